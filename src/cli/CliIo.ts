@@ -1,0 +1,35 @@
+import type * as TS from 'typescript';
+
+/**
+ * The TypeScript compiler API, as `svc check` uses it.
+ * @public
+ */
+export type TypeScriptApi = typeof TS;
+
+/**
+ * Where a CLI command reads and writes: injected so commands run in-process in tests.
+ * @public
+ */
+export interface CliIo {
+  /** Directory that relative paths are resolved against. */
+  cwd: string;
+  /** Results: issues, summaries, JSON. */
+  stdout: { write(chunk: string): unknown };
+  /** Usage errors and files that cannot be read. */
+  stderr: { write(chunk: string): unknown };
+  /** Loads the TypeScript compiler (default: a dynamic import of `typescript`); tests replace it. */
+  loadTypeScript?: () => Promise<TypeScriptApi>;
+}
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
+
+/** Writes one line. */
+export function writeLine(stream: { write(chunk: string): unknown }, line = ''): void {
+  stream.write(`${line}\n`);
+}
+
+/** `1 error`, `2 warnings`. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type ManifestIssueSeverity, validateManifest } from '../manifest';
+import { type CliIo, EXIT, plural, writeLine } from './CliIo';
+import { type BridgeCall, findBridgeCalls } from './findBridgeCalls';
+import { CHECK_HELP } from './help';
+import { listSourceFiles } from './listSourceFiles';
+import { loadTypeScript } from './loadTypeScript';
+import { locateJsonPath } from './locateJsonPath';
+import { readJsonFile } from './readJsonFile';
+import { usageError } from './usageError';
+
+/**
+ * One finding of `svc check`, at a place in the manifest or in the code.
+ * @public
+ */
+export interface CheckFinding {
+  file: string;
+  line: number;
+  column: number;
+  severity: ManifestIssueSeverity;
+  code: string;
+  message: string;
+}
+
+/**
+ * `svc check [dir] [--json]`: validates `<dir>/manifest.json`, then parses the code under `<dir>` and checks that
+ * every declared action has a handler, every handler is declared, and auth `none` never calls `getToken()`.
+ * @public
+ */
+export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (cause) {
+    return usageError(io, 'check', (cause as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(CHECK_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 1) return usageError(io, 'check', `expected at most one directory, got ${positionals.length}`);
+  const ts = await (io.loadTypeScript ?? loadTypeScript)().catch(() => null);
+  if (!ts) {
+    writeLine(io.stderr, 'svc check: parsing the mini app code needs the TypeScript compiler, which is not installed; run `npm i -D typescript` and try again');
+    return EXIT.usage;
+  }
+  const dir = resolve(io.cwd, positionals[0] ?? '.');
+  const show = (path: string): string => relative(io.cwd, path) || '.';
+  const manifestFile = join(dir, 'manifest.json');
+  const read = await readJsonFile(manifestFile, show(manifestFile));
+  if (!read.ok) {
+    writeLine(io.stderr, `svc check: ${read.message}`);
+    return EXIT.usage;
+  }
+  let sources: string[];
+  try {
+    sources = await listSourceFiles(dir);
+  } catch (cause) {
+    writeLine(io.stderr, `svc check: cannot list the files of ${show(dir)} (${(cause as Error).message})`);
+    return EXIT.usage;
+  }
+
+  const findings: CheckFinding[] = [];
+  const inManifest = (path: string, severity: ManifestIssueSeverity, code: string, message: string): void => {
+    findings.push({ file: show(manifestFile), ...locateJsonPath(ts, read.text, path), severity, code, message });
+  };
+  const result = validateManifest(read.value);
+  for (const issue of result.ok ? result.warnings : result.issues) inManifest(issue.path, issue.severity, issue.code, issue.message);
+
+  const manifest = read.value as { actions?: unknown; auth?: { type?: unknown; mode?: unknown } } | null;
+  const declared = new Map<string, number>();
+  (Array.isArray(manifest?.actions) ? manifest.actions : []).forEach((action: { name?: unknown } | null, i) => {
+    if (typeof action?.name === 'string' && !declared.has(action.name)) declared.set(action.name, i);
+  });
+  const authType = manifest?.auth?.type ?? manifest?.auth?.mode;
+
+  const handlers = new Map<string, string>();
+  for (const source of sources) {
+    const at = (call: BridgeCall, severity: ManifestIssueSeverity, code: string, message: string): void => {
+      findings.push({ file: show(source), line: call.line, column: call.column, severity, code, message });
+    };
+    for (const call of findBridgeCalls(ts, source, await readFile(source, 'utf8'))) {
+      const where = `${show(source)}:${call.line}:${call.column}`;
+      if (call.kind === 'handle' && call.name === undefined) {
+        at(call, 'warning', 'handler_name_not_literal', `svc.actions.handle() gets a computed action name, so svc check cannot match it with the manifest; write the name as a string literal, such as svc.actions.handle('create_order', ...)`);
+      } else if (call.kind === 'handle' && call.name !== undefined) {
+        const first = handlers.get(call.name);
+        if (first !== undefined) at(call, 'warning', 'duplicate_handler', `svc.actions.handle('${call.name}') registers the action again (first at ${first}); keep one handler per action`);
+        else handlers.set(call.name, where);
+        if (!declared.has(call.name)) {
+          const names = [...declared.keys()];
+          const near = names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
+          const hint = near ? ` (did you mean '${near}'?)` : names.length > 0 ? ` (declared: ${names.join(', ')})` : '';
+          at(call, 'error', 'handler_not_declared', `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`);
+        }
+      } else if (call.kind === 'getToken' && authType === 'none') {
+        at(call, 'error', 'get_token_auth_none', `svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}, which has no token; remove the call, or declare "svc-exchange" or "external-oauth" auth`);
+      } else if (call.kind === 'signIn' && typeof authType === 'string' && authType !== 'external-oauth') {
+        at(call, 'warning', 'sign_in_wrong_auth', `svc.auth.signIn() only works with "external-oauth" auth, but manifest.json declares "${authType}"; remove the call or change the auth type`);
+      }
+    }
+  }
+  for (const [name, index] of declared) {
+    if (!handlers.has(name)) {
+      inManifest(`$.actions[${index}].name`, 'error', 'action_without_handler', `action '${name}' is declared but no code registers it; add svc.actions.handle('${name}', async (input, context) => { ... }) to the mini app`);
+    }
+  }
+  return report(io, findings, sources.length, declared.size, values.json === true);
+}
+
+function report(io: CliIo, findings: CheckFinding[], files: number, actions: number, json: boolean): number {
+  findings.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const code = errors > 0 ? EXIT.invalid : EXIT.ok;
+  if (json) {
+    writeLine(io.stdout, JSON.stringify({ ok: code === EXIT.ok, files, actions, findings }, null, 2));
+    return code;
+  }
+  for (const f of findings) writeLine(io.stdout, `${f.file}:${f.line}:${f.column}  ${f.severity}: ${f.message}`);
+  const warnings = findings.length - errors;
+  const scanned = `${plural(files, 'source file')}, ${plural(actions, 'declared action')}`;
+  writeLine(io.stdout, errors + warnings === 0 ? `svc check: ok (${scanned})` : `svc check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${scanned})`);
+  return code;
+}

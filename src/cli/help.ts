@@ -1,0 +1,66 @@
+/** `svc --help`. */
+export const MAIN_HELP = `Usage: svc <command> [options]
+
+Commands:
+  validate [manifest.json ...]   Check manifests against every manifest rule.
+  check [dir]                    Check a mini app's code against its manifest (action handlers, auth mode).
+  init [dir]                     Write a valid starter manifest.json.
+
+Options:
+  -h, --help                     Show help; \`svc <command> --help\` shows a command's options.
+
+Exit codes: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable input.
+`;
+
+/** `svc validate --help`. */
+export const VALIDATE_HELP = `Usage: svc validate [manifest.json ...] [options]
+
+Validates each manifest (default ./manifest.json) and prints one line per issue:
+  <file>: <error|warning>: <JSON path> <what to fix>
+
+Options:
+  --previous-version <x.y.z>   The published version; the new version must be higher.
+  --json                       Print a JSON report instead of lines.
+  -h, --help                   Show this help.
+
+Exit codes: 0 every file valid (warnings do not fail), 1 a file is invalid,
+            2 usage error, unreadable file or broken JSON.
+
+Example:
+  $ svc validate --previous-version 1.4.0
+  manifest.json: error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
+  manifest.json: invalid (1 error)
+`;
+
+/** `svc check --help`. */
+export const CHECK_HELP = `Usage: svc check [dir] [options]
+
+Runs the build-time checks of the interface on the mini app in <dir> (default .):
+  - manifest.json is valid;
+  - every declared action has a svc.actions.handle('<name>', ...) in the code, and every handler is declared;
+  - a manifest with auth "none" never calls svc.auth.getToken().
+Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files with the TypeScript compiler (npm i -D typescript),
+skipping node_modules, dist, coverage, hidden directories and test files. Prints one line per finding:
+  <file>:<line>:<col>  <error|warning>: <what to fix>
+
+Options:
+  --json         Print a JSON report instead of lines.
+  -h, --help     Show this help.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors, 2 usage error, missing manifest or TypeScript.
+`;
+
+/** `svc init --help`. */
+export const INIT_HELP = `Usage: svc init [dir] [options]
+
+Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest whose "$schema" points at the
+schema shipped in svc-sdk, so editors validate and complete it.
+
+Options:
+  --name <name>   The mini app name (1 to 60 characters).
+  --id <hex>      The 16-hex-character id from the developer console.
+  -f, --force     Overwrite an existing manifest.json.
+  -h, --help      Show this help.
+
+Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
+`;

@@ -1,0 +1,73 @@
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isVersion, type ManifestIssue, validateManifest } from '../manifest';
+import { type CliIo, EXIT, plural, writeLine } from './CliIo';
+import { VALIDATE_HELP } from './help';
+import { readJsonFile } from './readJsonFile';
+import { usageError } from './usageError';
+
+interface FileReport {
+  file: string;
+  ok: boolean;
+  issues: ManifestIssue[];
+  error?: { code: string; message: string; line?: number; column?: number };
+}
+
+/**
+ * `svc validate [manifest.json ...] [--json] [--previous-version x.y.z]`: exit 0 when every file is valid (warnings
+ * allowed), 1 when one is invalid, 2 for a usage error or a file that cannot be read or parsed.
+ * @public
+ */
+export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, 'previous-version': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (cause) {
+    return usageError(io, 'validate', (cause as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(VALIDATE_HELP);
+    return EXIT.ok;
+  }
+  const previous = values['previous-version'];
+  if (previous !== undefined && !isVersion(previous)) {
+    return usageError(io, 'validate', `--previous-version "${previous}" is not a version; write three dot-separated integers such as 1.4.0`);
+  }
+  const files = positionals.length > 0 ? positionals : ['manifest.json'];
+  const reports: FileReport[] = [];
+  for (const file of files) {
+    const label = relative(io.cwd, resolve(io.cwd, file)) || file;
+    const read = await readJsonFile(resolve(io.cwd, file), label);
+    if (!read.ok) {
+      const { ok: _ok, ...error } = read;
+      reports.push({ file: label, ok: false, issues: [], error });
+      continue;
+    }
+    const result = validateManifest(read.value, previous === undefined ? {} : { previousVersion: previous });
+    reports.push({ file: label, ok: result.ok, issues: result.ok ? result.warnings : result.issues });
+  }
+
+  const broken = reports.some((report) => report.error);
+  const code = broken ? EXIT.usage : reports.every((report) => report.ok) ? EXIT.ok : EXIT.invalid;
+  if (values.json) {
+    writeLine(io.stdout, JSON.stringify({ ok: code === EXIT.ok, files: reports }, null, 2));
+    return code;
+  }
+  for (const report of reports) {
+    if (report.error) {
+      writeLine(io.stderr, `svc validate: ${report.error.message}`);
+      continue;
+    }
+    for (const issue of report.issues) writeLine(io.stdout, `${report.file}: ${issue.severity}: ${issue.message}`);
+    const errors = report.issues.filter((issue) => issue.severity === 'error').length;
+    const warnings = report.issues.length - errors;
+    const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter(Boolean).join(', ');
+    writeLine(io.stdout, `${report.file}: ${report.ok ? 'valid' : 'invalid'}${counts ? ` (${counts})` : ''}`);
+  }
+  return code;
+}

@@ -1,0 +1,41 @@
+import { WIRE } from '../protocol/frames';
+import { randomId } from '../protocol/randomId';
+import { isPlain } from '../protocol/shape';
+import { SvcError } from '../protocol/SvcError';
+import { portTransport } from '../rpc/portTransport';
+import type { Transport } from '../rpc/Transport';
+
+/** The channel to the host, and the fresher launch snapshot a web host's welcome may carry. */
+export type Connection = [transport: Transport, snapshot?: unknown];
+
+/**
+ * Finds the host, on first use (never at import, so importing the SDK where there is no `window` does not throw):
+ * the port a native WebView's injected adapter left at `__svc_port`, else the parent window.
+ *
+ * With a parent, it says hello at the host's exact origin (the host listens before it sets the iframe's src) and
+ * adopts the port of the first welcome that comes from the parent window, from that origin, with our nonce.
+ * Everything after that goes over the port, which no other frame can reach.
+ */
+export function connect(origin: string | undefined, timeout: number): Promise<Connection> {
+  return new Promise((resolve, reject) => {
+    const win: any = typeof window == 'object' && window;
+    const fail = (code: string, why: string, retriable?: boolean) => reject(new SvcError(code, why, retriable));
+    if (win?.__svc_port) return resolve([portTransport(win.__svc_port)]);
+    if (!win || win.parent == win || !origin || origin == 'null')
+      return fail('ERR_NO_HOST', 'not inside a host (no window, parent frame or host_origin); in tests use svc-sdk/mock');
+    const nonce = randomId();
+    const onMessage = ({ source, origin: from, data: d, ports }: MessageEvent) => {
+      if (source != win.parent || from != origin || !isPlain(d) || d.svc != 'welcome' || d.wire != WIRE || d.nonce != nonce || !ports[0]) return;
+      done();
+      resolve([portTransport(ports[0]), d.snapshot]);
+    };
+    const timer = setTimeout(() => (done(), fail('ERR_HOST_UNREACHABLE', `no answer from ${origin} within ${timeout} ms; retry`, true)), timeout);
+    const done = () => (clearTimeout(timer), win.removeEventListener('message', onMessage));
+    win.addEventListener('message', onMessage);
+    try {
+      win.parent.postMessage({ svc: 'hello', wire: WIRE, nonce }, origin);
+    } catch {
+      // A malformed origin throws here; the timeout then reports it by name.
+    }
+  });
+}

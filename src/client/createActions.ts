@@ -1,0 +1,61 @@
+import { methods } from '../protocol/methods';
+import type { SvcActions } from '../protocol/Svc';
+import { isSvcError, SvcError } from '../protocol/SvcError';
+import type { ActionHandler } from '../protocol/types';
+import type { Endpoint } from '../rpc/createEndpoint';
+
+/** Builds the error for a bad argument of `svc.<method>()`. */
+export type Invalid = (method: string, problem: string) => SvcError;
+
+/**
+ * Builds `svc.actions`, and the handler of the host's `actions.invoke` calls (the second element).
+ *
+ * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the interface gives
+ * no invocation argument, always bind to exactly one running invocation.
+ */
+export function createActions(endpoint: () => Endpoint, invalid: Invalid, promptTimeout: number): [SvcActions, (params: any) => Promise<unknown>] {
+  const handlers = new Map<string, ActionHandler>();
+  let running: string | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  // Checks the params against the registry, bound to the running invocation; throws when there is none.
+  const bind = (member: 'elicit' | 'progress', params: object) => {
+    const method = `actions.${member}` as const;
+    const bound = { ...params, invocation: running };
+    const problem = running ? methods[method].params(bound, '') : 'needs a running action';
+    if (problem) throw running ? invalid(method, problem) : new SvcError('ERR_NO_INVOCATION', problem, false, method);
+    return bound;
+  };
+
+  const invoke = ({ invocation, name, input, context: c } = {} as any) => {
+    const result = queue.then(async () => {
+      const handler = handlers.get(name);
+      if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
+      running = invocation;
+      try {
+        // A fresh context of the known fields only, fail-safe: `confirmed` only when exactly true.
+        return await handler(input, { invoked_by: c?.invoked_by, agent_id: c?.agent_id, confirmed: c?.confirmed === true });
+      } catch (e) {
+        throw isSvcError(e) ? e : new SvcError('ERR_ACTION_FAILED', `action ${name} failed: ${(e as Error)?.message ?? e}`, false, undefined, { cause: e });
+      } finally {
+        running = undefined;
+      }
+    });
+    queue = result.catch(() => {});
+    return result;
+  };
+
+  const api: SvcActions = {
+    handle(name, handler) {
+      if (typeof name != 'string' || typeof handler != 'function') throw invalid('actions.handle', 'takes a name and a handler function');
+      handlers.set(name, handler);
+      endpoint(); // the host can only invoke an app it is connected to
+      return () => void (handlers.get(name) === handler && handlers.delete(name));
+    },
+    elicit: async (request) => endpoint().call('actions.elicit', bind('elicit', request), promptTimeout),
+    progress(message) {
+      endpoint().notify('actions.progress', bind('progress', { message }));
+    },
+  };
+  return [api, invoke];
+}

@@ -1,0 +1,140 @@
+import { PEER } from '../protocol/frames';
+import { type MethodDef, methods } from '../protocol/methods';
+import { lit } from '../protocol/shape';
+import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
+import type { Svc } from '../protocol/Svc';
+import { SvcError } from '../protocol/SvcError';
+import type { Theme } from '../protocol/types';
+import { createEndpoint, type Endpoint } from '../rpc/createEndpoint';
+import type { Transport } from '../rpc/Transport';
+import { connect } from './connect';
+import { createActions } from './createActions';
+import { readSnapshot } from './readSnapshot';
+
+/**
+ * Options of {@link createSvc}.
+ * @public
+ */
+export interface SvcOptions {
+  /** A ready transport (tests, custom hosts); by default the SDK finds its host on first use. */
+  transport?: Transport;
+  /** A launch snapshot to use instead of the host's (dev override, tests). */
+  snapshot?: Partial<LaunchSnapshot>;
+  /** The host page's exact origin, when the snapshot does not carry it. Never `'*'`. */
+  hostOrigin?: string;
+  /** Ms to wait for an answer to a call that does not wait on a person. Default 10 000. */
+  timeout?: number;
+  /** Ms to wait for the host to answer the hello. Default 3 000. */
+  connectTimeout?: number;
+  /** Ms to wait for a call that waits on a person (a prompt, a picker, a sheet). Default 600 000 (ten minutes). */
+  promptTimeout?: number;
+}
+
+/**
+ * A client: the `svc` facade and the channel under it.
+ * @public
+ */
+export interface SvcClient {
+  /** The facade. */
+  readonly svc: Svc;
+  /** Closes the channel: pending calls reject with `ERR_DISCONNECTED`; the next call connects again. */
+  close(): void;
+}
+
+const isTheme = lit('light', 'dark');
+const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
+
+/**
+ * Creates a `svc` client. Nothing happens at creation: the snapshot is read on first access to a synchronous
+ * member, and the host is found on the first call (or the first `actions.handle` / `onThemeChange`).
+ * @example
+ * ```ts
+ * const { svc } = createSvc({ timeout: 5000 });
+ * const room = await svc.room.current();
+ * ```
+ * @public
+ */
+export function createSvc(options: SvcOptions = {}): SvcClient {
+  const promptTimeout = options.promptTimeout ?? 600_000;
+  let snap: LaunchSnapshot | undefined;
+  const snapshot = () => (snap ??= options.snapshot ? parseSnapshot(options.snapshot) : readSnapshot());
+  const listeners = new Set<(theme: Theme) => void>();
+  let current: Endpoint | undefined;
+
+  const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
+    [PEER.invoke, (params) => invoke(params)],
+    [
+      PEER.theme,
+      (params: any) => {
+        if (isTheme(params?.theme, '')) return;
+        snapshot().app.theme = params.theme;
+        for (const listener of listeners) {
+          try {
+            listener(params.theme);
+          } catch {
+            // One broken listener must not keep the others from hearing the change.
+          }
+        }
+      },
+    ],
+  ]);
+
+  let hooked = false;
+  const endpoint = (): Endpoint => {
+    if (current && !current.closed) return current;
+    if (!options.transport && !hooked && typeof addEventListener == 'function') {
+      hooked = true;
+      // Leaving the page tells the host at once, so its pending action calls fail instead of waiting.
+      addEventListener('pagehide', () => current?.close());
+    }
+    const transport = options.transport
+      ? options.transport
+      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000).then(([transport, fresh]) => {
+          if (fresh) snap = parseSnapshot(fresh);
+          return transport;
+        });
+    return (current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 }));
+  };
+
+  const [actions, invoke] = createActions(endpoint, invalid, promptTimeout);
+  const svc: any = {
+    get version() {
+      return snapshot().bridge;
+    },
+    supports: (method: string) => snapshot().methods.includes(method),
+    app: {
+      onThemeChange(callback: (theme: Theme) => void) {
+        if (typeof callback != 'function') throw invalid('app.onThemeChange', 'callback must be a function');
+        listeners.add(callback);
+        endpoint();
+        return () => void listeners.delete(callback);
+      },
+    },
+    actions,
+  };
+  // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
+  for (const [key, field] of [['id', 'id'], ['version', 'version'], ['locale', 'locale'], ['theme', 'theme'], ['launchParams', 'launch_params']] as const)
+    Object.defineProperty(svc.app, key, { get: () => snapshot().app[field], enumerable: true });
+
+  for (const name in methods) {
+    const def: MethodDef = methods[name as keyof typeof methods];
+    const [ns, member] = name.split('.') as [string, string];
+    if (ns == 'actions') continue;
+    (svc[ns] ??= {})[member] = (...args: unknown[]) => {
+      const params = def.args == 'object' ? (args[0] ?? {}) : Object.fromEntries(def.args.map((key, i) => [key, args[i]]));
+      const problem = def.params(params, '');
+      if (def.notify) {
+        // Fire-and-forget members are synchronous: a bad argument throws here, since nothing awaits a promise.
+        if (problem) throw invalid(name, problem);
+        return endpoint().notify(name, params);
+      }
+      if (problem) return Promise.reject(invalid(name, problem));
+      return endpoint().call(name, params, def.prompt ? promptTimeout : undefined);
+    };
+  }
+
+  return {
+    svc: svc as Svc,
+    close: () => current?.close(),
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * `import 'svc-sdk/global'` puts `svc` on `globalThis` (unless a host already did) and types the global.
+ * @packageDocumentation
+ */
+import { svc as client, type Svc } from './index';
+
+declare global {
+  /** The svc bridge: the only non-standard global a mini app receives. */
+  // eslint-disable-next-line no-var
+  var svc: Svc;
+}
+
+globalThis.svc ??= client;
+
+export type { Svc };

@@ -1,0 +1,32 @@
+import { WIRE, type WelcomeMessage } from '../protocol/frames';
+import { isPlain } from '../protocol/shape';
+import { portTransport } from '../rpc/portTransport';
+import type { HostEndpoint } from './createHost';
+
+/**
+ * The web host's side of the bootstrap: answers a hello only when it comes from `iframe`'s window and from
+ * `appOrigin` exactly, by sending a welcome to that origin with a fresh `MessagePort`. A later hello (the app
+ * reloaded) replaces the port; a hello from any other window or origin is ignored, so a sibling frame or a page the
+ * app was navigated to never receives a port.
+ *
+ * Attach before setting `iframe.src`, so that the first hello is not missed.
+ * @returns A function that stops listening (the channel itself is closed with `host.close()`).
+ * @public
+ */
+export function attachIframe(host: HostEndpoint, iframe: HTMLIFrameElement, appOrigin: string, win: Window = window): () => void {
+  if (!appOrigin || appOrigin == '*' || appOrigin == 'null') throw new TypeError(`attachIframe(): appOrigin must be the app's exact origin, not '${appOrigin}'.`);
+  let lastNonce: unknown;
+  const onMessage = (event: MessageEvent) => {
+    const d = event.data;
+    if (event.source !== iframe.contentWindow || event.origin !== appOrigin || !isPlain(d)) return;
+    if (d.svc !== 'hello' || d.wire !== WIRE || typeof d.nonce != 'string' || d.nonce === lastNonce) return;
+    lastNonce = d.nonce;
+    const channel = new MessageChannel();
+    host.attach(portTransport(channel.port1));
+    const welcome: WelcomeMessage = { svc: 'welcome', wire: WIRE, nonce: d.nonce, snapshot: host.snapshot };
+    // The exact origin, never '*': if the frame navigated elsewhere meanwhile, the browser drops the port.
+    (event.source as Window).postMessage(welcome, appOrigin, [channel.port2]);
+  };
+  win.addEventListener('message', onMessage);
+  return () => win.removeEventListener('message', onMessage);
+}

@@ -1,0 +1,64 @@
+/**
+ * A package version: three dot-separated integers without leading zeros (`major.minor.patch`).
+ * @public
+ */
+export const VERSION_PATTERN = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
+
+/**
+ * Tells whether a string is a package version (`1.10.0`).
+ * @public
+ */
+export function isVersion(value: string): boolean {
+  return VERSION_PATTERN.test(value);
+}
+
+/**
+ * Compares two package versions numerically: negative when `a` is lower, 0 when equal, positive when higher.
+ *
+ * @remarks
+ * Each part is compared as an integer, so `1.10.0` is higher than `1.9.0`. BigInt keeps parts beyond 2^53 exact.
+ * @throws RangeError when either argument is not a version.
+ * @example
+ * ```ts
+ * compareVersions('1.10.0', '1.9.0'); // > 0
+ * ```
+ * @public
+ */
+export function compareVersions(a: string, b: string): number {
+  const pa = partsOf(a);
+  const pb = partsOf(b);
+  for (let i = 0; i < 3; i++) {
+    const x = pa[i] as bigint;
+    const y = pb[i] as bigint;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Suggests the next patch version, for messages. */
+export function nextPatch(version: string): string {
+  const [major, minor, patch] = partsOf(version) as [bigint, bigint, bigint];
+  return `${major}.${minor}.${patch + 1n}`;
+}
+
+function partsOf(version: string): bigint[] {
+  if (!isVersion(version)) {
+    throw new RangeError(`"${version}" is not a version; write three dot-separated integers such as 1.2.3`);
+  }
+  return version.split('.').map((part) => BigInt(part));
+}
+
+/** Explains why a string is not a version, saying what to write instead. */
+export function describeVersionProblem(value: string): string {
+  const trimmed = value.replace(/^v/i, '');
+  if (trimmed !== value && isVersion(trimmed)) return `drop the leading "v": write "${trimmed}"`;
+  const parts = value.split('.');
+  if (parts.length !== 3) {
+    return `write exactly three dot-separated integers (major.minor.patch) such as "1.0.0"; "${value}" has ${parts.length} part${parts.length === 1 ? '' : 's'}`;
+  }
+  if (parts.every((p) => /^[0-9]+$/.test(p))) {
+    const fixed = parts.map((p) => String(BigInt(p))).join('.');
+    return `remove the leading zeros: write "${fixed}"`;
+  }
+  return `each part must be a whole number without signs, letters or suffixes (no "-beta", no "+build"); write something like "1.0.0" instead of "${value}"`;
+}

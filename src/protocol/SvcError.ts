@@ -1,0 +1,83 @@
+import type { SvcErrorCode } from './errorCodes';
+
+/**
+ * The error shape on the wire: whitelisted fields only, never a stack.
+ * @public
+ */
+export interface WireError {
+  /** An error code. */
+  code: string;
+  /** A sentence saying what happened and what to do. */
+  message: string;
+  /** Whether backing off and retrying can help. */
+  retriable: boolean;
+}
+
+// Bearer tokens and JWTs are redacted from every message, whoever wrote it: a host, a handler or us.
+const TOKENS = /\b(Bearer\s+)\S+|\beyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
+
+/** Removes anything that looks like a token from a message, and bounds its length. */
+export function redact(message: string): string {
+  return message.replace(TOKENS, (_m, bearer?: string) => `${bearer ?? ''}[redacted]`).slice(0, 1000);
+}
+
+/**
+ * Every rejection of a `svc.*` call.
+ *
+ * @remarks
+ * `message` is safe to log: anything shaped like a token is redacted. Use {@link isSvcError} rather than
+ * `instanceof`, which fails across bundles and frames.
+ * @example
+ * ```ts
+ * try {
+ *   await svc.permissions.request('room.context');
+ * } catch (e) {
+ *   if (isSvcError(e) && e.retriable) setTimeout(retry, 1000);
+ * }
+ * ```
+ * @public
+ */
+export class SvcError extends Error {
+  override readonly name = 'SvcError';
+  /** The error code (see the README's table); unknown codes from a newer host are kept. */
+  declare readonly code: SvcErrorCode;
+  /** Whether the caller may back off and retry. */
+  declare readonly retriable: boolean;
+  /** The `svc.*` operation that failed, e.g. `'room.current'`. */
+  declare readonly method?: string;
+
+  /**
+   * @param message - what happened and what to do; prefixed with `svc.<method>(): ` when `method` is given and the
+   * message does not already name an operation.
+   */
+  constructor(code: SvcErrorCode, message: string, retriable = false, method?: string, options?: { cause?: unknown }) {
+    super(redact(method && !message.startsWith('svc.') ? `svc.${method}(): ${message}` : message), options);
+    this.code = code;
+    this.retriable = retriable;
+    if (method) this.method = method;
+  }
+}
+
+/**
+ * Whether `value` is an {@link SvcError}, also one made by another copy of the SDK.
+ * @public
+ */
+export function isSvcError(value: unknown): value is SvcError {
+  // Duck-typed on purpose: `instanceof` fails for an error made by another copy of the SDK or in another frame.
+  const e = value as Partial<SvcError> | null;
+  return e instanceof Error && e.name == 'SvcError' && typeof e.code == 'string';
+}
+
+/** The wire form of any thrown value; only an SvcError keeps its code and message. */
+export function toWireError(error: unknown, fallbackMessage: string): WireError {
+  return isSvcError(error)
+    ? { code: error.code, message: error.message, retriable: error.retriable }
+    : { code: 'ERR_INTERNAL', message: fallbackMessage, retriable: true };
+}
+
+/** An SvcError from a wire error, or `undefined` when the payload is not one. */
+export function fromWireError(data: unknown, method: string): SvcError | undefined {
+  const e = data as WireError;
+  if (typeof e == 'object' && e && typeof e.code == 'string' && typeof e.message == 'string')
+    return new SvcError(e.code, e.message, e.retriable === true, method);
+}

@@ -1,0 +1,102 @@
+/**
+ * Tiny runtime shape checks for the bridge registry.
+ *
+ * Why not zod: the whole client must fit in 4 KB brotli, and zod/mini alone costs about 5 KB. These checks cover
+ * exactly what the wire carries (strings, numbers, literal unions, plain objects, arrays, Blobs, JSON values) and
+ * are shared by the client (arguments before sending, answers on receipt) and the host (params on receipt).
+ */
+
+/**
+ * A check: returns `undefined` when the value fits, or a sentence naming what is wrong.
+ * The phantom `T` carries the checked type to the registry's derived types.
+ */
+export type Check<T> = ((value: unknown, path: string) => string | undefined) & { readonly _t?: T };
+
+/** The type a {@link Check} accepts. */
+export type Infer<C> = C extends Check<infer T> ? T : never;
+
+type Shape = Record<string, Check<unknown>>;
+type OptionalKeys<S extends Shape> = { [K in keyof S]: '_opt' extends keyof S[K] ? K : never }[keyof S];
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+/** The object type an {@link obj} shape checks: keys whose check is {@link opt} become optional. */
+export type ObjOf<S extends Shape> = Flat<
+  { -readonly [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { -readonly [K in OptionalKeys<S>]?: Infer<S[K]> }
+>;
+
+const typeCheck =
+  <T>(test: (v: unknown) => boolean, what: string): Check<T> =>
+  (v, path) =>
+    test(v) ? undefined : `${path || 'the argument'} must be ${what}`;
+
+/** A string. */
+export const str: Check<string> = typeCheck((v) => typeof v == 'string', 'a string');
+/** A non-empty string. */
+export const text: Check<string> = typeCheck((v) => typeof v == 'string' && v.length > 0, 'a non-empty string');
+/** A finite number. */
+export const num: Check<number> = typeCheck(Number.isFinite, 'a finite number');
+/** A boolean. */
+export const bool: Check<boolean> = typeCheck((v) => typeof v == 'boolean', 'true or false');
+/** Anything (the other side decides). */
+export const any: Check<unknown> = () => undefined;
+/** A Blob (File included). */
+export const blob: Check<Blob> = typeCheck((v) => typeof Blob != 'undefined' && v instanceof Blob, 'a Blob');
+
+/** A JSON value: what `svc.storage` keeps. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Whether `v` is a plain JSON value (finite numbers, plain objects and arrays only). */
+export const isJson = (v: unknown, depth = 0): boolean =>
+  depth < 64 &&
+  (v === null || typeof v == 'string' || typeof v == 'boolean' || Number.isFinite(v) ||
+    ((Array.isArray(v) || isPlain(v)) && Object.values(v).every((x) => isJson(x, depth + 1))));
+
+/** A JSON value (no functions, Dates, Blobs, undefined or NaN). */
+export const json: Check<JsonValue> = typeCheck(isJson, 'JSON');
+
+/** Whether `v` is a plain object (not an array, Date, Blob or class instance). */
+export function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v != 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** One of the given string literals. */
+export function lit<const T extends string>(...values: T[]): Check<T> {
+  return typeCheck((v) => values.includes(v as T), `one of ${values.join(', ')}`);
+}
+
+/** Marks a field optional: `undefined` (or absence) fits too. */
+export function opt<T>(check: Check<T>): Check<T | undefined> & { readonly _opt?: true } {
+  return (v, path) => (v === undefined ? undefined : check(v, path));
+}
+
+/** `null` or the given check. */
+export function nullable<T>(check: Check<T>): Check<T | null> {
+  return (v, path) => (v === null ? undefined : check(v, path));
+}
+
+/** An array whose items all fit `item`. */
+export function arr<T>(item: Check<T>): Check<T[]> {
+  return (v, path) => {
+    if (!Array.isArray(v)) return `${path || 'the argument'} must be an array`;
+    for (let i = 0; i < v.length; i++) {
+      const problem = item(v[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+  };
+}
+
+/**
+ * A plain object with exactly these fields.
+ * @param loose - allow fields beyond `shape` (answers from a newer host may carry more).
+ */
+export function obj<S extends Shape>(shape: S, loose?: boolean): Check<ObjOf<S>> {
+  return (v, path) => {
+    if (!isPlain(v)) return `${path || 'the argument'} must be an object`;
+    for (const key in shape) {
+      const problem = shape[key]!(v[key], path ? `${path}.${key}` : key);
+      if (problem) return problem;
+    }
+    if (!loose) for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) return `${path || 'the argument'}: unknown field ${key}`;
+  };
+}

@@ -1,0 +1,48 @@
+import { isPlain } from './shape';
+import { BRIDGE_VERSION } from './frames';
+import type { Theme } from './types';
+
+/**
+ * What a host hands over before app code runs, so that the synchronous members of `svc` can answer at once.
+ *
+ * @remarks
+ * A web host puts it, JSON-encoded, in the iframe URL's fragment as `#svc=<encodeURIComponent(json)>`; a native
+ * host injects it as `globalThis.__svc_launch` before the page's scripts run. The welcome of the window bootstrap
+ * may carry a fresher copy. See PROTOCOL.md.
+ * @public
+ */
+export interface LaunchSnapshot {
+  /** The bridge version the host speaks: `svc.version`. */
+  bridge: string;
+  /** The operations the host offers: `svc.supports()` answers from this list. */
+  methods: string[];
+  /** `svc.app` values. */
+  app: { id: string; version: string; locale: string; theme: Theme; launch_params: Record<string, string> };
+  /** Web hosts: the host page's exact origin, the only one the app says hello to and accepts a welcome from. */
+  host_origin?: string;
+}
+
+// The string fields of an untrusted object, as own data properties of a fresh object (no prototype pollution).
+const strings = (o: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(isPlain(o) ? o : {}).filter(([, v]) => typeof v == "string")) as Record<string, string>;
+
+/**
+ * Reads a snapshot from untrusted input field by field: a missing or malformed field falls back to its default,
+ * and nothing from the input is merged into our objects.
+ */
+export function parseSnapshot(input: any, fallbackLocale = 'en'): LaunchSnapshot {
+  const s = strings(input);
+  const app = strings(input?.app);
+  return {
+    bridge: s.bridge ?? BRIDGE_VERSION,
+    methods: Array.isArray(input?.methods) ? Object.values(strings({ ...input.methods })) : [],
+    app: {
+      id: app.id ?? '',
+      version: app.version ?? '',
+      locale: app.locale ?? fallbackLocale,
+      theme: app.theme == 'dark' ? 'dark' : 'light',
+      launch_params: strings(input?.app?.launch_params),
+    },
+    host_origin: s.host_origin,
+  };
+}

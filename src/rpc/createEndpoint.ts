@@ -1,0 +1,130 @@
+import { isFrame, PEER, WIRE } from '../protocol/frames';
+import { randomId } from '../protocol/randomId';
+import { fromWireError, SvcError, toWireError } from '../protocol/SvcError';
+import type { Transport } from './Transport';
+
+/** Answers one inbound request or notification. */
+export type InboundHandler = (params: unknown) => unknown;
+
+/** Options of {@link createEndpoint}. */
+export interface EndpointOptions {
+  /** The pipe, or a promise of it while a bootstrap runs; a rejected promise rejects every call with its error. */
+  transport: Transport | Promise<Transport>;
+  /** Inbound operations by wire name. A `Map`, so a name like `__proto__` can never reach a prototype. */
+  handlers: Map<string, InboundHandler>;
+  /** Default time in ms to wait for an answer. */
+  timeout: number;
+}
+
+/** One side of a channel: calls, answers and notifications both ways. */
+export interface Endpoint {
+  /**
+   * Sends a request and resolves with the answer. Always settles: answer, error, timeout or close.
+   * @param timeout - ms to wait for the answer.
+   */
+  call(method: string, params: unknown, timeout?: number): Promise<unknown>;
+  /** Sends a notification; nothing waits for it. */
+  notify(method: string, params: unknown): void;
+  /** Rejects everything pending with `error`, tells the other side, and frees the pipe. Idempotent. */
+  close(error?: SvcError): void;
+  /** Whether {@link Endpoint.close} has run. */
+  readonly closed: boolean;
+}
+
+interface Pending {
+  method: string;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+const noop = () => {};
+const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel closed (${why}); retry`, true);
+
+/**
+ * Creates one side of a channel over a {@link Transport}.
+ *
+ * @remarks
+ * Inbound frames are checked before they are trusted: foreign traffic, unknown ids and answers to calls that have
+ * already settled are dropped without a sound, so a forged frame can neither throw into the page nor settle
+ * someone else's call.
+ */
+export function createEndpoint(options: EndpointOptions): Endpoint {
+  const { handlers } = options;
+  const pending = new Map<string, Pending>();
+  const prefix = randomId();
+  const ready = Promise.resolve(options.transport);
+  let seq = 0;
+  let closed = false;
+
+  // Every send waits on the transport (a bootstrap may still run), in order; a send that throws (a value that
+  // cannot be cloned) or rejects (an async encoder) goes to `onError`.
+  const post = (frame: unknown, onError: (e: unknown) => void = noop) => void ready.then((t) => t.send(frame)).catch(onError);
+
+  // Settles a pending call once: removes it, stops its timer, resolves or rejects it.
+  const settle = (id: string, error?: SvcError | [code: string, why: string, retriable: boolean, cause?: unknown], result?: unknown) => {
+    const p = pending.get(id)!;
+    pending.delete(id);
+    clearTimeout(p.timer);
+    if (!error) return p.resolve(result);
+    p.reject(error instanceof SvcError ? error : new SvcError(error[0], error[1], error[2], p.method, { cause: error[3] }));
+  };
+
+  const receive = (m: unknown) => {
+    if (closed || !isFrame(m)) return;
+    const { id, method } = m;
+    if (typeof method == 'string') {
+      if (method == PEER.close) return endpoint.close(closedError('peer left'));
+      const handler = handlers.get(method);
+      if (id === undefined) {
+        // A notification has nobody to answer; a failing handler must not break the channel or the page.
+        try {
+          (handler?.(m.params) as Promise<void> | undefined)?.catch?.(noop);
+        } catch {}
+      } else if (typeof id == 'string') {
+        const answer = (frame: object) =>
+          closed || post({ svc: WIRE, id, ...frame }, (e) => answer({ error: toWireError(e, `svc.${method} failed`) }));
+        new Promise((resolve) => {
+          if (!handler) throw new SvcError('ERR_UNSUPPORTED', `svc.${method} is not supported`);
+          resolve(handler(m.params));
+        }).then(
+          (result) => answer({ result }),
+          (e) => answer({ error: toWireError(e, `svc.${method} failed`) }),
+        );
+      }
+    } else if (typeof id == 'string' && pending.has(id)) {
+      settle(id, Object.hasOwn(m, 'error') ? (fromWireError(m.error, pending.get(id)!.method) ?? ['ERR_PROTOCOL', 'malformed error', false]) : undefined, m.result);
+    }
+  };
+
+  const endpoint: Endpoint = {
+    get closed() {
+      return closed;
+    },
+    call(method, params, timeout = options.timeout) {
+      return new Promise((resolve, reject) => {
+        const id = prefix + seq++;
+        pending.set(id, { method, resolve, reject });
+        if (closed) return settle(id, ['ERR_DISCONNECTED', 'channel closed; retry', true]);
+        pending.get(id)!.timer = setTimeout(() => settle(id, ['ERR_TIMEOUT', `no answer within ${timeout} ms; retry`, true]), timeout);
+        post({ svc: WIRE, id, method, params }, (e) => pending.has(id) && settle(id, ['ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e]));
+      });
+    },
+    notify(method, params) {
+      if (!closed) post({ svc: WIRE, method, params });
+    },
+    close(error = closedError('closed')) {
+      if (closed) return;
+      closed = true;
+      for (const id of pending.keys()) settle(id, [error.code, error.message, error.retriable]);
+      post({ svc: WIRE, method: PEER.close, params: {} });
+      ready.then((t) => t.close(), noop);
+    },
+  };
+
+  ready.then(
+    (t) => (closed ? t.close() : t.listen(receive)),
+    (e) => endpoint.close(e instanceof SvcError ? e : closedError(String(e))),
+  );
+  return endpoint;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'vitest';
+import { type Json, validManifest } from '../manifest/fixtures';
+import { runSvc, tempProject } from './runInProcess';
+
+describe('svc validate', () => {
+  test('exits 0 for a valid ./manifest.json by default', async () => {
+    const dir = tempProject({ 'manifest.json': validManifest() });
+    expect(await runSvc(['validate'], dir)).toEqual({ code: 0, stdout: 'manifest.json: valid\n', stderr: '' });
+  });
+  test('exits 1 with one line per issue: file, severity, path and message', async () => {
+    const m: Json = validManifest();
+    m.vendor.website = 'https://acme.example';
+    m.actions[0].confirm = 'never';
+    m.actions[0].annotations.destructive = true;
+    const dir = tempProject({ 'manifest.json': m });
+    const run = await runSvc(['validate'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n')).toEqual([
+      'manifest.json: error: $.vendor.website is not a manifest field; remove it (allowed: id, name, contact, support_url)',
+      'manifest.json: warning: $.actions[0].confirm is "never" on a destructive action, so an agent may run it without asking anyone; use "if_destructive" or "always"',
+      'manifest.json: invalid (1 error, 1 warning)',
+      '',
+    ]);
+  });
+  test('warnings alone do not fail', async () => {
+    const m: Json = validManifest();
+    m.icons[1].sizes = '192x192';
+    const run = await runSvc(['validate', 'manifest.json'], tempProject({ 'manifest.json': m }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/manifest.json: valid \(1 warning\)\n$/);
+  });
+  test('validates several files and reports each', async () => {
+    const bad: Json = validManifest();
+    bad.name = '';
+    const dir = tempProject({ 'a/manifest.json': validManifest(), 'b/manifest.json': bad });
+    const run = await runSvc(['validate', 'a/manifest.json', 'b/manifest.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('a/manifest.json: valid');
+    expect(run.stdout).toContain('b/manifest.json: error: $.name is empty');
+  });
+  test('--previous-version applies the monotonic rule', async () => {
+    const dir = tempProject({ 'manifest.json': validManifest() });
+    expect((await runSvc(['validate', '--previous-version', '1.2.2'], dir)).code).toBe(0);
+    const run = await runSvc(['validate', '--previous-version', '1.10.0'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('$.version 1.2.3 is lower than the published version 1.10.0');
+  });
+  test('--json prints a machine-readable report', async () => {
+    const m: Json = validManifest();
+    m.age_rating = '18+';
+    const run = await runSvc(['validate', '--json'], tempProject({ 'manifest.json': m }));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: false,
+      files: [{ file: 'manifest.json', ok: false, issues: [expect.objectContaining({ path: '$.age_rating', severity: 'error', code: 'not_allowed' })] }],
+    });
+  });
+  test('exits 2 for a missing file, broken JSON (with line and column) or empty file', async () => {
+    const dir = tempProject({ 'broken.json': '{\n  "name": "x",\n}\n', 'array.json': '[1,]', 'empty.json': '' });
+    const missing = await runSvc(['validate'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('svc validate: manifest.json does not exist; create one with `svc init`, or pass the path of your manifest\n');
+    const broken = await runSvc(['validate', 'broken.json'], dir);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^svc validate: broken.json:3:1 is not valid JSON: .*\(JSON allows no trailing comma\)\n$/);
+    expect((await runSvc(['validate', 'array.json'], dir)).stderr).toMatch(/array.json:1:4 is not valid JSON/);
+    expect((await runSvc(['validate', 'empty.json'], dir)).stderr).toMatch(/empty.json is empty/);
+  });
+  test('broken JSON with --json is reported in the JSON', async () => {
+    const run = await runSvc(['validate', '--json', 'x.json'], tempProject({ 'x.json': '{"a": }' }));
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).files[0].error).toMatchObject({ code: 'bad_json', line: 1, column: 7 });
+  });
+  test('usage errors exit 2 with a pointer to help', async () => {
+    const dir = tempProject({});
+    const unknown = await runSvc(['validate', '--strict'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--strict'[\s\S]*Run `svc validate --help` for usage/);
+    const version = await runSvc(['validate', '--previous-version', 'latest'], dir);
+    expect(version.code).toBe(2);
+    expect(version.stderr).toMatch(/--previous-version "latest" is not a version/);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { checkCsp, compareVersions, describeHostProblem, parseCsp } from '../../src/manifest';
+
+describe('checkCsp', () => {
+  test('accepts the minimal policy, in any case and spacing', () => {
+    expect(checkCsp("script-src 'self'; object-src 'none'")).toEqual([]);
+    expect(checkCsp("  OBJECT-SRC   'NONE' ;Script-Src 'SELF';; img-src * data:")).toEqual([]);
+  });
+  test('requires object-src none exactly', () => {
+    expect(checkCsp("script-src 'self'; object-src 'self'").map((p) => p.code)).toEqual(['csp_object_src']);
+    expect(checkCsp("script-src 'self'; object-src 'none' https://x.example").map((p) => p.code)).toEqual(['csp_object_src']);
+  });
+  test("requires script-src with 'self' as the only source", () => {
+    for (const bad of ["script-src 'self' 'unsafe-eval'", "script-src 'unsafe-inline' 'self'", 'script-src https://a.example', 'script-src', "default-src 'self'"]) {
+      expect(checkCsp(`${bad}; object-src 'none'`).map((p) => p.code)).toEqual(['csp_script_src']);
+    }
+    expect(checkCsp("script-src 'self' 'self'; object-src 'none'")[0]?.message).toMatch(/write "script-src 'self'" once/);
+  });
+  test('reports a repeated directive, which browsers would ignore', () => {
+    const problems = checkCsp("script-src 'self'; object-src 'none'; script-src https://cdn.example");
+    expect(problems.map((p) => p.code)).toEqual(['csp_duplicate_directive']);
+  });
+  test('an empty policy says what to write', () => {
+    expect(checkCsp(' ')[0]?.message).toMatch(/script-src 'self'; object-src 'none'/);
+  });
+  test('parseCsp keeps the first occurrence', () => {
+    expect(parseCsp("a x; A y; b").get('a')).toEqual(['x']);
+  });
+});
+
+describe('describeHostProblem', () => {
+  test('accepts bare lowercase hosts with two or more labels', () => {
+    for (const host of ['a.b', 'api.example.com', 'xn--bcher-kva.example', 'a-b.c-d.example', '1password.com', 'x.y.z.w.example']) {
+      expect(describeHostProblem(host)).toBeNull();
+    }
+  });
+  test('rejects scheme, path, port, IP, wildcard, uppercase, one label, trailing hyphen, digit-only TLD', () => {
+    for (const host of ['https://a.example', 'a.example/x', 'a.example:443', '10.0.0.1', '*.example.com', 'A.example', 'example', 'a-.example', 'a.123', 'a..example', '']) {
+      expect(describeHostProblem(host)).not.toBeNull();
+    }
+  });
+  test('rejects labels over 63 characters', () => {
+    expect(describeHostProblem(`${'a'.repeat(63)}.example`)).toBeNull();
+    expect(describeHostProblem(`${'a'.repeat(64)}.example`)).not.toBeNull();
+  });
+});
+
+describe('compareVersions', () => {
+  test('compares each part as an integer', () => {
+    expect(compareVersions('1.10.0', '1.9.0')).toBeGreaterThan(0);
+    expect(compareVersions('2.0.0', '10.0.0')).toBeLessThan(0);
+    expect(compareVersions('1.2.3', '1.2.3')).toBe(0);
+    expect(compareVersions('9007199254740993.0.0', '9007199254740992.0.0')).toBeGreaterThan(0);
+  });
+  test('throws on something that is not a version', () => {
+    expect(() => compareVersions('1.2', '1.2.3')).toThrow(RangeError);
+  });
+});

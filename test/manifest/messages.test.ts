@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'vitest';
+import { issuesAfter, type Json } from './fixtures';
+
+const messageAt = (mutate: (m: Json) => void, path: string): string | undefined => issuesAfter(mutate).find((i) => i.path === path)?.message;
+
+describe('messages name the field and say what to write instead', () => {
+  test('an unknown field lists the allowed ones', () => {
+    expect(messageAt((m) => (m.vendor.website = 'x'), '$.vendor.website')).toBe(
+      '$.vendor.website is not a manifest field; remove it (allowed: id, name, contact, support_url)',
+    );
+  });
+  test('a misspelt field gets the right spelling', () => {
+    expect(messageAt((m) => (m.shortName = 'x'), '$.shortName')).toMatch(/rename it to "short_name"/);
+  });
+  test('an unknown field inside an auth shape names the shape', () => {
+    expect(messageAt((m) => (m.auth.issuer = 'https://x.example'), '$.auth.issuer')).toBe(
+      '$.auth.issuer is not a manifest field when $.auth.type is "svc-exchange"; remove it (allowed: type, audience, scopes)',
+    );
+  });
+  test('a bad enum value lists the allowed values and fixes the case', () => {
+    expect(messageAt((m) => (m.age_rating = '18+'), '$.age_rating')).toBe('$.age_rating must be one of "4+", "9+", "12+", "17+"; got "18+"');
+    expect(messageAt((m) => (m.actions[0].confirm = 'Always'), '$.actions[0].confirm')).toMatch(/; write "always"$/);
+  });
+  test('a too short or too long string gives the limit and the actual length', () => {
+    expect(messageAt((m) => (m.description = 'Too short'), '$.description')).toBe('$.description must be at least 10 characters long; it has 9, so add 1 more');
+    expect(messageAt((m) => (m.name = 'x'.repeat(61)), '$.name')).toBe('$.name must be at most 60 characters long; it has 61, so shorten it by 1');
+  });
+  test('a missing field is described', () => {
+    expect(messageAt((m) => delete m.vendor.contact, '$.vendor.contact')).toBe(
+      '$.vendor.contact is required; add "contact" (E-mail address where the store and users reach the vendor)',
+    );
+  });
+  test('both distribution shapes at once', () => {
+    expect(messageAt((m) => (m.distribution = { channel: 'store', tenants: ['t'] }), '$.distribution.tenants')).toMatch(
+      /either in the store or private to tenants, never both. Remove "tenants" .* or set "channel": "tenant-private"/,
+    );
+  });
+  test('hosts: scheme, path, port, case, IP, wildcard, single label', () => {
+    const host = (value: string): string | undefined => messageAt((m) => (m.network.connect = [value]), '$.network.connect[0]');
+    expect(host('https://api.example.com/v1')).toMatch(/remove the scheme "https:\/\/" .* and the path: write "api.example.com"$/);
+    expect(host('api.example.com:8443')).toMatch(/remove the port ":8443" .*: write "api.example.com"$/);
+    expect(host('API.Example.com')).toMatch(/lowercase.*write "api.example.com"$/);
+    expect(host('192.168.0.1')).toMatch(/IP addresses are not allowed/);
+    expect(host('[::1]')).toMatch(/IP addresses are not allowed/);
+    expect(host('*.example.com')).toMatch(/wildcards are not allowed/);
+    expect(host('intranet')).toMatch(/single label/);
+    expect(host('bad_label.example.com')).toMatch(/letters a-z, digits and inner hyphens/);
+    expect(host('-bad.example.com')).toMatch(/inner hyphens/);
+  });
+  test('versions: leading v, leading zeros, wrong part count', () => {
+    const version = (value: string): string | undefined => messageAt((m) => (m.version = value), '$.version');
+    expect(version('v1.2.3')).toBe('$.version is not a version: drop the leading "v": write "1.2.3"');
+    expect(version('1.02.3')).toMatch(/remove the leading zeros: write "1.2.3"/);
+    expect(version('1.2')).toMatch(/three dot-separated integers .* has 2 parts/);
+  });
+  test('csp: what to remove and what to add', () => {
+    expect(messageAt((m) => (m.csp = "script-src 'self' https://cdn.example.com; object-src 'none'"), '$.csp')).toBe(
+      "$.csp must set script-src to exactly 'self'; remove https://cdn.example.com (all code comes from the signed package)",
+    );
+  });
+  test('action names get a snake_case suggestion', () => {
+    expect(messageAt((m) => (m.actions[0].name = 'createOrder'), '$.actions[0].name')).toMatch(/write "create_order"$/);
+  });
+  test('every issue message starts with its path', () => {
+    const issues = issuesAfter((m) => {
+      m.extra = 1;
+      m.name = '';
+      m.csp = '';
+      m.icons = [];
+      m.auth = { mode: 'none' };
+      m.actions[0].input_schema = { type: 'array' };
+    });
+    expect(issues.length).toBeGreaterThan(5);
+    for (const issue of issues) expect(issue.message.startsWith(issue.path)).toBe(true);
+  });
+});
