@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 const steps = [
   ['build', 'npx tsup --silent'],
   ['type-check', 'npx tsc --noEmit -p .'],
-  ['svc.d.ts is current', 'npx api-extractor run'],
+  ['svc.d.ts is current', 'node scripts/types.mjs --check'],
   ['unit and integration tests', 'npx vitest run'],
   ['size budget', 'node scripts/size.mjs --check'],
   ...(existsSync('scripts/examples.mjs') ? [['examples (Vitest and Jest)', 'node scripts/examples.mjs']] : []),

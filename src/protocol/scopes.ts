@@ -8,7 +8,7 @@
  * `identity.email` cannot be declared, so it is never granted and `email` is never handed out; `camera` is a
  * standard web API with the engine's own prompt, which the bridge does not wrap.
  */
-export const SCOPE_TO_MANIFEST = {
+export const SCOPE_TO_MANIFEST: { readonly [S in PermissionScope]: ManifestScope | null } = {
   'identity.basic': 'svc.identity.basic',
   'identity.email': null,
   'room.context': 'svc.room.context',
@@ -17,13 +17,21 @@ export const SCOPE_TO_MANIFEST = {
   'files.write': 'svc.files.write',
   notifications: 'svc.notifications',
   camera: null,
-} as const;
+};
 
 /**
  * A short permission scope as used by `svc.permissions.query()` and `svc.permissions.request()`.
  * @public
  */
-export type PermissionScope = keyof typeof SCOPE_TO_MANIFEST;
+export type PermissionScope =
+  | 'identity.basic'
+  | 'identity.email'
+  | 'room.context'
+  | 'room.send'
+  | 'files.read'
+  | 'files.write'
+  | 'notifications'
+  | 'camera';
 
 /** Every manifest `scope` value the interface allows, in its order. */
 export const MANIFEST_SCOPES = [
@@ -44,6 +52,7 @@ export type ManifestScope = (typeof MANIFEST_SCOPES)[number];
 export const PERMISSION_SCOPES = [
   'identity.basic', 'identity.email', 'room.context', 'room.send', 'files.read', 'files.write', 'notifications', 'camera',
 ] as const satisfies readonly PermissionScope[];
+
 
 /**
  * The manifest scope a short scope needs declared, or `null` when no manifest scope can declare it.

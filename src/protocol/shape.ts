@@ -41,7 +41,10 @@ export const any: Check<unknown> = () => undefined;
 /** A Blob (File included). */
 export const blob: Check<Blob> = typeCheck((v) => typeof Blob != 'undefined' && v instanceof Blob, 'a Blob');
 
-/** A JSON value: what `svc.storage` keeps. */
+/**
+ * A JSON value: what `svc.storage` keeps.
+ * @public
+ */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** Whether `v` is a plain JSON value (finite numbers, plain objects and arrays only). */

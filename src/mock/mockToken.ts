@@ -1,0 +1,95 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The HS256 key the mock signs its tokens with. Public on purpose: mock tokens prove nothing outside tests, and a
+ * test of a backend can verify them with it.
+ * @public
+ */
+export const MOCK_TOKEN_KEY = 'svc-sdk mock signing key: never trust outside tests';
+
+/**
+ * The claims of a token the mock hands out, as the interface lists them for an exchanged token.
+ * @public
+ */
+export interface MockTokenClaims {
+  /** The subject: the app user id. */
+  sub: string;
+  /** The declared audience, exactly (`svc-exchange`); the `client_id` under `external-oauth`. */
+  aud: string;
+  /** The issuer. */
+  iss: string;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+  /** Issued at, seconds since the epoch. */
+  iat: number;
+  /** A fresh id per token: two calls never return the same token. */
+  jti: string;
+  /** The declared auth scopes, space-separated (empty when none). */
+  scope: string;
+  /** Present only while an action invoked by an agent runs: the agent's id. */
+  act?: { sub: string };
+  /** The tenant. */
+  tenant_id: string;
+}
+
+const b64 = (value: object | Buffer) => (Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value))).toString('base64url');
+const sign = (data: string) => createHmac('sha256', MOCK_TOKEN_KEY).update(data).digest();
+
+/** Mints a signed mock JWT (HS256) with the given claims. */
+export function mintMockToken(claims: MockTokenClaims): string {
+  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${head}.${b64(sign(head))}`;
+}
+
+/**
+ * Options of {@link decodeMockToken}.
+ * @public
+ */
+export interface DecodeMockTokenOptions {
+  /** When given, `aud` must equal it exactly (what a backend must check). */
+  audience?: string;
+  /** When given, `exp` must be later than this (seconds since the epoch). */
+  now?: number;
+}
+
+/**
+ * Verifies the signature of a token from a mock host's `svc.auth.getToken()` and returns its claims.
+ * @throws TypeError when the token is malformed, not signed by a mock host, or fails `audience` or `now`.
+ * @example
+ * ```ts
+ * const { access_token } = await host.svc.auth.getToken();
+ * const claims = decodeMockToken(access_token, { audience: 'polls-backend' });
+ * expect(claims.sub).toBe((await host.svc.identity.get()).app_user_id);
+ * ```
+ * @public
+ */
+export function decodeMockToken(token: string, options: DecodeMockTokenOptions = {}): MockTokenClaims {
+  const parts = typeof token == 'string' ? token.split('.') : [];
+  if (parts.length != 3) throw new TypeError('decodeMockToken(): not a JWT (three dot-separated parts expected)');
+  const [head, body, sig] = parts as [string, string, string];
+  const expected = sign(`${head}.${body}`);
+  const given = Buffer.from(sig, 'base64url');
+  if (given.length != expected.length || !timingSafeEqual(given, expected))
+    throw new TypeError('decodeMockToken(): the signature does not verify with the mock key');
+  const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as MockTokenClaims;
+  if (options.audience !== undefined && claims.aud !== options.audience)
+    throw new TypeError(`decodeMockToken(): aud is '${claims.aud}', expected exactly '${options.audience}'`);
+  if (options.now !== undefined && claims.exp <= options.now) throw new TypeError('decodeMockToken(): the token has expired');
+  return claims;
+}
+
+/** A fresh token id. */
+export const tokenId = (): string => randomUUID();
+
+/**
+ * The `app_user_id` a host derives for a person and a mini app: lowercase hex HMAC-SHA256 keyed by the tenant key
+ * over `<platform user id>:<mini app id>`, so two mini apps serving one person get different ids.
+ * @example
+ * ```ts
+ * expect((await host.svc.identity.get()).app_user_id).toBe(deriveAppUserId('user-1', manifest.id));
+ * ```
+ * @public
+ */
+export function deriveAppUserId(userId: string, miniAppId: string, tenantKey = 'mock-tenant-key'): string {
+  return createHmac('sha256', tenantKey).update(`${userId}:${miniAppId}`).digest('hex');
+}

@@ -1,0 +1,36 @@
+// Static servers for the browser suite: the same files on several loopback ports, so that each port is an origin.
+// Only 127.0.0.1 is bound; `localhost` (which Chromium resolves to loopback) gives a second site for cross-site pairs.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+const roots = { '/dist/': join(root, 'dist'), '/fixtures/': join(import.meta.dirname, 'fixtures') };
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json' };
+
+async function handle(req, res) {
+  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const prefix = Object.keys(roots).find((p) => path.startsWith(p));
+  const file = prefix && normalize(join(roots[prefix], path.slice(prefix.length)));
+  if (!file || !file.startsWith(roots[prefix])) return res.writeHead(404).end();
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+}
+
+/** Starts `count` servers on ephemeral ports; returns their ports and a close function. */
+export async function startServers(count) {
+  const servers = [];
+  for (let i = 0; i < count; i++) {
+    const server = createServer((req, res) => void handle(req, res));
+    await new Promise((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', ok));
+    servers.push(server);
+  }
+  return {
+    ports: servers.map((s) => s.address().port),
+    close: () => Promise.all(servers.map((s) => new Promise((ok) => (s.closeAllConnections(), s.close(() => ok()))))),
+  };
+}

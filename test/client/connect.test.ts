@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSvc } from '../../src/index';
+import { attachIframe, createHost, WIRE } from '../../src/host/index';
+import { framedApp } from '../helpers/windows';
+
+const app = { id: '0123456789abcdef', version: '1.0.0', locale: 'de', theme: 'dark' as const, launch_params: { from: 'link' } };
+const g = globalThis as any;
+
+function world(options: { connectTimeout?: number; hostOrigin?: string | null } = {}) {
+  const w = framedApp();
+  const host = createHost({ app, handlers: { 'auth.state': () => 'signed-in' }, hostOrigin: w.host.origin });
+  const detach = attachIframe(host, w.iframe, w.app.origin, w.host as never);
+  g.window = w.app;
+  const snapshot = options.hostOrigin === null ? { ...host.snapshot, host_origin: undefined } : host.snapshot;
+  const client = createSvc({ snapshot, connectTimeout: options.connectTimeout ?? 500 });
+  return { appWin: w.app, hostWin: w.host, host, client, svc: client.svc, detach };
+}
+
+describe('the window bootstrap', () => {
+  let w: ReturnType<typeof world> | undefined;
+  afterEach(() => {
+    w?.client.close();
+    w?.host.close();
+    w?.detach();
+    delete g.window;
+  });
+
+  it('says hello to the exact host origin, gets a port, and talks over it', async () => {
+    w = world();
+    expect(await w.svc.auth.state()).toBe('signed-in');
+    const hello = w.appWin.sent.find((m: any) => m.data.svc == 'hello')!;
+    expect(hello.targetOrigin).toBe('https://host.example');
+    const welcome = w.hostWin.sent.find((m: any) => m.data.svc == 'welcome')!;
+    expect(welcome.targetOrigin).toBe('https://app.example');
+    expect(welcome.data).toMatchObject({ svc: 'welcome', wire: WIRE, nonce: (hello.data as any).nonce });
+    // Everything after the welcome went over the port, not the windows.
+    expect(w.appWin.sent).toHaveLength(1);
+  });
+
+  it('never posts anything to "*"', async () => {
+    w = world();
+    await w.svc.auth.state();
+    expect([...w.appWin.sent, ...w.hostWin.sent].map((m) => m.targetOrigin)).not.toContain('*');
+  });
+
+  it('fails with ERR_NO_HOST at once when the host origin is unknown', async () => {
+    w = world({ hostOrigin: null });
+    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST', retriable: false, message: expect.stringContaining('host_origin') });
+    expect(w.appWin.sent).toEqual([]);
+  });
+
+  it('fails with ERR_NO_HOST in a top-level page (no parent)', async () => {
+    w = world();
+    w.appWin.parent = w.appWin;
+    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+  });
+
+  it('rejects with a retriable ERR_HOST_UNREACHABLE within the connect timeout when nobody answers', async () => {
+    w = world({ connectTimeout: 100 });
+    w.detach();
+    const started = Date.now();
+    const e = await w.svc.auth.state().catch((x) => x);
+    expect(e).toMatchObject({ code: 'ERR_HOST_UNREACHABLE', retriable: true, method: 'auth.state' });
+    expect(e.message).toContain('https://host.example');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('ignores welcomes from another window, another origin, or with another nonce', async () => {
+    w = world({ connectTimeout: 300 });
+    w.detach(); // the real host stays silent; only forgeries arrive
+    const pending = w.svc.auth.state().catch((e) => e);
+    await new Promise((r) => setTimeout(r, 10));
+    const nonce = (w.appWin.sent[0]!.data as any).nonce;
+    const port = () => new MessageChannel().port2;
+    const sibling = { postMessage() {} };
+    w.appWin.receive(sibling as never, 'https://host.example', { svc: 'welcome', wire: WIRE, nonce }, [port()]);
+    w.appWin.receive(w.hostWin, 'https://evil.example', { svc: 'welcome', wire: WIRE, nonce }, [port()]);
+    w.appWin.receive(w.hostWin, 'https://host.example', { svc: 'welcome', wire: WIRE, nonce: 'guess' }, [port()]);
+    w.appWin.receive(w.hostWin, 'https://host.example', { svc: 'welcome', wire: 2, nonce }, [port()]);
+    w.appWin.receive(w.hostWin, 'https://host.example', { svc: 'welcome', wire: WIRE, nonce }, []);
+    w.appWin.receive(w.hostWin, 'https://host.example', 'welcome', []);
+    expect(await pending).toMatchObject({ code: 'ERR_HOST_UNREACHABLE' });
+  });
+
+  it('takes the fresher snapshot a welcome carries', async () => {
+    w = world();
+    expect(w.svc.app.locale).toBe('de');
+    w.host.snapshot.app.locale = 'fr';
+    await w.svc.auth.state();
+    expect(w.svc.app.locale).toBe('fr');
+  });
+});
+
+describe('the host side of the bootstrap', () => {
+  it('answers only a hello from its iframe and the exact app origin', async () => {
+    const w = framedApp();
+    const host = createHost({ app, handlers: {} });
+    const detach = attachIframe(host, w.iframe, w.app.origin, w.host as never);
+    w.host.receive({} as never, 'https://app.example', { svc: 'hello', wire: WIRE, nonce: 'n1' });
+    w.host.receive(w.app, 'https://evil.example', { svc: 'hello', wire: WIRE, nonce: 'n2' });
+    w.host.receive(w.app, 'https://app.example', { svc: 'hello', wire: 9, nonce: 'n3' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(w.host.sent).toEqual([]);
+    w.host.receive(w.app, 'https://app.example', { svc: 'hello', wire: WIRE, nonce: 'n4' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(w.host.sent.map((m) => [(m.data as any).nonce, m.targetOrigin])).toEqual([['n4', 'https://app.example']]);
+    detach();
+    host.close();
+  });
+
+  it('replaces the port on a new hello (a reload), failing calls pending on the old one', async () => {
+    const w = framedApp();
+    const host = createHost({ app, handlers: {} });
+    const detach = attachIframe(host, w.iframe, w.app.origin, w.host as never);
+    w.host.receive(w.app, 'https://app.example', { svc: 'hello', wire: WIRE, nonce: 'first' });
+    await new Promise((r) => setTimeout(r, 10));
+    const pending = host.invokeAction('slow', {}, { invoked_by: 'user', confirmed: false }).catch((e) => e);
+    w.host.receive(w.app, 'https://app.example', { svc: 'hello', wire: WIRE, nonce: 'second' });
+    expect(await pending).toMatchObject({ code: 'ERR_DISCONNECTED', retriable: true, message: expect.stringContaining('reconnected') });
+    expect(w.host.sent).toHaveLength(2);
+    detach();
+    host.close();
+  });
+
+  it('refuses a wildcard or opaque app origin', () => {
+    const w = framedApp();
+    const host = createHost({ app, handlers: {} });
+    expect(() => attachIframe(host, w.iframe, '*', w.host as never)).toThrow(/exact origin/);
+    expect(() => attachIframe(host, w.iframe, 'null', w.host as never)).toThrow(/exact origin/);
+  });
+});

@@ -1,0 +1,36 @@
+// @vitest-environment happy-dom
+// The mock where a mini app's DOM tests run: happy-dom replaces globals such as Blob, window and document.
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { installMockSvc, type InstalledMockSvc } from '../../src/mock';
+import { exchangeManifest, room } from './fixtures';
+
+let host: InstalledMockSvc;
+beforeEach(() => {
+  host = installMockSvc({
+    manifest: exchangeManifest(),
+    room,
+    permissions: { 'room.context': 'granted', 'files.read': 'granted', 'files.write': 'granted' },
+    files: [{ name: 'a.txt', type: 'text/plain', content: 'hello' }],
+  });
+});
+afterEach(() => host.uninstall());
+
+test('runs under happy-dom: a DOM app renders the room from the global svc', async () => {
+  expect(typeof window).toBe('object');
+  const r = await globalThis.svc.room.current();
+  document.body.innerHTML = `<h1>${r?.name}</h1>`;
+  expect(document.querySelector('h1')?.textContent).toBe('Team');
+});
+
+test('files cross the structured-cloning channel under happy-dom', async () => {
+  const [file] = await globalThis.svc.files.pick();
+  expect(file?.name).toBe('a.txt');
+  const { file_id } = await globalThis.svc.files.save({ name: 'b.txt', blob: new Blob(['bye']) });
+  expect(host.saved[0]?.file_id).toBe(file_id);
+});
+
+test('theme changes reach the page', async () => {
+  globalThis.svc.app.onThemeChange((t) => (document.documentElement.dataset.theme = t));
+  await host.setTheme('dark');
+  expect(document.documentElement.dataset.theme).toBe('dark');
+});

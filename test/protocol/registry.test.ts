@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createSvc } from '../../src/index';
+import { createHost, createMemoryPair, methods, PERMISSION_SCOPES, results, SCOPE_TO_MANIFEST } from '../../src/host/index';
+import { ERROR_CODES } from '../../src/index';
+
+const names = Object.keys(methods);
+
+describe('the registry is the one contract', () => {
+  it('has a facade member for every operation, and no facade member without an operation', () => {
+    const { svc } = createSvc({ transport: createMemoryPair()[0] });
+    for (const name of names) {
+      const [ns, member] = name.split('.') as [string, string];
+      expect(typeof (svc as any)[ns][member], name).toBe('function');
+    }
+    const local = new Set(['app.onThemeChange', 'actions.handle']);
+    for (const ns of Object.keys(svc).filter((k) => !['version', 'supports', 'app'].includes(k)))
+      for (const member of Object.keys((svc as any)[ns])) {
+        const name = `${ns}.${member}`;
+        expect(names.includes(name) || local.has(name), `${name} is on the facade but not in the registry`).toBe(true);
+      }
+  });
+
+  it('has an answer shape for every operation, and a null one exactly for the fire-and-forget ones', () => {
+    expect(Object.keys(results).sort()).toEqual([...names].sort());
+    for (const name of names) expect(results[name as keyof typeof results] === null, name).toBe(methods[name as keyof typeof methods].notify);
+  });
+
+  it('lets a host offer every operation, and advertises exactly the ones it handles', () => {
+    const handlers = Object.fromEntries(names.map((n) => [n, () => undefined]));
+    expect(createHost({ handlers, app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} } }).snapshot.methods.sort()).toEqual([...names].sort());
+    const some = createHost({ handlers: { 'room.current': () => null, bogus: () => 1 } as never, app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} } });
+    expect(some.snapshot.methods).toEqual(['room.current']);
+  });
+
+  it('names only short scopes the interface lists, each mapped to a manifest scope or to none', () => {
+    expect([...PERMISSION_SCOPES].sort()).toEqual(Object.keys(SCOPE_TO_MANIFEST).sort());
+    for (const name of names) {
+      const scope = methods[name as keyof typeof methods].scope;
+      if (scope) expect(PERMISSION_SCOPES).toContain(scope);
+    }
+    expect(methods['room.current'].scope).toBe('room.context');
+    expect(methods['message.send'].scope).toBe('room.send');
+    expect(methods['files.pick'].scope).toBe('files.read');
+    expect(methods['files.save'].scope).toBe('files.write');
+  });
+
+  it('marks the operations that wait on a person, which get the long timeout', () => {
+    const prompts = names.filter((n) => methods[n as keyof typeof methods].prompt).sort();
+    expect(prompts).toEqual(['actions.elicit', 'auth.signIn', 'files.pick', 'files.save', 'message.send', 'permissions.request', 'ui.confirm', 'ui.share']);
+  });
+
+  it('is documented: the README has a row for every operation and every error code', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of names) expect(readme, `README lacks svc.${name}`).toContain(`svc.${name}`);
+    for (const code of Object.keys(ERROR_CODES)) expect(readme, `README lacks ${code}`).toContain(`\`${code}\``);
+  });
+
+  it('is documented for host implementers: PROTOCOL.md names every operation', () => {
+    const protocol = readFileSync(new URL('../../PROTOCOL.md', import.meta.url), 'utf8');
+    for (const name of names) expect(protocol, `PROTOCOL.md lacks ${name}`).toContain(`\`${name}\``);
+  });
+});
