@@ -1,6 +1,5 @@
 import { WIRE } from '../protocol/frames';
 import { randomId } from '../protocol/randomId';
-import { isPlain } from '../protocol/shape';
 import { SvcError } from '../protocol/SvcError';
 import { portTransport } from '../rpc/portTransport';
 import type { Transport } from '../rpc/Transport';
@@ -21,11 +20,11 @@ export function connect(origin: string | undefined, timeout: number): Promise<Co
     const win: any = typeof window == 'object' && window;
     const fail = (code: string, why: string, retriable?: boolean) => reject(new SvcError(code, why, retriable));
     if (win?.__svc_port) return resolve([portTransport(win.__svc_port)]);
-    if (!win || win.parent == win || !origin || origin == 'null')
+    if (!win || win.parent == win || !origin)
       return fail('ERR_NO_HOST', 'not inside a host (no window, parent frame or host_origin); in tests use svc-sdk/mock');
     const nonce = randomId();
     const onMessage = ({ source, origin: from, data: d, ports }: MessageEvent) => {
-      if (source != win.parent || from != origin || !isPlain(d) || d.svc != 'welcome' || d.wire != WIRE || d.nonce != nonce || !ports[0]) return;
+      if (source != win.parent || from != origin || d?.svc != 'welcome' || d.wire != WIRE || d.nonce != nonce || !ports[0]) return;
       done();
       resolve([portTransport(ports[0]), d.snapshot]);
     };

@@ -1,6 +1,5 @@
 import { PEER } from '../protocol/frames';
 import { type MethodDef, methods } from '../protocol/methods';
-import { lit } from '../protocol/shape';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
 import { SvcError } from '../protocol/SvcError';
@@ -37,11 +36,13 @@ export interface SvcOptions {
 export interface SvcClient {
   /** The facade. */
   readonly svc: Svc;
-  /** Closes the channel: pending calls reject with `ERR_DISCONNECTED`; the next call connects again. */
+  /**
+   * Closes the channel: pending calls reject with `ERR_DISCONNECTED`. The next call connects again to a host the
+   * SDK found; a client made with an explicit `transport` stays closed.
+   */
   close(): void;
 }
 
-const isTheme = lit('light', 'dark');
 const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
 
 /**
@@ -66,11 +67,12 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     [
       PEER.theme,
       (params: any) => {
-        if (isTheme(params?.theme, '')) return;
-        snapshot().app.theme = params.theme;
+        const theme = params?.theme;
+        if (theme != 'light' && theme != 'dark') return;
+        snapshot().app.theme = theme;
         for (const listener of listeners) {
           try {
-            listener(params.theme);
+            listener(theme);
           } catch {
             // One broken listener must not keep the others from hearing the change.
           }
@@ -81,7 +83,8 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
 
   let hooked = false;
   const endpoint = (): Endpoint => {
-    if (current && !current.closed) return current;
+    // A closed channel to a host the SDK found is replaced; one over a given transport stays closed.
+    if (current && (!current.closed || options.transport)) return current;
     if (!options.transport && !hooked && typeof addEventListener == 'function') {
       hooked = true;
       // Leaving the page tells the host at once, so its pending action calls fail instead of waiting.

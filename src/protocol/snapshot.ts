@@ -1,4 +1,3 @@
-import { isPlain } from './shape';
 import { BRIDGE_VERSION } from './frames';
 import type { Theme } from './types';
 
@@ -22,9 +21,10 @@ export interface LaunchSnapshot {
   host_origin?: string;
 }
 
-// The string fields of an untrusted object, as own data properties of a fresh object (no prototype pollution).
+// The string fields of an untrusted object (or array), as own data properties of a fresh object: no prototype
+// pollution, and anything that is not a string is dropped.
 const strings = (o: unknown): Record<string, string> =>
-  Object.fromEntries(Object.entries(isPlain(o) ? o : {}).filter(([, v]) => typeof v == "string")) as Record<string, string>;
+  Object.fromEntries(Object.entries(o instanceof Object ? o : {}).filter(([, v]) => typeof v == 'string'));
 
 /**
  * Reads a snapshot from untrusted input field by field: a missing or malformed field falls back to its default,
@@ -35,7 +35,7 @@ export function parseSnapshot(input: any, fallbackLocale = 'en'): LaunchSnapshot
   const app = strings(input?.app);
   return {
     bridge: s.bridge ?? BRIDGE_VERSION,
-    methods: Array.isArray(input?.methods) ? Object.values(strings({ ...input.methods })) : [],
+    methods: Object.values(strings(input?.methods)),
     app: {
       id: app.id ?? '',
       version: app.version ?? '',

@@ -1,11 +1,13 @@
 // Static servers for the browser suite: the same files on several loopback ports, so that each port is an origin.
 // Only 127.0.0.1 is bound; `localhost` (which Chromium resolves to loopback) gives a second site for cross-site pairs.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
-const roots = { '/dist/': join(root, 'dist'), '/fixtures/': join(import.meta.dirname, 'fixtures') };
+// dist/ is served from a copy taken at start, so that a rebuild running meanwhile cannot break a test half-way.
+const roots = { '/dist/': join(root, 'dist'), '/fixtures/': join(import.meta.dirname, 'fixtures'), '/node_modules/nanoid/': join(root, 'node_modules/nanoid') };
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json' };
 
 async function handle(req, res) {
@@ -23,6 +25,10 @@ async function handle(req, res) {
 
 /** Starts `count` servers on ephemeral ports; returns their ports and a close function. */
 export async function startServers(count) {
+  const copy = await mkdtemp(join(tmpdir(), 'svc-dist-'));
+  // SVC_DIST serves another build (e.g. a deliberately broken one, to check that the hostile tests catch it).
+  await cp(process.env.SVC_DIST || join(root, 'dist'), copy, { recursive: true });
+  roots['/dist/'] = copy;
   const servers = [];
   for (let i = 0; i < count; i++) {
     const server = createServer((req, res) => void handle(req, res));
@@ -31,6 +37,9 @@ export async function startServers(count) {
   }
   return {
     ports: servers.map((s) => s.address().port),
-    close: () => Promise.all(servers.map((s) => new Promise((ok) => (s.closeAllConnections(), s.close(() => ok()))))),
+    close: async () => {
+      await Promise.all(servers.map((s) => new Promise((ok) => (s.closeAllConnections(), s.close(() => ok())))));
+      await rm(copy, { recursive: true, force: true });
+    },
   };
 }

@@ -165,11 +165,12 @@ describe('errors', () => {
     expect(await pending).toMatchObject({ code: 'ERR_DISCONNECTED', retriable: true, method: 'ui.confirm' });
   });
 
-  it('rejects pending calls when the client is closed', async () => {
+  it('rejects pending calls when the client is closed, and later calls at once', async () => {
     c = connect('memory', { handlers: { 'ui.confirm': () => new Promise(() => {}) } });
     const pending = c.svc.ui.confirm({ title: 't', body: 'b' }).catch((e) => e);
     c.client.close();
     expect(await pending).toMatchObject({ code: 'ERR_DISCONNECTED', retriable: true });
+    expect(await c.svc.auth.state().catch((e) => e)).toMatchObject({ code: 'ERR_DISCONNECTED', method: 'auth.state' });
   });
 
   it('reports a value that cannot be cloned as ERR_INVALID_ARGUMENT, not a hang', async () => {

@@ -28,7 +28,7 @@ describe('actions', () => {
   test('confirm: always asks answers.confirmAction and sets confirmed', async () => {
     const confirmAction = vi.fn(() => true);
     const host = createMockHost({ manifest: exchangeManifest(), answers: { confirmAction } });
-    const handler = vi.fn(() => 'closed');
+    const handler = vi.fn((_input: unknown, _context: unknown) => 'closed');
     host.svc.actions.handle('close_poll', handler);
     await host.invokeAction('close_poll', { poll_id: 'p1' }, { invoked_by: 'agent', agent_id: 'a1' });
     expect(confirmAction).toHaveBeenCalledWith({ name: 'close_poll', input: { poll_id: 'p1' }, context: { invoked_by: 'agent', agent_id: 'a1' } });

@@ -25,8 +25,19 @@ test('runs under happy-dom: a DOM app renders the room from the global svc', asy
 test('files cross the structured-cloning channel under happy-dom', async () => {
   const [file] = await globalThis.svc.files.pick();
   expect(file?.name).toBe('a.txt');
+  expect(file?.blob).toBeInstanceOf(Blob);
+  expect(await file?.blob.text()).toBe('hello');
   const { file_id } = await globalThis.svc.files.save({ name: 'b.txt', blob: new Blob(['bye']) });
   expect(host.saved[0]?.file_id).toBe(file_id);
+  expect(await host.saved[0]?.blob.text()).toBe('bye');
+});
+
+test('fire-and-forget calls are recorded after flush()', async () => {
+  globalThis.svc.ui.toast({ message: 'Saved', kind: 'success' });
+  globalThis.svc.ui.setTitle('Polls');
+  await host.flush();
+  expect(host.ui.toasts).toEqual([{ message: 'Saved', kind: 'success' }]);
+  expect(host.ui.title).toBe('Polls');
 });
 
 test('theme changes reach the page', async () => {

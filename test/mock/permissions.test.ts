@@ -20,7 +20,7 @@ describe('permissions', () => {
   });
 
   test('an answer may be a promise', async () => {
-    const host = createMockHost({ manifest: exchangeManifest(), answers: { permission: async () => 'granted' } });
+    const host = createMockHost({ manifest: exchangeManifest(), answers: { permission: async () => 'granted' as const } });
     expect(await host.svc.permissions.request('identity.basic')).toBe('granted');
   });
 

@@ -1,0 +1,90 @@
+// Team Polls: a mini app in svc-exchange mode. It talks to its own backend with a fresh token per request,
+// posts polls into the room as cards (from the person's own client, so it works in encrypted rooms too),
+// asks for notifications at the moment of use, and offers two actions to agents.
+import { isSvcError, type Svc } from 'svc-sdk';
+
+export interface PollInput {
+  question: string;
+  options?: string[];
+}
+
+/** The backend calls the app makes; `fetch` is injected so tests can stand in for the backend. */
+export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{ ok: boolean; json(): Promise<any> }>;
+
+const API = 'https://api.polls.example';
+
+export function createPollsApp(svc: Svc, fetch: Fetch) {
+  // A fresh token before each use: never cached, never stored (interface, "Rules that always hold").
+  const call = async (method: string, path: string, body?: unknown) => {
+    const { access_token } = await svc.auth.getToken();
+    const res = await fetch(`${API}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} failed`);
+    return res.json();
+  };
+
+  async function createPoll(input: PollInput): Promise<{ poll_id: string }> {
+    let options = input.options;
+    if (!options) {
+      svc.actions.progress('Asking for the answer options');
+      const answer = await svc.actions.elicit({
+        prompt: `Which options should "${input.question}" offer?`,
+        schema: { type: 'array', items: { type: 'string' }, minItems: 2 },
+      });
+      if (answer === null) throw new Error('The person did not give any options.');
+      options = answer as string[];
+    }
+    svc.actions.progress('Saving the poll');
+    return call('POST', '/polls', { question: input.question, options });
+  }
+
+  /** Posts a poll into the current room as a card. Returns false when it could not (and says why in a toast). */
+  async function postToRoom(poll: { poll_id: string; question: string; options: string[] }): Promise<boolean> {
+    if ((await svc.permissions.request('room.context')) != 'granted') return toast('Polls need to know the room.');
+    const room = await svc.room.current();
+    if (!room) return toast('Open Polls from a room to post a poll.');
+    if ((await svc.permissions.request('room.send')) != 'granted') return toast('Posting was not allowed.');
+    try {
+      await svc.message.send({
+        room_id: room.room_id,
+        body: `Poll: ${poll.question}`,
+        card: { title: poll.question, body: poll.options.join(' · '), actions: [{ label: 'Vote', deep_link: `/poll?id=${poll.poll_id}` }] },
+      });
+    } catch (e) {
+      // The person declined this particular send: degrade, do not ask again in a loop.
+      if (isSvcError(e) && e.code == 'ERR_PERMISSION_DENIED') return toast('Not posted.');
+      throw e;
+    }
+    svc.ui.toast({ message: 'Poll posted', kind: 'success' });
+    return true;
+  }
+
+  /** Turns on reminders: the backend can only notify a person who granted `notifications` in the app. */
+  async function enableReminders(poll_id: string): Promise<boolean> {
+    if ((await svc.permissions.request('notifications')) != 'granted') return toast('Reminders are off.');
+    await call('POST', `/polls/${poll_id}/reminders`);
+    return true;
+  }
+
+  function toast(message: string): false {
+    svc.ui.toast({ message, kind: 'error' });
+    return false;
+  }
+
+  async function start(): Promise<void> {
+    svc.ui.setTitle(svc.app.launchParams.id ? 'Poll' : 'Polls');
+    svc.app.onThemeChange((theme) => (state.theme = theme));
+    svc.actions.handle('create_poll', (input: PollInput) => createPoll(input));
+    svc.actions.handle('delete_poll', async ({ poll_id }: { poll_id: string }, context) => {
+      // Agents get a tighter rule than people: the backend sees act.sub in the token and applies it too.
+      await call('DELETE', `/polls/${poll_id}${context.invoked_by == 'agent' ? '?by=agent' : ''}`);
+      return { deleted: poll_id };
+    });
+  }
+
+  const state = { theme: svc.app.theme };
+  return { start, createPoll, postToRoom, enableReminders, state };
+}

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const built = existsSync(`${root}dist/index.js`);
+const node = (code: string, type: 'module' | 'commonjs' = 'module') =>
+  execFileSync(process.execPath, [type == 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], { cwd: root, encoding: 'utf8' });
+
+describe('the package', () => {
+  it('has an exports map with types first in every condition, and no wildcard', () => {
+    for (const [path, target] of Object.entries<any>(pkg.exports)) {
+      expect(path).not.toContain('*');
+      if (typeof target == 'string') continue;
+      for (const condition of Object.values<any>(target)) expect(Object.keys(condition)[0], path).toBe('types');
+    }
+    expect(pkg.sideEffects).toEqual(['./dist/global.js', './dist/global.cjs', './dist/svc.global.js']);
+  });
+
+  it.runIf(built)('imports every entry, ESM and CJS, where there is no window, and fails calls with ERR_NO_HOST', () => {
+    const esm = node(`
+      for (const entry of ['svc-sdk', 'svc-sdk/global', 'svc-sdk/host', 'svc-sdk/mock', 'svc-sdk/manifest']) await import(entry);
+      const { svc } = await import('svc-sdk');
+      const e = await svc.room.current().catch((e) => e);
+      console.log(JSON.stringify([typeof window, e.code, globalThis.svc === svc]));`);
+    expect(JSON.parse(esm)).toEqual(['undefined', 'ERR_NO_HOST', true]);
+    const cjs = node(`
+      for (const entry of ['svc-sdk', 'svc-sdk/global', 'svc-sdk/host', 'svc-sdk/mock', 'svc-sdk/manifest']) require(entry);
+      require('svc-sdk').svc.identity.get().catch((e) => console.log(e.code));`, 'commonjs');
+    expect(cjs.trim()).toBe('ERR_NO_HOST');
+  });
+
+  it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
+    const context: any = {};
+    runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);
+    expect(typeof context.svc.room.current).toBe('function');
+    expect(typeof context.svcSdk.isSvcError).toBe('function');
+    expect(context.svc.supports('room.current')).toBe(false);
+  });
+
+  it.runIf(built)('ships the native adapter as a script that installs the port only where a bridge exists', () => {
+    const none: any = {};
+    runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), none);
+    expect(none.__svc_port).toBeUndefined();
+    const ios: any = { webkit: { messageHandlers: { svc: { postMessage() {} } } } };
+    runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), ios);
+    expect(typeof ios.__svc_port.postMessage).toBe('function');
+  });
+});
