@@ -383,7 +383,10 @@ export declare interface SvcAuth {
 export declare interface SvcClient {
     /** The facade. */
     readonly svc: Svc;
-    /** Closes the channel: pending calls reject with `ERR_DISCONNECTED`; the next call connects again. */
+    /**
+     * Closes the channel: pending calls reject with `ERR_DISCONNECTED`. The next call connects again to a host the
+     * SDK found; a client made with an explicit `transport` stays closed.
+     */
     close(): void;
 }
 

@@ -10,11 +10,6 @@ module.exports = {
       ...common,
       displayName: 'jest-cjs',
       testMatch: ['<rootDir>/test/**/*.jest.test.cjs'],
-      moduleNameMapper: {
-        // Workaround, to remove once the host stops importing nanoid: nanoid 5 is ESM-only, and Jest's CommonJS
-        // runtime cannot require it from dist/mock.cjs (reported with issue 3).
-        '^nanoid$': '<rootDir>/test/nanoid.cjs',
-      },
     },
     {
       ...common,

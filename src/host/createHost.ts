@@ -1,5 +1,5 @@
-import { nanoid } from 'nanoid';
 import { BRIDGE_VERSION, PEER } from '../protocol/frames';
+import { randomId } from '../protocol/randomId';
 import { isMethodName, methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
 import { results } from '../protocol/results';
 import type { PermissionScope } from '../protocol/scopes';
@@ -95,6 +95,7 @@ export interface HostEndpoint {
 const contextCheck = obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool });
 const invokeCheck = obj({ name: text, input: any, context: contextCheck });
 const needsInvocation = new Set<string>(['actions.elicit', 'actions.progress']);
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then == 'function';
 
 /**
  * Creates the host's endpoint: it answers the client's calls with `handlers`, rejects malformed params before any
@@ -117,9 +118,16 @@ export function createHost(options: HostOptions): HostEndpoint {
   const inbound = new Map<string, InboundHandler>();
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
-    inbound.set(name, async (params) => {
+    const fail = (code: string, why: string) => new SvcError(code, why, false, name);
+    // A host bug is reported to the host's developer here, not as a malformed answer in the app.
+    const checked = (result: unknown) => {
+      const bad = results[name]?.(result, 'result');
+      if (bad) throw fail('ERR_INTERNAL', `the host's handler returned a malformed answer (${bad}).`);
+      return result;
+    };
+    // Synchronous unless the handler or the scope check is not: every await would cost the round trip a tick.
+    inbound.set(name, (params) => {
       onCall?.({ method: name, params });
-      const fail = (code: string, why: string) => new SvcError(code, why, false, name);
       const problem = def.params(params, '');
       if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
       const handler = offered.includes(name) ? (impl[name] as (p: unknown, c: HostCallContext) => unknown) : undefined;
@@ -129,13 +137,14 @@ export function createHost(options: HostOptions): HostEndpoint {
         context.invocation = running.get((params as { invocation: string }).invocation);
         if (!context.invocation) throw fail('ERR_NO_INVOCATION', 'it is bound to an action invocation that is not running.');
       }
-      if (def.scope && granted && !(await granted(def.scope)))
-        throw fail('ERR_SCOPE_NOT_GRANTED', `needs the '${def.scope}' scope; call svc.permissions.request('${def.scope}') at the moment of use.`);
-      const result = await handler(params, context);
-      // A host bug is reported to the host's developer here, not as a malformed answer in the app.
-      const bad = results[name]?.(result, 'result');
-      if (bad) throw fail('ERR_INTERNAL', `the host's handler returned a malformed answer (${bad}).`);
-      return result;
+      const run = (allowed: boolean) => {
+        if (!allowed)
+          throw fail('ERR_SCOPE_NOT_GRANTED', `needs the '${def.scope}' scope; call svc.permissions.request('${def.scope}') at the moment of use.`);
+        const result = handler(params, context);
+        return isThenable(result) ? result.then(checked) : checked(result);
+      };
+      const allowed = def.scope && granted ? granted(def.scope) : true;
+      return isThenable(allowed) ? allowed.then(run) : run(allowed);
     });
   }
 
@@ -160,7 +169,7 @@ export function createHost(options: HostOptions): HostEndpoint {
     async invokeAction(name, input, context) {
       const problem = invokeCheck({ name, input, context }, '');
       if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', `invokeAction(): ${problem}.`);
-      const invocation: Invocation = { id: nanoid(), name, context };
+      const invocation: Invocation = { id: randomId(), name, context };
       running.set(invocation.id, invocation);
       try {
         return await current().call(PEER.invoke, { invocation: invocation.id, name, input, context });

@@ -7,7 +7,7 @@ import type { Identity } from '../protocol/types';
 import { createMemoryPair } from '../rpc/createMemoryPair';
 import { accountHandlers } from './accountHandlers';
 import { appHandlers } from './appHandlers';
-import { blobSafe } from './blobSafe';
+import { nodeSafe } from './nodeSafe';
 import { createFaults } from './createFaults';
 import { createMockStore } from './createMockStore';
 import { mockActions } from './mockActions';
@@ -87,9 +87,9 @@ export function createMockHost(options: MockHostOptions): MockHost {
       launch_params: { ...options.launchParams },
     },
     granted: (scope) => s.permissions.get(scope) == 'granted',
-    transport: tapTransport(blobSafe(hostEnd), calls),
+    transport: tapTransport(nodeSafe(hostEnd), calls),
   });
-  const client = createSvc({ transport: blobSafe(appEnd), snapshot: endpoint.snapshot, timeout: options.timeout, promptTimeout: options.promptTimeout });
+  const client = createSvc({ transport: nodeSafe(appEnd), snapshot: endpoint.snapshot, timeout: options.timeout, promptTimeout: options.promptTimeout });
   const actions = mockActions(s, endpoint, client.svc.actions);
 
   const flush = async () => {

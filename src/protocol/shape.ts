@@ -59,8 +59,9 @@ export const json: Check<JsonValue> = typeCheck(isJson, 'JSON');
 /** Whether `v` is a plain object (not an array, Date, Blob or class instance). */
 export function isPlain(v: unknown): v is Record<string, unknown> {
   if (typeof v != 'object' || v === null) return false;
+  // Object.prototype of any realm: Jest's vm contexts and other frames have their own.
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** One of the given string literals. */

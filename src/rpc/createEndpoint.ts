@@ -82,8 +82,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
           (handler?.(m.params) as Promise<void> | undefined)?.catch?.(noop);
         } catch {}
       } else if (typeof id == 'string') {
-        const answer = (frame: object) =>
-          closed || post({ svc: WIRE, id, ...frame }, (e) => answer({ error: toWireError(e, `svc.${method} failed`) }));
+        // An answer that cannot be sent (a result that cannot be cloned) is replaced by an error, once.
+        const answer = (frame: object, retry = true) =>
+          closed || post({ svc: WIRE, id, ...frame }, (e) => retry && answer({ error: toWireError(e, `svc.${method} failed`) }, false));
         new Promise((resolve) => {
           if (!handler) throw new SvcError('ERR_UNSUPPORTED', `svc.${method} is not supported`);
           resolve(handler(m.params));

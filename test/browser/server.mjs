@@ -8,7 +8,9 @@ import { extname, join, normalize, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '../..');
 // dist/ is served from a copy taken at start, so that a rebuild running meanwhile cannot break a test half-way.
 const roots = { '/dist/': join(root, 'dist'), '/fixtures/': join(import.meta.dirname, 'fixtures'), '/node_modules/nanoid/': join(root, 'node_modules/nanoid') };
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json' };
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.map': 'application/json' };
+
+let extraHeaders = {};
 
 async function handle(req, res) {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -17,14 +19,19 @@ async function handle(req, res) {
   if (!file || !file.startsWith(roots[prefix])) return res.writeHead(404).end();
   try {
     const body = await readFile(file);
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(body);
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...extraHeaders }).end(body);
   } catch {
     res.writeHead(404).end();
   }
 }
 
-/** Starts `count` servers on ephemeral ports; returns their ports and a close function. */
-export async function startServers(count) {
+/**
+ * Starts `count` servers on ephemeral ports; returns their ports and a close function.
+ * `roots` adds URL prefixes served from folders; `headers` go on every response (the benchmark isolates its pages).
+ */
+export async function startServers(count, { roots: more = {}, headers = {} } = {}) {
+  Object.assign(roots, more);
+  extraHeaders = headers;
   const copy = await mkdtemp(join(tmpdir(), 'svc-dist-'));
   // SVC_DIST serves another build (e.g. a deliberately broken one, to check that the hostile tests catch it).
   await cp(process.env.SVC_DIST || join(root, 'dist'), copy, { recursive: true });
