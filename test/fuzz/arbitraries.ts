@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 /** Keys that reach prototypes when code walks or merges objects carelessly. */
 export const NASTY_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
@@ -75,4 +76,21 @@ export function materialize(frame: unknown, ids: string[]): unknown {
 /** The own property names of the built-in prototypes, to prove nothing was added to them. */
 export function prototypeSnapshot(): string[] {
   return [Object.prototype, Array.prototype, Function.prototype, String.prototype].flatMap((p) => Object.getOwnPropertyNames(p)).sort();
+}
+
+/**
+ * Registers the checks every fuzz file ends with: no unhandled rejection during the file, no prototype changed,
+ * nothing polluted. Call once at the top level of a test file.
+ */
+export function guardAgainstLeaks(): void {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => void unhandled.push(e);
+  const protoBefore = prototypeSnapshot();
+  beforeAll(() => void process.on('unhandledRejection', onUnhandled));
+  afterAll(() => {
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+    expect(prototypeSnapshot()).toEqual(protoBefore);
+    expect(({} as any).polluted).toBeUndefined();
+  });
 }

@@ -2,22 +2,13 @@
 // nothing rejects unhandled, no pending call is settled by a frame that is not its answer, no prototype is polluted,
 // and every timer (one per pending call) is gone at the end.
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEndpoint, type InboundHandler } from '../../src/rpc/createEndpoint';
 import { portTransport } from '../../src/rpc/portTransport';
 import type { Transport } from '../../src/rpc/Transport';
-import { hostileFrame, materialize, prototypeSnapshot } from './arbitraries';
+import { hostileFrame, materialize, guardAgainstLeaks } from './arbitraries';
 
-const unhandled: unknown[] = [];
-const onUnhandled = (e: unknown) => void unhandled.push(e);
-const protoBefore = prototypeSnapshot();
-beforeAll(() => void process.on('unhandledRejection', onUnhandled));
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-  expect(unhandled).toEqual([]);
-  expect(prototypeSnapshot()).toEqual(protoBefore);
-  expect(({} as any).polluted).toBeUndefined();
-});
+guardAgainstLeaks();
 afterEach(() => void vi.useRealTimers());
 
 const flush = () => new Promise((r) => setImmediate(r));

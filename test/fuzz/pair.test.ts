@@ -1,22 +1,13 @@
 // Property-based: hostile frames thrown at the real client (createSvc) and the real host (createHost) over an
 // in-memory pair that structured-clones like postMessage.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSvc } from '../../src/index';
 import { createHost, createMemoryPair, methods } from '../../src/host/index';
 import { fullHandlers } from '../helpers/connect';
-import { hostileFrame, materialize, NASTY_KEYS, prototypeSnapshot, value } from './arbitraries';
+import { hostileFrame, materialize, NASTY_KEYS, guardAgainstLeaks, value } from './arbitraries';
 
-const unhandled: unknown[] = [];
-const onUnhandled = (e: unknown) => void unhandled.push(e);
-const protoBefore = prototypeSnapshot();
-beforeAll(() => void process.on('unhandledRejection', onUnhandled));
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-  expect(unhandled).toEqual([]);
-  expect(prototypeSnapshot()).toEqual(protoBefore);
-  expect(({} as any).polluted).toBeUndefined();
-});
+guardAgainstLeaks();
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const names = Object.keys(methods);
