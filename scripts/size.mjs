@@ -40,6 +40,7 @@ export async function sizes() {
     if (existsSync(resolve(root, file))) rows.push({ name, ...(await measure(file, extra)) });
   }
   rows.push({ name: 'mini app using every namespace', ...(await measure('test/size/miniApp.ts')), budget: BUDGET });
+  rows.push({ name: 'a polls app, its own code included', ...(await measure('test/size/pollsApp.ts')) });
   return rows;
 }
 

@@ -124,7 +124,9 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     const [ns, member] = name.split('.') as [string, string];
     if (ns == 'actions') continue;
     (svc[ns] ??= {})[member] = (...args: unknown[]) => {
-      const params = def.args == 'object' ? (args[0] ?? {}) : Object.fromEntries(def.args.map((key, i) => [key, args[i]]));
+      // Positional arguments become named params; a plain loop, since this runs on every call.
+      const params: Record<string, unknown> = def.args == 'object' ? ((args[0] ?? {}) as Record<string, unknown>) : {};
+      if (def.args != 'object') def.args.forEach((key, i) => (params[key] = args[i]));
       const problem = def.params(params, '');
       if (def.notify) {
         // Fire-and-forget members are synchronous: a bad argument throws here, since nothing awaits a promise.

@@ -1,27 +1,22 @@
-// The mini app `npm run size` budgets (issue 2): a realistic app that uses every namespace of svc through the
-// package entry. The facade is built from the whole registry, so it carries every operation whichever ones the
-// app calls: this measures the whole client plus a page of app code.
+// The mini app `npm run size` budgets (issue 2): every namespace of svc used through the package entry, with as
+// little app logic as possible, so the figure is the SDK's footprint in an app. The facade is built from the whole
+// registry, so it carries every operation whichever ones an app calls.
 import { isSvcError, svc } from 'svc-sdk';
 
 async function main(): Promise<void> {
-  document.body.className = svc.app.theme;
-  svc.app.onThemeChange((theme) => (document.body.className = theme));
-  svc.ui.setTitle(svc.app.launchParams.title ?? 'Polls');
-  svc.actions.handle('create_poll', async (input: { question: string }, ctx) => {
-    svc.actions.progress('creating');
-    const polls = ((await svc.storage.get('polls')) as string[] | undefined) ?? [];
-    await svc.storage.set('polls', [...polls, input.question]);
-    return { created: input.question, by: ctx.invoked_by };
+  svc.app.onThemeChange((theme) => svc.ui.toast({ message: theme }));
+  svc.actions.handle('create_poll', async (input: { question: string }) => {
+    svc.actions.progress(input.question);
+    return svc.actions.elicit({ prompt: 'Close when?', schema: {} });
   });
+  if (!svc.supports('room.current')) return;
   const me = await svc.identity.get();
-  const { access_token } = await svc.auth.getToken();
-  await fetch('/api/polls', { headers: { authorization: `Bearer ${access_token}` } });
-  if ((await svc.permissions.request('room.context')) != 'granted') return;
+  await svc.auth.getToken();
+  await svc.storage.set('me', me.app_user_id);
+  if ((await svc.permissions.request('room.send')) != 'granted') return;
   const room = await svc.room.current();
-  if (room && (await svc.ui.confirm({ title: 'Share poll?', body: room.name ?? room.room_id })))
-    await svc.message.send({ room_id: room.room_id, body: `Poll by ${me.display_name}`, card: { title: 'Poll', body: 'Vote now' } });
-  const [file] = await svc.files.pick({ accept: ['text/csv'] });
-  if (file) svc.ui.toast({ message: `Imported ${file.name}`, kind: 'success' });
+  if (room) await svc.message.send({ room_id: room.room_id, body: svc.app.locale });
+  await svc.files.pick();
 }
 
 main().catch((e) => isSvcError(e) && e.retriable && setTimeout(main, 1000));
