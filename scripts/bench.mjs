@@ -25,14 +25,14 @@ const node = await benchNode(quick ? { rounds: 1, samples: 3000 } : { rounds: 3,
 rows.push(...node.map((r) => ({ where: 'Node 20, MessageChannel', ...r, rawMedian: node[0].median })));
 let chromiumNote = '';
 if (existsSync(chromiumPath)) {
-  const ch = await benchChromium(quick ? { executablePath: chromiumPath, rounds: 1, samples: 1000 } : { executablePath: chromiumPath, rounds: 3, samples: 5000 });
+  const ch = await benchChromium(quick ? { executablePath: chromiumPath, rounds: 1, samples: 1000 } : { executablePath: chromiumPath, rounds: 7, samples: 3000 });
   rows.push(...ch.map((r) => ({ where: 'Chromium, cross-site frame', ...r, rawMedian: ch[0].median })));
   if (!ch.every((r) => r.isolated)) chromiumNote = 'note: the pages were not cross-origin isolated, so Chromium timings have a 100 µs grain.';
 } else chromiumNote = `Chromium: SKIPPED (no browser at ${chromiumPath}; apt-get install -y chromium, or set CHROMIUM_PATH).`;
 
 const label = { raw: 'raw MessagePort echo', svc: 'svc (createSvc + createHost)', penpal: 'penpal 7.0.6', comlink: 'comlink 4.4.2' };
 const fmt = (n, d = 1) => n.toFixed(d);
-const table = rows.map((r) => [r.where, label[r.lib], fmt(r.median), fmt(r.p99), `${fmt(r.median / r.rawMedian, 2)}x`, Math.round(r.throughput).toLocaleString('en'), r.ready >= 1000 ? `${fmt(r.ready / 1000)} ms` : `${Math.round(r.ready)} µs`]);
+const table = rows.map((r) => [r.where, label[r.lib], fmt(r.median), fmt(r.p99), `${fmt(r.ratio ?? r.median / r.rawMedian, 2)}x`, Math.round(r.throughput).toLocaleString('en'), r.ready >= 1000 ? `${fmt(r.ready / 1000)} ms` : `${Math.round(r.ready)} µs`]);
 const head = ['where', 'round trip', 'median µs', 'p99 µs', 'vs raw', 'calls/s (100 in flight)', 'time to ready'];
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => String(t[i]).length)));
 const line = (cells) => `| ${cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;

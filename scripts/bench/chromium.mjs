@@ -35,8 +35,11 @@ export async function benchChromium({ executablePath, rounds = 2, samples = 5000
         })();
         const res = await (await frame.waitForFunction(() => window.__result, null, { timeout: 60_000, polling: 100 })).jsonValue();
         if (lib != 'raw' && res.answer !== 'v') throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
-        const a = (acc[lib] ??= { lat: [], tp: [], ready: [], isolated: res.isolated });
+        const a = (acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], isolated: res.isolated });
         a.lat.push(...res.lat);
+        // Each page lands on its own renderer process, whose speed varies from page to page: compare within a
+        // round, against the raw page opened just before, and take the median of those ratios.
+        a.ratio.push(summarise(res.lat).median / summarise(acc.raw.lat.slice(-res.lat.length)).median);
         a.tp.push(res.throughput);
         a.ready.push(res.ready);
         await page.close();
@@ -46,7 +49,7 @@ export async function benchChromium({ executablePath, rounds = 2, samples = 5000
     await servers.close();
   }
   const median = (x) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)];
-  return Object.entries(acc).map(([lib, a]) => ({ lib, ...summarise(a.lat), throughput: median(a.tp), ready: median(a.ready), isolated: a.isolated }));
+  return Object.entries(acc).map(([lib, a]) => ({ lib, ...summarise(a.lat), ratio: median(a.ratio), throughput: median(a.tp), ready: median(a.ready), isolated: a.isolated }));
 }
 
 if (import.meta.url == `file://${process.argv[1]}`) console.table(await benchChromium({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', rounds: 1, samples: 2000 }));
