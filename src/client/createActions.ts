@@ -21,9 +21,10 @@ export function createActions(endpoint: () => Endpoint, invalid: Invalid, prompt
   // Checks the params against the registry, bound to the running invocation; throws when there is none.
   const bind = (member: 'elicit' | 'progress', params: object) => {
     const method = `actions.${member}` as const;
+    if (!running) throw new SvcError('ERR_NO_INVOCATION', 'needs a running action', false, method);
     const bound = { ...params, invocation: running };
-    const problem = running ? methods[method].params(bound, '') : 'needs a running action';
-    if (problem) throw running ? invalid(method, problem) : new SvcError('ERR_NO_INVOCATION', problem, false, method);
+    const problem = methods[method].params(bound, '');
+    if (problem) throw invalid(method, problem);
     return bound;
   };
 

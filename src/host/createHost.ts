@@ -48,7 +48,7 @@ export type HostHandlers = {
  * @public
  */
 export interface HostCall {
-  /** The wire name, e.g. `'room.current'` (also names that are not operations, when a client sent them). */
+  /** The wire name, e.g. `'room.current'`. */
   method: string;
   /** The params as received. */
   params: unknown;
@@ -67,7 +67,10 @@ export interface HostOptions {
   transport?: Transport;
   /** Whether a short scope is granted now; operations that need one reject `ERR_SCOPE_NOT_GRANTED` when not. */
   granted?: (scope: PermissionScope) => boolean | Promise<boolean>;
-  /** Sees every inbound bridge call, valid or not (logs, test recorders). */
+  /**
+   * Sees every inbound call of a registry operation before any check, valid or not (logs, test recorders). A name
+   * that is no operation is answered `ERR_UNSUPPORTED` without reaching it.
+   */
   onCall?: (call: HostCall) => void;
   /** Ms an action invocation may run. Default 600 000 (ten minutes: it may elicit from a person). */
   actionTimeout?: number;
@@ -92,6 +95,7 @@ export interface HostEndpoint {
   close(): void;
 }
 
+const themeCheck = lit('light', 'dark');
 const contextCheck = obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool });
 const invokeCheck = obj({ name: text, input: any, context: contextCheck });
 const needsInvocation = new Set<string>(['actions.elicit', 'actions.progress']);
@@ -118,6 +122,7 @@ export function createHost(options: HostOptions): HostEndpoint {
   const inbound = new Map<string, InboundHandler>();
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
+    const handler = offered.includes(name) ? (impl[name] as (p: unknown, c: HostCallContext) => unknown) : undefined;
     const fail = (code: string, why: string) => new SvcError(code, why, false, name);
     // A host bug is reported to the host's developer here, not as a malformed answer in the app.
     const checked = (result: unknown) => {
@@ -130,7 +135,6 @@ export function createHost(options: HostOptions): HostEndpoint {
       onCall?.({ method: name, params });
       const problem = def.params(params, '');
       if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
-      const handler = offered.includes(name) ? (impl[name] as (p: unknown, c: HostCallContext) => unknown) : undefined;
       if (!handler) throw fail('ERR_UNSUPPORTED', 'this host does not offer it; check svc.supports() first.');
       const context: HostCallContext = { method: name };
       if (needsInvocation.has(name)) {
@@ -178,7 +182,7 @@ export function createHost(options: HostOptions): HostEndpoint {
       }
     },
     setTheme(theme) {
-      if (lit('light', 'dark')(theme, 'theme')) throw new SvcError('ERR_INVALID_ARGUMENT', "setTheme(): theme must be 'light' or 'dark'.");
+      if (themeCheck(theme, 'theme')) throw new SvcError('ERR_INVALID_ARGUMENT', "setTheme(): theme must be 'light' or 'dark'.");
       snapshot.app.theme = theme;
       current().notify(PEER.theme, { theme });
     },

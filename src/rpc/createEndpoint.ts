@@ -101,10 +101,10 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
           (handler?.(m.params) as Promise<void> | undefined)?.catch?.(noop);
         } catch {}
       } else if (typeof id == 'string') {
-        // An answer that cannot be sent (a result that cannot be cloned) is replaced by an error, once.
-        const answer = (frame: object, retry = true) =>
-          closed || post({ svc: WIRE, id, ...frame }, (e) => retry && answer({ error: toWireError(e, `svc.${method} failed`) }, false));
-        const fail = (e: unknown) => answer({ error: toWireError(e, `svc.${method} failed`) });
+        // A failure is answered as an error; an answer that cannot be sent (a result that cannot be cloned) is
+        // replaced by one, and an error that cannot be sent is given up on.
+        const fail = (e: unknown) => answer({ error: toWireError(e, `svc.${method} failed`) }, noop);
+        const answer = (frame: object, onError = fail) => closed || post({ svc: WIRE, id, ...frame }, onError);
         // A handler that answers synchronously is answered at once: each promise hop costs the round trip.
         try {
           if (!handler) throw new SvcError('ERR_UNSUPPORTED', `svc.${method} is not supported`);
