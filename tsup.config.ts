@@ -9,6 +9,8 @@ const entries = Object.fromEntries(
     host: 'src/host/index.ts',
     mock: 'src/mock/index.ts',
     manifest: 'src/manifest/index.ts',
+    server: 'src/server/index.ts',
+    dev: 'src/dev/index.ts',
   }).filter(([, file]) => existsSync(file)),
 );
 
