@@ -69,6 +69,14 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
   process.stdout.write(r.status === 0 ? r.stdout : `bench-mock failed (exit ${r.status}): ${r.stderr}\n`);
 }
 
+{
+  const { benchServer } = await import('./bench/server.mjs');
+  const server = await benchServer();
+  console.log('\nsvc-sdk/server (scripts/bench/server.mjs): cost against a bare baseline, median of alternating rounds');
+  for (const r of server)
+    console.log(`  ${r.what.padEnd(32)} ${Math.round(r.ours).toLocaleString('en').padStart(8)}/s vs ${r.baseline} ${Math.round(r.raw).toLocaleString('en')}/s: ${r.ratio.toFixed(2)}x`);
+}
+
 const cpu = cpus()[0];
 console.log(`\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(0);

@@ -1,0 +1,161 @@
+import { createRateLimiter, type RateLimiter } from './createRateLimiter';
+import { signRequest } from './signRequest';
+import { SvcApiError } from './SvcApiError';
+import type { AgentDelegation, Card, Installation } from './serverTypes';
+
+/**
+ * Options of {@link createServerClient}.
+ * @public
+ */
+export interface ServerClientOptions {
+  /** The server API base, ending in `/v1`. */
+  baseUrl: string;
+  miniAppId: string;
+  /** The signing secret (from a secret manager). */
+  secret: string;
+  /** A `fetch` to use (tests, proxies). Default the global one. */
+  fetch?: typeof fetch;
+  /** Ms one attempt may take. Default 10 000. */
+  timeoutMs?: number;
+  /** Retries of 429 and 503: at most `max` (default 3) within `budgetMs` in all (default 30 000). */
+  retry?: { max?: number; budgetMs?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Retry a POST whose outcome is unknown (the connection failed after it was sent). Default false: the platform
+   * may have acted on it, and a card posted twice shows twice.
+   */
+  retryUnknownOutcome?: boolean;
+  /** Paces requests (600/min, burst 60). Default an in-process bucket; `createRedisRateLimiter` for several instances; `false` for none. */
+  rateLimiter?: RateLimiter | false;
+  /** Told each time a 429 makes the client wait. */
+  onRateLimited?: (info: { retryAfter: number; path: string }) => void;
+}
+
+/** Options of one call. @public */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/**
+ * The server API, one typed method per endpoint, every request signed.
+ * @public
+ */
+export interface ServerClient {
+  /** Posts a card into a room (`201 {event_id}`). An encrypted room answers 409 `room-encrypted`. */
+  postCard(roomId: string, input: { app_user_id: string; card: Card }, options?: CallOptions): Promise<{ event_id: string }>;
+  /** Notifies a person (needs their `notifications` grant, else 403 `scope-not-granted`). */
+  notify(appUserId: string, input: { title: string; body: string; deep_link: string }, options?: CallOptions): Promise<void>;
+  /** Reads the installation state, to check a notification will land before sending it. */
+  getInstallation(appUserId: string, options?: CallOptions): Promise<Installation>;
+  /** Verifies an agent's token (one carrying `act`), to apply a lower limit to agent-initiated actions. */
+  verifyAgent(token: string, options?: CallOptions): Promise<AgentDelegation>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function need(value: unknown, field: string): string {
+  if (typeof value != 'string' || value == '') throw new TypeError(`${field} must be a non-empty string.`);
+  return value;
+}
+
+/**
+ * Creates the server API client.
+ *
+ * @remarks
+ * Failures reject with an error for which `isSvcApiError(e)` is true. 429 waits `Retry-After` seconds and 503
+ * retries with jittered exponential backoff, a bounded number of times within a total time budget; a network
+ * failure is retried for reads, and for a POST only with `retryUnknownOutcome`.
+ * @example
+ * ```ts
+ * const api = createServerClient({ baseUrl: process.env.SVC_API!, miniAppId, secret: process.env.SVC_SIGNING_SECRET! });
+ * const { event_id } = await api.postCard(roomId, { app_user_id, card: { title: 'Lunch?', body: 'Vote now' } });
+ * ```
+ * @public
+ */
+export function createServerClient(options: ServerClientOptions): ServerClient {
+  const base = need(options.baseUrl, 'createServerClient(): baseUrl').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(base)) throw new TypeError('createServerClient(): baseUrl must be an http(s) URL ending in /v1.');
+  const miniAppId = need(options.miniAppId, 'createServerClient(): miniAppId');
+  const secret = need(options.secret, 'createServerClient(): secret');
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const limiter = options.rateLimiter === false ? undefined : (options.rateLimiter ?? createRateLimiter());
+  const max = options.retry?.max ?? 3;
+  const budgetMs = options.retry?.budgetMs ?? 30_000;
+  const baseDelay = options.retry?.baseDelayMs ?? 500;
+  const maxDelay = options.retry?.maxDelayMs ?? 5_000;
+  const basePath = new URL(base).pathname;
+
+  async function request<T>(method: 'GET' | 'POST', path: string, payload: unknown, call: CallOptions = {}): Promise<T> {
+    const instance = basePath + path;
+    const body = payload === undefined ? '' : JSON.stringify(payload);
+    const deadline = Date.now() + budgetMs;
+    for (let attempt = 0; ; attempt++) {
+      await limiter?.take(call.signal);
+      const headers = await signRequest({ body, secret, miniAppId });
+      const timeout = AbortSignal.timeout(call.timeoutMs ?? options.timeoutMs ?? 10_000);
+      const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+      let response: Response;
+      try {
+        response = await doFetch(base + path, { method, headers, body: method == 'GET' ? undefined : body, signal, redirect: 'error' });
+      } catch (cause) {
+        const aborted = call.signal?.aborted;
+        const timedOut = !aborted && timeout.aborted;
+        const error = new SvcApiError({
+          status: 0,
+          problem: aborted ? 'aborted' : timedOut ? 'timeout' : 'network',
+          title: aborted ? 'Aborted' : timedOut ? 'Timed out' : 'Network failure',
+          detail: aborted
+            ? 'the caller aborted the request.'
+            : `${timedOut ? 'no answer in time' : 'the connection failed'}; ${method == 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
+          instance,
+          retriable: !aborted,
+          cause,
+        });
+        const safe = method == 'GET' || options.retryUnknownOutcome;
+        if (aborted || !safe || attempt >= max) throw error;
+        const wait = backoff(attempt);
+        if (Date.now() + wait > deadline) throw error;
+        await sleep(wait);
+        continue;
+      }
+      if (response.ok) {
+        const text = await response.text();
+        return (text ? JSON.parse(text) : undefined) as T;
+      }
+      const error = await SvcApiError.fromResponse(response, instance);
+      if (!error.retriable || attempt >= max) throw error;
+      const wait = error.status == 429 ? (error.retryAfter ?? 1) * 1000 : Math.max(backoff(attempt), (error.retryAfter ?? 0) * 1000);
+      if (Date.now() + wait > deadline) throw error;
+      if (error.status == 429) options.onRateLimited?.({ retryAfter: wait / 1000, path: instance });
+      await sleep(wait);
+    }
+  }
+
+  // Exponential from baseDelay, capped, with jitter between half and all of it (so instances do not retry in step).
+  function backoff(attempt: number): number {
+    const delay = Math.min(maxDelay, baseDelay * 2 ** attempt);
+    return delay / 2 + Math.random() * (delay / 2);
+  }
+
+  // Methods are async so bad arguments reject like every other failure, rather than throwing at the call.
+  const seg = (value: string, field: string) => encodeURIComponent(need(value, field));
+  return {
+    postCard: async (roomId, input, call) =>
+      request('POST', `/rooms/${seg(roomId, 'postCard(): roomId')}/cards`, {
+        mini_app_id: miniAppId,
+        app_user_id: need(input?.app_user_id, 'postCard(): app_user_id'),
+        card: input.card,
+      }, call),
+    notify: async (appUserId, input, call) => {
+      await request('POST', `/users/${seg(appUserId, 'notify(): appUserId')}/notifications`, {
+        mini_app_id: miniAppId,
+        title: need(input?.title, 'notify(): title'),
+        body: need(input.body, 'notify(): body'),
+        deep_link: need(input.deep_link, 'notify(): deep_link'),
+      }, call);
+    },
+    getInstallation: async (appUserId, call) =>
+      request('GET', `/apps/${encodeURIComponent(miniAppId)}/installations/${seg(appUserId, 'getInstallation(): appUserId')}`, undefined, call),
+    verifyAgent: async (token, call) => request('POST', '/agents/verify', { token: need(token, 'verifyAgent(): token') }, call),
+  };
+}

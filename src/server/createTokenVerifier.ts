@@ -1,0 +1,153 @@
+import { createRemoteJWKSet, customFetch, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { SvcTokenError, type TokenFailure } from './SvcTokenError';
+
+/**
+ * Options of {@link createTokenVerifier}.
+ * @public
+ */
+export interface TokenVerifierOptions {
+  /** The identity provider's base address (`{auth_url}`). */
+  authUrl: string;
+  /** The realm. The issuer is `{authUrl}/realms/{realm}`, the keys at `…/protocol/openid-connect/certs`. */
+  realm: string;
+  /** The mini app's declared audience: the token's `aud` must be exactly this. */
+  audience: string;
+  /** Accepted algorithms. Default asymmetric only: RS256, PS256, ES256, EdDSA. */
+  algorithms?: string[];
+  /** Seconds of clock skew tolerated on `exp`/`nbf`. Default 5. */
+  clockTolerance?: number;
+  /** Minimum ms between key refetches triggered by an unknown `kid`. Default 30 000. */
+  cooldownMs?: number;
+  /** Ms the keys are kept before a refetch. Default 600 000. */
+  cacheMaxAgeMs?: number;
+  /** A `fetch` for the key set (tests, proxies). */
+  fetch?: typeof fetch;
+  /** Keys to use instead of fetching them (a `jose` key resolver). */
+  keys?: JWTVerifyGetKey;
+}
+
+/**
+ * The identity a verified token carries.
+ * @public
+ */
+export interface VerifiedToken {
+  /** The identity to act on: the app user. */
+  sub: string;
+  /** The `scope` claim as a list. */
+  scopes: string[];
+  /** Present when an AI agent acts for the user (`act.sub`): apply the agent's limits. */
+  actor?: { sub: string };
+  /** Every claim. */
+  claims: JWTPayload & { scope?: string; act?: { sub?: string } };
+}
+
+/**
+ * Verifies the app's tokens. `verify` resolves the identity or throws {@link SvcTokenError}.
+ * @public
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<VerifiedToken>;
+  /** Reads `Authorization: Bearer <token>` from a request (or its headers) and verifies it. */
+  verifyRequest(request: Request | Headers | Record<string, string | string[] | undefined>): Promise<VerifiedToken>;
+  /** The issuer tokens must carry. */
+  readonly issuer: string;
+}
+
+const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+
+function failure(error: unknown): SvcTokenError {
+  if (error instanceof SvcTokenError) return error;
+  const code = (error as { code?: string })?.code;
+  const claim = (error as { claim?: string })?.claim;
+  const map: Record<string, [TokenFailure, string]> = {
+    ERR_JWT_EXPIRED: ['expired', 'the token has expired: the app calls svc.auth.getToken() before each use.'],
+    ERR_JWS_SIGNATURE_VERIFICATION_FAILED: ['bad-signature', 'the token signature does not verify against the realm keys.'],
+    ERR_JWKS_NO_MATCHING_KEY: ['unknown-key', "no key of the realm matches the token's kid (after a refetch)."],
+    ERR_JWKS_TIMEOUT: ['keys-unavailable', 'the realm keys could not be fetched in time.'],
+    ERR_JOSE_ALG_NOT_ALLOWED: ['algorithm-not-allowed', 'the token is signed with an algorithm that is not allowed.'],
+    ERR_JWS_INVALID: ['malformed', 'the token is not a well-formed JWS.'],
+    ERR_JWT_INVALID: ['malformed', 'the token is not a well-formed JWT.'],
+  };
+  if (code == 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    const reason = (error as { reason?: string }).reason;
+    if (reason == 'missing') return new SvcTokenError('missing-claim', `the token has no '${claim}' claim.`);
+    if (claim == 'iss') return new SvcTokenError('wrong-issuer', 'the token was issued by another issuer than this realm.');
+    if (claim == 'aud') return new SvcTokenError('wrong-audience', 'the token is for another audience than this mini app.');
+    return new SvcTokenError('invalid-claim', `the token's '${claim}' claim is invalid.`);
+  }
+  const known = code ? map[code] : undefined;
+  if (known) return new SvcTokenError(known[0], known[1]);
+  if (error instanceof errors.JOSEError) return new SvcTokenError('malformed', `the token was refused (${code}).`);
+  if (error instanceof TypeError) return new SvcTokenError('keys-unavailable', 'the realm keys could not be fetched.');
+  return new SvcTokenError('malformed', 'the token was refused.');
+}
+
+/**
+ * Creates a verifier for the tokens a mini app sends its backend (`Authorization: Bearer`), on `jose`.
+ *
+ * @remarks
+ * Checks all four of the interface: the signature against the realm's keys (cached; refetched once on an unknown
+ * `kid`, at most every `cooldownMs`), `iss`, `aud` exactly the declared audience (an `aud` array holding anything
+ * else is refused: skipping this makes token leakage between mini apps exploitable), and `exp` (required). Only
+ * the allowed algorithms pass, never `none`. Errors never contain the token.
+ * @example
+ * ```ts
+ * const verifier = createTokenVerifier({ authUrl, realm: 'acme', audience: 'polls-api' });
+ * const { sub, scopes, actor } = await verifier.verifyRequest(request);
+ * if (actor) applyAgentLimits(actor.sub);
+ * ```
+ * @public
+ */
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  for (const field of ['authUrl', 'realm', 'audience'] as const)
+    if (typeof options[field] != 'string' || options[field] == '') throw new TypeError(`createTokenVerifier(): ${field} must be a non-empty string.`);
+  const issuer = `${options.authUrl.replace(/\/+$/, '')}/realms/${options.realm}`;
+  const keys =
+    options.keys ??
+    createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`), {
+      cooldownDuration: options.cooldownMs ?? 30_000,
+      cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
+      ...(options.fetch ? { [customFetch]: options.fetch } : {}),
+    });
+  const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
+
+  async function verify(token: string): Promise<VerifiedToken> {
+    if (typeof token != 'string' || token.split('.').length != 3) throw new SvcTokenError('malformed', 'the token is not a JWT (three dot-separated parts).');
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer,
+        audience: options.audience,
+        algorithms,
+        clockTolerance: options.clockTolerance ?? 5,
+        requiredClaims: ['exp', 'sub', 'iss', 'aud'],
+      });
+      // jose accepts an aud array that merely contains the audience; the interface wants this audience only.
+      const aud = payload.aud;
+      if (Array.isArray(aud) && (aud.length != 1 || aud[0] != options.audience))
+        throw new SvcTokenError('wrong-audience', 'the token names other audiences besides this mini app: refused.');
+      const claims = payload as VerifiedToken['claims'];
+      const scopes = typeof claims.scope == 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+      const result: VerifiedToken = { sub: payload.sub!, scopes, claims };
+      if (claims.act && typeof claims.act.sub == 'string') result.actor = { sub: claims.act.sub };
+      return result;
+    } catch (error) {
+      throw failure(error);
+    }
+  }
+
+  return {
+    issuer,
+    verify,
+    async verifyRequest(request) {
+      const headers = typeof Request != 'undefined' && request instanceof Request ? request.headers : request;
+      const raw = typeof (headers as Headers).get == 'function'
+        ? (headers as Headers).get('authorization')
+        : Object.entries(headers as Record<string, string | string[] | undefined>).find(([k]) => k.toLowerCase() == 'authorization')?.[1];
+      const value = Array.isArray(raw) ? raw[0] : raw;
+      if (!value) throw new SvcTokenError('missing-token', 'no Authorization header: send Authorization: Bearer <token from svc.auth.getToken()>.');
+      const match = /^Bearer +([^\s]+)$/i.exec(value);
+      if (!match) throw new SvcTokenError('malformed', "the Authorization header is not 'Bearer <token>'.");
+      return verify(match[1]!);
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import type { UnknownWebhookEvent, WebhookEventMap, WebhookEventName } from './events';
+import { createMemoryIdempotencyStore, type IdempotencyStore } from './IdempotencyStore';
+import { handleNode, type NodeMiddleware } from './nodeAdapter';
+import { isSvcSignatureError } from './SvcSignatureError';
+import type { VerifySignatureOptions } from './verifySignature';
+import { type WebhookDelivery, verifyWebhookDelivery } from './verifyWebhook';
+
+/**
+ * What a handler learns about the delivery besides the event.
+ * @public
+ */
+export interface DeliveryInfo {
+  /** The idempotency key (hex SHA-256 of the raw body). */
+  key: string;
+  /** The signed timestamp, in seconds. */
+  timestamp: number;
+}
+
+/** One handler per event name, typed by the event. @public */
+export type WebhookHandlers = {
+  [E in WebhookEventName]?: (event: WebhookEventMap[E], delivery: DeliveryInfo) => unknown;
+};
+
+/**
+ * Options of {@link createWebhookHandler}.
+ * @public
+ */
+export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now'> {
+  /** Handlers by event name. */
+  on: WebhookHandlers;
+  /** An event this SDK does not know (a newer platform). Default: acknowledged (200) and ignored. */
+  onUnknown?: (event: UnknownWebhookEvent, delivery: DeliveryInfo) => unknown;
+  /** Told of every failure (bad signature, a handler that threw), for logs and metrics. Never sees a secret. */
+  onError?: (error: unknown, delivery?: DeliveryInfo) => void;
+  /** Where processed deliveries are recorded. Default in memory (one instance only). */
+  store?: IdempotencyStore;
+  /** How long a claim holds while its handler runs, in ms. Default 60 000. */
+  leaseMs?: number;
+  /** How long a processed delivery is remembered, in ms. Default 48 h (the platform retries for 24 h). */
+  doneTtlMs?: number;
+  /**
+   * Answer `202` after this many ms when the handler is still running, and let it finish in the background: the
+   * platform wants an answer within 5 s. Default 4 000. Set `Infinity` to always wait.
+   */
+  ackAfterMs?: number;
+  /** Keeps the runtime alive for work finishing after the answer (Workers: `ctx.waitUntil`). */
+  waitUntil?: (work: Promise<unknown>) => void;
+  /** Now, in seconds (tests). */
+  now?: () => number;
+}
+
+/**
+ * A webhook endpoint: a Fetch handler `(request) => Promise<Response>`, with `.node` for Node `http` and Express.
+ * @public
+ */
+export interface WebhookHandler {
+  (request: Request): Promise<Response>;
+  /** Node `http` / Express middleware; reads the raw body itself (mount it before any JSON body parser). */
+  node: NodeMiddleware;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/**
+ * Builds a webhook endpoint that verifies each delivery, runs its typed handler at most once per delivery, and
+ * answers within the platform's 5-second budget.
+ *
+ * @remarks
+ * Answers: 200 when handled (or already handled: a retry), 202 when the handler still runs after `ackAfterMs`,
+ * 409 while another instance runs the same delivery (so the platform retries later), 401 on a bad signature,
+ * 400 on a payload that is no event, 405/415 on a wrong method or content type, 500 when the handler threw: the
+ * claim is released, so the platform's retry runs it again.
+ * @example
+ * ```ts
+ * const handle = createWebhookHandler({
+ *   secrets: [process.env.SVC_SIGNING_SECRET!],
+ *   on: { 'user.deprovisioned': async (event) => db.deleteUser(event.app_user_id) },
+ * });
+ * export const POST = handle;                 // Next.js route handler, Hono, Workers, Bun, Deno
+ * app.post('/svc/webhooks', handle.node);    // Express or node:http
+ * ```
+ * @public
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const store = options.store ?? createMemoryIdempotencyStore();
+  const leaseMs = options.leaseMs ?? 60_000;
+  const doneTtlMs = options.doneTtlMs ?? 48 * 3600_000;
+  const ackAfterMs = options.ackAfterMs ?? 4_000;
+
+  async function process(delivery: WebhookDelivery, token: string): Promise<void> {
+    const info: DeliveryInfo = { key: delivery.key, timestamp: delivery.timestamp };
+    const name = delivery.event.event;
+    const handler = Object.hasOwn(options.on, name) ? (options.on as Record<string, (e: unknown, d: DeliveryInfo) => unknown>)[name] : undefined;
+    try {
+      if (handler) await handler(delivery.event, info);
+      else await options.onUnknown?.(delivery.event as UnknownWebhookEvent, info);
+    } catch (error) {
+      await store.release(delivery.key, token);
+      options.onError?.(error, info);
+      throw error;
+    }
+    await store.complete(delivery.key, token, doneTtlMs);
+  }
+
+  const handle = async (request: Request): Promise<Response> => {
+    if (request.method != 'POST') return json(405, { error: 'webhooks are POST requests' }, { allow: 'POST' });
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\b/i.test(type)) return json(415, { error: 'webhooks are application/json' });
+    let delivery: WebhookDelivery;
+    try {
+      const { secrets, tolerance, miniAppId } = options;
+      const now = options.now?.();
+      delivery = await verifyWebhookDelivery(request, { secrets, ...(tolerance === undefined ? {} : { tolerance }), ...(miniAppId === undefined ? {} : { miniAppId }), ...(now === undefined ? {} : { now }) });
+    } catch (error) {
+      options.onError?.(error);
+      if (isSvcSignatureError(error)) return json(error.status, { error: error.reason, message: error.message });
+      throw error;
+    }
+    const token = crypto.randomUUID();
+    const claim = await store.claim(delivery.key, token, leaseMs);
+    if (claim == 'done') return json(200, { ok: true, duplicate: true });
+    if (claim == 'in-progress') return json(409, { error: 'in-progress', message: 'this delivery is being handled; retry later' }, { 'retry-after': '5' });
+
+    const work = process(delivery, token);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      if (Number.isFinite(ackAfterMs)) timer = setTimeout(() => resolve('late'), ackAfterMs);
+    });
+    try {
+      const outcome = await Promise.race([work.then(() => 'done' as const), late]);
+      if (outcome == 'late') {
+        // Acknowledged before the deadline; a failure after this point was reported through onError and released
+        // the claim, and the platform does not retry a 2xx: log it.
+        const background = work.catch(() => {});
+        options.waitUntil?.(background);
+        return json(202, { ok: true, processing: true });
+      }
+      return json(200, { ok: true });
+    } catch {
+      return json(500, { error: 'handler-failed', message: 'the handler failed; the platform will retry' });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return Object.assign(handle, { node: handleNode(handle) });
+}

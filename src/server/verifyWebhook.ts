@@ -1,0 +1,75 @@
+import type { UnknownWebhookEvent, WebhookEvent } from './events';
+import { type RawBody, toBytes } from './rawBody';
+import type { HeaderBag } from './readHeader';
+import { SvcSignatureError } from './SvcSignatureError';
+import { verifySignature, type VerifySignatureOptions } from './verifySignature';
+
+/**
+ * A verified webhook delivery: the event and what identifies the delivery.
+ * @public
+ */
+export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
+  event: E;
+  /**
+   * The idempotency key: hex SHA-256 of the raw body. The interface gives events no id, and a retry resends the
+   * same body with a new timestamp header, so the body identifies the delivery.
+   */
+  key: string;
+  /** The verified `X-Svc-Request-Timestamp`, in seconds. */
+  timestamp: number;
+}
+
+const decoder = new TextDecoder();
+
+/** Reads a Request's body once, as bytes, or passes a `{ body, headers }` pair through. */
+export async function readSigned(input: Request | { body: RawBody; headers: HeaderBag }): Promise<{ body: RawBody; headers: HeaderBag }> {
+  if (typeof Request != 'undefined' && input instanceof Request) return { body: new Uint8Array(await input.arrayBuffer()), headers: input.headers };
+  return input as { body: RawBody; headers: HeaderBag };
+}
+
+/**
+ * Verifies a webhook (signature, timestamp window) and returns the typed event with its delivery key.
+ *
+ * @remarks
+ * An event name this SDK does not know (a newer platform) is returned as it is, never refused; unknown fields are
+ * kept.
+ * @throws {@link SvcSignatureError} on a bad signature, a stale timestamp, a parsed body, or a payload that is not
+ * a JSON object with an `event` name (`invalid-payload`).
+ * @public
+ */
+export async function verifyWebhookDelivery(
+  input: Request | { body: RawBody; headers: HeaderBag },
+  options: VerifySignatureOptions,
+): Promise<WebhookDelivery> {
+  const signed = await readSigned(input);
+  const timestamp = await verifySignature(signed, options);
+  const bytes = toBytes(signed.body);
+  let event: unknown;
+  try {
+    event = JSON.parse(decoder.decode(bytes));
+  } catch {
+    throw new SvcSignatureError('invalid-payload', 'the webhook body is not JSON.');
+  }
+  if (typeof event != 'object' || event === null || Array.isArray(event) || typeof (event as { event?: unknown }).event != 'string')
+    throw new SvcSignatureError('invalid-payload', "the webhook body is not an event object with an 'event' name.");
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  const key = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return { event: event as WebhookEvent, key, timestamp };
+}
+
+/**
+ * Verifies a webhook and returns its typed event.
+ * @example
+ * ```ts
+ * const event = await verifyWebhook(request, { secrets: [process.env.SVC_SIGNING_SECRET!] });
+ * if (event.event == 'user.deprovisioned') await deleteUser(event.app_user_id);
+ * ```
+ * @throws {@link SvcSignatureError}
+ * @public
+ */
+export async function verifyWebhook(
+  input: Request | { body: RawBody; headers: HeaderBag },
+  options: VerifySignatureOptions,
+): Promise<WebhookEvent | UnknownWebhookEvent> {
+  return (await verifyWebhookDelivery(input, options)).event;
+}

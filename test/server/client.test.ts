@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRateLimiter, createServerClient, isSvcApiError, type SvcApiError, verifySignature } from '../../src/server';
+import { type Loopback, serveNode } from './loopback';
+
+const secret = 'sk_server_api_0123456789';
+const miniAppId = '0123456789abcdef';
+const servers: Loopback[] = [];
+afterEach(async () => {
+  while (servers.length) await servers.pop()!.close();
+});
+
+interface Seen {
+  method: string;
+  path: string;
+  body: string;
+}
+
+/** A fake platform that verifies every request's signature and answers from `answer`. */
+async function platform(answer: (seen: Seen, n: number, res: ServerResponse) => void) {
+  const seen: Seen[] = [];
+  const server = await serveNode(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    try {
+      await verifySignature({ body, headers: req.headers }, { secrets: [secret], miniAppId });
+    } catch {
+      res.writeHead(401).end();
+      return;
+    }
+    const entry = { method: req.method!, path: req.url!, body };
+    seen.push(entry);
+    answer(entry, seen.length, res);
+  });
+  servers.push(server);
+  return { seen, baseUrl: `${server.url}/v1` };
+}
+
+const problem = (res: ServerResponse, status: number, name: string, headers: Record<string, string> = {}) =>
+  res
+    .writeHead(status, { 'content-type': 'application/problem+json', ...headers })
+    .end(JSON.stringify({ type: `https://errors.example/${name}`, title: name, status, detail: `Do something about ${name}.`, instance: '/v1/x' }));
+
+const fail = async (p: Promise<unknown>) => {
+  const e = await p.then(() => undefined, (x: unknown) => x);
+  expect(isSvcApiError(e), `expected SvcApiError, got ${e}`).toBe(true);
+  return e as SvcApiError;
+};
+const fast = { baseDelayMs: 5, maxDelayMs: 20 };
+
+describe('createServerClient', () => {
+  it('calls each endpoint with signed requests and the interface bodies', async () => {
+    const { seen, baseUrl } = await platform(({ path }, _n, res) => {
+      if (path.endsWith('/cards')) return res.writeHead(201, { 'content-type': 'application/json' }).end('{"event_id":"$e1"}');
+      if (path.includes('/installations/')) return res.writeHead(200).end('{"installed":true,"version":"1.2.0","granted_scopes":["svc.notifications"],"tenant_id":"t1"}');
+      if (path == '/v1/agents/verify')
+        return res.writeHead(200).end('{"subject":{"app_user_id":"au"},"actor":{"agent_id":"ag","kind":"svc_agent"},"tenant_policy":{"max_approval_minor":5000,"currency_code":"EUR"}}');
+      res.writeHead(202).end();
+    });
+    const api = createServerClient({ baseUrl, miniAppId, secret });
+    expect(await api.postCard('!room:1', { app_user_id: 'au', card: { title: 'Lunch?', body: 'Vote' } })).toEqual({ event_id: '$e1' });
+    await api.notify('au', { title: 'Poll closed', body: 'See results', deep_link: '/polls/7' });
+    expect((await api.getInstallation('au')).granted_scopes).toEqual(['svc.notifications']);
+    expect((await api.verifyAgent('eyJ.a.b')).actor.kind).toBe('svc_agent');
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /v1/rooms/!room%3A1/cards',
+      'POST /v1/users/au/notifications',
+      `GET /v1/apps/${miniAppId}/installations/au`,
+      'POST /v1/agents/verify',
+    ]);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ mini_app_id: miniAppId, app_user_id: 'au', card: { title: 'Lunch?', body: 'Vote' } });
+    expect(JSON.parse(seen[1]!.body)).toEqual({ mini_app_id: miniAppId, title: 'Poll closed', body: 'See results', deep_link: '/polls/7' });
+  });
+
+  it('maps problem details to SvcApiError with the interface meaning in the message', async () => {
+    const { baseUrl } = await platform(({ path }, _n, res) => (path.endsWith('/cards') ? problem(res, 409, 'room-encrypted') : problem(res, 403, 'scope-not-granted')));
+    const api = createServerClient({ baseUrl, miniAppId, secret });
+    const encrypted = await fail(api.postCard('r', { app_user_id: 'au', card: { title: 't', body: 'b' } }));
+    expect(encrypted).toMatchObject({ status: 409, problem: 'room-encrypted', retriable: false, instance: '/v1/x', detail: 'Do something about room-encrypted.' });
+    expect(encrypted.message).toContain('svc.message.send()');
+    expect(encrypted.message).toContain('cross-signed member');
+    const scope = await fail(api.notify('au', { title: 't', body: 'b', deep_link: '/' }));
+    expect(scope).toMatchObject({ status: 403, problem: 'scope-not-granted' });
+    expect(scope.message).toContain('inside the mini app, at the point of use');
+  });
+
+  it('waits Retry-After on 429, then succeeds', async () => {
+    const waits: number[] = [];
+    const { seen, baseUrl } = await platform((_s, n, res) => (n == 1 ? problem(res, 429, 'rate-limited', { 'retry-after': '0' }) : res.writeHead(201).end('{"event_id":"e"}')));
+    const api = createServerClient({ baseUrl, miniAppId, secret, onRateLimited: ({ retryAfter }) => waits.push(retryAfter) });
+    expect(await api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } })).toEqual({ event_id: 'e' });
+    expect(seen).toHaveLength(2);
+    expect(waits).toEqual([0]);
+  });
+
+  it('retries 503 with backoff, then succeeds; gives up after max retries with the last problem', async () => {
+    const first = await platform((_s, n, res) => (n < 3 ? problem(res, 503, 'unavailable') : res.writeHead(200).end('{"installed":false,"version":"1.0.0","granted_scopes":[],"tenant_id":"t"}')));
+    const api = createServerClient({ baseUrl: first.baseUrl, miniAppId, secret, retry: fast });
+    expect((await api.getInstallation('au')).installed).toBe(false);
+    expect(first.seen).toHaveLength(3);
+
+    const always = await platform((_s, _n, res) => problem(res, 503, 'unavailable'));
+    const limited = createServerClient({ baseUrl: always.baseUrl, miniAppId, secret, retry: { ...fast, max: 2 } });
+    expect(await fail(limited.getInstallation('au'))).toMatchObject({ status: 503, retriable: true });
+    expect(always.seen).toHaveLength(3);
+  });
+
+  it('stops retrying when the total time budget would be exceeded', async () => {
+    const { seen, baseUrl } = await platform((_s, _n, res) => problem(res, 429, 'rate-limited', { 'retry-after': '60' }));
+    const api = createServerClient({ baseUrl, miniAppId, secret, retry: { budgetMs: 1_000 } });
+    expect(await fail(api.getInstallation('au'))).toMatchObject({ status: 429, retryAfter: 60 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('does not retry a POST whose outcome is unknown, unless asked to; a GET is retried', async () => {
+    let drops = 0;
+    const server = await serveNode((req, res) => {
+      if (drops++ < 1) return req.socket.destroy(); // the request arrived; the answer never comes back
+      res.writeHead(201).end('{"event_id":"e2"}');
+    });
+    servers.push(server);
+    const api = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, retry: fast });
+    expect(await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }))).toMatchObject({ status: 0, problem: 'network' });
+    expect(drops).toBe(1);
+    drops = 0;
+    const optIn = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, retry: fast, retryUnknownOutcome: true });
+    expect(await optIn.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } })).toEqual({ event_id: 'e2' });
+    expect(drops).toBe(2);
+  });
+
+  it('times out an attempt, and honours an AbortSignal', async () => {
+    const server = await serveNode(() => {}); // never answers
+    servers.push(server);
+    const api = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, timeoutMs: 50 });
+    expect(await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }))).toMatchObject({ problem: 'timeout' });
+    const controller = new AbortController();
+    const pending = api.getInstallation('au', { signal: controller.signal, timeoutMs: 60_000 });
+    controller.abort();
+    expect(await fail(pending)).toMatchObject({ problem: 'aborted', retriable: false });
+  });
+
+  it('refuses bad arguments by name before sending', async () => {
+    expect(() => createServerClient({ baseUrl: 'ftp://x', miniAppId, secret })).toThrow(/baseUrl/);
+    const api = createServerClient({ baseUrl: 'http://127.0.0.1:9/v1', miniAppId, secret });
+    await expect(api.notify('au', { title: '', body: 'b', deep_link: '/' })).rejects.toThrow(/title/);
+    await expect(api.postCard('', { app_user_id: 'a', card: { title: 't', body: 'b' } })).rejects.toThrow(/roomId/);
+  });
+});
+
+describe('createRateLimiter', () => {
+  it('lets a burst of 60 through at once, then paces at 600/min', async () => {
+    let clock = 0;
+    const limiter = createRateLimiter(undefined, () => clock);
+    for (let i = 0; i < 60; i++) await limiter.take();
+    const controller = new AbortController();
+    const waiting = limiter.take(controller.signal);
+    controller.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped'); // the 61st had to wait
+    clock += 100; // 600/min is one every 100 ms
+    await limiter.take();
+  });
+});

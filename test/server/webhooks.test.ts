@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createMemoryIdempotencyStore,
+  createWebhookHandler,
+  isSvcSignatureError,
+  signRequest,
+  verifyWebhook,
+  type UserDeprovisionedEvent,
+} from '../../src/server';
+import { type Loopback, serveFetch } from './loopback';
+
+const secret = 'whsec_local_0123456789';
+const miniAppId = '0123456789abcdef';
+const deprovisioned: UserDeprovisionedEvent = {
+  event: 'user.deprovisioned',
+  occurred_at: '2026-11-22T10:00:00Z',
+  mini_app_id: miniAppId,
+  app_user_id: 'au_1',
+  tenant_id: 't1',
+};
+const servers: Loopback[] = [];
+afterEach(async () => {
+  while (servers.length) await servers.pop()!.close();
+});
+
+async function deliver(url: string, event: unknown, options: { secret?: string; timestamp?: number } = {}) {
+  const body = JSON.stringify(event);
+  const headers = await signRequest({ body, secret: options.secret ?? secret, miniAppId, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+  const response = await fetch(url, { method: 'POST', headers, body });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const defer = () => {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+};
+
+describe('verifyWebhook', () => {
+  it('returns the typed event from a Request and from { body, headers }', async () => {
+    const body = JSON.stringify(deprovisioned);
+    const headers = await signRequest({ body, secret, miniAppId });
+    const fromRequest = await verifyWebhook(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body }), { secrets: [secret] });
+    expect(fromRequest).toEqual(deprovisioned);
+    const fromPair = await verifyWebhook({ body, headers }, { secrets: [secret] });
+    if (fromPair.event == 'user.deprovisioned') expect((fromPair as UserDeprovisionedEvent).app_user_id).toBe('au_1');
+    else expect.fail('wrong event');
+  });
+
+  it('keeps an unknown event name and unknown fields (a newer platform)', async () => {
+    const event = { event: 'room.archived', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't', extra: { a: 1 } };
+    const body = JSON.stringify(event);
+    expect(await verifyWebhook({ body, headers: await signRequest({ body, secret, miniAppId }) }, { secrets: [secret] })).toEqual(event);
+  });
+
+  it('refuses a body that is not an event, after the signature passed', async () => {
+    const body = '[1,2]';
+    const error = await verifyWebhook({ body, headers: await signRequest({ body, secret, miniAppId }) }, { secrets: [secret] }).catch((e) => e);
+    expect(isSvcSignatureError(error) && error.reason).toBe('invalid-payload');
+  });
+});
+
+describe('createWebhookHandler over real HTTP', () => {
+  it('runs the typed handler once per delivery; a retry of the same body is acknowledged without running it', async () => {
+    const seen: string[] = [];
+    const handle = createWebhookHandler({ secrets: [secret], on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) } });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    expect(await deliver(server.url, deprovisioned)).toEqual({ status: 200, body: { ok: true } });
+    // The platform's retry: same body, new timestamp header.
+    expect(await deliver(server.url, deprovisioned, { timestamp: Math.floor(Date.now() / 1000) + 1 })).toEqual({ status: 200, body: { ok: true, duplicate: true } });
+    expect(seen).toEqual(['au_1']);
+  });
+
+  it('runs a concurrent duplicate delivery once: the second answers 409 so the platform retries later', async () => {
+    const gate = defer();
+    let runs = 0;
+    const handle = createWebhookHandler({ secrets: [secret], on: { 'user.deprovisioned': async () => (runs++, await gate.promise) } });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    const first = deliver(server.url, deprovisioned);
+    await expect.poll(() => runs).toBe(1);
+    const second = await deliver(server.url, deprovisioned);
+    expect(second.status).toBe(409);
+    gate.resolve();
+    expect((await first).status).toBe(200);
+    expect((await deliver(server.url, deprovisioned)).body).toEqual({ ok: true, duplicate: true });
+    expect(runs).toBe(1);
+  });
+
+  it('releases the claim when the handler fails, so the retry runs it again', async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      onError: (e) => errors.push(e),
+      on: {
+        'user.deprovisioned': () => {
+          calls++;
+          if (calls == 1) throw new Error('database down');
+        },
+      },
+    });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    expect((await deliver(server.url, deprovisioned)).status).toBe(500);
+    expect((await deliver(server.url, deprovisioned)).status).toBe(200);
+    expect(calls).toBe(2);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('acknowledges with 202 before the deadline and lets a slow handler finish in the background', async () => {
+    const gate = defer();
+    const finished = defer();
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      ackAfterMs: 50,
+      on: { 'scope.granted': async () => (await gate.promise, finished.resolve()) },
+    });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    const event = { event: 'scope.granted', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't', app_user_id: 'a', scope: 'svc.notifications' };
+    expect(await deliver(server.url, event)).toEqual({ status: 202, body: { ok: true, processing: true } });
+    gate.resolve();
+    await finished.promise;
+    expect((await deliver(server.url, event)).body).toEqual({ ok: true, duplicate: true });
+  });
+
+  it('answers 401 for a bad signature, 400 for a non-event, 405 and 415 for the wrong method or type', async () => {
+    const handle = createWebhookHandler({ secrets: [secret], on: {} });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    expect((await deliver(server.url, deprovisioned, { secret: 'wrong-secret' })).body.error).toBe('bad-signature');
+    expect((await deliver(server.url, 'just a string')).status).toBe(400);
+    expect((await fetch(server.url)).status).toBe(405);
+    expect((await fetch(server.url, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+  });
+
+  it('acknowledges an unknown event (and hands it to onUnknown)', async () => {
+    const unknown: string[] = [];
+    const handle = createWebhookHandler({ secrets: [secret], on: {}, onUnknown: (e) => void unknown.push(e.event) });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    expect((await deliver(server.url, { event: 'future.thing', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't' })).status).toBe(200);
+    expect(unknown).toEqual(['future.thing']);
+  });
+});
+
+describe('createMemoryIdempotencyStore', () => {
+  it('claims once, reports in-progress, expires a crashed claim after its lease, and remembers done', async () => {
+    let clock = 0;
+    const store = createMemoryIdempotencyStore(() => clock);
+    expect(await store.claim('k', 'a', 1000)).toBe('claimed');
+    expect(await store.claim('k', 'b', 1000)).toBe('in-progress');
+    clock = 1001; // the first claimant crashed: its lease ends
+    expect(await store.claim('k', 'b', 1000)).toBe('claimed');
+    await store.release('k', 'a'); // a stale claimant cannot release the new claim
+    expect(await store.claim('k', 'c', 1000)).toBe('in-progress');
+    await store.complete('k', 'b', 48 * 3600_000);
+    clock += 25 * 3600_000; // past the platform's 24-hour retry period
+    expect(await store.claim('k', 'd', 1000)).toBe('done');
+  });
+});
