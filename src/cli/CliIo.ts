@@ -1,11 +1,3 @@
-import type * as TS from 'typescript';
-
-/**
- * The TypeScript compiler API, as `svc check` uses it.
- * @public
- */
-export type TypeScriptApi = typeof TS;
-
 /**
  * Where a CLI command reads and writes: injected so commands run in-process in tests.
  * @public
@@ -17,8 +9,6 @@ export interface CliIo {
   stdout: { write(chunk: string): unknown };
   /** Usage errors and files that cannot be read. */
   stderr: { write(chunk: string): unknown };
-  /** Loads the TypeScript compiler (default: a dynamic import of `typescript`); tests replace it. */
-  loadTypeScript?: () => Promise<TypeScriptApi>;
 }
 
 /** Exit codes shared by every command. */

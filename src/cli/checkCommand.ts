@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ManifestIssueSeverity, validateManifest } from '../manifest';
+import { closestName } from '../manifest/closestName';
+import { PERMISSION_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
 import { type BridgeCall, findBridgeCalls } from './findBridgeCalls';
 import { CHECK_HELP } from './help';
-import { listSourceFiles } from './listSourceFiles';
-import { loadTypeScript } from './loadTypeScript';
+import { listSourceFiles, type SourceFilter } from './listSourceFiles';
 import { locateJsonPath } from './locateJsonPath';
 import { readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
@@ -25,14 +26,24 @@ export interface CheckFinding {
 }
 
 /**
- * `svc check [dir] [--json]`: validates `<dir>/manifest.json`, then parses the code under `<dir>` and checks that
- * every declared action has a handler, every handler is declared, and auth `none` never calls `getToken()`.
+ * `svc check [dir] [--include <glob>] [--exclude <glob>] [--json]`: validates `<dir>/manifest.json`, then parses the
+ * code under `<dir>` and checks that every declared action has a handler, every handler is declared, auth `none`
+ * never calls `getToken()`, and `svc.permissions.request()` only asks for declared scopes.
  * @public
  */
 export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+      },
+    });
   } catch (cause) {
     return usageError(io, 'check', (cause as Error).message);
   }
@@ -42,11 +53,6 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) return usageError(io, 'check', `expected at most one directory, got ${positionals.length}`);
-  const ts = await (io.loadTypeScript ?? loadTypeScript)().catch(() => null);
-  if (!ts) {
-    writeLine(io.stderr, 'svc check: parsing the mini app code needs the TypeScript compiler, which is not installed; run `npm i -D typescript` and try again');
-    return EXIT.usage;
-  }
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   const show = (path: string): string => relative(io.cwd, path) || '.';
   const manifestFile = join(dir, 'manifest.json');
@@ -57,7 +63,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   }
   let sources: string[];
   try {
-    sources = await listSourceFiles(dir);
+    sources = await listSourceFiles(dir, values.include ? { include: values.include, exclude: values.exclude ?? [] } : await tsconfigFilter(dir, values.exclude));
   } catch (cause) {
     writeLine(io.stderr, `svc check: cannot list the files of ${show(dir)} (${(cause as Error).message})`);
     return EXIT.usage;
@@ -65,12 +71,15 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
 
   const findings: CheckFinding[] = [];
   const inManifest = (path: string, severity: ManifestIssueSeverity, code: string, message: string): void => {
-    findings.push({ file: show(manifestFile), ...locateJsonPath(ts, read.text, path), severity, code, message });
+    findings.push({ file: show(manifestFile), ...locateJsonPath(read.text, path), severity, code, message });
   };
   const result = validateManifest(read.value);
   for (const issue of result.ok ? result.warnings : result.issues) inManifest(issue.path, issue.severity, issue.code, issue.message);
 
-  const manifest = read.value as { actions?: unknown; auth?: { type?: unknown; mode?: unknown } } | null;
+  const manifest = read.value as { actions?: unknown; auth?: { type?: unknown; mode?: unknown }; permissions?: unknown } | null;
+  const declaredScopes = new Set(
+    (Array.isArray(manifest?.permissions) ? manifest.permissions : []).map((p: { scope?: unknown } | null) => p?.scope).filter((x): x is string => typeof x === 'string'),
+  );
   const declared = new Map<string, number>();
   (Array.isArray(manifest?.actions) ? manifest.actions : []).forEach((action: { name?: unknown } | null, i) => {
     if (typeof action?.name === 'string' && !declared.has(action.name)) declared.set(action.name, i);
@@ -82,7 +91,14 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     const at = (call: BridgeCall, severity: ManifestIssueSeverity, code: string, message: string): void => {
       findings.push({ file: show(source), line: call.line, column: call.column, severity, code, message });
     };
-    for (const call of findBridgeCalls(ts, source, await readFile(source, 'utf8'))) {
+    let calls: BridgeCall[];
+    try {
+      calls = findBridgeCalls(source, await readFile(source, 'utf8'));
+    } catch (cause) {
+      findings.push({ file: show(source), line: 1, column: 1, severity: 'warning', code: 'parse_error', message: `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error` });
+      continue;
+    }
+    for (const call of calls) {
       const where = `${show(source)}:${call.line}:${call.column}`;
       if (call.kind === 'handle' && call.name === undefined) {
         at(call, 'warning', 'handler_name_not_literal', `svc.actions.handle() gets a computed action name, so svc check cannot match it with the manifest; write the name as a string literal, such as svc.actions.handle('create_order', ...)`);
@@ -92,12 +108,15 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
         else handlers.set(call.name, where);
         if (!declared.has(call.name)) {
           const names = [...declared.keys()];
-          const near = names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
+          const near = closestName(call.name, names) ?? names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
           const hint = near ? ` (did you mean '${near}'?)` : names.length > 0 ? ` (declared: ${names.join(', ')})` : '';
           at(call, 'error', 'handler_not_declared', `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`);
         }
       } else if (call.kind === 'getToken' && authType === 'none') {
         at(call, 'error', 'get_token_auth_none', `svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}, which has no token; remove the call, or declare "svc-exchange" or "external-oauth" auth`);
+      } else if (call.kind === 'request' && call.name !== undefined) {
+        const problem = requestProblem(call.name, declaredScopes);
+        if (problem) at(call, 'error', problem.code, problem.message);
       } else if (call.kind === 'signIn' && typeof authType === 'string' && authType !== 'external-oauth') {
         at(call, 'warning', 'sign_in_wrong_auth', `svc.auth.signIn() only works with "external-oauth" auth, but manifest.json declares "${authType}"; remove the call or change the auth type`);
       }
@@ -109,6 +128,48 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     }
   }
   return report(io, findings, sources.length, declared.size, values.json === true);
+}
+
+/** What is wrong with `svc.permissions.request(name)` given the manifest's declared scopes, if anything. */
+function requestProblem(name: string, declared: Set<string>): { code: string; message: string } | undefined {
+  const call = `svc.permissions.request('${name}')`;
+  if ((PERMISSION_SCOPES as readonly string[]).includes(name)) {
+    const manifestScope = SCOPE_TO_MANIFEST[name as PermissionScope];
+    if (manifestScope === null)
+      return { code: 'scope_not_declarable', message: `${call} asks for a scope no manifest can declare, so it always rejects ERR_SCOPE_NOT_DECLARED; remove the call` };
+    if (declared.has(manifestScope)) return undefined;
+    return {
+      code: 'scope_not_declared',
+      message: `${call} asks for a scope manifest.json does not declare, so it rejects ERR_SCOPE_NOT_DECLARED without prompting; add {"scope": "${manifestScope}", "purpose": "..."} to "permissions"`,
+    };
+  }
+  const short = Object.entries(SCOPE_TO_MANIFEST).find(([, m]) => m === name)?.[0];
+  if (short) return { code: 'scope_name_form', message: `${call} uses the manifest's name of the scope; the bridge takes the short name: did you mean '${short}'?` };
+  const near = closestName(name, PERMISSION_SCOPES) ?? closestName(name.replace(/^svc\./, ''), PERMISSION_SCOPES);
+  return {
+    code: 'scope_unknown',
+    message: `${call} asks for a scope that does not exist${near ? ` (did you mean '${near}'?)` : ''}; the scopes are ${PERMISSION_SCOPES.join(', ')}`,
+  };
+}
+
+/** The include/exclude lists of `<dir>/tsconfig.json`, when it has them (JSON with comments allowed). */
+async function tsconfigFilter(dir: string, exclude: string[] | undefined): Promise<SourceFilter> {
+  const filter: SourceFilter = { exclude: exclude ?? [] };
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'tsconfig.json'), 'utf8');
+  } catch {
+    return filter;
+  }
+  try {
+    const config = JSON.parse(text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/.*$/gm, '$1').replace(/,(\s*[}\]])/g, '$1')) as { include?: unknown; exclude?: unknown };
+    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    if (strings(config.include).length) filter.include = strings(config.include);
+    filter.exclude = [...(filter.exclude ?? []), ...strings(config.exclude)];
+  } catch {
+    // An unreadable tsconfig.json is the compiler's business; scan everything rather than fail the check.
+  }
+  return filter;
 }
 
 function report(io: CliIo, findings: CheckFinding[], files: number, actions: number, json: boolean): number {

@@ -1,119 +1,162 @@
-import type { TypeScriptApi } from './CliIo';
-import type * as TS from 'typescript';
+import { parse } from '@babel/parser';
 
 /**
  * A call to the bridge found in source code by {@link findBridgeCalls}.
  * @public
  */
 export interface BridgeCall {
-  /** `handle` for `svc.actions.handle`, otherwise the `svc.auth` method called. */
-  kind: 'handle' | 'getToken' | 'signIn';
-  /** The action name when the first argument of `handle` is a string literal; `undefined` when it is computed. */
+  /** `handle` for `svc.actions.handle`, `request` for `svc.permissions.request`, otherwise the `svc.auth` method. */
+  kind: 'handle' | 'getToken' | 'signIn' | 'request';
+  /** The action name of `handle`, or the scope of `request`, when the first argument is a literal string. */
   name?: string;
   /** 1-based line and column of the call. */
   line: number;
   column: number;
 }
 
+type Namespace = 'actions' | 'auth' | 'permissions';
+// A Babel AST node, read structurally: the parser's own types are not worth a dependency of the CLI's types.
+type Node = { type: string; loc?: { start: { line: number; column: number } } | null; [key: string]: unknown };
+
 const GLOBALS = new Set(['globalThis', 'window', 'self']);
-const METHODS: Record<string, { of: 'actions' | 'auth'; kind: BridgeCall['kind'] }> = {
+const METHODS: Record<string, { of: Namespace; kind: BridgeCall['kind'] }> = {
   handle: { of: 'actions', kind: 'handle' },
   getToken: { of: 'auth', kind: 'getToken' },
   signIn: { of: 'auth', kind: 'signIn' },
+  request: { of: 'permissions', kind: 'request' },
 };
+const WRAPPERS = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'ParenthesizedExpression', 'TypeCastExpression']);
+
+const isNode = (value: unknown): value is Node => typeof value == 'object' && value !== null && typeof (value as Node).type == 'string';
+
+/** Parser plugins by file type: `.ts` files keep `<T>x` type assertions, which JSX would misread. */
+function pluginsFor(fileName: string): ('typescript' | 'jsx')[] {
+  if (/\.tsx$/.test(fileName)) return ['typescript', 'jsx'];
+  if (/\.[mc]?ts$/.test(fileName)) return ['typescript'];
+  return ['jsx'];
+}
+
+/** Every child node, in source order. */
+function* children(node: Node): Generator<Node> {
+  for (const key of Object.keys(node)) {
+    if (key == 'loc' || key == 'leadingComments' || key == 'trailingComments' || key == 'innerComments') continue;
+    const value = node[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) yield item;
+    } else if (isNode(value)) yield value;
+  }
+}
+
+/** The text of a string literal, or of a template literal without expressions. */
+function literalText(node: Node | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type == 'StringLiteral') return node.value as string;
+  if (node.type == 'TemplateLiteral' && (node.expressions as unknown[]).length == 0)
+    return ((node.quasis as Node[])[0]?.value as { cooked?: string })?.cooked;
+  return undefined;
+}
 
 /**
- * Finds `svc.actions.handle(...)`, `svc.auth.getToken()` and `svc.auth.signIn()` calls in one source file by parsing
- * it, so that comments, strings and look-alike names never count.
+ * Finds `svc.actions.handle(...)`, `svc.auth.getToken()`, `svc.auth.signIn()` and `svc.permissions.request(...)`
+ * calls in one source file by parsing it, so that comments, strings and look-alike names never count.
  *
  * @remarks
- * Recognised receivers: `svc`, `globalThis.svc`, `window.svc`, `self.svc`, `svc` imported from `svc-sdk` under any
- * name, and aliases made with `const`/`let`/`var` such as `const { actions } = svc`, `const a = svc.actions` or
- * `const { handle } = svc.actions`. Aliases are tracked per file, not per scope: a shadowing local variable with the
- * same name would be taken for the bridge, which errs on the side of finding a handler.
+ * Parses with `@babel/parser` (TypeScript, JSX and plain JavaScript), which ships with svc-sdk: the check does not
+ * depend on the TypeScript compiler the project has installed, nor on its version. Recognised receivers: `svc`,
+ * `globalThis.svc`, `window.svc`, `self.svc`, `svc` imported from `svc-sdk` under any name, and aliases made with
+ * `const`/`let`/`var` such as `const { actions } = svc`, `const a = svc.actions` or `const { handle } = svc.actions`.
+ * Aliases are tracked per file, not per scope: a shadowing local with the same name would be taken for the bridge,
+ * which errs on the side of finding a handler.
+ * @throws SyntaxError when the file cannot be parsed.
  * @public
  */
-export function findBridgeCalls(ts: TypeScriptApi, fileName: string, text: string): BridgeCall[] {
-  const kind = /\.tsx$/.test(fileName) ? ts.ScriptKind.TSX : /\.[mc]?ts$/.test(fileName) ? ts.ScriptKind.TS : /\.jsx$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
+  const file = parse(text, { sourceType: 'unambiguous', plugins: pluginsFor(fileName), errorRecovery: true }) as unknown as Node;
   const svc = new Set(['svc']);
-  const namespaces = { actions: new Set<string>(), auth: new Set<string>() };
+  const namespaces: Record<Namespace, Set<string>> = { actions: new Set(), auth: new Set(), permissions: new Set() };
   const methods = new Map<string, BridgeCall['kind']>();
 
-  const strip = (node: TS.Expression): TS.Expression => {
+  const strip = (node: Node): Node => {
     let current = node;
-    while (ts.isParenthesizedExpression(current) || ts.isNonNullExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current)) current = current.expression;
+    while (WRAPPERS.has(current.type) && isNode(current.expression)) current = current.expression;
     return current;
   };
-  const memberName = (node: TS.Expression): [TS.Expression, string] | undefined => {
-    if (ts.isPropertyAccessExpression(node)) return [node.expression, node.name.text];
-    if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) return [node.expression, node.argumentExpression.text];
-    return undefined;
+  const memberName = (node: Node): [Node, string] | undefined => {
+    if (node.type != 'MemberExpression' && node.type != 'OptionalMemberExpression') return undefined;
+    const property = node.property as Node;
+    const name = node.computed ? literalText(property) : property.type == 'Identifier' ? (property.name as string) : undefined;
+    return name === undefined ? undefined : [node.object as Node, name];
   };
-  const isSvc = (node: TS.Expression): boolean => {
+  const isSvc = (node: Node): boolean => {
     const e = strip(node);
-    if (ts.isIdentifier(e)) return svc.has(e.text);
+    if (e.type == 'Identifier') return svc.has(e.name as string);
     const member = memberName(e);
-    return member !== undefined && member[1] === 'svc' && ts.isIdentifier(strip(member[0])) && GLOBALS.has((strip(member[0]) as TS.Identifier).text);
+    if (!member || member[1] != 'svc') return false;
+    const owner = strip(member[0]);
+    return owner.type == 'Identifier' && GLOBALS.has(owner.name as string);
   };
-  const isNamespace = (node: TS.Expression, of: 'actions' | 'auth'): boolean => {
+  const isNamespace = (node: Node, of: Namespace): boolean => {
     const e = strip(node);
-    if (ts.isIdentifier(e)) return namespaces[of].has(e.text);
+    if (e.type == 'Identifier') return namespaces[of].has(e.name as string);
     const member = memberName(e);
-    return member !== undefined && member[1] === of && isSvc(member[0]);
+    return member !== undefined && member[1] == of && isSvc(member[0]);
   };
-  const bind = (name: TS.BindingName, init: TS.Expression): boolean => {
-    const before = svc.size + namespaces.actions.size + namespaces.auth.size + methods.size;
-    if (ts.isIdentifier(name)) {
-      if (isSvc(init)) svc.add(name.text);
-      for (const of of ['actions', 'auth'] as const) if (isNamespace(init, of)) namespaces[of].add(name.text);
-    } else if (ts.isObjectBindingPattern(name)) {
-      for (const element of name.elements) {
-        const key = element.propertyName ?? element.name;
-        if (!ts.isIdentifier(key) || !ts.isIdentifier(element.name)) continue;
-        if (isSvc(init) && (key.text === 'actions' || key.text === 'auth')) namespaces[key.text].add(element.name.text);
-        const method = METHODS[key.text];
-        if (method && isNamespace(init, method.of)) methods.set(element.name.text, method.kind);
+  const size = () => svc.size + namespaces.actions.size + namespaces.auth.size + namespaces.permissions.size + methods.size;
+  const bind = (id: Node, init: Node): boolean => {
+    const before = size();
+    if (id.type == 'Identifier') {
+      const name = id.name as string;
+      if (isSvc(init)) svc.add(name);
+      for (const of of ['actions', 'auth', 'permissions'] as const) if (isNamespace(init, of)) namespaces[of].add(name);
+    } else if (id.type == 'ObjectPattern') {
+      for (const property of id.properties as Node[]) {
+        if (property.type != 'ObjectProperty' || property.computed) continue;
+        const key = property.key as Node;
+        const value = property.value as Node;
+        const local = value.type == 'AssignmentPattern' ? (value.left as Node) : value;
+        if (key.type != 'Identifier' || local.type != 'Identifier') continue;
+        const keyName = key.name as string;
+        if (isSvc(init) && (keyName == 'actions' || keyName == 'auth' || keyName == 'permissions')) namespaces[keyName].add(local.name as string);
+        const method = METHODS[keyName];
+        if (method && isNamespace(init, method.of)) methods.set(local.name as string, method.kind);
       }
     }
-    return svc.size + namespaces.actions.size + namespaces.auth.size + methods.size !== before;
+    return size() != before;
   };
 
-  const declarations: TS.VariableDeclaration[] = [];
-  const collect = (node: TS.Node): void => {
-    if (ts.isVariableDeclaration(node) && node.initializer) declarations.push(node);
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('svc-sdk')) {
-      const bindings = node.importClause?.namedBindings;
-      if (bindings && ts.isNamedImports(bindings)) {
-        for (const spec of bindings.elements) if ((spec.propertyName ?? spec.name).text === 'svc') svc.add(spec.name.text);
+  const declarations: [Node, Node][] = [];
+  const calls: Node[] = [];
+  const collect = (node: Node): void => {
+    if (node.type == 'VariableDeclarator' && isNode(node.init)) declarations.push([node.id as Node, node.init]);
+    if (node.type == 'ImportDeclaration' && String((node.source as Node).value).startsWith('svc-sdk')) {
+      for (const spec of node.specifiers as Node[]) {
+        const imported = spec.imported as Node | undefined;
+        if (spec.type == 'ImportSpecifier' && (imported?.name ?? imported?.value) == 'svc') svc.add((spec.local as Node).name as string);
       }
     }
-    ts.forEachChild(node, collect);
+    if (node.type == 'CallExpression' || node.type == 'OptionalCallExpression') calls.push(node);
+    for (const child of children(node)) collect(child);
   };
   collect(file);
   // Aliases can build on each other in any order (`const s = svc; const { actions } = s;`): repeat until stable.
-  for (let round = 0; round < 5 && declarations.some((d) => bind(d.name, d.initializer as TS.Expression)); round++);
+  for (let round = 0; round < 5 && declarations.some(([id, init]) => bind(id, init)); round++);
 
-  const calls: BridgeCall[] = [];
-  const visit = (node: TS.Node): void => {
-    if (ts.isCallExpression(node)) {
-      const callee = strip(node.expression);
-      const member = memberName(callee);
-      let found: BridgeCall['kind'] | undefined;
-      if (member) {
-        const method = METHODS[member[1]];
-        if (method && isNamespace(member[0], method.of)) found = method.kind;
-      } else if (ts.isIdentifier(callee)) found = methods.get(callee.text);
-      if (found) {
-        const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));
-        const call: BridgeCall = { kind: found, line: line + 1, column: character + 1 };
-        const first = node.arguments[0] && strip(node.arguments[0]);
-        if (found === 'handle' && first && ts.isStringLiteralLike(first)) call.name = first.text;
-        calls.push(call);
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return calls;
+  const found: BridgeCall[] = [];
+  for (const node of calls) {
+    const callee = strip(node.callee as Node);
+    const member = memberName(callee);
+    let kind: BridgeCall['kind'] | undefined;
+    if (member) {
+      const method = Object.hasOwn(METHODS, member[1]) ? METHODS[member[1]] : undefined;
+      if (method && isNamespace(member[0], method.of)) kind = method.kind;
+    } else if (callee.type == 'Identifier') kind = methods.get(callee.name as string);
+    if (!kind) continue;
+    const start = node.loc!.start;
+    const call: BridgeCall = { kind, line: start.line, column: start.column + 1 };
+    const first = (node.arguments as Node[])[0];
+    const name = (kind == 'handle' || kind == 'request') && first ? literalText(strip(first)) : undefined;
+    if (name !== undefined) call.name = name;
+    found.push(call);
+  }
+  return found;
 }

@@ -38,23 +38,29 @@ export const CHECK_HELP = `Usage: svc check [dir] [options]
 Runs the build-time checks of the interface on the mini app in <dir> (default .):
   - manifest.json is valid;
   - every declared action has a svc.actions.handle('<name>', ...) in the code, and every handler is declared;
-  - a manifest with auth "none" never calls svc.auth.getToken().
-Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files with the TypeScript compiler (npm i -D typescript),
-skipping node_modules, dist, coverage, hidden directories and test files. Prints one line per finding:
+  - a manifest with auth "none" never calls svc.auth.getToken();
+  - svc.permissions.request('<scope>') only asks for scopes the manifest declares.
+Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files with the parser that ships with svc-sdk (no TypeScript
+needed, any version works), skipping node_modules, build output (dist, build, out, .next, coverage), hidden
+directories, config files (*.config.*), declaration files and tests. With no --include, the include and exclude
+lists of <dir>/tsconfig.json are followed when it has them. Prints one line per finding:
   <file>:<line>:<col>  <error|warning>: <what to fix>
 
 Options:
-  --json         Print a JSON report instead of lines.
-  -h, --help     Show this help.
+  --include <glob>   Only scan files matching the glob (relative to <dir>); repeatable.
+  --exclude <glob>   Skip files matching the glob; repeatable.
+  --json             Print a JSON report instead of lines.
+  -h, --help         Show this help.
 
-Exit codes: 0 no errors (warnings allowed), 1 errors, 2 usage error, missing manifest or TypeScript.
+Exit codes: 0 no errors (warnings allowed), 1 errors, 2 usage error or missing manifest.
 `;
 
 /** `svc init --help`. */
 export const INIT_HELP = `Usage: svc init [dir] [options]
 
-Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest whose "$schema" points at the
-schema shipped in svc-sdk, so editors validate and complete it.
+Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest. It also maps manifest.json to the
+JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
+and complete it; the manifest itself takes no "$schema" key (the interface allows no extra properties).
 
 Options:
   --name <name>   The mini app name (1 to 60 characters).

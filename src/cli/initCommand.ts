@@ -3,13 +3,14 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
+import { writeEditorSettings } from './editorSettings';
 import { INIT_HELP } from './help';
 import { createStarterManifest, PLACEHOLDER_ID } from './starterManifest';
 import { usageError } from './usageError';
 
 /**
- * `svc init [dir] [--name <name>] [--id <hex>] [--force]`: writes a valid starter `manifest.json` with `$schema`.
- * Refuses to overwrite an existing manifest (exit 1) unless `--force`.
+ * `svc init [dir] [--name <name>] [--id <hex>] [--force]`: writes a valid starter `manifest.json`, and maps it to the
+ * manifest's JSON Schema in `.vscode/settings.json` (merged into an existing file). Refuses to overwrite an existing manifest (exit 1) unless `--force`.
  * @public
  */
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
@@ -48,9 +49,13 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   await mkdir(dir, { recursive: true });
   await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
   writeLine(io.stdout, `${exists ? 'replaced' : 'wrote'} ${label}`);
+  const editor = await writeEditorSettings(dir);
+  const settingsLabel = relative(io.cwd, join(dir, '.vscode', 'settings.json'));
+  if (typeof editor === 'object') writeLine(io.stdout, `left ${settingsLabel} alone: ${editor.skipped}; add the mapping from the README ("Editor setup") by hand`);
+  else if (editor !== 'present') writeLine(io.stdout, `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes manifest.json)`);
   writeLine(io.stdout, 'Next:');
   if (manifest.id === PLACEHOLDER_ID) writeLine(io.stdout, '  - replace "id" with the id the developer console derives from your public key');
   writeLine(io.stdout, '  - fill in "name", "description", "vendor" and the icons, then run `svc validate`');
-  writeLine(io.stdout, '  - install svc-sdk in this project so editors find the schema named by "$schema"');
+  writeLine(io.stdout, '  - install svc-sdk in this project so editors find the schema (other editors: see the README, "Editor setup")');
   return EXIT.ok;
 }

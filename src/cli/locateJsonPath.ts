@@ -1,5 +1,4 @@
-import type { TypeScriptApi } from './CliIo';
-import type * as TS from 'typescript';
+import { parseExpression } from '@babel/parser';
 
 /** Splits a JSON path written by `formatJsonPath` (`$.actions[0]["a-b"]`) back into keys and indexes. */
 export function parseJsonPath(path: string): (string | number)[] {
@@ -13,26 +12,32 @@ export function parseJsonPath(path: string): (string | number)[] {
   return keys;
 }
 
+type Node = { type: string; loc: { start: { line: number; column: number } }; [key: string]: unknown };
+
 /**
  * Finds the 1-based line and column of a JSON path in a JSON text: the property name for a key, the element for an
- * index, or the closest existing parent when the value is missing.
+ * index, or the closest existing parent when the value is missing. Line 1, column 1 when the text does not parse.
  */
-export function locateJsonPath(ts: TypeScriptApi, text: string, path: string): { line: number; column: number } {
-  const file = ts.parseJsonText('manifest.json', text);
-  let node: TS.Node | undefined = file.statements[0]?.expression;
-  let at: TS.Node = node ?? file;
+export function locateJsonPath(text: string, path: string): { line: number; column: number } {
+  let root: Node;
+  try {
+    root = parseExpression(text) as unknown as Node;
+  } catch {
+    return { line: 1, column: 1 };
+  }
+  let node: Node | undefined = root;
+  let at: Node = root;
   for (const key of parseJsonPath(path)) {
-    if (node && typeof key === 'number' && ts.isArrayLiteralExpression(node)) node = node.elements[key];
-    else if (node && typeof key === 'string' && ts.isObjectLiteralExpression(node)) {
-      const property = node.properties.find((p): p is TS.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isStringLiteral(p.name) && p.name.text === key);
-      if (property) at = property.name;
-      node = property?.initializer;
+    if (typeof key == 'number' && node?.type == 'ArrayExpression') node = (node.elements as Node[])[key] ?? undefined;
+    else if (typeof key == 'string' && node?.type == 'ObjectExpression') {
+      const property = (node.properties as Node[]).find((p) => p.type == 'ObjectProperty' && (p.key as Node).type == 'StringLiteral' && (p.key as Node).value === key);
+      if (property) at = property.key as Node;
+      node = property?.value as Node | undefined;
       if (!node) break;
       continue;
     } else node = undefined;
     if (!node) break;
     at = node;
   }
-  const { line, character } = file.getLineAndCharacterOfPosition(at.getStart(file));
-  return { line: line + 1, column: character + 1 };
+  return { line: at.loc.start.line, column: at.loc.start.column + 1 };
 }

@@ -12,7 +12,6 @@ export const PLACEHOLDER_ID = '0000000000000000';
  */
 export function createStarterManifest(options: { name?: string; id?: string } = {}): ManifestInput {
   return {
-    $schema: SCHEMA_REFERENCE,
     manifest_version: 1,
     id: options.id ?? PLACEHOLDER_ID,
     name: options.name ?? 'My Mini App',

@@ -37,7 +37,6 @@ export const CspSchema = z
  */
 export const ManifestSchema = z
   .strictObject({
-    $schema: z.string().optional().meta({ description: 'Where editors find the JSON Schema of this file.' }),
     manifest_version: z.literal(1).meta({ type: 'integer', description: 'Manifest format version: the integer 1.' }),
     id: z.string().regex(APP_ID_PATTERN).meta({ description: 'Mini app id: 16 lowercase hex characters derived from the developer public key.' }),
     name: boundedText(1, 60, 'Name shown to users (1 to 60 characters).'),

@@ -29,7 +29,9 @@ export function parseCsp(csp: string): Map<string, string[]> {
 }
 
 /**
- * Checks the manifest rules for `csp`: `object-src 'none'` and a `script-src` of exactly `'self'`.
+ * Checks the manifest rules for `csp`: `object-src 'none'`, and a script policy of exactly `'self'` in every
+ * directive that governs scripts: `script-src` (or `default-src` when `script-src` is absent, since browsers fall
+ * back to it), and `script-src-elem`, `script-src-attr` and `worker-src` when present (`'none'` is allowed there).
  *
  * @example
  * ```ts
@@ -65,20 +67,30 @@ export function checkCsp(csp: string): CspProblem[] {
     });
   }
   const scriptSrc = directives.get('script-src');
-  if (scriptSrc === undefined) {
+  const defaultSrc = directives.get('default-src');
+  if (scriptSrc === undefined && defaultSrc === undefined) {
     problems.push({
       code: 'csp_script_src',
       message: `must contain "script-src 'self'"; add it (all code comes from the signed package)`,
     });
+  } else if (scriptSrc === undefined) {
+    // Browsers fall back to default-src for scripts: then it governs them and must hold the same rule.
+    problems.push(...onlySelf('default-src', defaultSrc!, ` (with no script-src, it governs scripts); or add "script-src 'self'"`));
   } else {
-    const extra = scriptSrc.filter((source) => source.toLowerCase() !== "'self'");
-    if (extra.length > 0 || scriptSrc.length !== 1) {
-      const what = extra.length > 0 ? `remove ${extra.join(' ')}` : `write "script-src 'self'" once`;
-      problems.push({
-        code: 'csp_script_src',
-        message: `must set script-src to exactly 'self'; ${what} (all code comes from the signed package)`,
-      });
-    }
+    problems.push(...onlySelf('script-src', scriptSrc, ''));
+  }
+  // The finer directives override script-src for elements, inline attributes and workers: each must hold the rule
+  // too ('none' is stricter, so it passes).
+  for (const name of ['script-src-elem', 'script-src-attr', 'worker-src']) {
+    const sources = directives.get(name);
+    if (sources !== undefined && !(sources.length === 1 && sources[0]?.toLowerCase() === "'none'")) problems.push(...onlySelf(name, sources, ''));
   }
   return problems;
+}
+
+function onlySelf(name: string, sources: string[], after: string): CspProblem[] {
+  const extra = sources.filter((source) => source.toLowerCase() !== "'self'");
+  if (extra.length === 0 && sources.length === 1) return [];
+  const what = extra.length > 0 ? `remove ${extra.join(' ')}` : `write "${name} 'self'" once`;
+  return [{ code: 'csp_script_src', message: `must set ${name} to exactly 'self'; ${what} (all code comes from the signed package)${after}` }];
 }

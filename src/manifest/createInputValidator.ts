@@ -1,3 +1,4 @@
+import { type OutputUnit, Validator } from '@cfworker/json-schema';
 import { checkJsonSchema, isRecord, show } from './checkJsonSchema';
 import { formatJsonPath } from './ManifestIssue';
 import { resolveJsonPointer } from './resolveJsonPointer';
@@ -19,27 +20,22 @@ export interface InputIssue {
  */
 export type InputValidator = (value: unknown) => InputIssue[];
 
-type Path = (string | number)[];
-type Schema = Record<string, unknown> | boolean;
-
-const FORMAT_CHECKS: Record<string, (value: string) => boolean> = {
-  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
-  uri: (v) => /^[a-z][a-z0-9+.-]*:/i.test(v) && URL.canParse(v),
-  'date-time': (v) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
-  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)),
-  time: (v) => /^\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(v),
-  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
-};
+type Json = Record<string, unknown>;
+// Keywords whose failure only says "something below failed": their children carry the reason.
+const WRAPPERS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', '$ref', '$dynamicRef', 'allOf', 'dependentSchemas', 'if', 'then', 'else']);
+// Keywords that judge their subschemas as a whole: the subschemas' own failures are noise (one anyOf branch's type
+// error is not what the person must fix).
+const VERDICTS = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
 
 /**
  * Compiles an action's `input_schema` into a function that checks an input before the handler runs.
  *
  * @remarks
- * Supports the JSON Schema 2020-12 keywords that {@link checkJsonSchema} accepts: types, `properties`, `required`,
- * `additionalProperties`, `patternProperties`, `items`, `prefixItems`, `enum`, `const`, numeric and length bounds
- * (lengths count Unicode code points), `pattern`, `uniqueItems`, `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`,
- * and `$ref` within the document. `format` is checked for email, uri, date-time, date, time and uuid; other formats
- * and annotation keywords are not checked.
+ * Validation is `@cfworker/json-schema` (JSON Schema 2020-12, every keyword, no `eval`, so it runs in browsers,
+ * workers, Node and jsdom); this function adds the manifest's own rules on the schema (checked first) and turns each
+ * failure into a sentence that starts with the JSON path and says what to write. Lengths count Unicode code points.
+ * `format` is checked for the formats the validator knows (date-time, date, time, email, uri, uuid, ipv4, ipv6,
+ * hostname, and others).
  * @throws TypeError when the schema itself is not a valid JSON Schema.
  * @example
  * ```ts
@@ -54,135 +50,131 @@ export function createInputValidator(schema: Record<string, unknown> | boolean):
     const list = errors.map((p) => `${formatJsonPath(p.path)} ${p.message}`).join('; ');
     throw new TypeError(`input_schema is not a valid JSON Schema: ${list}`);
   }
+  const validator = new Validator(schema as Json, '2020-12', false);
   return (value) => {
-    const issues: InputIssue[] = [];
-    check(schema, value, [], schema, issues, 0);
-    return issues;
+    const result = validator.validate(value);
+    if (result.valid) return [];
+    return explain(result.errors, schema, value);
   };
 }
 
-function check(schema: Schema, value: unknown, path: Path, root: Schema, issues: InputIssue[], depth: number): void {
-  const fail = (at: Path, text: string): void => {
-    const where = formatJsonPath(at);
-    issues.push({ path: where, message: `${where} ${text}` });
-  };
-  if (schema === true) return;
-  if (schema === false) return fail(path, 'is not allowed here; remove it');
-  // A self-referencing $ref (a tree type) on a deep value could recurse without end.
-  if (depth > 64) return fail(path, 'is nested too deeply to check (more than 64 levels)');
-  const sub = (s: unknown, v: unknown, at: Path, into = issues): void => check(s as Schema, v, at, root, into, depth + 1);
-  const matches = (s: unknown): boolean => {
-    const trial: InputIssue[] = [];
-    sub(s, value, path, trial);
-    return trial.length === 0;
-  };
-
-  if (typeof schema.$ref === 'string') sub(resolveJsonPointer(root, schema.$ref), value, path);
-  if (schema.type !== undefined) {
-    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as string[];
-    if (!types.some((type) => hasType(value, type))) return fail(path, `must be ${types.map(article).join(' or ')}; got ${show(value)}`);
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.some((item) => equal(item, value))) {
-    fail(path, `must be one of ${schema.enum.map(show).join(', ')}; got ${show(value)}`);
-  }
-  if ('const' in schema && !equal(schema.const, value)) fail(path, `must be ${show(schema.const)}; got ${show(value)}`);
-
-  if (typeof value === 'number') {
-    const n = schema;
-    if (typeof n.minimum === 'number' && value < n.minimum) fail(path, `must be at least ${n.minimum}; got ${value}`);
-    if (typeof n.maximum === 'number' && value > n.maximum) fail(path, `must be at most ${n.maximum}; got ${value}`);
-    if (typeof n.exclusiveMinimum === 'number' && value <= n.exclusiveMinimum) fail(path, `must be greater than ${n.exclusiveMinimum}; got ${value}`);
-    if (typeof n.exclusiveMaximum === 'number' && value >= n.exclusiveMaximum) fail(path, `must be less than ${n.exclusiveMaximum}; got ${value}`);
-    if (typeof n.multipleOf === 'number' && !Number.isInteger(Number((value / n.multipleOf).toPrecision(12)))) fail(path, `must be a multiple of ${n.multipleOf}; got ${value}`);
-  }
-  if (typeof value === 'string') {
-    const length = [...value].length;
-    if (typeof schema.minLength === 'number' && length < schema.minLength) fail(path, `must be at least ${schema.minLength} characters long; it has ${length}`);
-    if (typeof schema.maxLength === 'number' && length > schema.maxLength) fail(path, `must be at most ${schema.maxLength} characters long; it has ${length}`);
-    if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) fail(path, `must match the pattern ${schema.pattern}; got ${show(value)}`);
-    const format = typeof schema.format === 'string' ? FORMAT_CHECKS[schema.format] : undefined;
-    if (format && !format(value)) fail(path, `must be in ${schema.format} format; got ${show(value)}`);
-  }
-  if (Array.isArray(value)) {
-    if (typeof schema.minItems === 'number' && value.length < schema.minItems) fail(path, `must have at least ${schema.minItems} items; it has ${value.length}`);
-    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) fail(path, `must have at most ${schema.maxItems} items; it has ${value.length}`);
-    if (schema.uniqueItems === true && value.some((item, i) => value.findIndex((other) => equal(other, item)) !== i)) fail(path, 'must not contain the same item twice');
-    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
-    value.forEach((item, i) => {
-      if (i < prefix.length) sub(prefix[i], item, [...path, i]);
-      else if (schema.items !== undefined) sub(schema.items, item, [...path, i]);
-    });
-  }
-  if (isRecord(value)) checkObject(schema, value, path, fail, sub);
-
-  if (Array.isArray(schema.allOf)) for (const s of schema.allOf) sub(s, value, path);
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some(matches)) fail(path, `must match at least one of the ${schema.anyOf.length} anyOf schemas`);
-  if (Array.isArray(schema.oneOf)) {
-    const count = schema.oneOf.filter(matches).length;
-    if (count !== 1) fail(path, `must match exactly one of the ${schema.oneOf.length} oneOf schemas; it matches ${count}`);
-  }
-  if (schema.not !== undefined && matches(schema.not)) fail(path, 'matches a schema under "not"; change the value');
-  if (schema.if !== undefined) {
-    const branch = matches(schema.if) ? schema.then : schema.else;
-    if (branch !== undefined) sub(branch, value, path);
-  }
-}
-
-function checkObject(
-  schema: Record<string, unknown>,
-  value: Record<string, unknown>,
-  path: Path,
-  fail: (at: Path, text: string) => void,
-  sub: (s: unknown, v: unknown, at: Path) => void,
-): void {
-  const props = isRecord(schema.properties) ? schema.properties : {};
-  const patterns = isRecord(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
-  if (Array.isArray(schema.required)) {
-    for (const name of schema.required as string[]) if (!Object.hasOwn(value, name)) fail([...path, name], 'is required; add it');
-  }
-  const keys = Object.keys(value);
-  if (typeof schema.minProperties === 'number' && keys.length < schema.minProperties) fail(path, `must have at least ${schema.minProperties} properties`);
-  if (typeof schema.maxProperties === 'number' && keys.length > schema.maxProperties) fail(path, `must have at most ${schema.maxProperties} properties`);
-  for (const key of keys) {
-    const at = [...path, key];
-    let known = Object.hasOwn(props, key);
-    if (known) sub(props[key], value[key], at);
-    for (const [pattern, s] of patterns) {
-      if (new RegExp(pattern, 'u').test(key)) {
-        known = true;
-        sub(s, value[key], at);
-      }
+function explain(units: OutputUnit[], root: Json | boolean, value: unknown): InputIssue[] {
+  const judged = units.filter((u) => VERDICTS.has(u.keyword)).map((u) => `${u.keywordLocation}/`);
+  const issues: InputIssue[] = [];
+  const seen = new Set<string>();
+  let skipFalse = false;
+  for (const unit of units) {
+    const { keyword } = unit;
+    // The boolean-schema failure that follows an additionalProperties/unevaluated* failure repeats it.
+    if (keyword === 'false' && skipFalse) {
+      skipFalse = false;
+      continue;
     }
-    if (known || schema.additionalProperties === undefined) continue;
-    if (schema.additionalProperties === false) {
-      const allowed = Object.keys(props);
-      fail(at, `is not an accepted property; remove it${allowed.length > 0 ? ` (accepted: ${allowed.join(', ')})` : ''}`);
-    } else sub(schema.additionalProperties, value[key], at);
+    // Set before any filtering: the boolean failure belongs to its parent even when the parent is filtered out.
+    skipFalse = keyword === 'additionalProperties' || keyword === 'unevaluatedProperties' || keyword === 'unevaluatedItems';
+    if (WRAPPERS.has(keyword)) continue;
+    if (judged.some((prefix) => unit.keywordLocation.startsWith(prefix))) continue;
+    const keys = pointerKeys(unit.instanceLocation);
+    const node = keywordNode(root, unit.keywordLocation);
+    const message = sentence(keyword, node, at(value, keys), unit, keys);
+    if (!message) continue;
+    const where = formatJsonPath(message.keys ?? keys);
+    const text = `${where} ${message.text}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    issues.push({ path: where, message: text });
+  }
+  return issues;
+}
+
+/** The fix-it sentence for one failed keyword; `keys` overrides where it points. */
+function sentence(keyword: string, node: Json, value: unknown, unit: OutputUnit, keys: (string | number)[]): { text: string; keys?: (string | number)[] } | undefined {
+  const word = node[keyword === 'dependentRequired' ? 'dependentRequired' : keyword];
+  const quoted = /"([^"]*)"/.exec(unit.error)?.[1];
+  switch (keyword) {
+    case 'type': {
+      const types = (Array.isArray(word) ? word : [word]).map(String);
+      return { text: `must be ${types.map(article).join(' or ')}; got ${show(value)}` };
+    }
+    case 'enum':
+      return { text: `must be one of ${(word as unknown[]).map(show).join(', ')}; got ${show(value)}` };
+    case 'const':
+      return { text: `must be ${show(word)}; got ${show(value)}` };
+    case 'minimum': return { text: `must be at least ${word}; got ${value}` };
+    case 'maximum': return { text: `must be at most ${word}; got ${value}` };
+    case 'exclusiveMinimum': return { text: `must be greater than ${word}; got ${value}` };
+    case 'exclusiveMaximum': return { text: `must be less than ${word}; got ${value}` };
+    case 'multipleOf': return { text: `must be a multiple of ${word}; got ${value}` };
+    case 'minLength': return { text: `must be at least ${word} characters long; it has ${[...String(value)].length}` };
+    case 'maxLength': return { text: `must be at most ${word} characters long; it has ${[...String(value)].length}` };
+    case 'pattern': return { text: `must match the pattern ${word}; got ${show(value)}` };
+    case 'format': return { text: `must be in ${word} format; got ${show(value)}` };
+    case 'minItems': return { text: `must have at least ${word} items; it has ${(value as unknown[]).length}` };
+    case 'maxItems': return { text: `must have at most ${word} items; it has ${(value as unknown[]).length}` };
+    case 'uniqueItems': return { text: 'must not contain the same item twice' };
+    case 'minProperties': return { text: `must have at least ${word} properties` };
+    case 'maxProperties': return { text: `must have at most ${word} properties` };
+    case 'required': {
+      const missing = ((word as string[]) ?? []).filter((name) => !(isRecord(value) && Object.hasOwn(value, name)));
+      const name = quoted ?? missing[0];
+      return name === undefined ? undefined : { text: 'is required; add it', keys: [...keys, name] };
+    }
+    case 'dependentRequired': {
+      const [has, needs] = [...unit.error.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+      return { text: `is required when ${show(has)} is given; add it`, keys: [...keys, needs ?? '?'] };
+    }
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const accepted = isRecord(node.properties) ? Object.keys(node.properties) : [];
+      return { text: `is not an accepted property; remove it${accepted.length > 0 ? ` (accepted: ${accepted.join(', ')})` : ''}`, keys: [...keys, quoted ?? '?'] };
+    }
+    case 'unevaluatedItems':
+      return { text: 'has more items than the schema accepts; remove the extra ones' };
+    case 'propertyNames':
+      return { text: 'is not an accepted property name (it does not match propertyNames); rename or remove it', keys: [...keys, quoted ?? '?'] };
+    case 'contains': {
+      const min = typeof node.minContains === 'number' ? node.minContains : 1;
+      const max = typeof node.maxContains === 'number' ? `, and at most ${node.maxContains}` : '';
+      return { text: `must contain at least ${min} item${min === 1 ? '' : 's'} matching its contains schema${max}` };
+    }
+    case 'anyOf': return { text: `must match at least one of the ${(word as unknown[]).length} anyOf schemas` };
+    case 'oneOf': return { text: `must match exactly one of the ${(word as unknown[]).length} oneOf schemas` };
+    case 'not': return { text: 'matches a schema under "not"; change the value' };
+    case 'false': return { text: 'is not allowed here; remove it' };
+    default: return { text: `does not satisfy "${keyword}" (${unit.error.replace(/\.$/, '')})` };
   }
 }
 
-function hasType(value: unknown, type: string): boolean {
-  switch (type) {
-    case 'null': return value === null;
-    case 'array': return Array.isArray(value);
-    case 'object': return isRecord(value);
-    case 'integer': return Number.isInteger(value);
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    default: return typeof value === type;
+/** `#/a/0/b~1c` → `['a', 0, 'b/c']` (numbers for array indexes). */
+function pointerKeys(pointer: string): (string | number)[] {
+  return pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+}
+
+/** The value at a path of the input. */
+function at(value: unknown, keys: (string | number)[]): unknown {
+  let current = value;
+  for (const key of keys) current = isRecord(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined;
+  return current;
+}
+
+/** The schema object holding the failed keyword: follows the keyword location, and through `$ref`s. */
+function keywordNode(root: Json | boolean, location: string): Json {
+  const parts = pointerKeys(location).map(String);
+  parts.pop(); // the keyword itself
+  let node: unknown = root;
+  for (const raw of parts) {
+    const part = raw === 'dependantRequired' ? 'dependentRequired' : raw;
+    if (isRecord(node) && part === '$ref' && typeof node.$ref === 'string') node = resolveJsonPointer(root, node.$ref);
+    else node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
   }
+  return isRecord(node) ? node : {};
 }
 
 function article(type: string): string {
   return type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-/** Deep equality of JSON values, as `enum`, `const` and `uniqueItems` require (key order does not matter). */
-function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
-  if (isRecord(a) && isRecord(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
-  }
-  return false;
 }

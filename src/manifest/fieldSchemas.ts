@@ -27,7 +27,7 @@ export const VendorSchema = z
     id: boundedText(1, undefined, 'The vendor identifier given by the developer console.'),
     name: boundedText(1, undefined, 'The vendor name shown to users.'),
     contact: z.email().meta({ description: 'E-mail address where the store and users reach the vendor.' }),
-    support_url: z.url().optional().meta({ description: 'Absolute URI of the support page.' }),
+    support_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, such as "https://example.com/support"' }).optional().meta({ description: 'Absolute http(s) URL of the support page.' }),
   })
   .meta({ description: 'Who publishes the mini app.' });
 

@@ -1,5 +1,7 @@
 import type * as z from 'zod';
+import { type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { ACTION_NAME_PATTERN } from './ActionSchema';
+import { closestName } from './closestName';
 import { show } from './checkJsonSchema';
 import { ICON_SIZES_PATTERN } from './fieldSchemas';
 import { describeHostProblem, HOST_PATTERN } from './hostName';
@@ -44,8 +46,10 @@ export function formatZodIssue(issue: z.core.$ZodIssue, root: z.ZodType, input: 
       return [error(`must be ${EXPECTED[issue.expected] ?? issue.expected}; got ${kindOf(given)}`, 'wrong_type')];
     case 'invalid_value': {
       const options = issue.values.map((v) => show(v));
-      const near = issue.values.find((v) => typeof v === 'string' && typeof given === 'string' && v.toLowerCase() === given.toLowerCase());
-      const hint = near !== undefined ? `; write ${show(near)}` : '';
+      const strings = issue.values.filter((v): v is string => typeof v === 'string');
+      const sameButCase = typeof given === 'string' ? strings.find((v) => v.toLowerCase() === given.toLowerCase()) : undefined;
+      const near = typeof given === 'string' ? (manifestScopeFor(given, strings) ?? closestName(given, strings)) : undefined;
+      const hint = sameButCase !== undefined ? `; write ${show(sameButCase)}` : near !== undefined ? `; did you mean ${show(near)}?` : '';
       return [error(options.length === 1 ? `must be ${options[0]}; got ${show(given)}${hint}` : `must be one of ${options.join(', ')}; got ${show(given)}${hint}`, 'not_allowed')];
     }
     case 'invalid_union': {
@@ -97,10 +101,16 @@ function unknownField(parent: readonly PropertyKey[], key: string, root: z.ZodTy
   if (found?.variant?.key === 'channel' && found.variant.value === 'store' && key === 'tenants') {
     return issue(`cannot be combined with "channel": "store": a package is either in the store or private to tenants, never both. Remove "tenants" to publish in the store, or set "channel": "tenant-private" to keep it private`, 'distribution_both');
   }
-  const near = allowed.find((name) => normalise(name) === normalise(key));
+  if (parent.length === 0 && key === '$schema') {
+    return issue(
+      'is not a manifest field: the interface allows no properties beyond those listed, so the store refuses it. Remove it, and map manifest.json to the schema in your editor instead (`svc init` writes .vscode/settings.json; see the README, "Editor setup")',
+      'schema_key',
+    );
+  }
+  const near = allowed.find((name) => normalise(name) === normalise(key)) ?? closestName(key, allowed);
   const variant = found?.variant ? ` when ${formatJsonPath([...parent, found.variant.key])} is ${show(found.variant.value)}` : '';
   const where = `a manifest field${variant}`;
-  const fix = near !== undefined ? `rename it to "${near}"` : 'remove it';
+  const fix = near !== undefined ? `did you mean "${near}"? Rename it` : 'remove it';
   return issue(`is not ${where}; ${fix} (allowed: ${allowed.join(', ') || 'none'})`, 'unknown_field');
 }
 
@@ -122,6 +132,12 @@ function arrayHint(path: readonly PropertyKey[]): string {
 function suggestName(value: string): string {
   const fixed = value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '');
   return fixed && fixed !== value && ACTION_NAME_PATTERN.test(fixed) ? `; write "${fixed}"` : '';
+}
+
+/** A bridge short scope (`room.context`) where a manifest scope is expected: its manifest name, if it has one. */
+function manifestScopeFor(given: string, allowed: string[]): string | undefined {
+  const mapped = Object.hasOwn(SCOPE_TO_MANIFEST, given) ? SCOPE_TO_MANIFEST[given as PermissionScope] : undefined;
+  return mapped && allowed.includes(mapped) ? mapped : undefined;
 }
 
 function normalise(name: string): string {

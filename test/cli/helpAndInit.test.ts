@@ -30,15 +30,35 @@ describe('svc help', () => {
 });
 
 describe('svc init', () => {
-  test('writes a valid starter manifest with $schema', async () => {
+  test('writes a valid starter manifest without $schema, and maps it to the schema in .vscode/settings.json', async () => {
     const dir = tempProject({});
     const run = await runSvc(['init'], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^wrote manifest.json\n/);
+    expect(run.stdout).toMatch(/^wrote manifest.json\nwrote .vscode\/settings.json/);
     const written = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    expect(written.$schema).toBe('./node_modules/svc-sdk/schema/manifest.schema.json');
+    expect(written.$schema).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))).toEqual({
+      'json.schemas': [{ fileMatch: ['/manifest.json'], url: './node_modules/svc-sdk/schema/manifest.schema.json' }],
+    });
     expect(validateManifest(written)).toMatchObject({ ok: true, warnings: [] });
     expect((await runSvc(['validate'], dir)).code).toBe(0);
+  });
+  test('merges the schema mapping into existing editor settings without losing any, once', async () => {
+    const existing = { 'editor.tabSize': 2, 'json.schemas': [{ fileMatch: ['/x.json'], url: './x.schema.json' }] };
+    const dir = tempProject({ '.vscode/settings.json': existing });
+    expect((await runSvc(['init'], dir)).stdout).toContain('added the manifest schema to .vscode/settings.json');
+    const merged = JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'));
+    expect(merged['editor.tabSize']).toBe(2);
+    expect(merged['json.schemas']).toEqual([...existing['json.schemas'], { fileMatch: ['/manifest.json'], url: './node_modules/svc-sdk/schema/manifest.schema.json' }]);
+    await runSvc(['init', '--force'], dir);
+    expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))['json.schemas']).toHaveLength(2);
+  });
+  test('leaves a settings file with comments alone and says what to add', async () => {
+    const dir = tempProject({ '.vscode/settings.json': '{\n  // mine\n  "editor.tabSize": 4\n}\n' });
+    const run = await runSvc(['init'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/left .vscode\/settings.json alone: .*comments.*add the mapping from the README/);
+    expect(readFileSync(join(dir, '.vscode/settings.json'), 'utf8')).toContain('// mine');
   });
   test('writes into a new directory, with --name and --id', async () => {
     const dir = tempProject({});

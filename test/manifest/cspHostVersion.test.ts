@@ -11,10 +11,24 @@ describe('checkCsp', () => {
     expect(checkCsp("script-src 'self'; object-src 'none' https://x.example").map((p) => p.code)).toEqual(['csp_object_src']);
   });
   test("requires script-src with 'self' as the only source", () => {
-    for (const bad of ["script-src 'self' 'unsafe-eval'", "script-src 'unsafe-inline' 'self'", 'script-src https://a.example', 'script-src', "default-src 'self'"]) {
+    for (const bad of ["script-src 'self' 'unsafe-eval'", "script-src 'unsafe-inline' 'self'", 'script-src https://a.example', 'script-src', "img-src 'self'"]) {
       expect(checkCsp(`${bad}; object-src 'none'`).map((p) => p.code)).toEqual(['csp_script_src']);
     }
     expect(checkCsp("script-src 'self' 'self'; object-src 'none'")[0]?.message).toMatch(/write "script-src 'self'" once/);
+  });
+  test('holds the rule in every directive that governs scripts', () => {
+    const codes = (csp: string) => checkCsp(`${csp}; object-src 'none'`).map((p) => p.code);
+    expect(codes("script-src 'self'; script-src-elem 'self' https://cdn.example")).toEqual(['csp_script_src']);
+    expect(codes("script-src 'self'; script-src-attr 'unsafe-inline'")).toEqual(['csp_script_src']);
+    expect(codes("script-src 'self'; worker-src blob:")).toEqual(['csp_script_src']);
+    expect(codes("script-src 'self'; script-src-elem 'self'; script-src-attr 'none'; worker-src 'self'")).toEqual([]);
+    expect(checkCsp("script-src 'self'; script-src-elem https://cdn.example; object-src 'none'")[0]?.message).toMatch(/script-src-elem to exactly 'self'; remove https:\/\/cdn.example/);
+  });
+  test("with no script-src, default-src governs scripts: 'self' alone passes, anything else is named", () => {
+    expect(checkCsp("default-src 'self'; object-src 'none'")).toEqual([]);
+    const problems = checkCsp("default-src 'self' https://cdn.example; object-src 'none'");
+    expect(problems.map((p) => p.code)).toEqual(['csp_script_src']);
+    expect(problems[0]?.message).toMatch(/default-src to exactly 'self'; remove https:\/\/cdn.example .*with no script-src, it governs scripts/);
   });
   test('reports a repeated directive, which browsers would ignore', () => {
     const problems = checkCsp("script-src 'self'; object-src 'none'; script-src https://cdn.example");

@@ -3,7 +3,6 @@ import { type ManifestInput, type ManifestIssue, validateManifest, type Validate
 /** A valid manifest that uses every field; tests copy it and change one thing. */
 export function validManifest(): ManifestInput & Record<string, unknown> {
   return {
-    $schema: './node_modules/svc-sdk/schema/manifest.schema.json',
     manifest_version: 1,
     id: '0123456789abcdef',
     name: 'Pizza Orders',

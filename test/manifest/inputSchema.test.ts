@@ -82,7 +82,7 @@ describe('createInputValidator', () => {
   test('reports each mismatch with its path', () => {
     const issues = validate({ pizza: 'hawaii', quantity: 1.5, note: 'long', when: 'tomorrow', address: {}, extras: ['A', 'A'], payment: {}, tip: 1 });
     expect(issues.map((i) => i.path)).toEqual([
-      '$.pizza', '$.quantity', '$.note', '$.when', '$.address.street', '$.extras', '$.extras[0]', '$.extras[1]', '$.payment', '$.tip',
+      '$.pizza', '$.quantity', '$.note', '$.when', '$.address.street', '$.extras[0]', '$.extras[1]', '$.extras', '$.payment', '$.tip',
     ]);
     expect(issues.find((i) => i.path === '$.quantity')?.message).toBe('$.quantity must be an integer; got 1.5');
     expect(issues.find((i) => i.path === '$.tip')?.message).toMatch(/^\$\.tip is not an accepted property; remove it \(accepted: pizza, quantity/);

@@ -10,7 +10,20 @@ describe('messages name the field and say what to write instead', () => {
     );
   });
   test('a misspelt field gets the right spelling', () => {
-    expect(messageAt((m) => (m.shortName = 'x'), '$.shortName')).toMatch(/rename it to "short_name"/);
+    expect(messageAt((m) => (m.shortName = 'x'), '$.shortName')).toMatch(/did you mean "short_name"\? Rename it/);
+  });
+  test('a mistyped field gets a did-you-mean by edit distance', () => {
+    expect(messageAt((m) => ((m.descripton = m.description), delete m.description), '$.descripton')).toMatch(/did you mean "description"\? Rename it/);
+    expect(messageAt((m) => (m.vendor.contakt = 'x'), '$.vendor.contakt')).toMatch(/did you mean "contact"\?/);
+    expect(messageAt((m) => (m.routes[0].titel = 'x'), '$.routes[0].titel')).toMatch(/did you mean "title"\?/);
+  });
+  test('a short bridge scope where a manifest scope is expected gets the manifest name', () => {
+    expect(messageAt((m) => (m.permissions[0].scope = 'room.context'), '$.permissions[0].scope')).toMatch(/did you mean "svc.room.context"\?/);
+    expect(messageAt((m) => (m.permissions[0].scope = 'room.send'), '$.permissions[0].scope')).toMatch(/did you mean "svc.message.send"\?/);
+    expect(messageAt((m) => (m.permissions[0].scope = 'svc.notification'), '$.permissions[0].scope')).toMatch(/did you mean "svc.notifications"\?/);
+  });
+  test('a $schema key says why it is refused and where the schema goes instead', () => {
+    expect(messageAt((m) => (m.$schema = 'x'), '$.$schema')).toMatch(/allows no properties beyond those listed.*\.vscode\/settings\.json/);
   });
   test('an unknown field inside an auth shape names the shape', () => {
     expect(messageAt((m) => (m.auth.issuer = 'https://x.example'), '$.auth.issuer')).toBe(

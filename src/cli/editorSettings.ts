@@ -1,0 +1,39 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { SCHEMA_REFERENCE } from './starterManifest';
+
+/** What {@link writeEditorSettings} did. */
+export type EditorSettingsResult = 'written' | 'merged' | 'present' | { skipped: string };
+
+/**
+ * Maps `manifest.json` to the schema shipped in svc-sdk in `<dir>/.vscode/settings.json` (`json.schemas`), so VS Code
+ * validates and completes the manifest without a `$schema` key in it (the interface allows no extra properties).
+ *
+ * @remarks
+ * An existing settings file is merged, never overwritten: other settings and other schema mappings are kept. A file
+ * that is not plain JSON (VS Code allows comments) is left alone, and the mapping to add is reported instead. The
+ * new file is written to a temporary name and renamed, so an interrupted write cannot truncate it.
+ */
+export async function writeEditorSettings(dir: string, manifestFile = 'manifest.json'): Promise<EditorSettingsResult> {
+  const file = join(dir, '.vscode', 'settings.json');
+  const mapping = { fileMatch: [`/${manifestFile}`], url: SCHEMA_REFERENCE };
+  let settings: Record<string, unknown> = {};
+  let existed = false;
+  try {
+    const text = await readFile(file, 'utf8');
+    existed = true;
+    settings = JSON.parse(text) as Record<string, unknown>;
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return { skipped: `${file} is not a JSON object` };
+  } catch (cause) {
+    if (existed) return { skipped: `${file} has comments or is not plain JSON (${(cause as Error).message.split('\n')[0]})` };
+  }
+  const schemas = Array.isArray(settings['json.schemas']) ? [...(settings['json.schemas'] as unknown[])] : [];
+  if (schemas.some((s) => (s as { url?: unknown })?.url === SCHEMA_REFERENCE)) return 'present';
+  schemas.push(mapping);
+  const merged = { ...settings, 'json.schemas': schemas };
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(merged, null, 2)}\n`);
+  await rename(temp, file);
+  return existed ? 'merged' : 'written';
+}
