@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// Entries that exist so far; each folder under src/ is one entry (see DESIGN.md, layers).
+// Entries that exist so far; each folder under src/ is one entry, and imports go one way: protocol <- rpc <- client
+// | host <- mock, protocol <- manifest <- cli, server <- dev (README, "One contract").
 const entries = Object.fromEntries(
   Object.entries({
     index: 'src/index.ts',

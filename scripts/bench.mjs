@@ -61,7 +61,7 @@ sizeRows.push({ name: 'peer: penpal 7 (connect + one call)', ...(await peer("imp
 sizeRows.push({ name: 'peer: comlink 4 (wrap + one call)', ...(await peer("import { wrap, windowEndpoint } from 'comlink'; wrap(windowEndpoint(parent)).get('k');")) });
 console.log(`\n${'size (minified, brotli -q 11)'.padEnd(40)} ${'minified'.padStart(9)} ${'brotli'.padStart(7)}  budget`);
 for (const r of sizeRows) console.log(`${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)` : ''}`);
-console.log('other peers (DESIGN.md, same method): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB');
+console.log('other peers (measured the same way when the budget was set): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB');
 
 if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
   console.log('\nmock host (scripts/bench-mock.mjs):');

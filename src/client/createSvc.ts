@@ -45,6 +45,7 @@ export interface SvcClient {
 
 const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
 
+
 /**
  * Creates a `svc` client. Nothing happens at creation: the snapshot is read on first access to a synchronous
  * member, and the host is found on the first call (or the first `actions.handle` / `onThemeChange`).
@@ -104,7 +105,14 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     get version() {
       return snapshot().bridge;
     },
-    supports: (method: string) => snapshot().methods.includes(method),
+    // A host operation is there when the host advertised it; any other member (`app.*`, `actions.handle`,
+    // `version`) is provided by the client itself, so it is there when the facade has it (own keys only).
+    supports: (member: string) => {
+      const name = String(member).replace(/^svc\./, '');
+      const [ns, key] = name.split('.') as [string, string?];
+      if (Object.hasOwn(methods, name)) return snapshot().methods.includes(name);
+      return Object.hasOwn(svc, ns) && (!key || Object.hasOwn(svc[ns], key));
+    },
     app: {
       onThemeChange(callback: (theme: Theme) => void) {
         if (typeof callback != 'function') throw invalid('app.onThemeChange', 'callback must be a function');
@@ -116,8 +124,9 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     actions,
   };
   // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
-  for (const [key, field] of [['id', 'id'], ['version', 'version'], ['locale', 'locale'], ['theme', 'theme'], ['launchParams', 'launch_params']] as const)
-    Object.defineProperty(svc.app, key, { get: () => snapshot().app[field], enumerable: true });
+  // The snapshot's keys are the interface's, except `launch_params`, which the facade spells `launchParams`.
+  for (const key of ['id', 'version', 'locale', 'theme', 'launchParams'] as const)
+    Object.defineProperty(svc.app, key, { get: () => snapshot().app[key == 'launchParams' ? 'launch_params' : key], enumerable: true });
 
   for (const name in methods) {
     const def: MethodDef = methods[name as keyof typeof methods];

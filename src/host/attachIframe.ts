@@ -7,7 +7,8 @@ import type { HostEndpoint } from './createHost';
  * The web host's side of the bootstrap: answers a hello only when it comes from `iframe`'s window and from
  * `appOrigin` exactly, by sending a welcome to that origin with a fresh `MessagePort`. A later hello (the app
  * reloaded) replaces the port; a hello from any other window or origin is ignored, so a sibling frame or a page the
- * app was navigated to never receives a port.
+ * app was navigated to never receives a port, and a nonce already answered is never answered again (a replayed
+ * hello cannot rebind the host).
  *
  * Attach before setting `iframe.src`, so that the first hello is not missed.
  * @returns A function that stops listening (the channel itself is closed with `host.close()`).
@@ -15,12 +16,14 @@ import type { HostEndpoint } from './createHost';
  */
 export function attachIframe(host: HostEndpoint, iframe: HTMLIFrameElement, appOrigin: string, win: Window = window): () => void {
   if (!appOrigin || appOrigin == '*' || appOrigin == 'null') throw new TypeError(`attachIframe(): appOrigin must be the app's exact origin, not '${appOrigin}'.`);
-  let lastNonce: unknown;
+  // Every nonce answered, not only the last: a replayed older hello would otherwise rebind the host to a new port
+  // and cut the running invocation (PROTOCOL.md: a nonce is answered once).
+  const answered = new Set<string>();
   const onMessage = (event: MessageEvent) => {
     const d = event.data;
     if (event.source !== iframe.contentWindow || event.origin !== appOrigin || !isPlain(d)) return;
-    if (d.svc !== 'hello' || d.wire !== WIRE || typeof d.nonce != 'string' || d.nonce === lastNonce) return;
-    lastNonce = d.nonce;
+    if (d.svc !== 'hello' || d.wire !== WIRE || typeof d.nonce != 'string' || answered.has(d.nonce)) return;
+    answered.add(d.nonce);
     const channel = new MessageChannel();
     host.attach(portTransport(channel.port1));
     const welcome: WelcomeMessage = { svc: 'welcome', wire: WIRE, nonce: d.nonce, snapshot: host.snapshot };

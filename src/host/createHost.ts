@@ -91,7 +91,10 @@ export interface HostEndpoint {
   setTheme(theme: Theme): void;
   /** Connects a (new) app channel; a previous one is closed and its pending calls fail with `ERR_DISCONNECTED`. */
   attach(transport: Transport): void;
-  /** Closes the channel; pending calls on both sides fail with `ERR_DISCONNECTED`. */
+  /**
+   * Closes the channel; pending calls on both sides fail with `ERR_DISCONNECTED`. A later {@link HostEndpoint.attach}
+   * opens a new one (as a reload does), also when `close()` came before any app attached.
+   */
   close(): void;
 }
 
@@ -107,8 +110,8 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  * @example
  * ```ts
  * const host = createHost({ app, handlers: { 'room.current': () => null }, hostOrigin: location.origin });
+ * attachIframe(host, iframe, appOrigin); // listen before the app can say hello
  * iframe.src = launchUrl(appUrl, host.snapshot);
- * attachIframe(host, iframe, appOrigin);
  * ```
  * @public
  */
@@ -187,7 +190,14 @@ export function createHost(options: HostOptions): HostEndpoint {
       current().notify(PEER.theme, { theme });
     },
     close() {
-      current().close();
+      // Before any app attached there is no channel to close: fail what waits for one, and let a later attach
+      // start afresh (before, the next app's channel was closed on arrival and its calls timed out).
+      if (!endpoint) return;
+      endpoint.close();
+      if (waiting) {
+        waiting = undefined;
+        endpoint = undefined;
+      }
     },
   };
   if (options.transport) host.attach(options.transport);

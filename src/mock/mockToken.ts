@@ -24,7 +24,7 @@ export interface MockTokenClaims {
   iat: number;
   /** A fresh id per token: two calls never return the same token. */
   jti: string;
-  /** The declared auth scopes, space-separated (empty when none). */
+  /** The manifest's `auth.scopes` (OAuth scopes of the exchange, not permission scopes), space-separated; empty when none. */
   scope: string;
   /** Present only while an action invoked by an agent runs: the agent's id. */
   act?: { sub: string };

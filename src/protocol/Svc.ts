@@ -1,3 +1,4 @@
+import type { MethodName } from './methods';
 import type { PermissionScope } from './scopes';
 import type {
   ActionHandler, AuthState, ConfirmRequest, ElicitRequest, Identity, JsonValue, OutgoingMessage, PermissionState,
@@ -154,32 +155,54 @@ export interface SvcPermissions {
 }
 
 /**
+ * Every member name `svc.supports()` knows, as written after `svc.` (`'room.current'`). Typed so an editor completes
+ * it and flags a typo; any string is still accepted (a newer host may offer more).
+ * @public
+ */
+export type SvcMember =
+  | MethodName
+  | 'version'
+  | 'supports'
+  | 'app.id'
+  | 'app.version'
+  | 'app.locale'
+  | 'app.theme'
+  | 'app.launchParams'
+  | 'app.onThemeChange'
+  | 'actions.handle';
+
+/**
  * The `svc` global: the only non-standard global a mini app receives.
  * @public
  */
 export interface Svc {
   /** The bridge version the host speaks (the SDK's own when no host is around). */
   readonly version: string;
-  /** Whether the host offers `method`, e.g. `svc.supports('files.pick')`; answered from what the host advertised. */
-  supports(method: string): boolean;
-  /** {@inheritDoc SvcApp} */
+  /**
+   * Feature detection: whether `member` can be used here, e.g. `svc.supports('files.pick')` or
+   * `svc.supports('svc.files.pick')`. Operations the host serves are answered from what it advertised; members the
+   * app side provides (`actions.handle`, `app.onThemeChange`, the `svc.app` values, `version`, `supports`) are always
+   * true. An unknown name is false.
+   */
+  supports(member: SvcMember | `svc.${SvcMember}` | (string & {})): boolean;
+  /** `svc.app`: the launch snapshot, read once at start-up, and theme changes. */
   readonly app: SvcApp;
-  /** {@inheritDoc SvcIdentity} */
+  /** `svc.identity`: who the person is, for display only; never authorisation (verify the token on your backend). */
   readonly identity: SvcIdentity;
-  /** {@inheritDoc SvcAuth} */
+  /** `svc.auth`: tokens for the mini app's own backend, in the manifest's auth mode. */
   readonly auth: SvcAuth;
-  /** {@inheritDoc SvcRoom} */
+  /** `svc.room`: the room the mini app was opened from (needs `room.context`); `null` from the home grid. */
   readonly room: SvcRoom;
-  /** {@inheritDoc SvcMessage} */
+  /** `svc.message`: send into a room as the person, from their own client; they confirm every send. */
   readonly message: SvcMessage;
-  /** {@inheritDoc SvcFiles} */
+  /** `svc.files`: files in the person's service storage. */
   readonly files: SvcFiles;
-  /** {@inheritDoc SvcActions} */
+  /** `svc.actions`: the agent-callable actions the manifest declares. */
   readonly actions: SvcActions;
-  /** {@inheritDoc SvcUi} */
+  /** `svc.ui`: the host's own UI. */
   readonly ui: SvcUi;
-  /** {@inheritDoc SvcStorage} */
+  /** `svc.storage`: a small (256 KB) key-value store of JSON values that survives reinstall and syncs across the person's devices. Larger data belongs in IndexedDB. */
   readonly storage: SvcStorage;
-  /** {@inheritDoc SvcPermissions} */
+  /** `svc.permissions`: request at the moment of use, with the action visible. */
   readonly permissions: SvcPermissions;
 }

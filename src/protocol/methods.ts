@@ -24,8 +24,11 @@ export interface MethodDef {
 }
 
 type Wired = Omit<Svc, 'version' | 'supports' | 'app'>;
+// MethodName is written out over Svc (not through Wired) so the published type names nothing internal.
 /** Every operation name that crosses the wire from app to host, e.g. `'room.current'`. @public */
-export type MethodName = { [N in keyof Wired & string]: `${N}.${Exclude<keyof Wired[N] & string, 'handle'>}` }[keyof Wired & string];
+export type MethodName = {
+  [N in Exclude<keyof Svc, 'version' | 'supports' | 'app'>]: `${N}.${Exclude<keyof Svc[N] & string, 'handle'>}`;
+}[Exclude<keyof Svc, 'version' | 'supports' | 'app'>];
 type FacadeFn<W extends MethodName> = W extends `${infer N extends keyof Wired}.${infer M}` ? Wired[N][M & keyof Wired[N]] : never;
 /** What an operation resolves to, from the facade's type. @public */
 export type MethodResult<W extends MethodName> = FacadeFn<W> extends (...a: any[]) => infer R ? Awaited<R> : never;

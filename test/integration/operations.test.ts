@@ -20,6 +20,16 @@ describe.each(Object.keys(transports) as (keyof typeof transports)[])('every ope
     expect(c.svc.supports('camera.take')).toBe(false);
   });
 
+  it('supports() takes the name with or without svc., and answers for the members the app side provides', () => {
+    c = connect(kind, { handlers: { 'room.current': () => null } });
+    expect(c.svc.supports('svc.room.current')).toBe(true);
+    expect(c.svc.supports('svc.files.pick')).toBe(false);
+    for (const member of ['actions.handle', 'app.onThemeChange', 'app.theme', 'app.launchParams', 'version', 'svc.supports'])
+      expect(c.svc.supports(member), member).toBe(true);
+    for (const member of ['actions.elicit', 'room.foo', 'app.toString', '__proto__', 'constructor.keys', '', 'svc.'])
+      expect(c.svc.supports(member), member).toBe(false);
+  });
+
   it('sends identity, auth and room calls with empty params and returns the answers', async () => {
     c = connect(kind);
     const { svc, seen } = c;

@@ -1,7 +1,7 @@
-// The mini app `npm run size` budgets (issue 2): every namespace of svc used through the package entry, with as
-// little app logic as possible, so the figure is the SDK's footprint in an app. The facade is built from the whole
+// The mini app `npm run size` budgets: every namespace of svc used through the package entry, and SvcError imported
+// for `instanceof`, with as little app logic as possible, so the figure is the SDK's footprint in any such app. The facade is built from the whole
 // registry, so it carries every operation whichever ones an app calls.
-import { isSvcError, svc } from 'svc-sdk';
+import { isSvcError, SvcError, svc } from 'svc-sdk';
 
 async function main(): Promise<void> {
   svc.app.onThemeChange((theme) => svc.ui.toast({ message: theme }));
@@ -19,4 +19,5 @@ async function main(): Promise<void> {
   await svc.files.pick();
 }
 
-main().catch((e) => isSvcError(e) && e.retriable && setTimeout(main, 1000));
+// Both guards, as apps write them: `instanceof` within one bundle, `isSvcError` across bundles.
+main().catch((e) => (e instanceof SvcError || isSvcError(e)) && e.retriable && setTimeout(main, 1000));

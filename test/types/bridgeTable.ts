@@ -5,6 +5,11 @@ import { isSvcError, svc, type ActionContext, type Identity, type Room, type Svc
 export async function everyRowOfTheBridgeTable(): Promise<void> {
   const version: string = svc.version;
   const supported: boolean = svc.supports('files.pick');
+  // Typed as the union of member names (the editor completes them), with the svc. prefix too and any string accepted.
+  const member: Parameters<typeof svc.supports>[0] = 'svc.actions.handle';
+  svc.supports(member);
+  svc.supports('app.onThemeChange');
+  svc.supports(String(Math.random()));
   const app: [string, string, string, 'light' | 'dark', Readonly<Record<string, string>>] = [svc.app.id, svc.app.version, svc.app.locale, svc.app.theme, svc.app.launchParams];
   const unsubscribe: () => void = svc.app.onThemeChange((theme: 'light' | 'dark') => void theme);
   const me: Identity = await svc.identity.get();
