@@ -1,3 +1,4 @@
+import { utf8Length } from './bytes';
 import type { JsonValue } from '../protocol/shape';
 import { SvcError } from '../protocol/SvcError';
 
@@ -24,8 +25,8 @@ export interface MockStore {
   toJSON(): Record<string, JsonValue>;
 }
 
-const encoder = new TextEncoder();
-const size = (key: string, text: string) => encoder.encode(key).length + encoder.encode(text).length;
+// Counted without TextEncoder, which Jest's jsdom environment lacks.
+const size = (key: string, text: string) => utf8Length(key) + utf8Length(text);
 
 /**
  * Creates a store for `svc.storage`, optionally with data already in it.

@@ -1,4 +1,7 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha256';
+import { randomId } from '../protocol/randomId';
+import { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from './bytes';
 
 /**
  * The HS256 key the mock signs its tokens with. Public on purpose: mock tokens prove nothing outside tests, and a
@@ -32,13 +35,15 @@ export interface MockTokenClaims {
   tenant_id: string;
 }
 
-const b64 = (value: object | Buffer) => (Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value))).toString('base64url');
-const sign = (data: string) => createHmac('sha256', MOCK_TOKEN_KEY).update(data).digest();
+// HMAC with @noble/hashes: synchronous (these functions are public and synchronous) and the same in browsers,
+// workers, Node and jsdom, where node:crypto and Buffer are missing.
+const b64 = (value: object) => toBase64Url(utf8(JSON.stringify(value)));
+const sign = (data: string) => hmac(sha256, utf8(MOCK_TOKEN_KEY), utf8(data));
 
 /** Mints a signed mock JWT (HS256) with the given claims. */
 export function mintMockToken(claims: MockTokenClaims): string {
   const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
-  return `${head}.${b64(sign(head))}`;
+  return `${head}.${toBase64Url(sign(head))}`;
 }
 
 /**
@@ -68,10 +73,17 @@ export function decodeMockToken(token: string, options: DecodeMockTokenOptions =
   if (parts.length != 3) throw new TypeError('decodeMockToken(): not a JWT (three dot-separated parts expected)');
   const [head, body, sig] = parts as [string, string, string];
   const expected = sign(`${head}.${body}`);
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length != expected.length || !timingSafeEqual(given, expected))
-    throw new TypeError('decodeMockToken(): the signature does not verify with the mock key');
-  const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as MockTokenClaims;
+  let given: Uint8Array;
+  try {
+    given = fromBase64Url(sig);
+  } catch {
+    throw new TypeError('decodeMockToken(): the signature is not base64url');
+  }
+  // Compared in full whatever the first difference (a mock key is public, but a backend copying this should not leak).
+  let difference = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) difference |= (given[i] ?? 0) ^ expected[i]!;
+  if (difference !== 0) throw new TypeError('decodeMockToken(): the signature does not verify with the mock key');
+  const claims = JSON.parse(fromUtf8(fromBase64Url(body))) as MockTokenClaims;
   if (options.audience !== undefined && claims.aud !== options.audience)
     throw new TypeError(`decodeMockToken(): aud is '${claims.aud}', expected exactly '${options.audience}'`);
   if (options.now !== undefined && claims.exp <= options.now) throw new TypeError('decodeMockToken(): the token has expired');
@@ -79,7 +91,7 @@ export function decodeMockToken(token: string, options: DecodeMockTokenOptions =
 }
 
 /** A fresh token id. */
-export const tokenId = (): string => randomUUID();
+export const tokenId = (): string => randomId();
 
 /**
  * The `app_user_id` a host derives for a person and a mini app: lowercase hex HMAC-SHA256 keyed by the tenant key
@@ -91,5 +103,5 @@ export const tokenId = (): string => randomUUID();
  * @public
  */
 export function deriveAppUserId(userId: string, miniAppId: string, tenantKey = 'mock-tenant-key'): string {
-  return createHmac('sha256', tenantKey).update(`${userId}:${miniAppId}`).digest('hex');
+  return toHex(hmac(sha256, utf8(tenantKey), utf8(`${userId}:${miniAppId}`)));
 }

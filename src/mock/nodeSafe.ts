@@ -1,4 +1,3 @@
-import { Blob as NodeBlob } from 'node:buffer';
 import { isPlain } from '../protocol/shape';
 import type { Transport } from '../rpc/Transport';
 
@@ -14,8 +13,18 @@ interface Packed {
 // A plain object (of any realm, see isPlain) or an array.
 const isPlainAnyRealm = (v: unknown): v is Record<string, unknown> => Array.isArray(v) || isPlain(v);
 
-// A Blob that Node's structuredClone cannot copy: one made by a DOM emulation (happy-dom, jsdom) in place of Node's.
-const isForeignBlob = (v: unknown): v is Blob => typeof Blob == 'function' && v instanceof Blob && !(v instanceof NodeBlob);
+// Whether this runtime's structuredClone loses the global Blob: true under a DOM emulation (happy-dom, jsdom) in Node,
+// whose Blob is not Node's. Probed, not assumed, so the mock imports nothing from Node and runs in browsers too.
+const blobsLost = (): boolean => {
+  if (typeof Blob != 'function' || typeof structuredClone != 'function') return false;
+  try {
+    return !(structuredClone(new Blob([])) instanceof Blob);
+  } catch {
+    return true;
+  }
+};
+let foreign: boolean | undefined;
+const isForeignBlob = (v: unknown): v is Blob => typeof Blob == 'function' && v instanceof Blob && (foreign ??= blobsLost());
 
 async function pack(v: unknown, depth = 0): Promise<unknown> {
   if (isForeignBlob(v)) {
@@ -54,8 +63,8 @@ function unpack(v: unknown, depth = 0): unknown {
  * cost. Sends stay in order: a message waits for the one before it to be packed.
  */
 export function nodeSafe(transport: Transport): Transport {
-  const foreignBlob = typeof Blob == 'function' && Blob !== NodeBlob;
-  const otherRealm = Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
+  const foreignBlob = (foreign ??= blobsLost());
+  const otherRealm = typeof structuredClone == 'function' && Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
   if (!foreignBlob && !otherRealm) return transport;
   let queue: Promise<unknown> = Promise.resolve();
   return {

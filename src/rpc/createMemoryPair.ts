@@ -1,3 +1,4 @@
+import { cloneMessage } from './cloneMessage';
 import type { Transport } from './Transport';
 
 /**
@@ -12,7 +13,7 @@ export function createMemoryPair(): [Transport, Transport] {
   const end = (self: 0 | 1): Transport => ({
     send(message) {
       if (!open) return;
-      const copy = structuredClone(message);
+      const copy = cloneMessage(message);
       queueMicrotask(() => open && receivers[1 - self]!(copy));
     },
     listen(receive) {
