@@ -27,13 +27,23 @@ const rows = [];
   b.listen((m) => b.send(m));
   let resolve;
   a.listen(() => resolve());
-  rows.push(await measure('baseline: memory pair round trip', 20000, () => new Promise((r) => ((resolve = r), a.send({ svc: 1, id: 'x', method: 'm', params: {} })))));
+  rows.push(
+    await measure(
+      'baseline: memory pair round trip',
+      20000,
+      () => new Promise((r) => ((resolve = r), a.send({ svc: 1, id: 'x', method: 'm', params: {} }))),
+    ),
+  );
 }
 
 // Baseline 2: the real client against createHost with one trivial handler, no mock.
 {
   const [appEnd, hostEnd] = createMemoryPair();
-  const host = createHost({ handlers: { 'storage.get': () => 1 }, app: { id: manifest.id, version: '1.0.0', locale: 'en', theme: 'light', launch_params: {} }, transport: hostEnd });
+  const host = createHost({
+    handlers: { 'storage.get': () => 1 },
+    app: { id: manifest.id, version: '1.0.0', locale: 'en', theme: 'light', launch_params: {} },
+    transport: hostEnd,
+  });
   const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
   rows.push(await measure('baseline: client + createHost call', 20000, () => svc.storage.get('k')));
   host.close();
@@ -46,7 +56,11 @@ const rows = [];
   rows.push(await measure('mock: room.current (scope checked)', 20000, () => host.svc.room.current()));
   rows.push(await measure('mock: getToken (mints a JWT)', 5000, () => host.svc.auth.getToken()));
   host.svc.actions.handle('create_poll', () => ({ poll_id: 'p' }));
-  rows.push(await measure('mock: invokeAction (schema checked)', 5000, () => host.invokeAction('create_poll', { question: 'Lunch?', options: ['a', 'b'] })));
+  rows.push(
+    await measure('mock: invokeAction (schema checked)', 5000, () =>
+      host.invokeAction('create_poll', { question: 'Lunch?', options: ['a', 'b'] }),
+    ),
+  );
   host.close();
 }
 
@@ -60,7 +74,11 @@ rows.push(
   }),
 );
 
-console.log(`svc-sdk/mock bench, Node ${process.version}, ${process.platform}/${process.arch}${scale < 1 ? ' (quick)' : ''}`);
+console.log(
+  `svc-sdk/mock bench, Node ${process.version}, ${process.platform}/${process.arch}${scale < 1 ? ' (quick)' : ''}`,
+);
 console.table(rows);
 const cycle = Number(rows.at(-1)['µs/op']);
-console.log(`1000 tests that each create a host and make one call spend about ${((cycle * 1000) / 1000).toFixed(0)} ms in the mock.`);
+console.log(
+  `1000 tests that each create a host and make one call spend about ${((cycle * 1000) / 1000).toFixed(0)} ms in the mock.`,
+);

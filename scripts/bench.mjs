@@ -25,58 +25,122 @@ const node = await benchNode(quick ? { rounds: 1, samples: 3000 } : { rounds: 3,
 rows.push(...node.map((r) => ({ where: 'Node 20, MessageChannel', ...r, rawMedian: node[0].median })));
 let chromiumNote = '';
 if (existsSync(chromiumPath)) {
-  const ch = await benchChromium(quick ? { executablePath: chromiumPath, rounds: 1, samples: 1000 } : { executablePath: chromiumPath, rounds: 7, samples: 3000 });
+  const ch = await benchChromium(
+    quick
+      ? { executablePath: chromiumPath, rounds: 1, samples: 1000 }
+      : { executablePath: chromiumPath, rounds: 7, samples: 3000 },
+  );
   rows.push(...ch.map((r) => ({ where: 'Chromium, cross-site frame', ...r, rawMedian: ch[0].median })));
-  if (!ch.every((r) => r.isolated)) chromiumNote = 'note: the pages were not cross-origin isolated, so Chromium timings have a 100 µs grain.';
-} else chromiumNote = `Chromium: SKIPPED (no browser at ${chromiumPath}; apt-get install -y chromium, or set CHROMIUM_PATH).`;
+  if (!ch.every((r) => r.isolated))
+    chromiumNote = 'note: the pages were not cross-origin isolated, so Chromium timings have a 100 µs grain.';
+} else
+  chromiumNote = `Chromium: SKIPPED (no browser at ${chromiumPath}; apt-get install -y chromium, or set CHROMIUM_PATH).`;
 
-const label = { raw: 'raw MessagePort echo', svc: 'svc (createSvc + createHost)', penpal: 'penpal 7.0.6', comlink: 'comlink 4.4.2' };
+const label = {
+  raw: 'raw MessagePort echo',
+  svc: 'svc (createSvc + createHost)',
+  penpal: 'penpal 7.0.6',
+  comlink: 'comlink 4.4.2',
+};
 const fmt = (n, d = 1) => n.toFixed(d);
-const table = rows.map((r) => [r.where, label[r.lib], fmt(r.median), fmt(r.p99), `${fmt(r.ratio ?? r.median / r.rawMedian, 2)}x`, Math.round(r.throughput).toLocaleString('en'), r.ready >= 1000 ? `${fmt(r.ready / 1000)} ms` : `${Math.round(r.ready)} µs`]);
+const table = rows.map((r) => [
+  r.where,
+  label[r.lib],
+  fmt(r.median),
+  fmt(r.p99),
+  `${fmt(r.ratio ?? r.median / r.rawMedian, 2)}x`,
+  Math.round(r.throughput).toLocaleString('en'),
+  r.ready >= 1000 ? `${fmt(r.ready / 1000)} ms` : `${Math.round(r.ready)} µs`,
+]);
 const head = ['where', 'round trip', 'median µs', 'p99 µs', 'vs raw', 'calls/s (100 in flight)', 'time to ready'];
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => String(t[i]).length)));
-const line = (cells) => `| ${cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
-console.log(`\n${line(head)}\n|${widths.map((w, i) => (i < 2 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`);
+const line = (cells) =>
+  `| ${cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
+console.log(
+  `\n${line(head)}\n|${widths.map((w, i) => (i < 2 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`,
+);
 for (const t of table) console.log(line(t));
 if (chromiumNote) console.log(chromiumNote);
-console.log('time to ready: Node, from creating the channel to the first answered call; Chromium, from the app page\'s first script to the first answered call (bootstrap included).');
+console.log(
+  "time to ready: Node, from creating the channel to the first answered call; Chromium, from the app page's first script to the first answered call (bootstrap included).",
+);
 
 // Memory: a child process with --expose-gc, so that the heap is measured after full collections.
-const mem = spawnSync(process.execPath, ['--expose-gc', resolve(import.meta.dirname, 'bench/memory.mjs'), '100000'], { encoding: 'utf8' });
+const mem = spawnSync(process.execPath, ['--expose-gc', resolve(import.meta.dirname, 'bench/memory.mjs'), '100000'], {
+  encoding: 'utf8',
+});
 try {
   const m = JSON.parse(mem.stdout.trim().split('\n').at(-1));
-  console.log(`\nmemory: ${m.calls.toLocaleString('en')} svc calls (100 in flight): retained heap ${fmt(m.before / 1024)} KB before, ${fmt(m.after / 1024)} KB after (${m.growth >= 0 ? '+' : ''}${fmt(m.growth / 1024)} KB, ${fmt(m.growth / m.calls, 2)} bytes per call; after full GCs)`);
+  console.log(
+    `\nmemory: ${m.calls.toLocaleString('en')} svc calls (100 in flight): retained heap ${fmt(m.before / 1024)} KB before, ${fmt(m.after / 1024)} KB after (${m.growth >= 0 ? '+' : ''}${fmt(m.growth / 1024)} KB, ${fmt(m.growth / m.calls, 2)} bytes per call; after full GCs)`,
+  );
 } catch {
   console.log(`\nmemory: the measurement failed: ${mem.stderr}`);
 }
 
 // Sizes: ours (scripts/size.mjs), and a minimal realistic use of each peer measured the same way in this run.
 async function peer(code) {
-  const out = await build({ stdin: { contents: code, resolveDir: root, loader: 'js' }, bundle: true, minify: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent' });
+  const out = await build({
+    stdin: { contents: code, resolveDir: root, loader: 'js' },
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'silent',
+  });
   const bytes = out.outputFiles[0].contents;
-  return { min: bytes.length, brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length };
+  return {
+    min: bytes.length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
 }
 const sizeRows = await sizes();
-sizeRows.push({ name: 'peer: penpal 7 (connect + one call)', ...(await peer("import { connect, WindowMessenger } from 'penpal'; connect({ messenger: new WindowMessenger({ remoteWindow: parent, allowedOrigins: ['https://host.example'] }), methods: {} }).promise.then((r) => r.get('k'));")) });
-sizeRows.push({ name: 'peer: comlink 4 (wrap + one call)', ...(await peer("import { wrap, windowEndpoint } from 'comlink'; wrap(windowEndpoint(parent)).get('k');")) });
-console.log(`\n${'size (minified, brotli -q 11)'.padEnd(40)} ${'minified'.padStart(9)} ${'brotli'.padStart(7)}  budget`);
-for (const r of sizeRows) console.log(`${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)` : ''}`);
-console.log('other peers (measured the same way when the budget was set): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB');
+sizeRows.push({
+  name: 'peer: penpal 7 (connect + one call)',
+  ...(await peer(
+    "import { connect, WindowMessenger } from 'penpal'; connect({ messenger: new WindowMessenger({ remoteWindow: parent, allowedOrigins: ['https://host.example'] }), methods: {} }).promise.then((r) => r.get('k'));",
+  )),
+});
+sizeRows.push({
+  name: 'peer: comlink 4 (wrap + one call)',
+  ...(await peer("import { wrap, windowEndpoint } from 'comlink'; wrap(windowEndpoint(parent)).get('k');")),
+});
+console.log(
+  `\n${'size (minified, brotli -q 11)'.padEnd(40)} ${'minified'.padStart(9)} ${'brotli'.padStart(7)}  budget`,
+);
+for (const r of sizeRows)
+  console.log(
+    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)` : ''}`,
+  );
+console.log(
+  'other peers (measured the same way when the budget was set): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
+);
 
 if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
   console.log('\nmock host (scripts/bench-mock.mjs):');
-  const r = spawnSync(process.execPath, [resolve(root, 'scripts/bench-mock.mjs'), ...(quick ? ['--quick'] : [])], { encoding: 'utf8', cwd: root });
+  const r = spawnSync(process.execPath, [resolve(root, 'scripts/bench-mock.mjs'), ...(quick ? ['--quick'] : [])], {
+    encoding: 'utf8',
+    cwd: root,
+  });
   process.stdout.write(r.status === 0 ? r.stdout : `bench-mock failed (exit ${r.status}): ${r.stderr}\n`);
 }
 
 {
   const { benchServer } = await import('./bench/server.mjs');
   const server = await benchServer();
-  console.log('\nsvc-sdk/server (scripts/bench/server.mjs): cost against a bare baseline, median of alternating rounds');
+  console.log(
+    '\nsvc-sdk/server (scripts/bench/server.mjs): cost against a bare baseline, median of alternating rounds',
+  );
   for (const r of server)
-    console.log(`  ${r.what.padEnd(32)} ${Math.round(r.ours).toLocaleString('en').padStart(8)}/s vs ${r.baseline} ${Math.round(r.raw).toLocaleString('en')}/s: ${r.ratio.toFixed(2)}x`);
+    console.log(
+      `  ${r.what.padEnd(32)} ${Math.round(r.ours).toLocaleString('en').padStart(8)}/s vs ${r.baseline} ${Math.round(r.raw).toLocaleString('en')}/s: ${r.ratio.toFixed(2)}x`,
+    );
 }
 
 const cpu = cpus()[0];
-console.log(`\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`,
+);
 process.exit(0);

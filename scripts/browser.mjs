@@ -18,7 +18,9 @@ if (!existsSync(executablePath)) {
     process.exit(1);
   }
   const line = '!'.repeat(78);
-  console.log(`${line}\n!!  SKIPPED: the browser suite did not run: ${why}.\n!!  Cross-origin, hostile-frame and MessagePort behaviour is NOT verified on this machine.\n${line}`);
+  console.log(
+    `${line}\n!!  SKIPPED: the browser suite did not run: ${why}.\n!!  Cross-origin, hostile-frame and MessagePort behaviour is NOT verified on this machine.\n${line}`,
+  );
   console.log('0 passed, 0 failed, 1 skipped');
   process.exit(0);
 }

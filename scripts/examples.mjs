@@ -17,7 +17,10 @@ for (const name of readdirSync('examples').sort()) {
   runs.push([`${name}: vitest`, `npx vitest run --root ${dir} --reporter=dot`]);
   if (existsSync(join(dir, 'jest.config.cjs')))
     // --experimental-vm-modules lets Jest load the .mjs tests as ESM; the .cjs tests run as CommonJS alongside.
-    runs.push([`${name}: jest (cjs + esm)`, `node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js -c ${dir}/jest.config.cjs`]);
+    runs.push([
+      `${name}: jest (cjs + esm)`,
+      `node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js -c ${dir}/jest.config.cjs`,
+    ]);
 }
 
 const started = Date.now();

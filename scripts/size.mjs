@@ -52,8 +52,15 @@ if (import.meta.url == `file://${process.argv[1]}`) {
   const rows = await sizes();
   console.log('entry'.padEnd(34), 'minified'.padStart(9), 'brotli'.padStart(8), '  budget');
   for (const r of rows)
-    console.log(r.name.padEnd(34), String(r.min).padStart(9), String(r.brotli).padStart(8), r.budget ? `  ${r.budget} (${((r.brotli / r.budget) * 100).toFixed(0)}%)` : '');
-  console.log('\npeers, minified + brotli of a minimal use (measured the same way when the budget was set): vk-bridge 1.7 KB, penpal 3.1 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB');
+    console.log(
+      r.name.padEnd(34),
+      String(r.min).padStart(9),
+      String(r.brotli).padStart(8),
+      r.budget ? `  ${r.budget} (${((r.brotli / r.budget) * 100).toFixed(0)}%)` : '',
+    );
+  console.log(
+    '\npeers, minified + brotli of a minimal use (measured the same way when the budget was set): vk-bridge 1.7 KB, penpal 3.1 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
+  );
   const over = rows.filter((r) => r.budget && r.brotli > r.budget);
   if (process.argv.includes('--check') && over.length) {
     for (const r of over) console.error(`size: ${r.name} is ${r.brotli} bytes brotli, over its budget of ${r.budget}.`);

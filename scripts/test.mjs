@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 
 const steps = [
   ['build', 'npx tsup --silent'],
+  ['lint and format (Biome)', 'npx biome check .'],
   ['type-check', 'npx tsc --noEmit -p .'],
   ['svc.d.ts is current', 'node scripts/types.mjs --check'],
   ['unit and integration tests', 'npx vitest run'],
@@ -17,6 +18,7 @@ const steps = [
 // Closing lines of the runners used: Vitest ("Tests  3 passed | 1 failed (4)"), Jest ("Tests: 1 failed, 3
 // passed, 4 total") and the browser suite ("3 passed, 1 failed").
 function count(output) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes, which start with ESC
   const text = output.replace(/\x1b\[[0-9;]*m/g, '');
   let passed = 0;
   let failed = 0;

@@ -16,7 +16,8 @@ const result = Extractor.invoke(ExtractorConfig.loadFileAndPrepare(resolve(root,
 });
 const after = readFileSync(file, 'utf8');
 const problems = [];
-if (!result.succeeded || result.warningCount > 0) problems.push(`api-extractor reported ${result.errorCount} errors and ${result.warningCount} warnings`);
+if (!result.succeeded || result.warningCount > 0)
+  problems.push(`api-extractor reported ${result.errorCount} errors and ${result.warningCount} warnings`);
 if (check && before !== after) problems.push('types/svc.d.ts was stale; it has been regenerated: review and commit it');
 if (problems.length) {
   for (const p of problems) console.error(`types: ${p}.`);

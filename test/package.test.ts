@@ -7,7 +7,10 @@ const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const built = existsSync(`${root}dist/index.js`);
 const node = (code: string, type: 'module' | 'commonjs' = 'module') =>
-  execFileSync(process.execPath, [type == 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], { cwd: root, encoding: 'utf8' });
+  execFileSync(process.execPath, [type == 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 
 describe('the package', () => {
   it('has an exports map with types first in every condition, and no wildcard', () => {
@@ -19,18 +22,24 @@ describe('the package', () => {
     expect(pkg.sideEffects).toEqual(['./dist/global.js', './dist/global.cjs', './dist/svc.global.js']);
   });
 
-  it.runIf(built)('imports every entry, ESM and CJS, where there is no window, and fails calls with ERR_NO_HOST', () => {
-    const esm = node(`
+  it.runIf(built)(
+    'imports every entry, ESM and CJS, where there is no window, and fails calls with ERR_NO_HOST',
+    () => {
+      const esm = node(`
       for (const entry of ['svc-sdk', 'svc-sdk/global', 'svc-sdk/host', 'svc-sdk/mock', 'svc-sdk/manifest']) await import(entry);
       const { svc } = await import('svc-sdk');
       const e = await svc.room.current().catch((e) => e);
       console.log(JSON.stringify([typeof window, e.code, globalThis.svc === svc]));`);
-    expect(JSON.parse(esm)).toEqual(['undefined', 'ERR_NO_HOST', true]);
-    const cjs = node(`
+      expect(JSON.parse(esm)).toEqual(['undefined', 'ERR_NO_HOST', true]);
+      const cjs = node(
+        `
       for (const entry of ['svc-sdk', 'svc-sdk/global', 'svc-sdk/host', 'svc-sdk/mock', 'svc-sdk/manifest']) require(entry);
-      require('svc-sdk').svc.identity.get().catch((e) => console.log(e.code));`, 'commonjs');
-    expect(cjs.trim()).toBe('ERR_NO_HOST');
-  });
+      require('svc-sdk').svc.identity.get().catch((e) => console.log(e.code));`,
+        'commonjs',
+      );
+      expect(cjs.trim()).toBe('ERR_NO_HOST');
+    },
+  );
 
   it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
     const context: any = {};

@@ -7,5 +7,8 @@ module.exports = {
   transform: { '^.+\\.[cm]?[jt]sx?$': ['@swc/jest'] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   // Only inside this repository, where svc-sdk is the package itself: an installed svc-sdk needs no mapping.
-  moduleNameMapper: { '^svc-sdk/mock$': '<rootDir>/../../dist/mock.cjs', '^svc-sdk$': '<rootDir>/../../dist/index.cjs' },
+  moduleNameMapper: {
+    '^svc-sdk/mock$': '<rootDir>/../../dist/mock.cjs',
+    '^svc-sdk$': '<rootDir>/../../dist/index.cjs',
+  },
 };

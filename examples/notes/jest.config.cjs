@@ -2,7 +2,12 @@
 // `node --experimental-vm-modules`. Both import the built package by name, as a user's tests would.
 const dist = '<rootDir>/../../dist';
 
-const common = { rootDir: __dirname, testEnvironment: 'node', transform: {}, moduleFileExtensions: ['js', 'cjs', 'mjs', 'json'] };
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: {},
+  moduleFileExtensions: ['js', 'cjs', 'mjs', 'json'],
+};
 
 module.exports = {
   projects: [

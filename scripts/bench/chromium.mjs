@@ -11,8 +11,16 @@ const root = resolve(import.meta.dirname, '../..');
 
 export async function benchChromium({ executablePath, rounds = 2, samples = 5000 }) {
   const servers = await startServers(2, {
-    roots: { '/bench/': import.meta.dirname, '/node_modules/penpal/': resolve(root, 'node_modules/penpal'), '/node_modules/comlink/': resolve(root, 'node_modules/comlink') },
-    headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp', 'cross-origin-resource-policy': 'cross-origin' },
+    roots: {
+      '/bench/': import.meta.dirname,
+      '/node_modules/penpal/': resolve(root, 'node_modules/penpal'),
+      '/node_modules/comlink/': resolve(root, 'node_modules/comlink'),
+    },
+    headers: {
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+      'cross-origin-resource-policy': 'cross-origin',
+    },
   });
   const [hp, ap] = servers.ports;
   const H = `http://127.0.0.1:${hp}`;
@@ -33,7 +41,9 @@ export async function benchChromium({ executablePath, rounds = 2, samples = 5000
           }
           throw new Error(`bench: the ${lib} app frame did not load`);
         })();
-        const res = await (await frame.waitForFunction(() => window.__result, null, { timeout: 60_000, polling: 100 })).jsonValue();
+        const res = await (
+          await frame.waitForFunction(() => window.__result, null, { timeout: 60_000, polling: 100 })
+        ).jsonValue();
         if (lib != 'raw' && res.answer !== 'v') throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
         const a = (acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], isolated: res.isolated });
         a.lat.push(...res.lat);
@@ -49,7 +59,17 @@ export async function benchChromium({ executablePath, rounds = 2, samples = 5000
     await servers.close();
   }
   const median = (x) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)];
-  return Object.entries(acc).map(([lib, a]) => ({ lib, ...summarise(a.lat), ratio: median(a.ratio), throughput: median(a.tp), ready: median(a.ready), isolated: a.isolated }));
+  return Object.entries(acc).map(([lib, a]) => ({
+    lib,
+    ...summarise(a.lat),
+    ratio: median(a.ratio),
+    throughput: median(a.tp),
+    ready: median(a.ready),
+    isolated: a.isolated,
+  }));
 }
 
-if (import.meta.url == `file://${process.argv[1]}`) console.table(await benchChromium({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', rounds: 1, samples: 2000 }));
+if (import.meta.url == `file://${process.argv[1]}`)
+  console.table(
+    await benchChromium({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', rounds: 1, samples: 2000 }),
+  );

@@ -5,7 +5,11 @@ import { createSvc } from '../../dist/index.js';
 
 const N = Number(process.argv[2] || 100_000);
 const { port1, port2 } = new MessageChannel();
-const host = createHost({ app: { id: 'm', version: '1', locale: 'en', theme: 'light', launch_params: {} }, handlers: { 'storage.get': () => 'v' }, transport: portTransport(port2) });
+const host = createHost({
+  app: { id: 'm', version: '1', locale: 'en', theme: 'light', launch_params: {} },
+  handlers: { 'storage.get': () => 'v' },
+  transport: portTransport(port2),
+});
 const { svc, close } = createSvc({ transport: portTransport(port1) });
 const run = async (n) => {
   for (let i = 0; i < n; i += 100) await Promise.all(Array.from({ length: 100 }, () => svc.storage.get('k')));

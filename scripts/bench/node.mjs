@@ -20,11 +20,12 @@ export const setups = {
       pending.get(e.data.id)(e.data);
       pending.delete(e.data.id);
     };
-    const call = () => new Promise((resolve) => {
-      const id = String(seq++);
-      pending.set(id, resolve);
-      port1.postMessage({ svc: 1, id, method: 'storage.get', params: { key: 'k' } });
-    });
+    const call = () =>
+      new Promise((resolve) => {
+        const id = String(seq++);
+        pending.set(id, resolve);
+        port1.postMessage({ svc: 1, id, method: 'storage.get', params: { key: 'k' } });
+      });
     await call();
     return { call, close: () => (port1.close(), port2.close()) };
   },
@@ -70,7 +71,12 @@ export async function benchNode({ rounds = 3, samples = 10000 } = {}) {
     }
   }
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  return Object.entries(acc).map(([lib, a]) => ({ lib, ...summarise(a.lat), throughput: median(a.tp), ready: median(a.ready) }));
+  return Object.entries(acc).map(([lib, a]) => ({
+    lib,
+    ...summarise(a.lat),
+    throughput: median(a.tp),
+    ready: median(a.ready),
+  }));
 }
 
 if (import.meta.url == `file://${process.argv[1]}`) console.table(await benchNode({ rounds: 1, samples: 5000 }));

@@ -8,7 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 
 const root = resolve(import.meta.dirname, '../..');
-const { createTokenVerifier, signRequest, verifySignature } = await import(pathToFileURL(resolve(root, 'dist/server.js')).href);
+const { createTokenVerifier, signRequest, verifySignature } = await import(
+  pathToFileURL(resolve(root, 'dist/server.js')).href
+);
 const quick = process.argv.includes('--quick');
 const seconds = quick ? 0.3 : 2;
 
@@ -41,10 +43,18 @@ async function compare(raw, ours) {
 
 export async function benchServer() {
   const secret = 'bench-signing-secret-0123456789';
-  const body = JSON.stringify({ event: 'user.deprovisioned', occurred_at: new Date().toISOString(), mini_app_id: '0123456789abcdef', app_user_id: 'a'.repeat(64), tenant_id: 't-1' });
+  const body = JSON.stringify({
+    event: 'user.deprovisioned',
+    occurred_at: new Date().toISOString(),
+    mini_app_id: '0123456789abcdef',
+    app_user_id: 'a'.repeat(64),
+    tenant_id: 't-1',
+  });
   const headers = await signRequest({ body, secret, miniAppId: '0123456789abcdef' });
   const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'verify',
+  ]);
   const mac = Uint8Array.from(headers['X-Svc-Signature'].slice(3).match(/../g), (h) => Number.parseInt(h, 16));
   const stamp = headers['X-Svc-Request-Timestamp'];
   // The least any receiver does: build the signing base from the body it received, and verify it.
@@ -54,10 +64,25 @@ export async function benchServer() {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] });
   const issuer = 'http://127.0.0.1:1/realms/acme';
-  const token = await new SignJWT({ scope: 'a b' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(issuer).setSubject('au').setAudience('polls').setExpirationTime('1h').sign(privateKey);
-  const options = { issuer, audience: 'polls', algorithms: ['ES256'], clockTolerance: 5, requiredClaims: ['exp', 'sub', 'iss', 'aud'] };
+  const token = await new SignJWT({ scope: 'a b' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setIssuer(issuer)
+    .setSubject('au')
+    .setAudience('polls')
+    .setExpirationTime('1h')
+    .sign(privateKey);
+  const options = {
+    issuer,
+    audience: 'polls',
+    algorithms: ['ES256'],
+    clockTolerance: 5,
+    requiredClaims: ['exp', 'sub', 'iss', 'aud'],
+  };
   const verifier = createTokenVerifier({ authUrl: 'http://127.0.0.1:1', realm: 'acme', audience: 'polls', keys: jwks });
-  const tokens = await compare(() => jwtVerify(token, jwks, options), () => verifier.verify(token));
+  const tokens = await compare(
+    () => jwtVerify(token, jwks, options),
+    () => verifier.verify(token),
+  );
   return [
     { what: 'webhook signature check', baseline: 'bare Web Crypto HMAC verify of the same body', ...webhook },
     { what: 'token verification (warm keys)', baseline: 'bare jose.jwtVerify', ...tokens },
@@ -66,6 +91,11 @@ export async function benchServer() {
 
 if (import.meta.url == pathToFileURL(process.argv[1]).href) {
   const rows = await benchServer();
-  console.log('\n| svc-sdk/server | baseline | ops/s (svc) | ops/s (baseline) | cost vs baseline |\n|---|---|--:|--:|--:|');
-  for (const r of rows) console.log(`| ${r.what} | ${r.baseline} | ${Math.round(r.ours).toLocaleString('en')} | ${Math.round(r.raw).toLocaleString('en')} | ${r.ratio.toFixed(2)}x |`);
+  console.log(
+    '\n| svc-sdk/server | baseline | ops/s (svc) | ops/s (baseline) | cost vs baseline |\n|---|---|--:|--:|--:|',
+  );
+  for (const r of rows)
+    console.log(
+      `| ${r.what} | ${r.baseline} | ${Math.round(r.ours).toLocaleString('en')} | ${Math.round(r.raw).toLocaleString('en')} | ${r.ratio.toFixed(2)}x |`,
+    );
 }

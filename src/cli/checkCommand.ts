@@ -10,7 +10,7 @@ import { CHECK_HELP } from './help';
 import { listSourceFiles, type SourceFilter } from './listSourceFiles';
 import { locateJsonPath } from './locateJsonPath';
 import { readJsonFile } from './readJsonFile';
-import { usageError } from './usageError';
+import { attempt, usageError } from './usageError';
 
 /**
  * One finding of `svc check`, at a place in the manifest or in the code.
@@ -32,9 +32,8 @@ export interface CheckFinding {
  * @public
  */
 export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = attempt(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -43,16 +42,16 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
         include: { type: 'string', multiple: true },
         exclude: { type: 'string', multiple: true },
       },
-    });
-  } catch (cause) {
-    return usageError(io, 'check', (cause as Error).message);
-  }
+    }),
+  );
+  if (parsed instanceof Error) return usageError(io, 'check', parsed.message);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(CHECK_HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 1) return usageError(io, 'check', `expected at most one directory, got ${positionals.length}`);
+  if (positionals.length > 1)
+    return usageError(io, 'check', `expected at most one directory, got ${positionals.length}`);
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   const show = (path: string): string => relative(io.cwd, path) || '.';
   const manifestFile = join(dir, 'manifest.json');
@@ -63,7 +62,12 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   }
   let sources: string[];
   try {
-    sources = await listSourceFiles(dir, values.include ? { include: values.include, exclude: values.exclude ?? [] } : await tsconfigFilter(dir, values.exclude));
+    sources = await listSourceFiles(
+      dir,
+      values.include
+        ? { include: values.include, exclude: values.exclude ?? [] }
+        : await tsconfigFilter(dir, values.exclude),
+    );
   } catch (cause) {
     writeLine(io.stderr, `svc check: cannot list the files of ${show(dir)} (${(cause as Error).message})`);
     return EXIT.usage;
@@ -74,11 +78,18 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     findings.push({ file: show(manifestFile), ...locateJsonPath(read.text, path), severity, code, message });
   };
   const result = validateManifest(read.value);
-  for (const issue of result.ok ? result.warnings : result.issues) inManifest(issue.path, issue.severity, issue.code, issue.message);
+  for (const issue of result.ok ? result.warnings : result.issues)
+    inManifest(issue.path, issue.severity, issue.code, issue.message);
 
-  const manifest = read.value as { actions?: unknown; auth?: { type?: unknown; mode?: unknown }; permissions?: unknown } | null;
+  const manifest = read.value as {
+    actions?: unknown;
+    auth?: { type?: unknown; mode?: unknown };
+    permissions?: unknown;
+  } | null;
   const declaredScopes = new Set(
-    (Array.isArray(manifest?.permissions) ? manifest.permissions : []).map((p: { scope?: unknown } | null) => p?.scope).filter((x): x is string => typeof x === 'string'),
+    (Array.isArray(manifest?.permissions) ? manifest.permissions : [])
+      .map((p: { scope?: unknown } | null) => p?.scope)
+      .filter((x): x is string => typeof x === 'string'),
   );
   const declared = new Map<string, number>();
   (Array.isArray(manifest?.actions) ? manifest.actions : []).forEach((action: { name?: unknown } | null, i) => {
@@ -95,36 +106,76 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       calls = findBridgeCalls(source, await readFile(source, 'utf8'));
     } catch (cause) {
-      findings.push({ file: show(source), line: 1, column: 1, severity: 'warning', code: 'parse_error', message: `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error` });
+      findings.push({
+        file: show(source),
+        line: 1,
+        column: 1,
+        severity: 'warning',
+        code: 'parse_error',
+        message: `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error`,
+      });
       continue;
     }
     for (const call of calls) {
       const where = `${show(source)}:${call.line}:${call.column}`;
       if (call.kind === 'handle' && call.name === undefined) {
-        at(call, 'warning', 'handler_name_not_literal', `svc.actions.handle() gets a computed action name, so svc check cannot match it with the manifest; write the name as a string literal, such as svc.actions.handle('create_order', ...)`);
+        at(
+          call,
+          'warning',
+          'handler_name_not_literal',
+          `svc.actions.handle() gets a computed action name, so svc check cannot match it with the manifest; write the name as a string literal, such as svc.actions.handle('create_order', ...)`,
+        );
       } else if (call.kind === 'handle' && call.name !== undefined) {
         const first = handlers.get(call.name);
-        if (first !== undefined) at(call, 'warning', 'duplicate_handler', `svc.actions.handle('${call.name}') registers the action again (first at ${first}); keep one handler per action`);
+        if (first !== undefined)
+          at(
+            call,
+            'warning',
+            'duplicate_handler',
+            `svc.actions.handle('${call.name}') registers the action again (first at ${first}); keep one handler per action`,
+          );
         else handlers.set(call.name, where);
         if (!declared.has(call.name)) {
           const names = [...declared.keys()];
-          const near = closestName(call.name, names) ?? names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
+          const near =
+            closestName(call.name, names) ??
+            names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
           const hint = near ? ` (did you mean '${near}'?)` : names.length > 0 ? ` (declared: ${names.join(', ')})` : '';
-          at(call, 'error', 'handler_not_declared', `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`);
+          at(
+            call,
+            'error',
+            'handler_not_declared',
+            `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`,
+          );
         }
       } else if (call.kind === 'getToken' && authType === 'none') {
-        at(call, 'error', 'get_token_auth_none', `svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}, which has no token; remove the call, or declare "svc-exchange" or "external-oauth" auth`);
+        at(
+          call,
+          'error',
+          'get_token_auth_none',
+          `svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}, which has no token; remove the call, or declare "svc-exchange" or "external-oauth" auth`,
+        );
       } else if (call.kind === 'request' && call.name !== undefined) {
         const problem = requestProblem(call.name, declaredScopes);
         if (problem) at(call, 'error', problem.code, problem.message);
       } else if (call.kind === 'signIn' && typeof authType === 'string' && authType !== 'external-oauth') {
-        at(call, 'warning', 'sign_in_wrong_auth', `svc.auth.signIn() only works with "external-oauth" auth, but manifest.json declares "${authType}"; remove the call or change the auth type`);
+        at(
+          call,
+          'warning',
+          'sign_in_wrong_auth',
+          `svc.auth.signIn() only works with "external-oauth" auth, but manifest.json declares "${authType}"; remove the call or change the auth type`,
+        );
       }
     }
   }
   for (const [name, index] of declared) {
     if (!handlers.has(name)) {
-      inManifest(`$.actions[${index}].name`, 'error', 'action_without_handler', `action '${name}' is declared but no code registers it; add svc.actions.handle('${name}', async (input, context) => { ... }) to the mini app`);
+      inManifest(
+        `$.actions[${index}].name`,
+        'error',
+        'action_without_handler',
+        `action '${name}' is declared but no code registers it; add svc.actions.handle('${name}', async (input, context) => { ... }) to the mini app`,
+      );
     }
   }
   return report(io, findings, sources.length, declared.size, values.json === true);
@@ -136,7 +187,10 @@ function requestProblem(name: string, declared: Set<string>): { code: string; me
   if ((PERMISSION_SCOPES as readonly string[]).includes(name)) {
     const manifestScope = SCOPE_TO_MANIFEST[name as PermissionScope];
     if (manifestScope === null)
-      return { code: 'scope_not_declarable', message: `${call} asks for a scope no manifest can declare, so it always rejects ERR_SCOPE_NOT_DECLARED; remove the call` };
+      return {
+        code: 'scope_not_declarable',
+        message: `${call} asks for a scope no manifest can declare, so it always rejects ERR_SCOPE_NOT_DECLARED; remove the call`,
+      };
     if (declared.has(manifestScope)) return undefined;
     return {
       code: 'scope_not_declared',
@@ -144,7 +198,11 @@ function requestProblem(name: string, declared: Set<string>): { code: string; me
     };
   }
   const short = Object.entries(SCOPE_TO_MANIFEST).find(([, m]) => m === name)?.[0];
-  if (short) return { code: 'scope_name_form', message: `${call} uses the manifest's name of the scope; the bridge takes the short name: did you mean '${short}'?` };
+  if (short)
+    return {
+      code: 'scope_name_form',
+      message: `${call} uses the manifest's name of the scope; the bridge takes the short name: did you mean '${short}'?`,
+    };
   const near = closestName(name, PERMISSION_SCOPES) ?? closestName(name.replace(/^svc\./, ''), PERMISSION_SCOPES);
   return {
     code: 'scope_unknown',
@@ -162,7 +220,9 @@ async function tsconfigFilter(dir: string, exclude: string[] | undefined): Promi
     return filter;
   }
   try {
-    const config = JSON.parse(text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/.*$/gm, '$1').replace(/,(\s*[}\]])/g, '$1')) as { include?: unknown; exclude?: unknown };
+    const config = JSON.parse(
+      text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/.*$/gm, '$1').replace(/,(\s*[}\]])/g, '$1'),
+    ) as { include?: unknown; exclude?: unknown };
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
     if (strings(config.include).length) filter.include = strings(config.include);
     filter.exclude = [...(filter.exclude ?? []), ...strings(config.exclude)];
@@ -183,6 +243,11 @@ function report(io: CliIo, findings: CheckFinding[], files: number, actions: num
   for (const f of findings) writeLine(io.stdout, `${f.file}:${f.line}:${f.column}  ${f.severity}: ${f.message}`);
   const warnings = findings.length - errors;
   const scanned = `${plural(files, 'source file')}, ${plural(actions, 'declared action')}`;
-  writeLine(io.stdout, errors + warnings === 0 ? `svc check: ok (${scanned})` : `svc check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${scanned})`);
+  writeLine(
+    io.stdout,
+    errors + warnings === 0
+      ? `svc check: ok (${scanned})`
+      : `svc check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} (${scanned})`,
+  );
   return code;
 }

@@ -23,9 +23,11 @@ export async function writeEditorSettings(dir: string, manifestFile = 'manifest.
     const text = await readFile(file, 'utf8');
     existed = true;
     settings = JSON.parse(text) as Record<string, unknown>;
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return { skipped: `${file} is not a JSON object` };
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+      return { skipped: `${file} is not a JSON object` };
   } catch (cause) {
-    if (existed) return { skipped: `${file} has comments or is not plain JSON (${(cause as Error).message.split('\n')[0]})` };
+    if (existed)
+      return { skipped: `${file} has comments or is not plain JSON (${(cause as Error).message.split('\n')[0]})` };
   }
   const schemas = Array.isArray(settings['json.schemas']) ? [...(settings['json.schemas'] as unknown[])] : [];
   if (schemas.some((s) => (s as { url?: unknown })?.url === SCHEMA_REFERENCE)) return 'present';

@@ -25,9 +25,17 @@ const METHODS: Record<string, { of: Namespace; kind: BridgeCall['kind'] }> = {
   signIn: { of: 'auth', kind: 'signIn' },
   request: { of: 'permissions', kind: 'request' },
 };
-const WRAPPERS = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'ParenthesizedExpression', 'TypeCastExpression']);
+const WRAPPERS = new Set([
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+  'TSTypeAssertion',
+  'ParenthesizedExpression',
+  'TypeCastExpression',
+]);
 
-const isNode = (value: unknown): value is Node => typeof value == 'object' && value !== null && typeof (value as Node).type == 'string';
+const isNode = (value: unknown): value is Node =>
+  typeof value == 'object' && value !== null && typeof (value as Node).type == 'string';
 
 /** Parser plugins by file type: `.ts` files keep `<T>x` type assertions, which JSX would misread. */
 function pluginsFor(fileName: string): ('typescript' | 'jsx')[] {
@@ -71,7 +79,11 @@ function literalText(node: Node | undefined): string | undefined {
  * @public
  */
 export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
-  const file = parse(text, { sourceType: 'unambiguous', plugins: pluginsFor(fileName), errorRecovery: true }) as unknown as Node;
+  const file = parse(text, {
+    sourceType: 'unambiguous',
+    plugins: pluginsFor(fileName),
+    errorRecovery: true,
+  }) as unknown as Node;
   const svc = new Set(['svc']);
   const namespaces: Record<Namespace, Set<string>> = { actions: new Set(), auth: new Set(), permissions: new Set() };
   const methods = new Map<string, BridgeCall['kind']>();
@@ -84,14 +96,18 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
   const memberName = (node: Node): [Node, string] | undefined => {
     if (node.type != 'MemberExpression' && node.type != 'OptionalMemberExpression') return undefined;
     const property = node.property as Node;
-    const name = node.computed ? literalText(property) : property.type == 'Identifier' ? (property.name as string) : undefined;
+    const name = node.computed
+      ? literalText(property)
+      : property.type == 'Identifier'
+        ? (property.name as string)
+        : undefined;
     return name === undefined ? undefined : [node.object as Node, name];
   };
   const isSvc = (node: Node): boolean => {
     const e = strip(node);
     if (e.type == 'Identifier') return svc.has(e.name as string);
     const member = memberName(e);
-    if (!member || member[1] != 'svc') return false;
+    if (member?.[1] != 'svc') return false;
     const owner = strip(member[0]);
     return owner.type == 'Identifier' && GLOBALS.has(owner.name as string);
   };
@@ -101,7 +117,8 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
     const member = memberName(e);
     return member !== undefined && member[1] == of && isSvc(member[0]);
   };
-  const size = () => svc.size + namespaces.actions.size + namespaces.auth.size + namespaces.permissions.size + methods.size;
+  const size = () =>
+    svc.size + namespaces.actions.size + namespaces.auth.size + namespaces.permissions.size + methods.size;
   const bind = (id: Node, init: Node): boolean => {
     const before = size();
     if (id.type == 'Identifier') {
@@ -116,7 +133,8 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
         const local = value.type == 'AssignmentPattern' ? (value.left as Node) : value;
         if (key.type != 'Identifier' || local.type != 'Identifier') continue;
         const keyName = key.name as string;
-        if (isSvc(init) && (keyName == 'actions' || keyName == 'auth' || keyName == 'permissions')) namespaces[keyName].add(local.name as string);
+        if (isSvc(init) && (keyName == 'actions' || keyName == 'auth' || keyName == 'permissions'))
+          namespaces[keyName].add(local.name as string);
         const method = METHODS[keyName];
         if (method && isNamespace(init, method.of)) methods.set(local.name as string, method.kind);
       }
@@ -131,7 +149,8 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
     if (node.type == 'ImportDeclaration' && String((node.source as Node).value).startsWith('svc-sdk')) {
       for (const spec of node.specifiers as Node[]) {
         const imported = spec.imported as Node | undefined;
-        if (spec.type == 'ImportSpecifier' && (imported?.name ?? imported?.value) == 'svc') svc.add((spec.local as Node).name as string);
+        if (spec.type == 'ImportSpecifier' && (imported?.name ?? imported?.value) == 'svc')
+          svc.add((spec.local as Node).name as string);
       }
     }
     if (node.type == 'CallExpression' || node.type == 'OptionalCallExpression') calls.push(node);

@@ -4,7 +4,16 @@ import picomatch from 'picomatch';
 
 const SOURCE = /\.(?:[mc]?[jt]s|[jt]sx)$/;
 // Build output and tooling folders hold no page of the app's own.
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'coverage', 'storybook-static', '__tests__', '__mocks__']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  'coverage',
+  'storybook-static',
+  '__tests__',
+  '__mocks__',
+]);
 const TEST_FILE = /\.(?:test|spec)\.[^.]+$/;
 // vite.config.ts, vitest.config.mts, eslint.config.js, jest.config.cjs…: the tools' files, not the app's.
 const CONFIG_FILE = /\.config\.[^.]+$/;

@@ -48,12 +48,18 @@ export function locateJsonError(text: string): number | undefined {
         }
         value();
         space();
-        if (text[i] === close) return void i++;
+        if (text[i] === close) {
+          i++;
+          return;
+        }
         if (text[i] !== ',') fail();
         i++;
       }
     }
-    if (c === '"') return string();
+    if (c === '"') {
+      string();
+      return;
+    }
     TOKEN.lastIndex = i;
     if (!TOKEN.test(text)) fail();
     i = TOKEN.lastIndex;

@@ -30,7 +30,9 @@ export function locateJsonPath(text: string, path: string): { line: number; colu
   for (const key of parseJsonPath(path)) {
     if (typeof key == 'number' && node?.type == 'ArrayExpression') node = (node.elements as Node[])[key] ?? undefined;
     else if (typeof key == 'string' && node?.type == 'ObjectExpression') {
-      const property = (node.properties as Node[]).find((p) => p.type == 'ObjectProperty' && (p.key as Node).type == 'StringLiteral' && (p.key as Node).value === key);
+      const property = (node.properties as Node[]).find(
+        (p) => p.type == 'ObjectProperty' && (p.key as Node).type == 'StringLiteral' && (p.key as Node).value === key,
+      );
       if (property) at = property.key as Node;
       node = property?.value as Node | undefined;
       if (!node) break;

@@ -30,11 +30,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(MAIN_HELP);
     return EXIT.ok;
   }
-  if (command === 'help') return rest[0] && COMMANDS[rest[0]] ? runCli([rest[0], '--help'], io) : runCli(['--help'], io);
+  if (command === 'help')
+    return rest[0] && COMMANDS[rest[0]] ? runCli([rest[0], '--help'], io) : runCli(['--help'], io);
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) {
     const near = Object.keys(COMMANDS).find((name) => name.startsWith(command.slice(0, 3)));
-    return usageError(io, null, `unknown command "${command}"${near ? `; did you mean \`svc ${near}\`?` : `; the commands are ${Object.keys(COMMANDS).join(', ')}`}`);
+    return usageError(
+      io,
+      null,
+      `unknown command "${command}"${near ? `; did you mean \`svc ${near}\`?` : `; the commands are ${Object.keys(COMMANDS).join(', ')}`}`,
+    );
   }
   try {
     return await run(rest, io);

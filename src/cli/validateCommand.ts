@@ -4,7 +4,7 @@ import { isVersion, type ManifestIssue, validateManifest } from '../manifest';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
 import { VALIDATE_HELP } from './help';
 import { readJsonFile } from './readJsonFile';
-import { usageError } from './usageError';
+import { attempt, usageError } from './usageError';
 
 interface FileReport {
   file: string;
@@ -19,16 +19,18 @@ interface FileReport {
  * @public
  */
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = attempt(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, 'previous-version': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (cause) {
-    return usageError(io, 'validate', (cause as Error).message);
-  }
+      options: {
+        json: { type: 'boolean' },
+        'previous-version': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (parsed instanceof Error) return usageError(io, 'validate', parsed.message);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(VALIDATE_HELP);
@@ -36,7 +38,11 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
   }
   const previous = values['previous-version'];
   if (previous !== undefined && !isVersion(previous)) {
-    return usageError(io, 'validate', `--previous-version "${previous}" is not a version; write three dot-separated integers such as 1.4.0`);
+    return usageError(
+      io,
+      'validate',
+      `--previous-version "${previous}" is not a version; write three dot-separated integers such as 1.4.0`,
+    );
   }
   const files = positionals.length > 0 ? positionals : ['manifest.json'];
   const reports: FileReport[] = [];
@@ -66,7 +72,9 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     for (const issue of report.issues) writeLine(io.stdout, `${report.file}: ${issue.severity}: ${issue.message}`);
     const errors = report.issues.filter((issue) => issue.severity === 'error').length;
     const warnings = report.issues.length - errors;
-    const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter(Boolean).join(', ');
+    const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : '']
+      .filter(Boolean)
+      .join(', ');
     writeLine(io.stdout, `${report.file}: ${report.ok ? 'valid' : 'invalid'}${counts ? ` (${counts})` : ''}`);
   }
   return code;

@@ -21,14 +21,28 @@ export function connect(origin: string | undefined, timeout: number): Promise<Co
     const fail = (code: string, why: string, retriable?: boolean) => reject(new SvcError(code, why, retriable));
     if (win?.__svc_port) return resolve([portTransport(win.__svc_port)]);
     if (!win || win.parent == win || !origin)
-      return fail('ERR_NO_HOST', 'not inside a host (no window, parent frame or host_origin); in tests use svc-sdk/mock');
+      return fail(
+        'ERR_NO_HOST',
+        'not inside a host (no window, parent frame or host_origin); in tests use svc-sdk/mock',
+      );
     const nonce = randomId();
     const onMessage = ({ source, origin: from, data: d, ports }: MessageEvent) => {
-      if (source != win.parent || from != origin || d?.svc != 'welcome' || d.wire != WIRE || d.nonce != nonce || !ports[0]) return;
+      if (
+        source != win.parent ||
+        from != origin ||
+        d?.svc != 'welcome' ||
+        d.wire != WIRE ||
+        d.nonce != nonce ||
+        !ports[0]
+      )
+        return;
       done();
       resolve([portTransport(ports[0]), d.snapshot]);
     };
-    const timer = setTimeout(() => (done(), fail('ERR_HOST_UNREACHABLE', `no answer from ${origin} within ${timeout} ms; retry`, true)), timeout);
+    const timer = setTimeout(
+      () => (done(), fail('ERR_HOST_UNREACHABLE', `no answer from ${origin} within ${timeout} ms; retry`, true)),
+      timeout,
+    );
     const done = () => (clearTimeout(timer), win.removeEventListener('message', onMessage));
     win.addEventListener('message', onMessage);
     try {

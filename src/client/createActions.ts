@@ -13,7 +13,11 @@ export type Invalid = (method: string, problem: string) => SvcError;
  * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the interface gives
  * no invocation argument, always bind to exactly one running invocation.
  */
-export function createActions(endpoint: () => Endpoint, invalid: Invalid, promptTimeout: number): [SvcActions, (params: any) => Promise<unknown>] {
+export function createActions(
+  endpoint: () => Endpoint,
+  invalid: Invalid,
+  promptTimeout: number,
+): [SvcActions, (params: any) => Promise<unknown>] {
   const handlers = new Map<string, ActionHandler>();
   let running: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -35,9 +39,21 @@ export function createActions(endpoint: () => Endpoint, invalid: Invalid, prompt
       running = invocation;
       try {
         // A fresh context of the known fields only, fail-safe: `confirmed` only when exactly true.
-        return await handler(input, { invoked_by: c?.invoked_by, agent_id: c?.agent_id, confirmed: c?.confirmed === true });
+        return await handler(input, {
+          invoked_by: c?.invoked_by,
+          agent_id: c?.agent_id,
+          confirmed: c?.confirmed === true,
+        });
       } catch (e) {
-        throw isSvcError(e) ? e : new SvcError('ERR_ACTION_FAILED', `action ${name} failed: ${(e as Error)?.message ?? e}`, false, undefined, { cause: e });
+        throw isSvcError(e)
+          ? e
+          : new SvcError(
+              'ERR_ACTION_FAILED',
+              `action ${name} failed: ${(e as Error)?.message ?? e}`,
+              false,
+              undefined,
+              { cause: e },
+            );
       } finally {
         running = undefined;
       }
@@ -48,7 +64,8 @@ export function createActions(endpoint: () => Endpoint, invalid: Invalid, prompt
 
   const api: SvcActions = {
     handle(name, handler) {
-      if (typeof name != 'string' || typeof handler != 'function') throw invalid('actions.handle', 'takes a name and a handler function');
+      if (typeof name != 'string' || typeof handler != 'function')
+        throw invalid('actions.handle', 'takes a name and a handler function');
       handlers.set(name, handler);
       endpoint(); // the host can only invoke an app it is connected to
       return () => void (handlers.get(name) === handler && handlers.delete(name));

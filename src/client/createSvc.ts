@@ -45,7 +45,6 @@ export interface SvcClient {
 
 const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
 
-
 /**
  * Creates a `svc` client. Nothing happens at creation: the snapshot is read on first access to a synchronous
  * member, and the host is found on the first call (or the first `actions.handle` / `onThemeChange`).
@@ -93,10 +92,12 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     }
     const transport = options.transport
       ? options.transport
-      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000).then(([transport, fresh]) => {
-          if (fresh) snap = parseSnapshot(fresh);
-          return transport;
-        });
+      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000).then(
+          ([transport, fresh]) => {
+            if (fresh) snap = parseSnapshot(fresh);
+            return transport;
+          },
+        );
     return (current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 }));
   };
 
@@ -126,7 +127,10 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
   // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
   // The snapshot's keys are the interface's, except `launch_params`, which the facade spells `launchParams`.
   for (const key of ['id', 'version', 'locale', 'theme', 'launchParams'] as const)
-    Object.defineProperty(svc.app, key, { get: () => snapshot().app[key == 'launchParams' ? 'launch_params' : key], enumerable: true });
+    Object.defineProperty(svc.app, key, {
+      get: () => snapshot().app[key == 'launchParams' ? 'launch_params' : key],
+      enumerable: true,
+    });
 
   for (const name in methods) {
     const def: MethodDef = methods[name as keyof typeof methods];
@@ -135,7 +139,10 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     (svc[ns] ??= {})[member] = (...args: unknown[]) => {
       // Positional arguments become named params; a plain loop, since this runs on every call.
       const params: Record<string, unknown> = def.args == 'object' ? ((args[0] ?? {}) as Record<string, unknown>) : {};
-      if (def.args != 'object') def.args.forEach((key, i) => (params[key] = args[i]));
+      if (def.args != 'object')
+        def.args.forEach((key, i) => {
+          params[key] = args[i];
+        });
       const problem = def.params(params, '');
       if (def.notify) {
         // Fire-and-forget members are synchronous: a bad argument throws here, since nothing awaits a promise.

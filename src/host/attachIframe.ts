@@ -14,8 +14,14 @@ import type { HostEndpoint } from './createHost';
  * @returns A function that stops listening (the channel itself is closed with `host.close()`).
  * @public
  */
-export function attachIframe(host: HostEndpoint, iframe: HTMLIFrameElement, appOrigin: string, win: Window = window): () => void {
-  if (!appOrigin || appOrigin == '*' || appOrigin == 'null') throw new TypeError(`attachIframe(): appOrigin must be the app's exact origin, not '${appOrigin}'.`);
+export function attachIframe(
+  host: HostEndpoint,
+  iframe: HTMLIFrameElement,
+  appOrigin: string,
+  win: Window = window,
+): () => void {
+  if (!appOrigin || appOrigin == '*' || appOrigin == 'null')
+    throw new TypeError(`attachIframe(): appOrigin must be the app's exact origin, not '${appOrigin}'.`);
   // Every nonce answered, not only the last: a replayed older hello would otherwise rebind the host to a new port
   // and cut the running invocation (PROTOCOL.md: a nonce is answered once).
   const answered = new Set<string>();

@@ -142,11 +142,15 @@ export function createHost(options: HostOptions): HostEndpoint {
       const context: HostCallContext = { method: name };
       if (needsInvocation.has(name)) {
         context.invocation = running.get((params as { invocation: string }).invocation);
-        if (!context.invocation) throw fail('ERR_NO_INVOCATION', 'it is bound to an action invocation that is not running.');
+        if (!context.invocation)
+          throw fail('ERR_NO_INVOCATION', 'it is bound to an action invocation that is not running.');
       }
       const run = (allowed: boolean) => {
         if (!allowed)
-          throw fail('ERR_SCOPE_NOT_GRANTED', `needs the '${def.scope}' scope; call svc.permissions.request('${def.scope}') at the moment of use.`);
+          throw fail(
+            'ERR_SCOPE_NOT_GRANTED',
+            `needs the '${def.scope}' scope; call svc.permissions.request('${def.scope}') at the moment of use.`,
+          );
         const result = handler(params, context);
         return isThenable(result) ? result.then(checked) : checked(result);
       };
@@ -170,7 +174,9 @@ export function createHost(options: HostOptions): HostEndpoint {
         waiting = undefined;
         return;
       }
-      endpoint?.close(new SvcError('ERR_DISCONNECTED', 'the app reconnected (reload or navigation). Invoke the action again.', true));
+      endpoint?.close(
+        new SvcError('ERR_DISCONNECTED', 'the app reconnected (reload or navigation). Invoke the action again.', true),
+      );
       open(transport);
     },
     async invokeAction(name, input, context) {
@@ -185,7 +191,8 @@ export function createHost(options: HostOptions): HostEndpoint {
       }
     },
     setTheme(theme) {
-      if (themeCheck(theme, 'theme')) throw new SvcError('ERR_INVALID_ARGUMENT', "setTheme(): theme must be 'light' or 'dark'.");
+      if (themeCheck(theme, 'theme'))
+        throw new SvcError('ERR_INVALID_ARGUMENT', "setTheme(): theme must be 'light' or 'dark'.");
       snapshot.app.theme = theme;
       current().notify(PEER.theme, { theme });
     },

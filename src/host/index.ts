@@ -2,7 +2,15 @@
  * svc-sdk/host: the host's side of the bridge, for web and native host implementers (see PROTOCOL.md).
  * @packageDocumentation
  */
-export { createHost, type HostCall, type HostCallContext, type HostEndpoint, type HostHandlers, type HostOptions, type Invocation } from './createHost';
+export {
+  createHost,
+  type HostCall,
+  type HostCallContext,
+  type HostEndpoint,
+  type HostHandlers,
+  type HostOptions,
+  type Invocation,
+} from './createHost';
 export { attachIframe } from './attachIframe';
 export { launchUrl } from './launchUrl';
 export { createMemoryPair } from '../rpc/createMemoryPair';
@@ -10,12 +18,26 @@ export { portTransport } from '../rpc/portTransport';
 export { nativeTransport, NATIVE_RECEIVE } from '../rpc/nativeTransport';
 export { installNativePort, NATIVE_PORT, type NativePort } from '../native/installNativePort';
 export { results } from '../protocol/results';
-export { methods, isMethodName, type MethodDef, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
+export {
+  methods,
+  isMethodName,
+  type MethodDef,
+  type MethodName,
+  type MethodParams,
+  type MethodResult,
+} from '../protocol/methods';
 export { ERROR_CODES, type KnownErrorCode, type SvcErrorCode } from '../protocol/errorCodes';
 export { isSvcError, SvcError, type WireError } from '../protocol/SvcError';
 export { PEER, WIRE, BRIDGE_VERSION } from '../protocol/frames';
 export { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
-export { SCOPE_TO_MANIFEST, MANIFEST_SCOPES, PERMISSION_SCOPES, manifestScopeOf, type PermissionScope, type ManifestScope } from '../protocol/scopes';
+export {
+  SCOPE_TO_MANIFEST,
+  MANIFEST_SCOPES,
+  PERMISSION_SCOPES,
+  manifestScopeOf,
+  type PermissionScope,
+  type ManifestScope,
+} from '../protocol/scopes';
 export type { Transport } from '../rpc/Transport';
 export type * from '../protocol/types';
 export type { Svc } from '../protocol/Svc';

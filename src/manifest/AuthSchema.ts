@@ -1,7 +1,10 @@
 import * as z from 'zod';
 import { boundedText } from './boundedText';
 
-const scopes = z.array(z.string()).optional().meta({ description: 'Scopes to request, space-joined in the token request.' });
+const scopes = z
+  .array(z.string())
+  .optional()
+  .meta({ description: 'Scopes to request, space-joined in the token request.' });
 
 /**
  * The `auth` object: one of three shapes, told apart by `type`.
@@ -14,12 +17,16 @@ const scopes = z.array(z.string()).optional().meta({ description: 'Scopes to req
 export const AuthSchema = z
   .discriminatedUnion('type', [
     z.strictObject({
-      type: z.literal('svc-exchange').meta({ description: 'The native client exchanges the user token for one whose audience is your backend.' }),
+      type: z
+        .literal('svc-exchange')
+        .meta({ description: 'The native client exchanges the user token for one whose audience is your backend.' }),
       audience: boundedText(1, undefined, 'The audience (aud) of exchanged tokens: your backend.'),
       scopes,
     }),
     z.strictObject({
-      type: z.literal('external-oauth').meta({ description: 'The user signs in with your own OAuth provider in the system browser.' }),
+      type: z
+        .literal('external-oauth')
+        .meta({ description: 'The user signs in with your own OAuth provider in the system browser.' }),
       issuer: z.url().meta({ description: 'Issuer URI of your OAuth provider.' }),
       client_id: boundedText(1, undefined, 'OAuth client id registered with the issuer.'),
       scopes,

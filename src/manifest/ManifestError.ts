@@ -13,7 +13,10 @@ export class ManifestError extends Error {
     const errors = issues.filter((issue) => issue.severity === 'error');
     const lines = issues.map((issue) => `  ${issue.severity === 'warning' ? 'warning: ' : ''}${issue.message}`);
     const where = options?.source ? `${options.source}: ` : '';
-    super(`${where}the manifest is invalid (${errors.length} error${errors.length === 1 ? '' : 's'}):\n${lines.join('\n')}`, { cause: options?.cause });
+    super(
+      `${where}the manifest is invalid (${errors.length} error${errors.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
+      { cause: options?.cause },
+    );
     this.issues = issues;
   }
 }
@@ -23,5 +26,8 @@ export class ManifestError extends Error {
  * @public
  */
 export function isManifestError(value: unknown): value is ManifestError {
-  return value instanceof ManifestError || (value instanceof Error && value.name === 'ManifestError' && Array.isArray((value as { issues?: unknown }).issues));
+  return (
+    value instanceof ManifestError ||
+    (value instanceof Error && value.name === 'ManifestError' && Array.isArray((value as { issues?: unknown }).issues))
+  );
 }

@@ -3,7 +3,14 @@ import { ActionSchema } from './ActionSchema';
 import { AuthSchema } from './AuthSchema';
 import { boundedText } from './boundedText';
 import { checkCsp } from './checkCsp';
-import { DistributionSchema, IconSchema, NetworkSchema, PermissionSchema, RouteSchema, VendorSchema } from './fieldSchemas';
+import {
+  DistributionSchema,
+  IconSchema,
+  NetworkSchema,
+  PermissionSchema,
+  RouteSchema,
+  VendorSchema,
+} from './fieldSchemas';
 import { VERSION_PATTERN } from './version';
 
 /** 16 lowercase hex characters, derived from the developer public key. */
@@ -20,7 +27,9 @@ export const CspSchema = z
       ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
     }
   })
-  .meta({ description: `Content security policy; must contain "object-src 'none'" and "script-src 'self'" with no other script source.` });
+  .meta({
+    description: `Content security policy; must contain "object-src 'none'" and "script-src 'self'" with no other script source.`,
+  });
 
 /**
  * The zod schema of a whole manifest (`manifest.json`), shape and single-field rules.
@@ -38,17 +47,32 @@ export const CspSchema = z
 export const ManifestSchema = z
   .strictObject({
     manifest_version: z.literal(1).meta({ type: 'integer', description: 'Manifest format version: the integer 1.' }),
-    id: z.string().regex(APP_ID_PATTERN).meta({ description: 'Mini app id: 16 lowercase hex characters derived from the developer public key.' }),
+    id: z
+      .string()
+      .regex(APP_ID_PATTERN)
+      .meta({ description: 'Mini app id: 16 lowercase hex characters derived from the developer public key.' }),
     name: boundedText(1, 60, 'Name shown to users (1 to 60 characters).'),
-    short_name: boundedText(1, 20, 'Short name for tight places such as the home grid (at most 20 characters).').optional(),
-    version: z.string().regex(VERSION_PATTERN).meta({ description: 'Package version: three dot-separated integers (major.minor.patch), higher than the published one.' }),
+    short_name: boundedText(
+      1,
+      20,
+      'Short name for tight places such as the home grid (at most 20 characters).',
+    ).optional(),
+    version: z.string().regex(VERSION_PATTERN).meta({
+      description: 'Package version: three dot-separated integers (major.minor.patch), higher than the published one.',
+    }),
     description: boundedText(10, 300, 'What the mini app does (10 to 300 characters).'),
     icons: z.array(IconSchema).min(2).meta({ description: 'App icons; at least 2.' }),
     vendor: VendorSchema,
     distribution: DistributionSchema.optional(),
     age_rating: z.enum(['4+', '9+', '12+', '17+']).meta({ description: 'Age rating.' }),
-    locales: z.array(z.string()).optional().meta({ description: 'BCP 47 locales the mini app supports, such as ["en", "de-CH"].' }),
-    default_locale: z.string().optional().meta({ description: 'The locale used when the user locale is not supported; one of locales.' }),
+    locales: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'BCP 47 locales the mini app supports, such as ["en", "de-CH"].' }),
+    default_locale: z
+      .string()
+      .optional()
+      .meta({ description: 'The locale used when the user locale is not supported; one of locales.' }),
     entry: boundedText(1, undefined, 'Entry document inside the package, such as "index.html".'),
     routes: z.array(RouteSchema).min(1).meta({ description: 'Declared routes; at least 1.' }),
     permissions: z.array(PermissionSchema).meta({ description: 'Permissions the mini app may request; may be empty.' }),

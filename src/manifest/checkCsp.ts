@@ -59,7 +59,10 @@ export function checkCsp(csp: string): CspProblem[] {
   const directives = parseCsp(csp);
   const objectSrc = directives.get('object-src');
   if (objectSrc === undefined) {
-    problems.push({ code: 'csp_object_src', message: `must contain "object-src 'none'"; add it (plugins are never allowed)` });
+    problems.push({
+      code: 'csp_object_src',
+      message: `must contain "object-src 'none'"; add it (plugins are never allowed)`,
+    });
   } else if (!(objectSrc.length === 1 && objectSrc[0]?.toLowerCase() === "'none'")) {
     problems.push({
       code: 'csp_object_src',
@@ -75,7 +78,9 @@ export function checkCsp(csp: string): CspProblem[] {
     });
   } else if (scriptSrc === undefined) {
     // Browsers fall back to default-src for scripts: then it governs them and must hold the same rule.
-    problems.push(...onlySelf('default-src', defaultSrc!, ` (with no script-src, it governs scripts); or add "script-src 'self'"`));
+    problems.push(
+      ...onlySelf('default-src', defaultSrc!, ` (with no script-src, it governs scripts); or add "script-src 'self'"`),
+    );
   } else {
     problems.push(...onlySelf('script-src', scriptSrc, ''));
   }
@@ -83,7 +88,8 @@ export function checkCsp(csp: string): CspProblem[] {
   // too ('none' is stricter, so it passes).
   for (const name of ['script-src-elem', 'script-src-attr', 'worker-src']) {
     const sources = directives.get(name);
-    if (sources !== undefined && !(sources.length === 1 && sources[0]?.toLowerCase() === "'none'")) problems.push(...onlySelf(name, sources, ''));
+    if (sources !== undefined && !(sources.length === 1 && sources[0]?.toLowerCase() === "'none'"))
+      problems.push(...onlySelf(name, sources, ''));
   }
   return problems;
 }
@@ -92,5 +98,10 @@ function onlySelf(name: string, sources: string[], after: string): CspProblem[] 
   const extra = sources.filter((source) => source.toLowerCase() !== "'self'");
   if (extra.length === 0 && sources.length === 1) return [];
   const what = extra.length > 0 ? `remove ${extra.join(' ')}` : `write "${name} 'self'" once`;
-  return [{ code: 'csp_script_src', message: `must set ${name} to exactly 'self'; ${what} (all code comes from the signed package)${after}` }];
+  return [
+    {
+      code: 'csp_script_src',
+      message: `must set ${name} to exactly 'self'; ${what} (all code comes from the signed package)${after}`,
+    },
+  ];
 }

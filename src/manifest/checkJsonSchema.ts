@@ -28,18 +28,87 @@ export interface CheckJsonSchemaOptions {
 }
 
 const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'];
-const SCHEMA = ['items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
+const SCHEMA = [
+  'items',
+  'additionalProperties',
+  'not',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const SCHEMA_MAP = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
 const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const COUNT = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'];
+const COUNT = [
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'minContains',
+  'maxContains',
+];
 const NUMBER = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-const TEXT = ['$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$comment', 'title', 'description', 'format', 'contentMediaType', 'contentEncoding', 'contentSchema'];
+const TEXT = [
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$dynamicRef',
+  '$comment',
+  'title',
+  'description',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
+];
 const FLAG = ['uniqueItems', 'readOnly', 'writeOnly', 'deprecated'];
-const FREE = ['default', 'const', 'examples', '$vocabulary', 'pattern', '$ref', 'type', 'required', 'enum', '$schema', 'dependentRequired'];
+const FREE = [
+  'default',
+  'const',
+  'examples',
+  '$vocabulary',
+  'pattern',
+  '$ref',
+  'type',
+  'required',
+  'enum',
+  '$schema',
+  'dependentRequired',
+];
 const KNOWN = new Set([...SCHEMA, ...SCHEMA_MAP, ...SCHEMA_LIST, ...COUNT, ...NUMBER, ...TEXT, ...FLAG, ...FREE]);
-const FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'iri', 'iri-reference', 'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex']);
+const FORMATS = new Set([
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+]);
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-const BOUNDS: [string, string][] = [['minLength', 'maxLength'], ['minItems', 'maxItems'], ['minProperties', 'maxProperties'], ['minimum', 'maximum']];
+const BOUNDS: [string, string][] = [
+  ['minLength', 'maxLength'],
+  ['minItems', 'maxItems'],
+  ['minProperties', 'maxProperties'],
+  ['minimum', 'maximum'],
+];
 
 /**
  * Checks that a value is a JSON Schema 2020-12 document whose keywords have the right types, as far as the keywords
@@ -66,14 +135,26 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
 
   if (closed) {
     if (!isRecord(schema)) {
-      error([], 'must be an object schema with "type": "object" and "additionalProperties": false', 'input_schema_root');
+      error(
+        [],
+        'must be an object schema with "type": "object" and "additionalProperties": false',
+        'input_schema_root',
+      );
       return problems;
     }
     if (schema.type !== 'object') {
-      error(['type'], `must be "object" at the root of input_schema (an action takes named arguments); write "type": "object"`, 'input_schema_root');
+      error(
+        ['type'],
+        `must be "object" at the root of input_schema (an action takes named arguments); write "type": "object"`,
+        'input_schema_root',
+      );
     }
     if (schema.additionalProperties !== false) {
-      error(['additionalProperties'], 'must be false at the root of input_schema, so an agent cannot pass arguments the handler does not expect; write "additionalProperties": false', 'input_schema_root');
+      error(
+        ['additionalProperties'],
+        'must be false at the root of input_schema, so an agent cannot pass arguments the handler does not expect; write "additionalProperties": false',
+        'input_schema_root',
+      );
     }
   }
   if (isRecord(schema) && '$schema' in schema && schema.$schema !== DIALECT) {
@@ -103,49 +184,75 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
         }
       } else if (SCHEMA_LIST.includes(key)) {
         if (!Array.isArray(value) || value.length === 0) error(at, 'must be a non-empty array of schemas');
-        else value.forEach((sub, i) => visit(sub, [...at, i], true));
+        else
+          value.forEach((sub, i) => {
+            visit(sub, [...at, i], true);
+          });
       } else if (COUNT.includes(key)) {
-        if (!Number.isInteger(value) || (value as number) < 0) error(at, `must be a whole number of 0 or more; got ${show(value)}`);
+        if (!Number.isInteger(value) || (value as number) < 0)
+          error(at, `must be a whole number of 0 or more; got ${show(value)}`);
       } else if (NUMBER.includes(key)) {
         if (typeof value === 'boolean' && key.startsWith('exclusive')) {
-          error(at, `must be a number in JSON Schema 2020-12 (the boolean form is draft-04); write "${key}": <limit> and drop "${key === 'exclusiveMinimum' ? 'minimum' : 'maximum'}"`);
-        } else if (typeof value !== 'number' || !Number.isFinite(value)) error(at, `must be a number; got ${show(value)}`);
+          error(
+            at,
+            `must be a number in JSON Schema 2020-12 (the boolean form is draft-04); write "${key}": <limit> and drop "${key === 'exclusiveMinimum' ? 'minimum' : 'maximum'}"`,
+          );
+        } else if (typeof value !== 'number' || !Number.isFinite(value))
+          error(at, `must be a number; got ${show(value)}`);
         else if (key === 'multipleOf' && value <= 0) error(at, `must be greater than 0; got ${value}`);
       } else if (TEXT.includes(key)) {
         if (typeof value !== 'string') error(at, `must be a string; got ${show(value)}`);
-        else if (key === 'format' && !FORMATS.has(value)) warn(at, `"${value}" is not a JSON Schema 2020-12 format and will not be checked; use one of ${[...FORMATS].join(', ')}`);
+        else if (key === 'format' && !FORMATS.has(value))
+          warn(
+            at,
+            `"${value}" is not a JSON Schema 2020-12 format and will not be checked; use one of ${[...FORMATS].join(', ')}`,
+          );
       } else if (FLAG.includes(key)) {
         if (typeof value !== 'boolean') error(at, `must be true or false; got ${show(value)}`);
       } else if (key === 'type') checkType(value, at, error);
       else if (key === 'required') checkNames(value, at, error);
       else if (key === 'enum' || key === 'examples') {
         if (!Array.isArray(value)) error(at, `must be an array of allowed values; got ${show(value)}`);
-        else if (key === 'enum' && value.length === 0) error(at, 'must list at least one value; an empty enum accepts nothing');
+        else if (key === 'enum' && value.length === 0)
+          error(at, 'must list at least one value; an empty enum accepts nothing');
       } else if (key === 'pattern') checkPattern(value, at, error);
       else if (key === '$ref') checkRef(value, at, schema, error);
       else if (key === 'dependentRequired') {
         if (!isRecord(value)) error(at, 'must be an object that maps a property name to an array of property names');
         else for (const [name, list] of Object.entries(value)) checkNames(list, [...at, name], error);
       } else if (!KNOWN.has(key)) {
-        warn(at, `is not a JSON Schema 2020-12 keyword and is ignored by validators; check the spelling or remove it`, 'json_schema_unknown_keyword');
+        warn(
+          at,
+          `is not a JSON Schema 2020-12 keyword and is ignored by validators; check the spelling or remove it`,
+          'json_schema_unknown_keyword',
+        );
       }
     }
     for (const [low, high] of BOUNDS) {
       const a = node[low];
       const b = node[high];
-      if (typeof a === 'number' && typeof b === 'number' && a > b) error([...path, low], `(${a}) is greater than ${high} (${b}), so no value can match; swap them`);
+      if (typeof a === 'number' && typeof b === 'number' && a > b)
+        error([...path, low], `(${a}) is greater than ${high} (${b}), so no value can match; swap them`);
     }
     const props = isRecord(node.properties) ? node.properties : {};
     if (node.additionalProperties === false && Array.isArray(node.required) && !isRecord(node.patternProperties)) {
       node.required.forEach((name, i) => {
         if (typeof name === 'string' && !(name in props)) {
-          error([...path, 'required', i], `names "${name}", which is not in "properties" while additionalProperties is false, so no value can match; add "${name}" to properties or remove it from required`);
+          error(
+            [...path, 'required', i],
+            `names "${name}", which is not in "properties" while additionalProperties is false, so no value can match; add "${name}" to properties or remove it from required`,
+          );
         }
       });
     }
-    const isObject = node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object')) || 'properties' in node;
+    const isObject =
+      node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object')) || 'properties' in node;
     if (closed && nested && isObject && node.additionalProperties !== false && node.unevaluatedProperties !== false) {
-      warn(path, 'is an object schema that accepts any extra property; add "additionalProperties": false so agents cannot pass fields the handler ignores', 'input_schema_open_object');
+      warn(
+        path,
+        'is an object schema that accepts any extra property; add "additionalProperties": false so agents cannot pass fields the handler ignores',
+        'input_schema_open_object',
+      );
     }
   };
   visit(schema, [], false);
@@ -168,7 +275,10 @@ function checkType(value: unknown, at: (string | number)[], error: Report): void
 
 function checkNames(value: unknown, at: (string | number)[], error: Report): void {
   if (!Array.isArray(value) || value.some((name) => typeof name !== 'string')) {
-    error(at, `must be an array of property names (strings) on the object schema, such as ["city"]; got ${show(value)}`);
+    error(
+      at,
+      `must be an array of property names (strings) on the object schema, such as ["city"]; got ${show(value)}`,
+    );
   } else if (new Set(value).size !== value.length) error(at, 'lists a property twice; list each name once');
 }
 
@@ -180,14 +290,22 @@ function checkPattern(value: unknown, at: (string | number)[], error: Report): v
   try {
     new RegExp(value, 'u');
   } catch (cause) {
-    error(at, `is not a valid regular expression (${(cause as Error).message}); fix the expression, escaping backslashes as \\\\ in JSON`);
+    error(
+      at,
+      `is not a valid regular expression (${(cause as Error).message}); fix the expression, escaping backslashes as \\\\ in JSON`,
+    );
   }
 }
 
 function checkRef(value: unknown, at: (string | number)[], root: unknown, error: Report): void {
   if (typeof value !== 'string') error(at, `must be a string such as "#/$defs/address"; got ${show(value)}`);
-  else if (!value.startsWith('#')) error(at, `points outside this schema ("${value}"), which cannot be resolved inside a package; copy the definition into "$defs" and write "#/$defs/<name>"`);
-  else if (resolveJsonPointer(root, value) === undefined) error(at, `points to "${value}", which does not exist in this schema; add it under "$defs" or fix the pointer`);
+  else if (!value.startsWith('#'))
+    error(
+      at,
+      `points outside this schema ("${value}"), which cannot be resolved inside a package; copy the definition into "$defs" and write "#/$defs/<name>"`,
+    );
+  else if (resolveJsonPointer(root, value) === undefined)
+    error(at, `points to "${value}", which does not exist in this schema; add it under "$defs" or fix the pointer`);
 }
 
 /** Narrows to a plain JSON object (not an array, not null). */

@@ -22,14 +22,26 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
   const field = (item: unknown, key: string): unknown => (isRecord(item) ? item[key] : undefined);
 
-  const duplicates = (key: string, prop: string | null, severity: ManifestIssueSeverity, code: string, what: string): void => {
+  const duplicates = (
+    key: string,
+    prop: string | null,
+    severity: ManifestIssueSeverity,
+    code: string,
+    what: string,
+  ): void => {
     const seen = new Map<unknown, number>();
     list(input[key]).forEach((item, i) => {
       const value = prop === null ? item : field(item, prop);
       if (typeof value !== 'string') return;
       const first = seen.get(value);
       if (first === undefined) seen.set(value, i);
-      else add(severity, code, prop === null ? [key, i] : [key, i, prop], `repeats ${what} ${show(value)} of ${formatJsonPath([key, first])}; ${severity === 'error' ? 'give each one a distinct value or remove one' : 'remove the repeat'}`);
+      else
+        add(
+          severity,
+          code,
+          prop === null ? [key, i] : [key, i, prop],
+          `repeats ${what} ${show(value)} of ${formatJsonPath([key, first])}; ${severity === 'error' ? 'give each one a distinct value or remove one' : 'remove the repeat'}`,
+        );
     });
   };
   duplicates('actions', 'name', 'error', 'duplicate_action', 'the action name');
@@ -42,60 +54,129 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
   for (const kind of ['connect', 'socket']) {
     const seen = new Set<unknown>();
     list(field(network, kind)).forEach((host, i) => {
-      if (seen.has(host)) add('warning', 'duplicate_host', ['network', kind, i], `repeats the host ${show(host)}; remove the repeat`);
+      if (seen.has(host))
+        add('warning', 'duplicate_host', ['network', kind, i], `repeats the host ${show(host)}; remove the repeat`);
       seen.add(host);
     });
   }
   const distribution = input.distribution;
   const tenants = new Set<unknown>();
   list(field(distribution, 'tenants')).forEach((tenant, i) => {
-    if (tenants.has(tenant)) add('warning', 'duplicate_tenant', ['distribution', 'tenants', i], `repeats the tenant ${show(tenant)}; remove the repeat`);
+    if (tenants.has(tenant))
+      add(
+        'warning',
+        'duplicate_tenant',
+        ['distribution', 'tenants', i],
+        `repeats the tenant ${show(tenant)}; remove the repeat`,
+      );
     tenants.add(tenant);
   });
 
   const locales = Array.isArray(input.locales) ? input.locales : undefined;
   locales?.forEach((locale, i) => {
-    if (typeof locale === 'string' && !LOCALE.test(locale)) add('warning', 'locale_format', ['locales', i], `${show(locale)} does not look like a BCP 47 tag; write a language such as "en" or "pt-BR"`);
+    if (typeof locale === 'string' && !LOCALE.test(locale))
+      add(
+        'warning',
+        'locale_format',
+        ['locales', i],
+        `${show(locale)} does not look like a BCP 47 tag; write a language such as "en" or "pt-BR"`,
+      );
   });
   const defaultLocale = input.default_locale;
   if (typeof defaultLocale === 'string') {
     if (locales && !locales.includes(defaultLocale)) {
-      add('error', 'default_locale', ['default_locale'], `${show(defaultLocale)} is not in locales (${locales.map(show).join(', ') || 'empty'}); add it to locales or pick one of them`);
-    } else if (!locales) add('warning', 'default_locale_without_locales', ['default_locale'], `is set but locales is not; add "locales": [${show(defaultLocale)}] and any other supported locale`);
+      add(
+        'error',
+        'default_locale',
+        ['default_locale'],
+        `${show(defaultLocale)} is not in locales (${locales.map(show).join(', ') || 'empty'}); add it to locales or pick one of them`,
+      );
+    } else if (!locales)
+      add(
+        'warning',
+        'default_locale_without_locales',
+        ['default_locale'],
+        `is set but locales is not; add "locales": [${show(defaultLocale)}] and any other supported locale`,
+      );
   } else if (locales && locales.length > 1) {
-    add('warning', 'locales_without_default', ['locales'], `lists ${locales.length} locales but default_locale is missing; add "default_locale" with the one to fall back to`);
+    add(
+      'warning',
+      'locales_without_default',
+      ['locales'],
+      `lists ${locales.length} locales but default_locale is missing; add "default_locale" with the one to fall back to`,
+    );
   }
 
   const entry = input.entry;
-  if (typeof entry === 'string' && (/^[a-z][a-z0-9+.-]*:/i.test(entry) || entry.startsWith('//') || entry.split(/[\\/]/).includes('..'))) {
-    add('error', 'entry_outside_package', ['entry'], `${show(entry)} points outside the package; write a path inside it, such as "index.html" (all code comes from the signed package)`);
+  if (
+    typeof entry === 'string' &&
+    (/^[a-z][a-z0-9+.-]*:/i.test(entry) || entry.startsWith('//') || entry.split(/[\\/]/).includes('..'))
+  ) {
+    add(
+      'error',
+      'entry_outside_package',
+      ['entry'],
+      `${show(entry)} points outside the package; write a path inside it, such as "index.html" (all code comes from the signed package)`,
+    );
   }
   const name = input.name;
   if (typeof name === 'string' && [...name].length > 20 && input.short_name === undefined) {
-    add('warning', 'short_name_missing', ['name'], `is ${[...name].length} characters long; add "short_name" (at most 20) for places where the name would be cut`);
+    add(
+      'warning',
+      'short_name_missing',
+      ['name'],
+      `is ${[...name].length} characters long; add "short_name" (at most 20) for places where the name would be cut`,
+    );
   }
   const auth = input.auth;
   const issuer = field(auth, 'issuer');
   if (field(auth, 'type') === 'external-oauth' && typeof issuer === 'string' && /^http:/i.test(issuer)) {
-    add('warning', 'issuer_not_https', ['auth', 'issuer'], 'uses http; OAuth issuers must use https outside local development (RFC 8414)');
+    add(
+      'warning',
+      'issuer_not_https',
+      ['auth', 'issuer'],
+      'uses http; OAuth issuers must use https outside local development (RFC 8414)',
+    );
   }
 
-  const routes = new Set(list(input.routes).map((route) => field(route, 'path')).filter((p) => typeof p === 'string'));
+  const routes = new Set(
+    list(input.routes)
+      .map((route) => field(route, 'path'))
+      .filter((p) => typeof p === 'string'),
+  );
   list(input.actions).forEach((action, i) => {
     const route = field(action, 'route');
     // Compare the path alone: a query string or fragment does not make a different route.
     const routePath = typeof route === 'string' ? (route.split(/[?#]/)[0] ?? '') : '';
     if (typeof route === 'string' && !routes.has(routePath)) {
-      add('error', 'action_route_undeclared', ['actions', i, 'route'], `${show(route)} is not a declared route; add {"path": ${show(routePath)}, "title": "..."} to routes or use one of ${[...routes].map(show).join(', ') || 'the declared routes'}`);
+      add(
+        'error',
+        'action_route_undeclared',
+        ['actions', i, 'route'],
+        `${show(route)} is not a declared route; add {"path": ${show(routePath)}, "title": "..."} to routes or use one of ${[...routes].map(show).join(', ') || 'the declared routes'}`,
+      );
     }
     const annotations = field(action, 'annotations');
     if (field(annotations, 'read_only') === true && field(annotations, 'destructive') === true) {
-      add('error', 'annotations_conflict', ['actions', i, 'annotations'], 'declares read_only and destructive together; a read-only action cannot destroy anything, so set one of them to false');
+      add(
+        'error',
+        'annotations_conflict',
+        ['actions', i, 'annotations'],
+        'declares read_only and destructive together; a read-only action cannot destroy anything, so set one of them to false',
+      );
     }
     if (field(annotations, 'destructive') === true && field(action, 'confirm') === 'never') {
-      add('warning', 'destructive_without_confirm', ['actions', i, 'confirm'], 'is "never" on a destructive action, so an agent may run it without asking anyone; use "if_destructive" or "always"');
+      add(
+        'warning',
+        'destructive_without_confirm',
+        ['actions', i, 'confirm'],
+        'is "never" on a destructive action, so an agent may run it without asking anyone; use "if_destructive" or "always"',
+      );
     }
-    for (const [key, closedObjects] of [['input_schema', true], ['output_schema', false]] as const) {
+    for (const [key, closedObjects] of [
+      ['input_schema', true],
+      ['output_schema', false],
+    ] as const) {
       const schema = field(action, key);
       if (!isRecord(schema)) continue;
       for (const problem of checkJsonSchema(schema, { closedObjects })) {

@@ -22,7 +22,19 @@ export type InputValidator = (value: unknown) => InputIssue[];
 
 type Json = Record<string, unknown>;
 // Keywords whose failure only says "something below failed": their children carry the reason.
-const WRAPPERS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', '$ref', '$dynamicRef', 'allOf', 'dependentSchemas', 'if', 'then', 'else']);
+const WRAPPERS = new Set([
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  '$ref',
+  '$dynamicRef',
+  'allOf',
+  'dependentSchemas',
+  'if',
+  'then',
+  'else',
+]);
 // Keywords that judge their subschemas as a whole: the subschemas' own failures are noise (one anyOf branch's type
 // error is not what the person must fix).
 const VERDICTS = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
@@ -71,7 +83,8 @@ function explain(units: OutputUnit[], root: Json | boolean, value: unknown): Inp
       continue;
     }
     // Set before any filtering: the boolean failure belongs to its parent even when the parent is filtered out.
-    skipFalse = keyword === 'additionalProperties' || keyword === 'unevaluatedProperties' || keyword === 'unevaluatedItems';
+    skipFalse =
+      keyword === 'additionalProperties' || keyword === 'unevaluatedProperties' || keyword === 'unevaluatedItems';
     if (WRAPPERS.has(keyword)) continue;
     if (judged.some((prefix) => unit.keywordLocation.startsWith(prefix))) continue;
     const keys = pointerKeys(unit.instanceLocation);
@@ -88,7 +101,13 @@ function explain(units: OutputUnit[], root: Json | boolean, value: unknown): Inp
 }
 
 /** The fix-it sentence for one failed keyword; `keys` overrides where it points. */
-function sentence(keyword: string, node: Json, value: unknown, unit: OutputUnit, keys: (string | number)[]): { text: string; keys?: (string | number)[] } | undefined {
+function sentence(
+  keyword: string,
+  node: Json,
+  value: unknown,
+  unit: OutputUnit,
+  keys: (string | number)[],
+): { text: string; keys?: (string | number)[] } | undefined {
   const word = node[keyword === 'dependentRequired' ? 'dependentRequired' : keyword];
   const quoted = /"([^"]*)"/.exec(unit.error)?.[1];
   switch (keyword) {
@@ -100,20 +119,34 @@ function sentence(keyword: string, node: Json, value: unknown, unit: OutputUnit,
       return { text: `must be one of ${(word as unknown[]).map(show).join(', ')}; got ${show(value)}` };
     case 'const':
       return { text: `must be ${show(word)}; got ${show(value)}` };
-    case 'minimum': return { text: `must be at least ${word}; got ${value}` };
-    case 'maximum': return { text: `must be at most ${word}; got ${value}` };
-    case 'exclusiveMinimum': return { text: `must be greater than ${word}; got ${value}` };
-    case 'exclusiveMaximum': return { text: `must be less than ${word}; got ${value}` };
-    case 'multipleOf': return { text: `must be a multiple of ${word}; got ${value}` };
-    case 'minLength': return { text: `must be at least ${word} characters long; it has ${[...String(value)].length}` };
-    case 'maxLength': return { text: `must be at most ${word} characters long; it has ${[...String(value)].length}` };
-    case 'pattern': return { text: `must match the pattern ${word}; got ${show(value)}` };
-    case 'format': return { text: `must be in ${word} format; got ${show(value)}` };
-    case 'minItems': return { text: `must have at least ${word} items; it has ${(value as unknown[]).length}` };
-    case 'maxItems': return { text: `must have at most ${word} items; it has ${(value as unknown[]).length}` };
-    case 'uniqueItems': return { text: 'must not contain the same item twice' };
-    case 'minProperties': return { text: `must have at least ${word} properties` };
-    case 'maxProperties': return { text: `must have at most ${word} properties` };
+    case 'minimum':
+      return { text: `must be at least ${word}; got ${value}` };
+    case 'maximum':
+      return { text: `must be at most ${word}; got ${value}` };
+    case 'exclusiveMinimum':
+      return { text: `must be greater than ${word}; got ${value}` };
+    case 'exclusiveMaximum':
+      return { text: `must be less than ${word}; got ${value}` };
+    case 'multipleOf':
+      return { text: `must be a multiple of ${word}; got ${value}` };
+    case 'minLength':
+      return { text: `must be at least ${word} characters long; it has ${[...String(value)].length}` };
+    case 'maxLength':
+      return { text: `must be at most ${word} characters long; it has ${[...String(value)].length}` };
+    case 'pattern':
+      return { text: `must match the pattern ${word}; got ${show(value)}` };
+    case 'format':
+      return { text: `must be in ${word} format; got ${show(value)}` };
+    case 'minItems':
+      return { text: `must have at least ${word} items; it has ${(value as unknown[]).length}` };
+    case 'maxItems':
+      return { text: `must have at most ${word} items; it has ${(value as unknown[]).length}` };
+    case 'uniqueItems':
+      return { text: 'must not contain the same item twice' };
+    case 'minProperties':
+      return { text: `must have at least ${word} properties` };
+    case 'maxProperties':
+      return { text: `must have at most ${word} properties` };
     case 'required': {
       const missing = ((word as string[]) ?? []).filter((name) => !(isRecord(value) && Object.hasOwn(value, name)));
       const name = quoted ?? missing[0];
@@ -126,22 +159,33 @@ function sentence(keyword: string, node: Json, value: unknown, unit: OutputUnit,
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const accepted = isRecord(node.properties) ? Object.keys(node.properties) : [];
-      return { text: `is not an accepted property; remove it${accepted.length > 0 ? ` (accepted: ${accepted.join(', ')})` : ''}`, keys: [...keys, quoted ?? '?'] };
+      return {
+        text: `is not an accepted property; remove it${accepted.length > 0 ? ` (accepted: ${accepted.join(', ')})` : ''}`,
+        keys: [...keys, quoted ?? '?'],
+      };
     }
     case 'unevaluatedItems':
       return { text: 'has more items than the schema accepts; remove the extra ones' };
     case 'propertyNames':
-      return { text: 'is not an accepted property name (it does not match propertyNames); rename or remove it', keys: [...keys, quoted ?? '?'] };
+      return {
+        text: 'is not an accepted property name (it does not match propertyNames); rename or remove it',
+        keys: [...keys, quoted ?? '?'],
+      };
     case 'contains': {
       const min = typeof node.minContains === 'number' ? node.minContains : 1;
       const max = typeof node.maxContains === 'number' ? `, and at most ${node.maxContains}` : '';
       return { text: `must contain at least ${min} item${min === 1 ? '' : 's'} matching its contains schema${max}` };
     }
-    case 'anyOf': return { text: `must match at least one of the ${(word as unknown[]).length} anyOf schemas` };
-    case 'oneOf': return { text: `must match exactly one of the ${(word as unknown[]).length} oneOf schemas` };
-    case 'not': return { text: 'matches a schema under "not"; change the value' };
-    case 'false': return { text: 'is not allowed here; remove it' };
-    default: return { text: `does not satisfy "${keyword}" (${unit.error.replace(/\.$/, '')})` };
+    case 'anyOf':
+      return { text: `must match at least one of the ${(word as unknown[]).length} anyOf schemas` };
+    case 'oneOf':
+      return { text: `must match exactly one of the ${(word as unknown[]).length} oneOf schemas` };
+    case 'not':
+      return { text: 'matches a schema under "not"; change the value' };
+    case 'false':
+      return { text: 'is not allowed here; remove it' };
+    default:
+      return { text: `does not satisfy "${keyword}" (${unit.error.replace(/\.$/, '')})` };
   }
 }
 
@@ -158,7 +202,9 @@ function pointerKeys(pointer: string): (string | number)[] {
 /** The value at a path of the input. */
 function at(value: unknown, keys: (string | number)[]): unknown {
   let current = value;
-  for (const key of keys) current = isRecord(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined;
+  for (const key of keys)
+    current =
+      isRecord(current) || Array.isArray(current) ? (current as Record<string | number, unknown>)[key] : undefined;
   return current;
 }
 

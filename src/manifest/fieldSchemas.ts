@@ -13,7 +13,10 @@ export const ICON_SIZES_PATTERN = /^[0-9]+x[0-9]+$/;
 export const IconSchema = z
   .strictObject({
     src: boundedText(1, undefined, 'Path of the image inside the package, such as "icons/192.png".'),
-    sizes: z.string().regex(ICON_SIZES_PATTERN).meta({ description: 'Pixel size as <width>x<height>, digits only, such as "192x192".' }),
+    sizes: z
+      .string()
+      .regex(ICON_SIZES_PATTERN)
+      .meta({ description: 'Pixel size as <width>x<height>, digits only, such as "192x192".' }),
     type: z.enum(['image/png', 'image/webp']).meta({ description: 'MIME type of the image.' }),
   })
   .meta({ description: 'An app icon.' });
@@ -27,7 +30,10 @@ export const VendorSchema = z
     id: boundedText(1, undefined, 'The vendor identifier given by the developer console.'),
     name: boundedText(1, undefined, 'The vendor name shown to users.'),
     contact: z.email().meta({ description: 'E-mail address where the store and users reach the vendor.' }),
-    support_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, such as "https://example.com/support"' }).optional().meta({ description: 'Absolute http(s) URL of the support page.' }),
+    support_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL, such as "https://example.com/support"' })
+      .optional()
+      .meta({ description: 'Absolute http(s) URL of the support page.' }),
   })
   .meta({ description: 'Who publishes the mini app.' });
 
@@ -39,11 +45,17 @@ export const DistributionSchema = z
   .discriminatedUnion('channel', [
     z.strictObject({
       channel: z.literal('tenant-private').meta({ description: 'Installable only by the listed tenants.' }),
-      tenants: z.array(boundedText(1, undefined, 'A tenant identifier.')).min(1).meta({ description: 'Tenants that may install the mini app; at least one.' }),
+      tenants: z
+        .array(boundedText(1, undefined, 'A tenant identifier.'))
+        .min(1)
+        .meta({ description: 'Tenants that may install the mini app; at least one.' }),
     }),
     z.strictObject({ channel: z.literal('store').meta({ description: 'Published in the public store.' }) }),
   ])
-  .meta({ description: 'Where the mini app is offered: {"channel": "store"} or {"channel": "tenant-private", "tenants": [...]}.' });
+  .meta({
+    description:
+      'Where the mini app is offered: {"channel": "store"} or {"channel": "tenant-private", "tenants": [...]}.',
+  });
 
 /**
  * An entry of `routes`: a path that can be opened, including by universal links.
@@ -63,8 +75,15 @@ export const RouteSchema = z
 export const PermissionSchema = z
   .strictObject({
     scope: z.enum(MANIFEST_SCOPES).meta({ description: 'The permission scope.' }),
-    purpose: boundedText(10, 200, 'Why the mini app needs it, shown to the user at consent time (10 to 200 characters).'),
-    optional: z.boolean().default(false).meta({ description: 'Whether the mini app works without it (default false).' }),
+    purpose: boundedText(
+      10,
+      200,
+      'Why the mini app needs it, shown to the user at consent time (10 to 200 characters).',
+    ),
+    optional: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Whether the mini app works without it (default false).' }),
   })
   .meta({ description: 'A permission the mini app may request.' });
 
@@ -72,10 +91,10 @@ export const PermissionSchema = z
  * A network allowlist entry: a bare lowercase host name.
  * @public
  */
-export const HostSchema = z
-  .string()
-  .regex(HOST_PATTERN)
-  .meta({ description: 'A bare lowercase host name with at least two labels, such as "api.example.com": no scheme, path, port, IP address or wildcard.' });
+export const HostSchema = z.string().regex(HOST_PATTERN).meta({
+  description:
+    'A bare lowercase host name with at least two labels, such as "api.example.com": no scheme, path, port, IP address or wildcard.',
+});
 
 /**
  * The `network` object: the hosts `fetch` and WebSockets may reach (HTTPS and WSS only).

@@ -50,7 +50,8 @@ export function describeHostProblem(value: string): string | null {
     return 'IP addresses are not allowed (only in development mode); use a host name such as "api.example.com"';
   }
   if (fixed !== host && HOST_PATTERN.test(fixed)) return `write host names in lowercase without a trailing dot${fix}`;
-  if (!host.includes('.')) return `"${value}" has a single label; write a full host name with at least two labels, such as "api.example.com"`;
+  if (!host.includes('.'))
+    return `"${value}" has a single label; write a full host name with at least two labels, such as "api.example.com"`;
   if (host.length > 253) return 'a host name is at most 253 characters long';
   return 'each label may contain only letters a-z, digits and inner hyphens (at most 63 characters), and the last label must contain a letter; write something like "api.example.com"';
 }

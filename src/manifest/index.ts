@@ -5,9 +5,22 @@
 export { ManifestSchema, CspSchema, type Manifest, type ManifestInput } from './ManifestSchema';
 export { ActionSchema, ActionAnnotationsSchema, InputSchemaSchema } from './ActionSchema';
 export { AuthSchema } from './AuthSchema';
-export { DistributionSchema, HostSchema, IconSchema, NetworkSchema, PermissionSchema, RouteSchema, VendorSchema } from './fieldSchemas';
+export {
+  DistributionSchema,
+  HostSchema,
+  IconSchema,
+  NetworkSchema,
+  PermissionSchema,
+  RouteSchema,
+  VendorSchema,
+} from './fieldSchemas';
 export { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
-export { assertManifest, validateManifest, type ManifestValidationResult, type ValidateManifestOptions } from './validateManifest';
+export {
+  assertManifest,
+  validateManifest,
+  type ManifestValidationResult,
+  type ValidateManifestOptions,
+} from './validateManifest';
 export { ManifestError, isManifestError } from './ManifestError';
 export { checkCsp, parseCsp, type CspProblem } from './checkCsp';
 export { describeHostProblem, HOST_PATTERN } from './hostName';

@@ -16,7 +16,7 @@ export function resolveJsonPointer(root: unknown, ref: string): unknown {
     } catch {
       return undefined;
     }
-    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, token)) return undefined;
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
   }
   return node;

@@ -20,7 +20,7 @@ export function schemaAtPath(root: z.ZodType, path: readonly PropertyKey[], inpu
   let node = root as unknown as Node;
   let value = input;
   let variant: SchemaAt['variant'];
-  let description = describe(node);
+  let description = describeSchema(node);
   for (let i = 0; i <= path.length; i++) {
     node = unwrap(node);
     const def = node._zod.def;
@@ -41,7 +41,7 @@ export function schemaAtPath(root: z.ZodType, path: readonly PropertyKey[], inpu
     else if (d.type === 'record') next = d.valueType as Node;
     if (!next) return undefined;
     value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
-    description = describe(next) ?? describe(unwrap(next));
+    description = describeSchema(next) ?? describeSchema(unwrap(next));
     node = next;
     variant = undefined;
   }
@@ -58,7 +58,8 @@ function unwrap(node: Node): Node {
   let current = node;
   for (;;) {
     const def = current._zod.def;
-    if (['optional', 'default', 'prefault', 'nullable', 'readonly', 'nonoptional'].includes(def.type)) current = def.innerType as Node;
+    if (['optional', 'default', 'prefault', 'nullable', 'readonly', 'nonoptional'].includes(def.type))
+      current = def.innerType as Node;
     else if (def.type === 'pipe') current = def.in as Node;
     else return current;
   }
@@ -71,6 +72,6 @@ function literalValues(node: Node, key: string): unknown[] {
   return Array.isArray(values) ? values : [];
 }
 
-function describe(node: Node): string | undefined {
+function describeSchema(node: Node): string | undefined {
   return z.globalRegistry.get(node as unknown as z.ZodType)?.description;
 }

@@ -42,16 +42,24 @@ export type ManifestValidationResult =
 export function validateManifest(input: unknown, options: ValidateManifestOptions = {}): ManifestValidationResult {
   const { previousVersion } = options;
   if (previousVersion !== undefined && !isVersion(previousVersion)) {
-    throw new RangeError(`previousVersion "${previousVersion}" is not a version; pass three dot-separated integers such as "1.2.3"`);
+    throw new RangeError(
+      `previousVersion "${previousVersion}" is not a version; pass three dot-separated integers such as "1.2.3"`,
+    );
   }
   const issues: ManifestIssue[] = [];
   const candidate = renameModeKey(input, issues);
   const parsed = ManifestSchema.safeParse(candidate, { reportInput: true });
-  if (!parsed.success) for (const issue of parsed.error.issues) issues.push(...formatZodIssue(issue, ManifestSchema, candidate));
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) issues.push(...formatZodIssue(issue, ManifestSchema, candidate));
   issues.push(...checkManifestRelations(candidate));
 
   const version = isRecord(candidate) ? candidate.version : undefined;
-  if (previousVersion !== undefined && typeof version === 'string' && isVersion(version) && compareVersions(version, previousVersion) <= 0) {
+  if (
+    previousVersion !== undefined &&
+    typeof version === 'string' &&
+    isVersion(version) &&
+    compareVersions(version, previousVersion) <= 0
+  ) {
     const relation = version === previousVersion ? 'equals' : 'is lower than';
     issues.push({
       path: '$.version',
@@ -61,7 +69,8 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
     });
   }
   const unique = dedupe(issues);
-  if (parsed.success && !unique.some((issue) => issue.severity === 'error')) return { ok: true, manifest: parsed.data, warnings: unique };
+  if (parsed.success && !unique.some((issue) => issue.severity === 'error'))
+    return { ok: true, manifest: parsed.data, warnings: unique };
   return { ok: false, issues: unique };
 }
 
@@ -86,7 +95,12 @@ function renameModeKey(input: unknown, issues: ManifestIssue[]): unknown {
   if (!isRecord(input) || !isRecord(input.auth) || !('mode' in input.auth)) return input;
   const { mode, ...rest } = input.auth;
   if ('type' in rest) {
-    issues.push({ path: '$.auth.mode', message: `$.auth.mode repeats the auth mode, which is carried by "type" alone; remove "mode"`, severity: 'error', code: 'auth_mode_key' });
+    issues.push({
+      path: '$.auth.mode',
+      message: `$.auth.mode repeats the auth mode, which is carried by "type" alone; remove "mode"`,
+      severity: 'error',
+      code: 'auth_mode_key',
+    });
     return { ...input, auth: rest };
   }
   issues.push({

@@ -45,11 +45,23 @@ export interface MockState {
   unanswered: string[];
   seq: number;
   /** Asks the person through `answers[name]`; rejects `ERR_MOCK_UNANSWERED` when the test gave no such answer. */
-  ask<K extends keyof MockAnswers>(name: K, method: string, ...args: Parameters<NonNullable<MockAnswers[K]>>): Promise<Awaited<ReturnType<NonNullable<MockAnswers[K]>>>>;
+  ask<K extends keyof MockAnswers>(
+    name: K,
+    method: string,
+    ...args: Parameters<NonNullable<MockAnswers[K]>>
+  ): Promise<Awaited<ReturnType<NonNullable<MockAnswers[K]>>>>;
 }
 
 /** A fresh, empty UI record. */
-export const emptyUi = (): MockUi => ({ title: undefined, titles: [], toasts: [], opened: [], shares: [], confirms: [], closed: 0 });
+export const emptyUi = (): MockUi => ({
+  title: undefined,
+  titles: [],
+  toasts: [],
+  opened: [],
+  shares: [],
+  confirms: [],
+  closed: 0,
+});
 
 /**
  * The short scopes the manifest declares: those whose manifest scope is in `permissions`. `identity.email` and
@@ -66,7 +78,10 @@ export function declaredScopes(manifest: Manifest): Set<PermissionScope> {
 }
 
 /** The initial permission states: declared scopes at `prompt` unless the options set them. */
-export function initialPermissions(declared: ReadonlySet<PermissionScope>, preset: MockHostOptions['permissions'] = {}): Map<PermissionScope, PermissionState> {
+export function initialPermissions(
+  declared: ReadonlySet<PermissionScope>,
+  preset: MockHostOptions['permissions'] = {},
+): Map<PermissionScope, PermissionState> {
   const states = new Map<PermissionScope, PermissionState>();
   for (const scope of declared) states.set(scope, 'prompt');
   for (const [scope, state] of Object.entries(preset) as [PermissionScope, PermissionState][]) {
@@ -106,7 +121,13 @@ export function createAsk(answers: MockAnswers, unanswered: string[]): MockState
     } catch (e) {
       if (isSvcError(e)) throw e; // a test may answer with an SvcError on purpose
       // Otherwise the host would turn it into an anonymous ERR_INTERNAL and hide the test's own mistake.
-      throw new SvcError('ERR_MOCK_ANSWER_THREW', `answers.${name} threw: ${(e as Error)?.message ?? e}`, false, method, { cause: e });
+      throw new SvcError(
+        'ERR_MOCK_ANSWER_THREW',
+        `answers.${name} threw: ${(e as Error)?.message ?? e}`,
+        false,
+        method,
+        { cause: e },
+      );
     }
   };
 }

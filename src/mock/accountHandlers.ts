@@ -14,7 +14,12 @@ import { mintMockToken, tokenId } from './mockToken';
 export function accountHandlers(s: MockState): HostHandlers {
   const auth = s.manifest.auth;
   const wrong = (method: string, what: string) =>
-    new SvcError('ERR_WRONG_AUTH_MODE', `${what} under auth mode '${auth.type}'; the manifest's auth mode decides.`, false, method);
+    new SvcError(
+      'ERR_WRONG_AUTH_MODE',
+      `${what} under auth mode '${auth.type}'; the manifest's auth mode decides.`,
+      false,
+      method,
+    );
 
   return {
     'identity.get': () => {
@@ -31,7 +36,12 @@ export function accountHandlers(s: MockState): HostHandlers {
     'auth.getToken': () => {
       if (auth.type == 'none') throw wrong('auth.getToken', 'there is no token');
       if (auth.type == 'external-oauth' && !s.signedIn)
-        throw new SvcError('ERR_SIGNED_OUT', 'nobody is signed in; check svc.auth.state() and call svc.auth.signIn() first.', false, 'auth.getToken');
+        throw new SvcError(
+          'ERR_SIGNED_OUT',
+          'nobody is signed in; check svc.auth.state() and call svc.auth.signIn() first.',
+          false,
+          'auth.getToken',
+        );
       const lifetime = s.options.tokenLifetime ?? 300;
       const iat = Math.floor(Date.now() / 1000);
       const agent = s.acting?.invoked_by == 'agent' ? s.acting.agent_id : undefined;
@@ -70,15 +80,28 @@ export function accountHandlers(s: MockState): HostHandlers {
 
     'permissions.request': async ({ scope }) => {
       if (!s.declared.has(scope)) {
-        const why = scope == 'identity.email' || scope == 'camera' ? 'it has no manifest scope and cannot be declared' : 'add it to the manifest\'s permissions';
-        throw new SvcError('ERR_SCOPE_NOT_DECLARED', `'${scope}' is not declared in the manifest (${why}).`, false, 'permissions.request');
+        const why =
+          scope == 'identity.email' || scope == 'camera'
+            ? 'it has no manifest scope and cannot be declared'
+            : "add it to the manifest's permissions";
+        throw new SvcError(
+          'ERR_SCOPE_NOT_DECLARED',
+          `'${scope}' is not declared in the manifest (${why}).`,
+          false,
+          'permissions.request',
+        );
       }
       const state = s.permissions.get(scope);
       // Like browsers: a decision sticks; a denied scope is not asked again (no re-prompt loops).
       if (state == 'granted' || state == 'denied') return state;
       const answer = await s.ask('permission', 'permissions.request', scope);
       if (answer !== 'granted' && answer !== 'denied')
-        throw new SvcError('ERR_MOCK_BAD_ANSWER', `answers.permission('${scope}') returned ${JSON.stringify(answer)}; return 'granted' or 'denied'.`, false, 'permissions.request');
+        throw new SvcError(
+          'ERR_MOCK_BAD_ANSWER',
+          `answers.permission('${scope}') returned ${JSON.stringify(answer)}; return 'granted' or 'denied'.`,
+          false,
+          'permissions.request',
+        );
       s.permissions.set(scope, answer);
       return answer;
     },

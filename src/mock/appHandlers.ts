@@ -25,7 +25,8 @@ export function toSvcFiles(files: MockFile[] = []): SvcFile[] {
  */
 export function appHandlers(s: MockState): HostHandlers {
   const files = toSvcFiles(s.options.files);
-  const cancelled = (method: string, what: string) => new SvcError('ERR_CANCELLED', `the person ${what}.`, false, method);
+  const cancelled = (method: string, what: string) =>
+    new SvcError('ERR_CANCELLED', `the person ${what}.`, false, method);
 
   return {
     'room.current': () => s.options.room ?? null,
@@ -54,7 +55,8 @@ export function appHandlers(s: MockState): HostHandlers {
       return { file_id };
     },
 
-    'actions.elicit': ({ prompt, schema }, { invocation }) => s.ask('elicit', 'actions.elicit', { prompt, schema, action: invocation!.name }),
+    'actions.elicit': ({ prompt, schema }, { invocation }) =>
+      s.ask('elicit', 'actions.elicit', { prompt, schema, action: invocation!.name }),
 
     'actions.progress': ({ message }, { invocation }) => void s.progress.push({ action: invocation!.name, message }),
 
@@ -71,7 +73,8 @@ export function appHandlers(s: MockState): HostHandlers {
     'ui.openExternal': ({ url }) => void s.ui.opened.push(url),
     'ui.close': () => void s.ui.closed++,
     'ui.share': async (request) => {
-      if (s.options.answers?.share && !(await s.ask('share', 'ui.share', request))) throw cancelled('ui.share', 'dismissed the share sheet');
+      if (s.options.answers?.share && !(await s.ask('share', 'ui.share', request)))
+        throw cancelled('ui.share', 'dismissed the share sheet');
       s.ui.shares.push(request);
     },
 

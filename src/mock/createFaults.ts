@@ -34,7 +34,8 @@ export function createFaults(): Faults {
 
   return {
     add(method, fault) {
-      if (fault.times !== undefined && !(fault.times >= 1)) throw new TypeError(`fault on ${method}: times must be 1 or more`);
+      if (fault.times !== undefined && !(fault.times >= 1))
+        throw new TypeError(`fault on ${method}: times must be 1 or more`);
       table.set(method, [...(table.get(method) ?? []), { ...fault }]);
     },
     clear(method) {
@@ -49,7 +50,12 @@ export function createFaults(): Faults {
       if (fault.hang) return new Promise(() => {});
       if (fault.code) {
         const known = (ERROR_CODES as Record<string, boolean>)[fault.code];
-        throw new SvcError(fault.code, fault.message ?? `injected fault ${fault.code}.`, fault.retriable ?? known ?? false, method);
+        throw new SvcError(
+          fault.code,
+          fault.message ?? `injected fault ${fault.code}.`,
+          fault.retriable ?? known ?? false,
+          method,
+        );
       }
       return handler(params, context);
     },

@@ -89,7 +89,12 @@ export function createMockHost(options: MockHostOptions): MockHost {
     granted: (scope) => s.permissions.get(scope) == 'granted',
     transport: tapTransport(nodeSafe(hostEnd), calls),
   });
-  const client = createSvc({ transport: nodeSafe(appEnd), snapshot: endpoint.snapshot, timeout: options.timeout, promptTimeout: options.promptTimeout });
+  const client = createSvc({
+    transport: nodeSafe(appEnd),
+    snapshot: endpoint.snapshot,
+    timeout: options.timeout,
+    promptTimeout: options.promptTimeout,
+  });
   const actions = mockActions(s, endpoint, client.svc.actions);
 
   const flush = async () => {
@@ -113,11 +118,14 @@ export function createMockHost(options: MockHostOptions): MockHost {
     permission: (scope) => s.permissions.get(scope) ?? 'denied',
     setPermission(scope, state) {
       if (!declared.has(scope))
-        throw new TypeError(`setPermission(): '${scope}' is not declared in the manifest (${SCOPE_TO_MANIFEST[scope] ?? 'it has no manifest scope'})`);
+        throw new TypeError(
+          `setPermission(): '${scope}' is not declared in the manifest (${SCOPE_TO_MANIFEST[scope] ?? 'it has no manifest scope'})`,
+        );
       s.permissions.set(scope, state);
     },
     setSignedIn(signedIn) {
-      if (manifest.auth.type != 'external-oauth') throw new TypeError(`setSignedIn(): auth mode '${manifest.auth.type}' has no sign-in`);
+      if (manifest.auth.type != 'external-oauth')
+        throw new TypeError(`setSignedIn(): auth mode '${manifest.auth.type}' has no sign-in`);
       s.signedIn = signedIn;
     },
     async setTheme(theme) {
@@ -128,8 +136,16 @@ export function createMockHost(options: MockHostOptions): MockHost {
     assertActionsHandled() {
       const { missing, undeclared } = actions.problems();
       const lines = [
-        ...(missing.length ? [`declared actions without a handler: ${missing.join(', ')} (register each with svc.actions.handle(name, handler))`] : []),
-        ...(undeclared.length ? [`handlers for actions the manifest does not declare: ${undeclared.join(', ')} (a typo, or a missing manifest entry)`] : []),
+        ...(missing.length
+          ? [
+              `declared actions without a handler: ${missing.join(', ')} (register each with svc.actions.handle(name, handler))`,
+            ]
+          : []),
+        ...(undeclared.length
+          ? [
+              `handlers for actions the manifest does not declare: ${undeclared.join(', ')} (a typo, or a missing manifest entry)`,
+            ]
+          : []),
       ];
       if (lines.length) throw new SvcError('ERR_ACTION_NO_HANDLER', lines.join('; '));
     },
@@ -151,4 +167,3 @@ export function createMockHost(options: MockHostOptions): MockHost {
   };
   return host;
 }
-

@@ -17,6 +17,12 @@ export type { MockAnswers, MockCall, MockFault, MockFile, MockHostOptions, MockU
 export type { MockSavedFile, MockSentMessage } from './MockState';
 export type { MockInvokeContext } from './mockActions';
 export { createMockStore, STORAGE_QUOTA, type MockStore } from './createMockStore';
-export { decodeMockToken, deriveAppUserId, MOCK_TOKEN_KEY, type DecodeMockTokenOptions, type MockTokenClaims } from './mockToken';
+export {
+  decodeMockToken,
+  deriveAppUserId,
+  MOCK_TOKEN_KEY,
+  type DecodeMockTokenOptions,
+  type MockTokenClaims,
+} from './mockToken';
 export { isSvcError, SvcError } from '../protocol/SvcError';
 export type { Manifest } from '../manifest';

@@ -50,13 +50,22 @@ export function mockActions(s: MockState, host: HostEndpoint, actions: SvcAction
   const run = async (name: string, input: unknown, context: MockInvokeContext): Promise<unknown> => {
     const fail = (code: string, why: string) => new SvcError(code, `invokeAction('${name}'): ${why}`);
     const action = declared.get(name);
-    if (!action) throw fail('ERR_ACTION_NOT_DECLARED', `no action of that name in the manifest (declared: ${[...declared.keys()].join(', ') || 'none'}).`);
+    if (!action)
+      throw fail(
+        'ERR_ACTION_NOT_DECLARED',
+        `no action of that name in the manifest (declared: ${[...declared.keys()].join(', ') || 'none'}).`,
+      );
     let validate = inputs.get(name);
     if (!validate) inputs.set(name, (validate = createInputValidator(action.input_schema)));
     const issues = validate(input);
     // Rejected before anything else, as a host would: a malformed input never reaches the person or the handler.
-    if (issues.length) throw fail('ERR_ACTION_INVALID_INPUT', `the input does not fit input_schema: ${issuesText(issues)}.`);
-    if (!registered.has(name)) throw fail('ERR_ACTION_NO_HANDLER', `the app registered no handler; call svc.actions.handle('${name}', handler).`);
+    if (issues.length)
+      throw fail('ERR_ACTION_INVALID_INPUT', `the input does not fit input_schema: ${issuesText(issues)}.`);
+    if (!registered.has(name))
+      throw fail(
+        'ERR_ACTION_NO_HANDLER',
+        `the app registered no handler; call svc.actions.handle('${name}', handler).`,
+      );
 
     const floor = action.confirm == 'always' || (action.confirm == 'if_destructive' && action.annotations.destructive);
     let confirmed = false;
@@ -85,7 +94,8 @@ export function mockActions(s: MockState, host: HostEndpoint, actions: SvcAction
         outputs.set(name, check);
       }
       const bad = check?.(output) ?? [];
-      if (bad.length) throw fail('ERR_ACTION_FAILED', `the handler's output does not fit output_schema: ${issuesText(bad)}.`);
+      if (bad.length)
+        throw fail('ERR_ACTION_FAILED', `the handler's output does not fit output_schema: ${issuesText(bad)}.`);
     }
     return output;
   };

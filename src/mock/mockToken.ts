@@ -86,7 +86,8 @@ export function decodeMockToken(token: string, options: DecodeMockTokenOptions =
   const claims = JSON.parse(fromUtf8(fromBase64Url(body))) as MockTokenClaims;
   if (options.audience !== undefined && claims.aud !== options.audience)
     throw new TypeError(`decodeMockToken(): aud is '${claims.aud}', expected exactly '${options.audience}'`);
-  if (options.now !== undefined && claims.exp <= options.now) throw new TypeError('decodeMockToken(): the token has expired');
+  if (options.now !== undefined && claims.exp <= options.now)
+    throw new TypeError('decodeMockToken(): the token has expired');
   return claims;
 }
 

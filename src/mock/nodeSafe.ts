@@ -24,7 +24,8 @@ const blobsLost = (): boolean => {
   }
 };
 let foreign: boolean | undefined;
-const isForeignBlob = (v: unknown): v is Blob => typeof Blob == 'function' && v instanceof Blob && (foreign ??= blobsLost());
+const isForeignBlob = (v: unknown): v is Blob =>
+  typeof Blob == 'function' && v instanceof Blob && (foreign ??= blobsLost());
 
 async function pack(v: unknown, depth = 0): Promise<unknown> {
   if (isForeignBlob(v)) {
@@ -44,7 +45,9 @@ function unpack(v: unknown, depth = 0): unknown {
   if (Array.isArray(v)) return v.map((x) => unpack(x, depth + 1));
   if ((v as Partial<Packed>)[MARK] === true) {
     const p = v as unknown as Packed;
-    return p.name !== undefined && typeof File == 'function' ? new File([p.bytes], p.name, { type: p.type }) : new Blob([p.bytes], { type: p.type });
+    return p.name !== undefined && typeof File == 'function'
+      ? new File([p.bytes], p.name, { type: p.type })
+      : new Blob([p.bytes], { type: p.type });
   }
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unpack(x, depth + 1)]));
 }
@@ -64,7 +67,8 @@ function unpack(v: unknown, depth = 0): unknown {
  */
 export function nodeSafe(transport: Transport): Transport {
   const foreignBlob = (foreign ??= blobsLost());
-  const otherRealm = typeof structuredClone == 'function' && Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
+  const otherRealm =
+    typeof structuredClone == 'function' && Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
   if (!foreignBlob && !otherRealm) return transport;
   let queue: Promise<unknown> = Promise.resolve();
   return {

@@ -19,7 +19,11 @@ export interface MockAnswers {
   /** The per-send confirmation of `svc.message.send()`: false makes the send reject `ERR_PERMISSION_DENIED`. */
   send?: (message: OutgoingMessage) => boolean | Promise<boolean>;
   /** Confirmation of an action invocation whose `confirm` floor (or `confirmActions: 'always'`) asks for one. */
-  confirmAction?: (request: { name: string; input: unknown; context: Omit<ActionContext, 'confirmed'> }) => boolean | Promise<boolean>;
+  confirmAction?: (request: {
+    name: string;
+    input: unknown;
+    context: Omit<ActionContext, 'confirmed'>;
+  }) => boolean | Promise<boolean>;
   /** `svc.actions.elicit()`: the value the person entered, or `null` when they refused or cancelled. */
   elicit?: (request: { prompt: string; schema: Record<string, unknown>; action: string }) => unknown;
   /** `external-oauth` sign-in sheet: false when the person cancels (`ERR_PERMISSION_DENIED`). */

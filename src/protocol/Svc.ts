@@ -1,8 +1,22 @@
 import type { MethodName } from './methods';
 import type { PermissionScope } from './scopes';
 import type {
-  ActionHandler, AuthState, ConfirmRequest, ElicitRequest, Identity, JsonValue, OutgoingMessage, PermissionState,
-  PickOptions, Room, SaveFile, ShareRequest, SvcFile, Theme, Toast, Token,
+  ActionHandler,
+  AuthState,
+  ConfirmRequest,
+  ElicitRequest,
+  Identity,
+  JsonValue,
+  OutgoingMessage,
+  PermissionState,
+  PickOptions,
+  Room,
+  SaveFile,
+  ShareRequest,
+  SvcFile,
+  Theme,
+  Toast,
+  Token,
 } from './types';
 
 /**

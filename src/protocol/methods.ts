@@ -29,13 +29,16 @@ type Wired = Omit<Svc, 'version' | 'supports' | 'app'>;
 export type MethodName = {
   [N in Exclude<keyof Svc, 'version' | 'supports' | 'app'>]: `${N}.${Exclude<keyof Svc[N] & string, 'handle'>}`;
 }[Exclude<keyof Svc, 'version' | 'supports' | 'app'>];
-type FacadeFn<W extends MethodName> = W extends `${infer N extends keyof Wired}.${infer M}` ? Wired[N][M & keyof Wired[N]] : never;
+type FacadeFn<W extends MethodName> = W extends `${infer N extends keyof Wired}.${infer M}`
+  ? Wired[N][M & keyof Wired[N]]
+  : never;
 /** What an operation resolves to, from the facade's type. @public */
 export type MethodResult<W extends MethodName> = FacadeFn<W> extends (...a: any[]) => infer R ? Awaited<R> : never;
 
 const url: Check<string> = (v, path) =>
   typeof v == 'string' && /^https?:\/\/[^\s/]/i.test(v) ? undefined : `${path} must be an http(s) URL`;
-const schema: Check<Record<string, unknown>> = (v, path) => (isPlain(v) ? undefined : `${path} must be a JSON Schema object`);
+const schema: Check<Record<string, unknown>> = (v, path) =>
+  isPlain(v) ? undefined : `${path} must be a JSON Schema object`;
 const card = obj({ title: text, body: str, actions: opt(arr(obj({ label: text, deep_link: text }))) });
 const scope = obj({ scope: lit(...PERMISSION_SCOPES) });
 const key = obj({ key: text });

@@ -15,7 +15,10 @@ const file = obj({ file_id: str, name: str, type: str, size: num, blob }, true);
  * @public
  */
 export const results = {
-  'identity.get': obj({ app_user_id: str, tenant_id: str, locale: str, display_name: opt(str), avatar_url: opt(str), email: opt(str) }, true),
+  'identity.get': obj(
+    { app_user_id: str, tenant_id: str, locale: str, display_name: opt(str), avatar_url: opt(str), email: opt(str) },
+    true,
+  ),
   'auth.getToken': obj({ access_token: text, expires_in: num }, true),
   'auth.signIn': none,
   'auth.signOut': none,

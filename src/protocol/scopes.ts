@@ -50,9 +50,15 @@ export type ManifestScope = (typeof MANIFEST_SCOPES)[number];
 
 /** Every short scope, for validation (a literal list, so the client bundle does not carry the mapping). */
 export const PERMISSION_SCOPES = [
-  'identity.basic', 'identity.email', 'room.context', 'room.send', 'files.read', 'files.write', 'notifications', 'camera',
+  'identity.basic',
+  'identity.email',
+  'room.context',
+  'room.send',
+  'files.read',
+  'files.write',
+  'notifications',
+  'camera',
 ] as const satisfies readonly PermissionScope[];
-
 
 /**
  * The manifest scope a short scope needs declared, or `null` when no manifest scope can declare it.

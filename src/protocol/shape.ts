@@ -20,7 +20,9 @@ type OptionalKeys<S extends Shape> = { [K in keyof S]: '_opt' extends keyof S[K]
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 /** The object type an {@link obj} shape checks: keys whose check is {@link opt} become optional. */
 export type ObjOf<S extends Shape> = Flat<
-  { -readonly [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { -readonly [K in OptionalKeys<S>]?: Infer<S[K]> }
+  { -readonly [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & {
+    -readonly [K in OptionalKeys<S>]?: Infer<S[K]>;
+  }
 >;
 
 const typeCheck =
@@ -50,7 +52,10 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** Whether `v` is a plain JSON value (finite numbers, plain objects and arrays only). */
 export const isJson = (v: unknown, depth = 0): boolean =>
   depth < 64 &&
-  (v === null || typeof v == 'string' || typeof v == 'boolean' || Number.isFinite(v) ||
+  (v === null ||
+    typeof v == 'string' ||
+    typeof v == 'boolean' ||
+    Number.isFinite(v) ||
     ((Array.isArray(v) || isPlain(v)) && Object.values(v).every((x) => isJson(x, depth + 1))));
 
 /** A JSON value (no functions, Dates, Blobs, undefined or NaN). */
@@ -101,6 +106,8 @@ export function obj<S extends Shape>(shape: S, loose?: boolean): Check<ObjOf<S>>
       const problem = shape[key]!(v[key], path ? `${path}.${key}` : key);
       if (problem) return problem;
     }
-    if (!loose) for (const key of Object.keys(v)) if (!Object.hasOwn(shape, key)) return `${path || 'the argument'}: unknown field ${key}`;
+    if (!loose)
+      for (const key of Object.keys(v))
+        if (!Object.hasOwn(shape, key)) return `${path || 'the argument'}: unknown field ${key}`;
   };
 }

@@ -28,7 +28,8 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
     return out;
   }
   const proto = Object.getPrototypeOf(value);
-  if (proto !== null && Object.getPrototypeOf(proto) !== null) throw dataCloneError(proto?.constructor?.name ?? 'object');
+  if (proto !== null && Object.getPrototypeOf(proto) !== null)
+    throw dataCloneError(proto?.constructor?.name ?? 'object');
   const out: Record<string, unknown> = {};
   seen.set(value, out);
   for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key], seen);

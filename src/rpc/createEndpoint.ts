@@ -74,18 +74,25 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   };
 
   // Settles a pending call once: removes it, resolves or rejects it.
-  const settle = (id: string, error?: SvcError | [code: string, why: string, retriable: boolean, cause?: unknown], result?: unknown) => {
+  const settle = (
+    id: string,
+    error?: SvcError | [code: string, why: string, retriable: boolean, cause?: unknown],
+    result?: unknown,
+  ) => {
     const p = pending.get(id)!;
     pending.delete(id);
     if (!error) return p.resolve(result);
-    p.reject(error instanceof SvcError ? error : new SvcError(error[0], error[1], error[2], p.method, { cause: error[3] }));
+    p.reject(
+      error instanceof SvcError ? error : new SvcError(error[0], error[1], error[2], p.method, { cause: error[3] }),
+    );
   };
 
   // One interval per endpoint, running while calls are pending, times them out: a timer per call would cost a
   // tenth of a Node round trip. A call times out within a tenth of the default timeout (at most 1 s) of its due.
   let sweeper: ReturnType<typeof setInterval> | undefined;
   const sweep = () => {
-    for (const [id, p] of pending) if (p.due <= Date.now()) settle(id, ['ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true]);
+    for (const [id, p] of pending)
+      if (p.due <= Date.now()) settle(id, ['ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true]);
     if (!pending.size) sweeper = void clearInterval(sweeper);
   };
 
@@ -116,7 +123,13 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
         }
       }
     } else if (typeof id == 'string' && pending.has(id)) {
-      settle(id, Object.hasOwn(m, 'error') ? (fromWireError(m.error, pending.get(id)!.method) ?? ['ERR_PROTOCOL', 'malformed error', false]) : undefined, m.result);
+      settle(
+        id,
+        Object.hasOwn(m, 'error')
+          ? (fromWireError(m.error, pending.get(id)!.method) ?? ['ERR_PROTOCOL', 'malformed error', false])
+          : undefined,
+        m.result,
+      );
     }
   };
 
@@ -130,7 +143,11 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
         pending.set(id, { method, resolve, reject, timeout, due: Date.now() + timeout });
         if (closed) return settle(id, [closed.code, closed.message, closed.retriable]);
         sweeper ??= setInterval(sweep, Math.min(1000, options.timeout / 10));
-        post({ svc: WIRE, id, method, params }, (e) => pending.has(id) && settle(id, ['ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e]));
+        post(
+          { svc: WIRE, id, method, params },
+          (e) =>
+            pending.has(id) && settle(id, ['ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e]),
+        );
       });
     },
     notify(method, params) {

@@ -37,7 +37,10 @@ function revive(_key: string, value: any): unknown {
  * `globalThis.__svc_receive(json)` to answer.
  * @public
  */
-export function nativeTransport(post: (json: string) => void, scope: Record<string, unknown> = globalThis as any): Transport {
+export function nativeTransport(
+  post: (json: string) => void,
+  scope: Record<string, unknown> = globalThis as any,
+): Transport {
   return {
     send: (message) => encode(message).then((m) => post(JSON.stringify(m))),
     listen(receive) {

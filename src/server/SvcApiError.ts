@@ -6,12 +6,15 @@ const BRAND = Symbol.for('svc-sdk.SvcApiError');
 const ADVICE: Record<string, string> = {
   'room-encrypted':
     'The room is end-to-end encrypted and the service holds no room keys, so no server-side path, scope or tier can post into it. ' +
-    'Two paths work: svc.message.send() from the person\'s own client (they confirm it), or an AI agent that is a cross-signed member of the room.',
+    "Two paths work: svc.message.send() from the person's own client (they confirm it), or an AI agent that is a cross-signed member of the room.",
   'scope-not-granted':
     'The person has not granted this scope. It cannot be granted from the server: request it inside the mini app, at the point of use (svc.permissions.request).',
-  'version-revoked': 'The service revoked this version of the mini app (webhook app.revoked): stop serving it and ship a new version.',
-  'rate-limited': 'Over 600 requests per minute (burst 60) for this vendor: slow down and retry after Retry-After seconds.',
-  'invalid-signature': 'Check the signing secret (the current one after a rotation) and this server\'s clock (300 s window).',
+  'version-revoked':
+    'The service revoked this version of the mini app (webhook app.revoked): stop serving it and ship a new version.',
+  'rate-limited':
+    'Over 600 requests per minute (burst 60) for this vendor: slow down and retry after Retry-After seconds.',
+  'invalid-signature':
+    "Check the signing secret (the current one after a rotation) and this server's clock (300 s window).",
 };
 
 /**
@@ -36,9 +39,22 @@ export class SvcApiError extends Error {
   /** The problem details as received. */
   readonly body?: Problem;
 
-  constructor(init: { status: number; problem: string; title: string; detail: string; instance: string; retriable: boolean; retryAfter?: number; body?: Problem; cause?: unknown }) {
+  constructor(init: {
+    status: number;
+    problem: string;
+    title: string;
+    detail: string;
+    instance: string;
+    retriable: boolean;
+    retryAfter?: number;
+    body?: Problem;
+    cause?: unknown;
+  }) {
     const advice = ADVICE[init.problem];
-    super(`${init.status ? `${init.status} ` : ''}${init.problem} at ${init.instance}: ${init.detail}${advice && !init.detail.includes(advice) ? ` ${advice}` : ''}`, { cause: init.cause });
+    super(
+      `${init.status ? `${init.status} ` : ''}${init.problem} at ${init.instance}: ${init.detail}${advice && !init.detail.includes(advice) ? ` ${advice}` : ''}`,
+      { cause: init.cause },
+    );
     this.status = init.status;
     this.problem = init.problem;
     this.title = init.title;

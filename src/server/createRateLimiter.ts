@@ -32,7 +32,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * {@link createRedisRateLimiter}.
  * @public
  */
-export function createRateLimiter(rate: { perMinute: number; burst: number } = SERVER_API_RATE, now: () => number = Date.now): RateLimiter {
+export function createRateLimiter(
+  rate: { perMinute: number; burst: number } = SERVER_API_RATE,
+  now: () => number = Date.now,
+): RateLimiter {
   const perMs = rate.perMinute / 60_000;
   let tokens = rate.burst;
   let updated = now();
@@ -70,13 +73,26 @@ return wait`;
  * A token bucket shared through Redis by every instance of a backend (the `redis` client or `ioredis`).
  * @public
  */
-export function createRedisRateLimiter(options: { client: RedisClientLike; key?: string; rate?: { perMinute: number; burst: number } }): RateLimiter {
+export function createRedisRateLimiter(options: {
+  client: RedisClientLike;
+  key?: string;
+  rate?: { perMinute: number; burst: number };
+}): RateLimiter {
   const rate = options.rate ?? SERVER_API_RATE;
   const key = options.key ?? 'svc:rate:server-api';
   return {
     async take(signal) {
       for (;;) {
-        const wait = Number(await redisCommand(options.client, ['EVAL', BUCKET, '1', key, String(rate.perMinute / 60_000), String(rate.burst)]));
+        const wait = Number(
+          await redisCommand(options.client, [
+            'EVAL',
+            BUCKET,
+            '1',
+            key,
+            String(rate.perMinute / 60_000),
+            String(rate.burst),
+          ]),
+        );
         if (wait <= 0) return;
         await sleep(wait, signal);
       }

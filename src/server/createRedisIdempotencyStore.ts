@@ -3,7 +3,8 @@ import { type RedisClientLike, redisCommand } from './redisCommand';
 
 // Release and complete only the caller's own claim: after a lease expired, another instance may hold the key.
 const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
-const COMPLETE = "if redis.call('GET', KEYS[1]) == ARGV[1] or redis.call('EXISTS', KEYS[1]) == 0 then return redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2]) end return 0";
+const COMPLETE =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] or redis.call('EXISTS', KEYS[1]) == 0 then return redis.call('SET', KEYS[1], 'done', 'PX', ARGV[2]) end return 0";
 
 /**
  * Options of {@link createRedisIdempotencyStore}.
@@ -36,7 +37,10 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyStoreOption
       if (set === 'OK') return 'claimed';
       const held = await redisCommand(client, ['GET', prefix + key]);
       // The holder's lease may have ended between the two commands: then claim again once.
-      if (held === null) return (await redisCommand(client, ['SET', prefix + key, token, 'NX', 'PX', String(leaseMs)])) === 'OK' ? 'claimed' : 'in-progress';
+      if (held === null)
+        return (await redisCommand(client, ['SET', prefix + key, token, 'NX', 'PX', String(leaseMs)])) === 'OK'
+          ? 'claimed'
+          : 'in-progress';
       return held === 'done' ? 'done' : 'in-progress';
     },
     async complete(key, token, ttlMs) {

@@ -42,9 +42,17 @@ export interface CallOptions {
  */
 export interface ServerClient {
   /** Posts a card into a room (`201 {event_id}`). An encrypted room answers 409 `room-encrypted`. */
-  postCard(roomId: string, input: { app_user_id: string; card: Card }, options?: CallOptions): Promise<{ event_id: string }>;
+  postCard(
+    roomId: string,
+    input: { app_user_id: string; card: Card },
+    options?: CallOptions,
+  ): Promise<{ event_id: string }>;
   /** Notifies a person (needs their `notifications` grant, else 403 `scope-not-granted`). */
-  notify(appUserId: string, input: { title: string; body: string; deep_link: string }, options?: CallOptions): Promise<void>;
+  notify(
+    appUserId: string,
+    input: { title: string; body: string; deep_link: string },
+    options?: CallOptions,
+  ): Promise<void>;
   /** Reads the installation state, to check a notification will land before sending it. */
   getInstallation(appUserId: string, options?: CallOptions): Promise<Installation>;
   /** Verifies an agent's token (one carrying `act`), to apply a lower limit to agent-initiated actions. */
@@ -74,7 +82,8 @@ function need(value: unknown, field: string): string {
  */
 export function createServerClient(options: ServerClientOptions): ServerClient {
   const base = need(options.baseUrl, 'createServerClient(): baseUrl').replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(base)) throw new TypeError('createServerClient(): baseUrl must be an http(s) URL ending in /v1.');
+  if (!/^https?:\/\//.test(base))
+    throw new TypeError('createServerClient(): baseUrl must be an http(s) URL ending in /v1.');
   const miniAppId = need(options.miniAppId, 'createServerClient(): miniAppId');
   const secret = need(options.secret, 'createServerClient(): secret');
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -85,7 +94,12 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   const maxDelay = options.retry?.maxDelayMs ?? 5_000;
   const basePath = new URL(base).pathname;
 
-  async function request<T>(method: 'GET' | 'POST', path: string, payload: unknown, call: CallOptions = {}): Promise<T> {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    payload: unknown,
+    call: CallOptions = {},
+  ): Promise<T> {
     const instance = basePath + path;
     const body = payload === undefined ? '' : JSON.stringify(payload);
     const deadline = Date.now() + budgetMs;
@@ -96,7 +110,13 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
       let response: Response;
       try {
-        response = await doFetch(base + path, { method, headers, body: method == 'GET' ? undefined : body, signal, redirect: 'error' });
+        response = await doFetch(base + path, {
+          method,
+          headers,
+          body: method == 'GET' ? undefined : body,
+          signal,
+          redirect: 'error',
+        });
       } catch (cause) {
         const aborted = call.signal?.aborted;
         const timedOut = !aborted && timeout.aborted;
@@ -124,7 +144,10 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
       }
       const error = await SvcApiError.fromResponse(response, instance);
       if (!error.retriable || attempt >= max) throw error;
-      const wait = error.status == 429 ? (error.retryAfter ?? 1) * 1000 : Math.max(backoff(attempt), (error.retryAfter ?? 0) * 1000);
+      const wait =
+        error.status == 429
+          ? (error.retryAfter ?? 1) * 1000
+          : Math.max(backoff(attempt), (error.retryAfter ?? 0) * 1000);
       if (Date.now() + wait > deadline) throw error;
       if (error.status == 429) options.onRateLimited?.({ retryAfter: wait / 1000, path: instance });
       await sleep(wait);
@@ -141,21 +164,37 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   const seg = (value: string, field: string) => encodeURIComponent(need(value, field));
   return {
     postCard: async (roomId, input, call) =>
-      request('POST', `/rooms/${seg(roomId, 'postCard(): roomId')}/cards`, {
-        mini_app_id: miniAppId,
-        app_user_id: need(input?.app_user_id, 'postCard(): app_user_id'),
-        card: input.card,
-      }, call),
+      request(
+        'POST',
+        `/rooms/${seg(roomId, 'postCard(): roomId')}/cards`,
+        {
+          mini_app_id: miniAppId,
+          app_user_id: need(input?.app_user_id, 'postCard(): app_user_id'),
+          card: input.card,
+        },
+        call,
+      ),
     notify: async (appUserId, input, call) => {
-      await request('POST', `/users/${seg(appUserId, 'notify(): appUserId')}/notifications`, {
-        mini_app_id: miniAppId,
-        title: need(input?.title, 'notify(): title'),
-        body: need(input.body, 'notify(): body'),
-        deep_link: need(input.deep_link, 'notify(): deep_link'),
-      }, call);
+      await request(
+        'POST',
+        `/users/${seg(appUserId, 'notify(): appUserId')}/notifications`,
+        {
+          mini_app_id: miniAppId,
+          title: need(input?.title, 'notify(): title'),
+          body: need(input.body, 'notify(): body'),
+          deep_link: need(input.deep_link, 'notify(): deep_link'),
+        },
+        call,
+      );
     },
     getInstallation: async (appUserId, call) =>
-      request('GET', `/apps/${encodeURIComponent(miniAppId)}/installations/${seg(appUserId, 'getInstallation(): appUserId')}`, undefined, call),
-    verifyAgent: async (token, call) => request('POST', '/agents/verify', { token: need(token, 'verifyAgent(): token') }, call),
+      request(
+        'GET',
+        `/apps/${encodeURIComponent(miniAppId)}/installations/${seg(appUserId, 'getInstallation(): appUserId')}`,
+        undefined,
+        call,
+      ),
+    verifyAgent: async (token, call) =>
+      request('POST', '/agents/verify', { token: need(token, 'verifyAgent(): token') }, call),
   };
 }

@@ -61,7 +61,10 @@ function failure(error: unknown): SvcTokenError {
   const claim = (error as { claim?: string })?.claim;
   const map: Record<string, [TokenFailure, string]> = {
     ERR_JWT_EXPIRED: ['expired', 'the token has expired: the app calls svc.auth.getToken() before each use.'],
-    ERR_JWS_SIGNATURE_VERIFICATION_FAILED: ['bad-signature', 'the token signature does not verify against the realm keys.'],
+    ERR_JWS_SIGNATURE_VERIFICATION_FAILED: [
+      'bad-signature',
+      'the token signature does not verify against the realm keys.',
+    ],
     ERR_JWKS_NO_MATCHING_KEY: ['unknown-key', "no key of the realm matches the token's kid (after a refetch)."],
     ERR_JWKS_TIMEOUT: ['keys-unavailable', 'the realm keys could not be fetched in time.'],
     ERR_JOSE_ALG_NOT_ALLOWED: ['algorithm-not-allowed', 'the token is signed with an algorithm that is not allowed.'],
@@ -71,8 +74,10 @@ function failure(error: unknown): SvcTokenError {
   if (code == 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
     const reason = (error as { reason?: string }).reason;
     if (reason == 'missing') return new SvcTokenError('missing-claim', `the token has no '${claim}' claim.`);
-    if (claim == 'iss') return new SvcTokenError('wrong-issuer', 'the token was issued by another issuer than this realm.');
-    if (claim == 'aud') return new SvcTokenError('wrong-audience', 'the token is for another audience than this mini app.');
+    if (claim == 'iss')
+      return new SvcTokenError('wrong-issuer', 'the token was issued by another issuer than this realm.');
+    if (claim == 'aud')
+      return new SvcTokenError('wrong-audience', 'the token is for another audience than this mini app.');
     return new SvcTokenError('invalid-claim', `the token's '${claim}' claim is invalid.`);
   }
   const known = code ? map[code] : undefined;
@@ -100,7 +105,8 @@ function failure(error: unknown): SvcTokenError {
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   for (const field of ['authUrl', 'realm', 'audience'] as const)
-    if (typeof options[field] != 'string' || options[field] == '') throw new TypeError(`createTokenVerifier(): ${field} must be a non-empty string.`);
+    if (typeof options[field] != 'string' || options[field] == '')
+      throw new TypeError(`createTokenVerifier(): ${field} must be a non-empty string.`);
   const issuer = `${options.authUrl.replace(/\/+$/, '')}/realms/${options.realm}`;
   const keys =
     options.keys ??
@@ -112,7 +118,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
 
   async function verify(token: string): Promise<VerifiedToken> {
-    if (typeof token != 'string' || token.split('.').length != 3) throw new SvcTokenError('malformed', 'the token is not a JWT (three dot-separated parts).');
+    if (typeof token != 'string' || token.split('.').length != 3)
+      throw new SvcTokenError('malformed', 'the token is not a JWT (three dot-separated parts).');
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer,
@@ -140,11 +147,18 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     verify,
     async verifyRequest(request) {
       const headers = typeof Request != 'undefined' && request instanceof Request ? request.headers : request;
-      const raw = typeof (headers as Headers).get == 'function'
-        ? (headers as Headers).get('authorization')
-        : Object.entries(headers as Record<string, string | string[] | undefined>).find(([k]) => k.toLowerCase() == 'authorization')?.[1];
+      const raw =
+        typeof (headers as Headers).get == 'function'
+          ? (headers as Headers).get('authorization')
+          : Object.entries(headers as Record<string, string | string[] | undefined>).find(
+              ([k]) => k.toLowerCase() == 'authorization',
+            )?.[1];
       const value = Array.isArray(raw) ? raw[0] : raw;
-      if (!value) throw new SvcTokenError('missing-token', 'no Authorization header: send Authorization: Bearer <token from svc.auth.getToken()>.');
+      if (!value)
+        throw new SvcTokenError(
+          'missing-token',
+          'no Authorization header: send Authorization: Bearer <token from svc.auth.getToken()>.',
+        );
       const match = /^Bearer +([^\s]+)$/i.exec(value);
       if (!match) throw new SvcTokenError('malformed', "the Authorization header is not 'Bearer <token>'.");
       return verify(match[1]!);

@@ -91,7 +91,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   async function process(delivery: WebhookDelivery, token: string): Promise<void> {
     const info: DeliveryInfo = { key: delivery.key, timestamp: delivery.timestamp };
     const name = delivery.event.event;
-    const handler = Object.hasOwn(options.on, name) ? (options.on as Record<string, (e: unknown, d: DeliveryInfo) => unknown>)[name] : undefined;
+    const handler = Object.hasOwn(options.on, name)
+      ? (options.on as Record<string, (e: unknown, d: DeliveryInfo) => unknown>)[name]
+      : undefined;
     try {
       if (handler) await handler(delivery.event, info);
       else await options.onUnknown?.(delivery.event as UnknownWebhookEvent, info);
@@ -111,7 +113,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       const { secrets, tolerance, miniAppId } = options;
       const now = options.now?.();
-      delivery = await verifyWebhookDelivery(request, { secrets, ...(tolerance === undefined ? {} : { tolerance }), ...(miniAppId === undefined ? {} : { miniAppId }), ...(now === undefined ? {} : { now }) });
+      delivery = await verifyWebhookDelivery(request, {
+        secrets,
+        ...(tolerance === undefined ? {} : { tolerance }),
+        ...(miniAppId === undefined ? {} : { miniAppId }),
+        ...(now === undefined ? {} : { now }),
+      });
     } catch (error) {
       options.onError?.(error);
       if (isSvcSignatureError(error)) return json(error.status, { error: error.reason, message: error.message });
@@ -120,7 +127,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const token = crypto.randomUUID();
     const claim = await store.claim(delivery.key, token, leaseMs);
     if (claim == 'done') return json(200, { ok: true, duplicate: true });
-    if (claim == 'in-progress') return json(409, { error: 'in-progress', message: 'this delivery is being handled; retry later' }, { 'retry-after': '5' });
+    if (claim == 'in-progress')
+      return json(
+        409,
+        { error: 'in-progress', message: 'this delivery is being handled; retry later' },
+        { 'retry-after': '5' },
+      );
 
     const work = process(delivery, token);
     let timer: ReturnType<typeof setTimeout> | undefined;

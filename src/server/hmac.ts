@@ -7,11 +7,13 @@ const keys = new Map<string, CryptoKey>();
 export function hmacKey(secret: string): CryptoKey | Promise<CryptoKey> {
   const known = keys.get(secret);
   if (known) return known;
-  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']).then((key) => {
-    if (keys.size >= 32) keys.clear();
-    keys.set(secret, key);
-    return key;
-  });
+  return crypto.subtle
+    .importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    .then((key) => {
+      if (keys.size >= 32) keys.clear();
+      keys.set(secret, key);
+      return key;
+    });
 }
 
 /**

@@ -5,7 +5,12 @@
  * @packageDocumentation
  */
 export { signRequest, SIGNATURE_HEADERS, type SignRequestInput } from './signRequest';
-export { verifySignature, REPLAY_WINDOW_SECONDS, type SignedRequest, type VerifySignatureOptions } from './verifySignature';
+export {
+  verifySignature,
+  REPLAY_WINDOW_SECONDS,
+  type SignedRequest,
+  type VerifySignatureOptions,
+} from './verifySignature';
 export { SvcSignatureError, isSvcSignatureError, type SignatureFailure } from './SvcSignatureError';
 export { toBytes, type RawBody } from './rawBody';
 export type { HeaderBag } from './readHeader';
@@ -22,11 +27,28 @@ export { createMemoryIdempotencyStore, type ClaimResult, type IdempotencyStore }
 export { createRedisIdempotencyStore, type RedisIdempotencyStoreOptions } from './createRedisIdempotencyStore';
 export type { RedisClientLike } from './redisCommand';
 export { createRateLimiter, createRedisRateLimiter, SERVER_API_RATE, type RateLimiter } from './createRateLimiter';
-export { createServerClient, type CallOptions, type ServerClient, type ServerClientOptions } from './createServerClient';
+export {
+  createServerClient,
+  type CallOptions,
+  type ServerClient,
+  type ServerClientOptions,
+} from './createServerClient';
 export type { AgentDelegation, Card, Installation } from './serverTypes';
 export { SvcApiError, isSvcApiError } from './SvcApiError';
 export { PROBLEMS, createProblem, problemName, type Problem, type ProblemName } from './problems';
-export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions, type VerifiedToken } from './createTokenVerifier';
+export {
+  createTokenVerifier,
+  type TokenVerifier,
+  type TokenVerifierOptions,
+  type VerifiedToken,
+} from './createTokenVerifier';
 export { SvcTokenError, isSvcTokenError, type TokenFailure } from './SvcTokenError';
 export { requireToken, withToken } from './requireToken';
-export { handleNode, toFetchRequest, writeNodeResponse, type NodeMiddleware, type NodeRequestLike, type NodeResponseLike } from './nodeAdapter';
+export {
+  handleNode,
+  toFetchRequest,
+  writeNodeResponse,
+  type NodeMiddleware,
+  type NodeRequestLike,
+  type NodeResponseLike,
+} from './nodeAdapter';

@@ -25,7 +25,11 @@ export interface NodeResponseLike {
 }
 
 /** Node/Express middleware. @public */
-export type NodeMiddleware = (req: NodeRequestLike, res: NodeResponseLike, next?: (error?: unknown) => void) => Promise<void>;
+export type NodeMiddleware = (
+  req: NodeRequestLike,
+  res: NodeResponseLike,
+  next?: (error?: unknown) => void,
+) => Promise<void>;
 
 const PARSED =
   'the request body was already parsed by a JSON body parser, so its raw bytes are gone and no signature can match: ' +
@@ -69,7 +73,9 @@ export async function toFetchRequest(req: NodeRequestLike): Promise<Request> {
 /** Writes a Fetch `Response` to a Node response. */
 export async function writeNodeResponse(res: NodeResponseLike, response: Response): Promise<void> {
   res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
+  response.headers.forEach((value, name) => {
+    res.setHeader(name, value);
+  });
   res.end(new Uint8Array(await response.arrayBuffer()));
 }
 
@@ -83,7 +89,12 @@ export function handleNode(handle: (request: Request) => Promise<Response>): Nod
       if (next) return next(error);
       res.statusCode = 500;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ error: 'server-misconfigured', message: error instanceof Error ? error.message : 'internal error' }));
+      res.end(
+        JSON.stringify({
+          error: 'server-misconfigured',
+          message: error instanceof Error ? error.message : 'internal error',
+        }),
+      );
     }
   };
 }

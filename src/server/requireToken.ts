@@ -6,7 +6,11 @@ function challenge(error: unknown): { status: number; body: string; header: stri
   const reason = isSvcTokenError(error) ? error.reason : 'malformed';
   const status = isSvcTokenError(error) ? error.status : 401;
   const message = error instanceof Error ? error.message : 'the token was refused.';
-  return { status, body: JSON.stringify({ error: reason, message }), header: `Bearer error="invalid_token", error_description="${reason}"` };
+  return {
+    status,
+    body: JSON.stringify({ error: reason, message }),
+    header: `Bearer error="invalid_token", error_description="${reason}"`,
+  };
 }
 
 /**
@@ -18,14 +22,20 @@ function challenge(error: unknown): { status: number; body: string; header: stri
  * ```
  * @public
  */
-export function withToken(verifier: TokenVerifier, handler: (request: Request, user: VerifiedToken) => Promise<Response> | Response) {
+export function withToken(
+  verifier: TokenVerifier,
+  handler: (request: Request, user: VerifiedToken) => Promise<Response> | Response,
+) {
   return async (request: Request): Promise<Response> => {
     let user: VerifiedToken;
     try {
       user = await verifier.verifyRequest(request);
     } catch (error) {
       const { status, body, header } = challenge(error);
-      return new Response(body, { status, headers: { 'content-type': 'application/json', 'www-authenticate': header } });
+      return new Response(body, {
+        status,
+        headers: { 'content-type': 'application/json', 'www-authenticate': header },
+      });
     }
     return handler(request, user);
   };
@@ -41,7 +51,11 @@ export function withToken(verifier: TokenVerifier, handler: (request: Request, u
  * @public
  */
 export function requireToken(verifier: TokenVerifier): NodeMiddleware {
-  return async (req: NodeRequestLike & { svc?: VerifiedToken }, res: NodeResponseLike, next?: (error?: unknown) => void) => {
+  return async (
+    req: NodeRequestLike & { svc?: VerifiedToken },
+    res: NodeResponseLike,
+    next?: (error?: unknown) => void,
+  ) => {
     try {
       req.svc = await verifier.verifyRequest(req.headers);
     } catch (error) {

@@ -55,35 +55,61 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
     (s) => typeof s == 'string' && s != '',
   );
   if (secrets.length == 0)
-    throw new SvcSignatureError('no-secret', 'no signing secret configured: pass secrets: [current] (and the previous one during a rotation).');
+    throw new SvcSignatureError(
+      'no-secret',
+      'no signing secret configured: pass secrets: [current] (and the previous one during a rotation).',
+    );
   // Checked first: a parsed body is the commonest mistake, and its message says how to fix it.
   const body = typeof request.body == 'string' ? request.body : toBytes(request.body);
   const { headers } = request;
-  if (!headers || typeof headers != 'object') throw new SvcSignatureError('missing-header', 'no headers given: pass the request headers.');
+  if (!headers || typeof headers != 'object')
+    throw new SvcSignatureError('missing-header', 'no headers given: pass the request headers.');
 
   const stamp = readHeader(headers, SIGNATURE_HEADERS.timestamp);
   const signature = readHeader(headers, SIGNATURE_HEADERS.signature);
-  for (const [name, value] of [[SIGNATURE_HEADERS.timestamp, stamp], [SIGNATURE_HEADERS.signature, signature]] as const)
-    if (!value) throw new SvcSignatureError('missing-header', `the ${name} header is missing: the request is not signed.`);
+  for (const [name, value] of [
+    [SIGNATURE_HEADERS.timestamp, stamp],
+    [SIGNATURE_HEADERS.signature, signature],
+  ] as const)
+    if (!value)
+      throw new SvcSignatureError('missing-header', `the ${name} header is missing: the request is not signed.`);
   if (!/^\d{1,15}$/.test(stamp!))
-    throw new SvcSignatureError('malformed-header', `${SIGNATURE_HEADERS.timestamp} must be whole seconds since the Unix epoch.`);
+    throw new SvcSignatureError(
+      'malformed-header',
+      `${SIGNATURE_HEADERS.timestamp} must be whole seconds since the Unix epoch.`,
+    );
 
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const tolerance = options.tolerance ?? REPLAY_WINDOW_SECONDS;
   const skew = Number(stamp) - now;
   if (skew < -tolerance)
-    throw new SvcSignatureError('stale-timestamp', `the timestamp is ${-skew} s old, more than the ${tolerance} s window: a replay, or this server's clock is wrong.`, -skew);
+    throw new SvcSignatureError(
+      'stale-timestamp',
+      `the timestamp is ${-skew} s old, more than the ${tolerance} s window: a replay, or this server's clock is wrong.`,
+      -skew,
+    );
   if (skew > tolerance)
-    throw new SvcSignatureError('future-timestamp', `the timestamp is ${skew} s in the future, more than the ${tolerance} s window: check this server's clock.`, skew);
+    throw new SvcSignatureError(
+      'future-timestamp',
+      `the timestamp is ${skew} s in the future, more than the ${tolerance} s window: check this server's clock.`,
+      skew,
+    );
 
   if (options.miniAppId !== undefined) {
     const app = readHeader(headers, SIGNATURE_HEADERS.miniApp);
     if (app !== options.miniAppId)
-      throw new SvcSignatureError('wrong-mini-app', `${SIGNATURE_HEADERS.miniApp} names another mini app than this one.`);
+      throw new SvcSignatureError(
+        'wrong-mini-app',
+        `${SIGNATURE_HEADERS.miniApp} names another mini app than this one.`,
+      );
   }
 
   const mac = signature!.startsWith('v0=') ? fromHex32(signature!.slice(3)) : undefined;
-  if (!mac) throw new SvcSignatureError('malformed-header', `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 hex digits.`);
+  if (!mac)
+    throw new SvcSignatureError(
+      'malformed-header',
+      `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 hex digits.`,
+    );
   const base = signingBase(stamp!, body);
   for (const secret of secrets) {
     const key = hmacKey(secret);

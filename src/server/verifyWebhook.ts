@@ -22,8 +22,11 @@ export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
 const decoder = new TextDecoder();
 
 /** Reads a Request's body once, as bytes, or passes a `{ body, headers }` pair through. */
-export async function readSigned(input: Request | { body: RawBody; headers: HeaderBag }): Promise<{ body: RawBody; headers: HeaderBag }> {
-  if (typeof Request != 'undefined' && input instanceof Request) return { body: new Uint8Array(await input.arrayBuffer()), headers: input.headers };
+export async function readSigned(
+  input: Request | { body: RawBody; headers: HeaderBag },
+): Promise<{ body: RawBody; headers: HeaderBag }> {
+  if (typeof Request != 'undefined' && input instanceof Request)
+    return { body: new Uint8Array(await input.arrayBuffer()), headers: input.headers };
   return input as { body: RawBody; headers: HeaderBag };
 }
 
@@ -50,7 +53,12 @@ export async function verifyWebhookDelivery(
   } catch {
     throw new SvcSignatureError('invalid-payload', 'the webhook body is not JSON.');
   }
-  if (typeof event != 'object' || event === null || Array.isArray(event) || typeof (event as { event?: unknown }).event != 'string')
+  if (
+    typeof event != 'object' ||
+    event === null ||
+    Array.isArray(event) ||
+    typeof (event as { event?: unknown }).event != 'string'
+  )
     throw new SvcSignatureError('invalid-payload', "the webhook body is not an event object with an 'event' name.");
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   const key = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');

@@ -26,7 +26,7 @@ export async function waitFor(probe, what, timeout = 8_000) {
   }
 }
 
-function withTimeout(promise, ms, name) {
+function withTimeout(promise, ms, _name) {
   let timer;
   return Promise.race([
     promise,
@@ -52,7 +52,12 @@ export async function runTests({ makeContext, filter }) {
       console.log(`  ok    ${t.name} (${Date.now() - started} ms)`);
     } catch (e) {
       failed++;
-      console.log(`  FAIL  ${t.name} (${Date.now() - started} ms)\n        ${String(e?.stack ?? e).split('\n').slice(0, 6).join('\n        ')}`);
+      console.log(
+        `  FAIL  ${t.name} (${Date.now() - started} ms)\n        ${String(e?.stack ?? e)
+          .split('\n')
+          .slice(0, 6)
+          .join('\n        ')}`,
+      );
     } finally {
       await ctx.close().catch(() => {});
     }

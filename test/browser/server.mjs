@@ -7,8 +7,17 @@ import { extname, join, normalize, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
 // dist/ is served from a copy taken at start, so that a rebuild running meanwhile cannot break a test half-way.
-const roots = { '/dist/': join(root, 'dist'), '/fixtures/': join(import.meta.dirname, 'fixtures'), '/node_modules/nanoid/': join(root, 'node_modules/nanoid') };
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.map': 'application/json' };
+const roots = {
+  '/dist/': join(root, 'dist'),
+  '/fixtures/': join(import.meta.dirname, 'fixtures'),
+  '/node_modules/nanoid/': join(root, 'node_modules/nanoid'),
+};
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.map': 'application/json',
+};
 
 let extraHeaders = {};
 
@@ -16,10 +25,16 @@ async function handle(req, res) {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   const prefix = Object.keys(roots).find((p) => path.startsWith(p));
   const file = prefix && normalize(join(roots[prefix], path.slice(prefix.length)));
-  if (!file || !file.startsWith(roots[prefix])) return res.writeHead(404).end();
+  if (!file?.startsWith(roots[prefix])) return res.writeHead(404).end();
   try {
     const body = await readFile(file);
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...extraHeaders }).end(body);
+    res
+      .writeHead(200, {
+        'content-type': types[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+        ...extraHeaders,
+      })
+      .end(body);
   } catch {
     res.writeHead(404).end();
   }

@@ -5,9 +5,42 @@ import { chromium } from 'playwright-core';
 import { startServers } from './server.mjs';
 import { assert, runTests, sleep, test, waitFor } from './harness.mjs';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-const METHODS = ['identity.get', 'auth.getToken', 'auth.signIn', 'auth.signOut', 'auth.state', 'room.current', 'message.send', 'files.pick', 'files.save', 'actions.elicit', 'actions.progress', 'ui.setTitle', 'ui.toast', 'ui.confirm', 'ui.openExternal', 'ui.close', 'ui.share', 'storage.get', 'storage.set', 'storage.remove', 'storage.clear', 'permissions.query', 'permissions.request'];
+const METHODS = [
+  'identity.get',
+  'auth.getToken',
+  'auth.signIn',
+  'auth.signOut',
+  'auth.state',
+  'room.current',
+  'message.send',
+  'files.pick',
+  'files.save',
+  'actions.elicit',
+  'actions.progress',
+  'ui.setTitle',
+  'ui.toast',
+  'ui.confirm',
+  'ui.openExternal',
+  'ui.close',
+  'ui.share',
+  'storage.get',
+  'storage.set',
+  'storage.remove',
+  'storage.clear',
+  'permissions.query',
+  'permissions.request',
+];
 
 /**
  * Helpers each test receives. Origins: H the host (127.0.0.1:hp); A the app on another port of the same site
@@ -25,7 +58,8 @@ function helpersFor(context, browser, o) {
     if (sibling) q.set('sibling', `${sibling}/fixtures/evil.html`);
     const hostUrl = `${o.H}/fixtures/host.html?${q}`;
     await page.goto(top ? `${top}/fixtures/evil.html?${new URLSearchParams({ embed: hostUrl })}` : hostUrl);
-    const frameOf = (prefix) => waitFor(() => page.frames().find((f) => f.url().startsWith(prefix)), `a frame at ${prefix}`);
+    const frameOf = (prefix) =>
+      waitFor(() => page.frames().find((f) => f.url().startsWith(prefix)), `a frame at ${prefix}`);
     const host = top ? await frameOf(`${o.H}/fixtures/host.html`) : page.mainFrame();
     await host.waitForFunction(() => window.host);
     const app = async (url = appUrl) => {
@@ -38,11 +72,15 @@ function helpersFor(context, browser, o) {
   return h;
 }
 
-const noErrors = async (frame, who) => assert.deepEqual(await frame.evaluate(() => window.__errors), [], `${who} saw errors`);
+const noErrors = async (frame, who) =>
+  assert.deepEqual(await frame.evaluate(() => window.__errors), [], `${who} saw errors`);
 
 // ---------------------------------------------------------------- end to end: every namespace, both builds, both pairs
 for (const build of ['iife', 'esm'])
-  for (const pair of ['cross-origin same-site (127.0.0.1 ports)', 'cross-site (127.0.0.1 -> localhost, out of process)'])
+  for (const pair of [
+    'cross-origin same-site (127.0.0.1 ports)',
+    'cross-site (127.0.0.1 -> localhost, out of process)',
+  ])
     test(`e2e ${build}, ${pair}: every namespace, theme events, actions invoked from the host`, async (h) => {
       const crossSite = pair.startsWith('cross-site');
       const { host, app: appFrame } = await h.open({ build, appAt: crossSite ? h.X : h.A });
@@ -50,7 +88,16 @@ for (const build of ['iife', 'esm'])
       const out = await app.evaluate(async () => {
         const { svc } = window.sdk;
         const o = {};
-        o.sync = { version: svc.version, id: svc.app.id, appVersion: svc.app.version, locale: svc.app.locale, theme: svc.app.theme, launchParams: svc.app.launchParams, supports: svc.supports('room.current'), supportsNot: svc.supports('camera.take') };
+        o.sync = {
+          version: svc.version,
+          id: svc.app.id,
+          appVersion: svc.app.version,
+          locale: svc.app.locale,
+          theme: svc.app.theme,
+          launchParams: svc.app.launchParams,
+          supports: svc.supports('room.current'),
+          supportsNot: svc.supports('camera.take'),
+        };
         window.__themes = [];
         svc.app.onThemeChange((t) => window.__themes.push(t));
         svc.actions.handle('create_poll', async (input, ctx) => {
@@ -86,7 +133,16 @@ for (const build of ['iife', 'esm'])
         svc.ui.close();
         return o;
       });
-      assert.deepEqual(out.sync, { version: '1.0', id: 'polls', appVersion: '1.2.3', locale: 'de-DE', theme: 'light', launchParams: { title: 'Polls', from: 'e2e' }, supports: true, supportsNot: false });
+      assert.deepEqual(out.sync, {
+        version: '1.0',
+        id: 'polls',
+        appVersion: '1.2.3',
+        locale: 'de-DE',
+        theme: 'light',
+        launchParams: { title: 'Polls', from: 'e2e' },
+        supports: true,
+        supportsNot: false,
+      });
       assert.equal(out.identity.display_name, 'Ada');
       assert.deepEqual(out.token, { access_token: 'tok-123', expires_in: 300 });
       assert.equal(out.state, 'signed-in');
@@ -106,12 +162,26 @@ for (const build of ['iife', 'esm'])
       await waitFor(() => app.evaluate(() => window.__themes.length === 1), 'the theme event');
       assert.deepEqual(await app.evaluate(() => [window.__themes, window.sdk.svc.app.theme]), [['dark'], 'dark']);
       const inv = await host.evaluate(() => window.invoke('create_poll', { question: 'Lunch?' }));
-      assert.deepEqual(inv, { ok: true, value: { created: 'Lunch?', by: 'agent', agent: 'a-1', confirmed: true, answer: { answer: 'Which colour?', invocation: 'create_poll' } }, ms: inv.ms });
+      assert.deepEqual(inv, {
+        ok: true,
+        value: {
+          created: 'Lunch?',
+          by: 'agent',
+          agent: 'a-1',
+          confirmed: true,
+          answer: { answer: 'Which colour?', invocation: 'create_poll' },
+        },
+        ms: inv.ms,
+      });
       const missing = await host.evaluate(() => window.invoke('nope', {}));
       assert.equal(missing.code, 'ERR_ACTION_NO_HANDLER');
       await waitFor(() => host.evaluate(() => window.calls.includes('ui.close')), 'the ui.close notification');
       const seen = await host.evaluate(() => [...new Set(window.calls)]);
-      assert.deepEqual(METHODS.filter((m) => !seen.includes(m)), [], 'every operation reached the host');
+      assert.deepEqual(
+        METHODS.filter((m) => !seen.includes(m)),
+        [],
+        'every operation reached the host',
+      );
       assert.deepEqual(await host.evaluate(() => window.progress), ['creating']);
       assert.equal(await host.evaluate(() => window.attaches), 1);
       if (crossSite) {
@@ -119,7 +189,10 @@ for (const build of ['iife', 'esm'])
         const cdp = await h.browser.newBrowserCDPSession();
         const { targetInfos } = await cdp.send('Target.getTargets');
         await cdp.detach();
-        assert.ok(targetInfos.some((t) => t.type === 'iframe' && t.url.startsWith(h.X)), 'the app frame is out of process');
+        assert.ok(
+          targetInfos.some((t) => t.type === 'iframe' && t.url.startsWith(h.X)),
+          'the app frame is out of process',
+        );
       }
       await noErrors(app, 'app');
       await noErrors(host, 'host');
@@ -132,15 +205,25 @@ for (const role of ['sibling frame', 'top page'])
   for (const where of ['on another site', "on the host's own origin"])
     test(`hostile: a ${role} ${where} forges welcomes (with the real nonce), responses, requests and a hello`, async (h) => {
       const evilOrigin = where === 'on another site' ? h.E : h.H;
-      const { host, app: appFrame, frameOf } = await h.open({ delay: 600, ...(role === 'sibling frame' ? { sibling: evilOrigin } : { top: evilOrigin }) });
+      const {
+        host,
+        app: appFrame,
+        frameOf,
+      } = await h.open({ delay: 600, ...(role === 'sibling frame' ? { sibling: evilOrigin } : { top: evilOrigin }) });
       const app = await appFrame();
-      const evil = role === 'top page' ? (await waitFor(() => h.context.pages()[0], 'page')).mainFrame() : await frameOf(`${evilOrigin}/fixtures/evil.html`);
+      const evil =
+        role === 'top page'
+          ? (await waitFor(() => h.context.pages()[0], 'page')).mainFrame()
+          : await frameOf(`${evilOrigin}/fixtures/evil.html`);
       await evil.waitForFunction(() => window.forgeWelcomes);
       const ids = await app.evaluate(() => (window.track('id', window.sdk.svc.identity.get()), window.__ids.slice()));
       assert.ok(ids.length >= 1, 'the app drew a nonce');
       await evil.evaluate((ids) => {
         forgeWelcomes(appWindow(), ids);
-        forgeFrames(appWindow(), ids.flatMap((p) => [p + '0', p + '1']));
+        forgeFrames(
+          appWindow(),
+          ids.flatMap((p) => [`${p}0`, `${p}1`]),
+        );
         forgeFrames(hostWindow(), []);
         hostWindow().postMessage({ svc: 'hello', wire: 1, nonce: 'evil' }, '*');
       }, ids);
@@ -149,20 +232,48 @@ for (const role of ['sibling frame', 'top page'])
       assert.equal(first.value.display_name, 'Ada', 'answered by the real host');
       assert.ok(first.ms >= 550, `the answer waited for the host's late welcome (${first.ms} ms)`);
       // On the port now: forged answers to the ids of a pending call (leaked too) must not settle it.
-      const ids2 = await app.evaluate(() => (window.track('held', window.sdk.svc.ui.confirm({ title: 'hold:c', body: '' })), window.__ids.slice()));
-      await evil.evaluate((ids) => forgeFrames(appWindow(), ids.flatMap((p) => [0, 1, 2, 3].map((n) => p + n))), ids2);
+      const ids2 = await app.evaluate(
+        () => (window.track('held', window.sdk.svc.ui.confirm({ title: 'hold:c', body: '' })), window.__ids.slice()),
+      );
+      await evil.evaluate(
+        (ids) =>
+          forgeFrames(
+            appWindow(),
+            ids.flatMap((p) => [0, 1, 2, 3].map((n) => p + n)),
+          ),
+        ids2,
+      );
       await sleep(300);
-      assert.equal(await app.evaluate(() => Promise.race([window.tracked.held.then(() => 'settled'), new Promise((r) => setTimeout(r, 50, 'pending'))])), 'pending');
+      assert.equal(
+        await app.evaluate(() =>
+          Promise.race([window.tracked.held.then(() => 'settled'), new Promise((r) => setTimeout(r, 50, 'pending'))]),
+        ),
+        'pending',
+      );
       await waitFor(() => host.evaluate(() => window.release('hold:c')), 'the held call to reach the host');
       assert.deepEqual((await app.evaluate(() => window.tracked.held)).value, true);
       // Nothing reached the forged ports; the forged snapshot, theme and close were ignored; one channel only.
       assert.deepEqual(await evil.evaluate(() => window.__portGot), []);
-      assert.deepEqual(await evil.evaluate(() => window.__got.filter((m) => m.ports || m.svc === 'welcome')), [], 'the attacker got no welcome');
-      assert.deepEqual(await app.evaluate(() => [window.sdk.svc.version, window.sdk.svc.app.id, window.sdk.svc.app.theme]), ['1.0', 'polls', 'light']);
+      assert.deepEqual(
+        await evil.evaluate(() => window.__got.filter((m) => m.ports || m.svc === 'welcome')),
+        [],
+        'the attacker got no welcome',
+      );
+      assert.deepEqual(
+        await app.evaluate(() => [window.sdk.svc.version, window.sdk.svc.app.id, window.sdk.svc.app.theme]),
+        ['1.0', 'polls', 'light'],
+      );
       assert.equal(await host.evaluate(() => window.attaches), 1);
       const hellos = await host.evaluate(() => window.hellos);
-      assert.ok(hellos.some((x) => x.nonce === 'evil' && !x.fromApp), 'the forged hello reached the host and was not from the app');
-      assert.equal((await app.evaluate(() => window.settle(window.sdk.svc.auth.state()))).value, 'signed-in', 'the channel still works');
+      assert.ok(
+        hellos.some((x) => x.nonce === 'evil' && !x.fromApp),
+        'the forged hello reached the host and was not from the app',
+      );
+      assert.equal(
+        (await app.evaluate(() => window.settle(window.sdk.svc.auth.state()))).value,
+        'signed-in',
+        'the channel still works',
+      );
       await noErrors(app, 'app');
       await noErrors(host, 'host');
     });
@@ -172,11 +283,14 @@ test('hostile: a welcome from the right window (the parent) but the wrong origin
   const app = await appFrame();
   // This client expects its host at localhost:hp; the parent really is 127.0.0.1:hp. The browser drops the hello
   // (its targetOrigin does not match); the parent then forges a welcome with the leaked nonce.
-  const ids = await app.evaluate((o) => {
-    window.c2 = window.sdk.createSvc({ hostOrigin: o, connectTimeout: 1000 });
-    window.track('wrong', window.c2.svc.identity.get());
-    return window.__ids.slice();
-  }, h.H.replace('127.0.0.1', 'localhost'));
+  const ids = await app.evaluate(
+    (o) => {
+      window.c2 = window.sdk.createSvc({ hostOrigin: o, connectTimeout: 1000 });
+      window.track('wrong', window.c2.svc.identity.get());
+      return window.__ids.slice();
+    },
+    h.H.replace('127.0.0.1', 'localhost'),
+  );
   const leaked = await host.evaluate((ids) => {
     window.__forgedGot = [];
     for (const nonce of ids) {
@@ -188,7 +302,11 @@ test('hostile: a welcome from the right window (the parent) but the wrong origin
   }, ids);
   assert.equal(leaked, 0, 'the browser dropped the hello sent to the wrong host origin');
   const r = await app.evaluate(() => window.tracked.wrong);
-  assert.deepEqual([r.ok, r.code, r.retriable, r.isSvcError], [false, 'ERR_HOST_UNREACHABLE', true, true], JSON.stringify(r));
+  assert.deepEqual(
+    [r.ok, r.code, r.retriable, r.isSvcError],
+    [false, 'ERR_HOST_UNREACHABLE', true, true],
+    JSON.stringify(r),
+  );
   assert.ok(r.ms >= 950 && r.ms < 2500, `failed at the connect timeout (${r.ms} ms)`);
   assert.deepEqual(await host.evaluate(() => window.__forgedGot), []);
   await noErrors(app, 'app');
@@ -217,7 +335,13 @@ test('hostile: the app says hello then navigates to another origin before the we
   await sleep(1200); // past the host's late welcome
   assert.deepEqual(await evil.evaluate(() => window.__got), [], 'the page the app navigated to received nothing');
   const hellos = await host.evaluate(() => window.hellos);
-  assert.deepEqual(hellos.map((x) => [x.origin, x.fromApp]), [[h.X, true], [h.E, true]]);
+  assert.deepEqual(
+    hellos.map((x) => [x.origin, x.fromApp]),
+    [
+      [h.X, true],
+      [h.E, true],
+    ],
+  );
   // The host did answer the app's hello (it could not know); the browser dropped the welcome and its port because
   // the frame no longer held the app's origin. The evil page's own hello was refused.
   assert.equal(await host.evaluate(() => window.attaches), 1);
@@ -272,7 +396,7 @@ test('reload: the new page says hello and replaces the port; pending calls on th
   await noErrors(app, 'app');
 });
 
-test('a second hello from the same frame replaces the port; the old channel\'s pending calls fail ERR_DISCONNECTED', async (h) => {
+test("a second hello from the same frame replaces the port; the old channel's pending calls fail ERR_DISCONNECTED", async (h) => {
   // Like a reload whose pagehide never ran: only the hello tells the host.
   const { host, app: appFrame } = await h.open();
   const app = await appFrame();
@@ -290,7 +414,11 @@ test('a host that never answers: ERR_HOST_UNREACHABLE (retriable) at the 3 s con
   const { host, app: appFrame } = await h.open({ attach: 'manual' });
   const app = await appFrame();
   const r = await app.evaluate(() => window.settle(window.sdk.svc.identity.get()));
-  assert.deepEqual([r.ok, r.code, r.retriable, r.isSvcError], [false, 'ERR_HOST_UNREACHABLE', true, true], JSON.stringify(r));
+  assert.deepEqual(
+    [r.ok, r.code, r.retriable, r.isSvcError],
+    [false, 'ERR_HOST_UNREACHABLE', true, true],
+    JSON.stringify(r),
+  );
   assert.ok(r.ms >= 2950 && r.ms < 4000, `at the documented 3000 ms (${Math.round(r.ms)} ms)`);
   assert.match(r.message, /no answer from http:\/\/127\.0\.0\.1:\d+ within 3000 ms; retry/);
   await host.evaluate(() => window.attachNow());
@@ -322,7 +450,7 @@ test('a host that hangs mid-call: ERR_TIMEOUT (retriable) at the configured call
   await noErrors(app, 'app');
 });
 
-test('the app frame removed mid-invocation: the host\'s pending invokeAction fails ERR_DISCONNECTED at once', async (h) => {
+test("the app frame removed mid-invocation: the host's pending invokeAction fails ERR_DISCONNECTED at once", async (h) => {
   const { host, app: appFrame } = await h.open();
   const app = await appFrame();
   await app.evaluate(() => window.sdk.svc.actions.handle('slow', () => new Promise(() => {})));
@@ -339,11 +467,18 @@ test('the app frame removed mid-invocation: the host\'s pending invokeAction fai
 export async function run({ executablePath, filter }) {
   const servers = await startServers(3);
   const [hp, ap, ep] = servers.ports;
-  const origins = { H: `http://127.0.0.1:${hp}`, A: `http://127.0.0.1:${ap}`, X: `http://localhost:${ap}`, E: `http://localhost:${ep}` };
+  const origins = {
+    H: `http://127.0.0.1:${hp}`,
+    A: `http://127.0.0.1:${ap}`,
+    X: `http://localhost:${ap}`,
+    E: `http://localhost:${ep}`,
+  };
   let browser;
   try {
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 30_000 });
-    console.log(`Chromium ${browser.version()}; host ${origins.H}, app ${origins.A} and ${origins.X}, attacker ${origins.E}`);
+    console.log(
+      `Chromium ${browser.version()}; host ${origins.H}, app ${origins.A} and ${origins.X}, attacker ${origins.E}`,
+    );
     return await runTests({
       filter,
       makeContext: async () => {

@@ -23,37 +23,58 @@ describe('svc check', () => {
     expect(run).toEqual({ code: 0, stdout: 'svc check: ok (2 source files, 2 declared actions)\n', stderr: '' });
   });
   test('reports a declared action without a handler at its place in the manifest', async () => {
-    const dir = tempProject({ 'manifest.json': withActions(['create_order', 'cancel_order']), 'src/main.ts': "svc.actions.handle('create_order', h);" });
+    const dir = tempProject({
+      'manifest.json': withActions(['create_order', 'cancel_order']),
+      'src/main.ts': "svc.actions.handle('create_order', h);",
+    });
     const run = await runSvc(['check', '.'], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^manifest.json:\d+:\d+  error: action 'cancel_order' is declared but no code registers it; add svc.actions.handle\('cancel_order', async \(input, context\) => \{ \.\.\. \}\) to the mini app\n/);
+    expect(run.stdout).toMatch(
+      /^manifest.json:\d+:\d+ {2}error: action 'cancel_order' is declared but no code registers it; add svc.actions.handle\('cancel_order', async \(input, context\) => \{ \.\.\. \}\) to the mini app\n/,
+    );
   });
   test('reports a handler for an undeclared action at file:line:col, with a suggestion', async () => {
-    const dir = tempProject({ 'manifest.json': withActions(['create_order']), 'src/main.ts': "svc.actions.handle('create_order', h);\n  svc.actions.handle('createOrder', h);" });
+    const dir = tempProject({
+      'manifest.json': withActions(['create_order']),
+      'src/main.ts': "svc.actions.handle('create_order', h);\n  svc.actions.handle('createOrder', h);",
+    });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("src/main.ts:2:3  error: svc.actions.handle('createOrder') registers an action that manifest.json does not declare (did you mean 'create_order'?)");
+    expect(run.stdout).toContain(
+      "src/main.ts:2:3  error: svc.actions.handle('createOrder') registers an action that manifest.json does not declare (did you mean 'create_order'?)",
+    );
   });
   test('a computed action name is a warning, and a repeated handler too', async () => {
     const dir = tempProject({
       'manifest.json': withActions(['create_order']),
-      'src/main.ts': "svc.actions.handle('create_order', h);\nsvc.actions.handle(name, h);\nsvc.actions.handle('create_order', h);",
+      'src/main.ts':
+        "svc.actions.handle('create_order', h);\nsvc.actions.handle(name, h);\nsvc.actions.handle('create_order', h);",
     });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('src/main.ts:2:1  warning: svc.actions.handle() gets a computed action name');
-    expect(run.stdout).toContain("src/main.ts:3:1  warning: svc.actions.handle('create_order') registers the action again (first at src/main.ts:1:1)");
+    expect(run.stdout).toContain(
+      "src/main.ts:3:1  warning: svc.actions.handle('create_order') registers the action again (first at src/main.ts:1:1)",
+    );
   });
   test('auth none with a getToken() call fails', async () => {
     const ok = tempProject({ 'manifest.json': withActions([], { type: 'none' }), 'app.js': 'svc.auth.state();' });
     expect((await runSvc(['check'], ok)).code).toBe(0);
-    const dir = tempProject({ 'manifest.json': withActions([], { type: 'none' }), 'app.js': 'const t = await svc.auth.getToken();' });
+    const dir = tempProject({
+      'manifest.json': withActions([], { type: 'none' }),
+      'app.js': 'const t = await svc.auth.getToken();',
+    });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('app.js:1:17  error: svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}');
+    expect(run.stdout).toContain(
+      'app.js:1:17  error: svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}',
+    );
   });
   test('getToken() is fine with svc-exchange, signIn() warns outside external-oauth', async () => {
-    const dir = tempProject({ 'manifest.json': withActions([]), 'app.js': 'await svc.auth.getToken(); await svc.auth.signIn();' });
+    const dir = tempProject({
+      'manifest.json': withActions([]),
+      'app.js': 'await svc.auth.getToken(); await svc.auth.signIn();',
+    });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('warning: svc.auth.signIn() only works with "external-oauth" auth');
@@ -79,31 +100,47 @@ describe('svc check', () => {
     const dir = tempProject({ 'manifest.json': m });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^manifest.json:4:3  error: \$\.name is empty/);
+    expect(run.stdout).toMatch(/^manifest.json:4:3 {2}error: \$\.name is empty/);
   });
   test('--json prints the findings', async () => {
     const dir = tempProject({ 'manifest.json': withActions(['create_order']) });
     const run = await runSvc(['check', '--json'], dir);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, files: 0, actions: 1, findings: [{ file: 'manifest.json', severity: 'error', code: 'action_without_handler' }] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: false,
+      files: 0,
+      actions: 1,
+      findings: [{ file: 'manifest.json', severity: 'error', code: 'action_without_handler' }],
+    });
   });
   test('works with no TypeScript installed: the built CLI runs with typescript unresolvable', () => {
     const dir = tempProject({
       'manifest.json': withActions(['create_order']),
-      'src/main.tsx': "const el = <b>{x as number}</b>;\nsvc.actions.handle('create_order', async (i: { q: string }) => ({}));",
-      'hooks.mjs': "export async function resolve(s, c, next) { if (s === 'typescript' || s.startsWith('typescript/')) throw new Error('typescript is not installed'); return next(s, c); }",
+      'src/main.tsx':
+        "const el = <b>{x as number}</b>;\nsvc.actions.handle('create_order', async (i: { q: string }) => ({}));",
+      'hooks.mjs':
+        "export async function resolve(s, c, next) { if (s === 'typescript' || s.startsWith('typescript/')) throw new Error('typescript is not installed'); return next(s, c); }",
       'register.mjs': "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);",
     });
     const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-    const run = spawnSync(process.execPath, ['--import', './register.mjs', cli, 'check', '.', '--exclude', '*.mjs'], { cwd: dir, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', './register.mjs', cli, 'check', '.', '--exclude', '*.mjs'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('svc check: ok (1 source file, 1 declared action)\n');
     expect(run.status).toBe(0);
   });
   test('suggests the closest declared action for a mistyped handler name (edit distance)', async () => {
-    const dir = tempProject({ 'manifest.json': withActions(['create_poll', 'close_poll']), 'src/main.ts': "svc.actions.handle('create_poll', h);\nsvc.actions.handle('close_poll', h);\nsvc.actions.handle('create_pol', h);" });
+    const dir = tempProject({
+      'manifest.json': withActions(['create_poll', 'close_poll']),
+      'src/main.ts':
+        "svc.actions.handle('create_poll', h);\nsvc.actions.handle('close_poll', h);\nsvc.actions.handle('create_pol', h);",
+    });
     const run = await runSvc(['check'], dir);
-    expect(run.stdout).toContain("src/main.ts:3:1  error: svc.actions.handle('create_pol') registers an action that manifest.json does not declare (did you mean 'create_poll'?)");
+    expect(run.stdout).toContain(
+      "src/main.ts:3:1  error: svc.actions.handle('create_pol') registers an action that manifest.json does not declare (did you mean 'create_poll'?)",
+    );
   });
   test('flags svc.permissions.request of an undeclared scope, a manifest-style name, and an unknown one', async () => {
     const manifest = withActions([]);
@@ -119,9 +156,17 @@ describe('svc check', () => {
       ].join('\n'),
     });
     const run = await runSvc(['check', '--json'], dir);
-    const findings = JSON.parse(run.stdout).findings.map((f: { line: number; code: string; message: string }) => [f.line, f.code, f.message]);
+    const findings = JSON.parse(run.stdout).findings.map((f: { line: number; code: string; message: string }) => [
+      f.line,
+      f.code,
+      f.message,
+    ]);
     expect(findings).toEqual([
-      [2, 'scope_not_declared', expect.stringContaining('add {"scope": "svc.notifications", "purpose": "..."} to "permissions"')],
+      [
+        2,
+        'scope_not_declared',
+        expect.stringContaining('add {"scope": "svc.notifications", "purpose": "..."} to "permissions"'),
+      ],
       [3, 'scope_name_form', expect.stringContaining("did you mean 'room.context'?")],
       [4, 'scope_unknown', expect.stringContaining("did you mean 'room.context'?")],
       [5, 'scope_not_declarable', expect.stringContaining('no manifest can declare')],
@@ -153,13 +198,20 @@ describe('svc check', () => {
       'src/legacy/old.ts': "svc.actions.handle('old_action', h);",
       'scripts/seed.ts': "svc.actions.handle('seed', h);",
     });
-    expect(await runSvc(['check'], dir)).toMatchObject({ code: 0, stdout: 'svc check: ok (1 source file, 1 declared action)\n' });
+    expect(await runSvc(['check'], dir)).toMatchObject({
+      code: 0,
+      stdout: 'svc check: ok (1 source file, 1 declared action)\n',
+    });
   });
   test('a file that does not parse is a warning naming it, not a crash', async () => {
-    const dir = tempProject({ 'manifest.json': withActions(['create_order']), 'src/main.ts': "svc.actions.handle('create_order', h);", 'src/broken.ts': 'let = = ;' });
+    const dir = tempProject({
+      'manifest.json': withActions(['create_order']),
+      'src/main.ts': "svc.actions.handle('create_order', h);",
+      'src/broken.ts': 'let = = ;',
+    });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/src\/broken.ts:1:1  warning: cannot parse this file/);
+    expect(run.stdout).toMatch(/src\/broken.ts:1:1 {2}warning: cannot parse this file/);
   });
   test('exits 2 when the manifest is missing or broken', async () => {
     const missing = await runSvc(['check', 'nowhere'], tempProject({}));

@@ -2,11 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { findBridgeCalls } from '../../src/cli/findBridgeCalls';
 
 const handled = (code: string, file = 'app.ts'): (string | undefined)[] =>
-  findBridgeCalls(file, code).filter((c) => c.kind === 'handle').map((c) => c.name);
+  findBridgeCalls(file, code)
+    .filter((c) => c.kind === 'handle')
+    .map((c) => c.name);
 
 describe('findBridgeCalls', () => {
   test('finds svc.actions.handle with its position', () => {
-    expect(findBridgeCalls('a.js', "\n  svc.actions.handle('a', async () => {});")).toEqual([{ kind: 'handle', name: 'a', line: 2, column: 3 }]);
+    expect(findBridgeCalls('a.js', "\n  svc.actions.handle('a', async () => {});")).toEqual([
+      { kind: 'handle', name: 'a', line: 2, column: 3 },
+    ]);
   });
   test('recognises globalThis.svc, window.svc, self.svc, optional chaining and element access', () => {
     const code = `
@@ -30,7 +34,13 @@ describe('findBridgeCalls', () => {
       a2.handle('three', h);
       handle('four', h);
       auth.getToken();`;
-    expect(findBridgeCalls('app.ts', code).map((c) => `${c.kind}:${c.name ?? ''}`)).toEqual(['handle:one', 'handle:two', 'handle:three', 'handle:four', 'getToken:']);
+    expect(findBridgeCalls('app.ts', code).map((c) => `${c.kind}:${c.name ?? ''}`)).toEqual([
+      'handle:one',
+      'handle:two',
+      'handle:three',
+      'handle:four',
+      'getToken:',
+    ]);
   });
   test('aliases declared in any order are followed', () => {
     expect(handled('function f() { a.handle("late", h); } const s = svc; const { actions: a } = s;')).toEqual(['late']);
@@ -46,7 +56,11 @@ describe('findBridgeCalls', () => {
     expect(handled(code)).toEqual([]);
   });
   test('a computed name is found without a name', () => {
-    const calls = findBridgeCalls('a.ts', 'for (const n of names) svc.actions.handle(n, h); svc.actions.handle(`a${1}`, h);');
+    const calls = findBridgeCalls(
+      'a.ts',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source under test contains a template literal
+      'for (const n of names) svc.actions.handle(n, h); svc.actions.handle(`a${1}`, h);',
+    );
     expect(calls.map((c) => c.name)).toEqual([undefined, undefined]);
   });
   test('parses TSX, JSX, MJS and CJS', () => {
@@ -56,7 +70,10 @@ describe('findBridgeCalls', () => {
     expect(handled("module.exports = () => svc.actions.handle('c', h);", 'a.cjs')).toEqual(['c']);
   });
   test('finds getToken and signIn on svc.auth', () => {
-    const calls = findBridgeCalls('a.ts', 'await svc.auth.getToken(); await window.svc.auth.signIn(); svc.auth.state();');
+    const calls = findBridgeCalls(
+      'a.ts',
+      'await svc.auth.getToken(); await window.svc.auth.signIn(); svc.auth.state();',
+    );
     expect(calls.map((c) => c.kind)).toEqual(['getToken', 'signIn']);
   });
 });

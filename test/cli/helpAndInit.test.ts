@@ -49,7 +49,10 @@ describe('svc init', () => {
     expect((await runSvc(['init'], dir)).stdout).toContain('added the manifest schema to .vscode/settings.json');
     const merged = JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'));
     expect(merged['editor.tabSize']).toBe(2);
-    expect(merged['json.schemas']).toEqual([...existing['json.schemas'], { fileMatch: ['/manifest.json'], url: './node_modules/svc-sdk/schema/manifest.schema.json' }]);
+    expect(merged['json.schemas']).toEqual([
+      ...existing['json.schemas'],
+      { fileMatch: ['/manifest.json'], url: './node_modules/svc-sdk/schema/manifest.schema.json' },
+    ]);
     await runSvc(['init', '--force'], dir);
     expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))['json.schemas']).toHaveLength(2);
   });

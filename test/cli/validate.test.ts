@@ -52,17 +52,27 @@ describe('svc validate', () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
       ok: false,
-      files: [{ file: 'manifest.json', ok: false, issues: [expect.objectContaining({ path: '$.age_rating', severity: 'error', code: 'not_allowed' })] }],
+      files: [
+        {
+          file: 'manifest.json',
+          ok: false,
+          issues: [expect.objectContaining({ path: '$.age_rating', severity: 'error', code: 'not_allowed' })],
+        },
+      ],
     });
   });
   test('exits 2 for a missing file, broken JSON (with line and column) or empty file', async () => {
     const dir = tempProject({ 'broken.json': '{\n  "name": "x",\n}\n', 'array.json': '[1,]', 'empty.json': '' });
     const missing = await runSvc(['validate'], dir);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('svc validate: manifest.json does not exist; create one with `svc init`, or pass the path of your manifest\n');
+    expect(missing.stderr).toBe(
+      'svc validate: manifest.json does not exist; create one with `svc init`, or pass the path of your manifest\n',
+    );
     const broken = await runSvc(['validate', 'broken.json'], dir);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^svc validate: broken.json:3:1 is not valid JSON: .*\(JSON allows no trailing comma\)\n$/);
+    expect(broken.stderr).toMatch(
+      /^svc validate: broken.json:3:1 is not valid JSON: .*\(JSON allows no trailing comma\)\n$/,
+    );
     expect((await runSvc(['validate', 'array.json'], dir)).stderr).toMatch(/array.json:1:4 is not valid JSON/);
     expect((await runSvc(['validate', 'empty.json'], dir)).stderr).toMatch(/empty.json is empty/);
   });

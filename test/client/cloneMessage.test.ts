@@ -19,7 +19,9 @@ describe('cloneMessage without structuredClone (as in Jest jsdom)', () => {
   it('refuses what postMessage refuses: functions, symbols, class instances', () => {
     vi.stubGlobal('structuredClone', undefined);
     for (const bad of [{ f: () => 1 }, { s: Symbol('x') }, { m: new Map() }, [new (class Poll {})()]])
-      expect(() => cloneMessage(bad), JSON.stringify(Object.keys(bad))).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
+      expect(() => cloneMessage(bad), JSON.stringify(Object.keys(bad))).toThrow(
+        expect.objectContaining({ name: 'DataCloneError' }),
+      );
   });
 
   it('uses structuredClone where the runtime has it', () => {

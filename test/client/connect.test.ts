@@ -3,7 +3,13 @@ import { createSvc } from '../../src/index';
 import { attachIframe, createHost, WIRE } from '../../src/host/index';
 import { framedApp } from '../helpers/windows';
 
-const app = { id: '0123456789abcdef', version: '1.0.0', locale: 'de', theme: 'dark' as const, launch_params: { from: 'link' } };
+const app = {
+  id: '0123456789abcdef',
+  version: '1.0.0',
+  locale: 'de',
+  theme: 'dark' as const,
+  launch_params: { from: 'link' },
+};
 const g = globalThis as any;
 
 function world(options: { connectTimeout?: number; hostOrigin?: string | null } = {}) {
@@ -45,7 +51,11 @@ describe('the window bootstrap', () => {
 
   it('fails with ERR_NO_HOST at once when the host origin is unknown', async () => {
     w = world({ hostOrigin: null });
-    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST', retriable: false, message: expect.stringContaining('host_origin') });
+    await expect(w.svc.auth.state()).rejects.toMatchObject({
+      code: 'ERR_NO_HOST',
+      retriable: false,
+      message: expect.stringContaining('host_origin'),
+    });
     expect(w.appWin.sent).toEqual([]);
   });
 
@@ -116,7 +126,11 @@ describe('the host side of the bootstrap', () => {
     await new Promise((r) => setTimeout(r, 10));
     const pending = host.invokeAction('slow', {}, { invoked_by: 'user', confirmed: false }).catch((e) => e);
     w.host.receive(w.app, 'https://app.example', { svc: 'hello', wire: WIRE, nonce: 'second' });
-    expect(await pending).toMatchObject({ code: 'ERR_DISCONNECTED', retriable: true, message: expect.stringContaining('reconnected') });
+    expect(await pending).toMatchObject({
+      code: 'ERR_DISCONNECTED',
+      retriable: true,
+      message: expect.stringContaining('reconnected'),
+    });
     expect(w.host.sent).toHaveLength(2);
     detach();
     host.close();

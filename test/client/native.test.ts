@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSvc } from '../../src/index';
 import { createHost, installNativePort, NATIVE_PORT, NATIVE_RECEIVE, type Transport } from '../../src/host/index';
-import { settle } from '../helpers/connect';
 
 const g = globalThis as any;
 
@@ -31,8 +30,16 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     const native = nativeSide(kind);
     expect(installNativePort()).toBe(true);
     g.window = g;
-    g.__svc_launch = { bridge: '1.0', methods: ['storage.get'], app: { id: 'abcdefabcdefabcd', version: '2.0.0', locale: 'ja', theme: 'dark', launch_params: {} } };
-    const host = createHost({ transport: native.transport, app: g.__svc_launch.app, handlers: { 'storage.get': ({ key }) => ({ key }) } });
+    g.__svc_launch = {
+      bridge: '1.0',
+      methods: ['storage.get'],
+      app: { id: 'abcdefabcdefabcd', version: '2.0.0', locale: 'ja', theme: 'dark', launch_params: {} },
+    };
+    const host = createHost({
+      transport: native.transport,
+      app: g.__svc_launch.app,
+      handlers: { 'storage.get': ({ key }) => ({ key }) },
+    });
     const { svc, close } = createSvc();
     expect(svc.app.locale).toBe('ja');
     expect(svc.supports('storage.get')).toBe(true);
@@ -53,7 +60,15 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
         frames.push(frame);
         const result =
           frame.method == 'files.pick'
-            ? [{ file_id: 'p', name: 'x.bin', type: 'application/octet-stream', size: 3, blob: { $blob: 'AP8H', type: 'application/octet-stream' } }]
+            ? [
+                {
+                  file_id: 'p',
+                  name: 'x.bin',
+                  type: 'application/octet-stream',
+                  size: 3,
+                  blob: { $blob: 'AP8H', type: 'application/octet-stream' },
+                },
+              ]
             : { file_id: 'saved' };
         setTimeout(() => g[NATIVE_RECEIVE]?.(JSON.stringify({ svc: 1, id: frame.id, result })));
       },
@@ -63,7 +78,9 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     installNativePort();
     g.window = g;
     const { svc, close } = createSvc();
-    expect(await svc.files.save({ name: 'a.png', blob: new Blob([new Uint8Array([1, 2, 250])], { type: 'image/png' }) })).toEqual({ file_id: 'saved' });
+    expect(
+      await svc.files.save({ name: 'a.png', blob: new Blob([new Uint8Array([1, 2, 250])], { type: 'image/png' }) }),
+    ).toEqual({ file_id: 'saved' });
     expect(frames[0].params).toEqual({ name: 'a.png', blob: { $blob: 'AQL6', type: 'image/png' } });
     const [file] = await svc.files.pick();
     expect(file!.blob).toBeInstanceOf(Blob);

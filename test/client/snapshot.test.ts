@@ -3,7 +3,13 @@ import { createSvc } from '../../src/index';
 import { createHost, launchUrl, parseSnapshot } from '../../src/host/index';
 
 const g = globalThis as any;
-const app = { id: '0123456789abcdef', version: '3.1.4', locale: 'pt-BR', theme: 'dark' as const, launch_params: { poll: '12', tab: 'results' } };
+const app = {
+  id: '0123456789abcdef',
+  version: '3.1.4',
+  locale: 'pt-BR',
+  theme: 'dark' as const,
+  launch_params: { poll: '12', tab: 'results' },
+};
 
 describe('the launch snapshot', () => {
   afterEach(() => {
@@ -16,7 +22,12 @@ describe('the launch snapshot', () => {
     const url = new URL(launchUrl('https://app.example/index.html#/route', host.snapshot));
     g.location = { hash: url.hash };
     const { svc } = createSvc();
-    expect([svc.app.id, svc.app.version, svc.app.locale, svc.app.theme]).toEqual(['0123456789abcdef', '3.1.4', 'pt-BR', 'dark']);
+    expect([svc.app.id, svc.app.version, svc.app.locale, svc.app.theme]).toEqual([
+      '0123456789abcdef',
+      '3.1.4',
+      'pt-BR',
+      'dark',
+    ]);
     expect(svc.app.launchParams).toEqual({ poll: '12', tab: 'results' });
     expect(svc.supports('room.current')).toBe(true);
     expect(url.pathname).toBe('/index.html');
@@ -24,7 +35,7 @@ describe('the launch snapshot', () => {
 
   it('prefers the snapshot a native host injected', () => {
     g.__svc_launch = { app: { ...app, locale: 'sv' } };
-    g.location = { hash: '#svc=' + encodeURIComponent(JSON.stringify({ app })) };
+    g.location = { hash: `#svc=${encodeURIComponent(JSON.stringify({ app }))}` };
     expect(createSvc().svc.app.locale).toBe('sv');
   });
 
@@ -39,12 +50,22 @@ describe('the launch snapshot', () => {
     const { svc } = createSvc();
     expect([svc.version, svc.app.id, svc.app.theme]).toEqual(['1.0', '', 'light']);
     expect(svc.supports('room.current')).toBe(false);
-    const odd = parseSnapshot({ bridge: 2, methods: 'room.current', app: { id: 5, theme: 'blue', launch_params: { ok: 'yes', n: 1, nested: {} } } });
-    expect(odd).toMatchObject({ bridge: '1.0', methods: [], app: { id: '', theme: 'light', launch_params: { ok: 'yes' } } });
+    const odd = parseSnapshot({
+      bridge: 2,
+      methods: 'room.current',
+      app: { id: 5, theme: 'blue', launch_params: { ok: 'yes', n: 1, nested: {} } },
+    });
+    expect(odd).toMatchObject({
+      bridge: '1.0',
+      methods: [],
+      app: { id: '', theme: 'light', launch_params: { ok: 'yes' } },
+    });
   });
 
   it('cannot pollute a prototype through __proto__ keys', () => {
-    const hostile = JSON.parse('{"__proto__":{"polluted":1},"app":{"launch_params":{"__proto__":{"polluted":2},"constructor":"x"}}}');
+    const hostile = JSON.parse(
+      '{"__proto__":{"polluted":1},"app":{"launch_params":{"__proto__":{"polluted":2},"constructor":"x"}}}',
+    );
     const s = parseSnapshot(hostile);
     expect(({} as any).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(s.app.launch_params)).toBe(Object.prototype);

@@ -10,7 +10,17 @@ import { value } from './arbitraries';
 
 const HOST = 'https://host.example';
 const APP = 'https://app.example';
-const origins = fc.constantFrom(HOST, APP, 'https://host.example.evil', 'https://HOST.example', 'http://host.example', `${HOST}/`, 'null', '', '*');
+const origins = fc.constantFrom(
+  HOST,
+  APP,
+  'https://host.example.evil',
+  'https://HOST.example',
+  'http://host.example',
+  `${HOST}/`,
+  'null',
+  '',
+  '*',
+);
 
 /** A fake window: counts its message listeners and lets the test dispatch events to them. */
 function fakeWindow(parent?: unknown) {
@@ -37,7 +47,17 @@ describe("the app's side of the bootstrap", () => {
     const event = fc.record({
       source: fc.constantFrom(...sources),
       origin: origins,
-      data: fc.oneof(value, fc.record({ svc: fc.constantFrom('welcome', 'hello', 1, 'Welcome'), wire: fc.constantFrom(1, 2, 0), nonce: fc.oneof(fc.constant('$nonce'), fc.string({ maxLength: 4 })) }, { requiredKeys: [] })),
+      data: fc.oneof(
+        value,
+        fc.record(
+          {
+            svc: fc.constantFrom('welcome', 'hello', 1, 'Welcome'),
+            wire: fc.constantFrom(1, 2, 0),
+            nonce: fc.oneof(fc.constant('$nonce'), fc.string({ maxLength: 4 })),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
       port: fc.boolean(),
     });
     await fc.assert(
@@ -47,18 +67,35 @@ describe("the app's side of the bootstrap", () => {
         const win = ((globalThis as any).window = fakeWindow(parent));
         const other = { postMessage() {} };
         let adopted = false;
-        const p = connect(HOST, 3000).then(() => (adopted = true), (e) => e);
+        const p = connect(HOST, 3000).then(
+          () => (adopted = true),
+          (e) => e,
+        );
         expect(posted).toHaveLength(1);
         const [hello, target] = posted[0];
         expect(target).toBe(HOST);
         const source = { parent, sibling: other, self: win, top: other, null: null };
         let exact = false;
         for (const e of events) {
-          const data = e.data && typeof e.data == 'object' && (e.data as any).nonce == '$nonce' ? { ...(e.data as object), nonce: hello.nonce } : e.data;
+          const data =
+            e.data && typeof e.data == 'object' && (e.data as any).nonce == '$nonce'
+              ? { ...(e.data as object), nonce: hello.nonce }
+              : e.data;
           const ports = e.port ? [new MessageChannel().port1] : [];
           const d: any = data;
-          exact ||= e.source == 'parent' && e.origin == HOST && !!d && typeof d == 'object' && !Array.isArray(d) && d.svc == 'welcome' && d.wire == 1 && d.nonce === hello.nonce && e.port;
-          expect(() => win.dispatch({ source: source[String(e.source) as keyof typeof source], origin: e.origin, data, ports })).not.toThrow();
+          exact ||=
+            e.source == 'parent' &&
+            e.origin == HOST &&
+            !!d &&
+            typeof d == 'object' &&
+            !Array.isArray(d) &&
+            d.svc == 'welcome' &&
+            d.wire == 1 &&
+            d.nonce === hello.nonce &&
+            e.port;
+          expect(() =>
+            win.dispatch({ source: source[String(e.source) as keyof typeof source], origin: e.origin, data, ports }),
+          ).not.toThrow();
           for (const port of ports) port.close();
         }
         await Promise.resolve();
@@ -81,7 +118,17 @@ describe("the host's side of the bootstrap", () => {
     const event = fc.record({
       fromFrame: fc.boolean(),
       origin: origins,
-      data: fc.oneof(value, fc.record({ svc: fc.constantFrom('hello', 'welcome', 1), wire: fc.constantFrom(1, 2), nonce: fc.oneof(fc.string({ maxLength: 6 }), value) }, { requiredKeys: [] })),
+      data: fc.oneof(
+        value,
+        fc.record(
+          {
+            svc: fc.constantFrom('hello', 'welcome', 1),
+            wire: fc.constantFrom(1, 2),
+            nonce: fc.oneof(fc.string({ maxLength: 6 }), value),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
     });
     fc.assert(
       fc.property(fc.array(event, { maxLength: 20 }), (events) => {
@@ -96,11 +143,24 @@ describe("the host's side of the bootstrap", () => {
         let last: unknown;
         for (const e of events) {
           const d: any = e.data;
-          if (e.fromFrame && e.origin === APP && d && typeof d == 'object' && !Array.isArray(d) && [Object.prototype, null].includes(Object.getPrototypeOf(d)) && d.svc === 'hello' && d.wire === 1 && typeof d.nonce == 'string' && d.nonce !== last) {
+          if (
+            e.fromFrame &&
+            e.origin === APP &&
+            d &&
+            typeof d == 'object' &&
+            !Array.isArray(d) &&
+            [Object.prototype, null].includes(Object.getPrototypeOf(d)) &&
+            d.svc === 'hello' &&
+            d.wire === 1 &&
+            typeof d.nonce == 'string' &&
+            d.nonce !== last
+          ) {
             expected++;
             last = d.nonce;
           }
-          expect(() => win.dispatch({ source: e.fromFrame ? contentWindow : stranger, origin: e.origin, data: e.data })).not.toThrow();
+          expect(() =>
+            win.dispatch({ source: e.fromFrame ? contentWindow : stranger, origin: e.origin, data: e.data }),
+          ).not.toThrow();
         }
         expect(attached).toBe(expected);
         expect(posted).toHaveLength(expected);

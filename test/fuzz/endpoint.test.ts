@@ -30,15 +30,28 @@ function driven() {
 
 const handlers = new Map<string, InboundHandler>([
   ['ok', (p) => p],
-  ['throws', () => { throw new Error('boom'); }],
-  ['rejects', async () => { throw Object.assign(new Error('no'), { code: 'ERR_X', stack: 'secret stack' }); }],
+  [
+    'throws',
+    () => {
+      throw new Error('boom');
+    },
+  ],
+  [
+    'rejects',
+    async () => {
+      throw Object.assign(new Error('no'), { code: 'ERR_X', stack: 'secret stack' });
+    },
+  ],
   ['unclonable', () => () => {}],
 ]);
 
 /** A promise's state, readable synchronously. */
 function track<T>(p: Promise<T>) {
   const s: { state: 'pending' | 'resolved' | 'rejected'; value?: unknown } = { state: 'pending' };
-  p.then((v) => Object.assign(s, { state: 'resolved', value: v }), (e) => Object.assign(s, { state: 'rejected', value: e }));
+  p.then(
+    (v) => Object.assign(s, { state: 'resolved', value: v }),
+    (e) => Object.assign(s, { state: 'rejected', value: e }),
+  );
   return s;
 }
 
@@ -88,9 +101,21 @@ describe('an endpoint under hostile frames', () => {
         const calls = Array.from({ length: n }, (_, i) => track(ep.call('m', i)));
         await flush();
         t.deliver({ svc: 1, method: 'rpc.close', params: {} });
-        for (const f of after) expect(() => t.deliver(materialize(f, t.sent.filter((s) => s.id !== undefined).map((s) => s.id)))).not.toThrow();
+        for (const f of after)
+          expect(() =>
+            t.deliver(
+              materialize(
+                f,
+                t.sent.filter((s) => s.id !== undefined).map((s) => s.id),
+              ),
+            ),
+          ).not.toThrow();
         await flush();
-        expect(calls.every((c) => c.state == 'rejected' && (c.value as any).code == 'ERR_DISCONNECTED' && (c.value as any).retriable)).toBe(true);
+        expect(
+          calls.every(
+            (c) => c.state == 'rejected' && (c.value as any).code == 'ERR_DISCONNECTED' && (c.value as any).retriable,
+          ),
+        ).toBe(true);
         expect(ep.closed).toBe(true);
         expect(vi.getTimerCount()).toBe(0);
       }),

@@ -1,5 +1,12 @@
 import { createSvc, type SvcOptions } from '../../src/index';
-import { createHost, createMemoryPair, portTransport, type HostHandlers, type HostOptions, type Transport } from '../../src/host/index';
+import {
+  createHost,
+  createMemoryPair,
+  portTransport,
+  type HostHandlers,
+  type HostOptions,
+  type Transport,
+} from '../../src/host/index';
 
 /** The values every operation answers with in these tests. */
 export const answers = {
@@ -10,7 +17,9 @@ export const answers = {
 
 /** Handlers for every operation: each records its params and answers like a host would. */
 export function fullHandlers(seen: { method: string; params: unknown }[]): HostHandlers {
-  const record = <T>(method: string, value: T) => (params: unknown) => (seen.push({ method, params }), value);
+  const record =
+    <T>(method: string, value: T) =>
+    (params: unknown) => (seen.push({ method, params }), value);
   return {
     'identity.get': record('identity.get', answers.identity),
     'auth.getToken': record('auth.getToken', answers.token),
@@ -19,7 +28,10 @@ export function fullHandlers(seen: { method: string; params: unknown }[]): HostH
     'auth.state': record('auth.state', 'signed-in' as const),
     'room.current': record('room.current', answers.room),
     'message.send': record('message.send', { event_id: '$e1' }),
-    'files.pick': (params) => (seen.push({ method: 'files.pick', params }), [{ file_id: 'f1', name: 'a.txt', type: 'text/plain', size: 2, blob: new Blob(['hi'], { type: 'text/plain' }) }]),
+    'files.pick': (params) => (
+      seen.push({ method: 'files.pick', params }),
+      [{ file_id: 'f1', name: 'a.txt', type: 'text/plain', size: 2, blob: new Blob(['hi'], { type: 'text/plain' }) }]
+    ),
     'files.save': record('files.save', { file_id: 'f2' }),
     'actions.elicit': (params) => (seen.push({ method: 'actions.elicit', params }), { answer: 42 }),
     'actions.progress': record('actions.progress', undefined),

@@ -8,10 +8,17 @@ const origin = 'https://0123456789abcdef.apps.example';
 function frame() {
   let listener: ((event: MessageEvent) => void) | undefined;
   const welcomes: { nonce: string; ports: number }[] = [];
-  const contentWindow = { postMessage: (data: { nonce: string }, _target: string, ports: unknown[]) => welcomes.push({ nonce: data.nonce, ports: ports.length }) };
-  const win = { addEventListener: (_type: string, fn: typeof listener) => (listener = fn), removeEventListener: () => {} } as unknown as Window;
+  const contentWindow = {
+    postMessage: (data: { nonce: string }, _target: string, ports: unknown[]) =>
+      welcomes.push({ nonce: data.nonce, ports: ports.length }),
+  };
+  const win = {
+    addEventListener: (_type: string, fn: typeof listener) => (listener = fn),
+    removeEventListener: () => {},
+  } as unknown as Window;
   const iframe = { contentWindow } as unknown as HTMLIFrameElement;
-  const hello = (nonce: string) => listener!({ source: contentWindow, origin, data: { svc: 'hello', wire: WIRE, nonce } } as unknown as MessageEvent);
+  const hello = (nonce: string) =>
+    listener!({ source: contentWindow, origin, data: { svc: 'hello', wire: WIRE, nonce } } as unknown as MessageEvent);
   return { win, iframe, welcomes, hello };
 }
 

@@ -9,11 +9,15 @@ describe('actions', () => {
   it('runs the handler with the input and a context, and returns its result to the host', async () => {
     c = connect('channel');
     c.svc.actions.handle('add', (input: { a: number; b: number }, ctx) => ({ sum: input.a + input.b, ctx }));
-    const out = await c.host.invokeAction('add', { a: 2, b: 3 }, { invoked_by: 'agent', agent_id: 'agent-9', confirmed: true });
+    const out = await c.host.invokeAction(
+      'add',
+      { a: 2, b: 3 },
+      { invoked_by: 'agent', agent_id: 'agent-9', confirmed: true },
+    );
     expect(out).toEqual({ sum: 5, ctx: { invoked_by: 'agent', agent_id: 'agent-9', confirmed: true } });
   });
 
-  it("sends a thrown error back to the host as ERR_ACTION_FAILED, and an SvcError with its own code", async () => {
+  it('sends a thrown error back to the host as ERR_ACTION_FAILED, and an SvcError with its own code', async () => {
     c = connect();
     c.svc.actions.handle('boom', () => {
       throw new Error('disk full');
@@ -25,7 +29,9 @@ describe('actions', () => {
       code: 'ERR_ACTION_FAILED',
       message: expect.stringContaining('disk full'),
     });
-    await expect(c.host.invokeAction('denied', {}, { invoked_by: 'user', confirmed: false })).rejects.toMatchObject({ code: 'ERR_PERMISSION_DENIED' });
+    await expect(c.host.invokeAction('denied', {}, { invoked_by: 'user', confirmed: false })).rejects.toMatchObject({
+      code: 'ERR_PERMISSION_DENIED',
+    });
   });
 
   it('answers ERR_ACTION_NO_HANDLER for an action without a handler, and after the handler is removed', async () => {
@@ -33,7 +39,9 @@ describe('actions', () => {
     const remove = c.svc.actions.handle('x', () => 1);
     expect(await c.host.invokeAction('x', {}, { invoked_by: 'user', confirmed: false })).toBe(1);
     remove();
-    await expect(c.host.invokeAction('x', {}, { invoked_by: 'user', confirmed: false })).rejects.toMatchObject({ code: 'ERR_ACTION_NO_HANDLER' });
+    await expect(c.host.invokeAction('x', {}, { invoked_by: 'user', confirmed: false })).rejects.toMatchObject({
+      code: 'ERR_ACTION_NO_HANDLER',
+    });
   });
 
   it('binds elicit and progress to the running invocation', async () => {
@@ -46,13 +54,18 @@ describe('actions', () => {
     await settle();
     const [progress, elicit] = c.seen as { method: string; params: any }[];
     expect(progress).toMatchObject({ method: 'actions.progress', params: { message: 'thinking' } });
-    expect(elicit).toMatchObject({ method: 'actions.elicit', params: { prompt: 'How many?', schema: { type: 'number' } } });
+    expect(elicit).toMatchObject({
+      method: 'actions.elicit',
+      params: { prompt: 'How many?', schema: { type: 'number' } },
+    });
     expect(progress!.params.invocation).toBe(elicit!.params.invocation);
   });
 
   it('rejects elicit and throws from progress outside an invocation, with ERR_NO_INVOCATION', async () => {
     c = connect();
-    await expect(c.svc.actions.elicit({ prompt: 'x', schema: {} })).rejects.toMatchObject({ code: 'ERR_NO_INVOCATION' });
+    await expect(c.svc.actions.elicit({ prompt: 'x', schema: {} })).rejects.toMatchObject({
+      code: 'ERR_NO_INVOCATION',
+    });
     expect(() => c.svc.actions.progress('x')).toThrow(expect.objectContaining({ code: 'ERR_NO_INVOCATION' }));
   });
 
@@ -77,13 +90,17 @@ describe('actions', () => {
     c = connect();
     c.svc.actions.handle('leak', () => 'done');
     await c.host.invokeAction('leak', {}, { invoked_by: 'user', confirmed: false });
-    await expect(c.svc.actions.elicit({ prompt: 'late', schema: {} })).rejects.toMatchObject({ code: 'ERR_NO_INVOCATION' });
+    await expect(c.svc.actions.elicit({ prompt: 'late', schema: {} })).rejects.toMatchObject({
+      code: 'ERR_NO_INVOCATION',
+    });
     expect(c.calls).toEqual([]);
   });
 
   it('rejects bad handle() arguments synchronously', () => {
     c = connect();
-    expect(() => c.svc.actions.handle('', undefined as never)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT' }));
+    expect(() => c.svc.actions.handle('', undefined as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT' }),
+    );
     try {
       c.svc.actions.handle(1 as never, () => 1);
     } catch (e) {
@@ -93,7 +110,11 @@ describe('actions', () => {
 
   it('checks the invocation arguments on the host side before sending', async () => {
     c = connect();
-    await expect(c.host.invokeAction('', {}, { invoked_by: 'user', confirmed: false })).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
-    await expect(c.host.invokeAction('x', {}, { invoked_by: 'robot' as never, confirmed: false })).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
+    await expect(c.host.invokeAction('', {}, { invoked_by: 'user', confirmed: false })).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARGUMENT',
+    });
+    await expect(
+      c.host.invokeAction('x', {}, { invoked_by: 'robot' as never, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
   });
 });

@@ -16,7 +16,11 @@ describe('errors', () => {
     ['storage.set', (s: any) => s.storage.set('k', { when: new Date() }), 'value must be JSON'],
     ['storage.get', (s: any) => s.storage.get(7), 'key must be a non-empty string'],
     ['message.send', (s: any) => s.message.send({ body: 'x' }), 'room_id must be a non-empty string'],
-    ['message.send', (s: any) => s.message.send({ room_id: 'r', body: 'x', card: { title: 't' } }), 'card.body must be a string'],
+    [
+      'message.send',
+      (s: any) => s.message.send({ room_id: 'r', body: 'x', card: { title: 't' } }),
+      'card.body must be a string',
+    ],
     ['message.send', (s: any) => s.message.send({ room_id: 'r', body: 'x', extra: 1 }), 'unknown field extra'],
     ['files.pick', (s: any) => s.files.pick({ accept: 'image/png' }), 'accept must be an array'],
     ['files.save', (s: any) => s.files.save({ name: 'a', blob: 'text' }), 'blob must be a Blob'],
@@ -76,18 +80,28 @@ describe('errors', () => {
 
   it('rejects an operation the host does not offer with ERR_UNSUPPORTED', async () => {
     c = connect('memory', { handlers: {} });
-    await expect(c.svc.files.pick()).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED', retriable: false, method: 'files.pick' });
+    await expect(c.svc.files.pick()).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED',
+      retriable: false,
+      method: 'files.pick',
+    });
   });
 
   it('rejects with ERR_SCOPE_NOT_GRANTED when the host says a needed scope is not granted', async () => {
     c = connect('memory', { host: { granted: (scope) => scope != 'room.context' } });
-    await expect(c.svc.room.current()).rejects.toMatchObject({ code: 'ERR_SCOPE_NOT_GRANTED', message: expect.stringContaining("permissions.request('room.context')") });
+    await expect(c.svc.room.current()).rejects.toMatchObject({
+      code: 'ERR_SCOPE_NOT_GRANTED',
+      message: expect.stringContaining("permissions.request('room.context')"),
+    });
     await expect(c.svc.message.send({ room_id: 'r', body: 'b' })).resolves.toEqual({ event_id: '$e1' });
   });
 
   it('reports a host handler that answers the wrong shape to the host, not as garbage in the app', async () => {
     c = connect('memory', { handlers: { 'room.current': () => ({ room: 'nope' }) as never } });
-    await expect(c.svc.room.current()).rejects.toMatchObject({ code: 'ERR_INTERNAL', message: expect.stringContaining('malformed answer') });
+    await expect(c.svc.room.current()).rejects.toMatchObject({
+      code: 'ERR_INTERNAL',
+      message: expect.stringContaining('malformed answer'),
+    });
   });
 
   it('times out a call the host never answers with a retriable ERR_TIMEOUT naming the call', async () => {
@@ -101,7 +115,10 @@ describe('errors', () => {
 
   it('gives person-paced calls the long prompt timeout instead of the short one', async () => {
     vi.useFakeTimers();
-    c = connect('memory', { handlers: { 'ui.confirm': () => new Promise(() => {}) }, client: { timeout: 100, promptTimeout: 60_000 } });
+    c = connect('memory', {
+      handlers: { 'ui.confirm': () => new Promise(() => {}) },
+      client: { timeout: 100, promptTimeout: 60_000 },
+    });
     const result = c.svc.ui.confirm({ title: 't', body: 'b' }).catch((e) => e);
     await vi.advanceTimersByTimeAsync(30_000);
     const early = await Promise.race([result, Promise.resolve('pending')]);
@@ -127,7 +144,9 @@ describe('errors', () => {
     c.svc.actions.handle('leaky', () => {
       throw new Error(`upstream rejected ${jwt}`);
     });
-    const fromAction: any = await c.host.invokeAction('leaky', {}, { invoked_by: 'user', confirmed: false }).catch((x) => x);
+    const fromAction: any = await c.host
+      .invokeAction('leaky', {}, { invoked_by: 'user', confirmed: false })
+      .catch((x) => x);
     expect(fromAction.message).not.toContain(jwt);
   });
 

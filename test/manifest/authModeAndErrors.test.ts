@@ -8,19 +8,24 @@ describe('auth: "type" is the key, "mode" gets a rename instruction', () => {
     expect(issues).toEqual([
       {
         path: '$.auth.mode',
-        message: '$.auth.mode: the auth mode key is "type", not "mode"; rename the key "mode" to "type" and keep the value: "type": "svc-exchange"',
+        message:
+          '$.auth.mode: the auth mode key is "type", not "mode"; rename the key "mode" to "type" and keep the value: "type": "svc-exchange"',
         severity: 'error',
         code: 'auth_mode_key',
       },
     ]);
   });
   test('the rest of an auth written with mode is still checked', () => {
-    const paths = issuesAfter((m) => (m.auth = { mode: 'external-oauth', issuer: 'https://id.example.com' })).map((i) => i.path);
+    const paths = issuesAfter((m) => (m.auth = { mode: 'external-oauth', issuer: 'https://id.example.com' })).map(
+      (i) => i.path,
+    );
     expect(paths).toEqual(['$.auth.mode', '$.auth.client_id']);
   });
   test('mode next to type is reported as a repeat to remove', () => {
     const issues = issuesAfter((m) => (m.auth = { type: 'none', mode: 'none' }));
-    expect(issues.map((i) => i.message)).toEqual(['$.auth.mode repeats the auth mode, which is carried by "type" alone; remove "mode"']);
+    expect(issues.map((i) => i.message)).toEqual([
+      '$.auth.mode repeats the auth mode, which is carried by "type" alone; remove "mode"',
+    ]);
   });
 });
 

@@ -3,7 +3,9 @@ import { validateManifest } from '../../src/manifest';
 import { errorsAfter, issuesAfter, type Json, validManifest } from './fixtures';
 
 const warningsAfter = (mutate: (m: Json) => void): string[] =>
-  issuesAfter(mutate).filter((i) => i.severity === 'warning').map((i) => `${i.path} ${i.code}`);
+  issuesAfter(mutate)
+    .filter((i) => i.severity === 'warning')
+    .map((i) => `${i.path} ${i.code}`);
 
 const action = (name: string, extra: Json = {}): Json => ({ ...validManifest().actions?.[0], name, ...extra });
 
@@ -14,7 +16,9 @@ describe('cross-field errors', () => {
   });
   test('duplicate route paths are an error', () => {
     expect(errorsAfter((m) => m.routes.push({ path: '/x', title: 'X' }))).toEqual([]);
-    expect(errorsAfter((m) => m.routes.push({ path: '/orders', title: 'Again' }))).toEqual(['$.routes[2].path duplicate_route']);
+    expect(errorsAfter((m) => m.routes.push({ path: '/orders', title: 'Again' }))).toEqual([
+      '$.routes[2].path duplicate_route',
+    ]);
   });
   test('duplicate permission scopes are an error', () => {
     const permission = { scope: 'svc.room.context', purpose: 'Again, for the same reason.' };
@@ -27,11 +31,15 @@ describe('cross-field errors', () => {
   });
   test('an action route must be declared; query and fragment are ignored', () => {
     expect(errorsAfter((m) => (m.actions[0].route = '/orders?new=1'))).toEqual([]);
-    expect(errorsAfter((m) => (m.actions[0].route = '/checkout'))).toEqual(['$.actions[0].route action_route_undeclared']);
+    expect(errorsAfter((m) => (m.actions[0].route = '/checkout'))).toEqual([
+      '$.actions[0].route action_route_undeclared',
+    ]);
   });
   test('an action cannot be read_only and destructive', () => {
     expect(errorsAfter((m) => (m.actions[0].annotations.destructive = true))).toEqual([]);
-    expect(errorsAfter((m) => Object.assign(m.actions[0].annotations, { read_only: true, destructive: true }))).toEqual(['$.actions[0].annotations annotations_conflict']);
+    expect(errorsAfter((m) => Object.assign(m.actions[0].annotations, { read_only: true, destructive: true }))).toEqual(
+      ['$.actions[0].annotations annotations_conflict'],
+    );
   });
   test('entry must stay inside the package', () => {
     expect(errorsAfter((m) => (m.entry = 'app/index.html'))).toEqual([]);
@@ -41,8 +49,12 @@ describe('cross-field errors', () => {
   });
   test('the version must be higher than the previous one, compared as integers', () => {
     expect(errorsAfter((m) => (m.version = '1.10.0'), { previousVersion: '1.9.0' })).toEqual([]);
-    expect(errorsAfter((m) => (m.version = '1.2.3'), { previousVersion: '1.2.3' })).toEqual(['$.version version_not_increased']);
-    expect(errorsAfter((m) => (m.version = '1.9.0'), { previousVersion: '1.10.0' })).toEqual(['$.version version_not_increased']);
+    expect(errorsAfter((m) => (m.version = '1.2.3'), { previousVersion: '1.2.3' })).toEqual([
+      '$.version version_not_increased',
+    ]);
+    expect(errorsAfter((m) => (m.version = '1.9.0'), { previousVersion: '1.10.0' })).toEqual([
+      '$.version version_not_increased',
+    ]);
     expect(issuesAfter((m) => (m.version = '1.2.3'), { previousVersion: '1.2.3' })[0]?.message).toBe(
       '$.version 1.2.3 equals the published version 1.2.3; the store only accepts a higher one, such as 1.2.4',
     );
@@ -60,13 +72,45 @@ describe('cross-field warnings never fail validation', () => {
     ['several locales and no default_locale', (m) => delete m.default_locale, '$.locales locales_without_default'],
     ['default_locale without locales', (m) => delete m.locales, '$.default_locale default_locale_without_locales'],
     ['duplicate hosts', (m) => m.network.connect.push('api.acme.example'), '$.network.connect[1] duplicate_host'],
-    ['duplicate tenants', (m) => (m.distribution = { channel: 'tenant-private', tenants: ['a', 'a'] }), '$.distribution.tenants[1] duplicate_tenant'],
-    ['a long name without short_name', (m) => ((m.name = 'A name longer than twenty'), delete m.short_name), '$.name short_name_missing'],
-    ['an http issuer', (m) => (m.auth = { type: 'external-oauth', issuer: 'http://localhost:8080/realms/dev', client_id: 'c' }), '$.auth.issuer issuer_not_https'],
-    ['a destructive action that never confirms', (m) => Object.assign(m.actions[0], { confirm: 'never', annotations: { ...m.actions[0].annotations, destructive: true } }), '$.actions[0].confirm destructive_without_confirm'],
-    ['a nested open object in input_schema', (m) => (m.actions[0].input_schema.properties.address = { type: 'object', properties: {} }), '$.actions[0].input_schema.properties.address input_schema_open_object'],
-    ['an unknown keyword in input_schema', (m) => (m.actions[0].input_schema.properties.pizza.requird = true), '$.actions[0].input_schema.properties.pizza.requird json_schema_unknown_keyword'],
-    ['a broken output_schema', (m) => (m.actions[0].output_schema.required = 'order_id'), '$.actions[0].output_schema.required json_schema'],
+    [
+      'duplicate tenants',
+      (m) => (m.distribution = { channel: 'tenant-private', tenants: ['a', 'a'] }),
+      '$.distribution.tenants[1] duplicate_tenant',
+    ],
+    [
+      'a long name without short_name',
+      (m) => ((m.name = 'A name longer than twenty'), delete m.short_name),
+      '$.name short_name_missing',
+    ],
+    [
+      'an http issuer',
+      (m) => (m.auth = { type: 'external-oauth', issuer: 'http://localhost:8080/realms/dev', client_id: 'c' }),
+      '$.auth.issuer issuer_not_https',
+    ],
+    [
+      'a destructive action that never confirms',
+      (m) =>
+        Object.assign(m.actions[0], {
+          confirm: 'never',
+          annotations: { ...m.actions[0].annotations, destructive: true },
+        }),
+      '$.actions[0].confirm destructive_without_confirm',
+    ],
+    [
+      'a nested open object in input_schema',
+      (m) => (m.actions[0].input_schema.properties.address = { type: 'object', properties: {} }),
+      '$.actions[0].input_schema.properties.address input_schema_open_object',
+    ],
+    [
+      'an unknown keyword in input_schema',
+      (m) => (m.actions[0].input_schema.properties.pizza.requird = true),
+      '$.actions[0].input_schema.properties.pizza.requird json_schema_unknown_keyword',
+    ],
+    [
+      'a broken output_schema',
+      (m) => (m.actions[0].output_schema.required = 'order_id'),
+      '$.actions[0].output_schema.required json_schema',
+    ],
   ];
   test.each(cases)('%s', (_name, mutate, expected) => {
     expect(warningsAfter(() => {})).toEqual([]);

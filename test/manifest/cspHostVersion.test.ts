@@ -8,13 +8,23 @@ describe('checkCsp', () => {
   });
   test('requires object-src none exactly', () => {
     expect(checkCsp("script-src 'self'; object-src 'self'").map((p) => p.code)).toEqual(['csp_object_src']);
-    expect(checkCsp("script-src 'self'; object-src 'none' https://x.example").map((p) => p.code)).toEqual(['csp_object_src']);
+    expect(checkCsp("script-src 'self'; object-src 'none' https://x.example").map((p) => p.code)).toEqual([
+      'csp_object_src',
+    ]);
   });
   test("requires script-src with 'self' as the only source", () => {
-    for (const bad of ["script-src 'self' 'unsafe-eval'", "script-src 'unsafe-inline' 'self'", 'script-src https://a.example', 'script-src', "img-src 'self'"]) {
+    for (const bad of [
+      "script-src 'self' 'unsafe-eval'",
+      "script-src 'unsafe-inline' 'self'",
+      'script-src https://a.example',
+      'script-src',
+      "img-src 'self'",
+    ]) {
       expect(checkCsp(`${bad}; object-src 'none'`).map((p) => p.code)).toEqual(['csp_script_src']);
     }
-    expect(checkCsp("script-src 'self' 'self'; object-src 'none'")[0]?.message).toMatch(/write "script-src 'self'" once/);
+    expect(checkCsp("script-src 'self' 'self'; object-src 'none'")[0]?.message).toMatch(
+      /write "script-src 'self'" once/,
+    );
   });
   test('holds the rule in every directive that governs scripts', () => {
     const codes = (csp: string) => checkCsp(`${csp}; object-src 'none'`).map((p) => p.code);
@@ -22,13 +32,17 @@ describe('checkCsp', () => {
     expect(codes("script-src 'self'; script-src-attr 'unsafe-inline'")).toEqual(['csp_script_src']);
     expect(codes("script-src 'self'; worker-src blob:")).toEqual(['csp_script_src']);
     expect(codes("script-src 'self'; script-src-elem 'self'; script-src-attr 'none'; worker-src 'self'")).toEqual([]);
-    expect(checkCsp("script-src 'self'; script-src-elem https://cdn.example; object-src 'none'")[0]?.message).toMatch(/script-src-elem to exactly 'self'; remove https:\/\/cdn.example/);
+    expect(checkCsp("script-src 'self'; script-src-elem https://cdn.example; object-src 'none'")[0]?.message).toMatch(
+      /script-src-elem to exactly 'self'; remove https:\/\/cdn.example/,
+    );
   });
   test("with no script-src, default-src governs scripts: 'self' alone passes, anything else is named", () => {
     expect(checkCsp("default-src 'self'; object-src 'none'")).toEqual([]);
     const problems = checkCsp("default-src 'self' https://cdn.example; object-src 'none'");
     expect(problems.map((p) => p.code)).toEqual(['csp_script_src']);
-    expect(problems[0]?.message).toMatch(/default-src to exactly 'self'; remove https:\/\/cdn.example .*with no script-src, it governs scripts/);
+    expect(problems[0]?.message).toMatch(
+      /default-src to exactly 'self'; remove https:\/\/cdn.example .*with no script-src, it governs scripts/,
+    );
   });
   test('reports a repeated directive, which browsers would ignore', () => {
     const problems = checkCsp("script-src 'self'; object-src 'none'; script-src https://cdn.example");
@@ -38,18 +52,37 @@ describe('checkCsp', () => {
     expect(checkCsp(' ')[0]?.message).toMatch(/script-src 'self'; object-src 'none'/);
   });
   test('parseCsp keeps the first occurrence', () => {
-    expect(parseCsp("a x; A y; b").get('a')).toEqual(['x']);
+    expect(parseCsp('a x; A y; b').get('a')).toEqual(['x']);
   });
 });
 
 describe('describeHostProblem', () => {
   test('accepts bare lowercase hosts with two or more labels', () => {
-    for (const host of ['a.b', 'api.example.com', 'xn--bcher-kva.example', 'a-b.c-d.example', '1password.com', 'x.y.z.w.example']) {
+    for (const host of [
+      'a.b',
+      'api.example.com',
+      'xn--bcher-kva.example',
+      'a-b.c-d.example',
+      '1password.com',
+      'x.y.z.w.example',
+    ]) {
       expect(describeHostProblem(host)).toBeNull();
     }
   });
   test('rejects scheme, path, port, IP, wildcard, uppercase, one label, trailing hyphen, digit-only TLD', () => {
-    for (const host of ['https://a.example', 'a.example/x', 'a.example:443', '10.0.0.1', '*.example.com', 'A.example', 'example', 'a-.example', 'a.123', 'a..example', '']) {
+    for (const host of [
+      'https://a.example',
+      'a.example/x',
+      'a.example:443',
+      '10.0.0.1',
+      '*.example.com',
+      'A.example',
+      'example',
+      'a-.example',
+      'a.123',
+      'a..example',
+      '',
+    ]) {
       expect(describeHostProblem(host)).not.toBeNull();
     }
   });

@@ -1,4 +1,9 @@
-import { type ManifestInput, type ManifestIssue, validateManifest, type ValidateManifestOptions } from '../../src/manifest';
+import {
+  type ManifestInput,
+  type ManifestIssue,
+  validateManifest,
+  type ValidateManifestOptions,
+} from '../../src/manifest';
 
 /** A valid manifest that uses every field; tests copy it and change one thing. */
 export function validManifest(): ManifestInput & Record<string, unknown> {
@@ -31,11 +36,15 @@ export function validManifest(): ManifestInput & Record<string, unknown> {
       {
         name: 'create_order',
         title: 'Create an order',
-        description: 'Creates a pizza order for the current room; quantities are whole pizzas. Cannot be undone once paid.',
+        description:
+          'Creates a pizza order for the current room; quantities are whole pizzas. Cannot be undone once paid.',
         route: '/orders',
         input_schema: {
           type: 'object',
-          properties: { pizza: { type: 'string', enum: ['margherita', 'diavola'] }, quantity: { type: 'integer', minimum: 1 } },
+          properties: {
+            pizza: { type: 'string', enum: ['margherita', 'diavola'] },
+            quantity: { type: 'integer', minimum: 1 },
+          },
           required: ['pizza', 'quantity'],
           additionalProperties: false,
         },

@@ -2,26 +2,48 @@ import { describe, expect, test } from 'vitest';
 import { checkJsonSchema, createInputValidator } from '../../src/manifest';
 import { errorsAfter } from './fixtures';
 
-const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, additionalProperties: false, ...extra });
-const errorsOf = (schema: unknown): string[] => checkJsonSchema(schema, { closedObjects: true }).filter((p) => p.severity === 'error').map((p) => p.path.join('/'));
+const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties,
+  additionalProperties: false,
+  ...extra,
+});
+const errorsOf = (schema: unknown): string[] =>
+  checkJsonSchema(schema, { closedObjects: true })
+    .filter((p) => p.severity === 'error')
+    .map((p) => p.path.join('/'));
 
 describe('input_schema must be a valid JSON Schema 2020-12 object schema', () => {
   test('the root must be type object with additionalProperties false', () => {
     expect(errorsAfter((m) => (m.actions[0].input_schema = closed({})))).toEqual([]);
-    expect(errorsAfter((m) => delete m.actions[0].input_schema.additionalProperties)).toEqual(['$.actions[0].input_schema.additionalProperties input_schema_root']);
-    expect(errorsAfter((m) => (m.actions[0].input_schema.additionalProperties = true))).toEqual(['$.actions[0].input_schema.additionalProperties input_schema_root']);
-    expect(errorsAfter((m) => (m.actions[0].input_schema.type = 'array'))).toEqual(['$.actions[0].input_schema.type input_schema_root']);
+    expect(errorsAfter((m) => delete m.actions[0].input_schema.additionalProperties)).toEqual([
+      '$.actions[0].input_schema.additionalProperties input_schema_root',
+    ]);
+    expect(errorsAfter((m) => (m.actions[0].input_schema.additionalProperties = true))).toEqual([
+      '$.actions[0].input_schema.additionalProperties input_schema_root',
+    ]);
+    expect(errorsAfter((m) => (m.actions[0].input_schema.type = 'array'))).toEqual([
+      '$.actions[0].input_schema.type input_schema_root',
+    ]);
   });
   const bad: [string, unknown, string][] = [
     ['type names a real type', closed({ a: { type: 'text' } }), 'properties/a/type'],
     ['required is an array of strings', closed({ a: {} }, { required: 'a' }), 'required'],
     ['required items are strings', closed({ a: {} }, { required: [1] }), 'required'],
     ['properties is an object', { type: 'object', properties: [], additionalProperties: false }, 'properties'],
-    ['items is one schema (2020-12)', closed({ a: { type: 'array', items: [{ type: 'string' }] } }), 'properties/a/items'],
+    [
+      'items is one schema (2020-12)',
+      closed({ a: { type: 'array', items: [{ type: 'string' }] } }),
+      'properties/a/items',
+    ],
     ['enum is a non-empty array', closed({ a: { enum: [] } }), 'properties/a/enum'],
     ['minLength is a whole number', closed({ a: { type: 'string', minLength: -1 } }), 'properties/a/minLength'],
     ['maximum is a number', closed({ a: { maximum: '5' } }), 'properties/a/maximum'],
-    ['exclusiveMinimum is a number (not draft-04 boolean)', closed({ a: { minimum: 0, exclusiveMinimum: true } }), 'properties/a/exclusiveMinimum'],
+    [
+      'exclusiveMinimum is a number (not draft-04 boolean)',
+      closed({ a: { minimum: 0, exclusiveMinimum: true } }),
+      'properties/a/exclusiveMinimum',
+    ],
     ['pattern compiles', closed({ a: { type: 'string', pattern: '[a-' } }), 'properties/a/pattern'],
     ['format is a string', closed({ a: { format: 1 } }), 'properties/a/format'],
     ['description is a string', closed({ a: { description: ['x'] } }), 'properties/a/description'],
@@ -40,7 +62,14 @@ describe('input_schema must be a valid JSON Schema 2020-12 object schema', () =>
   test('a schema using every supported keyword is valid', () => {
     const schema = closed(
       {
-        city: { type: 'string', minLength: 1, maxLength: 80, pattern: '^\\p{L}', description: 'City name', default: 'Bern' },
+        city: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 80,
+          pattern: '^\\p{L}',
+          description: 'City name',
+          default: 'Bern',
+        },
         when: { type: 'string', format: 'date-time' },
         count: { type: 'integer', minimum: 1, maximum: 10, exclusiveMaximum: 11, multipleOf: 1 },
         kind: { enum: ['a', 'b'] },
@@ -57,7 +86,9 @@ describe('input_schema must be a valid JSON Schema 2020-12 object schema', () =>
   });
   test('nested open objects are warnings, not errors', () => {
     const problems = checkJsonSchema(closed({ a: { type: 'object' } }), { closedObjects: true });
-    expect(problems).toEqual([expect.objectContaining({ path: ['properties', 'a'], severity: 'warning', code: 'input_schema_open_object' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ path: ['properties', 'a'], severity: 'warning', code: 'input_schema_open_object' }),
+    ]);
   });
 });
 
@@ -71,39 +102,90 @@ describe('createInputValidator', () => {
         when: { type: 'string', format: 'date' },
         address: { $ref: '#/$defs/address' },
         extras: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' }, uniqueItems: true },
-        payment: { oneOf: [closed({ card: { type: 'string' } }, { required: ['card'] }), closed({ cash: { const: true } }, { required: ['cash'] })] },
+        payment: {
+          oneOf: [
+            closed({ card: { type: 'string' } }, { required: ['card'] }),
+            closed({ cash: { const: true } }, { required: ['cash'] }),
+          ],
+        },
       },
-      { required: ['pizza', 'quantity'], $defs: { address: closed({ street: { type: 'string' } }, { required: ['street'] }) } },
+      {
+        required: ['pizza', 'quantity'],
+        $defs: { address: closed({ street: { type: 'string' } }, { required: ['street'] }) },
+      },
     ),
   );
   test('accepts a matching value', () => {
-    expect(validate({ pizza: 'diavola', quantity: 2, note: '🍕🍕🍕', when: '2025-01-31', address: { street: 'Main' }, extras: ['olives'], payment: { cash: true } })).toEqual([]);
+    expect(
+      validate({
+        pizza: 'diavola',
+        quantity: 2,
+        note: '🍕🍕🍕',
+        when: '2025-01-31',
+        address: { street: 'Main' },
+        extras: ['olives'],
+        payment: { cash: true },
+      }),
+    ).toEqual([]);
   });
   test('reports each mismatch with its path', () => {
-    const issues = validate({ pizza: 'hawaii', quantity: 1.5, note: 'long', when: 'tomorrow', address: {}, extras: ['A', 'A'], payment: {}, tip: 1 });
+    const issues = validate({
+      pizza: 'hawaii',
+      quantity: 1.5,
+      note: 'long',
+      when: 'tomorrow',
+      address: {},
+      extras: ['A', 'A'],
+      payment: {},
+      tip: 1,
+    });
     expect(issues.map((i) => i.path)).toEqual([
-      '$.pizza', '$.quantity', '$.note', '$.when', '$.address.street', '$.extras[0]', '$.extras[1]', '$.extras', '$.payment', '$.tip',
+      '$.pizza',
+      '$.quantity',
+      '$.note',
+      '$.when',
+      '$.address.street',
+      '$.extras[0]',
+      '$.extras[1]',
+      '$.extras',
+      '$.payment',
+      '$.tip',
     ]);
     expect(issues.find((i) => i.path === '$.quantity')?.message).toBe('$.quantity must be an integer; got 1.5');
-    expect(issues.find((i) => i.path === '$.tip')?.message).toMatch(/^\$\.tip is not an accepted property; remove it \(accepted: pizza, quantity/);
+    expect(issues.find((i) => i.path === '$.tip')?.message).toMatch(
+      /^\$\.tip is not an accepted property; remove it \(accepted: pizza, quantity/,
+    );
   });
   test('reports missing required properties and a wrong root type', () => {
-    expect(validate({}).map((i) => i.message)).toEqual(['$.pizza is required; add it', '$.quantity is required; add it']);
+    expect(validate({}).map((i) => i.message)).toEqual([
+      '$.pizza is required; add it',
+      '$.quantity is required; add it',
+    ]);
     expect(validate([])).toEqual([{ path: '$', message: '$ must be an object; got []' }]);
   });
   test('handles recursive $ref without looping forever', () => {
-    const tree = createInputValidator({ $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, additionalProperties: false } }, $ref: '#/$defs/node' });
+    const tree = createInputValidator({
+      $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, additionalProperties: false } },
+      $ref: '#/$defs/node',
+    });
     expect(tree({ child: { child: {} } })).toEqual([]);
     expect(tree({ child: { child: { x: 1 } } }).map((i) => i.path)).toEqual(['$.child.child.x']);
   });
   test('supports anyOf, not, if/then/else and boolean schemas', () => {
-    const v = createInputValidator({ anyOf: [{ type: 'string' }, { type: 'number' }], not: { const: 0 }, if: { type: 'number' }, then: { minimum: 1 } });
+    const v = createInputValidator({
+      anyOf: [{ type: 'string' }, { type: 'number' }],
+      not: { const: 0 },
+      if: { type: 'number' },
+      then: { minimum: 1 },
+    });
     expect(v('x')).toEqual([]);
     expect(v(true).map((i) => i.message)).toEqual(['$ must match at least one of the 2 anyOf schemas']);
     expect(v(0).length).toBe(2);
     expect(createInputValidator(false)(1)).toEqual([{ path: '$', message: '$ is not allowed here; remove it' }]);
   });
   test('throws on a schema that is not valid', () => {
-    expect(() => createInputValidator({ type: 'text' })).toThrow(/input_schema is not a valid JSON Schema: \$\.type must be one of/);
+    expect(() => createInputValidator({ type: 'text' })).toThrow(
+      /input_schema is not a valid JSON Schema: \$\.type must be one of/,
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { issuesAfter, type Json } from './fixtures';
 
-const messageAt = (mutate: (m: Json) => void, path: string): string | undefined => issuesAfter(mutate).find((i) => i.path === path)?.message;
+const messageAt = (mutate: (m: Json) => void, path: string): string | undefined =>
+  issuesAfter(mutate).find((i) => i.path === path)?.message;
 
 describe('messages name the field and say what to write instead', () => {
   test('an unknown field lists the allowed ones', () => {
@@ -13,17 +14,27 @@ describe('messages name the field and say what to write instead', () => {
     expect(messageAt((m) => (m.shortName = 'x'), '$.shortName')).toMatch(/did you mean "short_name"\? Rename it/);
   });
   test('a mistyped field gets a did-you-mean by edit distance', () => {
-    expect(messageAt((m) => ((m.descripton = m.description), delete m.description), '$.descripton')).toMatch(/did you mean "description"\? Rename it/);
+    expect(messageAt((m) => ((m.descripton = m.description), delete m.description), '$.descripton')).toMatch(
+      /did you mean "description"\? Rename it/,
+    );
     expect(messageAt((m) => (m.vendor.contakt = 'x'), '$.vendor.contakt')).toMatch(/did you mean "contact"\?/);
     expect(messageAt((m) => (m.routes[0].titel = 'x'), '$.routes[0].titel')).toMatch(/did you mean "title"\?/);
   });
   test('a short bridge scope where a manifest scope is expected gets the manifest name', () => {
-    expect(messageAt((m) => (m.permissions[0].scope = 'room.context'), '$.permissions[0].scope')).toMatch(/did you mean "svc.room.context"\?/);
-    expect(messageAt((m) => (m.permissions[0].scope = 'room.send'), '$.permissions[0].scope')).toMatch(/did you mean "svc.message.send"\?/);
-    expect(messageAt((m) => (m.permissions[0].scope = 'svc.notification'), '$.permissions[0].scope')).toMatch(/did you mean "svc.notifications"\?/);
+    expect(messageAt((m) => (m.permissions[0].scope = 'room.context'), '$.permissions[0].scope')).toMatch(
+      /did you mean "svc.room.context"\?/,
+    );
+    expect(messageAt((m) => (m.permissions[0].scope = 'room.send'), '$.permissions[0].scope')).toMatch(
+      /did you mean "svc.message.send"\?/,
+    );
+    expect(messageAt((m) => (m.permissions[0].scope = 'svc.notification'), '$.permissions[0].scope')).toMatch(
+      /did you mean "svc.notifications"\?/,
+    );
   });
   test('a $schema key says why it is refused and where the schema goes instead', () => {
-    expect(messageAt((m) => (m.$schema = 'x'), '$.$schema')).toMatch(/allows no properties beyond those listed.*\.vscode\/settings\.json/);
+    expect(messageAt((m) => (m.$schema = 'x'), '$.$schema')).toMatch(
+      /allows no properties beyond those listed.*\.vscode\/settings\.json/,
+    );
   });
   test('an unknown field inside an auth shape names the shape', () => {
     expect(messageAt((m) => (m.auth.issuer = 'https://x.example'), '$.auth.issuer')).toBe(
@@ -31,12 +42,18 @@ describe('messages name the field and say what to write instead', () => {
     );
   });
   test('a bad enum value lists the allowed values and fixes the case', () => {
-    expect(messageAt((m) => (m.age_rating = '18+'), '$.age_rating')).toBe('$.age_rating must be one of "4+", "9+", "12+", "17+"; got "18+"');
+    expect(messageAt((m) => (m.age_rating = '18+'), '$.age_rating')).toBe(
+      '$.age_rating must be one of "4+", "9+", "12+", "17+"; got "18+"',
+    );
     expect(messageAt((m) => (m.actions[0].confirm = 'Always'), '$.actions[0].confirm')).toMatch(/; write "always"$/);
   });
   test('a too short or too long string gives the limit and the actual length', () => {
-    expect(messageAt((m) => (m.description = 'Too short'), '$.description')).toBe('$.description must be at least 10 characters long; it has 9, so add 1 more');
-    expect(messageAt((m) => (m.name = 'x'.repeat(61)), '$.name')).toBe('$.name must be at most 60 characters long; it has 61, so shorten it by 1');
+    expect(messageAt((m) => (m.description = 'Too short'), '$.description')).toBe(
+      '$.description must be at least 10 characters long; it has 9, so add 1 more',
+    );
+    expect(messageAt((m) => (m.name = 'x'.repeat(61)), '$.name')).toBe(
+      '$.name must be at most 60 characters long; it has 61, so shorten it by 1',
+    );
   });
   test('a missing field is described', () => {
     expect(messageAt((m) => delete m.vendor.contact, '$.vendor.contact')).toBe(
@@ -49,8 +66,11 @@ describe('messages name the field and say what to write instead', () => {
     );
   });
   test('hosts: scheme, path, port, case, IP, wildcard, single label', () => {
-    const host = (value: string): string | undefined => messageAt((m) => (m.network.connect = [value]), '$.network.connect[0]');
-    expect(host('https://api.example.com/v1')).toMatch(/remove the scheme "https:\/\/" .* and the path: write "api.example.com"$/);
+    const host = (value: string): string | undefined =>
+      messageAt((m) => (m.network.connect = [value]), '$.network.connect[0]');
+    expect(host('https://api.example.com/v1')).toMatch(
+      /remove the scheme "https:\/\/" .* and the path: write "api.example.com"$/,
+    );
     expect(host('api.example.com:8443')).toMatch(/remove the port ":8443" .*: write "api.example.com"$/);
     expect(host('API.Example.com')).toMatch(/lowercase.*write "api.example.com"$/);
     expect(host('192.168.0.1')).toMatch(/IP addresses are not allowed/);

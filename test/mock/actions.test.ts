@@ -18,7 +18,10 @@ describe('actions', () => {
     const host = createMockHost({ manifest: exchangeManifest(), answers: { confirmAction: () => true } });
     const handler = vi.fn();
     host.svc.actions.handle('create_poll', handler);
-    const error = await rejectsWith(host.invokeAction('create_poll', { question: '', options: ['one'], extra: 1 }), 'ERR_ACTION_INVALID_INPUT');
+    const error = await rejectsWith(
+      host.invokeAction('create_poll', { question: '', options: ['one'], extra: 1 }),
+      'ERR_ACTION_INVALID_INPUT',
+    );
     expect(error.message).toMatch(/question/);
     expect(error.message).toMatch(/options/);
     expect(error.message).toMatch(/extra/);
@@ -31,7 +34,11 @@ describe('actions', () => {
     const handler = vi.fn((_input: unknown, _context: unknown) => 'closed');
     host.svc.actions.handle('close_poll', handler);
     await host.invokeAction('close_poll', { poll_id: 'p1' }, { invoked_by: 'agent', agent_id: 'a1' });
-    expect(confirmAction).toHaveBeenCalledWith({ name: 'close_poll', input: { poll_id: 'p1' }, context: { invoked_by: 'agent', agent_id: 'a1' } });
+    expect(confirmAction).toHaveBeenCalledWith({
+      name: 'close_poll',
+      input: { poll_id: 'p1' },
+      context: { invoked_by: 'agent', agent_id: 'a1' },
+    });
     expect(handler.mock.calls[0]![1]).toEqual({ invoked_by: 'agent', agent_id: 'a1', confirmed: true });
   });
 
@@ -87,7 +94,11 @@ describe('actions', () => {
 
   test('an output that does not fit output_schema rejects ERR_ACTION_FAILED', async () => {
     const manifest = exchangeManifest();
-    manifest.actions[0].output_schema = { type: 'object', properties: { polls: { type: 'array' } }, required: ['polls'] };
+    manifest.actions[0].output_schema = {
+      type: 'object',
+      properties: { polls: { type: 'array' } },
+      required: ['polls'],
+    };
     const host = createMockHost({ manifest });
     host.svc.actions.handle('list_polls', () => ({ items: [] }));
     await rejectsWith(host.invokeAction('list_polls', {}), 'ERR_ACTION_FAILED');
@@ -113,9 +124,16 @@ describe('actions', () => {
       return { name, other };
     });
     expect(await host.invokeAction('list_polls', {})).toEqual({ name: 'Team lunch', other: null });
-    expect(elicit.mock.calls[0]![0]).toEqual({ prompt: 'Poll name?', schema: { type: 'string' }, action: 'list_polls' });
+    expect(elicit.mock.calls[0]![0]).toEqual({
+      prompt: 'Poll name?',
+      schema: { type: 'string' },
+      action: 'list_polls',
+    });
     await host.flush();
-    expect(host.progress).toEqual([{ action: 'list_polls', message: 'asking' }, { action: 'list_polls', message: 'done' }]);
+    expect(host.progress).toEqual([
+      { action: 'list_polls', message: 'asking' },
+      { action: 'list_polls', message: 'done' },
+    ]);
   });
 
   test('elicit and progress outside an invocation fail with ERR_NO_INVOCATION', async () => {

@@ -53,7 +53,10 @@ describe('fault injection', () => {
     const host = createMockHost({
       manifest: exchangeManifest(),
       permissions: granted,
-      handlers: { 'room.current': () => ({ room_id: '!other', is_encrypted: false, member_count: 2 }), 'files.pick': undefined },
+      handlers: {
+        'room.current': () => ({ room_id: '!other', is_encrypted: false, member_count: 2 }),
+        'files.pick': undefined,
+      },
     });
     expect(await host.svc.room.current()).toMatchObject({ room_id: '!other' });
     expect(host.svc.supports('files.pick')).toBe(false);
@@ -62,7 +65,14 @@ describe('fault injection', () => {
   });
 
   test('every rejection is an SvcError, also an answer that threw', async () => {
-    const host = createMockHost({ manifest: noneManifest(), answers: { confirm: () => { throw new Error('oops'); } } });
+    const host = createMockHost({
+      manifest: noneManifest(),
+      answers: {
+        confirm: () => {
+          throw new Error('oops');
+        },
+      },
+    });
     const error = await rejectsWith(host.svc.ui.confirm({ title: 't', body: 'b' }), 'ERR_MOCK_ANSWER_THREW');
     expect(error.message).toMatch(/answers\.confirm threw: oops/);
     const failures = await Promise.allSettled([

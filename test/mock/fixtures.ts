@@ -33,7 +33,10 @@ export function exchangeManifest(): Json {
       action('list_polls', 'never', false, { type: 'object', properties: {}, additionalProperties: false }),
       action('create_poll', 'if_destructive', false, {
         type: 'object',
-        properties: { question: { type: 'string', minLength: 1 }, options: { type: 'array', items: { type: 'string' }, minItems: 2 } },
+        properties: {
+          question: { type: 'string', minLength: 1 },
+          options: { type: 'array', items: { type: 'string' }, minItems: 2 },
+        },
         required: ['question', 'options'],
         additionalProperties: false,
       }),
@@ -75,7 +78,12 @@ export function noneManifest(): Json {
 /** The same app under `external-oauth`. */
 export function oauthManifest(): Json {
   const m = exchangeManifest();
-  m.auth = { type: 'external-oauth', issuer: 'https://login.polls.example', client_id: 'polls-app', scopes: ['openid'] };
+  m.auth = {
+    type: 'external-oauth',
+    issuer: 'https://login.polls.example',
+    client_id: 'polls-app',
+    scopes: ['openid'],
+  };
   return m;
 }
 

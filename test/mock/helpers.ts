@@ -2,7 +2,10 @@ import { expect } from 'vitest';
 import { isSvcError } from '../../src/mock';
 
 /** Awaits `promise`, expects it to reject with an SvcError of `code`, and returns the error. */
-export async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Error & { code: string; retriable: boolean }> {
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  code: string,
+): Promise<Error & { code: string; retriable: boolean }> {
   const error = await promise.then(
     (value) => {
       throw new Error(`expected a rejection with ${code}, got ${JSON.stringify(value)}`);

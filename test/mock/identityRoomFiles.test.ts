@@ -5,7 +5,11 @@ import { rejectsWith } from './helpers';
 
 describe('identity.get', () => {
   test('without identity.basic it returns only app_user_id, tenant_id and locale', async () => {
-    const host = createMockHost({ manifest: exchangeManifest(), identity: { display_name: 'Ada', email: 'ada@x.example' }, locale: 'de-CH' });
+    const host = createMockHost({
+      manifest: exchangeManifest(),
+      identity: { display_name: 'Ada', email: 'ada@x.example' },
+      locale: 'de-CH',
+    });
     const me = await host.svc.identity.get();
     expect(me).toEqual({ app_user_id: me.app_user_id, tenant_id: 'tenant-mock', locale: 'de-CH' });
   });
@@ -13,7 +17,12 @@ describe('identity.get', () => {
   test('with identity.basic granted it adds display_name and avatar_url, never email', async () => {
     const host = createMockHost({
       manifest: exchangeManifest(),
-      identity: { display_name: 'Ada', avatar_url: 'https://a.example/ada.png', email: 'ada@x.example', tenant_id: 't-1' },
+      identity: {
+        display_name: 'Ada',
+        avatar_url: 'https://a.example/ada.png',
+        email: 'ada@x.example',
+        tenant_id: 't-1',
+      },
       permissions: { 'identity.basic': 'granted' },
     });
     const me = await host.svc.identity.get();
@@ -66,7 +75,12 @@ describe('message.send', () => {
   });
 
   test('a refused send rejects ERR_PERMISSION_DENIED and sends nothing', async () => {
-    const host = createMockHost({ manifest: exchangeManifest(), room, permissions: granted, answers: { send: () => false } });
+    const host = createMockHost({
+      manifest: exchangeManifest(),
+      room,
+      permissions: granted,
+      answers: { send: () => false },
+    });
     await rejectsWith(host.svc.message.send({ room_id: room.room_id, body: 'x' }), 'ERR_PERMISSION_DENIED');
     expect(host.sent).toEqual([]);
   });
@@ -86,14 +100,19 @@ describe('files', () => {
     expect(rest).toEqual([]);
     expect(one).toMatchObject({ name: 'a.csv', type: 'text/csv', size: 3 });
     expect(await one!.blob.text()).toBe('x,y');
-    expect((await host.svc.files.pick({ accept: ['text/*'], multiple: true })).map((f) => f.name)).toEqual(['a.csv', 'c.csv']);
+    expect((await host.svc.files.pick({ accept: ['text/*'], multiple: true })).map((f) => f.name)).toEqual([
+      'a.csv',
+      'c.csv',
+    ]);
     expect(await host.svc.files.pick({ accept: ['application/pdf'] })).toEqual([]);
   });
 
   test('answers.pick chooses among the offered files, and null cancels with ERR_CANCELLED', async () => {
     let cancel = false;
     const host = createMockHost({
-      manifest: exchangeManifest(), permissions, files,
+      manifest: exchangeManifest(),
+      permissions,
+      files,
       answers: { pick: ({ offered }) => (cancel ? null : offered.slice(-1)) },
     });
     expect((await host.svc.files.pick()).map((f) => f.name)).toEqual(['c.csv']);

@@ -11,7 +11,9 @@ describe('permissions', () => {
   });
 
   test('request of a declared scope asks answers.permission and resolves what the person answered', async () => {
-    const permission = vi.fn((scope: string) => (scope == 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied');
+    const permission = vi.fn(
+      (scope: string) => (scope == 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
+    );
     const host = createMockHost({ manifest: exchangeManifest(), answers: { permission } });
     expect(await host.svc.permissions.request('room.context')).toBe('granted');
     expect(await host.svc.permissions.request('files.read')).toBe('denied');
@@ -20,13 +22,20 @@ describe('permissions', () => {
   });
 
   test('an answer may be a promise', async () => {
-    const host = createMockHost({ manifest: exchangeManifest(), answers: { permission: async () => 'granted' as const } });
+    const host = createMockHost({
+      manifest: exchangeManifest(),
+      answers: { permission: async () => 'granted' as const },
+    });
     expect(await host.svc.permissions.request('identity.basic')).toBe('granted');
   });
 
   test('a decided scope is not asked again: granted stays granted, denied stays denied', async () => {
     const permission = vi.fn(() => 'denied' as const);
-    const host = createMockHost({ manifest: exchangeManifest(), answers: { permission }, permissions: { 'room.context': 'granted' } });
+    const host = createMockHost({
+      manifest: exchangeManifest(),
+      answers: { permission },
+      permissions: { 'room.context': 'granted' },
+    });
     expect(await host.svc.permissions.request('room.context')).toBe('granted');
     expect(await host.svc.permissions.request('room.send')).toBe('denied');
     expect(await host.svc.permissions.request('room.send')).toBe('denied');
@@ -49,11 +58,15 @@ describe('permissions', () => {
     const error = await rejectsWith(host.svc.permissions.request('identity.email'), 'ERR_SCOPE_NOT_DECLARED');
     expect(error.message).toMatch(/no manifest scope/);
     await rejectsWith(host.svc.permissions.request('camera'), 'ERR_SCOPE_NOT_DECLARED');
-    expect(() => createMockHost({ manifest: exchangeManifest(), permissions: { camera: 'granted' } })).toThrow(/no manifest scope/);
+    expect(() => createMockHost({ manifest: exchangeManifest(), permissions: { camera: 'granted' } })).toThrow(
+      /no manifest scope/,
+    );
   });
 
   test('granting an undeclared scope in the options throws, naming the manifest scope to add', () => {
-    expect(() => createMockHost({ manifest: exchangeManifest(), permissions: { notifications: 'granted' } })).toThrow(/svc\.notifications/);
+    expect(() => createMockHost({ manifest: exchangeManifest(), permissions: { notifications: 'granted' } })).toThrow(
+      /svc\.notifications/,
+    );
   });
 
   test('an operation whose scope is not granted rejects ERR_SCOPE_NOT_GRANTED and does not prompt', async () => {

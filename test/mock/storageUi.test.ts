@@ -61,7 +61,10 @@ describe('ui', () => {
     expect(host.ui).toMatchObject({
       title: 'Notes',
       titles: ['Notes'],
-      toasts: [{ message: 'Saved', kind: 'success' }, { message: 'Hello', kind: 'info' }],
+      toasts: [
+        { message: 'Saved', kind: 'success' },
+        { message: 'Hello', kind: 'info' },
+      ],
       opened: ['https://example.com/help'],
       shares: [{ title: 'My note', url: 'https://example.com/n/1' }],
       closed: 1,

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSvc } from '../../src/index';
-import { createHost, createMemoryPair, methods, PERMISSION_SCOPES, results, SCOPE_TO_MANIFEST } from '../../src/host/index';
+import {
+  createHost,
+  createMemoryPair,
+  methods,
+  PERMISSION_SCOPES,
+  results,
+  SCOPE_TO_MANIFEST,
+} from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
 
 const names = Object.keys(methods);
@@ -23,13 +30,22 @@ describe('the registry is the one contract', () => {
 
   it('has an answer shape for every operation, and a null one exactly for the fire-and-forget ones', () => {
     expect(Object.keys(results).sort()).toEqual([...names].sort());
-    for (const name of names) expect(results[name as keyof typeof results] === null, name).toBe(methods[name as keyof typeof methods].notify);
+    for (const name of names)
+      expect(results[name as keyof typeof results] === null, name).toBe(methods[name as keyof typeof methods].notify);
   });
 
   it('lets a host offer every operation, and advertises exactly the ones it handles', () => {
     const handlers = Object.fromEntries(names.map((n) => [n, () => undefined]));
-    expect(createHost({ handlers, app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} } }).snapshot.methods.sort()).toEqual([...names].sort());
-    const some = createHost({ handlers: { 'room.current': () => null, bogus: () => 1 } as never, app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} } });
+    expect(
+      createHost({
+        handlers,
+        app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} },
+      }).snapshot.methods.sort(),
+    ).toEqual([...names].sort());
+    const some = createHost({
+      handlers: { 'room.current': () => null, bogus: () => 1 } as never,
+      app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} },
+    });
     expect(some.snapshot.methods).toEqual(['room.current']);
   });
 
@@ -47,7 +63,16 @@ describe('the registry is the one contract', () => {
 
   it('marks the operations that wait on a person, which get the long timeout', () => {
     const prompts = names.filter((n) => methods[n as keyof typeof methods].prompt).sort();
-    expect(prompts).toEqual(['actions.elicit', 'auth.signIn', 'files.pick', 'files.save', 'message.send', 'permissions.request', 'ui.confirm', 'ui.share']);
+    expect(prompts).toEqual([
+      'actions.elicit',
+      'auth.signIn',
+      'files.pick',
+      'files.save',
+      'message.send',
+      'permissions.request',
+      'ui.confirm',
+      'ui.share',
+    ]);
   });
 
   it('is documented: the README has a row for every operation and every error code', () => {

@@ -41,7 +41,10 @@ function compile(files: Record<string, string>): string[] {
   });
   return ts
     .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    .map(
+      (d) =>
+        `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
 }
 
 describe('README', () => {
@@ -60,6 +63,10 @@ describe('README', () => {
     const code = first.find((b) => b.lang === 'ts')!.code;
     const manifest = first.find((b) => b.lang === 'json')!.code;
     const project = tempProject({ 'manifest.json': manifest, 'src/main.ts': code });
-    expect(await runSvc(['check'], project)).toEqual({ code: 0, stdout: 'svc check: ok (1 source file, 1 declared action)\n', stderr: '' });
+    expect(await runSvc(['check'], project)).toEqual({
+      code: 0,
+      stdout: 'svc check: ok (1 source file, 1 declared action)\n',
+      stderr: '',
+    });
   });
 });

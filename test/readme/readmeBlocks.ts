@@ -27,7 +27,13 @@ export function readmeBlocks(path = new URL('../../README.md', import.meta.url))
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length && !/^\s*```\s*$/.test(lines[j]!); j++) body.push(lines[j]!.slice(indent));
-    blocks.push({ lang: open[2]!, code: body.join('\n'), line: i + 1, section, fragment: lines[i - 1]?.trim() === '<!-- fragment -->' });
+    blocks.push({
+      lang: open[2]!,
+      code: body.join('\n'),
+      line: i + 1,
+      section,
+      fragment: lines[i - 1]?.trim() === '<!-- fragment -->',
+    });
     i = j;
   }
   return blocks;

@@ -3,10 +3,16 @@ import express from 'express';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookHandler, signRequest } from '../../src/server';
-import { type Loopback, serveFetch, serveNode } from './loopback';
+import { serveFetch, serveNode } from './loopback';
 
 const secret = 'whsec_recipes_0123456789';
-const event = { event: 'user.deprovisioned', occurred_at: '2026-11-22T10:00:00Z', mini_app_id: 'm', app_user_id: 'au_9', tenant_id: 't' };
+const event = {
+  event: 'user.deprovisioned',
+  occurred_at: '2026-11-22T10:00:00Z',
+  mini_app_id: 'm',
+  app_user_id: 'au_9',
+  tenant_id: 't',
+};
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()!();
@@ -20,7 +26,10 @@ async function post(url: string, body = JSON.stringify(event)) {
 
 function recorder() {
   const deleted: string[] = [];
-  const handle = createWebhookHandler({ secrets: [secret], on: { 'user.deprovisioned': (e) => void deleted.push(e.app_user_id) } });
+  const handle = createWebhookHandler({
+    secrets: [secret],
+    on: { 'user.deprovisioned': (e) => void deleted.push(e.app_user_id) },
+  });
   return { deleted, handle };
 }
 
@@ -51,7 +60,9 @@ describe('adapters', () => {
     const app = express();
     app.use(express.json());
     app.post('/svc/webhooks', handle.node);
-    app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).json({ message: error.message }));
+    app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+      res.status(500).json({ message: error.message }),
+    );
     const server = await serveNode(app);
     closers.push(server.close);
     const { status, json } = await post(`${server.url}/svc/webhooks`);
@@ -66,8 +77,17 @@ describe('adapters', () => {
     await fastify.register(async (scope) => {
       scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
       scope.post('/svc/webhooks', async (req, reply) => {
-        const response = await handle(new Request(`http://127.0.0.1${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: new Uint8Array(req.body as Buffer) }));
-        reply.code(response.status).headers(Object.fromEntries(response.headers)).send(await response.text());
+        const response = await handle(
+          new Request(`http://127.0.0.1${req.url}`, {
+            method: 'POST',
+            headers: req.headers as Record<string, string>,
+            body: new Uint8Array(req.body as Buffer),
+          }),
+        );
+        reply
+          .code(response.status)
+          .headers(Object.fromEntries(response.headers))
+          .send(await response.text());
       });
     });
     await fastify.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRateLimiter, createServerClient, isSvcApiError, type SvcApiError, verifySignature } from '../../src/server';
+import {
+  createRateLimiter,
+  createServerClient,
+  isSvcApiError,
+  type SvcApiError,
+  verifySignature,
+} from '../../src/server';
 import { type Loopback, serveNode } from './loopback';
 
 const secret = 'sk_server_api_0123456789';
@@ -38,12 +44,21 @@ async function platform(answer: (seen: Seen, n: number, res: ServerResponse) => 
 }
 
 const problem = (res: ServerResponse, status: number, name: string, headers: Record<string, string> = {}) =>
-  res
-    .writeHead(status, { 'content-type': 'application/problem+json', ...headers })
-    .end(JSON.stringify({ type: `https://errors.example/${name}`, title: name, status, detail: `Do something about ${name}.`, instance: '/v1/x' }));
+  res.writeHead(status, { 'content-type': 'application/problem+json', ...headers }).end(
+    JSON.stringify({
+      type: `https://errors.example/${name}`,
+      title: name,
+      status,
+      detail: `Do something about ${name}.`,
+      instance: '/v1/x',
+    }),
+  );
 
 const fail = async (p: Promise<unknown>) => {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(isSvcApiError(e), `expected SvcApiError, got ${e}`).toBe(true);
   return e as SvcApiError;
 };
@@ -52,14 +67,24 @@ const fast = { baseDelayMs: 5, maxDelayMs: 20 };
 describe('createServerClient', () => {
   it('calls each endpoint with signed requests and the interface bodies', async () => {
     const { seen, baseUrl } = await platform(({ path }, _n, res) => {
-      if (path.endsWith('/cards')) return res.writeHead(201, { 'content-type': 'application/json' }).end('{"event_id":"$e1"}');
-      if (path.includes('/installations/')) return res.writeHead(200).end('{"installed":true,"version":"1.2.0","granted_scopes":["svc.notifications"],"tenant_id":"t1"}');
+      if (path.endsWith('/cards'))
+        return res.writeHead(201, { 'content-type': 'application/json' }).end('{"event_id":"$e1"}');
+      if (path.includes('/installations/'))
+        return res
+          .writeHead(200)
+          .end('{"installed":true,"version":"1.2.0","granted_scopes":["svc.notifications"],"tenant_id":"t1"}');
       if (path == '/v1/agents/verify')
-        return res.writeHead(200).end('{"subject":{"app_user_id":"au"},"actor":{"agent_id":"ag","kind":"svc_agent"},"tenant_policy":{"max_approval_minor":5000,"currency_code":"EUR"}}');
+        return res
+          .writeHead(200)
+          .end(
+            '{"subject":{"app_user_id":"au"},"actor":{"agent_id":"ag","kind":"svc_agent"},"tenant_policy":{"max_approval_minor":5000,"currency_code":"EUR"}}',
+          );
       res.writeHead(202).end();
     });
     const api = createServerClient({ baseUrl, miniAppId, secret });
-    expect(await api.postCard('!room:1', { app_user_id: 'au', card: { title: 'Lunch?', body: 'Vote' } })).toEqual({ event_id: '$e1' });
+    expect(await api.postCard('!room:1', { app_user_id: 'au', card: { title: 'Lunch?', body: 'Vote' } })).toEqual({
+      event_id: '$e1',
+    });
     await api.notify('au', { title: 'Poll closed', body: 'See results', deep_link: '/polls/7' });
     expect((await api.getInstallation('au')).granted_scopes).toEqual(['svc.notifications']);
     expect((await api.verifyAgent('eyJ.a.b')).actor.kind).toBe('svc_agent');
@@ -69,15 +94,32 @@ describe('createServerClient', () => {
       `GET /v1/apps/${miniAppId}/installations/au`,
       'POST /v1/agents/verify',
     ]);
-    expect(JSON.parse(seen[0]!.body)).toEqual({ mini_app_id: miniAppId, app_user_id: 'au', card: { title: 'Lunch?', body: 'Vote' } });
-    expect(JSON.parse(seen[1]!.body)).toEqual({ mini_app_id: miniAppId, title: 'Poll closed', body: 'See results', deep_link: '/polls/7' });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      mini_app_id: miniAppId,
+      app_user_id: 'au',
+      card: { title: 'Lunch?', body: 'Vote' },
+    });
+    expect(JSON.parse(seen[1]!.body)).toEqual({
+      mini_app_id: miniAppId,
+      title: 'Poll closed',
+      body: 'See results',
+      deep_link: '/polls/7',
+    });
   });
 
   it('maps problem details to SvcApiError with the interface meaning in the message', async () => {
-    const { baseUrl } = await platform(({ path }, _n, res) => (path.endsWith('/cards') ? problem(res, 409, 'room-encrypted') : problem(res, 403, 'scope-not-granted')));
+    const { baseUrl } = await platform(({ path }, _n, res) =>
+      path.endsWith('/cards') ? problem(res, 409, 'room-encrypted') : problem(res, 403, 'scope-not-granted'),
+    );
     const api = createServerClient({ baseUrl, miniAppId, secret });
     const encrypted = await fail(api.postCard('r', { app_user_id: 'au', card: { title: 't', body: 'b' } }));
-    expect(encrypted).toMatchObject({ status: 409, problem: 'room-encrypted', retriable: false, instance: '/v1/x', detail: 'Do something about room-encrypted.' });
+    expect(encrypted).toMatchObject({
+      status: 409,
+      problem: 'room-encrypted',
+      retriable: false,
+      instance: '/v1/x',
+      detail: 'Do something about room-encrypted.',
+    });
     expect(encrypted.message).toContain('svc.message.send()');
     expect(encrypted.message).toContain('cross-signed member');
     const scope = await fail(api.notify('au', { title: 't', body: 'b', deep_link: '/' }));
@@ -87,15 +129,26 @@ describe('createServerClient', () => {
 
   it('waits Retry-After on 429, then succeeds', async () => {
     const waits: number[] = [];
-    const { seen, baseUrl } = await platform((_s, n, res) => (n == 1 ? problem(res, 429, 'rate-limited', { 'retry-after': '0' }) : res.writeHead(201).end('{"event_id":"e"}')));
-    const api = createServerClient({ baseUrl, miniAppId, secret, onRateLimited: ({ retryAfter }) => waits.push(retryAfter) });
+    const { seen, baseUrl } = await platform((_s, n, res) =>
+      n == 1 ? problem(res, 429, 'rate-limited', { 'retry-after': '0' }) : res.writeHead(201).end('{"event_id":"e"}'),
+    );
+    const api = createServerClient({
+      baseUrl,
+      miniAppId,
+      secret,
+      onRateLimited: ({ retryAfter }) => waits.push(retryAfter),
+    });
     expect(await api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } })).toEqual({ event_id: 'e' });
     expect(seen).toHaveLength(2);
     expect(waits).toEqual([0]);
   });
 
   it('retries 503 with backoff, then succeeds; gives up after max retries with the last problem', async () => {
-    const first = await platform((_s, n, res) => (n < 3 ? problem(res, 503, 'unavailable') : res.writeHead(200).end('{"installed":false,"version":"1.0.0","granted_scopes":[],"tenant_id":"t"}')));
+    const first = await platform((_s, n, res) =>
+      n < 3
+        ? problem(res, 503, 'unavailable')
+        : res.writeHead(200).end('{"installed":false,"version":"1.0.0","granted_scopes":[],"tenant_id":"t"}'),
+    );
     const api = createServerClient({ baseUrl: first.baseUrl, miniAppId, secret, retry: fast });
     expect((await api.getInstallation('au')).installed).toBe(false);
     expect(first.seen).toHaveLength(3);
@@ -107,7 +160,9 @@ describe('createServerClient', () => {
   });
 
   it('stops retrying when the total time budget would be exceeded', async () => {
-    const { seen, baseUrl } = await platform((_s, _n, res) => problem(res, 429, 'rate-limited', { 'retry-after': '60' }));
+    const { seen, baseUrl } = await platform((_s, _n, res) =>
+      problem(res, 429, 'rate-limited', { 'retry-after': '60' }),
+    );
     const api = createServerClient({ baseUrl, miniAppId, secret, retry: { budgetMs: 1_000 } });
     expect(await fail(api.getInstallation('au'))).toMatchObject({ status: 429, retryAfter: 60 });
     expect(seen).toHaveLength(1);
@@ -121,11 +176,22 @@ describe('createServerClient', () => {
     });
     servers.push(server);
     const api = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, retry: fast });
-    expect(await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }))).toMatchObject({ status: 0, problem: 'network' });
+    expect(await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }))).toMatchObject({
+      status: 0,
+      problem: 'network',
+    });
     expect(drops).toBe(1);
     drops = 0;
-    const optIn = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, retry: fast, retryUnknownOutcome: true });
-    expect(await optIn.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } })).toEqual({ event_id: 'e2' });
+    const optIn = createServerClient({
+      baseUrl: `${server.url}/v1`,
+      miniAppId,
+      secret,
+      retry: fast,
+      retryUnknownOutcome: true,
+    });
+    expect(await optIn.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } })).toEqual({
+      event_id: 'e2',
+    });
     expect(drops).toBe(2);
   });
 
@@ -133,7 +199,9 @@ describe('createServerClient', () => {
     const server = await serveNode(() => {}); // never answers
     servers.push(server);
     const api = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, timeoutMs: 50 });
-    expect(await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }))).toMatchObject({ problem: 'timeout' });
+    expect(await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }))).toMatchObject({
+      problem: 'timeout',
+    });
     const controller = new AbortController();
     const pending = api.getInstallation('au', { signal: controller.signal, timeoutMs: 60_000 });
     controller.abort();

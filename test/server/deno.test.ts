@@ -39,9 +39,20 @@ console.log(JSON.stringify(out));
 
 describe('svc-sdk/server under Deno', () => {
   it.skipIf(!existsSync(deno))('signs, verifies, handles a webhook and verifies a JWT', async () => {
-    await build({ entryPoints: [join(root, 'src/server/index.ts')], bundle: true, format: 'esm', platform: 'neutral', outfile: join(dir, 'server.mjs'), logLevel: 'silent' });
+    await build({
+      entryPoints: [join(root, 'src/server/index.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      outfile: join(dir, 'server.mjs'),
+      logLevel: 'silent',
+    });
     writeFileSync(join(dir, 'run.mjs'), script);
-    const run = spawnSync(deno, ['run', '--quiet', '--no-prompt', '--allow-read', join(dir, 'run.mjs')], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(dir, 'cache') } });
+    const run = spawnSync(deno, ['run', '--quiet', '--no-prompt', '--allow-read', join(dir, 'run.mjs')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(dir, 'cache') },
+    });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout.trim())).toEqual({
       verified: true,

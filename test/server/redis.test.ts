@@ -38,7 +38,7 @@ describe.skipIf(!haveRedis).each(['redis', 'ioredis'])('Redis idempotency store 
     expect(results.filter((r) => r == 'in-progress')).toHaveLength(19);
   });
 
-  it('lets a crashed claim lapse after its lease, by Redis\'s clock, and keeps done marks', async () => {
+  it("lets a crashed claim lapse after its lease, by Redis's clock, and keeps done marks", async () => {
     const store = createRedisIdempotencyStore({ client: client(), prefix: `${name}:lease:` });
     expect(await store.claim('k', 'a', 100)).toBe('claimed');
     await expect.poll(() => store.claim('k', 'b', 5_000), { interval: 50, timeout: 3_000 }).toBe('claimed');
@@ -67,8 +67,21 @@ describe.skipIf(!haveRedis).each(['redis', 'ioredis'])('Redis idempotency store 
       });
     const [a, b] = [await serveFetch(make()), await serveFetch(make())];
     try {
-      const body = JSON.stringify({ event: 'user.deprovisioned', occurred_at: new Date().toISOString(), mini_app_id: 'm', app_user_id: name, tenant_id: 't' });
-      const send = async (url: string) => (await fetch(url, { method: 'POST', headers: await signRequest({ body, secret: 's3cret-value', miniAppId: 'm' }), body })).status;
+      const body = JSON.stringify({
+        event: 'user.deprovisioned',
+        occurred_at: new Date().toISOString(),
+        mini_app_id: 'm',
+        app_user_id: name,
+        tenant_id: 't',
+      });
+      const send = async (url: string) =>
+        (
+          await fetch(url, {
+            method: 'POST',
+            headers: await signRequest({ body, secret: 's3cret-value', miniAppId: 'm' }),
+            body,
+          })
+        ).status;
       const first = send(a.url);
       await expect.poll(() => runs).toBe(1);
       expect(await send(b.url)).toBe(409);

@@ -7,8 +7,11 @@ import { createServer } from 'node:net';
 export const redisBinary = process.env.REDIS_SERVER || '/usr/bin/redis-server';
 export const haveRedis = existsSync(redisBinary);
 if (!haveRedis) {
-  if (process.env.CI === 'true') throw new Error(`redis-server is required in CI but missing at ${redisBinary} (apt-get install -y redis-server).`);
-  console.warn(`!!! SKIPPED: no redis-server at ${redisBinary}: the Redis store and limiter are NOT tested on this machine.`);
+  if (process.env.CI === 'true')
+    throw new Error(`redis-server is required in CI but missing at ${redisBinary} (apt-get install -y redis-server).`);
+  console.warn(
+    `!!! SKIPPED: no redis-server at ${redisBinary}: the Redis store and limiter are NOT tested on this machine.`,
+  );
 }
 
 const freePort = () =>
@@ -23,7 +26,11 @@ const freePort = () =>
 /** Starts redis-server; resolves its URL and a stop function. */
 export async function startRedis(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(redisBinary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    redisBinary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('redis-server did not start within 10 s')), 10_000);
     let out = '';

@@ -7,7 +7,10 @@ const body = '{"event":"user.deprovisioned","app_user_id":"u1"}';
 const now = 1_800_000_000;
 
 async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isSvcSignatureError(error), 'expected a SvcSignatureError').toBe(true);
   return error as { reason: string; message: string; skewSeconds?: number; status: number };
 }
@@ -15,11 +18,18 @@ async function failure(promise: Promise<unknown>) {
 describe('signRequest and verifySignature', () => {
   it('signs v0:<timestamp>:<body> with HMAC-SHA256 as the four headers of the interface', async () => {
     const headers = await signRequest({ body, secret, miniAppId: '0123456789abcdef', timestamp: now });
-    expect(Object.keys(headers).sort()).toEqual(['Content-Type', 'X-Svc-Mini-App', 'X-Svc-Request-Timestamp', 'X-Svc-Signature']);
+    expect(Object.keys(headers).sort()).toEqual([
+      'Content-Type',
+      'X-Svc-Mini-App',
+      'X-Svc-Request-Timestamp',
+      'X-Svc-Signature',
+    ]);
     expect(headers['X-Svc-Request-Timestamp']).toBe(String(now));
     // An independent computation with node:crypto over the same base.
     const { createHmac } = await import('node:crypto');
-    expect(headers['X-Svc-Signature']).toBe(`v0=${createHmac('sha256', secret).update(`v0:${now}:${body}`).digest('hex')}`);
+    expect(headers['X-Svc-Signature']).toBe(
+      `v0=${createHmac('sha256', secret).update(`v0:${now}:${body}`).digest('hex')}`,
+    );
     await expect(verifySignature({ body, headers }, { secrets: [secret], now })).resolves.toBe(now);
   });
 
@@ -37,10 +47,20 @@ describe('signRequest and verifySignature', () => {
       const headers = await signRequest({ body, secret, miniAppId: 'a', timestamp: now + skew });
       await expect(verifySignature({ body, headers }, { secrets: [secret], now })).resolves.toBe(now + skew);
     }
-    const old = await failure(verifySignature({ body, headers: await signRequest({ body, secret, miniAppId: 'a', timestamp: now - 301 }) }, { secrets: [secret], now }));
+    const old = await failure(
+      verifySignature(
+        { body, headers: await signRequest({ body, secret, miniAppId: 'a', timestamp: now - 301 }) },
+        { secrets: [secret], now },
+      ),
+    );
     expect(old).toMatchObject({ reason: 'stale-timestamp', skewSeconds: 301 });
     expect(old.message).toContain('301 s old');
-    const future = await failure(verifySignature({ body, headers: await signRequest({ body, secret, miniAppId: 'a', timestamp: now + 301 }) }, { secrets: [secret], now }));
+    const future = await failure(
+      verifySignature(
+        { body, headers: await signRequest({ body, secret, miniAppId: 'a', timestamp: now + 301 }) },
+        { secrets: [secret], now },
+      ),
+    );
     expect(future).toMatchObject({ reason: 'future-timestamp', skewSeconds: 301 });
   });
 
@@ -49,7 +69,9 @@ describe('signRequest and verifySignature', () => {
     const byNew = await signRequest({ body, secret, miniAppId: 'a', timestamp: now });
     await verifySignature({ body, headers: byOld }, { secrets: [secret, previous], now });
     await verifySignature({ body, headers: byNew }, { secrets: [secret, previous], now });
-    expect((await failure(verifySignature({ body, headers: byOld }, { secrets: [secret], now }))).reason).toBe('bad-signature');
+    expect((await failure(verifySignature({ body, headers: byOld }, { secrets: [secret], now }))).reason).toBe(
+      'bad-signature',
+    );
   });
 
   it('reads headers from a Headers object or a plain object in any case', async () => {
@@ -67,13 +89,19 @@ describe('signRequest and verifySignature', () => {
     const missing = await failure(verifySignature({ body, headers: unsigned }, { secrets: [secret], now }));
     expect(missing.reason).toBe('missing-header');
     expect(missing.message).toContain('X-Svc-Signature');
-    const bad = await failure(verifySignature({ body, headers: { ...signed, 'X-Svc-Signature': 'v1=abc' } }, { secrets: [secret], now }));
+    const bad = await failure(
+      verifySignature({ body, headers: { ...signed, 'X-Svc-Signature': 'v1=abc' } }, { secrets: [secret], now }),
+    );
     expect(bad.reason).toBe('malformed-header');
-    const parsed = await failure(verifySignature({ body: JSON.parse(body) as never, headers: signed }, { secrets: [secret], now }));
+    const parsed = await failure(
+      verifySignature({ body: JSON.parse(body) as never, headers: signed }, { secrets: [secret], now }),
+    );
     expect(parsed.reason).toBe('parsed-body');
     expect(parsed.message).toContain('express.raw');
     expect((await failure(verifySignature({ body, headers: signed }, { secrets: [], now }))).reason).toBe('no-secret');
-    expect((await failure(verifySignature({ body, headers: signed }, { secrets: [secret], now, miniAppId: 'b' }))).reason).toBe('wrong-mini-app');
+    expect(
+      (await failure(verifySignature({ body, headers: signed }, { secrets: [secret], now, miniAppId: 'b' }))).reason,
+    ).toBe('wrong-mini-app');
   });
 
   it('never puts a secret or a signature in an error message', async () => {

@@ -19,7 +19,8 @@ async function addKey(kid: string) {
 beforeAll(async () => {
   await addKey('k1');
   idp = await serveFetch(async (request) => {
-    if (new URL(request.url).pathname != `/realms/${realm}/protocol/openid-connect/certs`) return new Response('no', { status: 404 });
+    if (new URL(request.url).pathname != `/realms/${realm}/protocol/openid-connect/certs`)
+      return new Response('no', { status: 404 });
     certsFetches++;
     return Response.json({ keys: keys.map((k) => k.jwk) });
   });
@@ -27,7 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => idp.close());
 
-async function token(claims: Record<string, unknown> = {}, options: { kid?: string; exp?: number | null; iss?: string } = {}) {
+async function token(
+  claims: Record<string, unknown> = {},
+  options: { kid?: string; exp?: number | null; iss?: string } = {},
+) {
   const key = keys.find((k) => k.kid == (options.kid ?? 'k1'))!;
   let jwt = new SignJWT({ scope: 'polls:write polls:read', ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid })
@@ -40,7 +44,10 @@ async function token(claims: Record<string, unknown> = {}, options: { kid?: stri
 }
 
 const refusal = async (p: Promise<unknown>) => {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(isSvcTokenError(e), `expected SvcTokenError, got ${e}`).toBe(true);
   return e as { reason: string; message: string; status: number };
 };
@@ -60,20 +67,32 @@ describe('createTokenVerifier', () => {
   });
 
   it('refuses an aud array holding anything besides the audience, accepts [audience]', async () => {
-    expect((await refusal(verifier().verify(await token({ aud: [audience, 'other-app'] })))).reason).toBe('wrong-audience');
+    expect((await refusal(verifier().verify(await token({ aud: [audience, 'other-app'] })))).reason).toBe(
+      'wrong-audience',
+    );
     expect((await verifier().verify(await token({ aud: [audience] }))).sub).toBe('au_123');
     expect((await refusal(verifier().verify(await token({ aud: 'other-app' })))).reason).toBe('wrong-audience');
   });
 
   it('requires exp, refuses an expired token, another issuer, alg none and HS256', async () => {
     expect(await refusal(verifier().verify(await token({}, { exp: null })))).toMatchObject({ reason: 'missing-claim' });
-    expect((await refusal(verifier().verify(await token({}, { exp: Math.floor(Date.now() / 1000) - 60 }))))).toMatchObject({ reason: 'expired' });
-    expect((await refusal(verifier().verify(await token({}, { iss: 'https://evil.example/realms/acme' }))))).toMatchObject({ reason: 'wrong-issuer' });
+    expect(
+      await refusal(verifier().verify(await token({}, { exp: Math.floor(Date.now() / 1000) - 60 }))),
+    ).toMatchObject({ reason: 'expired' });
+    expect(
+      await refusal(verifier().verify(await token({}, { iss: 'https://evil.example/realms/acme' }))),
+    ).toMatchObject({ reason: 'wrong-issuer' });
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const exp = Math.floor(Date.now() / 1000) + 300;
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'x', iss: issuer, aud: audience, exp })}.`;
     expect((await refusal(verifier().verify(none))).reason).toMatch(/algorithm-not-allowed|malformed/);
-    const hs = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuer(issuer).setSubject('x').setAudience(audience).setExpirationTime('5m').sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!!'));
+    const hs = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+      .setIssuer(issuer)
+      .setSubject('x')
+      .setAudience(audience)
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!!'));
     expect((await refusal(verifier().verify(hs))).reason).toBe('algorithm-not-allowed');
   });
 
@@ -96,7 +115,13 @@ describe('createTokenVerifier', () => {
 
   it('refuses a token signed by a key the realm does not have, and never echoes the token', async () => {
     const { privateKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(issuer).setSubject('x').setAudience(audience).setExpirationTime('5m').sign(privateKey);
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(issuer)
+      .setSubject('x')
+      .setAudience(audience)
+      .setExpirationTime('5m')
+      .sign(privateKey);
     const e = await refusal(verifier().verify(forged));
     expect(e.reason).toBe('bad-signature');
     expect(e.message).not.toContain(forged.slice(0, 30));
@@ -105,13 +130,21 @@ describe('createTokenVerifier', () => {
 
   it('authenticates Authorization: Bearer in a Fetch handler and in Express-style middleware', async () => {
     const v = verifier();
-    const api = await serveFetch(withToken(v, async (_request, user) => Response.json({ sub: user.sub, agent: user.actor?.sub ?? null })));
-    const node = await serveNode((req, res) =>
-      void requireToken(v)(req, res, () => res.end(JSON.stringify({ sub: (req as unknown as { svc: { sub: string } }).svc.sub }))),
+    const api = await serveFetch(
+      withToken(v, async (_request, user) => Response.json({ sub: user.sub, agent: user.actor?.sub ?? null })),
+    );
+    const node = await serveNode(
+      (req, res) =>
+        void requireToken(v)(req, res, () =>
+          res.end(JSON.stringify({ sub: (req as unknown as { svc: { sub: string } }).svc.sub })),
+        ),
     );
     try {
       const good = await token({ act: { sub: 'agent-1' } });
-      expect(await (await fetch(api.url, { headers: { authorization: `Bearer ${good}` } })).json()).toEqual({ sub: 'au_123', agent: 'agent-1' });
+      expect(await (await fetch(api.url, { headers: { authorization: `Bearer ${good}` } })).json()).toEqual({
+        sub: 'au_123',
+        agent: 'agent-1',
+      });
       const missing = await fetch(api.url);
       expect(missing.status).toBe(401);
       expect(missing.headers.get('www-authenticate')).toContain('invalid_token');

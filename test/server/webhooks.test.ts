@@ -25,7 +25,12 @@ afterEach(async () => {
 
 async function deliver(url: string, event: unknown, options: { secret?: string; timestamp?: number } = {}) {
   const body = JSON.stringify(event);
-  const headers = await signRequest({ body, secret: options.secret ?? secret, miniAppId, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+  const headers = await signRequest({
+    body,
+    secret: options.secret ?? secret,
+    miniAppId,
+    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+  });
   const response = await fetch(url, { method: 'POST', headers, body });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -40,7 +45,9 @@ describe('verifyWebhook', () => {
   it('returns the typed event from a Request and from { body, headers }', async () => {
     const body = JSON.stringify(deprovisioned);
     const headers = await signRequest({ body, secret, miniAppId });
-    const fromRequest = await verifyWebhook(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body }), { secrets: [secret] });
+    const fromRequest = await verifyWebhook(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body }), {
+      secrets: [secret],
+    });
     expect(fromRequest).toEqual(deprovisioned);
     const fromPair = await verifyWebhook({ body, headers }, { secrets: [secret] });
     if (fromPair.event == 'user.deprovisioned') expect((fromPair as UserDeprovisionedEvent).app_user_id).toBe('au_1');
@@ -50,12 +57,17 @@ describe('verifyWebhook', () => {
   it('keeps an unknown event name and unknown fields (a newer platform)', async () => {
     const event = { event: 'room.archived', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't', extra: { a: 1 } };
     const body = JSON.stringify(event);
-    expect(await verifyWebhook({ body, headers: await signRequest({ body, secret, miniAppId }) }, { secrets: [secret] })).toEqual(event);
+    expect(
+      await verifyWebhook({ body, headers: await signRequest({ body, secret, miniAppId }) }, { secrets: [secret] }),
+    ).toEqual(event);
   });
 
   it('refuses a body that is not an event, after the signature passed', async () => {
     const body = '[1,2]';
-    const error = await verifyWebhook({ body, headers: await signRequest({ body, secret, miniAppId }) }, { secrets: [secret] }).catch((e) => e);
+    const error = await verifyWebhook(
+      { body, headers: await signRequest({ body, secret, miniAppId }) },
+      { secrets: [secret] },
+    ).catch((e) => e);
     expect(isSvcSignatureError(error) && error.reason).toBe('invalid-payload');
   });
 });
@@ -63,19 +75,28 @@ describe('verifyWebhook', () => {
 describe('createWebhookHandler over real HTTP', () => {
   it('runs the typed handler once per delivery; a retry of the same body is acknowledged without running it', async () => {
     const seen: string[] = [];
-    const handle = createWebhookHandler({ secrets: [secret], on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) } });
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) },
+    });
     const server = await serveFetch(handle);
     servers.push(server);
     expect(await deliver(server.url, deprovisioned)).toEqual({ status: 200, body: { ok: true } });
     // The platform's retry: same body, new timestamp header.
-    expect(await deliver(server.url, deprovisioned, { timestamp: Math.floor(Date.now() / 1000) + 1 })).toEqual({ status: 200, body: { ok: true, duplicate: true } });
+    expect(await deliver(server.url, deprovisioned, { timestamp: Math.floor(Date.now() / 1000) + 1 })).toEqual({
+      status: 200,
+      body: { ok: true, duplicate: true },
+    });
     expect(seen).toEqual(['au_1']);
   });
 
   it('runs a concurrent duplicate delivery once: the second answers 409 so the platform retries later', async () => {
     const gate = defer();
     let runs = 0;
-    const handle = createWebhookHandler({ secrets: [secret], on: { 'user.deprovisioned': async () => (runs++, await gate.promise) } });
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      on: { 'user.deprovisioned': async () => (runs++, await gate.promise) },
+    });
     const server = await serveFetch(handle);
     servers.push(server);
     const first = deliver(server.url, deprovisioned);
@@ -119,7 +140,14 @@ describe('createWebhookHandler over real HTTP', () => {
     });
     const server = await serveFetch(handle);
     servers.push(server);
-    const event = { event: 'scope.granted', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't', app_user_id: 'a', scope: 'svc.notifications' };
+    const event = {
+      event: 'scope.granted',
+      occurred_at: 'x',
+      mini_app_id: miniAppId,
+      tenant_id: 't',
+      app_user_id: 'a',
+      scope: 'svc.notifications',
+    };
     expect(await deliver(server.url, event)).toEqual({ status: 202, body: { ok: true, processing: true } });
     gate.resolve();
     await finished.promise;
@@ -133,7 +161,9 @@ describe('createWebhookHandler over real HTTP', () => {
     expect((await deliver(server.url, deprovisioned, { secret: 'wrong-secret' })).body.error).toBe('bad-signature');
     expect((await deliver(server.url, 'just a string')).status).toBe(400);
     expect((await fetch(server.url)).status).toBe(405);
-    expect((await fetch(server.url, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (await fetch(server.url, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
   });
 
   it('acknowledges an unknown event (and hands it to onUnknown)', async () => {
@@ -141,7 +171,10 @@ describe('createWebhookHandler over real HTTP', () => {
     const handle = createWebhookHandler({ secrets: [secret], on: {}, onUnknown: (e) => void unknown.push(e.event) });
     const server = await serveFetch(handle);
     servers.push(server);
-    expect((await deliver(server.url, { event: 'future.thing', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't' })).status).toBe(200);
+    expect(
+      (await deliver(server.url, { event: 'future.thing', occurred_at: 'x', mini_app_id: miniAppId, tenant_id: 't' }))
+        .status,
+    ).toBe(200);
     expect(unknown).toEqual(['future.thing']);
   });
 });

@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   if ((await svc.permissions.request('room.context')) != 'granted') return;
   const room = await svc.room.current();
   if (room && (await svc.ui.confirm({ title: 'Share poll?', body: room.name ?? room.room_id })))
-    await svc.message.send({ room_id: room.room_id, body: `Poll by ${me.display_name}`, card: { title: 'Poll', body: 'Vote now' } });
+    await svc.message.send({
+      room_id: room.room_id,
+      body: `Poll by ${me.display_name}`,
+      card: { title: 'Poll', body: 'Vote now' },
+    });
   const [file] = await svc.files.pick({ accept: ['text/csv'] });
   if (file) svc.ui.toast({ message: `Imported ${file.name}`, kind: 'success' });
 }

@@ -10,7 +10,13 @@ export async function everyRowOfTheBridgeTable(): Promise<void> {
   svc.supports(member);
   svc.supports('app.onThemeChange');
   svc.supports(String(Math.random()));
-  const app: [string, string, string, 'light' | 'dark', Readonly<Record<string, string>>] = [svc.app.id, svc.app.version, svc.app.locale, svc.app.theme, svc.app.launchParams];
+  const app: [string, string, string, 'light' | 'dark', Readonly<Record<string, string>>] = [
+    svc.app.id,
+    svc.app.version,
+    svc.app.locale,
+    svc.app.theme,
+    svc.app.launchParams,
+  ];
   const unsubscribe: () => void = svc.app.onThemeChange((theme: 'light' | 'dark') => void theme);
   const me: Identity = await svc.identity.get();
   const token: { access_token: string; expires_in: number } = await svc.auth.getToken();
@@ -18,7 +24,11 @@ export async function everyRowOfTheBridgeTable(): Promise<void> {
   const signedOut: void = await svc.auth.signOut();
   const state: 'signed-in' | 'signed-out' = await svc.auth.state();
   const room: Room | null = await svc.room.current();
-  const sent: { event_id: string } = await svc.message.send({ room_id: 'r', body: 'b', card: { title: 't', body: 'b', actions: [{ label: 'l', deep_link: '/x' }] } });
+  const sent: { event_id: string } = await svc.message.send({
+    room_id: 'r',
+    body: 'b',
+    card: { title: 't', body: 'b', actions: [{ label: 'l', deep_link: '/x' }] },
+  });
   const files: SvcFile[] = await svc.files.pick({ accept: ['image/png'], multiple: true });
   const saved: { file_id: string } = await svc.files.save({ name: 'a.png', blob: new Blob([]) });
   const stop: () => void = svc.actions.handle('do', async (input: unknown, ctx: ActionContext) => {
@@ -29,15 +39,47 @@ export async function everyRowOfTheBridgeTable(): Promise<void> {
     const nothing: void = svc.actions.progress('half way');
     return { input, by, agent, confirmed, more, nothing };
   });
-  const ui: void[] = [svc.ui.setTitle('t'), svc.ui.toast({ message: 'm' }), svc.ui.toast({ message: 'm', kind: 'error' }), svc.ui.close()];
+  const ui: void[] = [
+    svc.ui.setTitle('t'),
+    svc.ui.toast({ message: 'm' }),
+    svc.ui.toast({ message: 'm', kind: 'error' }),
+    svc.ui.close(),
+  ];
   const yes: boolean = await svc.ui.confirm({ title: 't', body: 'b' });
   const opened: void = await svc.ui.openExternal('https://example.com');
   const shared: void = await svc.ui.share({ title: 't', url: 'https://example.com' });
   const value: unknown = await svc.storage.get('k');
-  const stored: void[] = [await svc.storage.set('k', { a: [1, 'b', null, true] }), await svc.storage.remove('k'), await svc.storage.clear()];
+  const stored: void[] = [
+    await svc.storage.set('k', { a: [1, 'b', null, true] }),
+    await svc.storage.remove('k'),
+    await svc.storage.clear(),
+  ];
   const permission: 'granted' | 'denied' | 'prompt' = await svc.permissions.query('room.context');
   const answered: 'granted' | 'denied' = await svc.permissions.request('notifications');
-  void [version, supported, app, unsubscribe, me, token, signedIn, signedOut, state, room, sent, files, saved, stop, ui, yes, opened, shared, value, stored, permission, answered];
+  void [
+    version,
+    supported,
+    app,
+    unsubscribe,
+    me,
+    token,
+    signedIn,
+    signedOut,
+    state,
+    room,
+    sent,
+    files,
+    saved,
+    stop,
+    ui,
+    yes,
+    opened,
+    shared,
+    value,
+    stored,
+    permission,
+    answered,
+  ];
   try {
     await svc.room.current();
   } catch (e) {

@@ -32,8 +32,12 @@ describe('checklist', () => {
   it('lets an agent add an item through the declared action, input checked against its schema', async () => {
     const app = createChecklist(host.svc, root);
     await app.start();
-    await expect(host.invokeAction('add_item', { text: 'Call Sam' }, { invoked_by: 'agent', agent_id: 'agent-1' })).resolves.toEqual({ items: ['Call Sam'] });
-    await expect(host.invokeAction('add_item', { text: '' }, { invoked_by: 'agent', agent_id: 'agent-1' })).rejects.toMatchObject({ code: 'ERR_ACTION_INVALID_INPUT' });
+    await expect(
+      host.invokeAction('add_item', { text: 'Call Sam' }, { invoked_by: 'agent', agent_id: 'agent-1' }),
+    ).resolves.toEqual({ items: ['Call Sam'] });
+    await expect(
+      host.invokeAction('add_item', { text: '' }, { invoked_by: 'agent', agent_id: 'agent-1' }),
+    ).rejects.toMatchObject({ code: 'ERR_ACTION_INVALID_INPUT' });
     expect(app.items).toEqual(['Call Sam']);
   });
 

@@ -43,7 +43,10 @@ function createNotes(svc = globalThis.svc) {
     const note = notes.find((n) => n.id === id);
     if (!note) return false;
     if (!(await svc.ui.confirm({ title: 'Delete note?', body: note.text.slice(0, 80) }))) return false;
-    await svc.storage.set('notes', notes.filter((n) => n.id !== id));
+    await svc.storage.set(
+      'notes',
+      notes.filter((n) => n.id !== id),
+    );
     await render();
     return true;
   }
@@ -53,7 +56,7 @@ function createNotes(svc = globalThis.svc) {
     try {
       return await render();
     } catch (e) {
-      if (e && e.retriable) return render();
+      if (e?.retriable) return render();
       svc.ui.toast({ message: 'Could not load your notes.', kind: 'error' });
       return [];
     }

@@ -16,14 +16,20 @@ test('adds a note and shows it in the title', async () => {
 });
 
 test('a delete the person declines keeps the note', async () => {
-  host = createMockHost({ manifest, storage: createMockStore({ notes: [{ id: 7, text: 'x' }] }), answers: { confirm: () => false } });
+  host = createMockHost({
+    manifest,
+    storage: createMockStore({ notes: [{ id: 7, text: 'x' }] }),
+    answers: { confirm: () => false },
+  });
   expect(await createNotes(host.svc).remove(7)).toBe(false);
   expect(host.storage.get('notes')).toHaveLength(1);
 });
 
 test('a prompt the test forgot to answer fails with a message that says which answer to add', async () => {
   host = createMockHost({ manifest, storage: createMockStore({ notes: [{ id: 1, text: 'x' }] }) });
-  const error = await createNotes(host.svc).remove(1).catch((e) => e);
+  const error = await createNotes(host.svc)
+    .remove(1)
+    .catch((e) => e);
   expect(isSvcError(error)).toBe(true);
   expect(error.message).toMatch(/answers\.confirm/);
 });

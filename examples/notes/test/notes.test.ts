@@ -40,7 +40,11 @@ describe('Quick Notes', () => {
 
   test('deleting asks for confirmation; a "no" keeps the note', async () => {
     let answer = false;
-    host = installMockSvc({ manifest, storage: createMockStore({ notes: [{ id: 1, text: 'Keep me?' }] }), answers: { confirm: () => answer } });
+    host = installMockSvc({
+      manifest,
+      storage: createMockStore({ notes: [{ id: 1, text: 'Keep me?' }] }),
+      answers: { confirm: () => answer },
+    });
     const notes = createNotes();
     expect(await notes.remove(1)).toBe(false);
     expect(host.ui.confirms).toEqual([{ title: 'Delete note?', body: 'Keep me?', answer: false }]);

@@ -9,7 +9,10 @@ export interface PollInput {
 }
 
 /** The backend calls the app makes; `fetch` is injected so tests can stand in for the backend. */
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{ ok: boolean; json(): Promise<any> }>;
+export type Fetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<{ ok: boolean; json(): Promise<any> }>;
 
 const API = 'https://api.polls.example';
 
@@ -51,7 +54,11 @@ export function createPollsApp(svc: Svc, fetch: Fetch) {
       await svc.message.send({
         room_id: room.room_id,
         body: `Poll: ${poll.question}`,
-        card: { title: poll.question, body: poll.options.join(' · '), actions: [{ label: 'Vote', deep_link: `/poll?id=${poll.poll_id}` }] },
+        card: {
+          title: poll.question,
+          body: poll.options.join(' · '),
+          actions: [{ label: 'Vote', deep_link: `/poll?id=${poll.poll_id}` }],
+        },
       });
     } catch (e) {
       // The person declined this particular send: degrade, do not ask again in a loop.

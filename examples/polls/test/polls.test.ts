@@ -38,16 +38,24 @@ describe('Team Polls', () => {
   test('an agent creates a poll: options are elicited, progress is shown, the backend sees the agent', async () => {
     const { app, backend } = setup({ answers: { elicit: () => ['Pizza', 'Sushi'] } });
     await app.start();
-    const out = await host.invokeAction('create_poll', { question: 'Lunch?' }, { invoked_by: 'agent', agent_id: 'assistant' });
+    const out = await host.invokeAction(
+      'create_poll',
+      { question: 'Lunch?' },
+      { invoked_by: 'agent', agent_id: 'assistant' },
+    );
     expect(out).toEqual({ poll_id: 'p1' });
     expect(host.progress.map((p) => p.message)).toEqual(['Asking for the answer options', 'Saving the poll']);
-    expect(backend.requests).toEqual([{ method: 'POST', url: 'https://api.polls.example/polls', sub: host.identity.app_user_id, agent: 'assistant' }]);
+    expect(backend.requests).toEqual([
+      { method: 'POST', url: 'https://api.polls.example/polls', sub: host.identity.app_user_id, agent: 'assistant' },
+    ]);
   });
 
   test('an invalid input never reaches the app', async () => {
     const { app, backend } = setup();
     await app.start();
-    await expect(host.invokeAction('create_poll', { question: 'Lunch?', options: ['only one'] })).rejects.toMatchObject({ code: 'ERR_ACTION_INVALID_INPUT' });
+    await expect(host.invokeAction('create_poll', { question: 'Lunch?', options: ['only one'] })).rejects.toMatchObject(
+      { code: 'ERR_ACTION_INVALID_INPUT' },
+    );
     expect(backend.fetch).not.toHaveBeenCalled();
   });
 
@@ -55,7 +63,9 @@ describe('Team Polls', () => {
     let approve = false;
     const { app, backend } = setup({ answers: { confirmAction: () => approve } });
     await app.start();
-    await expect(host.invokeAction('delete_poll', { poll_id: 'p1' }, { invoked_by: 'agent', agent_id: 'assistant' })).rejects.toMatchObject({ code: 'ERR_PERMISSION_DENIED' });
+    await expect(
+      host.invokeAction('delete_poll', { poll_id: 'p1' }, { invoked_by: 'agent', agent_id: 'assistant' }),
+    ).rejects.toMatchObject({ code: 'ERR_PERMISSION_DENIED' });
     expect(backend.fetch).not.toHaveBeenCalled();
     approve = true;
     await host.invokeAction('delete_poll', { poll_id: 'p1' }, { invoked_by: 'agent', agent_id: 'assistant' });
@@ -66,7 +76,10 @@ describe('Team Polls', () => {
     const { app } = setup({ answers: { permission: () => 'granted', send: () => true } });
     expect(await app.postToRoom(poll)).toBe(true);
     expect(host.sent).toEqual([
-      expect.objectContaining({ room_id: room.room_id, card: { title: 'Lunch?', body: 'Pizza · Sushi', actions: [{ label: 'Vote', deep_link: '/poll?id=p1' }] } }),
+      expect.objectContaining({
+        room_id: room.room_id,
+        card: { title: 'Lunch?', body: 'Pizza · Sushi', actions: [{ label: 'Vote', deep_link: '/poll?id=p1' }] },
+      }),
     ]);
     await host.flush();
     expect(host.ui.toasts).toEqual([{ message: 'Poll posted', kind: 'success' }]);
@@ -88,7 +101,9 @@ describe('Team Polls', () => {
   });
 
   test('reminders ask for notifications at the moment of use; refused means no backend call', async () => {
-    const { app, backend } = setup({ answers: { permission: (scope) => (scope == 'notifications' ? 'denied' : 'granted') } });
+    const { app, backend } = setup({
+      answers: { permission: (scope) => (scope == 'notifications' ? 'denied' : 'granted') },
+    });
     expect(await app.enableReminders('p1')).toBe(false);
     expect(backend.fetch).not.toHaveBeenCalled();
     host.setPermission('notifications', 'granted');
