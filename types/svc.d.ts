@@ -16,7 +16,13 @@ export declare interface ActionContext {
  * the manifest's `input_schema`) and returns the output.
  * @public
  */
-export declare type ActionHandler = (input: any, context: ActionContext) => unknown;
+export declare type ActionHandler<Input = any> = (input: Input, context: ActionContext) => unknown;
+
+/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped, as before). @public */
+export declare type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
+
+/** A declared action's name: any string until `svc types` declares them, then only those. @public */
+export declare type ActionName = keyof SvcActionInputs extends never ? string : keyof SvcActionInputs & string;
 
 /**
  * `svc.auth.state()`.
@@ -328,6 +334,24 @@ export declare interface Svc {
 export declare const svc: Svc;
 
 /**
+ * The input type of each declared action, by name. Empty in the SDK: `svc types` generates a declaration file that
+ * fills it from the manifest's `input_schema`s, and then `svc.actions.handle()` accepts only declared names and types
+ * each handler's input.
+ * @example
+ * ```ts
+ * // svc-actions.d.ts, written by `npx svc types`
+ * declare module 'svc-sdk' {
+ *   interface SvcActionInputs {
+ *     create_poll: { question: string; options: string[] };
+ *   }
+ * }
+ * ```
+ * @public
+ */
+export declare interface SvcActionInputs {
+}
+
+/**
  * `svc.actions`: the agent-callable actions the manifest declares.
  * @public
  */
@@ -338,7 +362,7 @@ export declare interface SvcActions {
      * so `elicit()` and `progress()` always bind to it.
      * @returns A function that removes the handler.
      */
-    handle(name: string, handler: ActionHandler): () => void;
+    handle<N extends ActionName>(name: N, handler: ActionHandler<ActionInput<N>>): () => void;
     /** Asks the person for more input during the running invocation; `null` when they refused or cancelled. */
     elicit(request: ElicitRequest): Promise<unknown>;
     /** Reports progress of the running invocation to the person or agent. */

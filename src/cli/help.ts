@@ -4,6 +4,7 @@ export const MAIN_HELP = `Usage: svc <command> [options]
 Commands:
   validate [manifest.json ...]   Check manifests against every manifest rule.
   check [dir]                    Check a mini app's code against its manifest (action handlers, auth mode).
+  types [dir]                    Write svc-actions.d.ts: typed action inputs from the manifest's input_schemas.
   init [dir]                     Write a valid starter manifest.json.
 
 Options:
@@ -69,4 +70,18 @@ Options:
   -h, --help      Show this help.
 
 Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
+`;
+
+/** `svc types --help`. */
+export const TYPES_HELP = `Usage: svc types [dir] [options]
+
+Writes <dir>/svc-actions.d.ts from <dir>/manifest.json (default .): the input type of each declared action, from
+its input_schema. With it in your tsconfig.json, svc.actions.handle() accepts only the declared action names and
+types each handler's input. Run it again after changing the actions.
+
+Options:
+  --out <file>   Where to write the declarations (default <dir>/svc-actions.d.ts).
+  -h, --help     Show this help.
+
+Exit codes: 0 written, 1 invalid manifest, 2 usage error or missing manifest.
 `;

@@ -2,6 +2,7 @@ import { checkCommand } from './checkCommand';
 import { type CliIo, EXIT } from './CliIo';
 import { MAIN_HELP } from './help';
 import { initCommand } from './initCommand';
+import { typesCommand } from './typesCommand';
 import { usageError } from './usageError';
 import { validateCommand } from './validateCommand';
 
@@ -9,6 +10,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   validate: validateCommand,
   check: checkCommand,
   init: initCommand,
+  types: typesCommand,
 };
 
 /**

@@ -105,6 +105,30 @@ export interface SvcFiles {
 }
 
 /**
+ * The input type of each declared action, by name. Empty in the SDK: `svc types` generates a declaration file that
+ * fills it from the manifest's `input_schema`s, and then `svc.actions.handle()` accepts only declared names and types
+ * each handler's input.
+ * @example
+ * ```ts
+ * // svc-actions.d.ts, written by `npx svc types`
+ * declare module 'svc-sdk' {
+ *   interface SvcActionInputs {
+ *     create_poll: { question: string; options: string[] };
+ *   }
+ * }
+ * ```
+ * @public
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: an empty interface is what module augmentation fills in
+export interface SvcActionInputs {}
+
+/** A declared action's name: any string until `svc types` declares them, then only those. @public */
+export type ActionName = keyof SvcActionInputs extends never ? string : keyof SvcActionInputs & string;
+
+/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped, as before). @public */
+export type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
+
+/**
  * `svc.actions`: the agent-callable actions the manifest declares.
  * @public
  */
@@ -115,7 +139,7 @@ export interface SvcActions {
    * so `elicit()` and `progress()` always bind to it.
    * @returns A function that removes the handler.
    */
-  handle(name: string, handler: ActionHandler): () => void;
+  handle<N extends ActionName>(name: N, handler: ActionHandler<ActionInput<N>>): () => void;
   /** Asks the person for more input during the running invocation; `null` when they refused or cancelled. */
   elicit(request: ElicitRequest): Promise<unknown>;
   /** Reports progress of the running invocation to the person or agent. */

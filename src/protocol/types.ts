@@ -158,7 +158,7 @@ export interface ActionContext {
  * the manifest's `input_schema`) and returns the output.
  * @public
  */
-export type ActionHandler = (input: any, context: ActionContext) => unknown;
+export type ActionHandler<Input = any> = (input: Input, context: ActionContext) => unknown;
 
 /**
  * What `svc.actions.elicit()` asks the person.

@@ -10,7 +10,6 @@ const root = resolve(import.meta.dirname, '../..');
 const roots = {
   '/dist/': join(root, 'dist'),
   '/fixtures/': join(import.meta.dirname, 'fixtures'),
-  '/node_modules/nanoid/': join(root, 'node_modules/nanoid'),
 };
 const types = {
   '.html': 'text/html; charset=utf-8',

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSvc } from '../../src/index';
 import { attachIframe, createHost, WIRE } from '../../src/host/index';
 import { framedApp } from '../helpers/windows';
@@ -25,6 +25,7 @@ function world(options: { connectTimeout?: number; hostOrigin?: string | null } 
 describe('the window bootstrap', () => {
   let w: ReturnType<typeof world> | undefined;
   afterEach(() => {
+    vi.useRealTimers();
     w?.client.close();
     w?.host.close();
     w?.detach();
@@ -66,13 +67,18 @@ describe('the window bootstrap', () => {
   });
 
   it('rejects with a retriable ERR_HOST_UNREACHABLE within the connect timeout when nobody answers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     w = world({ connectTimeout: 100 });
     w.detach();
-    const started = Date.now();
-    const e = await w.svc.auth.state().catch((x) => x);
+    let settled = false;
+    const pending = w.svc.auth.state().catch((x) => x);
+    void pending.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(90);
+    expect(settled).toBe(false); // not before the connect timeout
+    await vi.advanceTimersByTimeAsync(50);
+    const e = await pending;
     expect(e).toMatchObject({ code: 'ERR_HOST_UNREACHABLE', retriable: true, method: 'auth.state' });
     expect(e.message).toContain('https://host.example');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('ignores welcomes from another window, another origin, or with another nonce', async () => {

@@ -105,12 +105,19 @@ describe('errors', () => {
   });
 
   it('times out a call the host never answers with a retriable ERR_TIMEOUT naming the call', async () => {
+    // Fake clocks, not wall-clock bounds: it must not fire before its deadline, and must fire after it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     c = connect('memory', { handlers: { 'storage.get': () => new Promise(() => {}) }, client: { timeout: 50 } });
-    const started = Date.now();
-    const e = await c.svc.storage.get('k').catch((x) => x);
+    let settled = false;
+    const pending = c.svc.storage.get('k').catch((x) => x);
+    void pending.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(40);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(settled).toBe(true);
+    const e = await pending;
     expect(e).toMatchObject({ code: 'ERR_TIMEOUT', retriable: true, method: 'storage.get' });
     expect(e.message).toMatch(/^svc\.storage\.get\(\): no answer within 50 ms/);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('gives person-paced calls the long prompt timeout instead of the short one', async () => {

@@ -1,0 +1,127 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, test } from 'vitest';
+import { schemaToType } from '../../src/cli/schemaToType';
+import { type Json, validManifest } from '../manifest/fixtures';
+import { runSvc, tempProject } from './runInProcess';
+
+const root = resolve(import.meta.dirname, '../..');
+const dir = join(root, '.tmp', 'svc-types');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const pollManifest = () => {
+  const m: Json = validManifest();
+  m.actions = [
+    {
+      ...m.actions[0],
+      name: 'create_poll',
+      title: 'Create a poll',
+      input_schema: {
+        type: 'object',
+        properties: {
+          question: { type: 'string', description: 'What to ask.' },
+          options: { type: 'array', items: { type: 'string' } },
+          closes: { enum: ['hour', 'day'] },
+        },
+        required: ['question', 'options'],
+        additionalProperties: false,
+      },
+    },
+  ];
+  return m;
+};
+
+function typeErrors(files: Record<string, string>): string[] {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const names = Object.entries(files).map(([name, text]) => (writeFileSync(join(dir, name), text), join(dir, name)));
+  const program = ts.createProgram(names, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    ignoreDeprecations: '6.0',
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file?.fileName.split('/').pop()}:${d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
+}
+
+describe('svc types', () => {
+  test('writes svc-actions.d.ts with each action input from its input_schema', async () => {
+    const project = tempProject({ 'manifest.json': pollManifest() });
+    const run = await runSvc(['types'], project);
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: 'wrote svc-actions.d.ts (1 action); include it in your tsconfig.json\n',
+    });
+    const text = readFileSync(join(project, 'svc-actions.d.ts'), 'utf8');
+    expect(text).toContain("declare module 'svc-sdk'");
+    expect(text).toContain('create_poll: {');
+    expect(text).toContain('question: string;');
+    expect(text).toContain('options: string[];');
+    expect(text).toContain('closes?: "hour" | "day";');
+  });
+
+  test('makes handle() refuse an undeclared name and type the input (checked by the compiler)', async () => {
+    const project = tempProject({ 'manifest.json': pollManifest() });
+    await runSvc(['types'], project);
+    const generated = readFileSync(join(project, 'svc-actions.d.ts'), 'utf8');
+    const app = [
+      "import { svc } from 'svc-sdk';",
+      "svc.actions.handle('create_poll', async (input) => {",
+      '  const question: string = input.question;',
+      '  const options: string[] = input.options;',
+      '  return { question, options, closes: input.closes };',
+      '});',
+      '// @ts-expect-error: not a declared action',
+      "svc.actions.handle('create_pol', async () => ({}));",
+      '// @ts-expect-error: no such input field',
+      "svc.actions.handle('create_poll', async (input) => input.questoin);",
+      '// @ts-expect-error: options are strings',
+      "svc.actions.handle('create_poll', async (input) => { const n: number[] = input.options; return n; });",
+    ].join('\n');
+    expect(typeErrors({ 'svc-actions.d.ts': generated, 'app.ts': app })).toEqual([]);
+  });
+
+  test('without generated types, handle() takes any name and an untyped input, as before', () => {
+    const app =
+      "import { svc } from 'svc-sdk';\nsvc.actions.handle('anything', async (input) => input.whatever);\nexport {};\n";
+    expect(typeErrors({ 'app.ts': app })).toEqual([]);
+  });
+
+  test('refuses an invalid manifest, naming the problems', async () => {
+    const m = pollManifest();
+    m.actions[0].input_schema.additionalProperties = true;
+    const run = await runSvc(['types'], tempProject({ 'manifest.json': m }));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/additionalProperties/);
+  });
+});
+
+describe('schemaToType', () => {
+  test.each([
+    [{ type: 'integer' }, 'number'],
+    [{ type: ['string', 'null'] }, 'string | null'],
+    [{ const: 3 }, '3'],
+    [{ anyOf: [{ type: 'string' }, { type: 'boolean' }] }, 'string | boolean'],
+    [{ type: 'array', prefixItems: [{ type: 'string' }], items: false }, '[string]'],
+    [{ $defs: { n: { type: 'number' } }, $ref: '#/$defs/n' }, 'number'],
+    [{ type: 'object', properties: {}, additionalProperties: false }, 'Record<string, never>'],
+    [
+      { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } },
+      '{\n  a?: string;\n  [key: string]: unknown /* see additionalProperties */;\n}',
+    ],
+    [{ type: 'object', properties: { 'a-b': { type: 'string' } }, required: ['a-b'] }, '{\n  "a-b": string;\n}'],
+  ])('%j → %s', (schema, type) => {
+    expect(schemaToType(schema as Record<string, unknown>)).toBe(type);
+  });
+});
