@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const steps = [
-  ['build', 'npx tsup --silent'],
+  ['build', 'npm run build --silent -- --silent'],
   ['lint and format (Biome)', 'npx biome check .'],
   ['type-check', 'npx tsc --noEmit -p .'],
   ['svc.d.ts is current', 'node scripts/types.mjs --check'],
