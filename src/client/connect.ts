@@ -3,13 +3,17 @@ import { randomId } from '../protocol/randomId';
 import { SvcError } from '../protocol/SvcError';
 import { portTransport } from '../rpc/portTransport';
 import type { Transport } from '../rpc/Transport';
+import { takeGlobal } from './takeGlobal';
+
+let nativePort: unknown;
 
 /** The channel to the host, and the fresher launch snapshot a web host's welcome may carry. */
 export type Connection = [transport: Transport, snapshot?: unknown];
 
 /**
  * Finds the host, on first use (never at import, so importing the SDK where there is no `window` does not throw):
- * the port a native WebView's injected adapter left at `__svc_port`, else the parent window.
+ * the port a native WebView's injected adapter left at `__svc_port` (a plain object only, removed once taken), else
+ * the parent window.
  *
  * With a parent, it says hello at the host's exact origin (the host listens before it sets the iframe's src) and
  * adopts the port of the first welcome that comes from the parent window, from that origin, with our nonce.
@@ -19,7 +23,10 @@ export function connect(origin: string | undefined, timeout: number): Promise<Co
   return new Promise((resolve, reject) => {
     const win: any = typeof window == 'object' && window;
     const fail = (code: string, why: string, retriable?: boolean) => reject(new SvcError(code, why, retriable));
-    if (win?.__svc_port) return resolve([portTransport(win.__svc_port)]);
+    // The native adapter's port: taken from the page (then kept for reconnections, a newly installed one first); a
+    // planted element or child frame under that name is ignored, and never receives the app's calls.
+    nativePort = takeGlobal(win, '__svc_port') ?? nativePort;
+    if (nativePort) return resolve([portTransport(nativePort as MessagePort)]);
     if (!win || win.parent == win || !origin)
       return fail(
         'ERR_NO_HOST',

@@ -1,4 +1,5 @@
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
+import { takeGlobal } from './takeGlobal';
 
 /**
  * Reads the launch snapshot once: the one a native host injected as `__svc_launch`, else `#svc=` in the URL
@@ -7,7 +8,7 @@ import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
  */
 export function readSnapshot(): LaunchSnapshot {
   const g: any = globalThis;
-  let input = g.__svc_launch;
+  let input: unknown = takeGlobal(g, '__svc_launch');
   try {
     input ??= JSON.parse(new URLSearchParams(g.location.hash.slice(1)).get('svc')!);
   } catch {
