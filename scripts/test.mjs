@@ -12,7 +12,12 @@ const steps = [
   ['unit and integration tests', 'npx vitest run'],
   ['size budget', 'node scripts/size.mjs --check'],
   ...(existsSync('scripts/examples.mjs') ? [['examples (Vitest and Jest)', 'node scripts/examples.mjs']] : []),
+  ['the mock under Jest (jsdom)', 'npx jest -c test/jsdom/jest.config.cjs'],
   ...(existsSync('scripts/browser.mjs') ? [['browser suite (Chromium)', 'node scripts/browser.mjs']] : []),
+  // Playwright specs need Chromium: required in CI, skipped loudly (by the browser suite above) elsewhere.
+  ...(existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium') || process.env.CI === 'true'
+    ? [['Playwright specs (Chromium)', 'npx playwright test']]
+    : []),
 ];
 
 // Closing lines of the runners used: Vitest ("Tests  3 passed | 1 failed (4)"), Jest ("Tests: 1 failed, 3
@@ -23,6 +28,13 @@ function count(output) {
   let passed = 0;
   let failed = 0;
   for (const line of text.split('\n')) {
+    // Playwright's list reporter closes with "  3 passed (2.1s)" and, on failure, "  1 failed".
+    if (/^\s+\d+ (passed|failed) \(|^\s+\d+ (passed|failed)$/.test(line)) {
+      const n = Number(/(\d+)/.exec(line)[1]);
+      if (/passed/.test(line)) passed += n;
+      else failed += n;
+      continue;
+    }
     if (!/^\s*Tests:?\s|^\d+ passed, \d+ failed/.test(line)) continue;
     passed += Number(/(\d+) passed/.exec(line)?.[1] ?? 0);
     failed += Number(/(\d+) failed/.exec(line)?.[1] ?? 0);

@@ -11,7 +11,7 @@ import { mintMockToken, tokenId } from './mockToken';
  * Auth follows the manifest's mode, which cannot change at runtime. `svc-exchange` is always signed in (the
  * exchange rides on the platform session), so `signOut` resolves and changes nothing; `none` is always signed out.
  */
-export function accountHandlers(s: MockState): HostHandlers {
+export function accountHandlers(s: MockState) {
   const auth = s.manifest.auth;
   const wrong = (method: string, what: string) =>
     new SvcError(
@@ -105,5 +105,5 @@ export function accountHandlers(s: MockState): HostHandlers {
       s.permissions.set(scope, answer);
       return answer;
     },
-  };
+  } satisfies HostHandlers;
 }

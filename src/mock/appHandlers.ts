@@ -23,7 +23,7 @@ export function toSvcFiles(files: MockFile[] = []): SvcFile[] {
  * The mock's answers for what the app does in the host: room, messages, files, actions' prompts, UI and storage.
  * Scope checks are not here: `createHost` rejects `ERR_SCOPE_NOT_GRANTED` before any of these runs.
  */
-export function appHandlers(s: MockState): HostHandlers {
+export function appHandlers(s: MockState) {
   const files = toSvcFiles(s.options.files);
   const cancelled = (method: string, what: string) =>
     new SvcError('ERR_CANCELLED', `the person ${what}.`, false, method);
@@ -83,5 +83,5 @@ export function appHandlers(s: MockState): HostHandlers {
     'storage.set': ({ key, value }) => s.store.set(key, value),
     'storage.remove': ({ key }) => s.store.remove(key),
     'storage.clear': () => s.store.clear(),
-  };
+  } satisfies HostHandlers;
 }

@@ -70,7 +70,9 @@ export function createMockHost(options: MockHostOptions): MockHost {
   };
 
   const faults = createFaults();
-  const merged: Record<string, unknown> = { ...accountHandlers(s), ...appHandlers(s), ...options.handlers };
+  // The mock answers every registry operation: a new operation without a mock handler fails to compile here.
+  const own = { ...accountHandlers(s), ...appHandlers(s) } satisfies Required<HostHandlers>;
+  const merged: Record<string, unknown> = { ...own, ...options.handlers };
   const handlers: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(merged))
     if (typeof fn == 'function') handlers[name] = faults.wrap(name, fn as (p: unknown, c: unknown) => unknown);

@@ -44,8 +44,12 @@ const scope = obj({ scope: lit(...PERMISSION_SCOPES) });
 const key = obj({ key: text });
 const empty = obj({});
 
-const call = <P extends Check<any> = typeof empty, S extends PermissionScope | null = null>(
-  args: MethodDef['args'] = [],
+const call = <
+  const A extends MethodDef['args'] = [],
+  P extends Check<any> = typeof empty,
+  S extends PermissionScope | null = null,
+>(
+  args: A = [] as unknown as A,
   params: P = empty as P,
   scope: S = null as S,
   prompt = false,
@@ -82,6 +86,44 @@ export const methods = {
   'permissions.query': call(['scope'], scope),
   'permissions.request': call(['scope'], scope, null, true),
 } as const satisfies { [W in MethodName]: MethodDef };
+
+// The registry's params tied to the facade: each entry's params object must be exactly what its facade arguments
+// make (named by `args`), so renaming a param or swapping storage.set's arguments fails to compile here.
+type ArgsObject<A, P> = A extends readonly [infer K extends string, ...infer AR]
+  ? P extends readonly [(infer H)?, ...infer PR]
+    ? { [k in K]: H } & ArgsObject<AR, PR>
+    : never
+  : unknown;
+type Flat<T> = { [K in keyof T]: T[K] };
+/**
+ * What the facade's arguments of `W` make, given its `args`. `actions.progress(message)` is built by the client
+ * itself (client/createActions.ts), as `{ message }`: its registry `args` is never read (and a list there would cost
+ * the browser client bytes it does not have).
+ * @internal
+ */
+export type FacadeParams<W extends MethodName, A> = Flat<
+  W extends 'actions.progress'
+    ? ArgsObject<['message'], Parameters<FacadeFn<W>>>
+    : A extends 'object'
+      ? Parameters<FacadeFn<W>> extends readonly [infer O, ...unknown[]]
+        ? O
+        : Parameters<FacadeFn<W>> extends readonly [(infer O)?, ...unknown[]]
+          ? NonNullable<O>
+          : object
+      : ArgsObject<A, Parameters<FacadeFn<W>>>
+>;
+type Same<X, Y> = [X] extends [Y] ? ([Y] extends [X] ? true : false) : false;
+// The client adds `invocation` to elicit and progress (see client/createActions.ts); the facade never names it.
+type HostOnly<P> = Flat<Omit<P, 'invocation'>>;
+/**
+ * A registry whose every entry's params match its facade function (a compile-time contract).
+ * @internal
+ */
+export type TiedRegistry<R extends { [W in MethodName]: MethodDef }> = {
+  [W in MethodName]: Same<HostOnly<Infer<R[W]['params']>>, FacadeParams<W, R[W]['args']>> extends true
+    ? R[W]
+    : { error: 'params do not match the facade'; params: Infer<R[W]['params']>; facade: FacadeParams<W, R[W]['args']> };
+};
 
 /** The params object the host receives for an operation. @public */
 export type MethodParams<W extends MethodName> = Infer<(typeof methods)[W]['params']>;

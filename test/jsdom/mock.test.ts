@@ -1,0 +1,58 @@
+/**
+ * svc-sdk/mock inside Jest's jsdom environment (no node:crypto, Buffer or structuredClone assumed), loaded from the
+ * built package as an app's Jest suite would load it.
+ */
+import { describe, expect, jest, test } from '@jest/globals';
+import { exchangeManifest } from '../mock/fixtures';
+
+const { createMockHost, isSvcError } = require('../../dist/mock.cjs');
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (e: unknown) => (isSvcError(e) ? (e as { code: string }).code : String(e)),
+  );
+
+describe('svc-sdk/mock under jsdom', () => {
+  test('runs in a jsdom window', () => {
+    expect(typeof window).toBe('object');
+    expect(typeof document.createElement).toBe('function');
+  });
+
+  test('storage round-trips JSON and enforces the quota', async () => {
+    const host = createMockHost({ manifest: exchangeManifest() });
+    await host.svc.storage.set('k', { a: [1, 'two'] });
+    expect(await host.svc.storage.get('k')).toEqual({ a: [1, 'two'] });
+    expect(await codeOf(host.svc.storage.set('big', 'x'.repeat(300 * 1024)))).toBe('ERR_QUOTA_EXCEEDED');
+    host.close();
+  });
+
+  test('permissions: a decision sticks; an undeclared scope rejects without prompting', async () => {
+    const permission = jest.fn(() => 'granted' as const);
+    const host = createMockHost({ manifest: exchangeManifest(), answers: { permission } });
+    expect(await host.svc.permissions.query('room.context')).toBe('prompt');
+    expect(await host.svc.permissions.request('room.context')).toBe('granted');
+    expect(await host.svc.permissions.request('room.context')).toBe('granted');
+    expect(permission).toHaveBeenCalledTimes(1);
+    expect(await codeOf(host.svc.permissions.request('identity.email'))).toBe('ERR_SCOPE_NOT_DECLARED');
+    expect(permission).toHaveBeenCalledTimes(1);
+    host.close();
+  });
+
+  test('actions: input is checked before the handler, confirmation sets confirmed', async () => {
+    const host = createMockHost({ manifest: exchangeManifest(), answers: { confirmAction: () => true } });
+    const handler = jest.fn((_input: unknown, context: { confirmed: boolean }) => ({ confirmed: context.confirmed }));
+    host.svc.actions.handle('close_poll', handler);
+    expect(await codeOf(host.invokeAction('close_poll', {}))).toBe('ERR_ACTION_INVALID_INPUT');
+    expect(handler).not.toHaveBeenCalled();
+    expect(await host.invokeAction('close_poll', { poll_id: 'p1' })).toEqual({ confirmed: true });
+    host.close();
+  });
+
+  test('getToken mints a signed token with Web Crypto', async () => {
+    const host = createMockHost({ manifest: exchangeManifest() });
+    const { access_token } = await host.svc.auth.getToken();
+    expect(access_token.split('.')).toHaveLength(3);
+    host.close();
+  });
+});
