@@ -1,0 +1,33 @@
+import { timingSafeEqual } from 'node:crypto';
+import { CONTROL_TOKEN_HEADER } from '../protocol';
+
+/** What the control API accepts. @internal */
+export interface ControlGuard {
+  /** The per-launch token. */
+  token: string;
+  /** The messenger's origin, e.g. `http://127.0.0.1:4300`. */
+  origin: string;
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * Checks one control API request: Host equal to the messenger's host (DNS rebinding), Origin equal to the
+ * messenger's origin (no other page may drive the platform), and the per-launch token compared in constant time.
+ * Returns a refusal sentence (never containing the token), or undefined when the request may proceed.
+ * @internal
+ */
+export function checkControlRequest(
+  headers: Record<string, string | string[] | undefined>,
+  guard: ControlGuard,
+  queryToken?: string | null,
+): string | undefined {
+  const expectedHost = new URL(guard.origin).host;
+  if (first(headers.host) !== expectedHost) return `Host must be ${expectedHost}.`;
+  if (first(headers.origin) !== guard.origin) return `Origin must be ${guard.origin}.`;
+  const given = first(headers[CONTROL_TOKEN_HEADER]) ?? queryToken ?? '';
+  const a = Buffer.from(given);
+  const b = Buffer.from(guard.token);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return `${CONTROL_TOKEN_HEADER} is missing or wrong.`;
+  return undefined;
+}

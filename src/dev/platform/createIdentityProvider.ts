@@ -1,0 +1,124 @@
+import { exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
+import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../protocol';
+
+/** Audience of the platform's own subject tokens (never accepted by a mini app's verifier). */
+const PLATFORM_AUDIENCE = 'svc-platform';
+
+/**
+ * Options of {@link createIdentityProvider}.
+ * @internal
+ */
+export interface IdentityProviderOptions {
+  /** `{authUrl}`; the issuer is `{authUrl}/realms/{realm}`. */
+  authUrl: string;
+  realm: string;
+  /** ES256 (default) or RS256. */
+  algorithm?: 'ES256' | 'RS256';
+  /** Lifetime of exchanged tokens in seconds. Default 300. */
+  ttlSeconds?: number;
+  /**
+   * Decides an exchange: the app user id for `sub` and the granted scopes, or a refusal sentence
+   * (uninstalled, deprovisioned, version revoked, wrong audience).
+   */
+  authorize(input: {
+    userId: string;
+    audience: string;
+    scopes: string[];
+  }): { appUserId: string; scopes: string[] } | { refuse: string };
+}
+
+/** An OAuth error answer of the token endpoint. @internal */
+export interface TokenAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The local identity provider: a realm key set and an RFC 8693 token endpoint.
+ *
+ * @remarks
+ * Keys are generated per launch with jose; tokens are asymmetrically signed so that svc-sdk/server's
+ * `createTokenVerifier` verifies them unchanged. Exchanged tokens carry `aud` = the requested audience only
+ * (after `authorize` accepted it) and `act.sub` when an actor token is given.
+ * @internal
+ */
+export async function createIdentityProvider(options: IdentityProviderOptions) {
+  const alg = options.algorithm ?? 'ES256';
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const kid = `dev-${crypto.randomUUID().slice(0, 8)}`;
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  const jwks = { keys: [jwk] };
+  const keySet = createLocalJWKSet(jwks);
+  const issuer = `${options.authUrl}/realms/${options.realm}`;
+  const ttl = options.ttlSeconds ?? 300;
+
+  const sign = (claims: Record<string, unknown>, sub: string, aud: string, seconds: number) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg, kid, typ: 'JWT' })
+      .setIssuer(issuer)
+      .setSubject(sub)
+      .setAudience(aud)
+      .setIssuedAt()
+      .setExpirationTime(`${seconds}s`)
+      .sign(privateKey);
+
+  /** Reads a platform token (subject or actor) and returns its subject, or undefined. */
+  const platformSubject = async (token: string): Promise<string | undefined> => {
+    try {
+      const { payload } = await jwtVerify(token, keySet, { issuer, audience: PLATFORM_AUDIENCE });
+      return payload.sub;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const error = (status: number, code: string, description: string): TokenAnswer => ({
+    status,
+    body: { error: code, error_description: description },
+  });
+
+  return {
+    issuer,
+    jwks,
+    /** Issues the person's platform token (what the native runtime holds). */
+    subjectToken: (userId: string, seconds = 3600) => sign({ kind: 'user' }, userId, PLATFORM_AUDIENCE, seconds),
+    /** Issues an agent's actor token. */
+    actorToken: (agentId: string, seconds = 3600) => sign({ kind: 'agent' }, agentId, PLATFORM_AUDIENCE, seconds),
+    /** Verifies a token this realm issued for any audience (the server API's `/agents/verify`). */
+    verify: (token: string, audience: string) => jwtVerify(token, keySet, { issuer, audience }),
+    /** The token endpoint: an `application/x-www-form-urlencoded` body in, an OAuth answer out. */
+    async exchange(form: URLSearchParams): Promise<TokenAnswer> {
+      if (form.get('grant_type') !== TOKEN_EXCHANGE_GRANT)
+        return error(400, 'unsupported_grant_type', `grant_type must be ${TOKEN_EXCHANGE_GRANT}.`);
+      const subjectToken = form.get('subject_token');
+      if (!subjectToken) return error(400, 'invalid_request', 'subject_token is missing.');
+      const subjectType = form.get('subject_token_type');
+      if (subjectType && subjectType !== ACCESS_TOKEN_TYPE)
+        return error(400, 'invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}.`);
+      const audience = form.get('audience');
+      if (!audience) return error(400, 'invalid_request', "audience is missing: send the manifest's audience.");
+      const userId = await platformSubject(subjectToken);
+      if (!userId) return error(400, 'invalid_grant', 'subject_token is not a valid platform token of this realm.');
+      let actor: string | undefined;
+      const actorToken = form.get('actor_token');
+      if (actorToken) {
+        actor = await platformSubject(actorToken);
+        if (!actor) return error(400, 'invalid_grant', 'actor_token is not a valid platform token of this realm.');
+      }
+      const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
+      const decision = options.authorize({ userId, audience, scopes: requested });
+      if ('refuse' in decision) return error(400, 'invalid_grant', decision.refuse);
+      const scope = decision.scopes.join(' ');
+      const claims: Record<string, unknown> = { scope };
+      if (actor) claims.act = { sub: actor };
+      const access_token = await sign(claims, decision.appUserId, audience, ttl);
+      return {
+        status: 200,
+        body: { access_token, issued_token_type: ACCESS_TOKEN_TYPE, token_type: 'Bearer', expires_in: ttl, scope },
+      };
+    },
+  };
+}
+
+/** The identity provider's instance. @internal */
+export type IdentityProvider = Awaited<ReturnType<typeof createIdentityProvider>>;

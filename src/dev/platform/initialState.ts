@@ -1,0 +1,30 @@
+import type { DevState } from '../protocol';
+
+/**
+ * The first state of a fresh launch: one tenant, two people, a plain room and an end-to-end encrypted one, the
+ * app installed for the first person with nothing granted.
+ * @internal
+ */
+export function initialState(miniAppId: string, version: string): DevState {
+  return {
+    mini_app_id: miniAppId,
+    version,
+    users: [
+      { id: 'alice', app_user_id: 'au-alice', display_name: 'Alice', tenant_id: 'acme' },
+      { id: 'bob', app_user_id: 'au-bob', display_name: 'Bob', tenant_id: 'acme' },
+    ],
+    tenants: [{ id: 'acme', name: 'Acme', max_approval_minor: 50_000, currency_code: 'EUR' }],
+    rooms: [
+      { id: 'general', name: 'General', is_encrypted: false, members: ['alice', 'bob'], timeline: [] },
+      { id: 'board', name: 'Board (encrypted)', is_encrypted: true, members: ['alice', 'bob'], timeline: [] },
+    ],
+    installations: [
+      { user_id: 'alice', mini_app_id: miniAppId, version, installed: true, installed_at: new Date().toISOString() },
+    ],
+    grants: [{ user_id: 'alice', mini_app_id: miniAppId, scopes: [] }],
+    notifications: [],
+    deliveries: [],
+    settings: { theme: 'light', locale: 'en', current_user_id: 'alice', current_room_id: 'general' },
+    secret: { generation: 1 },
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * The contract between the `svc dev` platform (Node, src/dev/platform) and the simulated messenger page
+ * (src/dev/ui): the control API's routes, bodies, the server-sent event stream, and the shape of the state.
+ *
+ * @remarks
+ * Changes after the first version are additive only and announced here.
+ * Changelog: v1 (first version).
+ *
+ * Rules of the control API: served on 127.0.0.1 only, under {@link CONTROL_PREFIX}; every request carries
+ * {@link CONTROL_TOKEN_HEADER} with the per-launch token, an `Origin` equal to the messenger origin and a `Host`
+ * equal to the platform's own host (DNS rebinding); bodies are JSON (`content-type: application/json`).
+ * Errors are problem details (`type`, `title`, `status`, `detail`, `instance`), `detail` naming the field.
+ * The event stream (`GET /__svc/events`) cannot send headers from `EventSource`, so it takes the token
+ * as the `token` query parameter instead; Origin and Host are still checked.
+ * @packageDocumentation
+ */
+
+/** Header that carries the per-launch control token. @public */
+export const CONTROL_TOKEN_HEADER = 'x-svc-dev-token';
+/** Path prefix of every control API route on the messenger origin. @public */
+export const CONTROL_PREFIX = '/__svc';
+/** The token-exchange grant type of RFC 8693. @public */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+/** Subject/actor token type the IdP accepts. @public */
+export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+
+/** A person in the simulated tenant. @public */
+export interface DevUser {
+  /** Platform user id (the subject token's `sub`); the app sees `app_user_id` instead. */
+  id: string;
+  /** The pairwise id the mini app sees (`sub` of the exchanged token, `app_user_id` in webhooks). */
+  app_user_id: string;
+  display_name: string;
+  tenant_id: string;
+  /** Set once the person left the tenant (`user.deprovisioned` sent); the exchange then refuses. */
+  deprovisioned?: boolean;
+}
+
+/** A tenant (organisation) of the simulated messenger. @public */
+export interface DevTenant {
+  id: string;
+  name: string;
+  /** `tenant_policy.max_approval_minor` reported by `/agents/verify`. */
+  max_approval_minor: number;
+  currency_code: string;
+}
+
+/** One entry of a room's timeline. @public */
+export type DevTimelineEntry =
+  | { kind: 'message'; event_id: string; sender: string; text: string; at: string; via_app?: string }
+  | { kind: 'card'; event_id: string; mini_app_id: string; app_user_id: string; card: DevCard; at: string };
+
+/** A card as the server API receives it. @public */
+export interface DevCard {
+  title: string;
+  body: string;
+  actions: Array<{ label: string; deep_link: string }>;
+}
+
+/** A room. @public */
+export interface DevRoom {
+  id: string;
+  name: string;
+  /** End-to-end encrypted: the server API refuses cards with 409 `room-encrypted`. */
+  is_encrypted: boolean;
+  /** Platform user ids of the members. */
+  members: string[];
+  timeline: DevTimelineEntry[];
+}
+
+/** An installation of the mini app for one person. @public */
+export interface DevInstallation {
+  user_id: string;
+  mini_app_id: string;
+  version: string;
+  installed: boolean;
+  installed_at: string;
+}
+
+/** Scopes granted by one person to the mini app (manifest scope names, e.g. `svc.notifications`). @public */
+export interface DevGrant {
+  user_id: string;
+  mini_app_id: string;
+  scopes: string[];
+}
+
+/** A notification the backend posted (the tray). @public */
+export interface DevNotification {
+  id: string;
+  user_id: string;
+  mini_app_id: string;
+  title: string;
+  body: string;
+  /** Route inside the mini app; opening the notification navigates the app there. */
+  deep_link: string;
+  at: string;
+  read: boolean;
+}
+
+/** One HTTP attempt of a webhook delivery. @public */
+export interface DevDeliveryAttempt {
+  at: string;
+  /** HTTP status, or absent when the request failed (see `error`). */
+  status?: number;
+  /** Network error or `timeout` (5 s answer budget). Never contains a secret. */
+  error?: string;
+  duration_ms: number;
+}
+
+/** A webhook delivery with its attempts. @public */
+export interface DevDelivery {
+  id: string;
+  event: string;
+  payload: Record<string, unknown>;
+  url: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: DevDeliveryAttempt[];
+  /** ISO time of the next retry while pending. */
+  next_attempt_at?: string;
+}
+
+/** Settings the messenger page shows. @public */
+export interface DevSettings {
+  theme: 'light' | 'dark';
+  locale: string;
+  /** The person the page acts as (platform user id). */
+  current_user_id: string;
+  /** The room the app is opened in. */
+  current_room_id: string;
+}
+
+/** Secret state (the secret itself is only returned by `startDevPlatform`, never over the control API). @public */
+export interface DevSecretState {
+  /** Incremented on each rotation. */
+  generation: number;
+  /** While set (ISO time), the previous secret still verifies. */
+  previous_valid_until?: string;
+}
+
+/** The whole state, as `GET /__svc/state` returns it and as the state file stores it (minus secrets). @public */
+export interface DevState {
+  mini_app_id: string;
+  version: string;
+  /** Set when the administrator revoked the running version (server calls then return 409). */
+  version_revoked?: boolean;
+  users: DevUser[];
+  tenants: DevTenant[];
+  rooms: DevRoom[];
+  installations: DevInstallation[];
+  grants: DevGrant[];
+  notifications: DevNotification[];
+  deliveries: DevDelivery[];
+  settings: DevSettings;
+  secret: DevSecretState;
+}
+
+/** What the page needs at start (`GET /__svc/config`). @public */
+export interface DevConfig {
+  /** Origin of the app package (a second loopback origin). */
+  appOrigin: string;
+  /** The URL the iframe loads (the package entry, or `--app-url`). */
+  appUrl: string;
+  /** The manifest, validated. */
+  manifest: Record<string, unknown>;
+  /** `{authUrl}` (no realm); the token endpoint is `{authUrl}/realms/{realm}/protocol/openid-connect/token`. */
+  authUrl: string;
+  realm: string;
+  /** `{base_url}` of the server API, ending in `/v1`. */
+  baseUrl: string;
+}
+
+/** Body of `POST /__svc/subject-token`: the page, as native runtime, gets the person's platform token. @public */
+export interface SubjectTokenRequest {
+  /** Defaults to the current user. */
+  user_id?: string;
+  /** When an agent acts: also returns an `actor_token` for this agent id. */
+  agent_id?: string;
+}
+/** Answer of `POST /__svc/subject-token`. @public */
+export interface SubjectTokenResponse {
+  subject_token: string;
+  actor_token?: string;
+  expires_in: number;
+}
+
+/** Answer of the IdP token endpoint (RFC 8693). @public */
+export interface TokenExchangeResponse {
+  access_token: string;
+  issued_token_type: typeof ACCESS_TOKEN_TYPE;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+/** Body of `POST /__svc/message`: the page posts into a room after the person confirmed `svc.message.send`. @public */
+export interface PostMessageRequest {
+  room_id: string;
+  text: string;
+}
+
+/** Body of install / uninstall / deprovision / grant / revoke. @public */
+export interface UserActionRequest {
+  /** Defaults to the current user. */
+  user_id?: string;
+  /** For grant/revoke: a manifest scope name. */
+  scope?: string;
+  /** For uninstall: who removed it. */
+  removed_by?: 'user' | 'admin';
+}
+
+/** Body of `PATCH /__svc/settings`: any subset. @public */
+export type SettingsPatch = Partial<DevSettings>;
+
+/** Body of `POST /__svc/rooms`. @public */
+export interface CreateRoomRequest {
+  name: string;
+  is_encrypted: boolean;
+}
+
+/**
+ * Control API routes (method + path under the messenger origin) with request and response bodies.
+ * Responses of mutating routes are the new {@link DevState}.
+ * @public
+ */
+export interface ControlRoutes {
+  'GET /__svc/config': { request: undefined; response: DevConfig };
+  'GET /__svc/state': { request: undefined; response: DevState };
+  'POST /__svc/subject-token': { request: SubjectTokenRequest; response: SubjectTokenResponse };
+  'POST /__svc/message': { request: PostMessageRequest; response: DevState };
+  'POST /__svc/install': { request: UserActionRequest; response: DevState };
+  'POST /__svc/uninstall': { request: UserActionRequest; response: DevState };
+  'POST /__svc/deprovision': { request: UserActionRequest; response: DevState };
+  'POST /__svc/grant': { request: UserActionRequest; response: DevState };
+  'POST /__svc/revoke': { request: UserActionRequest; response: DevState };
+  'POST /__svc/revoke-version': { request: { reason?: string }; response: DevState };
+  'POST /__svc/rotate-secret': { request: { overlap_seconds?: number }; response: DevState };
+  'POST /__svc/rooms': { request: CreateRoomRequest; response: DevState };
+  'PATCH /__svc/settings': { request: SettingsPatch; response: DevState };
+  'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
+  /** Send a delivery again (a new delivery with the same payload). */
+  'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
+}
+
+/** A route name of the control API. @public */
+export type ControlRoute = keyof ControlRoutes;
+
+/**
+ * Events on `GET /__svc/events?token=…` (server-sent events; `event:` is the `type`, `data:` the JSON).
+ * `state` is sent first on connect and after every change, so a page may simply re-render from it.
+ * @public
+ */
+export type DevStreamEvent =
+  | { type: 'state'; state: DevState }
+  | { type: 'card'; room_id: string; entry: DevTimelineEntry }
+  | { type: 'notification'; notification: DevNotification }
+  | { type: 'delivery'; delivery: DevDelivery }
+  | { type: 'app-reload' };

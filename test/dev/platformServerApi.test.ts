@@ -1,0 +1,129 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequestBucket, handleServerApi, type ServerApiContext } from '../../src/dev/platform/handleServerApi';
+import type { DevState } from '../../src/dev/protocol';
+import { signRequest } from '../../src/server';
+
+const APP = 'polls';
+let secrets = ['s3cret-current'];
+let take = createRequestBucket();
+const state: DevState = {
+  mini_app_id: APP,
+  version: '1.0.0',
+  users: [{ id: 'u1', app_user_id: 'au1', display_name: 'Ada', tenant_id: 't1' }],
+  tenants: [{ id: 't1', name: 'Acme', max_approval_minor: 5000, currency_code: 'EUR' }],
+  rooms: [
+    { id: 'plain', name: 'General', is_encrypted: false, members: ['u1'], timeline: [] },
+    { id: 'secret', name: 'Board', is_encrypted: true, members: ['u1'], timeline: [] },
+  ],
+  installations: [{ user_id: 'u1', mini_app_id: APP, version: '1.0.0', installed: true, installed_at: '' }],
+  grants: [{ user_id: 'u1', mini_app_id: APP, scopes: [] }],
+  notifications: [],
+  deliveries: [],
+  settings: { theme: 'light', locale: 'en', current_user_id: 'u1', current_room_id: 'plain' },
+  secret: { generation: 1 },
+};
+const ctx: ServerApiContext = {
+  state,
+  errorsUrl: 'https://errors.svc.test',
+  secrets: () => secrets,
+  take: () => take(),
+  verifyToken: async () => ({}),
+  notificationsScope: 'svc.notifications',
+  changed: () => {},
+};
+let server: Server;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const answer = await handleServerApi(
+      { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body },
+      ctx,
+    );
+    res.writeHead(answer.status, answer.headers).end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+async function call(method: string, path: string, payload?: unknown, secret = secrets[0] ?? '') {
+  const body = payload === undefined ? '' : JSON.stringify(payload);
+  const headers = await signRequest({ body, secret, miniAppId: APP });
+  const response = await fetch(`${base}${path}`, { method, headers, body: method === 'GET' ? undefined : body });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+}
+const card = { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Open', deep_link: '/poll/1' }] };
+
+describe('the server API emulator', () => {
+  it('posts a card into a plain room and refuses an encrypted one with 409 room-encrypted', async () => {
+    const ok = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card });
+    expect(ok.status).toBe(201);
+    expect(state.rooms[0]?.timeline[0]).toMatchObject({ kind: 'card', event_id: ok.body.event_id, card });
+    const refused = await call('POST', '/v1/rooms/secret/cards', { mini_app_id: APP, app_user_id: 'au1', card });
+    expect(refused.status).toBe(409);
+    expect(refused.body.type).toMatch(/room-encrypted$/);
+    expect(state.rooms[1]?.timeline).toHaveLength(0);
+  });
+
+  it('refuses notifications with 403 scope-not-granted until the person grants them', async () => {
+    const note = { mini_app_id: APP, title: 'Poll closed', body: 'See results', deep_link: '/poll/1' };
+    const refused = await call('POST', '/v1/users/au1/notifications', note);
+    expect(refused.status).toBe(403);
+    expect(refused.body.type).toMatch(/scope-not-granted$/);
+    state.grants[0]?.scopes.push('svc.notifications');
+    expect((await call('POST', '/v1/users/au1/notifications', note)).status).toBe(201);
+    expect(state.notifications[0]).toMatchObject({ user_id: 'u1', deep_link: '/poll/1' });
+    const installation = await call('GET', `/v1/apps/${APP}/installations/au1`);
+    expect(installation.body).toEqual({
+      installed: true,
+      version: '1.0.0',
+      granted_scopes: ['svc.notifications'],
+      tenant_id: 't1',
+    });
+  });
+
+  it('answers 404 for unknown ids and 400 naming the field', async () => {
+    expect((await call('POST', '/v1/rooms/nope/cards', { mini_app_id: APP, app_user_id: 'au1', card })).status).toBe(
+      404,
+    );
+    expect((await call('GET', `/v1/apps/${APP}/installations/nobody`)).status).toBe(404);
+    const bad = await call('POST', '/v1/rooms/plain/cards', { app_user_id: 'au1', card });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/mini_app_id/);
+  });
+
+  it('refuses a wrong signature, accepts old and new secrets during a rotation', async () => {
+    const wrong = await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 'not-the-secret');
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(wrong.body)).not.toContain('not-the-secret');
+    secrets = ['s3cret-new', 's3cret-current'];
+    expect((await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-current')).status).toBe(200);
+    expect((await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-new')).status).toBe(200);
+    secrets = ['s3cret-new'];
+    expect((await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-current')).status).toBe(401);
+  });
+
+  it('answers 409 after the version is revoked', async () => {
+    state.version_revoked = true;
+    const revoked = await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-new');
+    state.version_revoked = false;
+    expect(revoked.status).toBe(409);
+    expect(revoked.body.type).toMatch(/version-revoked$/);
+  });
+
+  it('answers 429 with Retry-After past the burst of 60', async () => {
+    let clock = 0;
+    take = createRequestBucket(() => clock);
+    for (let i = 0; i < 60; i++) expect(take()).toBe(true);
+    const limited = await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-new');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    clock += 100; // 600/min refills one request per 100 ms
+    expect((await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-new')).status).toBe(200);
+  });
+});

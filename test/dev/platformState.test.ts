@@ -1,0 +1,59 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkControlRequest } from '../../src/dev/platform/checkControlRequest';
+import { loadState, saveState } from '../../src/dev/platform/stateFile';
+import type { DevState } from '../../src/dev/protocol';
+
+const state: DevState = {
+  mini_app_id: 'polls',
+  version: '1.0.0',
+  users: [{ id: 'u1', app_user_id: 'au1', display_name: 'Ada', tenant_id: 't1' }],
+  tenants: [],
+  rooms: [{ id: 'r1', name: 'General', is_encrypted: true, members: ['u1'], timeline: [] }],
+  installations: [{ user_id: 'u1', mini_app_id: 'polls', version: '1.0.0', installed: true, installed_at: 'x' }],
+  grants: [{ user_id: 'u1', mini_app_id: 'polls', scopes: ['svc.notifications'] }],
+  notifications: [],
+  deliveries: [],
+  settings: { theme: 'dark', locale: 'de', current_user_id: 'u1', current_room_id: 'r1' },
+  secret: { generation: 2 },
+};
+
+describe('the state file', () => {
+  it('survives a restart: what was saved loads back, with no temporary file left', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, '.svc-dev.json');
+    expect(await loadState(path, 'polls')).toBeUndefined();
+    await saveState(path, state);
+    expect(await loadState(path, 'polls')).toEqual(state);
+    expect(await readdir(dir)).toEqual(['.svc-dev.json']);
+  });
+
+  it('refuses a foreign or broken file with a message naming it, without overwriting it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, 'state.json');
+    await saveState(path, state);
+    await expect(loadState(path, 'other')).rejects.toThrow(/belongs to mini app polls/);
+    await writeFile(path, '{nope');
+    await expect(loadState(path, 'polls')).rejects.toThrow(/not valid JSON/);
+    expect(await readFile(path, 'utf8')).toBe('{nope');
+  });
+});
+
+describe('the control API guard', () => {
+  const guard = { token: 'launch-token-123', origin: 'http://127.0.0.1:4300' };
+  const good = { host: '127.0.0.1:4300', origin: guard.origin, 'x-svc-dev-token': guard.token };
+  it('accepts the messenger with its token', () => {
+    expect(checkControlRequest(good, guard)).toBeUndefined();
+    expect(checkControlRequest({ ...good, 'x-svc-dev-token': undefined }, guard, guard.token)).toBeUndefined();
+  });
+  it('refuses a wrong token, a foreign Origin, a foreign Host, never echoing the token', () => {
+    const wrong = checkControlRequest({ ...good, 'x-svc-dev-token': 'launch-token-124' }, guard);
+    expect(wrong).toMatch(/x-svc-dev-token/);
+    expect(wrong).not.toContain('launch-token');
+    expect(checkControlRequest({ ...good, origin: 'http://evil.test' }, guard)).toMatch(/Origin/);
+    expect(checkControlRequest({ ...good, host: 'evil.test:4300' }, guard)).toMatch(/Host/);
+    expect(checkControlRequest({ ...good, 'x-svc-dev-token': undefined }, guard)).toMatch(/missing or wrong/);
+  });
+});
