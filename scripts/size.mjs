@@ -5,7 +5,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
-const BUDGET = 4000; // brotli bytes for the whole client in a real app (issue 2)
+// Brotli bytes for the whole client in a real app. 4,000 from issue 2 until issue 8's security and contract work,
+// which the client cannot do without: the handler announcement (the host's rules need to know which actions can
+// run), checks of what the host sends (actions.invoke, app.themeChanged), the dead-channel probe and the host-origin
+// allow-list cost 247 bytes together (3,999 -> 4,246; docs/performance.md has the breakdown).
+const BUDGET = 4300;
 const root = resolve(import.meta.dirname, '..');
 
 async function measure(entry, extra = {}) {

@@ -538,6 +538,12 @@ export declare interface SvcOptions {
     snapshot?: Partial<LaunchSnapshot>;
     /** The host page's exact origin, when the snapshot does not carry it. Never `'*'`. */
     hostOrigin?: string;
+    /**
+     * The host origins this app trusts (exact origins). Default: the space-separated list in the page's
+     * `<meta name="svc-host-origins" content="...">`, which the platform that serves the package writes. A host origin
+     * not in the list is refused (`ERR_NO_HOST`): whoever frames the app can name any origin in its fragment.
+     */
+    hostOrigins?: string[];
     /** Ms to wait for an answer to a call that does not wait on a person. Default 10 000. */
     timeout?: number;
     /** Ms to wait for the host to answer the hello. Default 3 000. */

@@ -19,7 +19,7 @@ export type Connection = [transport: Transport, snapshot?: unknown];
  * adopts the port of the first welcome that comes from the parent window, from that origin, with our nonce.
  * Everything after that goes over the port, which no other frame can reach.
  */
-export function connect(origin: string | undefined, timeout: number): Promise<Connection> {
+export function connect(origin: string | undefined, timeout: number, trusted?: string[]): Promise<Connection> {
   return new Promise((resolve, reject) => {
     const win: any = typeof window == 'object' && window;
     const fail = (code: string, why: string, retriable?: boolean) => reject(new SvcError(code, why, retriable));
@@ -27,10 +27,21 @@ export function connect(origin: string | undefined, timeout: number): Promise<Co
     // planted element or child frame under that name is ignored, and never receives the app's calls.
     nativePort = takeGlobal(win, '__svc_port') ?? nativePort;
     if (nativePort) return resolve([portTransport(nativePort as MessagePort)]);
-    if (!win || win.parent == win || !origin)
+    // Whoever frames the app writes its fragment, so the host origin it names is trusted only when the app (its
+    // own markup, or the platform that served its package) lists it; and where the browser tells us the parent's
+    // real origin, that must be the one too. '*' is never a target. One message covers every way of having no
+    // trusted host (no window, no parent, no origin, an untrusted one): the fix is the same.
+    trusted ??= win && win.document?.querySelector('meta[name=svc-host-origins]')?.content.split(' ');
+    if (
+      !win ||
+      win.parent == win ||
+      origin == '*' ||
+      !trusted?.includes(origin!) ||
+      (win.location.ancestorOrigins?.[0] ?? origin) != origin
+    )
       return fail(
         'ERR_NO_HOST',
-        'not inside a host (no window, parent frame or host_origin); in tests use svc-sdk/mock',
+        `no trusted host ${origin}: list it in <meta name=svc-host-origins>; in tests use svc-sdk/mock`,
       );
     const nonce = randomId();
     const onMessage = ({ source, origin: from, data: d, ports }: MessageEvent) => {

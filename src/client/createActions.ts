@@ -1,4 +1,6 @@
+import { PEER } from '../protocol/frames';
 import { methods } from '../protocol/methods';
+import { toApp, toHost } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionHandler } from '../protocol/types';
@@ -8,7 +10,9 @@ import type { Endpoint } from '../rpc/createEndpoint';
 export type Invalid = (method: string, problem: string) => SvcError;
 
 /**
- * Builds `svc.actions`, and the handler of the host's `actions.invoke` calls (the second element).
+ * Builds `svc.actions`, the handler of the host's `actions.invoke` calls (the second element), and the
+ * announcement of the handlers the app has (the third: sent on every change and on every new channel, so the host
+ * knows which actions can run before it asks a person to confirm one).
  *
  * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the interface gives
  * no invocation argument, always bind to exactly one running invocation.
@@ -17,7 +21,7 @@ export function createActions(
   endpoint: () => Endpoint,
   invalid: Invalid,
   promptTimeout: number,
-): [SvcActions, (params: any) => Promise<unknown>] {
+): [SvcActions, (params: any) => Promise<unknown>, (to?: Endpoint) => void] {
   const handlers = new Map<string, ActionHandler>();
   let running: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -32,18 +36,19 @@ export function createActions(
     return bound;
   };
 
-  const invoke = ({ invocation, name, input, context: c } = {} as any) => {
+  const announce = (to = endpoint()) => to.notify(PEER.handlers, { names: [...handlers.keys()] });
+
+  const invoke = (params: any) => {
+    const { invocation, name, input, context } = params;
+    const problem = toApp[PEER.invoke](params, '');
     const result = queue.then(async () => {
+      if (problem) throw invalid(PEER.invoke, problem);
       const handler = handlers.get(name);
       if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
       running = invocation;
       try {
-        // A fresh context of the known fields only, fail-safe: `confirmed` only when exactly true.
-        return await handler(input, {
-          invoked_by: c?.invoked_by,
-          agent_id: c?.agent_id,
-          confirmed: c?.confirmed === true,
-        });
+        // The context was checked (known fields only, `confirmed` a boolean) and is a copy the channel made.
+        return await handler(input, context);
       } catch (e) {
         throw isSvcError(e)
           ? e
@@ -67,13 +72,18 @@ export function createActions(
       if (typeof name != 'string' || typeof handler != 'function')
         throw invalid('actions.handle', 'takes a name and a handler function');
       handlers.set(name, handler);
-      endpoint(); // the host can only invoke an app it is connected to
-      return () => void (handlers.get(name) === handler && handlers.delete(name));
+      announce(); // connects too: the host can only invoke an app it is connected to
+      return () => {
+        if (handlers.get(name) === handler) {
+          handlers.delete(name);
+          announce();
+        }
+      };
     },
     elicit: async (request) => endpoint().call('actions.elicit', bind('elicit', request), promptTimeout),
     progress(message) {
       endpoint().notify('actions.progress', bind('progress', { message }));
     },
   };
-  return [api, invoke];
+  return [api, invoke, announce];
 }

@@ -1,5 +1,6 @@
 import { PEER } from '../protocol/frames';
 import { type MethodDef, methods } from '../protocol/methods';
+import { toApp, toHost } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
 import { SvcError } from '../protocol/SvcError';
@@ -21,6 +22,12 @@ export interface SvcOptions {
   snapshot?: Partial<LaunchSnapshot>;
   /** The host page's exact origin, when the snapshot does not carry it. Never `'*'`. */
   hostOrigin?: string;
+  /**
+   * The host origins this app trusts (exact origins). Default: the space-separated list in the page's
+   * `<meta name="svc-host-origins" content="...">`, which the platform that serves the package writes. A host origin
+   * not in the list is refused (`ERR_NO_HOST`): whoever frames the app can name any origin in its fragment.
+   */
+  hostOrigins?: string[];
   /** Ms to wait for an answer to a call that does not wait on a person. Default 10 000. */
   timeout?: number;
   /** Ms to wait for the host to answer the hello. Default 3 000. */
@@ -67,8 +74,8 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     [
       PEER.theme,
       (params: any) => {
-        const theme = params?.theme;
-        if (theme != 'light' && theme != 'dark') return;
+        if (toApp[PEER.theme](params, '')) return;
+        const { theme } = params;
         snapshot().app.theme = theme;
         for (const listener of listeners) {
           try {
@@ -92,16 +99,19 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     }
     const transport = options.transport
       ? options.transport
-      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000).then(
+      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
           ([transport, fresh]) => {
             if (fresh) snap = parseSnapshot(fresh);
             return transport;
           },
         );
-    return (current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 }));
+    current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 });
+    // A new channel means a new host side: tell it which action handlers this app has.
+    announce(current);
+    return current;
   };
 
-  const [actions, invoke] = createActions(endpoint, invalid, promptTimeout);
+  const [actions, invoke, announce] = createActions(endpoint, invalid, promptTimeout);
   const svc: any = {
     get version() {
       return snapshot().bridge;

@@ -3,12 +3,14 @@ import { randomId } from '../protocol/randomId';
 import { isMethodName, methods, type MethodName, type MethodParams, type MethodResult } from '../protocol/methods';
 import { results } from '../protocol/results';
 import type { PermissionScope } from '../protocol/scopes';
-import { any, bool, lit, obj, opt, str, text } from '../protocol/shape';
+import { toApp, toHost } from '../protocol/peerMethods';
 import type { LaunchSnapshot } from '../protocol/snapshot';
 import { SvcError } from '../protocol/SvcError';
 import type { ActionContext, Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
+import type { InvokeContext } from './rules/actionRules';
+import { createRules, type HostRules, type RuleOptions } from './rules/createRules';
 
 /**
  * A running action invocation, as the host's `actions.elicit` and `actions.progress` handlers see it.
@@ -32,6 +34,11 @@ export interface HostCallContext {
   method: MethodName;
   /** For `actions.elicit` and `actions.progress`: the running invocation they belong to. */
   invocation?: Invocation;
+  /**
+   * The context of the action invocation running while this call came (an app's calls during an invocation are
+   * made for whoever invoked it): a host mints an agent's token with `act.sub` from it.
+   */
+  acting?: ActionContext;
 }
 
 /**
@@ -56,22 +63,41 @@ export interface HostCall {
 
 /**
  * Options of {@link createHost}.
+ *
+ * @remarks
+ * With a `manifest`, the host enforces every rule of the interface that a host owns (see {@link RuleOptions}):
+ * `handlers` are then only the platform's effects, run once the rules let a call through. Without one, `handlers`
+ * answer every call as they are, and `granted` decides the scopes.
  * @public
  */
-export interface HostOptions {
-  /** The handlers of the operations this host offers. */
-  handlers: HostHandlers;
-  /** The values of `svc.app` (the snapshot's `app`); `methods` is filled in from `handlers`. */
-  app: LaunchSnapshot['app'];
+export interface HostOptions extends Partial<RuleOptions> {
+  /** The handlers of the operations this host offers (with a `manifest`: its effects). */
+  handlers?: HostHandlers;
+  /**
+   * The values of `svc.app` (the snapshot's `app`); `methods` is filled in from `handlers`. With a `manifest`, `id`
+   * and `version` default to its own, `locale` to its `default_locale` (else `'en'`), `theme` to `'light'`.
+   */
+  app?: Partial<LaunchSnapshot['app']>;
   /** The channel, when it is not an iframe (tests, native). Use {@link HostEndpoint.attach} for iframes. */
   transport?: Transport;
-  /** Whether a short scope is granted now; operations that need one reject `ERR_SCOPE_NOT_GRANTED` when not. */
+  /**
+   * Without a `manifest`: whether a short scope is granted now; operations that need one reject
+   * `ERR_SCOPE_NOT_GRANTED` when not. With one, the rules decide from `grants`.
+   */
   granted?: (scope: PermissionScope) => boolean | Promise<boolean>;
   /**
    * Sees every inbound call of a registry operation before any check, valid or not (logs, test recorders). A name
    * that is no operation is answered `ERR_UNSUPPORTED` without reaching it.
    */
   onCall?: (call: HostCall) => void;
+  /**
+   * Wraps the implementation of each offered operation, after the host checked its arguments and scope: metrics,
+   * tracing, fault injection (the mock's `fail`, `delay` and `hang` use it).
+   */
+  around?: (
+    method: MethodName,
+    run: (params: any, context: HostCallContext) => unknown,
+  ) => (params: any, context: HostCallContext) => unknown;
   /** Ms an action invocation may run. Default 600 000 (ten minutes: it may elicit from a person). */
   actionTimeout?: number;
   /** The web host page's origin, put into the snapshot as `host_origin`. */
@@ -85,8 +111,16 @@ export interface HostOptions {
 export interface HostEndpoint {
   /** The launch snapshot to hand to the app (URL fragment, native injection, or the welcome). */
   readonly snapshot: LaunchSnapshot;
-  /** Runs the app's handler of a declared action and resolves with its output. */
-  invokeAction(name: string, input: unknown, context: ActionContext): Promise<unknown>;
+  /**
+   * Runs the app's handler of an action and resolves with its output. With a `manifest`, the rules apply
+   * (declared, `input_schema`, a registered handler, the confirm floor and policy, `output_schema`) and set
+   * `confirmed` themselves: pass `{ invoked_by, agent_id }` only. Without one, the context is sent as given.
+   */
+  invokeAction(name: string, input: unknown, context: InvokeContext | ActionContext): Promise<unknown>;
+  /** The actions the app has announced handlers for, as of the last announcement that arrived. */
+  handledActions(): string[];
+  /** The rules this host enforces, when it was given a `manifest`. */
+  readonly rules?: HostRules;
   /** Changes the theme: the app's `svc.app.theme` follows and its `onThemeChange` callbacks run. */
   setTheme(theme: Theme): void;
   /** Connects a (new) app channel; a previous one is closed and its pending calls fail with `ERR_DISCONNECTED`. */
@@ -98,9 +132,6 @@ export interface HostEndpoint {
   close(): void;
 }
 
-const themeCheck = lit('light', 'dark');
-const contextCheck = obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool });
-const invokeCheck = obj({ name: text, input: any, context: contextCheck });
 const needsInvocation = new Set<string>(['actions.elicit', 'actions.progress']);
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then == 'function';
 
@@ -116,16 +147,56 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  * @public
  */
 export function createHost(options: HostOptions): HostEndpoint {
-  const { handlers: impl, granted, onCall } = options;
+  const { granted, onCall } = options;
   const running = new Map<string, Invocation>();
+  const handled = new Set<string>();
+  const rules =
+    options.manifest === undefined ? undefined : createRules(options as RuleOptions, options.handlers ?? {}, handled);
+  const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
   const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] == 'function');
-  const snapshot: LaunchSnapshot = { bridge: BRIDGE_VERSION, methods: offered, app: { ...options.app } };
+  const m = rules?.manifest;
+  const app = {
+    id: m?.id ?? '',
+    version: m?.version ?? '',
+    locale: m?.default_locale ?? 'en',
+    theme: 'light' as Theme,
+  };
+  const snapshot: LaunchSnapshot = {
+    bridge: BRIDGE_VERSION,
+    methods: offered,
+    app: { ...app, launch_params: {}, ...options.app },
+  };
   if (options.hostOrigin) snapshot.host_origin = options.hostOrigin;
+  // The scope rule: the manifest's rules when there are any, else the host's own `granted`.
+  const scopeProblem = (
+    scope: PermissionScope,
+    method: MethodName,
+  ): SvcError | undefined | Promise<SvcError | undefined> => {
+    if (rules) return rules.scopeProblem(scope, method);
+    const notGranted = (ok: boolean) =>
+      ok
+        ? undefined
+        : new SvcError(
+            'ERR_SCOPE_NOT_GRANTED',
+            `needs the '${scope}' scope; call svc.permissions.request('${scope}') at the moment of use.`,
+            false,
+            method,
+          );
+    const ok = granted ? granted(scope) : true;
+    return isThenable(ok) ? Promise.resolve(ok).then(notGranted) : notGranted(ok);
+  };
 
   const inbound = new Map<string, InboundHandler>();
+  inbound.set(PEER.handlers, (params) => {
+    // A malformed announcement is dropped: it is a notification, with nobody to answer.
+    if (toHost[PEER.handlers](params, '')) return;
+    handled.clear();
+    for (const name of (params as { names: string[] }).names) handled.add(name);
+  });
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
-    const handler = offered.includes(name) ? (impl[name] as (p: unknown, c: HostCallContext) => unknown) : undefined;
+    const own = impl[name] as ((p: unknown, c: HostCallContext) => unknown) | undefined;
+    const handler = own && offered.includes(name) ? (options.around?.(name, own) ?? own) : undefined;
     const fail = (code: string, why: string) => new SvcError(code, why, false, name);
     // A host bug is reported to the host's developer here, not as a malformed answer in the app.
     const checked = (result: unknown) => {
@@ -140,26 +211,37 @@ export function createHost(options: HostOptions): HostEndpoint {
       if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
       if (!handler) throw fail('ERR_UNSUPPORTED', 'this host does not offer it; check svc.supports() first.');
       const context: HostCallContext = { method: name };
+      const current = [...running.values()].at(-1);
+      if (current) context.acting = current.context;
       if (needsInvocation.has(name)) {
         context.invocation = running.get((params as { invocation: string }).invocation);
         if (!context.invocation)
           throw fail('ERR_NO_INVOCATION', 'it is bound to an action invocation that is not running.');
       }
-      const run = (allowed: boolean) => {
-        if (!allowed)
-          throw fail(
-            'ERR_SCOPE_NOT_GRANTED',
-            `needs the '${def.scope}' scope; call svc.permissions.request('${def.scope}') at the moment of use.`,
-          );
+      const run = (refusal: SvcError | undefined) => {
+        if (refusal) throw refusal;
         const result = handler(params, context);
         return isThenable(result) ? result.then(checked) : checked(result);
       };
-      const allowed = def.scope && granted ? granted(def.scope) : true;
-      return isThenable(allowed) ? allowed.then(run) : run(allowed);
+      const refusal = def.scope ? scopeProblem(def.scope, name) : undefined;
+      return isThenable(refusal) ? refusal.then(run) : run(refusal);
     });
   }
 
   let endpoint: Endpoint | undefined;
+  // The call to the app's handler, with the channel's own check of what is sent.
+  const callApp = async (name: string, input: unknown, context: ActionContext): Promise<unknown> => {
+    const invocation: Invocation = { id: randomId(), name, context };
+    const params = { invocation: invocation.id, name, input, context };
+    const problem = toApp[PEER.invoke](params, '');
+    if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', `invokeAction(): ${problem}.`);
+    running.set(invocation.id, invocation);
+    try {
+      return await current().call(PEER.invoke, params);
+    } finally {
+      running.delete(invocation.id);
+    }
+  };
   let waiting: ((t: Transport) => void) | undefined;
   const open = (transport: Transport | Promise<Transport>) =>
     (endpoint = createEndpoint({ transport, handlers: inbound, timeout: options.actionTimeout ?? 600_000 }));
@@ -180,18 +262,18 @@ export function createHost(options: HostOptions): HostEndpoint {
       open(transport);
     },
     async invokeAction(name, input, context) {
-      const problem = invokeCheck({ name, input, context }, '');
-      if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', `invokeAction(): ${problem}.`);
-      const invocation: Invocation = { id: randomId(), name, context };
-      running.set(invocation.id, invocation);
-      try {
-        return await current().call(PEER.invoke, { invocation: invocation.id, name, input, context });
-      } finally {
-        running.delete(invocation.id);
-      }
+      if (!rules) return callApp(name, input, context as ActionContext);
+      if ((context as Partial<ActionContext>)?.confirmed !== undefined)
+        throw new SvcError(
+          'ERR_INVALID_ARGUMENT',
+          "invokeAction(): this host's rules set context.confirmed (true only when the person approved); do not pass it.",
+        );
+      return rules.invoke(name, input, context, callApp);
     },
+    handledActions: () => [...handled],
+    rules,
     setTheme(theme) {
-      if (themeCheck(theme, 'theme'))
+      if (toApp[PEER.theme]({ theme }, ''))
         throw new SvcError('ERR_INVALID_ARGUMENT', "setTheme(): theme must be 'light' or 'dark'.");
       snapshot.app.theme = theme;
       current().notify(PEER.theme, { theme });

@@ -11,6 +11,20 @@ export {
   type HostOptions,
   type Invocation,
 } from './createHost';
+export type { AnswerName, ActionConfirmRequest, HostAnswers } from './rules/HostAnswers';
+export type { ConfirmPolicy, InvokeContext } from './rules/actionRules';
+export type { HostRules, RuleOptions } from './rules/createRules';
+export type { SignInState } from './rules/accountRules';
+export type { PermissionRules } from './rules/permissionRules';
+export { createMemoryGrants, type GrantStore } from './rules/GrantStore';
+export {
+  checkQuota,
+  createMemoryStorage,
+  STORAGE_QUOTA,
+  storedBytes,
+  type StorageStore,
+} from './rules/createMemoryStorage';
+export { toApp, toHost } from '../protocol/peerMethods';
 export { attachIframe } from './attachIframe';
 export { launchUrl } from './launchUrl';
 export { createMemoryPair } from '../rpc/createMemoryPair';

@@ -4,8 +4,8 @@ import type { MethodName } from '../protocol/methods';
 import type { PermissionScope } from '../protocol/scopes';
 import type { Svc } from '../protocol/Svc';
 import type { Identity, PermissionState, Theme } from '../protocol/types';
-import type { MockStore } from './createMockStore';
-import type { MockInvokeContext } from './mockActions';
+import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';
+import type { InvokeContext as MockInvokeContext } from '../host/rules/actionRules';
 import type { MockSavedFile, MockSentMessage } from './MockState';
 import type { MockCall, MockFault, MockUi } from './types';
 

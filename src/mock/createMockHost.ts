@@ -1,27 +1,29 @@
 import { createSvc } from '../client/createSvc';
 import { createHost, type HostHandlers } from '../host/createHost';
+import { createMemoryGrants } from '../host/rules/GrantStore';
+import { createMemoryStorage } from '../host/rules/createMemoryStorage';
 import { assertManifest } from '../manifest';
 import { SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { SvcError } from '../protocol/SvcError';
 import type { Identity } from '../protocol/types';
 import { createMemoryPair } from '../rpc/createMemoryPair';
-import { accountHandlers } from './accountHandlers';
-import { appHandlers } from './appHandlers';
-import { nodeSafe } from './nodeSafe';
 import { createFaults } from './createFaults';
-import { createMockStore } from './createMockStore';
-import { mockActions } from './mockActions';
+import { initialPermissions } from './initialPermissions';
 import type { MockHost } from './MockHost';
-import { createAsk, declaredScopes, emptyUi, initialPermissions, type MockState } from './MockState';
+import { mockAnswers } from './mockAnswers';
+import { mockEffects } from './mockEffects';
+import { emptyUi, type MockRecords } from './MockState';
 import { deriveAppUserId } from './mockToken';
+import { nodeSafe } from './nodeSafe';
 import { tapTransport } from './tapTransport';
 import type { MockCall, MockHostOptions } from './types';
 
 /**
  * Creates a mock host for a unit test: the real `svc` client, connected over a structured-cloning in-memory
- * channel to a `createHost()` host whose handlers follow the interface's rules.
+ * channel to a `createHost()` host that enforces the interface's rules, as every host built on `svc-sdk/host` does.
  *
  * @remarks
+ * The mock is a thin layer over that host: the test's answers, in-memory stores, recording and fault injection.
  * Prompts (permissions, confirmations, sends, sign-in, elicitation, action confirmation) are answered by
  * `options.answers`; a prompt without an answer rejects `ERR_MOCK_UNANSWERED`, naming the answer to add.
  * Operations that need a scope reject `ERR_SCOPE_NOT_GRANTED` until it is granted, and never prompt on their own.
@@ -40,7 +42,6 @@ import type { MockCall, MockHostOptions } from './types';
 export function createMockHost(options: MockHostOptions): MockHost {
   if (!options || typeof options != 'object') throw new TypeError('createMockHost(): pass { manifest, ... }');
   const manifest = assertManifest(options.manifest);
-  const declared = declaredScopes(manifest);
   const given = options.identity ?? {};
   const identity: Identity = {
     display_name: 'Test User',
@@ -50,93 +51,80 @@ export function createMockHost(options: MockHostOptions): MockHost {
     tenant_id: given.tenant_id ?? 'tenant-mock',
     locale: options.locale ?? given.locale ?? manifest.default_locale ?? 'en',
   };
-  const unanswered: string[] = [];
-  const s: MockState = {
-    manifest,
-    options,
-    identity,
-    declared,
-    permissions: initialPermissions(declared, options.permissions),
-    signedIn: options.signedIn === true,
-    acting: undefined,
-    store: options.storage ?? createMockStore(),
-    ui: emptyUi(),
-    sent: [],
-    saved: [],
-    progress: [],
-    unanswered,
-    seq: 0,
-    ask: createAsk(options.answers ?? {}, unanswered),
-  };
-
+  const r: MockRecords = { ui: emptyUi(), sent: [], saved: [], progress: [], unanswered: [], seq: 0 };
+  const grants = createMemoryGrants(Object.fromEntries(initialPermissions(manifest, options.permissions)));
+  const storage = options.storage ?? createMemoryStorage();
   const faults = createFaults();
-  // The mock answers every registry operation: a new operation without a mock handler fails to compile here.
-  const own = { ...accountHandlers(s), ...appHandlers(s) } satisfies Required<HostHandlers>;
-  const merged: Record<string, unknown> = { ...own, ...options.handlers };
-  const handlers: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(merged))
-    if (typeof fn == 'function') handlers[name] = faults.wrap(name, fn as (p: unknown, c: unknown) => unknown);
-
   const calls: MockCall[] = [];
   const [appEnd, hostEnd] = createMemoryPair();
   const endpoint = createHost({
-    handlers: handlers as HostHandlers,
-    app: {
-      id: manifest.id,
-      version: manifest.version,
-      locale: identity.locale,
-      theme: options.theme ?? 'light',
-      launch_params: { ...options.launchParams },
-    },
-    granted: (scope) => s.permissions.get(scope) == 'granted',
+    manifest,
+    answers: mockAnswers(options.answers ?? {}, r.unanswered, r.ui),
+    handlers: { ...mockEffects(manifest, options, identity, r), ...options.handlers } as HostHandlers,
+    grants,
+    storage,
+    signedIn: options.signedIn === true,
+    confirmActions: options.confirmActions,
+    around: (method, run) => faults.wrap(method, run),
+    app: { theme: options.theme ?? 'light', locale: identity.locale, launch_params: { ...options.launchParams } },
     transport: tapTransport(nodeSafe(hostEnd), calls),
   });
+  const rules = endpoint.rules!;
   const client = createSvc({
     transport: nodeSafe(appEnd),
     snapshot: endpoint.snapshot,
     timeout: options.timeout,
     promptTimeout: options.promptTimeout,
   });
-  const actions = mockActions(s, endpoint, client.svc.actions);
 
   const flush = async () => {
     // Microtasks only, no timers: it must also work under fake timers. The in-memory channel delivers in a few.
     for (let i = 0; i < 32; i++) await Promise.resolve();
   };
 
-  const host: MockHost = {
+  return {
     svc: client.svc,
     manifest,
     identity,
     calls,
-    ui: s.ui,
-    sent: s.sent,
-    saved: s.saved,
-    progress: s.progress,
-    unanswered,
-    storage: s.store,
+    ui: r.ui,
+    sent: r.sent,
+    saved: r.saved,
+    progress: r.progress,
+    unanswered: r.unanswered,
+    storage,
     endpoint,
     callsTo: (method) => calls.filter((c) => c.method == method),
-    permission: (scope) => s.permissions.get(scope) ?? 'denied',
+    permission: (scope) =>
+      rules.permissions.declared.has(scope)
+        ? ((grants.get(scope) as ReturnType<MockHost['permission']>) ?? 'prompt')
+        : 'denied',
     setPermission(scope, state) {
-      if (!declared.has(scope))
+      if (!rules.permissions.declared.has(scope))
         throw new TypeError(
           `setPermission(): '${scope}' is not declared in the manifest (${SCOPE_TO_MANIFEST[scope] ?? 'it has no manifest scope'})`,
         );
-      s.permissions.set(scope, state);
+      grants.set(scope, state);
     },
     setSignedIn(signedIn) {
       if (manifest.auth.type != 'external-oauth')
         throw new TypeError(`setSignedIn(): auth mode '${manifest.auth.type}' has no sign-in`);
-      s.signedIn = signedIn;
+      rules.session.signedIn = signedIn;
     },
     async setTheme(theme) {
       endpoint.setTheme(theme);
       await flush();
     },
-    invokeAction: (name, input, context) => actions.invoke(name, input, context),
+    async invokeAction(name, input, context = { invoked_by: 'user' }) {
+      // Handlers the app registered reach the host as a message: let those already sent arrive first.
+      await flush();
+      return endpoint.invokeAction(name, input, context);
+    },
     assertActionsHandled() {
-      const { missing, undeclared } = actions.problems();
+      const declared = (manifest.actions ?? []).map((a) => a.name);
+      const handled = endpoint.handledActions();
+      const missing = declared.filter((n) => !handled.includes(n));
+      const undeclared = handled.filter((n) => !declared.includes(n));
       const lines = [
         ...(missing.length
           ? [
@@ -158,8 +146,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
     flush,
     reset() {
       // In place, so references a test holds (`const { ui } = host`) stay live.
-      for (const list of [calls, s.sent, s.saved, s.progress, unanswered]) list.length = 0;
-      Object.assign(s.ui, emptyUi());
+      for (const list of [calls, r.sent, r.saved, r.progress, r.unanswered]) list.length = 0;
+      Object.assign(r.ui, emptyUi());
       faults.clear();
     },
     close() {
@@ -167,5 +155,4 @@ export function createMockHost(options: MockHostOptions): MockHost {
       endpoint.close();
     },
   };
-  return host;
 }

@@ -15,8 +15,12 @@ export { installMockSvc, type InstalledMockSvc } from './installMockSvc';
 export type { MockHost } from './MockHost';
 export type { MockAnswers, MockCall, MockFault, MockFile, MockHostOptions, MockUi } from './types';
 export type { MockSavedFile, MockSentMessage } from './MockState';
-export type { MockInvokeContext } from './mockActions';
-export { createMockStore, STORAGE_QUOTA, type MockStore } from './createMockStore';
+export type { InvokeContext as MockInvokeContext } from '../host/rules/actionRules';
+export {
+  createMemoryStorage as createMockStore,
+  STORAGE_QUOTA,
+  type StorageStore as MockStore,
+} from '../host/rules/createMemoryStorage';
 export {
   decodeMockToken,
   deriveAppUserId,

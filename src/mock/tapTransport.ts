@@ -27,7 +27,12 @@ export function tapTransport(transport: Transport, calls: MockCall[]): Transport
     },
     listen(receive) {
       transport.listen((message) => {
-        if (isFrame(message) && typeof message.method == 'string' && message.method != PEER.close) {
+        // The app's calls only: the channel's own messages (handler announcements, probes, close) are not calls.
+        if (
+          isFrame(message) &&
+          typeof message.method == 'string' &&
+          !Object.values<string>(PEER).includes(message.method)
+        ) {
           const call: MockCall = { method: message.method, params: message.params, at: Date.now() };
           calls.push(call);
           if (typeof message.id == 'string') open.set(message.id, call);

@@ -1,7 +1,7 @@
 import type { HostHandlers } from '../host/createHost';
 import type { PermissionScope } from '../protocol/scopes';
 import type { ActionContext, Identity, OutgoingMessage, PickOptions, Room, SvcFile, Theme } from '../protocol/types';
-import type { MockStore } from './createMockStore';
+import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';
 
 /**
  * How the person answers the host's prompts in a test. Each answer may return its value or a Promise of it.

@@ -48,13 +48,19 @@ export interface WelcomeMessage {
 }
 
 /**
- * Operations the host calls on the app, and channel housekeeping. App-to-host operations are the registry's.
+ * Operations of the channel itself: those the host calls on the app, the app's handler announcement, and
+ * housekeeping. The app's calls to the host are the registry's (`methods.ts`); the params of these are in
+ * `peerMethods.ts` (`toApp`, `toHost`).
  */
 export const PEER = {
   /** host to app, request `{ invocation, name, input, context }`: run an action's handler. */
   invoke: 'actions.invoke',
   /** host to app, notification `{ theme }`. */
   theme: 'app.themeChanged',
+  /** app to host, notification `{ names }`: the actions the app has handlers for now (sent on every change). */
+  handlers: 'actions.handlers',
+  /** either way, request `{}`: a liveness probe; any answer (an error too) means the other side is there. */
+  ping: 'rpc.ping',
   /** either way, notification `{}`: this side is going away; reject everything pending. */
   close: 'rpc.close',
 } as const;

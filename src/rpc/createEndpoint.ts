@@ -89,10 +89,22 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
 
   // One interval per endpoint, running while calls are pending, times them out: a timer per call would cost a
   // tenth of a Node round trip. A call times out within a tenth of the default timeout (at most 1 s) of its due.
+  // A call waiting longer than the default timeout also probes the other side, at most once per timeout: a side
+  // that does not answer the probe is gone without a word (a crashed host, a dead port), and the endpoint closes,
+  // so a prompt does not wait its full ten minutes and the next call connects again.
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  let nextProbe = 0;
   const sweep = () => {
-    for (const [id, p] of pending)
-      if (p.due <= Date.now()) settle(id, ['ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true]);
+    const now = Date.now();
+    for (const [id, p] of pending) {
+      if (now >= nextProbe && now - p.due + p.timeout >= options.timeout) {
+        nextProbe = now + options.timeout;
+        endpoint.call(PEER.ping, {}).catch((e: SvcError) => {
+          if (e.code == 'ERR_TIMEOUT') endpoint.close(closedError('peer gone'));
+        });
+      }
+      if (p.due <= now) settle(id, ['ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true]);
+    }
     if (!pending.size) sweeper = void clearInterval(sweeper);
   };
 
@@ -101,7 +113,8 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     const { id, method } = m;
     if (typeof method == 'string') {
       if (method == PEER.close) return endpoint.close(closedError('peer left'));
-      const handler = handlers.get(method);
+      // Probes are answered by the channel itself, whatever the handlers.
+      const handler = method == PEER.ping ? noop : handlers.get(method);
       if (id === undefined) {
         // A notification has nobody to answer; a failing handler must not break the channel or the page.
         try {

@@ -10,6 +10,7 @@ const root = resolve(import.meta.dirname, '../..');
 const roots = {
   '/dist/': join(root, 'dist'),
   '/fixtures/': join(import.meta.dirname, 'fixtures'),
+  '/node_modules/': join(root, 'node_modules'),
 };
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -19,6 +20,9 @@ const types = {
 };
 
 let extraHeaders = {};
+// Every origin the servers answer on: the app pages trust these as hosts (<meta name="svc-host-origins">), as the
+// platform serving a package would write it; the hostile tests rely on origin and window checks beyond it.
+let hostOrigins = '';
 
 async function handle(req, res) {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -26,7 +30,12 @@ async function handle(req, res) {
   const file = prefix && normalize(join(roots[prefix], path.slice(prefix.length)));
   if (!file?.startsWith(roots[prefix])) return res.writeHead(404).end();
   try {
-    const body = await readFile(file);
+    let body = await readFile(file);
+    if (extname(file) == '.html')
+      body = String(body).replace(
+        '<meta charset="utf-8">',
+        `$&<meta name="svc-host-origins" content="${hostOrigins}">`,
+      );
     res
       .writeHead(200, {
         'content-type': types[extname(file)] ?? 'application/octet-stream',
@@ -56,8 +65,10 @@ export async function startServers(count, { roots: more = {}, headers = {} } = {
     await new Promise((ok, fail) => server.once('error', fail).listen(0, '127.0.0.1', ok));
     servers.push(server);
   }
+  const ports = servers.map((s) => s.address().port);
+  hostOrigins = ports.flatMap((p) => [`http://127.0.0.1:${p}`, `http://localhost:${p}`]).join(' ');
   return {
-    ports: servers.map((s) => s.address().port),
+    ports,
     close: async () => {
       await Promise.all(servers.map((s) => new Promise((ok) => (s.closeAllConnections(), s.close(() => ok())))));
       await rm(copy, { recursive: true, force: true });

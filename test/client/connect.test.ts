@@ -12,13 +12,15 @@ const app = {
 };
 const g = globalThis as any;
 
-function world(options: { connectTimeout?: number; hostOrigin?: string | null } = {}) {
+function world(options: { connectTimeout?: number; hostOrigin?: string | null; hostOrigins?: string[] | null } = {}) {
   const w = framedApp();
   const host = createHost({ app, handlers: { 'auth.state': () => 'signed-in' }, hostOrigin: w.host.origin });
   const detach = attachIframe(host, w.iframe, w.app.origin, w.host as never);
   g.window = w.app;
   const snapshot = options.hostOrigin === null ? { ...host.snapshot, host_origin: undefined } : host.snapshot;
-  const client = createSvc({ snapshot, connectTimeout: options.connectTimeout ?? 500 });
+  // The app trusts the real host unless a test says otherwise (null: no list given, so the page's <meta> decides).
+  const hostOrigins = options.hostOrigins === null ? undefined : (options.hostOrigins ?? [w.host.origin]);
+  const client = createSvc({ snapshot, connectTimeout: options.connectTimeout ?? 500, hostOrigins });
   return { appWin: w.app, hostWin: w.host, host, client, svc: client.svc, detach };
 }
 
@@ -55,8 +57,48 @@ describe('the window bootstrap', () => {
     await expect(w.svc.auth.state()).rejects.toMatchObject({
       code: 'ERR_NO_HOST',
       retriable: false,
-      message: expect.stringContaining('host_origin'),
+      message: expect.stringContaining('svc-host-origins'),
     });
+    expect(w.appWin.sent).toEqual([]);
+  });
+
+  it('refuses a host the app does not trust: a page that frames it naming itself in the fragment gets nothing', async () => {
+    w = world({ hostOrigins: ['https://messenger.example'] });
+    const error = await w.svc.storage.set('k', 'secret').catch((e) => e);
+    expect(error).toMatchObject({ code: 'ERR_NO_HOST', retriable: false });
+    expect(error.message).toContain('https://host.example');
+    expect(w.appWin.sent).toEqual([]); // no hello, so no call can follow
+  });
+
+  it('takes the trusted origins from <meta name="svc-host-origins"> when no list is given', async () => {
+    w = world({ hostOrigins: null });
+    const content = 'https://other.example https://host.example';
+    (w.appWin as any).document = {
+      querySelector: (selector: string) => (selector == 'meta[name=svc-host-origins]' ? { content } : null),
+    };
+    expect(await w.svc.auth.state()).toBe('signed-in');
+  });
+
+  it('refuses every host when the page lists none', async () => {
+    w = world({ hostOrigins: null });
+    (w.appWin as any).document = { querySelector: () => null };
+    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+    expect(w.appWin.sent).toEqual([]);
+  });
+
+  it('refuses when the browser reports another parent origin (location.ancestorOrigins)', async () => {
+    w = world();
+    (w.appWin.location as any).ancestorOrigins = ['https://evil.example'];
+    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+    expect(w.appWin.sent).toEqual([]);
+    (w.appWin.location as any).ancestorOrigins = ['https://host.example'];
+    expect(await w.svc.auth.state()).toBe('signed-in');
+  });
+
+  it("never takes '*' as the host origin, even when listed", async () => {
+    w = world({ hostOrigins: ['*'] });
+    const client = createSvc({ snapshot: { ...w.host.snapshot, host_origin: '*' }, hostOrigins: ['*'] });
+    await expect(client.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
     expect(w.appWin.sent).toEqual([]);
   });
 

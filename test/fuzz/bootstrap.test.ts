@@ -27,6 +27,7 @@ function fakeWindow(parent?: unknown) {
   const listeners = new Set<(e: any) => void>();
   const w: any = {
     parent,
+    location: {},
     addEventListener: (_t: string, fn: (e: any) => void) => void listeners.add(fn),
     removeEventListener: (_t: string, fn: (e: any) => void) => void listeners.delete(fn),
     dispatch: (e: unknown) => [...listeners].forEach((fn) => fn(e)),
@@ -67,7 +68,7 @@ describe("the app's side of the bootstrap", () => {
         const win = ((globalThis as any).window = fakeWindow(parent));
         const other = { postMessage() {} };
         let adopted = false;
-        const p = connect(HOST, 3000).then(
+        const p = connect(HOST, 3000, [HOST]).then(
           () => (adopted = true),
           (e) => e,
         );

@@ -104,12 +104,15 @@ describe('actions', () => {
     await rejectsWith(host.invokeAction('list_polls', {}), 'ERR_ACTION_FAILED');
   });
 
-  test('assertActionsHandled names declared actions without a handler and handlers of undeclared ones', () => {
+  test('assertActionsHandled names declared actions without a handler and handlers of undeclared ones', async () => {
     const host = createMockHost({ manifest: exchangeManifest() });
     host.svc.actions.handle('list_polls', () => null);
     host.svc.actions.handle('create_pol', () => null);
+    // The client announces its handlers to the host as a message: let it arrive.
+    await host.flush();
     expect(() => host.assertActionsHandled()).toThrow(/create_poll, delete_poll, close_poll.*create_pol\b/);
     for (const name of ['create_poll', 'delete_poll', 'close_poll']) host.svc.actions.handle(name, () => null);
+    await host.flush();
     expect(() => host.assertActionsHandled()).toThrow(/create_pol\b/);
   });
 

@@ -32,6 +32,7 @@ describe('Team Polls', () => {
   test('registers a handler for every declared action', async () => {
     const { app } = setup();
     await app.start();
+    await host.flush(); // the client announces its handlers to the host as a message
     host.assertActionsHandled();
   });
 

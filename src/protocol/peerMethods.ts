@@ -1,0 +1,31 @@
+import { any, arr, bool, lit, obj, opt, str, text } from './shape';
+
+/**
+ * The registry of what the host sends the app, beside the app's calls (`methods.ts`): params each side checks
+ * before it sends and when it receives.
+ *
+ * - `actions.invoke`, a request: run the handler of a declared action.
+ * - `app.themeChanged`, a notification: the theme changed.
+ * @public
+ */
+export const toApp = {
+  'actions.invoke': obj({
+    invocation: text,
+    name: text,
+    input: any,
+    context: obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool }),
+  }),
+  'app.themeChanged': obj({ theme: lit('light', 'dark') }),
+};
+
+/**
+ * The registry of the app's channel messages that are not calls (`methods.ts` has those).
+ *
+ * - `actions.handlers`, a notification: the names the app has action handlers for, sent whenever that set changes
+ *   and on every new channel, so the host knows which declared actions can run before it asks anyone to confirm.
+ *   The client builds it from names `svc.actions.handle()` already checked; the host checks it on receipt.
+ * @public
+ */
+export const toHost = {
+  'actions.handlers': obj({ names: arr(text) }),
+};

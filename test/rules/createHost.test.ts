@@ -1,0 +1,38 @@
+// The shared host-rules suite against a bare createHost({ manifest }) with scripted answers: a web host built on
+// svc-sdk/host, connected to the real client over a structured-cloning channel.
+import { createSvc } from '../../src/client/createSvc';
+import { createHost, createMemoryGrants, createMemoryPair } from '../../src/host';
+import { describeHostRules } from './hostRules';
+
+describeHostRules('createHost({ manifest })', ({ manifest, answers, permissions, confirmActions }) => {
+  const [appEnd, hostEnd] = createMemoryPair();
+  const host = createHost({
+    manifest,
+    answers,
+    grants: createMemoryGrants(permissions),
+    confirmActions,
+    handlers: {
+      // The platform's effects only: the rules decide what leaves.
+      'identity.get': () => ({
+        app_user_id: 'u-1',
+        tenant_id: 't-1',
+        locale: 'en',
+        display_name: 'Ada',
+        email: 'ada@example.com',
+      }),
+      'auth.getToken': () => ({ access_token: 'opaque-token', expires_in: 300 }),
+      'room.current': () => null,
+      'message.send': () => ({ event_id: '$1' }),
+    },
+    transport: hostEnd,
+  });
+  const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+  const flush = async () => {
+    for (let i = 0; i < 32; i++) await Promise.resolve();
+  };
+  return {
+    svc,
+    invoke: (name, input, context = { invoked_by: 'user' }) => host.invokeAction(name, input, context),
+    flush,
+  };
+});
