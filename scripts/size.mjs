@@ -8,7 +8,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 // Brotli bytes for the whole client in a real app. 4,000 from issue 2 until issue 8's security and contract work,
 // which the client cannot do without: the handler announcement (the host's rules need to know which actions can
 // run), checks of what the host sends (actions.invoke, app.themeChanged), the dead-channel probe and the host-origin
-// allow-list cost 247 bytes together (3,999 -> 4,246; docs/performance.md has the breakdown).
+// allow-list cost about 260 bytes together (3,999 -> 4,259 with the readable RPC core and named registry options; docs/decisions.md).
 const BUDGET = 4300;
 const root = resolve(import.meta.dirname, '..');
 

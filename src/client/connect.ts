@@ -31,7 +31,7 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
     // own markup, or the platform that served its package) lists it; and where the browser tells us the parent's
     // real origin, that must be the one too. '*' is never a target. One message covers every way of having no
     // trusted host (no window, no parent, no origin, an untrusted one): the fix is the same.
-    trusted ??= win && win.document?.querySelector('meta[name=svc-host-origins]')?.content.split(' ');
+    trusted ??= win?.document?.querySelector('meta[name=svc-host-origins]')?.content.split(' ');
     if (
       !win ||
       win.parent == win ||
@@ -57,11 +57,14 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
       done();
       resolve([portTransport(ports[0]), d.snapshot]);
     };
-    const timer = setTimeout(
-      () => (done(), fail('ERR_HOST_UNREACHABLE', `no answer from ${origin} within ${timeout} ms; retry`, true)),
-      timeout,
-    );
-    const done = () => (clearTimeout(timer), win.removeEventListener('message', onMessage));
+    const timer = setTimeout(() => {
+      done();
+      fail('ERR_HOST_UNREACHABLE', `no answer from ${origin} within ${timeout} ms; retry`, true);
+    }, timeout);
+    const done = () => {
+      clearTimeout(timer);
+      win.removeEventListener('message', onMessage);
+    };
     win.addEventListener('message', onMessage);
     try {
       win.parent.postMessage({ svc: 'hello', wire: WIRE, nonce }, origin);

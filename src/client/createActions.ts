@@ -1,6 +1,6 @@
 import { PEER } from '../protocol/frames';
 import { methods } from '../protocol/methods';
-import { toApp, toHost } from '../protocol/peerMethods';
+import { toApp } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionHandler } from '../protocol/types';

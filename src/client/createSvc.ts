@@ -1,6 +1,6 @@
 import { PEER } from '../protocol/frames';
 import { type MethodDef, methods } from '../protocol/methods';
-import { toApp, toHost } from '../protocol/peerMethods';
+import { toApp } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
 import { SvcError } from '../protocol/SvcError';
@@ -129,7 +129,9 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
         if (typeof callback != 'function') throw invalid('app.onThemeChange', 'callback must be a function');
         listeners.add(callback);
         endpoint();
-        return () => void listeners.delete(callback);
+        return () => {
+          listeners.delete(callback);
+        };
       },
     },
     actions,
@@ -146,7 +148,8 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     const def: MethodDef = methods[name as keyof typeof methods];
     const [ns, member] = name.split('.') as [string, string];
     if (ns == 'actions') continue;
-    (svc[ns] ??= {})[member] = (...args: unknown[]) => {
+    svc[ns] ??= {};
+    svc[ns][member] = (...args: unknown[]) => {
       // Positional arguments become named params; a plain loop, since this runs on every call.
       const params: Record<string, unknown> = def.args == 'object' ? ((args[0] ?? {}) as Record<string, unknown>) : {};
       if (def.args != 'object')

@@ -23,9 +23,13 @@ const blobsLost = (): boolean => {
     return true;
   }
 };
+// Probed once, on first need.
 let foreign: boolean | undefined;
-const isForeignBlob = (v: unknown): v is Blob =>
-  typeof Blob == 'function' && v instanceof Blob && (foreign ??= blobsLost());
+const blobsAreForeign = (): boolean => {
+  foreign ??= blobsLost();
+  return foreign;
+};
+const isForeignBlob = (v: unknown): v is Blob => typeof Blob == 'function' && v instanceof Blob && blobsAreForeign();
 
 async function pack(v: unknown, depth = 0): Promise<unknown> {
   if (isForeignBlob(v)) {
@@ -66,7 +70,7 @@ function unpack(v: unknown, depth = 0): unknown {
  * cost. Sends stay in order: a message waits for the one before it to be packed.
  */
 export function nodeSafe(transport: Transport): Transport {
-  const foreignBlob = (foreign ??= blobsLost());
+  const foreignBlob = blobsAreForeign();
   const otherRealm =
     typeof structuredClone == 'function' && Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
   if (!foreignBlob && !otherRealm) return transport;

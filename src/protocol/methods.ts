@@ -44,17 +44,31 @@ const scope = obj({ scope: lit(...PERMISSION_SCOPES) });
 const key = obj({ key: text });
 const empty = obj({});
 
+/** How one registry entry is written: every field named, each with the default most operations have. */
+interface CallOptions<A, P, S> {
+  /** The facade's positional argument names, or `'object'`; default none. */
+  args?: A;
+  /** The params check; default `{}`. */
+  params?: P;
+  /** The short scope it needs; default none. */
+  scope?: S;
+  /** Whether it waits on a person; default false. */
+  prompt?: boolean;
+  /** Whether it is fire-and-forget; default false. */
+  notify?: boolean;
+}
+
 const call = <
   const A extends MethodDef['args'] = [],
   P extends Check<any> = typeof empty,
   S extends PermissionScope | null = null,
->(
-  args: A = [] as unknown as A,
-  params: P = empty as P,
-  scope: S = null as S,
+>({
+  args = [] as unknown as A,
+  params = empty as P,
+  scope = null as S,
   prompt = false,
   notify = false,
-) => ({ args, params, scope, prompt, notify });
+}: CallOptions<A, P, S> = {}) => ({ args, params, scope, prompt, notify });
 
 /**
  * The registry: one entry per bridge operation. A test walks it against the facade, the host and the docs.
@@ -63,28 +77,42 @@ const call = <
 export const methods = {
   'identity.get': call(),
   'auth.getToken': call(),
-  'auth.signIn': call([], empty, null, true),
+  'auth.signIn': call({ prompt: true }),
   'auth.signOut': call(),
   'auth.state': call(),
-  'room.current': call([], empty, 'room.context'),
-  'message.send': call('object', obj({ room_id: text, body: str, card: opt(card) }), 'room.send', true),
-  'files.pick': call('object', obj({ accept: opt(arr(text)), multiple: opt(bool) }), 'files.read', true),
-  'files.save': call('object', obj({ name: text, blob }), 'files.write', true),
+  'room.current': call({ scope: 'room.context' }),
+  'message.send': call({
+    args: 'object',
+    params: obj({ room_id: text, body: str, card: opt(card) }),
+    scope: 'room.send',
+    prompt: true,
+  }),
+  'files.pick': call({
+    args: 'object',
+    params: obj({ accept: opt(arr(text)), multiple: opt(bool) }),
+    scope: 'files.read',
+    prompt: true,
+  }),
+  'files.save': call({ args: 'object', params: obj({ name: text, blob }), scope: 'files.write', prompt: true }),
   // elicit and progress carry the invocation they belong to; the client adds it (see client/createActions.ts).
-  'actions.elicit': call('object', obj({ invocation: text, prompt: text, schema }), null, true),
-  'actions.progress': call('object', obj({ invocation: text, message: str }), null, false, true),
-  'ui.setTitle': call(['title'], obj({ title: str }), null, false, true),
-  'ui.toast': call('object', obj({ message: text, kind: opt(lit('info', 'success', 'error')) }), null, false, true),
-  'ui.confirm': call('object', obj({ title: str, body: str }), null, true),
-  'ui.openExternal': call(['url'], obj({ url })),
-  'ui.close': call([], empty, null, false, true),
-  'ui.share': call('object', obj({ title: str, url }), null, true),
-  'storage.get': call(['key'], key),
-  'storage.set': call(['key', 'value'], obj({ key: text, value: json })),
-  'storage.remove': call(['key'], key),
+  'actions.elicit': call({ args: 'object', params: obj({ invocation: text, prompt: text, schema }), prompt: true }),
+  'actions.progress': call({ args: 'object', params: obj({ invocation: text, message: str }), notify: true }),
+  'ui.setTitle': call({ args: ['title'], params: obj({ title: str }), notify: true }),
+  'ui.toast': call({
+    args: 'object',
+    params: obj({ message: text, kind: opt(lit('info', 'success', 'error')) }),
+    notify: true,
+  }),
+  'ui.confirm': call({ args: 'object', params: obj({ title: str, body: str }), prompt: true }),
+  'ui.openExternal': call({ args: ['url'], params: obj({ url }) }),
+  'ui.close': call({ notify: true }),
+  'ui.share': call({ args: 'object', params: obj({ title: str, url }), prompt: true }),
+  'storage.get': call({ args: ['key'], params: key }),
+  'storage.set': call({ args: ['key', 'value'], params: obj({ key: text, value: json }) }),
+  'storage.remove': call({ args: ['key'], params: key }),
   'storage.clear': call(),
-  'permissions.query': call(['scope'], scope),
-  'permissions.request': call(['scope'], scope, null, true),
+  'permissions.query': call({ args: ['scope'], params: scope }),
+  'permissions.request': call({ args: ['scope'], params: scope, prompt: true }),
 } as const satisfies { [W in MethodName]: MethodDef };
 
 // The registry's params tied to the facade: each entry's params object must be exactly what its facade arguments

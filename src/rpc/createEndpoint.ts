@@ -67,24 +67,23 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   let transport: Transport | undefined;
   const post = (frame: unknown, onError: (e: unknown) => void = noop) => {
     try {
-      void (transport ? transport.send(frame) : ready.then((t) => t.send(frame)))?.catch?.(onError);
+      const sent = transport ? transport.send(frame) : ready.then((t) => t.send(frame));
+      sent?.catch?.(onError);
     } catch (e) {
       onError(e);
     }
   };
 
-  // Settles a pending call once: removes it, resolves or rejects it.
-  const settle = (
-    id: string,
-    error?: SvcError | [code: string, why: string, retriable: boolean, cause?: unknown],
-    result?: unknown,
-  ) => {
-    const p = pending.get(id)!;
+  // Takes a pending call off the table, so that it settles once.
+  const take = (id: string): Pending => {
+    const call = pending.get(id)!;
     pending.delete(id);
-    if (!error) return p.resolve(result);
-    p.reject(
-      error instanceof SvcError ? error : new SvcError(error[0], error[1], error[2], p.method, { cause: error[3] }),
-    );
+    return call;
+  };
+  // Rejects a pending call with an error of its own operation.
+  const fail = (id: string, code: string, why: string, retriable: boolean, cause?: unknown) => {
+    const call = take(id);
+    call.reject(new SvcError(code, why, retriable, call.method, { cause }));
   };
 
   // One interval per endpoint, running while calls are pending, times them out: a timer per call would cost a
@@ -103,9 +102,12 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
           if (e.code == 'ERR_TIMEOUT') endpoint.close(closedError('peer gone'));
         });
       }
-      if (p.due <= now) settle(id, ['ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true]);
+      if (p.due <= now) fail(id, 'ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true);
     }
-    if (!pending.size) sweeper = void clearInterval(sweeper);
+    if (!pending.size) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
   };
 
   const receive = (m: unknown) => {
@@ -123,26 +125,27 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       } else if (typeof id == 'string') {
         // A failure is answered as an error; an answer that cannot be sent (a result that cannot be cloned) is
         // replaced by one, and an error that cannot be sent is given up on.
-        const fail = (e: unknown) => answer({ error: toWireError(e, `svc.${method} failed`) }, noop);
-        const answer = (frame: object, onError = fail) => closed || post({ svc: WIRE, id, ...frame }, onError);
+        const answerError = (e: unknown) => answer({ error: toWireError(e, `svc.${method} failed`) }, noop);
+        const answer = (frame: object, onError = answerError) => {
+          if (!closed) post({ svc: WIRE, id, ...frame }, onError);
+        };
         // A handler that answers synchronously is answered at once: each promise hop costs the round trip.
         try {
           if (!handler) throw new SvcError('ERR_UNSUPPORTED', `svc.${method} is not supported`);
           const result = handler(m.params) as PromiseLike<unknown> | undefined;
-          if (typeof result?.then == 'function') result.then((r) => answer({ result: r }), fail);
+          if (typeof result?.then == 'function') result.then((r) => answer({ result: r }), answerError);
           else answer({ result });
         } catch (e) {
-          fail(e);
+          answerError(e);
         }
       }
     } else if (typeof id == 'string' && pending.has(id)) {
-      settle(
-        id,
-        Object.hasOwn(m, 'error')
-          ? (fromWireError(m.error, pending.get(id)!.method) ?? ['ERR_PROTOCOL', 'malformed error', false])
-          : undefined,
-        m.result,
-      );
+      const call = take(id);
+      if (!Object.hasOwn(m, 'error')) call.resolve(m.result);
+      else
+        call.reject(
+          fromWireError(m.error, call.method) ?? new SvcError('ERR_PROTOCOL', 'malformed error', false, call.method),
+        );
     }
   };
 
@@ -154,13 +157,11 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       return new Promise((resolve, reject) => {
         const id = prefix + seq++;
         pending.set(id, { method, resolve, reject, timeout, due: Date.now() + timeout });
-        if (closed) return settle(id, [closed.code, closed.message, closed.retriable]);
+        if (closed) return fail(id, closed.code, closed.message, closed.retriable);
         sweeper ??= setInterval(sweep, Math.min(1000, options.timeout / 10));
-        post(
-          { svc: WIRE, id, method, params },
-          (e) =>
-            pending.has(id) && settle(id, ['ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e]),
-        );
+        post({ svc: WIRE, id, method, params }, (e) => {
+          if (pending.has(id)) fail(id, 'ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e);
+        });
       });
     },
     notify(method, params) {
@@ -170,14 +171,18 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       if (closed) return;
       closed = error;
       clearInterval(sweeper);
-      for (const id of pending.keys()) settle(id, [error.code, error.message, error.retriable]);
+      for (const id of pending.keys()) fail(id, error.code, error.message, error.retriable);
       post({ svc: WIRE, method: PEER.close, params: {} });
       ready.then((t) => t.close(), noop);
     },
   };
 
   ready.then(
-    (t) => (closed ? t.close() : t.listen(receive), (transport = t)),
+    (t) => {
+      if (closed) t.close();
+      else t.listen(receive);
+      transport = t;
+    },
     (e) => endpoint.close(e instanceof SvcError ? e : closedError(String(e))),
   );
   return endpoint;

@@ -67,7 +67,10 @@ export function actionRules(manifest: Manifest, handled: ReadonlySet<string>, po
     if (by == 'agent' && (typeof context.agent_id != 'string' || !context.agent_id))
       throw fail('ERR_INVALID_ARGUMENT', 'an agent invocation must name its agent: pass context.agent_id.');
     let validate = inputs.get(name);
-    if (!validate) inputs.set(name, (validate = createInputValidator(action.input_schema)));
+    if (!validate) {
+      validate = createInputValidator(action.input_schema);
+      inputs.set(name, validate);
+    }
     const issues = validate(input);
     // Rejected before anything else: a malformed input never reaches the person or the handler.
     if (issues.length)
