@@ -1,0 +1,127 @@
+import type { MethodName, MethodParams, MethodResult } from '../protocol/methods';
+import type { PermissionScope } from '../protocol/scopes';
+import type { LaunchSnapshot } from '../protocol/snapshot';
+import type { ActionContext, Theme } from '../protocol/types';
+import type { Transport } from '../rpc/Transport';
+import type { InvokeContext } from './rules/actionRules';
+import type { HostRules, RuleOptions } from './rules/createRules';
+
+/**
+ * A running action invocation, as the host's `actions.elicit` and `actions.progress` handlers see it.
+ * @public
+ */
+export interface Invocation {
+  /** The invocation id the app echoes in `elicit` and `progress`. */
+  id: string;
+  /** The action's name. */
+  name: string;
+  /** The context it was invoked with. */
+  context: ActionContext;
+}
+
+/**
+ * What a host handler receives besides the params.
+ * @public
+ */
+export interface HostCallContext {
+  /** The operation's wire name. */
+  method: MethodName;
+  /** For `actions.elicit` and `actions.progress`: the running invocation they belong to. */
+  invocation?: Invocation;
+  /**
+   * The context of the action invocation running while this call came (an app's calls during an invocation are
+   * made for whoever invoked it): a host mints an agent's token with `act.sub` from it.
+   */
+  acting?: ActionContext;
+}
+
+/**
+ * The host's handlers, one per registry operation, typed from the registry. An operation without a handler is
+ * not advertised, and calling it rejects with `ERR_UNSUPPORTED`.
+ * @public
+ */
+export type HostHandlers = {
+  [W in MethodName]?: (params: MethodParams<W>, context: HostCallContext) => MethodResult<W> | Promise<MethodResult<W>>;
+};
+
+/**
+ * One bridge call as the host saw it, before any check.
+ * @public
+ */
+export interface HostCall {
+  /** The wire name, e.g. `'room.current'`. */
+  method: string;
+  /** The params as received. */
+  params: unknown;
+}
+
+/**
+ * Options of {@link createHost}.
+ *
+ * @remarks
+ * With a `manifest`, the host enforces every rule of the interface that a host owns (see {@link RuleOptions}):
+ * `handlers` are then only the platform's effects, run once the rules let a call through. Without one, `handlers`
+ * answer every call as they are, and `granted` decides the scopes.
+ * @public
+ */
+export interface HostOptions extends Partial<RuleOptions> {
+  /** The handlers of the operations this host offers (with a `manifest`: its effects). */
+  handlers?: HostHandlers;
+  /**
+   * The values of `svc.app` (the snapshot's `app`); `methods` is filled in from `handlers`. With a `manifest`, `id`
+   * and `version` default to its own, `locale` to its `default_locale` (else `'en'`), `theme` to `'light'`.
+   */
+  app?: Partial<LaunchSnapshot['app']>;
+  /** The channel, when it is not an iframe (tests, native). Use {@link HostEndpoint.attach} for iframes. */
+  transport?: Transport;
+  /**
+   * Without a `manifest`: whether a short scope is granted now; operations that need one reject
+   * `ERR_SCOPE_NOT_GRANTED` when not. With one, the rules decide from `grants`.
+   */
+  granted?: (scope: PermissionScope) => boolean | Promise<boolean>;
+  /**
+   * Sees every inbound call of a registry operation before any check, valid or not (logs, test recorders). A name
+   * that is no operation is answered `ERR_UNSUPPORTED` without reaching it.
+   */
+  onCall?: (call: HostCall) => void;
+  /**
+   * Wraps the implementation of each offered operation, after the host checked its arguments and scope: metrics,
+   * tracing, fault injection (the mock's `fail`, `delay` and `hang` use it).
+   */
+  around?: (
+    method: MethodName,
+    run: (params: any, context: HostCallContext) => unknown,
+  ) => (params: any, context: HostCallContext) => unknown;
+  /** Ms an action invocation may run. Default 600 000 (ten minutes: it may elicit from a person). */
+  actionTimeout?: number;
+  /** The web host page's origin, put into the snapshot as `host_origin`. */
+  hostOrigin?: string;
+}
+
+/**
+ * The host's side of the bridge.
+ * @public
+ */
+export interface HostEndpoint {
+  /** The launch snapshot to hand to the app (URL fragment, native injection, or the welcome). */
+  readonly snapshot: LaunchSnapshot;
+  /**
+   * Runs the app's handler of an action and resolves with its output. With a `manifest`, the rules apply
+   * (declared, `input_schema`, a registered handler, the confirm floor and policy, `output_schema`) and set
+   * `confirmed` themselves: pass `{ invoked_by, agent_id }` only. Without one, the context is sent as given.
+   */
+  invokeAction(name: string, input: unknown, context: InvokeContext | ActionContext): Promise<unknown>;
+  /** The actions the app has announced handlers for, as of the last announcement that arrived. */
+  handledActions(): string[];
+  /** The rules this host enforces, when it was given a `manifest`. */
+  readonly rules?: HostRules;
+  /** Changes the theme: the app's `svc.app.theme` follows and its `onThemeChange` callbacks run. */
+  setTheme(theme: Theme): void;
+  /** Connects a (new) app channel; a previous one is closed and its pending calls fail with `ERR_DISCONNECTED`. */
+  attach(transport: Transport): void;
+  /**
+   * Closes the channel; pending calls on both sides fail with `ERR_DISCONNECTED`. A later {@link HostEndpoint.attach}
+   * opens a new one (as a reload does), also when `close()` came before any app attached.
+   */
+  close(): void;
+}
