@@ -1,4 +1,4 @@
-import type { HostEndpoint } from '../host/createHost';
+import type { HostEndpoint } from '../host/types';
 import type { Manifest } from '../manifest';
 import type { MethodName } from '../protocol/methods';
 import type { PermissionScope } from '../protocol/scopes';

@@ -1,5 +1,6 @@
 import { createSvc } from '../client/createSvc';
-import { createHost, type HostHandlers } from '../host/createHost';
+import { createHost } from '../host/createHost';
+import type { HostHandlers } from '../host/types';
 import { createMemoryGrants } from '../host/rules/GrantStore';
 import { createMemoryStorage } from '../host/rules/createMemoryStorage';
 import { assertManifest } from '../manifest';

@@ -1,4 +1,4 @@
-import type { HostHandlers } from '../host/createHost';
+import type { HostHandlers } from '../host/types';
 import type { Manifest } from '../manifest';
 import type { Identity, SvcFile } from '../protocol/types';
 import type { MockRecords } from './MockState';

@@ -1,4 +1,4 @@
-import type { HostHandlers } from '../host/createHost';
+import type { HostHandlers } from '../host/types';
 import type { PermissionScope } from '../protocol/scopes';
 import type { ActionContext, Identity, OutgoingMessage, PickOptions, Room, SvcFile, Theme } from '../protocol/types';
 import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';

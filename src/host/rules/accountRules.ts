@@ -1,7 +1,7 @@
 import type { Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
 import type { Identity } from '../../protocol/types';
-import type { HostHandlers } from '../createHost';
+import type { HostHandlers } from '../types';
 import type { Ask } from './createAsk';
 import type { PermissionRules } from './permissionRules';
 

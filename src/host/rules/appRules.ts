@@ -2,7 +2,7 @@ import { createInputValidator, type InputValidator } from '../../manifest';
 import type { JsonValue } from '../../protocol/shape';
 import { SvcError } from '../../protocol/SvcError';
 import type { SvcFile } from '../../protocol/types';
-import type { HostHandlers } from '../createHost';
+import type { HostHandlers } from '../types';
 import type { Ask } from './createAsk';
 import type { HostAnswers } from './HostAnswers';
 import { checkQuota, type StorageStore } from './createMemoryStorage';
