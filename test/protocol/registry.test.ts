@@ -5,6 +5,9 @@ import {
   createHost,
   createMemoryPair,
   methods,
+  PEER,
+  toApp,
+  toHost,
   PERMISSION_SCOPES,
   results,
   SCOPE_TO_MANIFEST,
@@ -84,5 +87,8 @@ describe('the registry is the one contract', () => {
   it('is documented for host implementers: PROTOCOL.md names every operation', () => {
     const protocol = readFileSync(new URL('../../PROTOCOL.md', import.meta.url), 'utf8');
     for (const name of names) expect(protocol, `PROTOCOL.md lacks ${name}`).toContain(`\`${name}\``);
+    // The channel's own messages too: what the host sends, the app's announcement, the probe and close.
+    for (const name of [...Object.keys(toApp), ...Object.keys(toHost), ...Object.values(PEER)])
+      expect(protocol, `PROTOCOL.md lacks ${name}`).toContain(`\`${name}\``);
   });
 });
