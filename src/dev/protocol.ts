@@ -4,7 +4,7 @@
  *
  * @remarks
  * Changes after the first version are additive only and announced here.
- * Changelog: v1 (first version).
+ * Changelog: v1 (first version); v2: `DevConfig.blocked`, the `blocked` stream event.
  *
  * Rules of the control API: served on 127.0.0.1 only, under {@link CONTROL_PREFIX}; every request carries
  * {@link CONTROL_TOKEN_HEADER} with the per-launch token, an `Origin` equal to the messenger origin and a `Host`
@@ -167,6 +167,8 @@ export interface DevConfig {
   realm: string;
   /** `{base_url}` of the server API, ending in `/v1`. */
   baseUrl: string;
+  /** Requests the package's policies blocked so far (added in v2), each with what to change. */
+  blocked: Array<{ blocked: string; directive: string; advice: string; at: string }>;
 }
 
 /** Body of `POST /__svc/subject-token`: the page, as native runtime, gets the person's platform token. @public */
@@ -254,4 +256,5 @@ export type DevStreamEvent =
   | { type: 'card'; room_id: string; entry: DevTimelineEntry }
   | { type: 'notification'; notification: DevNotification }
   | { type: 'delivery'; delivery: DevDelivery }
-  | { type: 'app-reload' };
+  | { type: 'app-reload' }
+  | { type: 'blocked'; request: { blocked: string; directive: string; advice: string; at: string } };

@@ -38,9 +38,14 @@ describe('startDevPlatform', () => {
     });
     secret = p.signingSecret;
     const control = (path: string, body: unknown = {}, headers: Record<string, string> = {}) =>
-      fetch(`${p.url}${path}`, {
+      fetch(`${p.origin}${path}`, {
         method: 'POST',
-        headers: { origin: p.url, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json', ...headers },
+        headers: {
+          origin: p.origin,
+          'x-svc-dev-token': p.controlToken,
+          'content-type': 'application/json',
+          ...headers,
+        },
         body: JSON.stringify(body),
       });
     expect((await control('/__svc/grant', { scope: 'svc.notifications' }, { origin: 'http://evil.test' })).status).toBe(
@@ -74,9 +79,9 @@ describe('startDevPlatform', () => {
     expect(notify.status).toBe(201);
     expect((await control('/__svc/message', { room_id: 'board', text: 'Vote!' })).status).toBe(200);
     expect((await control('/__svc/message', { room_id: 'nope', text: 'x' })).status).toBe(400);
-    const patched = await fetch(`${p.url}/__svc/settings`, {
+    const patched = await fetch(`${p.origin}/__svc/settings`, {
       method: 'PATCH',
-      headers: { origin: p.url, 'x-svc-dev-token': p.controlToken },
+      headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken },
       body: '{"theme":"dark","__proto__":{"polluted":true}}',
     });
     expect(((await patched.json()) as { settings: { theme: string } }).settings.theme).toBe('dark');

@@ -90,3 +90,6 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     },
   };
 }
+
+/** A running webhook sender. @internal */
+export type WebhookSender = ReturnType<typeof createWebhookSender>;

@@ -1,0 +1,135 @@
+import type { Manifest } from '../manifest';
+import type { ActionBody, ControlAction } from './platform/controlActions';
+import type { IdentityProvider } from './platform/createIdentityProvider';
+import { ACCESS_TOKEN_TYPE, type DevState, type DevTimelineEntry, TOKEN_EXCHANGE_GRANT } from './protocol';
+import type { BlockedRequest } from './serve/createPackageServer';
+
+/** What {@link platformHandle} wraps. @internal */
+export interface HandleParts {
+  origin: string;
+  controlToken: string;
+  realm: string;
+  miniAppId: string;
+  audience: string;
+  state: DevState;
+  secrets: { current: string[] };
+  actions: Record<string, ControlAction>;
+  changed(): void;
+  idp: IdentityProvider;
+  appUrl: string;
+  appOrigin: string;
+  manifest: Manifest | undefined;
+  blocked: BlockedRequest[];
+  close(): Promise<void>;
+}
+
+/** Options of {@link DevPlatformHandle}'s `appToken`. @public */
+export interface AppTokenOptions {
+  /** The person (platform user id); default the current one (`alice` at first launch). */
+  userId?: string;
+  /** Scopes to ask for (manifest `auth.scopes`); the answer holds those the person granted. */
+  scopes?: string[];
+  /** An agent acting for the person: the token then carries `act.sub`. */
+  agentId?: string;
+}
+
+/**
+ * The handle `startDevPlatform` returns: the addresses a backend needs, and calls that act as the person or the
+ * administrator, in-process, with the same effects as the messenger page's buttons (webhooks included).
+ */
+export function platformHandle(p: HandleParts) {
+  const run = async (route: string, body: ActionBody) => {
+    const result = await p.actions[route]!(body);
+    p.changed();
+    return result;
+  };
+  const entries = (roomId: string | undefined, kind: DevTimelineEntry['kind']) =>
+    p.state.rooms
+      .filter((r) => roomId === undefined || r.id === roomId)
+      .flatMap((r) => r.timeline.filter((e) => e.kind === kind));
+  return {
+    /** The messenger page, with its launch token: open it in a browser. */
+    url: `${p.origin}/?token=${p.controlToken}`,
+    /** The platform's origin (`http://127.0.0.1:<port>`): identity provider, server API, control API. */
+    origin: p.origin,
+    /** The server API base, ending in `/v1` (`createServerClient({ baseUrl })`). */
+    baseUrl: `${p.origin}/v1`,
+    /** `{auth_url}`: the issuer is `${authUrl}/realms/${realm}`. */
+    authUrl: p.origin,
+    realm: p.realm,
+    /** The current webhook and server API signing secret (a rotation makes a new one). */
+    get signingSecret() {
+      return p.secrets.current[0] ?? '';
+    },
+    miniAppId: p.miniAppId,
+    /** The audience exchanged tokens carry. */
+    audience: p.audience,
+    /** The rooms, at least one end-to-end encrypted and one not. */
+    get rooms() {
+      return p.state.rooms.map((r) => ({ room_id: r.id, name: r.name, is_encrypted: r.is_encrypted }));
+    },
+    /** The whole state, live (what the state file keeps). */
+    state: p.state,
+    /** The per-launch token of the control API (`x-svc-dev-token`). */
+    controlToken: p.controlToken,
+    /** The URL the messenger's iframe loads, and its origin. */
+    appUrl: p.appUrl,
+    appOrigin: p.appOrigin,
+    /** The validated manifest, when started with `dir`. */
+    manifest: p.manifest,
+    /** Requests the app's policies blocked, each with what to change. */
+    blocked: p.blocked,
+    /** Installs the app for a person (`installation.created`). */
+    install: (userId?: string) => run('POST /__svc/install', { user_id: userId }),
+    /** Uninstalls it (`installation.deleted`, by the person or an administrator). */
+    uninstall: (userId?: string, removedBy: 'user' | 'admin' = 'user') =>
+      run('POST /__svc/uninstall', { user_id: userId, removed_by: removedBy }),
+    /** Grants a manifest scope (e.g. `svc.notifications`) as the person would (`scope.granted`). */
+    grant: (scope: string, userId?: string) => run('POST /__svc/grant', { scope, user_id: userId }),
+    /** Revokes it (`scope.revoked`); the token exchange then leaves it out. */
+    revoke: (scope: string, userId?: string) => run('POST /__svc/revoke', { scope, user_id: userId }),
+    /** Removes the person from the tenant (`user.deprovisioned`); the exchange then refuses them. */
+    deprovision: (userId?: string) => run('POST /__svc/deprovision', { user_id: userId }),
+    /** Revokes the running version (`app.revoked`); the server API then answers 409. */
+    revokeVersion: (reason?: string) => run('POST /__svc/revoke-version', { reason }),
+    /** Starts a secret rotation: a new secret signs; the old one still verifies for `overlapSeconds`. */
+    rotateSecret: (overlapSeconds?: number) => run('POST /__svc/rotate-secret', { overlap_seconds: overlapSeconds }),
+    /** Cards the backend posted, of one room or all. */
+    cards: (roomId?: string) => entries(roomId, 'card'),
+    /** Messages people sent (through the app's `svc.message.send`), of one room or all. */
+    messages: (roomId?: string) => entries(roomId, 'message'),
+    /** Notifications the backend sent, of one person or all. */
+    notifications: (userId?: string) =>
+      p.state.notifications.filter((n) => userId === undefined || n.user_id === userId),
+    /** Webhook deliveries with their attempts. */
+    deliveries: () => p.state.deliveries,
+    /**
+     * The app's token for a person, as `svc.auth.getToken()` would get it: a real RFC 8693 exchange at the identity
+     * provider, signed with the realm's key, which `createTokenVerifier` accepts.
+     */
+    async appToken(options: AppTokenOptions = {}): Promise<string> {
+      const userId = options.userId ?? p.state.settings.current_user_id;
+      const form = new URLSearchParams({
+        grant_type: TOKEN_EXCHANGE_GRANT,
+        subject_token: await p.idp.subjectToken(userId),
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        audience: p.audience,
+        scope: (options.scopes ?? []).join(' '),
+      });
+      if (options.agentId) {
+        form.set('actor_token', await p.idp.actorToken(options.agentId));
+        form.set('actor_token_type', ACCESS_TOKEN_TYPE);
+      }
+      const answer = await p.idp.exchange(form);
+      const body = answer.body as { access_token?: string; error_description?: string };
+      if (answer.status !== 200 || !body.access_token)
+        throw new Error(`the exchange refused ${userId}: ${body.error_description ?? answer.status}`);
+      return body.access_token;
+    },
+    /** Stops every server and waits for the state file. */
+    close: p.close,
+  };
+}
+
+/** The handle of a running platform. @public */
+export type DevPlatformHandle = ReturnType<typeof platformHandle>;

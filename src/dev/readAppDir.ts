@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type Manifest, validateManifest } from '../manifest';
+
+/** The app a dev platform runs: its folder and its validated manifest. @public */
+export interface DevApp {
+  /** The package folder (absolute). */
+  dir: string;
+  /** The validated manifest. */
+  manifest: Manifest;
+}
+
+/** Thrown when the app's folder has no readable, valid manifest; the message says what to fix. @public */
+export class DevAppError extends Error {
+  override readonly name = 'DevAppError';
+}
+
+/**
+ * Reads `<dir>/manifest.json` and validates it with the same rules and messages as `svc validate`.
+ * @throws {@link DevAppError} naming the file and every problem (with its JSON path) when it is missing or invalid.
+ * @public
+ */
+export async function readAppDir(dir: string): Promise<DevApp> {
+  const root = resolve(dir);
+  const file = join(root, 'manifest.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new DevAppError(`${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new DevAppError(`${file}: not JSON (${(error as Error).message}); run \`npx svc validate\` for the line.`);
+  }
+  const result = validateManifest(json);
+  if (!result.ok) {
+    const lines = result.issues.map((i) => `  ${i.message}`);
+    throw new DevAppError(`${file} is not a valid manifest:\n${lines.join('\n')}`);
+  }
+  return { dir: root, manifest: result.manifest };
+}

@@ -1,0 +1,147 @@
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import type { Manifest } from '../../manifest';
+import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
+
+/** A request the package's policies blocked, as the platform logs it. @public */
+export interface BlockedRequest {
+  /** What was blocked (a URL, or `inline`/`eval`). */
+  blocked: string;
+  /** The CSP directive that blocked it. */
+  directive: string;
+  /** What to change: the host to add to `network`, or the `--allow` flag. */
+  advice: string;
+  at: string;
+}
+
+/** Options of {@link createPackageServer}. @public */
+export interface PackageServerOptions {
+  /** The package folder. */
+  dir: string;
+  manifest: Manifest;
+  /** The only origin allowed to frame the package, and the host origin its pages trust. */
+  messengerOrigin: string;
+  /** Loopback backends the app may reach besides `network` (`--allow`). */
+  allow?: readonly string[];
+  /** Port on 127.0.0.1; default a free one. */
+  port?: number;
+  /** Called for every request the browser reports blocked. */
+  onBlocked?: (request: BlockedRequest) => void;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+/**
+ * Serves a mini app package on its own origin (`http://localhost:<port>`, another site than the messenger on
+ * 127.0.0.1), as the platform would: its pages carry the manifest's CSP, a platform policy that only the messenger
+ * may frame them and that `fetch`/WebSocket reach only the `network` hosts (and the `--allow` backends), and the
+ * `<meta name="svc-host-origins">` the client needs. Blocked requests come back as CSP reports.
+ * @public
+ */
+export async function createPackageServer(options: PackageServerOptions) {
+  const root = normalize(options.dir + sep);
+  const policies = packageCsp(options.manifest, options.messengerOrigin, options.allow ?? []);
+  const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
+  let hosts: string[] = [];
+
+  const fail = (res: ServerResponse, status: number, detail: string) =>
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    // DNS rebinding: only requests addressed to this server by its loopback names.
+    if (!hosts.includes(req.headers.host ?? '')) return fail(res, 403, 'unknown Host; use the URL svc dev printed.');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method == 'POST' && url.pathname == CSP_REPORT_PATH) return report(req, res);
+    if (req.method != 'GET' && req.method != 'HEAD') return fail(res, 405, 'the package is read-only.');
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return fail(res, 400, 'malformed path.');
+    }
+    if (path.endsWith('/')) path += path == '/' ? options.manifest.entry : 'index.html';
+    const file = normalize(join(root, path));
+    // No way out of the package, and no dotfiles (.env, .git): a package has none worth serving.
+    if (
+      !file.startsWith(root) ||
+      file
+        .slice(root.length)
+        .split(sep)
+        .some((part) => part.startsWith('.'))
+    )
+      return fail(res, 404, 'not in the package.');
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return fail(res, 404, `${path} is not in the package.`);
+    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const headers: Record<string, string | string[]> = {
+      'content-type': type,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    };
+    let body: Buffer | string = await readFile(file);
+    if (type.startsWith('text/html')) {
+      headers['content-security-policy'] = [policies.declared, policies.platform];
+      const html = body.toString('utf8');
+      const head = /<head[^>]*>/i.exec(html);
+      body = head ? html.replace(head[0], `${head[0]}${meta}`) : `${meta}${html}`;
+    }
+    res.writeHead(200, headers).end(req.method == 'HEAD' ? undefined : body);
+  }
+
+  async function report(req: IncomingMessage, res: ServerResponse) {
+    let text = '';
+    for await (const chunk of req) {
+      text += chunk;
+      if (text.length > 64_000) return fail(res, 413, 'report too large.');
+    }
+    try {
+      const r = JSON.parse(text)['csp-report'] ?? {};
+      const blocked = String(r['blocked-uri'] ?? '');
+      const directive = String(r['effective-directive'] ?? r['violated-directive'] ?? '');
+      options.onBlocked?.({
+        blocked,
+        directive,
+        advice: blockedAdvice(blocked, directive),
+        at: new Date().toISOString(),
+      });
+    } catch {
+      // A malformed report is dropped: it is the browser's, and nothing waits on it.
+    }
+    res.writeHead(204).end();
+  }
+
+  const server = createServer((req, res) => void handle(req, res).catch(() => fail(res, 500, 'internal error.')));
+  await new Promise<void>((ok, no) => server.once('error', no).listen(options.port ?? 0, '127.0.0.1', ok));
+  const port = (server.address() as AddressInfo).port;
+  hosts = [`localhost:${port}`, `127.0.0.1:${port}`];
+  const origin = `http://localhost:${port}`;
+  return {
+    /** The package's origin: `http://localhost:<port>`. */
+    origin,
+    /** The entry page's URL. */
+    entryUrl: `${origin}/${options.manifest.entry.replace(/^\//, '')}`,
+    policies,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** A running package server. @public */
+export type PackageServer = Awaited<ReturnType<typeof createPackageServer>>;

@@ -1,0 +1,63 @@
+import { parseCsp } from '../../manifest';
+import type { Manifest } from '../../manifest';
+
+/** Where the package server receives the browser's CSP violation reports (on the package's own origin). */
+export const CSP_REPORT_PATH = '/__svc/csp-report';
+
+/** The two policies a package page is served with. @public */
+export interface PackagePolicies {
+  /** The manifest's own `csp`, with the loopback backends named by `--allow` added to what may be fetched. */
+  declared: string;
+  /**
+   * The platform's: who may frame the page (the messenger only), and the network allowlist as the native runtime
+   * enforces it (`network.connect` over HTTPS, `network.socket` over WSS, plus the `--allow` backends).
+   */
+  platform: string;
+}
+
+/**
+ * The Content-Security-Policy headers of a package page. Both are sent: a browser enforces every policy it gets,
+ * so a request must pass the manifest's own policy and the platform's network allowlist.
+ * @param allow - loopback origins of the developer's backends (e.g. `http://127.0.0.1:3000`).
+ * @public
+ */
+export function packageCsp(manifest: Manifest, messengerOrigin: string, allow: readonly string[]): PackagePolicies {
+  const directives = parseCsp(manifest.csp);
+  const connect = directives.get('connect-src') ?? directives.get('default-src');
+  // A dev-only relaxation: the backends the developer named are reachable whatever the manifest's connect-src
+  // says, since a production manifest names the production hosts, not localhost.
+  if (allow.length && connect) directives.set('connect-src', [...connect, ...allow]);
+  directives.set('report-uri', [CSP_REPORT_PATH]);
+  const declared = [...directives].map(([name, values]) => [name, ...values].join(' ')).join('; ');
+  const hosts = [
+    ...(manifest.network.connect ?? []).map((h) => `https://${h}`),
+    ...(manifest.network.socket ?? []).map((h) => `wss://${h}`),
+  ];
+  const platform = [
+    `frame-ancestors ${messengerOrigin}`,
+    `connect-src 'self' ${[...hosts, ...allow].join(' ')}`.trim(),
+    `report-uri ${CSP_REPORT_PATH}`,
+  ].join('; ');
+  return { declared, platform };
+}
+
+/**
+ * What to tell the developer about a request the browser blocked: the host to add to `network`, or the
+ * `--allow` flag for a loopback backend.
+ * @public
+ */
+export function blockedAdvice(blockedUri: string, directive: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(blockedUri);
+  } catch {
+    return `the page broke its CSP (${directive}): ${blockedUri || 'an inline script or style'}; all code must come from the package.`;
+  }
+  if (url.hostname == '127.0.0.1' || url.hostname == 'localhost')
+    return `${url.origin} is not allowed: start svc dev with --allow ${url.origin} (development only).`;
+  if (directive.startsWith('connect-src') || directive.startsWith('default-src')) {
+    const list = url.protocol == 'wss:' ? 'socket' : 'connect';
+    return `${url.host} is not in the manifest's network: add "${url.hostname}" to network.${list} (and to the csp's connect-src).`;
+  }
+  return `${url.origin} was blocked by ${directive}: the manifest's csp does not allow it.`;
+}

@@ -1,0 +1,119 @@
+// The app's package on its own origin, as the platform serves it: the manifest's CSP plus the platform's policy
+// (only the messenger may frame it; fetch reaches the network allowlist), the host-origin meta tag, no way out of
+// the folder, and CSP reports that name what to change.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockedAdvice, type DevPlatform, DevAppError, startDevPlatform } from '../../src/dev';
+import { writeAppDir } from './appDir';
+
+let p: DevPlatform;
+let events: string[] = [];
+
+beforeAll(async () => {
+  const dir = await writeAppDir();
+  p = await startDevPlatform({ dir, port: 0, allow: ['http://127.0.0.1:3999'] });
+});
+afterAll(() => p.close());
+
+/** A raw GET with a chosen Host header (fetch cannot set one). */
+function rawGet(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = request({ host: '127.0.0.1', port: u.port, path: u.pathname, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the package server', () => {
+  it('serves the entry on its own origin with both policies and the host-origin meta tag', async () => {
+    expect(p.appOrigin).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(p.appOrigin).not.toBe(p.origin);
+    const res = await fetch(p.appUrl);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    // Two policies arrive joined by a comma; both are enforced.
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain(`frame-ancestors ${p.origin}`);
+    expect(csp).toContain("connect-src 'self' https://api.polls.example http://127.0.0.1:3999");
+    expect(csp).toContain('report-uri /__svc/csp-report');
+    const html = await res.text();
+    expect(html).toContain(`<head><meta name="svc-host-origins" content="${p.origin}">`);
+  });
+
+  it('serves other files without the meta tag, and never a dotfile or a path outside the folder', async () => {
+    const js = await fetch(`${p.appOrigin}/js/app.js`);
+    expect(js.headers.get('content-type')).toContain('text/javascript');
+    expect(await js.text()).toBe('console.log("app");');
+    expect((await fetch(`${p.appOrigin}/.env`)).status).toBe(404);
+    expect((await rawGet(`${p.appOrigin}/../../../../etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
+    expect((await rawGet(`${p.appOrigin}/%2e%2e/%2e%2e/etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
+    expect((await fetch(`${p.appOrigin}/missing.html`)).status).toBe(404);
+    expect((await fetch(`${p.appOrigin}/index.html`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('refuses a request addressed to another host name (DNS rebinding)', async () => {
+    expect((await rawGet(p.appUrl, 'evil.example')).status).toBe(403);
+  });
+
+  it('turns a CSP report into a blocked request with the host to add', async () => {
+    const report = {
+      'csp-report': { 'blocked-uri': 'https://tracker.example/pixel', 'effective-directive': 'connect-src' },
+    };
+    const res = await fetch(`${p.appOrigin}/__svc/csp-report`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: JSON.stringify(report),
+    });
+    expect(res.status).toBe(204);
+    expect(p.blocked.at(-1)).toMatchObject({
+      blocked: 'https://tracker.example/pixel',
+      advice: expect.stringContaining('add "tracker.example" to network.connect'),
+    });
+    expect(blockedAdvice('http://127.0.0.1:3000/api', 'connect-src')).toContain('--allow http://127.0.0.1:3000');
+    events = p.blocked.map((b) => b.blocked);
+    expect(events).toContain('https://tracker.example/pixel');
+  });
+});
+
+describe('startDevPlatform({ dir })', () => {
+  it('takes the app id, audience and version from the manifest, and rooms as { room_id, name, is_encrypted }', () => {
+    expect(p.miniAppId).toBe('0123456789abcdef');
+    expect(p.audience).toBe('polls-backend');
+    expect(p.state.version).toBe('1.0.0');
+    expect(p.rooms.some((r) => r.is_encrypted)).toBe(true);
+    expect(p.rooms.some((r) => !r.is_encrypted)).toBe(true);
+    expect(Object.keys(p.rooms[0]!).sort()).toEqual(['is_encrypted', 'name', 'room_id']);
+    expect(p.baseUrl).toBe(`${p.origin}/v1`);
+  });
+
+  it('refuses an invalid manifest with the validator messages, naming the file', async () => {
+    const dir = await writeAppDir((m) => {
+      m.descripton = m.description;
+      delete m.description;
+    });
+    const error = await startDevPlatform({ dir }).catch((e) => e);
+    expect(error).toBeInstanceOf(DevAppError);
+    expect(error.message).toContain('manifest.json is not a valid manifest');
+    expect(error.message).toContain('description');
+    const missing = await startDevPlatform({ dir: '/nonexistent/app' }).catch((e) => e);
+    expect(missing.message).toContain('no manifest.json here');
+  });
+
+  it('serves the messenger page only with the launch token, without inline script', async () => {
+    expect(p.url).toBe(`${p.origin}/?token=${p.controlToken}`);
+    const page = await fetch(p.url);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`frame-src ${p.appOrigin}`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("script-src 'unsafe-inline'");
+    expect(await page.text()).toContain('<script type="module" src="/__svc/ui.js">');
+    expect((await fetch(`${p.origin}/`)).status).toBe(403);
+    expect((await fetch(`${p.origin}/?token=wrong`)).status).toBe(403);
+  });
+});

@@ -1,0 +1,79 @@
+// The handle a backend's integration test drives: a real app token from the platform's RFC 8693 exchange, verified
+// by svc-sdk/server unchanged; person and administrator calls with their webhooks; what the backend posted.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { createServerClient, createTokenVerifier, verifyWebhook } from '../../src/server';
+import { writeAppDir } from './appDir';
+
+let p: DevPlatform;
+let backend: Server;
+const received: { event: string; app_user_id?: string; scope?: string }[] = [];
+
+beforeAll(async () => {
+  backend = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const event = await verifyWebhook({ body, headers: req.headers }, { secrets: [p.signingSecret] }).catch(
+      () => undefined,
+    );
+    if (event) received.push(event as never);
+    res.writeHead(event ? 200 : 401).end();
+  });
+  await new Promise<void>((ok) => backend.listen(0, '127.0.0.1', ok));
+  const webhooks = `http://127.0.0.1:${(backend.address() as AddressInfo).port}/hooks`;
+  p = await startDevPlatform({ dir: await writeAppDir(), port: 0, webhooks, retryScale: 0.01 });
+});
+afterAll(async () => {
+  await p.close();
+  await new Promise<void>((ok) => backend.close(() => ok()));
+});
+
+const delivered = async (count: number) => {
+  for (let i = 0; i < 200 && received.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('the platform handle', () => {
+  it('mints a real app token that createTokenVerifier accepts, with act.sub when an agent acts', async () => {
+    const verifier = createTokenVerifier({ authUrl: p.authUrl, realm: p.realm, audience: p.audience });
+    const identity = await verifier.verify(await p.appToken({ scopes: ['polls.read', 'polls.write', 'admin'] }));
+    expect(identity.sub).toBe(p.state.users[0]!.app_user_id);
+    // The scopes the manifest's auth declares, which the person consented to at install; never others.
+    expect(identity.scopes).toEqual(['polls.read', 'polls.write']);
+    const agent = await verifier.verify(await p.appToken({ agentId: 'agent-7' }));
+    expect(agent.actor).toEqual({ sub: 'agent-7' });
+  });
+
+  it('acts as the person and the administrator, each with its signed webhook', async () => {
+    await p.grant('svc.notifications');
+    await p.revoke('svc.notifications');
+    await p.uninstall(undefined, 'admin');
+    await p.install();
+    await delivered(4);
+    expect(received.map((e) => e.event)).toEqual([
+      'scope.granted',
+      'scope.revoked',
+      'installation.deleted',
+      'installation.created',
+    ]);
+    await p.deprovision('bob');
+    await delivered(5);
+    expect(received.at(-1)).toMatchObject({ event: 'user.deprovisioned', app_user_id: 'au-bob' });
+    await expect(p.appToken({ userId: 'bob' })).rejects.toThrow(/left the tenant/);
+    await expect(p.grant('svc.notifications', 'nobody')).rejects.toThrow(/user_id nobody is unknown/);
+  });
+
+  it('shows what the backend posted: cards per room', async () => {
+    const api = createServerClient({ baseUrl: p.baseUrl, miniAppId: p.miniAppId, secret: p.signingSecret });
+    const plain = p.rooms.find((r) => !r.is_encrypted)!;
+    const user = p.state.users[0]!.app_user_id;
+    await api.postCard(plain.room_id, { app_user_id: user, card: { title: 'Lunch?', body: 'Vote now' } });
+    expect(p.cards(plain.room_id)).toHaveLength(1);
+    expect(p.cards()).toHaveLength(1);
+    const encrypted = p.rooms.find((r) => r.is_encrypted)!;
+    await expect(
+      api.postCard(encrypted.room_id, { app_user_id: user, card: { title: 'x', body: 'y' } }),
+    ).rejects.toMatchObject({ status: 409 });
+  });
+});
