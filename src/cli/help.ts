@@ -6,6 +6,7 @@ Commands:
   check [dir]                    Check a mini app's code against its manifest (action handlers, auth mode).
   types [dir]                    Write svc-actions.d.ts: typed action inputs from the manifest's input_schemas.
   init [dir]                     Write a valid starter manifest.json.
+  dev [dir]                      Run the app in a simulated messenger with the whole platform on loopback.
 
 Options:
   -h, --help                     Show help; \`svc <command> --help\` shows a command's options.
@@ -84,4 +85,26 @@ Options:
   -h, --help     Show this help.
 
 Exit codes: 0 written, 1 invalid manifest, 2 usage error or missing manifest.
+`;
+
+/** `svc dev --help`. */
+export const DEV_HELP = `Usage: svc dev [dir] [options]
+
+Validates <dir>/manifest.json (default .), starts the local platform on 127.0.0.1 (a simulated messenger, the
+identity provider, the server API at /v1, signed webhooks) and serves the app's package on its own origin with
+its CSP; prints the messenger's URL and runs until Ctrl-C.
+
+Options:
+  --port <n>             Port of the messenger and platform (default any free one).
+  --package-port <n>     Port of the app's package origin (default any free one).
+  --webhooks <url>       Your backend's webhook URL, e.g. http://localhost:3000/svc/webhooks.
+  --allow <origin>       A loopback backend the app may fetch besides the manifest's network (repeatable).
+  --app-url <url>        Load the app from your own dev server (e.g. Vite's http://localhost:5173) instead.
+  --state <file>         Keep rooms, grants and installations in this file across restarts.
+  --retry-scale <x>      Webhook retry delays times x (0.01: a minute of backoff takes under a second).
+  --env-file <file>      Write the backend's settings (the signing secret too) to this file, mode 600.
+  --open                 Open the URL in the system browser.
+  -h, --help             Show this help.
+
+Exit codes: 0 stopped, 1 invalid manifest, 2 usage error.
 `;

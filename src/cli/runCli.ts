@@ -1,4 +1,5 @@
 import { checkCommand } from './checkCommand';
+import { devCommand } from './devCommand';
 import { type CliIo, EXIT } from './CliIo';
 import { MAIN_HELP } from './help';
 import { initCommand } from './initCommand';
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   check: checkCommand,
   init: initCommand,
   types: typesCommand,
+  dev: (argv, io) => devCommand(argv, io),
 };
 
 /**

@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DevAppError, startDevPlatform } from '../dev';
+import { type CliIo, EXIT, writeLine } from './CliIo';
+import { DEV_HELP } from './help';
+import { attempt, usageError } from './usageError';
+
+/** Options only a test passes: how the command learns to stop (default SIGINT and SIGTERM). */
+export interface DevCommandHooks {
+  stopped?: Promise<unknown>;
+}
+
+const isPort = (value: string | undefined) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536);
+const isLoopbackOrigin = (value: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(value);
+
+/** Opens a URL in the system browser, best effort (a headless machine has none). */
+function openBrowser(url: string): void {
+  const command = process.platform == 'darwin' ? 'open' : process.platform == 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    spawn(command, [url], { stdio: 'ignore', detached: true })
+      .on('error', () => {})
+      .unref();
+  } catch {
+    // No browser to open: the URL is printed anyway.
+  }
+}
+
+/**
+ * `svc dev [dir]`: validates `<dir>/manifest.json`, starts the local platform (the simulated messenger, identity
+ * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL, and runs
+ * until interrupted. Exit 1 for an invalid manifest, 2 for a usage error.
+ * @public
+ */
+export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHooks = {}): Promise<number> {
+  const parsed = attempt(() =>
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        'package-port': { type: 'string' },
+        webhooks: { type: 'string' },
+        allow: { type: 'string', multiple: true },
+        'app-url': { type: 'string' },
+        state: { type: 'string' },
+        'retry-scale': { type: 'string' },
+        'env-file': { type: 'string' },
+        open: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (parsed instanceof Error) return usageError(io, 'dev', parsed.message);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(DEV_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 1) return usageError(io, 'dev', `one app folder at most; got ${positionals.join(', ')}`);
+  for (const flag of ['port', 'package-port'] as const)
+    if (!isPort(values[flag])) return usageError(io, 'dev', `--${flag} must be a port number (0 for any free one)`);
+  const bad = (values.allow ?? []).find((o) => !isLoopbackOrigin(o));
+  if (bad) return usageError(io, 'dev', `--allow ${bad}: give a loopback origin such as http://127.0.0.1:3000`);
+  for (const flag of ['webhooks', 'app-url'] as const) {
+    const value = values[flag];
+    if (value !== undefined && !/^https?:\/\/[^\s/]/.test(value))
+      return usageError(io, 'dev', `--${flag} must be an http(s) URL, such as http://localhost:3000/svc/webhooks`);
+  }
+  const retryScale = values['retry-scale'] === undefined ? undefined : Number(values['retry-scale']);
+  if (retryScale !== undefined && !(retryScale > 0))
+    return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
+
+  const dir = resolve(io.cwd, positionals[0] ?? '.');
+  let platform: Awaited<ReturnType<typeof startDevPlatform>>;
+  try {
+    platform = await startDevPlatform({
+      dir,
+      port: values.port === undefined ? 0 : Number(values.port),
+      packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
+      webhooks: values.webhooks,
+      allow: values.allow,
+      appUrl: values['app-url'],
+      statePath: values.state === undefined ? undefined : resolve(io.cwd, values.state),
+      retryScale,
+    });
+  } catch (error) {
+    if (error instanceof DevAppError) {
+      writeLine(io.stderr, `svc dev: ${error.message}`);
+      return EXIT.invalid;
+    }
+    if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
+      writeLine(io.stderr, `svc dev: the port is taken; pass --port <another> or --port 0 for any free one.`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  const envFile = values['env-file'];
+  if (envFile) {
+    // The backend's settings, the signing secret among them: in a file only you can read, never on the terminal.
+    const lines = {
+      SVC_API_BASE: platform.baseUrl,
+      SVC_AUTH_URL: platform.authUrl,
+      SVC_REALM: platform.realm,
+      SVC_AUDIENCE: platform.audience,
+      SVC_MINI_APP_ID: platform.miniAppId,
+      SVC_SIGNING_SECRET: platform.signingSecret,
+    };
+    const text = Object.entries(lines)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join('');
+    await writeFile(resolve(io.cwd, envFile), text, { mode: 0o600 });
+  }
+  writeLine(io.stdout, platform.url);
+  writeLine(
+    io.stderr,
+    `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
+      `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
+      (envFile
+        ? ` (all settings, the signing secret too, in ${envFile})`
+        : ' (--env-file <path> writes the signing secret for it)') +
+      '. Ctrl-C stops.',
+  );
+  if (values.open) openBrowser(platform.url);
+  await (hooks.stopped ??
+    new Promise<void>((done) => {
+      process.once('SIGINT', () => done());
+      process.once('SIGTERM', () => done());
+    }));
+  await platform.close();
+  return EXIT.ok;
+}
