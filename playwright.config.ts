@@ -10,6 +10,7 @@ export default defineConfig({
   timeout: 30_000,
   reporter: process.env.PW_REPORTER ?? 'list',
   use: {
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: [

@@ -36,7 +36,22 @@ export default defineConfig([
     target: 'es2022',
     treeshake: true,
     splitting: true,
+    // import.meta.url in the CommonJS build too (svc-sdk/dev finds its page script beside itself).
+    shims: true,
   },
+  ...(existsSync('src/dev/ui/main.ts')
+    ? [
+        {
+          // The simulated messenger's page script: one browser module with everything it needs bundled in.
+          entry: { 'dev-ui': 'src/dev/ui/main.ts' },
+          format: ['esm' as const],
+          platform: 'browser' as const,
+          target: 'es2022',
+          noExternal: [/.*/],
+          sourcemap: true,
+        },
+      ]
+    : []),
   {
     // The script-tag build: defines globalThis.svc, shipped inside the signed package (the CSP forbids remote code).
     entry: { 'svc.global': 'src/iife.ts', 'native-adapter': 'src/native/adapter.ts' },

@@ -31,8 +31,19 @@ export function createHost(options: HostOptions): HostEndpoint {
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();
   const handled = new Set<string>();
+  // Resolved by the app's first handler announcement on the current channel (a new channel starts a new wait).
+  let announce!: () => void;
+  let announced!: Promise<void>;
+  const awaitAnnouncement = () => {
+    announced = new Promise<void>((done) => {
+      announce = done;
+    });
+  };
+  awaitAnnouncement();
   const rules =
-    options.manifest === undefined ? undefined : createRules(options as RuleOptions, options.handlers ?? {}, handled);
+    options.manifest === undefined
+      ? undefined
+      : createRules(options as RuleOptions, options.handlers ?? {}, handled, () => announced);
   const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
   const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] == 'function');
   const m = rules?.manifest;
@@ -73,6 +84,7 @@ export function createHost(options: HostOptions): HostEndpoint {
     if (toHost[PEER.handlers](params, '')) return;
     handled.clear();
     for (const name of (params as { names: string[] }).names) handled.add(name);
+    announce();
   });
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
@@ -132,6 +144,8 @@ export function createHost(options: HostOptions): HostEndpoint {
   const host: HostEndpoint = {
     snapshot,
     attach(transport) {
+      handled.clear();
+      awaitAnnouncement();
       if (waiting) {
         waiting(transport);
         waiting = undefined;

@@ -66,6 +66,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
     storage,
     signedIn: options.signedIn === true,
     confirmActions: options.confirmActions,
+    // The mock's invokeAction lets messages already sent arrive first; it never waits on a clock (fake timers).
+    handlerWait: 0,
     around: (method, run) => faults.wrap(method, run),
     app: { theme: options.theme ?? 'light', locale: identity.locale, launch_params: { ...options.launchParams } },
     transport: tapTransport(nodeSafe(hostEnd), calls),

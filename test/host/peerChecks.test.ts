@@ -60,4 +60,15 @@ describe('the channel registries', () => {
     await settle();
     expect(host.handledActions()).toEqual(['close_poll']);
   });
+
+  it('an invocation waits for a just-launched app to announce its handlers, then runs', async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    const host = createHost({ manifest: exchangeManifest(), transport: hostEnd, handlerWait: 5_000 });
+    const result = host.invokeAction('list_polls', {}, { invoked_by: 'user' });
+    await settle();
+    // The app loads only now, and registers its handler.
+    const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    svc.actions.handle('list_polls', () => ['p1']);
+    expect(await result).toEqual(['p1']);
+  });
 });

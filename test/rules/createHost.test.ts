@@ -11,6 +11,8 @@ describeHostRules('createHost({ manifest })', ({ manifest, answers, permissions,
     answers,
     grants: createMemoryGrants(permissions),
     confirmActions,
+    // The suite checks refusals at once; waiting for a just-launched app is tested in test/host/peerChecks.test.ts.
+    handlerWait: 0,
     handlers: {
       // The platform's effects only: the rules decide what leaves.
       'identity.get': () => ({

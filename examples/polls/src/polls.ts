@@ -14,13 +14,20 @@ export type Fetch = (
   init: { method: string; headers: Record<string, string>; body?: string },
 ) => Promise<{ ok: boolean; json(): Promise<any> }>;
 
-const API = 'https://api.polls.example';
+/** What the backend answers to a new poll: posted into the room, or why not. */
+export interface CreatedPoll {
+  poll_id: string;
+  posted?: boolean;
+  /** Set when the room is end-to-end encrypted: the backend cannot post there, the person's client can. */
+  explanation?: string;
+}
 
-export function createPollsApp(svc: Svc, fetch: Fetch) {
+/** @param api - the backend's base URL; production's by default, a loopback one under `svc dev`. */
+export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.example') {
   // A fresh token before each use: never cached, never stored (interface, "Rules that always hold").
   const call = async (method: string, path: string, body?: unknown) => {
     const { access_token } = await svc.auth.getToken();
-    const res = await fetch(`${API}${path}`, {
+    const res = await fetch(`${api}${path}`, {
       method,
       headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -29,10 +36,16 @@ export function createPollsApp(svc: Svc, fetch: Fetch) {
     return res.json();
   };
 
-  async function createPoll(input: PollInput): Promise<{ poll_id: string }> {
+  /** Creates a poll; with a room, the backend also posts it there as a card (not possible in an encrypted room). */
+  // `progress` only while an action runs (svc.actions.progress needs one); the page's own form passes none.
+  async function createPoll(
+    input: PollInput,
+    room_id?: string,
+    progress = (_message: string) => {},
+  ): Promise<CreatedPoll> {
     let options = input.options;
     if (!options) {
-      svc.actions.progress('Asking for the answer options');
+      progress('Asking for the answer options');
       const answer = await svc.actions.elicit({
         prompt: `Which options should "${input.question}" offer?`,
         schema: { type: 'array', items: { type: 'string' }, minItems: 2 },
@@ -40,8 +53,8 @@ export function createPollsApp(svc: Svc, fetch: Fetch) {
       if (answer === null) throw new Error('The person did not give any options.');
       options = answer as string[];
     }
-    svc.actions.progress('Saving the poll');
-    return call('POST', '/polls', { question: input.question, options });
+    progress('Saving the poll');
+    return call('POST', '/polls', { question: input.question, options, ...(room_id ? { room_id } : {}) });
   }
 
   /** Posts a poll into the current room as a card. Returns false when it could not (and says why in a toast). */
@@ -84,7 +97,9 @@ export function createPollsApp(svc: Svc, fetch: Fetch) {
   async function start(): Promise<void> {
     svc.ui.setTitle(svc.app.launchParams.id ? 'Poll' : 'Polls');
     svc.app.onThemeChange((theme) => (state.theme = theme));
-    svc.actions.handle('create_poll', (input: PollInput) => createPoll(input));
+    svc.actions.handle('create_poll', (input: PollInput) =>
+      createPoll(input, undefined, (m) => svc.actions.progress(m)),
+    );
     svc.actions.handle('delete_poll', async ({ poll_id }: { poll_id: string }, context) => {
       // Agents get a tighter rule than people: the backend sees act.sub in the token and applies it too.
       await call('DELETE', `/polls/${poll_id}${context.invoked_by == 'agent' ? '?by=agent' : ''}`);

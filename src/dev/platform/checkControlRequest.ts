@@ -24,7 +24,11 @@ export function checkControlRequest(
 ): string | undefined {
   const expectedHost = new URL(guard.origin).host;
   if (first(headers.host) !== expectedHost) return `Host must be ${expectedHost}.`;
-  if (first(headers.origin) !== guard.origin) return `Origin must be ${guard.origin}.`;
+  // Browsers leave Origin out of same-origin GETs (fetch, EventSource) but always send Sec-Fetch-Site, which no page
+  // can forge: a same-origin request without Origin is the messenger page itself.
+  const origin = first(headers.origin);
+  const sameOrigin = origin === undefined && first(headers['sec-fetch-site']) === 'same-origin';
+  if (origin !== guard.origin && !sameOrigin) return `Origin must be ${guard.origin}.`;
   const given = first(headers[CONTROL_TOKEN_HEADER]) ?? queryToken ?? '';
   const a = Buffer.from(given);
   const b = Buffer.from(guard.token);

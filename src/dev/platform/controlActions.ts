@@ -131,8 +131,10 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
       if (b.theme !== undefined && b.theme !== 'light' && b.theme !== 'dark')
         throw new Error("theme must be 'light' or 'dark'.");
       if (b.current_user_id !== undefined) userOf(b.current_user_id);
-      if (b.current_room_id !== undefined && !state.rooms.some((r) => r.id === b.current_room_id))
-        throw new Error(`current_room_id ${b.current_room_id} is unknown.`);
+      // '' is the home grid: the app launched from no room.
+      const room = b.current_room_id;
+      if (room !== undefined && room !== '' && !state.rooms.some((r) => r.id === room))
+        throw new Error(`current_room_id ${room} is unknown; use a room id, or '' for the home grid.`);
       const { theme, locale, current_user_id, current_room_id } = b;
       const patch = Object.entries({ theme, locale, current_user_id, current_room_id }).filter(
         ([, v]) => v !== undefined,

@@ -34,7 +34,13 @@ const issuesText = (issues: { message: string }[]) => issues.map((i) => i.messag
  * policy, then the call, then `output_schema`. Invocations run one at a time, as the client runs them, so a token
  * minted meanwhile names the right agent.
  */
-export function actionRules(manifest: Manifest, handled: ReadonlySet<string>, policy: ConfirmPolicy, ask: Ask) {
+export function actionRules(
+  manifest: Manifest,
+  handled: ReadonlySet<string>,
+  appReady: () => Promise<void>,
+  policy: ConfirmPolicy,
+  ask: Ask,
+) {
   const declared = new Map((manifest.actions ?? []).map((a) => [a.name, a]));
   const inputs = new Map<string, InputValidator>();
   const outputs = new Map<string, InputValidator | null>();
@@ -75,6 +81,7 @@ export function actionRules(manifest: Manifest, handled: ReadonlySet<string>, po
     // Rejected before anything else: a malformed input never reaches the person or the handler.
     if (issues.length)
       throw fail('ERR_ACTION_INVALID_INPUT', `the input does not fit input_schema: ${issuesText(issues)}.`);
+    if (!handled.has(name)) await appReady();
     if (!handled.has(name))
       throw fail(
         'ERR_ACTION_NO_HANDLER',

@@ -28,6 +28,11 @@ export interface RuleOptions {
   signedIn?: boolean;
   /** The host's action confirmation policy, which may only add confirmations to the manifest's floor. */
   confirmActions?: ConfirmPolicy;
+  /**
+   * Ms an invocation waits for an app that has not yet announced its handlers (just launched, still loading)
+   * before refusing with `ERR_ACTION_NO_HANDLER`. Default 10 000; 0 refuses at once.
+   */
+  handlerWait?: number;
 }
 
 /** The interface's rules for one app, applied around a host's effects. */
@@ -50,13 +55,22 @@ export interface HostRules {
  * the dev platform's messenger, and a real web host.
  * @param handled - the action handlers the app announced (kept current by the host's channel).
  */
-export function createRules(options: RuleOptions, platform: HostHandlers, handled: ReadonlySet<string>): HostRules {
+export function createRules(
+  options: RuleOptions,
+  platform: HostHandlers,
+  handled: ReadonlySet<string>,
+  announced: () => Promise<void>,
+): HostRules {
   const manifest = assertManifest(options.manifest);
   const answers = options.answers ?? {};
   const ask = createAsk(answers);
   const permissions = permissionRules(manifest, options.grants ?? createMemoryGrants(), ask);
   const session = { signedIn: options.signedIn === true };
-  const actions = actionRules(manifest, handled, options.confirmActions ?? 'floor', ask);
+  const wait = options.handlerWait ?? 10_000;
+  // Until the app's first announcement, or the wait: an app launched for this invocation gets time to load.
+  const appReady = () =>
+    wait > 0 ? Promise.race([announced(), new Promise<void>((done) => setTimeout(done, wait))]) : Promise.resolve();
+  const actions = actionRules(manifest, handled, appReady, options.confirmActions ?? 'floor', ask);
   return {
     manifest,
     permissions,

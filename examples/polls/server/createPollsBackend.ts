@@ -1,0 +1,164 @@
+// The Team Polls backend: a small Node server that trusts only what svc-sdk/server verified. It checks the app's
+// token on every request, posts poll cards through the signed server API (and explains the encrypted-room case),
+// checks the installation before notifying, and handles the platform's webhooks once each, deleting a person's
+// data when they leave their organisation.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServerClient, createTokenVerifier, createWebhookHandler, isSvcApiError } from 'svc-sdk/server';
+
+/** Where the backend finds the platform: what `svc dev --env-file` writes, or `startDevPlatform`'s handle. */
+export interface PollsBackendOptions {
+  apiBase: string;
+  authUrl: string;
+  realm: string;
+  audience: string;
+  miniAppId: string;
+  signingSecret: string;
+  /** The app's exact origin, the only one allowed to call this backend from a browser (CORS). */
+  appOrigin: string;
+  port?: number;
+}
+
+/** A poll, kept per person (app_user_id) in memory. */
+export interface Poll {
+  poll_id: string;
+  question: string;
+  options: string[];
+  room_id?: string;
+  created_by: 'agent' | 'user';
+}
+
+const ENCRYPTED_ROOM =
+  'This room is end-to-end encrypted, so the Polls server cannot post into it: post the poll from your own client instead (Polls asks you to confirm).';
+
+/** Starts the backend on 127.0.0.1; resolves once it listens. */
+export async function createPollsBackend(options: PollsBackendOptions) {
+  const polls = new Map<string, Poll[]>();
+  const reminders = new Set<string>();
+  const verifier = createTokenVerifier({ authUrl: options.authUrl, realm: options.realm, audience: options.audience });
+  const api = createServerClient({
+    baseUrl: options.apiBase,
+    miniAppId: options.miniAppId,
+    secret: options.signingSecret,
+  });
+  const webhooks = createWebhookHandler({
+    secrets: [options.signingSecret],
+    on: {
+      // The person left their organisation: their data goes, whatever else happens.
+      'user.deprovisioned': (event) => {
+        polls.delete(event.app_user_id);
+        reminders.delete(event.app_user_id);
+      },
+      'installation.deleted': (event) => void reminders.delete(event.app_user_id),
+      'scope.revoked': (event) => {
+        if (event.scope == 'svc.notifications') reminders.delete(event.app_user_id);
+      },
+    },
+  });
+
+  const cors = { 'access-control-allow-origin': options.appOrigin, vary: 'origin' };
+  const send = (res: ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json', ...cors }).end(JSON.stringify(body));
+  };
+  const readJson = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const value = text ? JSON.parse(text) : {};
+    if (typeof value != 'object' || value === null || Array.isArray(value))
+      throw new Error('the body must be a JSON object');
+    return value;
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://backend').pathname;
+    if (path == '/svc/webhooks') return webhooks.node(req, res);
+    if (req.method == 'OPTIONS')
+      return void res
+        .writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'GET, POST, DELETE',
+          'access-control-allow-headers': 'authorization, content-type',
+        })
+        .end();
+    // Every app request carries a fresh token: who it is comes from the verified `sub`, never from the body.
+    const identity = await verifier.verifyRequest(req.headers).catch(() => undefined);
+    if (!identity) return send(res, 401, { error: 'a valid token is required (svc.auth.getToken())' });
+    const mine = polls.get(identity.sub) ?? [];
+    polls.set(identity.sub, mine);
+
+    if (req.method == 'POST' && path == '/polls') {
+      const body = await readJson(req);
+      const question = typeof body.question == 'string' ? body.question.trim() : '';
+      const options = Array.isArray(body.options)
+        ? body.options.filter((o): o is string => typeof o == 'string' && o != '')
+        : [];
+      if (!question || options.length < 2)
+        return send(res, 400, { error: 'question and at least two options are required' });
+      const poll: Poll = { poll_id: randomUUID(), question, options, created_by: identity.actor ? 'agent' : 'user' };
+      mine.push(poll);
+      const room_id = typeof body.room_id == 'string' ? body.room_id : undefined;
+      if (!room_id) return send(res, 201, { poll_id: poll.poll_id, posted: false });
+      poll.room_id = room_id;
+      try {
+        const card = {
+          title: question,
+          body: options.join(' · '),
+          actions: [{ label: 'Vote', deep_link: `/poll?id=${poll.poll_id}` }],
+        };
+        await api.postCard(room_id, { app_user_id: identity.sub, card });
+        return send(res, 201, { poll_id: poll.poll_id, posted: true });
+      } catch (error) {
+        if (isSvcApiError(error) && error.problem == 'room-encrypted')
+          return send(res, 201, { poll_id: poll.poll_id, posted: false, explanation: ENCRYPTED_ROOM });
+        throw error;
+      }
+    }
+    const id = /^\/polls\/([\w-]+)(\/reminders)?$/.exec(path);
+    if (req.method == 'DELETE' && id && !id[2]) {
+      polls.set(
+        identity.sub,
+        mine.filter((p) => p.poll_id != id[1]),
+      );
+      return send(res, 200, { deleted: id[1] });
+    }
+    if (req.method == 'POST' && id?.[2]) {
+      // A notification lands only for an installed app; check first rather than fail later.
+      const installation = await api.getInstallation(identity.sub);
+      if (!installation.installed) return send(res, 409, { error: 'Polls is not installed for you any more.' });
+      reminders.add(identity.sub);
+      await api.notify(identity.sub, {
+        title: 'Reminders on',
+        body: 'We will tell you when the poll closes.',
+        deep_link: `/poll?id=${id[1]}`,
+      });
+      return send(res, 200, { reminders: true });
+    }
+    if (req.method == 'GET' && path == '/polls') return send(res, 200, { polls: mine });
+    send(res, 404, { error: `no route ${req.method} ${path}` });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      // Never the token or the secret: the error's own message only.
+      if (!res.headersSent) send(res, 500, { error: isSvcApiError(error) ? error.message : 'internal error' });
+    });
+  });
+  await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    webhookUrl: `${origin}/svc/webhooks`,
+    /** The polls of each person, for tests. */
+    polls,
+    reminders,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** A running backend. */
+export type PollsBackend = Awaited<ReturnType<typeof createPollsBackend>>;

@@ -1,0 +1,53 @@
+// npm start: Team Polls in the simulated messenger, with its backend, on loopback. Builds the page for the
+// backend's address, starts the backend and the local platform (svc-sdk/dev), prints the messenger's URL.
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startDevPlatform } from 'svc-sdk/dev';
+import { buildPollsApp } from './build.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// The backend is TypeScript: bundled for Node, svc-sdk left to the package.
+await build({
+  entryPoints: [join(here, 'server/createPollsBackend.ts')],
+  outfile: join(here, 'dist/backend.mjs'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { createPollsBackend } = await import(pathToFileURL(join(here, 'dist/backend.mjs')).href);
+
+const port = Number(process.env.PORT ?? 4300);
+const backendPort = port + 2;
+const backendOrigin = `http://127.0.0.1:${backendPort}`;
+await buildPollsApp({ api: backendOrigin });
+const platform = await startDevPlatform({
+  dir: here,
+  port,
+  packagePort: port + 1,
+  webhooks: `${backendOrigin}/svc/webhooks`,
+  allow: [backendOrigin],
+  retryScale: 0.05,
+  statePath: join(here, '.svc-dev.json'),
+});
+const backend = await createPollsBackend({
+  apiBase: platform.baseUrl,
+  authUrl: platform.authUrl,
+  realm: platform.realm,
+  audience: platform.audience,
+  miniAppId: platform.miniAppId,
+  signingSecret: platform.signingSecret,
+  appOrigin: platform.appOrigin,
+  port: backendPort,
+});
+console.log(platform.url);
+console.error(`Team Polls: backend at ${backend.origin}. Open the URL above; Ctrl-C stops.`);
+const stop = async () => {
+  await backend.close();
+  await platform.close();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

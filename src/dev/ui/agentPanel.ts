@@ -1,0 +1,85 @@
+import type { HostEndpoint } from '../../host';
+import { isSvcError } from '../../protocol/SvcError';
+import { fill, h } from './dom';
+import { schemaForm } from './schemaForm';
+
+interface ActionDecl {
+  name: string;
+  title: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  confirm: string;
+  annotations?: { destructive?: boolean };
+}
+
+/**
+ * The agent panel: each declared action with a form from its `input_schema` (JSON for what a form cannot express),
+ * invoked as an agent or as the person through the host's rules (confirm floor included); progress and elicit show
+ * live (elicit as a sheet), then the result or the error.
+ */
+export function agentPanel(actions: ActionDecl[], host: () => HostEndpoint | undefined) {
+  const progress = new Map<string, HTMLElement>();
+  const element = h('div', { 'data-testid': 'agent-panel' });
+  const agentId = h('input', { value: 'agent-1', 'data-testid': 'agent-id', size: 10 });
+  fill(
+    element,
+    h('div', { class: 'row' }, 'Agent id', agentId),
+    actions.length ? null : h('p', { class: 'note' }, 'The manifest declares no actions.'),
+    ...actions.map((action) => {
+      const form = schemaForm(action.input_schema, `input-${action.name}`);
+      const out = h('div', { 'data-testid': `result-${action.name}` });
+      const live = h('div', { class: 'note', 'data-testid': `progress-${action.name}` });
+      progress.set(action.name, live);
+      const run = async (by: 'agent' | 'user') => {
+        const current = host();
+        if (!current) return fill(out, h('span', { class: 'err' }, 'Open the app first.'));
+        let input: unknown;
+        try {
+          input = form.read();
+        } catch (error) {
+          return fill(out, h('span', { class: 'err' }, (error as Error).message));
+        }
+        fill(live);
+        fill(out, h('span', { class: 'pending' }, 'running…'));
+        try {
+          const context = by == 'agent' ? { invoked_by: by, agent_id: agentId.value } : { invoked_by: by };
+          const result = await current.invokeAction(action.name, input, context as { invoked_by: 'agent' | 'user' });
+          fill(out, h('pre', { class: 'ok' }, JSON.stringify(result, null, 2) ?? 'undefined'));
+        } catch (error) {
+          const text = isSvcError(error) ? `${error.code}: ${error.message}` : String(error);
+          fill(out, h('pre', { class: 'err' }, text));
+        }
+      };
+      return h(
+        'div',
+        { class: 'action', 'data-testid': `action-${action.name}` },
+        h('strong', {}, action.title),
+        h(
+          'div',
+          { class: 'note' },
+          `${action.name} · confirm: ${action.confirm}${action.annotations?.destructive ? ' · destructive' : ''}`,
+        ),
+        h('p', { class: 'note' }, action.description),
+        form.element,
+        h(
+          'div',
+          { class: 'row' },
+          h(
+            'button',
+            { class: 'primary', 'data-testid': `invoke-agent-${action.name}`, onclick: () => run('agent') },
+            'Invoke as agent',
+          ),
+          h('button', { 'data-testid': `invoke-user-${action.name}`, onclick: () => run('user') }, 'Invoke as person'),
+        ),
+        live,
+        out,
+      );
+    }),
+  );
+  return {
+    element,
+    progress(action: string, message: string) {
+      progress.get(action)?.append(h('div', {}, `▸ ${message}`));
+    },
+  };
+}

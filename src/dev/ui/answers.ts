@@ -1,0 +1,96 @@
+import type { HostAnswers } from '../../host';
+import type { SvcFile } from '../../protocol/types';
+import { h } from './dom';
+import { schemaForm } from './schemaForm';
+import { sheet } from './sheet';
+
+const pretty = (value: unknown) => h('pre', { class: 'note' }, JSON.stringify(value, null, 2));
+
+/**
+ * The person's answers, as the messenger's sheets: every prompt of the interface is a dialog answered by clicking.
+ * @param appName - the app's name, shown in every sheet so the person knows who asks.
+ */
+export function uiAnswers(appName: string): HostAnswers {
+  const yesNo = (testid: string, title: string, body: Parameters<typeof sheet>[2], yes = 'Allow', no = "Don't allow") =>
+    sheet<boolean>(testid, title, body, [
+      { label: no, value: false, testid: `${testid}-no` },
+      { label: yes, value: true, primary: true, testid: `${testid}-yes` },
+    ]);
+  return {
+    permission: ({ scope, manifestScope, purpose }) =>
+      sheet<'granted' | 'denied'>(
+        'permission-sheet',
+        `${appName} asks for ${scope}`,
+        [h('p', {}, purpose || '(no purpose given)'), h('p', { class: 'note' }, `Manifest scope ${manifestScope}`)],
+        [
+          { label: "Don't allow", value: 'denied', testid: 'permission-deny' },
+          { label: 'Allow', value: 'granted', primary: true, testid: 'permission-allow' },
+        ],
+      ),
+    send: (message) =>
+      yesNo(
+        'send-sheet',
+        `Send this message from ${appName}?`,
+        [h('p', {}, message.body), message.card ? pretty(message.card) : null],
+        'Send',
+        'Cancel',
+      ),
+    confirmAction: ({ title, input, context, destructive }) =>
+      yesNo(
+        'action-sheet',
+        `${context.invoked_by == 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
+        [destructive ? h('p', { class: 'err' }, 'This action is destructive.') : null, pretty(input)],
+        'Confirm',
+        'Refuse',
+      ),
+    confirm: ({ title, body }) => yesNo('confirm-sheet', title, [h('p', {}, body)], 'OK', 'Cancel'),
+    elicit: ({ prompt, schema, action }) => {
+      const form = schemaForm(schema, 'elicit-field');
+      return sheet<unknown>(
+        'elicit-sheet',
+        prompt,
+        [h('p', { class: 'note' }, `Asked by the action ${action}`), form.element],
+        [
+          { label: 'Refuse', value: null, testid: 'elicit-refuse' },
+          { label: 'Submit', value: () => form.read(), primary: true, testid: 'elicit-submit' },
+        ],
+      );
+    },
+    pick: ({ options, offered }) => {
+      const boxes = offered.map((file) => ({
+        file,
+        box: h('input', {
+          type: options.multiple ? 'checkbox' : 'radio',
+          name: 'pick',
+          'data-testid': `pick-${file.name}`,
+        }),
+      }));
+      const list = boxes.map(({ file, box }) =>
+        h('label', { class: 'row' }, box, `${file.name} (${file.type}, ${file.size} bytes)`),
+      );
+      return sheet<SvcFile[] | null>(
+        'picker-sheet',
+        `${appName}: choose ${options.multiple ? 'files' : 'a file'}`,
+        offered.length ? list : [h('p', {}, 'No file fits.')],
+        [
+          { label: 'Cancel', value: null, testid: 'picker-cancel' },
+          {
+            label: 'Choose',
+            value: () => boxes.filter((b) => b.box.checked).map((b) => b.file),
+            primary: true,
+            testid: 'picker-choose',
+          },
+        ],
+      );
+    },
+    share: ({ title, url }) => yesNo('share-sheet', `Share "${title}"`, [h('p', {}, url)], 'Share', 'Cancel'),
+    signIn: () =>
+      yesNo(
+        'signin-sheet',
+        `Sign in to ${appName}`,
+        [h('p', { class: 'note' }, 'Simulated external OAuth sign-in.')],
+        'Sign in',
+        'Cancel',
+      ),
+  };
+}

@@ -1,0 +1,57 @@
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, type DevConfig, type DevState } from '../protocol';
+
+/** The page's launch token, from its own URL (the platform printed it). */
+export const token = new URLSearchParams(location.search).get('token') ?? '';
+
+/** Calls the control API; rejects with the problem's detail (which names the field). */
+export async function control<T = DevState>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${CONTROL_PREFIX}${path}`, {
+    method,
+    headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await res.json();
+  if (!res.ok) throw new Error(answer.detail ?? `${method} ${path} failed (${res.status})`);
+  return answer as T;
+}
+
+/** The configuration the page starts from. */
+export const loadConfig = () => control<DevConfig>('GET', '/config');
+
+/** Follows the platform's event stream: the whole state on every change, and blocked requests. */
+export function follow(onState: (state: DevState) => void, onBlocked: (request: DevConfig['blocked'][number]) => void) {
+  const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
+  source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
+  source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
+  return () => source.close();
+}
+
+/** The app's token for the current person: a real RFC 8693 exchange at the platform's identity provider. */
+export async function exchangeToken(config: DevConfig, userId: string, agentId: string | undefined, scopes: string[]) {
+  const minted = await control<{ subject_token: string; actor_token?: string }>('POST', '/subject-token', {
+    user_id: userId,
+    agent_id: agentId,
+  });
+  const form = new URLSearchParams({
+    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+    subject_token: minted.subject_token,
+    subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+    audience: String(
+      (config.manifest.auth as { audience?: string; client_id?: string }).audience ??
+        (config.manifest.auth as { client_id?: string }).client_id ??
+        '',
+    ),
+    scope: scopes.join(' '),
+  });
+  if (minted.actor_token) {
+    form.set('actor_token', minted.actor_token);
+    form.set('actor_token_type', 'urn:ietf:params:oauth:token-type:access_token');
+  }
+  const res = await fetch(`${config.authUrl}/realms/${config.realm}/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: form,
+  });
+  const answer = await res.json();
+  if (!res.ok) throw new Error(`the identity provider refused: ${answer.error_description ?? answer.error}`);
+  return { access_token: answer.access_token as string, expires_in: answer.expires_in as number };
+}

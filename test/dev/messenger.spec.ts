@@ -1,0 +1,156 @@
+// The simulated messenger end to end, in Chromium, driven as a person would: Team Polls (examples/polls) with its
+// real backend, on the local platform. Each step checks what the person sees and what the backend received.
+import { join, resolve } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { createPollsBackend, type PollsBackend } from '../../examples/polls/server/createPollsBackend';
+
+const root = resolve(import.meta.dirname, '../..');
+const shots = process.env.SVC_SCREENSHOTS ? join(root, 'docs/images') : undefined;
+let platform: DevPlatform;
+let backend: PollsBackend;
+let page: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  // The backend listens first (its URL goes into the app's build), then the platform, then the backend learns the
+  // platform's addresses: the order npm start uses, with free ports.
+  const { buildPollsApp } = await import(join(root, 'examples/polls/build.mjs'));
+  const probe = await createPollsBackend({
+    apiBase: 'http://127.0.0.1:1/v1',
+    authUrl: 'http://127.0.0.1:1',
+    realm: 'x',
+    audience: 'x',
+    miniAppId: 'x',
+    signingSecret: 'x',
+    appOrigin: 'http://x',
+  });
+  const port = Number(new URL(probe.origin).port);
+  await probe.close();
+  await buildPollsApp({ api: probe.origin });
+  platform = await startDevPlatform({
+    dir: join(root, 'examples/polls'),
+    port: 0,
+    webhooks: `${probe.origin}/svc/webhooks`,
+    allow: [probe.origin],
+    retryScale: 0.01,
+  });
+  backend = await startBackend(port);
+  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
+  await page.goto(platform.url);
+});
+test.afterAll(async () => {
+  await page?.close();
+  await backend?.close();
+  await platform?.close();
+});
+
+const startBackend = (port: number) =>
+  createPollsBackend({
+    apiBase: platform.baseUrl,
+    authUrl: platform.authUrl,
+    realm: platform.realm,
+    audience: platform.audience,
+    miniAppId: platform.miniAppId,
+    signingSecret: platform.signingSecret,
+    appOrigin: platform.appOrigin,
+    port,
+  });
+const app = () => page.frameLocator('[data-testid=app-frame]');
+const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
+
+test('launches in the plain room; a poll created in the app is posted by the backend as a card', async () => {
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls'); // svc.ui.setTitle
+  await app().getByTestId('create').click();
+  // The permission sheet shows the manifest's purpose; the person allows.
+  await expect(page.getByTestId('permission-sheet')).toContainText('Know which room a new poll belongs to.');
+  await page.getByTestId('permission-allow').click();
+  await expect(app().getByTestId('status')).toHaveText('Poll posted to the room.');
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+  expect(platform.cards('general')).toHaveLength(1);
+  if (shots) await page.screenshot({ path: join(shots, 'messenger.png') });
+});
+
+test('in the encrypted room the backend explains the 409, and the person posts from their own client', async () => {
+  await page.getByTestId('room-board').click();
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
+  await app().getByTestId('send-instead').click();
+  await page.getByTestId('permission-allow').click(); // room.send
+  await expect(page.getByTestId('send-sheet')).toContainText('Poll: Lunch?');
+  await page.getByTestId('send-sheet-yes').click();
+  await expect(page.getByTestId('message')).toContainText('Poll: Lunch?');
+  expect(platform.cards('board')).toHaveLength(0);
+});
+
+test('the agent panel creates a poll as an agent, and a destructive action asks for confirmation', async () => {
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await tab('Agent');
+  await page.getByTestId('input-create_poll-question').fill('Team dinner?');
+  await page.getByTestId('input-create_poll-options').fill('Thai\nTapas');
+  await page.getByTestId('invoke-agent-create_poll').click();
+  await expect(page.getByTestId('result-create_poll')).toContainText('poll_id');
+  await expect(page.getByTestId('card')).toHaveCount(2);
+  const pollId = JSON.parse((await page.getByTestId('result-create_poll').textContent()) ?? '{}').poll_id as string;
+  const [polls] = [...backend.polls.values()];
+  expect(polls?.find((p) => p.poll_id == pollId)?.created_by).toBe('agent'); // the token carried act.sub
+  await page.getByTestId('input-delete_poll-poll_id').fill(pollId);
+  await page.getByTestId('invoke-agent-delete_poll').click();
+  await expect(page.getByTestId('action-sheet')).toContainText('destructive');
+  if (shots) await page.screenshot({ path: join(shots, 'agent-panel.png') });
+  await page.getByTestId('action-sheet-yes').click();
+  await expect(page.getByTestId('result-delete_poll')).toContainText(pollId);
+});
+
+test('the call log shows every bridge call, tokens redacted', async () => {
+  await tab('Calls');
+  const rows = page.getByTestId('call-row');
+  await expect(rows.filter({ hasText: 'auth.getToken' }).first()).toContainText('[redacted]');
+  await expect(rows.filter({ hasText: 'permissions.request' }).first()).toBeVisible();
+  expect(await page.getByTestId('call-log').textContent()).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+  if (shots) await page.screenshot({ path: join(shots, 'call-log.png') });
+});
+
+test('the theme reaches the app', async () => {
+  await tab('Settings');
+  await page.getByTestId('theme-toggle').click();
+  await expect(app().locator('body')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('theme-toggle').click();
+  await expect(app().locator('body')).toHaveAttribute('data-theme', 'light');
+});
+
+test('revoking a scope and uninstalling send webhooks the backend verifies', async () => {
+  await tab('Settings');
+  await page.getByTestId('revoke-svc.room.context').click();
+  await page.getByTestId('uninstall').click();
+  await tab('Webhooks');
+  await expect(page.locator('[data-testid=delivery][data-event="scope.revoked"][data-state=delivered]')).toHaveCount(1);
+  await expect(
+    page.locator('[data-testid=delivery][data-event="installation.deleted"][data-state=delivered]'),
+  ).toHaveCount(1);
+  await tab('Settings');
+  await page.getByTestId('install').click();
+});
+
+test('with the backend stopped, deliveries are retried with backoff; "send again" delivers once it is back', async () => {
+  const port = Number(new URL(backend.origin).port);
+  await backend.close();
+  await tab('Settings');
+  await page.getByTestId('grant-svc.notifications').click();
+  await tab('Webhooks');
+  const granted = page.locator('[data-testid=delivery][data-event="scope.granted"]').first();
+  // Six attempts in all (retry delays scaled down for the test), each one logged, then the delivery fails.
+  await expect(granted).toHaveAttribute('data-state', 'failed', { timeout: 15_000 });
+  await expect(granted.locator('.note')).toHaveCount(6);
+  backend = await startBackend(port);
+  await granted.getByTestId('resend').click();
+  await expect(page.locator('[data-testid=delivery][data-event="scope.granted"]').first()).toHaveAttribute(
+    'data-state',
+    'delivered',
+  );
+});
