@@ -98,6 +98,11 @@ async function start(): Promise<void> {
     relaunch({ room: room(), params });
   };
 
+  const showTab = (name: string) => {
+    tab = name;
+    render();
+  };
+
   function render(): void {
     document.body.classList.toggle('dark', state.settings.theme == 'dark');
     const current = room();
@@ -185,7 +190,7 @@ async function start(): Promise<void> {
         ...Object.keys(tabs).map((name) =>
           h(
             'button',
-            { class: name == tab ? 'on' : '', 'data-testid': `tab-${name}`, onclick: () => ((tab = name), render()) },
+            { class: name == tab ? 'on' : '', 'data-testid': `tab-${name}`, onclick: () => showTab(name) },
             name,
           ),
         ),

@@ -11,8 +11,9 @@ export function matchRoute(routes: { path: string }[], link: string): Record<str
     if (pattern.length != parts.length) continue;
     const params: Record<string, string> = { route: route.path };
     const fits = pattern.every((p, i) => {
-      if (p.startsWith(':')) return Boolean((params[p.slice(1)] = decodeURIComponent(parts[i]!)));
-      return p == parts[i];
+      if (!p.startsWith(':')) return p == parts[i];
+      params[p.slice(1)] = decodeURIComponent(parts[i]!);
+      return true;
     });
     if (fits) return { ...Object.fromEntries(new URLSearchParams(query)), ...params };
   }
