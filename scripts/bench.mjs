@@ -139,6 +139,21 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
     );
 }
 
+{
+  const { benchServerApi, benchReady } = await import('./bench/dev.mjs');
+  console.log('\nsvc dev (scripts/bench/dev.mjs): against bare node:http baselines, medians');
+  const api = await benchServerApi();
+  console.log(
+    `  server API, signed GETs (each verified; 429 past the burst)  ${Math.round(api.ours)}/s vs bare ${Math.round(api.raw)}/s: ${(api.raw / api.ours).toFixed(2)}x`,
+  );
+  if (existsSync(chromiumPath)) {
+    const ready = await benchReady(chromiumPath);
+    console.log(
+      `  command to ready page (app's first call answered)           ${Math.round(ready.ours)} ms vs bare server + page ${Math.round(ready.raw)} ms: ${(ready.ours / ready.raw).toFixed(2)}x`,
+    );
+  } else console.log('  command to ready page: SKIPPED (no Chromium)');
+}
+
 const cpu = cpus()[0];
 console.log(
   `\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`,

@@ -1,0 +1,115 @@
+// svc dev, measured against bare baselines in the same run (dist/ must be built):
+// - server API answers per second: signed GET installation requests to the emulator (each signature verified, the
+//   600/min limiter applied: past the burst of 60 the answers are 429, which are verified and answered too) vs a
+//   bare node:http server answering the same JSON without checking anything;
+// - time from the command to a ready page: `svc-sdk dev examples/polls` spawned, its URL printed, the messenger
+//   loaded in Chromium and the app's first bridge call answered, vs a bare node:http server spawned and its page
+//   loaded. `node scripts/bench/dev.mjs [--quick]`.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = resolve(import.meta.dirname, '../..');
+const load = (file) => import(pathToFileURL(resolve(root, file)).href);
+const { startDevPlatform } = await load('dist/dev.js');
+const { signRequest } = await load('dist/server.js');
+const quick = process.argv.includes('--quick');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function rate(fn, ms) {
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    await fn();
+    n++;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+/** Signed GETs per second against the emulator, and the same requests against a bare server. */
+export async function benchServerApi() {
+  const platform = await startDevPlatform({ miniAppId: 'bench', audience: 'bench', port: 0 });
+  const path = `/v1/apps/bench/installations/${platform.state.users[0].app_user_id}`;
+  const bare = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"installed":true}'),
+  );
+  await new Promise((ok) => bare.listen(0, '127.0.0.1', ok));
+  const bareUrl = `http://127.0.0.1:${bare.address().port}${path}`;
+  const get = async (url) => {
+    const headers = await signRequest({ secret: platform.signingSecret, miniAppId: 'bench', body: '' });
+    await (await fetch(url, { headers })).arrayBuffer();
+  };
+  const rounds = quick ? 2 : 5;
+  const ms = quick ? 300 : 1000;
+  const ours = [];
+  const raw = [];
+  for (let i = 0; i < rounds; i++) {
+    raw.push(await rate(() => get(bareUrl), ms));
+    ours.push(await rate(() => get(`${platform.origin}${path}`), ms));
+  }
+  await platform.close();
+  await new Promise((ok) => bare.close(ok));
+  return { ours: median(ours), raw: median(raw) };
+}
+
+/** Spawns a command and resolves with the first stdout line and the ms it took. */
+function firstLine(args) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolveLine, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolveLine({ child, line: out.split('\n')[0], ms: performance.now() - started });
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before printing`)));
+  });
+}
+
+/** Command to ready page, svc dev vs a bare server, in Chromium. */
+export async function benchReady(executablePath) {
+  const { chromium } = await import('@playwright/test');
+  const { buildPollsApp } = await load('examples/polls/build.mjs');
+  await buildPollsApp({ api: 'http://127.0.0.1:9' });
+  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const bareScript = `require('node:http').createServer((q, s) => s.writeHead(200, {'content-type': 'text/html'}).end('<h1>ready</h1>')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })`;
+  const ours = [];
+  const raw = [];
+  for (let i = 0; i < (quick ? 1 : 5); i++) {
+    const page = await browser.newPage();
+    let started = performance.now();
+    const bare = await firstLine(['-e', bareScript]);
+    await page.goto(bare.line);
+    await page.waitForSelector('h1');
+    raw.push(performance.now() - started);
+    bare.child.kill();
+    started = performance.now();
+    const dev = await firstLine([resolve(root, 'dist/cli.js'), 'dev', 'examples/polls', '--port', '0']);
+    await page.goto(dev.line);
+    await page.getByTestId('open-app').click();
+    // Ready: the app's first bridge call (svc.ui.setTitle('Polls')) has reached the messenger.
+    await page.waitForFunction(() => document.querySelector('[data-testid=app-title]')?.textContent == 'Polls');
+    ours.push(performance.now() - started);
+    dev.child.kill('SIGINT');
+    await page.close();
+  }
+  await browser.close();
+  return { ours: median(ours), raw: median(raw) };
+}
+
+if (import.meta.url == pathToFileURL(process.argv[1]).href) {
+  const api = await benchServerApi();
+  console.log(
+    `server API answers/s: svc dev ${api.ours.toFixed(0)}, bare node:http ${api.raw.toFixed(0)} (bare/svc ${(api.raw / api.ours).toFixed(2)}x)`,
+  );
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(chromium)) console.log(`command to ready page: SKIPPED (no Chromium at ${chromium})`);
+  else {
+    const ready = await benchReady(chromium);
+    console.log(
+      `command to ready page: svc dev ${ready.ours.toFixed(0)} ms, bare server ${ready.raw.toFixed(0)} ms (${(ready.ours / ready.raw).toFixed(2)}x)`,
+    );
+  }
+}
