@@ -39,6 +39,8 @@ if (existsSync(chromiumPath)) {
 const label = {
   raw: 'raw MessagePort echo',
   svc: 'svc (createSvc + createHost)',
+  'svc-esm': 'svc, ESM entry, static import',
+  'svc-iife': 'svc, script tag (svc.global.js)',
   penpal: 'penpal 7.0.6',
   comlink: 'comlink 4.4.2',
 };

@@ -10,16 +10,24 @@ if (!existsSync('dist/mock.js') || !existsSync('dist/mock.cjs')) {
   process.exit(1);
 }
 
+// With SVC_TEST_REPORTS (npm test sets it), each run also writes its JSON report there, for npm test's count.
+const reports = process.env.SVC_TEST_REPORTS;
+const report = (kind, name) =>
+  !reports
+    ? ''
+    : kind == 'vitest'
+      ? ` --reporter=json --outputFile.json=${join(reports, `examples-${name}-vitest.json`)}`
+      : ` --json --outputFile=${join(reports, `examples-${name}-jest.json`)}`;
 const runs = [];
 for (const name of readdirSync('examples').sort()) {
   const dir = join('examples', name);
   if (!existsSync(join(dir, 'test'))) continue;
-  runs.push([`${name}: vitest`, `npx vitest run --root ${dir} --reporter=dot`]);
+  runs.push([`${name}: vitest`, `npx vitest run --root ${dir} --reporter=dot${report('vitest', name)}`]);
   if (existsSync(join(dir, 'jest.config.cjs')))
     // --experimental-vm-modules lets Jest load the .mjs tests as ESM; the .cjs tests run as CommonJS alongside.
     runs.push([
       `${name}: jest (cjs + esm)`,
-      `node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js -c ${dir}/jest.config.cjs`,
+      `node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js -c ${dir}/jest.config.cjs${report('jest', name)}`,
     ]);
 }
 

@@ -1,63 +1,94 @@
 // npm test: everything CI checks, in order, each step a command of its own so a failure names its step.
-// Set-up is part of it (the build), so `npm install && npm test` passes on a fresh machine. It ends with one line,
-// `N passed, N failed`, that adds up the tests of every runner.
+// Set-up is part of it (the build), so `npm install && npm test` passes on a fresh machine. Each step passes or
+// fails by its exit code; the test counts come from the runners' JSON reports (Vitest and Jest's JSON reporters,
+// Playwright's JSON reporter, the report files of scripts/examples.mjs and scripts/browser.mjs), never from their
+// human-readable output. It ends with one line, `N passed, N failed`, adding up every runner.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
+const reports = resolve('.tmp/test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const at = (name) => join(reports, name);
+
+// Vitest's and Jest's JSON reports share these fields.
+const jestLike = (json) => ({ passed: json.numPassedTests ?? 0, failed: json.numFailedTests ?? 0 });
+const playwright = (json) => ({
+  passed: (json.stats?.expected ?? 0) + (json.stats?.flaky ?? 0),
+  failed: json.stats?.unexpected ?? 0,
+});
+const counts = (json) => ({ passed: json.passed ?? 0, failed: json.failed ?? 0 });
+const chromium = existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium') || process.env.CI === 'true';
+
+/** [name, command, environment, reports to read: file name prefix and how to count it]. */
 const steps = [
   ['build', 'npm run build --silent -- --silent'],
   ['lint and format (Biome)', 'npx biome check .'],
   ['type-check', 'npx tsc --noEmit -p .'],
   ['svc.d.ts is current', 'node scripts/types.mjs --check'],
-  ['unit and integration tests', 'npx vitest run'],
+  [
+    'unit and integration tests',
+    `npx vitest run --reporter=default --reporter=json --outputFile.json=${at('vitest.json')}`,
+    {},
+    ['vitest.json', jestLike],
+  ],
   ['size budget', 'node scripts/size.mjs --check'],
-  ...(existsSync('scripts/examples.mjs') ? [['examples (Vitest and Jest)', 'node scripts/examples.mjs']] : []),
-  ['the mock under Jest (jsdom)', 'npx jest -c test/jsdom/jest.config.cjs'],
-  ...(existsSync('scripts/browser.mjs') ? [['browser suite (Chromium)', 'node scripts/browser.mjs']] : []),
+  ['examples (Vitest and Jest)', 'node scripts/examples.mjs', { SVC_TEST_REPORTS: reports }, ['examples-', jestLike]],
+  [
+    'the mock under Jest (jsdom)',
+    `npx jest -c test/jsdom/jest.config.cjs --json --outputFile=${at('jest-jsdom.json')}`,
+    {},
+    ['jest-jsdom.json', jestLike],
+  ],
+  ...(existsSync('scripts/browser.mjs')
+    ? [
+        [
+          'browser suite (Chromium)',
+          'node scripts/browser.mjs',
+          { SVC_TEST_REPORTS: reports },
+          ['browser.json', counts],
+        ],
+      ]
+    : []),
   // Playwright specs need Chromium: required in CI, skipped loudly (by the browser suite above) elsewhere.
-  ...(existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium') || process.env.CI === 'true'
-    ? [['Playwright specs (Chromium)', 'npx playwright test']]
+  ...(chromium
+    ? [
+        [
+          'Playwright specs (Chromium)',
+          'npx playwright test --reporter=list,json',
+          { PLAYWRIGHT_JSON_OUTPUT_NAME: at('playwright.json') },
+          ['playwright.json', playwright],
+        ],
+      ]
     : []),
 ];
 
-// Closing lines of the runners used: Vitest ("Tests  3 passed | 1 failed (4)"), Jest ("Tests: 1 failed, 3
-// passed, 4 total") and the browser suite ("3 passed, 1 failed").
-function count(output) {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes, which start with ESC
-  const text = output.replace(/\x1b\[[0-9;]*m/g, '');
-  let passed = 0;
-  let failed = 0;
-  for (const line of text.split('\n')) {
-    // Playwright's list reporter closes with "  3 passed (2.1s)" and, on failure, "  1 failed".
-    if (/^\s+\d+ (passed|failed) \(|^\s+\d+ (passed|failed)$/.test(line)) {
-      const n = Number(/(\d+)/.exec(line)[1]);
-      if (/passed/.test(line)) passed += n;
-      else failed += n;
-      continue;
-    }
-    if (!/^\s*Tests:?\s|^\d+ passed, \d+ failed/.test(line)) continue;
-    passed += Number(/(\d+) passed/.exec(line)?.[1] ?? 0);
-    failed += Number(/(\d+) failed/.exec(line)?.[1] ?? 0);
-  }
-  return { passed, failed };
+/** Adds up the reports whose file names start with `prefix`; a missing report counts as one failure. */
+function read(prefix, count) {
+  const files = readdirSync(reports).filter((f) => f.startsWith(prefix));
+  if (!files.length) return { passed: 0, failed: 1, missing: true };
+  return files
+    .map((f) => count(JSON.parse(readFileSync(join(reports, f), 'utf8'))))
+    .reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }));
 }
 
-const run = (command) =>
-  new Promise((resolve) => {
-    let output = '';
-    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (process.stdout.write(d), (output += d)));
-    child.stderr.on('data', (d) => (process.stderr.write(d), (output += d)));
-    child.on('close', (status) => resolve({ status, output }));
+const run = (command, env) =>
+  new Promise((done) => {
+    const child = spawn(command, { shell: true, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('close', (status) => done(status));
   });
 
 const total = { passed: 0, failed: 0 };
-for (const [name, command] of steps) {
+for (const [name, command, env = {}, report] of steps) {
   console.log(`\n== ${name}: ${command}`);
-  const { status, output } = await run(command);
-  const { passed, failed } = count(output);
-  total.passed += passed;
-  total.failed += failed;
+  const status = await run(command, env);
+  if (report) {
+    const { passed, failed, missing } = read(...report);
+    if (missing) console.error(`npm test: step "${name}" wrote no report (${report[0]}).`);
+    total.passed += passed;
+    total.failed += failed;
+  }
   if (status !== 0) {
     console.error(`\nnpm test: step "${name}" failed (exit ${status}).`);
     console.log(`${total.passed} passed, ${Math.max(total.failed, 1)} failed`);

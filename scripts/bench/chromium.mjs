@@ -29,9 +29,12 @@ export async function benchChromium({ executablePath, rounds = 2, samples = 5000
   const acc = {};
   try {
     for (let r = 0; r < rounds; r++)
-      for (const lib of ['raw', 'svc', 'penpal', 'comlink']) {
+      for (const lib of ['raw', 'svc', 'svc-esm', 'svc-iife', 'penpal', 'comlink']) {
         const page = await browser.newPage();
-        const app = `${A}/bench/app.html?${new URLSearchParams({ lib, host: H, samples: String(samples) })}`;
+        // svc-esm and svc-iife load the client as an app would (a static import, a script tag) from pages of
+        // their own; the others share app.html, which imports the library dynamically.
+        const file = lib == 'svc-esm' ? 'app-esm.html' : lib == 'svc-iife' ? 'app-iife.html' : 'app.html';
+        const app = `${A}/bench/${file}?${new URLSearchParams({ lib, host: H, samples: String(samples) })}`;
         await page.goto(`${H}/bench/host.html?${new URLSearchParams({ lib, app, appOrigin: A })}`);
         const frame = await (async () => {
           for (let i = 0; i < 100; i++) {
