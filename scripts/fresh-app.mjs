@@ -1,0 +1,104 @@
+// A fresh app from the packed tarball, following the README alone, as a new user would. Not part of npm test: it
+// installs from the registry and takes minutes. `node scripts/fresh-app.mjs [--keep]`; exits non-zero when a step
+// fails, naming it. Steps: npm pack; a new project with the README's install lines (svc-sdk, Vite, Vitest with
+// jsdom, Jest with @swc/jest and jsdom, TypeScript); the README's first mini app and its manifest; `svc validate`,
+// `svc check`, `svc types`, `tsc --noEmit`; one test file with createMockHost run by Vitest and by Jest with the
+// README's configurations; `vite build`; `svc-sdk dev` printing its URL.
+import { execSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## A first mini app'));
+const block = (lang, n = 0) => [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))][n]?.[1];
+const config = readme.slice(readme.indexOf('### Jest and Vitest configuration'));
+const dir = mkdtempSync(join(tmpdir(), 'svc-fresh-'));
+const results = [];
+
+function step(name, command) {
+  process.stdout.write(`-- ${name}: ${command}\n`);
+  try {
+    execSync(command, { cwd: dir, stdio: 'pipe', encoding: 'utf8', timeout: 600_000 });
+    results.push([name, 'ok']);
+  } catch (error) {
+    results.push([name, 'FAILED']);
+    console.error(`${error.stdout ?? ''}${error.stderr ?? ''}`.slice(-3000));
+  }
+}
+
+execSync('npm run build --silent -- --silent', { cwd: root, stdio: 'inherit' });
+const tarball = join(root, execSync('npm pack --silent', { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1));
+writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }, null, 2));
+step(
+  'install',
+  `npm install --no-audit --no-fund ${tarball} vite vitest jsdom jest jest-environment-jsdom @swc/core @swc/jest typescript`,
+);
+rmSync(tarball);
+execSync('mkdir -p src test', { cwd: dir });
+writeFileSync(join(dir, 'src/main.ts'), block('ts'));
+writeFileSync(join(dir, 'manifest.json'), block('json'));
+writeFileSync(
+  join(dir, 'index.html'),
+  '<!doctype html><html><head><meta charset="utf-8"></head><body><h1></h1><script type="module" src="/src/main.ts"></script></body></html>',
+);
+writeFileSync(
+  join(dir, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: {
+      target: 'es2022',
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      strict: true,
+      resolveJsonModule: true,
+      lib: ['es2022', 'dom'],
+      types: [],
+      skipLibCheck: true,
+      noEmit: true,
+    },
+    include: ['src'],
+  }),
+);
+writeFileSync(join(dir, 'jest.config.cjs'), /```js\n([\s\S]*?)```/.exec(config)[1]);
+writeFileSync(join(dir, 'vitest.config.ts'), /```ts\n([\s\S]*?)```/.exec(config)[1]);
+writeFileSync(
+  join(dir, 'test/app.test.ts'),
+  `import { createMockHost } from 'svc-sdk/mock';
+import manifest from '../manifest.json';
+
+test('the app asks for the room at the moment of use', async () => {
+  const host = createMockHost({ manifest, answers: { permission: () => 'granted' } });
+  expect(await host.svc.permissions.request('room.context')).toBe('granted');
+  host.svc.actions.handle('create_poll', () => ({ poll_id: 'p1' }));
+  expect(await host.invokeAction('create_poll', { question: 'Lunch?', options: ['a', 'b'] })).toEqual({ poll_id: 'p1' });
+  host.close();
+});
+`,
+);
+step('svc validate', 'npx svc validate');
+step('svc check', 'npx svc check');
+step('svc types', 'npx svc types');
+step('tsc --noEmit', 'npx tsc --noEmit -p .');
+step('vitest (jsdom)', 'npx vitest run');
+step('jest (@swc/jest, jsdom)', 'npx jest');
+step('vite build', 'npx vite build');
+// svc-sdk dev: starts, prints one URL, stops on SIGINT.
+await new Promise((done) => {
+  const child = spawn('npx', ['svc-sdk', 'dev', '.', '--port', '0'], { cwd: dir });
+  let out = '';
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (out.includes('\n')) child.kill('SIGINT');
+  });
+  child.on('exit', () => {
+    clearTimeout(timer);
+    results.push(['svc-sdk dev', /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(out) ? 'ok' : 'FAILED']);
+    done();
+  });
+});
+for (const [name, result] of results) console.log(`${result.padEnd(6)} ${name}`);
+if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+else console.log(`kept ${dir}`);
+process.exit(results.some(([, r]) => r != 'ok') ? 1 : 0);
