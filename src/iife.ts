@@ -1,6 +1,5 @@
-// The script-tag build (svc.global.js): defines globalThis.svc, plus globalThis.svcSdk for the error helpers.
-import { createSvc, isSvcError, SvcError, svc } from './index';
+// The script-tag build (svc.global.js): defines globalThis.svc and nothing else, since `svc` is the only
+// non-standard global a mini app receives. An SvcError is recognised by `error.name == 'SvcError'` (README).
+import { svc } from './index';
 
-const g = globalThis as any;
-g.svc ??= svc;
-g.svcSdk = { createSvc, isSvcError, SvcError };
+(globalThis as { svc?: typeof svc }).svc ??= svc;

@@ -1,9 +1,7 @@
-// The browser suite: a web host page on one origin embeds a mini app (IIFE or ESM build) on another, in Chromium,
-// and hostile frames try to take the channel. Run by scripts/browser.mjs; `node scripts/browser.mjs <filter>` runs
-// the tests whose names contain <filter>.
-import { chromium } from 'playwright-core';
-import { startServers } from './server.mjs';
-import { assert, runTests, sleep, test, waitFor } from './harness.mjs';
+// The bridge in Chromium: a web host page on one origin embeds a mini app (IIFE or ESM build) on another, and
+// hostile frames try to take the channel. Each case is declared here with `test(name, fn)` and registered with
+// @playwright/test by bridge.spec.ts, which gives it its fixtures (`h`, from helpersFor, on a fresh context).
+import { assert, sleep, test, waitFor } from './declareCases.mjs';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -47,7 +45,7 @@ const METHODS = [
  * (127.0.0.1:ap); X the app on another site (localhost:ap, an out-of-process frame); E an attacker on a third site
  * (localhost:ep).
  */
-function helpersFor(context, browser, o) {
+export function helpersFor(context, browser, o) {
   const h = { ...o, context, browser };
   /** Opens the host page; returns { page, host (Frame), app() (the app Frame once its SDK is loaded) }. */
   h.open = async ({ build = 'iife', appAt = o.X, attachTo = appAt, attach = 'now', delay = 0, sibling, top } = {}) => {
@@ -279,7 +277,7 @@ for (const role of ['sibling frame', 'top page'])
     });
 
 test('hostile: a welcome from the right window (the parent) but the wrong origin is ignored', async (h) => {
-  const { host, app: appFrame } = await h.open();
+  const { host, app: appFrame } = await h.open({ build: 'esm' });
   const app = await appFrame();
   // This client expects its host at localhost:hp; the parent really is 127.0.0.1:hp. The browser drops the hello
   // (its targetOrigin does not match); the parent then forges a welcome with the leaked nonce.
@@ -311,7 +309,7 @@ test('hostile: a welcome from the right window (the parent) but the wrong origin
 
 test('hostile: a hello from the right window (the iframe) but the wrong origin gets no port', async (h) => {
   // The host attached for 127.0.0.1:ap; the frame holds localhost:ap (same port, other site).
-  const { host, app: appFrame } = await h.open({ appAt: h.X, attachTo: h.A });
+  const { host, app: appFrame } = await h.open({ build: 'esm', appAt: h.X, attachTo: h.A });
   const app = await appFrame();
   const r = await app.evaluate(() => window.settle(window.sdk.createSvc({ connectTimeout: 1000 }).svc.identity.get()));
   assert.deepEqual([r.ok, r.code, r.retriable], [false, 'ERR_HOST_UNREACHABLE', true]);
@@ -395,7 +393,7 @@ test('reload: the new page says hello and replaces the port; pending calls on th
 
 test("a second hello from the same frame replaces the port; the old channel's pending calls fail ERR_DISCONNECTED", async (h) => {
   // Like a reload whose pagehide never ran: only the hello tells the host.
-  const { host, app: appFrame } = await h.open();
+  const { host, app: appFrame } = await h.open({ build: 'esm' });
   const app = await appFrame();
   await app.evaluate(() => window.track('old', window.sdk.svc.ui.confirm({ title: 'hold:o', body: '' })));
   await waitFor(() => host.evaluate(() => window.calls.includes('ui.confirm')), 'the held call');
@@ -439,7 +437,7 @@ test('the host closes mid-call: the pending call fails ERR_DISCONNECTED at once;
 });
 
 test('a host that hangs mid-call: ERR_TIMEOUT (retriable) at the configured call timeout', async (h) => {
-  const { app: appFrame } = await h.open();
+  const { app: appFrame } = await h.open({ build: 'esm' });
   const app = await appFrame();
   const r = await app.evaluate(() => window.settle(window.sdk.createSvc({ timeout: 800 }).svc.storage.get('hold:z')));
   assert.deepEqual([r.ok, r.code, r.retriable], [false, 'ERR_TIMEOUT', true], JSON.stringify(r));
@@ -459,32 +457,3 @@ test("the app frame removed mid-invocation: the host's pending invokeAction fail
   assert.ok(inv.ms < 3000, `${inv.ms} ms`);
   await noErrors(host, 'host');
 });
-
-/** Runs the suite (a fresh temporary profile: Playwright's default launch) with the Chromium at `executablePath`; returns { passed, failed, skipped }. */
-export async function run({ executablePath, filter }) {
-  const servers = await startServers(3);
-  const [hp, ap, ep] = servers.ports;
-  const origins = {
-    H: `http://127.0.0.1:${hp}`,
-    A: `http://127.0.0.1:${ap}`,
-    X: `http://localhost:${ap}`,
-    E: `http://localhost:${ep}`,
-  };
-  let browser;
-  try {
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 30_000 });
-    console.log(
-      `Chromium ${browser.version()}; host ${origins.H}, app ${origins.A} and ${origins.X}, attacker ${origins.E}`,
-    );
-    return await runTests({
-      filter,
-      makeContext: async () => {
-        const context = await browser.newContext();
-        return { helpers: helpersFor(context, browser, origins), close: () => context.close() };
-      },
-    });
-  } finally {
-    await browser?.close().catch(() => {});
-    await servers.close();
-  }
-}
