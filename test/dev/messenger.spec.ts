@@ -116,6 +116,32 @@ test('the call log shows every bridge call, tokens redacted', async () => {
   if (shots) await page.screenshot({ path: join(shots, 'call-log.png') });
 });
 
+test('a person of another tenant is another app user', async () => {
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('carol');
+  await expect(page.getByTestId('app-title')).toHaveText('Polls'); // relaunched as Carol
+  await tab('Calls');
+  await expect(page.getByTestId('call-row').filter({ hasText: 'identity.get' }).first()).toContainText('au-carol');
+  await expect(page.getByTestId('call-row').filter({ hasText: 'identity.get' }).first()).toContainText('globex');
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('alice');
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+});
+
+test('a request outside the manifest network is blocked, and the log says which host to add', async () => {
+  const outcome = await app()
+    .locator('body')
+    .evaluate(() =>
+      fetch('https://tracker.example/pixel').then(
+        () => 'reached',
+        () => 'blocked',
+      ),
+    );
+  expect(outcome).toBe('blocked');
+  await tab('Webhooks');
+  await expect(page.getByTestId('blocked').first()).toContainText('add "tracker.example" to network.connect');
+});
+
 test('the theme reaches the app', async () => {
   await tab('Settings');
   await page.getByTestId('theme-toggle').click();

@@ -42,13 +42,15 @@ export type ControlAction = (body: ActionBody) => Promise<unknown> | unknown;
  */
 export function controlActions(ctx: ControlContext): Record<string, ControlAction> {
   const { state } = ctx;
+  // An event about a person names their tenant; one about the app (a revoked version), the first tenant's.
   const emit = (event: string, fields: Record<string, unknown>) => {
     if (!ctx.webhooks) return;
+    const subject = state.users.find((u) => u.app_user_id === fields.app_user_id);
     const payload = {
       event,
       occurred_at: new Date().toISOString(),
       mini_app_id: ctx.miniAppId,
-      tenant_id: state.tenants[0]?.id ?? '',
+      tenant_id: subject?.tenant_id ?? state.tenants[0]?.id ?? '',
       ...fields,
     };
     state.deliveries.push(ctx.webhooks.send(event, payload));

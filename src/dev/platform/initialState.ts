@@ -1,8 +1,8 @@
 import type { DevState } from '../protocol';
 
 /**
- * The first state of a fresh launch: one tenant, two people, a plain room and an end-to-end encrypted one, the
- * app installed for the first person with nothing granted.
+ * The first state of a fresh launch: two tenants (Alice and Bob in Acme, Carol in Globex), a plain room and an
+ * end-to-end encrypted one, the app installed for Alice and Carol with nothing granted.
  * @internal
  */
 export function initialState(miniAppId: string, version: string): DevState {
@@ -12,14 +12,20 @@ export function initialState(miniAppId: string, version: string): DevState {
     users: [
       { id: 'alice', app_user_id: 'au-alice', display_name: 'Alice', tenant_id: 'acme' },
       { id: 'bob', app_user_id: 'au-bob', display_name: 'Bob', tenant_id: 'acme' },
+      // Another organisation: the same app sees another app_user_id and another tenant_id.
+      { id: 'carol', app_user_id: 'au-carol', display_name: 'Carol', tenant_id: 'globex' },
     ],
-    tenants: [{ id: 'acme', name: 'Acme', max_approval_minor: 50_000, currency_code: 'EUR' }],
+    tenants: [
+      { id: 'acme', name: 'Acme', max_approval_minor: 50_000, currency_code: 'EUR' },
+      { id: 'globex', name: 'Globex', max_approval_minor: 10_000, currency_code: 'USD' },
+    ],
     rooms: [
       { id: 'general', name: 'General', is_encrypted: false, members: ['alice', 'bob'], timeline: [] },
       { id: 'board', name: 'Board (encrypted)', is_encrypted: true, members: ['alice', 'bob'], timeline: [] },
     ],
     installations: [
       { user_id: 'alice', mini_app_id: miniAppId, version, installed: true, installed_at: new Date().toISOString() },
+      { user_id: 'carol', mini_app_id: miniAppId, version, installed: true, installed_at: new Date().toISOString() },
     ],
     grants: [{ user_id: 'alice', mini_app_id: miniAppId, scopes: [] }],
     notifications: [],
