@@ -74,6 +74,20 @@ test('launches in the plain room; a poll created in the app is posted by the bac
   if (shots) await page.screenshot({ path: join(shots, 'messenger.png') });
 });
 
+test('reminders: the notifications sheet, the backend checks the installation and notifies, the deep link opens the route', async () => {
+  await app().getByTestId('remind').click();
+  await expect(page.getByTestId('permission-sheet')).toContainText('Remind you when a poll you voted in closes.');
+  await page.getByTestId('permission-allow').click();
+  await expect(app().getByTestId('status')).toHaveText('Reminders on.');
+  await tab('Notifications');
+  const note = page.getByTestId('notification').first();
+  await expect(note).toContainText('Reminders on');
+  await note.getByRole('button').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Poll'); // launched at the declared route /poll
+  await expect(app().getByTestId('status')).toContainText('Poll ');
+  await tab('Agent');
+});
+
 test('in the encrypted room the backend explains the 409, and the person posts from their own client', async () => {
   await page.getByTestId('room-board').click();
   await page.getByTestId('open-app').click();
@@ -105,6 +119,19 @@ test('the agent panel creates a poll as an agent, and a destructive action asks 
   if (shots) await page.screenshot({ path: join(shots, 'agent-panel.png') });
   await page.getByTestId('action-sheet-yes').click();
   await expect(page.getByTestId('result-delete_poll')).toContainText(pollId);
+});
+
+test('an action without options elicits them from the person through a form built from the schema', async () => {
+  await tab('Agent');
+  await page.getByTestId('input-create_poll-question').fill('Offsite venue?');
+  await page.getByTestId('input-create_poll-options').fill('');
+  await page.getByTestId('invoke-agent-create_poll').click();
+  await expect(page.getByTestId('elicit-sheet')).toContainText('Which options should "Offsite venue?" offer?');
+  await page.getByTestId('elicit-field').fill('Lisbon\nPorto');
+  await page.getByTestId('elicit-submit').click();
+  await expect(page.getByTestId('result-create_poll')).toContainText('poll_id');
+  await expect(page.getByTestId('progress-create_poll')).toContainText('Asking for the answer options');
+  await expect(page.getByTestId('card').filter({ hasText: 'Offsite venue?' })).toContainText('Lisbon · Porto');
 });
 
 test('the call log shows every bridge call, tokens redacted', async () => {
@@ -167,9 +194,9 @@ test('with the backend stopped, deliveries are retried with backoff; "send again
   const port = Number(new URL(backend.origin).port);
   await backend.close();
   await tab('Settings');
-  await page.getByTestId('grant-svc.notifications').click();
+  await page.getByTestId('revoke-svc.notifications').click();
   await tab('Webhooks');
-  const granted = page.locator('[data-testid=delivery][data-event="scope.granted"]').first();
+  const granted = page.locator('[data-testid=delivery][data-event="scope.revoked"]').first();
   // Six attempts in all (retry delays scaled down for the test), each one logged, then the delivery fails.
   await expect(granted).toHaveAttribute('data-state', 'failed', { timeout: 15_000 });
   await expect(granted.locator('.note')).toHaveCount(6);

@@ -41,6 +41,11 @@ $('create').addEventListener('click', async () => {
   try {
     const room = await currentRoom();
     const poll = await app.createPoll({ question, options }, room?.room_id);
+    // Reminders need the notifications scope, asked for when the person turns them on, not before.
+    $('remind').hidden = false;
+    $('remind').onclick = async () => {
+      if (await app.enableReminders(poll.poll_id)) status('Reminders on.', 'success');
+    };
     if (poll.posted) return status('Poll posted to the room.', 'success');
     if (!poll.explanation) return status('Poll created (open Polls from a room to post it).');
     status(poll.explanation, 'warning');
@@ -50,6 +55,9 @@ $('create').addEventListener('click', async () => {
     status(isSvcError(error) ? `${error.code}: ${error.message}` : (error as Error).message, 'error');
   }
 });
+
+// Opened from a notification or a card's deep link (/poll?id=...): say which poll.
+if (svc.app.launchParams.id) status(`Poll ${svc.app.launchParams.id}`);
 
 svc.identity.get().then(
   (me) => ($('hello').textContent = `Hello ${me.display_name ?? 'there'}`),
