@@ -139,6 +139,8 @@ export interface DevSecretState {
 
 /** The whole state, as `GET /__svc/state` returns it and as the state file stores it (minus secrets). @public */
 export interface DevState {
+  /** Incremented on every change (added in v2): a page applies a state only if it is newer than the one it has. */
+  revision?: number;
   mini_app_id: string;
   version: string;
   /** Set when the administrator revoked the running version (server calls then return 409). */

@@ -94,6 +94,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     for (const res of streams) res.write(frame);
   };
   const changed = () => {
+    state.revision = (state.revision ?? 0) + 1;
     if (options.statePath) {
       const path = options.statePath;
       saving = saving.then(() => saveState(path, state));

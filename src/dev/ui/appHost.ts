@@ -49,7 +49,7 @@ const samples = (): SvcFile[] =>
  * the server API read it), a refusal in the page (the platform has no word for it), so a revoke in the settings
  * makes the scope `prompt` again.
  */
-function grantStore(state: () => DevState, userId: string): GrantStore {
+function grantStore(state: () => DevState, userId: string, update: (next: DevState) => void): GrantStore {
   const refused = denied.get(userId) ?? new Set<string>();
   denied.set(userId, refused);
   const manifestScope = (scope: PermissionScope) => SCOPE_TO_MANIFEST[scope] ?? '';
@@ -62,10 +62,14 @@ function grantStore(state: () => DevState, userId: string): GrantStore {
     async set(scope, decision) {
       if (decision == 'denied') refused.add(scope);
       else refused.delete(scope);
-      await control('POST', decision == 'granted' ? '/grant' : '/revoke', {
-        user_id: userId,
-        scope: manifestScope(scope),
-      });
+      // The answer is the new state: apply it now, so the app's next call sees the grant without waiting for the
+      // event stream.
+      update(
+        await control('POST', decision == 'granted' ? '/grant' : '/revoke', {
+          user_id: userId,
+          scope: manifestScope(scope),
+        }),
+      );
     },
   };
 }
@@ -84,6 +88,7 @@ export function launchApp(
   launch: Launch,
   log: ReturnType<typeof createCallLog>,
   ui: AppUi,
+  update: (next: DevState) => void,
 ): { host: HostEndpoint; detach: () => void } {
   const manifest = config.manifest as { name: string; auth: { type: string; scopes?: string[] } };
   const { settings } = state();
@@ -94,7 +99,7 @@ export function launchApp(
   const host = createHost({
     manifest: config.manifest,
     answers: uiAnswers(manifest.name),
-    grants: grantStore(state, userId),
+    grants: grantStore(state, userId, update),
     storage,
     hostOrigin: location.origin,
     app: { theme: settings.theme, locale: settings.locale, launch_params: launch.params },

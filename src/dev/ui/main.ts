@@ -28,8 +28,12 @@ async function start(): Promise<void> {
   const log = createCallLog();
   let app: { host: HostEndpoint; detach: () => void } | undefined;
   let launchedAs = '';
+  // A settings button: the answer is the new state, applied at once (the event stream brings it too).
   const act = (method: string, path: string, body?: unknown) =>
-    void control(method, path, body).catch((e: Error) => toast(e.message, 'error'));
+    void control(method, path, body).then(
+      (next) => onState(next),
+      (e: Error) => toast(e.message, 'error'),
+    );
 
   const side = h('nav', { class: 'side' });
   const main = h('section', { class: 'main' });
@@ -74,14 +78,22 @@ async function start(): Promise<void> {
     const frame = newFrame();
     iframe.replaceWith(frame);
     iframe = frame;
-    app = launchApp(config, () => state, iframe, launch, log, {
-      toast,
-      title: (t) => (title.textContent = t),
-      external: (url) => toast(`Would open in the system browser: ${url}`),
-      close: () => closeApp(),
-      share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
-      progress: (action, message) => agent.progress(action, message),
-    });
+    app = launchApp(
+      config,
+      () => state,
+      iframe,
+      launch,
+      log,
+      {
+        toast,
+        title: (t) => (title.textContent = t),
+        external: (url) => toast(`Would open in the system browser: ${url}`),
+        close: () => closeApp(),
+        share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
+        progress: (action, message) => agent.progress(action, message),
+      },
+      onState,
+    );
   }
   function closeApp(): void {
     app?.host.close();
@@ -202,21 +214,22 @@ async function start(): Promise<void> {
     renderNotifications(tabs.Notifications!, state, openLink);
   }
 
-  follow(
-    (next) => {
-      const theme = next.settings.theme != state.settings.theme;
-      state = next;
-      if (theme) app?.host.setTheme(next.settings.theme);
-      // Another person is another app user: relaunch as them, as switching accounts would.
-      if (app && next.settings.current_user_id != launchedAs) relaunch({ room: room(), params: {} });
-      render();
-    },
-    (request) => {
-      config.blocked.push(request);
-      toast(`Blocked: ${request.advice}`, 'error');
-      render();
-    },
-  );
+  // A new state, from the event stream or from a control call's answer.
+  function onState(next: DevState): void {
+    // A control call's answer and the event stream race: never go back to an older state.
+    if ((next.revision ?? 0) < (state.revision ?? 0)) return;
+    const theme = next.settings.theme != state.settings.theme;
+    state = next;
+    if (theme) app?.host.setTheme(next.settings.theme);
+    // Another person is another app user: relaunch as them, as switching accounts would.
+    if (app && next.settings.current_user_id != launchedAs) relaunch({ room: room(), params: {} });
+    render();
+  }
+  follow(onState, (request) => {
+    config.blocked.push(request);
+    toast(`Blocked: ${request.advice}`, 'error');
+    render();
+  });
   render();
 }
 
