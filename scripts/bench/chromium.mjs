@@ -4,7 +4,7 @@
 import { chromium } from 'playwright-core';
 import { resolve } from 'node:path';
 import { startServers } from '../../test/browser/server.mjs';
-import { CHROMIUM_ARGS } from '../../test/browser/bridgeCases.mjs';
+import { CHROMIUM_ARGS } from '../chromiumArgs.mjs';
 import { summarise } from './measure.js';
 
 const root = resolve(import.meta.dirname, '../..');

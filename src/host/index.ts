@@ -26,6 +26,7 @@ export {
 } from './rules/createMemoryStorage';
 export { toApp, toHost } from '../protocol/peerMethods';
 export { attachIframe } from './attachIframe';
+export { tapCalls, type CallObserver } from './tapCalls';
 export { launchUrl } from './launchUrl';
 export { createMemoryPair } from '../rpc/createMemoryPair';
 export { portTransport } from '../rpc/portTransport';

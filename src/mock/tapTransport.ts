@@ -1,4 +1,4 @@
-import { isFrame, PEER } from '../protocol/frames';
+import { tapCalls } from '../host/tapCalls';
 import type { Transport } from '../rpc/Transport';
 import type { MockCall } from './types';
 
@@ -11,35 +11,12 @@ import type { MockCall } from './types';
  * `ERR_INVALID_ARGUMENT` that `createHost` answered without running a handler.
  */
 export function tapTransport(transport: Transport, calls: MockCall[]): Transport {
-  const open = new Map<string, MockCall>();
-  return {
-    send(message) {
-      if (isFrame(message) && typeof message.id == 'string' && message.method === undefined) {
-        const call = open.get(message.id);
-        if (call) {
-          open.delete(message.id);
-          const error = message.error as { code: string; message: string } | undefined;
-          if (error) call.error = { code: error.code, message: error.message };
-          else call.result = message.result;
-        }
-      }
-      return transport.send(message);
+  return tapCalls<MockCall>(transport, {
+    start(method, params) {
+      const call: MockCall = { method, params, at: Date.now() };
+      calls.push(call);
+      return call;
     },
-    listen(receive) {
-      transport.listen((message) => {
-        // The app's calls only: the channel's own messages (handler announcements, probes, close) are not calls.
-        if (
-          isFrame(message) &&
-          typeof message.method == 'string' &&
-          !Object.values<string>(PEER).includes(message.method)
-        ) {
-          const call: MockCall = { method: message.method, params: message.params, at: Date.now() };
-          calls.push(call);
-          if (typeof message.id == 'string') open.set(message.id, call);
-        }
-        receive(message);
-      });
-    },
-    close: () => transport.close(),
-  };
+    settle: (call, answer) => Object.assign(call, answer),
+  });
 }

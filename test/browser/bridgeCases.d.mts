@@ -2,8 +2,6 @@ import type { Browser, BrowserContext } from '@playwright/test';
 
 /** The helpers each bridge case receives (see bridgeCases.mjs). */
 export type BridgeHelpers = Record<string, unknown>;
-/** Chromium's headless flags for this machine. */
-export declare const CHROMIUM_ARGS: string[];
 /** Builds a case's helpers over a fresh context and the servers' origins. */
 export declare function helpersFor(
   context: BrowserContext,

@@ -3,17 +3,6 @@
 // @playwright/test by bridge.spec.ts, which gives it its fixtures (`h`, from helpersFor, on a fresh context).
 import { assert, sleep, test, waitFor } from './declareCases.mjs';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 const METHODS = [
   'identity.get',
   'auth.getToken',

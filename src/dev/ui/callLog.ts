@@ -1,4 +1,4 @@
-import { isFrame, PEER } from '../../protocol/frames';
+import { tapCalls } from '../../host/tapCalls';
 import type { Transport } from '../../rpc/Transport';
 import { fill, h, redactTokens } from './dom';
 
@@ -58,42 +58,21 @@ export function createCallLog() {
     listener?.();
   };
 
-  /** Wraps the channel to the app so each request is paired with its answer by id. */
-  const tap = (transport: Transport): Transport => {
-    const open = new Map<string, LoggedCall>();
-    return {
-      send(message) {
-        if (isFrame(message) && typeof message.id == 'string' && message.method === undefined) {
-          const call = open.get(message.id);
-          if (call) {
-            open.delete(message.id);
-            call.ms = Date.now() - call.at;
-            if (message.error) call.error = message.error as LoggedCall['error'];
-            else call.result = message.result;
-            render();
-          }
-        }
-        return transport.send(message);
+  /** Wraps the channel to the app so each request is paired with its answer. */
+  const tap = (transport: Transport): Transport =>
+    tapCalls<LoggedCall>(transport, {
+      start(method, params, request) {
+        const call: LoggedCall = { method, params, at: Date.now(), ...(request ? {} : { ms: 0 }) };
+        calls.push(call);
+        render();
+        return call;
       },
-      listen(receive) {
-        transport.listen((message) => {
-          if (
-            isFrame(message) &&
-            typeof message.method == 'string' &&
-            !Object.values<string>(PEER).includes(message.method)
-          ) {
-            const call: LoggedCall = { method: message.method, params: message.params, at: Date.now() };
-            if (typeof message.id == 'string') open.set(message.id, call);
-            else call.ms = 0;
-            calls.push(call);
-            render();
-          }
-          receive(message);
-        });
+      settle(call, answer) {
+        call.ms = Date.now() - call.at;
+        Object.assign(call, answer);
+        render();
       },
-      close: () => transport.close(),
-    };
-  };
+    });
 
   return { element, calls, tap, onChange: (fn: () => void) => (listener = fn) };
 }

@@ -1,0 +1,2 @@
+/** Headless Chromium flags. */
+export declare const CHROMIUM_ARGS: string[];
