@@ -1,5 +1,5 @@
 import { PEER } from '../protocol/frames';
-import { methods } from '../protocol/methods';
+import { calls } from '../protocol/calls';
 import { toApp } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
@@ -26,14 +26,10 @@ export function createActions(
   let running: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
-  // Checks the params against the registry, bound to the running invocation; throws when there is none.
-  const bind = (member: 'elicit' | 'progress', params: object) => {
-    const method = `actions.${member}` as const;
+  // Binds the params to the running invocation; throws when there is none.
+  const bind = <P extends object>(method: string, params: P) => {
     if (!running) throw new SvcError('ERR_NO_INVOCATION', 'needs a running action', false, method);
-    const bound = { ...params, invocation: running };
-    const problem = methods[method].params(bound, '');
-    if (problem) throw invalid(method, problem);
-    return bound;
+    return { ...params, invocation: running };
   };
 
   const announce = (to = endpoint()) => to.notify(PEER.handlers, { names: [...handlers.keys()] });
@@ -80,9 +76,13 @@ export function createActions(
         }
       };
     },
-    elicit: async (request) => endpoint().call('actions.elicit', bind('elicit', request), promptTimeout),
+    // The host checks elicit's params and answers a problem; progress has nobody to answer, so it is checked here.
+    elicit: async (request) => endpoint().call('actions.elicit', bind('actions.elicit', request), promptTimeout),
     progress(message) {
-      endpoint().notify('actions.progress', bind('progress', { message }));
+      const params = bind('actions.progress', { message });
+      const problem = calls['actions.progress'].params(params, '');
+      if (problem) throw invalid('actions.progress', problem);
+      endpoint().notify('actions.progress', params);
     },
   };
   return [api, invoke, announce];

@@ -1,5 +1,5 @@
 import { PEER } from '../protocol/frames';
-import { type MethodDef, methods } from '../protocol/methods';
+import { type CallDef, calls } from '../protocol/calls';
 import { toApp } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
@@ -121,7 +121,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     supports: (member: string) => {
       const name = String(member).replace(/^svc\./, '');
       const [ns, key] = name.split('.') as [string, string?];
-      if (Object.hasOwn(methods, name)) return snapshot().methods.includes(name);
+      if (Object.hasOwn(calls, name)) return snapshot().methods.includes(name);
       return Object.hasOwn(svc, ns) && (!key || Object.hasOwn(svc[ns], key));
     },
     app: {
@@ -144,8 +144,8 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
       enumerable: true,
     });
 
-  for (const name in methods) {
-    const def: MethodDef = methods[name as keyof typeof methods];
+  for (const name in calls) {
+    const def: CallDef = calls[name as keyof typeof calls];
     const [ns, member] = name.split('.') as [string, string];
     if (ns == 'actions') continue;
     svc[ns] ??= {};
@@ -156,14 +156,12 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
         def.args.forEach((key, i) => {
           params[key] = args[i];
         });
-      const problem = def.params(params, '');
-      if (def.notify) {
-        // Fire-and-forget members are synchronous: a bad argument throws here, since nothing awaits a promise.
-        if (problem) throw invalid(name, problem);
-        return endpoint().notify(name, params);
-      }
-      if (problem) return Promise.reject(invalid(name, problem));
-      return endpoint().call(name, params, def.prompt ? promptTimeout : undefined);
+      if (!def.notify) return endpoint().call(name, params, def.prompt ? promptTimeout : undefined);
+      // Fire-and-forget members are synchronous and nobody answers them: a bad argument throws here. The host
+      // checks the params of every call it answers, and rejects a bad one with ERR_INVALID_ARGUMENT naming the field.
+      const problem = def.params!(params, '');
+      if (problem) throw invalid(name, problem);
+      endpoint().notify(name, params);
     };
   }
 

@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   ERR_SCOPE_NOT_DECLARED: false,
   /** The operation needs a scope the person has not granted; call `svc.permissions.request()` first. */
   ERR_SCOPE_NOT_GRANTED: false,
-  /** An argument is missing or of the wrong type; nothing was sent. */
+  /** An argument is missing or of the wrong type; nothing was done (the host refused it, or the client did). */
   ERR_INVALID_ARGUMENT: false,
   /** The host does not offer this operation (`svc.supports()` is false). */
   ERR_UNSUPPORTED: false,

@@ -1,3 +1,4 @@
+import { type CallDef, calls } from './calls';
 import { PERMISSION_SCOPES, type PermissionScope } from './scopes';
 import { arr, blob, bool, type Check, type Infer, isPlain, json, lit, obj, opt, str, text } from './shape';
 import type { Svc } from './Svc';
@@ -8,6 +9,8 @@ import type { Svc } from './Svc';
  * @remarks
  * The wire name is the facade path (`'room.current'` is `svc.room.current`). The facade, the host's dispatch, its
  * handler types, the answers' shapes (`results.ts`), the mock's defaults and `svc.supports()` all come from it.
+ * Each entry is built from the client's part of it (`calls.ts`: args, prompt, notify, and the checks of the
+ * fire-and-forget operations), so the browser client carries only that part.
  * @public
  */
 export interface MethodDef {
@@ -44,75 +47,57 @@ const scope = obj({ scope: lit(...PERMISSION_SCOPES) });
 const key = obj({ key: text });
 const empty = obj({});
 
-/** How one registry entry is written: every field named, each with the default most operations have. */
-interface CallOptions<A, P, S> {
-  /** The facade's positional argument names, or `'object'`; default none. */
-  args?: A;
-  /** The params check; default `{}`. */
-  params?: P;
-  /** The short scope it needs; default none. */
-  scope?: S;
-  /** Whether it waits on a person; default false. */
-  prompt?: boolean;
-  /** Whether it is fire-and-forget; default false. */
-  notify?: boolean;
-}
+type Calls = typeof calls;
+/** The params check an entry gets by default: the client's, for a fire-and-forget operation; else `{}`. */
+type DefaultParams<W extends MethodName> = Calls[W] extends { params: infer C extends Check<any> } ? C : typeof empty;
 
-const call = <
-  const A extends MethodDef['args'] = [],
-  P extends Check<any> = typeof empty,
-  S extends PermissionScope | null = null,
->({
-  args = [] as unknown as A,
-  params = empty as P,
-  scope = null as S,
-  prompt = false,
-  notify = false,
-}: CallOptions<A, P, S> = {}) => ({ args, params, scope, prompt, notify });
+/**
+ * One full entry: the client's part (`calls.ts`: args, prompt, notify) and the host's (every field named, with the
+ * default most operations have: the params check, default the client's or `{}`; the scope, default none).
+ */
+const entry = <W extends MethodName, P extends Check<any> = DefaultParams<W>, S extends PermissionScope | null = null>(
+  name: W,
+  { params, scope = null as S }: { params?: P; scope?: S } = {},
+): Omit<Calls[W], 'params'> & { params: NoInfer<P>; scope: NoInfer<S> } => ({
+  ...calls[name],
+  params: (params ?? (calls[name] as CallDef).params ?? empty) as P,
+  scope,
+});
 
 /**
  * The registry: one entry per bridge operation. A test walks it against the facade, the host and the docs.
  * @public
  */
 export const methods = {
-  'identity.get': call(),
-  'auth.getToken': call(),
-  'auth.signIn': call({ prompt: true }),
-  'auth.signOut': call(),
-  'auth.state': call(),
-  'room.current': call({ scope: 'room.context' }),
-  'message.send': call({
-    args: 'object',
+  'identity.get': entry('identity.get'),
+  'auth.getToken': entry('auth.getToken'),
+  'auth.signIn': entry('auth.signIn'),
+  'auth.signOut': entry('auth.signOut'),
+  'auth.state': entry('auth.state'),
+  'room.current': entry('room.current', { scope: 'room.context' }),
+  'message.send': entry('message.send', {
     params: obj({ room_id: text, body: str, card: opt(card) }),
     scope: 'room.send',
-    prompt: true,
   }),
-  'files.pick': call({
-    args: 'object',
+  'files.pick': entry('files.pick', {
     params: obj({ accept: opt(arr(text)), multiple: opt(bool) }),
     scope: 'files.read',
-    prompt: true,
   }),
-  'files.save': call({ args: 'object', params: obj({ name: text, blob }), scope: 'files.write', prompt: true }),
-  // elicit and progress carry the invocation they belong to; the client adds it (see client/createActions.ts).
-  'actions.elicit': call({ args: 'object', params: obj({ invocation: text, prompt: text, schema }), prompt: true }),
-  'actions.progress': call({ args: 'object', params: obj({ invocation: text, message: str }), notify: true }),
-  'ui.setTitle': call({ args: ['title'], params: obj({ title: str }), notify: true }),
-  'ui.toast': call({
-    args: 'object',
-    params: obj({ message: text, kind: opt(lit('info', 'success', 'error')) }),
-    notify: true,
-  }),
-  'ui.confirm': call({ args: 'object', params: obj({ title: str, body: str }), prompt: true }),
-  'ui.openExternal': call({ args: ['url'], params: obj({ url }) }),
-  'ui.close': call({ notify: true }),
-  'ui.share': call({ args: 'object', params: obj({ title: str, url }), prompt: true }),
-  'storage.get': call({ args: ['key'], params: key }),
-  'storage.set': call({ args: ['key', 'value'], params: obj({ key: text, value: json }) }),
-  'storage.remove': call({ args: ['key'], params: key }),
-  'storage.clear': call(),
-  'permissions.query': call({ args: ['scope'], params: scope }),
-  'permissions.request': call({ args: ['scope'], params: scope, prompt: true }),
+  'files.save': entry('files.save', { params: obj({ name: text, blob }), scope: 'files.write' }),
+  'actions.elicit': entry('actions.elicit', { params: obj({ invocation: text, prompt: text, schema }) }),
+  'actions.progress': entry('actions.progress'),
+  'ui.setTitle': entry('ui.setTitle'),
+  'ui.toast': entry('ui.toast'),
+  'ui.confirm': entry('ui.confirm', { params: obj({ title: str, body: str }) }),
+  'ui.openExternal': entry('ui.openExternal', { params: obj({ url }) }),
+  'ui.close': entry('ui.close'),
+  'ui.share': entry('ui.share', { params: obj({ title: str, url }) }),
+  'storage.get': entry('storage.get', { params: key }),
+  'storage.set': entry('storage.set', { params: obj({ key: text, value: json }) }),
+  'storage.remove': entry('storage.remove', { params: key }),
+  'storage.clear': entry('storage.clear'),
+  'permissions.query': entry('permissions.query', { params: scope }),
+  'permissions.request': entry('permissions.request', { params: scope }),
 } as const satisfies { [W in MethodName]: MethodDef };
 
 // The registry's params tied to the facade: each entry's params object must be exactly what its facade arguments

@@ -12,7 +12,7 @@ describe('errors', () => {
 
   it.each([
     ['storage.set', (s: any) => s.storage.set('', 1), 'key must be a non-empty string'],
-    ['storage.set', (s: any) => s.storage.set('k', () => 1), 'value must be JSON'],
+    ['storage.set', (s: any) => s.storage.set('k', Number.NaN), 'value must be JSON'],
     ['storage.set', (s: any) => s.storage.set('k', { when: new Date() }), 'value must be JSON'],
     ['storage.get', (s: any) => s.storage.get(7), 'key must be a non-empty string'],
     ['message.send', (s: any) => s.message.send({ body: 'x' }), 'room_id must be a non-empty string'],
@@ -29,16 +29,20 @@ describe('errors', () => {
     ['ui.share', (s: any) => s.ui.share({ title: 't', url: 'file:///etc/passwd' }), 'url must be an http(s) URL'],
     ['permissions.query', (s: any) => s.permissions.query('location'), 'scope must be one of'],
     ['permissions.request', (s: any) => s.permissions.request(), 'scope must be one of'],
-  ])('%s rejects a bad argument with ERR_INVALID_ARGUMENT before sending (%#)', async (method, run, text) => {
-    c = connect();
-    const error = await run(c.svc).catch((e: unknown) => e);
-    expect(isSvcError(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'ERR_INVALID_ARGUMENT', retriable: false, method });
-    expect(error.message).toContain(`svc.${method}(): `);
-    expect(error.message).toContain(text);
-    await settle();
-    expect(c.calls).toEqual([]);
-  });
+  ])(
+    '%s: the host rejects a bad argument with ERR_INVALID_ARGUMENT naming the field (%#)',
+    async (method, run, text) => {
+      c = connect();
+      const error = await run(c.svc).catch((e: unknown) => e);
+      expect(isSvcError(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'ERR_INVALID_ARGUMENT', retriable: false, method });
+      expect(error.message).toContain(`svc.${method}(): `);
+      expect(error.message).toContain(text);
+      // The host received the call, refused it, and never ran its handler.
+      expect(c.calls.map((call) => call.method)).toEqual([method]);
+      expect(c.seen).toEqual([]);
+    },
+  );
 
   it.each([
     ['ui.toast', (s: any) => s.ui.toast({ message: 'x', kind: 'warning' })],
@@ -198,6 +202,15 @@ describe('errors', () => {
     c.client.close();
     expect(await pending).toMatchObject({ code: 'ERR_DISCONNECTED', retriable: true });
     expect(await c.svc.auth.state().catch((e) => e)).toMatchObject({ code: 'ERR_DISCONNECTED', method: 'auth.state' });
+  });
+
+  it('refuses a value that cannot be cloned before sending it, with ERR_INVALID_ARGUMENT', async () => {
+    c = connect();
+    const e: any = await c.svc.storage.set('k', (() => 1) as never).catch((x) => x);
+    expect(e).toMatchObject({ code: 'ERR_INVALID_ARGUMENT', retriable: false, method: 'storage.set' });
+    expect(e.message).toMatch(/^svc\.storage\.set\(\): not sendable: /);
+    await settle();
+    expect(c.calls).toEqual([]);
   });
 
   it('reports a value that cannot be cloned as ERR_INVALID_ARGUMENT, not a hang', async () => {

@@ -13,6 +13,7 @@ import {
   SCOPE_TO_MANIFEST,
 } from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
+import { calls } from '../../src/protocol/calls';
 
 const names = Object.keys(methods);
 
@@ -76,6 +77,19 @@ describe('the registry is the one contract', () => {
       'ui.confirm',
       'ui.share',
     ]);
+  });
+
+  it("builds each full entry from the client's part: same operations, args, prompt and fire-and-forget flag", () => {
+    expect(Object.keys(calls)).toEqual(names);
+    for (const name of names) {
+      const part: { args: unknown; prompt: boolean; notify: boolean; params?: unknown } =
+        calls[name as keyof typeof calls];
+      const full = methods[name as keyof typeof methods];
+      expect([full.args, full.prompt, full.notify], name).toEqual([part.args, part.prompt, part.notify]);
+      // The client checks exactly what nobody answers, with the very check the host uses.
+      expect('params' in part, name).toBe(part.notify);
+      if (part.notify) expect(full.params, name).toBe(part.params);
+    }
   });
 
   it('is documented: the README has a row for every operation and every error code', () => {
