@@ -1,5 +1,4 @@
 import { PEER } from '../protocol/frames';
-import { calls } from '../protocol/calls';
 import { toApp } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
@@ -14,6 +13,8 @@ export type Invalid = (method: string, problem: string) => SvcError;
  * announcement of the handlers the app has (the third: sent on every change and on every new channel, so the host
  * knows which actions can run before it asks a person to confirm one).
  *
+ * `progress()` goes through `notify`, the facade's sender of fire-and-forget operations (it checks their params).
+ *
  * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the interface gives
  * no invocation argument, always bind to exactly one running invocation.
  */
@@ -21,6 +22,7 @@ export function createActions(
   endpoint: () => Endpoint,
   invalid: Invalid,
   promptTimeout: number,
+  notify: (method: string, params: object) => void,
 ): [SvcActions, (params: any) => Promise<unknown>, (to?: Endpoint) => void] {
   const handlers = new Map<string, ActionHandler>();
   let running: string | undefined;
@@ -76,13 +78,10 @@ export function createActions(
         }
       };
     },
-    // The host checks elicit's params and answers a problem; progress has nobody to answer, so it is checked here.
+    // The host checks elicit's params and answers a problem; progress has nobody to answer, so `notify` checks it.
     elicit: async (request) => endpoint().call('actions.elicit', bind('actions.elicit', request), promptTimeout),
     progress(message) {
-      const params = bind('actions.progress', { message });
-      const problem = calls['actions.progress'].params(params, '');
-      if (problem) throw invalid('actions.progress', problem);
-      endpoint().notify('actions.progress', params);
+      notify('actions.progress', bind('actions.progress', { message }));
     },
   };
   return [api, invoke, announce];

@@ -111,7 +111,15 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     return current;
   };
 
-  const [actions, invoke, announce] = createActions(endpoint, invalid, promptTimeout);
+  // Fire-and-forget operations are synchronous and nobody answers them: a bad argument throws here, and nothing is
+  // sent. The host checks the params of every call it answers, and rejects a bad one naming the field.
+  const notify = (name: string, params: object) => {
+    const problem = (calls[name as keyof typeof calls] as CallDef).params!(params, '');
+    if (problem) throw invalid(name, problem);
+    endpoint().notify(name, params);
+  };
+
+  const [actions, invoke, announce] = createActions(endpoint, invalid, promptTimeout, notify);
   const svc: any = {
     get version() {
       return snapshot().bridge;
@@ -156,12 +164,8 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
         def.args.forEach((key, i) => {
           params[key] = args[i];
         });
-      if (!def.notify) return endpoint().call(name, params, def.prompt ? promptTimeout : undefined);
-      // Fire-and-forget members are synchronous and nobody answers them: a bad argument throws here. The host
-      // checks the params of every call it answers, and rejects a bad one with ERR_INVALID_ARGUMENT naming the field.
-      const problem = def.params!(params, '');
-      if (problem) throw invalid(name, problem);
-      endpoint().notify(name, params);
+      if (def.notify) return notify(name, params);
+      return endpoint().call(name, params, def.prompt ? promptTimeout : undefined);
     };
   }
 
