@@ -41,6 +41,53 @@ describe('the package', () => {
     },
   );
 
+  it.runIf(built)(
+    'makes instanceof hold for every error of the package across its entries, in ESM and CJS, and across the two',
+    async () => {
+      // Each entry is its own bundle, and the CJS build is another copy again: the classes differ, the brand is shared.
+      const script = (load: string) => `${load}
+      const manifest = JSON.parse(require('node:fs').readFileSync('examples/polls/manifest.json', 'utf8'));
+      const host = createMockHost({ manifest });
+      const unanswered = await host.svc.permissions.request('room.context').catch((e) => e);
+      const failed = await host.svc.permissions.request('nope').catch((e) => e);
+      const manifestError = (() => { try { assertManifest({}); } catch (e) { return e; } })();
+      const signature = await verifySignature({ body: '', headers: {} }, { secrets: 's' }).catch((e) => e);
+      const api = new SvcApiError({ status: 429, problem: 'rate-limited', title: 't', detail: 'd', instance: '/v1' });
+      console.log(JSON.stringify({
+        mock: [unanswered instanceof SvcError, unanswered.code, failed instanceof SvcError, failed.code],
+        manifest: manifestError instanceof ManifestError,
+        signature: [signature instanceof SvcSignatureError, signature instanceof SvcApiError, signature instanceof SvcError],
+        api: [api instanceof SvcApiError, api instanceof Error, api instanceof SvcTokenError],
+        plain: [new Error('x') instanceof SvcError, { name: 'SvcError', code: 'X' } instanceof SvcError],
+      }));`;
+      const expected = {
+        mock: [true, 'ERR_MOCK_UNANSWERED', true, 'ERR_INVALID_ARGUMENT'],
+        manifest: true,
+        signature: [true, false, false],
+        api: [true, true, false],
+        plain: [false, false],
+      };
+      const esm = `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);
+        const { SvcError } = await import('svc-sdk'); const { createMockHost } = await import('svc-sdk/mock');
+        const { assertManifest, ManifestError } = await import('svc-sdk/manifest');
+        const { verifySignature, SvcSignatureError, SvcApiError, SvcTokenError } = await import('svc-sdk/server');`;
+      const cjs = `(async () => { const { SvcError } = require('svc-sdk'); const { createMockHost } = require('svc-sdk/mock');
+        const { assertManifest, ManifestError } = require('svc-sdk/manifest');
+        const { verifySignature, SvcSignatureError, SvcApiError, SvcTokenError } = require('svc-sdk/server');`;
+      expect(JSON.parse(node(script(esm)))).toEqual(expected);
+      expect(JSON.parse(node(`${script(cjs)} })();`, 'commonjs'))).toEqual(expected);
+      // Made by the CJS copy, checked against the ESM classes.
+      const mixed = node(`import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);
+        const { SvcError } = await import('svc-sdk'); const { ManifestError } = await import('svc-sdk/manifest');
+        const { createMockHost } = require('svc-sdk/mock'); const { assertManifest } = require('svc-sdk/manifest');
+        const manifest = JSON.parse(require('node:fs').readFileSync('examples/polls/manifest.json', 'utf8'));
+        const e = await createMockHost({ manifest }).svc.permissions.request('room.context').catch((e) => e);
+        let m; try { assertManifest({}); } catch (x) { m = x; }
+        console.log(JSON.stringify([e instanceof SvcError, m instanceof ManifestError]));`);
+      expect(JSON.parse(mixed)).toEqual([true, true]);
+    },
+  );
+
   it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
     const context: any = {};
     runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);

@@ -1,4 +1,4 @@
-import { WIRE } from '../protocol/frames';
+import { NATIVE_CONTRACT, WIRE } from '../protocol/frames';
 import { randomId } from '../protocol/randomId';
 import { SvcError } from '../protocol/SvcError';
 import { portTransport } from '../rpc/portTransport';
@@ -26,7 +26,13 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
     // The native adapter's port: taken from the page (then kept for reconnections, a newly installed one first); a
     // planted element or child frame under that name is ignored, and never receives the app's calls.
     nativePort = takeGlobal(win, '__svc_port') ?? nativePort;
-    if (nativePort) return resolve([portTransport(nativePort as MessagePort)]);
+    if (nativePort)
+      return (nativePort as any).version == NATIVE_CONTRACT
+        ? resolve([portTransport(nativePort as MessagePort)])
+        : fail(
+            'ERR_PROTOCOL',
+            `native adapter contract ${(nativePort as any).version}, not ${NATIVE_CONTRACT}: ship dist/native-adapter.js of this svc-sdk`,
+          );
     // Whoever frames the app writes its fragment, so the host origin it names is trusted only when the app (its
     // own markup, or the platform that served its package) lists it; and where the browser tells us the parent's
     // real origin, that must be the one too. '*' is never a target. One message covers every way of having no
@@ -37,7 +43,9 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
       win.parent == win ||
       origin == '*' ||
       !trusted?.includes(origin!) ||
-      (win.location.ancestorOrigins?.[0] ?? origin) != origin
+      // Where the browser names the parent's origin it must be this one; 'null' (Firefox under a no-referrer
+      // policy) names nothing, and the allow-list above still holds.
+      ![origin, 'null', undefined].includes(win.location.ancestorOrigins?.[0])
     )
       return fail(
         'ERR_NO_HOST',

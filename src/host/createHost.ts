@@ -2,6 +2,7 @@ import { BRIDGE_VERSION, PEER } from '../protocol/frames';
 import { isMethodName, type MethodName, methods } from '../protocol/methods';
 import { toApp, toHost } from '../protocol/peerMethods';
 import { randomId } from '../protocol/randomId';
+import { isPlain } from '../protocol/shape';
 import { results } from '../protocol/results';
 import type { PermissionScope } from '../protocol/scopes';
 import type { LaunchSnapshot } from '../protocol/snapshot';
@@ -184,6 +185,38 @@ export function createHost(options: HostOptions): HostEndpoint {
       }
     },
   };
-  if (options.transport) host.attach(options.transport);
+  if (options.transport) channelsOver(options.transport, host.attach);
   return host;
+}
+
+/**
+ * Opens channels over a transport that outlives the app's pages (a native WebView bridge): the app's adapter says
+ * hello each time its client opens a channel, so every hello after the first means a new page or a reconnected
+ * client. The old channel is then closed (its pending calls fail `ERR_DISCONNECTED`) and a new one opened, without
+ * rebuilding the host. A transport that never carries a hello (a memory pair) keeps its one channel.
+ */
+function channelsOver(pipe: Transport, attach: (channel: Transport) => void): void {
+  let receiver: ((message: unknown) => void) | undefined;
+  let hellos = 0;
+  let generation = 0;
+  // Only the newest channel reaches the pipe: the old one's goodbye must not land on the new page.
+  const channel = (): Transport => {
+    const mine = ++generation;
+    return {
+      send: (message) => (mine == generation ? pipe.send(message) : undefined),
+      listen: (receive) => {
+        if (mine == generation) receiver = receive;
+      },
+      close: () => {
+        if (mine != generation) return;
+        receiver = undefined;
+        pipe.close();
+      },
+    };
+  };
+  pipe.listen((message) => {
+    if (!isPlain(message) || message.svc != 'hello') receiver?.(message);
+    else if (hellos++) attach(channel());
+  });
+  attach(channel());
 }

@@ -31,7 +31,7 @@ export { launchUrl } from './launchUrl';
 export { createMemoryPair } from '../rpc/createMemoryPair';
 export { portTransport } from '../rpc/portTransport';
 export { nativeTransport, NATIVE_RECEIVE } from '../rpc/nativeTransport';
-export { installNativePort, NATIVE_PORT, type NativePort } from '../native/installNativePort';
+export { installNativePort, NATIVE_CONTRACT, NATIVE_PORT, type NativePort } from '../native/installNativePort';
 export { results } from '../protocol/results';
 export {
   methods,

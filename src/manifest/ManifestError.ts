@@ -1,3 +1,4 @@
+import { brandError, hasErrorBrand } from '../protocol/brandError';
 import type { ManifestIssue } from './ManifestIssue';
 
 /**
@@ -19,6 +20,10 @@ export class ManifestError extends Error {
     );
     this.issues = issues;
   }
+
+  static {
+    brandError(ManifestError, 'ManifestError');
+  }
 }
 
 /**
@@ -26,8 +31,5 @@ export class ManifestError extends Error {
  * @public
  */
 export function isManifestError(value: unknown): value is ManifestError {
-  return (
-    value instanceof ManifestError ||
-    (value instanceof Error && value.name === 'ManifestError' && Array.isArray((value as { issues?: unknown }).issues))
-  );
+  return hasErrorBrand(value, 'ManifestError');
 }

@@ -29,9 +29,10 @@ export function parseCsp(csp: string): Map<string, string[]> {
 }
 
 /**
- * Checks the manifest rules for `csp`: `object-src 'none'`, and a script policy of exactly `'self'` in every
- * directive that governs scripts: `script-src` (or `default-src` when `script-src` is absent, since browsers fall
- * back to it), and `script-src-elem`, `script-src-attr` and `worker-src` when present (`'none'` is allowed there).
+ * Checks the manifest rules for `csp`: `object-src 'none'`, a `script-src` of exactly `'self'` (required: a
+ * `default-src` does not stand in for it), and the same rule in every other directive that governs scripts when
+ * present: `default-src` while `script-src` is missing, and `script-src-elem`, `script-src-attr` and `worker-src`
+ * (`'none'` is allowed there).
  *
  * @example
  * ```ts
@@ -71,16 +72,15 @@ export function checkCsp(csp: string): CspProblem[] {
   }
   const scriptSrc = directives.get('script-src');
   const defaultSrc = directives.get('default-src');
-  if (scriptSrc === undefined && defaultSrc === undefined) {
+  if (scriptSrc === undefined) {
+    // The rule names script-src itself: a default-src fallback, however strict, does not stand in for it.
     problems.push({
       code: 'csp_script_src',
-      message: `must contain "script-src 'self'"; add it (all code comes from the signed package)`,
+      message: `must contain a script-src of 'self' only; add "script-src 'self'" (all code comes from the signed package)`,
     });
-  } else if (scriptSrc === undefined) {
-    // Browsers fall back to default-src for scripts: then it governs them and must hold the same rule.
-    problems.push(
-      ...onlySelf('default-src', defaultSrc!, ` (with no script-src, it governs scripts); or add "script-src 'self'"`),
-    );
+    // Until script-src is added, browsers fall back to default-src for scripts, so it must hold the rule too.
+    if (defaultSrc !== undefined)
+      problems.push(...onlySelf('default-src', defaultSrc, ' (with no script-src, it governs scripts)'));
   } else {
     problems.push(...onlySelf('script-src', scriptSrc, ''));
   }

@@ -1,3 +1,4 @@
+import { brandError, hasErrorBrand } from './brandError';
 import type { SvcErrorCode } from './errorCodes';
 
 /**
@@ -25,8 +26,9 @@ export function redact(message: string): string {
  * Every rejection of a `svc.*` call.
  *
  * @remarks
- * `message` is safe to log: anything shaped like a token is redacted. Use {@link isSvcError} rather than
- * `instanceof`, which fails across bundles and frames.
+ * `message` is safe to log: anything shaped like a token is redacted. `instanceof SvcError` holds for an error made by
+ * any entry of the package (ESM or CJS), another copy of the SDK or another same-origin frame, as does
+ * {@link isSvcError}.
  * @example
  * ```ts
  * try {
@@ -56,6 +58,10 @@ export class SvcError extends Error {
     this.retriable = retriable;
     if (method) this.method = method;
   }
+
+  static {
+    brandError(SvcError, 'SvcError');
+  }
 }
 
 /**
@@ -63,9 +69,7 @@ export class SvcError extends Error {
  * @public
  */
 export function isSvcError(value: unknown): value is SvcError {
-  // Duck-typed on purpose: `instanceof` fails for an error made by another copy of the SDK or in another frame.
-  const e = value as Partial<SvcError> | null;
-  return e instanceof Error && e.name == 'SvcError' && typeof e.code == 'string';
+  return hasErrorBrand(value, 'SvcError');
 }
 
 /** The wire form of any thrown value; only an SvcError keeps its code and message. */

@@ -5,6 +5,14 @@ import type { WireError } from './SvcError';
 export const WIRE = 1;
 
 /**
+ * The version of the contract between the native adapter (`dist/native-adapter.js`) and the client: the port's
+ * shape, frame order, the Blob encoding and the hello. The client refuses a port of another version, so an app that
+ * ships an adapter from another SDK release fails with a message that says so instead of misbehaving.
+ * @public
+ */
+export const NATIVE_CONTRACT = 2;
+
+/**
  * The bridge version this SDK speaks; `svc.version` when no host says otherwise.
  * @public
  */

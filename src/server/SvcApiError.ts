@@ -1,6 +1,5 @@
+import { brandError, hasErrorBrand } from '../protocol/brandError';
 import { PROBLEMS, type Problem, problemName } from './problems';
-
-const BRAND = Symbol.for('svc-sdk.SvcApiError');
 
 // The interface's meaning of each known problem, said so a developer knows what to do.
 const ADVICE: Record<string, string> = {
@@ -63,7 +62,6 @@ export class SvcApiError extends Error {
     this.retriable = init.retriable;
     if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
     if (init.body) this.body = init.body;
-    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** Builds the error from a problem answer (or any error answer). */
@@ -90,6 +88,10 @@ export class SvcApiError extends Error {
       ...(body && typeof body.type == 'string' ? { body: body as Problem } : {}),
     });
   }
+
+  static {
+    brandError(SvcApiError, 'SvcApiError');
+  }
 }
 
 /**
@@ -97,5 +99,5 @@ export class SvcApiError extends Error {
  * @public
  */
 export function isSvcApiError(e: unknown): e is SvcApiError {
-  return typeof e == 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+  return hasErrorBrand(e, 'SvcApiError');
 }

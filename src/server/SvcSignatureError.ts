@@ -1,3 +1,4 @@
+import { brandError, hasErrorBrand } from '../protocol/brandError';
 /**
  * Why a signed request or webhook was refused.
  * @public
@@ -5,6 +6,7 @@
 export type SignatureFailure =
   | 'missing-header'
   | 'malformed-header'
+  | 'malformed-signature'
   | 'stale-timestamp'
   | 'future-timestamp'
   | 'bad-signature'
@@ -12,8 +14,6 @@ export type SignatureFailure =
   | 'no-secret'
   | 'wrong-mini-app'
   | 'invalid-payload';
-
-const BRAND = Symbol.for('svc-sdk.SvcSignatureError');
 
 /**
  * A signature check failed. The message says what is wrong and what to do; it never contains a secret or a
@@ -35,7 +35,10 @@ export class SvcSignatureError extends Error {
     this.reason = reason;
     if (skewSeconds !== undefined) this.skewSeconds = skewSeconds;
     this.status = reason == 'parsed-body' || reason == 'no-secret' ? 500 : reason == 'invalid-payload' ? 400 : 401;
-    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static {
+    brandError(SvcSignatureError, 'SvcSignatureError');
   }
 }
 
@@ -44,5 +47,5 @@ export class SvcSignatureError extends Error {
  * @public
  */
 export function isSvcSignatureError(e: unknown): e is SvcSignatureError {
-  return typeof e == 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+  return hasErrorBrand(e, 'SvcSignatureError');
 }

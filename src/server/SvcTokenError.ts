@@ -1,3 +1,4 @@
+import { brandError, hasErrorBrand } from '../protocol/brandError';
 /**
  * Why a token was refused.
  * @public
@@ -15,8 +16,6 @@ export type TokenFailure =
   | 'missing-claim'
   | 'invalid-claim';
 
-const BRAND = Symbol.for('svc-sdk.SvcTokenError');
-
 /**
  * A token failed verification. The message never contains the token; answer 401.
  * @public
@@ -30,11 +29,14 @@ export class SvcTokenError extends Error {
     super(message);
     this.reason = reason;
     this.status = reason == 'keys-unavailable' ? 503 : 401;
-    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static {
+    brandError(SvcTokenError, 'SvcTokenError');
   }
 }
 
 /** Whether `e` is a {@link SvcTokenError}, across bundles. @public */
 export function isSvcTokenError(e: unknown): e is SvcTokenError {
-  return typeof e == 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+  return hasErrorBrand(e, 'SvcTokenError');
 }

@@ -36,9 +36,9 @@ export function toHex(bytes: ArrayBuffer): string {
   return hex;
 }
 
-/** Bytes of a lowercase or uppercase hex string, or undefined when it is not hex of 32 bytes. */
+/** Bytes of a lowercase hex string (the signature's only form), or undefined when it is not 64 lowercase hex digits. */
 export function fromHex32(hex: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) return undefined;
+  if (!/^[0-9a-f]{64}$/.test(hex)) return undefined;
   const bytes = new Uint8Array(32);
   for (let i = 0; i < 32; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytes;

@@ -107,8 +107,8 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
   const mac = signature!.startsWith('v0=') ? fromHex32(signature!.slice(3)) : undefined;
   if (!mac)
     throw new SvcSignatureError(
-      'malformed-header',
-      `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 hex digits.`,
+      'malformed-signature',
+      `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 lowercase hex digits (HMAC-SHA256 of the signing base).`,
     );
   const base = signingBase(stamp!, body);
   for (const secret of secrets) {

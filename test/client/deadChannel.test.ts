@@ -3,7 +3,7 @@
 // connects again on the next call, as a reload does.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSvc } from '../../src/index';
-import { createHost, createMemoryPair, portTransport } from '../../src/host/index';
+import { createHost, createMemoryPair, NATIVE_CONTRACT, portTransport } from '../../src/host/index';
 
 const g = globalThis as any;
 const app = { id: 'abcdefabcdefabcd', version: '1.0.0', locale: 'en', theme: 'light' as const, launch_params: {} };
@@ -19,6 +19,7 @@ function silenceablePort(state: 'signed-in' | 'signed-out') {
   const channel = new MessageChannel();
   const line = { silent: false };
   const port = {
+    version: NATIVE_CONTRACT,
     onmessage: null as ((e: MessageEvent) => void) | null,
     postMessage(message: unknown) {
       if (!line.silent) channel.port1.postMessage(message);

@@ -1,23 +1,37 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSvc } from '../../src/index';
-import { createHost, installNativePort, NATIVE_PORT, NATIVE_RECEIVE, type Transport } from '../../src/host/index';
+import {
+  createHost,
+  installNativePort,
+  NATIVE_CONTRACT,
+  NATIVE_PORT,
+  NATIVE_RECEIVE,
+  nativeTransport,
+} from '../../src/host/index';
 
 const g = globalThis as any;
 
-/** Native code, simulated: it gets JSON strings from the page and answers by calling __svc_receive(json). */
+/**
+ * Native code, simulated: the page's bridge hands JSON strings to a host that reads them with `nativeTransport`, as
+ * a host relaying a WebView's messages to JavaScript does; the host answers by calling the page's __svc_receive.
+ */
 function nativeSide(kind: 'ios' | 'android') {
   const inbox: string[] = [];
-  let receive: (m: unknown) => void = () => {};
-  const bridge = { postMessage: (json: string) => (inbox.push(json), receive(JSON.parse(json))) };
+  const hostScope: Record<string, any> = {};
+  const bridge = {
+    postMessage: (json: string) => {
+      inbox.push(json);
+      hostScope[NATIVE_RECEIVE]?.(json);
+    },
+  };
   if (kind == 'ios') g.webkit = { messageHandlers: { svc: bridge } };
   else g.svcAndroid = bridge;
-  // The host's end: JSON both ways, as a WKWebView or an Android WebView carries it.
-  let open = true;
-  const transport: Transport = {
-    send: (m) => void setTimeout(() => open && g[NATIVE_RECEIVE]?.(JSON.stringify(m))),
-    listen: (fn) => void (receive = fn),
-    close: () => void (open = false),
-  };
+  // The host's end: JSON both ways, as a WKWebView or an Android WebView carries it, delivered a task later.
+  // The page is looked up when a frame is sent, so a frame sent by one test never reaches the next test's page.
+  const transport = nativeTransport((json) => {
+    const page = g[NATIVE_RECEIVE];
+    setTimeout(() => page?.(json));
+  }, hostScope);
   return { inbox, transport };
 }
 
@@ -44,8 +58,12 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     expect(svc.app.locale).toBe('ja');
     expect(svc.supports('storage.get')).toBe(true);
     expect(await svc.storage.get('k')).toEqual({ key: 'k' });
-    expect(typeof native.inbox[0]).toBe('string');
-    expect(JSON.parse(native.inbox[0]!)).toMatchObject({ method: 'storage.get', params: { key: 'k' } });
+    expect(native.inbox.every((json) => typeof json == 'string')).toBe(true);
+    // The adapter says hello when the client opens its channel, before any frame of it.
+    expect(JSON.parse(native.inbox[0]!)).toEqual({ svc: 'hello', wire: 1, adapter: NATIVE_CONTRACT });
+    expect(native.inbox.map((json) => JSON.parse(json))).toContainEqual(
+      expect.objectContaining({ method: 'storage.get', params: { key: 'k' } }),
+    );
     close();
     host.close();
   });
@@ -56,7 +74,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     const bridge = {
       postMessage(json: string) {
         const frame = JSON.parse(json);
-        if (!frame.id) return; // notifications (rpc.close) want no answer
+        if (!frame.id) return; // the hello and notifications (rpc.close) want no answer
         frames.push(frame);
         const result =
           frame.method == 'files.pick'
@@ -98,6 +116,97 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     expect(() => g[NATIVE_RECEIVE]('{"__proto__":{"polluted":true}}')).not.toThrow();
     expect(({} as any).polluted).toBeUndefined();
     expect(received).toHaveLength(1);
+  });
+
+  it('sends frames in the order they were posted, a Blob before what follows it', async () => {
+    const native = nativeSide(kind);
+    installNativePort();
+    g.window = g;
+    const host = createHost({
+      transport: native.transport,
+      handlers: { 'files.save': () => ({ file_id: 'f' }), 'storage.set': () => undefined, 'ui.close': () => {} },
+    });
+    const { svc, close } = createSvc({ snapshot: { methods: ['files.save', 'storage.set', 'ui.close'] } });
+    const big = new Blob([new Uint8Array(2_000_000)]);
+    const saved = svc.files.save({ name: 'big.bin', blob: big });
+    const set = svc.storage.set('k', { deep: { deeper: [1, { x: 1 }] } });
+    svc.ui.close();
+    await Promise.all([saved, set]);
+    await vi.waitFor(() => expect(native.inbox.length).toBeGreaterThanOrEqual(4));
+    const methods = native.inbox.map((json) => JSON.parse(json).method ?? JSON.parse(json).svc);
+    expect(methods.filter((m) => m != 'actions.handlers').slice(0, 4)).toEqual([
+      'hello',
+      'files.save',
+      'storage.set',
+      'ui.close',
+    ]);
+    close();
+    host.close();
+  });
+
+  it('carries a value shaped like an encoded Blob, or like an escape, back exactly as it was', async () => {
+    const native = nativeSide(kind);
+    installNativePort();
+    g.window = g;
+    const kept = new Map<string, unknown>();
+    const host = createHost({
+      transport: native.transport,
+      handlers: {
+        'storage.set': ({ key, value }) => void kept.set(key, value),
+        'storage.get': ({ key }) => kept.get(key),
+      },
+    });
+    const { svc, close } = createSvc({ snapshot: { methods: ['storage.set', 'storage.get'] } });
+    const lookalike = {
+      top: { $blob: 'AAAA', type: 'text/plain' },
+      list: [{ $blob: 'AQ', type: 'x' }, { $esc: { $blob: 'x' } }],
+      $esc: 'not an escape',
+    };
+    await svc.storage.set('v', lookalike);
+    expect(kept.get('v')).toEqual(lookalike);
+    expect(await svc.storage.get('v')).toEqual(lookalike);
+    close();
+    host.close();
+  });
+
+  it('recovers from a reload by itself: the new page says hello, pending calls fail, the next ones work', async () => {
+    const native = nativeSide(kind);
+    installNativePort();
+    g.window = g;
+    const host = createHost({ transport: native.transport, handlers: { 'auth.state': () => 'signed-in' } });
+    const first = createSvc({ snapshot: { methods: ['auth.state'] } });
+    let started = false;
+    first.svc.actions.handle('slow', () => {
+      started = true;
+      return new Promise(() => {});
+    });
+    expect(await first.svc.auth.state()).toBe('signed-in');
+    const pending = host.invokeAction('slow', {}, { invoked_by: 'user', confirmed: false }).catch((e) => e);
+    await vi.waitFor(() => expect(started).toBe(true));
+    // The page reloads: a new adapter and a new client on the same WebView, the host object unchanged.
+    installNativePort();
+    const second = createSvc({ snapshot: { methods: ['auth.state'] } });
+    expect(await second.svc.auth.state()).toBe('signed-in');
+    const error = await pending;
+    expect([error.code, error.retriable]).toEqual(['ERR_DISCONNECTED', true]);
+    second.svc.actions.handle('quick', () => ({ done: true }));
+    await vi.waitFor(async () =>
+      expect(await host.invokeAction('quick', {}, { invoked_by: 'user', confirmed: false })).toEqual({ done: true }),
+    );
+    first.close();
+    second.close();
+    host.close();
+  });
+
+  it('refuses an adapter of another contract version with a message that says what to ship', async () => {
+    nativeSide(kind);
+    installNativePort();
+    g.window = g;
+    g[NATIVE_PORT].version = 1;
+    const { svc } = createSvc({ snapshot: { methods: ['auth.state'] } });
+    const error = await svc.auth.state().catch((e) => e);
+    expect(error.code).toBe('ERR_PROTOCOL');
+    expect(error.message).toMatch(/native adapter contract 1, not 2: ship dist\/native-adapter.js/);
   });
 
   it('reports that there is no bridge when neither is present', () => {

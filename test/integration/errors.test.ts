@@ -181,8 +181,15 @@ describe('errors', () => {
   });
 
   it('isSvcError recognises an SvcError made by another copy of the SDK, and nothing else', () => {
-    const foreign = Object.assign(new Error('x'), { name: 'SvcError', code: 'ERR_TIMEOUT', retriable: true });
+    // Another copy of the SDK has its own class; the brand is a global symbol every copy shares.
+    class OtherCopy extends Error {
+      code = 'ERR_TIMEOUT';
+    }
+    Object.defineProperty(OtherCopy.prototype, Symbol.for('svc-sdk.error'), { value: 'SvcError' });
+    const foreign = new OtherCopy('x');
     expect(isSvcError(foreign)).toBe(true);
+    expect(foreign instanceof SvcError).toBe(true);
+    expect(isSvcError(Object.assign(new Error('x'), { name: 'SvcError', code: 'ERR_TIMEOUT' }))).toBe(false);
     expect(isSvcError(new Error('x'))).toBe(false);
     expect(isSvcError({ name: 'SvcError', code: 'ERR_TIMEOUT' })).toBe(false);
     expect(isSvcError(null)).toBe(false);

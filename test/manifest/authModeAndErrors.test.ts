@@ -50,11 +50,16 @@ describe('assertManifest and ManifestError', () => {
     expect(error.message).toContain('the manifest is invalid (2 errors)');
     expect(error.message).toContain('$.vendor.website is not a manifest field');
   });
-  test('isManifestError works across bundles by name and rejects look-alikes', () => {
-    const foreign = Object.assign(new Error('x'), { name: 'ManifestError', issues: [] });
+  test('isManifestError and instanceof hold for a copy of the class from another bundle, and refuse look-alikes', () => {
+    // Another copy of the package defines its own class; the brand is a global symbol both copies share.
+    class OtherCopy extends Error {}
+    Object.defineProperty(OtherCopy.prototype, Symbol.for('svc-sdk.error'), { value: 'ManifestError' });
+    const foreign = new OtherCopy('x');
     expect(isManifestError(foreign)).toBe(true);
+    expect(foreign instanceof ManifestError).toBe(true);
     expect(isManifestError(new Error('x'))).toBe(false);
-    expect(isManifestError({ name: 'ManifestError', issues: [] })).toBe(false);
+    expect(isManifestError(Object.assign(new Error('x'), { name: 'ManifestError', issues: [] }))).toBe(false);
+    expect({ name: 'ManifestError', issues: [] } instanceof ManifestError).toBe(false);
   });
   test('validateManifest never throws on garbage', () => {
     for (const input of [null, undefined, 1, 'x', [], { auth: null }, { actions: [null, 1] }, { auth: { mode: 1 } }]) {

@@ -36,13 +36,16 @@ describe('checkCsp', () => {
       /script-src-elem to exactly 'self'; remove https:\/\/cdn.example/,
     );
   });
-  test("with no script-src, default-src governs scripts: 'self' alone passes, anything else is named", () => {
-    expect(checkCsp("default-src 'self'; object-src 'none'")).toEqual([]);
+  test("a script-src of 'self' is required: default-src does not stand in for it, and still must hold the rule", () => {
+    const missing = checkCsp("default-src 'self'; object-src 'none'");
+    expect(missing.map((p) => p.code)).toEqual(['csp_script_src']);
+    expect(missing[0]?.message).toMatch(/add "script-src 'self'"/);
     const problems = checkCsp("default-src 'self' https://cdn.example; object-src 'none'");
-    expect(problems.map((p) => p.code)).toEqual(['csp_script_src']);
-    expect(problems[0]?.message).toMatch(
+    expect(problems.map((p) => p.code)).toEqual(['csp_script_src', 'csp_script_src']);
+    expect(problems[1]?.message).toMatch(
       /default-src to exactly 'self'; remove https:\/\/cdn.example .*with no script-src, it governs scripts/,
     );
+    expect(checkCsp("default-src 'self'; script-src 'self'; object-src 'none'")).toEqual([]);
   });
   test('reports a repeated directive, which browsers would ignore', () => {
     const problems = checkCsp("script-src 'self'; object-src 'none'; script-src https://cdn.example");

@@ -92,7 +92,16 @@ describe('signRequest and verifySignature', () => {
     const bad = await failure(
       verifySignature({ body, headers: { ...signed, 'X-Svc-Signature': 'v1=abc' } }, { secrets: [secret], now }),
     );
-    expect(bad.reason).toBe('malformed-header');
+    expect(bad.reason).toBe('malformed-signature');
+    // The signature is 'v0=' and lowercase hex only: the same digits in uppercase are refused, not verified.
+    const upper = await failure(
+      verifySignature(
+        { body, headers: { ...signed, 'X-Svc-Signature': `v0=${signed['X-Svc-Signature']!.slice(3).toUpperCase()}` } },
+        { secrets: [secret], now },
+      ),
+    );
+    expect(upper.reason).toBe('malformed-signature');
+    expect(upper.message).toContain('lowercase hex');
     const parsed = await failure(
       verifySignature({ body: JSON.parse(body) as never, headers: signed }, { secrets: [secret], now }),
     );
