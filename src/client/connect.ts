@@ -31,7 +31,7 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
         ? resolve([portTransport(nativePort as MessagePort)])
         : fail(
             'ERR_PROTOCOL',
-            `native adapter contract ${(nativePort as any).version}, not ${NATIVE_CONTRACT}: ship dist/native-adapter.js of this svc-sdk`,
+            `native-adapter.js is contract ${(nativePort as any).version}; this svc-sdk needs ${NATIVE_CONTRACT}`,
           );
     // Whoever frames the app writes its fragment, so the host origin it names is trusted only when the app (its
     // own markup, or the platform that served its package) lists it; and where the browser tells us the parent's

@@ -1,5 +1,5 @@
 import { PEER } from '../protocol/frames';
-import { type CallDef, calls } from '../protocol/calls';
+import { CALL_TABLE, notificationParams } from '../protocol/callTable';
 import { toApp } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
@@ -114,12 +114,15 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
   // Fire-and-forget operations are synchronous and nobody answers them: a bad argument throws here, and nothing is
   // sent. The host checks the params of every call it answers, and rejects a bad one naming the field.
   const notify = (name: string, params: object) => {
-    const problem = (calls[name as keyof typeof calls] as CallDef).params!(params, '');
+    const problem = notificationParams[name as keyof typeof notificationParams](params, '');
     if (problem) throw invalid(name, problem);
     endpoint().notify(name, params);
   };
 
   const [actions, invoke, announce] = createActions(endpoint, invalid, promptTimeout, notify);
+  // The operations as [name, args, flags] (see CALL_TABLE).
+  const entries = CALL_TABLE.split(' ').map((entry) => entry.split(':') as [string, string?, string?]);
+  const operations = entries.map(([name]) => name);
   const svc: any = {
     get version() {
       return snapshot().bridge;
@@ -129,7 +132,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     supports: (member: string) => {
       const name = String(member).replace(/^svc\./, '');
       const [ns, key] = name.split('.') as [string, string?];
-      if (Object.hasOwn(calls, name)) return snapshot().methods.includes(name);
+      if (operations.includes(name)) return snapshot().methods.includes(name);
       return Object.hasOwn(svc, ns) && (!key || Object.hasOwn(svc[ns], key));
     },
     app: {
@@ -152,20 +155,22 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
       enumerable: true,
     });
 
-  for (const name in calls) {
-    const def: CallDef = calls[name as keyof typeof calls];
+  for (const [name, args, flags = ''] of entries) {
     const [ns, member] = name.split('.') as [string, string];
     if (ns == 'actions') continue;
+    // Positional argument names, or '@' when the one argument is the params object.
+    const keys = args ? args.split(',') : [];
     svc[ns] ??= {};
-    svc[ns][member] = (...args: unknown[]) => {
-      // Positional arguments become named params; a plain loop, since this runs on every call.
-      const params: Record<string, unknown> = def.args == 'object' ? ((args[0] ?? {}) as Record<string, unknown>) : {};
-      if (def.args != 'object')
-        def.args.forEach((key, i) => {
-          params[key] = args[i];
+    svc[ns][member] = (...given: unknown[]) => {
+      let params: Record<string, unknown> = {};
+      if (args == '@') params = (given[0] ?? {}) as Record<string, unknown>;
+      else
+        keys.forEach((key, i) => {
+          params[key] = given[i];
         });
-      if (def.notify) return notify(name, params);
-      return endpoint().call(name, params, def.prompt ? promptTimeout : undefined);
+      if (flags.includes('n')) return notify(name, params);
+      const answer = endpoint().call(name, params, flags.includes('p') ? promptTimeout : undefined);
+      return flags.includes('v') ? answer.then(() => {}) : answer;
     };
   }
 

@@ -197,6 +197,8 @@ export function createHost(options: HostOptions): HostEndpoint {
  */
 function channelsOver(pipe: Transport, attach: (channel: Transport) => void): void {
   let receiver: ((message: unknown) => void) | undefined;
+  // Frames that arrive between a hello and the new channel's first listen (an endpoint listens a tick later).
+  let early: unknown[] = [];
   let hellos = 0;
   let generation = 0;
   // Only the newest channel reaches the pipe: the old one's goodbye must not land on the new page.
@@ -205,7 +207,11 @@ function channelsOver(pipe: Transport, attach: (channel: Transport) => void): vo
     return {
       send: (message) => (mine == generation ? pipe.send(message) : undefined),
       listen: (receive) => {
-        if (mine == generation) receiver = receive;
+        if (mine != generation) return;
+        receiver = receive;
+        const waiting = early;
+        early = [];
+        for (const message of waiting) receive(message);
       },
       close: () => {
         if (mine != generation) return;
@@ -215,8 +221,12 @@ function channelsOver(pipe: Transport, attach: (channel: Transport) => void): vo
     };
   };
   pipe.listen((message) => {
-    if (!isPlain(message) || message.svc != 'hello') receiver?.(message);
-    else if (hellos++) attach(channel());
+    if (isPlain(message) && message.svc == 'hello') {
+      if (!hellos++) return;
+      receiver = undefined;
+      attach(channel());
+    } else if (receiver) receiver(message);
+    else early.push(message);
   });
   attach(channel());
 }

@@ -7,7 +7,8 @@ const BRAND = Symbol.for('svc-sdk.error');
  * @internal
  */
 export function hasErrorBrand(value: unknown, name: string): boolean {
-  return typeof value == 'object' && value != null && (value as Record<symbol, unknown>)[BRAND] == name;
+  // `?.` covers null and undefined; a primitive has no such symbol.
+  return (value as Record<symbol, unknown> | undefined)?.[BRAND] == name;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { MethodName } from './methods';
-import { type Check, lit, obj, opt, str, text } from './shape';
+import { notificationParams } from './callTable';
+import type { Check } from './shape';
 
 /**
  * The part of a registry entry the browser client carries: how the facade's arguments make the params, how long to
@@ -19,6 +20,11 @@ export interface CallDef {
   readonly prompt: boolean;
   /** Whether it is fire-and-forget: the facade returns void and nothing answers. */
   readonly notify: boolean;
+  /**
+   * Whether its promise resolves to nothing: the app gets `undefined` whether the host sent no `result` or `null`
+   * (a host in another language may send either).
+   */
+  readonly none?: true | undefined;
   /** Fire-and-forget operations only: their params, which the client checks since no host can answer a problem. */
   readonly params?: Check<any>;
 }
@@ -27,10 +33,12 @@ export interface CallDef {
 const call = <const A extends CallDef['args'] = []>({
   args = [] as unknown as A,
   prompt = false,
+  none,
 }: {
   args?: A;
   prompt?: boolean;
-} = {}) => ({ args: args as NoInfer<A>, prompt, notify: false as const });
+  none?: true;
+} = {}) => ({ args: args as NoInfer<A>, prompt, notify: false as const, none });
 
 /** A fire-and-forget operation, with the params check the client runs before sending it. */
 const notification = <const A extends CallDef['args'], P extends Check<any>>({
@@ -53,8 +61,8 @@ const notification = <const A extends CallDef['args'], P extends Check<any>>({
 export const calls = {
   'identity.get': call(),
   'auth.getToken': call(),
-  'auth.signIn': call({ prompt: true }),
-  'auth.signOut': call(),
+  'auth.signIn': call({ prompt: true, none: true }),
+  'auth.signOut': call({ none: true }),
   'auth.state': call(),
   'room.current': call(),
   'message.send': call({ args: 'object', prompt: true }),
@@ -62,20 +70,17 @@ export const calls = {
   'files.save': call({ args: 'object', prompt: true }),
   // elicit and progress carry the invocation they belong to; the client adds it (see client/createActions.ts).
   'actions.elicit': call({ args: 'object', prompt: true }),
-  'actions.progress': notification({ args: 'object', params: obj({ invocation: text, message: str }) }),
-  'ui.setTitle': notification({ args: ['title'], params: obj({ title: str }) }),
-  'ui.toast': notification({
-    args: 'object',
-    params: obj({ message: text, kind: opt(lit('info', 'success', 'error')) }),
-  }),
+  'actions.progress': notification({ args: 'object', params: notificationParams['actions.progress'] }),
+  'ui.setTitle': notification({ args: ['title'], params: notificationParams['ui.setTitle'] }),
+  'ui.toast': notification({ args: 'object', params: notificationParams['ui.toast'] }),
   'ui.confirm': call({ args: 'object', prompt: true }),
-  'ui.openExternal': call({ args: ['url'] }),
-  'ui.close': notification({ args: [], params: obj({}) }),
-  'ui.share': call({ args: 'object', prompt: true }),
+  'ui.openExternal': call({ args: ['url'], none: true }),
+  'ui.close': notification({ args: [], params: notificationParams['ui.close'] }),
+  'ui.share': call({ args: 'object', prompt: true, none: true }),
   'storage.get': call({ args: ['key'] }),
-  'storage.set': call({ args: ['key', 'value'] }),
-  'storage.remove': call({ args: ['key'] }),
-  'storage.clear': call(),
+  'storage.set': call({ args: ['key', 'value'], none: true }),
+  'storage.remove': call({ args: ['key'], none: true }),
+  'storage.clear': call({ none: true }),
   'permissions.query': call({ args: ['scope'] }),
   'permissions.request': call({ args: ['scope'], prompt: true }),
 } as const satisfies { [W in MethodName]: CallDef };

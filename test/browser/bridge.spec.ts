@@ -1,9 +1,11 @@
-// The bridge cases (bridgeCases.mjs) on @playwright/test: the loopback servers are a worker fixture (each worker
+// The browser cases (bridgeCases.mjs, mockCases.mjs) on @playwright/test: the loopback servers are a worker fixture (each worker
 // has its own three origins), each case gets a fresh browser context through the `h` fixture, and the browser is
 // Playwright's, launched with the system Chromium from playwright.config.ts.
 import { test as base } from '@playwright/test';
 import { helpersFor } from './bridgeCases.mjs';
 import { tests } from './declareCases.mjs';
+import { declareMockCases } from './mockCases.mjs';
+import { exchangeManifest } from '../mock/fixtures';
 import { startServers } from './server.mjs';
 
 interface Origins {
@@ -16,6 +18,8 @@ interface Origins {
   /** An attacker on a third site. */
   E: string;
 }
+
+declareMockCases(exchangeManifest());
 
 const test = base.extend<{ h: ReturnType<typeof helpersFor> }, { origins: Origins }>({
   origins: [

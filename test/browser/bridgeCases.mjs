@@ -34,19 +34,29 @@ const METHODS = [
  * (127.0.0.1:ap); X the app on another site (localhost:ap, an out-of-process frame); E an attacker on a third site
  * (localhost:ep).
  */
-export function helpersFor(context, browser, o) {
-  const h = { ...o, context, browser };
+export function helpersFor(context, browser, o, engine = 'chromium') {
+  const h = { ...o, context, browser, engine };
   /** Opens the host page; returns { page, host (Frame), app() (the app Frame once its SDK is loaded) }. */
-  h.open = async ({ build = 'iife', appAt = o.X, attachTo = appAt, attach = 'now', delay = 0, sibling, top } = {}) => {
+  h.open = async ({
+    build = 'iife',
+    appAt = o.X,
+    attachTo = appAt,
+    attach = 'now',
+    delay = 0,
+    sibling,
+    top,
+    referrerpolicy,
+  } = {}) => {
     const page = await context.newPage();
-    page.setDefaultTimeout(8_000);
+    page.setDefaultTimeout?.(8_000);
     const appUrl = `${appAt}/fixtures/app-${build}.html`;
     const q = new URLSearchParams({ app: appUrl, appOrigin: attachTo, attach, delay: String(delay) });
     if (sibling) q.set('sibling', `${sibling}/fixtures/evil.html`);
+    if (referrerpolicy) q.set('referrerpolicy', referrerpolicy);
     const hostUrl = `${o.H}/fixtures/host.html?${q}`;
     await page.goto(top ? `${top}/fixtures/evil.html?${new URLSearchParams({ embed: hostUrl })}` : hostUrl);
     const frameOf = (prefix) =>
-      waitFor(() => page.frames().find((f) => f.url().startsWith(prefix)), `a frame at ${prefix}`);
+      waitFor(async () => (await page.frames()).find((f) => f.url().startsWith(prefix)), `a frame at ${prefix}`);
     const host = top ? await frameOf(`${o.H}/fixtures/host.html`) : page.mainFrame();
     await host.waitForFunction(() => window.host);
     const app = async (url = appUrl) => {
@@ -171,7 +181,7 @@ for (const build of ['iife', 'esm'])
       );
       assert.deepEqual(await host.evaluate(() => window.progress), ['creating']);
       assert.equal(await host.evaluate(() => window.attaches), 1);
-      if (crossSite) {
+      if (crossSite && h.engine == 'chromium') {
         // Site isolation: the cross-site app frame is its own renderer target (an out-of-process iframe).
         const cdp = await h.browser.newBrowserCDPSession();
         const { targetInfos } = await cdp.send('Target.getTargets');
@@ -200,7 +210,7 @@ for (const role of ['sibling frame', 'top page'])
       const app = await appFrame();
       const evil =
         role === 'top page'
-          ? (await waitFor(() => h.context.pages()[0], 'page')).mainFrame()
+          ? (await waitFor(async () => (await h.context.pages())[0], 'page')).mainFrame()
           : await frameOf(`${evilOrigin}/fixtures/evil.html`);
       await evil.waitForFunction(() => window.forgeWelcomes);
       const ids = await app.evaluate(() => (window.track('id', window.sdk.svc.identity.get()), window.__ids.slice()));
@@ -446,4 +456,60 @@ test("the app frame removed mid-invocation: the host's pending invokeAction fail
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));
   assert.ok(inv.ms < 60_000, `failed at once (${inv.ms} ms), not at its ten-minute timeout`);
   await noErrors(host, 'host');
+});
+
+// ---------------------------------------------------------------- who the app trusts, in every engine
+for (const referrerpolicy of ['no-referrer', 'same-origin'])
+  test(`a host that frames the app with referrerpolicy="${referrerpolicy}" is still reached`, async (h) => {
+    // Firefox then reports location.ancestorOrigins[0] as 'null': an opaque ancestor names nothing, and the app's
+    // own list of host origins still decides.
+    const { app: appFrame } = await h.open({ build: 'esm', referrerpolicy });
+    const app = await appFrame();
+    const r = await app.evaluate(() => window.settle(window.sdk.svc.auth.state()));
+    assert.deepEqual([r.ok, r.value], [true, 'signed-in'], JSON.stringify(r));
+    await noErrors(app, 'app');
+  });
+
+test('hostile: a page the app does not list frames it and names itself as host; no hello reaches it', async (h) => {
+  // The app lists only the real host (H). The attacker (E) frames it with a fragment naming E as host_origin,
+  // and welcomes any hello. Without the app's allow-list every engine would connect: the parent really is E.
+  const snapshot = { bridge: '1.0', methods: ['auth.state'], app: { id: 'polls' }, host_origin: h.E };
+  for (const build of ['iife', 'esm']) {
+    const appUrl = `${h.X}/fixtures/app-${build}.html?trust=${encodeURIComponent(h.H)}#svc=${encodeURIComponent(JSON.stringify(snapshot))}`;
+    const page = await h.context.newPage();
+    await page.goto(`${h.E}/fixtures/evil.html?${new URLSearchParams({ frameApp: appUrl })}`);
+    const app = await waitFor(
+      async () => (await page.frames()).find((f) => f.url().startsWith(`${h.X}/fixtures/app-${build}.html`)),
+      'the framed app',
+    );
+    await app.waitForFunction(() => window.sdk);
+    const r = await app.evaluate(() => window.settle(window.sdk.svc.auth.state()));
+    assert.deepEqual([r.ok, r.code, r.retriable], [false, 'ERR_NO_HOST', false], JSON.stringify(r));
+    assert.deepEqual(await page.mainFrame().evaluate(() => window.__hellos), [], 'the impostor got no hello');
+    await noErrors(app, 'app');
+  }
+});
+
+test('a cross-origin child frame named __svc_port inside the app is ignored: calls reach the host, no error', async (h) => {
+  for (const build of ['iife', 'esm']) {
+    const { app: appFrame } = await h.open({ build });
+    const app = await appFrame();
+    await app.evaluate(
+      (url) =>
+        new Promise((loaded) => {
+          const frame = document.createElement('iframe');
+          frame.name = '__svc_port';
+          frame.onload = loaded;
+          frame.src = url;
+          document.body.append(frame);
+        }),
+      `${h.E}/fixtures/evil.html`,
+    );
+    // A client made now looks the name up on its first call and finds the frame's window.
+    const r = await app.evaluate(() =>
+      window.settle(window.sdk.createSvc ? window.sdk.createSvc().svc.auth.state() : window.sdk.svc.auth.state()),
+    );
+    assert.deepEqual([r.ok, r.value], [true, 'signed-in'], JSON.stringify(r));
+    await noErrors(app, 'app');
+  }
 });

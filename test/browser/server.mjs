@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
+import { build } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '../..');
 // dist/ is served from a copy taken at start, so that a rebuild running meanwhile cannot break a test half-way.
@@ -24,18 +25,24 @@ let extraHeaders = {};
 // platform serving a package would write it; the hostile tests rely on origin and window checks beyond it.
 let hostOrigins = '';
 
+// The mock as an app's bundler would bundle it, for the Web Worker case (workers do not read an import map).
+let mockBundle = '';
+
 async function handle(req, res) {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  if (path == '/bundle/mock.js') return res.writeHead(200, { 'content-type': types['.js'] }).end(mockBundle);
   const prefix = Object.keys(roots).find((p) => path.startsWith(p));
-  const file = prefix && normalize(join(roots[prefix], path.slice(prefix.length)));
+  // An import map onto a package's folder (`@noble/hashes/sha2`) leaves out the `.js` its exports map would add.
+  const rest = path.slice(prefix?.length ?? 0);
+  const file =
+    prefix && normalize(join(roots[prefix], prefix == '/node_modules/' && !extname(rest) ? `${rest}.js` : rest));
   if (!file?.startsWith(roots[prefix])) return res.writeHead(404).end();
   try {
     let body = await readFile(file);
+    // `?trust=<origins>` on a page narrows the host origins it lists to those (an app that trusts only its host).
+    const trust = new URL(req.url, 'http://x').searchParams.get('trust') ?? hostOrigins;
     if (extname(file) == '.html')
-      body = String(body).replace(
-        '<meta charset="utf-8">',
-        `$&<meta name="svc-host-origins" content="${hostOrigins}">`,
-      );
+      body = String(body).replace('<meta charset="utf-8">', `$&<meta name="svc-host-origins" content="${trust}">`);
     res
       .writeHead(200, {
         'content-type': types[extname(file)] ?? 'application/octet-stream',
@@ -59,6 +66,17 @@ export async function startServers(count, { roots: more = {}, headers = {} } = {
   // SVC_DIST serves another build (e.g. a deliberately broken one, to check that the hostile tests catch it).
   await cp(process.env.SVC_DIST || join(root, 'dist'), copy, { recursive: true });
   roots['/dist/'] = copy;
+  const bundled = await build({
+    entryPoints: [join(copy, 'mock.js')],
+    // The copy sits outside the project: its imports resolve in the project's node_modules.
+    nodePaths: [join(root, 'node_modules')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  mockBundle = bundled.outputFiles[0].text;
   const servers = [];
   for (let i = 0; i < count; i++) {
     const server = createServer((req, res) => void handle(req, res));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSvc } from '../../src/index';
+import { createSvc, type JsonValue, type SvcError } from '../../src/index';
 import {
   createHost,
   installNativePort,
@@ -153,11 +153,11 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
       transport: native.transport,
       handlers: {
         'storage.set': ({ key, value }) => void kept.set(key, value),
-        'storage.get': ({ key }) => kept.get(key),
+        'storage.get': ({ key }) => kept.get(key) as never,
       },
     });
     const { svc, close } = createSvc({ snapshot: { methods: ['storage.set', 'storage.get'] } });
-    const lookalike = {
+    const lookalike: JsonValue = {
       top: { $blob: 'AAAA', type: 'text/plain' },
       list: [{ $blob: 'AQ', type: 'x' }, { $esc: { $blob: 'x' } }],
       $esc: 'not an escape',
@@ -181,14 +181,14 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
       return new Promise(() => {});
     });
     expect(await first.svc.auth.state()).toBe('signed-in');
-    const pending = host.invokeAction('slow', {}, { invoked_by: 'user', confirmed: false }).catch((e) => e);
+    const pending = host.invokeAction('slow', {}, { invoked_by: 'user', confirmed: false }).catch((e: SvcError) => e);
     await vi.waitFor(() => expect(started).toBe(true));
     // The page reloads: a new adapter and a new client on the same WebView, the host object unchanged.
     installNativePort();
     const second = createSvc({ snapshot: { methods: ['auth.state'] } });
     expect(await second.svc.auth.state()).toBe('signed-in');
     const error = await pending;
-    expect([error.code, error.retriable]).toEqual(['ERR_DISCONNECTED', true]);
+    expect([(error as SvcError).code, (error as SvcError).retriable]).toEqual(['ERR_DISCONNECTED', true]);
     second.svc.actions.handle('quick', () => ({ done: true }));
     await vi.waitFor(async () =>
       expect(await host.invokeAction('quick', {}, { invoked_by: 'user', confirmed: false })).toEqual({ done: true }),
@@ -206,7 +206,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     const { svc } = createSvc({ snapshot: { methods: ['auth.state'] } });
     const error = await svc.auth.state().catch((e) => e);
     expect(error.code).toBe('ERR_PROTOCOL');
-    expect(error.message).toMatch(/native adapter contract 1, not 2: ship dist\/native-adapter.js/);
+    expect(error.message).toMatch(/native-adapter.js is contract 1; this svc-sdk needs 2/);
   });
 
   it('reports that there is no bridge when neither is present', () => {

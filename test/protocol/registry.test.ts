@@ -13,7 +13,9 @@ import {
   SCOPE_TO_MANIFEST,
 } from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
-import { calls } from '../../src/protocol/calls';
+import { CALL_TABLE } from '../../src/protocol/callTable';
+import { calls, type CallDef } from '../../src/protocol/calls';
+import { results as resultChecks } from '../../src/protocol/results';
 
 const names = Object.keys(methods);
 
@@ -89,6 +91,22 @@ describe('the registry is the one contract', () => {
       // The client checks exactly what nobody answers, with the very check the host uses.
       expect('params' in part, name).toBe(part.notify);
       if (part.notify) expect(full.params, name).toBe(part.params);
+    }
+  });
+
+  it("is what the client's table says, operation by operation (a drift prints the table to paste)", () => {
+    const encoded = Object.entries(calls as Record<string, CallDef>)
+      .map(([name, def]) => {
+        const args = def.args == 'object' ? '@' : def.args.join(',');
+        const flags = `${def.prompt ? 'p' : ''}${def.notify ? 'n' : ''}${def.none ? 'v' : ''}`;
+        return flags ? `${name}:${args}:${flags}` : args ? `${name}:${args}` : name;
+      })
+      .join(' ');
+    expect(CALL_TABLE, 'src/protocol/callTable.ts: CALL_TABLE must be the line below').toBe(encoded);
+    // An operation resolves to nothing exactly when the host's answer must be empty.
+    for (const [name, def] of Object.entries(calls as Record<string, CallDef>)) {
+      const check = resultChecks[name as keyof typeof resultChecks];
+      if (!def.notify) expect(!!def.none, name).toBe(!!check?.(1, 'result')?.endsWith('must be empty'));
     }
   });
 
