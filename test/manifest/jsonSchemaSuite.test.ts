@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dereference, type Schema, Validator } from '@cfworker/json-schema';
 import { expect, test } from 'vitest';
 import { createInputValidator, type ManifestIssue, validateManifest } from '../../src/manifest';
-import { validManifest } from './fixtures';
+import { type Json, validManifest } from './fixtures';
 
 // The official JSON-Schema-Test-Suite, draft 2020-12, required tests (see fixtures/json-schema-test-suite/README.md),
 // run the way an action's input_schema is used: the manifest is validated with the schema in place, and where it is
@@ -63,8 +63,8 @@ test('the JSON-Schema-Test-Suite (draft 2020-12) through validateManifest and cr
         leftOut += group.tests.length;
         continue;
       }
-      const manifest = validManifest();
-      manifest.actions[0]!.input_schema = group.schema as Record<string, unknown>;
+      const manifest: Json = validManifest();
+      manifest.actions[0].input_schema = group.schema;
       const result = validateManifest(manifest);
       const refusal = result.ok
         ? []
