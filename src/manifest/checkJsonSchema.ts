@@ -218,6 +218,11 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
         if (typeof value !== 'string') error(at, `must be a string; got ${show(value)}`);
         else if ((key === '$id' || key === '$dynamicRef') && !isUriReference(value))
           error(at, `is not a URI reference (${show(value)}); write a URI such as "https://example.com/address"`);
+        else if (key === '$dynamicRef')
+          warn(
+            at,
+            'is not enforced when the action runs (the validator does not implement dynamic references); write "$ref" with the same target',
+          );
         else if ((key === '$anchor' || key === '$dynamicAnchor') && !ANCHOR.test(value))
           error(at, `must start with a letter or "_" followed by letters, digits, "-", "_" or "."; got ${show(value)}`);
         else if (key === 'format' && !FORMATS.has(value))

@@ -262,6 +262,16 @@ describe('$ref resolves inside the schema as the validator resolves it', () => {
       }),
     ]);
   });
+  test('$dynamicRef, which the validator ignores, is a warning that says to write $ref', () => {
+    const schema = closed({ a: { $dynamicRef: '#node' } }, { $defs: { n: { $dynamicAnchor: 'node' } } });
+    expect(checkJsonSchema(schema, { closedObjects: true })).toEqual([
+      expect.objectContaining({
+        path: ['properties', 'a', '$dynamicRef'],
+        severity: 'warning',
+        message: expect.stringMatching(/is not enforced when the action runs .*write "\$ref" with the same target$/),
+      }),
+    ]);
+  });
   test('contentSchema is a schema, and the caller keeps an untouched schema', () => {
     const schema = closed({
       doc: { type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object' } },
