@@ -1,4 +1,11 @@
-import { dereference, type Schema } from '@cfworker/json-schema';
+import {
+  dereference,
+  ignoredKeyword,
+  initialBaseURI,
+  type Schema,
+  schemaArrayKeyword,
+  schemaMapKeyword,
+} from '@cfworker/json-schema';
 
 /**
  * A private copy of a JSON Schema document with every schema it defines indexed by absolute URI, the way
@@ -28,20 +35,54 @@ export interface IndexedJsonSchema {
 export function indexJsonSchema(schema: unknown): IndexedJsonSchema {
   const root = copyJson(schema) as Schema | boolean;
   const lookup = dereference(root) as Record<string, Schema | boolean>;
-  // A $dynamicAnchor is also a plain anchor for $ref (JSON Schema 2020-12, section 8.2.2); the validator indexes
-  // only $anchor.
-  for (const node of Object.values(lookup)) {
-    if (typeof node !== 'object' || typeof node.$dynamicAnchor !== 'string' || !node.__absolute_uri__) continue;
-    const base = node.__absolute_uri__.split('#')[0];
-    const uri = new URL(`#${node.$dynamicAnchor}`, base).href;
-    if (lookup[uri] === undefined) lookup[uri] = node;
+  // The library also files the anchors of a schema with its own `$id` under the enclosing base, where they replace
+  // the enclosing resource's anchors of the same name; and it files `$dynamicAnchor` nowhere, though it is a plain
+  // anchor for `$ref` too (JSON Schema 2020-12, section 8.2.2). Anchors are filed again, each under its own base.
+  for (const [uri, node] of Object.entries(lookup)) {
+    const fragment = uri.slice(uri.indexOf('#') + 1);
+    if (
+      uri.includes('#') &&
+      typeof node === 'object' &&
+      (node.$anchor === fragment || node.$dynamicAnchor === fragment)
+    )
+      delete lookup[uri];
   }
+  const dynamic: [string, Schema][] = [];
+  fileAnchors(root, initialBaseURI.href, (uri, node, isDynamic) => {
+    if (isDynamic) dynamic.push([uri, node]);
+    else lookup[uri] = node;
+  });
+  for (const [uri, node] of dynamic) lookup[uri] ??= node;
   return {
     root,
     lookup,
     target: (node) => (node.__absolute_ref__ === undefined ? undefined : lookup[node.__absolute_ref__]),
     absoluteRef: (node) => node.__absolute_ref__,
   };
+}
+
+/** Walks a schema as the library's indexing does, calling `file` with each anchor's absolute URI. */
+function fileAnchors(node: unknown, base: string, file: (uri: string, node: Schema, isDynamic: boolean) => void): void {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+  const schema = node as Schema;
+  let here = base;
+  if (typeof schema.$id === 'string') {
+    const url = new URL(schema.$id, base);
+    if (url.hash.length <= 1) {
+      url.hash = '';
+      here = url.href;
+    }
+  }
+  if (typeof schema.$anchor === 'string') file(new URL(`#${schema.$anchor}`, here).href, schema, false);
+  if (typeof schema.$dynamicAnchor === 'string') file(new URL(`#${schema.$dynamicAnchor}`, here).href, schema, true);
+  for (const [key, value] of Object.entries(schema)) {
+    if (ignoredKeyword[key]) continue;
+    if (Array.isArray(value)) {
+      if (schemaArrayKeyword[key]) for (const item of value) fileAnchors(item, here, file);
+    } else if (schemaMapKeyword[key] && typeof value === 'object' && value !== null) {
+      for (const item of Object.values(value)) fileAnchors(item, here, file);
+    } else fileAnchors(value, here, file);
+  }
 }
 
 /** A deep copy of JSON data; values JSON has no place for are kept as they are. */
