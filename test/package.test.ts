@@ -1,7 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { validManifest } from './manifest/fixtures';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -105,4 +108,53 @@ describe('the package', () => {
     runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), ios);
     expect(typeof ios.__svc_port.postMessage).toBe('function');
   });
+
+  it.runIf(built)(
+    'installs from its packed tarball under engine-strict on this Node, and its CLI parses an app there',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-install-'));
+      try {
+        const npm = (args: string[], cwd: string) => {
+          const run = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 120_000 });
+          return { code: run.status, output: `${run.stdout}${run.stderr}` };
+        };
+        const pack = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, root], dir);
+        expect(pack.code, pack.output).toBe(0);
+        const tarball = join(dir, `${pkg.name}-${pkg.version}.tgz`);
+        const app = join(dir, 'app');
+        mkdirSync(join(app, 'src'), { recursive: true });
+        writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+        // engine-strict turns any dependency that does not support this Node into a failed install.
+        const install = npm(
+          ['install', '--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+          app,
+        );
+        expect(install.code, install.output).toBe(0);
+        expect(install.output).not.toContain('EBADENGINE');
+
+        // The installed CLI: `svc validate` (the manifest checks, with a $ref by $anchor) and `svc check` (the parser).
+        const manifest = validManifest() as Record<string, any>;
+        manifest.actions[0].input_schema = {
+          type: 'object',
+          properties: { pizza: { $ref: '#pizza' } },
+          required: ['pizza'],
+          additionalProperties: false,
+          $defs: { pizza: { $anchor: 'pizza', enum: ['margherita', 'diavola'] } },
+        };
+        writeFileSync(join(app, 'manifest.json'), JSON.stringify(manifest, null, 2));
+        writeFileSync(
+          join(app, 'src/main.ts'),
+          "import { svc } from 'svc-sdk';\nsvc.actions.handle('create_order', async (input: { pizza: string }) => input);\n",
+        );
+        const bin = join(app, 'node_modules/.bin/svc');
+        for (const command of ['validate', 'check']) {
+          const run = spawnSync(bin, [command], { cwd: app, encoding: 'utf8' });
+          expect(run.status, `svc ${command}: ${run.stdout}${run.stderr}`).toBe(0);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

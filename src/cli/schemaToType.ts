@@ -1,4 +1,5 @@
-import { resolveJsonPointer } from '../manifest/resolveJsonPointer';
+import type { Schema as Indexed } from '@cfworker/json-schema';
+import { type IndexedJsonSchema, indexJsonSchema } from '../manifest/indexJsonSchema';
 
 type Schema = Record<string, unknown> | boolean;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -7,7 +8,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /**
  * Writes the TypeScript type of the values a JSON Schema accepts, as far as a type can say it: `type`, `properties`
  * with `required`, `additionalProperties`, `items`/`prefixItems`, `enum`, `const`, `anyOf`/`oneOf` (unions), `allOf`
- * (intersections), nullable types, and same-document `$ref` (followed up to a depth, then `unknown`). Bounds,
+ * (intersections), nullable types, and `$ref` inside the schema (JSON pointers, `$anchor`, the `$id` of a schema in it;
+ * followed up to a depth, then `unknown`). Bounds,
  * patterns and formats stay runtime checks. Anything else is `unknown`.
  * @example
  * ```ts
@@ -15,13 +17,23 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * // '{ q: string }'
  * ```
  */
-export function schemaToType(schema: Schema, root: Schema = schema, depth = 0, indent = ''): string {
+export function schemaToType(schema: Schema, indent = ''): string {
+  let index: IndexedJsonSchema | undefined;
+  try {
+    index = indexJsonSchema(schema);
+  } catch {
+    // A schema whose $id or $ref is not a URI: its references stay `unknown`.
+  }
+  return typeOf(index?.root ?? schema, index, 0, indent);
+}
+
+function typeOf(schema: Schema, index: IndexedJsonSchema | undefined, depth: number, indent: string): string {
   if (schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (!isRecord(schema) || depth > 16) return 'unknown';
-  const next = (s: unknown, more = '') => schemaToType(s as Schema, root, depth + 1, indent + more);
+  const next = (s: unknown, more = '') => typeOf(s as Schema, index, depth + 1, indent + more);
   if (typeof schema.$ref === 'string') {
-    const target = resolveJsonPointer(root, schema.$ref);
+    const target = index?.target(schema as Indexed);
     return target === undefined ? 'unknown' : next(target);
   }
   if ('const' in schema) return literal(schema.const);

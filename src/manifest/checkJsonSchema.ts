@@ -1,5 +1,6 @@
+import type { Schema } from '@cfworker/json-schema';
+import { type IndexedJsonSchema, indexJsonSchema } from './indexJsonSchema';
 import type { ManifestIssueSeverity } from './ManifestIssue';
-import { resolveJsonPointer } from './resolveJsonPointer';
 
 /**
  * A problem found in a JSON Schema document by {@link checkJsonSchema}.
@@ -39,6 +40,7 @@ const SCHEMA = [
   'else',
   'unevaluatedProperties',
   'unevaluatedItems',
+  'contentSchema',
 ];
 const SCHEMA_MAP = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
 const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
@@ -64,7 +66,6 @@ const TEXT = [
   'format',
   'contentMediaType',
   'contentEncoding',
-  'contentSchema',
 ];
 const FLAG = ['uniqueItems', 'readOnly', 'writeOnly', 'deprecated'];
 const FREE = [
@@ -102,6 +103,7 @@ const FORMATS = new Set([
   'relative-json-pointer',
   'regex',
 ]);
+const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const BOUNDS: [string, string][] = [
   ['minLength', 'maxLength'],
@@ -113,10 +115,13 @@ const BOUNDS: [string, string][] = [
 /**
  * Checks that a value is a JSON Schema 2020-12 document whose keywords have the right types, as far as the keywords
  * an action schema uses: `type`, `properties`, `required`, `items`, `enum`, `const`, bounds, `pattern` (must compile as
- * a JavaScript `RegExp` with the `u` flag), `format`, combinators, and `$defs` with `$ref` inside the document.
+ * a JavaScript `RegExp` with the `u` flag), `format`, combinators, and `$ref`.
  *
  * @remarks
- * Unknown keywords are warnings, since 2020-12 allows them as annotations but they are usually typos (`require`).
+ * A `$ref` must resolve inside the document, as the validator resolves it: a JSON pointer, an `$anchor`, or the
+ * `$id` of a schema in the document (relative to the enclosing `$id`, or a URN), since nothing is fetched when an
+ * action runs. Unknown keywords are warnings, since 2020-12 allows them as annotations but they are usually typos
+ * (`require`).
  * @example
  * ```ts
  * checkJsonSchema({ type: 'object', required: 'city' }); // [{ path: ['required'], message: 'must be an array ...' }]
@@ -132,6 +137,15 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
     problems.push({ path, message, severity: 'warning', code });
   };
   const closed = options.closedObjects === true;
+  // The checks walk the indexed copy, so each $ref is judged with the base URI the validator gives it.
+  let index: IndexedJsonSchema | undefined;
+  let indexFailure: unknown;
+  try {
+    index = indexJsonSchema(schema);
+  } catch (cause) {
+    indexFailure = cause;
+  }
+  const document: unknown = index?.root ?? schema;
 
   if (closed) {
     if (!isRecord(schema)) {
@@ -202,6 +216,15 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
         else if (key === 'multipleOf' && value <= 0) error(at, `must be greater than 0; got ${value}`);
       } else if (TEXT.includes(key)) {
         if (typeof value !== 'string') error(at, `must be a string; got ${show(value)}`);
+        else if ((key === '$id' || key === '$dynamicRef') && !isUriReference(value))
+          error(at, `is not a URI reference (${show(value)}); write a URI such as "https://example.com/address"`);
+        else if (key === '$dynamicRef')
+          warn(
+            at,
+            'is not enforced when the action runs (the validator does not implement dynamic references); write "$ref" with the same target',
+          );
+        else if ((key === '$anchor' || key === '$dynamicAnchor') && !ANCHOR.test(value))
+          error(at, `must start with a letter or "_" followed by letters, digits, "-", "_" or "."; got ${show(value)}`);
         else if (key === 'format' && !FORMATS.has(value))
           warn(
             at,
@@ -216,7 +239,7 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
         else if (key === 'enum' && value.length === 0)
           error(at, 'must list at least one value; an empty enum accepts nothing');
       } else if (key === 'pattern') checkPattern(value, at, error);
-      else if (key === '$ref') checkRef(value, at, schema, error);
+      else if (key === '$ref') checkRef(value, node, at, index, error);
       else if (key === 'dependentRequired') {
         if (!isRecord(value)) error(at, 'must be an object that maps a property name to an array of property names');
         else for (const [name, list] of Object.entries(value)) checkNames(list, [...at, name], error);
@@ -255,7 +278,11 @@ export function checkJsonSchema(schema: unknown, options: CheckJsonSchemaOptions
       );
     }
   };
-  visit(schema, [], false);
+  const before = problems.length;
+  visit(document, [], false);
+  // A bad $id or $ref stops the indexing; it is reported at its place above, anything else here.
+  if (indexFailure !== undefined && !problems.slice(before).some((p) => p.severity === 'error'))
+    error([], describeIndexFailure(indexFailure));
   return problems;
 }
 
@@ -297,15 +324,48 @@ function checkPattern(value: unknown, at: (string | number)[], error: Report): v
   }
 }
 
-function checkRef(value: unknown, at: (string | number)[], root: unknown, error: Report): void {
-  if (typeof value !== 'string') error(at, `must be a string such as "#/$defs/address"; got ${show(value)}`);
-  else if (!value.startsWith('#'))
+function checkRef(
+  value: unknown,
+  node: Record<string, unknown>,
+  at: (string | number)[],
+  index: IndexedJsonSchema | undefined,
+  error: Report,
+): void {
+  if (typeof value !== 'string') {
+    error(at, `must be a string such as "#/$defs/address"; got ${show(value)}`);
+    return;
+  }
+  if (!isUriReference(value)) {
+    error(at, `is not a URI reference (${show(value)}); write a pointer such as "#/$defs/address"`);
+    return;
+  }
+  if (index === undefined || index.target(node as Schema) !== undefined) return;
+  const uri = index.absoluteRef(node as Schema) ?? value;
+  const resource = uri.split('#')[0];
+  const known = Object.keys(index.lookup).some((key) => key.split('#')[0] === resource);
+  if (known)
+    error(at, `points to "${value}", which does not exist in this schema; add it under "$defs" or fix the pointer`);
+  else
     error(
       at,
       `points outside this schema ("${value}"), which cannot be resolved inside a package; copy the definition into "$defs" and write "#/$defs/<name>"`,
     );
-  else if (resolveJsonPointer(root, value) === undefined)
-    error(at, `points to "${value}", which does not exist in this schema; add it under "$defs" or fix the pointer`);
+}
+
+function isUriReference(value: string): boolean {
+  try {
+    new URL(value, 'https://schema.invalid/');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describeIndexFailure(cause: unknown): string {
+  const duplicate = /Duplicate schema URI "([^"]*)"/.exec(String((cause as Error)?.message ?? cause))?.[1];
+  return duplicate !== undefined
+    ? `declares the schema URI "${duplicate}" twice; give each "$id" and "$anchor" a distinct value`
+    : `cannot be indexed (${String((cause as Error)?.message ?? cause)}); check each "$id" and "$ref"`;
 }
 
 /** Narrows to a plain JSON object (not an array, not null). */

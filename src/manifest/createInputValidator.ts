@@ -1,7 +1,7 @@
-import { type OutputUnit, Validator } from '@cfworker/json-schema';
+import { type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
 import { checkJsonSchema, isRecord, show } from './checkJsonSchema';
+import { type IndexedJsonSchema, indexJsonSchema } from './indexJsonSchema';
 import { formatJsonPath } from './ManifestIssue';
-import { resolveJsonPointer } from './resolveJsonPointer';
 
 /**
  * One reason an action input does not match the action's `input_schema`.
@@ -44,7 +44,9 @@ const VERDICTS = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames'])
  *
  * @remarks
  * Validation is `@cfworker/json-schema` (JSON Schema 2020-12, every keyword, no `eval`, so it runs in browsers,
- * workers, Node and jsdom); this function adds the manifest's own rules on the schema (checked first) and turns each
+ * workers, Node and jsdom), over a private copy of the schema. `$ref` resolves inside the schema only (JSON pointers,
+ * `$anchor`, and the `$id` of any schema in it), never over the network. This function adds the manifest's own rules
+ * on the schema (checked first) and turns each
  * failure into a sentence that starts with the JSON path and says what to write. Lengths count Unicode code points.
  * `format` is checked for the formats the validator knows (date-time, date, time, email, uri, uuid, ipv4, ipv6,
  * hostname, and others).
@@ -62,15 +64,15 @@ export function createInputValidator(schema: Record<string, unknown> | boolean):
     const list = errors.map((p) => `${formatJsonPath(p.path)} ${p.message}`).join('; ');
     throw new TypeError(`input_schema is not a valid JSON Schema: ${list}`);
   }
-  const validator = new Validator(schema as Json, '2020-12', false);
+  const index = indexJsonSchema(schema);
   return (value) => {
-    const result = validator.validate(value);
+    const result = validate(value, index.root, '2020-12', index.lookup, false);
     if (result.valid) return [];
-    return explain(result.errors, schema, value);
+    return explain(result.errors, index, value);
   };
 }
 
-function explain(units: OutputUnit[], root: Json | boolean, value: unknown): InputIssue[] {
+function explain(units: OutputUnit[], index: IndexedJsonSchema, value: unknown): InputIssue[] {
   const judged = units.filter((u) => VERDICTS.has(u.keyword)).map((u) => `${u.keywordLocation}/`);
   const issues: InputIssue[] = [];
   const seen = new Set<string>();
@@ -88,7 +90,7 @@ function explain(units: OutputUnit[], root: Json | boolean, value: unknown): Inp
     if (WRAPPERS.has(keyword)) continue;
     if (judged.some((prefix) => unit.keywordLocation.startsWith(prefix))) continue;
     const keys = pointerKeys(unit.instanceLocation);
-    const node = keywordNode(root, unit.keywordLocation);
+    const node = keywordNode(index, unit.keywordLocation);
     const message = sentence(keyword, node, at(value, keys), unit, keys);
     if (!message) continue;
     const where = formatJsonPath(message.keys ?? keys);
@@ -209,13 +211,13 @@ function at(value: unknown, keys: (string | number)[]): unknown {
 }
 
 /** The schema object holding the failed keyword: follows the keyword location, and through `$ref`s. */
-function keywordNode(root: Json | boolean, location: string): Json {
+function keywordNode(index: IndexedJsonSchema, location: string): Json {
   const parts = pointerKeys(location).map(String);
   parts.pop(); // the keyword itself
-  let node: unknown = root;
+  let node: unknown = index.root;
   for (const raw of parts) {
     const part = raw === 'dependantRequired' ? 'dependentRequired' : raw;
-    if (isRecord(node) && part === '$ref' && typeof node.$ref === 'string') node = resolveJsonPointer(root, node.$ref);
+    if (isRecord(node) && part === '$ref' && typeof node.$ref === 'string') node = index.target(node as Schema);
     else node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
   }
   return isRecord(node) ? node : {};

@@ -115,6 +115,8 @@ describe('schemaToType', () => {
     [{ anyOf: [{ type: 'string' }, { type: 'boolean' }] }, 'string | boolean'],
     [{ type: 'array', prefixItems: [{ type: 'string' }], items: false }, '[string]'],
     [{ $defs: { n: { type: 'number' } }, $ref: '#/$defs/n' }, 'number'],
+    [{ $defs: { n: { $anchor: 'n', type: 'number' } }, $ref: '#n' }, 'number'],
+    [{ $defs: { n: { $id: 'urn:example:n', type: 'boolean' } }, $ref: 'urn:example:n' }, 'boolean'],
     [{ type: 'object', properties: {}, additionalProperties: false }, 'Record<string, never>'],
     [
       { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } },

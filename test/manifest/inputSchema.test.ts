@@ -189,3 +189,98 @@ describe('createInputValidator', () => {
     );
   });
 });
+
+describe('$ref resolves inside the schema as the validator resolves it', () => {
+  // Each shape a 2020-12 schema may use to point at a definition it contains.
+  const shapes: [string, Record<string, unknown>][] = [
+    [
+      '$id-relative reference',
+      closed(
+        { street: { $ref: 'street.json' } },
+        { $id: 'https://acme.example/schemas/order.json', $defs: { s: { $id: 'street.json', type: 'string' } } },
+      ),
+    ],
+    ['$anchor', closed({ street: { $ref: '#street' } }, { $defs: { s: { $anchor: 'street', type: 'string' } } })],
+    [
+      'URN base',
+      closed(
+        { street: { $ref: 'urn:uuid:5b1d3c9e-6f1a-4d8e-9f43-1f2a3b4c5d6e' } },
+        { $defs: { s: { $id: 'urn:uuid:5b1d3c9e-6f1a-4d8e-9f43-1f2a3b4c5d6e', type: 'string' } } },
+      ),
+    ],
+    [
+      '$defs under a nested $id',
+      closed(
+        { street: { $ref: 'https://acme.example/address.json#/$defs/street' } },
+        {
+          $defs: {
+            address: { $id: 'https://acme.example/address.json', $defs: { street: { type: 'string' } } },
+          },
+        },
+      ),
+    ],
+  ];
+  test.each(shapes)('%s: the manifest accepts it and the action input is checked through it', (_name, schema) => {
+    expect(errorsAfter((m) => (m.actions[0].input_schema = schema))).toEqual([]);
+    const validate = createInputValidator(schema);
+    expect(validate({ street: 'Main' })).toEqual([]);
+    expect(validate({ street: 7 })).toEqual([{ path: '$.street', message: '$.street must be a string; got 7' }]);
+  });
+  test('a reference the schema does not contain is refused with what to write instead', () => {
+    const remote = closed({ a: { $ref: 'https://example.com/s.json' } });
+    expect(checkJsonSchema(remote, { closedObjects: true })).toEqual([
+      expect.objectContaining({
+        path: ['properties', 'a', '$ref'],
+        severity: 'error',
+        message:
+          'points outside this schema ("https://example.com/s.json"), which cannot be resolved inside a package; copy the definition into "$defs" and write "#/$defs/<name>"',
+      }),
+    ]);
+    const anchor = closed({ a: { $ref: '#streets' } }, { $defs: { s: { $anchor: 'street' } } });
+    expect(checkJsonSchema(anchor, { closedObjects: true })).toEqual([
+      expect.objectContaining({
+        path: ['properties', 'a', '$ref'],
+        message: 'points to "#streets", which does not exist in this schema; add it under "$defs" or fix the pointer',
+      }),
+    ]);
+    // Relative to the nested $id, so the same name at the root does not count.
+    const nested = closed(
+      { a: { $id: 'https://acme.example/a.json', $ref: '#/$defs/x' } },
+      { $defs: { x: { type: 'string' } } },
+    );
+    expect(errorsOf(nested)).toEqual(['properties/a/$ref']);
+    expect(() => createInputValidator(nested)).toThrow(/properties\.a\.\$ref points to "#\/\$defs\/x"/);
+  });
+  test('an $id or $anchor that cannot name a schema is refused at its place', () => {
+    expect(errorsOf(closed({ a: { $id: 'https://[bad' } }))).toEqual(['properties/a/$id']);
+    expect(errorsOf(closed({ a: { $anchor: '1st' } }))).toEqual(['properties/a/$anchor']);
+    const twice = closed({ a: { $id: 'urn:example:x' }, b: { $id: 'urn:example:x' } });
+    expect(checkJsonSchema(twice, { closedObjects: true })).toEqual([
+      expect.objectContaining({
+        path: [],
+        message: 'declares the schema URI "urn:example:x" twice; give each "$id" and "$anchor" a distinct value',
+      }),
+    ]);
+  });
+  test('$dynamicRef, which the validator ignores, is a warning that says to write $ref', () => {
+    const schema = closed({ a: { $dynamicRef: '#node' } }, { $defs: { n: { $dynamicAnchor: 'node' } } });
+    expect(checkJsonSchema(schema, { closedObjects: true })).toEqual([
+      expect.objectContaining({
+        path: ['properties', 'a', '$dynamicRef'],
+        severity: 'warning',
+        message: expect.stringMatching(/is not enforced when the action runs .*write "\$ref" with the same target$/),
+      }),
+    ]);
+  });
+  test('contentSchema is a schema, and the caller keeps an untouched schema', () => {
+    const schema = closed({
+      doc: { type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object' } },
+    });
+    expect(errorsOf(schema)).toEqual([]);
+    const before = JSON.stringify(schema);
+    createInputValidator(schema)({ doc: '{}' });
+    expect(Object.getOwnPropertyNames(schema.properties)).toEqual(['doc']);
+    expect(JSON.stringify(schema)).toBe(before);
+    expect(Object.getOwnPropertyNames(schema)).toEqual(['type', 'properties', 'additionalProperties']);
+  });
+});
