@@ -71,6 +71,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
 
   const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
     [PEER.invoke, (params) => invoke(params)],
+    [PEER.cancel, (params) => cancel(params)],
     [
       PEER.theme,
       (params: any) => {
@@ -119,7 +120,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     endpoint().notify(name, params);
   };
 
-  const [actions, invoke, announce] = createActions(endpoint, invalid, promptTimeout, notify);
+  const [actions, invoke, announce, cancel] = createActions(endpoint, invalid, promptTimeout, notify);
   const svc: any = {
     get version() {
       return snapshot().bridge;
