@@ -30,6 +30,9 @@ export function follow(
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
+  // Set while the stream is open: the platform relays MCP calls to a page only then.
+  source.addEventListener('open', () => (document.documentElement.dataset.live = 'true'));
+  source.addEventListener('error', () => delete document.documentElement.dataset.live);
   for (const [type, on] of Object.entries(more))
     source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
   return () => source.close();
