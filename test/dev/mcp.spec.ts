@@ -144,7 +144,10 @@ test.describe('Team Polls over MCP', () => {
 
     test(`${era}: delete_poll waits for the person's confirmation: approve gives the result, refuse ERR_PERMISSION_DENIED`, async () => {
       const client = await connect(platform, negotiation);
-      const created = await client.callTool({ name: 'create_poll', arguments: { question: 'To delete?', options: ['a', 'b'] } });
+      const created = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'To delete?', options: ['a', 'b'] },
+      });
       const pollId = (created.structuredContent as { poll_id: string }).poll_id;
       const seen: Progress[] = [];
       const approved = client.callTool(
@@ -185,7 +188,10 @@ test.describe('Team Polls over MCP', () => {
 
     test(`${era}: a cancelled call closes the confirmation sheet and the handler never runs`, async () => {
       const client = await connect(platform, negotiation);
-      const created = await client.callTool({ name: 'create_poll', arguments: { question: 'Keep me?', options: ['a', 'b'] } });
+      const created = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'Keep me?', options: ['a', 'b'] },
+      });
       const pollId = (created.structuredContent as { poll_id: string }).poll_id;
       const abort = new AbortController();
       const call = client.callTool({ name: 'delete_poll', arguments: { poll_id: pollId } }, { signal: abort.signal });
@@ -197,7 +203,10 @@ test.describe('Team Polls over MCP', () => {
       await expect(page.getByTestId('mcp-call').first()).toContainText('ERR_CANCELLED');
       expect([...backend.polls.values()].flat().some((p) => p.poll_id == pollId)).toBe(true);
       // The next call runs: the cancelled one no longer holds the queue.
-      const next = await client.callTool({ name: 'create_poll', arguments: { question: 'After?', options: ['a', 'b'] } });
+      const next = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'After?', options: ['a', 'b'] },
+      });
       expect(next.isError).toBeFalsy();
       await client.close();
     });

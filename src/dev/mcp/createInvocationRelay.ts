@@ -68,10 +68,10 @@ export function createInvocationRelay(options: RelayOptions) {
   const event = (page: ServerResponse, type: string, data: unknown) =>
     page.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
 
-  const reportQueue = () =>
-    queue.forEach((entry, i) =>
-      entry.call.progress(`queued in svc dev: ${i + 1} call${i ? 's' : ''} ahead (the app runs one at a time)`),
-    );
+  const reportQueue = () => {
+    for (const [i, entry] of queue.entries())
+      entry.call.progress(`queued in svc dev: ${i + 1} call${i ? 's' : ''} ahead (the app runs one at a time)`);
+  };
 
   const next = () => {
     running = undefined;

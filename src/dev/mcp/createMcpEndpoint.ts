@@ -82,8 +82,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         `the app has no tool ${params.name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
         false,
       );
-    let validate = validators.get(action.name);
-    if (!validate) validators.set(action.name, (validate = createInputValidator(action.input_schema)));
+    const validate = validators.get(action.name) ?? createInputValidator(action.input_schema);
+    validators.set(action.name, validate);
     const input = params.arguments ?? {};
     const issues = validate(input);
     // Checked here too, so a malformed call fails at once instead of waiting in the queue; the page's host checks

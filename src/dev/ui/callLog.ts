@@ -90,6 +90,8 @@ export function createCallLog() {
     tap,
     onChange: (fn: () => void) => (listener = fn),
     /** Marks the calls made from now on as made for someone else (an MCP agent); undefined stops marking. */
-    mark: (label: string | undefined) => void (via = label),
+    mark(label: string | undefined) {
+      via = label;
+    },
   };
 }
