@@ -48,9 +48,10 @@ export function createActions(
       if (problem) throw invalid(PEER.invoke, problem);
       const handler = handlers.get(name);
       if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
-      if (abort.signal.aborted) throw new SvcError('ERR_CANCELLED', `action ${name} was cancelled`);
       running = invocation;
       try {
+        // A cancelled invocation that was still queued never runs (the host already gave up on its answer).
+        abort.signal.throwIfAborted();
         // The context was checked (known fields only, `confirmed` a boolean) and is a copy the channel made.
         return await handler(input, { ...context, signal: abort.signal });
       } catch (e) {
