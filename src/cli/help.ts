@@ -25,8 +25,7 @@ Options:
   --previous-version <x.y.z>   The published version; the new version must be higher.
   --json                       Print a JSON report instead of lines.
   --agent                      Also warn about what makes an action a poor MCP tool: names too long once
-                               clients prefix them, $ref/$defs/$schema, output schemas without an object
-                               root, destructive actions with confirm "never".
+                               clients prefix them, $ref/$defs/$schema, output schemas without an object root.
   -h, --help                   Show this help.
 
 Exit codes: 0 every file valid (warnings do not fail), 1 a file is invalid,

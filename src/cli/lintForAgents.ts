@@ -23,7 +23,8 @@ function refusedKeywords(schema: unknown, path: Path, found: Path[] = []): Path[
 /**
  * `svc validate --agent`: what makes an action a poor MCP tool, as warnings (the manifest stays valid): a name too
  * long once a client prefixes it, schema keywords some model providers refuse, an output schema without an object
- * root (it is served wrapped as `{ result }`), and a destructive action that never asks for confirmation.
+ * root (it is served wrapped as `{ result }`). A destructive action with `confirm: "never"` is already a warning of
+ * every validation.
  * @public
  */
 export function lintForAgents(manifest: Pick<Manifest, 'actions'>): ManifestIssue[] {
@@ -56,12 +57,6 @@ export function lintForAgents(manifest: Pick<Manifest, 'actions'>): ManifestIssu
         'agent_output_root',
         'has no object root ("type": "object"); MCP requires one, so the tool serves it wrapped as { "result": ... } ' +
           'and returns results the same way: give it an object root to avoid the wrapper.',
-      );
-    if (action.annotations.destructive && action.confirm == 'never')
-      warn(
-        [...at, 'confirm'],
-        'agent_destructive_unconfirmed',
-        'is "never" on a destructive action: an agent could destroy data without the person approving; use "if_destructive".',
       );
   });
   return issues;
