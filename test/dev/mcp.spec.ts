@@ -5,9 +5,11 @@ import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { createPollsBackend, type PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { writeDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { createServerClient } from '../../src/server';
 import { exchangeManifest } from '../mock/fixtures';
 
@@ -83,6 +85,39 @@ test.describe('Team Polls over MCP', () => {
     await page?.close();
     await backend?.close();
     await platform?.close();
+  });
+
+  test('svc-sdk mcp over stdio: the same tools/list, and a call under the stdio client name', async () => {
+    // What svc dev writes for `svc mcp <dir>`, in a state folder of this test's own.
+    const state = await mkdtemp(join(tmpdir(), 'svc-state-'));
+    process.env.SVC_STATE_DIR = state;
+    const dir = join(root, 'examples/polls');
+    await writeDiscovery({ dir, url: platform.mcpUrl!, token: platform.mcpToken!, pid: process.pid });
+    delete process.env.SVC_STATE_DIR;
+    const stdio = new Client({ name: 'desktop-test', version: '0' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(root, 'dist/cli.js'), 'mcp', dir],
+        env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+        stderr: 'pipe',
+      }),
+    );
+    const http = await connect(platform, undefined);
+    expect((await stdio.listTools()).tools).toEqual((await http.listTools()).tools);
+    const seen: Progress[] = [];
+    const result = await stdio.callTool(
+      { name: 'create_poll', arguments: { question: 'Over stdio?', options: ['Yes', 'No'] } },
+      { onprogress: (p) => void seen.push(p) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toHaveProperty('poll_id');
+    expect(seen.map((p) => p.message)).toContain('Saving the poll');
+    await expect(page.getByTestId('card').filter({ hasText: 'Over stdio?' })).toContainText('Yes · No');
+    await page.getByTestId('tab-Agent').click();
+    await expect(page.getByTestId('mcp-call').first()).toContainText('create_poll · MCP · desktop-test');
+    await stdio.close();
+    await http.close();
   });
 
   for (const [era, negotiation] of ERAS) {
