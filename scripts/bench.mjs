@@ -156,6 +156,17 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
   } else console.log('  command to ready page: SKIPPED (no Chromium)');
 }
 
+if (existsSync(chromiumPath)) {
+  const { benchMcp } = await import('./bench/mcp.mjs');
+  const mcp = await benchMcp(chromiumPath, { samples: quick ? 30 : 200 });
+  console.log('\nagent bridge (scripts/bench/mcp.mjs): one invocation of an echo action, medians');
+  console.log(`  from the agent panel (in the page)                          ${fmt(mcp.panel, 2)} ms`);
+  for (const [era, ms] of Object.entries(mcp.eras))
+    console.log(
+      `  over MCP, ${era} client (HTTP, relayed to the page)        ${fmt(ms, 2)} ms: +${fmt(ms - mcp.panel, 2)} ms`,
+    );
+} else console.log('\nagent bridge: SKIPPED (no Chromium)');
+
 const cpu = cpus()[0];
 console.log(
   `\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`,

@@ -9,6 +9,11 @@ export declare interface ActionContext {
     agent_id?: string;
     /** True when a human approved this specific call. */
     confirmed: boolean;
+    /**
+     * Aborts when the invoker cancels the invocation (an agent's cancelled tool call): stop, and pass it to `fetch`.
+     * Given to handlers by the client; absent from the context a host sends.
+     */
+    signal?: AbortSignal;
 }
 
 /**
@@ -93,6 +98,18 @@ export declare interface ElicitRequest {
     /** A JSON Schema of the answer. */
     schema: Record<string, unknown>;
 }
+
+/**
+ * The mark every error class of the package puts on its instances: a global symbol, which `Symbol.for` shares between
+ * every copy of the SDK (ESM, CJS, two bundles) and every same-origin frame, where the classes themselves are not.
+ *
+ * @remarks
+ * One mechanism for `SvcError`, `ManifestError`, `SvcApiError`, `SvcSignatureError` and `SvcTokenError`: each
+ * instance carries `[ERROR_BRAND]: '<class name>'`, and each class's static `Symbol.hasInstance` asks
+ * {@link hasErrorBrand}, so `instanceof` holds for an error of that class made anywhere.
+ * @internal
+ */
+declare const ERROR_BRAND: unique symbol;
 
 /**
  * Every error code this SDK and its host send, with whether a retry can help.
@@ -428,8 +445,9 @@ export declare interface SvcClient {
  * Every rejection of a `svc.*` call.
  *
  * @remarks
- * `message` is safe to log: anything shaped like a token is redacted. Use {@link isSvcError} rather than
- * `instanceof`, which fails across bundles and frames.
+ * `message` is safe to log: anything shaped like a token is redacted. `instanceof SvcError` holds for an error made by
+ * any entry of the package (ESM or CJS), another copy of the SDK or another same-origin frame, as does
+ * {@link isSvcError}.
  * @example
  * ```ts
  * try {
@@ -442,6 +460,10 @@ export declare interface SvcClient {
  */
 export declare class SvcError extends Error {
     readonly name = "SvcError";
+    /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
+    readonly [ERROR_BRAND] = "SvcError";
+    /** `instanceof SvcError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
+    static [Symbol.hasInstance](value: unknown): boolean;
     /** The error code (see the README's table); unknown codes from a newer host are kept. */
     readonly code: SvcErrorCode;
     /** Whether the caller may back off and retry. */

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DevAppError, startDevPlatform } from '../dev';
 import { type CliIo, EXIT, writeLine } from './CliIo';
+import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
+import { mcpConfigs } from '../dev/mcp/mcpConfigs';
 import { DEV_HELP } from './help';
 import { attempt, usageError } from './usageError';
 
@@ -48,6 +50,11 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
         'retry-scale': { type: 'string' },
         'env-file': { type: 'string' },
         open: { type: 'boolean' },
+        mcp: { type: 'boolean', default: true },
+        'no-mcp': { type: 'boolean' },
+        'agent-id': { type: 'string' },
+        elicit: { type: 'string' },
+        'mcp-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -68,6 +75,15 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
     if (value !== undefined && !/^https?:\/\/[^\s/]/.test(value))
       return usageError(io, 'dev', `--${flag} must be an http(s) URL, such as http://localhost:3000/svc/webhooks`);
   }
+  const elicit = values.elicit;
+  if (elicit !== undefined && elicit !== 'sheet' && elicit !== 'agent')
+    return usageError(io, 'dev', `--elicit ${elicit}: write sheet (the person answers, default) or agent`);
+  const agentId = values['agent-id'];
+  if (agentId !== undefined && !/^[\w.:@-]{1,64}$/.test(agentId))
+    return usageError(io, 'dev', '--agent-id must be 1 to 64 letters, digits or . _ - : @ (such as claude-code)');
+  const badOrigin = (values['mcp-origin'] ?? []).find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+  if (badOrigin)
+    return usageError(io, 'dev', `--mcp-origin ${badOrigin}: give an exact origin such as http://127.0.0.1:6274`);
   const retryScale = values['retry-scale'] === undefined ? undefined : Number(values['retry-scale']);
   if (retryScale !== undefined && !(retryScale > 0))
     return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
@@ -84,6 +100,10 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       appUrl: values['app-url'],
       statePath: values.state === undefined ? undefined : resolve(io.cwd, values.state),
       retryScale,
+      mcp: values.mcp !== false && !values['no-mcp'],
+      agentId,
+      elicit,
+      mcpOrigins: values['mcp-origin'],
     });
   } catch (error) {
     if (error instanceof DevAppError) {
@@ -122,12 +142,18 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
         : ' (--env-file <path> writes the signing secret for it)') +
       '. Ctrl-C stops.',
   );
+  if (platform.mcpUrl && platform.mcpToken) {
+    writeLine(io.stderr, mcpConfigs(platform.mcpUrl, platform.mcpToken, dir));
+    // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.
+    await writeDiscovery({ dir, url: platform.mcpUrl, token: platform.mcpToken, pid: process.pid });
+  }
   if (values.open) openBrowser(platform.url);
   await (hooks.stopped ??
     new Promise<void>((done) => {
       process.once('SIGINT', () => done());
       process.once('SIGTERM', () => done());
     }));
+  await removeDiscovery(dir);
   await platform.close();
   return EXIT.ok;
 }

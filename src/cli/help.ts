@@ -7,6 +7,7 @@ Commands:
   types [dir]                    Write svc-actions.d.ts: typed action inputs from the manifest's input_schemas.
   init [dir]                     Write a valid starter manifest.json.
   dev [dir]                      Run the app in a simulated messenger with the whole platform on loopback.
+  mcp [dir] | mcp export [dir]   The app's actions as MCP tools over stdio (needs svc dev running), or as JSON.
 
 Options:
   -h, --help                     Show help; \`svc <command> --help\` shows a command's options.
@@ -23,6 +24,8 @@ Validates each manifest (default ./manifest.json) and prints one line per issue:
 Options:
   --previous-version <x.y.z>   The published version; the new version must be higher.
   --json                       Print a JSON report instead of lines.
+  --agent                      Also warn about what makes an action a poor MCP tool: names too long once
+                               clients prefix them, $ref/$defs/$schema, output schemas without an object root.
   -h, --help                   Show this help.
 
 Exit codes: 0 every file valid (warnings do not fail), 1 a file is invalid,
@@ -104,7 +107,28 @@ Options:
   --retry-scale <x>      Webhook retry delays times x (0.01: a minute of backoff takes under a second).
   --env-file <file>      Write the backend's settings (the signing secret too) to this file, mode 600.
   --open                 Open the URL in the system browser.
+  --no-mcp               Do not serve the actions as MCP tools at <origin>/mcp.
+  --agent-id <id>        The agent id of every MCP call (default the MCP client's name).
+  --elicit <who>         Who answers the app's elicit during an MCP call: sheet (the person, default) or
+                         agent (MCP form elicitation when the client supports it and the schema is flat).
+  --mcp-origin <origin>  An exact origin a browser-based MCP client may call /mcp from (repeatable).
   -h, --help             Show this help.
 
 Exit codes: 0 stopped, 1 invalid manifest, 2 usage error.
+`;
+
+/** `svc mcp --help`. */
+export const MCP_HELP = `Usage: svc mcp [dir]
+       svc mcp export [dir]
+
+svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .) over stdio, for MCP clients
+that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> first and keep its messenger
+page open: the calls run there, and the person confirms them there. The agent id is the client's name.
+
+svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
+
+Claude Desktop (claude_desktop_config.json):
+  { "mcpServers": { "svc": { "command": "npx", "args": ["svc-sdk", "mcp", "/path/to/app"] } } }
+
+Exit codes: 0 stopped, 1 no svc dev runs for the folder or the manifest is invalid, 2 usage error.
 `;

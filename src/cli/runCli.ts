@@ -3,6 +3,7 @@ import { devCommand } from './devCommand';
 import { type CliIo, EXIT } from './CliIo';
 import { MAIN_HELP } from './help';
 import { initCommand } from './initCommand';
+import { mcpCommand } from './mcpCommand';
 import { typesCommand } from './typesCommand';
 import { usageError } from './usageError';
 import { validateCommand } from './validateCommand';
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   init: initCommand,
   types: typesCommand,
   dev: (argv, io) => devCommand(argv, io),
+  mcp: (argv, io) => mcpCommand(argv, io),
 };
 
 /**

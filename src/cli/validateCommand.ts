@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { isVersion, type ManifestIssue, validateManifest } from '../manifest';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
 import { VALIDATE_HELP } from './help';
+import { lintForAgents } from './lintForAgents';
 import { readJsonFile } from './readJsonFile';
 import { attempt, usageError } from './usageError';
 
@@ -14,7 +15,8 @@ interface FileReport {
 }
 
 /**
- * `svc validate [manifest.json ...] [--json] [--previous-version x.y.z]`: exit 0 when every file is valid (warnings
+ * `svc validate [manifest.json ...] [--json] [--previous-version x.y.z] [--agent]` (`--agent` adds the warnings of
+ * {@link lintForAgents}): exit 0 when every file is valid (warnings
  * allowed), 1 when one is invalid, 2 for a usage error or a file that cannot be read or parsed.
  * @public
  */
@@ -26,6 +28,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       options: {
         json: { type: 'boolean' },
         'previous-version': { type: 'string' },
+        agent: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -55,7 +58,9 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       continue;
     }
     const result = validateManifest(read.value, previous === undefined ? {} : { previousVersion: previous });
-    reports.push({ file: label, ok: result.ok, issues: result.ok ? result.warnings : result.issues });
+    // The agent lint reads a valid manifest only: an invalid one gets its errors first.
+    const agent = values.agent && result.ok ? lintForAgents(result.manifest) : [];
+    reports.push({ file: label, ok: result.ok, issues: result.ok ? [...result.warnings, ...agent] : result.issues });
   }
 
   const broken = reports.some((report) => report.error);

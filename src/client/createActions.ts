@@ -9,8 +9,9 @@ import type { Endpoint } from '../rpc/createEndpoint';
 export type Invalid = (method: string, problem: string) => SvcError;
 
 /**
- * Builds `svc.actions`, the handler of the host's `actions.invoke` calls (the second element), and the
- * announcement of the handlers the app has (the third: sent on every change and on every new channel, so the host
+ * Builds `svc.actions`, the handler of the host's `actions.invoke` calls (the second element), the handler of its
+ * `actions.cancel` notifications (the fourth: aborts the invocation's `signal`), and the announcement of the
+ * handlers the app has (the third: sent on every change and on every new channel, so the host
  * knows which actions can run before it asks a person to confirm one).
  *
  * `progress()` goes through `notify`, the facade's sender of fire-and-forget operations (it checks their params).
@@ -23,8 +24,10 @@ export function createActions(
   invalid: Invalid,
   promptTimeout: number,
   notify: (method: string, params: object) => void,
-): [SvcActions, (params: any) => Promise<unknown>, (to?: Endpoint) => void] {
+): [SvcActions, (params: any) => Promise<unknown>, (to?: Endpoint) => void, (params: any) => void] {
   const handlers = new Map<string, ActionHandler>();
+  // One per invocation not yet answered, queued ones too: actions.cancel aborts it.
+  const aborts = new Map<string, AbortController>();
   let running: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -39,14 +42,18 @@ export function createActions(
   const invoke = (params: any) => {
     const { invocation, name, input, context } = params;
     const problem = toApp[PEER.invoke](params, '');
+    const abort = new AbortController();
+    aborts.set(invocation, abort);
     const result = queue.then(async () => {
       if (problem) throw invalid(PEER.invoke, problem);
       const handler = handlers.get(name);
       if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
       running = invocation;
       try {
+        // A cancelled invocation that was still queued never runs (the host already gave up on its answer).
+        abort.signal.throwIfAborted();
         // The context was checked (known fields only, `confirmed` a boolean) and is a copy the channel made.
-        return await handler(input, context);
+        return await handler(input, { ...context, signal: abort.signal });
       } catch (e) {
         throw isSvcError(e)
           ? e
@@ -59,11 +66,13 @@ export function createActions(
             );
       } finally {
         running = undefined;
+        aborts.delete(invocation);
       }
     });
     queue = result.catch(() => {});
     return result;
   };
+  const cancel = (params: any) => aborts.get(params?.invocation)?.abort();
 
   const api: SvcActions = {
     handle(name, handler) {
@@ -84,5 +93,5 @@ export function createActions(
       notify('actions.progress', bind('actions.progress', { message }));
     },
   };
-  return [api, invoke, announce];
+  return [api, invoke, announce, cancel];
 }

@@ -69,25 +69,6 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
   const listeners = new Set<(theme: Theme) => void>();
   let current: Endpoint | undefined;
 
-  const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
-    [PEER.invoke, (params) => invoke(params)],
-    [
-      PEER.theme,
-      (params: any) => {
-        if (toApp[PEER.theme](params, '')) return;
-        const { theme } = params;
-        snapshot().app.theme = theme;
-        for (const listener of listeners) {
-          try {
-            listener(theme);
-          } catch {
-            // One broken listener must not keep the others from hearing the change.
-          }
-        }
-      },
-    ],
-  ]);
-
   let hooked = false;
   const endpoint = (): Endpoint => {
     // A closed channel to a host the SDK found is replaced; one over a given transport stays closed.
@@ -119,7 +100,28 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     endpoint().notify(name, params);
   };
 
-  const [actions, invoke, announce] = createActions(endpoint, invalid, promptTimeout, notify);
+  const [actions, invoke, announce, cancel] = createActions(endpoint, invalid, promptTimeout, notify);
+  // What the host may send the app: invocations, their cancellation, theme changes (read when a channel opens).
+  const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
+    [PEER.invoke, invoke],
+    [PEER.cancel, cancel],
+    [
+      PEER.theme,
+      (params: any) => {
+        if (toApp[PEER.theme](params, '')) return;
+        const { theme } = params;
+        snapshot().app.theme = theme;
+        for (const listener of listeners) {
+          try {
+            listener(theme);
+          } catch {
+            // One broken listener must not keep the others from hearing the change.
+          }
+        }
+      },
+    ],
+  ]);
+
   // The operations as [name, args, flags] (see CALL_TABLE).
   const entries = CALL_TABLE.split(' ').map((entry) => entry.split(':') as [string, string?, string?]);
   const operations = entries.map(([name]) => name);

@@ -20,6 +20,8 @@ export interface HandleParts {
   appOrigin: string;
   manifest: Manifest | undefined;
   blocked: BlockedRequest[];
+  mcpUrl: string | undefined;
+  mcpToken: string | undefined;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,10 @@ export function platformHandle(p: HandleParts) {
     manifest: p.manifest,
     /** Requests the app's policies blocked, each with what to change. */
     blocked: p.blocked,
+    /** The MCP endpoint (`<origin>/mcp`) serving the manifest's actions as tools; undefined with `mcp: false`. */
+    mcpUrl: p.mcpUrl,
+    /** Its bearer token (`Authorization: Bearer <mcpToken>`), separate from the control token. */
+    mcpToken: p.mcpToken,
     /** Installs the app for a person (`installation.created`). */
     install: (userId?: string) => run('POST /__svc/install', { user_id: userId }),
     /** Uninstalls it (`installation.deleted`, by the person or an administrator). */

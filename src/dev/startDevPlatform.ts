@@ -13,6 +13,7 @@ import { loadState, saveState } from './platform/stateFile';
 import type { DevConfig, DevState } from './protocol';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
+import { attachMcp } from './mcp/attachMcp';
 import { platformHandle } from './platformHandle';
 import { renderMessengerHtml } from './ui/messengerHtml';
 
@@ -42,6 +43,16 @@ export interface DevPlatformOptions {
   retryScale?: number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
+  /** Serve the app's actions as MCP tools at `/mcp` (default true; `--no-mcp` turns it off). */
+  mcp?: boolean;
+  /** The agent id of every MCP call (`--agent-id`); default the MCP client's name. */
+  agentId?: string;
+  /** Who answers the app's `elicit` during an MCP call (`--elicit`): the person's sheet (default) or the agent. */
+  elicit?: 'sheet' | 'agent';
+  /** Exact origins a browser-based MCP client may call `/mcp` from (`--mcp-origin`); none by default. */
+  mcpOrigins?: string[];
+  /** How long (ms) an MCP call waits for the person to answer a sheet before the agent is told to retry; 50 s. */
+  mcpPersonTimeout?: number;
 }
 
 /** The mini app id, audience and version, from the manifest or the options. */
@@ -104,7 +115,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
 
   let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
+  let mcp: Awaited<ReturnType<typeof attachMcp>> | undefined;
   const server = createServer((req, res) => {
+    if (mcp?.owns(req)) return void mcp.handle(req, res);
     route(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
@@ -168,6 +181,10 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     blocked,
   });
   const actions = controlActions({ state, miniAppId, idp, webhooks, secrets });
+  if (app && options.mcp !== false) {
+    mcp = attachMcp({ options, app, origin, streams });
+    Object.assign(actions, mcp.routes);
+  }
   route = (req, res) =>
     routeRequest(
       {
@@ -216,7 +233,10 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     appOrigin,
     manifest: app?.manifest,
     blocked,
+    mcpUrl: mcp?.url,
+    mcpToken: mcp?.token,
     async close() {
+      await mcp?.close();
       webhooks?.close();
       for (const r of streams) r.end();
       server.closeAllConnections();

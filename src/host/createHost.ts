@@ -10,6 +10,7 @@ import { SvcError } from '../protocol/SvcError';
 import type { ActionContext, Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
+import { cancelled } from './rules/actionRules';
 import { createRules, type RuleOptions } from './rules/createRules';
 import type { HostCallContext, HostEndpoint, HostHandlers, HostOptions, Invocation } from './types';
 
@@ -124,15 +125,25 @@ export function createHost(options: HostOptions): HostEndpoint {
 
   let endpoint: Endpoint | undefined;
   // The call to the app's handler, with the channel's own check of what is sent.
-  const callApp = async (name: string, input: unknown, context: ActionContext): Promise<unknown> => {
-    const invocation: Invocation = { id: randomId(), name, context };
+  const callApp = async (
+    name: string,
+    input: unknown,
+    context: ActionContext,
+    signal?: AbortSignal,
+  ): Promise<unknown> => {
+    if (signal?.aborted) throw cancelled(name);
+    const invocation: Invocation = { id: randomId(), name, context, signal };
     const params = { invocation: invocation.id, name, input, context };
     const problem = toApp[PEER.invoke](params, '');
     if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', `invokeAction(): ${problem}.`);
+    // The app hears of a cancel while its handler may still run; the invoker's promise rejects at once.
+    const cancel = () => current().notify(PEER.cancel, { invocation: invocation.id });
+    signal?.addEventListener('abort', cancel, { once: true });
     running.set(invocation.id, invocation);
     try {
       return await current().call(PEER.invoke, params);
     } finally {
+      signal?.removeEventListener('abort', cancel);
       running.delete(invocation.id);
     }
   };
@@ -157,14 +168,24 @@ export function createHost(options: HostOptions): HostEndpoint {
       );
       open(transport);
     },
-    async invokeAction(name, input, context) {
-      if (!rules) return callApp(name, input, context as ActionContext);
-      if ((context as Partial<ActionContext>)?.confirmed !== undefined)
+    async invokeAction(name, input, context, options) {
+      const signal = options?.signal;
+      if (signal?.aborted) throw cancelled(name);
+      const call = (n: string, i: unknown, c: ActionContext) => callApp(n, i, c, signal);
+      let run: Promise<unknown>;
+      if (!rules) run = call(name, input, context as ActionContext);
+      else if ((context as Partial<ActionContext>)?.confirmed !== undefined)
         throw new SvcError(
           'ERR_INVALID_ARGUMENT',
           "invokeAction(): this host's rules set context.confirmed (true only when the person approved); do not pass it.",
         );
-      return rules.invoke(name, input, context, callApp);
+      else run = rules.invoke(name, input, context, call, signal);
+      if (!signal) return run;
+      return new Promise((resolve, reject) => {
+        const abort = () => reject(cancelled(name));
+        signal.addEventListener('abort', abort, { once: true });
+        run.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+      });
     },
     handledActions: () => [...handled],
     rules,

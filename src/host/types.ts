@@ -17,6 +17,8 @@ export interface Invocation {
   name: string;
   /** The context it was invoked with. */
   context: ActionContext;
+  /** Aborts when the invoker cancels it (`invokeAction`'s `signal`): a sheet it opened closes. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -109,8 +111,15 @@ export interface HostEndpoint {
    * Runs the app's handler of an action and resolves with its output. With a `manifest`, the rules apply
    * (declared, `input_schema`, a registered handler, the confirm floor and policy, `output_schema`) and set
    * `confirmed` themselves: pass `{ invoked_by, agent_id }` only. Without one, the context is sent as given.
+   * Aborting `options.signal` cancels it: the promise rejects with `ERR_CANCELLED`, a confirmation or elicit sheet
+   * it opened closes, and the app gets `actions.cancel` (its handler's `context.signal` aborts).
    */
-  invokeAction(name: string, input: unknown, context: InvokeContext | ActionContext): Promise<unknown>;
+  invokeAction(
+    name: string,
+    input: unknown,
+    context: InvokeContext | ActionContext,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
   /** The actions the app has announced handlers for, as of the last announcement that arrived. */
   handledActions(): string[];
   /** The rules this host enforces, when it was given a `manifest`. */

@@ -1,4 +1,4 @@
-import { brandError, hasErrorBrand } from '../protocol/brandError';
+import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
 import type { ManifestIssue } from './ManifestIssue';
 
 /**
@@ -7,6 +7,13 @@ import type { ManifestIssue } from './ManifestIssue';
  */
 export class ManifestError extends Error {
   override name = 'ManifestError' as const;
+  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
+  readonly [ERROR_BRAND] = 'ManifestError';
+
+  /** `instanceof ManifestError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'ManifestError');
+  }
   /** Every issue found, errors and warnings, in document order. */
   readonly issues: ManifestIssue[];
 
@@ -19,10 +26,6 @@ export class ManifestError extends Error {
       { cause: options?.cause },
     );
     this.issues = issues;
-  }
-
-  static {
-    brandError(ManifestError, 'ManifestError');
   }
 }
 

@@ -51,8 +51,14 @@ export interface MockHost {
   /**
    * Invokes a declared action as the person (default) or an agent would, and resolves to the handler's output.
    * Checks the input against `input_schema`, applies the confirmation floor, sets `ActionContext.confirmed`.
+   * Aborting `options.signal` cancels it (`ERR_CANCELLED`; the handler's `context.signal` aborts).
    */
-  invokeAction(name: string, input: unknown, context?: MockInvokeContext): Promise<unknown>;
+  invokeAction(
+    name: string,
+    input: unknown,
+    context?: MockInvokeContext,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
   /** Throws naming every declared action without a handler (and every handler for an undeclared action). */
   assertActionsHandled(): void;
   /** Makes the next calls to `method` reject, answer late, or never answer. */

@@ -118,10 +118,10 @@ export function createMockHost(options: MockHostOptions): MockHost {
       endpoint.setTheme(theme);
       await flush();
     },
-    async invokeAction(name, input, context = { invoked_by: 'user' }) {
+    async invokeAction(name, input, context = { invoked_by: 'user' }, options) {
       // Handlers the app registered reach the host as a message: let those already sent arrive first.
       await flush();
-      return endpoint.invokeAction(name, input, context);
+      return endpoint.invokeAction(name, input, context, options);
     },
     assertActionsHandled() {
       const declared = (manifest.actions ?? []).map((a) => a.name);

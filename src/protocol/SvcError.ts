@@ -1,4 +1,4 @@
-import { brandError, hasErrorBrand } from './brandError';
+import { ERROR_BRAND, hasErrorBrand } from './errorBrand';
 import type { SvcErrorCode } from './errorCodes';
 
 /**
@@ -41,6 +41,13 @@ export function redact(message: string): string {
  */
 export class SvcError extends Error {
   override readonly name = 'SvcError';
+  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
+  readonly [ERROR_BRAND] = 'SvcError';
+
+  /** `instanceof SvcError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'SvcError');
+  }
   /** The error code (see the README's table); unknown codes from a newer host are kept. */
   declare readonly code: SvcErrorCode;
   /** Whether the caller may back off and retry. */
@@ -57,10 +64,6 @@ export class SvcError extends Error {
     this.code = code;
     this.retriable = retriable;
     if (method) this.method = method;
-  }
-
-  static {
-    brandError(SvcError, 'SvcError');
   }
 }
 

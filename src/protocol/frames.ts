@@ -65,6 +65,8 @@ export const PEER = {
   invoke: 'actions.invoke',
   /** host to app, notification `{ theme }`. */
   theme: 'app.themeChanged',
+  /** host to app, notification `{ invocation }`: the invoker cancelled it; the handler's `signal` aborts. */
+  cancel: 'actions.cancel',
   /** app to host, notification `{ names }`: the actions the app has handlers for now (sent on every change). */
   handlers: 'actions.handlers',
   /** either way, request `{}`: a liveness probe; any answer (an error too) means the other side is there. */

@@ -6,6 +6,7 @@ import { any, arr, bool, lit, obj, opt, str, text } from './shape';
  *
  * - `actions.invoke`, a request: run the handler of a declared action.
  * - `app.themeChanged`, a notification: the theme changed.
+ * - `actions.cancel`, a notification: the invoker cancelled a running invocation; its handler's `signal` aborts.
  * @public
  */
 export const toApp = {
@@ -16,6 +17,7 @@ export const toApp = {
     context: obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool }),
   }),
   'app.themeChanged': obj({ theme: lit('light', 'dark') }),
+  'actions.cancel': obj({ invocation: text }),
 };
 
 /**

@@ -151,6 +151,11 @@ export interface ActionContext {
   agent_id?: string;
   /** True when a human approved this specific call. */
   confirmed: boolean;
+  /**
+   * Aborts when the invoker cancels the invocation (an agent's cancelled tool call): stop, and pass it to `fetch`.
+   * Given to handlers by the client; absent from the context a host sends.
+   */
+  signal?: AbortSignal;
 }
 
 /**

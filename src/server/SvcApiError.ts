@@ -1,4 +1,4 @@
-import { brandError, hasErrorBrand } from '../protocol/brandError';
+import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
 import { PROBLEMS, type Problem, problemName } from './problems';
 
 // The interface's meaning of each known problem, said so a developer knows what to do.
@@ -22,6 +22,13 @@ const ADVICE: Record<string, string> = {
  */
 export class SvcApiError extends Error {
   override name = 'SvcApiError' as const;
+  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
+  readonly [ERROR_BRAND] = 'SvcApiError';
+
+  /** `instanceof SvcApiError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'SvcApiError');
+  }
   /** The HTTP status; 0 when no answer came (network failure, timeout, abort). */
   readonly status: number;
   /** The problem name from `type` (`room-encrypted`, `scope-not-granted`, …), or a local one (`network`, `timeout`, `aborted`). */
@@ -87,10 +94,6 @@ export class SvcApiError extends Error {
       ...(retryAfter !== undefined ? { retryAfter } : {}),
       ...(body && typeof body.type == 'string' ? { body: body as Problem } : {}),
     });
-  }
-
-  static {
-    brandError(SvcApiError, 'SvcApiError');
   }
 }
 

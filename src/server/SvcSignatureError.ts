@@ -1,4 +1,4 @@
-import { brandError, hasErrorBrand } from '../protocol/brandError';
+import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
 /**
  * Why a signed request or webhook was refused.
  * @public
@@ -22,6 +22,13 @@ export type SignatureFailure =
  */
 export class SvcSignatureError extends Error {
   override name = 'SvcSignatureError' as const;
+  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
+  readonly [ERROR_BRAND] = 'SvcSignatureError';
+
+  /** `instanceof SvcSignatureError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'SvcSignatureError');
+  }
   /** The machine-readable reason. */
   readonly reason: SignatureFailure;
   /** For `stale-timestamp` and `future-timestamp`: how far the timestamp is from now, in seconds. */
@@ -35,10 +42,6 @@ export class SvcSignatureError extends Error {
     this.reason = reason;
     if (skewSeconds !== undefined) this.skewSeconds = skewSeconds;
     this.status = reason == 'parsed-body' || reason == 'no-secret' ? 500 : reason == 'invalid-payload' ? 400 : 401;
-  }
-
-  static {
-    brandError(SvcSignatureError, 'SvcSignatureError');
   }
 }
 

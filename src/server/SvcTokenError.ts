@@ -1,4 +1,4 @@
-import { brandError, hasErrorBrand } from '../protocol/brandError';
+import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
 /**
  * Why a token was refused.
  * @public
@@ -22,6 +22,13 @@ export type TokenFailure =
  */
 export class SvcTokenError extends Error {
   override name = 'SvcTokenError' as const;
+  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
+  readonly [ERROR_BRAND] = 'SvcTokenError';
+
+  /** `instanceof SvcTokenError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasErrorBrand(value, 'SvcTokenError');
+  }
   readonly reason: TokenFailure;
   /** 503 when the keys could not be fetched (try again), else 401. */
   readonly status: number;
@@ -29,10 +36,6 @@ export class SvcTokenError extends Error {
     super(message);
     this.reason = reason;
     this.status = reason == 'keys-unavailable' ? 503 : 401;
-  }
-
-  static {
-    brandError(SvcTokenError, 'SvcTokenError');
   }
 }
 

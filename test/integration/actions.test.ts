@@ -8,7 +8,11 @@ describe('actions', () => {
 
   it('runs the handler with the input and a context, and returns its result to the host', async () => {
     c = connect('channel');
-    c.svc.actions.handle('add', (input: { a: number; b: number }, ctx) => ({ sum: input.a + input.b, ctx }));
+    // The context's signal is the app's own (it aborts on actions.cancel): it stays in the app.
+    c.svc.actions.handle('add', (input: { a: number; b: number }, { signal, ...ctx }) => {
+      expect(signal).toBeInstanceOf(AbortSignal);
+      return { sum: input.a + input.b, ctx };
+    });
     const out = await c.host.invokeAction(
       'add',
       { a: 2, b: 3 },

@@ -11,7 +11,10 @@ describe('actions', () => {
     const handler = vi.fn(() => ({ polls: [] }));
     host.svc.actions.handle('list_polls', handler);
     expect(await host.invokeAction('list_polls', {}, { invoked_by: 'agent', agent_id: 'a1' })).toEqual({ polls: [] });
-    expect(handler).toHaveBeenCalledWith({}, { invoked_by: 'agent', agent_id: 'a1', confirmed: false });
+    expect(handler).toHaveBeenCalledWith(
+      {},
+      { invoked_by: 'agent', agent_id: 'a1', confirmed: false, signal: expect.any(AbortSignal) },
+    );
   });
 
   test('invalid input rejects ERR_ACTION_INVALID_INPUT naming each issue, before the handler runs', async () => {
@@ -39,7 +42,12 @@ describe('actions', () => {
       input: { poll_id: 'p1' },
       context: { invoked_by: 'agent', agent_id: 'a1' },
     });
-    expect(handler.mock.calls[0]![1]).toEqual({ invoked_by: 'agent', agent_id: 'a1', confirmed: true });
+    expect(handler.mock.calls[0]![1]).toEqual({
+      invoked_by: 'agent',
+      agent_id: 'a1',
+      confirmed: true,
+      signal: expect.any(AbortSignal),
+    });
   });
 
   test('if_destructive asks only for an action annotated destructive', async () => {

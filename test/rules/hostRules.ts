@@ -217,7 +217,12 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         const host = await handled({ manifest: exchangeManifest() });
         await rejectsWith(host.invoke('list_polls', {}, { invoked_by: 'agent' }), 'ERR_INVALID_ARGUMENT');
         await host.invoke('list_polls', {}, { invoked_by: 'agent', agent_id: 'agent-7' });
-        expect(host.seen[0]!.context).toEqual({ invoked_by: 'agent', agent_id: 'agent-7', confirmed: false });
+        expect(host.seen[0]!.context).toEqual({
+          invoked_by: 'agent',
+          agent_id: 'agent-7',
+          confirmed: false,
+          signal: expect.any(AbortSignal),
+        });
       });
 
       test('an output that does not fit output_schema rejects ERR_ACTION_FAILED', async () => {

@@ -21,9 +21,14 @@ export function agentPanel(actions: ActionDecl[], host: () => HostEndpoint | und
   const progress = new Map<string, HTMLElement>();
   const element = h('div', { 'data-testid': 'agent-panel' });
   const agentId = h('input', { value: 'agent-1', 'data-testid': 'agent-id', size: 10 });
+  // Calls from MCP clients (svc dev's /mcp endpoint), newest first, beside the panel's own invocations.
+  const mcpList = h('div', { 'data-testid': 'mcp-calls' }, h('p', { class: 'note' }, 'No MCP call yet.'));
+  let mcpCount = 0;
   fill(
     element,
     h('div', { class: 'row' }, 'Agent id', agentId),
+    h('h3', {}, 'MCP calls'),
+    mcpList,
     actions.length ? null : h('p', { class: 'note' }, 'The manifest declares no actions.'),
     ...actions.map((action) => {
       const form = schemaForm(action.input_schema, `input-${action.name}`);
@@ -80,6 +85,29 @@ export function agentPanel(actions: ActionDecl[], host: () => HostEndpoint | und
     element,
     progress(action: string, message: string) {
       progress.get(action)?.append(h('div', {}, `▸ ${message}`));
+    },
+    /** Lists an MCP client's call; the returned functions add its progress and its outcome. */
+    showMcp(call: { name: string; agent_id: string; input: unknown }) {
+      if (!mcpCount++) fill(mcpList);
+      const live = h('div', { class: 'note' });
+      const out = h('pre', { class: 'pending' }, 'running…');
+      mcpList.prepend(
+        h(
+          'div',
+          { class: 'action', 'data-testid': 'mcp-call', 'data-action': call.name },
+          h('strong', {}, `${call.name} · MCP · ${call.agent_id}`),
+          h('pre', { class: 'note' }, JSON.stringify(call.input)),
+          live,
+          out,
+        ),
+      );
+      return {
+        progress: (message: string) => live.append(h('div', {}, `▸ ${message}`)),
+        done(text: string, ok: boolean) {
+          out.className = ok ? 'ok' : 'err';
+          out.textContent = text;
+        },
+      };
     },
   };
 }

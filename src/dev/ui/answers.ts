@@ -11,11 +11,24 @@ const pretty = (value: unknown) => h('pre', { class: 'note' }, JSON.stringify(va
  * @param appName - the app's name, shown in every sheet so the person knows who asks.
  */
 export function uiAnswers(appName: string): HostAnswers {
-  const yesNo = (testid: string, title: string, body: Parameters<typeof sheet>[2], yes = 'Allow', no = "Don't allow") =>
-    sheet<boolean>(testid, title, body, [
-      { label: no, value: false, testid: `${testid}-no` },
-      { label: yes, value: true, primary: true, testid: `${testid}-yes` },
-    ]);
+  const yesNo = (
+    testid: string,
+    title: string,
+    body: Parameters<typeof sheet>[2],
+    yes = 'Allow',
+    no = "Don't allow",
+    signal?: AbortSignal,
+  ) =>
+    sheet<boolean>(
+      testid,
+      title,
+      body,
+      [
+        { label: no, value: false, testid: `${testid}-no` },
+        { label: yes, value: true, primary: true, testid: `${testid}-yes` },
+      ],
+      signal,
+    );
   return {
     permission: ({ scope, manifestScope, purpose }) =>
       sheet<'granted' | 'denied'>(
@@ -35,16 +48,17 @@ export function uiAnswers(appName: string): HostAnswers {
         'Send',
         'Cancel',
       ),
-    confirmAction: ({ title, input, context, destructive }) =>
+    confirmAction: ({ title, input, context, destructive, signal }) =>
       yesNo(
         'action-sheet',
         `${context.invoked_by == 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
         [destructive ? h('p', { class: 'err' }, 'This action is destructive.') : null, pretty(input)],
         'Confirm',
         'Refuse',
+        signal,
       ),
     confirm: ({ title, body }) => yesNo('confirm-sheet', title, [h('p', {}, body)], 'OK', 'Cancel'),
-    elicit: ({ prompt, schema, action }) => {
+    elicit: ({ prompt, schema, action, signal }) => {
       const form = schemaForm(schema, 'elicit-field');
       return sheet<unknown>(
         'elicit-sheet',
@@ -54,6 +68,7 @@ export function uiAnswers(appName: string): HostAnswers {
           { label: 'Refuse', value: null, testid: 'elicit-refuse' },
           { label: 'Submit', value: () => form.read(), primary: true, testid: 'elicit-submit' },
         ],
+        signal,
       );
     },
     pick: ({ options, offered }) => {

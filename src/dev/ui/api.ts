@@ -18,11 +18,23 @@ export async function control<T = DevState>(method: string, path: string, body?:
 /** The configuration the page starts from. */
 export const loadConfig = () => control<DevConfig>('GET', '/config');
 
-/** Follows the platform's event stream: the whole state on every change, and blocked requests. */
-export function follow(onState: (state: DevState) => void, onBlocked: (request: DevConfig['blocked'][number]) => void) {
+/**
+ * Follows the platform's event stream: the whole state on every change, blocked requests, and `more` events by type
+ * (their parsed data).
+ */
+export function follow(
+  onState: (state: DevState) => void,
+  onBlocked: (request: DevConfig['blocked'][number]) => void,
+  more: Record<string, (data: any) => void> = {},
+) {
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
+  // Set while the stream is open: the platform relays MCP calls to a page only then.
+  source.addEventListener('open', () => (document.documentElement.dataset.live = 'true'));
+  source.addEventListener('error', () => delete document.documentElement.dataset.live);
+  for (const [type, on] of Object.entries(more))
+    source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
   return () => source.close();
 }
 

@@ -3,6 +3,7 @@ import {
   createHost,
   createMemoryStorage,
   type GrantStore,
+  type HostAnswers,
   type HostEndpoint,
   launchUrl,
   type StorageStore,
@@ -89,6 +90,7 @@ export function launchApp(
   log: ReturnType<typeof createCallLog>,
   ui: AppUi,
   update: (next: DevState) => void,
+  answers: (base: HostAnswers) => HostAnswers = (base) => base,
 ): { host: HostEndpoint; detach: () => void } {
   const manifest = config.manifest as { name: string; auth: { type: string; scopes?: string[] } };
   const { settings } = state();
@@ -98,7 +100,7 @@ export function launchApp(
   storages.set(userId, storage);
   const host = createHost({
     manifest: config.manifest,
-    answers: uiAnswers(manifest.name),
+    answers: answers(uiAnswers(manifest.name)),
     grants: grantStore(state, userId, update),
     storage,
     hostOrigin: location.origin,

@@ -10,6 +10,8 @@ export interface LoggedCall {
   ms?: number;
   result?: unknown;
   error?: { code: string; message: string };
+  /** Who the call was made for when not the person in the page, e.g. `MCP · claude-code`. */
+  via?: string;
 }
 
 /**
@@ -21,6 +23,7 @@ export function createCallLog() {
   const body = h('tbody', {});
   const element = h('table', { class: 'log', 'data-testid': 'call-log' }, body);
   let listener: (() => void) | undefined;
+  let via: string | undefined;
 
   const render = () => {
     fill(
@@ -36,6 +39,7 @@ export function createCallLog() {
               'td',
               {},
               h('strong', {}, c.method),
+              c.via ? h('div', { class: 'note', 'data-testid': 'call-via' }, c.via) : null,
               h('div', { class: 'note' }, c.ms === undefined ? '…' : `${c.ms} ms`),
             ),
             h('td', {}, h('pre', {}, JSON.stringify(redactTokens(c.params)))),
@@ -62,7 +66,13 @@ export function createCallLog() {
   const tap = (transport: Transport): Transport =>
     tapCalls<LoggedCall>(transport, {
       start(method, params, request) {
-        const call: LoggedCall = { method, params, at: Date.now(), ...(request ? {} : { ms: 0 }) };
+        const call: LoggedCall = {
+          method,
+          params,
+          at: Date.now(),
+          ...(request ? {} : { ms: 0 }),
+          ...(via ? { via } : {}),
+        };
         calls.push(call);
         render();
         return call;
@@ -74,5 +84,14 @@ export function createCallLog() {
       },
     });
 
-  return { element, calls, tap, onChange: (fn: () => void) => (listener = fn) };
+  return {
+    element,
+    calls,
+    tap,
+    onChange: (fn: () => void) => (listener = fn),
+    /** Marks the calls made from now on as made for someone else (an MCP agent); undefined stops marking. */
+    mark(label: string | undefined) {
+      via = label;
+    },
+  };
 }

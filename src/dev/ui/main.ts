@@ -10,6 +10,7 @@ import { createCallLog } from './callLog';
 import { fill, h } from './dom';
 import { renderDeliveries, renderNotifications, renderSettings } from './panels';
 import { matchRoute } from './matchRoute';
+import { mcpCalls } from './mcpCalls';
 import { STYLES } from './styles';
 
 const root = document.getElementById('messenger')!;
@@ -45,6 +46,14 @@ async function start(): Promise<void> {
   const tools = h('aside', { class: 'tools' });
   const shell = h('div', { class: 'shell closed' }, side, main, panel, tools);
   const agent = agentPanel(manifest.actions ?? [], () => app?.host);
+  // An MCP call runs in the open app, or opens it in the current room first.
+  const mcp = mcpCalls(
+    () => {
+      if (!app) relaunch({ room: room(), params: {} });
+      return app!.host;
+    },
+    { show: (call) => agent.showMcp(call), mark: (label) => log.mark(label) },
+  );
   const tabs: Record<string, HTMLElement> = {
     Agent: agent.element,
     Calls: log.element,
@@ -90,9 +99,13 @@ async function start(): Promise<void> {
         external: (url) => toast(`Would open in the system browser: ${url}`),
         close: () => closeApp(),
         share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
-        progress: (action, message) => agent.progress(action, message),
+        progress: (action, message) => {
+          agent.progress(action, message);
+          mcp.progress(message);
+        },
       },
       onState,
+      (base) => mcp.answers(base),
     );
   }
   function closeApp(): void {
@@ -225,11 +238,15 @@ async function start(): Promise<void> {
     if (app && next.settings.current_user_id != launchedAs) relaunch({ room: room(), params: {} });
     render();
   }
-  follow(onState, (request) => {
-    config.blocked.push(request);
-    toast(`Blocked: ${request.advice}`, 'error');
-    render();
-  });
+  follow(
+    onState,
+    (request) => {
+      config.blocked.push(request);
+      toast(`Blocked: ${request.advice}`, 'error');
+      render();
+    },
+    { 'mcp-invoke': (call) => void mcp.invoke(call), 'mcp-cancel': ({ id }) => mcp.cancel(id) },
+  );
   render();
 }
 

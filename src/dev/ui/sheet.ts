@@ -13,10 +13,21 @@ export interface SheetButton<T> {
   testid: string;
 }
 
-export function sheet<T>(testid: string, title: string, body: Child[], buttons: SheetButton<T>[]): Promise<T> {
+export function sheet<T>(
+  testid: string,
+  title: string,
+  body: Child[],
+  buttons: SheetButton<T>[],
+  signal?: AbortSignal,
+): Promise<T> {
   const shown = queue.then(
     () =>
       new Promise<T>((resolve) => {
+        // A cancelled invocation's sheet closes (or never opens) with the first button's answer, the refusal.
+        const refuse = () => {
+          scrim.remove();
+          resolve(buttons[0]!.value as T);
+        };
         const error = h('div', { class: 'err', 'data-testid': `${testid}-error` });
         const choose = (button: SheetButton<T>) => {
           try {
@@ -49,6 +60,8 @@ export function sheet<T>(testid: string, title: string, body: Child[], buttons: 
             ),
           ),
         );
+        if (signal?.aborted) return refuse();
+        signal?.addEventListener('abort', refuse, { once: true });
         document.body.append(scrim);
       }),
   );

@@ -19,6 +19,8 @@ export interface ActionConfirmRequest {
   destructive: boolean;
   /** Who invokes it. */
   context: { invoked_by: 'agent' | 'user'; agent_id?: string };
+  /** Aborts when the invoker cancels the invocation: close the sheet (the answer is then ignored). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface HostAnswers {
   /** `svc.ui.confirm()`. */
   confirm?(request: { title: string; body: string }): Maybe<boolean>;
   /** `svc.actions.elicit()`: a value that fits `schema`, or `null` when the person refused or cancelled. */
-  elicit?(request: { prompt: string; schema: Record<string, unknown>; action: string }): unknown;
+  elicit?(request: { prompt: string; schema: Record<string, unknown>; action: string; signal?: AbortSignal }): unknown;
   /** The file picker over the files the host offers for these options; `null` when the person cancelled. */
   pick?(request: { options: PickOptions; offered: SvcFile[] }): Maybe<SvcFile[] | null>;
   /** The share sheet; false when the person dismissed it (`ERR_CANCELLED`). */

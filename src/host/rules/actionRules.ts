@@ -27,6 +27,10 @@ export type ConfirmPolicy = 'floor' | 'always' | ((request: ActionConfirmRequest
 /** Runs the app's handler through the channel, with the final context. */
 export type CallApp = (name: string, input: unknown, context: ActionContext) => Promise<unknown>;
 
+/** The rejection of a cancelled invocation. */
+export const cancelled = (name: string) =>
+  new SvcError('ERR_CANCELLED', `invokeAction('${name}'): the invoker cancelled it (its signal aborted).`);
+
 const issuesText = (issues: { message: string }[]) => issues.map((i) => i.message).join('; ');
 
 /**
@@ -59,7 +63,14 @@ export function actionRules(
     return outputs.get(name);
   };
 
-  const run = async (name: string, input: unknown, context: InvokeContext, call: CallApp): Promise<unknown> => {
+  const run = async (
+    name: string,
+    input: unknown,
+    context: InvokeContext,
+    call: CallApp,
+    signal?: AbortSignal,
+  ): Promise<unknown> => {
+    if (signal?.aborted) throw cancelled(name);
     const fail = (code: string, why: string) => new SvcError(code, `invokeAction('${name}'): ${why}`);
     const action = declared.get(name);
     if (!action)
@@ -95,12 +106,14 @@ export function actionRules(
       input,
       destructive: action.annotations.destructive === true,
       context: who,
+      signal,
     };
     const floor = action.confirm == 'always' || (action.confirm == 'if_destructive' && request.destructive);
     const stricter = policy == 'always' || (typeof policy == 'function' && policy(request) === true);
     let confirmed = false;
     if (floor || stricter) {
       confirmed = (await ask('confirmAction', 'actions.invoke', request)) === true;
+      if (signal?.aborted) throw cancelled(name);
       if (!confirmed) throw fail('ERR_PERMISSION_DENIED', 'the person refused to confirm it; the handler did not run.');
     }
 
@@ -115,8 +128,14 @@ export function actionRules(
     /** The declared actions by name. */
     declared,
     /** Invokes `name` under the rules; `call` reaches the app. */
-    invoke(name: string, input: unknown, context: InvokeContext, call: CallApp): Promise<unknown> {
-      const result = queue.then(() => run(name, input, context, call));
+    invoke(
+      name: string,
+      input: unknown,
+      context: InvokeContext,
+      call: CallApp,
+      signal?: AbortSignal,
+    ): Promise<unknown> {
+      const result = queue.then(() => run(name, input, context, call, signal));
       queue = result.catch(() => {});
       return result;
     },

@@ -48,7 +48,12 @@ export function appRules(platform: HostHandlers, answers: HostAnswers, storage: 
     : undefined;
   handlers['actions.elicit'] = answers.elicit
     ? async ({ prompt, schema }, { invocation }) => {
-        const value = await ask('elicit', 'actions.elicit', { prompt, schema, action: invocation!.name });
+        const value = await ask('elicit', 'actions.elicit', {
+          prompt,
+          schema,
+          action: invocation!.name,
+          signal: invocation!.signal,
+        });
         // null is the person refusing; anything else must fit the schema the app asked with.
         const issues = value === null ? [] : (validatorOf(schema)?.(value) ?? []);
         if (issues.length)

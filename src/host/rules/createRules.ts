@@ -46,7 +46,7 @@ export interface HostRules {
   /** Why an operation needing `scope` may not run now, or `undefined` when it may. */
   scopeProblem(scope: PermissionScope, method: string): Promise<SvcError | undefined>;
   /** Invokes an action under the rules; `call` reaches the app's handler. */
-  invoke(name: string, input: unknown, context: InvokeContext, call: CallApp): Promise<unknown>;
+  invoke(name: string, input: unknown, context: InvokeContext, call: CallApp, signal?: AbortSignal): Promise<unknown>;
 }
 
 /**

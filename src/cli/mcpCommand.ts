@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DevAppError, readAppDir } from '../dev';
+import { readDiscovery } from '../dev/mcp/discoveryFile';
+import { serveMcpStdio } from '../dev/mcp/serveMcpStdio';
+import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
+import { type CliIo, EXIT, writeLine } from './CliIo';
+import { MCP_HELP } from './help';
+import { attempt, usageError } from './usageError';
+
+/** Options only a test passes: how the stdio server learns to stop (default: its input ends). */
+export interface McpCommandHooks {
+  stopped?: Promise<unknown>;
+}
+
+/**
+ * `svc mcp [dir]`: the stdio form of the MCP tools of the `svc dev` running for `dir` (found through the discovery
+ * file it wrote); `svc mcp export [dir]`: prints the `tools/list` result of `<dir>/manifest.json` as JSON, no
+ * platform needed. Exit 1 when no `svc dev` runs for the folder or the manifest is invalid, 2 for a usage error.
+ * @public
+ */
+export async function mcpCommand(argv: string[], io: CliIo, hooks: McpCommandHooks = {}): Promise<number> {
+  const parsed = attempt(() =>
+    parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } }),
+  );
+  if (parsed instanceof Error) return usageError(io, 'mcp', parsed.message);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(MCP_HELP);
+    return EXIT.ok;
+  }
+  const exporting = positionals[0] == 'export';
+  const folders = exporting ? positionals.slice(1) : positionals;
+  if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
+  const dir = resolve(io.cwd, folders[0] ?? '.');
+  let app: Awaited<ReturnType<typeof readAppDir>>;
+  try {
+    app = await readAppDir(dir);
+  } catch (error) {
+    if (!(error instanceof DevAppError)) throw error;
+    writeLine(io.stderr, `svc mcp: ${error.message}`);
+    return EXIT.invalid;
+  }
+  if (exporting) {
+    writeLine(io.stdout, JSON.stringify(toolsFromManifest(app.manifest), null, 2));
+    return EXIT.ok;
+  }
+  const target = await readDiscovery(dir);
+  if (!target) {
+    writeLine(
+      io.stderr,
+      `svc mcp: no svc dev runs for ${dir}; start it first (npx svc-sdk dev ${folders[0] ?? '.'}), keep it running, ` +
+        'and keep its messenger page open: the tools run there.',
+    );
+    return EXIT.invalid;
+  }
+  // stdout carries the protocol: everything for people goes to stderr.
+  writeLine(io.stderr, `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`);
+  const handle = serveMcpStdio({ target, version: app.manifest.version });
+  await (hooks.stopped ??
+    new Promise<void>((done) => {
+      process.stdin.once('end', done).once('close', done);
+      process.once('SIGINT', done).once('SIGTERM', done);
+    }));
+  await handle.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { type FSWatcher, watch } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ControlAction } from '../platform/controlActions';
+import { type DevApp, readAppDir } from '../readAppDir';
+import type { DevPlatformOptions } from '../startDevPlatform';
+import { createInvocationRelay } from './createInvocationRelay';
+import { createMcpEndpoint } from './createMcpEndpoint';
+
+/** The path of the MCP endpoint on the platform's origin. @public */
+export const MCP_PATH = '/mcp';
+
+/** What {@link attachMcp} needs from the platform. @internal */
+export interface AttachMcpParts {
+  options: DevPlatformOptions;
+  app: DevApp;
+  /** The platform's origin, `http://127.0.0.1:<port>`. */
+  origin: string;
+  /** The messenger pages' event streams: the newest one runs the calls. */
+  streams: Set<ServerResponse>;
+}
+
+/**
+ * The agent bridge of a running platform: the MCP endpoint at `/mcp` with its own 256-bit token, the relay to the
+ * messenger page (its control routes join the platform's), and a watch on `manifest.json` that serves changed
+ * actions and tells clients the tool list changed.
+ * @internal
+ */
+export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
+  const token = randomBytes(32).toString('base64url');
+  const relay = createInvocationRelay({
+    page: () => [...streams].at(-1),
+    pageOrigin: origin,
+    personTimeout: options.mcpPersonTimeout ?? 50_000,
+    keepalive: 15_000,
+  });
+  const endpoint = createMcpEndpoint({
+    manifest: app.manifest,
+    relay,
+    token,
+    allowedOrigins: options.mcpOrigins,
+    agentId: options.agentId,
+    elicit: options.elicit,
+    version: app.manifest.version,
+  });
+  let watcher: FSWatcher | undefined;
+  let debounce: NodeJS.Timeout | undefined;
+  let served = JSON.stringify(app.manifest.actions ?? []);
+  try {
+    // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
+    watcher = watch(app.dir, (_event, name) => {
+      if (name != 'manifest.json') return;
+      clearTimeout(debounce);
+      debounce = setTimeout(async () => {
+        // An invalid manifest mid-edit keeps the last valid tools.
+        const next = await readAppDir(app.dir).catch(() => undefined);
+        const actions = JSON.stringify(next?.manifest.actions ?? []);
+        if (!next || actions == served) return;
+        served = actions;
+        endpoint.setManifest(next.manifest);
+      }, 100);
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // No watch on this file system: the tools stay those of the manifest svc dev started with.
+  }
+  return {
+    url: `${origin}${MCP_PATH}`,
+    token,
+    endpoint,
+    /** Whether a request is for the MCP endpoint (it reads its own body, so it comes before the router). */
+    owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] == MCP_PATH,
+    handle(req: IncomingMessage, res: ServerResponse) {
+      endpoint.handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    },
+    /** The control routes the page answers MCP calls through. */
+    routes: relay.routes as unknown as Record<string, ControlAction>,
+    async close() {
+      clearTimeout(debounce);
+      watcher?.close();
+      relay.close();
+      await endpoint.close();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { timingSafeEqual } from 'node:crypto';
+
+/** What the MCP endpoint accepts. @internal */
+export interface McpGuard {
+  /** The bearer token (256 bits, base64url), separate from the page's control token. */
+  token: string;
+  /** Origins a browser-based MCP client may call from, exact (scheme, host and port); none by default. */
+  allowedOrigins: readonly string[];
+}
+
+/** A refusal: the HTTP status and a sentence for the client (never the token). @internal */
+export interface McpRefusal {
+  status: 401 | 403;
+  message: string;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The host name of a Host header, without the port; undefined when it is not a plain `name[:port]`. */
+function hostName(host: string | null): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
+/**
+ * Checks one request to `/mcp`: a loopback `Host` (DNS rebinding), no `Origin` unless it is exactly an allowed one
+ * (the app's own origin is `http://localhost:<port>`, and a host-name-only check would let the app call its own
+ * actions as an agent), then the bearer token compared in constant time.
+ * @internal
+ */
+export function checkMcpRequest(
+  headers: { get(name: string): string | null },
+  guard: McpGuard,
+): McpRefusal | undefined {
+  if (!LOOPBACK_HOSTS.has(hostName(headers.get('host')) ?? ''))
+    return { status: 403, message: 'Host must be 127.0.0.1, localhost or [::1]: connect to the URL svc dev printed.' };
+  const origin = headers.get('origin');
+  if (origin !== null && !guard.allowedOrigins.includes(origin))
+    return {
+      status: 403,
+      message: `Origin ${origin} may not call this MCP endpoint; MCP clients send no Origin (a browser client's origin must be allowed with --mcp-origin).`,
+    };
+  const auth = /^Bearer ([A-Za-z0-9_-]+)$/.exec(headers.get('authorization') ?? '');
+  const given = Buffer.from(auth?.[1] ?? '');
+  const expected = Buffer.from(guard.token);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return {
+      status: 401,
+      message: 'send the header "Authorization: Bearer <token>" with the MCP token svc dev printed.',
+    };
+  return undefined;
+}

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+
+/** One tool call to run in the messenger page. @internal */
+export interface RelayCall {
+  name: string;
+  input: unknown;
+  /** The agent id the host puts in the invocation's context (and the token's `act.sub`). */
+  agentId: string;
+  /** Aborted when the MCP client cancels the call (or its stream closes). */
+  signal: AbortSignal;
+  /** Sends a progress message to the MCP client (a no-op when it sent no progress token). */
+  progress(message: string): void;
+  /**
+   * Asks the MCP client instead of the person (`--elicit agent`); resolves `{ value }` (null when it declined), or
+   * undefined when the client cannot answer this one, and the page's sheet asks the person instead.
+   */
+  elicit?(request: { prompt: string; schema: Record<string, unknown> }): Promise<{ value: unknown } | undefined>;
+}
+
+/** How a call ended: the handler's output, or an error to report as an `isError` result. @internal */
+export type RelayOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; code: string; message: string; retriable: boolean };
+
+/** What the relay needs from the platform. @internal */
+export interface RelayOptions {
+  /** The messenger page's event stream the calls go to (the newest open page), or undefined when none is open. */
+  page(): ServerResponse | undefined;
+  /** The messenger's address without its launch token, named in errors. */
+  pageOrigin: string;
+  /** How long the person may take to answer a confirmation or elicit sheet before the agent is told to retry. */
+  personTimeout: number;
+  /** Interval of keepalive progress while a call waits (MCP clients time out after 60 s without progress). */
+  keepalive: number;
+}
+
+interface Running {
+  id: string;
+  call: RelayCall;
+  page: ServerResponse;
+  finish(outcome: RelayOutcome): void;
+  waiting(on: boolean): void;
+}
+
+/** A control request body from the page about one running call. */
+type PageBody = Record<string, unknown>;
+
+const fail = (code: string, message: string, retriable = false): RelayOutcome => ({
+  ok: false,
+  code,
+  message,
+  retriable,
+});
+
+/**
+ * Runs tool calls in the messenger page, one at a time: the page receives each invocation on its event stream
+ * (`mcp-invoke`, `mcp-cancel`) and answers through three control routes (`POST /__svc/mcp/progress`, `/result`,
+ * `/elicit`). Calls wait in a queue (their position reported as progress); a closed page, a cancelled call and a
+ * person who does not answer in time each end the call with an error the agent can act on.
+ * @internal
+ */
+export function createInvocationRelay(options: RelayOptions) {
+  let running: Running | undefined;
+  const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void }> = [];
+  const openPage = `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
+
+  const event = (page: ServerResponse, type: string, data: unknown) =>
+    page.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+
+  const reportQueue = () => {
+    for (const [i, entry] of queue.entries())
+      entry.call.progress(`queued in svc dev: ${i + 1} call${i ? 's' : ''} ahead (the app runs one at a time)`);
+  };
+
+  const next = () => {
+    running = undefined;
+    queue.shift()?.start();
+    reportQueue();
+  };
+
+  const start = (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
+    const page = options.page();
+    if (!page) {
+      resolve(fail('ERR_HOST_UNREACHABLE', `no messenger page is open. ${openPage}`, true));
+      return next();
+    }
+    if (call.signal.aborted) {
+      resolve(fail('ERR_CANCELLED', 'the call was cancelled before it started.'));
+      return next();
+    }
+    const id = randomUUID();
+    let personTimer: NodeJS.Timeout | undefined;
+    let waitingForPerson = false;
+    const keepalive = setInterval(
+      () => call.progress(waitingForPerson ? 'waiting for confirmation in svc dev' : 'still running in svc dev'),
+      options.keepalive,
+    );
+    const cancel = () => {
+      event(page, 'mcp-cancel', { id });
+      entry.finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
+    };
+    const closed = () =>
+      entry.finish(fail('ERR_DISCONNECTED', `the messenger page closed during the call. ${openPage}`, true));
+    const entry: Running = {
+      id,
+      call,
+      page,
+      finish(outcome) {
+        if (running !== entry) return;
+        clearInterval(keepalive);
+        clearTimeout(personTimer);
+        call.signal.removeEventListener('abort', cancel);
+        page.off('close', closed);
+        resolve(outcome);
+        next();
+      },
+      waiting(on) {
+        waitingForPerson = on;
+        clearTimeout(personTimer);
+        if (!on) return;
+        call.progress('waiting for confirmation in svc dev');
+        personTimer = setTimeout(() => {
+          event(page, 'mcp-cancel', { id });
+          entry.finish(
+            fail(
+              'ERR_TIMEOUT',
+              `the person did not answer in svc dev within ${Math.round(options.personTimeout / 1000)} s. Ask them to ` +
+                'watch the messenger page and approve, then call the tool again.',
+              true,
+            ),
+          );
+        }, options.personTimeout);
+      },
+    };
+    running = entry;
+    call.signal.addEventListener('abort', cancel, { once: true });
+    page.once('close', closed);
+    event(page, 'mcp-invoke', {
+      id,
+      name: call.name,
+      input: call.input,
+      agent_id: call.agentId,
+      elicit: call.elicit ? 'agent' : 'sheet',
+    });
+  };
+
+  const current = (body: PageBody) => {
+    if (!running || body.id !== running.id)
+      throw new Error('id is not the running MCP call: it ended (cancelled, timed out, or answered).');
+    return running;
+  };
+
+  return {
+    /** Runs one call when its turn comes; never rejects. */
+    run(call: RelayCall): Promise<RelayOutcome> {
+      return new Promise((resolve) => {
+        if (!running) return start(call, resolve);
+        const entry = { call, start: () => start(call, resolve), stop: resolve };
+        queue.push(entry);
+        call.signal.addEventListener(
+          'abort',
+          () => {
+            const at = queue.indexOf(entry);
+            if (at < 0) return;
+            queue.splice(at, 1);
+            resolve(fail('ERR_CANCELLED', 'the call was cancelled while it waited in the queue.'));
+            reportQueue();
+          },
+          { once: true },
+        );
+        reportQueue();
+      });
+    },
+    /** Calls waiting behind the running one. */
+    get queued() {
+      return queue.length;
+    },
+    /** The control routes the page answers through. */
+    routes: {
+      'POST /__svc/mcp/progress': (body: PageBody) => {
+        const entry = current(body);
+        if (typeof body.message == 'string' && body.message) entry.call.progress(body.message);
+        if (typeof body.waiting == 'boolean') entry.waiting(body.waiting);
+        return { ok: true };
+      },
+      'POST /__svc/mcp/result': (body: PageBody) => {
+        const entry = current(body);
+        const error = body.error as { code?: unknown; message?: unknown; retriable?: unknown } | undefined;
+        if (error && typeof error == 'object')
+          entry.finish(
+            fail(
+              typeof error.code == 'string' ? error.code : 'ERR_INTERNAL',
+              typeof error.message == 'string' ? error.message : 'the invocation failed.',
+              error.retriable === true,
+            ),
+          );
+        else entry.finish({ ok: true, value: body.result });
+        return { ok: true };
+      },
+      'POST /__svc/mcp/elicit': async (body: PageBody) => {
+        const entry = current(body);
+        const schema = body.schema;
+        if (!entry.call.elicit || typeof body.prompt != 'string' || typeof schema != 'object' || schema === null)
+          return { answered: false };
+        entry.waiting(false);
+        const answer = await entry.call.elicit({ prompt: body.prompt, schema: schema as Record<string, unknown> });
+        return answer ? { answered: true, value: answer.value } : { answered: false };
+      },
+    },
+    /** Ends every call (the platform is closing). */
+    close() {
+      for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
+      running?.finish(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
+    },
+  };
+}
+
+/** The relay of a running platform. @internal */
+export type InvocationRelay = ReturnType<typeof createInvocationRelay>;

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type CallToolResult,
+  createMcpHandler,
+  isLegacyRequest,
+  Server,
+  type ServerContext,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { createInputValidator, type InputValidator, type Manifest } from '../../manifest';
+import { checkMcpRequest } from './checkMcpRequest';
+import type { InvocationRelay } from './createInvocationRelay';
+import { elicitForm } from './elicitForm';
+import { isObjectRoot, SVC_TOOL_META, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
+
+/** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @public */
+export const SVC_ERROR_META = 'dev.svc/error';
+
+/** Options of {@link createMcpEndpoint}. @internal */
+export interface McpEndpointOptions {
+  /** The manifest whose actions are the tools. */
+  manifest: Manifest;
+  relay: InvocationRelay;
+  /** The bearer token clients send. */
+  token: string;
+  /** Exact origins a browser-based client may call from; none by default. */
+  allowedOrigins?: string[];
+  /** The agent id of every call; default the MCP client's name. */
+  agentId?: string;
+  /** Who answers the app's `elicit`: the person in the messenger (default) or the MCP client when it can. */
+  elicit?: 'sheet' | 'agent';
+  /** The server's version in `serverInfo`. */
+  version: string;
+}
+
+type ToolCall = { name: string; arguments?: Record<string, unknown> };
+
+// What an agent should do after each error, beside the host's own sentence.
+const ADVICE: Record<string, string> = {
+  ERR_PERMISSION_DENIED: 'The person refused: do not call it again unless they ask you to.',
+  ERR_ACTION_INVALID_INPUT: "Fix the arguments to fit the tool's inputSchema and call again.",
+  ERR_ACTION_NOT_DECLARED: 'Call tools/list for the tools the app has now.',
+  ERR_CANCELLED: 'Nothing more happens for this call.',
+};
+const TOKEN_SHAPED = /\beyJ[\w-]*\.[\w-]*\.[\w-]*/g;
+
+/** An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token. */
+export function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
+  const text = `${code}: ${message.replace(TOKEN_SHAPED, '[redacted]')}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
+  return { isError: true, content: [{ type: 'text', text }], _meta: { [SVC_ERROR_META]: { code, retriable } } };
+}
+
+/** An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`). */
+export const agentIdFrom = (clientName: string | undefined) =>
+  (clientName ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64) || 'mcp-client';
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The MCP endpoint of `svc dev` (Streamable HTTP at `/mcp`): the manifest's actions as tools, each call run in the
+ * messenger page through the host's rules. 2026-07-28 clients are served per request; 2025-era clients get a
+ * session each (so the server can send them elicitation requests). Every request passes the loopback Host, Origin
+ * and bearer token checks first.
+ * @internal
+ */
+export function createMcpEndpoint(options: McpEndpointOptions) {
+  let manifest = options.manifest;
+  const validators = new Map<string, InputValidator>();
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: Server }>();
+
+  const callTool = async (params: ToolCall, ctx: ServerContext, server: Server, era: 'legacy' | 'modern') => {
+    const action = manifest.actions?.find((a) => a.name === params.name);
+    if (!action)
+      return errorResult(
+        'ERR_ACTION_NOT_DECLARED',
+        `the app has no tool ${params.name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
+        false,
+      );
+    const validate = validators.get(action.name) ?? createInputValidator(action.input_schema);
+    validators.set(action.name, validate);
+    const input = params.arguments ?? {};
+    const issues = validate(input);
+    // Checked here too, so a malformed call fails at once instead of waiting in the queue; the page's host checks
+    // it again before the app or the person sees it.
+    if (issues.length)
+      return errorResult(
+        'ERR_ACTION_INVALID_INPUT',
+        `the arguments do not fit the inputSchema of ${action.name}: ${issues.map((i) => i.message).join('; ')}.`,
+        false,
+      );
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    let count = 0;
+    const progress = (message: string) => {
+      if (progressToken === undefined) return;
+      count += 1;
+      ctx.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken, progress: count, message } })
+        .catch(() => {});
+    };
+    const canElicit = options.elicit == 'agent' && era == 'legacy' && server.getClientCapabilities()?.elicitation;
+    const outcome = await options.relay.run({
+      name: action.name,
+      input,
+      agentId: options.agentId ?? agentIdFrom(server.getClientVersion()?.name),
+      signal: ctx.mcpReq.signal,
+      progress,
+      elicit: canElicit
+        ? async ({ prompt, schema }) => {
+            const form = elicitForm(schema);
+            if (!form) return undefined;
+            const answer = await ctx.mcpReq
+              .elicitInput({ mode: 'form', message: prompt, requestedSchema: form.requestedSchema as never })
+              .catch(() => undefined);
+            if (!answer) return undefined;
+            return { value: answer.action == 'accept' && answer.content ? form.unwrap(answer.content) : null };
+          }
+        : undefined,
+    });
+    if (!outcome.ok) return errorResult(outcome.code, outcome.message, outcome.retriable);
+    const value = outcome.value === undefined ? null : outcome.value;
+    const structured = !action.output_schema
+      ? typeof value == 'object' && value !== null && !Array.isArray(value)
+        ? value
+        : undefined
+      : isObjectRoot(action.output_schema)
+        ? value
+        : { [WRAPPED_RESULT]: value };
+    const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(structured ?? value) }] };
+    if (structured) result.structuredContent = structured as Record<string, unknown>;
+    return result;
+  };
+
+  const build = (era: 'legacy' | 'modern') => {
+    const server = new Server(
+      { name: 'svc-dev', title: `svc dev: ${manifest.name}`, version: options.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions:
+          `The tools are the actions of the mini app "${manifest.name}" running in svc dev. A person watches the ` +
+          'messenger page and confirms the calls its rules require.',
+      },
+    );
+    server.setRequestHandler('tools/list', () => toolsFromManifest(manifest) as never);
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      callTool(request.params as ToolCall, ctx as ServerContext, server, era),
+    );
+    return server;
+  };
+
+  const modern = createMcpHandler(({ era }) => build(era), { legacy: 'reject' });
+
+  const legacy = async (request: Request): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    if (id) {
+      const session = sessions.get(id);
+      if (session) return session.transport.handleRequest(request);
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: initialize again.' }, id: null },
+        { status: 404 },
+      );
+    }
+    const server = build('legacy');
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server }),
+      onsessionclosed: (sid) => void sessions.delete(sid),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    if (!transport.sessionId) void server.close();
+    return response;
+  };
+
+  const node = toNodeHandler({
+    fetch: async (request: Request) => ((await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request)),
+  });
+
+  return {
+    /** Serves one request to `/mcp` (the caller routes by path). */
+    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const refusal = checkMcpRequest(
+        { get: (name) => first(req.headers[name.toLowerCase()]) ?? null },
+        { token: options.token, allowedOrigins: options.allowedOrigins ?? [] },
+      );
+      if (refusal) {
+        req.resume();
+        return void res
+          .writeHead(refusal.status, {
+            'content-type': 'application/json',
+            ...(refusal.status == 401 ? { 'www-authenticate': 'Bearer realm="svc dev"' } : {}),
+          })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null }));
+      }
+      await node(req, res);
+    },
+    /** The current tools (what `tools/list` answers). */
+    tools: () => toolsFromManifest(manifest),
+    /** Serves a changed manifest's actions and tells connected clients the tool list changed. */
+    setManifest(next: Manifest) {
+      manifest = next;
+      validators.clear();
+      modern.notify.toolsChanged();
+      for (const { server } of sessions.values()) server.sendToolListChanged().catch(() => {});
+    },
+    /** Closes every session. */
+    async close() {
+      await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
+      sessions.clear();
+      await modern.close();
+    },
+  };
+}
+
+/** A running MCP endpoint. @internal */
+export type McpEndpoint = ReturnType<typeof createMcpEndpoint>;
+
+export { SVC_TOOL_META };

@@ -1,0 +1,255 @@
+// The MCP endpoint of svc dev over real loopback HTTP, without a browser: its guards (token, Host, Origin), the
+// immediate error when no messenger page is open, the tool list following manifest.json, the CLI's `mcp export` and
+// `validate --agent` through the built bin, and actions.cancel through svc-sdk/mock.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { toolsFromManifest } from '../../src/dev/mcp/toolsFromManifest';
+import { createMockHost } from '../../src/mock';
+import { exchangeManifest } from '../mock/fixtures';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = join(root, 'dist/cli.js');
+const run = promisify(execFile);
+
+/** A raw request, so that Host and Origin are exactly what the test says. */
+function raw(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((ok, fail) => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const connect = async (platform: DevPlatform, negotiation?: { mode: 'auto' }) => {
+  const client = new Client({ name: 'svc-test', version: '0' }, { versionNegotiation: negotiation });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+      requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+    }),
+  );
+  return client;
+};
+
+describe('the MCP endpoint of svc dev', () => {
+  let platform: DevPlatform;
+  let dir: string;
+  beforeAll(async () => {
+    // A copy of Team Polls, so that the test may edit its manifest.
+    dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
+    await cp(join(root, 'examples/polls'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+    platform = await startDevPlatform({ dir, port: 0 });
+  });
+  afterAll(() => platform?.close());
+
+  it('has its own 256-bit token, separate from the control token, never in the URL', () => {
+    expect(platform.mcpUrl).toBe(`${platform.origin}/mcp`);
+    expect(Buffer.from(platform.mcpToken!, 'base64url')).toHaveLength(32);
+    expect(platform.mcpToken).not.toBe(platform.controlToken);
+  });
+
+  it('refuses no token (401), a wrong one (401), a foreign Host (403) and any Origin, the app own one too (403)', async () => {
+    const host = new URL(platform.origin).host;
+    const auth = { authorization: `Bearer ${platform.mcpToken}` };
+    const none = await raw(platform.mcpUrl!, { host });
+    expect(none.status).toBe(401);
+    expect(none.body).not.toContain(platform.mcpToken);
+    expect((await raw(platform.mcpUrl!, { host, authorization: `Bearer ${'x'.repeat(43)}` })).status).toBe(401);
+    expect((await raw(platform.mcpUrl!, { ...auth, host: 'attacker.example' })).status).toBe(403);
+    expect(
+      (await raw(platform.mcpUrl!, { ...auth, host: `attacker.example:${new URL(platform.origin).port}` })).status,
+    ).toBe(403);
+    // The app's package origin is http://localhost:<port>: a host-name-only check would let it in.
+    const appOrigin = platform.appOrigin.replace('127.0.0.1', 'localhost');
+    for (const origin of [platform.appOrigin, appOrigin, platform.origin, 'https://evil.example'])
+      expect((await raw(platform.mcpUrl!, { ...auth, host, origin })).status).toBe(403);
+    // No Origin (CLIs, editors): served.
+    expect((await raw(platform.mcpUrl!, { ...auth, host })).status).toBe(200);
+    expect((await raw(platform.mcpUrl!, { ...auth, host: `localhost:${new URL(platform.origin).port}` })).status).toBe(
+      200,
+    );
+  });
+
+  it('serves no OAuth discovery metadata', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])
+      expect((await fetch(`${platform.origin}${path}`)).status).toBe(404);
+  });
+
+  for (const negotiation of [undefined, { mode: 'auto' as const }])
+    it(`fails at once, naming the page to open, when no messenger page is open (${negotiation ? '2026' : '2025'} era)`, async () => {
+      const client = await connect(platform, negotiation);
+      const result = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'Lunch?', options: ['a', 'b'] },
+      });
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ text: string }>)[0]!.text;
+      expect(text).toMatch(
+        /^ERR_HOST_UNREACHABLE: no messenger page is open\. Open the messenger page svc dev printed/,
+      );
+      expect(text).toContain(platform.origin);
+      expect(text).not.toContain(platform.controlToken);
+      expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_HOST_UNREACHABLE', retriable: true });
+      await client.close();
+    });
+
+  it('tells connected clients when manifest.json changes, and lists the new tools', async () => {
+    const changed: string[][] = [];
+    const client = new Client(
+      { name: 'svc-test', version: '0' },
+      { listChanged: { tools: { onChanged: (_e, tools) => changed.push((tools ?? []).map((t) => t.name)) } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+        requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+      }),
+    );
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    manifest.actions.push({ ...manifest.actions[0], name: 'create_survey', title: 'Create a survey' });
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    await expect.poll(() => changed.at(-1), { timeout: 5000 }).toContain('create_survey');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'create_poll',
+      'delete_poll',
+      'create_survey',
+    ]);
+    await client.close();
+  });
+});
+
+describe('the CLI', () => {
+  it('svc mcp export prints the tools/list result of a folder', async () => {
+    const { stdout } = await run(process.execPath, [cli, 'mcp', 'export', join(root, 'examples/polls')]);
+    const manifest = JSON.parse(await readFile(join(root, 'examples/polls/manifest.json'), 'utf8'));
+    expect(JSON.parse(stdout)).toEqual(toolsFromManifest(manifest));
+    const [create, remove] = JSON.parse(stdout).tools;
+    expect(create.annotations).toEqual({
+      title: 'Create a poll',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    expect(remove._meta['dev.svc/action']).toEqual({ confirm: 'if_destructive' });
+  });
+
+  it('svc mcp without a running svc dev says to start it, exit 1', async () => {
+    const failed = await run(process.execPath, [cli, 'mcp', join(root, 'examples/polls')], {
+      env: { ...process.env, SVC_STATE_DIR: await mkdtemp(join(tmpdir(), 'svc-state-')) },
+    }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/no svc dev runs for .*; start it first \(npx svc-sdk dev/);
+  });
+
+  it('svc validate --agent warns about long names, refused keywords and non-object outputs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-agent-'));
+    const manifest = exchangeManifest() as { actions: Array<Record<string, unknown>> };
+    const [first] = manifest.actions;
+    manifest.actions = [
+      {
+        ...first,
+        name: `x${'y'.repeat(56)}`,
+        input_schema: {
+          type: 'object',
+          $defs: { q: { type: 'string' } },
+          properties: { q: { $ref: '#/$defs/q' } },
+          additionalProperties: false,
+        },
+        output_schema: { type: 'array', items: { type: 'string' } },
+        annotations: { read_only: false, destructive: true, idempotent: false, open_world: false },
+        confirm: 'never',
+      },
+    ];
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const plain = await run(process.execPath, [cli, 'validate', '--json', join(dir, 'manifest.json')]);
+    const plainCodes = JSON.parse(plain.stdout).files[0].issues.map((i: { code: string }) => i.code);
+    expect(plainCodes.filter((c: string) => c.startsWith('agent_'))).toEqual([]);
+    const { stdout } = await run(process.execPath, [cli, 'validate', '--agent', '--json', join(dir, 'manifest.json')]);
+    const report = JSON.parse(stdout);
+    expect(report.ok).toBe(true);
+    const codes = report.files[0].issues.map((i: { code: string; path: string }) => `${i.code} ${i.path}`);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'agent_tool_name_length $.actions[0].name',
+        'agent_schema_keyword $.actions[0].input_schema.$defs',
+        'agent_schema_keyword $.actions[0].input_schema.properties.q.$ref',
+        'agent_output_root $.actions[0].output_schema',
+      ]),
+    );
+    // Destructive with confirm "never" is a warning of every validation, reported once.
+    expect(codes.filter((c: string) => c.endsWith('$.actions[0].confirm'))).toHaveLength(1);
+  });
+});
+
+describe('actions.cancel', () => {
+  it("aborts the handler's context.signal and rejects the invocation with ERR_CANCELLED", async () => {
+    const host = createMockHost({ manifest: exchangeManifest() });
+    let aborted = false;
+    let started!: () => void;
+    const running = new Promise<void>((ok) => (started = ok));
+    host.svc.actions.handle('list_polls', (_input, context) => {
+      started();
+      return new Promise((done) =>
+        context.signal!.addEventListener('abort', () => {
+          aborted = true;
+          done([]);
+        }),
+      );
+    });
+    const controller = new AbortController();
+    const call = host.invokeAction(
+      'list_polls',
+      {},
+      { invoked_by: 'agent', agent_id: 'a1' },
+      { signal: controller.signal },
+    );
+    await running;
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ code: 'ERR_CANCELLED' });
+    await host.flush();
+    expect(aborted).toBe(true);
+  });
+
+  it('an invocation cancelled while it waits in the queue never runs', async () => {
+    const host = createMockHost({ manifest: exchangeManifest() });
+    const ran: string[] = [];
+    let release!: () => void;
+    host.svc.actions.handle('list_polls', (input: { tag?: string }) => {
+      ran.push('list');
+      return new Promise((done) => (release = () => done([])));
+    });
+    const first = host.invokeAction('list_polls', {}, { invoked_by: 'user' });
+    await host.flush();
+    const controller = new AbortController();
+    const second = host.invokeAction('list_polls', {}, { invoked_by: 'user' }, { signal: controller.signal });
+    controller.abort();
+    await expect(second).rejects.toMatchObject({ code: 'ERR_CANCELLED' });
+    release();
+    await first;
+    await host.flush();
+    expect(ran).toEqual(['list']);
+  });
+});
