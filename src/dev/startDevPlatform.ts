@@ -93,13 +93,14 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
-  const changed = () => {
+  const changed = (): Promise<void> => {
     state.revision = (state.revision ?? 0) + 1;
-    if (options.statePath) {
-      const path = options.statePath;
-      saving = saving.then(() => saveState(path, state));
-    }
     broadcast('state', { type: 'state', state });
+    if (!options.statePath) return Promise.resolve();
+    const path = options.statePath;
+    const done = saving.then(() => saveState(path, state));
+    saving = done.catch(() => {});
+    return done;
   };
 
   let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
@@ -117,11 +118,17 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     realm,
     authorize: ({ userId, audience: asked, scopes }) => {
       const user = state.users.find((u) => u.id === userId);
-      if (asked !== audience) return { refuse: `audience must be ${audience}.` };
-      if (!user || user.deprovisioned) return { refuse: 'the person left the tenant.' };
-      if (state.version_revoked) return { refuse: 'this version of the mini app was revoked.' };
+      if (asked !== audience)
+        return {
+          refuse: `audience ${asked} is not this mini app's: send ${audience} (auth.audience in the manifest).`,
+          error: 'invalid_target',
+        };
+      if (!user || user.deprovisioned)
+        return { refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.' };
+      if (state.version_revoked)
+        return { refuse: `Version ${version} of the mini app was revoked: update the app to a published version.` };
       const installed = state.installations.some((i) => i.user_id === userId && i.installed);
-      if (!installed) return { refuse: 'the mini app is not installed for this person.' };
+      if (!installed) return { refuse: 'The mini app is not installed for this person: install it first.' };
       // With a manifest: the token's scopes are its auth.scopes (consented at install). Without one (a backend's
       // test naming only an id), the person's grants stand in.
       const auth = app?.manifest.auth;
@@ -167,6 +174,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     baseUrl: `${origin}/v1`,
     blocked,
   });
+  // One bucket per vendor for the platform's life: every server API request draws from it.
+  const take = createRequestBucket();
   const actions = controlActions({ state, miniAppId, idp, webhooks, secrets });
   route = (req, res) =>
     routeRequest(
@@ -179,7 +188,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         idp,
         actions,
         secrets,
-        take: createRequestBucket(),
+        take,
         streams,
         changed,
         config,
