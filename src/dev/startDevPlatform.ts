@@ -9,7 +9,10 @@ import { createWebhookSender } from './platform/createWebhookSender';
 import { createRequestBucket } from './platform/handleServerApi';
 import { initialState } from './platform/initialState';
 import { routeRequest } from './platform/routeRequest';
-import { loadState, saveState } from './platform/stateFile';
+import { openStateFile } from './platform/stateFile';
+import { newSecret, type SigningSecrets, validSecrets } from './platform/signingSecrets';
+import { patchesJson, type Patch, trackChanges } from './platform/trackChanges';
+import { createProblem } from '../server/problems';
 import type { DevConfig, DevState } from './protocol';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
@@ -42,6 +45,19 @@ export interface DevPlatformOptions {
   retryScale?: number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
+  /**
+   * Told what the developer should know, for the terminal: the signing secret changed (a rotation, or a new one),
+   * a change could not be saved, pending deliveries were resumed. A returned promise is awaited (a rotation is
+   * answered once it resolves, so the backend's env file can be rewritten first).
+   */
+  onNotice?: (notice: DevNotice) => void | Promise<void>;
+}
+
+/** Something the developer should know about the running platform. @public */
+export interface DevNotice {
+  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed';
+  /** A sentence for the terminal (never containing a secret). */
+  message: string;
 }
 
 /** The mini app id, audience and version, from the manifest or the options. */
@@ -81,36 +97,70 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const app = options.dir ? await readAppDir(options.dir) : undefined;
   const { miniAppId, audience, version } = appIdentity(options, app?.manifest);
   const realm = options.realm ?? 'svc-dev';
-  const saved = options.statePath ? await loadState(options.statePath, miniAppId) : undefined;
-  const state: DevState = saved ?? initialState(miniAppId, version);
-  state.version = version;
-  const secrets = { current: [randomBytes(24).toString('base64url')] };
+  const file = options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined;
+  const raw: DevState = file?.state ?? initialState(miniAppId, version);
+  raw.version = version;
+  const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
+  const notice = (kind: DevNotice['kind'], message: string) => options.onNotice?.({ kind, message });
+  if (file && !file.secrets)
+    await notice(
+      'secret-changed',
+      `a new signing secret, kept in ${options.statePath} from now on: give it to your backend (--backend-env writes it).`,
+    );
+  if (file) await file.compact(() => ({ state: raw, secrets }));
+  // Every write through `state` is recorded, so a change appends only what it changed to the journal.
+  let patches: Patch[] = [];
+  const state = trackChanges(raw, (patch) => patches.push(patch));
+  let secretsChanged = false;
   const controlToken = randomBytes(24).toString('base64url');
   const streams = new Set<ServerResponse>();
   const blocked: BlockedRequest[] = [];
-  let saving = Promise.resolve();
   const broadcast = (type: string, data: unknown) => {
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
-  const changed = (): Promise<void> => {
+  // Resolves once the change is on disk (with --state), so a change is answered only when it is durable; a failed
+  // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).
+  const changed = async (): Promise<void> => {
     state.revision = (state.revision ?? 0) + 1;
-    broadcast('state', { type: 'state', state });
-    if (!options.statePath) return Promise.resolve();
-    const path = options.statePath;
-    const done = saving.then(() => saveState(path, state));
-    saving = done.catch(() => {});
-    return done;
+    broadcast('state', { type: 'state', state: raw });
+    const batch = patches;
+    patches = [];
+    if (!file) return;
+    const line = `{"p":${patchesJson(batch)}${secretsChanged ? `,"secrets":${JSON.stringify(secrets)}` : ''}}\n`;
+    secretsChanged = false;
+    try {
+      await file.append(line);
+    } catch (error) {
+      const message = (error as Error).message;
+      broadcast('problem', { type: 'problem', message });
+      await notice('save-failed', message);
+      throw error;
+    }
   };
+  /** For changes nobody waits on (webhook attempts): a failure is reported by `changed` itself. */
+  const changedInBackground = () => void changed().catch(() => {});
 
   let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
   const server = createServer((req, res) => {
-    route(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
+    route(req, res).catch((error: Error) => {
+      if (res.headersSent) return void res.end();
+      const problem = createProblem(
+        `${origin}/errors`,
+        'internal-error',
+        `The platform failed on this request (${error.message}): retry, and report it if it happens again.`,
+        (req.url ?? '/').split('?')[0] ?? '/',
+      );
+      res.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
     });
   });
-  await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
+  try {
+    await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
+  } catch (error) {
+    await file?.close();
+    throw Object.assign(error as Error, { option: '--port' });
+  }
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const idp = await createIdentityProvider({
@@ -124,7 +174,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
           error: 'invalid_target',
         };
       if (!user || user.deprovisioned)
-        return { refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.' };
+        return {
+          refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
+        };
       if (state.version_revoked)
         return { refuse: `Version ${version} of the mini app was revoked: update the app to a published version.` };
       const installed = state.installations.some((i) => i.user_id === userId && i.installed);
@@ -144,25 +196,43 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     ? createWebhookSender({
         url: options.webhooks,
         miniAppId,
-        secret: () => secrets.current[0] ?? '',
+        secrets: () => validSecrets(secrets),
         retryScale: options.retryScale,
-        changed,
+        add: (delivery) => {
+          state.deliveries.push(delivery);
+          return state.deliveries.at(-1)!;
+        },
+        changed: changedInBackground,
       })
     : undefined;
-  const pkg: PackageServer | undefined =
-    app && !options.appUrl
-      ? await createPackageServer({
-          dir: app.dir,
-          manifest: app.manifest,
-          messengerOrigin: origin,
-          allow: options.allow,
-          port: options.packagePort,
-          onBlocked: (request) => {
-            blocked.push(request);
-            broadcast('blocked', { type: 'blocked', request });
-          },
-        })
-      : undefined;
+  let pkg: PackageServer | undefined;
+  try {
+    pkg =
+      app && !options.appUrl
+        ? await createPackageServer({
+            dir: app.dir,
+            manifest: app.manifest,
+            messengerOrigin: origin,
+            allow: options.allow,
+            port: options.packagePort,
+            onBlocked: (request) => {
+              blocked.push(request);
+              broadcast('blocked', { type: 'blocked', request });
+            },
+          })
+        : undefined;
+  } catch (error) {
+    // Nothing may keep running when the start fails: the caller reports the error and exits.
+    webhooks?.close();
+    server.closeAllConnections();
+    await new Promise<void>((ok) => server.close(() => ok()));
+    await file?.close();
+    throw Object.assign(error as Error, { option: '--package-port' });
+  }
+  // Deliveries a stopped platform left pending are sent again (webhooks are at least once; the backend dedupes).
+  const resumed = webhooks ? state.deliveries.filter((d) => d.state === 'pending' && d.url === options.webhooks) : [];
+  for (const delivery of resumed) webhooks!.resume(delivery);
+  if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const config = (): DevConfig => ({
@@ -176,7 +246,21 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   });
   // One bucket per vendor for the platform's life: every server API request draws from it.
   const take = createRequestBucket();
-  const actions = controlActions({ state, miniAppId, idp, webhooks, secrets });
+  const actions = controlActions({
+    state,
+    miniAppId,
+    idp,
+    webhooks,
+    secrets,
+    rotated: async () => {
+      secretsChanged = true;
+      const until = new Date(secrets.previous?.until ?? Date.now()).toISOString();
+      await notice(
+        'secret-changed',
+        `the signing secret was rotated (generation ${state.secret.generation}); the previous one verifies until ${until}.`,
+      );
+    },
+  });
   route = (req, res) =>
     routeRequest(
       {
@@ -230,7 +314,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       for (const r of streams) r.end();
       server.closeAllConnections();
       await Promise.all([new Promise<void>((ok) => server.close(() => ok())), pkg?.close()]);
-      await saving;
+      await file?.close();
     },
   });
 }

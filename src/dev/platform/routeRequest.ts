@@ -6,6 +6,7 @@ import type { ActionBody, ControlAction } from './controlActions';
 import type { IdentityProvider } from './createIdentityProvider';
 import { handleServerApi } from './handleServerApi';
 import { LIMITS } from './limits';
+import { type SigningSecrets, validSecrets } from './signingSecrets';
 import { decodeUtf8, readRequestBody } from './readRequestBody';
 import { createProblem, PROBLEMS, type ProblemName } from '../../server/problems';
 
@@ -19,7 +20,7 @@ export interface RouteContext {
   state: DevState;
   idp: IdentityProvider;
   actions: Record<string, ControlAction>;
-  secrets: { current: string[] };
+  secrets: SigningSecrets;
   /** The vendor's rate limit bucket: 0 when admitted, else seconds to wait. */
   take(): number;
   /** Open event streams of messenger pages. */
@@ -93,7 +94,7 @@ export async function routeRequest(ctx: RouteContext, req: IncomingMessage, res:
       {
         state: ctx.state,
         errorsUrl: `${ctx.origin}/errors`,
-        secrets: () => ctx.secrets.current,
+        secrets: () => validSecrets(ctx.secrets),
         take: ctx.take,
         notificationsScope: 'svc.notifications',
         verifyToken: async (t) => (await ctx.idp.verify(t, ctx.audience)).payload as { sub?: string },
