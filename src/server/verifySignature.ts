@@ -103,7 +103,7 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
     if (app !== options.miniAppId)
       throw new SvcSignatureError(
         'wrong-mini-app',
-        `${SIGNATURE_HEADERS.miniApp} names another mini app than this one.`,
+        `${SIGNATURE_HEADERS.miniApp} names another mini app than this one: sign with this mini app's id.`,
       );
   }
 

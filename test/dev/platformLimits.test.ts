@@ -156,3 +156,129 @@ describe('the bytes received', () => {
     expect(get.status).toBe(400);
   });
 });
+
+/** A control API call as the messenger page makes it. */
+async function control(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${p.origin}${path}`, {
+    method,
+    headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body == 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as any };
+}
+
+/** The problem details shape, with a detail that says what to do (a sentence with a colon and a fix). */
+function expectProblem(answer: { status: number; type: string | null; body: any }, status: number, detail: RegExp) {
+  expect(answer.status).toBe(status);
+  expect(answer.type).toBe('application/problem+json');
+  expect(answer.body).toMatchObject({
+    status,
+    type: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/errors\/[a-z-]+$/),
+  });
+  expect(typeof answer.body.title).toBe('string');
+  expect(typeof answer.body.instance).toBe('string');
+  expect(answer.body.detail).toMatch(detail);
+  expect(answer.body.detail).toMatch(/^[A-Za-z_].*: .*\.$/);
+}
+
+describe('size limits', () => {
+  it('answers 413 problem details to a signed 10 MB card, and stores nothing', async () => {
+    const before = p.cards().length;
+    const body = JSON.stringify({
+      mini_app_id: APP,
+      app_user_id: 'au-alice',
+      card: { title: 'x', body: 'a'.repeat(10_000_000) },
+    });
+    const headers = await signRequest({ body, secret: p.signingSecret, miniAppId: APP });
+    const response = await fetch(`${p.baseUrl}/rooms/general/cards`, { method: 'POST', headers, body });
+    expectProblem(
+      { status: response.status, type: response.headers.get('content-type'), body: await response.json() },
+      413,
+      /more than the 262144 this endpoint accepts: send a smaller body/,
+    );
+    expect(p.cards().length).toBe(before);
+  });
+
+  it('answers 400 naming the field and its bound to a card body over 100,000 characters', async () => {
+    await refill();
+    const api = createServerClient({ baseUrl: p.baseUrl, miniAppId: APP, secret: p.signingSecret, retry: { max: 0 } });
+    const error = await api
+      .postCard('general', { app_user_id: 'au-alice', card: { title: 'x', body: 'a'.repeat(100_001) } })
+      .catch((e) => e);
+    expect(error).toMatchObject({ status: 400, problem: 'invalid-request' });
+    expect(error.detail).toBe('card.body has 100001 characters: send at most 100000.');
+    const tooMany = await api
+      .postCard('general', {
+        app_user_id: 'au-alice',
+        card: { title: 'x', body: 'y', actions: Array.from({ length: 6 }, () => ({ label: 'a', deep_link: '/a' })) },
+      })
+      .catch((e) => e);
+    expect(tooMany.detail).toBe('card.actions has 6 actions: send at most 5.');
+  });
+
+  it('answers 413 to a 10 MB control body, and 400 to a control value of the wrong shape', async () => {
+    expectProblem(
+      await control('POST', '/__svc/message', { room_id: 'general', text: 'a'.repeat(10_000_000) }),
+      413,
+      /65536/,
+    );
+    expectProblem(await control('PATCH', '/__svc/settings', { locale: {} }), 400, /^locale must be a string/);
+    expectProblem(
+      await control('PATCH', '/__svc/settings', { locale: 'not a tag!' }),
+      400,
+      /^locale is not a language tag/,
+    );
+    expectProblem(
+      await control('POST', '/__svc/message', { room_id: 'general', text: 'a'.repeat(10_001) }),
+      400,
+      /^text is longer than 10000 characters/,
+    );
+    expectProblem(await control('POST', '/__svc/rotate-secret', { overlap_seconds: 40 * 86400 }), 400, /30 days/);
+    expectProblem(
+      await control('POST', '/__svc/rotate-secret', { overlap_seconds: 'Infinity' }),
+      400,
+      /overlap_seconds must be a number: send whole seconds/,
+    );
+    expect(p.state.secret.generation).toBe(1);
+    expect(p.state.settings.locale).toBe('en');
+  });
+});
+
+describe('problem details everywhere', () => {
+  it('answers control API and routing errors as problem details with a fix', async () => {
+    expectProblem(
+      await control('POST', '/__svc/nope', {}),
+      404,
+      /^There is no control route POST \/__svc\/nope: use one of/,
+    );
+    expectProblem(await control('POST', '/__svc/install', {}, { 'x-svc-dev-token': 'wrong' }), 403, /x-svc-dev-token/);
+    expectProblem(await control('POST', '/__svc/install', '[1]'), 400, /must be a JSON object/);
+    expectProblem(await control('POST', '/__svc/install', '{'), 400, /not JSON/);
+    expectProblem(
+      await control('POST', '/__svc/install', { user_id: 'zed' }),
+      400,
+      /^user_id zed is unknown: send one of alice, bob, carol\.$/,
+    );
+    expectProblem(await control('GET', '/nowhere'), 404, /There is no route \/nowhere/);
+  });
+
+  it('says what to do in every server API refusal', async () => {
+    await refill();
+    const api = createServerClient({ baseUrl: p.baseUrl, miniAppId: APP, secret: p.signingSecret, retry: { max: 0 } });
+    const refusals = await Promise.all([
+      api.postCard('nowhere', { app_user_id: 'au-alice', card: { title: 'x', body: 'y' } }).catch((e) => e),
+      api.postCard('general', { app_user_id: 'au-zed', card: { title: 'x', body: 'y' } }).catch((e) => e),
+      api.getInstallation('au-zed').catch((e) => e),
+      api.verifyAgent(await p.appToken()).catch((e) => e),
+      createServerClient({ baseUrl: p.baseUrl, miniAppId: 'other', secret: p.signingSecret, retry: { max: 0 } })
+        .getInstallation('au-alice')
+        .catch((e) => e),
+    ]);
+    for (const error of refusals) {
+      expect(isSvcApiError(error)).toBe(true);
+      expect(error.detail).toMatch(/^[A-Za-z_].*: .*\.$/);
+    }
+    expect(refusals[0].detail).toMatch(/room nowhere is unknown: post into a room/);
+    expect(refusals[3].detail).toMatch(/no act claim, so no agent is acting: call \/agents\/verify only with/);
+  });
+});

@@ -9,7 +9,7 @@ const id = (field: string) =>
     .max(LIMITS.id, { error: `${field} is longer than ${LIMITS.id} characters: send an id.` });
 const text = (field: string, max: number) =>
   z
-    .string({ error: `${field} must be a string.` })
+    .string({ error: `${field} must be a string: send text.` })
     .min(1, { error: `${field} is missing: send a non-empty string.` })
     .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` });
 
@@ -23,7 +23,7 @@ export const CONTROL_BODIES = {
   'POST /__svc/subject-token': z.object({ user_id: id('user_id').optional(), agent_id: id('agent_id').optional() }),
   'POST /__svc/install': userAction,
   'POST /__svc/uninstall': userAction.extend({
-    removed_by: z.enum(['user', 'admin'], { error: "removed_by must be 'user' or 'admin'." }).optional(),
+    removed_by: z.enum(['user', 'admin'], { error: "removed_by is not known: send 'user' or 'admin'." }).optional(),
   }),
   'POST /__svc/deprovision': userAction,
   'POST /__svc/grant': userAction.extend({ scope: text('scope', LIMITS.id) }),
@@ -31,10 +31,10 @@ export const CONTROL_BODIES = {
   'POST /__svc/message': z.object({ room_id: id('room_id'), text: text('text', LIMITS.messageText) }),
   'POST /__svc/rooms': z.object({
     name: text('name', LIMITS.roomName),
-    is_encrypted: z.boolean({ error: 'is_encrypted must be true or false.' }).optional(),
+    is_encrypted: z.boolean({ error: 'is_encrypted must be a boolean: send true or false.' }).optional(),
   }),
   'PATCH /__svc/settings': z.object({
-    theme: z.enum(['light', 'dark'], { error: "theme must be 'light' or 'dark'." }).optional(),
+    theme: z.enum(['light', 'dark'], { error: "theme is not known: send 'light' or 'dark'." }).optional(),
     locale: z
       .string({ error: 'locale must be a string: send a language tag such as en or fr-CA.' })
       .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}$/, {
@@ -52,9 +52,9 @@ export const CONTROL_BODIES = {
   'POST /__svc/revoke-version': z.object({ reason: text('reason', 500).optional() }),
   'POST /__svc/rotate-secret': z.object({
     overlap_seconds: z
-      .number({ error: 'overlap_seconds must be a number of seconds.' })
-      .int({ error: 'overlap_seconds must be whole seconds.' })
-      .min(0, { error: 'overlap_seconds must be 0 or more.' })
+      .number({ error: 'overlap_seconds must be a number: send whole seconds, such as 3600.' })
+      .int({ error: 'overlap_seconds has a fraction: send whole seconds.' })
+      .min(0, { error: 'overlap_seconds is negative: send 0 or more seconds.' })
       .max(MAX_OVERLAP_SECONDS, {
         error: `overlap_seconds is more than ${MAX_OVERLAP_SECONDS} (30 days): send a shorter overlap.`,
       })
