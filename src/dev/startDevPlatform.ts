@@ -116,6 +116,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const streams = new Set<ServerResponse>();
   const blocked: BlockedRequest[] = [];
   const broadcast = (type: string, data: unknown) => {
+    // Serialising the state costs as much as the state is large: only when a page listens.
+    if (streams.size == 0) return;
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
