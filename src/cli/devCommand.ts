@@ -116,6 +116,7 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       statePath: values.state === undefined ? undefined : resolve(io.cwd, values.state),
       retryScale,
       onNotice,
+      ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
     });
   } catch (error) {
     if (error instanceof DevAppError) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Manifest } from '../manifest';
@@ -45,6 +46,8 @@ export interface DevPlatformOptions {
   retryScale?: number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
+  /** Files in `dir` the package server must never serve (the backend's env file); the state file never is. */
+  neverServe?: string[];
   /**
    * Told what the developer should know, for the terminal: the signing secret changed (a rotation, or a new one),
    * a change could not be saved, pending deliveries were resumed. A returned promise is awaited (a rotation is
@@ -217,6 +220,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
             messengerOrigin: origin,
             allow: options.allow,
             port: options.packagePort,
+            exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
             onBlocked: (request) => {
               blocked.push(request);
               broadcast('blocked', { type: 'blocked', request });

@@ -1,13 +1,14 @@
 // The signing secret over real HTTP: kept with the state across restarts, rotated with an overlap during which a
 // backend configured with either secret verifies webhooks, and an overlap of any allowed length ending on time.
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevNotice, startDevPlatform } from '../../src/dev';
 import { createServerClient, verifyWebhook } from '../../src/server';
+import { writeAppDir } from './appDir';
 
 let backend: Server;
 let hooks = '';
@@ -56,6 +57,21 @@ describe('the signing secret', () => {
     // The old one still verifies after the restart, within its overlap.
     expect((await api().getInstallation('au-alice')).installed).toBe(true);
     expect(await readFile(statePath, 'utf8')).toContain(rotated);
+    await p.close();
+  });
+
+  it('is never served by the package server, even with the state file inside the app folder', async () => {
+    const dir = await writeAppDir();
+    const p = await startDevPlatform({
+      dir,
+      statePath: join(dir, 'svc-state.json'),
+      neverServe: [join(dir, 'backend.env')],
+    });
+    await writeFile(join(dir, 'backend.env'), `SVC_SIGNING_SECRET=${p.signingSecret}\n`);
+    await writeFile(join(dir, 'svc-state.json.123.tmp'), 'x');
+    for (const name of ['svc-state.json', 'svc-state.json.123.tmp', 'backend.env'])
+      expect((await fetch(`${p.appOrigin}/${name}`)).status).toBe(404);
+    expect((await fetch(`${p.appOrigin}/js/app.js`)).status).toBe(200);
     await p.close();
   });
 
