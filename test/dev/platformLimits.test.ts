@@ -260,7 +260,12 @@ describe('problem details everywhere', () => {
       400,
       /^user_id zed is unknown: send one of alice, bob, carol\.$/,
     );
-    expectProblem(await control('GET', '/nowhere'), 404, /There is no route \/nowhere/);
+    const missing = await control('GET', '/nowhere');
+    expectProblem(missing, 404, /There is no route \/nowhere/);
+    // The type URI resolves.
+    const page = await fetch(missing.body.type);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/^not-found \(404\): /);
   });
 
   it('says what to do in every server API refusal', async () => {

@@ -88,6 +88,14 @@ export async function routeRequest(ctx: RouteContext, req: IncomingMessage, res:
         : await ctx.idp.exchange(new URLSearchParams(text));
     return void send(answer.status, answer.body, { 'cache-control': 'no-store', pragma: 'no-cache' });
   }
+  // Each problem's `type` URI resolves to a line saying what it is.
+  const named = /^\/errors\/([a-z-]+)$/.exec(path)?.[1];
+  if (req.method === 'GET' && named && Object.hasOwn(PROBLEMS, named)) {
+    const { status, title } = PROBLEMS[named as ProblemName];
+    return void res
+      .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      .end(`${named} (${status}): ${title}. The answer's detail says what to do.\n`);
+  }
   if (path.startsWith('/v1/')) {
     const answer = await handleServerApi(
       { method: req.method ?? 'GET', path, headers: req.headers, body: bytes },
