@@ -76,10 +76,25 @@ async function stateWith(entries) {
   return path;
 }
 
-/** Ms per change (median of `changes`) and journal bytes per change, with `entries` timeline entries. */
+/**
+ * Ms per change (median of `changes`), journal bytes per change, and bytes streamed per change to one listening
+ * page, with `entries` timeline entries.
+ */
 export async function benchChangeCost(entries, changes = quick ? 100 : 400) {
   const path = await stateWith(entries);
   const p = await startDevPlatform({ miniAppId: 'bench', audience: 'bench', statePath: path });
+  const page = await fetch(`${p.origin}/__svc/events?token=${p.controlToken}`, { headers: { origin: p.origin } });
+  let streamed = 0;
+  const reader = page.body.getReader();
+  const reading = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true }));
+      if (done) return;
+      streamed += value.length;
+    }
+  })();
+  await sleep(200);
+  const first = streamed;
   const before = (await stat(path)).size;
   const times = [];
   for (let i = 0; i < changes; i++) {
@@ -88,8 +103,17 @@ export async function benchChangeCost(entries, changes = quick ? 100 : 400) {
     times.push(performance.now() - t);
   }
   const after = (await stat(path)).size;
+  await sleep(200);
+  await reader.cancel().catch(() => {});
   await p.close();
-  return { entries, fileBytes: before, msPerChange: median(times), bytesPerChange: (after - before) / changes };
+  await reading;
+  return {
+    entries,
+    fileBytes: before,
+    msPerChange: median(times),
+    bytesPerChange: (after - before) / changes,
+    streamedPerChange: (streamed - first) / changes,
+  };
 }
 
 /** Starts the built CLI with --state; resolves its URL. */
@@ -164,7 +188,7 @@ export async function benchPlatform() {
   for (const entries of [1_000, 100_000]) {
     const c = await benchChangeCost(entries);
     console.log(
-      `  per change with --state, ${entries.toLocaleString('en').padStart(7)} timeline entries (${(c.fileBytes / 1e6).toFixed(1)} MB): ${c.msPerChange.toFixed(2)} ms median, ${Math.round(c.bytesPerChange)} bytes appended`,
+      `  per change with --state, ${entries.toLocaleString('en').padStart(7)} timeline entries (${(c.fileBytes / 1e6).toFixed(1)} MB): ${c.msPerChange.toFixed(2)} ms median, ${Math.round(c.bytesPerChange)} bytes appended, ${Math.round(c.streamedPerChange).toLocaleString('en')} bytes streamed to a listening page`,
     );
   }
   const k = await benchKills();
@@ -173,7 +197,7 @@ export async function benchPlatform() {
   );
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log('svc dev platform (scripts/bench/platform.mjs):');
   await benchPlatform();
   process.exit(0);

@@ -124,11 +124,22 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
+  // The state is streamed to pages at most every 50 ms (the latest one; pages order states by revision), so a burst
+  // of changes costs one serialisation rather than one per change; a page acting gets the new state in its answer.
+  let stateQueued = false;
+  const broadcastState = () => {
+    if (streams.size == 0 || stateQueued) return;
+    stateQueued = true;
+    setTimeout(() => {
+      stateQueued = false;
+      broadcast('state', { type: 'state', state: raw });
+    }, 50).unref();
+  };
   // Resolves once the change is on disk (with --state), so a change is answered only when it is durable; a failed
   // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).
   const changed = async (): Promise<void> => {
     state.revision = (state.revision ?? 0) + 1;
-    broadcast('state', { type: 'state', state: raw });
+    broadcastState();
     const batch = patches;
     patches = [];
     if (!file) return;
