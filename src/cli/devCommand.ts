@@ -146,6 +146,7 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       (envFile
         ? ` (all settings, the signing secret too, in ${envFile})`
         : ' (--backend-env <path> writes the signing secret for it)') +
+      (values.state === undefined ? '; without --state each start makes a new signing secret' : '') +
       '. Ctrl-C stops.',
   );
   if (values.open) openBrowser(platform.url);
