@@ -167,6 +167,12 @@ if (existsSync(chromiumPath)) {
     );
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
+{
+  const { benchPlatform } = await import('./bench/platform.mjs');
+  console.log('\nsvc dev platform (scripts/bench/platform.mjs): limits and durability');
+  await benchPlatform();
+}
+
 const cpu = cpus()[0];
 console.log(
   `\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`,

@@ -134,6 +134,8 @@ export declare const ERROR_CODES: {
     readonly ERR_WRONG_AUTH_MODE: false;
     /** `external-oauth`: nobody is signed in; call `svc.auth.signIn()`. */
     readonly ERR_SIGNED_OUT: false;
+    /** No token for this person: the app is not installed for them, they left the tenant, or the version was revoked. */
+    readonly ERR_TOKEN_REFUSED: false;
     /** `svc.storage` would exceed its 256 KB quota. */
     readonly ERR_QUOTA_EXCEEDED: false;
     /** The action is not declared in the manifest. */

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DevAppError, startDevPlatform } from '../dev';
+import { DevAppError, type DevNotice, type DevPlatform, startDevPlatform } from '../dev';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
 import { mcpConfigs } from '../dev/mcp/mcpConfigs';
@@ -12,6 +12,29 @@ import { attempt, usageError } from './usageError';
 /** Options only a test passes: how the command learns to stop (default SIGINT and SIGTERM). */
 export interface DevCommandHooks {
   stopped?: Promise<unknown>;
+}
+
+/**
+ * Writes the backend's settings, the signing secret among them: in a file only its owner can read (mode 600, also
+ * when the file already existed), never on the terminal.
+ */
+async function writeBackendEnv(path: string, platform: DevPlatform): Promise<void> {
+  const lines = {
+    SVC_API_BASE: platform.baseUrl,
+    SVC_AUTH_URL: platform.authUrl,
+    SVC_REALM: platform.realm,
+    SVC_AUDIENCE: platform.audience,
+    SVC_MINI_APP_ID: platform.miniAppId,
+    SVC_SIGNING_SECRET: platform.signingSecret,
+  };
+  const text = Object.entries(lines)
+    .map(([k, v]) => `${k}=${v}\n`)
+    .join('');
+  // Narrowed before the secret is written: an existing file keeps its mode on write.
+  await chmod(path, 0o600).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await writeFile(path, text, { mode: 0o600 });
 }
 
 const isPort = (value: string | undefined) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536);
@@ -48,7 +71,7 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
         'app-url': { type: 'string' },
         state: { type: 'string' },
         'retry-scale': { type: 'string' },
-        'env-file': { type: 'string' },
+        'backend-env': { type: 'string' },
         open: { type: 'boolean' },
         mcp: { type: 'boolean', default: true },
         'no-mcp': { type: 'boolean' },
@@ -89,7 +112,15 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
     return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
 
   const dir = resolve(io.cwd, positionals[0] ?? '.');
-  let platform: Awaited<ReturnType<typeof startDevPlatform>>;
+  const envFile = values['backend-env'];
+  let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
+  const onNotice = async (notice: DevNotice) => {
+    // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
+    if (notice.kind === 'secret-changed' && platform && envFile) {
+      await writeBackendEnv(resolve(io.cwd, envFile), platform);
+      writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds it: reload your backend's settings.`);
+    } else writeLine(io.stderr, `svc dev: ${notice.message}`);
+  };
   try {
     platform = await startDevPlatform({
       dir,
@@ -104,6 +135,8 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       agentId,
       elicit,
       mcpOrigins: values['mcp-origin'],
+      onNotice,
+      ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
     });
   } catch (error) {
     if (error instanceof DevAppError) {
@@ -111,27 +144,20 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       return EXIT.invalid;
     }
     if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
-      writeLine(io.stderr, `svc dev: the port is taken; pass --port <another> or --port 0 for any free one.`);
+      const option = (error as { option?: string }).option ?? '--port';
+      writeLine(
+        io.stderr,
+        `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
+      );
+      return EXIT.usage;
+    }
+    if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
+      writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
       return EXIT.usage;
     }
     throw error;
   }
-  const envFile = values['env-file'];
-  if (envFile) {
-    // The backend's settings, the signing secret among them: in a file only you can read, never on the terminal.
-    const lines = {
-      SVC_API_BASE: platform.baseUrl,
-      SVC_AUTH_URL: platform.authUrl,
-      SVC_REALM: platform.realm,
-      SVC_AUDIENCE: platform.audience,
-      SVC_MINI_APP_ID: platform.miniAppId,
-      SVC_SIGNING_SECRET: platform.signingSecret,
-    };
-    const text = Object.entries(lines)
-      .map(([k, v]) => `${k}=${v}\n`)
-      .join('');
-    await writeFile(resolve(io.cwd, envFile), text, { mode: 0o600 });
-  }
+  if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
   writeLine(io.stdout, platform.url);
   writeLine(
     io.stderr,
@@ -139,7 +165,8 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
       (envFile
         ? ` (all settings, the signing secret too, in ${envFile})`
-        : ' (--env-file <path> writes the signing secret for it)') +
+        : ' (--backend-env <path> writes the signing secret for it)') +
+      (values.state === undefined ? '; without --state each start makes a new signing secret' : '') +
       '. Ctrl-C stops.',
   );
   if (platform.mcpUrl && platform.mcpToken) {

@@ -105,7 +105,8 @@ Options:
   --app-url <url>        Load the app from your own dev server (e.g. Vite's http://localhost:5173) instead.
   --state <file>         Keep rooms, grants and installations in this file across restarts.
   --retry-scale <x>      Webhook retry delays times x (0.01: a minute of backoff takes under a second).
-  --env-file <file>      Write the backend's settings (the signing secret too) to this file, mode 600.
+  --backend-env <file>   Write the backend's settings (the signing secret too) to this file, mode 600;
+                         rewritten when the secret is rotated.
   --open                 Open the URL in the system browser.
   --no-mcp               Do not serve the actions as MCP tools at <origin>/mcp.
   --agent-id <id>        The agent id of every MCP call (default the MCP client's name).

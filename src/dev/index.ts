@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export * from './protocol';
-export { startDevPlatform, type DevPlatform, type DevPlatformOptions } from './startDevPlatform';
+export { startDevPlatform, type DevNotice, type DevPlatform, type DevPlatformOptions } from './startDevPlatform';
 export type { AppTokenOptions, DevPlatformHandle } from './platformHandle';
 export { readAppDir, DevAppError, type DevApp } from './readAppDir';
 export {

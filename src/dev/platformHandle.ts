@@ -1,6 +1,7 @@
 import type { Manifest } from '../manifest';
 import type { ActionBody, ControlAction } from './platform/controlActions';
 import type { IdentityProvider } from './platform/createIdentityProvider';
+import type { SigningSecrets } from './platform/signingSecrets';
 import { ACCESS_TOKEN_TYPE, type DevState, type DevTimelineEntry, TOKEN_EXCHANGE_GRANT } from './protocol';
 import type { BlockedRequest } from './serve/createPackageServer';
 
@@ -12,9 +13,9 @@ export interface HandleParts {
   miniAppId: string;
   audience: string;
   state: DevState;
-  secrets: { current: string[] };
+  secrets: SigningSecrets;
   actions: Record<string, ControlAction>;
-  changed(): void;
+  changed(): Promise<void>;
   idp: IdentityProvider;
   appUrl: string;
   appOrigin: string;
@@ -42,7 +43,7 @@ export interface AppTokenOptions {
 export function platformHandle(p: HandleParts) {
   const run = async (route: string, body: ActionBody) => {
     const result = await p.actions[route]!(body);
-    p.changed();
+    await p.changed();
     return result;
   };
   const entries = (roomId: string | undefined, kind: DevTimelineEntry['kind']) =>
@@ -61,7 +62,7 @@ export function platformHandle(p: HandleParts) {
     realm: p.realm,
     /** The current webhook and server API signing secret (a rotation makes a new one). */
     get signingSecret() {
-      return p.secrets.current[0] ?? '';
+      return p.secrets.current;
     },
     miniAppId: p.miniAppId,
     /** The audience exchanged tokens carry. */

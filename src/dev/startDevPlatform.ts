@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Manifest } from '../manifest';
@@ -9,7 +10,10 @@ import { createWebhookSender } from './platform/createWebhookSender';
 import { createRequestBucket } from './platform/handleServerApi';
 import { initialState } from './platform/initialState';
 import { routeRequest } from './platform/routeRequest';
-import { loadState, saveState } from './platform/stateFile';
+import { openStateFile } from './platform/stateFile';
+import { newSecret, type SigningSecrets, validSecrets } from './platform/signingSecrets';
+import { patchesJson, type Patch, trackChanges } from './platform/trackChanges';
+import { createProblem } from '../server/problems';
 import type { DevConfig, DevState } from './protocol';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
@@ -53,6 +57,21 @@ export interface DevPlatformOptions {
   mcpOrigins?: string[];
   /** How long (ms) an MCP call waits for the person to answer a sheet before the agent is told to retry; 50 s. */
   mcpPersonTimeout?: number;
+  /** Files in `dir` the package server must never serve (the backend's env file); the state file never is. */
+  neverServe?: string[];
+  /**
+   * Told what the developer should know, for the terminal: the signing secret changed (a rotation, or a new one),
+   * a change could not be saved, pending deliveries were resumed. A returned promise is awaited (a rotation is
+   * answered once it resolves, so the backend's env file can be rewritten first).
+   */
+  onNotice?: (notice: DevNotice) => void | Promise<void>;
+}
+
+/** Something the developer should know about the running platform. @public */
+export interface DevNotice {
+  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed';
+  /** A sentence for the terminal (never containing a secret). */
+  message: string;
 }
 
 /** The mini app id, audience and version, from the manifest or the options. */
@@ -92,37 +111,85 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const app = options.dir ? await readAppDir(options.dir) : undefined;
   const { miniAppId, audience, version } = appIdentity(options, app?.manifest);
   const realm = options.realm ?? 'svc-dev';
-  const saved = options.statePath ? await loadState(options.statePath, miniAppId) : undefined;
-  const state: DevState = saved ?? initialState(miniAppId, version);
-  state.version = version;
-  const secrets = { current: [randomBytes(24).toString('base64url')] };
+  const file = options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined;
+  const raw: DevState = file?.state ?? initialState(miniAppId, version);
+  raw.version = version;
+  const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
+  const notice = (kind: DevNotice['kind'], message: string) => options.onNotice?.({ kind, message });
+  if (file && !file.secrets)
+    await notice(
+      'secret-changed',
+      `a new signing secret, kept in ${options.statePath} from now on: give it to your backend (--backend-env writes it).`,
+    );
+  if (file) await file.compact(() => ({ state: raw, secrets }));
+  // Every write through `state` is recorded, so a change appends only what it changed to the journal.
+  let patches: Patch[] = [];
+  const state = trackChanges(raw, (patch) => patches.push(patch));
+  let secretsChanged = false;
   const controlToken = randomBytes(24).toString('base64url');
   const streams = new Set<ServerResponse>();
   const blocked: BlockedRequest[] = [];
-  let saving = Promise.resolve();
   const broadcast = (type: string, data: unknown) => {
+    // Serialising the state costs as much as the state is large: only when a page listens.
+    if (streams.size == 0) return;
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
-  const changed = () => {
-    state.revision = (state.revision ?? 0) + 1;
-    if (options.statePath) {
-      const path = options.statePath;
-      saving = saving.then(() => saveState(path, state));
-    }
-    broadcast('state', { type: 'state', state });
+  // The state is streamed to pages at most every 50 ms (the latest one; pages order states by revision), so a burst
+  // of changes costs one serialisation rather than one per change; a page acting gets the new state in its answer.
+  let stateQueued = false;
+  const broadcastState = () => {
+    if (streams.size == 0 || stateQueued) return;
+    stateQueued = true;
+    setTimeout(() => {
+      stateQueued = false;
+      broadcast('state', { type: 'state', state: raw });
+    }, 50).unref();
   };
+  // Resolves once the change is on disk (with --state), so a change is answered only when it is durable; a failed
+  // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).
+  const changed = async (): Promise<void> => {
+    state.revision = (state.revision ?? 0) + 1;
+    broadcastState();
+    const batch = patches;
+    patches = [];
+    if (!file) return;
+    const line = `{"p":${patchesJson(batch)}${secretsChanged ? `,"secrets":${JSON.stringify(secrets)}` : ''}}\n`;
+    secretsChanged = false;
+    try {
+      await file.append(line);
+    } catch (error) {
+      const message = (error as Error).message;
+      broadcast('problem', { type: 'problem', message });
+      await notice('save-failed', message);
+      throw error;
+    }
+  };
+  /** For changes nobody waits on (webhook attempts): a failure is reported by `changed` itself. */
+  const changedInBackground = () => void changed().catch(() => {});
 
   let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
   let mcp: Awaited<ReturnType<typeof attachMcp>> | undefined;
   const server = createServer((req, res) => {
     if (mcp?.owns(req)) return void mcp.handle(req, res);
-    route(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
+    route(req, res).catch((error: Error) => {
+      if (res.headersSent) return void res.end();
+      const problem = createProblem(
+        `${origin}/errors`,
+        'internal-error',
+        `The platform failed on this request (${error.message}): retry, and report it if it happens again.`,
+        (req.url ?? '/').split('?')[0] ?? '/',
+      );
+      res.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
     });
   });
-  await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
+  try {
+    await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
+  } catch (error) {
+    await file?.close();
+    throw Object.assign(error as Error, { option: '--port' });
+  }
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const idp = await createIdentityProvider({
@@ -130,11 +197,19 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     realm,
     authorize: ({ userId, audience: asked, scopes }) => {
       const user = state.users.find((u) => u.id === userId);
-      if (asked !== audience) return { refuse: `audience must be ${audience}.` };
-      if (!user || user.deprovisioned) return { refuse: 'the person left the tenant.' };
-      if (state.version_revoked) return { refuse: 'this version of the mini app was revoked.' };
+      if (asked !== audience)
+        return {
+          refuse: `audience ${asked} is not this mini app's: send ${audience} (auth.audience in the manifest).`,
+          error: 'invalid_target',
+        };
+      if (!user || user.deprovisioned)
+        return {
+          refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
+        };
+      if (state.version_revoked)
+        return { refuse: `Version ${version} of the mini app was revoked: update the app to a published version.` };
       const installed = state.installations.some((i) => i.user_id === userId && i.installed);
-      if (!installed) return { refuse: 'the mini app is not installed for this person.' };
+      if (!installed) return { refuse: 'The mini app is not installed for this person: install it first.' };
       // With a manifest: the token's scopes are its auth.scopes (consented at install). Without one (a backend's
       // test naming only an id), the person's grants stand in.
       const auth = app?.manifest.auth;
@@ -150,25 +225,44 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     ? createWebhookSender({
         url: options.webhooks,
         miniAppId,
-        secret: () => secrets.current[0] ?? '',
+        secrets: () => validSecrets(secrets),
         retryScale: options.retryScale,
-        changed,
+        add: (delivery) => {
+          state.deliveries.push(delivery);
+          return state.deliveries.at(-1)!;
+        },
+        changed: changedInBackground,
       })
     : undefined;
-  const pkg: PackageServer | undefined =
-    app && !options.appUrl
-      ? await createPackageServer({
-          dir: app.dir,
-          manifest: app.manifest,
-          messengerOrigin: origin,
-          allow: options.allow,
-          port: options.packagePort,
-          onBlocked: (request) => {
-            blocked.push(request);
-            broadcast('blocked', { type: 'blocked', request });
-          },
-        })
-      : undefined;
+  let pkg: PackageServer | undefined;
+  try {
+    pkg =
+      app && !options.appUrl
+        ? await createPackageServer({
+            dir: app.dir,
+            manifest: app.manifest,
+            messengerOrigin: origin,
+            allow: options.allow,
+            port: options.packagePort,
+            exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
+            onBlocked: (request) => {
+              blocked.push(request);
+              broadcast('blocked', { type: 'blocked', request });
+            },
+          })
+        : undefined;
+  } catch (error) {
+    // Nothing may keep running when the start fails: the caller reports the error and exits.
+    webhooks?.close();
+    server.closeAllConnections();
+    await new Promise<void>((ok) => server.close(() => ok()));
+    await file?.close();
+    throw Object.assign(error as Error, { option: '--package-port' });
+  }
+  // Deliveries a stopped platform left pending are sent again (webhooks are at least once; the backend dedupes).
+  const resumed = webhooks ? state.deliveries.filter((d) => d.state === 'pending' && d.url === options.webhooks) : [];
+  for (const delivery of resumed) webhooks!.resume(delivery);
+  if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const config = (): DevConfig => ({
@@ -180,7 +274,23 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     baseUrl: `${origin}/v1`,
     blocked,
   });
-  const actions = controlActions({ state, miniAppId, idp, webhooks, secrets });
+  // One bucket per vendor for the platform's life: every server API request draws from it.
+  const take = createRequestBucket();
+  const actions = controlActions({
+    state,
+    miniAppId,
+    idp,
+    webhooks,
+    secrets,
+    rotated: async () => {
+      secretsChanged = true;
+      const until = new Date(secrets.previous?.until ?? Date.now()).toISOString();
+      await notice(
+        'secret-changed',
+        `the signing secret was rotated (generation ${state.secret.generation}); the previous one verifies until ${until}.`,
+      );
+    },
+  });
   if (app && options.mcp !== false) {
     mcp = attachMcp({ options, app, origin, streams });
     Object.assign(actions, mcp.routes);
@@ -196,7 +306,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         idp,
         actions,
         secrets,
-        take: createRequestBucket(),
+        take,
         streams,
         changed,
         config,
@@ -241,7 +351,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       for (const r of streams) r.end();
       server.closeAllConnections();
       await Promise.all([new Promise<void>((ok) => server.close(() => ok())), pkg?.close()]);
-      await saving;
+      await file?.close();
     },
   });
 }

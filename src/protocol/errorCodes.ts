@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   ERR_WRONG_AUTH_MODE: false,
   /** `external-oauth`: nobody is signed in; call `svc.auth.signIn()`. */
   ERR_SIGNED_OUT: false,
+  /** No token for this person: the app is not installed for them, they left the tenant, or the version was revoked. */
+  ERR_TOKEN_REFUSED: false,
   /** `svc.storage` would exceed its 256 KB quota. */
   ERR_QUOTA_EXCEEDED: false,
   /** The action is not declared in the manifest. */

@@ -1,4 +1,12 @@
-import { createRemoteJWKSet, customFetch, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  decodeJwt,
+  errors,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
 import { SvcTokenError, type TokenFailure } from './SvcTokenError';
 
 /**
@@ -51,6 +59,16 @@ export interface TokenVerifier {
   verifyRequest(request: Request | Headers | Record<string, string | string[] | undefined>): Promise<VerifiedToken>;
   /** The issuer tokens must carry. */
   readonly issuer: string;
+}
+
+/** The `iss` of a JWT, read without verifying it, or undefined when it has none or is not a JWT. */
+function readIssuer(token: string): string | undefined {
+  try {
+    const iss = (decodeJwt(token) as { iss?: unknown }).iss;
+    return typeof iss == 'string' ? iss : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
@@ -108,18 +126,34 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     if (typeof options[field] != 'string' || options[field] == '')
       throw new TypeError(`createTokenVerifier(): ${field} must be a non-empty string.`);
   const issuer = `${options.authUrl.replace(/\/+$/, '')}/realms/${options.realm}`;
+  const keysUrl = `${issuer}/protocol/openid-connect/certs`;
+  // The key set's last HTTP status, to name the cause when jose only says the answer was not 200.
+  let keysStatus = 0;
+  const fetchKeys: typeof fetch = async (input, init) => {
+    const response = await (options.fetch ?? fetch)(input, init);
+    keysStatus = response.status;
+    return response;
+  };
   const keys =
     options.keys ??
-    createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`), {
+    createRemoteJWKSet(new URL(keysUrl), {
       cooldownDuration: options.cooldownMs ?? 30_000,
       cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
-      ...(options.fetch ? { [customFetch]: options.fetch } : {}),
+      [customFetch]: fetchKeys,
     });
   const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
 
   async function verify(token: string): Promise<VerifiedToken> {
     if (typeof token != 'string' || token.split('.').length != 3)
       throw new SvcTokenError('malformed', 'the token is not a JWT (three dot-separated parts).');
+    // The issuer is read before the signature: a token of another realm or another svc dev would otherwise fail
+    // as an unknown key, hiding the cause. An issuer is not a secret; the token itself is never shown.
+    const claimed = readIssuer(token);
+    if (claimed !== undefined && claimed !== issuer)
+      throw new SvcTokenError(
+        'wrong-issuer',
+        `the token was issued by ${claimed}, not by this realm (${issuer}): check authUrl and realm, or the app sent a token of another platform.`,
+      );
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer,
@@ -138,6 +172,11 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (claims.act && typeof claims.act.sub == 'string') result.actor = { sub: claims.act.sub };
       return result;
     } catch (error) {
+      if (keysStatus && keysStatus != 200 && (error as { code?: string })?.code == 'ERR_JOSE_GENERIC')
+        throw new SvcTokenError(
+          'keys-unavailable',
+          `the realm's key set at ${keysUrl} answered ${keysStatus}: check authUrl and realm.`,
+        );
       throw failure(error);
     }
   }

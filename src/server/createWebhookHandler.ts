@@ -43,6 +43,12 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
    * platform wants an answer within 5 s. Default 4 000. Set `Infinity` to always wait.
    */
   ackAfterMs?: number;
+  /**
+   * Ms the idempotency store may take to answer the claim before the delivery is answered `503` with `Retry-After`
+   * (the store is unreachable: the platform retries, nothing runs). Counted from the request's arrival, within the
+   * platform's 5 s budget. Default 2 000.
+   */
+  storeTimeoutMs?: number;
   /** Keeps the runtime alive for work finishing after the answer (Workers: `ctx.waitUntil`). */
   waitUntil?: (work: Promise<unknown>) => void;
   /** Now, in seconds (tests). */
@@ -87,6 +93,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const leaseMs = options.leaseMs ?? 60_000;
   const doneTtlMs = options.doneTtlMs ?? 48 * 3600_000;
   const ackAfterMs = options.ackAfterMs ?? 4_000;
+  const storeTimeoutMs = options.storeTimeoutMs ?? 2_000;
+  const unreachable = (why: string) =>
+    json(
+      503,
+      {
+        error: 'store-unavailable',
+        message: `the idempotency store is unreachable (${why}); nothing ran: the platform retries the delivery later.`,
+      },
+      { 'retry-after': '30' },
+    );
 
   async function process(delivery: WebhookDelivery, token: string): Promise<void> {
     const info: DeliveryInfo = { key: delivery.key, timestamp: delivery.timestamp };
@@ -106,6 +122,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   const handle = async (request: Request): Promise<Response> => {
+    const arrived = Date.now();
     if (request.method != 'POST') return json(405, { error: 'webhooks are POST requests' }, { allow: 'POST' });
     const type = request.headers.get('content-type') ?? '';
     if (!/^application\/json\b/i.test(type)) return json(415, { error: 'webhooks are application/json' });
@@ -125,7 +142,28 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       throw error;
     }
     const token = crypto.randomUUID();
-    const claim = await store.claim(delivery.key, token, leaseMs);
+    // The claim is raced against the budget: a store that is down (a client queueing commands while it reconnects)
+    // must not hold the answer past the platform's 5 s. A claim won after the 503 is given back.
+    let storeTimer: ReturnType<typeof setTimeout> | undefined;
+    const pending = Promise.resolve().then(() => store.claim(delivery.key, token, leaseMs));
+    const claim = await Promise.race([
+      pending.catch((error: unknown) => ({ failed: error })),
+      new Promise<'timeout'>((resolve) => {
+        storeTimer = setTimeout(() => resolve('timeout'), Math.max(0, storeTimeoutMs - (Date.now() - arrived)));
+      }),
+    ]).finally(() => clearTimeout(storeTimer));
+    if (claim == 'timeout' || typeof claim == 'object') {
+      const error = claim == 'timeout' ? new Error(`no answer in ${storeTimeoutMs} ms`) : claim.failed;
+      if (claim == 'timeout')
+        void pending.then(
+          (late) => (late == 'claimed' ? store.release(delivery.key, token) : undefined),
+          () => {},
+        );
+      options.onError?.(error, { key: delivery.key, timestamp: delivery.timestamp });
+      return unreachable(
+        claim == 'timeout' ? `no answer in ${storeTimeoutMs} ms` : (error as Error)?.message || String(error),
+      );
+    }
     if (claim == 'done') return json(200, { ok: true, duplicate: true });
     if (claim == 'in-progress')
       return json(
@@ -137,7 +175,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const work = process(delivery, token);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
-      if (Number.isFinite(ackAfterMs)) timer = setTimeout(() => resolve('late'), ackAfterMs);
+      if (Number.isFinite(ackAfterMs))
+        timer = setTimeout(() => resolve('late'), Math.max(0, ackAfterMs - (Date.now() - arrived)));
     });
     try {
       const outcome = await Promise.race([work.then(() => 'done' as const), late]);

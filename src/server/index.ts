@@ -43,7 +43,7 @@ export {
   type VerifiedToken,
 } from './createTokenVerifier';
 export { SvcTokenError, isSvcTokenError, type TokenFailure } from './SvcTokenError';
-export { requireToken, withToken } from './requireToken';
+export { requireToken, type TokenGuardOptions, withToken } from './requireToken';
 export {
   handleNode,
   toFetchRequest,

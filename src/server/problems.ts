@@ -24,10 +24,14 @@ export const PROBLEMS = {
   'invalid-signature': { status: 401, title: 'Signature invalid, missing, or outside the timestamp window' },
   'scope-not-granted': { status: 403, title: 'Scope not granted' },
   'tenant-policy': { status: 403, title: 'Tenant policy forbids it' },
+  forbidden: { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Unknown room, user or mini app' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'room-encrypted': { status: 409, title: 'The room is end-to-end encrypted' },
   'version-revoked': { status: 409, title: 'This version of the mini app was revoked' },
+  'payload-too-large': { status: 413, title: 'Request body too large' },
   'rate-limited': { status: 429, title: 'Rate limited' },
+  'internal-error': { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Temporarily unavailable' },
 } as const;
 

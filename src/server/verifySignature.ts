@@ -33,6 +33,9 @@ export interface VerifySignatureOptions {
   miniAppId?: string;
 }
 
+/** Signatures one `X-Svc-Signature` may carry (the platform sends two during a secret rotation's overlap). */
+const MAX_SIGNATURES = 4;
+
 /** The interface's replay window, in seconds. @public */
 export const REPLAY_WINDOW_SECONDS = 300;
 
@@ -100,20 +103,24 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
     if (app !== options.miniAppId)
       throw new SvcSignatureError(
         'wrong-mini-app',
-        `${SIGNATURE_HEADERS.miniApp} names another mini app than this one.`,
+        `${SIGNATURE_HEADERS.miniApp} names another mini app than this one: sign with this mini app's id.`,
       );
   }
 
-  const mac = signature!.startsWith('v0=') ? fromHex32(signature!.slice(3)) : undefined;
-  if (!mac)
+  // During a secret rotation the platform signs with the new and the old secret: one `v0=` per secret,
+  // comma-separated. Any one matching any configured secret verifies.
+  const parts = signature!.split(',').map((part) => part.trim());
+  const macs = parts.map((part) => (part.startsWith('v0=') ? fromHex32(part.slice(3)) : undefined));
+  if (parts.length > MAX_SIGNATURES || macs.some((mac) => !mac))
     throw new SvcSignatureError(
       'malformed-signature',
-      `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 lowercase hex digits (HMAC-SHA256 of the signing base).`,
+      `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 lowercase hex digits (at most ${MAX_SIGNATURES}, comma-separated, during a secret rotation).`,
     );
   const base = signingBase(stamp!, body);
   for (const secret of secrets) {
-    const key = hmacKey(secret);
-    if (await crypto.subtle.verify('HMAC', key instanceof CryptoKey ? key : await key, mac, base)) return Number(stamp);
+    const found = hmacKey(secret);
+    const key = found instanceof CryptoKey ? found : await found;
+    for (const mac of macs) if (await crypto.subtle.verify('HMAC', key, mac!, base)) return Number(stamp);
   }
   throw new SvcSignatureError(
     'bad-signature',

@@ -19,7 +19,8 @@ export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
   timestamp: number;
 }
 
-const decoder = new TextDecoder();
+// Fatal: invalid UTF-8 is refused rather than read with U+FFFD in place of the bad bytes.
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a Request's body once, as bytes, or passes a `{ body, headers }` pair through. */
 export async function readSigned(
@@ -51,7 +52,7 @@ export async function verifyWebhookDelivery(
   try {
     event = JSON.parse(decoder.decode(bytes));
   } catch {
-    throw new SvcSignatureError('invalid-payload', 'the webhook body is not JSON.');
+    throw new SvcSignatureError('invalid-payload', 'the webhook body is not JSON encoded as UTF-8.');
   }
   if (
     typeof event != 'object' ||

@@ -1,10 +1,13 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { devCommand } from '../../src/cli/devCommand';
+import { signRequest } from '../../src/server';
 import { writeAppDir } from '../dev/appDir';
 
 function io(cwd: string) {
@@ -25,7 +28,7 @@ describe('svc dev', () => {
     const { out, io: cli } = io(dir);
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
-    const running = devCommand(['.', '--port', '0', '--env-file', 'backend.env'], cli, { stopped });
+    const running = devCommand(['.', '--port', '0', '--backend-env', 'backend.env'], cli, { stopped });
     for (let i = 0; i < 200 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
     const url = out.stdout.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
@@ -70,5 +73,73 @@ describe('svc dev', () => {
     const code = new Promise((r) => child.once('exit', r));
     child.kill('SIGINT');
     expect(await code).toBe(0);
+  });
+
+  it.runIf(existsSync(resolve('dist/cli.js')))(
+    'the built bin, run through its shebang under Node 20, writes --backend-env with mode 600 over an existing file, and rewrites it on rotation',
+    async () => {
+      const dir = await writeAppDir();
+      const envPath = join(dir, '.env.svc-dev');
+      writeFileSync(envPath, 'OLD=1\n', { mode: 0o644 });
+      chmodSync(envPath, 0o644);
+      // Executed as npx does: the shebang's node, then our arguments (Node 20 reads any --env-file among them).
+      const child = spawn(resolve('dist/cli.js'), ['dev', dir, '--port', '0', '--backend-env', '.env.svc-dev'], {
+        stdio: 'pipe',
+        cwd: dir,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      for (let i = 0; i < 500 && !stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
+      const url = new URL(stdout.trim());
+      expect(statSync(envPath).mode & 0o777).toBe(0o600);
+      const env = Object.fromEntries(
+        readFileSync(envPath, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=', 2) as [string, string]),
+      );
+      expect(env.OLD).toBeUndefined();
+      // The secret in the file signs a request the platform accepts.
+      const headers = await signRequest({ body: '', secret: env.SVC_SIGNING_SECRET!, miniAppId: env.SVC_MINI_APP_ID! });
+      const path = `/v1/apps/${env.SVC_MINI_APP_ID}/installations/au-alice`;
+      expect((await fetch(`${url.origin}${path}`, { headers })).status).toBe(200);
+
+      const rotate = await fetch(`${url.origin}/__svc/rotate-secret`, {
+        method: 'POST',
+        headers: {
+          origin: url.origin,
+          'x-svc-dev-token': url.searchParams.get('token')!,
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      });
+      expect(rotate.status).toBe(200);
+      const rotated = readFileSync(envPath, 'utf8').match(/^SVC_SIGNING_SECRET=(\S+)$/m)?.[1];
+      expect(rotated).toBeDefined();
+      expect(rotated).not.toBe(env.SVC_SIGNING_SECRET);
+      expect(stderr).toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds it/);
+      expect(stderr).not.toContain(rotated!);
+      const code = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      expect(await code).toBe(0);
+    },
+  );
+
+  it.runIf(existsSync(resolve('dist/cli.js')))('the built bin names a taken --package-port and exits 2', async () => {
+    const dir = await writeAppDir();
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    const child = spawn(process.execPath, [resolve('dist/cli.js'), 'dev', dir, '--package-port', String(port)], {
+      stdio: 'pipe',
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => child.once('exit', r));
+    taken.close();
+    expect(code).toBe(2);
+    expect(stderr).toContain('the --package-port port is taken; pass --package-port <another>');
   });
 });

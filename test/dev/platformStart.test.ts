@@ -15,8 +15,9 @@ let secret = '';
 
 beforeAll(async () => {
   backend = createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
     const event = await verifyWebhook({ body, headers: req.headers }, { secrets: [secret] }).catch(() => undefined);
     if (event) events.push((event as { event: string }).event);
     res.writeHead(event ? 200 : 401).end();

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkControlRequest } from '../../src/dev/platform/checkControlRequest';
-import { loadState, saveState } from '../../src/dev/platform/stateFile';
+import { openStateFile } from '../../src/dev/platform/stateFile';
 import type { DevState } from '../../src/dev/protocol';
 
 const state: DevState = {
@@ -21,23 +21,39 @@ const state: DevState = {
 };
 
 describe('the state file', () => {
-  it('survives a restart: what was saved loads back, with no temporary file left', async () => {
+  it('survives a restart: what was saved and appended loads back, compacted, mode 600, no temporary file left', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
     const path = join(dir, '.svc-dev.json');
-    expect(await loadState(path, 'polls')).toBeUndefined();
-    await saveState(path, state);
-    expect(await loadState(path, 'polls')).toEqual(state);
+    const first = await openStateFile(path, 'polls');
+    expect(first.state).toBeUndefined();
+    const secrets = { current: 'secret-1' };
+    await first.compact(() => ({ state, secrets }));
+    await first.append(
+      '{"p":[[["settings","locale"],"fr"],[["rooms","0","timeline","0"],{"kind":"message","event_id":"$1","sender":"u1","text":"hé","at":"x"}]]}\n',
+    );
+    await first.close();
+    const again = await openStateFile(path, 'polls');
+    expect(again.state?.settings.locale).toBe('fr');
+    expect(again.state?.rooms[0]?.timeline).toHaveLength(1);
+    expect(again.secrets).toEqual(secrets);
+    await again.compact(() => ({ state: again.state!, secrets }));
+    await again.close();
+    expect((await readFile(path, 'utf8')).split('\n')).toHaveLength(2);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readdir(dir)).toEqual(['.svc-dev.json']);
   });
 
-  it('refuses a foreign or broken file with a message naming it, without overwriting it', async () => {
+  it('refuses a foreign, broken or partial file with a message naming it, without overwriting it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
     const path = join(dir, 'state.json');
-    await saveState(path, state);
-    await expect(loadState(path, 'other')).rejects.toThrow(/belongs to mini app polls/);
+    await writeFile(path, JSON.stringify(state));
+    await expect(openStateFile(path, 'other')).rejects.toThrow(/belongs to mini app polls/);
     await writeFile(path, '{nope');
-    await expect(loadState(path, 'polls')).rejects.toThrow(/not valid JSON/);
+    await expect(openStateFile(path, 'polls')).rejects.toThrow(/not valid JSON/);
     expect(await readFile(path, 'utf8')).toBe('{nope');
+    const { settings: _, ...partial } = state;
+    await writeFile(path, JSON.stringify(partial));
+    await expect(openStateFile(path, 'polls')).rejects.toThrow(/settings is missing/);
   });
 });
 

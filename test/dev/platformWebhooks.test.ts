@@ -53,7 +53,7 @@ const payload = (event: string) => ({
 
 describe('webhook delivery', () => {
   it('signs deliveries so verifyWebhook accepts them', async () => {
-    const sender = createWebhookSender({ url, miniAppId: 'polls', secret: () => SECRET, changed: () => {} });
+    const sender = createWebhookSender({ url, miniAppId: 'polls', secrets: () => [SECRET], changed: () => {} });
     const delivery = sender.send('scope.granted', payload('scope.granted'));
     await settled(delivery);
     expect(delivery.state).toBe('delivered');
@@ -66,7 +66,7 @@ describe('webhook delivery', () => {
     const sender = createWebhookSender({
       url,
       miniAppId: 'polls',
-      secret: () => SECRET,
+      secrets: () => [SECRET],
       retryScale: 0.01,
       changed: () => {},
     });
@@ -81,7 +81,7 @@ describe('webhook delivery', () => {
     const sender = createWebhookSender({
       url,
       miniAppId: 'polls',
-      secret: () => 'wrong',
+      secrets: () => ['wrong'],
       retryScale: 0.001,
       maxAttempts: 2,
       changed: () => {},

@@ -23,9 +23,9 @@ const freePort = () =>
     });
   });
 
-/** Starts redis-server; resolves its URL and a stop function. */
-export async function startRedis(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
-  const port = await freePort();
+/** Starts redis-server (on `port`, default a free one); resolves its URL and a stop function. */
+export async function startRedis(port?: number): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     redisBinary,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

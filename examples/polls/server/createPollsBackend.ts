@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createServerClient, createTokenVerifier, createWebhookHandler, isSvcApiError } from 'svc-sdk/server';
 
-/** Where the backend finds the platform: what `svc dev --env-file` writes, or `startDevPlatform`'s handle. */
+/** Where the backend finds the platform: what `svc dev --backend-env` writes, or `startDevPlatform`'s handle. */
 export interface PollsBackendOptions {
   apiBase: string;
   authUrl: string;

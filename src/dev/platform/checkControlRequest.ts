@@ -23,15 +23,18 @@ export function checkControlRequest(
   queryToken?: string | null,
 ): string | undefined {
   const expectedHost = new URL(guard.origin).host;
-  if (first(headers.host) !== expectedHost) return `Host must be ${expectedHost}.`;
+  if (first(headers.host) !== expectedHost)
+    return `Host must be ${expectedHost}: open the URL svc dev printed (not another host name for it).`;
   // Browsers leave Origin out of same-origin GETs (fetch, EventSource) but always send Sec-Fetch-Site, which no page
   // can forge: a same-origin request without Origin is the messenger page itself.
   const origin = first(headers.origin);
   const sameOrigin = origin === undefined && first(headers['sec-fetch-site']) === 'same-origin';
-  if (origin !== guard.origin && !sameOrigin) return `Origin must be ${guard.origin}.`;
+  if (origin !== guard.origin && !sameOrigin)
+    return `Origin must be ${guard.origin}: only the messenger page may call the control API.`;
   const given = first(headers[CONTROL_TOKEN_HEADER]) ?? queryToken ?? '';
   const a = Buffer.from(given);
   const b = Buffer.from(guard.token);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) return `${CONTROL_TOKEN_HEADER} is missing or wrong.`;
+  if (a.length !== b.length || !timingSafeEqual(a, b))
+    return `${CONTROL_TOKEN_HEADER} is missing or wrong: send the launch token of the URL svc dev printed.`;
   return undefined;
 }

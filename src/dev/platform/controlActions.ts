@@ -1,7 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import type * as z from 'zod';
 import type { DevState, DevUser } from '../protocol';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
+import { CONTROL_BODIES, parseBody } from './controlSchemas';
+import { rotateSecrets, type SigningSecrets } from './signingSecrets';
 
 /** A control request body (fields of the protocol's request types). */
 export interface ActionBody {
@@ -28,12 +31,16 @@ export interface ControlContext {
   miniAppId: string;
   idp: IdentityProvider;
   webhooks: WebhookSender | undefined;
-  /** The signing secrets, newest first (the previous one stays valid during a rotation's overlap). */
-  secrets: { current: string[] };
+  /** The signing secrets (the previous one stays valid during a rotation's overlap). */
+  secrets: SigningSecrets;
+  /** Told after a rotation, so the platform saves the secrets and rewrites the backend's env file. */
+  rotated?(): void | Promise<void>;
 }
 
 /** One control action: validates its body (throwing an Error whose message names the field) and changes the state. */
-export type ControlAction = (body: ActionBody) => Promise<unknown> | unknown;
+export type ControlAction = (body: unknown) => Promise<unknown> | unknown;
+
+type Bodies = typeof CONTROL_BODIES;
 
 /**
  * The platform's control actions, by `METHOD /path`: what the messenger page does over HTTP and what
@@ -53,11 +60,11 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
       tenant_id: subject?.tenant_id ?? state.tenants[0]?.id ?? '',
       ...fields,
     };
-    state.deliveries.push(ctx.webhooks.send(event, payload));
+    ctx.webhooks.send(event, payload);
   };
   const userOf = (id?: string): DevUser => {
     const user = state.users.find((u) => u.id === (id ?? state.settings.current_user_id));
-    if (!user) throw new Error(`user_id ${id} is unknown; the people are ${state.users.map((u) => u.id).join(', ')}.`);
+    if (!user) throw new Error(`user_id ${id} is unknown: send one of ${state.users.map((u) => u.id).join(', ')}.`);
     return user;
   };
   const setScope = (userId: string, scope: string, on: boolean) => {
@@ -71,104 +78,105 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
 
-  return {
-    'GET /__svc/state': () => state,
-    'POST /__svc/subject-token': async (b) => ({
-      subject_token: await ctx.idp.subjectToken(userOf(b.user_id).id),
-      actor_token: b.agent_id ? await ctx.idp.actorToken(String(b.agent_id)) : undefined,
-      expires_in: 3600,
-    }),
-    'POST /__svc/install': (b) => {
-      const user = userOf(b.user_id);
-      state.installations = state.installations.filter((i) => i.user_id !== user.id);
-      state.installations.push({
-        user_id: user.id,
-        mini_app_id: ctx.miniAppId,
-        version: state.version,
-        installed: true,
-        installed_at: new Date().toISOString(),
-      });
-      emit('installation.created', { app_user_id: user.app_user_id, version: state.version });
-    },
-    'POST /__svc/uninstall': (b) => {
-      const user = userOf(b.user_id);
-      for (const i of state.installations) if (i.user_id === user.id) i.installed = false;
-      emit('installation.deleted', {
-        app_user_id: user.app_user_id,
-        removed_by: b.removed_by === 'admin' ? 'admin' : 'user',
-      });
-    },
-    'POST /__svc/deprovision': (b) => {
-      const user = userOf(b.user_id);
-      user.deprovisioned = true;
-      emit('user.deprovisioned', { app_user_id: user.app_user_id });
-    },
-    'POST /__svc/grant': (b) => setScope(userOf(b.user_id).id, String(b.scope ?? ''), true),
-    'POST /__svc/revoke': (b) => setScope(userOf(b.user_id).id, String(b.scope ?? ''), false),
-    'POST /__svc/message': (b) => {
-      const room = state.rooms.find((r) => r.id === b.room_id);
-      if (!room) throw new Error(`room_id ${b.room_id} is unknown.`);
-      if (typeof b.text !== 'string' || !b.text) throw new Error('text is missing: send the confirmed message.');
-      room.timeline.push({
-        kind: 'message',
-        event_id: `$${randomUUID()}`,
-        sender: userOf().id,
-        text: b.text,
-        at: new Date().toISOString(),
-        via_app: ctx.miniAppId,
-      });
-    },
-    'POST /__svc/rooms': (b) => {
-      if (typeof b.name !== 'string' || !b.name) throw new Error('name is missing.');
-      const members = state.users.map((u) => u.id);
-      state.rooms.push({
-        id: randomUUID(),
-        name: b.name,
-        is_encrypted: b.is_encrypted === true,
-        members,
-        timeline: [],
-      });
-    },
-    'PATCH /__svc/settings': (b) => {
-      if (b.theme !== undefined && b.theme !== 'light' && b.theme !== 'dark')
-        throw new Error("theme must be 'light' or 'dark'.");
-      if (b.current_user_id !== undefined) userOf(b.current_user_id);
-      // '' is the home grid: the app launched from no room.
-      const room = b.current_room_id;
-      if (room !== undefined && room !== '' && !state.rooms.some((r) => r.id === room))
-        throw new Error(`current_room_id ${room} is unknown; use a room id, or '' for the home grid.`);
-      const { theme, locale, current_user_id, current_room_id } = b;
-      const patch = Object.entries({ theme, locale, current_user_id, current_room_id }).filter(
-        ([, v]) => v !== undefined,
-      );
-      Object.assign(state.settings, Object.fromEntries(patch));
-    },
-    'POST /__svc/notifications/read': (b) => {
-      const note = state.notifications.find((n) => n.id === b.id);
-      if (!note) throw new Error(`id ${b.id} is not a notification.`);
-      note.read = true;
-    },
-    'POST /__svc/deliveries/resend': (b) => {
-      const old = state.deliveries.find((d) => d.id === b.id);
-      if (!old) throw new Error(`id ${b.id} is not a delivery.`);
-      if (!ctx.webhooks) throw new Error('no webhook URL: start with --webhooks.');
-      state.deliveries.push(ctx.webhooks.send(old.event, old.payload));
-    },
-    'POST /__svc/revoke-version': (b) => {
-      state.version_revoked = true;
-      emit('app.revoked', { version: state.version, ...(b.reason ? { reason: String(b.reason) } : {}) });
-    },
-    'POST /__svc/rotate-secret': (b) => {
-      const overlap = Number(b.overlap_seconds ?? 3600);
-      if (!(overlap >= 0)) throw new Error('overlap_seconds must be a number of seconds, 0 or more.');
-      ctx.secrets.current = [randomBytes(24).toString('base64url'), ctx.secrets.current[0] ?? ''];
-      state.secret = {
-        generation: state.secret.generation + 1,
-        previous_valid_until: new Date(Date.now() + overlap * 1000).toISOString(),
-      };
-      setTimeout(() => {
-        ctx.secrets.current = ctx.secrets.current.slice(0, 1);
-      }, overlap * 1000).unref();
-    },
-  };
+  // Each route's body is checked against its schema before the action sees it.
+  const routes: { [K in keyof Bodies]: (body: z.infer<Bodies[K]>) => unknown } & Record<string, (b: never) => unknown> =
+    {
+      'POST /__svc/subject-token': async (b) => ({
+        subject_token: await ctx.idp.subjectToken(userOf(b.user_id).id),
+        actor_token: b.agent_id ? await ctx.idp.actorToken(b.agent_id) : undefined,
+        expires_in: 3600,
+      }),
+      'POST /__svc/install': (b) => {
+        const user = userOf(b.user_id);
+        state.installations = state.installations.filter((i) => i.user_id !== user.id);
+        state.installations.push({
+          user_id: user.id,
+          mini_app_id: ctx.miniAppId,
+          version: state.version,
+          installed: true,
+          installed_at: new Date().toISOString(),
+        });
+        emit('installation.created', { app_user_id: user.app_user_id, version: state.version });
+      },
+      'POST /__svc/uninstall': (b) => {
+        const user = userOf(b.user_id);
+        for (const i of state.installations) if (i.user_id === user.id) i.installed = false;
+        emit('installation.deleted', {
+          app_user_id: user.app_user_id,
+          removed_by: b.removed_by === 'admin' ? 'admin' : 'user',
+        });
+      },
+      'POST /__svc/deprovision': (b) => {
+        const user = userOf(b.user_id);
+        user.deprovisioned = true;
+        emit('user.deprovisioned', { app_user_id: user.app_user_id });
+      },
+      'POST /__svc/grant': (b) => setScope(userOf(b.user_id).id, b.scope, true),
+      'POST /__svc/revoke': (b) => setScope(userOf(b.user_id).id, b.scope, false),
+      'POST /__svc/message': (b) => {
+        const room = state.rooms.find((r) => r.id === b.room_id);
+        if (!room)
+          throw new Error(`room_id ${b.room_id} is unknown: send one of ${state.rooms.map((r) => r.id).join(', ')}.`);
+        room.timeline.push({
+          kind: 'message',
+          event_id: `$${randomUUID()}`,
+          sender: userOf().id,
+          text: b.text,
+          at: new Date().toISOString(),
+          via_app: ctx.miniAppId,
+        });
+      },
+      'POST /__svc/rooms': (b) => {
+        const members = state.users.map((u) => u.id);
+        state.rooms.push({
+          id: randomUUID(),
+          name: b.name,
+          is_encrypted: b.is_encrypted === true,
+          members,
+          timeline: [],
+        });
+      },
+      'PATCH /__svc/settings': (b) => {
+        if (b.current_user_id !== undefined) userOf(b.current_user_id);
+        // '' is the home grid: the app launched from no room.
+        const room = b.current_room_id;
+        if (room !== undefined && room !== '' && !state.rooms.some((r) => r.id === room))
+          throw new Error(`current_room_id ${room} is unknown; use a room id, or '' for the home grid.`);
+        const { theme, locale, current_user_id, current_room_id } = b;
+        const patch = Object.entries({ theme, locale, current_user_id, current_room_id }).filter(
+          ([, v]) => v !== undefined,
+        );
+        Object.assign(state.settings, Object.fromEntries(patch));
+      },
+      'POST /__svc/notifications/read': (b) => {
+        const note = state.notifications.find((n) => n.id === b.id);
+        if (!note) throw new Error(`id ${b.id} is not a notification: send the id of one in state.notifications.`);
+        note.read = true;
+      },
+      'POST /__svc/deliveries/resend': (b) => {
+        const old = state.deliveries.find((d) => d.id === b.id);
+        if (!old) throw new Error(`id ${b.id} is not a delivery: send the id of one in state.deliveries.`);
+        if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
+        ctx.webhooks.send(old.event, old.payload);
+      },
+      'POST /__svc/revoke-version': (b) => {
+        state.version_revoked = true;
+        emit('app.revoked', { version: state.version, ...(b.reason ? { reason: b.reason } : {}) });
+      },
+      'POST /__svc/rotate-secret': (b) => {
+        const overlap = b.overlap_seconds ?? 3600;
+        rotateSecrets(ctx.secrets, overlap);
+        state.secret = {
+          generation: state.secret.generation + 1,
+          previous_valid_until: new Date(ctx.secrets.previous?.until ?? Date.now()).toISOString(),
+        };
+        return ctx.rotated?.() ?? undefined;
+      },
+    };
+  const actions: Record<string, ControlAction> = { 'GET /__svc/state': () => state };
+  for (const [route, run] of Object.entries(routes)) {
+    const schema = (CONTROL_BODIES as Record<string, z.ZodType>)[route];
+    actions[route] = (body) => (run as (b: unknown) => unknown)(schema ? parseBody(schema, body) : body);
+  }
+  return actions;
 }

@@ -1,6 +1,9 @@
 import { exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../protocol';
 
+/** The actor token type the interface names (RFC 8693 section 3). */
+const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
+
 /** Audience of the platform's own subject tokens (never accepted by a mini app's verifier). */
 const PLATFORM_AUDIENCE = 'svc-platform';
 
@@ -24,7 +27,7 @@ export interface IdentityProviderOptions {
     userId: string;
     audience: string;
     scopes: string[];
-  }): { appUserId: string; scopes: string[] } | { refuse: string };
+  }): { appUserId: string; scopes: string[] } | { refuse: string; error?: 'invalid_grant' | 'invalid_target' };
 }
 
 /** An OAuth error answer of the token endpoint. @internal */
@@ -77,9 +80,25 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
     body: { error: code, error_description: description },
   });
 
+  const tokenEndpoint = `${issuer}/protocol/openid-connect/token`;
+  /** The OpenID discovery document (what openid-client's `discovery()` and Keycloak clients read). */
+  const discovery = {
+    issuer,
+    token_endpoint: tokenEndpoint,
+    jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+    grant_types_supported: [TOKEN_EXCHANGE_GRANT],
+    token_endpoint_auth_methods_supported: ['none'],
+    response_types_supported: ['token'],
+    subject_types_supported: ['pairwise'],
+    id_token_signing_alg_values_supported: [alg],
+    token_endpoint_auth_signing_alg_values_supported: [alg],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'scope', 'act'],
+  };
+
   return {
     issuer,
     jwks,
+    discovery,
     /** Issues the person's platform token (what the native runtime holds). */
     subjectToken: (userId: string, seconds = 3600) => sign({ kind: 'user' }, userId, PLATFORM_AUDIENCE, seconds),
     /** Issues an agent's actor token. */
@@ -88,26 +107,50 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
     verify: (token: string, audience: string) => jwtVerify(token, keySet, { issuer, audience }),
     /** The token endpoint: an `application/x-www-form-urlencoded` body in, an OAuth answer out. */
     async exchange(form: URLSearchParams): Promise<TokenAnswer> {
-      if (form.get('grant_type') !== TOKEN_EXCHANGE_GRANT)
-        return error(400, 'unsupported_grant_type', `grant_type must be ${TOKEN_EXCHANGE_GRANT}.`);
+      // RFC 6749 section 3.2: a parameter sent twice is refused, as is a request without grant_type.
+      for (const name of new Set(form.keys()))
+        if (form.getAll(name).length > 1)
+          return error(400, 'invalid_request', `${name} is sent more than once: send each parameter once.`);
+      const grant = form.get('grant_type');
+      if (!grant) return error(400, 'invalid_request', `grant_type is missing: send ${TOKEN_EXCHANGE_GRANT}.`);
+      if (grant !== TOKEN_EXCHANGE_GRANT)
+        return error(
+          400,
+          'unsupported_grant_type',
+          `grant_type ${grant} is not supported: send ${TOKEN_EXCHANGE_GRANT}.`,
+        );
       const subjectToken = form.get('subject_token');
-      if (!subjectToken) return error(400, 'invalid_request', 'subject_token is missing.');
+      if (!subjectToken)
+        return error(400, 'invalid_request', "subject_token is missing: send the person's platform token.");
       const subjectType = form.get('subject_token_type');
       if (subjectType && subjectType !== ACCESS_TOKEN_TYPE)
-        return error(400, 'invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}.`);
+        return error(400, 'invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}: send that value.`);
       const audience = form.get('audience');
       if (!audience) return error(400, 'invalid_request', "audience is missing: send the manifest's audience.");
       const userId = await platformSubject(subjectToken);
-      if (!userId) return error(400, 'invalid_grant', 'subject_token is not a valid platform token of this realm.');
+      if (!userId)
+        return error(
+          400,
+          'invalid_grant',
+          'subject_token is not a valid platform token of this realm (expired, or from another svc dev): get a fresh one.',
+        );
       let actor: string | undefined;
       const actorToken = form.get('actor_token');
       if (actorToken) {
+        const actorType = form.get('actor_token_type');
+        if (actorType && actorType !== ACCESS_TOKEN_TYPE && actorType !== JWT_TOKEN_TYPE)
+          return error(400, 'invalid_request', `actor_token_type must be ${JWT_TOKEN_TYPE}: send that value.`);
         actor = await platformSubject(actorToken);
-        if (!actor) return error(400, 'invalid_grant', 'actor_token is not a valid platform token of this realm.');
+        if (!actor)
+          return error(
+            400,
+            'invalid_grant',
+            "actor_token is not a valid platform token of this realm: get the agent's current token.",
+          );
       }
       const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
       const decision = options.authorize({ userId, audience, scopes: requested });
-      if ('refuse' in decision) return error(400, 'invalid_grant', decision.refuse);
+      if ('refuse' in decision) return error(400, decision.error ?? 'invalid_grant', decision.refuse);
       const scope = decision.scopes.join(' ');
       const claims: Record<string, unknown> = { scope };
       if (actor) claims.act = { sub: actor };

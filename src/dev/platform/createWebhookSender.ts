@@ -1,4 +1,4 @@
-import { signRequest } from '../../server/signRequest';
+import { SIGNATURE_HEADERS, signRequest } from '../../server/signRequest';
 import type { DevDelivery } from '../protocol';
 
 /** Options of {@link createWebhookSender}. @internal */
@@ -6,14 +6,23 @@ export interface WebhookSenderOptions {
   /** The backend's webhook URL (`--webhooks`). */
   url: string;
   miniAppId: string;
-  /** The current signing secret (read at each attempt, so a rotation applies at once). */
-  secret(): string;
+  /**
+   * The secrets to sign with, newest first (read at each attempt, so a rotation applies at once). During a
+   * rotation's overlap there are two, and `X-Svc-Signature` carries one `v0=` signature per secret, comma-separated,
+   * so a backend still configured with the old secret verifies as well as one already on the new.
+   */
+  secrets(): string[];
   /** Multiplies every backoff delay: 1 is real time (1 s, 2 s, 4 s…), 0.01 compresses it for development. */
   retryScale?: number;
   /** Attempts in all before a delivery is marked failed. Default 6. */
   maxAttempts?: number;
   /** The answer budget per attempt in ms. Default 5 000 (the interface's). */
   timeoutMs?: number;
+  /**
+   * Keeps a new delivery in the state and returns the object the state holds, which the attempts then change (so
+   * every change is saved).
+   */
+  add?(delivery: DevDelivery): DevDelivery;
   /** Called after each attempt (save + stream the delivery). */
   changed(delivery: DevDelivery): void;
 }
@@ -35,7 +44,12 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     const started = Date.now();
     const record: DevDelivery['attempts'][number] = { at: new Date(started).toISOString(), duration_ms: 0 };
     try {
-      const headers = await signRequest({ body, secret: options.secret(), miniAppId: options.miniAppId });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signed = await Promise.all(
+        options.secrets().map((secret) => signRequest({ body, secret, miniAppId: options.miniAppId, timestamp })),
+      );
+      const signature = signed.map((h) => h[SIGNATURE_HEADERS.signature]).join(',');
+      const headers = { ...signed[0], [SIGNATURE_HEADERS.signature]: signature };
       const response = await fetch(options.url, {
         method: 'POST',
         headers: { ...headers, 'X-Svc-Delivery-Id': delivery.id },
@@ -53,9 +67,12 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     if (ok) {
       delivery.state = 'delivered';
       delete delivery.next_attempt_at;
-    } else if (delivery.attempts.length >= maxAttempts || closed) {
+    } else if (delivery.attempts.length >= maxAttempts) {
       delivery.state = 'failed';
       delete delivery.next_attempt_at;
+    } else if (closed) {
+      // Stopped: it stays pending, and the next start with the same state sends it again.
+      delivery.next_attempt_at = new Date().toISOString();
     } else {
       const delay = 1000 * 2 ** (delivery.attempts.length - 1) * scale;
       delivery.next_attempt_at = new Date(Date.now() + delay).toISOString();
@@ -71,7 +88,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   return {
     /** Creates a delivery, sends it, and returns it (its state changes as attempts happen). */
     send(event: string, payload: Record<string, unknown>): DevDelivery {
-      const delivery: DevDelivery = {
+      const created: DevDelivery = {
         id: crypto.randomUUID(),
         event,
         payload,
@@ -79,8 +96,21 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         state: 'pending',
         attempts: [],
       };
+      const delivery = options.add ? options.add(created) : created;
       void attempt(delivery);
       return delivery;
+    },
+    /** Sends a delivery left pending by a stopped platform, at its planned time (at once when that has passed). */
+    resume(delivery: DevDelivery) {
+      const due = delivery.next_attempt_at ? Date.parse(delivery.next_attempt_at) - Date.now() : 0;
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          void attempt(delivery);
+        },
+        Math.min(Math.max(0, Number.isFinite(due) ? due : 0), 60_000),
+      );
+      timers.add(timer);
     },
     /** Stops pending retries. */
     close() {

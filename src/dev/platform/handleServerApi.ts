@@ -2,14 +2,17 @@ import { SERVER_API_RATE } from '../../server/createRateLimiter';
 import { createProblem, type ProblemName } from '../../server/problems';
 import { verifySignature } from '../../server/verifySignature';
 import type { DevCard, DevNotification, DevState } from '../protocol';
+import { LIMITS } from './limits';
+import { decodeUtf8 } from './readRequestBody';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */
 export interface ApiRequest {
   method: string;
-  /** Path starting with `/v1`. */
+  /** Path starting with `/v1` (still percent-encoded). */
   path: string;
   headers: Record<string, string | string[] | undefined>;
-  body: string;
+  /** The exact bytes received. */
+  body: Uint8Array;
 }
 
 /** A server API answer. @internal */
@@ -25,30 +28,41 @@ export interface ServerApiContext {
   errorsUrl: string;
   /** The secrets that verify now: the current one, plus the previous one during a rotation's overlap. */
   secrets(): string[];
-  /** Consumes one request from the app's bucket; false when over 600/min burst 60. */
-  take(): boolean;
+  /**
+   * Consumes one request from the vendor's bucket: 0 when admitted, else the whole seconds to wait (over 600/min
+   * burst 60).
+   */
+  take(): number;
   /** Verifies a token of this realm for the manifest's audience (agents/verify). */
   verifyToken(token: string): Promise<{ sub?: string; act?: { sub?: string } }>;
   /** The manifest scope whose grant allows notifications. */
   notificationsScope: string;
-  /** Called after a change, so the platform saves and streams it. */
-  changed(event: { type: 'card'; room_id: string } | { type: 'notification'; notification: DevNotification }): void;
+  /** Called after a change, so the platform saves and streams it; resolves once the change is durable. */
+  changed(
+    event: { type: 'card'; room_id: string } | { type: 'notification'; notification: DevNotification },
+  ): void | Promise<void>;
 }
 
 /**
- * A token bucket that refuses (rather than waits) past the interface's 600 requests/minute, burst 60.
+ * A token bucket that refuses (rather than waits) past the interface's 600 requests/minute, burst 60: one per
+ * vendor, held for the platform's life. Returns 0 when a request is admitted, else the whole seconds until one
+ * token is back (the `Retry-After`).
  * @internal
  */
-export function createRequestBucket(now: () => number = Date.now): () => boolean {
-  let tokens: number = SERVER_API_RATE.burst;
+export function createRequestBucket(
+  now: () => number = Date.now,
+  rate: { perMinute: number; burst: number } = SERVER_API_RATE,
+): () => number {
+  const perMs = rate.perMinute / 60_000;
+  let tokens: number = rate.burst;
   let updated = now();
   return () => {
     const t = now();
-    tokens = Math.min(SERVER_API_RATE.burst, tokens + ((t - updated) / 60_000) * SERVER_API_RATE.perMinute);
+    tokens = Math.min(rate.burst, tokens + (t - updated) * perMs);
     updated = t;
-    if (tokens < 1) return false;
+    if (tokens < 1) return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
     tokens -= 1;
-    return true;
+    return 0;
   };
 }
 
@@ -59,6 +73,15 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 });
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/** Decodes a path's segments, or undefined when one has malformed percent-encoding. */
+function decodeSegments(path: string): string[] | undefined {
+  try {
+    return path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The server API emulator (`/v1`): every endpoint and rule of the interface, as a pure request → answer function
@@ -82,57 +105,119 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
   } catch (error) {
     return problem('invalid-signature', `${(error as Error).message} Sign with svc-sdk/server's signRequest.`);
   }
-  if (!ctx.take())
-    return problem('rate-limited', 'more than 600 requests a minute: wait and retry.', { 'retry-after': '1' });
+  const wait = ctx.take();
+  if (wait > 0)
+    return problem(
+      'rate-limited',
+      `More than 600 requests a minute (burst 60) for this mini app: wait ${wait} s (Retry-After) and retry, or pace calls with createServerClient's rate limiter.`,
+      { 'retry-after': String(wait) },
+    );
   if (ctx.state.version_revoked)
-    return problem('version-revoked', `version ${ctx.state.version} was revoked: stop serving it.`);
+    return problem(
+      'version-revoked',
+      `Version ${ctx.state.version} was revoked: stop serving it and ship a new version.`,
+    );
 
   let body: Record<string, unknown> = {};
   if (request.method === 'POST') {
+    const text = decodeUtf8(request.body);
+    if (text === undefined)
+      return problem('invalid-request', 'The body is not valid UTF-8: send JSON encoded as UTF-8.');
     try {
-      const parsed: unknown = JSON.parse(request.body);
+      const parsed: unknown = JSON.parse(text);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error();
       body = parsed as Record<string, unknown>;
     } catch {
-      return problem('invalid-request', 'the body must be a JSON object.');
+      return problem(
+        'invalid-request',
+        'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
+      );
     }
   }
-  const segments: string[] = instance.split('/').filter(Boolean).map(decodeURIComponent);
+  const segments = decodeSegments(instance);
+  if (!segments)
+    return problem(
+      'invalid-request',
+      `The path ${instance} has malformed percent-encoding: encode each segment with encodeURIComponent.`,
+    );
   const at = (i: number) => segments[i] ?? '';
   const { state } = ctx;
   const userByAppId = (id: string) => state.users.find((u) => u.app_user_id === id && !u.deprovisioned);
-  const checkApp = (): ApiAnswer | undefined => {
-    if (!isText(body.mini_app_id)) return problem('invalid-request', 'mini_app_id is missing: send your mini app id.');
-    if (body.mini_app_id !== state.mini_app_id)
-      return problem('not-found', `mini_app_id ${body.mini_app_id} is unknown.`);
+  const appUsers = () =>
+    state.users
+      .filter((u) => !u.deprovisioned)
+      .map((u) => u.app_user_id)
+      .join(', ');
+  // A field that is missing, not a string, or too long: the sentence names it and its bound.
+  const text = (value: unknown, field: string, max: number, what: string): ApiAnswer | undefined => {
+    if (!isText(value)) return problem('invalid-request', `${field} is missing: send ${what} as a non-empty string.`);
+    if (value.length > max)
+      return problem('invalid-request', `${field} has ${value.length} characters: send at most ${max}.`);
     return undefined;
   };
+  const checkApp = (): ApiAnswer | undefined => {
+    const bad = text(body.mini_app_id, 'mini_app_id', LIMITS.id, 'your mini app id');
+    if (bad) return bad;
+    if (body.mini_app_id !== state.mini_app_id)
+      return problem(
+        'not-found',
+        `mini_app_id ${body.mini_app_id} is not the mini app this platform runs: send ${state.mini_app_id} (SVC_MINI_APP_ID).`,
+      );
+    return undefined;
+  };
+  const unknownUser = (id: string) =>
+    problem(
+      'not-found',
+      `app_user_id ${id} is unknown or left the tenant: use the sub of the person's token (known now: ${appUsers()}).`,
+    );
 
   // POST /v1/rooms/{room_id}/cards
   if (request.method === 'POST' && segments.length === 4 && segments[1] === 'rooms' && segments[3] === 'cards') {
-    const bad = checkApp();
+    const bad = checkApp() ?? text(body.app_user_id, 'app_user_id', LIMITS.id, "the sub of the person's token");
     if (bad) return bad;
-    if (!isText(body.app_user_id)) return problem('invalid-request', 'app_user_id is missing.');
     const card = body.card as DevCard | undefined;
-    if (!card || !isText(card.title) || typeof card.body !== 'string')
-      return problem('invalid-request', 'card.title and card.body are required strings.');
+    if (!card || typeof card !== 'object' || Array.isArray(card))
+      return problem('invalid-request', 'card is missing: send {title, body, actions?}.');
+    const badCard =
+      text(card.title, 'card.title', LIMITS.cardTitle, 'the card title') ??
+      (typeof card.body !== 'string'
+        ? problem('invalid-request', 'card.body is missing: send the card text as a string.')
+        : card.body.length > LIMITS.cardBody
+          ? problem('invalid-request', `card.body has ${card.body.length} characters: send at most ${LIMITS.cardBody}.`)
+          : undefined);
+    if (badCard) return badCard;
     const actions = card.actions ?? [];
     if (!Array.isArray(actions) || !actions.every((a) => a && isText(a.label) && isText(a.deep_link)))
-      return problem('invalid-request', 'card.actions must be an array of {label, deep_link} strings.');
+      return problem('invalid-request', 'card.actions must be an array of {label, deep_link} strings: fix or omit it.');
+    if (actions.length > LIMITS.cardActions)
+      return problem(
+        'invalid-request',
+        `card.actions has ${actions.length} actions: send at most ${LIMITS.cardActions}.`,
+      );
+    for (const [i, a] of actions.entries()) {
+      const badAction =
+        text(a.label, `card.actions[${i}].label`, LIMITS.actionLabel, 'a button label') ??
+        text(a.deep_link, `card.actions[${i}].deep_link`, LIMITS.deepLink, 'a route inside the app');
+      if (badAction) return badAction;
+    }
     const room = state.rooms.find((r) => r.id === at(2));
-    if (!room) return problem('not-found', `room ${at(2)} is unknown.`);
-    if (!userByAppId(body.app_user_id)) return problem('not-found', `app_user_id ${body.app_user_id} is unknown.`);
+    if (!room)
+      return problem(
+        'not-found',
+        `room ${at(2).slice(0, LIMITS.id)} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
+      );
+    if (!userByAppId(body.app_user_id as string)) return unknownUser(body.app_user_id as string);
     if (room.is_encrypted)
       return problem(
         'room-encrypted',
-        'the room is end-to-end encrypted: ask the person to share with svc.message.send().',
+        'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
       );
     const event_id = `$${crypto.randomUUID()}`;
     room.timeline.push({
       kind: 'card',
       event_id,
       mini_app_id: state.mini_app_id,
-      app_user_id: body.app_user_id,
+      app_user_id: body.app_user_id as string,
       card: {
         title: card.title,
         body: card.body,
@@ -140,7 +225,7 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       },
       at: new Date().toISOString(),
     });
-    ctx.changed({ type: 'card', room_id: room.id });
+    await ctx.changed({ type: 'card', room_id: room.id });
     return json(201, { event_id });
   }
 
@@ -151,15 +236,17 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
     segments[1] === 'users' &&
     segments[3] === 'notifications'
   ) {
-    const bad = checkApp();
+    const bad =
+      checkApp() ??
+      text(body.title, 'title', LIMITS.notificationTitle, 'the notification title') ??
+      text(body.body, 'body', LIMITS.notificationBody, 'the notification text') ??
+      text(body.deep_link, 'deep_link', LIMITS.deepLink, 'a route inside the app');
     if (bad) return bad;
-    for (const field of ['title', 'body', 'deep_link'] as const)
-      if (!isText(body[field])) return problem('invalid-request', `${field} is missing: send a non-empty string.`);
     const user = userByAppId(at(2));
-    if (!user) return problem('not-found', `app_user_id ${segments[2]} is unknown.`);
+    if (!user) return unknownUser(at(2).slice(0, LIMITS.id));
     const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
     if (!grant?.scopes.includes(ctx.notificationsScope))
-      return problem('scope-not-granted', 'the person has not granted notifications: ask for it inside the mini app.');
+      return problem('scope-not-granted', 'The person has not granted notifications: ask for it inside the mini app.');
     const notification: DevNotification = {
       id: crypto.randomUUID(),
       user_id: user.id,
@@ -171,15 +258,19 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       read: false,
     };
     state.notifications.push(notification);
-    ctx.changed({ type: 'notification', notification });
+    await ctx.changed({ type: 'notification', notification });
     return json(201, { notification_id: notification.id });
   }
 
   // GET /v1/apps/{mini_app_id}/installations/{app_user_id}
   if (request.method === 'GET' && segments.length === 5 && segments[1] === 'apps' && segments[3] === 'installations') {
-    if (segments[2] !== state.mini_app_id) return problem('not-found', `mini app ${segments[2]} is unknown.`);
+    if (segments[2] !== state.mini_app_id)
+      return problem(
+        'not-found',
+        `mini app ${at(2).slice(0, LIMITS.id)} is not the one this platform runs: ask for ${state.mini_app_id}.`,
+      );
     const user = userByAppId(at(4));
-    if (!user) return problem('not-found', `app_user_id ${segments[4]} is unknown.`);
+    if (!user) return unknownUser(at(4).slice(0, LIMITS.id));
     const inst = state.installations.find((i) => i.user_id === user.id && i.mini_app_id === state.mini_app_id);
     const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
     return json(200, {
@@ -192,22 +283,34 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
 
   // POST /v1/agents/verify
   if (request.method === 'POST' && instance === '/v1/agents/verify') {
-    if (!isText(body.token)) return problem('invalid-request', 'token is missing: send the app token carrying act.');
+    if (!isText(body.token))
+      return problem('invalid-request', 'token is missing: send the app token that carries the act claim.');
     let claims: { sub?: string; act?: { sub?: string } };
     try {
       claims = await ctx.verifyToken(body.token);
     } catch {
-      return problem('invalid-request', 'token does not verify for this mini app: send a fresh token.');
+      return problem(
+        'invalid-request',
+        "The token does not verify for this mini app (signature, issuer, audience or expiry): send the person's current app token.",
+      );
     }
-    if (!claims.act?.sub) return problem('invalid-request', 'token has no act claim: no agent is acting.');
+    if (!claims.act?.sub)
+      return problem(
+        'invalid-request',
+        'The token has no act claim, so no agent is acting: call /agents/verify only with tokens an agent obtained.',
+      );
     const user = state.users.find((u) => u.app_user_id === claims.sub);
     const tenant = state.tenants.find((t) => t.id === user?.tenant_id);
-    if (!user || !tenant) return problem('not-found', 'the token subject is unknown.');
+    if (!user || !tenant)
+      return problem('not-found', "The token's subject is no longer known: stop acting for this person.");
     return json(200, {
       subject: { app_user_id: user.app_user_id },
       actor: { agent_id: claims.act.sub, kind: 'svc_agent' },
       tenant_policy: { max_approval_minor: tenant.max_approval_minor, currency_code: tenant.currency_code },
     });
   }
-  return problem('not-found', `no server API endpoint ${request.method} ${instance}.`);
+  return problem(
+    'not-found',
+    `There is no server API endpoint ${request.method} ${instance}: see the endpoints in docs/server.md.`,
+  );
 }

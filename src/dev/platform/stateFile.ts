@@ -1,43 +1,204 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { DevState } from '../protocol';
+import type { SigningSecrets } from './signingSecrets';
+import { checkState } from './stateSchema';
+import { applyPatches, type StoredPatch } from './trackChanges';
 
-/**
- * Saves the state atomically: writes a temporary file beside it, then renames it over the old one, so a crash
- * never leaves a half-written file. Secrets are not part of {@link DevState} and are never written.
- * @internal
- */
-export async function saveState(path: string, state: DevState): Promise<void> {
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, path);
+/** The first line of a state file: the whole state, and the signing secrets (which the page never receives). */
+interface Snapshot {
+  svc_dev_state: 1;
+  state: DevState;
+  secrets?: SigningSecrets;
 }
 
-/**
- * Loads a saved state, or undefined when the file does not exist. A file that is not a state of this mini app
- * is an error naming the file and what to do (never silently replaced: no data is lost).
- * @internal
- */
-export async function loadState(path: string, miniAppId: string): Promise<DevState | undefined> {
-  let text: string;
+/** A state file opened for appending. @internal */
+export interface StateFile {
+  /** The state as saved (the journal replayed), or undefined for a new file. */
+  state?: DevState;
+  /** The signing secrets kept with it, or undefined when the file had none. */
+  secrets?: SigningSecrets;
+  /**
+   * Writes the whole state as one snapshot (the journal compacted) and makes the file ready to append to. Called
+   * once, at start, with what writes the snapshot then and after a failed write.
+   */
+  compact(snapshot: () => { state: DevState; secrets: SigningSecrets }): Promise<void>;
+  /**
+   * Appends one journal line (ending in a newline) and resolves once it is on disk (fsync). Lines appended while a
+   * write is in flight go to disk together in the next one.
+   */
+  append(line: string): Promise<void>;
+  /** Waits for the writes in flight and closes the file. */
+  close(): Promise<void>;
+}
+
+const isSecrets = (value: unknown): value is SigningSecrets => {
+  const s = value as SigningSecrets | undefined;
+  return (
+    typeof s?.current == 'string' &&
+    s.current.length > 0 &&
+    (s.previous === undefined || (typeof s.previous.secret == 'string' && Number.isFinite(s.previous.until)))
+  );
+};
+
+/** Reads a state file: a snapshot line, then journal lines; a last line cut short (never acknowledged) is dropped. */
+function parseStateFile(text: string, path: string): { state: unknown; secrets?: SigningSecrets } {
+  const whole = (() => {
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  })();
+  // A file written by an earlier version: the state alone, pretty-printed.
+  if (whole && !('svc_dev_state' in whole)) return { state: whole };
+  const lines = text.split('\n');
+  // The text after the last newline is either empty or a line cut short by a kill: never acknowledged.
+  const complete = lines.slice(0, -1);
+  let head: Snapshot;
   try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
+    head = JSON.parse(complete[0] ?? '') as Snapshot;
   } catch {
     throw new Error(`--state ${path} is not valid JSON: fix it or delete it to start fresh.`);
   }
-  const state = parsed as Partial<DevState>;
-  const lists = ['users', 'tenants', 'rooms', 'installations', 'grants', 'notifications', 'deliveries'] as const;
-  if (!state || typeof state !== 'object' || lists.some((key) => !Array.isArray(state[key])))
+  if (head?.svc_dev_state !== 1 || typeof head.state != 'object')
     throw new Error(`--state ${path} is not a svc dev state file: pass another path or delete it.`);
-  if (state.mini_app_id !== miniAppId)
-    throw new Error(
-      `--state ${path} belongs to mini app ${String(state.mini_app_id)}, not ${miniAppId}: pass another path.`,
+  const state = head.state as unknown as Record<string, unknown>;
+  let secrets = head.secrets;
+  for (const [i, line] of complete.slice(1).entries()) {
+    if (!line) continue;
+    let record: { p?: StoredPatch[]; secrets?: SigningSecrets };
+    try {
+      record = JSON.parse(line) as typeof record;
+      if (record.p) applyPatches(state, record.p);
+    } catch (error) {
+      throw new Error(
+        `--state ${path} line ${i + 2} is damaged (${(error as Error).message}): delete that line and the ones after it to keep the state before it, or delete the file.`,
+      );
+    }
+    if (record.secrets) secrets = record.secrets;
+  }
+  return { state, ...(isSecrets(secrets) ? { secrets } : {}) };
+}
+
+/** Writes a file whole, durably: a temporary file beside it, fsync, rename over it, fsync the folder. */
+async function writeDurably(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+  const folder = await open(dirname(path), constants.O_RDONLY).catch(() => undefined);
+  await folder?.sync().catch(() => {});
+  await folder?.close();
+}
+
+/** Removes temporary files a killed platform left beside the state file. */
+async function removeLeftovers(path: string): Promise<void> {
+  const name = basename(path);
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((n) => n.startsWith(`${name}.`) && n.endsWith('.tmp'))
+      .map((n) => rm(join(dirname(path), n), { force: true })),
+  );
+}
+
+/**
+ * Opens the state file: reads and checks the saved state (a snapshot and its journal), compacts it into one
+ * snapshot, and returns a file to append changes to.
+ *
+ * @remarks
+ * A change is acknowledged only after its journal line is on disk, so a process killed at any moment loses no
+ * acknowledged change; a line cut short by the kill was never acknowledged and is dropped on the next start. The
+ * file holds the signing secrets and is written with mode 600. When the file was removed or a write failed, the
+ * next change writes the whole state again (`snapshot()`), and fails with a sentence naming the cause if it cannot.
+ * @internal
+ */
+export async function openStateFile(path: string, miniAppId: string): Promise<StateFile> {
+  await removeLeftovers(path);
+  let text: string | undefined;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let loaded: { state: DevState; secrets?: SigningSecrets } | undefined;
+  if (text !== undefined) {
+    const parsed = parseStateFile(text, path);
+    const state = checkState(parsed.state, `--state ${path}`);
+    if (state.mini_app_id !== miniAppId)
+      throw new Error(`--state ${path} belongs to mini app ${state.mini_app_id}, not ${miniAppId}: pass another path.`);
+    loaded = { state, ...(parsed.secrets ? { secrets: parsed.secrets } : {}) };
+  }
+
+  let handle: FileHandle | undefined;
+  let identity = '';
+  let snapshot: () => { state: DevState; secrets: SigningSecrets } = () => {
+    throw new Error('compact() first');
+  };
+  const snapshotLine = () => `${JSON.stringify({ svc_dev_state: 1, ...snapshot() })}\n`;
+  const reopen = async () => {
+    await handle?.close().catch(() => {});
+    handle = undefined;
+    await writeDurably(path, snapshotLine());
+    handle = await open(path, 'a', 0o600);
+    const s = await handle.stat();
+    identity = `${s.dev}:${s.ino}`;
+  };
+  const why = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    return new Error(
+      `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. Make the folder writable (or restart with another --state); the next change saves the whole state again.`,
     );
-  return state as DevState;
+  };
+
+  let broken = false;
+  let writing: Promise<void> = Promise.resolve();
+  let batch: { lines: string[]; done: Promise<void> } | undefined;
+  const write = async (lines: string[]) => {
+    try {
+      // The file replaced or removed under us: appending to the old one would save nothing anyone reads.
+      const now = await stat(path).catch(() => undefined);
+      if (broken || !handle || !now || `${now.dev}:${now.ino}` !== identity) await reopen();
+      else {
+        await handle.write(lines.join(''));
+        await handle.datasync();
+      }
+      broken = false;
+    } catch (error) {
+      broken = true;
+      throw why(error);
+    }
+  };
+  return {
+    ...loaded,
+    async compact(take) {
+      snapshot = take;
+      await reopen();
+    },
+    async append(line) {
+      if (!batch) {
+        const next: { lines: string[]; done: Promise<void> } = { lines: [], done: Promise.resolve() };
+        next.done = writing.then(() => {
+          if (batch === next) batch = undefined;
+          return write(next.lines);
+        });
+        batch = next;
+        writing = next.done.catch(() => {});
+      }
+      batch.lines.push(line);
+      return batch.done;
+    },
+    async close() {
+      await writing;
+      await handle?.close().catch(() => {});
+      handle = undefined;
+    },
+  };
 }

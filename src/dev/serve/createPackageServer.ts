@@ -27,6 +27,11 @@ export interface PackageServerOptions {
   allow?: readonly string[];
   /** Port on 127.0.0.1; default a free one. */
   port?: number;
+  /**
+   * Absolute paths never served even inside the folder, nor files beside them named `<path>.<anything>` (the
+   * state file holding the signing secret and its temporary files, the backend's env file).
+   */
+  exclude?: readonly string[];
   /** Called for every request the browser reports blocked. */
   onBlocked?: (request: BlockedRequest) => void;
 }
@@ -78,6 +83,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     // No way out of the package, and no dotfiles (.env, .git): a package has none worth serving.
     if (
       !file.startsWith(root) ||
+      (options.exclude ?? []).some((p) => file === normalize(p) || file.startsWith(`${normalize(p)}.`)) ||
       file
         .slice(root.length)
         .split(sep)

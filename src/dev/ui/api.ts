@@ -1,3 +1,4 @@
+import { SvcError } from '../../protocol/SvcError';
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, type DevConfig, type DevState } from '../protocol';
 
 /** The page's launch token, from its own URL (the platform printed it). */
@@ -64,6 +65,10 @@ export async function exchangeToken(config: DevConfig, userId: string, agentId: 
     body: form,
   });
   const answer = await res.json();
+  // A refusal about the person or the app (not installed, left the tenant, version revoked) is final: retrying
+  // cannot help, so the app gets its own code with the reason rather than a retriable ERR_INTERNAL.
+  if (res.status == 400 && (answer.error == 'invalid_grant' || answer.error == 'invalid_target'))
+    throw new SvcError('ERR_TOKEN_REFUSED', `no token: ${answer.error_description}`, false, 'auth.getToken');
   if (!res.ok) throw new Error(`the identity provider refused: ${answer.error_description ?? answer.error}`);
   return { access_token: answer.access_token as string, expires_in: answer.expires_in as number };
 }

@@ -1,0 +1,77 @@
+import * as z from 'zod';
+import { LIMITS } from './limits';
+
+// Each field says, in its error, what to send instead: a control body is typed by people and tests too.
+const id = (field: string) =>
+  z
+    .string({ error: `${field} must be a string: send an id such as alice.` })
+    .min(1, { error: `${field} is empty: send an id such as alice.` })
+    .max(LIMITS.id, { error: `${field} is longer than ${LIMITS.id} characters: send an id.` });
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string: send text.` })
+    .min(1, { error: `${field} is missing: send a non-empty string.` })
+    .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` });
+
+/** Seconds a rotated-out secret may still verify: at most 30 days (the default is the interface's one hour). */
+export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
+
+const userAction = z.object({ user_id: id('user_id').optional() });
+
+/** The body schema of each control route that takes one. @internal */
+export const CONTROL_BODIES = {
+  'POST /__svc/subject-token': z.object({ user_id: id('user_id').optional(), agent_id: id('agent_id').optional() }),
+  'POST /__svc/install': userAction,
+  'POST /__svc/uninstall': userAction.extend({
+    removed_by: z.enum(['user', 'admin'], { error: "removed_by is not known: send 'user' or 'admin'." }).optional(),
+  }),
+  'POST /__svc/deprovision': userAction,
+  'POST /__svc/grant': userAction.extend({ scope: text('scope', LIMITS.id) }),
+  'POST /__svc/revoke': userAction.extend({ scope: text('scope', LIMITS.id) }),
+  'POST /__svc/message': z.object({ room_id: id('room_id'), text: text('text', LIMITS.messageText) }),
+  'POST /__svc/rooms': z.object({
+    name: text('name', LIMITS.roomName),
+    is_encrypted: z.boolean({ error: 'is_encrypted must be a boolean: send true or false.' }).optional(),
+  }),
+  'PATCH /__svc/settings': z.object({
+    theme: z.enum(['light', 'dark'], { error: "theme is not known: send 'light' or 'dark'." }).optional(),
+    locale: z
+      .string({ error: 'locale must be a string: send a language tag such as en or fr-CA.' })
+      .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}$/, {
+        error: 'locale is not a language tag: send one such as en or fr-CA.',
+      })
+      .optional(),
+    current_user_id: id('current_user_id').optional(),
+    current_room_id: z
+      .string({ error: "current_room_id must be a string: a room id, or '' for the home grid." })
+      .max(LIMITS.id, { error: `current_room_id is longer than ${LIMITS.id} characters: send a room id.` })
+      .optional(),
+  }),
+  'POST /__svc/notifications/read': z.object({ id: id('id') }),
+  'POST /__svc/deliveries/resend': z.object({ id: id('id') }),
+  'POST /__svc/revoke-version': z.object({ reason: text('reason', 500).optional() }),
+  'POST /__svc/rotate-secret': z.object({
+    overlap_seconds: z
+      .number({ error: 'overlap_seconds must be a number: send whole seconds, such as 3600.' })
+      .int({ error: 'overlap_seconds has a fraction: send whole seconds.' })
+      .min(0, { error: 'overlap_seconds is negative: send 0 or more seconds.' })
+      .max(MAX_OVERLAP_SECONDS, {
+        error: `overlap_seconds is more than ${MAX_OVERLAP_SECONDS} (30 days): send a shorter overlap.`,
+      })
+      .optional(),
+  }),
+} as const;
+
+/**
+ * Parses a body with a schema, or throws an Error whose message is the first problem's sentence (naming the field).
+ * @internal
+ */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') ?? '';
+  // Zod's own sentences (a wrong type at the root) lack the field; ours start with it.
+  const message = issue?.message ?? 'the body is not valid.';
+  throw new Error(field && !message.startsWith(field) ? `${field}: ${message}` : message);
+}

@@ -1,0 +1,96 @@
+import * as z from 'zod';
+import type { DevState } from '../protocol';
+
+const str = z.string();
+const entry = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('message'), event_id: str, sender: str, text: str, at: str }),
+  z.looseObject({
+    kind: z.literal('card'),
+    event_id: str,
+    mini_app_id: str,
+    app_user_id: str,
+    at: str,
+    card: z.looseObject({
+      title: str,
+      body: str,
+      actions: z.array(z.looseObject({ label: str, deep_link: str })),
+    }),
+  }),
+]);
+
+/**
+ * The shape of {@link DevState}, checked on every state loaded from a file (unknown fields are kept, so a newer
+ * platform's file loads whole).
+ * @internal
+ */
+export const DevStateSchema = z.looseObject({
+  revision: z.number().int().nonnegative().optional(),
+  mini_app_id: str,
+  version: str,
+  version_revoked: z.boolean().optional(),
+  users: z.array(
+    z.looseObject({
+      id: str,
+      app_user_id: str,
+      display_name: str,
+      tenant_id: str,
+      deprovisioned: z.boolean().optional(),
+    }),
+  ),
+  tenants: z.array(z.looseObject({ id: str, name: str, max_approval_minor: z.number(), currency_code: str })),
+  rooms: z.array(
+    z.looseObject({ id: str, name: str, is_encrypted: z.boolean(), members: z.array(str), timeline: z.array(entry) }),
+  ),
+  installations: z.array(
+    z.looseObject({ user_id: str, mini_app_id: str, version: str, installed: z.boolean(), installed_at: str }),
+  ),
+  grants: z.array(z.looseObject({ user_id: str, mini_app_id: str, scopes: z.array(str) })),
+  notifications: z.array(
+    z.looseObject({
+      id: str,
+      user_id: str,
+      mini_app_id: str,
+      title: str,
+      body: str,
+      deep_link: str,
+      at: str,
+      read: z.boolean(),
+    }),
+  ),
+  deliveries: z.array(
+    z.looseObject({
+      id: str,
+      event: str,
+      payload: z.record(str, z.unknown()),
+      url: str,
+      state: z.enum(['pending', 'delivered', 'failed']),
+      attempts: z.array(z.looseObject({ at: str, duration_ms: z.number() })),
+      next_attempt_at: str.optional(),
+    }),
+  ),
+  settings: z.looseObject({
+    theme: z.enum(['light', 'dark']),
+    locale: str,
+    current_user_id: str,
+    current_room_id: str,
+  }),
+  secret: z.looseObject({ generation: z.number().int(), previous_valid_until: str.optional() }),
+});
+
+/**
+ * Checks a loaded state, or throws an Error naming each field that is missing or wrong (at most five).
+ * @internal
+ */
+export function checkState(value: unknown, where: string): DevState {
+  const result = DevStateSchema.safeParse(value);
+  if (result.success) return result.data as unknown as DevState;
+  const problems = result.error.issues.slice(0, 5).map((issue) => {
+    const field = issue.path.join('.') || '(the whole state)';
+    return issue.code == 'invalid_type' && issue.input === undefined
+      ? `${field} is missing`
+      : `${field}: ${issue.message}`;
+  });
+  throw new Error(
+    `${where} is not a complete svc dev state (${problems.join('; ')}): fix it, or delete it to start fresh.`,
+  );
+}

@@ -1,0 +1,160 @@
+// The state file under faults, through the built CLI and real HTTP: kill -9 during writes loses no acknowledged
+// change and leaves no temporary file; a failed save is answered and reported, never a crash; pending webhook
+// deliveries are sent after a restart.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevNotice, startDevPlatform } from '../../src/dev';
+import { writeAppDir } from './appDir';
+
+const cli = resolve('dist/cli.js');
+
+/** Starts the built `svc dev` and resolves its messenger URL. */
+async function startCli(dir: string, args: string[]): Promise<{ child: ChildProcess; url: URL; stderr: () => string }> {
+  const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0', ...args], { stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  for (let i = 0; i < 1000 && !stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!stdout.includes('\n')) throw new Error(`svc dev did not start: ${stderr}`);
+  return { child, url: new URL(stdout.trim()), stderr: () => stderr };
+}
+
+const control = (url: URL, method: string, path: string, body?: unknown) =>
+  fetch(`${url.origin}${path}`, {
+    method,
+    headers: {
+      origin: url.origin,
+      'x-svc-dev-token': url.searchParams.get('token')!,
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
+  new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.kill(signal);
+  });
+
+describe.runIf(existsSync(cli))('the state file under kill -9', () => {
+  it('loses no acknowledged change over 3 kills under load, and leaves no temporary file', async () => {
+    const dir = await writeAppDir();
+    const statePath = join(dir, '.svc-dev.jsonl');
+    const acknowledged: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const { child, url } = await startCli(dir, ['--state', statePath]);
+      let running = true;
+      const workers = Array.from({ length: 6 }, async (_, w) => {
+        for (let n = 0; running; n++) {
+          const text = `r${round}-w${w}-n${n}`;
+          const response = await control(url, 'POST', '/__svc/message', { room_id: 'general', text }).catch(
+            () => undefined,
+          );
+          if (response?.status === 200) acknowledged.push(text);
+          await response?.body?.cancel();
+        }
+      });
+      await new Promise((r) => setTimeout(r, 150 + round * 100));
+      await stop(child, 'SIGKILL');
+      running = false;
+      await Promise.all(workers);
+    }
+    const { child, url } = await startCli(dir, ['--state', statePath]);
+    const state = (await (await control(url, 'GET', '/__svc/state')).json()) as {
+      rooms: Array<{ id: string; timeline: Array<{ text?: string }> }>;
+    };
+    const saved = new Set(state.rooms.find((r) => r.id === 'general')!.timeline.map((e) => e.text));
+    expect(acknowledged.length).toBeGreaterThan(10);
+    expect(acknowledged.filter((text) => !saved.has(text))).toEqual([]);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    await stop(child, 'SIGINT');
+  }, 60_000);
+});
+
+describe('a failed save', () => {
+  it('is answered 500 problem details and reported, and the platform keeps running and saves again once it can', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const notices: DevNotice[] = [];
+    const p = await startDevPlatform({
+      miniAppId: 'polls',
+      audience: 'a',
+      statePath: join(folder, 'state.jsonl'),
+      onNotice: (n) => void notices.push(n),
+    });
+    const send = (text: string) =>
+      fetch(`${p.origin}/__svc/message`, {
+        method: 'POST',
+        headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ room_id: 'general', text }),
+      });
+    expect((await send('saved')).status).toBe(200);
+    // The folder removed: the next save cannot write the state anywhere.
+    await rm(folder, { recursive: true });
+    const refused = await send('not saved');
+    expect(refused.status).toBe(500);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    const problem = (await refused.json()) as { detail: string };
+    expect(problem.detail).toMatch(
+      /The change is applied but not saved to .*state\.jsonl \(ENOENT\).*Make the folder writable/,
+    );
+    expect(notices.filter((n) => n.kind === 'save-failed')).toHaveLength(1);
+    await mkdir(folder);
+    expect((await send('saved again')).status).toBe(200);
+    await p.close();
+    const again = await startDevPlatform({ miniAppId: 'polls', audience: 'a', statePath: join(folder, 'state.jsonl') });
+    const texts = again.messages('general').map((m) => (m as { text: string }).text);
+    expect(texts).toEqual(expect.arrayContaining(['saved', 'not saved', 'saved again']));
+    await again.close();
+  });
+});
+
+describe('pending webhook deliveries', () => {
+  let backend: Server;
+  let healthy = false;
+  const received: string[] = [];
+  let hooks = '';
+  beforeAll(async () => {
+    backend = createServer(async (req, res) => {
+      for await (const _ of req);
+      if (healthy) received.push(String(req.headers['x-svc-delivery-id']));
+      res.writeHead(healthy ? 200 : 503).end();
+    });
+    await new Promise<void>((ok) => backend.listen(0, '127.0.0.1', ok));
+    hooks = `http://127.0.0.1:${(backend.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(() => new Promise<void>((ok) => backend.close(() => ok())));
+
+  it('are sent after a restart', async () => {
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.jsonl');
+    const notices: DevNotice[] = [];
+    const options = {
+      miniAppId: 'polls',
+      audience: 'a',
+      statePath,
+      webhooks: hooks,
+      onNotice: (n: DevNotice) => void notices.push(n),
+    };
+    let p = await startDevPlatform(options);
+    await p.install('bob');
+    for (let i = 0; i < 200 && !p.deliveries()[0]?.attempts.length; i++) await new Promise((r) => setTimeout(r, 10));
+    const id = p.deliveries()[0]!.id;
+    expect(p.deliveries()[0]).toMatchObject({ state: 'pending', attempts: [{ status: 503 }] });
+    await p.close();
+    healthy = true;
+    p = await startDevPlatform({ ...options, retryScale: 0.001 });
+    for (let i = 0; i < 300 && !received.includes(id); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(received).toContain(id);
+    expect(notices.at(-1)).toMatchObject({ kind: 'deliveries-resumed' });
+    for (let i = 0; i < 100 && p.deliveries()[0]!.state !== 'delivered'; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(p.deliveries()[0]!.state).toBe('delivered');
+    await p.close();
+  });
+});

@@ -1,0 +1,103 @@
+// The identity provider as clients nobody here wrote see it: openid-client 6 (discovery and an RFC 8693 exchange),
+// jose's remote key set, and plain fetch for the token endpoint's error answers (RFC 6749 section 5.2, RFC 8693).
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_TOKEN_TYPE, type DevPlatform, startDevPlatform, TOKEN_EXCHANGE_GRANT } from '../../src/dev';
+
+const AUDIENCE = 'https://polls.example';
+let p: DevPlatform;
+let issuer = '';
+
+beforeAll(async () => {
+  p = await startDevPlatform({ miniAppId: 'polls', audience: AUDIENCE });
+  issuer = `${p.authUrl}/realms/${p.realm}`;
+});
+afterAll(() => p.close());
+
+/** The person's platform token, as the messenger page gets it. */
+async function subjectToken(userId = 'alice'): Promise<string> {
+  const response = await fetch(`${p.origin}/__svc/subject-token`, {
+    method: 'POST',
+    headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ user_id: userId }),
+  });
+  return ((await response.json()) as { subject_token: string }).subject_token;
+}
+
+const discover = () =>
+  oidc.discovery(new URL(issuer), 'polls', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+
+describe('the identity provider with openid-client', () => {
+  it('serves the discovery document openid-client reads', async () => {
+    const config = await discover();
+    const meta = config.serverMetadata();
+    expect(meta.issuer).toBe(issuer);
+    expect(meta.token_endpoint).toBe(`${issuer}/protocol/openid-connect/token`);
+    expect(meta.jwks_uri).toBe(`${issuer}/protocol/openid-connect/certs`);
+    expect(meta.grant_types_supported).toContain(TOKEN_EXCHANGE_GRANT);
+  });
+
+  it('exchanges a token that verifies against the discovered key set, issuer and audience', async () => {
+    const config = await discover();
+    const tokens = await oidc.genericGrantRequest(config, TOKEN_EXCHANGE_GRANT, {
+      subject_token: await subjectToken(),
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      audience: AUDIENCE,
+    });
+    expect(tokens.token_type).toBe('bearer');
+    const keys = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!));
+    const { payload } = await jwtVerify(tokens.access_token, keys, { issuer, audience: AUDIENCE });
+    expect(payload.sub).toBe('au-alice');
+  });
+
+  it('refuses a wrong audience with invalid_target, and says why a person gets no token', async () => {
+    const config = await discover();
+    const refused = await oidc
+      .genericGrantRequest(config, TOKEN_EXCHANGE_GRANT, {
+        subject_token: await subjectToken(),
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        audience: 'https://other.example',
+      })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(oidc.ResponseBodyError);
+    expect(refused.error).toBe('invalid_target');
+    expect(refused.error_description).toMatch(/send https:\/\/polls\.example/);
+    const bob = await oidc
+      .genericGrantRequest(config, TOKEN_EXCHANGE_GRANT, {
+        subject_token: await subjectToken('bob'),
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        audience: AUDIENCE,
+      })
+      .catch((e) => e);
+    expect(bob.error).toBe('invalid_grant');
+    expect(bob.error_description).toMatch(/not installed for this person/);
+  });
+});
+
+describe('the token endpoint errors', () => {
+  const token = () => `${issuer}/protocol/openid-connect/token`;
+  const post = async (form: Record<string, string> | string) => {
+    const response = await fetch(token(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: typeof form == 'string' ? form : new URLSearchParams(form),
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  };
+
+  it('answers a missing grant_type invalid_request, another one unsupported_grant_type, a repeated one invalid_request', async () => {
+    expect((await post({ subject_token: 'x', audience: AUDIENCE })).body.error).toBe('invalid_request');
+    expect((await post({ grant_type: 'password' })).body.error).toBe('unsupported_grant_type');
+    const twice = await post(`grant_type=${encodeURIComponent(TOKEN_EXCHANGE_GRANT)}&audience=a&audience=b`);
+    expect(twice).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(twice.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers GET with 405 and Allow: POST', async () => {
+    const response = await fetch(token());
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
+  });
+});
