@@ -148,6 +148,8 @@ export function createHost(options: HostOptions): HostEndpoint {
     }
   };
   let waiting: ((t: Transport) => void) | undefined;
+  // Set when the host was given a transport of its own (see channelsOver): closing the host closes it.
+  let closePipe: (() => void) | undefined;
   const open = (transport: Transport | Promise<Transport>) =>
     (endpoint = createEndpoint({ transport, handlers: inbound, timeout: options.actionTimeout ?? 600_000 }));
   // Until an app connects, calls to it wait (bounded by their timeout) for the first transport.
@@ -196,8 +198,9 @@ export function createHost(options: HostOptions): HostEndpoint {
       current().notify(PEER.theme, { theme });
     },
     close() {
+      closePipe?.();
       // Before any app attached there is no channel to close: fail what waits for one, and let a later attach
-      // start afresh (before, the next app's channel was closed on arrival and its calls timed out).
+      // start afresh.
       if (!endpoint) return;
       endpoint.close();
       if (waiting) {
@@ -206,25 +209,29 @@ export function createHost(options: HostOptions): HostEndpoint {
       }
     },
   };
-  if (options.transport) channelsOver(options.transport, host.attach);
+  if (options.transport) closePipe = channelsOver(options.transport, host.attach);
   return host;
 }
 
 /**
  * Opens channels over a transport that outlives the app's pages (a native WebView bridge): the app's adapter says
- * hello each time its client opens a channel, so every hello after the first means a new page or a reconnected
- * client. The old channel is then closed (its pending calls fail `ERR_DISCONNECTED`) and a new one opened, without
- * rebuilding the host. A transport that never carries a hello (a memory pair) keeps its one channel.
+ * hello each time its client opens a channel, so a hello after the first, or after the channel closed (the page
+ * said goodbye on leaving), means a new page or a reconnected client. The old channel is then closed (its pending
+ * calls fail `ERR_DISCONNECTED`) and a new one opened, without rebuilding the host. A transport that never carries
+ * a hello (a memory pair) keeps its one channel. Closing a channel leaves the pipe open for the next; the returned
+ * function closes the pipe itself (the host's `close`).
  */
-function channelsOver(pipe: Transport, attach: (channel: Transport) => void): void {
+function channelsOver(pipe: Transport, attach: (channel: Transport) => void): () => void {
   let receiver: ((message: unknown) => void) | undefined;
   // Frames that arrive between a hello and the new channel's first listen (an endpoint listens a tick later).
   let early: unknown[] = [];
   let hellos = 0;
   let generation = 0;
+  let ended = false;
   // Only the newest channel reaches the pipe: the old one's goodbye must not land on the new page.
   const channel = (): Transport => {
     const mine = ++generation;
+    ended = false;
     return {
       send: (message) => (mine == generation ? pipe.send(message) : undefined),
       listen: (receive) => {
@@ -237,17 +244,18 @@ function channelsOver(pipe: Transport, attach: (channel: Transport) => void): vo
       close: () => {
         if (mine != generation) return;
         receiver = undefined;
-        pipe.close();
+        ended = true;
       },
     };
   };
   pipe.listen((message) => {
     if (isPlain(message) && message.svc == 'hello') {
-      if (!hellos++) return;
+      if (!hellos++ && !ended) return;
       receiver = undefined;
       attach(channel());
     } else if (receiver) receiver(message);
-    else early.push(message);
+    else if (!ended) early.push(message);
   });
   attach(channel());
+  return () => pipe.close();
 }
