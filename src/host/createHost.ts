@@ -198,15 +198,17 @@ export function createHost(options: HostOptions): HostEndpoint {
       current().notify(PEER.theme, { theme });
     },
     close() {
-      closePipe?.();
       // Before any app attached there is no channel to close: fail what waits for one, and let a later attach
       // start afresh.
-      if (!endpoint) return;
-      endpoint.close();
-      if (waiting) {
-        waiting = undefined;
-        endpoint = undefined;
+      if (endpoint) {
+        endpoint.close();
+        if (waiting) {
+          waiting = undefined;
+          endpoint = undefined;
+        }
       }
+      // A transport of the host's own closes after the goodbye has left (a memory pair delivers a microtask later).
+      if (closePipe) queueMicrotask(closePipe);
     },
   };
   if (options.transport) closePipe = channelsOver(options.transport, host.attach);

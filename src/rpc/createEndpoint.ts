@@ -141,7 +141,8 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
           answerError(e);
         }
       }
-    } else if (typeof id == 'string' && pending.has(id)) {
+    } else if (pending.has(id as string)) {
+      // Only a string can be a pending id: anything else is not in the table.
       const call = take(id);
       if (!Object.hasOwn(m, 'error')) call.resolve(m.result);
       else
