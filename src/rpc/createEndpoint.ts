@@ -143,7 +143,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       }
     } else if (pending.has(id as string)) {
       // Only a string can be a pending id: anything else is not in the table.
-      const call = take(id);
+      const call = take(id as string);
       if (!Object.hasOwn(m, 'error')) call.resolve(m.result);
       else
         call.reject(
