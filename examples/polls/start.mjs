@@ -1,6 +1,7 @@
 // npm start: Team Polls in the simulated messenger, with its backend, on loopback. Builds the page for the
 // backend's address, starts the backend and the local platform (svc-sdk/dev), prints the messenger's URL.
 import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDevPlatform } from 'svc-sdk/dev';
@@ -23,6 +24,9 @@ const port = Number(process.env.PORT ?? 4300);
 const backendPort = port + 2;
 const backendOrigin = `http://127.0.0.1:${backendPort}`;
 await buildPollsApp({ api: backendOrigin });
+// The state (people, rooms, grants, cards, deliveries) lives in this file between runs; --reset starts afresh.
+const statePath = join(here, '.svc-dev.json');
+if (process.argv.includes('--reset')) await rm(statePath, { force: true });
 const platform = await startDevPlatform({
   dir: here,
   port,
@@ -30,7 +34,7 @@ const platform = await startDevPlatform({
   webhooks: `${backendOrigin}/svc/webhooks`,
   allow: [backendOrigin],
   retryScale: 0.05,
-  statePath: join(here, '.svc-dev.json'),
+  statePath,
 });
 const backend = await createPollsBackend({
   apiBase: platform.baseUrl,
@@ -39,6 +43,8 @@ const backend = await createPollsBackend({
   audience: platform.audience,
   miniAppId: platform.miniAppId,
   signingSecret: platform.signingSecret,
+  // Follows "Rotate secret": the new secret and, during the overlap, the previous one.
+  signingSecrets: () => platform.signingSecrets,
   appOrigin: platform.appOrigin,
   port: backendPort,
 });

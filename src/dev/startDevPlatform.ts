@@ -42,6 +42,8 @@ export interface DevPlatformOptions {
   retryScale?: number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
+  /** Told after every change of the state (the CLI prints events and rewrites the env file on a rotation). */
+  onChange?: (state: DevState) => void;
 }
 
 /** The mini app id, audience and version, from the manifest or the options. */
@@ -100,6 +102,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       saving = saving.then(() => saveState(path, state));
     }
     broadcast('state', { type: 'state', state });
+    options.onChange?.(state);
   };
 
   let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
@@ -166,6 +169,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     realm,
     baseUrl: `${origin}/v1`,
     blocked,
+    ...(options.statePath ? { statePath: options.statePath } : {}),
   });
   const actions = controlActions({ state, miniAppId, idp, webhooks, secrets });
   route = (req, res) =>

@@ -54,6 +54,7 @@ const startBackend = (port: number) =>
     audience: platform.audience,
     miniAppId: platform.miniAppId,
     signingSecret: platform.signingSecret,
+    signingSecrets: () => platform.signingSecrets,
     appOrigin: platform.appOrigin,
     port,
   });
@@ -110,7 +111,8 @@ test('the agent panel creates a poll as an agent, and a destructive action asks 
   await page.getByTestId('invoke-agent-create_poll').click();
   await expect(page.getByTestId('result-create_poll')).toContainText('poll_id');
   await expect(page.getByTestId('card')).toHaveCount(2);
-  const pollId = JSON.parse((await page.getByTestId('result-create_poll').textContent()) ?? '{}').poll_id as string;
+  const pollId = JSON.parse((await page.getByTestId('result-create_poll').locator('pre').textContent()) ?? '{}')
+    .poll_id as string;
   const [polls] = [...backend.polls.values()];
   expect(polls?.find((p) => p.poll_id == pollId)?.created_by).toBe('agent'); // the token carried act.sub
   await page.getByTestId('input-delete_poll-poll_id').fill(pollId);
@@ -137,7 +139,8 @@ test('an action without options elicits them from the person through a form buil
 test('the call log shows every bridge call, tokens redacted', async () => {
   await tab('Calls');
   const rows = page.getByTestId('call-row');
-  await expect(rows.filter({ hasText: 'auth.getToken' }).first()).toContainText('[redacted]');
+  await rows.filter({ hasText: 'auth.getToken' }).first().getByRole('button', { name: 'auth.getToken' }).click();
+  await expect(page.getByTestId('call-result').first()).toContainText('[redacted]');
   await expect(rows.filter({ hasText: 'permissions.request' }).first()).toBeVisible();
   expect(await page.getByTestId('call-log').textContent()).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
   if (shots) await page.screenshot({ path: join(shots, 'call-log.png') });
@@ -148,8 +151,11 @@ test('a person of another tenant is another app user', async () => {
   await page.getByTestId('user').selectOption('carol');
   await expect(page.getByTestId('app-title')).toHaveText('Polls'); // relaunched as Carol
   await tab('Calls');
-  await expect(page.getByTestId('call-row').filter({ hasText: 'identity.get' }).first()).toContainText('au-carol');
-  await expect(page.getByTestId('call-row').filter({ hasText: 'identity.get' }).first()).toContainText('globex');
+  await page.getByTestId('call-filter').fill('identity.get');
+  await page.getByRole('button', { name: 'identity.get' }).first().click();
+  await expect(page.getByTestId('call-result').first()).toContainText('au-carol');
+  await expect(page.getByTestId('call-result').first()).toContainText('globex');
+  await page.getByTestId('call-filter').fill('');
   await tab('Settings');
   await page.getByTestId('user').selectOption('alice');
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
@@ -165,7 +171,8 @@ test('a request outside the manifest network is blocked, and the log says which 
       ),
     );
   expect(outcome).toBe('blocked');
-  await tab('Webhooks');
+  await tab('Blocked');
+  await expect(page.getByTestId('blocked')).toHaveCount(1);
   await expect(page.getByTestId('blocked').first()).toContainText('add "tracker.example" to network.connect');
 });
 
@@ -181,6 +188,7 @@ test('revoking a scope and uninstalling send webhooks the backend verifies', asy
   await tab('Settings');
   await page.getByTestId('revoke-svc.room.context').click();
   await page.getByTestId('uninstall').click();
+  await page.getByTestId('uninstall-sheet-yes').click();
   await tab('Webhooks');
   await expect(page.locator('[data-testid=delivery][data-event="scope.revoked"][data-state=delivered]')).toHaveCount(1);
   await expect(

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { DevState, DevUser } from '../protocol';
+import type { DevCard, DevState, DevUser } from '../protocol';
+import { initialState } from './initialState';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
 
@@ -13,6 +14,7 @@ export interface ActionBody {
   overlap_seconds?: number;
   room_id?: string;
   text?: string;
+  card?: unknown;
   name?: string;
   is_encrypted?: boolean;
   id?: string;
@@ -109,7 +111,14 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
       const room = state.rooms.find((r) => r.id === b.room_id);
       if (!room) throw new Error(`room_id ${b.room_id} is unknown.`);
       if (typeof b.text !== 'string' || !b.text) throw new Error('text is missing: send the confirmed message.');
+      const card = b.card as DevCard | undefined;
+      if (
+        card !== undefined &&
+        (typeof card?.title !== 'string' || typeof card.body !== 'string' || !Array.isArray(card.actions))
+      )
+        throw new Error('card must be { title, body, actions: [{ label, deep_link }] }.');
       room.timeline.push({
+        ...(card ? { card: { title: card.title, body: card.body, actions: card.actions } } : {}),
         kind: 'message',
         event_id: `$${randomUUID()}`,
         sender: userOf().id,
@@ -120,7 +129,9 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
     },
     'POST /__svc/rooms': (b) => {
       if (typeof b.name !== 'string' || !b.name) throw new Error('name is missing.');
-      const members = state.users.map((u) => u.id);
+      // A room belongs to the tenant of the person who creates it.
+      const tenant = userOf().tenant_id;
+      const members = state.users.filter((u) => u.tenant_id === tenant).map((u) => u.id);
       state.rooms.push({
         id: randomUUID(),
         name: b.name,
@@ -142,6 +153,18 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
         ([, v]) => v !== undefined,
       );
       Object.assign(state.settings, Object.fromEntries(patch));
+      // Another person sees the rooms of their own tenant only: stay in the room if they are a member of it.
+      const me = state.settings.current_user_id;
+      const here = state.rooms.find((r) => r.id === state.settings.current_room_id);
+      if (here && !here.members.includes(me))
+        state.settings.current_room_id = state.rooms.find((r) => r.members.includes(me))?.id ?? '';
+    },
+    'POST /__svc/reset': () => {
+      // Back to a fresh start, in place (the router, the handle and the state file all hold this object); the
+      // revision keeps counting so pages take the fresh state as the newest.
+      const fresh = initialState(ctx.miniAppId, state.version);
+      for (const key of Object.keys(state) as (keyof DevState)[]) if (key !== 'revision') delete state[key];
+      Object.assign(state, fresh);
     },
     'POST /__svc/notifications/read': (b) => {
       const note = state.notifications.find((n) => n.id === b.id);

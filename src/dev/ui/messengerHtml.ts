@@ -4,6 +4,10 @@ export interface MessengerHtmlOptions {
   scriptUrl: string;
 }
 
+// A speech bubble, inline: no request for /favicon.ico (a 404 in the console on every load).
+const FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath fill='%233867d6' d='M2 2h12v9H6l-4 3z'/%3E%3C/svg%3E";
+
 const escapeAttribute = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -19,6 +23,7 @@ export function renderMessengerHtml(options: MessengerHtmlOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc dev: simulated messenger</title>
+<link rel="icon" href="${FAVICON}">
 <script type="module" src="${escapeAttribute(options.scriptUrl)}"></script>
 </head>
 <body>
