@@ -12,19 +12,9 @@ const status = (text: string, kind = 'info') => {
   $('status').dataset.kind = kind;
 };
 
-/** The room to post into, asking for the room scope at the moment of use; undefined from the home grid. */
-async function currentRoom() {
-  if ((await svc.permissions.request('room.context')) != 'granted') return undefined;
-  return (await svc.room.current()) ?? undefined;
-}
-
 // Handlers first, synchronously: an agent may invoke create_poll as soon as the app loads.
-void app.start();
-svc.actions.handle('create_poll', async (input: { question: string; options?: string[] }) => {
-  const room = await currentRoom();
-  const poll = await app.createPoll(input, room?.room_id, (message) => svc.actions.progress(message));
+void app.start((poll) => {
   if (poll.explanation) status(poll.explanation, 'warning');
-  return { poll_id: poll.poll_id };
 });
 
 document.body.dataset.theme = svc.app.theme;
@@ -39,8 +29,7 @@ $('create').addEventListener('click', async () => {
     .map((o) => o.trim())
     .filter(Boolean);
   try {
-    const room = await currentRoom();
-    const poll = await app.createPoll({ question, options }, room?.room_id);
+    const poll = await app.createPoll({ question, options }, await app.currentRoom());
     // Reminders need the notifications scope, asked for when the person turns them on, not before.
     $('remind').hidden = false;
     $('remind').onclick = async () => {

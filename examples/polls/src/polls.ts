@@ -57,6 +57,12 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     return call('POST', '/polls', { question: input.question, options, ...(room_id ? { room_id } : {}) });
   }
 
+  /** The room to post into, asking for the room scope at the moment of use; undefined from the home grid. */
+  async function currentRoom(): Promise<string | undefined> {
+    if ((await svc.permissions.request('room.context')) != 'granted') return undefined;
+    return (await svc.room.current())?.room_id;
+  }
+
   /** Posts a poll into the current room as a card. Returns false when it could not (and says why in a toast). */
   async function postToRoom(poll: { poll_id: string; question: string; options: string[] }): Promise<boolean> {
     if ((await svc.permissions.request('room.context')) != 'granted') return toast('Polls need to know the room.');
@@ -94,12 +100,18 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     return false;
   }
 
-  async function start(): Promise<void> {
+  /**
+   * Registers the actions (one handler each) and sets the title. `onCreated` hears of each poll an agent or the
+   * person created through the create_poll action (the page shows the encrypted-room explanation).
+   */
+  async function start(onCreated: (poll: CreatedPoll) => void = () => {}): Promise<void> {
     svc.ui.setTitle(svc.app.launchParams.id ? 'Poll' : 'Polls');
     svc.app.onThemeChange((theme) => (state.theme = theme));
-    svc.actions.handle('create_poll', (input: PollInput) =>
-      createPoll(input, undefined, (m) => svc.actions.progress(m)),
-    );
+    svc.actions.handle('create_poll', async (input: PollInput) => {
+      const poll = await createPoll(input, await currentRoom(), (m) => svc.actions.progress(m));
+      onCreated(poll);
+      return { poll_id: poll.poll_id };
+    });
     svc.actions.handle('delete_poll', async ({ poll_id }: { poll_id: string }, context) => {
       // Agents get a tighter rule than people: the backend sees act.sub in the token and applies it too.
       await call('DELETE', `/polls/${poll_id}${context.invoked_by == 'agent' ? '?by=agent' : ''}`);
@@ -108,5 +120,5 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
   }
 
   const state = { theme: svc.app.theme };
-  return { start, createPoll, postToRoom, enableReminders, state };
+  return { start, createPoll, currentRoom, postToRoom, enableReminders, state };
 }

@@ -25,8 +25,8 @@ input, select, textarea { font: inherit; color: var(--text); background: var(--p
   border-radius: 6px; padding: 4px 6px; }
 [aria-invalid=true] { border-color: var(--bad); }
 textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; font-size: 12px; }
-.shell { display: grid; grid-template-columns: 180px minmax(260px, 1fr) 380px 400px; height: 100vh; }
-.shell.closed { grid-template-columns: 180px minmax(260px, 1fr) 0 400px; }
+.shell { display: grid; grid-template-columns: 170px minmax(240px, 1fr) 380px 440px; height: 100vh; }
+.shell.closed { grid-template-columns: 170px minmax(240px, 1fr) 0 440px; }
 .side, .main, .app, .tools { overflow: auto; border-right: 1px solid var(--line); }
 .side { background: var(--panel); padding: 10px; }
 .side h2, .tools h2 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 14px 0 6px; }
@@ -53,7 +53,7 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .tools { background: var(--panel); padding: 0 10px 10px; }
 .tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
   z-index: 1; }
-.tabs button { padding: 3px 7px; font-size: 13px; white-space: nowrap; }
+.tabs button { padding: 3px 6px; font-size: 13px; white-space: nowrap; }
 .tabs button.on { background: var(--accent); color: var(--accent-text); }
 .badge { display: inline-block; margin-left: 4px; min-width: 18px; padding: 0 5px; border-radius: 9px;
   background: var(--bad); color: var(--on-status); font-size: 11px; font-weight: 700; }

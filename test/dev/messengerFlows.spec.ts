@@ -1,0 +1,178 @@
+// The messenger's flows that used to mislead, each driven in Chromium as a person would, on a fresh platform with
+// Team Polls and its real backend: what the person sees, and what the platform and the backend then hold.
+import { expect, type Page, test } from '@playwright/test';
+import { type PollsSession, startPollsSession } from './pollsSession';
+
+let session: PollsSession;
+let page: Page;
+test.beforeEach(async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+});
+test.afterEach(async () => {
+  await session?.close();
+});
+
+const app = () => page.frameLocator('[data-testid=app-frame]');
+const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
+
+test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async () => {
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in # General as Alice');
+  await page.getByTestId('room-board').click();
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in [e2ee] Board (encrypted) as Alice');
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  // The poll goes to the room on screen: the encrypted one, where the backend may not post.
+  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
+  expect(session.platform.cards('general')).toHaveLength(0);
+  await page.getByTestId('home').click();
+  await expect(page.getByTestId('app-where')).toHaveText('Opened from the home screen as Alice');
+});
+
+test('the elicit sheet checks the answer against the schema, shows the error inline and stays open', async () => {
+  await tab('Agent');
+  await page.getByTestId('input-create_poll-question').fill('Offsite venue?');
+  await page.getByTestId('invoke-agent-create_poll').click();
+  await page.getByTestId('permission-allow').click(); // the room the poll goes to
+  const sheet = page.getByTestId('elicit-sheet');
+  await expect(sheet).toContainText('Which options should "Offsite venue?" offer?');
+  await page.getByTestId('elicit-field').fill('Lisbon');
+  await page.getByTestId('elicit-submit').click();
+  await expect(page.getByTestId('elicit-sheet-error')).toHaveText(
+    'The answer must have at least 2 items; it has 1. Correct it, or refuse.',
+  );
+  await expect(sheet).toBeVisible();
+  await expect(page.getByTestId('elicit-field')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByTestId('elicit-field').fill('Lisbon\nPorto');
+  await page.getByTestId('elicit-submit').click();
+  await expect(sheet).toBeHidden();
+  await expect(page.getByTestId('result-create_poll').locator('pre')).toContainText('poll_id');
+});
+
+test('"Invoke as agent" with the app closed opens the app, then invokes', async () => {
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  await tab('Agent');
+  await page.getByTestId('input-create_poll-question').fill('Team dinner?');
+  await page.getByTestId('input-create_poll-options').fill('Thai\nTapas');
+  await page.getByTestId('invoke-agent-create_poll').click();
+  await expect(page.locator('.shell')).not.toHaveClass(/closed/);
+  await page.getByTestId('permission-allow').click(); // the room the poll goes to
+  await expect(page.getByTestId('result-create_poll').locator('pre')).toContainText('poll_id');
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in # General as Alice');
+  await expect(page.getByTestId('card')).toContainText('Team dinner?');
+});
+
+test('uninstall asks first, closes the app and says what happened; opening it again shows the install step', async () => {
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await tab('Settings');
+  await page.getByTestId('uninstall').click();
+  await expect(page.getByTestId('uninstall-sheet')).toContainText('auth.getToken fails');
+  await page.getByTestId('uninstall-sheet-no').click();
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+  await page.getByTestId('uninstall').click();
+  await page.getByTestId('uninstall-sheet-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Team Polls was uninstalled for Alice and closed');
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(false);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('install-sheet')).toContainText('Team Polls is not installed for Alice.');
+  await page.getByTestId('install-confirm').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+});
+
+test('a person who never installed the app gets the install step, not a permission sheet', async () => {
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('bob');
+  await expect(page.getByTestId('signed-in')).toHaveText('Bob');
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('install-sheet')).toContainText('not installed for Bob');
+  await page.getByTestId('install-cancel').click();
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  await expect(page.getByTestId('permission-sheet')).toHaveCount(0);
+  await page.getByTestId('open-app').click();
+  await page.getByTestId('install-confirm').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await tab('Webhooks');
+  await expect(page.locator('[data-testid=delivery][data-event="installation.created"]')).toHaveAttribute(
+    'data-state',
+    'delivered',
+  );
+});
+
+test('remove from tenant and revoke version ask first and explain; reset brings a fresh state back', async () => {
+  await page.getByTestId('open-app').click();
+  await tab('Settings');
+  await page.getByTestId('deprovision').click();
+  await expect(page.getByTestId('deprovision-sheet')).toContainText('Remove Alice from Acme?');
+  await page.getByTestId('deprovision-sheet-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Alice was removed from Acme');
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('notice')).toContainText('cannot be opened for them');
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+
+  await page.getByTestId('revoke-version').click();
+  await expect(page.getByTestId('revoke-version-sheet')).toContainText('409 version-revoked');
+  await page.getByTestId('revoke-version-sheet-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Version 1.0.0 was revoked');
+  expect(session.platform.state.version_revoked).toBe(true);
+
+  await expect(page.getByTestId('state-where')).toContainText('In memory only');
+  await page.getByTestId('reset').click();
+  await page.getByTestId('reset-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Fresh state');
+  expect(session.platform.state.version_revoked).toBeUndefined();
+  expect(session.platform.state.users.some((u) => u.deprovisioned)).toBe(false);
+  expect(session.platform.state.deliveries).toHaveLength(0);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+});
+
+test('rotate secret: the page explains the overlap, and the example backend verifies webhooks signed with the new secret', async () => {
+  await tab('Settings');
+  await page.getByTestId('rotate-secret').click();
+  await expect(page.getByTestId('secret-note')).toContainText('Secret generation 2');
+  await expect(page.getByTestId('secret-note')).toContainText('the previous one still verifies until');
+  await page.getByTestId('grant-svc.notifications').click();
+  await tab('Webhooks');
+  const delivery = page.locator('[data-testid=delivery][data-event="scope.granted"]');
+  await expect(delivery).toHaveAttribute('data-state', 'delivered');
+  await expect(delivery.locator('.attempt')).toHaveCount(1);
+});
+
+test('rooms belong to a tenant: Carol in Globex sees her rooms only, never Acme rooms or Alice’s cards', async () => {
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('carol');
+  await expect(page.getByTestId('signed-in')).toHaveText('Carol');
+  await expect(page.getByTestId('room-title')).toHaveText('# Globex team');
+  await expect(page.getByTestId('room-general')).toHaveCount(0);
+  await expect(page.getByTestId('room-board')).toHaveCount(0);
+  await expect(page.getByTestId('card')).toHaveCount(0);
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in # Globex team as Carol');
+  await page.getByTestId('user').selectOption('alice');
+  await expect(page.getByTestId('room-title')).toHaveText('# General');
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+});
+
+test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape declines and focus returns', async () => {
+  await tab('Settings');
+  const trigger = page.getByTestId('uninstall');
+  await trigger.click();
+  const sheet = page.getByTestId('uninstall-sheet');
+  await expect(sheet).toHaveAttribute('aria-modal', 'true');
+  await expect(sheet).toHaveAccessibleName('Uninstall Team Polls for Alice?');
+  await expect(page.getByTestId('uninstall-sheet-yes')).toBeFocused();
+  expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+  await expect(trigger).toBeFocused();
+  expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(false);
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+});
