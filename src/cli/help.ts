@@ -95,14 +95,18 @@ identity provider, the server API at /v1, signed webhooks) and serves the app's 
 its CSP; prints the messenger's URL and runs until Ctrl-C.
 
 Options:
-  --port <n>             Port of the messenger and platform (default any free one).
+  --port <n>             Port of the messenger and platform (default 4310, or the next free one, said so;
+                         0 for any free one).
   --package-port <n>     Port of the app's package origin (default any free one).
   --webhooks <url>       Your backend's webhook URL, e.g. http://localhost:3000/svc/webhooks.
   --allow <origin>       A loopback backend the app may fetch besides the manifest's network (repeatable).
   --app-url <url>        Load the app from your own dev server (e.g. Vite's http://localhost:5173) instead.
   --state <file>         Keep rooms, grants and installations in this file across restarts.
+  --reset                Start from a fresh state (deletes the --state file first).
   --retry-scale <x>      Webhook retry delays times x (0.01: a minute of backoff takes under a second).
-  --env-file <file>      Write the backend's settings (the signing secret too) to this file, mode 600.
+  --env-file <file>      Write the backend's settings (the signing secret too) to this file, mode 600;
+                         rewritten on a rotation with SVC_SIGNING_SECRET_PREVIOUS.
+  -q, --quiet            Do not print one line per event (launches, webhooks, server API calls, blocked requests).
   --open                 Open the URL in the system browser.
   -h, --help             Show this help.
 

@@ -5,7 +5,7 @@
  * @remarks
  * Changes after the first version are additive only and announced here.
  * Changelog: v1 (first version); v2: `DevConfig.blocked`, the `blocked` stream event; v3: `POST /__svc/reset`,
- * `DevConfig.statePath`.
+ * `POST /__svc/page-event`, `DevConfig.statePath`, delivery headers, `resend_of` and response bodies, cards in messages.
  *
  * Rules of the control API: served on 127.0.0.1 only, under {@link CONTROL_PREFIX}; every request carries
  * {@link CONTROL_TOKEN_HEADER} with the per-launch token, an `Origin` equal to the messenger origin and a `Host`
@@ -115,6 +115,8 @@ export interface DevDeliveryAttempt {
   /** Network error or `timeout` (5 s answer budget). Never contains a secret. */
   error?: string;
   duration_ms: number;
+  /** The backend's answer, its first 2,000 characters (added in v3): a duplicate says so here. */
+  response_body?: string;
 }
 
 /** A webhook delivery with its attempts. @public */
@@ -127,6 +129,10 @@ export interface DevDelivery {
   attempts: DevDeliveryAttempt[];
   /** ISO time of the next retry while pending. */
   next_attempt_at?: string;
+  /** The headers of the last attempt as sent, the signature cut to its prefix (added in v3). */
+  headers?: Record<string, string>;
+  /** The delivery this one sends again ("send again"; added in v3). */
+  resend_of?: string;
 }
 
 /** Settings the messenger page shows. @public */
@@ -257,6 +263,11 @@ export interface ControlRoutes {
   'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
+  /** What only the page knows, for the terminal: a launch, or an app that never said hello (added in v3; 204). */
+  'POST /__svc/page-event': {
+    request: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number };
+    response: undefined;
+  };
   /** Back to the first launch's state (people, rooms, installations, nothing granted, no history); added in v3. */
   'POST /__svc/reset': { request: Record<string, never>; response: DevState };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Manifest } from '../manifest';
 import { controlActions } from './platform/controlActions';
@@ -10,7 +10,9 @@ import { createRequestBucket } from './platform/handleServerApi';
 import { initialState } from './platform/initialState';
 import { routeRequest } from './platform/routeRequest';
 import { loadState, saveState } from './platform/stateFile';
-import type { DevConfig, DevState } from './protocol';
+import type { DevEvent } from './DevEvent';
+import { checkControlRequest } from './platform/checkControlRequest';
+import { CONTROL_PREFIX, type DevConfig, type DevState } from './protocol';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { platformHandle } from './platformHandle';
@@ -42,8 +44,10 @@ export interface DevPlatformOptions {
   retryScale?: number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
-  /** Told after every change of the state (the CLI prints events and rewrites the env file on a rotation). */
+  /** Told after every change of the state (the CLI rewrites the env file on a rotation). */
   onChange?: (state: DevState) => void;
+  /** Told of each event: launches, webhook attempts, server API calls, blocked requests (the CLI prints them). */
+  onEvent?: (event: DevEvent) => void;
 }
 
 /** The mini app id, audience and version, from the manifest or the options. */
@@ -95,8 +99,26 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
+  const tell = (event: DevEvent) => options.onEvent?.(event);
+  // Attempts already told, per delivery: a change reports only the new ones.
+  const toldAttempts = new Map<string, number>();
   const changed = () => {
     state.revision = (state.revision ?? 0) + 1;
+    for (const d of state.deliveries) {
+      const told = toldAttempts.get(d.id) ?? 0;
+      d.attempts.slice(told).forEach((a, i) => {
+        tell({
+          type: 'webhook',
+          event: d.event,
+          delivery_id: d.id,
+          attempt: told + i + 1,
+          duration_ms: a.duration_ms,
+          ...(a.status === undefined ? { error: a.error } : { status: a.status }),
+          ...(d.resend_of ? { resend_of: d.resend_of } : {}),
+        });
+      });
+      toldAttempts.set(d.id, d.attempts.length);
+    }
     if (options.statePath) {
       const path = options.statePath;
       saving = saving.then(() => saveState(path, state));
@@ -108,12 +130,49 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
   const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path.startsWith('/v1/')) {
+      const started = Date.now();
+      res.once('finish', () =>
+        tell({
+          type: 'server-api',
+          method: req.method ?? 'GET',
+          path,
+          status: res.statusCode,
+          duration_ms: Date.now() - started,
+        }),
+      );
+    }
+    if (path === `${CONTROL_PREFIX}/page-event` && req.method === 'POST') return void pageEvent(req, res);
     route(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
   await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // What only the page knows (a launch, an app that never said hello), told to the terminal.
+  const pageEvent = async (req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const refusal = checkControlRequest(req.headers, { token: controlToken, origin });
+    if (refusal)
+      return void res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: refusal }));
+    const event = (() => {
+      try {
+        return JSON.parse(body) as { type?: string; user?: unknown; room?: unknown; seconds?: unknown };
+      } catch {
+        return {};
+      }
+    })();
+    if (event.type === 'launch') tell({ type: 'launch', user: String(event.user), room: String(event.room) });
+    else if (event.type === 'no-hello')
+      tell({ type: 'no-hello', seconds: Number(event.seconds), app_url: options.appUrl ?? pkg?.entryUrl ?? '' });
+    else
+      return void res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: "type must be 'launch' or 'no-hello'." }));
+    res.writeHead(204).end();
+  };
 
   const idp = await createIdentityProvider({
     authUrl: origin,
@@ -155,6 +214,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
           port: options.packagePort,
           onBlocked: (request) => {
             blocked.push(request);
+            tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
             broadcast('blocked', { type: 'blocked', request });
           },
         })

@@ -175,7 +175,7 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
       const old = state.deliveries.find((d) => d.id === b.id);
       if (!old) throw new Error(`id ${b.id} is not a delivery.`);
       if (!ctx.webhooks) throw new Error('no webhook URL: start with --webhooks.');
-      state.deliveries.push(ctx.webhooks.send(old.event, old.payload));
+      state.deliveries.push(ctx.webhooks.send(old.event, old.payload, old.id));
     },
     'POST /__svc/revoke-version': (b) => {
       state.version_revoked = true;

@@ -35,15 +35,24 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     const started = Date.now();
     const record: DevDelivery['attempts'][number] = { at: new Date(started).toISOString(), duration_ms: 0 };
     try {
-      const headers = await signRequest({ body, secret: options.secret(), miniAppId: options.miniAppId });
+      const headers = { ...(await signRequest({ body, secret: options.secret(), miniAppId: options.miniAppId })) };
+      const sent: Record<string, string> = {
+        'Content-Type': 'application/json',
+        ...headers,
+        'X-Svc-Delivery-Id': delivery.id,
+      };
       const response = await fetch(options.url, {
         method: 'POST',
-        headers: { ...headers, 'X-Svc-Delivery-Id': delivery.id },
+        headers: sent,
         body,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      await response.body?.cancel();
+      // What the inspector shows: the headers as sent, the signature cut to its prefix (enough to tell two apart).
+      delivery.headers = Object.fromEntries(
+        Object.entries(sent).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 12)}…[redacted]` : v]),
+      );
       record.status = response.status;
+      record.response_body = (await response.text()).slice(0, 2000);
     } catch (error) {
       record.error = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
     }
@@ -69,8 +78,8 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   }
 
   return {
-    /** Creates a delivery, sends it, and returns it (its state changes as attempts happen). */
-    send(event: string, payload: Record<string, unknown>): DevDelivery {
+    /** Creates a delivery (`resendOf`: the one it sends again), sends it, and returns it (its state changes as attempts happen). */
+    send(event: string, payload: Record<string, unknown>, resendOf?: string): DevDelivery {
       const delivery: DevDelivery = {
         id: crypto.randomUUID(),
         event,
@@ -78,6 +87,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         url: options.url,
         state: 'pending',
         attempts: [],
+        ...(resendOf ? { resend_of: resendOf } : {}),
       };
       void attempt(delivery);
       return delivery;

@@ -15,6 +15,16 @@ export async function control<T = DevState>(method: string, path: string, body?:
   return answer as T;
 }
 
+/** Tells the terminal what only the page knows; best effort (the page works without a terminal). */
+export const pageEvent = (
+  event: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number },
+) =>
+  void fetch(`${CONTROL_PREFIX}/page-event`, {
+    method: 'POST',
+    headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
+    body: JSON.stringify(event),
+  }).catch(() => {});
+
 /** The configuration the page starts from. */
 export const loadConfig = () => control<DevConfig>('GET', '/config');
 

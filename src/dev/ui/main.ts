@@ -5,7 +5,7 @@ import { config as zodConfig } from 'zod';
 import type { HostEndpoint } from '../../host';
 import type { DevConfig, DevRoom, DevState } from '../protocol';
 import { agentPanel } from './agentPanel';
-import { control, follow, loadConfig } from './api';
+import { control, follow, loadConfig, pageEvent } from './api';
 import { forgetPageState, launchApp } from './appHost';
 import { createCallLog } from './callLog';
 import { cardView } from './cardView';
@@ -135,6 +135,7 @@ async function start(): Promise<void> {
     clearTimeout(hello);
     hello = window.setTimeout(() => {
       hello = 0;
+      pageEvent({ type: 'no-hello', seconds: 10 });
       say(
         `${manifest.name} has not said hello 10 s after its launch: check that the page loads svc-sdk, and with --app-url that it carries <meta name="svc-host-origins" content="${location.origin}">.`,
         'warn',
@@ -150,7 +151,9 @@ async function start(): Promise<void> {
     const frame = newFrame();
     iframe.replaceWith(frame);
     iframe = frame;
-    log.mark(`Launch as ${me()?.display_name} ${launch.room ? `in ${roomLabel(launch.room)}` : 'from home'}`);
+    const place = launch.room ? `in ${roomLabel(launch.room)}` : 'from the home screen';
+    log.mark(`Launch as ${me()?.display_name} ${place}`);
+    pageEvent({ type: 'launch', user: me()?.display_name ?? '', room: place });
     app = launchApp(
       config,
       () => state,
