@@ -207,7 +207,8 @@ test('with the backend stopped, deliveries are retried with backoff; "send again
   const granted = page.locator('[data-testid=delivery][data-event="scope.revoked"]').first();
   // Six attempts in all (retry delays scaled down for the test), each one logged, then the delivery fails.
   await expect(granted).toHaveAttribute('data-state', 'failed', { timeout: 15_000 });
-  await expect(granted.locator('.note')).toHaveCount(6);
+  await granted.locator('summary').click();
+  await expect(granted.getByTestId('attempt')).toHaveCount(6);
   backend = await startBackend(port);
   await granted.getByTestId('resend').click();
   await expect(page.locator('[data-testid=delivery][data-event="scope.granted"]').first()).toHaveAttribute(

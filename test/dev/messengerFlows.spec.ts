@@ -176,3 +176,31 @@ test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape
   expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(false);
   expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
 });
+
+test('the webhook inspector: target, headers with the signature cut, payload, attempts with answers, send again linked and seen as a duplicate, a filter by event', async () => {
+  await tab('Settings');
+  await page.getByTestId('grant-svc.notifications').click();
+  await page.getByTestId('revoke-svc.notifications').click();
+  await tab('Webhooks');
+  const granted = page.locator('[data-testid=delivery][data-event="scope.granted"]');
+  await expect(granted).toHaveAttribute('data-state', 'delivered');
+  await expect(granted.locator('summary')).toContainText('Alice (au-alice, acme) · Notifications (svc.notifications)');
+  await granted.locator('summary').click();
+  await expect(granted).toContainText(`POST ${session.backend.webhookUrl}`);
+  const headers = granted.getByTestId('delivery-headers');
+  await expect(headers).toContainText('"X-Svc-Signature"');
+  await expect(headers).toContainText('…[redacted]');
+  await expect(headers).toContainText(`"X-Svc-Mini-App": "${session.platform.miniAppId}"`);
+  await expect(granted.getByTestId('delivery-payload')).toContainText('"scope": "svc.notifications"');
+  await expect(granted.getByTestId('attempt')).toContainText('200');
+  await expect(granted.getByTestId('response-body')).toHaveText('{"ok":true}');
+  await granted.getByTestId('resend').click();
+  const again = page.locator('[data-testid=delivery][data-event="scope.granted"]').first();
+  await expect(again.getByTestId('duplicate')).toBeVisible();
+  await again.locator('summary').click();
+  await expect(again.getByTestId('resend-of')).toContainText('handled it already');
+  await expect(page.getByTestId('delivery')).toHaveCount(3);
+  await page.getByTestId('delivery-filter').selectOption('scope.revoked');
+  await expect(page.locator('[data-testid=delivery]:visible')).toHaveCount(1);
+  await expect(page.locator('[data-testid=delivery]:visible')).toHaveAttribute('data-event', 'scope.revoked');
+});

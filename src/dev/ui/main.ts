@@ -440,6 +440,10 @@ async function start(): Promise<void> {
     // A control call's answer and the event stream race: never go back to an older state.
     if ((next.revision ?? 0) < (state.revision ?? 0)) return;
     const theme = next.settings.theme != state.settings.theme;
+    // A notification for the person on screen pops up as a toast, as the native clients' banners do.
+    const known = new Set(state.notifications.map((n) => n.id));
+    for (const n of next.notifications)
+      if (!known.has(n.id) && n.user_id == next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
     state = next;
     if (theme) app?.host.setTheme(next.settings.theme);
     // Another person is another app user, and another room another launch: relaunch there, as the native clients

@@ -2,7 +2,7 @@ import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
 import type { DevConfig, DevState } from '../protocol';
 import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
-import { type Child, h } from './dom';
+import { type Child, copyButton, h } from './dom';
 
 /** Renders a region only when its key changed (see main.ts). */
 export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
@@ -198,34 +198,125 @@ export function renderSettings(
   ]);
 }
 
-/** The webhook delivery log (each attempt, "send again"). */
+/** Which deliveries are opened and the event filter: kept across re-renders of the inspector. */
+const inspector = { open: new Set<string>(), event: '' };
+
+/**
+ * The webhook inspector: each delivery with the person and scope it is about, its target URL, the headers as sent
+ * (signature cut to its prefix), the payload, and each attempt's status, timing and response body (a duplicate
+ * says so); "send again" makes a new delivery linked to the original. A filter by event.
+ */
 export function renderDeliveries(el: HTMLElement, state: DevState, act: SettingsActions['act'], region: Region): void {
-  region(el, state.deliveries, () => [
-    state.deliveries.length ? null : h('p', { class: 'note' }, 'No webhook yet (start svc dev with --webhooks <url>).'),
-    ...state.deliveries
+  if (!el.firstChild) {
+    const filter = h('select', { 'aria-label': 'Filter by event', 'data-testid': 'delivery-filter' });
+    filter.addEventListener('change', () => {
+      inspector.event = filter.value;
+      applyEventFilter(el);
+    });
+    el.append(h('div', { class: 'row' }, h('label', {}, 'Event ', filter)), h('div', { class: 'list' }));
+  }
+  const filter = el.querySelector('select')!;
+  const events = [...new Set(state.deliveries.map((d) => d.event))].sort();
+  const options = ['', ...events];
+  if ([...filter.options].map((o) => o.value).join() != options.join())
+    filter.replaceChildren(
+      ...options.map((e) => h('option', { value: e, selected: e == inspector.event }, e || 'All events')),
+    );
+  const shown = state.deliveries;
+  const who = (id: unknown) => state.users.find((u) => u.app_user_id == id);
+  const short = (id: string) => id.slice(0, 8);
+  region(el.querySelector<HTMLElement>('.list')!, shown, () => [
+    shown.length ? null : h('p', { class: 'note' }, 'No webhook yet (start svc dev with --webhooks <url>).'),
+    ...shown
       .slice()
       .reverse()
-      .map((d) =>
-        h(
-          'div',
-          { class: 'action', 'data-testid': 'delivery', 'data-event': d.event, 'data-state': d.state },
+      .map((d) => {
+        const person = who(d.payload.app_user_id);
+        const last = d.attempts.at(-1);
+        const duplicate = last?.response_body?.includes('"duplicate":true');
+        const details = h(
+          'details',
+          {
+            class: 'action',
+            id: `delivery-${d.id}`,
+            'data-testid': 'delivery',
+            'data-event': d.event,
+            'data-state': d.state,
+            open: inspector.open.has(d.id),
+          },
           h(
-            'div',
-            { class: 'row' },
-            h('strong', { class: 'grow' }, d.event),
+            'summary',
+            {},
+            h('strong', {}, d.event),
+            ' ',
             h('span', { class: d.state == 'delivered' ? 'ok' : d.state == 'failed' ? 'err' : 'pending' }, d.state),
+            last ? ` · ${last.status ?? last.error}` : '',
+            duplicate ? h('span', { class: 'chip', 'data-testid': 'duplicate' }, 'duplicate') : null,
+            h(
+              'div',
+              { class: 'note' },
+              `${person ? `${person.display_name} (${person.app_user_id}, ${person.tenant_id})` : `tenant ${String(d.payload.tenant_id ?? '')}`}${d.payload.scope ? ` · ${scopeInWords(String(d.payload.scope))} (${String(d.payload.scope)})` : ''} · ${short(d.id)}`,
+            ),
           ),
-          ...d.attempts.map((a) =>
-            h('div', { class: 'note attempt' }, `${time(a.at)} ${a.status ?? a.error} (${a.duration_ms} ms)`),
+          d.resend_of
+            ? h(
+                'p',
+                { class: 'note', 'data-testid': 'resend-of' },
+                'Sent again from ',
+                h('a', { href: `#delivery-${d.resend_of}` }, short(d.resend_of)),
+                duplicate
+                  ? ': the backend answered that it had handled it already (same body, same idempotency key).'
+                  : '.',
+              )
+            : null,
+          h('div', { class: 'note' }, `POST ${d.url}`),
+          jsonBlock('Headers', d.headers ?? {}),
+          jsonBlock('Payload', d.payload),
+          h('strong', {}, 'Attempts'),
+          ...d.attempts.map((a, i) =>
+            h(
+              'div',
+              { class: 'attempt', 'data-testid': 'attempt' },
+              h(
+                'div',
+                { class: a.status && a.status < 300 ? 'ok' : 'err' },
+                `#${i + 1} ${time(a.at)} · ${a.status ?? a.error} · ${a.duration_ms} ms`,
+              ),
+              a.response_body ? h('pre', { 'data-testid': 'response-body' }, a.response_body) : null,
+            ),
           ),
+          d.next_attempt_at ? h('div', { class: 'pending' }, `Next attempt at ${time(d.next_attempt_at)}`) : null,
           h(
             'button',
             { 'data-testid': 'resend', onclick: () => act('POST', '/deliveries/resend', { id: d.id }) },
             'Send again',
           ),
-        ),
-      ),
+        );
+        details.addEventListener('toggle', () => {
+          if (details.open) inspector.open.add(d.id);
+          else inspector.open.delete(d.id);
+        });
+        return details;
+      }),
   ]);
+  applyEventFilter(el);
+}
+
+/** Shows the deliveries of the chosen event only. */
+function applyEventFilter(el: HTMLElement): void {
+  for (const d of el.querySelectorAll<HTMLElement>('[data-testid=delivery]'))
+    d.hidden = !!inspector.event && d.dataset.event != inspector.event;
+}
+
+/** A titled, indented JSON block with a copy button. */
+function jsonBlock(title: string, value: unknown) {
+  const text = JSON.stringify(value, null, 2);
+  return h(
+    'div',
+    { class: 'json' },
+    h('div', { class: 'row' }, h('strong', { class: 'grow' }, title), copyButton(text, `Copy ${title.toLowerCase()}`)),
+    h('pre', { 'data-testid': `delivery-${title.toLowerCase()}` }, text),
+  );
 }
 
 /** Requests the package's policies blocked, each once, with what to change. */
