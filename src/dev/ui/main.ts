@@ -1,7 +1,7 @@
 // The simulated messenger page: rooms with a timeline, the home grid, the mini app in a cross-origin iframe on the
 // rule engine of svc-sdk/host, every prompt as a sheet, an agent panel, the call log, webhooks, notifications and
 // settings. Everything it changes goes through the platform's control API.
-import { config as zodConfig } from 'zod';
+import './jitless';
 import type { HostEndpoint } from '../../host';
 import type { DevConfig, DevRoom, DevState } from '../protocol';
 import { agentPanel } from './agentPanel';
@@ -14,9 +14,6 @@ import { matchRoute } from './matchRoute';
 import { renderBlocked, renderDeliveries, renderNotifications, renderSettings, type SettingsActions } from './panels';
 import { sheet } from './sheet';
 import { STYLES } from './styles';
-
-// The page's CSP has no 'unsafe-eval': zod must not probe for it (the probe is a console error on every load).
-zodConfig({ jitless: true });
 
 const root = document.getElementById('messenger')!;
 document.head.append(h('style', {}, STYLES));

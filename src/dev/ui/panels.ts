@@ -52,8 +52,10 @@ export function renderSettings(
   const installed = state.installations.some((i) => i.user_id == user && i.installed);
   const me = state.users.find((u) => u.id == user);
   const { act } = actions;
-  const key = [s, state.users, granted, [...refused], installed, state.version_revoked, state.secret, state.version];
-  region(el, key, () => [
+  // Each section renders on its own: a rotation never rebuilds the person <select>, a grant never the theme.
+  if (!el.firstChild) el.append(...Array.from({ length: 5 }, () => h('div', {})));
+  const [look, person, permissions, installation, admin] = [...el.children] as HTMLElement[];
+  region(look!, [s.theme, s.locale], () => [
     h('h2', {}, 'Appearance'),
     h(
       'div',
@@ -80,6 +82,8 @@ export function renderSettings(
         ),
       ),
     ),
+  ]);
+  region(person!, [user, state.users, state.tenants], () => [
     h('h2', {}, 'Person'),
     h(
       'label',
@@ -101,6 +105,8 @@ export function renderSettings(
       ),
     ),
     h('div', { class: 'note' }, `app_user_id ${me?.app_user_id} · tenant_id ${me?.tenant_id}`),
+  ]);
+  region(permissions!, [user, scopes, granted, [...refused]], () => [
     h('h2', {}, 'Permissions'),
     scopes.length ? null : h('p', { class: 'note' }, 'The manifest asks for no permission.'),
     ...scopes.map((scope) => {
@@ -142,6 +148,8 @@ export function renderSettings(
       },
       'Ask again for refused scopes',
     ),
+  ]);
+  region(installation!, [user, installed], () => [
     h('h2', {}, 'Installation'),
     h(
       'div',
@@ -159,6 +167,8 @@ export function renderSettings(
         'Remove from tenant…',
       ),
     ),
+  ]);
+  region(admin!, [state.version_revoked, state.version, state.secret, config.statePath], () => [
     h('h2', {}, 'Administrator'),
     h(
       'div',
