@@ -15,10 +15,12 @@ Exit codes: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable i
 `;
 
 /** `svc validate --help`. */
-export const VALIDATE_HELP = `Usage: svc validate [manifest.json ...] [options]
+export const VALIDATE_HELP = `Usage: svc validate [manifest.json | folder ...] [options]
 
 Validates each manifest (default ./manifest.json) and prints one line per issue:
   <file>: <error|warning>: <JSON path> <what to fix>
+Warns about the starter's placeholders (id, description, vendor). Given a folder (a package, such as your
+build's output), also checks that its manifest.json's entry document and icons are there.
 
 Options:
   --previous-version <x.y.z>   The published version; the new version must be higher.
