@@ -66,10 +66,15 @@ Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest. 
 JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
 and complete it; the manifest itself takes no "$schema" key (the interface allows no extra properties).
 
+With --template vite, writes a whole project that runs instead: a Vite + TypeScript page, public/manifest.json
+and its icons, a backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev,
+and the scripts dev (Vite, the backend and svc dev, one URL), test and build.
+
 Options:
+  --template vite The whole project, not just the manifest (into a new or empty folder).
   --name <name>   The mini app name (1 to 60 characters).
   --id <hex>      The 16-hex-character id from the developer console.
-  -f, --force     Overwrite an existing manifest.json.
+  -f, --force     Overwrite an existing manifest.json (or write the template into a folder that is not empty).
   -h, --help      Show this help.
 
 Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
