@@ -6,7 +6,6 @@ import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { createPollsBackend, type PollsBackend } from '../../examples/polls/server/createPollsBackend';
 
 const root = resolve(import.meta.dirname, '../..');
-const shots = process.env.SVC_SCREENSHOTS ? join(root, 'docs/images') : undefined;
 let platform: DevPlatform;
 let backend: PollsBackend;
 let page: Page;
@@ -72,7 +71,6 @@ test('launches in the plain room; a poll created in the app is posted by the bac
   await expect(app().getByTestId('status')).toHaveText('Poll posted to the room.');
   await expect(page.getByTestId('card')).toContainText('Lunch?');
   expect(platform.cards('general')).toHaveLength(1);
-  if (shots) await page.screenshot({ path: join(shots, 'messenger.png') });
 });
 
 test('reminders: the notifications sheet, the backend checks the installation and notifies, the deep link opens the route', async () => {
@@ -118,7 +116,6 @@ test('the agent panel creates a poll as an agent, and a destructive action asks 
   await page.getByTestId('input-delete_poll-poll_id').fill(pollId);
   await page.getByTestId('invoke-agent-delete_poll').click();
   await expect(page.getByTestId('action-sheet')).toContainText('destructive');
-  if (shots) await page.screenshot({ path: join(shots, 'agent-panel.png') });
   await page.getByTestId('action-sheet-yes').click();
   await expect(page.getByTestId('result-delete_poll')).toContainText(pollId);
 });
@@ -143,7 +140,6 @@ test('the call log shows every bridge call, tokens redacted', async () => {
   await expect(page.getByTestId('call-result').first()).toContainText('[redacted]');
   await expect(rows.filter({ hasText: 'permissions.request' }).first()).toBeVisible();
   expect(await page.getByTestId('call-log').textContent()).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
-  if (shots) await page.screenshot({ path: join(shots, 'call-log.png') });
 });
 
 test('a person of another tenant is another app user', async () => {

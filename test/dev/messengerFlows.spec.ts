@@ -204,3 +204,53 @@ test('the webhook inspector: target, headers with the signature cut, payload, at
   await expect(page.locator('[data-testid=delivery]:visible')).toHaveCount(1);
   await expect(page.locator('[data-testid=delivery]:visible')).toHaveAttribute('data-event', 'scope.revoked');
 });
+
+test('Team Polls: "Vote" on a card votes; a deleted poll says so; a client-side post clears the warning', async () => {
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  const card = page.getByTestId('card').filter({ hasText: 'Lunch?' });
+  await card.getByRole('button', { name: 'Vote' }).click();
+  await expect(page.getByTestId('app-title')).toHaveText('Poll');
+  await expect(app().getByTestId('vote-question')).toHaveText('Lunch?');
+  await app().getByTestId('vote-option').filter({ hasText: 'Sushi' }).click();
+  await expect(app().getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveText('Sushi · 1');
+  await expect(app().getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveAttribute('aria-pressed', 'true');
+  const [poll] = [...session.backend.polls.values()].flat();
+  expect(Object.values(poll!.votes)).toEqual(['Sushi']);
+
+  await tab('Agent');
+  await page.getByTestId('input-delete_poll-poll_id').fill(poll!.poll_id);
+  await page.getByTestId('invoke-user-delete_poll').click();
+  await page.getByTestId('action-sheet-yes').click();
+  await expect(page.getByTestId('result-delete_poll').locator('pre')).toContainText(poll!.poll_id);
+  await card.getByRole('button', { name: 'Vote' }).click();
+  await expect(app().getByTestId('status')).toHaveText('This poll was deleted.');
+
+  await page.getByTestId('room-board').click();
+  await expect(page.getByTestId('app-where')).toContainText('Board');
+  await app().getByTestId('create').click();
+  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
+  await app().getByTestId('send-instead').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('send-card')).toContainText('Pizza · Sushi'); // the card, as a card
+  await page.getByTestId('send-sheet-yes').click();
+  await expect(app().getByTestId('status')).toHaveText('Poll posted to the room from your client.');
+  await expect(app().getByTestId('send-instead')).toBeHidden();
+  await expect(page.getByTestId('message').getByTestId('message-card')).toContainText('Lunch?');
+  await expect(page.getByTestId('message')).toContainText('Alice via Team Polls');
+});
+
+test('when svc dev stops the page says so, and after a restart it says to open the new URL', async () => {
+  await expect(page.getByTestId('room-title')).toBeVisible();
+  const port = Number(new URL(session.platform.origin).port);
+  await session.platform.close();
+  await expect(page.getByTestId('connection')).toContainText('Disconnected from svc dev');
+  const { startDevPlatform } = await import('../../src/dev');
+  const again = await startDevPlatform({ dir: session.dir, port });
+  try {
+    await expect(page.getByTestId('connection')).toContainText('Open the URL svc dev printed', { timeout: 15_000 });
+  } finally {
+    await again.close();
+  }
+});

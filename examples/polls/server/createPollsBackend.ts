@@ -42,7 +42,20 @@ export interface Poll {
   options: string[];
   room_id?: string;
   created_by: 'agent' | 'user';
+  /** Each voter's option, by app_user_id: one vote per person, changed by voting again. */
+  votes: Record<string, string>;
 }
+
+/** What a person sees of a poll: the counts, and their own vote. */
+const view = (poll: Poll, voter: string) => ({
+  poll_id: poll.poll_id,
+  question: poll.question,
+  options: poll.options,
+  counts: poll.options.map((o) => Object.values(poll.votes).filter((v) => v == o).length),
+  mine: poll.votes[voter],
+});
+const DELETED =
+  'This poll was deleted; its card stays in the room (a card cannot be taken back), but it takes no votes.';
 
 const ENCRYPTED_ROOM =
   'This room is end-to-end encrypted, so the Polls server cannot post into it: post the poll from your own client instead (Polls asks you to confirm).';
@@ -50,6 +63,7 @@ const ENCRYPTED_ROOM =
 /** Starts the backend on 127.0.0.1; resolves once it listens. */
 export async function createPollsBackend(options: PollsBackendOptions) {
   const polls = new Map<string, Poll[]>();
+  const byId = new Map<string, Poll>();
   const reminders = new Set<string>();
   const verifier = createTokenVerifier({ authUrl: options.authUrl, realm: options.realm, audience: options.audience });
   const secrets = options.signingSecrets ?? (() => [options.signingSecret]);
@@ -119,8 +133,15 @@ export async function createPollsBackend(options: PollsBackendOptions) {
         : [];
       if (!question || options.length < 2)
         return send(res, 400, { error: 'question and at least two options are required' });
-      const poll: Poll = { poll_id: randomUUID(), question, options, created_by: identity.actor ? 'agent' : 'user' };
+      const poll: Poll = {
+        poll_id: randomUUID(),
+        question,
+        options,
+        created_by: identity.actor ? 'agent' : 'user',
+        votes: {},
+      };
       mine.push(poll);
+      byId.set(poll.poll_id, poll);
       const room_id = typeof body.room_id == 'string' ? body.room_id : undefined;
       if (!room_id) return send(res, 201, { poll_id: poll.poll_id, posted: false });
       poll.room_id = room_id;
@@ -138,15 +159,30 @@ export async function createPollsBackend(options: PollsBackendOptions) {
         throw error;
       }
     }
-    const id = /^\/polls\/([\w-]+)(\/reminders)?$/.exec(path);
+    const id = /^\/polls\/([\w-]+)(\/reminders|\/votes)?$/.exec(path);
     if (req.method == 'DELETE' && id && !id[2]) {
       polls.set(
         identity.sub,
         mine.filter((p) => p.poll_id != id[1]),
       );
+      // Only its creator deletes a poll.
+      if (mine.some((p) => p.poll_id == id[1])) byId.delete(id[1]!);
       return send(res, 200, { deleted: id[1] });
     }
-    if (req.method == 'POST' && id?.[2]) {
+    // Anyone in the room votes on a poll, whoever created it: by its id, from the card's deep link.
+    if (id && (req.method == 'GET' || id[2] == '/votes') && id[2] != '/reminders') {
+      const poll = byId.get(id[1]!);
+      if (!poll) return send(res, 404, { error: DELETED });
+      if (req.method == 'GET' && !id[2]) return send(res, 200, view(poll, identity.sub));
+      if (req.method == 'POST') {
+        const { option } = await readJson(req);
+        if (typeof option != 'string' || !poll.options.includes(option))
+          return send(res, 400, { error: `option must be one of: ${poll.options.join(', ')}` });
+        poll.votes[identity.sub] = option;
+        return send(res, 200, view(poll, identity.sub));
+      }
+    }
+    if (req.method == 'POST' && id?.[2] == '/reminders') {
       // A notification lands only for an installed app; check first rather than fail later.
       const installation = await clients().api.getInstallation(identity.sub);
       if (!installation.installed) return send(res, 409, { error: 'Polls is not installed for you any more.' });

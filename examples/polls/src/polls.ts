@@ -14,6 +14,15 @@ export type Fetch = (
   init: { method: string; headers: Record<string, string>; body?: string },
 ) => Promise<{ ok: boolean; json(): Promise<any> }>;
 
+/** A poll as a voter sees it: the options, how many chose each, and the person's own vote. */
+export interface PollView {
+  poll_id: string;
+  question: string;
+  options: string[];
+  counts: number[];
+  mine?: string;
+}
+
 /** What the backend answers to a new poll: posted into the room, or why not. */
 export interface CreatedPoll {
   poll_id: string;
@@ -88,6 +97,16 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     return true;
   }
 
+  /** A poll by id (from a card's deep link), with its counts and the person's vote; null once it was deleted. */
+  async function getPoll(poll_id: string): Promise<PollView | null> {
+    return call('GET', `/polls/${encodeURIComponent(poll_id)}`).catch(() => null);
+  }
+
+  /** Votes for `option` (voting again changes the vote); answers the new counts. */
+  function vote(poll_id: string, option: string): Promise<PollView> {
+    return call('POST', `/polls/${encodeURIComponent(poll_id)}/votes`, { option });
+  }
+
   /** Turns on reminders: the backend can only notify a person who granted `notifications` in the app. */
   async function enableReminders(poll_id: string): Promise<boolean> {
     if ((await svc.permissions.request('notifications')) != 'granted') return toast('Reminders are off.');
@@ -120,5 +139,5 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
   }
 
   const state = { theme: svc.app.theme };
-  return { start, createPoll, currentRoom, postToRoom, enableReminders, state };
+  return { start, createPoll, currentRoom, postToRoom, enableReminders, getPoll, vote, state };
 }

@@ -28,11 +28,23 @@ export const pageEvent = (
 /** The configuration the page starts from. */
 export const loadConfig = () => control<DevConfig>('GET', '/config');
 
-/** Follows the platform's event stream: the whole state on every change, and blocked requests. */
-export function follow(onState: (state: DevState) => void, onBlocked: (request: DevConfig['blocked'][number]) => void) {
+/**
+ * The stream's connection: `open`; `retrying` while svc dev is away (the browser reconnects by itself); `closed`
+ * when it came back without this page's launch token (a restart makes a new one).
+ */
+export type Connection = 'open' | 'retrying' | 'closed';
+
+/** Follows the platform's event stream: the whole state on every change, blocked requests, and the connection. */
+export function follow(
+  onState: (state: DevState) => void,
+  onBlocked: (request: DevConfig['blocked'][number]) => void,
+  onConnection: (connection: Connection) => void = () => {},
+) {
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
+  source.addEventListener('open', () => onConnection('open'));
+  source.addEventListener('error', () => onConnection(source.readyState == EventSource.CLOSED ? 'closed' : 'retrying'));
   return () => source.close();
 }
 

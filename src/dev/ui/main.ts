@@ -449,11 +449,23 @@ async function start(): Promise<void> {
     if (app && moved) void open({ room: room(), params: {} });
     render();
   }
-  follow(onState, (request) => {
-    config.blocked.push(request);
-    toast(`Blocked: ${request.advice}`, 'error');
-    render();
-  });
+  const banner = h('div', { class: 'banner', role: 'alert', 'data-testid': 'connection', hidden: true });
+  document.body.prepend(banner);
+  follow(
+    onState,
+    (request) => {
+      config.blocked.push(request);
+      toast(`Blocked: ${request.advice}`, 'error');
+      render();
+    },
+    (connection) => {
+      banner.hidden = connection == 'open';
+      banner.textContent =
+        connection == 'retrying'
+          ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
+          : 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).';
+    },
+  );
   render();
 }
 
