@@ -145,6 +145,17 @@ test('the call log marks each launch and shows the agent result whole, with copy
   await tab('Calls');
   await expect(page.getByTestId('call-mark')).toHaveCount(2);
   await expect(page.getByTestId('call-mark').first()).toHaveText('▸ Launch as Alice in # General');
+  // Rows open one at a time, and a filter leaves closed rows closed.
+  await expect(page.locator('tr.more:visible')).toHaveCount(0);
+  await page.getByRole('button', { name: 'ui.setTitle' }).first().click();
+  await expect(page.locator('tr.more:visible')).toHaveCount(1);
+  await expect(page.getByTestId('call-params')).toHaveText('{\n  "title": "Polls"\n}');
+  await page.getByTestId('call-filter').fill('identity');
+  await expect(page.locator('tr.more:visible')).toHaveCount(0);
+  const identity = await page.locator('[data-testid=call-row][data-method="identity.get"]').count();
+  expect(identity).toBeGreaterThan(0);
+  await expect(page.getByTestId('call-row').filter({ visible: true })).toHaveCount(identity);
+  await page.getByTestId('call-filter').fill('');
   await tab('Agent');
   await page.getByTestId('input-delete_poll-poll_id').fill('no-such-poll');
   await page.getByTestId('invoke-user-delete_poll').click();

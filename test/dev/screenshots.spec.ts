@@ -38,8 +38,14 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('invoke-agent-create_poll').click();
     await expect(page.getByTestId('result-create_poll').locator('pre')).toContainText('poll_id');
     await page.screenshot({ path: join(shots, `messenger${suffix}.png`) });
-    await page.getByTestId('result-create_poll').scrollIntoViewIfNeeded();
+    // The agent panel asking the person before a destructive action.
+    const pollId = JSON.parse((await page.getByTestId('result-create_poll').locator('pre').textContent()) ?? '{}');
+    await page.getByTestId('input-delete_poll-poll_id').fill(pollId.poll_id);
+    await page.getByTestId('invoke-agent-delete_poll').click();
+    await expect(page.getByTestId('action-sheet')).toBeVisible();
     await page.screenshot({ path: join(shots, `agent-panel${suffix}.png`) });
+    await page.getByTestId('action-sheet-no').click();
+    await expect(page.getByTestId('result-delete_poll').locator('pre')).toContainText('ERR_PERMISSION_DENIED');
 
     await tab('Calls');
     await page.getByRole('button', { name: 'auth.getToken' }).first().click();
@@ -48,7 +54,7 @@ for (const theme of ['light', 'dark'] as const) {
     await tab('Settings');
     await page.getByTestId('grant-svc.notifications').click();
     await tab('Webhooks');
-    const delivery = page.locator('[data-testid=delivery][data-event="scope.granted"]');
+    const delivery = page.locator('[data-testid=delivery][data-event="scope.granted"]').first();
     await expect(delivery).toHaveAttribute('data-state', 'delivered');
     await delivery.getByTestId('resend').evaluate((b) => (b as HTMLElement).click());
     await expect(page.getByTestId('duplicate')).toBeVisible();

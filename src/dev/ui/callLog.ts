@@ -27,6 +27,7 @@ export function createCallLog() {
   const body = h('tbody', {});
   const filter = h('input', {
     type: 'search',
+    class: 'grow',
     placeholder: 'Filter by method or text',
     'aria-label': 'Filter calls',
     'data-testid': 'call-filter',
@@ -62,8 +63,11 @@ export function createCallLog() {
 
   const applyFilter = () => {
     const text = filter.value.trim().toLowerCase();
-    for (const row of body.querySelectorAll<HTMLElement>('tr[data-text]'))
-      row.hidden = !!text && !row.dataset.text!.includes(text);
+    for (const row of body.querySelectorAll<HTMLElement>('tr[data-text]')) {
+      const out = !!text && !row.dataset.text!.includes(text);
+      // A details row shows only while its call is opened.
+      row.hidden = out || (row.classList.contains('more') && row.dataset.open != 'true');
+    }
   };
 
   const add = (call: LoggedCall) => {
@@ -91,8 +95,9 @@ export function createCallLog() {
             : section('Result', call.result),
       );
     open.addEventListener('click', () => {
-      more.hidden = !more.hidden;
-      open.setAttribute('aria-expanded', String(!more.hidden));
+      more.dataset.open = String(more.dataset.open != 'true');
+      more.hidden = more.dataset.open != 'true';
+      open.setAttribute('aria-expanded', more.dataset.open);
       if (!more.hidden) show();
     });
     const update = () => {
