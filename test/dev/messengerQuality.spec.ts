@@ -150,6 +150,7 @@ test('the call log marks each launch and shows the agent result whole, with copy
   await page.getByRole('button', { name: 'ui.setTitle' }).first().click();
   await expect(page.locator('tr.more:visible')).toHaveCount(1);
   await expect(page.getByTestId('call-params')).toHaveText('{\n  "title": "Polls"\n}');
+  await expect(page.getByTestId('call-result')).toHaveText('undefined'); // a notification has no answer
   await page.getByTestId('call-filter').fill('identity');
   await expect(page.locator('tr.more:visible')).toHaveCount(0);
   const identity = await page.locator('[data-testid=call-row][data-method="identity.get"]').count();
@@ -165,4 +166,32 @@ test('the call log marks each launch and shows the agent result whole, with copy
   await result.getByTestId('copy').click();
   await expect(result.getByTestId('copy')).toHaveText('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('{\n  "deleted": "no-such-poll"\n}');
+});
+
+test('every control has a name, and the tab order never reaches a hidden one', async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  for (const name of ['Agent', 'Calls', 'Webhooks', 'Blocked', 'Notifications', 'Settings']) {
+    await tab(name);
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('button, input, select, textarea')]
+        .filter((el) => {
+          const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label');
+          return !labelled && !(el.textContent ?? '').trim();
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed, name).toEqual([]);
+  }
+  // With the app closed its panel has no width: Tab never lands on its Reload or Close.
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const box = el.getBoundingClientRect();
+      return { testid: el.dataset.testid ?? el.tagName, visible: box.width > 0 && box.height > 0 };
+    });
+    expect(focused.visible, focused.testid).toBe(true);
+    expect(['app-reload', 'app-close']).not.toContain(focused.testid);
+  }
 });

@@ -81,6 +81,7 @@ async function start(): Promise<void> {
   const tabBar = h('div', { class: 'tabs', role: 'tablist' });
   const tabBody = h('div', { role: 'tabpanel' });
   const shell = h('div', { class: 'shell closed' }, side, main, panel, tools);
+  panel.inert = true;
   const agent = agentPanel(manifest.actions ?? [], async () => {
     if (!app) await open({ room: room(), params: {} });
     return app?.host;
@@ -143,6 +144,7 @@ async function start(): Promise<void> {
     currentLaunch = launch;
     launchedAs = { user: state.settings.current_user_id, room: launch.room?.id ?? '' };
     shell.classList.remove('closed');
+    panel.inert = false;
     title.textContent = manifest.name;
     where.textContent = `Opened ${launch.room ? `in ${roomLabel(launch.room)}` : 'from the home screen'} as ${me()?.display_name}`;
     const frame = newFrame();
@@ -221,6 +223,8 @@ async function start(): Promise<void> {
     iframe.replaceWith(frame);
     iframe = frame;
     shell.classList.add('closed');
+    // A closed panel has no width: its buttons must not take the focus either.
+    panel.inert = true;
   }
   const openLink = (link: string) => {
     const params = matchRoute(manifest.routes ?? [], link);
