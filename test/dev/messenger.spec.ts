@@ -143,10 +143,13 @@ test('the call log shows every bridge call, tokens redacted', async () => {
 });
 
 test('a person of another tenant is another app user', async () => {
+  await tab('Calls');
+  const before = await page.locator('[data-testid=call-row][data-method="identity.get"]').count();
   await tab('Settings');
   await page.getByTestId('user').selectOption('carol');
-  await expect(page.getByTestId('app-title')).toHaveText('Polls'); // relaunched as Carol
+  await expect(page.getByTestId('app-where')).toContainText('as Carol'); // relaunched as Carol
   await tab('Calls');
+  await expect(page.locator('[data-testid=call-row][data-method="identity.get"]')).toHaveCount(before + 1);
   await page.getByTestId('call-filter').fill('identity.get');
   await page.getByRole('button', { name: 'identity.get' }).first().click();
   await expect(page.getByTestId('call-result').first()).toContainText('au-carol');
@@ -154,7 +157,7 @@ test('a person of another tenant is another app user', async () => {
   await page.getByTestId('call-filter').fill('');
   await tab('Settings');
   await page.getByTestId('user').selectOption('alice');
-  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await expect(page.getByTestId('app-where')).toContainText('as Alice');
 });
 
 test('a request outside the manifest network is blocked, and the log says which host to add', async () => {
