@@ -4,7 +4,7 @@ import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
 import { type Child, copyButton, h } from './dom';
 
-/** Renders a region only when its key changed (see main.ts). */
+/** Renders a region only when its key changed (see messenger.ts). */
 export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
 
 /** What the settings' buttons do: plain control calls, and the ones that ask first and explain after. */
