@@ -44,8 +44,8 @@ export function starterIcon(size: number): Buffer {
     const row = Buffer.alloc(1 + size * 4);
     for (let x = 0; x < size; x++) {
       // Rounded corners: transparent outside a radius r from each corner.
-      const cx = x < r ? r : x > size - r ? size - r : x;
-      const cy = y < r ? r : y > size - r ? size - r : y;
+      const cx = Math.min(Math.max(x, r), size - r);
+      const cy = Math.min(Math.max(y, r), size - r);
       const inside = (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
       const bubble = x > size * 0.25 && x < size * 0.75 && y > size * 0.28 && y < size * 0.62;
       const tail = y >= size * 0.62 && y < size * 0.74 && x > size * 0.3 && x < size * 0.3 + (size * 0.74 - y);
