@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +16,7 @@ import { CONTROL_PREFIX, type DevConfig, type DevState } from './protocol';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { platformHandle } from './platformHandle';
-import { renderMessengerHtml } from './ui/messengerHtml';
+import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
 
 /** Options of {@link startDevPlatform}. @public */
 export interface DevPlatformOptions {
@@ -144,12 +144,27 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       );
     }
     if (path === `${CONTROL_PREFIX}/page-event` && req.method === 'POST') return void pageEvent(req, res);
+    // A tab from an earlier run (an old launch token): a page that says what to do, not a bare refusal.
+    if (path === '/' && req.method === 'GET' && req.headers.host === new URL(origin).host && !launchToken(req.url))
+      return void res
+        .writeHead(403, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        })
+        .end(renderStaleTabHtml());
     route(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
   await new Promise<void>((ok, fail) => server.once('error', fail).listen(options.port ?? 0, '127.0.0.1', ok));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Whether a page URL carries this run's launch token (compared in constant time).
+  const launchToken = (url = '/') => {
+    const given = Buffer.from(new URL(url, origin).searchParams.get('token') ?? '');
+    const token = Buffer.from(controlToken);
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
   // What only the page knows (a launch, an app that never said hello), told to the terminal.
   const pageEvent = async (req: IncomingMessage, res: ServerResponse) => {
     let body = '';

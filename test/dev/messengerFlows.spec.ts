@@ -241,7 +241,7 @@ test('Team Polls: "Vote" on a card votes; a deleted poll says so; a client-side 
   await expect(page.getByTestId('message')).toContainText('Alice via Team Polls');
 });
 
-test('when svc dev stops the page says so, and after a restart it says to open the new URL', async () => {
+test('when svc dev stops the page says so; after a restart the old tab says to open the new URL', async () => {
   await expect(page.getByTestId('room-title')).toBeVisible();
   const port = Number(new URL(session.platform.origin).port);
   await session.platform.close();
@@ -250,6 +250,11 @@ test('when svc dev stops the page says so, and after a restart it says to open t
   const again = await startDevPlatform({ dir: session.dir, port });
   try {
     await expect(page.getByTestId('connection')).toContainText('Open the URL svc dev printed', { timeout: 15_000 });
+    // Reloaded, the old tab gets a page that says what happened and what to do.
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(403);
+    await expect(page.getByTestId('stale-tab')).toContainText('This tab belongs to an earlier run of svc dev');
+    expect((await fetch(again.url)).status).toBe(200);
   } finally {
     await again.close();
   }
