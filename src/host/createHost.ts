@@ -33,19 +33,28 @@ export function createHost(options: HostOptions): HostEndpoint {
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();
   const handled = new Set<string>();
-  // Resolved by the app's first handler announcement on the current channel (a new channel starts a new wait).
-  let announce!: () => void;
-  let announced!: Promise<void>;
-  const awaitAnnouncement = () => {
-    announced = new Promise<void>((done) => {
-      announce = done;
+  // Invocations waiting for the app to announce a handler (an app launched for the invocation is still loading):
+  // each is checked on every announcement, over channels too (a reload), until its name is announced.
+  const waiters = new Set<() => void>();
+  const announced = (name: string, ms: number) =>
+    new Promise<void>((done) => {
+      const check = () => {
+        if (!handled.has(name)) return;
+        end();
+      };
+      const end = () => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        done();
+      };
+      const timer = setTimeout(end, ms);
+      waiters.add(check);
+      check();
     });
-  };
-  awaitAnnouncement();
   const rules =
     options.manifest === undefined
       ? undefined
-      : createRules(options as RuleOptions, options.handlers ?? {}, handled, () => announced);
+      : createRules(options as RuleOptions, options.handlers ?? {}, handled, announced);
   const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
   const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] == 'function');
   const m = rules?.manifest;
@@ -86,7 +95,7 @@ export function createHost(options: HostOptions): HostEndpoint {
     if (toHost[PEER.handlers](params, '')) return;
     handled.clear();
     for (const name of (params as { names: string[] }).names) handled.add(name);
-    announce();
+    for (const check of [...waiters]) check();
   });
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
@@ -159,7 +168,6 @@ export function createHost(options: HostOptions): HostEndpoint {
     snapshot,
     attach(transport) {
       handled.clear();
-      awaitAnnouncement();
       if (waiting) {
         waiting(transport);
         waiting = undefined;

@@ -119,7 +119,7 @@ describe('svc dev', () => {
       const rotated = readFileSync(envPath, 'utf8').match(/^SVC_SIGNING_SECRET=(\S+)$/m)?.[1];
       expect(rotated).toBeDefined();
       expect(rotated).not.toBe(env.SVC_SIGNING_SECRET);
-      expect(stderr).toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds it/);
+      expect(stderr).toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds both/);
       expect(stderr).not.toContain(rotated!);
       const code = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT');

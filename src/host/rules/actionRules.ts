@@ -41,7 +41,7 @@ const issuesText = (issues: { message: string }[]) => issues.map((i) => i.messag
 export function actionRules(
   manifest: Manifest,
   handled: ReadonlySet<string>,
-  appReady: () => Promise<void>,
+  appReady: (name: string) => Promise<void>,
   policy: ConfirmPolicy,
   ask: Ask,
 ) {
@@ -92,7 +92,7 @@ export function actionRules(
     // Rejected before anything else: a malformed input never reaches the person or the handler.
     if (issues.length)
       throw fail('ERR_ACTION_INVALID_INPUT', `the input does not fit input_schema: ${issuesText(issues)}.`);
-    if (!handled.has(name)) await appReady();
+    if (!handled.has(name)) await appReady(name);
     if (!handled.has(name))
       throw fail(
         'ERR_ACTION_NO_HANDLER',

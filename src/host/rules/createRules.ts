@@ -54,12 +54,13 @@ export interface HostRules {
  * knows, the tokens it mints, delivery, the picker's files, the UI). The one rule engine every host uses: the mock,
  * the dev platform's messenger, and a real web host.
  * @param handled - the action handlers the app announced (kept current by the host's channel).
+ * @param announced - resolves once `name` is among the announced handlers, or after `ms`.
  */
 export function createRules(
   options: RuleOptions,
   platform: HostHandlers,
   handled: ReadonlySet<string>,
-  announced: () => Promise<void>,
+  announced: (name: string, ms: number) => Promise<void>,
 ): HostRules {
   const manifest = assertManifest(options.manifest);
   const answers = options.answers ?? {};
@@ -67,9 +68,8 @@ export function createRules(
   const permissions = permissionRules(manifest, options.grants ?? createMemoryGrants(), ask);
   const session = { signedIn: options.signedIn === true };
   const wait = options.handlerWait ?? 10_000;
-  // Until the app's first announcement, or the wait: an app launched for this invocation gets time to load.
-  const appReady = () =>
-    wait > 0 ? Promise.race([announced(), new Promise<void>((done) => setTimeout(done, wait))]) : Promise.resolve();
+  // Until the app announces this action's handler, or the wait: an app launched for the invocation gets time to load.
+  const appReady = (name: string) => (wait > 0 ? announced(name, wait) : Promise.resolve());
   const actions = actionRules(manifest, handled, appReady, options.confirmActions ?? 'floor', ask);
   return {
     manifest,
