@@ -55,7 +55,9 @@ export { sub, scopes, actor, webhooks, api };`,
       expect(ran.sub).toBe(alice.app_user_id);
       expect(ran.actor).toBeUndefined();
       expect(typeof ran.webhooks).toBe('function');
-      expect(platform.cards(room.room_id).at(-1)).toMatchObject({ card: { title: 'Lunch?', body: 'Vote in the poll' } });
+      expect(platform.cards(room.room_id).at(-1)).toMatchObject({
+        card: { title: 'Lunch?', body: 'Vote in the poll' },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
       for (const key of Object.keys(env)) delete process.env[key];
