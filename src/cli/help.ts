@@ -40,7 +40,7 @@ Example:
 /** `svc check --help`. */
 export const CHECK_HELP = `Usage: svc check [dir] [options]
 
-Runs the build-time checks of the interface on the mini app in <dir> (default .):
+Runs the platform's build-time checks on the mini app in <dir> (default .):
   - manifest.json is valid;
   - every declared action has a svc.actions.handle('<name>', ...) in the code, and every handler is declared;
   - a manifest with auth "none" never calls svc.auth.getToken();
@@ -65,7 +65,7 @@ export const INIT_HELP = `Usage: svc init [dir] [options]
 
 Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest. It also maps manifest.json to the
 JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
-and complete it; the manifest itself takes no "$schema" key (the interface allows no extra properties).
+and complete it; the manifest itself takes no "$schema" key (a manifest allows no extra properties).
 
 Options:
   --name <name>   The mini app name (1 to 60 characters).

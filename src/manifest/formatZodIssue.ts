@@ -177,7 +177,7 @@ function unknownField(parent: readonly PropertyKey[], key: string, root: z.ZodTy
   }
   if (parent.length === 0 && key === '$schema') {
     return issue(
-      'is not a manifest field: the interface allows no properties beyond those listed, so the store refuses it. Remove it, and map manifest.json to the schema in your editor instead (`svc init` writes .vscode/settings.json; see the README, "Editor setup")',
+      'is not a manifest field: a manifest allows no properties beyond those listed, so the store refuses it. Remove it, and map manifest.json to the schema in your editor instead (`svc init` writes .vscode/settings.json; see the README, "Editor setup")',
       'schema_key',
     );
   }

@@ -11,7 +11,7 @@ import { verifySignature, type VerifySignatureOptions } from './verifySignature'
 export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
   event: E;
   /**
-   * The idempotency key: hex SHA-256 of the raw body. The interface gives events no id, and a retry resends the
+   * The idempotency key: hex SHA-256 of the raw body. The platform gives events no id, and a retry resends the
    * same body with a new timestamp header, so the body identifies the delivery.
    */
   key: string;

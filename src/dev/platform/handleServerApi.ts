@@ -44,7 +44,7 @@ export interface ServerApiContext {
 }
 
 /**
- * A token bucket that refuses (rather than waits) past the interface's 600 requests/minute, burst 60: one per
+ * A token bucket that refuses (rather than waits) past the platform's 600 requests/minute, burst 60: one per
  * vendor, held for the platform's life. Returns 0 when a request is admitted, else the whole seconds until one
  * token is back (the `Retry-After`).
  * @internal
@@ -84,7 +84,7 @@ function decodeSegments(path: string): string[] | undefined {
 }
 
 /**
- * The server API emulator (`/v1`): every endpoint and rule of the interface, as a pure request → answer function
+ * The server API emulator (`/v1`): every endpoint and rule of the platform's server API, as a pure request → answer function
  * over the platform state.
  * @internal
  */
