@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { ControlRoutes } from '../devContract';
 import { LIMITS } from './limits';
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
@@ -60,7 +61,7 @@ export const CONTROL_BODIES = {
       })
       .optional(),
   }),
-} as const;
+} satisfies { [K in keyof ControlRoutes]?: z.ZodType<ControlRoutes[K]['request']> };
 
 /**
  * Parses a body with a schema, or throws an Error whose message is the first problem's sentence (naming the field).

@@ -1,5 +1,5 @@
 import { SIGNATURE_HEADERS, signRequest } from '../../server/signRequest';
-import type { DevDelivery } from '../protocol';
+import type { DevDelivery } from '../devContract';
 
 /** Options of {@link createWebhookSender}. @internal */
 export interface WebhookSenderOptions {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { DevState } from '../protocol';
+import type { DevState } from '../devContract';
 
 const str = z.string();
 const entry = z.discriminatedUnion('kind', [

@@ -1,32 +1,46 @@
 import { SvcError } from '../../protocol/SvcError';
-import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, type DevConfig, type DevState } from '../protocol';
+import {
+  CONTROL_PREFIX,
+  CONTROL_TOKEN_HEADER,
+  type ControlRoute,
+  type ControlRoutes,
+  type DevConfig,
+  type DevStreamEvents,
+} from '../devContract';
 
 /** The page's launch token, from its own URL (the platform printed it). */
 export const token = new URLSearchParams(location.search).get('token') ?? '';
 
-/** Calls the control API; rejects with the problem's detail (which names the field). */
-export async function control<T = DevState>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${CONTROL_PREFIX}${path}`, {
+/**
+ * Calls a route of the control API with its body (none for a GET) and resolves with its answer, as the contract
+ * types them; rejects with the problem's detail (which names the field).
+ */
+export async function control<R extends ControlRoute>(
+  route: R,
+  ...[body]: ControlRoutes[R]['request'] extends undefined ? [] : [ControlRoutes[R]['request']]
+): Promise<ControlRoutes[R]['response']> {
+  const [method, path] = route.split(' ') as [string, string];
+  const res = await fetch(path, {
     method,
     headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await res.json();
-  if (!res.ok) throw new Error(answer.detail ?? `${method} ${path} failed (${res.status})`);
-  return answer as T;
+  if (!res.ok) throw new Error(answer.detail ?? `${route} failed (${res.status})`);
+  return answer;
 }
 
 /** The configuration the page starts from. */
-export const loadConfig = () => control<DevConfig>('GET', '/config');
+export const loadConfig = () => control('GET /__svc/config');
 
 /**
  * Follows the platform's event stream: the whole state on every change, blocked requests, and `more` events by type
  * (their parsed data).
  */
 export function follow(
-  onState: (state: DevState) => void,
-  onBlocked: (request: DevConfig['blocked'][number]) => void,
-  more: Record<string, (data: any) => void> = {},
+  onState: (state: DevStreamEvents['state']['state']) => void,
+  onBlocked: (request: DevStreamEvents['blocked']['request']) => void,
+  more: { [K in keyof DevStreamEvents]?: (data: DevStreamEvents[K]) => void } = {},
 ) {
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
@@ -34,14 +48,14 @@ export function follow(
   // Set while the stream is open: the platform relays MCP calls to a page only then.
   source.addEventListener('open', () => (document.documentElement.dataset.live = 'true'));
   source.addEventListener('error', () => delete document.documentElement.dataset.live);
-  for (const [type, on] of Object.entries(more))
+  for (const [type, on] of Object.entries(more) as [string, (data: unknown) => void][])
     source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
   return () => source.close();
 }
 
 /** The app's token for the current person: a real RFC 8693 exchange at the platform's identity provider. */
 export async function exchangeToken(config: DevConfig, userId: string, agentId: string | undefined, scopes: string[]) {
-  const minted = await control<{ subject_token: string; actor_token?: string }>('POST', '/subject-token', {
+  const minted = await control('POST /__svc/subject-token', {
     user_id: userId,
     agent_id: agentId,
   });

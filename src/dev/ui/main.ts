@@ -2,7 +2,7 @@
 // rule engine of svc-sdk/host, every prompt as a sheet, an agent panel, the call log, webhooks, notifications and
 // settings. Everything it changes goes through the platform's control API.
 import type { HostEndpoint } from '../../host';
-import type { DevConfig, DevRoom, DevState } from '../protocol';
+import type { ControlRoutes, DevConfig, DevRoom, DevState, StateRoute } from '../devContract';
 import { agentPanel } from './agentPanel';
 import { control, follow, loadConfig } from './api';
 import { launchApp } from './appHost';
@@ -24,14 +24,14 @@ const toast = (message: string, kind = 'info') => {
 
 async function start(): Promise<void> {
   const config: DevConfig = await loadConfig();
-  let state: DevState = await control('GET', '/state');
+  let state: DevState = await control('GET /__svc/state');
   const manifest = config.manifest as { name: string; actions?: never[]; routes?: { path: string; title: string }[] };
   const log = createCallLog();
   let app: { host: HostEndpoint; detach: () => void } | undefined;
   let launchedAs = '';
   // A settings button: the answer is the new state, applied at once (the event stream brings it too).
-  const act = (method: string, path: string, body?: unknown) =>
-    void control(method, path, body).then(
+  const act = <R extends StateRoute>(route: R, body: ControlRoutes[R]['request']) =>
+    void (control as (route: R, body: ControlRoutes[R]['request']) => Promise<DevState>)(route, body).then(
       (next) => onState(next),
       (e: Error) => toast(e.message, 'error'),
     );
@@ -138,7 +138,7 @@ async function start(): Promise<void> {
         {
           class: `room ${current ? '' : 'current'}`,
           'data-testid': 'home',
-          onclick: () => act('PATCH', '/settings', { current_room_id: '' }),
+          onclick: () => act('PATCH /__svc/settings', { current_room_id: '' }),
         },
         '⌂ Home',
       ),
@@ -149,7 +149,7 @@ async function start(): Promise<void> {
           {
             class: `room ${r.id == current?.id ? 'current' : ''}`,
             'data-testid': `room-${r.id}`,
-            onclick: () => act('PATCH', '/settings', { current_room_id: r.id }),
+            onclick: () => act('PATCH /__svc/settings', { current_room_id: r.id }),
           },
           `${r.is_encrypted ? '[e2ee] ' : '# '}${r.name}`,
         ),

@@ -1,10 +1,10 @@
-import type { DevConfig, DevState } from '../protocol';
+import type { ControlRoutes, DevConfig, DevState, StateRoute } from '../devContract';
 import { control } from './api';
 import { forgetRefusals } from './appHost';
 import { fill, h } from './dom';
 
 /** Runs a control call from a button; a refusal shows as a toast instead of vanishing. */
-type Act = (method: string, path: string, body?: unknown) => void;
+type Act = <R extends StateRoute>(route: R, body: ControlRoutes[R]['request']) => void;
 
 /**
  * Settings a developer needs to try every path: theme and locale (events reach the app), the person (two people in
@@ -28,7 +28,7 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         'button',
         {
           'data-testid': 'theme-toggle',
-          onclick: () => act('PATCH', '/settings', { theme: s.theme == 'light' ? 'dark' : 'light' }),
+          onclick: () => act('PATCH /__svc/settings', { theme: s.theme == 'light' ? 'dark' : 'light' }),
         },
         `Theme: ${s.theme}`,
       ),
@@ -36,7 +36,7 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         'select',
         {
           'data-testid': 'locale',
-          onchange: (e) => act('PATCH', '/settings', { locale: (e.target as HTMLSelectElement).value }),
+          onchange: (e) => act('PATCH /__svc/settings', { locale: (e.target as HTMLSelectElement).value }),
         },
         ...['en', 'de', 'fr', 'ja'].map((l) => h('option', { value: l, selected: l == s.locale }, l)),
       ),
@@ -46,7 +46,7 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
       'select',
       {
         'data-testid': 'user',
-        onchange: (e) => act('PATCH', '/settings', { current_user_id: (e.target as HTMLSelectElement).value }),
+        onchange: (e) => act('PATCH /__svc/settings', { current_user_id: (e.target as HTMLSelectElement).value }),
       },
       ...state.users.map((u) =>
         h(
@@ -66,12 +66,12 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         granted.includes(scope)
           ? h(
               'button',
-              { 'data-testid': `revoke-${scope}`, onclick: () => act('POST', '/revoke', { user_id: user, scope }) },
+              { 'data-testid': `revoke-${scope}`, onclick: () => act('POST /__svc/revoke', { user_id: user, scope }) },
               'Revoke',
             )
           : h(
               'button',
-              { 'data-testid': `grant-${scope}`, onclick: () => act('POST', '/grant', { user_id: user, scope }) },
+              { 'data-testid': `grant-${scope}`, onclick: () => act('POST /__svc/grant', { user_id: user, scope }) },
               'Grant',
             ),
       ),
@@ -84,12 +84,12 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
       installed
         ? h(
             'button',
-            { 'data-testid': 'uninstall', onclick: () => act('POST', '/uninstall', { user_id: user }) },
+            { 'data-testid': 'uninstall', onclick: () => act('POST /__svc/uninstall', { user_id: user }) },
             'Uninstall',
           )
         : h(
             'button',
-            { 'data-testid': 'install', onclick: () => act('POST', '/install', { user_id: user }) },
+            { 'data-testid': 'install', onclick: () => act('POST /__svc/install', { user_id: user }) },
             'Install',
           ),
       h(
@@ -97,7 +97,7 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         {
           class: 'danger',
           'data-testid': 'deprovision',
-          onclick: () => act('POST', '/deprovision', { user_id: user }),
+          onclick: () => act('POST /__svc/deprovision', { user_id: user }),
         },
         'Remove from tenant',
       ),
@@ -111,13 +111,13 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         {
           class: 'danger',
           'data-testid': 'revoke-version',
-          onclick: () => act('POST', '/revoke-version', { reason: 'revoked in svc dev' }),
+          onclick: () => act('POST /__svc/revoke-version', { reason: 'revoked in svc dev' }),
         },
         state.version_revoked ? 'Version revoked' : 'Revoke this version',
       ),
       h(
         'button',
-        { 'data-testid': 'rotate-secret', onclick: () => act('POST', '/rotate-secret', {}) },
+        { 'data-testid': 'rotate-secret', onclick: () => act('POST /__svc/rotate-secret', {}) },
         `Rotate secret (gen ${state.secret.generation})`,
       ),
     ),
@@ -147,7 +147,7 @@ export function renderDeliveries(el: HTMLElement, state: DevState, blocked: DevC
           ),
           h(
             'button',
-            { 'data-testid': 'resend', onclick: () => act('POST', '/deliveries/resend', { id: d.id }) },
+            { 'data-testid': 'resend', onclick: () => act('POST /__svc/deliveries/resend', { id: d.id }) },
             'Send again',
           ),
         ),
@@ -174,7 +174,7 @@ export function renderNotifications(el: HTMLElement, state: DevState, open: (dee
           'button',
           {
             onclick: () => {
-              void control('POST', '/notifications/read', { id: n.id });
+              void control('POST /__svc/notifications/read', { id: n.id });
               open(n.deep_link);
             },
           },
