@@ -3,7 +3,7 @@ import { boundedText } from './boundedText';
 import { show } from './helpers';
 
 /** Lowercase letter, then lowercase letters, digits, underscores. */
-export const ACTION_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+const ACTION_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 
 /**
  * The JSON Schema of an action's input: an object here; {@link validateManifest} checks it as JSON Schema 2020-12

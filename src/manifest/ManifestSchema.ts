@@ -15,7 +15,7 @@ import {
 import { describeVersionProblem, VERSION_PATTERN } from './version';
 
 /** 16 lowercase hex characters, derived from the developer public key. */
-export const APP_ID_PATTERN = /^[0-9a-f]{16}$/;
+const APP_ID_PATTERN = /^[0-9a-f]{16}$/;
 
 /**
  * The content security policy: must contain `object-src 'none'` and a `script-src` of exactly `'self'`.

@@ -5,7 +5,7 @@ import { closedObjectRules, notAllowed, show, tooFew } from './helpers';
 import { describeHostProblem, HOST_PATTERN } from './hostName';
 
 /** `<width>x<height>`, digits only. */
-export const ICON_SIZES_PATTERN = /^[0-9]+x[0-9]+$/;
+const ICON_SIZES_PATTERN = /^[0-9]+x[0-9]+$/;
 
 /**
  * An entry of `icons`.

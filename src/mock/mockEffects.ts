@@ -6,7 +6,7 @@ import { mintMockToken, tokenId } from './mockToken';
 import type { MockFile, MockHostOptions } from './types';
 
 /** The person's files as the bridge returns them. */
-export function toSvcFiles(files: MockFile[] = []): SvcFile[] {
+function toSvcFiles(files: MockFile[] = []): SvcFile[] {
   return files.map((f, i) => {
     const type = f.type ?? 'application/octet-stream';
     const blob = f.content instanceof Blob ? f.content : new Blob([f.content ?? ''], { type });

@@ -23,7 +23,7 @@ export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a Request's body once, as bytes, or passes a `{ body, headers }` pair through. */
-export async function readSigned(
+async function readSigned(
   input: Request | { body: RawBody; headers: HeaderBag },
 ): Promise<{ body: RawBody; headers: HeaderBag }> {
   if (typeof Request != 'undefined' && input instanceof Request)

@@ -15,7 +15,7 @@ const text = (field: string, max: number) =>
     .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` });
 
 /** Seconds a rotated-out secret may still verify: at most 30 days (the default is the platform's one hour). */
-export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
+const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
 
 const userAction = z.object({ user_id: id('user_id').optional() });
 

@@ -23,7 +23,7 @@ const entry = z.discriminatedUnion('kind', [
  * platform's file loads whole).
  * @internal
  */
-export const DevStateSchema = z.looseObject({
+const DevStateSchema = z.looseObject({
   revision: z.number().int().nonnegative().optional(),
   mini_app_id: str,
   version: str,

@@ -9,7 +9,7 @@ import {
 } from '../devContract';
 
 /** The page's launch token, from its own URL (the platform printed it). */
-export const token = new URLSearchParams(location.search).get('token') ?? '';
+const token = new URLSearchParams(location.search).get('token') ?? '';
 
 /**
  * Calls a route of the control API with its body (none for a GET) and resolves with its answer, as the contract

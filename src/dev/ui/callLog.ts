@@ -22,7 +22,6 @@ export function createCallLog() {
   const calls: LoggedCall[] = [];
   const body = h('tbody', {});
   const element = h('table', { class: 'log', 'data-testid': 'call-log' }, body);
-  let listener: (() => void) | undefined;
   let via: string | undefined;
 
   const render = () => {
@@ -59,7 +58,6 @@ export function createCallLog() {
           ),
         ),
     );
-    listener?.();
   };
 
   /** Wraps the channel to the app so each request is paired with its answer. */
@@ -86,9 +84,7 @@ export function createCallLog() {
 
   return {
     element,
-    calls,
     tap,
-    onChange: (fn: () => void) => (listener = fn),
     /** Marks the calls made from now on as made for someone else (an MCP agent); undefined stops marking. */
     mark(label: string | undefined) {
       via = label;

@@ -8,7 +8,7 @@ import type { HostAnswers } from './HostAnswers';
 import { checkQuota, type StorageStore } from './createMemoryStorage';
 
 /** Whether a MIME type fits one of `accept` (`image/*` style wildcards included); all fit when `accept` is empty. */
-export function accepts(type: string, accept: string[] | undefined): boolean {
+function accepts(type: string, accept: string[] | undefined): boolean {
   if (!accept?.length) return true;
   return accept.some((a) => a == type || a == '*/*' || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 }
