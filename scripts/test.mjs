@@ -4,7 +4,7 @@
 // Playwright's JSON reporter, the report files of scripts/examples.mjs), never from their
 // human-readable output. It ends with one line, `N passed, N failed`, adding up every runner.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { engineMissing } from '../test/browser/engines/launchEngine.mjs';
 

@@ -1,5 +1,4 @@
 import { isPlain } from './shape';
-import type { WireError } from './SvcError';
 
 /** The wire version every frame carries; frames of any other version are foreign traffic and dropped. */
 export const WIRE = 1;

@@ -13,7 +13,7 @@ import { createInputValidator, type InputValidator, type Manifest } from '../../
 import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
-import { isObjectRoot, SVC_TOOL_META, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
+import { isObjectRoot, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
 
 /** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @public */
 export const SVC_ERROR_META = 'dev.svc/error';
