@@ -297,6 +297,15 @@ export type McpRoute = Extract<ControlRoute, `POST /__svc/mcp/${string}`>;
 /** The routes answered from the state: all but the page's configuration and the MCP relay's. @public */
 export type StateRoute = Exclude<ControlRoute, 'GET /__svc/config' | McpRoute>;
 
+/** The routes that take a body and answer the new state: what the page's buttons call. @public */
+export type ChangeRoute = {
+  [K in ControlRoute]: ControlRoutes[K]['response'] extends DevState
+    ? ControlRoutes[K]['request'] extends undefined
+      ? never
+      : K
+    : never;
+}[ControlRoute];
+
 /**
  * The events on `GET /__svc/events?token=…` (server-sent events), by name, with their JSON data. `state` is sent
  * first on connect and after every change, so a page may simply re-render from it.

@@ -2,7 +2,7 @@
 // rule engine of svc-sdk/host, every prompt as a sheet, an agent panel, the call log, webhooks, notifications and
 // settings. Everything it changes goes through the platform's control API.
 import type { HostEndpoint } from '../../host';
-import type { ControlRoutes, DevConfig, DevRoom, DevState, StateRoute } from '../devContract';
+import type { ChangeRoute, ControlRoutes, DevConfig, DevRoom, DevState } from '../devContract';
 import { agentPanel } from './agentPanel';
 import { control, follow, loadConfig } from './api';
 import { launchApp } from './appHost';
@@ -30,8 +30,8 @@ async function start(): Promise<void> {
   let app: { host: HostEndpoint; detach: () => void } | undefined;
   let launchedAs = '';
   // A settings button: the answer is the new state, applied at once (the event stream brings it too).
-  const act = <R extends StateRoute>(route: R, body: ControlRoutes[R]['request']) =>
-    void (control as (route: R, body: ControlRoutes[R]['request']) => Promise<DevState>)(route, body).then(
+  const act = <R extends ChangeRoute>(route: R, body: ControlRoutes[R]['request']) =>
+    void control<ChangeRoute>(route, body).then(
       (next) => onState(next),
       (e: Error) => toast(e.message, 'error'),
     );

@@ -1,10 +1,10 @@
-import type { ControlRoutes, DevConfig, DevState, StateRoute } from '../devContract';
+import type { ChangeRoute, ControlRoutes, DevConfig, DevState } from '../devContract';
 import { control } from './api';
 import { forgetRefusals } from './appHost';
 import { fill, h } from './dom';
 
 /** Runs a control call from a button; a refusal shows as a toast instead of vanishing. */
-type Act = <R extends StateRoute>(route: R, body: ControlRoutes[R]['request']) => void;
+type Act = <R extends ChangeRoute>(route: R, body: ControlRoutes[R]['request']) => void;
 
 /**
  * Settings a developer needs to try every path: theme and locale (events reach the app), the person (two people in
