@@ -1,19 +1,16 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 // `npm run build` empties dist/ first: the configs below build at the same time, so none of them cleans.
-// Entries that exist so far; each folder under src/ is one entry, and imports go one way: protocol <- rpc <- client
-// | host <- mock, protocol <- manifest <- cli, server <- dev (README, "One contract").
-const entries = Object.fromEntries(
-  Object.entries({
-    global: 'src/global.ts',
-    host: 'src/host/index.ts',
-    mock: 'src/mock/index.ts',
-    manifest: 'src/manifest/index.ts',
-    server: 'src/server/index.ts',
-    dev: 'src/dev/index.ts',
-  }).filter(([, file]) => existsSync(file)),
-);
+// Each folder under src/ is one entry, and imports go one way: protocol <- rpc <- client | host <- mock,
+// protocol <- manifest <- cli, server <- dev (README, "One contract").
+const entries = {
+  global: 'src/global.ts',
+  host: 'src/host/index.ts',
+  mock: 'src/mock/index.ts',
+  manifest: 'src/manifest/index.ts',
+  server: 'src/server/index.ts',
+  dev: 'src/dev/index.ts',
+};
 
 export default defineConfig([
   {
@@ -39,21 +36,17 @@ export default defineConfig([
     // import.meta.url in the CommonJS build too (svc-sdk/dev finds its page script beside itself).
     shims: true,
   },
-  ...(existsSync('src/dev/ui/main.ts')
-    ? [
-        {
-          // The simulated messenger's page script: one browser module with everything it needs bundled in.
-          entry: { 'dev-ui': 'src/dev/ui/main.ts' },
-          format: ['esm' as const],
-          // One file (the platform serves dev-ui.js alone): main.ts's dynamic import stays inside it.
-          splitting: false,
-          platform: 'browser' as const,
-          target: 'es2022',
-          noExternal: [/.*/],
-          sourcemap: true,
-        },
-      ]
-    : []),
+  {
+    // The simulated messenger's page script: one browser module with everything it needs bundled in.
+    entry: { 'dev-ui': 'src/dev/ui/main.ts' },
+    format: ['esm'],
+    // One file (the platform serves dev-ui.js alone): main.ts's dynamic import stays inside it.
+    splitting: false,
+    platform: 'browser',
+    target: 'es2022',
+    noExternal: [/.*/],
+    sourcemap: true,
+  },
   {
     // The script-tag build: defines globalThis.svc, shipped inside the signed package (the CSP forbids remote code).
     entry: { 'svc.global': 'src/iife.ts', 'native-adapter': 'src/native/adapter.ts' },
@@ -63,16 +56,12 @@ export default defineConfig([
     target: 'es2020',
     sourcemap: true,
   },
-  ...(existsSync('src/cli/main.ts')
-    ? [
-        {
-          entry: { cli: 'src/cli/main.ts' },
-          format: ['esm' as const],
-          platform: 'node' as const,
-          target: 'node20',
-          banner: { js: '#!/usr/bin/env node' },
-          sourcemap: true,
-        },
-      ]
-    : []),
+  {
+    entry: { cli: 'src/cli/main.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    sourcemap: true,
+  },
 ]);

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
-// Brotli bytes for the whole client in a real app (issue 2; issue 8: any app using every namespace and importing
+// Brotli bytes for the whole client in a real app (any app using every namespace and importing
 // SvcError). The client carries the checks of what it sends unanswered (notifications) and of what the host sends
 // it; the params of the calls the host answers are checked by the host alone (docs/decisions.md).
 const BUDGET = 4000;

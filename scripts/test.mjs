@@ -30,6 +30,7 @@ const steps = [
   ['build', 'npm run build --silent -- --silent'],
   ['lint and format (Biome)', 'npx biome check .'],
   ['type-check', 'npx tsc --noEmit -p .'],
+  ['no dead code (knip: unused files, exports, dependencies)', 'npx knip --no-progress'],
   ['svc.d.ts is current', 'node scripts/types.mjs --check'],
   [
     'unit and integration tests',

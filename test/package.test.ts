@@ -95,7 +95,7 @@ describe('the package', () => {
     const context: any = {};
     runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);
     expect(typeof context.svc.room.current).toBe('function');
-    // svc is the only global it defines (the interface: the only non-standard global a mini app receives).
+    // svc is the only global it defines (the platform's rule: the only non-standard global a mini app receives).
     expect(Object.keys(context)).toEqual(['svc']);
     expect(context.svc.supports('room.current')).toBe(false);
   });

@@ -23,7 +23,7 @@ export declare interface ActionContext {
  */
 export declare type ActionHandler<Input = any> = (input: Input, context: ActionContext) => unknown;
 
-/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped, as before). @public */
+/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped). @public */
 export declare type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
 
 /** A declared action's name: any string until `svc types` declares them, then only those. @public */
@@ -42,7 +42,7 @@ export declare type AuthState = 'signed-in' | 'signed-out';
 export declare const BRIDGE_VERSION = "1.0";
 
 /**
- * A rich message card. The bridge's shape is not given by the interface; we use the server API's Card.
+ * A rich message card. The bridge's shape is not given by the platform's specification; we use the server API's Card.
  * @public
  */
 export declare interface Card {
@@ -115,7 +115,7 @@ declare const ERROR_BRAND: unique symbol;
  * Every error code this SDK and its host send, with whether a retry can help.
  *
  * @remarks
- * The interface names `ERR_PERMISSION_DENIED` and `ERR_SCOPE_NOT_DECLARED`; the rest is ours (README, error codes
+ * The platform's specification names `ERR_PERMISSION_DENIED` and `ERR_SCOPE_NOT_DECLARED`; the rest is ours (README, error codes
  * table). A host may send codes that are not here; they are kept as they are.
  * @public
  */
@@ -488,7 +488,7 @@ export declare class SvcError extends Error {
 export declare type SvcErrorCode = KnownErrorCode | (string & {});
 
 /**
- * A file from the person's service storage, as `svc.files.pick()` returns it. The interface does not give the
+ * A file from the person's service storage, as `svc.files.pick()` returns it. The platform's specification does not give the
  * fields; these are our decision (README).
  * @public
  */
@@ -655,7 +655,7 @@ export declare interface Toast {
 export declare interface Token {
     /** The bearer token for the mini app's own backend. */
     access_token: string;
-    /** Lifetime in seconds (the interface does not give the unit; seconds as in OAuth 2.0). */
+    /** Lifetime in seconds (the platform's specification does not give the unit; seconds as in OAuth 2.0). */
     expires_in: number;
 }
 

@@ -1,16 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type ManifestIssueSeverity, validateManifest } from '../manifest';
 import { closestName } from '../manifest/closestName';
 import { PERMISSION_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
 import { type BridgeCall, findBridgeCalls } from './findBridgeCalls';
-import { CHECK_HELP } from './help';
 import { listSourceFiles, type SourceFilter } from './listSourceFiles';
 import { locateJsonPath } from './locateJsonPath';
 import { readJsonFile } from './readJsonFile';
-import { attempt, usageError } from './usageError';
+import { defineCommand } from './defineCommand';
 
 /**
  * One finding of `svc check`, at a place in the manifest or in the code.
@@ -25,6 +23,36 @@ export interface CheckFinding {
   message: string;
 }
 
+/** `svc check`: its arguments, options and help. */
+export const CHECK = defineCommand({
+  name: 'check',
+  usage: ['[dir]'],
+  summary: `Check a mini app's code against its manifest (action handlers, auth mode).`,
+  description: `Runs the platform's build-time checks on the mini app in <dir> (default .):
+  - manifest.json is valid;
+  - every declared action has a svc.actions.handle('<name>', ...) in the code, and every handler is declared;
+  - a manifest with auth "none" never calls svc.auth.getToken();
+  - svc.permissions.request('<scope>') only asks for scopes the manifest declares.
+Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files with the parser that ships with svc-sdk (no TypeScript
+needed, any version works), skipping node_modules, build output (dist, build, out, .next, coverage), hidden
+directories, config files (*.config.*), declaration files and tests. With no --include, the include and exclude
+lists of <dir>/tsconfig.json are followed when it has them. Prints one line per finding:
+  <file>:<line>:<col>  <error|warning>: <what to fix>`,
+  options: {
+    include: {
+      type: 'string',
+      multiple: true,
+      value: 'glob',
+      help: `Only scan files matching the glob (relative to <dir>); repeatable.`,
+    },
+    exclude: { type: 'string', multiple: true, value: 'glob', help: `Skip files matching the glob; repeatable.` },
+    json: { type: 'boolean', help: `Print a JSON report instead of lines.` },
+  },
+  footer: `Exit codes: 0 no errors (warnings allowed), 1 errors, 2 usage error or missing manifest.
+`,
+  oneDirectory: true,
+});
+
 /**
  * `svc check [dir] [--include <glob>] [--exclude <glob>] [--json]`: validates `<dir>/manifest.json`, then parses the
  * code under `<dir>` and checks that every declared action has a handler, every handler is declared, auth `none`
@@ -32,26 +60,9 @@ export interface CheckFinding {
  * @public
  */
 export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = attempt(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        include: { type: 'string', multiple: true },
-        exclude: { type: 'string', multiple: true },
-      },
-    }),
-  );
-  if (parsed instanceof Error) return usageError(io, 'check', parsed.message);
+  const parsed = CHECK.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(CHECK_HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1)
-    return usageError(io, 'check', `expected at most one directory, got ${positionals.length}`);
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   const show = (path: string): string => relative(io.cwd, path) || '.';
   const manifestFile = join(dir, 'manifest.json');

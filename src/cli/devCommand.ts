@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
 import { mcpConfigs } from '../dev/mcp/mcpConfigs';
-import { DEV_HELP } from './help';
-import { attempt, usageError } from './usageError';
+import { defineCommand } from './defineCommand';
+import { usageError } from './usageError';
 
 /** Options only a test passes: how the command learns to stop (default SIGINT and SIGTERM). */
 export interface DevCommandHooks {
@@ -59,6 +58,85 @@ function openBrowser(url: string): void {
   }
 }
 
+/** `svc dev`: its arguments, options and help. */
+export const DEV = defineCommand({
+  name: 'dev',
+  usage: ['[dir]'],
+  summary: `Run the app in a simulated messenger with the whole platform on loopback.`,
+  description: `Validates <dir>/manifest.json (default .), starts the local platform on 127.0.0.1 (a simulated messenger, the
+identity provider, the server API at /v1, signed webhooks) and serves the app's package on its own origin with
+its CSP; prints the messenger's URL and runs until Ctrl-C.`,
+  options: {
+    port: {
+      type: 'string',
+      value: 'n',
+      help: `Port of the messenger and platform (default 4310, the next free one when taken; 0: any free one).`,
+    },
+    'package-port': { type: 'string', value: 'n', help: `Port of the app's package origin (default any free one).` },
+    webhooks: {
+      type: 'string',
+      value: 'url',
+      help: `Your backend's webhook URL, e.g. http://localhost:3000/svc/webhooks.`,
+    },
+    allow: {
+      type: 'string',
+      multiple: true,
+      value: 'origin',
+      help: `A loopback backend the app may fetch besides the manifest's network (repeatable).`,
+    },
+    'app-url': {
+      type: 'string',
+      value: 'url',
+      help: `Load the app from your own dev server (e.g. Vite's http://localhost:5173) instead.`,
+    },
+    state: {
+      type: 'string',
+      value: 'file',
+      help: `Keep rooms, grants and installations in this file across restarts.`,
+    },
+    'retry-scale': {
+      type: 'string',
+      value: 'x',
+      help: `Webhook retry delays times x (0.01: a minute of backoff takes under a second).`,
+    },
+    'backend-env': {
+      type: 'string',
+      value: 'file',
+      help: `Write the backend's settings (the signing secret too) to this file, mode 600;
+rewritten on a rotation with SVC_SIGNING_SECRET_PREVIOUS.`,
+    },
+    reset: { type: 'boolean', help: `Start from a fresh state (deletes the --state file first).` },
+    quiet: {
+      type: 'boolean',
+      short: 'q',
+      help: `Do not print one line per event (launches, webhooks, server API calls, blocked requests).`,
+    },
+    open: { type: 'boolean', help: `Open the URL in the system browser.` },
+    'no-mcp': { type: 'boolean', help: `Do not serve the actions as MCP tools at <origin>/mcp.` },
+    'agent-id': {
+      type: 'string',
+      value: 'id',
+      help: `The agent id of every MCP call (default the MCP client's name).`,
+    },
+    elicit: {
+      type: 'string',
+      value: 'who',
+      help: `Who answers the app's elicit during an MCP call: sheet (the person, default) or
+agent (MCP form elicitation when the client supports it and the schema is flat).`,
+    },
+    'mcp-origin': {
+      type: 'string',
+      multiple: true,
+      value: 'origin',
+      help: `An exact origin a browser-based MCP client may call /mcp from (repeatable).`,
+    },
+    // Accepted beside --no-mcp (serving MCP is the default), so not listed.
+    mcp: { type: 'boolean' },
+  },
+  footer: `Exit codes: 0 stopped, 1 invalid manifest, 2 usage error.
+`,
+});
+
 /**
  * `svc dev [dir]`: validates `<dir>/manifest.json`, starts the local platform (the simulated messenger, identity
  * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL, and runs
@@ -66,37 +144,9 @@ function openBrowser(url: string): void {
  * @public
  */
 export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHooks = {}): Promise<number> {
-  const parsed = attempt(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string' },
-        'package-port': { type: 'string' },
-        webhooks: { type: 'string' },
-        allow: { type: 'string', multiple: true },
-        'app-url': { type: 'string' },
-        state: { type: 'string' },
-        'retry-scale': { type: 'string' },
-        'backend-env': { type: 'string' },
-        open: { type: 'boolean' },
-        mcp: { type: 'boolean', default: true },
-        'no-mcp': { type: 'boolean' },
-        'agent-id': { type: 'string' },
-        elicit: { type: 'string' },
-        'mcp-origin': { type: 'string', multiple: true },
-        reset: { type: 'boolean' },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (parsed instanceof Error) return usageError(io, 'dev', parsed.message);
+  const parsed = DEV.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(DEV_HELP);
-    return EXIT.ok;
-  }
   if (positionals.length > 1) return usageError(io, 'dev', `one app folder at most; got ${positionals.join(', ')}`);
   for (const flag of ['port', 'package-port'] as const)
     if (!isPort(values[flag])) return usageError(io, 'dev', `--${flag} must be a port number (0 for any free one)`);

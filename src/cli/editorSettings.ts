@@ -7,7 +7,7 @@ export type EditorSettingsResult = 'written' | 'merged' | 'present' | { skipped:
 
 /**
  * Maps `manifest.json` to the schema shipped in svc-sdk in `<dir>/.vscode/settings.json` (`json.schemas`), so VS Code
- * validates and completes the manifest without a `$schema` key in it (the interface allows no extra properties).
+ * validates and completes the manifest without a `$schema` key in it (a manifest allows no extra properties).
  *
  * @remarks
  * An existing settings file is merged, never overwritten: other settings and other schema mappings are kept. A file

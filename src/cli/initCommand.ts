@@ -1,14 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { writeEditorSettings } from './editorSettings';
-import { INIT_HELP } from './help';
 import { createStarterManifest, PLACEHOLDER_ID } from './starterManifest';
 import { starterTemplate } from './starterTemplate';
-import { attempt, usageError } from './usageError';
+import { defineCommand } from './defineCommand';
+import { usageError } from './usageError';
+
+/** `svc init`: its arguments, options and help. */
+export const INIT = defineCommand({
+  name: 'init',
+  usage: ['[dir]'],
+  summary: `Write a valid starter manifest.json.`,
+  description: `Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest. It also maps manifest.json to the
+JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
+and complete it; the manifest itself takes no "$schema" key (a manifest allows no extra properties).`,
+  options: {
+    name: { type: 'string', value: 'name', help: `The mini app name (1 to 60 characters).` },
+    id: { type: 'string', value: 'hex', help: `The 16-hex-character id from the developer console.` },
+    force: { type: 'boolean', short: 'f', help: `Overwrite an existing manifest.json.` },
+    template: {
+      type: 'string',
+      value: 'vite',
+      help: `Write a whole starter project instead: a Vite + TypeScript app, its manifest and icons, a backend on
+svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev, and npm scripts dev, test
+and build (the one template is vite).`,
+    },
+  },
+  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
+`,
+  oneDirectory: true,
+});
 
 /**
  * `svc init [dir] [--name <name>] [--id <hex>] [--force]`: writes a valid starter `manifest.json`, and maps it to the
@@ -16,27 +40,9 @@ import { attempt, usageError } from './usageError';
  * @public
  */
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = attempt(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        force: { type: 'boolean', short: 'f' },
-        name: { type: 'string' },
-        id: { type: 'string' },
-        template: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (parsed instanceof Error) return usageError(io, 'init', parsed.message);
+  const parsed = INIT.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(INIT_HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1)
-    return usageError(io, 'init', `expected at most one directory, got ${positionals.length}`);
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   if (values.template !== undefined) {
     if (values.template != 'vite')

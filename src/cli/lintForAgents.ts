@@ -1,9 +1,9 @@
 import { formatJsonPath, type Manifest, type ManifestIssue } from '../manifest';
 
 /** The longest prefix common MCP clients put before a tool's name (Claude Code: `mcp__<server>__`, server `svc`). */
-export const CLIENT_PREFIX = 'mcp__svc__';
+const CLIENT_PREFIX = 'mcp__svc__';
 /** The tool name length many MCP clients and model providers cap the prefixed name at. */
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 // Keywords some model providers refuse in tool schemas (Gemini among them).
 const REFUSED = new Set(['$ref', '$defs', 'definitions', '$schema', '$dynamicRef', '$anchor']);
 

@@ -1,7 +1,7 @@
 import { parseExpression } from '@babel/parser';
 
 /** Splits a JSON path written by `formatJsonPath` (`$.actions[0]["a-b"]`) back into keys and indexes. */
-export function parseJsonPath(path: string): (string | number)[] {
+function parseJsonPath(path: string): (string | number)[] {
   const keys: (string | number)[] = [];
   const token = /\.([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
   for (const match of path.slice(1).matchAll(token)) {

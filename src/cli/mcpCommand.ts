@@ -1,17 +1,35 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DevAppError, readAppDir } from '../dev';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
 import { serveMcpStdio } from '../dev/mcp/serveMcpStdio';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
-import { MCP_HELP } from './help';
-import { attempt, usageError } from './usageError';
+import { defineCommand } from './defineCommand';
+import { usageError } from './usageError';
 
 /** Options only a test passes: how the stdio server learns to stop (default: its input ends). */
 export interface McpCommandHooks {
   stopped?: Promise<unknown>;
 }
+
+/** `svc mcp`: its arguments, options and help. */
+export const MCP = defineCommand({
+  name: 'mcp',
+  usage: ['[dir]', 'export [dir]'],
+  synopsis: 'mcp [dir] | mcp export [dir]',
+  summary: `The app's actions as MCP tools over stdio (needs svc dev running), or as JSON.`,
+  description: `svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .) over stdio, for MCP clients
+that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> first and keep its messenger
+page open: the calls run there, and the person confirms them there. The agent id is the client's name.
+
+svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
+
+Claude Desktop (claude_desktop_config.json):
+  { "mcpServers": { "svc": { "command": "npx", "args": ["svc-sdk", "mcp", "/path/to/app"] } } }`,
+  options: {},
+  footer: `Exit codes: 0 stopped, 1 no svc dev runs for the folder or the manifest is invalid, 2 usage error.
+`,
+});
 
 /**
  * `svc mcp [dir]`: the stdio form of the MCP tools of the `svc dev` running for `dir` (found through the discovery
@@ -20,15 +38,9 @@ export interface McpCommandHooks {
  * @public
  */
 export async function mcpCommand(argv: string[], io: CliIo, hooks: McpCommandHooks = {}): Promise<number> {
-  const parsed = attempt(() =>
-    parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } }),
-  );
-  if (parsed instanceof Error) return usageError(io, 'mcp', parsed.message);
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(MCP_HELP);
-    return EXIT.ok;
-  }
+  const parsed = MCP.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
+  const { positionals } = parsed;
   const exporting = positionals[0] == 'export';
   const folders = exporting ? positionals.slice(1) : positionals;
   if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { locateJsonError } from './locateJsonError';
+import { parseExpression } from '@babel/parser';
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =
@@ -10,8 +10,8 @@ export type JsonFileResult =
  * Reads and parses a JSON file, turning failures into messages that say where and what to do.
  *
  * @remarks
- * `JSON.parse` only reports an offset (`at position 42`); people need a line and a column, so the offset is
- * converted. A UTF-8 byte order mark is accepted, since some Windows editors write one.
+ * `JSON.parse` reports an offset (`at position 42`) for most errors; people need a line and a column, so the offset
+ * is converted. Where it reports none (`Unexpected token ']'`), the JavaScript parser the CLI already uses finds it. A UTF-8 byte order mark is accepted, since some Windows editors write one.
  */
 export async function readJsonFile(file: string, label: string): Promise<JsonFileResult> {
   let text: string;
@@ -45,12 +45,13 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
   } catch (cause) {
     const raw = (cause as Error).message;
     const match = /at position (\d+)/.exec(raw);
-    const offset = match ? Number(match[1]) : locateJsonError(body);
-    // V8 appends a copy of the text ('..., "[1,]" is not valid JSON'); the position says more.
+    const offset = match ? Number(match[1]) : jsonErrorOffset(body);
+    // V8 appends a copy of the text, or of its part around the error ('..., ..."[1, 'two']"... is not valid JSON');
+    // the position says more.
     const reason = raw
       .replace(/\s*\(line \d+ column \d+\)/, '')
       .replace(/ in JSON at position \d+/, '')
-      .replace(/, ".*" is not valid JSON$/s, '');
+      .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
     if (offset === undefined) return { ok: false, code: 'bad_json', message: `${label} is not valid JSON: ${reason}` };
     const before = body.slice(0, offset);
     const line = before.split('\n').length;
@@ -65,5 +66,62 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
       line,
       column,
     };
+  }
+}
+
+type Node = { type: string; start: number; extra?: { raw?: string; trailingComma?: number; parenthesized?: boolean } };
+
+/**
+ * The offset of the first syntax error of a text `JSON.parse` refused: where @babel/parser stops, or, in a text
+ * that is valid JavaScript, the first construct JSON lacks (a trailing comma, a single-quoted string, a comment...).
+ */
+function jsonErrorOffset(text: string): number | undefined {
+  let root: Node & { comments?: { start: number }[] };
+  try {
+    root = parseExpression(text) as unknown as Node & { comments?: { start: number }[] };
+  } catch (error) {
+    return (error as { pos?: number }).pos;
+  }
+  let first = firstNotJson(root);
+  // A trailing comma is reported where JSON.parse stops: at the bracket after it.
+  if (first !== undefined && text[first] === ',') first += /^,\s*/.exec(text.slice(first))?.[0].length ?? 1;
+  const offsets = [first, ...(root.comments ?? []).map((c) => c.start)];
+  const found = offsets.filter((o): o is number => o !== undefined);
+  return found.length > 0 ? Math.min(...found) : undefined;
+}
+
+function firstNotJson(node: Node | null): number | undefined {
+  if (!node) return undefined;
+  if (node.extra?.parenthesized) return node.start;
+  const n = node as Node & Record<string, unknown>;
+  switch (node.type) {
+    case 'NullLiteral':
+    case 'BooleanLiteral':
+      return undefined;
+    case 'StringLiteral':
+      return node.extra?.raw?.startsWith('"') ? undefined : node.start;
+    case 'NumericLiteral':
+      return /^(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(node.extra?.raw ?? '') ? undefined : node.start;
+    case 'UnaryExpression':
+      return n.operator === '-' && (n.argument as Node).type === 'NumericLiteral'
+        ? firstNotJson(n.argument as Node)
+        : node.start;
+    case 'ArrayExpression':
+      for (const element of n.elements as (Node | null)[]) {
+        const at = element ? firstNotJson(element) : node.start;
+        if (at !== undefined) return at;
+      }
+      return node.extra?.trailingComma;
+    case 'ObjectExpression':
+      for (const property of n.properties as (Node & Record<string, unknown>)[]) {
+        const key = property.key as Node;
+        if (property.type !== 'ObjectProperty' || property.computed || property.shorthand) return property.start;
+        const at =
+          key.type === 'StringLiteral' ? (firstNotJson(key) ?? firstNotJson(property.value as Node)) : key.start;
+        if (at !== undefined) return at;
+      }
+      return node.extra?.trailingComma;
+    default:
+      return node.start;
   }
 }

@@ -1,12 +1,12 @@
-import { checkCommand } from './checkCommand';
-import { devCommand } from './devCommand';
+import { CHECK, checkCommand } from './checkCommand';
 import { type CliIo, EXIT } from './CliIo';
-import { MAIN_HELP } from './help';
-import { initCommand } from './initCommand';
-import { mcpCommand } from './mcpCommand';
-import { typesCommand } from './typesCommand';
+import { formatMainHelp } from './defineCommand';
+import { DEV, devCommand } from './devCommand';
+import { INIT, initCommand } from './initCommand';
+import { MCP, mcpCommand } from './mcpCommand';
+import { TYPES, typesCommand } from './typesCommand';
 import { usageError } from './usageError';
-import { validateCommand } from './validateCommand';
+import { VALIDATE, validateCommand } from './validateCommand';
 
 const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> = {
   validate: validateCommand,
@@ -16,6 +16,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   dev: (argv, io) => devCommand(argv, io),
   mcp: (argv, io) => mcpCommand(argv, io),
 };
+const MAIN_HELP = formatMainHelp([VALIDATE, CHECK, TYPES, INIT, DEV, MCP]);
 
 /**
  * Runs the `svc` command line and returns its exit code; `dist/cli.js` is a thin wrapper around it.

@@ -37,7 +37,7 @@ const chunk = (type: string, data: Buffer) => {
  * A square PNG icon: a rounded tile in the accent colour with a lighter speech bubble, so the starter's icons exist,
  * are real PNGs of the declared sizes, and can be told apart from a blank square.
  */
-export function starterIcon(size: number): Buffer {
+function starterIcon(size: number): Buffer {
   const rows: Buffer[] = [];
   const r = size * 0.18;
   for (let y = 0; y < size; y++) {
@@ -67,7 +67,7 @@ export function starterIcon(size: number): Buffer {
 }
 
 /** The starter's manifest: svc-exchange with a backend, the room scope, icons that the template writes. */
-export function starterAppManifest(options: StarterOptions): ManifestInput {
+function starterAppManifest(options: StarterOptions): ManifestInput {
   return {
     ...createStarterManifest({ name: options.name, id: options.id }),
     routes: [{ path: '/', title: options.name }],

@@ -1,12 +1,10 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
-import { TYPES_HELP } from './help';
 import { readJsonFile } from './readJsonFile';
 import { schemaToType } from './schemaToType';
-import { attempt, usageError } from './usageError';
+import { defineCommand } from './defineCommand';
 
 /**
  * The declaration file `svc types` writes for a manifest: it fills `SvcActionInputs` from each action's
@@ -34,26 +32,30 @@ export function createActionTypes(
   ].join('\n');
 }
 
+/** `svc types`: its arguments, options and help. */
+export const TYPES = defineCommand({
+  name: 'types',
+  usage: ['[dir]'],
+  summary: `Write svc-actions.d.ts: typed action inputs from the manifest's input_schemas.`,
+  description: `Writes <dir>/svc-actions.d.ts from <dir>/manifest.json (default .): the input type of each declared action, from
+its input_schema. With it in your tsconfig.json, svc.actions.handle() accepts only the declared action names and
+types each handler's input. Run it again after changing the actions.`,
+  options: {
+    out: { type: 'string', value: 'file', help: `Where to write the declarations (default <dir>/svc-actions.d.ts).` },
+  },
+  footer: `Exit codes: 0 written, 1 invalid manifest, 2 usage error or missing manifest.
+`,
+  oneDirectory: true,
+});
+
 /**
  * `svc types [dir] [--out <file>]`: writes `<dir>/svc-actions.d.ts` (or `--out`) from `<dir>/manifest.json`.
  * @public
  */
 export async function typesCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = attempt(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }),
-  );
-  if (parsed instanceof Error) return usageError(io, 'types', parsed.message);
+  const parsed = TYPES.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(TYPES_HELP);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1)
-    return usageError(io, 'types', `expected at most one directory, got ${positionals.length}`);
   const dir = resolve(io.cwd, positionals[0] ?? '.');
   const manifestFile = join(dir, 'manifest.json');
   const label = relative(io.cwd, manifestFile) || 'manifest.json';

@@ -1,13 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { checkPlaceholders, isVersion, type ManifestIssue, validateManifest } from '../manifest';
 import { checkPackageFiles } from './checkPackageFiles';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
-import { VALIDATE_HELP } from './help';
 import { lintForAgents } from './lintForAgents';
 import { readJsonFile } from './readJsonFile';
-import { attempt, usageError } from './usageError';
+import { defineCommand } from './defineCommand';
+import { usageError } from './usageError';
 
 interface FileReport {
   file: string;
@@ -16,6 +15,36 @@ interface FileReport {
   error?: { code: string; message: string; line?: number; column?: number };
 }
 
+/** `svc validate`: its arguments, options and help. */
+export const VALIDATE = defineCommand({
+  name: 'validate',
+  usage: ['[manifest.json ...]'],
+  summary: `Check manifests against every manifest rule.`,
+  description: `Validates each manifest (default ./manifest.json) and prints one line per issue:
+  <file>: <error|warning>: <JSON path> <what to fix>`,
+  options: {
+    'previous-version': {
+      type: 'string',
+      value: 'x.y.z',
+      help: `The published version; the new version must be higher.`,
+    },
+    json: { type: 'boolean', help: `Print a JSON report instead of lines.` },
+    agent: {
+      type: 'boolean',
+      help: `Also warn about what makes an action a poor MCP tool: names too long once
+clients prefix them, $ref/$defs/$schema, output schemas without an object root.`,
+    },
+  },
+  footer: `Exit codes: 0 every file valid (warnings do not fail), 1 a file is invalid,
+            2 usage error, unreadable file or broken JSON.
+
+Example:
+  $ svc validate --previous-version 1.4.0
+  manifest.json: error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
+  manifest.json: invalid (1 error)
+`,
+});
+
 /**
  * `svc validate [manifest.json ...] [--json] [--previous-version x.y.z] [--agent]` (`--agent` adds the warnings of
  * {@link lintForAgents}): exit 0 when every file is valid (warnings
@@ -23,24 +52,9 @@ interface FileReport {
  * @public
  */
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = attempt(() =>
-    parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        'previous-version': { type: 'string' },
-        agent: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }),
-  );
-  if (parsed instanceof Error) return usageError(io, 'validate', parsed.message);
+  const parsed = VALIDATE.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(VALIDATE_HELP);
-    return EXIT.ok;
-  }
   const previous = values['previous-version'];
   if (previous !== undefined && !isVersion(previous)) {
     return usageError(

@@ -16,7 +16,7 @@ export type Invalid = (method: string, problem: string) => SvcError;
  *
  * `progress()` goes through `notify`, the facade's sender of fire-and-forget operations (it checks their params).
  *
- * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the interface gives
+ * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the platform gives
  * no invocation argument, always bind to exactly one running invocation.
  */
 export function createActions(

@@ -150,7 +150,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     actions,
   };
   // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
-  // The snapshot's keys are the interface's, except `launch_params`, which the facade spells `launchParams`.
+  // The snapshot's keys are the platform's, except `launch_params`, which the facade spells `launchParams`.
   for (const key of ['id', 'version', 'locale', 'theme', 'launchParams'] as const)
     Object.defineProperty(svc.app, key, {
       get: () => snapshot().app[key == 'launchParams' ? 'launch_params' : key],

@@ -3,7 +3,7 @@
  * API emulator, signed webhooks, the app's package on its own origin, and a guarded control API.
  * @packageDocumentation
  */
-export * from './protocol';
+export * from './devContract';
 export { startDevPlatform, type DevNotice, type DevPlatform, type DevPlatformOptions } from './startDevPlatform';
 export { formatDevEvent, type DevEvent } from './DevEvent';
 export type { AppTokenOptions, DevPlatformHandle } from './platformHandle';

@@ -1,8 +1,15 @@
 import type { Manifest } from '../manifest';
-import type { ActionBody, ControlAction } from './platform/controlActions';
+import type { ControlHandlers } from './platform/controlActions';
 import type { IdentityProvider } from './platform/createIdentityProvider';
 import { type SigningSecrets, validSecrets } from './platform/signingSecrets';
-import { ACCESS_TOKEN_TYPE, type DevState, type DevTimelineEntry, TOKEN_EXCHANGE_GRANT } from './protocol';
+import {
+  ACCESS_TOKEN_TYPE,
+  type ControlRoutes,
+  type StateRoute,
+  type DevState,
+  type DevTimelineEntry,
+  TOKEN_EXCHANGE_GRANT,
+} from './devContract';
 import type { BlockedRequest } from './serve/createPackageServer';
 
 /** What {@link platformHandle} wraps. @internal */
@@ -14,7 +21,7 @@ export interface HandleParts {
   audience: string;
   state: DevState;
   secrets: SigningSecrets;
-  actions: Record<string, ControlAction>;
+  actions: Pick<ControlHandlers, StateRoute>;
   changed(): Promise<void>;
   idp: IdentityProvider;
   appUrl: string;
@@ -41,8 +48,8 @@ export interface AppTokenOptions {
  * administrator, in-process, with the same effects as the messenger page's buttons (webhooks included).
  */
 export function platformHandle(p: HandleParts) {
-  const run = async (route: string, body: ActionBody) => {
-    const result = await p.actions[route]!(body);
+  const run = async <K extends StateRoute>(route: K, body: ControlRoutes[K]['request']) => {
+    const result = await (p.actions[route] as (body: ControlRoutes[K]['request']) => unknown)(body);
     await p.changed();
     return result;
   };

@@ -4,12 +4,12 @@ import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Manifest } from '../manifest';
-import { controlActions } from './platform/controlActions';
+import { type ControlHandlers, controlActions } from './platform/controlActions';
 import { createIdentityProvider } from './platform/createIdentityProvider';
 import { createWebhookSender } from './platform/createWebhookSender';
 import { createRequestBucket } from './platform/handleServerApi';
 import { initialState } from './platform/initialState';
-import { routeRequest } from './platform/routeRequest';
+import { createRouter } from './platform/createRouter';
 import { openStateFile } from './platform/stateFile';
 import { newSecret, type SigningSecrets, validSecrets } from './platform/signingSecrets';
 import { patchesJson, type Patch, trackChanges } from './platform/trackChanges';
@@ -18,7 +18,7 @@ import { decodeUtf8, readRequestBody } from './platform/readRequestBody';
 import { LIMITS } from './platform/limits';
 import type { DevEvent } from './DevEvent';
 import { checkControlRequest } from './platform/checkControlRequest';
-import { CONTROL_PREFIX, type DevConfig, type DevState } from './protocol';
+import { CONTROL_PREFIX, type DevConfig, type DevState, type DevStreamEvents, streamFrame } from './devContract';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { attachMcp } from './mcp/attachMcp';
@@ -137,10 +137,10 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const controlToken = randomBytes(24).toString('base64url');
   const streams = new Set<ServerResponse>();
   const blocked: BlockedRequest[] = [];
-  const broadcast = (type: string, data: unknown) => {
+  const broadcast = <K extends keyof DevStreamEvents>(type: K, data: DevStreamEvents[K]) => {
     // Serialising the state costs as much as the state is large: only when a page listens.
     if (streams.size == 0) return;
-    const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+    const frame = streamFrame(type, data);
     for (const res of streams) res.write(frame);
   };
   const tell = (event: DevEvent) => options.onEvent?.(event);
@@ -194,7 +194,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   /** For changes nobody waits on (webhook attempts): a failure is reported by `changed` itself. */
   const changedInBackground = () => void changed().catch(() => {});
 
-  let route: (req: Parameters<typeof routeRequest>[1], res: ServerResponse) => Promise<void> = async (_q, res) =>
+  let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
   let mcp: Awaited<ReturnType<typeof attachMcp>> | undefined;
   const server = createServer((req, res) => {
@@ -377,42 +377,34 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       );
     },
   });
-  if (app && options.mcp !== false) {
-    mcp = attachMcp({ options, app, origin, streams });
-    Object.assign(actions, mcp.routes);
-  }
-  route = (req, res) =>
-    routeRequest(
-      {
-        origin,
-        realm,
-        audience,
-        controlToken,
-        state,
-        idp,
-        actions,
-        secrets,
-        take,
-        streams,
-        changed,
-        config,
-        pageCsp: [
-          "default-src 'self'",
-          "style-src 'self' 'unsafe-inline'",
-          `frame-src ${appOrigin || "'none'"}`,
-          "img-src 'self' data: http: https:",
-          "object-src 'none'",
-          "base-uri 'none'",
-          "frame-ancestors 'none'",
-        ].join('; '),
-        page: async () => ({
-          html: renderMessengerHtml({ scriptUrl: '/__svc/ui.js' }),
-          script: await readPageScript(),
-        }),
-      },
-      req,
-      res,
-    );
+  if (app && options.mcp !== false) mcp = attachMcp({ options, app, origin, streams });
+  const routes: Partial<ControlHandlers> = { ...actions, 'GET /__svc/config': config, ...mcp?.routes };
+  route = createRouter({
+    origin,
+    realm,
+    audience,
+    controlToken,
+    state,
+    idp,
+    actions: routes,
+    secrets,
+    take,
+    streams,
+    changed,
+    pageCsp: [
+      "default-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      `frame-src ${appOrigin || "'none'"}`,
+      "img-src 'self' data: http: https:",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    page: async () => ({
+      html: renderMessengerHtml({ scriptUrl: '/__svc/ui.js' }),
+      script: await readPageScript(),
+    }),
+  });
 
   return platformHandle({
     origin,

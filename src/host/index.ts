@@ -49,7 +49,6 @@ export {
   SCOPE_TO_MANIFEST,
   MANIFEST_SCOPES,
   PERMISSION_SCOPES,
-  manifestScopeOf,
   type PermissionScope,
   type ManifestScope,
 } from '../protocol/scopes';

@@ -61,7 +61,7 @@ export interface HostCall {
  * Options of {@link createHost}.
  *
  * @remarks
- * With a `manifest`, the host enforces every rule of the interface that a host owns (see {@link RuleOptions}):
+ * With a `manifest`, the host enforces every rule of the platform that a host owns (see {@link RuleOptions}):
  * `handlers` are then only the platform's effects, run once the rules let a call through. Without one, `handlers`
  * answer every call as they are, and `granted` decides the scopes.
  * @public

@@ -1,28 +1,19 @@
 import * as z from 'zod';
 import { boundedText } from './boundedText';
-import { checkJsonSchema } from './checkJsonSchema';
+import { show } from './helpers';
 
 /** Lowercase letter, then lowercase letters, digits, underscores. */
-export const ACTION_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+const ACTION_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
 
 /**
- * The JSON Schema of an action's input: an object schema, checked as JSON Schema 2020-12 with
- * `additionalProperties: false` at the root.
+ * The JSON Schema of an action's input: an object here; {@link validateManifest} checks it as JSON Schema 2020-12
+ * with `additionalProperties: false` at the root (errors) and closed nested objects (warnings), in one pass.
  * @public
  */
-export const InputSchemaSchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((schema, ctx) => {
-    // Warnings (nested open objects, unknown keywords) cannot live in zod; validateManifest reports them.
-    for (const problem of checkJsonSchema(schema, { closedObjects: true })) {
-      if (problem.severity !== 'error') continue;
-      ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { code: problem.code } });
-    }
-  })
-  .meta({
-    description:
-      'JSON Schema 2020-12 of the input; the root must be "type": "object" with "additionalProperties": false.',
-  });
+export const InputSchemaSchema = z.record(z.string(), z.unknown()).meta({
+  description:
+    'JSON Schema 2020-12 of the input; the root must be "type": "object" with "additionalProperties": false.',
+});
 
 /**
  * The `annotations` of an action: declarations about its effects, signed with the package.
@@ -47,10 +38,16 @@ export const ActionAnnotationsSchema = z
  */
 export const ActionSchema = z
   .strictObject({
-    name: z.string().regex(ACTION_NAME_PATTERN).meta({
-      description:
-        'Tool name: a lowercase letter, then lowercase letters, digits, underscores. Needs a svc.actions.handle(name, ...) handler.',
-    }),
+    name: z
+      .string()
+      .regex(ACTION_NAME_PATTERN, {
+        error: ({ input }) =>
+          `must start with a lowercase letter, then only lowercase letters, digits and underscores; got ${show(input)}${suggestName(String(input))}`,
+      })
+      .meta({
+        description:
+          'Tool name: a lowercase letter, then lowercase letters, digits, underscores. Needs a svc.actions.handle(name, ...) handler.',
+      }),
     title: boundedText(1, 60, 'Human title of the action (1 to 60 characters).'),
     description: boundedText(
       30,
@@ -69,3 +66,13 @@ export const ActionSchema = z
       .meta({ description: 'Confirmation floor; tenant and user policy may make it stricter, never looser.' }),
   })
   .meta({ description: 'An action in the agent tool registry.' });
+
+/** A camelCase or dashed name rewritten in the allowed form, as "; write ..." when that differs and is valid. */
+function suggestName(value: string): string {
+  const fixed = value
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^[^a-z]+/, '');
+  return fixed && fixed !== value && ACTION_NAME_PATTERN.test(fixed) ? `; write "${fixed}"` : '';
+}

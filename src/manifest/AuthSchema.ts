@@ -1,5 +1,11 @@
 import * as z from 'zod';
 import { boundedText } from './boundedText';
+import { closedObjectRules } from './helpers';
+
+/** One shape of `auth`, picked by its `type`. */
+function variant<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.strictObject(shape).register(closedObjectRules, { variantKey: 'type' });
+}
 
 const scopes = z
   .array(z.string())
@@ -10,20 +16,19 @@ const scopes = z
  * The `auth` object: one of three shapes, told apart by `type`.
  *
  * @remarks
- * The interface calls the key `type` in the machine-readable schema and `mode` in its narrative; `type` is
- * authoritative here, and `validateManifest` tells a manifest that writes `mode` to rename the key.
+ * The key is `type`; `validateManifest` tells a manifest that writes `mode` instead to rename the key.
  * @public
  */
 export const AuthSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({
+    variant({
       type: z
         .literal('svc-exchange')
         .meta({ description: 'The native client exchanges the user token for one whose audience is your backend.' }),
       audience: boundedText(1, undefined, 'The audience (aud) of exchanged tokens: your backend.'),
       scopes,
     }),
-    z.strictObject({
+    variant({
       type: z
         .literal('external-oauth')
         .meta({ description: 'The user signs in with your own OAuth provider in the system browser.' }),
@@ -31,6 +36,6 @@ export const AuthSchema = z
       client_id: boundedText(1, undefined, 'OAuth client id registered with the issuer.'),
       scopes,
     }),
-    z.strictObject({ type: z.literal('none').meta({ description: 'No identity, token or backend session.' }) }),
+    variant({ type: z.literal('none').meta({ description: 'No identity, token or backend session.' }) }),
   ])
   .meta({ description: 'Authentication mode; it cannot change at runtime.' });

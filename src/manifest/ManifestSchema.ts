@@ -3,6 +3,7 @@ import { ActionSchema } from './ActionSchema';
 import { AuthSchema } from './AuthSchema';
 import { boundedText } from './boundedText';
 import { checkCsp } from './checkCsp';
+import { closedObjectRules, show, tooFew } from './helpers';
 import {
   DistributionSchema,
   IconSchema,
@@ -11,10 +12,10 @@ import {
   RouteSchema,
   VendorSchema,
 } from './fieldSchemas';
-import { VERSION_PATTERN } from './version';
+import { describeVersionProblem, VERSION_PATTERN } from './version';
 
 /** 16 lowercase hex characters, derived from the developer public key. */
-export const APP_ID_PATTERN = /^[0-9a-f]{16}$/;
+const APP_ID_PATTERN = /^[0-9a-f]{16}$/;
 
 /**
  * The content security policy: must contain `object-src 'none'` and a `script-src` of exactly `'self'`.
@@ -49,7 +50,14 @@ export const ManifestSchema = z
     manifest_version: z.literal(1).meta({ type: 'integer', description: 'Manifest format version: the integer 1.' }),
     id: z
       .string()
-      .regex(APP_ID_PATTERN)
+      .regex(APP_ID_PATTERN, {
+        error: ({ input }) => {
+          const v = String(input);
+          return /^[0-9a-fA-F]{16}$/.test(v)
+            ? `must be lowercase hex; write "${v.toLowerCase()}"`
+            : `must be 16 lowercase hex characters (0-9, a-f), the id derived from your developer public key; got ${show(v)} (${v.length} characters)`;
+        },
+      })
       .meta({ description: 'Mini app id: 16 lowercase hex characters derived from the developer public key.' }),
     name: boundedText(1, 60, 'Name shown to users (1 to 60 characters).'),
     short_name: boundedText(
@@ -57,11 +65,21 @@ export const ManifestSchema = z
       20,
       'Short name for tight places such as the home grid (at most 20 characters).',
     ).optional(),
-    version: z.string().regex(VERSION_PATTERN).meta({
-      description: 'Package version: three dot-separated integers (major.minor.patch), higher than the published one.',
-    }),
+    version: z
+      .string()
+      .regex(VERSION_PATTERN, { error: ({ input }) => `is not a version: ${describeVersionProblem(String(input))}` })
+      .meta({
+        description:
+          'Package version: three dot-separated integers (major.minor.patch), higher than the published one.',
+      }),
     description: boundedText(10, 300, 'What the mini app does (10 to 300 characters).'),
-    icons: z.array(IconSchema).min(2).meta({ description: 'App icons; at least 2.' }),
+    icons: z
+      .array(IconSchema)
+      .min(2, {
+        error: ({ minimum, input }) =>
+          tooFew(Number(minimum), input, 'add icons in at least two sizes, such as 192x192 and 512x512'),
+      })
+      .meta({ description: 'App icons; at least 2.' }),
     vendor: VendorSchema,
     distribution: DistributionSchema.optional(),
     age_rating: z.enum(['4+', '9+', '12+', '17+']).meta({ description: 'Age rating.' }),
@@ -74,14 +92,29 @@ export const ManifestSchema = z
       .optional()
       .meta({ description: 'The locale used when the user locale is not supported; one of locales.' }),
     entry: boundedText(1, undefined, 'Entry document inside the package, such as "index.html".'),
-    routes: z.array(RouteSchema).min(1).meta({ description: 'Declared routes; at least 1.' }),
+    routes: z
+      .array(RouteSchema)
+      .min(1, {
+        error: ({ minimum, input }) =>
+          tooFew(Number(minimum), input, 'declare at least one route, such as {"path": "/", "title": "Home"}'),
+      })
+      .meta({ description: 'Declared routes; at least 1.' }),
     permissions: z.array(PermissionSchema).meta({ description: 'Permissions the mini app may request; may be empty.' }),
     network: NetworkSchema,
     csp: CspSchema,
     auth: AuthSchema,
     actions: z.array(ActionSchema).optional().meta({ description: 'Agent tool registry.' }),
   })
-  .meta({ title: 'svc mini app manifest', description: 'The manifest of an svc mini app (manifest.json).' });
+  .meta({ title: 'svc mini app manifest', description: 'The manifest of an svc mini app (manifest.json).' })
+  .register(closedObjectRules, {
+    refused: {
+      $schema: {
+        code: 'schema_key',
+        message:
+          'is not a manifest field: a manifest allows no properties beyond those listed, so the store refuses it. Remove it, and map manifest.json to the schema in your editor instead (`svc init` writes .vscode/settings.json; see the README, "Editor setup")',
+      },
+    },
+  });
 
 /**
  * A valid manifest, as returned by {@link validateManifest} (defaults applied, such as `optional: false`).

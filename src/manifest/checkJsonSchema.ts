@@ -1,4 +1,5 @@
 import type { Schema } from '@cfworker/json-schema';
+import { isRecord, show } from './helpers';
 import { type IndexedJsonSchema, indexJsonSchema } from './indexJsonSchema';
 import type { ManifestIssueSeverity } from './ManifestIssue';
 
@@ -366,16 +367,4 @@ function describeIndexFailure(cause: unknown): string {
   return duplicate !== undefined
     ? `declares the schema URI "${duplicate}" twice; give each "$id" and "$anchor" a distinct value`
     : `cannot be indexed (${String((cause as Error)?.message ?? cause)}); check each "$id" and "$ref"`;
-}
-
-/** Narrows to a plain JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Shows a value in a message: JSON for small values, the type name otherwise. */
-export function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const json = JSON.stringify(value);
-  return json !== undefined && json.length <= 40 ? json : Array.isArray(value) ? 'an array' : typeof value;
 }

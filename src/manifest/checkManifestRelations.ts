@@ -1,4 +1,5 @@
-import { checkJsonSchema, isRecord, show } from './checkJsonSchema';
+import { checkJsonSchema } from './checkJsonSchema';
+import { isRecord, show } from './helpers';
 import { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
 
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -10,7 +11,7 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * @remarks
  * Errors: duplicate action names, duplicate route paths, duplicate permission scopes, `default_locale` not in
  * `locales`, an action `route` that is not declared, an action both `read_only` and `destructive`, an `entry` outside
- * the package, a JSON Schema error in `input_schema` (reported by the schema). Warnings: everything else below.
+ * the package, a JSON Schema error in `input_schema`. Warnings: everything else below.
  */
 export function checkManifestRelations(input: unknown): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
@@ -179,10 +180,10 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
     ] as const) {
       const schema = field(action, key);
       if (!isRecord(schema)) continue;
+      // The one JSON Schema check of each schema: output_schema is free-form, so its problems only warn.
       for (const problem of checkJsonSchema(schema, { closedObjects })) {
-        // input_schema errors come from the zod schema; output_schema is free-form, so its problems only warn.
-        if (key === 'input_schema' && problem.severity === 'error') continue;
-        add('warning', problem.code, ['actions', i, key, ...problem.path], problem.message);
+        const severity = key === 'input_schema' ? problem.severity : 'warning';
+        add(severity, problem.code, ['actions', i, key, ...problem.path], problem.message);
       }
     }
   });

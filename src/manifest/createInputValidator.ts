@@ -1,5 +1,6 @@
 import { type OutputUnit, type Schema, validate } from '@cfworker/json-schema';
-import { checkJsonSchema, isRecord, show } from './checkJsonSchema';
+import { checkJsonSchema } from './checkJsonSchema';
+import { isRecord, show } from './helpers';
 import { type IndexedJsonSchema, indexJsonSchema } from './indexJsonSchema';
 import { formatJsonPath } from './ManifestIssue';
 
@@ -40,6 +41,12 @@ const WRAPPERS = new Set([
 const VERDICTS = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
 
 /**
+ * The `input_schema` objects of manifests that {@link validateManifest} accepted: their JSON Schema check already ran
+ * (with the stricter manifest rules), so compiling them skips it.
+ */
+export const checkedInputSchemas = new WeakSet<object>();
+
+/**
  * Compiles an action's `input_schema` into a function that checks an input before the handler runs.
  *
  * @remarks
@@ -59,7 +66,8 @@ const VERDICTS = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames'])
  * @public
  */
 export function createInputValidator(schema: Record<string, unknown> | boolean): InputValidator {
-  const errors = checkJsonSchema(schema).filter((p) => p.severity === 'error');
+  const checked = typeof schema === 'object' && checkedInputSchemas.has(schema);
+  const errors = checked ? [] : checkJsonSchema(schema).filter((p) => p.severity === 'error');
   if (errors.length > 0) {
     const list = errors.map((p) => `${formatJsonPath(p.path)} ${p.message}`).join('; ');
     throw new TypeError(`input_schema is not a valid JSON Schema: ${list}`);

@@ -1,10 +1,11 @@
 import * as z from 'zod';
-import { MANIFEST_SCOPES } from '../protocol/scopes';
+import { MANIFEST_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { boundedText } from './boundedText';
-import { HOST_PATTERN } from './hostName';
+import { closedObjectRules, notAllowed, show, tooFew } from './helpers';
+import { describeHostProblem, HOST_PATTERN } from './hostName';
 
 /** `<width>x<height>`, digits only. */
-export const ICON_SIZES_PATTERN = /^[0-9]+x[0-9]+$/;
+const ICON_SIZES_PATTERN = /^[0-9]+x[0-9]+$/;
 
 /**
  * An entry of `icons`.
@@ -15,7 +16,12 @@ export const IconSchema = z
     src: boundedText(1, undefined, 'Path of the image inside the package, such as "icons/192.png".'),
     sizes: z
       .string()
-      .regex(ICON_SIZES_PATTERN)
+      .regex(ICON_SIZES_PATTERN, {
+        error: ({ input }) => {
+          const v = String(input);
+          return `must be <width>x<height> with digits only, such as "192x192"; got ${show(v)}${/^\d+X\d+$/.test(v) ? `; write "${v.toLowerCase()}"` : ''}`;
+        },
+      })
       .meta({ description: 'Pixel size as <width>x<height>, digits only, such as "192x192".' }),
     type: z.enum(['image/png', 'image/webp']).meta({ description: 'MIME type of the image.' }),
   })
@@ -31,7 +37,7 @@ export const VendorSchema = z
     name: boundedText(1, undefined, 'The vendor name shown to users.'),
     contact: z.email().meta({ description: 'E-mail address where the store and users reach the vendor.' }),
     support_url: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL, such as "https://example.com/support"' })
+      .url({ protocol: /^https?$/ })
       .optional()
       .meta({ description: 'Absolute http(s) URL of the support page.' }),
   })
@@ -43,14 +49,30 @@ export const VendorSchema = z
  */
 export const DistributionSchema = z
   .discriminatedUnion('channel', [
-    z.strictObject({
-      channel: z.literal('tenant-private').meta({ description: 'Installable only by the listed tenants.' }),
-      tenants: z
-        .array(boundedText(1, undefined, 'A tenant identifier.'))
-        .min(1)
-        .meta({ description: 'Tenants that may install the mini app; at least one.' }),
-    }),
-    z.strictObject({ channel: z.literal('store').meta({ description: 'Published in the public store.' }) }),
+    z
+      .strictObject({
+        channel: z.literal('tenant-private').meta({ description: 'Installable only by the listed tenants.' }),
+        tenants: z
+          .array(boundedText(1, undefined, 'A tenant identifier.'))
+          .min(1, {
+            error: ({ minimum, input }) =>
+              tooFew(Number(minimum), input, 'list the tenants that may install it, or use {"channel": "store"}'),
+          })
+          .meta({ description: 'Tenants that may install the mini app; at least one.' }),
+      })
+      .register(closedObjectRules, { variantKey: 'channel' }),
+    z
+      .strictObject({ channel: z.literal('store').meta({ description: 'Published in the public store.' }) })
+      .register(closedObjectRules, {
+        variantKey: 'channel',
+        refused: {
+          tenants: {
+            code: 'distribution_both',
+            message:
+              'cannot be combined with "channel": "store": a package is either in the store or private to tenants, never both. Remove "tenants" to publish in the store, or set "channel": "tenant-private" to keep it private',
+          },
+        },
+      }),
   ])
   .meta({
     description:
@@ -63,7 +85,10 @@ export const DistributionSchema = z
  */
 export const RouteSchema = z
   .strictObject({
-    path: z.string().regex(/^\//).meta({ description: 'Route path starting with "/", such as "/orders".' }),
+    path: z
+      .string()
+      .regex(/^\//, { error: ({ input }) => `must start with "/"; write "/${String(input)}"` })
+      .meta({ description: 'Route path starting with "/", such as "/orders".' }),
     title: boundedText(1, undefined, 'Title of the screen at this route.'),
   })
   .meta({ description: 'A declared route; an undeclared route cannot be opened by an external link.' });
@@ -74,7 +99,20 @@ export const RouteSchema = z
  */
 export const PermissionSchema = z
   .strictObject({
-    scope: z.enum(MANIFEST_SCOPES).meta({ description: 'The permission scope.' }),
+    scope: z
+      .enum(MANIFEST_SCOPES, {
+        // A bridge short scope (`room.context`) where a manifest scope is expected suggests its manifest name.
+        error: (issue) =>
+          issue.code === 'invalid_value'
+            ? notAllowed(issue.values, issue.input, (given, allowed) => {
+                const mapped = Object.hasOwn(SCOPE_TO_MANIFEST, given)
+                  ? SCOPE_TO_MANIFEST[given as PermissionScope]
+                  : undefined;
+                return mapped && allowed.includes(mapped) ? mapped : undefined;
+              })
+            : undefined,
+      })
+      .meta({ description: 'The permission scope.' }),
     purpose: boundedText(
       10,
       200,
@@ -91,10 +129,16 @@ export const PermissionSchema = z
  * A network allowlist entry: a bare lowercase host name.
  * @public
  */
-export const HostSchema = z.string().regex(HOST_PATTERN).meta({
-  description:
-    'A bare lowercase host name with at least two labels, such as "api.example.com": no scheme, path, port, IP address or wildcard.',
-});
+export const HostSchema = z
+  .string()
+  .regex(HOST_PATTERN, {
+    error: ({ input }) =>
+      `is not a bare host name: ${describeHostProblem(String(input)) ?? 'write something like "api.example.com"'}`,
+  })
+  .meta({
+    description:
+      'A bare lowercase host name with at least two labels, such as "api.example.com": no scheme, path, port, IP address or wildcard.',
+  });
 
 /**
  * The `network` object: the hosts `fetch` and WebSockets may reach (HTTPS and WSS only).

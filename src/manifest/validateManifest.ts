@@ -1,9 +1,10 @@
 import { checkManifestRelations } from './checkManifestRelations';
-import { isRecord } from './checkJsonSchema';
-import { formatZodIssue } from './formatZodIssue';
+import { checkedInputSchemas } from './createInputValidator';
+import { isRecord } from './helpers';
 import { ManifestError } from './ManifestError';
 import type { ManifestIssue } from './ManifestIssue';
-import { type Manifest, ManifestSchema } from './ManifestSchema';
+import type { Manifest } from './ManifestSchema';
+import { parseManifest } from './parseManifest';
 import { compareVersions, isVersion, nextPatch } from './version';
 
 /**
@@ -48,10 +49,8 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
   }
   const issues: ManifestIssue[] = [];
   const candidate = renameModeKey(input, issues);
-  const parsed = ManifestSchema.safeParse(candidate, { reportInput: true });
-  if (!parsed.success)
-    for (const issue of parsed.error.issues) issues.push(...formatZodIssue(issue, ManifestSchema, candidate));
-  issues.push(...checkManifestRelations(candidate));
+  const parsed = parseManifest(candidate);
+  issues.push(...parsed.issues, ...checkManifestRelations(candidate));
 
   const version = isRecord(candidate) ? candidate.version : undefined;
   if (
@@ -69,8 +68,10 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
     });
   }
   const unique = dedupe(issues);
-  if (parsed.success && !unique.some((issue) => issue.severity === 'error'))
+  if (parsed.success && !unique.some((issue) => issue.severity === 'error')) {
+    for (const action of parsed.data.actions ?? []) checkedInputSchemas.add(action.input_schema);
     return { ok: true, manifest: parsed.data, warnings: unique };
+  }
   return { ok: false, issues: unique };
 }
 
@@ -89,8 +90,8 @@ export function assertManifest(input: unknown, options: ValidateManifestOptions 
   return result.manifest;
 }
 
-// The interface names the auth key `type` in its schema and `mode` in its prose; `type` is authoritative (README,
-// decisions), and a manifest written from the prose deserves a precise rename instruction rather than "unknown key".
+// The auth key is `type` (docs/decisions.md); a manifest that writes `mode` deserves a precise rename instruction
+// rather than "unknown key".
 function renameModeKey(input: unknown, issues: ManifestIssue[]): unknown {
   if (!isRecord(input) || !isRecord(input.auth) || !('mode' in input.auth)) return input;
   const { mode, ...rest } = input.auth;

@@ -21,7 +21,7 @@ import type { MockCall, MockHostOptions } from './types';
 
 /**
  * Creates a mock host for a unit test: the real `svc` client, connected over a structured-cloning in-memory
- * channel to a `createHost()` host that enforces the interface's rules, as every host built on `svc-sdk/host` does.
+ * channel to a `createHost()` host that enforces the platform's rules, as every host built on `svc-sdk/host` does.
  *
  * @remarks
  * The mock is a thin layer over that host: the test's answers, in-memory stores, recording and fault injection.

@@ -1,6 +1,6 @@
 /**
  * `svc-sdk/mock`: a mock host for unit tests of a mini app in Vitest or Jest. It runs the real `svc` client against
- * a host that follows the interface's rules, with the person's prompts answered by the test.
+ * a host that follows the platform's rules, with the person's prompts answered by the test.
  *
  * @example
  * ```ts

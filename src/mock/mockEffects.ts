@@ -6,7 +6,7 @@ import { mintMockToken, tokenId } from './mockToken';
 import type { MockFile, MockHostOptions } from './types';
 
 /** The person's files as the bridge returns them. */
-export function toSvcFiles(files: MockFile[] = []): SvcFile[] {
+function toSvcFiles(files: MockFile[] = []): SvcFile[] {
   return files.map((f, i) => {
     const type = f.type ?? 'application/octet-stream';
     const blob = f.content instanceof Blob ? f.content : new Blob([f.content ?? ''], { type });
@@ -27,7 +27,7 @@ export function mockEffects(manifest: Manifest, options: MockHostOptions, identi
       const lifetime = options.tokenLifetime ?? 300;
       const iat = Math.floor(Date.now() / 1000);
       const agent = acting?.invoked_by == 'agent' ? acting.agent_id : undefined;
-      // Minted afresh on every call (new jti): the interface says never to cache a token, so the mock never does.
+      // Minted afresh on every call (new jti): the platform's specification says never to cache a token, so the mock never does.
       const access_token = mintMockToken({
         sub: identity.app_user_id,
         aud: auth.type == 'svc-exchange' ? auth.audience : auth.type == 'external-oauth' ? auth.client_id : '',

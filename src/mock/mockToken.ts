@@ -11,7 +11,7 @@ import { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from '../host/rules
 export const MOCK_TOKEN_KEY = 'svc-sdk mock signing key: never trust outside tests';
 
 /**
- * The claims of a token the mock hands out, as the interface lists them for an exchanged token.
+ * The claims of a token the mock hands out, as the platform's specification lists them for an exchanged token.
  * @public
  */
 export interface MockTokenClaims {

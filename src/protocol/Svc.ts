@@ -125,7 +125,7 @@ export interface SvcActionInputs {}
 /** A declared action's name: any string until `svc types` declares them, then only those. @public */
 export type ActionName = keyof SvcActionInputs extends never ? string : keyof SvcActionInputs & string;
 
-/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped, as before). @public */
+/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped). @public */
 export type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
 
 /**

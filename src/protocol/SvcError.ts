@@ -18,7 +18,7 @@ export interface WireError {
 const TOKENS = /\b(Bearer\s+)\S+|\beyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
 
 /** Removes anything that looks like a token from a message, and bounds its length. */
-export function redact(message: string): string {
+function redact(message: string): string {
   return message.replace(TOKENS, (_m, bearer?: string) => `${bearer ?? ''}[redacted]`).slice(0, 1000);
 }
 

@@ -2,7 +2,7 @@
  * Every error code this SDK and its host send, with whether a retry can help.
  *
  * @remarks
- * The interface names `ERR_PERMISSION_DENIED` and `ERR_SCOPE_NOT_DECLARED`; the rest is ours (README, error codes
+ * The platform's specification names `ERR_PERMISSION_DENIED` and `ERR_SCOPE_NOT_DECLARED`; the rest is ours (README, error codes
  * table). A host may send codes that are not here; they are kept as they are.
  * @public
  */

@@ -1,5 +1,4 @@
 import { isPlain } from './shape';
-import type { WireError } from './SvcError';
 
 /** The wire version every frame carries; frames of any other version are foreign traffic and dropped. */
 export const WIRE = 1;
@@ -18,35 +17,6 @@ export const NATIVE_CONTRACT = 2;
  */
 export const BRIDGE_VERSION = '1.0';
 
-/** A call that wants an answer. */
-export interface RequestFrame {
-  svc: typeof WIRE;
-  id: string;
-  method: string;
-  params: unknown;
-}
-/** The answer to a request: `result`, or `error`. */
-export interface ResponseFrame {
-  svc: typeof WIRE;
-  id: string;
-  result?: unknown;
-  error?: WireError;
-}
-/** A message that wants no answer. */
-export interface NotificationFrame {
-  svc: typeof WIRE;
-  method: string;
-  params: unknown;
-}
-/** Anything that travels on an established channel. */
-export type Frame = RequestFrame | ResponseFrame | NotificationFrame;
-
-/** The app's first message to its parent window (carries nothing but a nonce). */
-export interface HelloMessage {
-  svc: 'hello';
-  wire: typeof WIRE;
-  nonce: string;
-}
 /** The host's answer to a hello, sent to the app's exact origin with the channel's port. */
 export interface WelcomeMessage {
   svc: 'welcome';

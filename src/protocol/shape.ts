@@ -51,7 +51,7 @@ export const blob: Check<Blob> = typeCheck((v) => typeof Blob != 'undefined' && 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** Whether `v` is a plain JSON value (finite numbers, plain objects and arrays only). */
-export const isJson = (v: unknown, depth = 0): boolean =>
+const isJson = (v: unknown, depth = 0): boolean =>
   depth < 64 &&
   (v === null ||
     typeof v == 'string' ||

@@ -52,7 +52,7 @@ export interface CardAction {
 }
 
 /**
- * A rich message card. The bridge's shape is not given by the interface; we use the server API's Card.
+ * A rich message card. The bridge's shape is not given by the platform's specification; we use the server API's Card.
  * @public
  */
 export interface Card {
@@ -78,7 +78,7 @@ export interface OutgoingMessage {
 }
 
 /**
- * A file from the person's service storage, as `svc.files.pick()` returns it. The interface does not give the
+ * A file from the person's service storage, as `svc.files.pick()` returns it. The platform's specification does not give the
  * fields; these are our decision (README).
  * @public
  */
@@ -124,7 +124,7 @@ export interface SaveFile {
 export interface Token {
   /** The bearer token for the mini app's own backend. */
   access_token: string;
-  /** Lifetime in seconds (the interface does not give the unit; seconds as in OAuth 2.0). */
+  /** Lifetime in seconds (the platform's specification does not give the unit; seconds as in OAuth 2.0). */
   expires_in: number;
 }
 

@@ -1,7 +1,7 @@
 import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
 import { PROBLEMS, type Problem, problemName } from './problems';
 
-// The interface's meaning of each known problem, said so a developer knows what to do.
+// The meaning of each known problem, said so a developer knows what to do.
 const ADVICE: Record<string, string> = {
   'room-encrypted':
     'The room is end-to-end encrypted and the service holds no room keys, so no server-side path, scope or tier can post into it. ' +

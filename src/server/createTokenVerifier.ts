@@ -109,7 +109,7 @@ function failure(error: unknown): SvcTokenError {
  * Creates a verifier for the tokens a mini app sends its backend (`Authorization: Bearer`), on `jose`.
  *
  * @remarks
- * Checks all four of the interface: the signature against the realm's keys (cached; refetched once on an unknown
+ * Checks all four rules of a platform token: the signature against the realm's keys (cached; refetched once on an unknown
  * `kid`, at most every `cooldownMs`), `iss`, `aud` exactly the declared audience (an `aud` array holding anything
  * else is refused: skipping this makes token leakage between mini apps exploitable), and `exp` (required). Only
  * the allowed algorithms pass, never `none`. Errors never contain the token.
@@ -162,7 +162,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         clockTolerance: options.clockTolerance ?? 5,
         requiredClaims: ['exp', 'sub', 'iss', 'aud'],
       });
-      // jose accepts an aud array that merely contains the audience; the interface wants this audience only.
+      // jose accepts an aud array that merely contains the audience; the platform requires this audience alone.
       const aud = payload.aud;
       if (Array.isArray(aud) && (aud.length != 1 || aud[0] != options.audience))
         throw new SvcTokenError('wrong-audience', 'the token names other audiences besides this mini app: refused.');

@@ -1,5 +1,5 @@
 /**
- * Fields every webhook event carries. `user.deprovisioned`'s payload is the interface's; the other events'
+ * Fields every webhook event carries. `user.deprovisioned`'s payload is the platform's; the other events'
  * payloads are "not shown" there, so they follow the same shape plus what each event is about (docs/decisions.md).
  * @public
  */
@@ -57,7 +57,7 @@ export interface UnknownWebhookEvent extends WebhookEventBase {
   [field: string]: unknown;
 }
 
-/** The events the interface names, by name. @public */
+/** The platform's webhook events, by name. @public */
 export interface WebhookEventMap {
   'installation.created': InstallationCreatedEvent;
   'installation.deleted': InstallationDeletedEvent;
@@ -70,10 +70,10 @@ export interface WebhookEventMap {
 /** A known event name. @public */
 export type WebhookEventName = keyof WebhookEventMap;
 
-/** Every webhook event the interface names. @public */
+/** Every webhook event the platform sends. @public */
 export type WebhookEvent = WebhookEventMap[WebhookEventName];
 
-/** The known event names, in the interface's order. @public */
+/** The known event names, in the platform's order. @public */
 export const WEBHOOK_EVENTS = [
   'installation.created',
   'installation.deleted',

@@ -36,7 +36,7 @@ const PARSED =
   "mount this middleware before express.json(), or use express.raw({ type: 'application/json' }) on this route.";
 
 /** Reads the raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself. */
-export async function readNodeBody(req: NodeRequestLike): Promise<Uint8Array | string> {
+async function readNodeBody(req: NodeRequestLike): Promise<Uint8Array | string> {
   if (req.rawBody !== undefined) return req.rawBody;
   if (typeof req.body == 'string' || req.body instanceof Uint8Array) return req.body;
   // Anything else in `body`, or a stream already read to its end, means a parser consumed the bytes.

@@ -14,7 +14,7 @@ export interface Problem {
 }
 
 /**
- * The problem names of the server API and their status. The interface names `scope-not-granted` (403) and
+ * The problem names of the server API and their status. The platform names `scope-not-granted` (403) and
  * `room-encrypted` (409); the others are ours (see docs/decisions.md), used by the local platform and understood
  * by {@link createServerClient}.
  * @public

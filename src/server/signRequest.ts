@@ -2,7 +2,7 @@ import { hmacKey, signingBase, toHex } from './hmac';
 import { type RawBody, toBytes } from './rawBody';
 
 /**
- * The header names of the interface's request signing.
+ * The header names of the platform's request signing.
  * @public
  */
 export const SIGNATURE_HEADERS = {
@@ -27,7 +27,7 @@ export interface SignRequestInput {
 }
 
 /**
- * Signs a server API request or a webhook: HMAC-SHA256 of `v0:<timestamp>:<raw body>`, as the interface's four
+ * Signs a server API request or a webhook: HMAC-SHA256 of `v0:<timestamp>:<raw body>`, with the platform's four
  * headers.
  *
  * @example

@@ -27,7 +27,7 @@ export interface VerifySignatureOptions {
   secrets: readonly string[] | string;
   /** Now, in seconds since the epoch (tests). Default the clock. */
   now?: number;
-  /** Seconds a timestamp may differ from now, either way. Default 300 (the interface's replay window). */
+  /** Seconds a timestamp may differ from now, either way. Default 300 (the platform's replay window). */
   tolerance?: number;
   /** When set, `X-Svc-Mini-App` must equal it. */
   miniAppId?: string;
@@ -36,7 +36,7 @@ export interface VerifySignatureOptions {
 /** Signatures one `X-Svc-Signature` may carry (the platform sends two during a secret rotation's overlap). */
 const MAX_SIGNATURES = 4;
 
-/** The interface's replay window, in seconds. @public */
+/** The platform's replay window, in seconds. @public */
 export const REPLAY_WINDOW_SECONDS = 300;
 
 /**

@@ -11,7 +11,7 @@ import { verifySignature, type VerifySignatureOptions } from './verifySignature'
 export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
   event: E;
   /**
-   * The idempotency key: hex SHA-256 of the raw body. The interface gives events no id, and a retry resends the
+   * The idempotency key: hex SHA-256 of the raw body. The platform gives events no id, and a retry resends the
    * same body with a new timestamp header, so the body identifies the delivery.
    */
   key: string;
@@ -23,7 +23,7 @@ export interface WebhookDelivery<E = WebhookEvent | UnknownWebhookEvent> {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a Request's body once, as bytes, or passes a `{ body, headers }` pair through. */
-export async function readSigned(
+async function readSigned(
   input: Request | { body: RawBody; headers: HeaderBag },
 ): Promise<{ body: RawBody; headers: HeaderBag }> {
   if (typeof Request != 'undefined' && input instanceof Request)

@@ -240,6 +240,8 @@ for (const role of ['sibling frame', 'top page'])
           ),
         ids2,
       );
+      // Proves that nothing happens: no event says the forged frames were looked at and dropped, so they get time to
+      // arrive before the held call is checked.
       await sleep(300);
       assert.equal(
         await app.evaluate(() =>
@@ -326,7 +328,9 @@ test('hostile: the app says hello then navigates to another origin before the we
   }, h.E);
   const evil = await frameOf(`${h.E}/fixtures/evil.html`);
   await evil.waitForFunction(() => window.__got);
-  await sleep(1200); // past the host's late welcome
+  await waitFor(() => host.evaluate(() => window.attaches == 1), "the host's late welcome");
+  // Proves that nothing arrives: the browser drops the welcome silently, so the page is checked after a while.
+  await sleep(300);
   assert.deepEqual(await evil.evaluate(() => window.__got), [], 'the page the app navigated to received nothing');
   const hellos = await host.evaluate(() => window.hellos);
   assert.deepEqual(
@@ -356,7 +360,11 @@ test('hostile: a connected app navigated to another origin by the host; the new 
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));
   // Upper bounds are generous (a slow machine must not fail them): they only tell 'at once' from 'at the timeout'.
   assert.ok(inv.ms < 60_000, `the pending invocation failed at once (${inv.ms} ms), not at its ten-minute timeout`);
-  await sleep(500);
+  // The host answers a hello it refuses with nothing, so once it has seen the new page's hello nothing more comes.
+  await waitFor(
+    () => host.evaluate((e) => window.hellos.some((x) => x.origin === e), h.E),
+    "the host to see the new page's hello",
+  );
   assert.deepEqual(await evil.evaluate(() => window.__got), []);
   assert.equal(await host.evaluate(() => window.attaches), 1);
   const after = await host.evaluate(() => window.invoke('slow', {}));
@@ -377,7 +385,13 @@ test('reload: the new page says hello and replaces the port; pending calls on th
   const inv = await host.evaluate(() => window.tracked.inv);
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));
   assert.ok(inv.ms < 60_000, `failed at once (${inv.ms} ms), not at its ten-minute timeout`);
-  await sleep(200);
+  await waitFor(
+    async () =>
+      (await appFrame()).evaluate(
+        () => performance.getEntriesByType('navigation')[0]?.type === 'reload' && window.sdk !== undefined,
+      ),
+    'the reloaded page',
+  );
   app = await appFrame();
   const r = await app.evaluate(() => window.settle(window.sdk.svc.identity.get()));
   assert.equal(r.ok, true, JSON.stringify(r));
@@ -386,6 +400,7 @@ test('reload: the new page says hello and replaces the port; pending calls on th
   assert.equal(await host.evaluate(() => window.release('hold:r')), true);
   const inv2 = await host.evaluate(() => window.invoke('nope', {}));
   assert.equal(inv2.code, 'ERR_ACTION_NO_HANDLER', 'the host talks to the new page');
+  // Proves that nothing happens: the late answer is dropped without any event to wait for.
   await sleep(100);
   await noErrors(host, 'host');
   await noErrors(app, 'app');
@@ -448,9 +463,11 @@ test('a host that hangs mid-call: ERR_TIMEOUT (retriable) at the configured call
 test("the app frame removed mid-invocation: the host's pending invokeAction fails ERR_DISCONNECTED at once", async (h) => {
   const { host, app: appFrame } = await h.open();
   const app = await appFrame();
-  await app.evaluate(() => window.sdk.svc.actions.handle('slow', () => new Promise(() => {})));
+  await app.evaluate(() =>
+    window.sdk.svc.actions.handle('slow', () => ((window.slowRunning = true), new Promise(() => {}))),
+  );
   await host.evaluate(() => window.trackInvoke('inv', 'slow', {}));
-  await sleep(100);
+  await waitFor(() => app.evaluate(() => window.slowRunning === true), 'the invocation to reach the app');
   await host.evaluate(() => document.getElementById('app').remove());
   const inv = await host.evaluate(() => window.tracked.inv);
   assert.deepEqual([inv.ok, inv.code, inv.retriable], [false, 'ERR_DISCONNECTED', true], JSON.stringify(inv));

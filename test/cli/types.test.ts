@@ -92,7 +92,7 @@ describe('svc types', () => {
     expect(typeErrors({ 'svc-actions.d.ts': generated, 'app.ts': app })).toEqual([]);
   });
 
-  test('without generated types, handle() takes any name and an untyped input, as before', () => {
+  test('without generated types, handle() takes any name and an untyped input', () => {
     const app =
       "import { svc } from 'svc-sdk';\nsvc.actions.handle('anything', async (input) => input.whatever);\nexport {};\n";
     expect(typeErrors({ 'app.ts': app })).toEqual([]);

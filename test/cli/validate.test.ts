@@ -62,7 +62,12 @@ describe('svc validate', () => {
     });
   });
   test('exits 2 for a missing file, broken JSON (with line and column) or empty file', async () => {
-    const dir = tempProject({ 'broken.json': '{\n  "name": "x",\n}\n', 'array.json': '[1,]', 'empty.json': '' });
+    const dir = tempProject({
+      'broken.json': '{\n  "name": "x",\n}\n',
+      'array.json': '[1,]',
+      'empty.json': '',
+      'quoted.json': '{\n  "a": [1, \'two\']\n}',
+    });
     const missing = await runSvc(['validate'], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
@@ -74,6 +79,10 @@ describe('svc validate', () => {
       /^svc validate: broken.json:3:1 is not valid JSON: .*\(JSON allows no trailing comma\)\n$/,
     );
     expect((await runSvc(['validate', 'array.json'], dir)).stderr).toMatch(/array.json:1:4 is not valid JSON/);
+    // Valid JavaScript, not JSON: the position is that of the single-quoted string.
+    expect((await runSvc(['validate', 'quoted.json'], dir)).stderr).toMatch(
+      /quoted.json:2:12 is not valid JSON: Unexpected token '''\n$/,
+    );
     expect((await runSvc(['validate', 'empty.json'], dir)).stderr).toMatch(/empty.json is empty/);
   });
   test('broken JSON with --json is reported in the JSON', async () => {

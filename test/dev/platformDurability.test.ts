@@ -143,18 +143,15 @@ describe('pending webhook deliveries', () => {
     };
     let p = await startDevPlatform(options);
     await p.install('bob');
-    for (let i = 0; i < 200 && !p.deliveries()[0]?.attempts.length; i++) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => p.deliveries()[0]?.attempts.length).toBeGreaterThan(0);
     const id = p.deliveries()[0]!.id;
     expect(p.deliveries()[0]).toMatchObject({ state: 'pending', attempts: [{ status: 503 }] });
     await p.close();
     healthy = true;
     p = await startDevPlatform({ ...options, retryScale: 0.001 });
-    for (let i = 0; i < 300 && !received.includes(id); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(received).toContain(id);
+    await expect.poll(() => received).toContain(id);
     expect(notices.at(-1)).toMatchObject({ kind: 'deliveries-resumed' });
-    for (let i = 0; i < 100 && p.deliveries()[0]!.state !== 'delivered'; i++)
-      await new Promise((r) => setTimeout(r, 10));
-    expect(p.deliveries()[0]!.state).toBe('delivered');
+    await expect.poll(() => p.deliveries()[0]!.state).toBe('delivered');
     await p.close();
   });
 });

@@ -30,9 +30,7 @@ afterAll(async () => {
   await new Promise<void>((ok) => backend.close(() => ok()));
 });
 
-const delivered = async (count: number) => {
-  for (let i = 0; i < 200 && received.length < count; i++) await new Promise((r) => setTimeout(r, 10));
-};
+const delivered = (count: number) => expect.poll(() => received.length).toBeGreaterThanOrEqual(count);
 
 describe('the platform handle', () => {
   it('mints a real app token that createTokenVerifier accepts, with act.sub when an agent acts', async () => {

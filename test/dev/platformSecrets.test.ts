@@ -26,9 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => backend.close(() => ok())));
 
-const settle = async (count: number) => {
-  for (let i = 0; i < 300 && received.length < count; i++) await new Promise((r) => setTimeout(r, 10));
-};
+const settle = (count: number) => expect.poll(() => received.length).toBeGreaterThanOrEqual(count);
 
 describe('the signing secret', () => {
   it('is kept with the state (mode 600) across restarts, and the terminal is told when it is new', async () => {

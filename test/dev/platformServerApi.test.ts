@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestBucket, handleServerApi, type ServerApiContext } from '../../src/dev/platform/handleServerApi';
-import type { DevState } from '../../src/dev/protocol';
+import type { DevState } from '../../src/dev/devContract';
 import { signRequest } from '../../src/server';
 
 const APP = 'polls';

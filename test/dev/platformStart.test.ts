@@ -90,8 +90,7 @@ describe('startDevPlatform', () => {
     expect(p.state.settings).not.toHaveProperty('polluted');
     expect((await control('/__svc/uninstall')).status).toBe(200);
     expect((await exchange()).status).toBe(400);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(events).toEqual(['scope.granted', 'installation.deleted']);
+    await expect.poll(() => events).toEqual(['scope.granted', 'installation.deleted']);
     await p.close();
     p = await startDevPlatform({ miniAppId: 'polls', audience: AUDIENCE, statePath });
     expect(p.state.notifications).toHaveLength(1);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkControlRequest } from '../../src/dev/platform/checkControlRequest';
 import { openStateFile } from '../../src/dev/platform/stateFile';
-import type { DevState } from '../../src/dev/protocol';
+import type { DevState } from '../../src/dev/devContract';
 
 const state: DevState = {
   mini_app_id: 'polls',

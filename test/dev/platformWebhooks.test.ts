@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookSender } from '../../src/dev/platform/createWebhookSender';
-import type { DevDelivery } from '../../src/dev/protocol';
+import type { DevDelivery } from '../../src/dev/devContract';
 import { verifyWebhook } from '../../src/server';
 
 const SECRET = 'whsec-dev';

@@ -254,7 +254,7 @@ const cases: [string, (m: Json) => void, (m: Json) => void, string][] = [
     '$.actions[0].confirm not_allowed',
   ],
   [
-    'no $schema key (the interface allows no extra property)',
+    'no $schema key (a manifest allows no extra property)',
     () => {},
     (m) => (m.$schema = './node_modules/svc-sdk/schema/manifest.schema.json'),
     '$.$schema schema_key',

@@ -18,7 +18,7 @@ describe('the JSON Schema for editors', () => {
     expect(schema.properties.name).toMatchObject({ minLength: 1, maxLength: 60 });
     expect(schema.properties.manifest_version).toMatchObject({ type: 'integer', const: 1 });
     expect(schema.properties.icons.minItems).toBe(2);
-    expect(schema.properties.$schema).toBeUndefined(); // the interface allows no property beyond its list
+    expect(schema.properties.$schema).toBeUndefined(); // a manifest allows no property beyond its list
     expect(schema.properties.permissions.items.required).toEqual(['scope', 'purpose']);
   });
   test('accepts the valid manifest and rejects the obvious mistakes an editor should flag', () => {

@@ -106,4 +106,19 @@ describe('messages name the field and say what to write instead', () => {
     expect(issues.length).toBeGreaterThan(5);
     for (const issue of issues) expect(issue.message.startsWith(issue.path)).toBe(true);
   });
+  test('a missing field says what it is', () => {
+    expect(messageAt((m) => delete m.auth, '$.auth')).toBe(
+      '$.auth is required; add "auth" (Authentication mode; it cannot change at runtime)',
+    );
+  });
+  test('a value of the wrong type gets one issue, not the rules of the type it should have', () => {
+    expect(issuesAfter((m) => (m.icons = 'x')).filter((i) => i.path === '$.icons')).toEqual([
+      { path: '$.icons', message: '$.icons must be an array; got string "x"', severity: 'error', code: 'wrong_type' },
+    ]);
+  });
+  test('a short list says what to add', () => {
+    expect(messageAt((m) => (m.icons = [m.icons[0]]), '$.icons')).toBe(
+      '$.icons must have at least 2 items; it has 1; add icons in at least two sizes, such as 192x192 and 512x512',
+    );
+  });
 });

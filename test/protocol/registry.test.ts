@@ -55,7 +55,7 @@ describe('the registry is the one contract', () => {
     expect(some.snapshot.methods).toEqual(['room.current']);
   });
 
-  it('names only short scopes the interface lists, each mapped to a manifest scope or to none', () => {
+  it('names only short scopes the platform lists, each mapped to a manifest scope or to none', () => {
     expect([...PERMISSION_SCOPES].sort()).toEqual(Object.keys(SCOPE_TO_MANIFEST).sort());
     for (const name of names) {
       const scope = methods[name as keyof typeof methods].scope;

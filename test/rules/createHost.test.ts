@@ -29,9 +29,9 @@ describeHostRules('createHost({ manifest })', ({ manifest, answers, permissions,
     transport: hostEnd,
   });
   const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
-  const flush = async () => {
-    for (let i = 0; i < 32; i++) await Promise.resolve();
-  };
+  // The memory pair delivers in microtasks, which all run before the next macrotask: one turn settles every chain
+  // of messages, however long.
+  const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
     svc,
     invoke: (name, input, context = { invoked_by: 'user' }) => host.invokeAction(name, input, context),

@@ -1,4 +1,4 @@
-// The interface's rules as behaviour tests, written once and run against every host we ship: the mock
+// The platform's host rules as behaviour tests, written once and run against every host we ship: the mock
 // (svc-sdk/mock) and a bare createHost({ manifest }) with scripted answers, as a real web host would build it.
 // A rule that lives in only one of them fails here for the other.
 import { describe, expect, test, vi } from 'vitest';

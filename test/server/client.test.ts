@@ -65,7 +65,7 @@ const fail = async (p: Promise<unknown>) => {
 const fast = { baseDelayMs: 5, maxDelayMs: 20 };
 
 describe('createServerClient', () => {
-  it('calls each endpoint with signed requests and the interface bodies', async () => {
+  it('calls each endpoint with signed requests and the documented bodies', async () => {
     const { seen, baseUrl } = await platform(({ path }, _n, res) => {
       if (path.endsWith('/cards'))
         return res.writeHead(201, { 'content-type': 'application/json' }).end('{"event_id":"$e1"}');
@@ -107,7 +107,7 @@ describe('createServerClient', () => {
     });
   });
 
-  it('maps problem details to SvcApiError with the interface meaning in the message', async () => {
+  it('maps problem details to SvcApiError with the meaning of each problem in the message', async () => {
     const { baseUrl } = await platform(({ path }, _n, res) =>
       path.endsWith('/cards') ? problem(res, 409, 'room-encrypted') : problem(res, 403, 'scope-not-granted'),
     );

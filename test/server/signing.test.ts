@@ -16,7 +16,7 @@ async function failure(promise: Promise<unknown>) {
 }
 
 describe('signRequest and verifySignature', () => {
-  it('signs v0:<timestamp>:<body> with HMAC-SHA256 as the four headers of the interface', async () => {
+  it('signs v0:<timestamp>:<body> with HMAC-SHA256 as the four headers of the platform', async () => {
     const headers = await signRequest({ body, secret, miniAppId: '0123456789abcdef', timestamp: now });
     expect(Object.keys(headers).sort()).toEqual([
       'Content-Type',

@@ -1,5 +1,5 @@
-// Type-level contract, checked by `tsc --noEmit` (npm test): code written straight from the interface's bridge
-// table compiles against the published types/svc.d.ts, and what the interface rules out does not.
+// Type-level contract, checked by `tsc --noEmit` (npm test): code written straight from the platform's bridge
+// table compiles against the published types/svc.d.ts, and what the platform rules out does not.
 import { isSvcError, svc, type ActionContext, type Identity, type Room, type SvcError, type SvcFile } from 'svc-sdk';
 
 export async function everyRowOfTheBridgeTable(): Promise<void> {
@@ -102,7 +102,7 @@ export function whatTheInterfaceRulesOut(): void {
   svc.ui.toast({ message: 'm', kind: 'warning' });
   // @ts-expect-error themes are light and dark only
   const theme: 'light' | 'dark' | 'sepia' extends typeof svc.app.theme ? true : never = true;
-  // @ts-expect-error scopes are the interface's short names
+  // @ts-expect-error scopes are the platform's short names
   void svc.permissions.request('location');
   // @ts-expect-error request resolves granted or denied, never prompt
   void svc.permissions.request('room.context').then((s: 'prompt') => s);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ControlAction } from '../platform/controlActions';
 import { type DevApp, readAppDir } from '../readAppDir';
 import type { DevPlatformOptions } from '../startDevPlatform';
 import { createInvocationRelay } from './createInvocationRelay';
@@ -76,7 +75,7 @@ export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
       });
     },
     /** The control routes the page answers MCP calls through. */
-    routes: relay.routes as unknown as Record<string, ControlAction>,
+    routes: relay.routes,
     async close() {
       clearTimeout(debounce);
       watcher?.close();

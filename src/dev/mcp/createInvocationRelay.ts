@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { type DevStreamEvents, type McpPageBody, type McpRoute, streamFrame } from '../devContract';
+import type { ControlHandlers } from '../platform/controlActions';
 
 /** One tool call to run in the messenger page. @internal */
 export interface RelayCall {
@@ -44,7 +46,7 @@ interface Running {
 }
 
 /** A control request body from the page about one running call. */
-type PageBody = Record<string, unknown>;
+type PageBody = McpPageBody;
 
 const fail = (code: string, message: string, retriable = false): RelayOutcome => ({
   ok: false,
@@ -65,8 +67,8 @@ export function createInvocationRelay(options: RelayOptions) {
   const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void }> = [];
   const openPage = `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
 
-  const event = (page: ServerResponse, type: string, data: unknown) =>
-    page.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const event = <K extends keyof DevStreamEvents>(page: ServerResponse, type: K, data: DevStreamEvents[K]) =>
+    page.write(streamFrame(type, data));
 
   const reportQueue = () => {
     for (const [i, entry] of queue.entries())
@@ -207,7 +209,7 @@ export function createInvocationRelay(options: RelayOptions) {
         const answer = await entry.call.elicit({ prompt: body.prompt, schema: schema as Record<string, unknown> });
         return answer ? { answered: true, value: answer.value } : { answered: false };
       },
-    },
+    } satisfies Pick<ControlHandlers, McpRoute>,
     /** Ends every call (the platform is closing). */
     close() {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));

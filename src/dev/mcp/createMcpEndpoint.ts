@@ -13,7 +13,7 @@ import { createInputValidator, type InputValidator, type Manifest } from '../../
 import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
-import { isObjectRoot, SVC_TOOL_META, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
+import { isObjectRoot, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
 
 /** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @public */
 export const SVC_ERROR_META = 'dev.svc/error';
@@ -47,13 +47,13 @@ const ADVICE: Record<string, string> = {
 const TOKEN_SHAPED = /\beyJ[\w-]*\.[\w-]*\.[\w-]*/g;
 
 /** An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token. */
-export function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
+function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
   const text = `${code}: ${message.replace(TOKEN_SHAPED, '[redacted]')}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
   return { isError: true, content: [{ type: 'text', text }], _meta: { [SVC_ERROR_META]: { code, retriable } } };
 }
 
 /** An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`). */
-export const agentIdFrom = (clientName: string | undefined) =>
+const agentIdFrom = (clientName: string | undefined) =>
   (clientName ?? '')
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
@@ -219,8 +219,3 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     },
   };
 }
-
-/** A running MCP endpoint. @internal */
-export type McpEndpoint = ReturnType<typeof createMcpEndpoint>;
-
-export { SVC_TOOL_META };

@@ -17,7 +17,7 @@ export interface McpDiscovery {
  * Outside the app folder, so the token never lands in a repository.
  * @internal
  */
-export function discoveryPath(dir: string): string {
+function discoveryPath(dir: string): string {
   const base = process.env.SVC_STATE_DIR || join(homedir(), '.svc-sdk');
   const key = createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 24);
   return join(base, 'dev', `${key}.json`);

@@ -5,7 +5,7 @@ const isPrimitive = (schema: unknown) =>
   (PRIMITIVES.has((schema as { type?: string }).type ?? '') || Array.isArray((schema as { enum?: unknown }).enum));
 
 /** The property a primitive elicit schema is wrapped in, so that it can be an MCP form. @internal */
-export const ELICIT_VALUE = 'value';
+const ELICIT_VALUE = 'value';
 
 /**
  * The MCP form of an `elicit` schema, when it can be one: an object of primitive properties (string, number,

@@ -34,7 +34,7 @@ export const isObjectRoot = (schema: Record<string, unknown> | undefined) => sch
  * hints (MCP's defaults, destructive and open world, differ from a manifest's), and the confirmation floor and route
  * under `_meta["dev.svc/action"]` (the host enforces the floor; hints are untrusted by MCP clients).
  */
-export function toolFromAction(action: Action): McpTool {
+function toolFromAction(action: Action): McpTool {
   const output = action.output_schema;
   const a = action.annotations;
   const tool: McpTool = {

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { CONTROL_TOKEN_HEADER } from '../protocol';
+import { CONTROL_TOKEN_HEADER } from '../devContract';
 
 /** What the control API accepts. @internal */
 export interface ControlGuard {

@@ -1,31 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
-import type { DevState, DevUser } from '../protocol';
+import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from '../devContract';
 import { initialState } from './initialState';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
 import { CONTROL_BODIES, parseBody } from './controlSchemas';
 import { rotateSecrets, type SigningSecrets } from './signingSecrets';
-
-/** A control request body (fields of the protocol's request types). */
-export interface ActionBody {
-  user_id?: string;
-  agent_id?: string;
-  scope?: string;
-  removed_by?: string;
-  reason?: string;
-  overlap_seconds?: number;
-  room_id?: string;
-  text?: string;
-  card?: unknown;
-  name?: string;
-  is_encrypted?: boolean;
-  id?: string;
-  theme?: 'light' | 'dark';
-  locale?: string;
-  current_user_id?: string;
-  current_room_id?: string;
-}
 
 /** What the control actions act on. */
 export interface ControlContext {
@@ -39,17 +19,29 @@ export interface ControlContext {
   rotated?(): void | Promise<void>;
 }
 
-/** One control action: validates its body (throwing an Error whose message names the field) and changes the state. */
-export type ControlAction = (body: unknown) => Promise<unknown> | unknown;
+/** What a route's action returns: its answer, or nothing when it changed the state (the answer is then the state). */
+type ControlAnswer<K extends ControlRoute> = ControlRoutes[K]['response'] extends DevState
+  ? // biome-ignore lint/suspicious/noConfusingVoidType: an action that changed the state returns nothing
+    DevState | undefined | void
+  : ControlRoutes[K]['response'];
 
-type Bodies = typeof CONTROL_BODIES;
+/**
+ * One control route's action: takes the route's body (checked against its schema first, so an Error naming the field
+ * refuses a bad one) and answers, or changes the state.
+ */
+export type ControlHandler<K extends ControlRoute> = (
+  body: ControlRoutes[K]['request'],
+) => ControlAnswer<K> | Promise<ControlAnswer<K>>;
+
+/** An action for every control route. */
+export type ControlHandlers = { [K in ControlRoute]: ControlHandler<K> };
 
 /**
  * The platform's control actions, by `METHOD /path`: what the messenger page does over HTTP and what
  * `startDevPlatform`'s handle does in-process (install, grant, revoke, ...). Each one that changes the state returns
  * nothing; the router then saves the state and tells the page.
  */
-export function controlActions(ctx: ControlContext): Record<string, ControlAction> {
+export function controlActions(ctx: ControlContext): Pick<ControlHandlers, StateRoute> {
   const { state } = ctx;
   // An event about a person names their tenant; one about the app (a revoked version), the first tenant's.
   const emit = (event: string, fields: Record<string, unknown>) => {
@@ -80,120 +72,122 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
 
+  const routes: Pick<ControlHandlers, StateRoute> = {
+    'GET /__svc/state': () => state,
+    'POST /__svc/subject-token': async (b) => ({
+      subject_token: await ctx.idp.subjectToken(userOf(b.user_id).id),
+      actor_token: b.agent_id ? await ctx.idp.actorToken(b.agent_id) : undefined,
+      expires_in: 3600,
+    }),
+    'POST /__svc/install': (b) => {
+      const user = userOf(b.user_id);
+      state.installations = state.installations.filter((i) => i.user_id !== user.id);
+      state.installations.push({
+        user_id: user.id,
+        mini_app_id: ctx.miniAppId,
+        version: state.version,
+        installed: true,
+        installed_at: new Date().toISOString(),
+      });
+      emit('installation.created', { app_user_id: user.app_user_id, version: state.version });
+    },
+    'POST /__svc/uninstall': (b) => {
+      const user = userOf(b.user_id);
+      for (const i of state.installations) if (i.user_id === user.id) i.installed = false;
+      emit('installation.deleted', {
+        app_user_id: user.app_user_id,
+        removed_by: b.removed_by === 'admin' ? 'admin' : 'user',
+      });
+    },
+    'POST /__svc/deprovision': (b) => {
+      const user = userOf(b.user_id);
+      user.deprovisioned = true;
+      emit('user.deprovisioned', { app_user_id: user.app_user_id });
+    },
+    'POST /__svc/grant': (b) => setScope(userOf(b.user_id).id, b.scope ?? '', true),
+    'POST /__svc/revoke': (b) => setScope(userOf(b.user_id).id, b.scope ?? '', false),
+    'POST /__svc/message': (b) => {
+      const room = state.rooms.find((r) => r.id === b.room_id);
+      if (!room)
+        throw new Error(`room_id ${b.room_id} is unknown: send one of ${state.rooms.map((r) => r.id).join(', ')}.`);
+      room.timeline.push({
+        ...(b.card ? { card: b.card } : {}),
+        kind: 'message',
+        event_id: `$${randomUUID()}`,
+        sender: userOf().id,
+        text: b.text,
+        at: new Date().toISOString(),
+        via_app: ctx.miniAppId,
+      });
+    },
+    'POST /__svc/rooms': (b) => {
+      // A room belongs to the tenant of the person who creates it.
+      const tenant = userOf().tenant_id;
+      const members = state.users.filter((u) => u.tenant_id === tenant).map((u) => u.id);
+      state.rooms.push({
+        id: randomUUID(),
+        name: b.name,
+        is_encrypted: b.is_encrypted === true,
+        members,
+        timeline: [],
+      });
+    },
+    'PATCH /__svc/settings': (b) => {
+      if (b.current_user_id !== undefined) userOf(b.current_user_id);
+      // '' is the home grid: the app launched from no room.
+      const room = b.current_room_id;
+      if (room !== undefined && room !== '' && !state.rooms.some((r) => r.id === room))
+        throw new Error(`current_room_id ${room} is unknown; use a room id, or '' for the home grid.`);
+      const { theme, locale, current_user_id, current_room_id } = b;
+      const patch = Object.entries({ theme, locale, current_user_id, current_room_id }).filter(
+        ([, v]) => v !== undefined,
+      );
+      Object.assign(state.settings, Object.fromEntries(patch));
+      // Another person sees the rooms of their own tenant only: stay in the room if they are a member of it.
+      const me = state.settings.current_user_id;
+      const here = state.rooms.find((r) => r.id === state.settings.current_room_id);
+      if (here && !here.members.includes(me))
+        state.settings.current_room_id = state.rooms.find((r) => r.members.includes(me))?.id ?? '';
+    },
+    'POST /__svc/reset': () => {
+      // Back to a fresh start, in place (the router, the handle and the state file all hold this object); the
+      // revision keeps counting so pages take the fresh state as the newest.
+      const fresh = initialState(ctx.miniAppId, state.version);
+      for (const key of Object.keys(state) as (keyof DevState)[]) if (key !== 'revision') delete state[key];
+      Object.assign(state, fresh);
+    },
+    'POST /__svc/notifications/read': (b) => {
+      const note = state.notifications.find((n) => n.id === b.id);
+      if (!note) throw new Error(`id ${b.id} is not a notification: send the id of one in state.notifications.`);
+      note.read = true;
+    },
+    'POST /__svc/deliveries/resend': (b) => {
+      const old = state.deliveries.find((d) => d.id === b.id);
+      if (!old) throw new Error(`id ${b.id} is not a delivery: send the id of one in state.deliveries.`);
+      if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
+      ctx.webhooks.send(old.event, old.payload, old.id);
+    },
+    'POST /__svc/revoke-version': (b) => {
+      state.version_revoked = true;
+      emit('app.revoked', { version: state.version, ...(b.reason ? { reason: b.reason } : {}) });
+    },
+    'POST /__svc/rotate-secret': (b) => {
+      const overlap = b.overlap_seconds ?? 3600;
+      rotateSecrets(ctx.secrets, overlap);
+      state.secret = {
+        generation: state.secret.generation + 1,
+        previous_valid_until: new Date(ctx.secrets.previous?.until ?? Date.now()).toISOString(),
+      };
+      return ctx.rotated?.() ?? undefined;
+    },
+  };
   // Each route's body is checked against its schema before the action sees it.
-  const routes: { [K in keyof Bodies]: (body: z.infer<Bodies[K]>) => unknown } & Record<string, (b: never) => unknown> =
-    {
-      'POST /__svc/subject-token': async (b) => ({
-        subject_token: await ctx.idp.subjectToken(userOf(b.user_id).id),
-        actor_token: b.agent_id ? await ctx.idp.actorToken(b.agent_id) : undefined,
-        expires_in: 3600,
-      }),
-      'POST /__svc/install': (b) => {
-        const user = userOf(b.user_id);
-        state.installations = state.installations.filter((i) => i.user_id !== user.id);
-        state.installations.push({
-          user_id: user.id,
-          mini_app_id: ctx.miniAppId,
-          version: state.version,
-          installed: true,
-          installed_at: new Date().toISOString(),
-        });
-        emit('installation.created', { app_user_id: user.app_user_id, version: state.version });
-      },
-      'POST /__svc/uninstall': (b) => {
-        const user = userOf(b.user_id);
-        for (const i of state.installations) if (i.user_id === user.id) i.installed = false;
-        emit('installation.deleted', {
-          app_user_id: user.app_user_id,
-          removed_by: b.removed_by === 'admin' ? 'admin' : 'user',
-        });
-      },
-      'POST /__svc/deprovision': (b) => {
-        const user = userOf(b.user_id);
-        user.deprovisioned = true;
-        emit('user.deprovisioned', { app_user_id: user.app_user_id });
-      },
-      'POST /__svc/grant': (b) => setScope(userOf(b.user_id).id, b.scope, true),
-      'POST /__svc/revoke': (b) => setScope(userOf(b.user_id).id, b.scope, false),
-      'POST /__svc/message': (b) => {
-        const room = state.rooms.find((r) => r.id === b.room_id);
-        if (!room)
-          throw new Error(`room_id ${b.room_id} is unknown: send one of ${state.rooms.map((r) => r.id).join(', ')}.`);
-        room.timeline.push({
-          ...(b.card ? { card: b.card } : {}),
-          kind: 'message',
-          event_id: `$${randomUUID()}`,
-          sender: userOf().id,
-          text: b.text,
-          at: new Date().toISOString(),
-          via_app: ctx.miniAppId,
-        });
-      },
-      'POST /__svc/rooms': (b) => {
-        // A room belongs to the tenant of the person who creates it.
-        const tenant = userOf().tenant_id;
-        const members = state.users.filter((u) => u.tenant_id === tenant).map((u) => u.id);
-        state.rooms.push({
-          id: randomUUID(),
-          name: b.name,
-          is_encrypted: b.is_encrypted === true,
-          members,
-          timeline: [],
-        });
-      },
-      'PATCH /__svc/settings': (b) => {
-        if (b.current_user_id !== undefined) userOf(b.current_user_id);
-        // '' is the home grid: the app launched from no room.
-        const room = b.current_room_id;
-        if (room !== undefined && room !== '' && !state.rooms.some((r) => r.id === room))
-          throw new Error(`current_room_id ${room} is unknown; use a room id, or '' for the home grid.`);
-        const { theme, locale, current_user_id, current_room_id } = b;
-        const patch = Object.entries({ theme, locale, current_user_id, current_room_id }).filter(
-          ([, v]) => v !== undefined,
-        );
-        Object.assign(state.settings, Object.fromEntries(patch));
-        // Another person sees the rooms of their own tenant only: stay in the room if they are a member of it.
-        const me = state.settings.current_user_id;
-        const here = state.rooms.find((r) => r.id === state.settings.current_room_id);
-        if (here && !here.members.includes(me))
-          state.settings.current_room_id = state.rooms.find((r) => r.members.includes(me))?.id ?? '';
-      },
-      'POST /__svc/reset': () => {
-        // Back to a fresh start, in place (the router, the handle and the state file all hold this object); the
-        // revision keeps counting so pages take the fresh state as the newest.
-        const fresh = initialState(ctx.miniAppId, state.version);
-        for (const key of Object.keys(state) as (keyof DevState)[]) if (key !== 'revision') delete state[key];
-        Object.assign(state, fresh);
-      },
-      'POST /__svc/notifications/read': (b) => {
-        const note = state.notifications.find((n) => n.id === b.id);
-        if (!note) throw new Error(`id ${b.id} is not a notification: send the id of one in state.notifications.`);
-        note.read = true;
-      },
-      'POST /__svc/deliveries/resend': (b) => {
-        const old = state.deliveries.find((d) => d.id === b.id);
-        if (!old) throw new Error(`id ${b.id} is not a delivery: send the id of one in state.deliveries.`);
-        if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
-        ctx.webhooks.send(old.event, old.payload, old.id);
-      },
-      'POST /__svc/revoke-version': (b) => {
-        state.version_revoked = true;
-        emit('app.revoked', { version: state.version, ...(b.reason ? { reason: b.reason } : {}) });
-      },
-      'POST /__svc/rotate-secret': (b) => {
-        const overlap = b.overlap_seconds ?? 3600;
-        rotateSecrets(ctx.secrets, overlap);
-        state.secret = {
-          generation: state.secret.generation + 1,
-          previous_valid_until: new Date(ctx.secrets.previous?.until ?? Date.now()).toISOString(),
-        };
-        return ctx.rotated?.() ?? undefined;
-      },
-    };
-  const actions: Record<string, ControlAction> = { 'GET /__svc/state': () => state };
-  for (const [route, run] of Object.entries(routes)) {
-    const schema = (CONTROL_BODIES as Record<string, z.ZodType>)[route];
-    actions[route] = (body) => (run as (b: unknown) => unknown)(schema ? parseBody(schema, body) : body);
+  const checked: Record<string, (body: unknown) => unknown> = {};
+  for (const [route, run] of Object.entries(routes) as [string, (body: unknown) => unknown][]) {
+    const schema = Object.hasOwn(CONTROL_BODIES, route)
+      ? (CONTROL_BODIES as Record<string, z.ZodType>)[route]
+      : undefined;
+    checked[route] = (body) => run(schema ? parseBody(schema, body) : body);
   }
-  return actions;
+  return checked as unknown as Pick<ControlHandlers, StateRoute>;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { ControlRoutes } from '../devContract';
 import { LIMITS } from './limits';
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
@@ -13,8 +14,8 @@ const text = (field: string, max: number) =>
     .min(1, { error: `${field} is missing: send a non-empty string.` })
     .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` });
 
-/** Seconds a rotated-out secret may still verify: at most 30 days (the default is the interface's one hour). */
-export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
+/** Seconds a rotated-out secret may still verify: at most 30 days (the default is the platform's one hour). */
+const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
 
 const userAction = z.object({ user_id: id('user_id').optional() });
 
@@ -87,7 +88,7 @@ export const CONTROL_BODIES = {
       })
       .optional(),
   }),
-} as const;
+} satisfies { [K in keyof ControlRoutes]?: z.ZodType<ControlRoutes[K]['request']> };
 
 /**
  * Parses a body with a schema, or throws an Error whose message is the first problem's sentence (naming the field).

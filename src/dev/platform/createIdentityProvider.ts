@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../protocol';
+import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../devContract';
 
-/** The actor token type the interface names (RFC 8693 section 3). */
+/** The actor token type of the platform (RFC 8693 section 3). */
 const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
 
 /** Audience of the platform's own subject tokens (never accepted by a mini app's verifier). */

@@ -1,5 +1,5 @@
 import { SIGNATURE_HEADERS, signRequest } from '../../server/signRequest';
-import type { DevDelivery } from '../protocol';
+import type { DevDelivery } from '../devContract';
 
 /** Options of {@link createWebhookSender}. @internal */
 export interface WebhookSenderOptions {
@@ -16,7 +16,7 @@ export interface WebhookSenderOptions {
   retryScale?: number;
   /** Attempts in all before a delivery is marked failed. Default 6. */
   maxAttempts?: number;
-  /** The answer budget per attempt in ms. Default 5 000 (the interface's). */
+  /** The answer budget per attempt in ms. Default 5 000 (the platform's). */
   timeoutMs?: number;
   /**
    * Keeps a new delivery in the state and returns the object the state holds, which the attempts then change (so

@@ -1,4 +1,4 @@
-import type { DevState } from '../protocol';
+import type { DevState } from '../devContract';
 
 /**
  * The first state of a fresh launch: two tenants (Alice and Bob in Acme, Carol in Globex), a plain room and an

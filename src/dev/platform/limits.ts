@@ -1,5 +1,5 @@
 /**
- * The local platform's size limits, where the interface leaves them open (see docs/decisions.md). A body over its
+ * The local platform's size limits, where the platform states none (see docs/decisions.md). A body over its
  * limit is answered 413, a field over its limit 400, both as problem details naming the limit.
  * @internal
  */

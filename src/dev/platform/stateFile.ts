@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { DevState } from '../protocol';
+import type { DevState } from '../devContract';
 import type { SigningSecrets } from './signingSecrets';
 import { checkState } from './stateSchema';
 import { applyPatches, type StoredPatch } from './trackChanges';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { DevState } from '../protocol';
+import type { DevState } from '../devContract';
 
 const str = z.string();
 const entry = z.discriminatedUnion('kind', [
@@ -23,7 +23,7 @@ const entry = z.discriminatedUnion('kind', [
  * platform's file loads whole).
  * @internal
  */
-export const DevStateSchema = z.looseObject({
+const DevStateSchema = z.looseObject({
   revision: z.number().int().nonnegative().optional(),
   mini_app_id: str,
   version: str,

@@ -3,18 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../manifest';
+import type { DevBlockedRequest } from '../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
 
 /** A request the package's policies blocked, as the platform logs it. @public */
-export interface BlockedRequest {
-  /** What was blocked (a URL, or `inline`/`eval`). */
-  blocked: string;
-  /** The CSP directive that blocked it. */
-  directive: string;
-  /** What to change: the host to add to `network`, or the `--allow` flag. */
-  advice: string;
-  at: string;
-}
+export type BlockedRequest = DevBlockedRequest;
 
 /** Options of {@link createPackageServer}. @public */
 export interface PackageServerOptions {

@@ -9,7 +9,7 @@ import { sheet } from './sheet';
 const pretty = (value: unknown) => h('pre', { class: 'note' }, JSON.stringify(value, null, 2));
 
 /**
- * The person's answers, as the messenger's sheets: every prompt of the interface is a dialog answered by clicking.
+ * The person's answers, as the messenger's sheets: every prompt of the platform is a dialog answered by clicking.
  * @param appName - the app's name, shown in every sheet so the person knows who asks.
  */
 export function uiAnswers(appName: string): HostAnswers {

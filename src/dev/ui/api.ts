@@ -1,20 +1,35 @@
 import { SvcError } from '../../protocol/SvcError';
 import { type StoredPatch, withPatches } from '../platform/trackChanges';
-import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, type DevConfig, type DevState } from '../protocol';
+import {
+  CONTROL_PREFIX,
+  CONTROL_TOKEN_HEADER,
+  type ControlRoute,
+  type ControlRoutes,
+  type DevConfig,
+  type DevState,
+  type DevStreamEvents,
+} from '../devContract';
 
 /** The page's launch token, from its own URL (the platform printed it). */
-export const token = new URLSearchParams(location.search).get('token') ?? '';
+const token = new URLSearchParams(location.search).get('token') ?? '';
 
-/** Calls the control API; rejects with the problem's detail (which names the field). */
-export async function control<T = DevState>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${CONTROL_PREFIX}${path}`, {
+/**
+ * Calls a route of the control API with its body (none for a GET) and resolves with its answer, as the contract
+ * types them; rejects with the problem's detail (which names the field).
+ */
+export async function control<R extends ControlRoute>(
+  route: R,
+  ...[body]: ControlRoutes[R]['request'] extends undefined ? [] : [ControlRoutes[R]['request']]
+): Promise<ControlRoutes[R]['response']> {
+  const [method, path] = route.split(' ') as [string, string];
+  const res = await fetch(path, {
     method,
     headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await res.json();
-  if (!res.ok) throw new Error(answer.detail ?? `${method} ${path} failed (${res.status})`);
-  return answer as T;
+  if (!res.ok) throw new Error(answer.detail ?? `${route} failed (${res.status})`);
+  return answer;
 }
 
 /** Tells the terminal what only the page knows; best effort (the page works without a terminal). */
@@ -28,7 +43,7 @@ export const pageEvent = (
   }).catch(() => {});
 
 /** The configuration the page starts from. */
-export const loadConfig = () => control<DevConfig>('GET', '/config');
+export const loadConfig = () => control('GET /__svc/config');
 
 /**
  * The stream's connection: `open`; `retrying` while svc dev is away (the browser reconnects by itself); `closed`
@@ -42,9 +57,9 @@ export type Connection = 'open' | 'retrying' | 'closed';
  */
 export function follow(
   onState: (state: DevState) => void,
-  onBlocked: (request: DevConfig['blocked'][number]) => void,
+  onBlocked: (request: DevStreamEvents['blocked']['request']) => void,
   onConnection: (connection: Connection) => void = () => {},
-  more: Record<string, (data: any) => void> = {},
+  more: { [K in keyof DevStreamEvents]?: (data: DevStreamEvents[K]) => void } = {},
 ) {
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   // The whole state on connecting, then each change as its patches: applied to the last state, or, after a gap in
@@ -59,7 +74,7 @@ export function follow(
     const { revision, p } = JSON.parse((e as MessageEvent).data) as { revision: number; p: StoredPatch[] };
     if (!current || revision <= (current.revision ?? 0)) return;
     if (revision == (current.revision ?? 0) + 1) return take(withPatches(current, p));
-    void control('GET', '/state').then(take, () => {});
+    void control('GET /__svc/state').then(take, () => {});
   });
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
   source.addEventListener('open', () => {
@@ -71,14 +86,14 @@ export function follow(
     delete document.documentElement.dataset.live;
     onConnection(source.readyState == EventSource.CLOSED ? 'closed' : 'retrying');
   });
-  for (const [type, on] of Object.entries(more))
+  for (const [type, on] of Object.entries(more) as [string, (data: unknown) => void][])
     source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
   return () => source.close();
 }
 
 /** The app's token for the current person: a real RFC 8693 exchange at the platform's identity provider. */
 export async function exchangeToken(config: DevConfig, userId: string, agentId: string | undefined, scopes: string[]) {
-  const minted = await control<{ subject_token: string; actor_token?: string }>('POST', '/subject-token', {
+  const minted = await control('POST /__svc/subject-token', {
     user_id: userId,
     agent_id: agentId,
   });

@@ -11,7 +11,7 @@ import {
 import type { PermissionScope } from '../../protocol/scopes';
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
 import type { SvcFile } from '../../protocol/types';
-import type { DevConfig, DevRoom, DevState } from '../protocol';
+import type { DevConfig, DevRoom, DevState } from '../devContract';
 import { control, exchangeToken } from './api';
 import type { createCallLog } from './callLog';
 import { uiAnswers } from './answers';
@@ -66,7 +66,7 @@ function grantStore(state: () => DevState, userId: string, update: (next: DevSta
       // The answer is the new state: apply it now, so the app's next call sees the grant without waiting for the
       // event stream.
       update(
-        await control('POST', decision == 'granted' ? '/grant' : '/revoke', {
+        await control(decision == 'granted' ? 'POST /__svc/grant' : 'POST /__svc/revoke', {
           user_id: userId,
           scope: manifestScope(scope),
         }),
@@ -137,7 +137,7 @@ export function launchApp(
           member_count: launch.room.members.length,
         },
       'message.send': async ({ room_id, body, card }) => {
-        const next = await control('POST', '/message', {
+        const next = await control('POST /__svc/message', {
           room_id,
           text: body,
           ...(card ? { card: { title: card.title, body: card.body, actions: card.actions ?? [] } } : {}),

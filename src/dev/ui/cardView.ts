@@ -1,4 +1,4 @@
-import type { DevCard } from '../protocol';
+import type { DevCard } from '../devContract';
 import { h } from './dom';
 
 /**

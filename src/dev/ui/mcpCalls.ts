@@ -1,16 +1,7 @@
 import type { HostAnswers, HostEndpoint } from '../../host';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
+import type { McpInvoke, McpPageBody } from '../devContract';
 import { control } from './api';
-
-/** An MCP tool call the platform relays to the page (the `mcp-invoke` event). */
-export interface McpInvoke {
-  id: string;
-  name: string;
-  input: unknown;
-  agent_id: string;
-  /** `agent`: the app's `elicit` goes to the MCP client first (`--elicit agent`). */
-  elicit: 'sheet' | 'agent';
-}
 
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
 export interface McpCallView {
@@ -34,8 +25,8 @@ interface Current {
  */
 export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: McpCallView) {
   let current: Current | undefined;
-  const post = (path: string, body: Record<string, unknown>) =>
-    control<unknown>('POST', `/mcp/${path}`, { id: current?.call.id, ...body });
+  const post = (path: 'progress' | 'result' | 'elicit', body: McpPageBody) =>
+    control(`POST /__svc/mcp/${path}`, { id: current?.call.id, ...body });
   const waiting = (on: boolean) => post('progress', { waiting: on }).catch(() => {});
 
   return {

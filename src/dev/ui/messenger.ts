@@ -2,7 +2,7 @@
 // rule engine of svc-sdk/host, every prompt as a sheet, an agent panel, the call log, webhooks, notifications and
 // settings. Everything it changes goes through the platform's control API.
 import type { HostEndpoint } from '../../host';
-import type { DevConfig, DevRoom, DevState } from '../protocol';
+import type { DevConfig, DevRoom, DevState } from '../devContract';
 import { agentPanel } from './agentPanel';
 import { control, follow, loadConfig, pageEvent } from './api';
 import { forgetPageState, launchApp } from './appHost';
@@ -11,7 +11,15 @@ import { cardView } from './cardView';
 import { type Child, fill, h } from './dom';
 import { matchRoute } from './matchRoute';
 import { mcpCalls } from './mcpCalls';
-import { renderBlocked, renderDeliveries, renderNotifications, renderSettings, type SettingsActions } from './panels';
+import {
+  type BodyOf,
+  type ButtonRoute,
+  renderBlocked,
+  renderDeliveries,
+  renderNotifications,
+  renderSettings,
+  type SettingsActions,
+} from './panels';
 import { sheet } from './sheet';
 import { STYLES } from './styles';
 
@@ -43,7 +51,7 @@ const roomLabel = (room: DevRoom | null) => (room ? `${room.is_encrypted ? '[e2e
 
 async function start(): Promise<void> {
   const config: DevConfig = await loadConfig();
-  let state: DevState = await control('GET', '/state');
+  let state: DevState = await control('GET /__svc/state');
   const manifest = config.manifest as {
     name: string;
     short_name?: string;
@@ -54,8 +62,8 @@ async function start(): Promise<void> {
   const log = createCallLog();
   let app: { host: HostEndpoint; detach: () => void } | undefined;
   // A settings button: the answer is the new state, applied at once (the event stream brings it too).
-  const act = (method: string, path: string, body?: unknown): Promise<DevState | undefined> =>
-    control(method, path, body).then(
+  const act = <R extends ButtonRoute>(route: R, ...body: BodyOf<R>): Promise<DevState | undefined> =>
+    (control as (route: R, ...body: BodyOf<R>) => Promise<DevState>)(route, ...body).then(
       (next) => {
         onState(next);
         return next;
@@ -214,7 +222,7 @@ async function start(): Promise<void> {
           { label: 'Install', value: true, primary: true, testid: 'install-confirm' },
         ],
       );
-      if (!install || !(await act('POST', '/install', {}))) return false;
+      if (!install || !(await act('POST /__svc/install', {}))) return false;
       say('');
     }
     relaunch(launch);
@@ -263,7 +271,7 @@ async function start(): Promise<void> {
     say(after, 'warn');
   };
   const settingsActions: SettingsActions = {
-    act: (method, path, body) => void act(method, path, body),
+    act: (route, ...body) => void act(route, ...body),
     uninstall: () => {
       const who = me()?.display_name;
       return confirmed(
@@ -271,7 +279,7 @@ async function start(): Promise<void> {
         `Uninstall ${manifest.name} for ${who}?`,
         `The app closes. Its backend receives installation.deleted; from now on the identity provider refuses ${who}'s tokens, so auth.getToken fails in the app.`,
         'Uninstall',
-        () => act('POST', '/uninstall', {}),
+        () => act('POST /__svc/uninstall', {}),
         `${manifest.name} was uninstalled for ${who} and closed; the backend was sent installation.deleted. Opening it again offers to install it.`,
       );
     },
@@ -283,7 +291,7 @@ async function start(): Promise<void> {
         `Remove ${person?.display_name} from ${tenant}?`,
         `${person?.display_name} leaves the organisation: the app closes, every token exchange for them is refused, and the backend receives user.deprovisioned and must delete their data. Only a reset brings them back.`,
         'Remove',
-        () => act('POST', '/deprovision', {}),
+        () => act('POST /__svc/deprovision', {}),
         `${person?.display_name} was removed from ${tenant}: ${manifest.name} was closed and cannot be opened for them; the backend was sent user.deprovisioned.`,
       );
     },
@@ -293,7 +301,7 @@ async function start(): Promise<void> {
         `Revoke version ${state.version} of ${manifest.name}?`,
         'For everyone: the app closes, the identity provider refuses its tokens (auth.getToken fails), the server API answers 409 version-revoked, and the backend receives app.revoked. Only a reset undoes it.',
         'Revoke',
-        () => act('POST', '/revoke-version', { reason: 'revoked in svc dev' }),
+        () => act('POST /__svc/revoke-version', { reason: 'revoked in svc dev' }),
         `Version ${state.version} was revoked: ${manifest.name} was closed; its tokens are refused and the server API answers 409 version-revoked. The backend was sent app.revoked.`,
       ),
     reset: async () => {
@@ -320,7 +328,7 @@ async function start(): Promise<void> {
       if (!yes) return;
       closeApp();
       forgetPageState();
-      if (await act('POST', '/reset', {})) say('Fresh state: every change was undone.', 'info');
+      if (await act('POST /__svc/reset', {})) say('Fresh state: every change was undone.', 'info');
     },
   };
 
@@ -371,7 +379,7 @@ async function start(): Promise<void> {
           class: `room ${current ? '' : 'current'}`,
           'aria-current': current ? undefined : 'page',
           'data-testid': 'home',
-          onclick: () => void act('PATCH', '/settings', { current_room_id: '' }),
+          onclick: () => void act('PATCH /__svc/settings', { current_room_id: '' }),
         },
         '⌂ Home',
       ),
@@ -383,7 +391,7 @@ async function start(): Promise<void> {
             class: `room ${r.id == current?.id ? 'current' : ''}`,
             'aria-current': r.id == current?.id ? 'page' : undefined,
             'data-testid': `room-${r.id}`,
-            onclick: () => void act('PATCH', '/settings', { current_room_id: r.id }),
+            onclick: () => void act('PATCH /__svc/settings', { current_room_id: r.id }),
           },
           roomLabel(r),
         ),

@@ -1,5 +1,5 @@
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
-import type { DevConfig, DevState } from '../protocol';
+import type { ChangeRoute, ControlRoutes, DevConfig, DevState } from '../devContract';
 import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
 import { type Child, copyButton, h } from './dom';
@@ -7,10 +7,17 @@ import { type Child, copyButton, h } from './dom';
 /** Renders a region only when its key changed (see messenger.ts). */
 export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
 
+/** A control route a button calls: one that answers the new state (a change, or reading it again). */
+export type ButtonRoute = ChangeRoute | 'GET /__svc/state';
+/** The body a route takes, as an argument list (none for a GET). */
+export type BodyOf<R extends ButtonRoute> = ControlRoutes[R]['request'] extends undefined
+  ? []
+  : [ControlRoutes[R]['request']];
+
 /** What the settings' buttons do: plain control calls, and the ones that ask first and explain after. */
 export interface SettingsActions {
   /** Runs a control call from a button; a refusal shows as a toast instead of vanishing. */
-  act(method: string, path: string, body?: unknown): void;
+  act<R extends ButtonRoute>(route: R, ...body: BodyOf<R>): void;
   uninstall(): void;
   deprovision(): void;
   revokeVersion(): void;
@@ -28,7 +35,7 @@ const SCOPE_WORDS: Record<string, string> = {
   'svc.storage': 'Storage on this device',
 };
 /** A manifest scope in words (its own name when it has none). */
-export const scopeInWords = (scope: string) => SCOPE_WORDS[scope] ?? scope;
+const scopeInWords = (scope: string) => SCOPE_WORDS[scope] ?? scope;
 
 const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
 
@@ -64,7 +71,7 @@ export function renderSettings(
         'button',
         {
           'data-testid': 'theme-toggle',
-          onclick: () => act('PATCH', '/settings', { theme: s.theme == 'light' ? 'dark' : 'light' }),
+          onclick: () => act('PATCH /__svc/settings', { theme: s.theme == 'light' ? 'dark' : 'light' }),
         },
         `Theme: ${s.theme}`,
       ),
@@ -76,7 +83,7 @@ export function renderSettings(
           'select',
           {
             'data-testid': 'locale',
-            onchange: (e) => act('PATCH', '/settings', { locale: (e.target as HTMLSelectElement).value }),
+            onchange: (e) => act('PATCH /__svc/settings', { locale: (e.target as HTMLSelectElement).value }),
           },
           ...['en', 'de', 'fr', 'ja'].map((l) => h('option', { value: l, selected: l == s.locale }, l)),
         ),
@@ -93,7 +100,7 @@ export function renderSettings(
         'select',
         {
           'data-testid': 'user',
-          onchange: (e) => act('PATCH', '/settings', { current_user_id: (e.target as HTMLSelectElement).value }),
+          onchange: (e) => act('PATCH /__svc/settings', { current_user_id: (e.target as HTMLSelectElement).value }),
         },
         ...state.users.map((u) =>
           h(
@@ -123,7 +130,7 @@ export function renderSettings(
               {
                 'data-testid': `revoke-${scope}`,
                 'aria-label': `Revoke ${scopeInWords(scope)}`,
-                onclick: () => act('POST', '/revoke', { user_id: user, scope }),
+                onclick: () => act('POST /__svc/revoke', { user_id: user, scope }),
               },
               'Revoke',
             )
@@ -132,7 +139,7 @@ export function renderSettings(
               {
                 'data-testid': `grant-${scope}`,
                 'aria-label': `Grant ${scopeInWords(scope)}`,
-                onclick: () => act('POST', '/grant', { user_id: user, scope }),
+                onclick: () => act('POST /__svc/grant', { user_id: user, scope }),
               },
               'Grant',
             ),
@@ -143,7 +150,7 @@ export function renderSettings(
       {
         onclick: () => {
           forgetRefusals(user);
-          act('GET', '/state');
+          act('GET /__svc/state');
         },
       },
       'Ask again for refused scopes',
@@ -158,7 +165,7 @@ export function renderSettings(
         ? h('button', { 'data-testid': 'uninstall', onclick: () => actions.uninstall() }, 'Uninstall…')
         : h(
             'button',
-            { 'data-testid': 'install', onclick: () => act('POST', '/install', { user_id: user }) },
+            { 'data-testid': 'install', onclick: () => act('POST /__svc/install', { user_id: user }) },
             'Install',
           ),
       h(
@@ -185,7 +192,7 @@ export function renderSettings(
       ),
       h(
         'button',
-        { 'data-testid': 'rotate-secret', onclick: () => act('POST', '/rotate-secret', {}) },
+        { 'data-testid': 'rotate-secret', onclick: () => act('POST /__svc/rotate-secret', {}) },
         'Rotate signing secret',
       ),
     ),
@@ -298,7 +305,7 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
           d.next_attempt_at ? h('div', { class: 'pending' }, `Next attempt at ${time(d.next_attempt_at)}`) : null,
           h(
             'button',
-            { 'data-testid': 'resend', onclick: () => act('POST', '/deliveries/resend', { id: d.id }) },
+            { 'data-testid': 'resend', onclick: () => act('POST /__svc/deliveries/resend', { id: d.id }) },
             'Send again',
           ),
         );
@@ -366,7 +373,7 @@ export function renderNotifications(
           'button',
           {
             onclick: () => {
-              void control('POST', '/notifications/read', { id: n.id });
+              void control('POST /__svc/notifications/read', { id: n.id });
               open(n.deep_link);
             },
           },

@@ -24,7 +24,7 @@ export interface ActionConfirmRequest {
 }
 
 /**
- * The person's answers to every prompt of the interface, as one typed interface: a test answers from code
+ * The person's answers to every prompt of the platform, as one typed interface: a test answers from code
  * (`svc-sdk/mock`), the dev platform from its page, a real web host from its own UI.
  *
  * @remarks

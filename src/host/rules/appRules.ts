@@ -8,7 +8,7 @@ import type { HostAnswers } from './HostAnswers';
 import { checkQuota, type StorageStore } from './createMemoryStorage';
 
 /** Whether a MIME type fits one of `accept` (`image/*` style wildcards included); all fit when `accept` is empty. */
-export function accepts(type: string, accept: string[] | undefined): boolean {
+function accepts(type: string, accept: string[] | undefined): boolean {
   if (!accept?.length) return true;
   return accept.some((a) => a == type || a == '*/*' || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 }
@@ -32,7 +32,7 @@ export function appRules(platform: HostHandlers, answers: HostAnswers, storage: 
     new SvcError('ERR_CANCELLED', `the person ${what}.`, false, method);
   const { 'message.send': deliver, 'files.pick': offer, 'ui.share': share } = platform;
   const handlers: HostHandlers = {
-    // No scope: the interface's bridge table gives svc.storage none, although the manifest lists `svc.storage`.
+    // No scope: the platform's bridge table gives svc.storage none, although the manifest lists `svc.storage`.
     'storage.get': ({ key }) => storage.get(key),
     'storage.set': ({ key, value }) => {
       checkQuota(storage, key, value as JsonValue);
@@ -69,7 +69,7 @@ export function appRules(platform: HostHandlers, answers: HostAnswers, storage: 
   handlers['message.send'] =
     deliver && answers.send
       ? async (message, context) => {
-          // The interface: the host asks for confirmation on every send, whatever was answered before.
+          // The platform's rule: the host asks for confirmation on every send, whatever was answered before.
           if (!(await ask('send', 'message.send', message)))
             throw new SvcError(
               'ERR_PERMISSION_DENIED',

@@ -2,7 +2,7 @@ import { utf8Length } from './bytes';
 import type { JsonValue } from '../../protocol/shape';
 import { SvcError } from '../../protocol/SvcError';
 
-/** The `svc.storage` quota the interface gives: 256 KB. @public */
+/** The `svc.storage` quota the platform gives: 256 KB. @public */
 export const STORAGE_QUOTA = 256 * 1024;
 
 /**
@@ -27,7 +27,7 @@ export interface StorageStore {
 
 /**
  * The bytes one entry uses: the UTF-8 length of its key plus its value's JSON text. Counted without TextEncoder,
- * which Jest's jsdom environment lacks. The interface gives the limit, not how it is counted: this is our choice.
+ * which Jest's jsdom environment lacks. The platform gives the limit, not how it is counted: this is our choice.
  * @public
  */
 export const storedBytes = (key: string, value: JsonValue | undefined): number =>

@@ -35,7 +35,7 @@ export interface RuleOptions {
   handlerWait?: number;
 }
 
-/** The interface's rules for one app, applied around a host's effects. */
+/** The platform's rules for one app, applied around a host's effects. */
 export interface HostRules {
   manifest: Manifest;
   permissions: PermissionRules;
@@ -50,7 +50,7 @@ export interface HostRules {
 }
 
 /**
- * Builds the rules of the interface that a host owns, around `platform` (the host's effects: the identity it
+ * Builds the platform's rules that a host owns, around `platform` (the host's effects: the identity it
  * knows, the tokens it mints, delivery, the picker's files, the UI). The one rule engine every host uses: the mock,
  * the dev platform's messenger, and a real web host.
  * @param handled - the action handlers the app announced (kept current by the host's channel).

@@ -29,7 +29,7 @@ export function declaredScopes(manifest: Manifest): Set<PermissionScope> {
 }
 
 /** Why a scope cannot be declared, or what to add: the advice of `ERR_SCOPE_NOT_DECLARED`. */
-export function undeclaredAdvice(scope: PermissionScope): string {
+function undeclaredAdvice(scope: PermissionScope): string {
   const m = SCOPE_TO_MANIFEST[scope];
   return m
     ? `add { "scope": "${m}" } to the manifest's permissions`

@@ -1,12 +1,9 @@
 /**
  * The contract between the `svc dev` platform (Node, src/dev/platform) and the simulated messenger page
- * (src/dev/ui): the control API's routes, bodies, the server-sent event stream, and the shape of the state.
+ * (src/dev/ui): the control API's routes with their bodies and answers ({@link ControlRoutes}, which the platform
+ * implements and the page calls), the server-sent events ({@link DevStreamEvents}), and the shape of the state.
  *
  * @remarks
- * Changes after the first version are additive only and announced here.
- * Changelog: v1 (first version); v2: `DevConfig.blocked`, the `blocked` stream event; v3: `POST /__svc/reset`,
- * `POST /__svc/page-event`, `DevConfig.statePath`, delivery headers, `resend_of` and response bodies, cards in messages.
- *
  * Rules of the control API: served on 127.0.0.1 only, under {@link CONTROL_PREFIX}; every request carries
  * {@link CONTROL_TOKEN_HEADER} with the per-launch token, an `Origin` equal to the messenger origin and a `Host`
  * equal to the platform's own host (DNS rebinding); bodies are JSON (`content-type: application/json`).
@@ -55,7 +52,7 @@ export type DevTimelineEntry =
       text: string;
       at: string;
       via_app?: string;
-      /** A card the person sent from their own client through the app (`svc.message.send`); added in v3. */
+      /** A card the person sent from their own client through the app (`svc.message.send`). */
       card?: DevCard;
     }
   | { kind: 'card'; event_id: string; mini_app_id: string; app_user_id: string; card: DevCard; at: string };
@@ -115,7 +112,7 @@ export interface DevDeliveryAttempt {
   /** Network error or `timeout` (5 s answer budget). Never contains a secret. */
   error?: string;
   duration_ms: number;
-  /** The backend's answer, its first 2,000 characters (added in v3): a duplicate says so here. */
+  /** The backend's answer, its first 2,000 characters: a duplicate says so here. */
   response_body?: string;
 }
 
@@ -129,9 +126,9 @@ export interface DevDelivery {
   attempts: DevDeliveryAttempt[];
   /** ISO time of the next retry while pending. */
   next_attempt_at?: string;
-  /** The headers of the last attempt as sent, the signature cut to its prefix (added in v3). */
+  /** The headers of the last attempt as sent, the signature cut to its prefix. */
   headers?: Record<string, string>;
-  /** The delivery this one sends again ("send again"; added in v3). */
+  /** The delivery this one sends again ("send again"). */
   resend_of?: string;
 }
 
@@ -155,7 +152,7 @@ export interface DevSecretState {
 
 /** The whole state, as `GET /__svc/state` returns it and as the state file stores it (minus secrets). @public */
 export interface DevState {
-  /** Incremented on every change (added in v2): a page applies a state only if it is newer than the one it has. */
+  /** Incremented on every change: a page applies a state only if it is newer than the one it has. */
   revision?: number;
   mini_app_id: string;
   version: string;
@@ -185,10 +182,21 @@ export interface DevConfig {
   realm: string;
   /** `{base_url}` of the server API, ending in `/v1`. */
   baseUrl: string;
-  /** Requests the package's policies blocked so far (added in v2), each with what to change. */
-  blocked: Array<{ blocked: string; directive: string; advice: string; at: string }>;
-  /** Where the state is saved (`--state`), absolute; absent when it lives in memory only (added in v3). */
+  /** Requests the package's policies blocked so far, each with what to change. */
+  blocked: DevBlockedRequest[];
+  /** Where the state is saved (`--state`), absolute; absent when it lives in memory only. */
   statePath?: string;
+}
+
+/** A request the package's policies blocked, as the platform logs it. @public */
+export interface DevBlockedRequest {
+  /** What was blocked (a URL, or `inline`/`eval`). */
+  blocked: string;
+  /** The CSP directive that blocked it. */
+  directive: string;
+  /** What to change: the host to add to `network`, or the `--allow` flag. */
+  advice: string;
+  at: string;
 }
 
 /** Body of `POST /__svc/subject-token`: the page, as native runtime, gets the person's platform token. @public */
@@ -218,7 +226,7 @@ export interface TokenExchangeResponse {
 export interface PostMessageRequest {
   room_id: string;
   text: string;
-  /** The message's card, when the app sent one (added in v3). */
+  /** The message's card, when the app sent one. */
   card?: DevCard;
 }
 
@@ -238,12 +246,40 @@ export type SettingsPatch = Partial<DevSettings>;
 /** Body of `POST /__svc/rooms`. @public */
 export interface CreateRoomRequest {
   name: string;
-  is_encrypted: boolean;
+  /** Default false. */
+  is_encrypted?: boolean;
+}
+
+/** An MCP tool call the platform relays to the page (the `mcp-invoke` event). @public */
+export interface McpInvoke {
+  id: string;
+  name: string;
+  input: unknown;
+  agent_id: string;
+  /** `agent`: the app's `elicit` goes to the MCP client first (`--elicit agent`). */
+  elicit: 'sheet' | 'agent';
+}
+
+/** Body of the page's answers to a relayed MCP call; `id` names the call. @public */
+export interface McpPageBody {
+  id?: string;
+  /** `progress`: a progress message for the agent. */
+  message?: string;
+  /** `progress`: whether the call waits for the person (a sheet is open). */
+  waiting?: boolean;
+  /** `result`: the action's result. */
+  result?: unknown;
+  /** `result`: the SvcError the invocation ended with. */
+  error?: { code: string; message: string; retriable: boolean };
+  /** `elicit`: the app's question and the JSON Schema of the answer. */
+  prompt?: string;
+  schema?: Record<string, unknown>;
 }
 
 /**
- * Control API routes (method + path under the messenger origin) with request and response bodies.
- * Responses of mutating routes are the new {@link DevState}.
+ * Control API routes (method + path under the messenger origin) with request and response bodies: the platform
+ * implements each one (src/dev/platform/controlActions.ts; the compiler refuses a missing route) and the page calls
+ * them by name (src/dev/ui/api.ts). A route whose action changes the state answers the new {@link DevState}.
  * @public
  */
 export interface ControlRoutes {
@@ -263,27 +299,57 @@ export interface ControlRoutes {
   'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
-  /** What only the page knows, for the terminal: a launch, or an app that never said hello (added in v3; 204). */
+  /** What only the page knows, for the terminal: a launch, or an app that never said hello (204). */
   'POST /__svc/page-event': {
     request: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number };
     response: undefined;
   };
-  /** Back to the first launch's state (people, rooms, installations, nothing granted, no history); added in v3. */
+  /** Back to the first launch's state (people, rooms, installations, nothing granted, no history). */
   'POST /__svc/reset': { request: Record<string, never>; response: DevState };
+  /** Progress of the relayed MCP call, or whether it waits for the person. */
+  'POST /__svc/mcp/progress': { request: McpPageBody; response: { ok: true } };
+  /** The relayed MCP call's result or error. */
+  'POST /__svc/mcp/result': { request: McpPageBody; response: { ok: true } };
+  /** The app's elicit, sent to the agent: its answer, if the agent gave one. */
+  'POST /__svc/mcp/elicit': { request: McpPageBody; response: { answered: boolean; value?: unknown } };
 }
 
-/** A route name of the control API. @public */
+/** A route of the control API, `METHOD /path`. @public */
 export type ControlRoute = keyof ControlRoutes;
 
+/** The routes the page answers relayed MCP calls through. @public */
+export type McpRoute = Extract<ControlRoute, `POST /__svc/mcp/${string}`>;
+
+/** The routes answered from the state: all but the page's configuration and the MCP relay's. @public */
+export type StateRoute = Exclude<ControlRoute, 'GET /__svc/config' | McpRoute | 'POST /__svc/page-event'>;
+
+/** The routes that take a body and answer the new state: what the page's buttons call. @public */
+export type ChangeRoute = {
+  [K in ControlRoute]: ControlRoutes[K]['response'] extends DevState
+    ? ControlRoutes[K]['request'] extends undefined
+      ? never
+      : K
+    : never;
+}[ControlRoute];
+
 /**
- * Events on `GET /__svc/events?token=…` (server-sent events; `event:` is the `type`, `data:` the JSON).
- * `state` is sent first on connect and after every change, so a page may simply re-render from it.
+ * The events on `GET /__svc/events?token=…` (server-sent events), by name, with their JSON data. `state` is sent
+ * first on connect and after every change, so a page may simply re-render from it.
  * @public
  */
-export type DevStreamEvent =
-  | { type: 'state'; state: DevState }
-  | { type: 'card'; room_id: string; entry: DevTimelineEntry }
-  | { type: 'notification'; notification: DevNotification }
-  | { type: 'delivery'; delivery: DevDelivery }
-  | { type: 'app-reload' }
-  | { type: 'blocked'; request: { blocked: string; directive: string; advice: string; at: string } };
+export interface DevStreamEvents {
+  state: { type: 'state'; state: DevState };
+  /** A request the package's policies blocked. */
+  blocked: { type: 'blocked'; request: DevBlockedRequest };
+  /** A change could not be saved (the state file); the message says why. */
+  problem: { type: 'problem'; message: string };
+  /** An MCP tool call to run in the open app. */
+  'mcp-invoke': McpInvoke;
+  /** The agent cancelled the relayed call with this id. */
+  'mcp-cancel': { id: string };
+}
+
+/** One server-sent event frame of the stream. @public */
+export function streamFrame<K extends keyof DevStreamEvents>(type: K, data: DevStreamEvents[K]): string {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}

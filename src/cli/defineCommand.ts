@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { type CliIo, EXIT } from './CliIo';
+import { attempt, usageError } from './usageError';
+
+/** One option of a command: how it parses, and its line in the help. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** The value's name in the help, such as `x.y.z` (string options). */
+  value?: string;
+  /** The help text (a `\n` continues it on the next line); without it the option is accepted but not listed. */
+  help?: string;
+}
+
+/** A command of the `svc` command line: its name, its help, and its options with their help. */
+export interface CommandSpec<O extends Record<string, OptionSpec>> {
+  name: string;
+  /** The usage forms after `svc <name>`, such as `[dir]` (the first one takes the options). */
+  usage: readonly string[];
+  /** The main help's line for it: what it is called with (default `<name> <first usage>`). */
+  synopsis?: string;
+  /** The main help's description of it, one line. */
+  summary: string;
+  /** What the command does, between the usage and the options. */
+  description: string;
+  options: O;
+  /** What follows the options: exit codes, examples. */
+  footer: string;
+  /** The command takes at most one positional argument, a directory. */
+  oneDirectory?: boolean;
+}
+
+type Value<S extends OptionSpec> = S['type'] extends 'string' ? string : boolean;
+
+/** The parsed options of a command, typed by its definition. */
+export type OptionValues<O extends Record<string, OptionSpec>> = {
+  [K in keyof O]?: O[K]['multiple'] extends true ? Value<O[K]>[] : Value<O[K]>;
+};
+
+/** A defined command: its help, derived from the definition, and the parser of its arguments. */
+export interface Command<O extends Record<string, OptionSpec>> {
+  name: string;
+  synopsis: string;
+  summary: string;
+  help: string;
+  /**
+   * Parses the arguments: the values and positionals, or the exit code when the command is done (its help was
+   * asked for, or a usage error was reported).
+   */
+  parse(argv: string[], io: CliIo): { values: OptionValues<O>; positionals: string[] } | number;
+}
+
+const HELP_OPTION = { type: 'boolean', short: 'h', help: 'Show this help.' } as const;
+
+/**
+ * Defines a command once: `node:util`'s `parseArgs` gets its options, and its `--help` lists the same options with
+ * their help, so neither can drift from the other.
+ */
+export function defineCommand<const O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): Command<O> {
+  const all: Record<string, OptionSpec> = { ...spec.options, help: HELP_OPTION };
+  const help = formatHelp(spec, all);
+  return {
+    name: spec.name,
+    synopsis: spec.synopsis ?? `${spec.name} ${spec.usage[0] ?? ''}`.trim(),
+    summary: spec.summary,
+    help,
+    parse(argv, io) {
+      const options = Object.fromEntries(
+        Object.entries(all).map(([name, o]) => [
+          name,
+          { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
+        ]),
+      );
+      const parsed = attempt(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options }));
+      if (parsed instanceof Error) return usageError(io, spec.name, parsed.message);
+      if (parsed.values.help) {
+        io.stdout.write(help);
+        return EXIT.ok;
+      }
+      if (spec.oneDirectory && parsed.positionals.length > 1)
+        return usageError(io, spec.name, `expected at most one directory, got ${parsed.positionals.length}`);
+      return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
+    },
+  };
+}
+
+function formatHelp(spec: CommandSpec<Record<string, OptionSpec>>, options: Record<string, OptionSpec>): string {
+  const [first = '', ...others] = spec.usage;
+  const usage = [`Usage: svc ${spec.name} ${first} [options]`, ...others.map((u) => `       svc ${spec.name} ${u}`)];
+  const listed = Object.entries(options).filter(([, o]) => o.help !== undefined);
+  const names = listed.map(([name, o]) =>
+    [o.short ? `-${o.short}, ` : '', `--${name}`, o.value ? ` <${o.value}>` : ''].join(''),
+  );
+  const width = Math.max(...names.map((n) => n.length)) + 3;
+  const lines = listed.flatMap(([, o], i) =>
+    (o.help ?? '').split('\n').map((text, j) => `  ${(j === 0 ? names[i]! : '').padEnd(width)}${text}`),
+  );
+  return `${usage.join('\n')}\n\n${spec.description}\n\nOptions:\n${lines.join('\n')}\n\n${spec.footer}`;
+}
+
+/** The main help (`svc --help`), from the commands' definitions. */
+export function formatMainHelp(commands: readonly Command<Record<string, OptionSpec>>[]): string {
+  const width = Math.max(...commands.map((c) => c.synopsis.length), '-h, --help'.length) + 3;
+  const list = commands.map((c) => `  ${c.synopsis.padEnd(width)}${c.summary}`);
+  return `Usage: svc <command> [options]
+
+Commands:
+${list.join('\n')}
+
+Options:
+  ${'-h, --help'.padEnd(width)}Show help; \`svc <command> --help\` shows a command's options.
+
+Exit codes: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable input.
+`;
+}

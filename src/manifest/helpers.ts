@@ -1,0 +1,65 @@
+import * as z from 'zod';
+import { closestName } from './closestName';
+
+/** Narrows to a plain JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Shows a value in a message: JSON for small values, the type name otherwise. */
+export function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const json = JSON.stringify(value);
+  return json !== undefined && json.length <= 40 ? json : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/** Names the kind of a value for "got ...": `null`, `an array`, `an object`, or its type and value. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${show(value)}`;
+}
+
+/**
+ * The sentence for a value outside a fixed list: the allowed values, what was given and, when one is close, what to
+ * write. `suggest` names the field's own likely intent (checked before case and spelling).
+ */
+export function notAllowed(
+  values: readonly unknown[],
+  given: unknown,
+  suggest: (given: string, allowed: string[]) => string | undefined = () => undefined,
+): string {
+  const options = values.map((v) => show(v));
+  const strings = values.filter((v): v is string => typeof v === 'string');
+  let hint = '';
+  if (typeof given === 'string') {
+    const sameButCase = strings.find((v) => v.toLowerCase() === given.toLowerCase());
+    const near = suggest(given, strings) ?? closestName(given, strings);
+    if (sameButCase !== undefined) hint = `; write ${show(sameButCase)}`;
+    else if (near !== undefined) hint = `; did you mean ${show(near)}?`;
+  }
+  return options.length === 1
+    ? `must be ${options[0]}; got ${show(given)}${hint}`
+    : `must be one of ${options.join(', ')}; got ${show(given)}${hint}`;
+}
+
+/** The sentence for an array with too few items, followed by the field's advice on what to add. */
+export function tooFew(minimum: number, given: unknown, advice: string): string {
+  const count = Array.isArray(given) ? given.length : 0;
+  return `must have at least ${minimum} item${minimum === 1 ? '' : 's'}; it has ${count}; ${advice}`;
+}
+
+/** What a closed object tells about keys it does not allow. */
+export interface ClosedObjectRules {
+  /** The key whose value picked this object inside a discriminated union, such as `type` in `auth`. */
+  variantKey?: string;
+  /** Keys that are not fields here but deserve their own advice: a rule code and the sentence after the path. */
+  refused?: Record<string, { code: string; message: string }>;
+}
+
+/**
+ * The unknown-key rules of the manifest's closed objects, registered beside each object's schema and read when a
+ * manifest has a key the object does not allow.
+ */
+export const closedObjectRules = z.registry<ClosedObjectRules>();
