@@ -23,7 +23,7 @@ export declare interface ActionContext {
  */
 export declare type ActionHandler<Input = any> = (input: Input, context: ActionContext) => unknown;
 
-/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped, as before). @public */
+/** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped). @public */
 export declare type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
 
 /** A declared action's name: any string until `svc types` declares them, then only those. @public */

@@ -3,7 +3,7 @@ import { isMethodName, type MethodName, methods } from '../protocol/methods';
 import { toApp, toHost } from '../protocol/peerMethods';
 import { randomId } from '../protocol/randomId';
 import { isPlain } from '../protocol/shape';
-import { results } from '../protocol/results';
+
 import type { PermissionScope } from '../protocol/scopes';
 import type { LaunchSnapshot } from '../protocol/snapshot';
 import { SvcError } from '../protocol/SvcError';
@@ -14,8 +14,16 @@ import { cancelled } from './rules/actionRules';
 import { createRules, type RuleOptions } from './rules/createRules';
 import type { HostCallContext, HostEndpoint, HostHandlers, HostOptions, Invocation } from './types';
 
-export type { HostCall, HostCallContext, HostEndpoint, HostHandlers, HostOptions, Invocation } from './types';
-const needsInvocation = new Set<string>(['actions.elicit', 'actions.progress']);
+export type {
+  EffectsOf,
+  HostEffects,
+  HostCall,
+  HostCallContext,
+  HostEndpoint,
+  HostHandlers,
+  HostOptions,
+  Invocation,
+} from './types';
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then == 'function';
 
 /**
@@ -95,7 +103,7 @@ export function createHost(options: HostOptions): HostEndpoint {
     const fail = (code: string, why: string) => new SvcError(code, why, false, name);
     // A host bug is reported to the host's developer here, not as a malformed answer in the app.
     const checked = (result: unknown) => {
-      const bad = results[name]?.(result, 'result');
+      const bad = def.result?.(result, 'result');
       if (bad) throw fail('ERR_INTERNAL', `the host's handler returned a malformed answer (${bad}).`);
       return result;
     };
@@ -108,7 +116,7 @@ export function createHost(options: HostOptions): HostEndpoint {
       const context: HostCallContext = { method: name };
       const current = [...running.values()].at(-1);
       if (current) context.acting = current.context;
-      if (needsInvocation.has(name)) {
+      if (def.bound) {
         context.invocation = running.get((params as { invocation: string }).invocation);
         if (!context.invocation)
           throw fail('ERR_NO_INVOCATION', 'it is bound to an action invocation that is not running.');

@@ -6,6 +6,8 @@ export {
   createHost,
   type HostCall,
   type HostCallContext,
+  type EffectsOf,
+  type HostEffects,
   type HostEndpoint,
   type HostHandlers,
   type HostOptions,
@@ -32,9 +34,13 @@ export { createMemoryPair } from '../rpc/createMemoryPair';
 export { portTransport } from '../rpc/portTransport';
 export { nativeTransport, NATIVE_RECEIVE } from '../rpc/nativeTransport';
 export { installNativePort, NATIVE_CONTRACT, NATIVE_PORT, type NativePort } from '../native/installNativePort';
-export { results } from '../protocol/results';
+
 export {
   methods,
+  results,
+  type Asks,
+  type OperationDef,
+  type OperationKind,
   isMethodName,
   type MethodDef,
   type MethodName,

@@ -1,4 +1,6 @@
-import type { MethodName, MethodParams, MethodResult } from '../protocol/methods';
+import type { MethodName, MethodParams, MethodResult, OperationDef } from '../protocol/methods';
+import type { Operations } from '../protocol/operations';
+import type { Check, Infer } from '../protocol/shape';
 import type { PermissionScope } from '../protocol/scopes';
 import type { LaunchSnapshot } from '../protocol/snapshot';
 import type { ActionContext, Theme } from '../protocol/types';
@@ -38,13 +40,42 @@ export interface HostCallContext {
 }
 
 /**
- * The host's handlers, one per registry operation, typed from the registry. An operation without a handler is
- * not advertised, and calling it rejects with `ERR_UNSUPPORTED`.
+ * The host's handlers, one per registry operation, typed from the registry. An operation without a handler (or
+ * with `null`) is not advertised, and calling it rejects with `ERR_UNSUPPORTED`.
  * @public
  */
 export type HostHandlers = {
-  [W in MethodName]?: (params: MethodParams<W>, context: HostCallContext) => MethodResult<W> | Promise<MethodResult<W>>;
+  [W in MethodName]?:
+    | ((params: MethodParams<W>, context: HostCallContext) => MethodResult<W> | Promise<MethodResult<W>>)
+    | null;
 };
+
+/**
+ * The platform's effects over a registry `R`: one per operation whose entry has an effect, each the function that
+ * performs it or `null` for "this host does not offer it". Typed so that a host written against it (the mock, the
+ * dev page) does not compile when an operation gains an effect it does not handle. The operations the rules answer
+ * themselves (storage, permissions, the auth state, the prompts whose answer is the result) may add a hook.
+ * @public
+ */
+export type EffectsOf<R extends Record<string, OperationDef>> = {
+  -readonly [W in keyof R as R[W]['effect'] extends true ? W : never]:
+    | ((params: Infer<R[W]['params']>, context: HostCallContext) => Maybe<ResultOf<R[W]>>)
+    | null;
+} & {
+  -readonly [W in keyof R as R[W]['effect'] extends true ? never : W]?: (
+    params: Infer<R[W]['params']>,
+    context: HostCallContext,
+  ) => Maybe<ResultOf<R[W]>>;
+};
+type Maybe<T> = T | Promise<T>;
+type ResultOf<D extends OperationDef> = D['result'] extends Check<infer T> ? T : void;
+
+/**
+ * The effects a host built on the rules supplies: every operation with an effect, or `null` to say it does not
+ * offer it (see {@link EffectsOf}).
+ * @public
+ */
+export type HostEffects = EffectsOf<Operations>;
 
 /**
  * One bridge call as the host saw it, before any check.

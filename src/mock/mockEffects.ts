@@ -1,4 +1,4 @@
-import type { HostHandlers } from '../host/types';
+import type { HostEffects } from '../host/types';
 import type { Manifest } from '../manifest';
 import type { Identity, SvcFile } from '../protocol/types';
 import type { MockRecords } from './MockState';
@@ -62,14 +62,6 @@ export function mockEffects(manifest: Manifest, options: MockHostOptions, identi
     'ui.openExternal': ({ url }) => void r.ui.opened.push(url),
     'ui.close': () => void r.ui.closed++,
     'ui.share': (request) => void r.ui.shares.push(request),
-  } satisfies Required<Omit<HostHandlers, EngineOwned>>;
+    // Every operation with an effect is here: one that gains an effect and is missing fails to compile.
+  } satisfies HostEffects;
 }
-
-// What the rules answer themselves, from the answers and stores: the mock's effects cover every other operation,
-// so a new registry operation without a mock effect fails to compile above.
-type EngineOwned =
-  | `auth.${'signIn' | 'signOut' | 'state'}`
-  | `permissions.${'query' | 'request'}`
-  | `storage.${'get' | 'set' | 'remove' | 'clear'}`
-  | 'ui.confirm'
-  | 'actions.elicit';

@@ -13,9 +13,8 @@ import {
   SCOPE_TO_MANIFEST,
 } from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
-import { CALL_TABLE } from '../../src/protocol/callTable';
-import { calls, type CallDef } from '../../src/protocol/calls';
-import { results as resultChecks } from '../../src/protocol/results';
+import { CALL_TABLE, notificationParams } from '../../src/protocol/callTable';
+import { none, type OperationDef } from '../../src/protocol/operations/define';
 
 const names = Object.keys(methods);
 
@@ -37,7 +36,9 @@ describe('the registry is the one contract', () => {
   it('has an answer shape for every operation, and a null one exactly for the fire-and-forget ones', () => {
     expect(Object.keys(results).sort()).toEqual([...names].sort());
     for (const name of names)
-      expect(results[name as keyof typeof results] === null, name).toBe(methods[name as keyof typeof methods].notify);
+      expect(results[name as keyof typeof results] === null, name).toBe(
+        methods[name as keyof typeof methods].kind == 'notification',
+      );
   });
 
   it('lets a host offer every operation, and advertises exactly the ones it handles', () => {
@@ -68,7 +69,7 @@ describe('the registry is the one contract', () => {
   });
 
   it('marks the operations that wait on a person, which get the long timeout', () => {
-    const prompts = names.filter((n) => methods[n as keyof typeof methods].prompt).sort();
+    const prompts = names.filter((n) => methods[n as keyof typeof methods].kind == 'prompt').sort();
     expect(prompts).toEqual([
       'actions.elicit',
       'auth.signIn',
@@ -81,33 +82,25 @@ describe('the registry is the one contract', () => {
     ]);
   });
 
-  it("builds each full entry from the client's part: same operations, args, prompt and fire-and-forget flag", () => {
-    expect(Object.keys(calls)).toEqual(names);
-    for (const name of names) {
-      const part: { args: unknown; prompt: boolean; notify: boolean; params?: unknown } =
-        calls[name as keyof typeof calls];
-      const full = methods[name as keyof typeof methods];
-      expect([full.args, full.prompt, full.notify], name).toEqual([part.args, part.prompt, part.notify]);
-      // The client checks exactly what nobody answers, with the very check the host uses.
-      expect('params' in part, name).toBe(part.notify);
-      if (part.notify) expect(full.params, name).toBe(part.params);
-    }
+  it('checks in the client exactly what nobody answers, with the very check the host uses', () => {
+    const notifications = names.filter((n) => methods[n as keyof typeof methods].kind == 'notification');
+    expect(Object.keys(notificationParams).sort()).toEqual(notifications.sort());
+    for (const name of notifications)
+      expect(methods[name as keyof typeof methods].params, name).toBe(
+        notificationParams[name as keyof typeof notificationParams],
+      );
   });
 
   it("is what the client's table says, operation by operation (a drift prints the table to paste)", () => {
-    const encoded = Object.entries(calls as Record<string, CallDef>)
+    // The client builds the params of the operations bound to an invocation itself: their args read `@`.
+    const encoded = Object.entries(methods as Record<string, OperationDef>)
       .map(([name, def]) => {
-        const args = def.args == 'object' ? '@' : def.args.join(',');
-        const flags = `${def.prompt ? 'p' : ''}${def.notify ? 'n' : ''}${def.none ? 'v' : ''}`;
+        const args = def.bound || def.args == 'object' ? '@' : def.args.join(',');
+        const flags = `${def.kind == 'prompt' ? 'p' : ''}${def.kind == 'notification' ? 'n' : ''}${def.result === none ? 'v' : ''}`;
         return flags ? `${name}:${args}:${flags}` : args ? `${name}:${args}` : name;
       })
       .join(' ');
     expect(CALL_TABLE, 'src/protocol/callTable.ts: CALL_TABLE must be the line below').toBe(encoded);
-    // An operation resolves to nothing exactly when the host's answer must be empty.
-    for (const [name, def] of Object.entries(calls as Record<string, CallDef>)) {
-      const check = resultChecks[name as keyof typeof resultChecks];
-      if (!def.notify) expect(!!def.none, name).toBe(!!check?.(1, 'result')?.endsWith('must be empty'));
-    }
   });
 
   it('is documented: the README has a row for every operation and every error code', () => {

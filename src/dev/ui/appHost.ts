@@ -4,6 +4,7 @@ import {
   createMemoryStorage,
   type GrantStore,
   type HostAnswers,
+  type HostEffects,
   type HostEndpoint,
   launchUrl,
   type StorageStore,
@@ -147,7 +148,8 @@ export function launchApp(
       'ui.openExternal': ({ url }) => ui.external(url),
       'ui.close': () => ui.close(),
       'ui.share': ({ title, url }) => ui.share(title, url),
-    },
+      // Every operation with an effect is here: one that gains an effect and is missing fails to compile.
+    } satisfies HostEffects,
   });
   // Every channel the iframe opens goes through the call log.
   const attach = host.attach.bind(host);

@@ -1,9 +1,12 @@
 import type { Manifest } from '../../manifest';
+import { methods } from '../../protocol/methods';
 import { SvcError } from '../../protocol/SvcError';
 import type { Identity } from '../../protocol/types';
 import type { HostHandlers } from '../types';
 import type { Ask } from './createAsk';
 import type { PermissionRules } from './permissionRules';
+
+const signInRefusal = methods['auth.signIn'].asks.refusal!;
 
 /** Whether the person is signed in, for `external-oauth` (the other modes decide it themselves). */
 export interface SignInState {
@@ -40,8 +43,7 @@ export function accountRules(
     'auth.signIn': async (params, context) => {
       if (auth.type != 'external-oauth') throw wrong('auth.signIn', 'there is no sign-in');
       if (session.signedIn) return;
-      if (!(await ask('signIn', 'auth.signIn')))
-        throw new SvcError('ERR_PERMISSION_DENIED', 'the person cancelled the sign-in.', false, 'auth.signIn');
+      if (!(await ask('signIn', 'auth.signIn'))) throw new SvcError(...signInRefusal, false, 'auth.signIn');
       session.signedIn = true;
       await platform['auth.signIn']?.(params, context);
     },
