@@ -13,6 +13,8 @@ import {
   SCOPE_TO_MANIFEST,
 } from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
+import { createMockHost } from '../../src/mock/index';
+import { exchangeManifest } from '../mock/fixtures';
 import { CALL_TABLE, notificationParams } from '../../src/protocol/callTable';
 import { none, type OperationDef } from '../../src/protocol/operations/define';
 
@@ -54,6 +56,17 @@ describe('the registry is the one contract', () => {
       app: { id: '', version: '', locale: 'en', theme: 'light', launch_params: {} },
     });
     expect(some.snapshot.methods).toEqual(['room.current']);
+  });
+
+  it('reaches every host built on the rules: the mock offers every operation with its effects and answers', () => {
+    const mock = createMockHost({ manifest: exchangeManifest(), answers: { confirm: () => true, elicit: () => null } });
+    expect([...mock.endpoint.snapshot.methods].sort()).toEqual([...names].sort());
+    mock.close();
+  });
+
+  it("is the browser suites' list of operations (taken from the registry, not written out)", () => {
+    const cases = readFileSync(new URL('../browser/bridgeCases.mjs', import.meta.url), 'utf8');
+    expect(cases).toMatch(/const METHODS = Object\.keys\(methods\);/);
   });
 
   it('names only short scopes the interface lists, each mapped to a manifest scope or to none', () => {
