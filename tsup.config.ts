@@ -8,6 +8,7 @@ const entries = Object.fromEntries(
   Object.entries({
     global: 'src/global.ts',
     host: 'src/host/index.ts',
+    'host-core': 'src/host/core.ts',
     mock: 'src/mock/index.ts',
     manifest: 'src/manifest/index.ts',
     server: 'src/server/index.ts',

@@ -6,7 +6,7 @@ import type { LaunchSnapshot } from '../protocol/snapshot';
 import type { ActionContext, Theme } from '../protocol/types';
 import type { Transport } from '../rpc/Transport';
 import type { InvokeContext } from './rules/actionRules';
-import type { HostRules, RuleOptions } from './rules/createRules';
+import type { HostRules, RuleOptions, RulesLayer } from './rules/createRules';
 
 /**
  * A running action invocation, as the host's `actions.elicit` and `actions.progress` handlers see it.
@@ -89,16 +89,24 @@ export interface HostCall {
 }
 
 /**
- * Options of {@link createHost}.
+ * Options of {@link createHost}: the bridge's, and the rules' when a `manifest` is given.
  *
  * @remarks
- * With a `manifest`, the host enforces every rule of the interface that a host owns (see {@link RuleOptions}):
- * `handlers` are then only the platform's effects, run once the rules let a call through. Without one, `handlers`
- * answer every call as they are, and `granted` decides the scopes.
+ * With a `manifest`, the host enforces every rule of the manifest's contract that a host owns (see
+ * {@link RuleOptions}): `handlers` are then only the platform's effects, run once the rules let a call through.
+ * Without one, `handlers` answer every call as they are, and `granted` decides the scopes.
  * @public
  */
-export interface HostOptions extends Partial<RuleOptions> {
-  /** The handlers of the operations this host offers (with a `manifest`: its effects). */
+export interface HostOptions extends Omit<BridgeOptions, 'rules'>, Partial<RuleOptions> {}
+
+/**
+ * Options of the bridge core (`createHost` of `svc-sdk/host/core`).
+ * @public
+ */
+export interface BridgeOptions {
+  /** The rules as a layer (`withRules(...)`); without it, `handlers` answer as they are and `granted` decides scopes. */
+  rules?: RulesLayer;
+  /** The handlers of the operations this host offers (with rules: its effects). */
   handlers?: HostHandlers;
   /**
    * The values of `svc.app` (the snapshot's `app`); `methods` is filled in from `handlers`. With a `manifest`, `id`
@@ -108,7 +116,7 @@ export interface HostOptions extends Partial<RuleOptions> {
   /** The channel, when it is not an iframe (tests, native). Use {@link HostEndpoint.attach} for iframes. */
   transport?: Transport;
   /**
-   * Without a `manifest`: whether a short scope is granted now; operations that need one reject
+   * Without rules: whether a short scope is granted now; operations that need one reject
    * `ERR_SCOPE_NOT_GRANTED` when not. With one, the rules decide from `grants`.
    */
   granted?: (scope: PermissionScope) => boolean | Promise<boolean>;

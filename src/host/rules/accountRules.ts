@@ -21,13 +21,19 @@ export interface SignInState {
  * exchange rides on the platform session), so `signOut` resolves and changes nothing; `none` is always signed out
  * and has no token. `platform` gives the full identity and mints tokens; the rules decide what leaves.
  */
-export function accountRules(
-  manifest: Manifest,
-  platform: HostHandlers,
-  permissions: PermissionRules,
-  session: SignInState,
-  ask: Ask,
-): HostHandlers {
+export function accountRules({
+  manifest,
+  effects: platform,
+  permissions,
+  session,
+  ask,
+}: {
+  manifest: Manifest;
+  effects: HostHandlers;
+  permissions: PermissionRules;
+  session: SignInState;
+  ask: Ask;
+}): HostHandlers {
   const auth = manifest.auth;
   const wrong = (method: string, what: string) =>
     new SvcError(

@@ -1,4 +1,4 @@
-import { createInputValidator, type InputValidator } from '../../manifest';
+import type { InputValidator } from '../../manifest';
 import type { JsonValue } from '../../protocol/shape';
 import { SvcError } from '../../protocol/SvcError';
 import type { SvcFile } from '../../protocol/types';
@@ -14,22 +14,34 @@ export function accepts(type: string, accept: string[] | undefined): boolean {
   return accept.some((a) => a == type || a == '*/*' || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 }
 
-/** A validator for a JSON Schema given at runtime, or `null` when it cannot be compiled (then nothing is checked). */
-function validatorOf(schema: Record<string, unknown>): InputValidator | null {
-  try {
-    return createInputValidator(schema);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The rules of what the app does in the host: each operation that shows the person its params asked first (every
  * send, the share sheet, `ui.confirm`), the picker, `elicit` answers that fit their schema, and storage within its
  * quota. `platform` performs the
  * effects once the rules let a call through; an operation whose effect or answer the host lacks is not offered.
  */
-export function appRules(platform: HostHandlers, answers: HostAnswers, storage: StorageStore, ask: Ask): HostHandlers {
+export function appRules({
+  effects: platform,
+  answers,
+  storage,
+  ask,
+  validator,
+}: {
+  effects: HostHandlers;
+  answers: HostAnswers;
+  storage: StorageStore;
+  ask: Ask;
+  /** Compiles the schema an elicit asks with. */
+  validator: (schema: Record<string, unknown>) => InputValidator;
+}): HostHandlers {
+  // A schema that cannot be compiled checks nothing (the app's own schema; the person still answers).
+  const validatorOf = (schema: Record<string, unknown>): InputValidator | null => {
+    try {
+      return validator(schema);
+    } catch {
+      return null;
+    }
+  };
   const offer = platform['files.pick'];
   const handlers: HostHandlers = {
     // No scope: the interface's bridge table gives svc.storage none, although the manifest lists `svc.storage`.

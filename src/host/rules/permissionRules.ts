@@ -37,7 +37,15 @@ export function undeclaredAdvice(scope: PermissionScope): string {
 }
 
 /** Builds the permission rules over a grant store and the person's answers. */
-export function permissionRules(manifest: Manifest, grants: GrantStore, ask: Ask): PermissionRules {
+export function permissionRules({
+  manifest,
+  grants,
+  ask,
+}: {
+  manifest: Manifest;
+  grants: GrantStore;
+  ask: Ask;
+}): PermissionRules {
   const declared = declaredScopes(manifest);
   // Two requests of one scope while the sheet is up share it: the person is asked once.
   const asking = new Map<PermissionScope, Promise<'granted' | 'denied'>>();
