@@ -1,3 +1,4 @@
+import { manifestFacts } from '../manifest/manifestFacts';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -77,9 +78,7 @@ export interface DevNotice {
 /** The mini app id, audience and version, from the manifest or the options. */
 function appIdentity(options: DevPlatformOptions, manifest: Manifest | undefined) {
   if (manifest) {
-    const auth = manifest.auth;
-    const audience = auth.type == 'svc-exchange' ? auth.audience : auth.type == 'external-oauth' ? auth.client_id : '';
-    return { miniAppId: manifest.id, audience, version: manifest.version };
+    return { miniAppId: manifest.id, audience: manifestFacts(manifest).audience, version: manifest.version };
   }
   if (!options.miniAppId || options.audience === undefined)
     throw new TypeError('startDevPlatform(): pass { dir } (the app folder), or { miniAppId, audience } without one.');

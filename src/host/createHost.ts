@@ -3,18 +3,6 @@ import { createHostCore } from './createHostCore';
 import { withRules } from './rules/createRules';
 import type { HostEndpoint, HostOptions } from './types';
 
-export type {
-  BridgeOptions,
-  EffectsOf,
-  HostCall,
-  HostCallContext,
-  HostEffects,
-  HostEndpoint,
-  HostHandlers,
-  HostOptions,
-  Invocation,
-} from './types';
-
 /**
  * Creates the host's endpoint: it answers the client's calls with `handlers`, rejects malformed params before any
  * handler runs, checks scopes, and invokes the app's actions. With a `manifest` (validated here: an invalid one

@@ -9,6 +9,7 @@ import {
   launchUrl,
   type StorageStore,
 } from '../../host';
+import { manifestFacts } from '../../manifest/manifestFacts';
 import type { PermissionScope } from '../../protocol/scopes';
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
 import type { SvcFile } from '../../protocol/types';
@@ -93,7 +94,8 @@ export function launchApp(
   update: (next: DevState) => void,
   answers: (base: HostAnswers) => HostAnswers = (base) => base,
 ): { host: HostEndpoint; detach: () => void } {
-  const manifest = config.manifest as { name: string; auth: { type: string; scopes?: string[] } };
+  const manifest = config.manifest as { name: string };
+  const facts = manifestFacts(config.manifest);
   const { settings } = state();
   const userId = settings.current_user_id;
   const user = () => state().users.find((u) => u.id == userId)!;
@@ -114,12 +116,7 @@ export function launchApp(
         display_name: user().display_name,
       }),
       'auth.getToken': (_p, { acting }) =>
-        exchangeToken(
-          config,
-          userId,
-          acting?.invoked_by == 'agent' ? acting.agent_id : undefined,
-          manifest.auth.scopes ?? [],
-        ),
+        exchangeToken(config, userId, acting?.invoked_by == 'agent' ? acting.agent_id : undefined, facts.tokenScopes),
       'room.current': () =>
         launch.room && {
           room_id: launch.room.id,
