@@ -48,17 +48,8 @@ export const MANIFEST_SCOPES = [
 /** A manifest `permissions[].scope` value. */
 export type ManifestScope = (typeof MANIFEST_SCOPES)[number];
 
-/** Every short scope, for validation (a literal list, so the client bundle does not carry the mapping). */
-export const PERMISSION_SCOPES = [
-  'identity.basic',
-  'identity.email',
-  'room.context',
-  'room.send',
-  'files.read',
-  'files.write',
-  'notifications',
-  'camera',
-] as const satisfies readonly PermissionScope[];
+/** Every short scope, in the order of {@link SCOPE_TO_MANIFEST} (which the compiler holds to `PermissionScope`). */
+export const PERMISSION_SCOPES = Object.keys(SCOPE_TO_MANIFEST) as readonly PermissionScope[];
 
 /**
  * The manifest scope a short scope needs declared, or `null` when no manifest scope can declare it.
