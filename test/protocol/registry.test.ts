@@ -122,6 +122,39 @@ describe('the registry is the one contract', () => {
     for (const code of Object.keys(ERROR_CODES)) expect(readme, `README lacks ${code}`).toContain(`\`${code}\``);
   });
 
+  it("is PROTOCOL.md's operation table, row by row: scope, waiting on a person, notification, empty answer", () => {
+    const protocol = readFileSync(new URL('../../PROTOCOL.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      protocol
+        .split('\n')
+        .filter((line) => /^\| `[a-z]+\.[a-zA-Z]+` +\|/.test(line))
+        // A cell may hold an escaped bar (`"info" \| "error"`).
+        .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()))
+        .map(([, method, , result, scope, person]) => [method!.slice(1, -1), { result, scope, person }] as const),
+    );
+    for (const [name, def] of Object.entries(methods as Record<string, OperationDef>)) {
+      const row = rows.get(name);
+      expect(row, `PROTOCOL.md has no row for ${name}`).toBeDefined();
+      expect(row!.scope, `${name}: the Scope column`).toBe(def.scope ? `\`${def.scope}\`` : '');
+      expect(row!.person, `${name}: the Person column`).toBe(def.kind == 'prompt' ? 'yes' : '');
+      expect(row!.result == 'notification', `${name}: a notification`).toBe(def.kind == 'notification');
+      if (def.result === none) expect(row!.result, `${name}: answers nothing`).toBe('`null`');
+    }
+  });
+
+  it("is the README's error table: every code, and whether a retry can help", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      readme
+        .split('\n')
+        .filter((line) => /^\| `ERR_[A-Z_]+` +\|/.test(line))
+        .map((line) => line.split('|').map((cell) => cell.trim()))
+        .map(([, code, , retriable]) => [code!.slice(1, -1), retriable] as const),
+    );
+    for (const [code, retriable] of Object.entries(ERROR_CODES))
+      expect(rows.get(code), `README's error table: ${code}`).toBe(retriable ? 'yes' : 'no');
+  });
+
   it('is documented for host implementers: PROTOCOL.md names every operation', () => {
     const protocol = readFileSync(new URL('../../PROTOCOL.md', import.meta.url), 'utf8');
     for (const name of names) expect(protocol, `PROTOCOL.md lacks ${name}`).toContain(`\`${name}\``);
