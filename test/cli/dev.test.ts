@@ -119,7 +119,10 @@ describe('svc dev', () => {
       const rotated = readFileSync(envPath, 'utf8').match(/^SVC_SIGNING_SECRET=(\S+)$/m)?.[1];
       expect(rotated).toBeDefined();
       expect(rotated).not.toBe(env.SVC_SIGNING_SECRET);
-      expect(stderr).toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds it/);
+      // The child's line may arrive after the HTTP answer: wait for it.
+      await expect
+        .poll(() => stderr)
+        .toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds it/);
       expect(stderr).not.toContain(rotated!);
       const code = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT');
