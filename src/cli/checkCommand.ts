@@ -1,4 +1,4 @@
-import { manifestFacts } from '../manifest/manifestFacts';
+import { authModeRefusal, manifestFacts } from '../manifest/manifestFacts';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -136,7 +136,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
             `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`,
           );
         }
-      } else if (call.kind === 'getToken' && authType === 'none') {
+      } else if (call.kind === 'getToken' && authModeRefusal(authType, 'auth.getToken')) {
         at(
           call,
           'error',
@@ -146,7 +146,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
       } else if (call.kind === 'request' && call.name !== undefined) {
         const problem = requestProblem(call.name, declaredScopes);
         if (problem) at(call, 'error', problem.code, problem.message);
-      } else if (call.kind === 'signIn' && typeof authType === 'string' && authType !== 'external-oauth') {
+      } else if (call.kind === 'signIn' && authModeRefusal(authType, 'auth.signIn')) {
         at(
           call,
           'warning',

@@ -72,3 +72,15 @@ export function undeclaredAdvice(scope: PermissionScope): string {
     ? `add { "scope": "${m}" } to the manifest's permissions`
     : 'it has no manifest scope and cannot be declared';
 }
+
+/**
+ * What an auth mode rules out: `auth.getToken` under `none` (there is no token), `auth.signIn` under any mode but
+ * `external-oauth` (there is no sign-in). The one rule the host enforces (`ERR_WRONG_AUTH_MODE`) and `svc check`
+ * reports; `undefined` when the operation is allowed, or the mode is unknown.
+ * @public
+ */
+export function authModeRefusal(mode: string | undefined, method: 'auth.getToken' | 'auth.signIn'): string | undefined {
+  if (mode === undefined) return undefined;
+  if (method == 'auth.getToken') return mode == 'none' ? 'there is no token' : undefined;
+  return mode == 'external-oauth' ? undefined : 'there is no sign-in';
+}

@@ -1,4 +1,5 @@
 import type { Manifest } from '../../manifest';
+import { authModeRefusal } from '../../manifest/manifestFacts';
 import { methods } from '../../protocol/methods';
 import { SvcError } from '../../protocol/SvcError';
 import type { Identity } from '../../protocol/types';
@@ -47,7 +48,8 @@ export function accountRules({
 
   const handlers: HostHandlers = {
     'auth.signIn': async (params, context) => {
-      if (auth.type != 'external-oauth') throw wrong('auth.signIn', 'there is no sign-in');
+      const refusal = authModeRefusal(auth.type, 'auth.signIn');
+      if (refusal) throw wrong('auth.signIn', refusal);
       if (session.signedIn) return;
       if (!(await ask('signIn', 'auth.signIn'))) throw new SvcError(...signInRefusal, false, 'auth.signIn');
       session.signedIn = true;
@@ -77,7 +79,8 @@ export function accountRules({
     };
   if (getToken)
     handlers['auth.getToken'] = (params, context) => {
-      if (auth.type == 'none') throw wrong('auth.getToken', 'there is no token');
+      const refusal = authModeRefusal(auth.type, 'auth.getToken');
+      if (refusal) throw wrong('auth.getToken', refusal);
       if (auth.type == 'external-oauth' && !session.signedIn)
         throw new SvcError(
           'ERR_SIGNED_OUT',
