@@ -46,6 +46,8 @@ export default defineConfig([
           // The simulated messenger's page script: one browser module with everything it needs bundled in.
           entry: { 'dev-ui': 'src/dev/ui/main.ts' },
           format: ['esm' as const],
+          // One file (the platform serves dev-ui.js alone): main.ts's dynamic import stays inside it.
+          splitting: false,
           platform: 'browser' as const,
           target: 'es2022',
           noExternal: [/.*/],

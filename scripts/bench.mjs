@@ -36,6 +36,27 @@ if (existsSync(chromiumPath)) {
 } else
   chromiumNote = `Chromium: SKIPPED (no browser at ${chromiumPath}; apt-get install -y chromium, or set CHROMIUM_PATH).`;
 
+// Firefox ESR and WebKitGTK: the same pages through each engine's own driver, each against its own raw MessagePort.
+const { benchEngine } = await import('./bench/engines.mjs');
+const engineNotes = [];
+for (const [engine, where] of [
+  ['firefox', 'Firefox ESR, cross-site frame'],
+  ['webkit', 'WebKitGTK, cross-site frame'],
+]) {
+  const result = await benchEngine(engine, quick ? { rounds: 1, samples: 500 } : { rounds: 5, samples: 2000 });
+  if (result.skipped) {
+    engineNotes.push(`${where}: SKIPPED (${result.skipped})`);
+    continue;
+  }
+  rows.push(...result.map((r) => ({ where, ...r, rawMedian: result[0].median })));
+  engineNotes.push(
+    `${where}: time to ready vs the raw MessagePort page, median of per-round ratios: ${result
+      .filter((r) => r.lib != 'raw')
+      .map((r) => `${r.lib} ${r.readyRatio.toFixed(2)}x`)
+      .join(', ')}`,
+  );
+}
+
 const label = {
   raw: 'raw MessagePort echo',
   svc: 'svc (createSvc + createHost)',
@@ -63,8 +84,9 @@ console.log(
 );
 for (const t of table) console.log(line(t));
 if (chromiumNote) console.log(chromiumNote);
+for (const note of engineNotes) console.log(note);
 console.log(
-  "time to ready: Node, from creating the channel to the first answered call; Chromium, from the app page's first script to the first answered call (bootstrap included).",
+  "time to ready: Node, from creating the channel to the first answered call; in a browser, from the app page's first script to the first answered call (bootstrap included). Firefox and WebKit timings have the grain those engines give performance.now() (20 µs in isolated pages).",
 );
 
 // Memory: a child process with --expose-gc, so that the heap is measured after full collections.

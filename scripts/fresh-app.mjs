@@ -3,7 +3,9 @@
 // fails, naming it. Steps: npm pack; a new project with the README's install lines (svc-sdk, Vite, Vitest with
 // jsdom, Jest with @swc/jest and jsdom, TypeScript); the README's first mini app and its manifest; `svc validate`,
 // `svc check`, `svc types`, `tsc --noEmit`; one test file with createMockHost run by Vitest and by Jest with the
-// README's configurations; `vite build`; `svc-sdk dev` printing its URL.
+// README's configurations; `vite build`; `svc-sdk dev` printing its URL. Then the starter: `svc init --template
+// vite` from the tarball, its `npm install`, `npm test`, `npm run build`, and `npm run dev` printing one URL where
+// the app works (Chromium opens it, launches the app and posts a hello card through the backend).
 import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +37,6 @@ step(
   'install',
   `npm install --no-audit --no-fund ${tarball} vite vitest jsdom jest jest-environment-jsdom @swc/core @swc/jest typescript`,
 );
-rmSync(tarball);
 execSync('mkdir -p src test', { cwd: dir });
 writeFileSync(join(dir, 'src/main.ts'), block('ts'));
 writeFileSync(join(dir, 'manifest.json'), block('json'));
@@ -95,6 +96,70 @@ await new Promise((done) => {
   child.on('exit', () => {
     clearTimeout(timer);
     results.push(['svc-sdk dev', /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(out) ? 'ok' : 'FAILED']);
+    done();
+  });
+});
+// The starter, from the same tarball.
+const starter = join(dir, 'starter');
+step('svc init --template vite', 'npx svc init starter --template vite --name Starter');
+const inStarter = (name, command) => {
+  process.stdout.write(`-- starter: ${name}: ${command}\n`);
+  try {
+    execSync(command, { cwd: starter, stdio: 'pipe', encoding: 'utf8', timeout: 600_000 });
+    results.push([`starter: ${name}`, 'ok']);
+  } catch (error) {
+    results.push([`starter: ${name}`, 'FAILED']);
+    console.error(`${error.stdout ?? ''}${error.stderr ?? ''}`.slice(-3000));
+  }
+};
+inStarter('npm install', `npm install --no-audit --no-fund ${tarball}`);
+rmSync(tarball);
+inStarter('npm test', 'npm test');
+inStarter('npm run build', 'npm run build');
+await new Promise((done) => {
+  const child = spawn('npm', ['run', 'dev', '--silent'], { cwd: starter, detached: true });
+  let out = '';
+  let err = '';
+  const stop = () => {
+    try {
+      process.kill(-child.pid, 'SIGINT');
+    } catch {}
+  };
+  const timer = setTimeout(stop, 90_000);
+  child.stderr.on('data', (d) => (err += d));
+  child.stdout.on('data', async (d) => {
+    out += d;
+    if (!out.includes('\n') || out.includes('checked')) return;
+    out += 'checked';
+    const lines = out.replace('checked', '').trim().split('\n');
+    let ok = lines.length == 1 && /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(lines[0]);
+    if (ok) {
+      // The app works there: launched in the messenger, it asks for the room and the backend posts the card.
+      const { chromium } = await import('@playwright/test');
+      const { CHROMIUM_ARGS } = await import('./chromiumArgs.mjs');
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        args: CHROMIUM_ARGS,
+      });
+      try {
+        const page = await browser.newPage();
+        await page.goto(lines[0]);
+        await page.getByTestId('open-app').click();
+        await page.frameLocator('[data-testid=app-frame]').locator('#say-hello').click();
+        await page.getByTestId('permission-allow').click();
+        await page.getByTestId('card').filter({ hasText: 'Hello!' }).waitFor({ timeout: 15_000 });
+      } catch (error) {
+        ok = false;
+        console.error(`starter: the app did not work at ${lines[0]}: ${error.message}\n${err.slice(-2000)}`);
+      }
+      await browser.close();
+    }
+    results.push(['starter: npm run dev (one URL, the app posts a card)', ok ? 'ok' : 'FAILED']);
+    stop();
+  });
+  child.on('exit', () => {
+    clearTimeout(timer);
+    if (!out.includes('checked')) results.push(['starter: npm run dev (one URL, the app posts a card)', 'FAILED']);
     done();
   });
 });

@@ -4,7 +4,7 @@
 // Playwright's JSON reporter, the report files of scripts/examples.mjs), never from their
 // human-readable output. It ends with one line, `N passed, N failed`, adding up every runner.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { engineMissing } from '../test/browser/engines/launchEngine.mjs';
 
@@ -66,6 +66,16 @@ const steps = [
       { SVC_ENGINE: engine },
       [`engine-${engine}.json`, jestLike],
     ]),
+  ...(missing.native
+    ? []
+    : [
+        [
+          'native WebView bridge in WebKitGTK (PyGObject host)',
+          `npx vitest run -c vitest.native.config.ts --reporter=default --reporter=json --outputFile.json=${at('native.json')}`,
+          {},
+          ['native.json', jestLike],
+        ],
+      ]),
 ];
 
 for (const [engine, why] of Object.entries(missing)) {

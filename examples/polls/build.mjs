@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Builds dist/app.js for a backend at `api`. */
-export async function buildPollsApp({ api = 'https://api.polls.example' } = {}) {
+/** Builds dist/app.js (or `outfile`) for a backend at `api`. */
+export async function buildPollsApp({ api = 'https://api.polls.example', outfile = join(here, 'dist/app.js') } = {}) {
   await build({
     entryPoints: [join(here, 'src/main.ts')],
-    outfile: join(here, 'dist/app.js'),
+    outfile,
     bundle: true,
     format: 'esm',
     platform: 'browser',

@@ -1,12 +1,37 @@
 // npm start: Team Polls in the simulated messenger, with its backend, on loopback. Builds the page for the
 // backend's address, starts the backend and the local platform (svc-sdk/dev), prints the messenger's URL.
-import { build } from 'esbuild';
+import { execSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startDevPlatform } from 'svc-sdk/dev';
-import { buildPollsApp } from './build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '../..');
+
+/** The newest modification time under `path` (a file or a folder), in ms. */
+const newest = (path) => {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+};
+// The SDK is built only when its sources changed since the last build: a start with nothing changed takes seconds.
+const built = ['dist/dev.js', 'dist/dev-ui.js', 'dist/index.js', 'dist/server.js'].map(
+  (f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+);
+const sources = Math.max(
+  newest(join(root, 'src')),
+  newest(join(root, 'tsup.config.ts')),
+  newest(join(root, 'package.json')),
+);
+if (Math.min(...built) < sources) {
+  console.error('npm start: building svc-sdk (its sources changed since the last build)...');
+  execSync('npm run build --silent -- --silent', { cwd: root, stdio: 'inherit' });
+}
+const { build } = await import('esbuild');
+const { startDevPlatform } = await import('svc-sdk/dev');
+const { buildPollsApp } = await import('./build.mjs');
 // The backend is TypeScript: bundled for Node, svc-sdk left to the package.
 await build({
   entryPoints: [join(here, 'server/createPollsBackend.ts')],
@@ -23,6 +48,9 @@ const port = Number(process.env.PORT ?? 4300);
 const backendPort = port + 2;
 const backendOrigin = `http://127.0.0.1:${backendPort}`;
 await buildPollsApp({ api: backendOrigin });
+// The state (people, rooms, grants, cards, deliveries) lives in this file between runs; --reset starts afresh.
+const statePath = join(here, '.svc-dev.json');
+if (process.argv.includes('--reset')) await rm(statePath, { force: true });
 const platform = await startDevPlatform({
   dir: here,
   port,
@@ -30,7 +58,7 @@ const platform = await startDevPlatform({
   webhooks: `${backendOrigin}/svc/webhooks`,
   allow: [backendOrigin],
   retryScale: 0.05,
-  statePath: join(here, '.svc-dev.json'),
+  statePath,
 });
 const backend = await createPollsBackend({
   apiBase: platform.baseUrl,
@@ -39,6 +67,8 @@ const backend = await createPollsBackend({
   audience: platform.audience,
   miniAppId: platform.miniAppId,
   signingSecret: platform.signingSecret,
+  // Follows "Rotate secret": the new secret and, during the overlap, the previous one.
+  signingSecrets: () => platform.signingSecrets,
   appOrigin: platform.appOrigin,
   port: backendPort,
 });

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DevAppError, type DevNotice, type DevPlatform, startDevPlatform } from '../dev';
+import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
 import { mcpConfigs } from '../dev/mcp/mcpConfigs';
@@ -26,6 +26,8 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
     SVC_AUDIENCE: platform.audience,
     SVC_MINI_APP_ID: platform.miniAppId,
     SVC_SIGNING_SECRET: platform.signingSecret,
+    // During a rotation's overlap the previous secret still verifies: a backend may accept both.
+    ...(platform.signingSecrets[1] ? { SVC_SIGNING_SECRET_PREVIOUS: platform.signingSecrets[1] } : {}),
   };
   const text = Object.entries(lines)
     .map(([k, v]) => `${k}=${v}\n`)
@@ -36,6 +38,11 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
   });
   await writeFile(path, text, { mode: 0o600 });
 }
+
+/** The messenger's port when none is given: stable across runs, so the app's meta tag stays right. */
+export const DEFAULT_DEV_PORT = 4310;
+/** Ports tried after the default one, when it is taken. */
+const PORT_TRIES = 20;
 
 const isPort = (value: string | undefined) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536);
 const isLoopbackOrigin = (value: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(value);
@@ -78,6 +85,8 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
         'agent-id': { type: 'string' },
         elicit: { type: 'string' },
         'mcp-origin': { type: 'string', multiple: true },
+        reset: { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -112,51 +121,77 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
     return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
 
   const dir = resolve(io.cwd, positionals[0] ?? '.');
+  const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
+  if (values.reset && statePath) await rm(statePath, { force: true });
   const envFile = values['backend-env'];
   let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
   const onNotice = async (notice: DevNotice) => {
     // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
     if (notice.kind === 'secret-changed' && platform && envFile) {
       await writeBackendEnv(resolve(io.cwd, envFile), platform);
-      writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds it: reload your backend's settings.`);
+      writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds both: reload your backend's settings.`);
     } else writeLine(io.stderr, `svc dev: ${notice.message}`);
   };
-  try {
-    platform = await startDevPlatform({
-      dir,
-      port: values.port === undefined ? 0 : Number(values.port),
-      packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
-      webhooks: values.webhooks,
-      allow: values.allow,
-      appUrl: values['app-url'],
-      statePath: values.state === undefined ? undefined : resolve(io.cwd, values.state),
-      retryScale,
-      mcp: values.mcp !== false && !values['no-mcp'],
-      agentId,
-      elicit,
-      mcpOrigins: values['mcp-origin'],
-      onNotice,
-      ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
-    });
-  } catch (error) {
-    if (error instanceof DevAppError) {
-      writeLine(io.stderr, `svc dev: ${error.message}`);
-      return EXIT.invalid;
+  const seenBlocked = new Set<string>();
+  const onEvent = (event: DevEvent) => {
+    if (values.quiet) return;
+    // A page retries a blocked request as often as it likes: each one is printed once.
+    if (event.type == 'blocked') {
+      if (seenBlocked.has(event.blocked)) return;
+      seenBlocked.add(event.blocked);
     }
-    if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
-      const option = (error as { option?: string }).option ?? '--port';
-      writeLine(
-        io.stderr,
-        `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
-      );
-      return EXIT.usage;
+    writeLine(io.stderr, formatDevEvent(event));
+  };
+  const fixed = values.port !== undefined;
+  let port = fixed ? Number(values.port) : DEFAULT_DEV_PORT;
+  for (;;) {
+    try {
+      platform = await startDevPlatform({
+        dir,
+        port,
+        packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
+        webhooks: values.webhooks,
+        allow: values.allow,
+        appUrl: values['app-url'],
+        statePath,
+        retryScale,
+        mcp: values.mcp !== false && !values['no-mcp'],
+        agentId,
+        elicit,
+        mcpOrigins: values['mcp-origin'],
+        onNotice,
+        onEvent,
+        ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
+      });
+      break;
+    } catch (error) {
+      if (error instanceof DevAppError) {
+        writeLine(io.stderr, `svc dev: ${error.message}`);
+        return EXIT.invalid;
+      }
+      if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
+        const option = (error as { option?: string }).option ?? '--port';
+        // The messenger's default port moves on to the next free one; a port you chose does not.
+        if (option == '--port' && !fixed && port < DEFAULT_DEV_PORT + PORT_TRIES) {
+          writeLine(io.stderr, `svc dev: port ${port} is taken; trying ${port + 1}.`);
+          port += 1;
+          continue;
+        }
+        writeLine(
+          io.stderr,
+          `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
+        );
+        return EXIT.usage;
+      }
+      if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
+        writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
+        return EXIT.usage;
+      }
+      throw error;
     }
-    if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
-      writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
-    throw error;
   }
+  if (!fixed && port != DEFAULT_DEV_PORT)
+    writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
   if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
   writeLine(io.stdout, platform.url);
   writeLine(
@@ -166,9 +201,13 @@ export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHoo
       (envFile
         ? ` (all settings, the signing secret too, in ${envFile})`
         : ' (--backend-env <path> writes the signing secret for it)') +
-      (values.state === undefined ? '; without --state each start makes a new signing secret' : '') +
-      '. Ctrl-C stops.',
+      `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, and the signing secret with it)'}. Ctrl-C stops.`,
   );
+  if (values['app-url'])
+    writeLine(
+      io.stderr,
+      `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+    );
   if (platform.mcpUrl && platform.mcpToken) {
     writeLine(io.stderr, mcpConfigs(platform.mcpUrl, platform.mcpToken, dir));
     // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.

@@ -16,10 +16,12 @@ Exit codes: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable i
 `;
 
 /** `svc validate --help`. */
-export const VALIDATE_HELP = `Usage: svc validate [manifest.json ...] [options]
+export const VALIDATE_HELP = `Usage: svc validate [manifest.json | folder ...] [options]
 
 Validates each manifest (default ./manifest.json) and prints one line per issue:
   <file>: <error|warning>: <JSON path> <what to fix>
+Warns about the starter's placeholders (id, description, vendor). Given a folder (a package, such as your
+build's output), also checks that its manifest.json's entry document and icons are there.
 
 Options:
   --previous-version <x.y.z>   The published version; the new version must be higher.
@@ -67,10 +69,15 @@ Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest. 
 JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
 and complete it; the manifest itself takes no "$schema" key (the interface allows no extra properties).
 
+With --template vite, writes a whole project that runs instead: a Vite + TypeScript page, public/manifest.json
+and its icons, a backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev,
+and the scripts dev (Vite, the backend and svc dev, one URL), test and build.
+
 Options:
+  --template vite The whole project, not just the manifest (into a new or empty folder).
   --name <name>   The mini app name (1 to 60 characters).
   --id <hex>      The 16-hex-character id from the developer console.
-  -f, --force     Overwrite an existing manifest.json.
+  -f, --force     Overwrite an existing manifest.json (or write the template into a folder that is not empty).
   -h, --help      Show this help.
 
 Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
@@ -98,15 +105,18 @@ identity provider, the server API at /v1, signed webhooks) and serves the app's 
 its CSP; prints the messenger's URL and runs until Ctrl-C.
 
 Options:
-  --port <n>             Port of the messenger and platform (default any free one).
+  --port <n>             Port of the messenger and platform (default 4310, or the next free one, said so;
+                         0 for any free one).
   --package-port <n>     Port of the app's package origin (default any free one).
   --webhooks <url>       Your backend's webhook URL, e.g. http://localhost:3000/svc/webhooks.
   --allow <origin>       A loopback backend the app may fetch besides the manifest's network (repeatable).
   --app-url <url>        Load the app from your own dev server (e.g. Vite's http://localhost:5173) instead.
   --state <file>         Keep rooms, grants and installations in this file across restarts.
+  --reset                Start from a fresh state (deletes the --state file first).
   --retry-scale <x>      Webhook retry delays times x (0.01: a minute of backoff takes under a second).
   --backend-env <file>   Write the backend's settings (the signing secret too) to this file, mode 600;
-                         rewritten when the secret is rotated.
+                         rewritten on a rotation with SVC_SIGNING_SECRET_PREVIOUS.
+  -q, --quiet            Do not print one line per event (launches, webhooks, server API calls, blocked requests).
   --open                 Open the URL in the system browser.
   --no-mcp               Do not serve the actions as MCP tools at <origin>/mcp.
   --agent-id <id>        The agent id of every MCP call (default the MCP client's name).

@@ -1,11 +1,13 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { writeEditorSettings } from './editorSettings';
 import { INIT_HELP } from './help';
 import { createStarterManifest, PLACEHOLDER_ID } from './starterManifest';
+import { starterTemplate } from './starterTemplate';
 import { attempt, usageError } from './usageError';
 
 /**
@@ -22,6 +24,7 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
         force: { type: 'boolean', short: 'f' },
         name: { type: 'string' },
         id: { type: 'string' },
+        template: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -35,6 +38,11 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length > 1)
     return usageError(io, 'init', `expected at most one directory, got ${positionals.length}`);
   const dir = resolve(io.cwd, positionals[0] ?? '.');
+  if (values.template !== undefined) {
+    if (values.template != 'vite')
+      return usageError(io, 'init', `--template ${values.template} is not a template; the one template is vite`);
+    return writeTemplate(dir, io, values);
+  }
   const file = join(dir, 'manifest.json');
   const label = relative(io.cwd, file) || 'manifest.json';
 
@@ -82,5 +90,60 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout,
     '  - install svc-sdk in this project so editors find the schema (other editors: see the README, "Editor setup")',
   );
+  return EXIT.ok;
+}
+
+/** svc-sdk's own version, for the new project's dependency (the package.json beside dist/ or src/). */
+async function sdkVersion(): Promise<string> {
+  for (const candidate of ['../package.json', '../../package.json']) {
+    const text = await readFile(new URL(candidate, import.meta.url), 'utf8').catch(() => '');
+    const json = text ? (JSON.parse(text) as { name?: string; version?: string }) : {};
+    if (json.name == 'svc-sdk' && json.version) return json.version;
+  }
+  return '0.1.0';
+}
+
+/**
+ * `svc init <dir> --template vite`: a project that runs: a Vite + TypeScript page, its manifest and icons, a
+ * backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev, and the scripts
+ * dev, test and build. Refuses a folder that is not empty (exit 1) unless --force.
+ */
+async function writeTemplate(
+  dir: string,
+  io: CliIo,
+  values: { name?: string; id?: string; force?: boolean },
+): Promise<number> {
+  const label = relative(io.cwd, dir) || '.';
+  const present = await readdir(dir).catch(() => [] as string[]);
+  if (present.length && !values.force) {
+    writeLine(io.stderr, `svc init: ${label} is not empty; choose a new folder, or pass --force to write into it.`);
+    return EXIT.invalid;
+  }
+  const slug =
+    basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'svc-app';
+  const name = values.name ?? basename(dir).slice(0, 60);
+  const id = values.id ?? randomBytes(8).toString('hex');
+  const check = validateManifest(createStarterManifest({ name, id }));
+  if (!check.ok)
+    return usageError(
+      io,
+      'init',
+      check.issues.map((i) => i.message.replace('$.name', '--name').replace('$.id', '--id')).join('; '),
+    );
+  const files = starterTemplate({ name, slug, id, sdkRange: `^${await sdkVersion()}` });
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  writeLine(io.stdout, `wrote ${Object.keys(files).length} files in ${label}`);
+  writeLine(io.stdout, 'Next:');
+  if (label != '.') writeLine(io.stdout, `  cd ${label}`);
+  writeLine(io.stdout, '  npm install');
+  writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
+  writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk/dev');
+  writeLine(io.stdout, '  npm run build   # dist/ is the package: page, manifest.json, icons');
   return EXIT.ok;
 }

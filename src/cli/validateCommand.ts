@@ -1,6 +1,8 @@
-import { relative, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isVersion, type ManifestIssue, validateManifest } from '../manifest';
+import { checkPlaceholders, isVersion, type ManifestIssue, validateManifest } from '../manifest';
+import { checkPackageFiles } from './checkPackageFiles';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
 import { VALIDATE_HELP } from './help';
 import { lintForAgents } from './lintForAgents';
@@ -49,7 +51,13 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
   }
   const files = positionals.length > 0 ? positionals : ['manifest.json'];
   const reports: FileReport[] = [];
-  for (const file of files) {
+  for (const given of files) {
+    // A folder is a package: its manifest.json, and the files the manifest names must be there too.
+    const folder = await stat(resolve(io.cwd, given)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    const file = folder ? join(given, 'manifest.json') : given;
     const label = relative(io.cwd, resolve(io.cwd, file)) || file;
     const read = await readJsonFile(resolve(io.cwd, file), label);
     if (!read.ok) {
@@ -58,9 +66,15 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       continue;
     }
     const result = validateManifest(read.value, previous === undefined ? {} : { previousVersion: previous });
+    const missing = folder ? await checkPackageFiles(resolve(io.cwd, given), read.value as object) : [];
     // The agent lint reads a valid manifest only: an invalid one gets its errors first.
     const agent = values.agent && result.ok ? lintForAgents(result.manifest) : [];
-    reports.push({ file: label, ok: result.ok, issues: result.ok ? [...result.warnings, ...agent] : result.issues });
+    const issues = [
+      ...(result.ok ? [...result.warnings, ...agent] : result.issues),
+      ...missing,
+      ...checkPlaceholders(read.value),
+    ];
+    reports.push({ file: label, ok: result.ok && missing.length == 0, issues });
   }
 
   const broken = reports.some((report) => report.error);

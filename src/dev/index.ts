@@ -5,6 +5,7 @@
  */
 export * from './protocol';
 export { startDevPlatform, type DevNotice, type DevPlatform, type DevPlatformOptions } from './startDevPlatform';
+export { formatDevEvent, type DevEvent } from './DevEvent';
 export type { AppTokenOptions, DevPlatformHandle } from './platformHandle';
 export { readAppDir, DevAppError, type DevApp } from './readAppDir';
 export {

@@ -1,7 +1,7 @@
 import type { Manifest } from '../manifest';
 import type { ActionBody, ControlAction } from './platform/controlActions';
 import type { IdentityProvider } from './platform/createIdentityProvider';
-import type { SigningSecrets } from './platform/signingSecrets';
+import { type SigningSecrets, validSecrets } from './platform/signingSecrets';
 import type { DevState, DevTimelineEntry } from './protocol';
 import { tokenExchangeForm } from './tokenExchangeForm';
 import type { BlockedRequest } from './serve/createPackageServer';
@@ -65,6 +65,13 @@ export function platformHandle(p: HandleParts) {
     get signingSecret() {
       return p.secrets.current;
     },
+    /**
+     * The secrets that verify now, newest first: during a rotation's overlap the previous one too. A backend that
+     * verifies webhooks with these (and signs with the first) follows a rotation.
+     */
+    get signingSecrets(): string[] {
+      return validSecrets(p.secrets);
+    },
     miniAppId: p.miniAppId,
     /** The audience exchanged tokens carry. */
     audience: p.audience,
@@ -102,6 +109,8 @@ export function platformHandle(p: HandleParts) {
     revokeVersion: (reason?: string) => run('POST /__svc/revoke-version', { reason }),
     /** Starts a secret rotation: a new secret signs; the old one still verifies for `overlapSeconds`. */
     rotateSecret: (overlapSeconds?: number) => run('POST /__svc/rotate-secret', { overlap_seconds: overlapSeconds }),
+    /** Back to the first launch's state: people, rooms, the app installed for Alice and Carol, nothing else. */
+    reset: () => run('POST /__svc/reset', {}),
     /** Cards the backend posted, of one room or all. */
     cards: (roomId?: string) => entries(roomId, 'card'),
     /** Messages people sent (through the app's `svc.message.send`), of one room or all. */

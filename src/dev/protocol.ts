@@ -4,7 +4,8 @@
  *
  * @remarks
  * Changes after the first version are additive only and announced here.
- * Changelog: v1 (first version); v2: `DevConfig.blocked`, the `blocked` stream event.
+ * Changelog: v1 (first version); v2: `DevConfig.blocked`, the `blocked` stream event; v3: `POST /__svc/reset`,
+ * `POST /__svc/page-event`, `DevConfig.statePath`, delivery headers, `resend_of` and response bodies, cards in messages.
  *
  * Rules of the control API: served on 127.0.0.1 only, under {@link CONTROL_PREFIX}; every request carries
  * {@link CONTROL_TOKEN_HEADER} with the per-launch token, an `Origin` equal to the messenger origin and a `Host`
@@ -49,7 +50,16 @@ export interface DevTenant {
 
 /** One entry of a room's timeline. @public */
 export type DevTimelineEntry =
-  | { kind: 'message'; event_id: string; sender: string; text: string; at: string; via_app?: string }
+  | {
+      kind: 'message';
+      event_id: string;
+      sender: string;
+      text: string;
+      at: string;
+      via_app?: string;
+      /** A card the person sent from their own client through the app (`svc.message.send`); added in v3. */
+      card?: DevCard;
+    }
   | { kind: 'card'; event_id: string; mini_app_id: string; app_user_id: string; card: DevCard; at: string };
 
 /** A card as the platform keeps it: the bridge's {@link Card}, its actions always listed. @public */
@@ -103,6 +113,8 @@ export interface DevDeliveryAttempt {
   /** Network error or `timeout` (5 s answer budget). Never contains a secret. */
   error?: string;
   duration_ms: number;
+  /** The backend's answer, its first 2,000 characters (added in v3): a duplicate says so here. */
+  response_body?: string;
 }
 
 /** A webhook delivery with its attempts. @public */
@@ -115,6 +127,10 @@ export interface DevDelivery {
   attempts: DevDeliveryAttempt[];
   /** ISO time of the next retry while pending. */
   next_attempt_at?: string;
+  /** The headers of the last attempt as sent, the signature cut to its prefix (added in v3). */
+  headers?: Record<string, string>;
+  /** The delivery this one sends again ("send again"; added in v3). */
+  resend_of?: string;
 }
 
 /** Settings the messenger page shows. @public */
@@ -169,6 +185,8 @@ export interface DevConfig {
   baseUrl: string;
   /** Requests the package's policies blocked so far (added in v2), each with what to change. */
   blocked: Array<{ blocked: string; directive: string; advice: string; at: string }>;
+  /** Where the state is saved (`--state`), absolute; absent when it lives in memory only (added in v3). */
+  statePath?: string;
 }
 
 /** Body of `POST /__svc/subject-token`: the page, as native runtime, gets the person's platform token. @public */
@@ -198,6 +216,8 @@ export interface TokenExchangeResponse {
 export interface PostMessageRequest {
   room_id: string;
   text: string;
+  /** The message's card, when the app sent one (added in v3). */
+  card?: DevCard;
 }
 
 /** Body of install / uninstall / deprovision / grant / revoke. @public */
@@ -241,6 +261,13 @@ export interface ControlRoutes {
   'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
+  /** What only the page knows, for the terminal: a launch, or an app that never said hello (added in v3; 204). */
+  'POST /__svc/page-event': {
+    request: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number };
+    response: undefined;
+  };
+  /** Back to the first launch's state (people, rooms, installations, nothing granted, no history); added in v3. */
+  'POST /__svc/reset': { request: Record<string, never>; response: DevState };
 }
 
 /** A route name of the control API. @public */

@@ -1,10 +1,10 @@
-import { manifestFacts } from '../manifest/manifestFacts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Manifest } from '../manifest';
+import { manifestFacts } from '../manifest/manifestFacts';
 import { controlActions } from './platform/controlActions';
 import { createIdentityProvider } from './platform/createIdentityProvider';
 import { createWebhookSender } from './platform/createWebhookSender';
@@ -14,13 +14,17 @@ import { routeRequest } from './platform/routeRequest';
 import { openStateFile } from './platform/stateFile';
 import { newSecret, type SigningSecrets, validSecrets } from './platform/signingSecrets';
 import { patchesJson, type Patch, trackChanges } from './platform/trackChanges';
-import { createProblem } from '../server/problems';
-import type { DevConfig, DevState } from './protocol';
+import { createProblem, PROBLEMS } from '../server/problems';
+import { decodeUtf8, readRequestBody } from './platform/readRequestBody';
+import { LIMITS } from './platform/limits';
+import type { DevEvent } from './DevEvent';
+import { checkControlRequest } from './platform/checkControlRequest';
+import { CONTROL_PREFIX, type DevConfig, type DevState } from './protocol';
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { attachMcp } from './mcp/attachMcp';
 import { platformHandle } from './platformHandle';
-import { renderMessengerHtml } from './ui/messengerHtml';
+import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
 
 /** Options of {@link startDevPlatform}. @public */
 export interface DevPlatformOptions {
@@ -48,6 +52,10 @@ export interface DevPlatformOptions {
   retryScale?: number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
+  /** Told after every change of the state. */
+  onChange?: (state: DevState) => void;
+  /** Told of each event: launches, webhook attempts, server API calls, blocked requests (the CLI prints them). */
+  onEvent?: (event: DevEvent) => void;
   /** Serve the app's actions as MCP tools at `/mcp` (default true; `--no-mcp` turns it off). */
   mcp?: boolean;
   /** The agent id of every MCP call (`--agent-id`); default the MCP client's name. */
@@ -134,6 +142,26 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of streams) res.write(frame);
   };
+  const tell = (event: DevEvent) => options.onEvent?.(event);
+  // Attempts already told, per delivery: a change reports only the new ones.
+  const toldAttempts = new Map<string, number>();
+  const tellAttempts = () => {
+    for (const d of raw.deliveries) {
+      const told = toldAttempts.get(d.id) ?? 0;
+      d.attempts.slice(told).forEach((a, i) => {
+        tell({
+          type: 'webhook',
+          event: d.event,
+          delivery_id: d.id,
+          attempt: told + i + 1,
+          duration_ms: a.duration_ms,
+          ...(a.status === undefined ? { error: a.error } : { status: a.status }),
+          ...(d.resend_of ? { resend_of: d.resend_of } : {}),
+        });
+      });
+      toldAttempts.set(d.id, d.attempts.length);
+    }
+  };
   // The state is streamed to pages at most every 50 ms (the latest one; pages order states by revision), so a burst
   // of changes costs one serialisation rather than one per change; a page acting gets the new state in its answer.
   let stateQueued = false;
@@ -149,7 +177,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).
   const changed = async (): Promise<void> => {
     state.revision = (state.revision ?? 0) + 1;
+    tellAttempts();
     broadcastState();
+    options.onChange?.(raw);
     const batch = patches;
     patches = [];
     if (!file) return;
@@ -171,6 +201,29 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     void res.writeHead(503).end();
   let mcp: Awaited<ReturnType<typeof attachMcp>> | undefined;
   const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path.startsWith('/v1/')) {
+      const started = Date.now();
+      res.once('finish', () =>
+        tell({
+          type: 'server-api',
+          method: req.method ?? 'GET',
+          path,
+          status: res.statusCode,
+          duration_ms: Date.now() - started,
+        }),
+      );
+    }
+    if (path === `${CONTROL_PREFIX}/page-event` && req.method === 'POST') return void pageEvent(req, res);
+    // A tab from an earlier run (an old launch token): a page that says what to do, not a bare refusal.
+    if (path === '/' && req.method === 'GET' && req.headers.host === new URL(origin).host && !launchToken(req.url))
+      return void res
+        .writeHead(403, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        })
+        .end(renderStaleTabHtml());
     if (mcp?.owns(req)) return void mcp.handle(req, res);
     route(req, res).catch((error: Error) => {
       if (res.headersSent) return void res.end();
@@ -178,7 +231,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         `${origin}/errors`,
         'internal-error',
         `The platform failed on this request (${error.message}): retry, and report it if it happens again.`,
-        (req.url ?? '/').split('?')[0] ?? '/',
+        path,
       );
       res.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
     });
@@ -190,6 +243,41 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     throw Object.assign(error as Error, { option: '--port' });
   }
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Whether a page URL carries this run's launch token (compared in constant time).
+  const launchToken = (url = '/') => {
+    const given = Buffer.from(new URL(url, origin).searchParams.get('token') ?? '');
+    const token = Buffer.from(controlToken);
+    return given.length === token.length && timingSafeEqual(given, token);
+  };
+  // What only the page knows (a launch, an app that never said hello), told to the terminal.
+  const pageEvent = async (req: IncomingMessage, res: ServerResponse) => {
+    const refuse = (name: 'forbidden' | 'invalid-request' | 'payload-too-large', detail: string) =>
+      void res
+        .writeHead(PROBLEMS[name].status, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify(createProblem(`${origin}/errors`, name, detail, `${CONTROL_PREFIX}/page-event`)));
+    const refusal = checkControlRequest(req.headers, { token: controlToken, origin });
+    if (refusal) return refuse('forbidden', refusal);
+    const read = await readRequestBody(req, LIMITS.controlBody);
+    if ('tooLarge' in read)
+      return refuse('payload-too-large', `The body is over ${LIMITS.controlBody} bytes: send a page event only.`);
+    const event = (() => {
+      try {
+        return JSON.parse(decodeUtf8(read.bytes) ?? '') as {
+          type?: string;
+          user?: unknown;
+          room?: unknown;
+          seconds?: unknown;
+        };
+      } catch {
+        return {};
+      }
+    })();
+    if (event.type === 'launch') tell({ type: 'launch', user: String(event.user), room: String(event.room) });
+    else if (event.type === 'no-hello')
+      tell({ type: 'no-hello', seconds: Number(event.seconds), app_url: options.appUrl ?? pkg?.entryUrl ?? '' });
+    else return refuse('invalid-request', "type must be 'launch' or 'no-hello': send one of them.");
+    res.writeHead(204).end();
+  };
 
   const idp = await createIdentityProvider({
     authUrl: origin,
@@ -246,6 +334,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
             exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
             onBlocked: (request) => {
               blocked.push(request);
+              tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
               broadcast('blocked', { type: 'blocked', request });
             },
           })
@@ -272,6 +361,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     realm,
     baseUrl: `${origin}/v1`,
     blocked,
+    ...(options.statePath ? { statePath: options.statePath } : {}),
   });
   // One bucket per vendor for the platform's life: every server API request draws from it.
   const take = createRequestBucket();

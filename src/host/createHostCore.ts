@@ -33,16 +33,25 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();
   const handled = new Set<string>();
-  // Resolved by the app's first handler announcement on the current channel (a new channel starts a new wait).
-  let announce!: () => void;
-  let announced!: Promise<void>;
-  const awaitAnnouncement = () => {
-    announced = new Promise<void>((done) => {
-      announce = done;
+  // Invocations waiting for the app to announce a handler (an app launched for the invocation is still loading):
+  // each is checked on every announcement, over channels too (a reload), until its name is announced.
+  const waiters = new Set<() => void>();
+  const announced = (name: string, ms: number) =>
+    new Promise<void>((done) => {
+      const check = () => {
+        if (!handled.has(name)) return;
+        end();
+      };
+      const end = () => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        done();
+      };
+      const timer = setTimeout(end, ms);
+      waiters.add(check);
+      check();
     });
-  };
-  awaitAnnouncement();
-  const rules = options.rules?.({ effects: options.handlers ?? {}, handled, announced: () => announced });
+  const rules = options.rules?.({ effects: options.handlers ?? {}, handled, announced });
   const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
   const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] == 'function');
   const m = rules?.manifest;
@@ -83,7 +92,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     if (toHost[PEER.handlers](params, '')) return;
     handled.clear();
     for (const name of (params as { names: string[] }).names) handled.add(name);
-    announce();
+    for (const check of [...waiters]) check();
   });
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
@@ -145,6 +154,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     }
   };
   let waiting: ((t: Transport) => void) | undefined;
+  // Set when the host was given a transport of its own (see channelsOver): closing the host closes it.
+  let closePipe: (() => void) | undefined;
   const open = (transport: Transport | Promise<Transport>) =>
     (endpoint = createEndpoint({ transport, handlers: inbound, timeout: options.actionTimeout ?? 600_000 }));
   // Until an app connects, calls to it wait (bounded by their timeout) for the first transport.
@@ -154,7 +165,6 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     snapshot,
     attach(transport) {
       handled.clear();
-      awaitAnnouncement();
       if (waiting) {
         waiting(transport);
         waiting = undefined;
@@ -194,34 +204,41 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     },
     close() {
       // Before any app attached there is no channel to close: fail what waits for one, and let a later attach
-      // start afresh (before, the next app's channel was closed on arrival and its calls timed out).
-      if (!endpoint) return;
-      endpoint.close();
-      if (waiting) {
-        waiting = undefined;
-        endpoint = undefined;
+      // start afresh.
+      if (endpoint) {
+        endpoint.close();
+        if (waiting) {
+          waiting = undefined;
+          endpoint = undefined;
+        }
       }
+      // A transport of the host's own closes after the goodbye has left (a memory pair delivers a microtask later).
+      if (closePipe) queueMicrotask(closePipe);
     },
   };
-  if (options.transport) channelsOver(options.transport, host.attach);
+  if (options.transport) closePipe = channelsOver(options.transport, host.attach);
   return host;
 }
 
 /**
  * Opens channels over a transport that outlives the app's pages (a native WebView bridge): the app's adapter says
- * hello each time its client opens a channel, so every hello after the first means a new page or a reconnected
- * client. The old channel is then closed (its pending calls fail `ERR_DISCONNECTED`) and a new one opened, without
- * rebuilding the host. A transport that never carries a hello (a memory pair) keeps its one channel.
+ * hello each time its client opens a channel, so a hello after the first, or after the channel closed (the page
+ * said goodbye on leaving), means a new page or a reconnected client. The old channel is then closed (its pending
+ * calls fail `ERR_DISCONNECTED`) and a new one opened, without rebuilding the host. A transport that never carries
+ * a hello (a memory pair) keeps its one channel. Closing a channel leaves the pipe open for the next; the returned
+ * function closes the pipe itself (the host's `close`).
  */
-function channelsOver(pipe: Transport, attach: (channel: Transport) => void): void {
+function channelsOver(pipe: Transport, attach: (channel: Transport) => void): () => void {
   let receiver: ((message: unknown) => void) | undefined;
   // Frames that arrive between a hello and the new channel's first listen (an endpoint listens a tick later).
   let early: unknown[] = [];
   let hellos = 0;
   let generation = 0;
+  let ended = false;
   // Only the newest channel reaches the pipe: the old one's goodbye must not land on the new page.
   const channel = (): Transport => {
     const mine = ++generation;
+    ended = false;
     return {
       send: (message) => (mine == generation ? pipe.send(message) : undefined),
       listen: (receive) => {
@@ -234,17 +251,18 @@ function channelsOver(pipe: Transport, attach: (channel: Transport) => void): vo
       close: () => {
         if (mine != generation) return;
         receiver = undefined;
-        pipe.close();
+        ended = true;
       },
     };
   };
   pipe.listen((message) => {
     if (isPlain(message) && message.svc == 'hello') {
-      if (!hellos++) return;
+      if (!hellos++ && !ended) return;
       receiver = undefined;
       attach(channel());
     } else if (receiver) receiver(message);
-    else early.push(message);
+    else if (!ended) early.push(message);
   });
   attach(channel());
+  return () => pipe.close();
 }

@@ -27,4 +27,5 @@ export { describeHostProblem, HOST_PATTERN } from './hostName';
 export { compareVersions, isVersion, VERSION_PATTERN } from './version';
 export { checkJsonSchema, type CheckJsonSchemaOptions, type JsonSchemaProblem } from './checkJsonSchema';
 export { createInputValidator, type InputIssue, type InputValidator } from './createInputValidator';
+export { checkPlaceholders } from './checkPlaceholders';
 export { createManifestJsonSchema, MANIFEST_SCHEMA_ID } from './createManifestJsonSchema';

@@ -26,7 +26,7 @@ export interface Endpoint {
   /** Sends a notification; nothing waits for it. */
   notify(method: string, params: unknown): void;
   /** Rejects everything pending with `error`, tells the other side, and frees the pipe. Idempotent. */
-  close(error?: SvcError): void;
+  close(error?: SvcError, quiet?: boolean): void;
   /** Whether {@link Endpoint.close} has run. */
   readonly closed: boolean;
 }
@@ -114,7 +114,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     if (closed || !isFrame(m)) return;
     const { id, method } = m;
     if (typeof method == 'string') {
-      if (method == PEER.close) return endpoint.close(closedError('peer left'));
+      // The other side is gone: nobody is there to say goodbye to. Over a pipe that outlives pages (a native
+      // WebView) a goodbye sent now would reach the next page instead, and close its channel.
+      if (method == PEER.close) return endpoint.close(closedError('peer left'), true);
       // Probes are answered by the channel itself, whatever the handlers.
       const handler = method == PEER.ping ? noop : handlers.get(method);
       if (id === undefined) {
@@ -139,8 +141,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
           answerError(e);
         }
       }
-    } else if (typeof id == 'string' && pending.has(id)) {
-      const call = take(id);
+    } else if (pending.has(id as string)) {
+      // Only a string can be a pending id: anything else is not in the table.
+      const call = take(id as string);
       if (!Object.hasOwn(m, 'error')) call.resolve(m.result);
       else
         call.reject(
@@ -167,12 +170,12 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     notify(method, params) {
       if (!closed) post({ svc: WIRE, method, params });
     },
-    close(error = closedError('closed')) {
+    close(error = closedError('closed'), quiet?: boolean) {
       if (closed) return;
       closed = error;
       clearInterval(sweeper);
       for (const id of pending.keys()) fail(id, error.code, error.message, error.retriable);
-      post({ svc: WIRE, method: PEER.close, params: {} });
+      if (!quiet) post({ svc: WIRE, method: PEER.close, params: {} });
       ready.then((t) => t.close(), noop);
     },
   };

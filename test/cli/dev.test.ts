@@ -119,10 +119,10 @@ describe('svc dev', () => {
       const rotated = readFileSync(envPath, 'utf8').match(/^SVC_SIGNING_SECRET=(\S+)$/m)?.[1];
       expect(rotated).toBeDefined();
       expect(rotated).not.toBe(env.SVC_SIGNING_SECRET);
-      // The child's line may arrive after the HTTP answer: wait for it.
+      // Written before the rotation was answered; the child's stderr pipe may bring it a moment later.
       await expect
         .poll(() => stderr)
-        .toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds it/);
+        .toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds both/);
       expect(stderr).not.toContain(rotated!);
       const code = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT');

@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
 import { exchangeManifest, type Json, oauthManifest } from '../mock/fixtures';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -115,4 +115,28 @@ test('external-oauth: the sign-in sheet, refused then accepted', async ({ browse
   await app.locator('#signin').click();
   await page.getByTestId('signin-sheet-yes').click();
   await expect(out).toHaveText('signed-in');
+});
+
+test('an app that never says hello: a warning in the page and on the terminal, and launches told to the terminal', async ({
+  browser,
+}) => {
+  test.setTimeout(40_000);
+  // The package without the svc client: it loads, but never speaks on the bridge.
+  const dir = await appDir(exchangeManifest());
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body>silent</body></html>',
+  );
+  const events: DevEvent[] = [];
+  platform = await startDevPlatform({ dir, port: 0, onEvent: (event) => events.push(event) });
+  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
+  await page.goto(platform.url);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('notice')).toContainText('has not said hello 10 s after its launch', {
+    timeout: 20_000,
+  });
+  await expect(page.getByTestId('notice')).toContainText(`<meta name="svc-host-origins" content="${platform.origin}">`);
+  await expect.poll(() => events.map((e) => e.type)).toContain('no-hello');
+  expect(events).toContainEqual({ type: 'launch', user: 'Alice', room: 'in # General' });
+  expect(formatDevEvent(events.find((e) => e.type == 'no-hello')!)).toContain('has not said hello 10 s');
 });

@@ -124,6 +124,8 @@ describe('an endpoint under hostile frames', () => {
   });
 
   it('over a real Node MessageChannel (real structured clone), hostile frames neither throw nor settle calls', async () => {
+    // Polled every millisecond: a port delivers within a task or two, and the property runs 200 times.
+    const soon = { interval: 1, timeout: 5_000 };
     await fc.assert(
       fc.asyncProperty(fc.array(hostileFrame, { maxLength: 15 }), async (frames) => {
         const { port1, port2 } = new MessageChannel();
@@ -131,9 +133,8 @@ describe('an endpoint under hostile frames', () => {
         const requests: any[] = [];
         port2.onmessage = (e) => void requests.push(e.data);
         const calls = [track(ep.call('a', 1)), track(ep.call('b', 2))];
-        await new Promise((r) => setTimeout(r, 1));
+        await vi.waitFor(() => expect(requests.filter((r) => r.method)).toHaveLength(2), soon);
         const ids = requests.filter((r) => r.method).map((r) => r.id);
-        expect(ids).toHaveLength(2);
         for (const f of frames) {
           try {
             port2.postMessage(materialize(f, ids));
@@ -141,11 +142,12 @@ describe('an endpoint under hostile frames', () => {
             // Values that cannot be posted at all never reach the endpoint.
           }
         }
-        await new Promise((r) => setTimeout(r, 1));
+        // A port delivers in order: once the endpoint answered a probe sent after them, it has seen every frame.
+        port2.postMessage({ svc: 1, id: 'after-the-frames', method: 'rpc.ping', params: {} });
+        await vi.waitFor(() => expect(requests.some((r) => r?.id === 'after-the-frames')).toBe(true), soon);
         expect(calls.map((c) => c.state)).toEqual(['pending', 'pending']);
         ids.forEach((id, i) => port2.postMessage({ svc: 1, id, result: i }));
-        await new Promise((r) => setTimeout(r, 1));
-        expect(calls.map((c) => c.value)).toEqual([0, 1]);
+        await vi.waitFor(() => expect(calls.map((c) => c.value)).toEqual([0, 1]), soon);
         ep.close();
         port2.close();
       }),

@@ -5,7 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServerClient, createTokenVerifier, createWebhookHandler, isSvcApiError } from 'svc-sdk/server';
+import {
+  createMemoryIdempotencyStore,
+  createServerClient,
+  createTokenVerifier,
+  createWebhookHandler,
+  isSvcApiError,
+  type ServerClient,
+  type WebhookHandler,
+  type WebhookHandlers,
+} from 'svc-sdk/server';
 
 /** Where the backend finds the platform: what `svc dev --backend-env` writes, or `startDevPlatform`'s handle. */
 export interface PollsBackendOptions {
@@ -15,6 +24,12 @@ export interface PollsBackendOptions {
   audience: string;
   miniAppId: string;
   signingSecret: string;
+  /**
+   * The secrets that verify now, newest first, read on every request: during a rotation the platform signs with the
+   * new secret while the previous one still verifies, so the backend follows without a restart. Default
+   * `[signingSecret]`. In production, read them from your secret manager.
+   */
+  signingSecrets?: () => readonly string[];
   /** The app's exact origin, the only one allowed to call this backend from a browser (CORS). */
   appOrigin: string;
   port?: number;
@@ -27,7 +42,20 @@ export interface Poll {
   options: string[];
   room_id?: string;
   created_by: 'agent' | 'user';
+  /** Each voter's option, by app_user_id: one vote per person, changed by voting again. */
+  votes: Record<string, string>;
 }
+
+/** What a person sees of a poll: the counts, and their own vote. */
+const view = (poll: Poll, voter: string) => ({
+  poll_id: poll.poll_id,
+  question: poll.question,
+  options: poll.options,
+  counts: poll.options.map((o) => Object.values(poll.votes).filter((v) => v == o).length),
+  mine: poll.votes[voter],
+});
+const DELETED =
+  'This poll was deleted; its card stays in the room (a card cannot be taken back), but it takes no votes.';
 
 const ENCRYPTED_ROOM =
   'This room is end-to-end encrypted, so the Polls server cannot post into it: post the poll from your own client instead (Polls asks you to confirm).';
@@ -35,27 +63,37 @@ const ENCRYPTED_ROOM =
 /** Starts the backend on 127.0.0.1; resolves once it listens. */
 export async function createPollsBackend(options: PollsBackendOptions) {
   const polls = new Map<string, Poll[]>();
+  const byId = new Map<string, Poll>();
   const reminders = new Set<string>();
   const verifier = createTokenVerifier({ authUrl: options.authUrl, realm: options.realm, audience: options.audience });
-  const api = createServerClient({
-    baseUrl: options.apiBase,
-    miniAppId: options.miniAppId,
-    secret: options.signingSecret,
-  });
-  const webhooks = createWebhookHandler({
-    secrets: [options.signingSecret],
-    on: {
-      // The person left their organisation: their data goes, whatever else happens.
-      'user.deprovisioned': (event) => {
-        polls.delete(event.app_user_id);
-        reminders.delete(event.app_user_id);
-      },
-      'installation.deleted': (event) => void reminders.delete(event.app_user_id),
-      'scope.revoked': (event) => {
-        if (event.scope == 'svc.notifications') reminders.delete(event.app_user_id);
-      },
+  const secrets = options.signingSecrets ?? (() => [options.signingSecret]);
+  const on: WebhookHandlers = {
+    // The person left their organisation: their data goes, whatever else happens.
+    'user.deprovisioned': (event) => {
+      polls.delete(event.app_user_id);
+      reminders.delete(event.app_user_id);
     },
-  });
+    'installation.deleted': (event) => void reminders.delete(event.app_user_id),
+    'scope.revoked': (event) => {
+      if (event.scope == 'svc.notifications') reminders.delete(event.app_user_id);
+    },
+  };
+  // One record of processed deliveries across rotations: a retry signed with the new secret is still a duplicate.
+  const store = createMemoryIdempotencyStore();
+  type Clients = { key: string; api: ServerClient; webhooks: WebhookHandler };
+  let current: Clients | undefined;
+  // The client and the webhook handler for the secrets of now: rebuilt only when a rotation changed them.
+  const clients = (): Clients => {
+    const list = secrets();
+    const key = list.join(' ');
+    if (current?.key != key)
+      current = {
+        key,
+        api: createServerClient({ baseUrl: options.apiBase, miniAppId: options.miniAppId, secret: list[0] ?? '' }),
+        webhooks: createWebhookHandler({ secrets: list, on, store }),
+      };
+    return current;
+  };
 
   const cors = { 'access-control-allow-origin': options.appOrigin, vary: 'origin' };
   const send = (res: ServerResponse, status: number, body: unknown): void => {
@@ -72,7 +110,7 @@ export async function createPollsBackend(options: PollsBackendOptions) {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://backend').pathname;
-    if (path == '/svc/webhooks') return webhooks.node(req, res);
+    if (path == '/svc/webhooks') return clients().webhooks.node(req, res);
     if (req.method == 'OPTIONS')
       return void res
         .writeHead(204, {
@@ -95,8 +133,15 @@ export async function createPollsBackend(options: PollsBackendOptions) {
         : [];
       if (!question || options.length < 2)
         return send(res, 400, { error: 'question and at least two options are required' });
-      const poll: Poll = { poll_id: randomUUID(), question, options, created_by: identity.actor ? 'agent' : 'user' };
+      const poll: Poll = {
+        poll_id: randomUUID(),
+        question,
+        options,
+        created_by: identity.actor ? 'agent' : 'user',
+        votes: {},
+      };
       mine.push(poll);
+      byId.set(poll.poll_id, poll);
       const room_id = typeof body.room_id == 'string' ? body.room_id : undefined;
       if (!room_id) return send(res, 201, { poll_id: poll.poll_id, posted: false });
       poll.room_id = room_id;
@@ -106,7 +151,7 @@ export async function createPollsBackend(options: PollsBackendOptions) {
           body: options.join(' · '),
           actions: [{ label: 'Vote', deep_link: `/poll?id=${poll.poll_id}` }],
         };
-        await api.postCard(room_id, { app_user_id: identity.sub, card });
+        await clients().api.postCard(room_id, { app_user_id: identity.sub, card });
         return send(res, 201, { poll_id: poll.poll_id, posted: true });
       } catch (error) {
         if (isSvcApiError(error) && error.problem == 'room-encrypted')
@@ -114,20 +159,35 @@ export async function createPollsBackend(options: PollsBackendOptions) {
         throw error;
       }
     }
-    const id = /^\/polls\/([\w-]+)(\/reminders)?$/.exec(path);
+    const id = /^\/polls\/([\w-]+)(\/reminders|\/votes)?$/.exec(path);
     if (req.method == 'DELETE' && id && !id[2]) {
       polls.set(
         identity.sub,
         mine.filter((p) => p.poll_id != id[1]),
       );
+      // Only its creator deletes a poll.
+      if (mine.some((p) => p.poll_id == id[1])) byId.delete(id[1]!);
       return send(res, 200, { deleted: id[1] });
     }
-    if (req.method == 'POST' && id?.[2]) {
+    // Anyone in the room votes on a poll, whoever created it: by its id, from the card's deep link.
+    if (id && (req.method == 'GET' || id[2] == '/votes') && id[2] != '/reminders') {
+      const poll = byId.get(id[1]!);
+      if (!poll) return send(res, 404, { error: DELETED });
+      if (req.method == 'GET' && !id[2]) return send(res, 200, view(poll, identity.sub));
+      if (req.method == 'POST') {
+        const { option } = await readJson(req);
+        if (typeof option != 'string' || !poll.options.includes(option))
+          return send(res, 400, { error: `option must be one of: ${poll.options.join(', ')}` });
+        poll.votes[identity.sub] = option;
+        return send(res, 200, view(poll, identity.sub));
+      }
+    }
+    if (req.method == 'POST' && id?.[2] == '/reminders') {
       // A notification lands only for an installed app; check first rather than fail later.
-      const installation = await api.getInstallation(identity.sub);
+      const installation = await clients().api.getInstallation(identity.sub);
       if (!installation.installed) return send(res, 409, { error: 'Polls is not installed for you any more.' });
       reminders.add(identity.sub);
-      await api.notify(identity.sub, {
+      await clients().api.notify(identity.sub, {
         title: 'Reminders on',
         body: 'We will tell you when the poll closes.',
         deep_link: `/poll?id=${id[1]}`,

@@ -1,7 +1,7 @@
 // The Team Polls page: a form to create a poll, the agent's create_poll action, and what happens in an
 // end-to-end encrypted room. Built by build.mjs with the backend's URL (POLLS_API).
 import { isSvcError, svc } from 'svc-sdk';
-import { createPollsApp } from './polls';
+import { createPollsApp, type PollView } from './polls';
 
 declare const POLLS_API: string;
 
@@ -12,19 +12,9 @@ const status = (text: string, kind = 'info') => {
   $('status').dataset.kind = kind;
 };
 
-/** The room to post into, asking for the room scope at the moment of use; undefined from the home grid. */
-async function currentRoom() {
-  if ((await svc.permissions.request('room.context')) != 'granted') return undefined;
-  return (await svc.room.current()) ?? undefined;
-}
-
 // Handlers first, synchronously: an agent may invoke create_poll as soon as the app loads.
-void app.start();
-svc.actions.handle('create_poll', async (input: { question: string; options?: string[] }) => {
-  const room = await currentRoom();
-  const poll = await app.createPoll(input, room?.room_id, (message) => svc.actions.progress(message));
+void app.start((poll) => {
   if (poll.explanation) status(poll.explanation, 'warning');
-  return { poll_id: poll.poll_id };
 });
 
 document.body.dataset.theme = svc.app.theme;
@@ -39,8 +29,7 @@ $('create').addEventListener('click', async () => {
     .map((o) => o.trim())
     .filter(Boolean);
   try {
-    const room = await currentRoom();
-    const poll = await app.createPoll({ question, options }, room?.room_id);
+    const poll = await app.createPoll({ question, options }, await app.currentRoom());
     // Reminders need the notifications scope, asked for when the person turns them on, not before.
     $('remind').hidden = false;
     $('remind').onclick = async () => {
@@ -50,16 +39,46 @@ $('create').addEventListener('click', async () => {
     if (!poll.explanation) return status('Poll created (open Polls from a room to post it).');
     status(poll.explanation, 'warning');
     $('send-instead').hidden = false;
-    $('send-instead').onclick = () => app.postToRoom({ poll_id: poll.poll_id, question, options });
+    $('send-instead').onclick = async () => {
+      if (!(await app.postToRoom({ poll_id: poll.poll_id, question, options }))) return;
+      $('send-instead').hidden = true;
+      status('Poll posted to the room from your client.', 'success');
+    };
   } catch (error) {
     status(isSvcError(error) ? `${error.code}: ${error.message}` : (error as Error).message, 'error');
   }
 });
 
-// Opened from a notification or a card's deep link (/poll?id=...): say which poll.
-if (svc.app.launchParams.id) status(`Poll ${svc.app.launchParams.id}`);
+/** Shows a poll's options as buttons with their counts; a click votes. */
+function showPoll(poll: PollView): void {
+  $('vote-question').textContent = poll.question;
+  $('vote-options').replaceChildren(
+    ...poll.options.map((option, i) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.testid = 'vote-option';
+      button.setAttribute('aria-pressed', String(poll.mine == option));
+      button.textContent = `${option} · ${poll.counts[i]}`;
+      button.onclick = async () => {
+        showPoll(await app.vote(poll.poll_id, option));
+        status(`You voted ${option}.`, 'success');
+      };
+      return button;
+    }),
+  );
+  $('vote').hidden = false;
+}
 
+// Opened from a notification or a card's deep link (/poll?id=...): the poll, to vote on.
+const opened = svc.app.launchParams.id;
+if (opened) {
+  status(`Poll ${opened}`);
+  void app.getPoll(opened).then((poll) => (poll ? showPoll(poll) : status('This poll was deleted.', 'warning')));
+}
+
+// Who the app is open for: the tenant (no scope needed; the person's name would need identity.basic, which Polls
+// does not ask for).
 svc.identity.get().then(
-  (me) => ($('hello').textContent = `Hello ${me.display_name ?? 'there'}`),
+  (me) => ($('tenant').textContent = `Polls of ${me.tenant_id}`),
   () => {},
 );

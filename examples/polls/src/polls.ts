@@ -14,6 +14,15 @@ export type Fetch = (
   init: { method: string; headers: Record<string, string>; body?: string },
 ) => Promise<{ ok: boolean; json(): Promise<any> }>;
 
+/** A poll as a voter sees it: the options, how many chose each, and the person's own vote. */
+export interface PollView {
+  poll_id: string;
+  question: string;
+  options: string[];
+  counts: number[];
+  mine?: string;
+}
+
 /** What the backend answers to a new poll: posted into the room, or why not. */
 export interface CreatedPoll {
   poll_id: string;
@@ -57,6 +66,12 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     return call('POST', '/polls', { question: input.question, options, ...(room_id ? { room_id } : {}) });
   }
 
+  /** The room to post into, asking for the room scope at the moment of use; undefined from the home grid. */
+  async function currentRoom(): Promise<string | undefined> {
+    if ((await svc.permissions.request('room.context')) != 'granted') return undefined;
+    return (await svc.room.current())?.room_id;
+  }
+
   /** Posts a poll into the current room as a card. Returns false when it could not (and says why in a toast). */
   async function postToRoom(poll: { poll_id: string; question: string; options: string[] }): Promise<boolean> {
     if ((await svc.permissions.request('room.context')) != 'granted') return toast('Polls need to know the room.');
@@ -82,6 +97,16 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     return true;
   }
 
+  /** A poll by id (from a card's deep link), with its counts and the person's vote; null once it was deleted. */
+  async function getPoll(poll_id: string): Promise<PollView | null> {
+    return call('GET', `/polls/${encodeURIComponent(poll_id)}`).catch(() => null);
+  }
+
+  /** Votes for `option` (voting again changes the vote); answers the new counts. */
+  function vote(poll_id: string, option: string): Promise<PollView> {
+    return call('POST', `/polls/${encodeURIComponent(poll_id)}/votes`, { option });
+  }
+
   /** Turns on reminders: the backend can only notify a person who granted `notifications` in the app. */
   async function enableReminders(poll_id: string): Promise<boolean> {
     if ((await svc.permissions.request('notifications')) != 'granted') return toast('Reminders are off.');
@@ -94,12 +119,18 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     return false;
   }
 
-  async function start(): Promise<void> {
+  /**
+   * Registers the actions (one handler each) and sets the title. `onCreated` hears of each poll an agent or the
+   * person created through the create_poll action (the page shows the encrypted-room explanation).
+   */
+  async function start(onCreated: (poll: CreatedPoll) => void = () => {}): Promise<void> {
     svc.ui.setTitle(svc.app.launchParams.id ? 'Poll' : 'Polls');
     svc.app.onThemeChange((theme) => (state.theme = theme));
-    svc.actions.handle('create_poll', (input: PollInput) =>
-      createPoll(input, undefined, (m) => svc.actions.progress(m)),
-    );
+    svc.actions.handle('create_poll', async (input: PollInput) => {
+      const poll = await createPoll(input, await currentRoom(), (m) => svc.actions.progress(m));
+      onCreated(poll);
+      return { poll_id: poll.poll_id };
+    });
     svc.actions.handle('delete_poll', async ({ poll_id }: { poll_id: string }, context) => {
       // Agents get a tighter rule than people: the backend sees act.sub in the token and applies it too.
       await call('DELETE', `/polls/${poll_id}${context.invoked_by == 'agent' ? '?by=agent' : ''}`);
@@ -108,5 +139,5 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
   }
 
   const state = { theme: svc.app.theme };
-  return { start, createPoll, postToRoom, enableReminders, state };
+  return { start, createPoll, currentRoom, postToRoom, enableReminders, getPoll, vote, state };
 }

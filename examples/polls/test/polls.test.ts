@@ -37,7 +37,7 @@ describe('Team Polls', () => {
   });
 
   test('an agent creates a poll: options are elicited, progress is shown, the backend sees the agent', async () => {
-    const { app, backend } = setup({ answers: { elicit: () => ['Pizza', 'Sushi'] } });
+    const { app, backend } = setup({ answers: { elicit: () => ['Pizza', 'Sushi'], permission: () => 'granted' } });
     await app.start();
     const out = await host.invokeAction(
       'create_poll',

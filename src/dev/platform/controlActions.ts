@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { DevState, DevUser } from '../protocol';
+import { initialState } from './initialState';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
 import { CONTROL_BODIES, parseBody } from './controlSchemas';
@@ -16,6 +17,7 @@ export interface ActionBody {
   overlap_seconds?: number;
   room_id?: string;
   text?: string;
+  card?: unknown;
   name?: string;
   is_encrypted?: boolean;
   id?: string;
@@ -118,6 +120,7 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
         if (!room)
           throw new Error(`room_id ${b.room_id} is unknown: send one of ${state.rooms.map((r) => r.id).join(', ')}.`);
         room.timeline.push({
+          ...(b.card ? { card: b.card } : {}),
           kind: 'message',
           event_id: `$${randomUUID()}`,
           sender: userOf().id,
@@ -127,7 +130,9 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
         });
       },
       'POST /__svc/rooms': (b) => {
-        const members = state.users.map((u) => u.id);
+        // A room belongs to the tenant of the person who creates it.
+        const tenant = userOf().tenant_id;
+        const members = state.users.filter((u) => u.tenant_id === tenant).map((u) => u.id);
         state.rooms.push({
           id: randomUUID(),
           name: b.name,
@@ -147,6 +152,18 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
           ([, v]) => v !== undefined,
         );
         Object.assign(state.settings, Object.fromEntries(patch));
+        // Another person sees the rooms of their own tenant only: stay in the room if they are a member of it.
+        const me = state.settings.current_user_id;
+        const here = state.rooms.find((r) => r.id === state.settings.current_room_id);
+        if (here && !here.members.includes(me))
+          state.settings.current_room_id = state.rooms.find((r) => r.members.includes(me))?.id ?? '';
+      },
+      'POST /__svc/reset': () => {
+        // Back to a fresh start, in place (the router, the handle and the state file all hold this object); the
+        // revision keeps counting so pages take the fresh state as the newest.
+        const fresh = initialState(ctx.miniAppId, state.version);
+        for (const key of Object.keys(state) as (keyof DevState)[]) if (key !== 'revision') delete state[key];
+        Object.assign(state, fresh);
       },
       'POST /__svc/notifications/read': (b) => {
         const note = state.notifications.find((n) => n.id === b.id);
@@ -157,7 +174,7 @@ export function controlActions(ctx: ControlContext): Record<string, ControlActio
         const old = state.deliveries.find((d) => d.id === b.id);
         if (!old) throw new Error(`id ${b.id} is not a delivery: send the id of one in state.deliveries.`);
         if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
-        ctx.webhooks.send(old.event, old.payload);
+        ctx.webhooks.send(old.event, old.payload, old.id);
       },
       'POST /__svc/revoke-version': (b) => {
         state.version_revoked = true;

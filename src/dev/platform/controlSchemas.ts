@@ -28,7 +28,34 @@ export const CONTROL_BODIES = {
   'POST /__svc/deprovision': userAction,
   'POST /__svc/grant': userAction.extend({ scope: text('scope', LIMITS.id) }),
   'POST /__svc/revoke': userAction.extend({ scope: text('scope', LIMITS.id) }),
-  'POST /__svc/message': z.object({ room_id: id('room_id'), text: text('text', LIMITS.messageText) }),
+  'POST /__svc/message': z.object({
+    room_id: id('room_id'),
+    text: text('text', LIMITS.messageText),
+    // The card the person confirmed sending with svc.message.send, shown in the timeline as a card.
+    card: z
+      .object(
+        {
+          title: text('card.title', LIMITS.cardTitle),
+          body: z.string({ error: 'card.body must be a string: send text.' }).max(LIMITS.cardBody, {
+            error: `card.body is longer than ${LIMITS.cardBody} characters: send at most ${LIMITS.cardBody}.`,
+          }),
+          actions: z
+            .array(
+              z.object({
+                label: text('card.actions[].label', LIMITS.actionLabel),
+                deep_link: text('card.actions[].deep_link', LIMITS.deepLink),
+              }),
+              { error: 'card.actions must be a list of { label, deep_link }.' },
+            )
+            .max(LIMITS.cardActions, {
+              error: `card.actions has more than ${LIMITS.cardActions}: send at most that many.`,
+            })
+            .default([]),
+        },
+        { error: 'card must be { title, body, actions: [{ label, deep_link }] }.' },
+      )
+      .optional(),
+  }),
   'POST /__svc/rooms': z.object({
     name: text('name', LIMITS.roomName),
     is_encrypted: z.boolean({ error: 'is_encrypted must be a boolean: send true or false.' }).optional(),

@@ -50,14 +50,23 @@ export function createWebhookSender(options: WebhookSenderOptions) {
       );
       const signature = signed.map((h) => h[SIGNATURE_HEADERS.signature]).join(',');
       const headers = { ...signed[0], [SIGNATURE_HEADERS.signature]: signature };
+      const sent: Record<string, string> = {
+        'Content-Type': 'application/json',
+        ...headers,
+        'X-Svc-Delivery-Id': delivery.id,
+      };
       const response = await fetch(options.url, {
         method: 'POST',
-        headers: { ...headers, 'X-Svc-Delivery-Id': delivery.id },
+        headers: sent,
         body,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      await response.body?.cancel();
+      // What the inspector shows: the headers as sent, the signature cut to its prefix (enough to tell two apart).
+      delivery.headers = Object.fromEntries(
+        Object.entries(sent).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 12)}…[redacted]` : v]),
+      );
       record.status = response.status;
+      record.response_body = (await response.text()).slice(0, 2000);
     } catch (error) {
       record.error = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
     }
@@ -86,8 +95,8 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   }
 
   return {
-    /** Creates a delivery, sends it, and returns it (its state changes as attempts happen). */
-    send(event: string, payload: Record<string, unknown>): DevDelivery {
+    /** Creates a delivery (`resendOf`: the one it sends again), sends it, and returns it (its state changes as attempts happen). */
+    send(event: string, payload: Record<string, unknown>, resendOf?: string): DevDelivery {
       const created: DevDelivery = {
         id: crypto.randomUUID(),
         event,
@@ -95,6 +104,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         url: options.url,
         state: 'pending',
         attempts: [],
+        ...(resendOf ? { resend_of: resendOf } : {}),
       };
       const delivery = options.add ? options.add(created) : created;
       void attempt(delivery);

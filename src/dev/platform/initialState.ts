@@ -2,7 +2,7 @@ import type { DevState } from '../protocol';
 
 /**
  * The first state of a fresh launch: two tenants (Alice and Bob in Acme, Carol in Globex), a plain room and an
- * end-to-end encrypted one, the app installed for Alice and Carol with nothing granted.
+ * end-to-end encrypted one in Acme, a room of Globex's, the app installed for Alice and Carol with nothing granted.
  * @internal
  */
 export function initialState(miniAppId: string, version: string): DevState {
@@ -22,6 +22,8 @@ export function initialState(miniAppId: string, version: string): DevState {
     rooms: [
       { id: 'general', name: 'General', is_encrypted: false, members: ['alice', 'bob'], timeline: [] },
       { id: 'board', name: 'Board (encrypted)', is_encrypted: true, members: ['alice', 'bob'], timeline: [] },
+      // Globex's own room: a person sees the rooms of their tenant only.
+      { id: 'globex', name: 'Globex team', is_encrypted: false, members: ['carol'], timeline: [] },
     ],
     installations: [
       { user_id: 'alice', mini_app_id: miniAppId, version, installed: true, installed_at: new Date().toISOString() },

@@ -1,6 +1,7 @@
 import type { HostEndpoint } from '../../host';
 import { isSvcError } from '../../protocol/SvcError';
-import { fill, h } from './dom';
+import { copyButton, fill, h } from './dom';
+import { prettyJson } from './callLog';
 import { schemaForm } from './schemaForm';
 
 interface ActionDecl {
@@ -15,18 +16,31 @@ interface ActionDecl {
 /**
  * The agent panel: each declared action with a form from its `input_schema` (JSON for what a form cannot express),
  * invoked as an agent or as the person through the host's rules (confirm floor included); progress and elicit show
- * live (elicit as a sheet), then the result or the error.
+ * live (elicit as a sheet), then the whole result or error with a copy button. With the app closed, it is opened
+ * first (in the current room), then invoked: the host waits for the app's handlers.
  */
-export function agentPanel(actions: ActionDecl[], host: () => HostEndpoint | undefined) {
+export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoint | undefined>) {
   const progress = new Map<string, HTMLElement>();
   const element = h('div', { 'data-testid': 'agent-panel' });
   const agentId = h('input', { value: 'agent-1', 'data-testid': 'agent-id', size: 10 });
   // Calls from MCP clients (svc dev's /mcp endpoint), newest first, beside the panel's own invocations.
   const mcpList = h('div', { 'data-testid': 'mcp-calls' }, h('p', { class: 'note' }, 'No MCP call yet.'));
   let mcpCount = 0;
+  const shown = (kind: string, text: string) =>
+    h(
+      'div',
+      { class: 'json' },
+      h(
+        'div',
+        { class: 'row' },
+        h('strong', { class: `grow ${kind}` }, kind == 'ok' ? 'Result' : 'Error'),
+        copyButton(text),
+      ),
+      h('pre', { class: kind }, text),
+    );
   fill(
     element,
-    h('div', { class: 'row' }, 'Agent id', agentId),
+    h('label', { class: 'row' }, 'Agent id', agentId),
     h('h3', {}, 'MCP calls'),
     mcpList,
     actions.length ? null : h('p', { class: 'note' }, 'The manifest declares no actions.'),
@@ -36,8 +50,6 @@ export function agentPanel(actions: ActionDecl[], host: () => HostEndpoint | und
       const live = h('div', { class: 'note', 'data-testid': `progress-${action.name}` });
       progress.set(action.name, live);
       const run = async (by: 'agent' | 'user') => {
-        const current = host();
-        if (!current) return fill(out, h('span', { class: 'err' }, 'Open the app first.'));
         let input: unknown;
         try {
           input = form.read();
@@ -46,13 +58,21 @@ export function agentPanel(actions: ActionDecl[], host: () => HostEndpoint | und
         }
         fill(live);
         fill(out, h('span', { class: 'pending' }, 'running…'));
+        const current = await host();
+        if (!current)
+          return fill(
+            out,
+            h('span', { class: 'err' }, 'The app could not be opened: see the notice above the timeline.'),
+          );
         try {
           const context = by == 'agent' ? { invoked_by: by, agent_id: agentId.value } : { invoked_by: by };
           const result = await current.invokeAction(action.name, input, context as { invoked_by: 'agent' | 'user' });
-          fill(out, h('pre', { class: 'ok' }, JSON.stringify(result, null, 2) ?? 'undefined'));
+          fill(out, shown('ok', prettyJson(result)));
         } catch (error) {
-          const text = isSvcError(error) ? `${error.code}: ${error.message}` : String(error);
-          fill(out, h('pre', { class: 'err' }, text));
+          const text = isSvcError(error)
+            ? prettyJson({ code: error.code, message: error.message, retriable: error.retriable, method: error.method })
+            : String(error);
+          fill(out, shown('err', text));
         }
       };
       return h(

@@ -1,5 +1,7 @@
 import type { HostAnswers } from '../../host';
+import { createInputValidator } from '../../manifest/createInputValidator';
 import type { SvcFile } from '../../protocol/types';
+import { cardView } from './cardView';
 import { h } from './dom';
 import { schemaForm } from './schemaForm';
 import { sheet } from './sheet';
@@ -44,7 +46,17 @@ export function uiAnswers(appName: string): HostAnswers {
       yesNo(
         'send-sheet',
         `Send this message from ${appName}?`,
-        [h('p', {}, message.body), message.card ? pretty(message.card) : null],
+        [
+          h('p', {}, message.body),
+          message.card
+            ? cardView(
+                { title: message.card.title, body: message.card.body, actions: message.card.actions ?? [] },
+                `You via ${appName}`,
+                undefined,
+                'send-card',
+              )
+            : null,
+        ],
         'Send',
         'Cancel',
       ),
@@ -60,13 +72,27 @@ export function uiAnswers(appName: string): HostAnswers {
     confirm: ({ title, body }) => yesNo('confirm-sheet', title, [h('p', {}, body)], 'OK', 'Cancel'),
     elicit: ({ prompt, schema, action, signal }) => {
       const form = schemaForm(schema, 'elicit-field');
+      // The host's own check: an answer that does not fit the schema never leaves the sheet.
+      const validate = createInputValidator(schema);
+      const read = () => {
+        const value = form.read();
+        const issues = validate(value);
+        form.element.querySelectorAll('[data-testid^=elicit-field]').forEach((el) => {
+          el.setAttribute('aria-invalid', issues.length ? 'true' : 'false');
+        });
+        if (issues.length)
+          throw new Error(
+            `${issues.map((i) => i.message.replace(/^\$\./, '').replace(/^\$ /, 'The answer ')).join('; ')}. Correct it, or refuse.`,
+          );
+        return value;
+      };
       return sheet<unknown>(
         'elicit-sheet',
         prompt,
         [h('p', { class: 'note' }, `Asked by the action ${action}`), form.element],
         [
           { label: 'Refuse', value: null, testid: 'elicit-refuse' },
-          { label: 'Submit', value: () => form.read(), primary: true, testid: 'elicit-submit' },
+          { label: 'Submit', value: read, primary: true, testid: 'elicit-submit' },
         ],
         signal,
       );

@@ -18,24 +18,47 @@ export async function control<T = DevState>(method: string, path: string, body?:
   return answer as T;
 }
 
+/** Tells the terminal what only the page knows; best effort (the page works without a terminal). */
+export const pageEvent = (
+  event: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number },
+) =>
+  void fetch(`${CONTROL_PREFIX}/page-event`, {
+    method: 'POST',
+    headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
+    body: JSON.stringify(event),
+  }).catch(() => {});
+
 /** The configuration the page starts from. */
 export const loadConfig = () => control<DevConfig>('GET', '/config');
 
 /**
- * Follows the platform's event stream: the whole state on every change, blocked requests, and `more` events by type
- * (their parsed data).
+ * The stream's connection: `open`; `retrying` while svc dev is away (the browser reconnects by itself); `closed`
+ * when it came back without this page's launch token (a restart makes a new one).
+ */
+export type Connection = 'open' | 'retrying' | 'closed';
+
+/**
+ * Follows the platform's event stream: the whole state on every change, blocked requests, the connection, and
+ * `more` events by type (their parsed data).
  */
 export function follow(
   onState: (state: DevState) => void,
   onBlocked: (request: DevConfig['blocked'][number]) => void,
+  onConnection: (connection: Connection) => void = () => {},
   more: Record<string, (data: any) => void> = {},
 ) {
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
-  // Set while the stream is open: the platform relays MCP calls to a page only then.
-  source.addEventListener('open', () => (document.documentElement.dataset.live = 'true'));
-  source.addEventListener('error', () => delete document.documentElement.dataset.live);
+  source.addEventListener('open', () => {
+    // Set while the stream is open: the platform relays MCP calls to a page only then.
+    document.documentElement.dataset.live = 'true';
+    onConnection('open');
+  });
+  source.addEventListener('error', () => {
+    delete document.documentElement.dataset.live;
+    onConnection(source.readyState == EventSource.CLOSED ? 'closed' : 'retrying');
+  });
   for (const [type, on] of Object.entries(more))
     source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
   return () => source.close();

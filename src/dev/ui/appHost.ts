@@ -80,6 +80,16 @@ function grantStore(state: () => DevState, userId: string, update: (next: DevSta
 /** Forgets the page-side refusals of a person (settings: "ask again"). */
 export const forgetRefusals = (userId: string) => denied.get(userId)?.clear();
 
+/** The bridge scopes a person refused in this page (the platform keeps grants only). */
+export const refusedScopes = (userId: string): ReadonlySet<string> => denied.get(userId) ?? new Set();
+
+/** Forgets what the page keeps itself (refusals, each person's storage, saved files): part of a reset. */
+export function forgetPageState(): void {
+  denied.clear();
+  storages.clear();
+  saved.length = 0;
+}
+
 /**
  * Launches the app in `iframe` on the rule engine of `svc-sdk/host`: the person's answers are the messenger's
  * sheets, the effects go to the platform (messages, tokens) or the page (toasts, title).
@@ -127,7 +137,8 @@ export function launchApp(
       'message.send': async ({ room_id, body, card }) => {
         const next = await control('POST', '/message', {
           room_id,
-          text: card ? `${body}\n[${card.title}] ${card.body}` : body,
+          text: body,
+          ...(card ? { card: { title: card.title, body: card.body, actions: card.actions ?? [] } } : {}),
         });
         const room = next.rooms.find((r) => r.id == room_id);
         return { event_id: room?.timeline.at(-1)?.event_id ?? '' };

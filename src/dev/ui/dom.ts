@@ -49,3 +49,15 @@ export function redactTokens(value: unknown): unknown {
     ),
   );
 }
+
+/** A button that copies `text` to the clipboard and says so. */
+export function copyButton(text: string, label = 'Copy'): HTMLButtonElement {
+  const button = h('button', { class: 'small', 'data-testid': 'copy', 'aria-label': label }, 'Copy');
+  button.addEventListener('click', () => {
+    navigator.clipboard.writeText(text).then(
+      () => (button.textContent = 'Copied'),
+      () => (button.textContent = 'Copy failed: select the text'),
+    );
+  });
+  return button;
+}

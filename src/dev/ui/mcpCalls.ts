@@ -1,5 +1,5 @@
 import type { HostAnswers, HostEndpoint } from '../../host';
-import { isSvcError } from '../../protocol/SvcError';
+import { isSvcError, SvcError } from '../../protocol/SvcError';
 import { control } from './api';
 
 /** An MCP tool call the platform relays to the page (the `mcp-invoke` event). */
@@ -32,7 +32,7 @@ interface Current {
  * progress, "waiting for the person" while a sheet is open, elicit (to the agent when the platform says so), the
  * result or the SvcError. A cancel aborts the invocation's signal, which closes its sheets.
  */
-export function mcpCalls(host: () => HostEndpoint, view: McpCallView) {
+export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: McpCallView) {
   let current: Current | undefined;
   const post = (path: string, body: Record<string, unknown>) =>
     control<unknown>('POST', `/mcp/${path}`, { id: current?.call.id, ...body });
@@ -47,7 +47,14 @@ export function mcpCalls(host: () => HostEndpoint, view: McpCallView) {
       view.mark(`MCP · ${call.agent_id}`);
       let answer: Record<string, unknown>;
       try {
-        const result = await host().invokeAction(
+        const endpoint = await host();
+        if (!endpoint)
+          throw new SvcError(
+            'ERR_HOST_UNREACHABLE',
+            'The app could not be opened in svc dev (not installed, the person left the tenant, or the version was revoked): see the notice in the messenger, then call again.',
+            true,
+          );
+        const result = await endpoint.invokeAction(
           call.name,
           call.input,
           { invoked_by: 'agent', agent_id: call.agent_id },

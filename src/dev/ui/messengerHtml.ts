@@ -4,6 +4,10 @@ export interface MessengerHtmlOptions {
   scriptUrl: string;
 }
 
+// A speech bubble, inline: no request for /favicon.ico (a 404 in the console on every load).
+const FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath fill='%233867d6' d='M2 2h12v9H6l-4 3z'/%3E%3C/svg%3E";
+
 const escapeAttribute = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -19,11 +23,50 @@ export function renderMessengerHtml(options: MessengerHtmlOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc dev: simulated messenger</title>
+<link rel="icon" href="${FAVICON}">
 <script type="module" src="${escapeAttribute(options.scriptUrl)}"></script>
 </head>
 <body>
 <noscript>The simulated messenger needs JavaScript.</noscript>
 <div id="messenger" data-testid="messenger">Loading the simulated messenger...</div>
+</body>
+</html>
+`;
+}
+
+/**
+ * The page a stale tab gets (an old launch token, from before svc dev was restarted): what happened and what to do,
+ * styled like the messenger, in light or dark as the system prefers.
+ * @public
+ */
+export function renderStaleTabHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>svc dev: open the new URL</title>
+<link rel="icon" href="${FAVICON}">
+<style>
+:root { color-scheme: light dark; font: 15px/1.5 system-ui, sans-serif; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f5f7; color: #1d2330; }
+main { max-width: 520px; padding: 24px 28px; border-radius: 12px; background: #fff; border: 1px solid #d9dde3; }
+h1 { font-size: 20px; margin: 0 0 8px; }
+code { font-size: 13px; }
+@media (prefers-color-scheme: dark) {
+  body { background: #15181d; color: #e6e9ee; }
+  main { background: #1f242b; border-color: #3a424d; }
+}
+</style>
+</head>
+<body>
+<main data-testid="stale-tab">
+<h1>This tab belongs to an earlier run of svc dev</h1>
+<p>svc dev makes a new launch token each time it starts, and this address carries an old one (or none), so the
+messenger will not open here.</p>
+<p>Open the URL svc dev printed in its terminal, the line that starts with <code>http://127.0.0.1</code>. Your
+rooms, grants and cards are still there if you started it with <code>--state</code>.</p>
+</main>
 </body>
 </html>
 `;

@@ -1,25 +1,61 @@
+import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
 import type { DevConfig, DevState } from '../protocol';
 import { control } from './api';
-import { forgetRefusals } from './appHost';
-import { fill, h } from './dom';
+import { forgetRefusals, refusedScopes } from './appHost';
+import { type Child, copyButton, h } from './dom';
 
-/** Runs a control call from a button; a refusal shows as a toast instead of vanishing. */
-type Act = (method: string, path: string, body?: unknown) => void;
+/** Renders a region only when its key changed (see messenger.ts). */
+export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
+
+/** What the settings' buttons do: plain control calls, and the ones that ask first and explain after. */
+export interface SettingsActions {
+  /** Runs a control call from a button; a refusal shows as a toast instead of vanishing. */
+  act(method: string, path: string, body?: unknown): void;
+  uninstall(): void;
+  deprovision(): void;
+  revokeVersion(): void;
+  reset(): void;
+}
+
+/** Each manifest scope in words, as the permission sheet and the settings name it. */
+const SCOPE_WORDS: Record<string, string> = {
+  'svc.identity.basic': 'Your name and organisation',
+  'svc.room.context': 'The room it is opened in',
+  'svc.message.send': 'Send messages for you',
+  'svc.notifications': 'Notifications',
+  'svc.files.read': 'Read your files',
+  'svc.files.write': 'Save files',
+  'svc.storage': 'Storage on this device',
+};
+/** A manifest scope in words (its own name when it has none). */
+export const scopeInWords = (scope: string) => SCOPE_WORDS[scope] ?? scope;
+
+const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
 
 /**
- * Settings a developer needs to try every path: theme and locale (events reach the app), the person (two people in
- * a tenant), each scope granted or revoked, install and uninstall, removing the person from the tenant, revoking
- * the version, rotating the signing secret.
+ * Settings a developer needs to try every path: theme and locale (events reach the app), the person (two tenants),
+ * each scope with its state (granted, denied, prompt), install and uninstall, removing the person from the tenant,
+ * revoking the version, rotating the signing secret, and a reset to a fresh state.
  */
-export function renderSettings(el: HTMLElement, state: DevState, config: DevConfig, act: Act): void {
+export function renderSettings(
+  el: HTMLElement,
+  state: DevState,
+  config: DevConfig,
+  actions: SettingsActions,
+  region: Region,
+): void {
   const s = state.settings;
   const user = s.current_user_id;
   const scopes = ((config.manifest.permissions as { scope: string }[] | undefined) ?? []).map((p) => p.scope);
   const granted = state.grants.find((g) => g.user_id == user)?.scopes ?? [];
+  const refused = refusedScopes(user);
   const installed = state.installations.some((i) => i.user_id == user && i.installed);
   const me = state.users.find((u) => u.id == user);
-  fill(
-    el,
+  const { act } = actions;
+  // Each section renders on its own: a rotation never rebuilds the person <select>, a grant never the theme.
+  if (!el.firstChild) el.append(...Array.from({ length: 5 }, () => h('div', {})));
+  const [look, person, permissions, installation, admin] = [...el.children] as HTMLElement[];
+  region(look!, [s.theme, s.locale], () => [
     h('h2', {}, 'Appearance'),
     h(
       'div',
@@ -33,60 +69,93 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         `Theme: ${s.theme}`,
       ),
       h(
-        'select',
-        {
-          'data-testid': 'locale',
-          onchange: (e) => act('PATCH', '/settings', { locale: (e.target as HTMLSelectElement).value }),
-        },
-        ...['en', 'de', 'fr', 'ja'].map((l) => h('option', { value: l, selected: l == s.locale }, l)),
-      ),
-    ),
-    h('h2', {}, 'Person'),
-    h(
-      'select',
-      {
-        'data-testid': 'user',
-        onchange: (e) => act('PATCH', '/settings', { current_user_id: (e.target as HTMLSelectElement).value }),
-      },
-      ...state.users.map((u) =>
+        'label',
+        {},
+        'Locale ',
         h(
-          'option',
-          { value: u.id, selected: u.id == user },
-          `${u.display_name} (${u.tenant_id}${u.deprovisioned ? ', removed' : ''})`,
+          'select',
+          {
+            'data-testid': 'locale',
+            onchange: (e) => act('PATCH', '/settings', { locale: (e.target as HTMLSelectElement).value }),
+          },
+          ...['en', 'de', 'fr', 'ja'].map((l) => h('option', { value: l, selected: l == s.locale }, l)),
         ),
       ),
     ),
-    h('div', { class: 'note' }, `app_user_id ${me?.app_user_id}`),
-    h('h2', {}, 'Permissions'),
-    ...scopes.map((scope) =>
+  ]);
+  region(person!, [user, state.users, state.tenants], () => [
+    h('h2', {}, 'Person'),
+    h(
+      'label',
+      {},
+      'Signed in as ',
       h(
+        'select',
+        {
+          'data-testid': 'user',
+          onchange: (e) => act('PATCH', '/settings', { current_user_id: (e.target as HTMLSelectElement).value }),
+        },
+        ...state.users.map((u) =>
+          h(
+            'option',
+            { value: u.id, selected: u.id == user },
+            `${u.display_name} (${state.tenants.find((t) => t.id == u.tenant_id)?.name ?? u.tenant_id}${u.deprovisioned ? ', removed' : ''})`,
+          ),
+        ),
+      ),
+    ),
+    h('div', { class: 'note' }, `app_user_id ${me?.app_user_id} · tenant_id ${me?.tenant_id}`),
+  ]);
+  region(permissions!, [user, scopes, granted, [...refused]], () => [
+    h('h2', {}, 'Permissions'),
+    scopes.length ? null : h('p', { class: 'note' }, 'The manifest asks for no permission.'),
+    ...scopes.map((scope) => {
+      const bridgeScope = Object.entries(SCOPE_TO_MANIFEST).find(([, m]) => m == scope)?.[0] ?? scope;
+      const decision = granted.includes(scope) ? 'granted' : refused.has(bridgeScope) ? 'denied' : 'prompt';
+      return h(
         'div',
-        { class: 'row' },
-        h('span', { style: 'flex:1' }, scope),
-        granted.includes(scope)
+        { class: 'row', 'data-testid': `permission-${scope}`, 'data-state': decision },
+        h('span', { class: 'grow' }, scopeInWords(scope), h('div', { class: 'note' }, scope)),
+        h('span', { class: `chip ${decision}` }, decision),
+        decision == 'granted'
           ? h(
               'button',
-              { 'data-testid': `revoke-${scope}`, onclick: () => act('POST', '/revoke', { user_id: user, scope }) },
+              {
+                'data-testid': `revoke-${scope}`,
+                'aria-label': `Revoke ${scopeInWords(scope)}`,
+                onclick: () => act('POST', '/revoke', { user_id: user, scope }),
+              },
               'Revoke',
             )
           : h(
               'button',
-              { 'data-testid': `grant-${scope}`, onclick: () => act('POST', '/grant', { user_id: user, scope }) },
+              {
+                'data-testid': `grant-${scope}`,
+                'aria-label': `Grant ${scopeInWords(scope)}`,
+                onclick: () => act('POST', '/grant', { user_id: user, scope }),
+              },
               'Grant',
             ),
-      ),
+      );
+    }),
+    h(
+      'button',
+      {
+        onclick: () => {
+          forgetRefusals(user);
+          act('GET', '/state');
+        },
+      },
+      'Ask again for refused scopes',
     ),
-    h('button', { onclick: () => forgetRefusals(user) }, 'Ask again for refused scopes'),
+  ]);
+  region(installation!, [user, installed], () => [
     h('h2', {}, 'Installation'),
     h(
       'div',
       { class: 'row' },
       installed
-        ? h(
-            'button',
-            { 'data-testid': 'uninstall', onclick: () => act('POST', '/uninstall', { user_id: user }) },
-            'Uninstall',
-          )
+        ? h('button', { 'data-testid': 'uninstall', onclick: () => actions.uninstall() }, 'Uninstall…')
         : h(
             'button',
             { 'data-testid': 'install', onclick: () => act('POST', '/install', { user_id: user }) },
@@ -94,14 +163,12 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
           ),
       h(
         'button',
-        {
-          class: 'danger',
-          'data-testid': 'deprovision',
-          onclick: () => act('POST', '/deprovision', { user_id: user }),
-        },
-        'Remove from tenant',
+        { class: 'danger', 'data-testid': 'deprovision', onclick: () => actions.deprovision() },
+        'Remove from tenant…',
       ),
     ),
+  ]);
+  region(admin!, [state.version_revoked, state.version, state.secret, config.statePath], () => [
     h('h2', {}, 'Administrator'),
     h(
       'div',
@@ -111,63 +178,188 @@ export function renderSettings(el: HTMLElement, state: DevState, config: DevConf
         {
           class: 'danger',
           'data-testid': 'revoke-version',
-          onclick: () => act('POST', '/revoke-version', { reason: 'revoked in svc dev' }),
+          disabled: state.version_revoked,
+          onclick: () => actions.revokeVersion(),
         },
-        state.version_revoked ? 'Version revoked' : 'Revoke this version',
+        state.version_revoked ? `Version ${state.version} revoked` : 'Revoke this version…',
       ),
       h(
         'button',
         { 'data-testid': 'rotate-secret', onclick: () => act('POST', '/rotate-secret', {}) },
-        `Rotate secret (gen ${state.secret.generation})`,
+        'Rotate signing secret',
       ),
     ),
-  );
+    h(
+      'p',
+      { class: 'note', 'data-testid': 'secret-note' },
+      state.secret.previous_valid_until && Date.parse(state.secret.previous_valid_until) > Date.now()
+        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret from now on, and the previous one still verifies until ${time(state.secret.previous_valid_until)}. Your backend must verify with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --env-file rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
+        : `Secret generation ${state.secret.generation}. Rotating makes a new secret that signs webhooks at once, while the previous one keeps verifying for an hour: the overlap in which your backend moves to the new one.`,
+    ),
+    h('h2', {}, 'State'),
+    h(
+      'p',
+      { class: 'note', 'data-testid': 'state-where' },
+      config.statePath
+        ? `Saved after every change in ${config.statePath}; svc dev --reset or this button starts afresh.`
+        : 'In memory only (svc dev --state <file> keeps it between runs).',
+    ),
+    h('button', { class: 'danger', 'data-testid': 'reset', onclick: () => actions.reset() }, 'Reset to a fresh state…'),
+  ]);
 }
 
-/** The webhook delivery log (each attempt, "send again") and requests the package's policies blocked. */
-export function renderDeliveries(el: HTMLElement, state: DevState, blocked: DevConfig['blocked'], act: Act): void {
-  fill(
-    el,
-    state.deliveries.length ? null : h('p', { class: 'note' }, 'No webhook yet (start svc dev with --webhooks <url>).'),
-    ...state.deliveries
+/** Which deliveries are opened and the event filter: kept across re-renders of the inspector. */
+const inspector = { open: new Set<string>(), event: '' };
+
+/**
+ * The webhook inspector: each delivery with the person and scope it is about, its target URL, the headers as sent
+ * (signature cut to its prefix), the payload, and each attempt's status, timing and response body (a duplicate
+ * says so); "send again" makes a new delivery linked to the original. A filter by event.
+ */
+export function renderDeliveries(el: HTMLElement, state: DevState, act: SettingsActions['act'], region: Region): void {
+  if (!el.firstChild) {
+    const filter = h('select', { 'aria-label': 'Filter by event', 'data-testid': 'delivery-filter' });
+    filter.addEventListener('change', () => {
+      inspector.event = filter.value;
+      applyEventFilter(el);
+    });
+    el.append(h('div', { class: 'row' }, h('label', {}, 'Event ', filter)), h('div', { class: 'list' }));
+  }
+  const filter = el.querySelector('select')!;
+  const events = [...new Set(state.deliveries.map((d) => d.event))].sort();
+  const options = ['', ...events];
+  if ([...filter.options].map((o) => o.value).join() != options.join())
+    filter.replaceChildren(
+      ...options.map((e) => h('option', { value: e, selected: e == inspector.event }, e || 'All events')),
+    );
+  const shown = state.deliveries;
+  const who = (id: unknown) => state.users.find((u) => u.app_user_id == id);
+  const short = (id: string) => id.slice(0, 8);
+  region(el.querySelector<HTMLElement>('.list')!, shown, () => [
+    shown.length ? null : h('p', { class: 'note' }, 'No webhook yet (start svc dev with --webhooks <url>).'),
+    ...shown
       .slice()
       .reverse()
-      .map((d) =>
-        h(
-          'div',
-          { class: 'action', 'data-testid': 'delivery', 'data-event': d.event, 'data-state': d.state },
+      .map((d) => {
+        const person = who(d.payload.app_user_id);
+        const last = d.attempts.at(-1);
+        const duplicate = last?.response_body?.includes('"duplicate":true');
+        const details = h(
+          'details',
+          {
+            class: 'action',
+            id: `delivery-${d.id}`,
+            'data-testid': 'delivery',
+            'data-event': d.event,
+            'data-state': d.state,
+            open: inspector.open.has(d.id),
+          },
           h(
-            'div',
-            { class: 'row' },
-            h('strong', { style: 'flex:1' }, d.event),
+            'summary',
+            {},
+            h('strong', {}, d.event),
+            ' ',
             h('span', { class: d.state == 'delivered' ? 'ok' : d.state == 'failed' ? 'err' : 'pending' }, d.state),
+            last ? ` · ${last.status ?? last.error}` : '',
+            duplicate ? h('span', { class: 'chip', 'data-testid': 'duplicate' }, 'duplicate') : null,
+            h(
+              'div',
+              { class: 'note' },
+              `${person ? `${person.display_name} (${person.app_user_id}, ${person.tenant_id})` : `tenant ${String(d.payload.tenant_id ?? '')}`}${d.payload.scope ? ` · ${scopeInWords(String(d.payload.scope))} (${String(d.payload.scope)})` : ''} · ${short(d.id)}`,
+            ),
           ),
-          ...d.attempts.map((a) =>
-            h('div', { class: 'note' }, `${a.at.slice(11, 19)} ${a.status ?? a.error} (${a.duration_ms} ms)`),
+          d.resend_of
+            ? h(
+                'p',
+                { class: 'note', 'data-testid': 'resend-of' },
+                'Sent again from ',
+                h('a', { href: `#delivery-${d.resend_of}` }, short(d.resend_of)),
+                duplicate
+                  ? ': the backend answered that it had handled it already (same body, same idempotency key).'
+                  : '.',
+              )
+            : null,
+          h('div', { class: 'note' }, `POST ${d.url}`),
+          jsonBlock('Headers', d.headers ?? {}),
+          jsonBlock('Payload', d.payload),
+          h('strong', {}, 'Attempts'),
+          ...d.attempts.map((a, i) =>
+            h(
+              'div',
+              { class: 'attempt', 'data-testid': 'attempt' },
+              h(
+                'div',
+                { class: a.status && a.status < 300 ? 'ok' : 'err' },
+                `#${i + 1} ${time(a.at)} · ${a.status ?? a.error} · ${a.duration_ms} ms`,
+              ),
+              a.response_body ? h('pre', { 'data-testid': 'response-body' }, a.response_body) : null,
+            ),
           ),
+          d.next_attempt_at ? h('div', { class: 'pending' }, `Next attempt at ${time(d.next_attempt_at)}`) : null,
           h(
             'button',
             { 'data-testid': 'resend', onclick: () => act('POST', '/deliveries/resend', { id: d.id }) },
             'Send again',
           ),
-        ),
-      ),
-    h('h2', {}, 'Blocked requests'),
-    blocked.length ? null : h('p', { class: 'note' }, 'None.'),
-    ...blocked.map((b) => h('div', { class: 'err', 'data-testid': 'blocked' }, `${b.blocked}: ${b.advice}`)),
+        );
+        details.addEventListener('toggle', () => {
+          if (details.open) inspector.open.add(d.id);
+          else inspector.open.delete(d.id);
+        });
+        return details;
+      }),
+  ]);
+  applyEventFilter(el);
+}
+
+/** Shows the deliveries of the chosen event only. */
+function applyEventFilter(el: HTMLElement): void {
+  for (const d of el.querySelectorAll<HTMLElement>('[data-testid=delivery]'))
+    d.hidden = !!inspector.event && d.dataset.event != inspector.event;
+}
+
+/** A titled, indented JSON block with a copy button. */
+function jsonBlock(title: string, value: unknown) {
+  const text = JSON.stringify(value, null, 2);
+  return h(
+    'div',
+    { class: 'json' },
+    h('div', { class: 'row' }, h('strong', { class: 'grow' }, title), copyButton(text, `Copy ${title.toLowerCase()}`)),
+    h('pre', { 'data-testid': `delivery-${title.toLowerCase()}` }, text),
   );
 }
 
+/** Requests the package's policies blocked, each once, with what to change. */
+export function renderBlocked(el: HTMLElement, blocked: DevConfig['blocked'], region: Region): void {
+  const unique = [...new Map(blocked.map((b) => [`${b.directive} ${b.blocked}`, b])).values()];
+  region(el, unique, () => [
+    unique.length ? null : h('p', { class: 'note' }, 'No request was blocked.'),
+    ...unique.map((b) =>
+      h(
+        'div',
+        { class: 'action', 'data-testid': 'blocked' },
+        h('strong', {}, b.blocked),
+        h('div', {}, b.advice),
+        h('div', { class: 'note' }, `${b.directive} · ${time(b.at)}`),
+      ),
+    ),
+  ]);
+}
+
 /** The notification tray: opening one marks it read and opens its deep link in the app. */
-export function renderNotifications(el: HTMLElement, state: DevState, open: (deepLink: string) => void): void {
+export function renderNotifications(
+  el: HTMLElement,
+  state: DevState,
+  open: (deepLink: string) => void,
+  region: Region,
+): void {
   const mine = state.notifications.filter((n) => n.user_id == state.settings.current_user_id).reverse();
-  fill(
-    el,
+  region(el, mine, () => [
     mine.length ? null : h('p', { class: 'note' }, 'No notification.'),
     ...mine.map((n) =>
       h(
         'div',
-        { class: 'action', 'data-testid': 'notification' },
+        { class: `action ${n.read ? '' : 'unread'}`, 'data-testid': 'notification' },
         h('strong', {}, n.read ? n.title : `● ${n.title}`),
         h('p', {}, n.body),
         h(
@@ -182,5 +374,5 @@ export function renderNotifications(el: HTMLElement, state: DevState, open: (dee
         ),
       ),
     ),
-  );
+  ]);
 }

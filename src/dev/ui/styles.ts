@@ -1,19 +1,32 @@
-/** The messenger's stylesheet: light and dark themes from one set of custom properties. */
+/**
+ * The messenger's stylesheet: light and dark themes from one set of custom properties. Every text colour reaches
+ * 4.5:1 against the background it is drawn on, in both themes (test/dev/messengerQuality.spec.ts computes it from
+ * these properties): `CONTRAST_PAIRS` lists the pairs.
+ */
 export const STYLES = `
-:root { --bg: #f4f5f7; --panel: #fff; --text: #1d2330; --muted: #667085; --line: #d9dde3; --accent: #3867d6;
-  --accent-text: #fff; --bad: #c0392b; --good: #1e8e3e; --warn: #b7791f; font: 14px/1.45 system-ui, sans-serif; }
-body.dark { --bg: #15181d; --panel: #1f242b; --text: #e6e9ee; --muted: #98a2b3; --line: #343b45; --accent: #6c8ef5; }
+:root { --bg: #f4f5f7; --panel: #fff; --text: #1d2330; --muted: #5b6474; --line: #d9dde3; --accent: #3867d6;
+  --accent-text: #fff; --bad: #c0392b; --good: #177a33; --warn: #8a5a00; --on-status: #fff;
+  font: 14px/1.45 system-ui, sans-serif; color-scheme: light; }
+body.dark { --bg: #15181d; --panel: #1f242b; --text: #e6e9ee; --muted: #a3adbd; --line: #3a424d; --accent: #8ea8ff;
+  --accent-text: #0b1020; --bad: #ff8a80; --good: #4ade80; --warn: #f6c343; --on-status: #15181d; color-scheme: dark; }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--text); height: 100vh; }
 button { font: inherit; border: 1px solid var(--line); background: var(--panel); color: var(--text); border-radius: 6px;
   padding: 4px 10px; cursor: pointer; }
+button:disabled { cursor: default; opacity: 0.75; }
+button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible {
+  outline: 2px solid var(--accent); outline-offset: 1px; }
 button.primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
 button.danger { color: var(--bad); }
+button.primary.danger { background: var(--bad); color: var(--on-status); border-color: var(--bad); }
+button.small { padding: 0 6px; font-size: 12px; }
+button.link { border: 0; padding: 0; background: none; color: var(--text); font-weight: 600; text-align: left; }
 input, select, textarea { font: inherit; color: var(--text); background: var(--panel); border: 1px solid var(--line);
   border-radius: 6px; padding: 4px 6px; }
+[aria-invalid=true] { border-color: var(--bad); }
 textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; font-size: 12px; }
-.shell { display: grid; grid-template-columns: 210px minmax(280px, 1fr) 420px 380px; height: 100vh; }
-.shell.closed { grid-template-columns: 210px minmax(280px, 1fr) 0 380px; }
+.shell { display: grid; grid-template-columns: 170px minmax(240px, 1fr) 380px 440px; height: 100vh; }
+.shell.closed { grid-template-columns: 170px minmax(240px, 1fr) 0 440px; }
 .side, .main, .app, .tools { overflow: auto; border-right: 1px solid var(--line); }
 .side { background: var(--panel); padding: 10px; }
 .side h2, .tools h2 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 14px 0 6px; }
@@ -22,7 +35,11 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .main { display: flex; flex-direction: column; }
 .main header { padding: 10px 14px; border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
 .main header h1 { font-size: 16px; margin: 0; flex: 1; }
-.timeline { flex: 1; padding: 14px; display: flex; flex-direction: column; gap: 8px; }
+.notice { margin: 10px 14px 0; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--line);
+  background: var(--panel); }
+.notice.warn { border-left: 4px solid var(--warn); } .notice.error { border-left: 4px solid var(--bad); }
+.timeline-box { flex: 1; overflow: auto; }
+.timeline { padding: 14px; display: flex; flex-direction: column; gap: 8px; }
 .msg { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; max-width: 560px; }
 .msg small { color: var(--muted); display: block; }
 .card { border-left: 4px solid var(--accent); }
@@ -31,26 +48,55 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .tile { height: 110px; border-radius: 14px; display: flex; align-items: center; justify-content: center; text-align: center; }
 .app { display: flex; flex-direction: column; background: var(--panel); }
 .app header { padding: 8px 10px; border-bottom: 1px solid var(--line); display: flex; gap: 6px; align-items: center; }
-.app header strong { flex: 1; }
-.app iframe { flex: 1; border: 0; width: 100%; background: #fff; }
+.app iframe { flex: 1; border: 0; width: 100%; background: var(--panel); }
+.grow { flex: 1; min-width: 0; }
 .tools { background: var(--panel); padding: 0 10px 10px; }
-.tabs { display: flex; gap: 4px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: wrap; }
+.tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
+  z-index: 1; }
+.tabs button { padding: 3px 6px; font-size: 13px; white-space: nowrap; }
 .tabs button.on { background: var(--accent); color: var(--accent-text); }
+.badge { display: inline-block; margin-left: 4px; min-width: 18px; padding: 0 5px; border-radius: 9px;
+  background: var(--bad); color: var(--on-status); font-size: 11px; font-weight: 700; }
+.chip { font-size: 12px; padding: 0 6px; border-radius: 9px; border: 1px solid var(--line); }
+.chip.granted { color: var(--good); } .chip.denied { color: var(--bad); } .chip.prompt { color: var(--muted); }
 .log { width: 100%; border-collapse: collapse; font-size: 12px; }
+.log th { text-align: left; color: var(--muted); font-weight: 600; padding: 4px; }
 .log td { border-top: 1px solid var(--line); padding: 4px; vertical-align: top; }
-.log pre { margin: 0; white-space: pre-wrap; word-break: break-all; max-height: 120px; overflow: auto; }
+.log tr.mark td { color: var(--muted); font-style: italic; }
+pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; }
+.json pre { max-height: 320px; overflow: auto; background: var(--bg); padding: 6px; border-radius: 6px; }
 .err { color: var(--bad); } .ok { color: var(--good); } .pending { color: var(--warn); }
 .row { display: flex; gap: 6px; align-items: center; margin: 4px 0; flex-wrap: wrap; }
 .action { border: 1px solid var(--line); border-radius: 8px; padding: 8px; margin: 8px 0; }
+.action.unread { border-left: 4px solid var(--accent); }
 .action label { display: block; margin: 4px 0; }
-.toasts { position: fixed; bottom: 14px; left: 230px; display: flex; flex-direction: column; gap: 6px; z-index: 20; }
+.toasts { position: fixed; bottom: 14px; left: 200px; display: flex; flex-direction: column; gap: 6px; z-index: 40; }
 .toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; }
-.toast.error { background: var(--bad); color: #fff; } .toast.success { background: var(--good); color: #fff; }
+.toast.error { background: var(--bad); color: var(--on-status); }
+.toast.success { background: var(--good); color: var(--on-status); }
 .scrim { position: fixed; inset: 0; background: rgb(0 0 0 / 45%); display: flex; align-items: center;
   justify-content: center; z-index: 30; }
-.sheet { background: var(--panel); border-radius: 12px; padding: 18px; width: 420px; max-height: 85vh; overflow: auto;
+.sheet { background: var(--panel); border-radius: 12px; padding: 18px; width: 440px; max-height: 85vh; overflow: auto;
   box-shadow: 0 10px 40px rgb(0 0 0 / 30%); }
 .sheet h3 { margin: 0 0 8px; }
+.sheet label { display: block; margin: 6px 0; }
 .sheet .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
 .note { color: var(--muted); font-size: 12px; }
+.banner { padding: 8px 12px; background: var(--bad); color: var(--on-status); }
 `;
+
+/** Text colour / background pairs the themes must keep at 4.5:1 or more (custom property names). */
+export const CONTRAST_PAIRS: [string, string][] = [
+  ['--text', '--bg'],
+  ['--text', '--panel'],
+  ['--muted', '--panel'],
+  ['--muted', '--bg'],
+  ['--accent-text', '--accent'],
+  ['--accent', '--panel'],
+  ['--bad', '--panel'],
+  ['--good', '--panel'],
+  ['--warn', '--panel'],
+  ['--on-status', '--bad'],
+  ['--on-status', '--good'],
+  ['--bg', '--text'],
+];

@@ -49,8 +49,8 @@ export function actionRules({
   manifest: Manifest;
   /** The action handlers the app announced. */
   handled: ReadonlySet<string>;
-  /** Resolves when the app is ready to be asked (announced, or waited for long enough). */
-  appReady: () => Promise<void>;
+  /** Resolves once the app announced a handler of `name`, or waited for long enough. */
+  appReady: (name: string) => Promise<void>;
   policy: ConfirmPolicy;
   ask: Ask;
   /** Compiles `input_schema` and `output_schema`. */
@@ -103,7 +103,7 @@ export function actionRules({
     // Rejected before anything else: a malformed input never reaches the person or the handler.
     if (issues.length)
       throw fail('ERR_ACTION_INVALID_INPUT', `the input does not fit input_schema: ${issuesText(issues)}.`);
-    if (!handled.has(name)) await appReady();
+    if (!handled.has(name)) await appReady(name);
     if (!handled.has(name))
       throw fail(
         'ERR_ACTION_NO_HANDLER',

@@ -67,8 +67,8 @@ export interface RuleBridge {
   effects: HostHandlers;
   /** The action handlers the app announced (kept current by the host's channel). */
   handled: ReadonlySet<string>;
-  /** Resolves at the app's first handler announcement on the current channel. */
-  announced: () => Promise<void>;
+  /** Resolves once `name` is among the announced handlers (over reloads too), or after `ms`. */
+  announced: (name: string, ms: number) => Promise<void>;
 }
 
 /**
@@ -97,9 +97,8 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
     const permissions = permissionRules({ manifest, grants: options.grants ?? createMemoryGrants(), ask });
     const session = { signedIn: options.signedIn === true };
     const wait = options.handlerWait ?? 10_000;
-    // Until the app's first announcement, or the wait: an app launched for this invocation gets time to load.
-    const appReady = () =>
-      wait > 0 ? Promise.race([announced(), new Promise<void>((done) => setTimeout(done, wait))]) : Promise.resolve();
+    // Until the app announces this action's handler, or the wait: an app launched for the invocation gets time to load.
+    const appReady = (name: string) => (wait > 0 ? announced(name, wait) : Promise.resolve());
     const actions = actionRules({
       manifest,
       handled,

@@ -17,7 +17,7 @@ export declare const ENGINES: Record<
   { path: string; apt: string; browser?: string }
 >;
 /** Why `engine` cannot start here, or undefined when it can. */
-export declare function engineMissing(engine: 'chromium' | 'firefox' | 'webkit'): string | undefined;
+export declare function engineMissing(engine: 'chromium' | 'firefox' | 'webkit' | 'native'): string | undefined;
 /** Starts Xvfb on a display it picks. */
 export declare function startXvfb(): Promise<{ display: string; stop(): void }>;
 /** Launches `engine` headless. */

@@ -18,8 +18,16 @@ export const ENGINES = {
   },
 };
 
-/** Whether `engine` can start here, or a sentence saying what to install. */
+/** Whether `engine` can start here, or a sentence saying what to install. `native` is the WebKitGTK WebView host. */
 export function engineMissing(engine) {
+  if (engine == 'native') {
+    const typelib = '/usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib';
+    if (!existsSync('/usr/bin/python3') || !existsSync('/usr/lib/python3/dist-packages/gi'))
+      return 'no PyGObject for /usr/bin/python3 (apt-get install -y python3-gi)';
+    if (!existsSync(typelib)) return 'no WebKit2 4.1 bindings (apt-get install -y gir1.2-webkit2-4.1)';
+    if (!process.env.DISPLAY && !existsSync('/usr/bin/Xvfb')) return 'no Xvfb (apt-get install -y xvfb)';
+    return;
+  }
   const e = ENGINES[engine];
   if (!existsSync(e.path)) return `no ${engine} at ${e.path} (apt-get install -y ${e.apt})`;
   if (engine == 'webkit' && !existsSync(e.browser))

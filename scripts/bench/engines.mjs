@@ -1,0 +1,77 @@
+// Time to ready and round trips in Firefox ESR and WebKitGTK, each against a raw MessagePort in the same engine:
+// the pages of the Chromium bench (scripts/bench/chromium.mjs), driven through each engine's own driver
+// (test/browser/engines/launchEngine.mjs). Pages are cross-origin isolated where the engine honours it.
+import { resolve } from 'node:path';
+import { engineMissing, launchEngine } from '../../test/browser/engines/launchEngine.mjs';
+import { startServers } from '../../test/browser/server.mjs';
+import { summarise } from './measure.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const LIBS = ['raw', 'svc', 'svc-esm', 'svc-iife'];
+
+/** Runs the bench pages in `engine`; resolves one row per library, or `{ skipped }` when the engine is missing. */
+export async function benchEngine(engine, { rounds = 3, samples = 2000 } = {}) {
+  const missing = engineMissing(engine);
+  if (missing) return { skipped: missing };
+  const servers = await startServers(2, {
+    roots: { '/bench/': import.meta.dirname, '/node_modules/penpal/': resolve(root, 'node_modules/penpal') },
+    headers: {
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+      'cross-origin-resource-policy': 'cross-origin',
+    },
+  });
+  const [hp, ap] = servers.ports;
+  const H = `http://127.0.0.1:${hp}`;
+  const A = `http://localhost:${ap}`;
+  const launched = await launchEngine(engine);
+  const acc = {};
+  try {
+    for (let r = 0; r < rounds; r++)
+      for (const lib of LIBS) {
+        const context = await launched.newContext();
+        const page = await context.newPage();
+        const file = lib == 'svc-esm' ? 'app-esm.html' : lib == 'svc-iife' ? 'app-iife.html' : 'app.html';
+        const app = `${A}/bench/${file}?${new URLSearchParams({ lib, host: H, samples: String(samples) })}`;
+        await page.goto(`${H}/bench/host.html?${new URLSearchParams({ lib, app, appOrigin: A })}`);
+        let frame;
+        for (let i = 0; i < 200 && !frame; i++) {
+          frame = (await page.frames()).find((x) => x.url().startsWith(A));
+          if (!frame) await new Promise((ok) => setTimeout(ok, 50));
+        }
+        if (!frame) throw new Error(`bench: the ${lib} app frame did not load in ${engine}`);
+        let res;
+        for (let i = 0; i < 1200 && !res; i++) {
+          res = await frame.evaluate(() => window.__result ?? null);
+          if (!res) await new Promise((ok) => setTimeout(ok, 50));
+        }
+        if (!res) throw new Error(`bench: the ${lib} page gave no result in ${engine}`);
+        if (lib != 'raw' && res.answer !== 'v') throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
+        const a = (acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], readyRatio: [], isolated: res.isolated });
+        a.lat.push(...res.lat);
+        // Compare within a round, against the raw page opened just before (each page may get its own process).
+        a.ratio.push(summarise(res.lat).median / summarise(acc.raw.lat.slice(-res.lat.length)).median);
+        a.readyRatio.push(res.ready / acc.raw.ready.at(-1));
+        a.ready.push(res.ready);
+        a.tp.push(res.throughput);
+        await context.close();
+      }
+  } finally {
+    await launched.close().catch(() => {});
+    await servers.close();
+  }
+  const median = (x) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)];
+  return Object.entries(acc).map(([lib, a]) => ({
+    lib,
+    ...summarise(a.lat),
+    ratio: median(a.ratio),
+    throughput: median(a.tp),
+    ready: median(a.ready),
+    readyRatio: median(a.readyRatio),
+    isolated: a.isolated,
+  }));
+}
+
+if (import.meta.url == `file://${process.argv[1]}`)
+  for (const engine of ['firefox', 'webkit'])
+    console.log(engine, await benchEngine(engine, { rounds: 1, samples: 500 }));

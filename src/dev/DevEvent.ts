@@ -1,0 +1,43 @@
+/**
+ * What happens on the platform, one event at a time, as the terminal prints it (`svc dev` without `--quiet`):
+ * a launch in the page, each webhook attempt, each server API call, each blocked request, an app that never said
+ * hello. Never carries a token or a secret.
+ * @public
+ */
+export type DevEvent =
+  | { type: 'launch'; user: string; room: string }
+  | { type: 'no-hello'; seconds: number; app_url: string }
+  | {
+      type: 'webhook';
+      event: string;
+      delivery_id: string;
+      attempt: number;
+      status?: number;
+      error?: string;
+      duration_ms: number;
+      /** The delivery this one sends again, when it is a "send again". */
+      resend_of?: string;
+    }
+  | { type: 'server-api'; method: string; path: string; status: number; duration_ms: number }
+  | { type: 'blocked'; blocked: string; advice: string };
+
+/**
+ * One line for the terminal, like `stripe listen`: the time, what happened and its outcome.
+ * @example `13:02:11  --> webhook scope.granted [evt 3f2a] attempt 1: 200 (12 ms)`
+ * @public
+ */
+export function formatDevEvent(event: DevEvent, now = new Date()): string {
+  const time = now.toTimeString().slice(0, 8);
+  switch (event.type) {
+    case 'launch':
+      return `${time}  launch   ${event.user} opened the app ${event.room}`;
+    case 'no-hello':
+      return `${time}  warning  the app at ${event.app_url} has not said hello ${event.seconds} s after its launch: does it load svc-sdk, and (with --app-url) carry the svc-host-origins meta tag printed above?`;
+    case 'webhook':
+      return `${time}  --> webhook ${event.event} [${event.delivery_id.slice(0, 8)}] attempt ${event.attempt}: ${event.status ?? event.error} (${event.duration_ms} ms)${event.resend_of ? ` (sent again from ${event.resend_of.slice(0, 8)})` : ''}`;
+    case 'server-api':
+      return `${time}  <-- ${event.method} ${event.path}: ${event.status} (${event.duration_ms} ms)`;
+    case 'blocked':
+      return `${time}  blocked  ${event.blocked}: ${event.advice}`;
+  }
+}

@@ -1,0 +1,134 @@
+// `svc dev` on the terminal: a stable default port (moving on when taken, saying so), the exact meta tag for
+// --app-url, one line per event (webhook attempts, server API calls) unless --quiet, the env file rewritten on a
+// rotation, and --reset back to a fresh state file.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_DEV_PORT, devCommand } from '../../src/cli/devCommand';
+import { writeAppDir } from '../dev/appDir';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+/** Runs `svc dev` in-process until the returned stop() is called. */
+async function run(dir: string, args: string[]) {
+  const out = { stdout: '', stderr: '' };
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  const running = devCommand(
+    args,
+    {
+      cwd: dir,
+      stdout: { write: (s: string) => (out.stdout += s) },
+      stderr: { write: (s: string) => (out.stderr += s) },
+    },
+    { stopped },
+  );
+  for (let i = 0; i < 300 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
+  const url = new URL(out.stdout.trim());
+  return {
+    out,
+    url,
+    control: (path: string, body: unknown) =>
+      fetch(`${url.origin}/__svc${path}`, {
+        method: 'POST',
+        headers: {
+          origin: url.origin,
+          'x-svc-dev-token': url.searchParams.get('token')!,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      }),
+    stop: async () => {
+      stop();
+      return running;
+    },
+  };
+}
+
+const listen = (server: Server, port = 0) =>
+  new Promise<number>((ok, fail) => {
+    server.once('error', fail).listen(port, '127.0.0.1', () => ok((server.address() as { port: number }).port));
+    servers.push(server);
+  });
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('svc dev on the terminal', () => {
+  it('takes the next port when the default one is taken, says so, and prints the meta tag for --app-url', async () => {
+    const blocker = createServer();
+    const taken = await listen(blocker, DEFAULT_DEV_PORT).catch(() => DEFAULT_DEV_PORT); // taken either way
+    expect(taken).toBe(DEFAULT_DEV_PORT);
+    const dir = await writeAppDir();
+    const dev = await run(dir, ['.', '--app-url', 'http://localhost:5173/']);
+    expect(Number(dev.url.port)).toBeGreaterThan(DEFAULT_DEV_PORT);
+    expect(dev.out.stderr).toContain(`port ${DEFAULT_DEV_PORT} is taken`);
+    expect(dev.out.stderr).toContain(`<meta name="svc-host-origins" content="${dev.url.origin}">`);
+    expect(await dev.stop()).toBe(0);
+  });
+
+  it('prints one line per webhook attempt and server API call, rewrites the env file on a rotation; --quiet prints none', async () => {
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    const hookPort = await listen(hook);
+    const dir = await writeAppDir();
+    const webhooks = ['--webhooks', `http://127.0.0.1:${hookPort}/hooks`];
+    const dev = await run(dir, ['.', '--port', '0', '--backend-env', 'backend.env', ...webhooks]);
+    expect((await dev.control('/grant', { scope: 'svc.notifications' })).status).toBe(200);
+    await until(() => dev.out.stderr.includes('webhook scope.granted'));
+    expect(dev.out.stderr).toMatch(/--> webhook scope\.granted \[[\w-]{8}\] attempt 1: 200 \(\d+ ms\)/);
+    expect((await fetch(`${dev.url.origin}/v1/installations/au-alice`)).status).toBe(401);
+    await until(() => dev.out.stderr.includes('<-- GET /v1/installations/au-alice'));
+    expect(dev.out.stderr).toMatch(/<-- GET \/v1\/installations\/au-alice: 401 \(\d+ ms\)/);
+    const before = readFileSync(join(dir, 'backend.env'), 'utf8');
+    expect(before).not.toContain('SVC_SIGNING_SECRET_PREVIOUS');
+    expect((await dev.control('/rotate-secret', {})).status).toBe(200);
+    await until(() => readFileSync(join(dir, 'backend.env'), 'utf8').includes('PREVIOUS'));
+    const after = readFileSync(join(dir, 'backend.env'), 'utf8');
+    const previous = /^SVC_SIGNING_SECRET_PREVIOUS=(\S+)$/m.exec(after)?.[1];
+    expect(previous).toBe(/^SVC_SIGNING_SECRET=(\S+)$/m.exec(before)?.[1]);
+    expect(dev.out.stderr).not.toContain(previous);
+    expect(await dev.stop()).toBe(0);
+
+    const quiet = await run(dir, ['.', '--port', '0', '--quiet', ...webhooks]);
+    await quiet.control('/grant', { scope: 'svc.notifications' });
+    await fetch(`${quiet.url.origin}/v1/installations/au-alice`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(quiet.out.stderr).not.toContain('-->');
+    expect(quiet.out.stderr).not.toContain('<--');
+    expect(await quiet.stop()).toBe(0);
+  });
+
+  it('--reset starts from a fresh state file', async () => {
+    const dir = await writeAppDir();
+    // The state as the platform serves it, read over HTTP (the file itself is a snapshot and a journal).
+    const grants = async (dev: Awaited<ReturnType<typeof run>>) => {
+      const res = await fetch(`${dev.url.origin}/__svc/state`, {
+        headers: { origin: dev.url.origin, 'x-svc-dev-token': dev.url.searchParams.get('token')! },
+      });
+      return ((await res.json()) as { grants: { scopes: string[] }[] }).grants.flatMap((g) => g.scopes);
+    };
+    const first = await run(dir, ['.', '--port', '0', '--state', 'state.json']);
+    await first.control('/grant', { scope: 'svc.notifications' });
+    expect(await first.stop()).toBe(0);
+    const kept = await run(dir, ['.', '--port', '0', '--state', 'state.json']);
+    expect(await grants(kept)).toContain('svc.notifications');
+    expect(await kept.stop()).toBe(0);
+    const again = await run(dir, ['.', '--port', '0', '--state', 'state.json', '--reset']);
+    expect(again.out.stderr).toContain('--reset starts afresh');
+    expect(await grants(again)).not.toContain('svc.notifications');
+    await again.control('/grant', { scope: 'svc.room.context' });
+    expect(await again.stop()).toBe(0);
+    const last = await run(dir, ['.', '--port', '0', '--state', 'state.json']);
+    const after = await grants(last);
+    expect(after).toContain('svc.room.context');
+    expect(after).not.toContain('svc.notifications');
+    expect(await last.stop()).toBe(0);
+  });
+});

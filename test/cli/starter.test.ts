@@ -1,0 +1,103 @@
+// `svc init --template vite`: the project it writes runs. Its own tests pass (Vitest with svc-sdk/mock, the backend
+// end to end with svc-sdk/dev), it type-checks, `npm run build` makes dist/ a valid package, and `npm run dev`
+// prints one URL where the messenger serves and Vite's page names the messenger it trusts. Dependencies are this
+// repository's (linked); scripts/fresh-app.mjs does the same from the packed tarball and the registry.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runSvc } from './runInProcess';
+
+const root = resolve(import.meta.dirname, '../..');
+const built = existsSync(join(root, 'dist/cli.js')) && existsSync(join(root, 'dist/dev-ui.js'));
+
+/** Writes the starter into a new folder and links the dependencies it declares to this repository's. */
+async function starter(): Promise<string> {
+  const parent = mkdtempSync(join(tmpdir(), 'svc-starter-'));
+  const result = await runSvc(['init', 'hello-app', '--template', 'vite', '--name', 'Hello'], parent);
+  expect(result.code).toBe(0);
+  const dir = join(parent, 'hello-app');
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
+  symlinkSync(root, join(dir, 'node_modules/svc-sdk'));
+  for (const name of ['vite', 'vitest', 'typescript', '@types/node'])
+    symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
+  return dir;
+}
+const run = (dir: string, args: string[]) =>
+  spawnSync(process.execPath, args, {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+
+describe('svc init --template vite', () => {
+  it('writes a project with a valid manifest, real icons of the declared sizes, and a .gitignore for secrets and state', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'svc-starter-'));
+    const first = await runSvc(['init', 'my-app', '--template', 'vite'], parent);
+    expect(first.stdout).toContain('npm run dev');
+    const dir = join(parent, 'my-app');
+    const manifest = JSON.parse(readFileSync(join(dir, 'public/manifest.json'), 'utf8'));
+    expect(manifest.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(manifest.id).not.toBe('0000000000000000');
+    for (const icon of manifest.icons) {
+      const png = readFileSync(join(dir, 'public', icon.src));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/^\.env$[\s\S]*^\.svc-dev\.json$/m);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'test']);
+    expect((await runSvc(['validate', 'public/manifest.json'], dir)).code).toBe(0);
+    const again = await runSvc(['init', 'my-app', '--template', 'vite'], parent);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('my-app is not empty');
+  });
+
+  it.runIf(built)(
+    'its tests pass, it type-checks, and its build is a valid package',
+    async () => {
+      const dir = await starter();
+      const tests = run(dir, ['node_modules/vitest/vitest.mjs', 'run']);
+      expect(tests.status, tests.stdout + tests.stderr).toBe(0);
+      expect(tests.stdout).toMatch(/Tests\s+4 passed/);
+      const tsc = run(dir, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+      expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+      const build = run(dir, ['node_modules/vite/bin/vite.js', 'build']);
+      expect(build.status, build.stdout + build.stderr).toBe(0);
+      const validate = await runSvc(['validate', 'dist'], dir);
+      expect(validate.stdout).not.toContain('error');
+      expect(validate.code).toBe(0);
+    },
+    120_000,
+  );
+
+  it.runIf(built)(
+    'npm run dev prints one URL; the messenger serves it and the page names the messenger',
+    async () => {
+      const dir = await starter();
+      const child = spawn(process.execPath, ['scripts/dev.mjs'], { cwd: dir, stdio: 'pipe' });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      try {
+        for (let i = 0; i < 600 && !stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
+        const lines = stdout.trim().split('\n');
+        expect(lines, stderr).toHaveLength(1);
+        const url = new URL(lines[0]!);
+        expect((await fetch(url)).status).toBe(200);
+        const appUrl = /app at (\S+),/.exec(stderr)?.[1];
+        const html = await (await fetch(appUrl!)).text();
+        expect(html).toContain(`<meta name="svc-host-origins" content="${url.origin}">`);
+      } finally {
+        const exit = new Promise((r) => child.once('exit', r));
+        child.kill('SIGINT');
+        await exit;
+      }
+    },
+    60_000,
+  );
+});

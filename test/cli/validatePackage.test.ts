@@ -1,0 +1,48 @@
+// `svc validate` on what `svc init` writes: the starter's placeholders are warned about (valid in form, not for the
+// store), and a folder is checked as a package: its entry document and icons must be there.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { createStarterManifest } from '../../src/cli/starterManifest';
+import { runSvc, tempProject } from './runInProcess';
+
+describe('svc validate, the starter and packages', () => {
+  test('warns about each placeholder of the starter manifest, naming what to write', async () => {
+    const dir = tempProject({ 'manifest.json': createStarterManifest() });
+    const run = await runSvc(['validate'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'manifest.json: warning: $.id is the starter\'s placeholder "0000000000000000"; replace it with the id the developer console derives from your public key',
+    );
+    expect(run.stdout).toContain(
+      'warning: $.description is the starter\'s placeholder "Describe in one or two sentences',
+    );
+    expect(run.stdout).toContain('warning: $.vendor.id is the starter\'s placeholder "your-vendor-id"');
+    expect(run.stdout).toMatch(/manifest.json: valid \(4 warnings\)\n$/);
+  });
+
+  test('a folder: the entry document and every icon must exist in it, or the package is invalid', async () => {
+    const manifest = createStarterManifest({ id: '9f1c2b3a4d5e6f70' });
+    const dir = tempProject({ 'app/manifest.json': manifest, 'app/icons/icon-192.png': 'png' });
+    const run = await runSvc(['validate', 'app'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `app/manifest.json: error: $.entry names index.html, which is not in ${join(dir, 'app')}; add the entry document to the package or fix the path`,
+    );
+    expect(run.stdout).toContain('error: $.icons[1].src names icons/icon-512.png, which is not in');
+    expect(run.stdout).not.toContain('$.icons[0].src');
+    writeFileSync(join(dir, 'app/index.html'), '<!doctype html>');
+    writeFileSync(join(dir, 'app/icons/icon-512.png'), 'png');
+    const fixed = await runSvc(['validate', 'app'], dir);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).not.toContain('error');
+  });
+
+  test('a file named outside the package is refused', async () => {
+    const manifest = createStarterManifest({ id: '9f1c2b3a4d5e6f70' });
+    (manifest as { entry: string }).entry = '../index.html';
+    const dir = tempProject({ 'app/manifest.json': manifest, 'index.html': '<!doctype html>' });
+    const run = await runSvc(['validate', 'app'], dir);
+    expect(run.stdout).toContain('$.entry names ../index.html, outside the package folder');
+  });
+});

@@ -1,0 +1,261 @@
+// The messenger's flows that used to mislead, each driven in Chromium as a person would, on a fresh platform with
+// Team Polls and its real backend: what the person sees, and what the platform and the backend then hold.
+import { expect, type Page, test } from '@playwright/test';
+import { type PollsSession, startPollsSession } from './pollsSession';
+
+let session: PollsSession;
+let page: Page;
+test.beforeEach(async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+});
+test.afterEach(async () => {
+  await session?.close();
+});
+
+const app = () => page.frameLocator('[data-testid=app-frame]');
+const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
+
+test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async () => {
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in # General as Alice');
+  await page.getByTestId('room-board').click();
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in [e2ee] Board (encrypted) as Alice');
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  // The poll goes to the room on screen: the encrypted one, where the backend may not post.
+  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
+  expect(session.platform.cards('general')).toHaveLength(0);
+  await page.getByTestId('home').click();
+  await expect(page.getByTestId('app-where')).toHaveText('Opened from the home screen as Alice');
+});
+
+test('the elicit sheet checks the answer against the schema, shows the error inline and stays open', async () => {
+  await tab('Agent');
+  await page.getByTestId('input-create_poll-question').fill('Offsite venue?');
+  await page.getByTestId('invoke-agent-create_poll').click();
+  await page.getByTestId('permission-allow').click(); // the room the poll goes to
+  const sheet = page.getByTestId('elicit-sheet');
+  await expect(sheet).toContainText('Which options should "Offsite venue?" offer?');
+  await page.getByTestId('elicit-field').fill('Lisbon');
+  await page.getByTestId('elicit-submit').click();
+  await expect(page.getByTestId('elicit-sheet-error')).toHaveText(
+    'The answer must have at least 2 items; it has 1. Correct it, or refuse.',
+  );
+  await expect(sheet).toBeVisible();
+  await expect(page.getByTestId('elicit-field')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByTestId('elicit-field').fill('Lisbon\nPorto');
+  await page.getByTestId('elicit-submit').click();
+  await expect(sheet).toBeHidden();
+  await expect(page.getByTestId('result-create_poll').locator('pre')).toContainText('poll_id');
+});
+
+test('"Invoke as agent" with the app closed opens the app, then invokes', async () => {
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  await tab('Agent');
+  await page.getByTestId('input-create_poll-question').fill('Team dinner?');
+  await page.getByTestId('input-create_poll-options').fill('Thai\nTapas');
+  await page.getByTestId('invoke-agent-create_poll').click();
+  await expect(page.locator('.shell')).not.toHaveClass(/closed/);
+  await page.getByTestId('permission-allow').click(); // the room the poll goes to
+  await expect(page.getByTestId('result-create_poll').locator('pre')).toContainText('poll_id');
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in # General as Alice');
+  await expect(page.getByTestId('card')).toContainText('Team dinner?');
+});
+
+test('uninstall asks first, closes the app and says what happened; opening it again shows the install step', async () => {
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await tab('Settings');
+  await page.getByTestId('uninstall').click();
+  await expect(page.getByTestId('uninstall-sheet')).toContainText('auth.getToken fails');
+  await page.getByTestId('uninstall-sheet-no').click();
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+  await page.getByTestId('uninstall').click();
+  await page.getByTestId('uninstall-sheet-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Team Polls was uninstalled for Alice and closed');
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(false);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('install-sheet')).toContainText('Team Polls is not installed for Alice.');
+  await page.getByTestId('install-confirm').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+});
+
+test('a person who never installed the app gets the install step, not a permission sheet', async () => {
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('bob');
+  await expect(page.getByTestId('signed-in')).toHaveText('Bob');
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('install-sheet')).toContainText('not installed for Bob');
+  await page.getByTestId('install-cancel').click();
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  await expect(page.getByTestId('permission-sheet')).toHaveCount(0);
+  await page.getByTestId('open-app').click();
+  await page.getByTestId('install-confirm').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await tab('Webhooks');
+  await expect(page.locator('[data-testid=delivery][data-event="installation.created"]')).toHaveAttribute(
+    'data-state',
+    'delivered',
+  );
+});
+
+test('remove from tenant and revoke version ask first and explain; reset brings a fresh state back', async () => {
+  await page.getByTestId('open-app').click();
+  await tab('Settings');
+  await page.getByTestId('deprovision').click();
+  await expect(page.getByTestId('deprovision-sheet')).toContainText('Remove Alice from Acme?');
+  await page.getByTestId('deprovision-sheet-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Alice was removed from Acme');
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('notice')).toContainText('cannot be opened for them');
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+
+  await page.getByTestId('revoke-version').click();
+  await expect(page.getByTestId('revoke-version-sheet')).toContainText('409 version-revoked');
+  await page.getByTestId('revoke-version-sheet-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Version 1.0.0 was revoked');
+  expect(session.platform.state.version_revoked).toBe(true);
+
+  await expect(page.getByTestId('state-where')).toContainText('In memory only');
+  await page.getByTestId('reset').click();
+  await page.getByTestId('reset-yes').click();
+  await expect(page.getByTestId('notice')).toContainText('Fresh state');
+  expect(session.platform.state.version_revoked).toBeUndefined();
+  expect(session.platform.state.users.some((u) => u.deprovisioned)).toBe(false);
+  expect(session.platform.state.deliveries).toHaveLength(0);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+});
+
+test('rotate secret: the page explains the overlap, and the example backend verifies webhooks signed with the new secret', async () => {
+  await tab('Settings');
+  await page.getByTestId('rotate-secret').click();
+  await expect(page.getByTestId('secret-note')).toContainText('Secret generation 2');
+  await expect(page.getByTestId('secret-note')).toContainText('the previous one still verifies until');
+  await page.getByTestId('grant-svc.notifications').click();
+  await tab('Webhooks');
+  const delivery = page.locator('[data-testid=delivery][data-event="scope.granted"]');
+  await expect(delivery).toHaveAttribute('data-state', 'delivered');
+  await expect(delivery.locator('.attempt')).toHaveCount(1);
+});
+
+test('rooms belong to a tenant: Carol in Globex sees her rooms only, never Acme rooms or Alice’s cards', async () => {
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('carol');
+  await expect(page.getByTestId('signed-in')).toHaveText('Carol');
+  await expect(page.getByTestId('room-title')).toHaveText('# Globex team');
+  await expect(page.getByTestId('room-general')).toHaveCount(0);
+  await expect(page.getByTestId('room-board')).toHaveCount(0);
+  await expect(page.getByTestId('card')).toHaveCount(0);
+  await expect(page.getByTestId('app-where')).toHaveText('Opened in # Globex team as Carol');
+  await page.getByTestId('user').selectOption('alice');
+  await expect(page.getByTestId('room-title')).toHaveText('# General');
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+});
+
+test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape declines and focus returns', async () => {
+  await tab('Settings');
+  const trigger = page.getByTestId('uninstall');
+  await trigger.click();
+  const sheet = page.getByTestId('uninstall-sheet');
+  await expect(sheet).toHaveAttribute('aria-modal', 'true');
+  await expect(sheet).toHaveAccessibleName('Uninstall Team Polls for Alice?');
+  await expect(page.getByTestId('uninstall-sheet-yes')).toBeFocused();
+  expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+  await expect(trigger).toBeFocused();
+  expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(false);
+  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+});
+
+test('the webhook inspector: target, headers with the signature cut, payload, attempts with answers, send again linked and seen as a duplicate, a filter by event', async () => {
+  await tab('Settings');
+  await page.getByTestId('grant-svc.notifications').click();
+  await page.getByTestId('revoke-svc.notifications').click();
+  await tab('Webhooks');
+  const granted = page.locator('[data-testid=delivery][data-event="scope.granted"]');
+  await expect(granted).toHaveAttribute('data-state', 'delivered');
+  await expect(granted.locator('summary')).toContainText('Alice (au-alice, acme) · Notifications (svc.notifications)');
+  await granted.locator('summary').click();
+  await expect(granted).toContainText(`POST ${session.backend.webhookUrl}`);
+  const headers = granted.getByTestId('delivery-headers');
+  await expect(headers).toContainText('"X-Svc-Signature"');
+  await expect(headers).toContainText('…[redacted]');
+  await expect(headers).toContainText(`"X-Svc-Mini-App": "${session.platform.miniAppId}"`);
+  await expect(granted.getByTestId('delivery-payload')).toContainText('"scope": "svc.notifications"');
+  await expect(granted.getByTestId('attempt')).toContainText('200');
+  await expect(granted.getByTestId('response-body')).toHaveText('{"ok":true}');
+  await granted.getByTestId('resend').click();
+  const again = page.locator('[data-testid=delivery][data-event="scope.granted"]').first();
+  await expect(again.getByTestId('duplicate')).toBeVisible();
+  await again.locator('summary').click();
+  await expect(again.getByTestId('resend-of')).toContainText('handled it already');
+  await expect(page.getByTestId('delivery')).toHaveCount(3);
+  await page.getByTestId('delivery-filter').selectOption('scope.revoked');
+  await expect(page.locator('[data-testid=delivery]:visible')).toHaveCount(1);
+  await expect(page.locator('[data-testid=delivery]:visible')).toHaveAttribute('data-event', 'scope.revoked');
+});
+
+test('Team Polls: "Vote" on a card votes; a deleted poll says so; a client-side post clears the warning', async () => {
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  const card = page.getByTestId('card').filter({ hasText: 'Lunch?' });
+  await card.getByRole('button', { name: 'Vote' }).click();
+  await expect(page.getByTestId('app-title')).toHaveText('Poll');
+  await expect(app().getByTestId('vote-question')).toHaveText('Lunch?');
+  await app().getByTestId('vote-option').filter({ hasText: 'Sushi' }).click();
+  await expect(app().getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveText('Sushi · 1');
+  await expect(app().getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveAttribute('aria-pressed', 'true');
+  const [poll] = [...session.backend.polls.values()].flat();
+  expect(Object.values(poll!.votes)).toEqual(['Sushi']);
+
+  await tab('Agent');
+  await page.getByTestId('input-delete_poll-poll_id').fill(poll!.poll_id);
+  await page.getByTestId('invoke-user-delete_poll').click();
+  await page.getByTestId('action-sheet-yes').click();
+  await expect(page.getByTestId('result-delete_poll').locator('pre')).toContainText(poll!.poll_id);
+  await card.getByRole('button', { name: 'Vote' }).click();
+  await expect(app().getByTestId('status')).toHaveText('This poll was deleted.');
+
+  await page.getByTestId('room-board').click();
+  await expect(page.getByTestId('app-where')).toContainText('Board');
+  await app().getByTestId('create').click();
+  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
+  await app().getByTestId('send-instead').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('send-card')).toContainText('Pizza · Sushi'); // the card, as a card
+  await page.getByTestId('send-sheet-yes').click();
+  await expect(app().getByTestId('status')).toHaveText('Poll posted to the room from your client.');
+  await expect(app().getByTestId('send-instead')).toBeHidden();
+  await expect(page.getByTestId('message').getByTestId('message-card')).toContainText('Lunch?');
+  await expect(page.getByTestId('message')).toContainText('Alice via Team Polls');
+});
+
+test('when svc dev stops the page says so; after a restart the old tab says to open the new URL', async () => {
+  await expect(page.getByTestId('room-title')).toBeVisible();
+  const port = Number(new URL(session.platform.origin).port);
+  await session.platform.close();
+  await expect(page.getByTestId('connection')).toContainText('Disconnected from svc dev');
+  const { startDevPlatform } = await import('../../src/dev');
+  const again = await startDevPlatform({ dir: session.dir, port });
+  try {
+    await expect(page.getByTestId('connection')).toContainText('Open the URL svc dev printed', { timeout: 15_000 });
+    // Reloaded, the old tab gets a page that says what happened and what to do.
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(403);
+    await expect(page.getByTestId('stale-tab')).toContainText('This tab belongs to an earlier run of svc dev');
+    expect((await fetch(again.url)).status).toBe(200);
+  } finally {
+    await again.close();
+  }
+});

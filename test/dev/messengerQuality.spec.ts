@@ -1,0 +1,197 @@
+// What a reviewer checks on the messenger page, in Chromium: text contrast of both themes computed from the
+// theme's own custom properties, no console error on load, the side panel's tabs on one row at 1280 px, state
+// events that leave the sidebar, the timeline and an open <select> alone, the notification badge and toast,
+// permission rows with their state, the call log's markers, and the agent panel's whole result with a copy button.
+import { expect, type Page, test } from '@playwright/test';
+import { CONTRAST_PAIRS } from '../../src/dev/ui/styles';
+import { type PollsSession, startPollsSession } from './pollsSession';
+
+let session: PollsSession;
+let page: Page;
+test.afterEach(async () => {
+  await session?.close();
+});
+const app = () => page.frameLocator('[data-testid=app-frame]');
+const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
+
+/** WCAG 2 contrast of two CSS colours, as the page resolves them. */
+async function contrasts(page: Page): Promise<{ pair: string; ratio: number }[]> {
+  return page.evaluate((pairs) => {
+    const probe = document.createElement('span');
+    document.body.append(probe);
+    const rgb = (name: string) => {
+      probe.style.color = `var(${name})`;
+      return getComputedStyle(probe)
+        .color.match(/[\d.]+/g)!
+        .slice(0, 3)
+        .map(Number);
+    };
+    const luminance = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const out = pairs.map(([fg, bg]) => {
+      const [a, b] = [luminance(rgb(fg)), luminance(rgb(bg))].sort((x, y) => y - x);
+      return { pair: `${fg} on ${bg}`, ratio: (a! + 0.05) / (b! + 0.05) };
+    });
+    probe.remove();
+    return out;
+  }, CONTRAST_PAIRS);
+}
+
+test('text reaches 4.5:1 in the light and the dark theme, computed from the theme variables', async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  await expect(page.getByTestId('room-title')).toBeVisible();
+  for (const theme of ['light', 'dark']) {
+    if (theme == 'dark') {
+      await tab('Settings');
+      await page.getByTestId('theme-toggle').click();
+      await expect(page.locator('body')).toHaveClass(/dark/);
+    }
+    const low = (await contrasts(page)).filter((c) => c.ratio < 4.5);
+    expect(low, `${theme}: ${JSON.stringify(low)}`).toEqual([]);
+  }
+});
+
+test('no console error and no failed request on load and launch; the tabs fit one row at 1280 px', async ({
+  browser,
+}) => {
+  const errors: string[] = [];
+  session = await startPollsSession(browser);
+  // A page of its own, listened to from its first request.
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (m) => {
+    if (m.type() == 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('requestfailed', (r) => errors.push(`${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`${r.url()} ${r.status()}`);
+  });
+  await page.goto(session.platform.url);
+  await page.getByTestId('open-app').click();
+  await expect(app().getByTestId('create')).toBeVisible();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  const tops = await page
+    .getByRole('tab')
+    .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)));
+  expect(tops).toHaveLength(6);
+  expect(new Set(tops).size).toBe(1);
+  const right = await page
+    .getByRole('tab')
+    .last()
+    .evaluate((t) => t.getBoundingClientRect().right);
+  expect(right).toBeLessThanOrEqual(1280);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('a state event leaves the sidebar, the timeline and an open <select> as they were', async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  await session.platform.rotateSecret(); // something to render first
+  await tab('Settings');
+  const select = page.getByTestId('user');
+  await select.focus();
+  // Tag the elements: a rebuilt region has new ones, without the tag.
+  await page.evaluate(() => {
+    for (const sel of ['[data-testid=room-general]', '[data-testid=timeline]', '[data-testid=user]'])
+      (document.querySelector(sel) as HTMLElement).dataset.kept = '1';
+  });
+  await session.platform.rotateSecret(); // a state event about the secret only
+  await session.platform.grant('svc.notifications', 'bob'); // and one about another person
+  await expect(page.getByTestId('secret-note')).toContainText('generation 3');
+  await expect(page.getByTestId('room-general')).toHaveAttribute('data-kept', '1');
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-kept', '1');
+  await expect(select).toHaveAttribute('data-kept', '1');
+  await expect(select).toBeFocused();
+});
+
+test('notifications: an unread badge and a toast; permission rows show granted, denied or prompt', async ({
+  browser,
+}) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  await app().getByTestId('remind').click();
+  await page.getByTestId('permission-deny').click();
+  await tab('Settings');
+  await expect(page.getByTestId('permission-svc.room.context')).toHaveAttribute('data-state', 'granted');
+  await expect(page.getByTestId('permission-svc.notifications')).toHaveAttribute('data-state', 'denied');
+  await expect(page.getByTestId('permission-svc.message.send')).toHaveAttribute('data-state', 'prompt');
+  await expect(page.getByTestId('permission-svc.room.context')).toContainText('The room it is opened in');
+  await app().getByTestId('remind').click(); // refused before: the app is told at once, no sheet
+  await page.getByTestId('grant-svc.notifications').click();
+  await app().getByTestId('remind').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Reminders on' })).toBeVisible();
+  await expect(page.getByTestId('unread')).toHaveText('1');
+  await tab('Notifications');
+  await page.getByTestId('notification').getByRole('button').click();
+  await expect(page.getByTestId('unread')).toHaveCount(0);
+});
+
+test('the call log marks each launch and shows the agent result whole, with copy', async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('open-app').click();
+  await page.getByTestId('app-reload').click();
+  await tab('Calls');
+  await expect(page.getByTestId('call-mark')).toHaveCount(2);
+  await expect(page.getByTestId('call-mark').first()).toHaveText('▸ Launch as Alice in # General');
+  // Rows open one at a time, and a filter leaves closed rows closed.
+  await expect(page.locator('tr.more:visible')).toHaveCount(0);
+  await page.getByRole('button', { name: 'ui.setTitle' }).first().click();
+  await expect(page.locator('tr.more:visible')).toHaveCount(1);
+  await expect(page.getByTestId('call-params')).toHaveText('{\n  "title": "Polls"\n}');
+  await expect(page.getByTestId('call-result')).toHaveText('undefined'); // a notification has no answer
+  await page.getByTestId('call-filter').fill('identity');
+  await expect(page.locator('tr.more:visible')).toHaveCount(0);
+  const identity = await page.locator('[data-testid=call-row][data-method="identity.get"]').count();
+  expect(identity).toBeGreaterThan(0);
+  await expect(page.getByTestId('call-row').filter({ visible: true })).toHaveCount(identity);
+  await page.getByTestId('call-filter').fill('');
+  await tab('Agent');
+  await page.getByTestId('input-delete_poll-poll_id').fill('no-such-poll');
+  await page.getByTestId('invoke-user-delete_poll').click();
+  await page.getByTestId('action-sheet-yes').click();
+  const result = page.getByTestId('result-delete_poll');
+  await expect(result.locator('pre')).toHaveText('{\n  "deleted": "no-such-poll"\n}');
+  await result.getByTestId('copy').click();
+  await expect(result.getByTestId('copy')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('{\n  "deleted": "no-such-poll"\n}');
+});
+
+test('every control has a name, and the tab order never reaches a hidden one', async ({ browser }) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  for (const name of ['Agent', 'Calls', 'Webhooks', 'Blocked', 'Notifications', 'Settings']) {
+    await tab(name);
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('button, input, select, textarea')]
+        .filter((el) => {
+          const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label');
+          return !labelled && !(el.textContent ?? '').trim();
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed, name).toEqual([]);
+  }
+  // With the app closed its panel has no width: Tab never lands on its Reload or Close.
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const box = el.getBoundingClientRect();
+      return { testid: el.dataset.testid ?? el.tagName, visible: box.width > 0 && box.height > 0 };
+    });
+    expect(focused.visible, focused.testid).toBe(true);
+    expect(['app-reload', 'app-close']).not.toContain(focused.testid);
+  }
+});
