@@ -162,26 +162,22 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       toldAttempts.set(d.id, d.attempts.length);
     }
   };
-  // The state is streamed to pages at most every 50 ms (the latest one; pages order states by revision), so a burst
-  // of changes costs one serialisation rather than one per change; a page acting gets the new state in its answer.
-  let stateQueued = false;
-  const broadcastState = () => {
-    if (streams.size == 0 || stateQueued) return;
-    stateQueued = true;
-    setTimeout(() => {
-      stateQueued = false;
-      broadcast('state', { type: 'state', state: raw });
-    }, 50).unref();
+  // Pages get the whole state when they connect, then each change as the patches it made (what the journal
+  // appends): a change costs the page the same whatever the size of the state.
+  const broadcastPatches = (batch: Patch[]) => {
+    if (streams.size == 0 || batch.length == 0) return;
+    const frame = `event: patch\ndata: {"type":"patch","revision":${raw.revision ?? 0},"p":${patchesJson(batch)}}\n\n`;
+    for (const res of streams) res.write(frame);
   };
   // Resolves once the change is on disk (with --state), so a change is answered only when it is durable; a failed
   // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).
   const changed = async (): Promise<void> => {
     state.revision = (state.revision ?? 0) + 1;
     tellAttempts();
-    broadcastState();
     options.onChange?.(raw);
     const batch = patches;
     patches = [];
+    broadcastPatches(batch);
     if (!file) return;
     const line = `{"p":${patchesJson(batch)}${secretsChanged ? `,"secrets":${JSON.stringify(secrets)}` : ''}}\n`;
     secretsChanged = false;

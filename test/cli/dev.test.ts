@@ -5,7 +5,7 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { devCommand } from '../../src/cli/devCommand';
 import { signRequest } from '../../src/server';
 import { writeAppDir } from '../dev/appDir';
@@ -86,6 +86,10 @@ describe('svc dev', () => {
       const child = spawn(resolve('dist/cli.js'), ['dev', dir, '--port', '0', '--backend-env', '.env.svc-dev'], {
         stdio: 'pipe',
         cwd: dir,
+      });
+      // A failing assertion must not leave the platform running.
+      onTestFinished(() => {
+        if (child.exitCode == null) child.kill('SIGKILL');
       });
       let stdout = '';
       let stderr = '';

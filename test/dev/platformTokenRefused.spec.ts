@@ -29,10 +29,13 @@ test.afterAll(() => platform?.close());
 test('getToken for a person the app is not installed for rejects with ERR_TOKEN_REFUSED and the reason', async ({
   page,
 }) => {
-  await platform.uninstall('alice');
+  // The app is open when the administrator's change lands (the page itself would show the install step first).
   await page.goto(platform.url);
   await page.getByTestId('open-app').click();
   const app = page.frameLocator('[data-testid=app-frame]');
+  await app.getByTestId('get').click();
+  await expect(app.getByTestId('out')).toHaveText('token');
+  await platform.uninstall('alice');
   await app.getByTestId('get').click();
   await expect(app.getByTestId('out')).toContainText('ERR_TOKEN_REFUSED false');
   await expect(app.getByTestId('out')).toContainText('not installed for this person');

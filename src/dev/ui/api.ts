@@ -1,5 +1,6 @@
 import { SvcError } from '../../protocol/SvcError';
 import { manifestFacts } from '../../manifest/manifestFacts';
+import { type StoredPatch, withPatches } from '../platform/trackChanges';
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, type DevConfig, type DevState } from '../protocol';
 import { tokenExchangeForm } from '../tokenExchangeForm';
 
@@ -38,8 +39,8 @@ export const loadConfig = () => control<DevConfig>('GET', '/config');
 export type Connection = 'open' | 'retrying' | 'closed';
 
 /**
- * Follows the platform's event stream: the whole state on every change, blocked requests, the connection, and
- * `more` events by type (their parsed data).
+ * Follows the platform's event stream: the state (whole on connecting, then each change's patches), blocked requests,
+ * the connection, and `more` events by type (their parsed data).
  */
 export function follow(
   onState: (state: DevState) => void,
@@ -48,7 +49,20 @@ export function follow(
   more: Record<string, (data: any) => void> = {},
 ) {
   const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
-  source.addEventListener('state', (e) => onState(JSON.parse((e as MessageEvent).data).state));
+  // The whole state on connecting, then each change as its patches: applied to the last state, or, after a gap in
+  // the revisions (a page that was away), the whole state fetched again.
+  let current: DevState | undefined;
+  const take = (state: DevState) => {
+    current = state;
+    onState(state);
+  };
+  source.addEventListener('state', (e) => take(JSON.parse((e as MessageEvent).data).state));
+  source.addEventListener('patch', (e) => {
+    const { revision, p } = JSON.parse((e as MessageEvent).data) as { revision: number; p: StoredPatch[] };
+    if (!current || revision <= (current.revision ?? 0)) return;
+    if (revision == (current.revision ?? 0) + 1) return take(withPatches(current, p));
+    void control('GET', '/state').then(take, () => {});
+  });
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
   source.addEventListener('open', () => {
     // Set while the stream is open: the platform relays MCP calls to a page only then.
