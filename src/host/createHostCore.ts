@@ -131,12 +131,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
 
   let endpoint: Endpoint | undefined;
   // The call to the app's handler, with the channel's own check of what is sent.
-  const callApp = async (
-    name: string,
-    input: unknown,
-    context: ActionContext,
-    signal?: AbortSignal,
-  ): Promise<unknown> => {
+  const callApp = async (name: string, input: unknown, context: ActionContext, signal?: AbortSignal) => {
     if (signal?.aborted) throw cancelled(name);
     const invocation: Invocation = { id: randomId(), name, context, signal };
     const params = { invocation: invocation.id, name, input, context };
