@@ -6,6 +6,7 @@ import { defineConfig } from 'tsup';
 const entries = {
   global: 'src/global.ts',
   host: 'src/host/index.ts',
+  'host-core': 'src/host/core.ts',
   mock: 'src/mock/index.ts',
   manifest: 'src/manifest/index.ts',
   server: 'src/server/index.ts',

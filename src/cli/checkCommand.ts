@@ -1,3 +1,4 @@
+import { authModeRefusal, manifestFacts } from '../manifest/manifestFacts';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { type ManifestIssueSeverity, validateManifest } from '../manifest';
@@ -92,21 +93,8 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   for (const issue of result.ok ? result.warnings : result.issues)
     inManifest(issue.path, issue.severity, issue.code, issue.message);
 
-  const manifest = read.value as {
-    actions?: unknown;
-    auth?: { type?: unknown; mode?: unknown };
-    permissions?: unknown;
-  } | null;
-  const declaredScopes = new Set(
-    (Array.isArray(manifest?.permissions) ? manifest.permissions : [])
-      .map((p: { scope?: unknown } | null) => p?.scope)
-      .filter((x): x is string => typeof x === 'string'),
-  );
-  const declared = new Map<string, number>();
-  (Array.isArray(manifest?.actions) ? manifest.actions : []).forEach((action: { name?: unknown } | null, i) => {
-    if (typeof action?.name === 'string' && !declared.has(action.name)) declared.set(action.name, i);
-  });
-  const authType = manifest?.auth?.type ?? manifest?.auth?.mode;
+  // The facts the host's rules read too, from the raw JSON (which may be invalid).
+  const { manifestScopes: declaredScopes, actions: declared, authMode: authType } = manifestFacts(read.value);
 
   const handlers = new Map<string, string>();
   for (const source of sources) {
@@ -159,7 +147,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
             `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`,
           );
         }
-      } else if (call.kind === 'getToken' && authType === 'none') {
+      } else if (call.kind === 'getToken' && authModeRefusal(authType, 'auth.getToken')) {
         at(
           call,
           'error',
@@ -169,7 +157,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
       } else if (call.kind === 'request' && call.name !== undefined) {
         const problem = requestProblem(call.name, declaredScopes);
         if (problem) at(call, 'error', problem.code, problem.message);
-      } else if (call.kind === 'signIn' && typeof authType === 'string' && authType !== 'external-oauth') {
+      } else if (call.kind === 'signIn' && authModeRefusal(authType, 'auth.signIn')) {
         at(
           call,
           'warning',
@@ -193,7 +181,7 @@ export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** What is wrong with `svc.permissions.request(name)` given the manifest's declared scopes, if anything. */
-function requestProblem(name: string, declared: Set<string>): { code: string; message: string } | undefined {
+function requestProblem(name: string, declared: ReadonlySet<string>): { code: string; message: string } | undefined {
   const call = `svc.permissions.request('${name}')`;
   if ((PERMISSION_SCOPES as readonly string[]).includes(name)) {
     const manifestScope = SCOPE_TO_MANIFEST[name as PermissionScope];

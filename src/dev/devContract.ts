@@ -13,6 +13,8 @@
  * @packageDocumentation
  */
 
+import type { Card } from '../protocol/types';
+
 /** Header that carries the per-launch control token. @public */
 export const CONTROL_TOKEN_HEADER = 'x-svc-dev-token';
 /** Path prefix of every control API route on the messenger origin. @public */
@@ -57,12 +59,8 @@ export type DevTimelineEntry =
     }
   | { kind: 'card'; event_id: string; mini_app_id: string; app_user_id: string; card: DevCard; at: string };
 
-/** A card as the server API receives it. @public */
-export interface DevCard {
-  title: string;
-  body: string;
-  actions: Array<{ label: string; deep_link: string }>;
-}
+/** A card as the platform keeps it: the bridge's {@link Card}, its actions always listed. @public */
+export type DevCard = Required<Card>;
 
 /** A room. @public */
 export interface DevRoom {

@@ -10,6 +10,7 @@ import {
   type DevTimelineEntry,
   TOKEN_EXCHANGE_GRANT,
 } from './devContract';
+import { tokenExchangeForm } from './tokenExchangeForm';
 import type { BlockedRequest } from './serve/createPackageServer';
 
 /** What {@link platformHandle} wraps. @internal */
@@ -132,17 +133,12 @@ export function platformHandle(p: HandleParts) {
      */
     async appToken(options: AppTokenOptions = {}): Promise<string> {
       const userId = options.userId ?? p.state.settings.current_user_id;
-      const form = new URLSearchParams({
-        grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: await p.idp.subjectToken(userId),
-        subject_token_type: ACCESS_TOKEN_TYPE,
+      const form = tokenExchangeForm({
+        subjectToken: await p.idp.subjectToken(userId),
+        actorToken: options.agentId ? await p.idp.actorToken(options.agentId) : undefined,
         audience: p.audience,
-        scope: (options.scopes ?? []).join(' '),
+        scopes: options.scopes ?? [],
       });
-      if (options.agentId) {
-        form.set('actor_token', await p.idp.actorToken(options.agentId));
-        form.set('actor_token_type', ACCESS_TOKEN_TYPE);
-      }
       const answer = await p.idp.exchange(form);
       const body = answer.body as { access_token?: string; error_description?: string };
       if (answer.status !== 200 || !body.access_token)

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Manifest } from '../manifest';
+import { manifestFacts } from '../manifest/manifestFacts';
 import { type ControlHandlers, controlActions } from './platform/controlActions';
 import { createIdentityProvider } from './platform/createIdentityProvider';
 import { createWebhookSender } from './platform/createWebhookSender';
@@ -85,9 +86,7 @@ export interface DevNotice {
 /** The mini app id, audience and version, from the manifest or the options. */
 function appIdentity(options: DevPlatformOptions, manifest: Manifest | undefined) {
   if (manifest) {
-    const auth = manifest.auth;
-    const audience = auth.type == 'svc-exchange' ? auth.audience : auth.type == 'external-oauth' ? auth.client_id : '';
-    return { miniAppId: manifest.id, audience, version: manifest.version };
+    return { miniAppId: manifest.id, audience: manifestFacts(manifest).audience, version: manifest.version };
   }
   if (!options.miniAppId || options.audience === undefined)
     throw new TypeError('startDevPlatform(): pass { dir } (the app folder), or { miniAppId, audience } without one.');

@@ -1,7 +1,7 @@
 import { WIRE, type WelcomeMessage } from '../protocol/frames';
 import { isPlain } from '../protocol/shape';
 import { portTransport } from '../rpc/portTransport';
-import type { HostEndpoint } from './createHost';
+import type { HostEndpoint } from './types';
 
 /**
  * The web host's side of the bootstrap: answers a hello only when it comes from `iframe`'s window and from

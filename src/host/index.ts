@@ -1,57 +1,7 @@
 /**
- * svc-sdk/host: the host's side of the bridge, for web and native host implementers (see PROTOCOL.md).
+ * svc-sdk/host: the host's side of the bridge, for web and native host implementers (see PROTOCOL.md). Its
+ * `createHost` validates a raw manifest; `svc-sdk/host/core` is the same without the validator.
  * @packageDocumentation
  */
-export {
-  createHost,
-  type HostCall,
-  type HostCallContext,
-  type HostEndpoint,
-  type HostHandlers,
-  type HostOptions,
-  type Invocation,
-} from './createHost';
-export type { AnswerName, ActionConfirmRequest, HostAnswers } from './rules/HostAnswers';
-export type { ConfirmPolicy, InvokeContext } from './rules/actionRules';
-export type { HostRules, RuleOptions } from './rules/createRules';
-export type { SignInState } from './rules/accountRules';
-export type { PermissionRules } from './rules/permissionRules';
-export { createMemoryGrants, type GrantStore } from './rules/GrantStore';
-export {
-  checkQuota,
-  createMemoryStorage,
-  STORAGE_QUOTA,
-  storedBytes,
-  type StorageStore,
-} from './rules/createMemoryStorage';
-export { toApp, toHost } from '../protocol/peerMethods';
-export { attachIframe } from './attachIframe';
-export { tapCalls, type CallObserver } from './tapCalls';
-export { launchUrl } from './launchUrl';
-export { createMemoryPair } from '../rpc/createMemoryPair';
-export { portTransport } from '../rpc/portTransport';
-export { nativeTransport, NATIVE_RECEIVE } from '../rpc/nativeTransport';
-export { installNativePort, NATIVE_CONTRACT, NATIVE_PORT, type NativePort } from '../native/installNativePort';
-export { results } from '../protocol/results';
-export {
-  methods,
-  isMethodName,
-  type MethodDef,
-  type MethodName,
-  type MethodParams,
-  type MethodResult,
-} from '../protocol/methods';
-export { ERROR_CODES, type KnownErrorCode, type SvcErrorCode } from '../protocol/errorCodes';
-export { isSvcError, SvcError, type WireError } from '../protocol/SvcError';
-export { PEER, WIRE, BRIDGE_VERSION } from '../protocol/frames';
-export { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
-export {
-  SCOPE_TO_MANIFEST,
-  MANIFEST_SCOPES,
-  PERMISSION_SCOPES,
-  type PermissionScope,
-  type ManifestScope,
-} from '../protocol/scopes';
-export type { Transport } from '../rpc/Transport';
-export type * from '../protocol/types';
-export type { Svc } from '../protocol/Svc';
+export * from './core';
+export { createHost } from './createHost';

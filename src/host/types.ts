@@ -1,10 +1,12 @@
-import type { MethodName, MethodParams, MethodResult } from '../protocol/methods';
+import type { MethodName, MethodParams, MethodResult, OperationDef } from '../protocol/methods';
+import type { Operations } from '../protocol/operations';
+import type { Check, Infer } from '../protocol/shape';
 import type { PermissionScope } from '../protocol/scopes';
 import type { LaunchSnapshot } from '../protocol/snapshot';
 import type { ActionContext, Theme } from '../protocol/types';
 import type { Transport } from '../rpc/Transport';
 import type { InvokeContext } from './rules/actionRules';
-import type { HostRules, RuleOptions } from './rules/createRules';
+import type { HostRules, RuleOptions, RulesLayer } from './rules/createRules';
 
 /**
  * A running action invocation, as the host's `actions.elicit` and `actions.progress` handlers see it.
@@ -38,13 +40,42 @@ export interface HostCallContext {
 }
 
 /**
- * The host's handlers, one per registry operation, typed from the registry. An operation without a handler is
- * not advertised, and calling it rejects with `ERR_UNSUPPORTED`.
+ * The host's handlers, one per registry operation, typed from the registry. An operation without a handler (or
+ * with `null`) is not advertised, and calling it rejects with `ERR_UNSUPPORTED`.
  * @public
  */
 export type HostHandlers = {
-  [W in MethodName]?: (params: MethodParams<W>, context: HostCallContext) => MethodResult<W> | Promise<MethodResult<W>>;
+  [W in MethodName]?:
+    | ((params: MethodParams<W>, context: HostCallContext) => MethodResult<W> | Promise<MethodResult<W>>)
+    | null;
 };
+
+/**
+ * The platform's effects over a registry `R`: one per operation whose entry has an effect, each the function that
+ * performs it or `null` for "this host does not offer it". Typed so that a host written against it (the mock, the
+ * dev page) does not compile when an operation gains an effect it does not handle. The operations the rules answer
+ * themselves (storage, permissions, the auth state, the prompts whose answer is the result) may add a hook.
+ * @public
+ */
+export type EffectsOf<R extends Record<string, OperationDef>> = {
+  -readonly [W in keyof R as R[W]['effect'] extends true ? W : never]:
+    | ((params: Infer<R[W]['params']>, context: HostCallContext) => Maybe<ResultOf<R[W]>>)
+    | null;
+} & {
+  -readonly [W in keyof R as R[W]['effect'] extends true ? never : W]?: (
+    params: Infer<R[W]['params']>,
+    context: HostCallContext,
+  ) => Maybe<ResultOf<R[W]>>;
+};
+type Maybe<T> = T | Promise<T>;
+type ResultOf<D extends OperationDef> = D['result'] extends Check<infer T> ? T : void;
+
+/**
+ * The effects a host built on the rules supplies: every operation with an effect, or `null` to say it does not
+ * offer it (see {@link EffectsOf}).
+ * @public
+ */
+export type HostEffects = EffectsOf<Operations>;
 
 /**
  * One bridge call as the host saw it, before any check.
@@ -58,16 +89,24 @@ export interface HostCall {
 }
 
 /**
- * Options of {@link createHost}.
+ * Options of {@link createHost}: the bridge's, and the rules' when a `manifest` is given.
  *
  * @remarks
- * With a `manifest`, the host enforces every rule of the platform that a host owns (see {@link RuleOptions}):
- * `handlers` are then only the platform's effects, run once the rules let a call through. Without one, `handlers`
- * answer every call as they are, and `granted` decides the scopes.
+ * With a `manifest`, the host enforces every rule of the manifest's contract that a host owns (see
+ * {@link RuleOptions}): `handlers` are then only the platform's effects, run once the rules let a call through.
+ * Without one, `handlers` answer every call as they are, and `granted` decides the scopes.
  * @public
  */
-export interface HostOptions extends Partial<RuleOptions> {
-  /** The handlers of the operations this host offers (with a `manifest`: its effects). */
+export interface HostOptions extends Omit<BridgeOptions, 'rules'>, Partial<RuleOptions> {}
+
+/**
+ * Options of the bridge core (`createHost` of `svc-sdk/host/core`).
+ * @public
+ */
+export interface BridgeOptions {
+  /** The rules as a layer (`withRules(...)`); without it, `handlers` answer as they are and `granted` decides scopes. */
+  rules?: RulesLayer;
+  /** The handlers of the operations this host offers (with rules: its effects). */
   handlers?: HostHandlers;
   /**
    * The values of `svc.app` (the snapshot's `app`); `methods` is filled in from `handlers`. With a `manifest`, `id`
@@ -77,7 +116,7 @@ export interface HostOptions extends Partial<RuleOptions> {
   /** The channel, when it is not an iframe (tests, native). Use {@link HostEndpoint.attach} for iframes. */
   transport?: Transport;
   /**
-   * Without a `manifest`: whether a short scope is granted now; operations that need one reject
+   * Without rules: whether a short scope is granted now; operations that need one reject
    * `ERR_SCOPE_NOT_GRANTED` when not. With one, the rules decide from `grants`.
    */
   granted?: (scope: PermissionScope) => boolean | Promise<boolean>;

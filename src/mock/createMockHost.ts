@@ -4,7 +4,7 @@ import type { HostHandlers } from '../host/types';
 import { createMemoryGrants } from '../host/rules/GrantStore';
 import { createMemoryStorage } from '../host/rules/createMemoryStorage';
 import { assertManifest } from '../manifest';
-import { SCOPE_TO_MANIFEST } from '../protocol/scopes';
+import { undeclaredAdvice } from '../manifest/manifestFacts';
 import { SvcError } from '../protocol/SvcError';
 import type { Identity } from '../protocol/types';
 import { createMemoryPair } from '../rpc/createMemoryPair';
@@ -104,9 +104,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
         : 'denied',
     setPermission(scope, state) {
       if (!rules.permissions.declared.has(scope))
-        throw new TypeError(
-          `setPermission(): '${scope}' is not declared in the manifest (${SCOPE_TO_MANIFEST[scope] ?? 'it has no manifest scope'})`,
-        );
+        throw new TypeError(`setPermission(): '${scope}' is not declared in the manifest (${undeclaredAdvice(scope)})`);
       grants.set(scope, state);
     },
     setSignedIn(signedIn) {

@@ -13,7 +13,8 @@
 export { createMockHost } from './createMockHost';
 export { installMockSvc, type InstalledMockSvc } from './installMockSvc';
 export type { MockHost } from './MockHost';
-export type { MockAnswers, MockCall, MockFault, MockFile, MockHostOptions, MockUi } from './types';
+export type { MockAnswers } from './mockAnswers';
+export type { MockCall, MockFault, MockFile, MockHostOptions, MockUi } from './types';
 export type { MockSavedFile, MockSentMessage } from './MockState';
 export type { InvokeContext as MockInvokeContext } from '../host/rules/actionRules';
 export {

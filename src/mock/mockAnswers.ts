@@ -1,66 +1,85 @@
 import type { HostAnswers } from '../host/rules/HostAnswers';
+import { methods } from '../protocol/methods';
 import { isSvcError, SvcError } from '../protocol/SvcError';
-import type { MockAnswers, MockUi } from './types';
+import type { MockUi } from './types';
 
 /**
- * The test's answers as the host's {@link HostAnswers}: every prompt is answered, and a missing answer rejects the
- * app's call with `ERR_MOCK_UNANSWERED`, naming what to add (and is recorded in `unanswered`, also when the app
- * swallows the error). The picker and the share sheet have defaults, as a test rarely cares: the first offered
+ * How the person answers the host's prompts in a test: the host's own {@link HostAnswers}, each returning its value
+ * or a Promise of it. The picker and the share sheet have defaults, as a test rarely cares: the first offered
  * file(s), and a completed share.
+ *
+ * @remarks
+ * An answer that is needed but not given rejects the app's call with `ERR_MOCK_UNANSWERED`, whose message names
+ * the `answers.*` member to provide: a test never passes because a prompt was silently approved.
+ * @public
+ */
+export type MockAnswers = HostAnswers;
+
+type Answer = (request: unknown) => unknown;
+
+/** The test defaults: what a person who does not matter to the test answers. */
+const defaults: Partial<Record<string, Answer>> = {
+  pick: (request) => {
+    const { options, offered } = request as Parameters<NonNullable<HostAnswers['pick']>>[0];
+    return offered.slice(0, options.multiple ? undefined : 1);
+  },
+  share: () => true,
+};
+
+/** Each answer's name and the operation that asks it (an action's confirmation is asked by `actions.invoke`). */
+const asked = new Map<string, string>([
+  ...Object.entries(methods).flatMap(([name, def]) => (def.asks ? [[def.asks.answer, name] as [string, string]] : [])),
+  ['confirmAction', 'actions.invoke'],
+]);
+
+/**
+ * The test's answers with the test defaults, asked the one way: a missing answer rejects the app's call with
+ * `ERR_MOCK_UNANSWERED`, naming what to add (and is recorded in `unanswered`, also when the app swallows the error);
+ * an answer that throws rejects `ERR_MOCK_ANSWER_THREW` (an SvcError passes through as it is).
  */
 export function mockAnswers(answers: MockAnswers, unanswered: string[], ui: MockUi): HostAnswers {
-  const ask = async <K extends keyof MockAnswers>(name: K, method: string, ...args: unknown[]): Promise<any> => {
-    const answer = answers[name] as ((...a: unknown[]) => unknown) | undefined;
-    if (typeof answer != 'function') {
-      unanswered.push(name);
-      throw new SvcError(
-        'ERR_MOCK_UNANSWERED',
-        `the person was asked, but the test gave no answers.${name}; pass createMockHost({ answers: { ${name}: ... } }).`,
-        false,
-        method,
-      );
-    }
-    try {
-      return await answer(...args);
-    } catch (e) {
-      if (isSvcError(e)) throw e; // a test may answer with an SvcError on purpose
-      // Otherwise the host would turn it into an anonymous ERR_INTERNAL and hide the test's own mistake.
-      throw new SvcError(
-        'ERR_MOCK_ANSWER_THREW',
-        `answers.${name} threw: ${(e as Error)?.message ?? e}`,
-        false,
-        method,
-        {
-          cause: e,
-        },
-      );
-    }
-  };
-  return {
-    async permission({ scope }) {
-      const answer = await ask('permission', 'permissions.request', scope);
-      if (answer !== 'granted' && answer !== 'denied')
+  const given = answers as Record<string, Answer | undefined>;
+  const wrapped: Record<string, Answer> = {};
+  for (const [name, method] of asked)
+    wrapped[name] = async (request) => {
+      const answer = given[name] ?? defaults[name];
+      if (typeof answer != 'function') {
+        unanswered.push(name);
+        throw new SvcError(
+          'ERR_MOCK_UNANSWERED',
+          `the person was asked, but the test gave no answers.${name}; pass createMockHost({ answers: { ${name}: ... } }).`,
+          false,
+          method,
+        );
+      }
+      let value: unknown;
+      try {
+        value = await answer.call(answers, request);
+      } catch (e) {
+        if (isSvcError(e)) throw e; // a test may answer with an SvcError on purpose
+        // Otherwise the host would turn it into an anonymous ERR_INTERNAL and hide the test's own mistake.
+        throw new SvcError(
+          'ERR_MOCK_ANSWER_THREW',
+          `answers.${name} threw: ${(e as Error)?.message ?? e}`,
+          false,
+          method,
+          {
+            cause: e,
+          },
+        );
+      }
+      if (name == 'permission' && value !== 'granted' && value !== 'denied')
         throw new SvcError(
           'ERR_MOCK_BAD_ANSWER',
-          `answers.permission('${scope}') returned ${JSON.stringify(answer)}; return 'granted' or 'denied'.`,
+          `answers.permission returned ${JSON.stringify(value)}; return 'granted' or 'denied'.`,
           false,
-          'permissions.request',
+          method,
         );
-      return answer;
-    },
-    send: (message) => ask('send', 'message.send', message),
-    confirmAction: ({ name, input, context }) => ask('confirmAction', 'actions.invoke', { name, input, context }),
-    async confirm(request) {
-      const answer = (await ask('confirm', 'ui.confirm', request)) === true;
-      ui.confirms.push({ ...request, answer });
-      return answer;
-    },
-    elicit: (request) => ask('elicit', 'actions.elicit', request),
-    pick: (request) =>
-      answers.pick
-        ? ask('pick', 'files.pick', request)
-        : request.offered.slice(0, request.options.multiple ? undefined : 1),
-    share: (request) => (answers.share ? ask('share', 'ui.share', request) : true),
-    signIn: () => ask('signIn', 'auth.signIn'),
-  };
+      if (name == 'confirm') {
+        const { title, body } = request as { title: string; body: string };
+        ui.confirms.push({ title, body, answer: value === true });
+      }
+      return value;
+    };
+  return wrapped;
 }

@@ -1,5 +1,6 @@
-import type { HostHandlers } from '../host/types';
+import type { HostEffects } from '../host/types';
 import type { Manifest } from '../manifest';
+import { manifestFacts } from '../manifest/manifestFacts';
 import type { Identity, SvcFile } from '../protocol/types';
 import type { MockRecords } from './MockState';
 import { mintMockToken, tokenId } from './mockToken';
@@ -21,6 +22,7 @@ function toSvcFiles(files: MockFile[] = []): SvcFile[] {
 export function mockEffects(manifest: Manifest, options: MockHostOptions, identity: Identity, r: MockRecords) {
   const files = toSvcFiles(options.files);
   const auth = manifest.auth;
+  const facts = manifestFacts(manifest);
   return {
     'identity.get': () => identity,
     'auth.getToken': (_params, { acting }) => {
@@ -30,12 +32,12 @@ export function mockEffects(manifest: Manifest, options: MockHostOptions, identi
       // Minted afresh on every call (new jti): the platform's specification says never to cache a token, so the mock never does.
       const access_token = mintMockToken({
         sub: identity.app_user_id,
-        aud: auth.type == 'svc-exchange' ? auth.audience : auth.type == 'external-oauth' ? auth.client_id : '',
+        aud: facts.audience,
         iss: auth.type == 'external-oauth' ? auth.issuer : (options.issuer ?? 'https://auth.svc.mock/realms/mock'),
         iat,
         exp: iat + lifetime,
         jti: tokenId(),
-        scope: (auth.type == 'none' ? [] : (auth.scopes ?? [])).join(' '),
+        scope: facts.tokenScopes.join(' '),
         tenant_id: identity.tenant_id,
         ...(agent ? { act: { sub: agent } } : {}),
       });
@@ -62,14 +64,6 @@ export function mockEffects(manifest: Manifest, options: MockHostOptions, identi
     'ui.openExternal': ({ url }) => void r.ui.opened.push(url),
     'ui.close': () => void r.ui.closed++,
     'ui.share': (request) => void r.ui.shares.push(request),
-  } satisfies Required<Omit<HostHandlers, EngineOwned>>;
+    // Every operation with an effect is here: one that gains an effect and is missing fails to compile.
+  } satisfies HostEffects;
 }
-
-// What the rules answer themselves, from the answers and stores: the mock's effects cover every other operation,
-// so a new registry operation without a mock effect fails to compile above.
-type EngineOwned =
-  | `auth.${'signIn' | 'signOut' | 'state'}`
-  | `permissions.${'query' | 'request'}`
-  | `storage.${'get' | 'set' | 'remove' | 'clear'}`
-  | 'ui.confirm'
-  | 'actions.elicit';

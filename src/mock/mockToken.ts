@@ -1,7 +1,7 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha256';
 import { randomId } from '../protocol/randomId';
-import { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from '../host/rules/bytes';
+import { fromBase64Url, fromUtf8, toBase64Url, toHex, utf8 } from '../protocol/bytes';
 
 /**
  * The HS256 key the mock signs its tokens with. Public on purpose: mock tokens prove nothing outside tests, and a

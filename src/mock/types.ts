@@ -1,41 +1,8 @@
 import type { HostHandlers } from '../host/types';
 import type { PermissionScope } from '../protocol/scopes';
-import type { ActionContext, Identity, OutgoingMessage, PickOptions, Room, SvcFile, Theme } from '../protocol/types';
+import type { MockAnswers } from './mockAnswers';
+import type { Identity, Room, Theme } from '../protocol/types';
 import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';
-
-/**
- * How the person answers the host's prompts in a test. Each answer may return its value or a Promise of it.
- *
- * @remarks
- * An answer that is needed but not given rejects the app's call with `ERR_MOCK_UNANSWERED`, whose message names
- * the `answers.*` member to provide: a test never passes because a prompt was silently approved.
- * @public
- */
-export interface MockAnswers {
-  /** `svc.permissions.request(scope)` of a declared scope in state `prompt`. */
-  permission?: (scope: PermissionScope) => 'granted' | 'denied' | Promise<'granted' | 'denied'>;
-  /** `svc.ui.confirm()`: true when the person agreed. */
-  confirm?: (request: { title: string; body: string }) => boolean | Promise<boolean>;
-  /** The per-send confirmation of `svc.message.send()`: false makes the send reject `ERR_PERMISSION_DENIED`. */
-  send?: (message: OutgoingMessage) => boolean | Promise<boolean>;
-  /** Confirmation of an action invocation whose `confirm` floor (or `confirmActions: 'always'`) asks for one. */
-  confirmAction?: (request: {
-    name: string;
-    input: unknown;
-    context: Omit<ActionContext, 'confirmed'>;
-  }) => boolean | Promise<boolean>;
-  /** `svc.actions.elicit()`: the value the person entered, or `null` when they refused or cancelled. */
-  elicit?: (request: { prompt: string; schema: Record<string, unknown>; action: string }) => unknown;
-  /** `external-oauth` sign-in sheet: false when the person cancels (`ERR_PERMISSION_DENIED`). */
-  signIn?: () => boolean | Promise<boolean>;
-  /**
-   * `svc.files.pick()`: the files the person picks from those offered (already filtered by `accept`), or `null`
-   * to cancel (`ERR_CANCELLED`). Default: the first offered file, or all of them when `multiple` is set.
-   */
-  pick?: (request: { options: PickOptions; offered: SvcFile[] }) => SvcFile[] | null | Promise<SvcFile[] | null>;
-  /** `svc.ui.share()`: false when the person dismisses the sheet (`ERR_CANCELLED`). Default: shared. */
-  share?: (request: { title: string; url: string }) => boolean | Promise<boolean>;
-}
 
 /**
  * A file the person has in their service storage, offered by `svc.files.pick()`.
@@ -75,7 +42,7 @@ export interface MockHostOptions {
   launchParams?: Record<string, string>;
   /** Initial state of declared scopes; the others start at `prompt`. Setting an undeclared scope throws. */
   permissions?: Partial<Record<PermissionScope, 'granted' | 'denied' | 'prompt'>>;
-  /** How the person answers prompts. */
+  /** How the person answers prompts: the host's answers, with test defaults for the picker and the share sheet. */
   answers?: MockAnswers;
   /** Files offered by `svc.files.pick()`. */
   files?: MockFile[];

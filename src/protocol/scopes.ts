@@ -3,8 +3,8 @@
  * stand for.
  *
  * @remarks
- * The platform's specification lists the short names and the manifest enum but not the mapping between them; this table is our
- * decision (README, "Decisions on gaps in the platform's specification"). `identity.email` and `camera` have no manifest scope:
+ * The interface lists the short names and the manifest enum but not the mapping between them; this table is our
+ * decision (README, "Decisions on gaps in the interface"). `identity.email` and `camera` have no manifest scope:
  * `identity.email` cannot be declared, so it is never granted and `email` is never handed out; `camera` is a
  * standard web API with the engine's own prompt, which the bridge does not wrap.
  */
@@ -33,7 +33,7 @@ export type PermissionScope =
   | 'notifications'
   | 'camera';
 
-/** Every manifest `scope` value the platform allows, in its order. */
+/** Every manifest `scope` value the interface allows, in its order. */
 export const MANIFEST_SCOPES = [
   'svc.identity.basic',
   'svc.room.context',
@@ -48,14 +48,12 @@ export const MANIFEST_SCOPES = [
 /** A manifest `permissions[].scope` value. */
 export type ManifestScope = (typeof MANIFEST_SCOPES)[number];
 
-/** Every short scope, for validation (a literal list, so the client bundle does not carry the mapping). */
-export const PERMISSION_SCOPES = [
-  'identity.basic',
-  'identity.email',
-  'room.context',
-  'room.send',
-  'files.read',
-  'files.write',
-  'notifications',
-  'camera',
-] as const satisfies readonly PermissionScope[];
+/** Every short scope, in the order of {@link SCOPE_TO_MANIFEST} (which the compiler holds to `PermissionScope`). */
+export const PERMISSION_SCOPES = Object.keys(SCOPE_TO_MANIFEST) as readonly PermissionScope[];
+
+/**
+ * The manifest scope a short scope needs declared, or `null` when no manifest scope can declare it.
+ */
+export function manifestScopeOf(scope: PermissionScope): ManifestScope | null {
+  return SCOPE_TO_MANIFEST[scope];
+}

@@ -28,6 +28,28 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /**
+ * A token bucket: each call takes one token when there is one and returns 0, else returns the ms until one is
+ * back (taking nothing). The one bucket of the paced client and of the platform's refusing limiter.
+ * @internal
+ */
+export function createTokenBucket(
+  rate: { perMinute: number; burst: number } = SERVER_API_RATE,
+  now: () => number = Date.now,
+): () => number {
+  const perMs = rate.perMinute / 60_000;
+  let tokens: number = rate.burst;
+  let updated = now();
+  return () => {
+    const t = now();
+    tokens = Math.min(rate.burst, tokens + (t - updated) * perMs);
+    updated = t;
+    if (tokens < 1) return Math.ceil((1 - tokens) / perMs);
+    tokens -= 1;
+    return 0;
+  };
+}
+
+/**
  * An in-process token bucket (one instance). Several instances share the vendor's limit: use
  * {@link createRedisRateLimiter}.
  * @public
@@ -36,21 +58,10 @@ export function createRateLimiter(
   rate: { perMinute: number; burst: number } = SERVER_API_RATE,
   now: () => number = Date.now,
 ): RateLimiter {
-  const perMs = rate.perMinute / 60_000;
-  let tokens = rate.burst;
-  let updated = now();
+  const bucket = createTokenBucket(rate, now);
   return {
     async take(signal) {
-      for (;;) {
-        const t = now();
-        tokens = Math.min(rate.burst, tokens + (t - updated) * perMs);
-        updated = t;
-        if (tokens >= 1) {
-          tokens -= 1;
-          return;
-        }
-        await sleep(Math.ceil((1 - tokens) / perMs), signal);
-      }
+      for (let wait = bucket(); wait > 0; wait = bucket()) await sleep(wait, signal);
     },
   };
 }

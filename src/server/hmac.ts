@@ -29,13 +29,6 @@ export function signingBase(timestamp: number | string, body: Uint8Array | strin
   return base;
 }
 
-/** Lowercase hex of bytes. */
-export function toHex(bytes: ArrayBuffer): string {
-  let hex = '';
-  for (const byte of new Uint8Array(bytes)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
-
 /** Bytes of a lowercase hex string (the signature's only form), or undefined when it is not 64 lowercase hex digits. */
 export function fromHex32(hex: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[0-9a-f]{64}$/.test(hex)) return undefined;

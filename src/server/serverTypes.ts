@@ -1,9 +1,7 @@
-/** A card, as the server API posts it. @public */
-export interface Card {
-  title: string;
-  body: string;
-  actions?: { label: string; deep_link: string }[];
-}
+import type { Card } from '../protocol/types';
+
+/** A card, as the server API posts it: the bridge's {@link Card}, one shape for both. @public */
+export type { Card };
 
 /** Installation state of the mini app for one person. @public */
 export interface Installation {

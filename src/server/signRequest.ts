@@ -1,4 +1,5 @@
-import { hmacKey, signingBase, toHex } from './hmac';
+import { toHex } from '../protocol/bytes';
+import { hmacKey, signingBase } from './hmac';
 import { type RawBody, toBytes } from './rawBody';
 
 /**

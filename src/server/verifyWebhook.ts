@@ -1,3 +1,4 @@
+import { toHex } from '../protocol/bytes';
 import type { UnknownWebhookEvent, WebhookEvent } from './events';
 import { type RawBody, toBytes } from './rawBody';
 import type { HeaderBag } from './readHeader';
@@ -62,7 +63,7 @@ export async function verifyWebhookDelivery(
   )
     throw new SvcSignatureError('invalid-payload', "the webhook body is not an event object with an 'event' name.");
   const digest = await crypto.subtle.digest('SHA-256', bytes);
-  const key = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  const key = toHex(digest);
   return { event: event as WebhookEvent, key, timestamp };
 }
 

@@ -1,33 +1,11 @@
 // The bridge in Chromium: a web host page on one origin embeds a mini app (IIFE or ESM build) on another, and
 // hostile frames try to take the channel. Each case is declared here with `test(name, fn)` and registered with
 // @playwright/test by bridge.spec.ts, which gives it its fixtures (`h`, from helpersFor, on a fresh context).
+import { methods } from '../../dist/host.js';
 import { assert, sleep, test, waitFor } from './declareCases.mjs';
 
-const METHODS = [
-  'identity.get',
-  'auth.getToken',
-  'auth.signIn',
-  'auth.signOut',
-  'auth.state',
-  'room.current',
-  'message.send',
-  'files.pick',
-  'files.save',
-  'actions.elicit',
-  'actions.progress',
-  'ui.setTitle',
-  'ui.toast',
-  'ui.confirm',
-  'ui.openExternal',
-  'ui.close',
-  'ui.share',
-  'storage.get',
-  'storage.set',
-  'storage.remove',
-  'storage.clear',
-  'permissions.query',
-  'permissions.request',
-];
+// Every operation of the registry (the operation modules), from the build the pages load.
+const METHODS = Object.keys(methods);
 
 /**
  * Helpers each test receives. Origins: H the host (127.0.0.1:hp); A the app on another port of the same site

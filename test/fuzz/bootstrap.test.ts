@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connect } from '../../src/client/connect';
 import { attachIframe } from '../../src/host/attachIframe';
-import type { HostEndpoint } from '../../src/host/createHost';
+import type { HostEndpoint } from '../../src/host/types';
 import { value } from './arbitraries';
 
 const HOST = 'https://host.example';

@@ -37,11 +37,16 @@ describe('actions', () => {
     const handler = vi.fn((_input: unknown, _context: unknown) => 'closed');
     host.svc.actions.handle('close_poll', handler);
     await host.invokeAction('close_poll', { poll_id: 'p1' }, { invoked_by: 'agent', agent_id: 'a1' });
-    expect(confirmAction).toHaveBeenCalledWith({
-      name: 'close_poll',
-      input: { poll_id: 'p1' },
-      context: { invoked_by: 'agent', agent_id: 'a1' },
-    });
+    // The host's own confirmation request: the manifest's title and destructive flag too.
+    expect(confirmAction).toHaveBeenCalledWith(
+      expect.objectContaining({
+        name: 'close_poll',
+        input: { poll_id: 'p1' },
+        context: { invoked_by: 'agent', agent_id: 'a1' },
+        destructive: expect.any(Boolean),
+        title: expect.any(String),
+      }),
+    );
     expect(handler.mock.calls[0]![1]).toEqual({
       invoked_by: 'agent',
       agent_id: 'a1',

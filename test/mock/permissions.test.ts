@@ -12,12 +12,14 @@ describe('permissions', () => {
 
   test('request of a declared scope asks answers.permission and resolves what the person answered', async () => {
     const permission = vi.fn(
-      (scope: string) => (scope == 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
+      ({ scope }: { scope: string }) => (scope == 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
     );
     const host = createMockHost({ manifest: exchangeManifest(), answers: { permission } });
     expect(await host.svc.permissions.request('room.context')).toBe('granted');
     expect(await host.svc.permissions.request('files.read')).toBe('denied');
-    expect(permission.mock.calls).toEqual([['room.context'], ['files.read']]);
+    // The host's sheet request: the short scope, the manifest scope and the manifest's purpose.
+    expect(permission.mock.calls.map(([request]) => request.scope)).toEqual(['room.context', 'files.read']);
+    expect(permission.mock.calls[0]![0]).toMatchObject({ manifestScope: 'svc.room.context' });
     expect(await host.svc.permissions.query('room.context')).toBe('granted');
   });
 

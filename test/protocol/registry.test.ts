@@ -13,9 +13,10 @@ import {
   SCOPE_TO_MANIFEST,
 } from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
-import { CALL_TABLE } from '../../src/protocol/callTable';
-import { calls, type CallDef } from '../../src/protocol/calls';
-import { results as resultChecks } from '../../src/protocol/results';
+import { createMockHost } from '../../src/mock/index';
+import { exchangeManifest } from '../mock/fixtures';
+import { CALL_TABLE, notificationParams } from '../../src/protocol/callTable';
+import { none, type OperationDef } from '../../src/protocol/operations/define';
 
 const names = Object.keys(methods);
 
@@ -37,7 +38,9 @@ describe('the registry is the one contract', () => {
   it('has an answer shape for every operation, and a null one exactly for the fire-and-forget ones', () => {
     expect(Object.keys(results).sort()).toEqual([...names].sort());
     for (const name of names)
-      expect(results[name as keyof typeof results] === null, name).toBe(methods[name as keyof typeof methods].notify);
+      expect(results[name as keyof typeof results] === null, name).toBe(
+        methods[name as keyof typeof methods].kind == 'notification',
+      );
   });
 
   it('lets a host offer every operation, and advertises exactly the ones it handles', () => {
@@ -55,7 +58,18 @@ describe('the registry is the one contract', () => {
     expect(some.snapshot.methods).toEqual(['room.current']);
   });
 
-  it('names only short scopes the platform lists, each mapped to a manifest scope or to none', () => {
+  it('reaches every host built on the rules: the mock offers every operation with its effects and answers', () => {
+    const mock = createMockHost({ manifest: exchangeManifest(), answers: { confirm: () => true, elicit: () => null } });
+    expect([...mock.endpoint.snapshot.methods].sort()).toEqual([...names].sort());
+    mock.close();
+  });
+
+  it("is the browser suites' list of operations (taken from the registry, not written out)", () => {
+    const cases = readFileSync(new URL('../browser/bridgeCases.mjs', import.meta.url), 'utf8');
+    expect(cases).toMatch(/const METHODS = Object\.keys\(methods\);/);
+  });
+
+  it('names only short scopes the interface lists, each mapped to a manifest scope or to none', () => {
     expect([...PERMISSION_SCOPES].sort()).toEqual(Object.keys(SCOPE_TO_MANIFEST).sort());
     for (const name of names) {
       const scope = methods[name as keyof typeof methods].scope;
@@ -68,7 +82,7 @@ describe('the registry is the one contract', () => {
   });
 
   it('marks the operations that wait on a person, which get the long timeout', () => {
-    const prompts = names.filter((n) => methods[n as keyof typeof methods].prompt).sort();
+    const prompts = names.filter((n) => methods[n as keyof typeof methods].kind == 'prompt').sort();
     expect(prompts).toEqual([
       'actions.elicit',
       'auth.signIn',
@@ -81,39 +95,64 @@ describe('the registry is the one contract', () => {
     ]);
   });
 
-  it("builds each full entry from the client's part: same operations, args, prompt and fire-and-forget flag", () => {
-    expect(Object.keys(calls)).toEqual(names);
-    for (const name of names) {
-      const part: { args: unknown; prompt: boolean; notify: boolean; params?: unknown } =
-        calls[name as keyof typeof calls];
-      const full = methods[name as keyof typeof methods];
-      expect([full.args, full.prompt, full.notify], name).toEqual([part.args, part.prompt, part.notify]);
-      // The client checks exactly what nobody answers, with the very check the host uses.
-      expect('params' in part, name).toBe(part.notify);
-      if (part.notify) expect(full.params, name).toBe(part.params);
-    }
+  it('checks in the client exactly what nobody answers, with the very check the host uses', () => {
+    const notifications = names.filter((n) => methods[n as keyof typeof methods].kind == 'notification');
+    expect(Object.keys(notificationParams).sort()).toEqual(notifications.sort());
+    for (const name of notifications)
+      expect(methods[name as keyof typeof methods].params, name).toBe(
+        notificationParams[name as keyof typeof notificationParams],
+      );
   });
 
   it("is what the client's table says, operation by operation (a drift prints the table to paste)", () => {
-    const encoded = Object.entries(calls as Record<string, CallDef>)
+    // The client builds the params of the operations bound to an invocation itself: their args read `@`.
+    const encoded = Object.entries(methods as Record<string, OperationDef>)
       .map(([name, def]) => {
-        const args = def.args == 'object' ? '@' : def.args.join(',');
-        const flags = `${def.prompt ? 'p' : ''}${def.notify ? 'n' : ''}${def.none ? 'v' : ''}`;
+        const args = def.bound || def.args == 'object' ? '@' : def.args.join(',');
+        const flags = `${def.kind == 'prompt' ? 'p' : ''}${def.kind == 'notification' ? 'n' : ''}${def.result === none ? 'v' : ''}`;
         return flags ? `${name}:${args}:${flags}` : args ? `${name}:${args}` : name;
       })
       .join(' ');
     expect(CALL_TABLE, 'src/protocol/callTable.ts: CALL_TABLE must be the line below').toBe(encoded);
-    // An operation resolves to nothing exactly when the host's answer must be empty.
-    for (const [name, def] of Object.entries(calls as Record<string, CallDef>)) {
-      const check = resultChecks[name as keyof typeof resultChecks];
-      if (!def.notify) expect(!!def.none, name).toBe(!!check?.(1, 'result')?.endsWith('must be empty'));
-    }
   });
 
   it('is documented: the README has a row for every operation and every error code', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const name of names) expect(readme, `README lacks svc.${name}`).toContain(`svc.${name}`);
     for (const code of Object.keys(ERROR_CODES)) expect(readme, `README lacks ${code}`).toContain(`\`${code}\``);
+  });
+
+  it("is PROTOCOL.md's operation table, row by row: scope, waiting on a person, notification, empty answer", () => {
+    const protocol = readFileSync(new URL('../../PROTOCOL.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      protocol
+        .split('\n')
+        .filter((line) => /^\| `[a-z]+\.[a-zA-Z]+` +\|/.test(line))
+        // A cell may hold an escaped bar (`"info" \| "error"`).
+        .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()))
+        .map(([, method, , result, scope, person]) => [method!.slice(1, -1), { result, scope, person }] as const),
+    );
+    for (const [name, def] of Object.entries(methods as Record<string, OperationDef>)) {
+      const row = rows.get(name);
+      expect(row, `PROTOCOL.md has no row for ${name}`).toBeDefined();
+      expect(row!.scope, `${name}: the Scope column`).toBe(def.scope ? `\`${def.scope}\`` : '');
+      expect(row!.person, `${name}: the Person column`).toBe(def.kind == 'prompt' ? 'yes' : '');
+      expect(row!.result == 'notification', `${name}: a notification`).toBe(def.kind == 'notification');
+      if (def.result === none) expect(row!.result, `${name}: answers nothing`).toBe('`null`');
+    }
+  });
+
+  it("is the README's error table: every code, and whether a retry can help", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      readme
+        .split('\n')
+        .filter((line) => /^\| `ERR_[A-Z_]+` +\|/.test(line))
+        .map((line) => line.split('|').map((cell) => cell.trim()))
+        .map(([, code, , retriable]) => [code!.slice(1, -1), retriable] as const),
+    );
+    for (const [code, retriable] of Object.entries(ERROR_CODES))
+      expect(rows.get(code), `README's error table: ${code}`).toBe(retriable ? 'yes' : 'no');
   });
 
   it('is documented for host implementers: PROTOCOL.md names every operation', () => {

@@ -2,22 +2,13 @@
 import { createMockHost } from '../../src/mock';
 import { describeHostRules } from './hostRules';
 
-describeHostRules('svc-sdk/mock', ({ manifest, answers = {}, permissions, confirmActions }) => {
+describeHostRules('svc-sdk/mock', ({ manifest, answers, permissions, confirmActions }) => {
   const host = createMockHost({
     manifest,
     permissions,
     confirmActions,
-    // The mock's answers take the scope itself; the host's take the sheet's request.
-    answers: {
-      ...(answers.permission && {
-        permission: (scope) => answers.permission!({ scope, manifestScope: '', purpose: '' }),
-      }),
-      ...(answers.send && { send: answers.send }),
-      ...(answers.signIn && { signIn: answers.signIn }),
-      ...(answers.confirmAction && {
-        confirmAction: (r) => answers.confirmAction!({ ...r, title: r.name, destructive: false }),
-      }),
-    },
+    // The mock's answers are the host's.
+    answers,
   });
   return {
     svc: host.svc,

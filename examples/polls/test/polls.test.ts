@@ -103,7 +103,7 @@ describe('Team Polls', () => {
 
   test('reminders ask for notifications at the moment of use; refused means no backend call', async () => {
     const { app, backend } = setup({
-      answers: { permission: (scope) => (scope == 'notifications' ? 'denied' : 'granted') },
+      answers: { permission: ({ scope }) => (scope == 'notifications' ? 'denied' : 'granted') },
     });
     expect(await app.enableReminders('p1')).toBe(false);
     expect(backend.fetch).not.toHaveBeenCalled();

@@ -1,4 +1,4 @@
-import { SERVER_API_RATE } from '../../server/createRateLimiter';
+import { createTokenBucket, SERVER_API_RATE } from '../../server/createRateLimiter';
 import { createProblem, type ProblemName } from '../../server/problems';
 import { verifySignature } from '../../server/verifySignature';
 import type { DevCard, DevNotification, DevState } from '../devContract';
@@ -52,16 +52,10 @@ export function createRequestBucket(
   now: () => number = Date.now,
   rate: { perMinute: number; burst: number } = SERVER_API_RATE,
 ): () => number {
-  const perMs = rate.perMinute / 60_000;
-  let tokens: number = rate.burst;
-  let updated = now();
+  const bucket = createTokenBucket(rate, now);
   return () => {
-    const t = now();
-    tokens = Math.min(rate.burst, tokens + (t - updated) * perMs);
-    updated = t;
-    if (tokens < 1) return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
-    tokens -= 1;
-    return 0;
+    const wait = bucket();
+    return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
   };
 }
 

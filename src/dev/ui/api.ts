@@ -1,4 +1,5 @@
 import { SvcError } from '../../protocol/SvcError';
+import { manifestFacts } from '../../manifest/manifestFacts';
 import { type StoredPatch, withPatches } from '../platform/trackChanges';
 import {
   CONTROL_PREFIX,
@@ -9,6 +10,7 @@ import {
   type DevState,
   type DevStreamEvents,
 } from '../devContract';
+import { tokenExchangeForm } from '../tokenExchangeForm';
 
 /** The page's launch token, from its own URL (the platform printed it). */
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -92,26 +94,22 @@ export function follow(
 }
 
 /** The app's token for the current person: a real RFC 8693 exchange at the platform's identity provider. */
-export async function exchangeToken(config: DevConfig, userId: string, agentId: string | undefined, scopes: string[]) {
+export async function exchangeToken(
+  config: DevConfig,
+  userId: string,
+  agentId: string | undefined,
+  scopes: readonly string[],
+) {
   const minted = await control('POST /__svc/subject-token', {
     user_id: userId,
     agent_id: agentId,
   });
-  const form = new URLSearchParams({
-    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-    subject_token: minted.subject_token,
-    subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-    audience: String(
-      (config.manifest.auth as { audience?: string; client_id?: string }).audience ??
-        (config.manifest.auth as { client_id?: string }).client_id ??
-        '',
-    ),
-    scope: scopes.join(' '),
+  const form = tokenExchangeForm({
+    subjectToken: minted.subject_token,
+    actorToken: minted.actor_token,
+    audience: manifestFacts(config.manifest).audience,
+    scopes,
   });
-  if (minted.actor_token) {
-    form.set('actor_token', minted.actor_token);
-    form.set('actor_token_type', 'urn:ietf:params:oauth:token-type:access_token');
-  }
   const res = await fetch(`${config.authUrl}/realms/${config.realm}/protocol/openid-connect/token`, {
     method: 'POST',
     body: form,

@@ -4,10 +4,12 @@ import {
   createMemoryStorage,
   type GrantStore,
   type HostAnswers,
+  type HostEffects,
   type HostEndpoint,
   launchUrl,
   type StorageStore,
 } from '../../host';
+import { manifestFacts } from '../../manifest/manifestFacts';
 import type { PermissionScope } from '../../protocol/scopes';
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
 import type { SvcFile } from '../../protocol/types';
@@ -102,7 +104,8 @@ export function launchApp(
   update: (next: DevState) => void,
   answers: (base: HostAnswers) => HostAnswers = (base) => base,
 ): { host: HostEndpoint; detach: () => void } {
-  const manifest = config.manifest as { name: string; auth: { type: string; scopes?: string[] } };
+  const manifest = config.manifest as { name: string };
+  const facts = manifestFacts(config.manifest);
   const { settings } = state();
   const userId = settings.current_user_id;
   const user = () => state().users.find((u) => u.id == userId)!;
@@ -123,12 +126,7 @@ export function launchApp(
         display_name: user().display_name,
       }),
       'auth.getToken': (_p, { acting }) =>
-        exchangeToken(
-          config,
-          userId,
-          acting?.invoked_by == 'agent' ? acting.agent_id : undefined,
-          manifest.auth.scopes ?? [],
-        ),
+        exchangeToken(config, userId, acting?.invoked_by == 'agent' ? acting.agent_id : undefined, facts.tokenScopes),
       'room.current': () =>
         launch.room && {
           room_id: launch.room.id,
@@ -158,7 +156,8 @@ export function launchApp(
       'ui.openExternal': ({ url }) => ui.external(url),
       'ui.close': () => ui.close(),
       'ui.share': ({ title, url }) => ui.share(title, url),
-    },
+      // Every operation with an effect is here: one that gains an effect and is missing fails to compile.
+    } satisfies HostEffects,
   });
   // Every channel the iframe opens goes through the call log.
   const attach = host.attach.bind(host);

@@ -1,5 +1,6 @@
-import type { PermissionScope } from '../../protocol/scopes';
-import type { OutgoingMessage, PickOptions, SvcFile } from '../../protocol/types';
+import type { MethodName } from '../../protocol/methods';
+import type { Operations } from '../../protocol/operations';
+import type { Asks } from '../../protocol/operations/define';
 
 /** A value, or a promise of it: an answer may come at once (a test) or after a person clicked (a UI). */
 type Maybe<T> = T | Promise<T>;
@@ -23,33 +24,32 @@ export interface ActionConfirmRequest {
   signal?: AbortSignal;
 }
 
+/** What the operations ask (their `asks` entries), each as the answer a host gives. */
+type OperationAnswers = {
+  [A in NonNullable<Operations[MethodName]['asks']> as A['answer']]?: (
+    request: A extends Asks<string, infer Request, unknown> ? Request : never,
+  ) => Maybe<A extends Asks<string, unknown, infer Answer> ? Answer : never>;
+};
+
 /**
- * The person's answers to every prompt of the platform, as one typed interface: a test answers from code
- * (`svc-sdk/mock`), the dev platform from its page, a real web host from its own UI.
+ * The person's answers to every prompt, as one typed interface: a test answers from code (`svc-sdk/mock`), the dev
+ * platform from its page, a real web host from its own UI. Each operation's `asks` entry (the operation modules)
+ * adds its member: `permission` (the sheet of `permissions.request` for a declared scope at `prompt`, showing the
+ * manifest's `purpose`), `send` (every `message.send`), `confirm` (`ui.confirm`), `elicit` (`actions.elicit`: a
+ * value that fits `schema`, or `null` when the person refused), `pick` (the picker over the offered files; `null`
+ * when the person cancelled), `share` (the share sheet) and `signIn` (`external-oauth`); `confirmAction` is the
+ * confirmation of an action invocation.
  *
  * @remarks
  * Each member is asked only when a rule says the person decides, and only after the call passed every other
- * check (arguments, declared scope, granted scope). A prompt the host gives no answer for rejects the app's call
- * with `ERR_UNSUPPORTED` naming the missing member: a host never approves on the person's behalf.
+ * check (arguments, declared scope, granted scope). A falsy answer refuses the call with the operation's refusal
+ * code. A prompt the host gives no answer for rejects the app's call with `ERR_UNSUPPORTED` naming the missing
+ * member: a host never approves on the person's behalf.
  * @public
  */
-export interface HostAnswers {
-  /** The permission sheet for a declared scope in state `prompt`; shows the manifest's `purpose`. */
-  permission?(request: { scope: PermissionScope; manifestScope: string; purpose: string }): Maybe<'granted' | 'denied'>;
-  /** The confirmation of every `svc.message.send()`; false rejects it `ERR_PERMISSION_DENIED`. */
-  send?(message: OutgoingMessage): Maybe<boolean>;
+export interface HostAnswers extends OperationAnswers {
   /** The confirmation of an action invocation the confirm floor or the host's policy requires. */
   confirmAction?(request: ActionConfirmRequest): Maybe<boolean>;
-  /** `svc.ui.confirm()`. */
-  confirm?(request: { title: string; body: string }): Maybe<boolean>;
-  /** `svc.actions.elicit()`: a value that fits `schema`, or `null` when the person refused or cancelled. */
-  elicit?(request: { prompt: string; schema: Record<string, unknown>; action: string; signal?: AbortSignal }): unknown;
-  /** The file picker over the files the host offers for these options; `null` when the person cancelled. */
-  pick?(request: { options: PickOptions; offered: SvcFile[] }): Maybe<SvcFile[] | null>;
-  /** The share sheet; false when the person dismissed it (`ERR_CANCELLED`). */
-  share?(request: { title: string; url: string }): Maybe<boolean>;
-  /** The `external-oauth` sign-in; false when the person cancelled (`ERR_PERMISSION_DENIED`). */
-  signIn?(): Maybe<boolean>;
 }
 
 /** The name of one answer. @public */

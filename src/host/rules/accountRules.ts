@@ -1,9 +1,13 @@
 import type { Manifest } from '../../manifest';
+import { authModeRefusal } from '../../manifest/manifestFacts';
+import { methods } from '../../protocol/methods';
 import { SvcError } from '../../protocol/SvcError';
 import type { Identity } from '../../protocol/types';
 import type { HostHandlers } from '../types';
 import type { Ask } from './createAsk';
 import type { PermissionRules } from './permissionRules';
+
+const signInRefusal = methods['auth.signIn'].asks.refusal!;
 
 /** Whether the person is signed in, for `external-oauth` (the other modes decide it themselves). */
 export interface SignInState {
@@ -18,13 +22,19 @@ export interface SignInState {
  * exchange rides on the platform session), so `signOut` resolves and changes nothing; `none` is always signed out
  * and has no token. `platform` gives the full identity and mints tokens; the rules decide what leaves.
  */
-export function accountRules(
-  manifest: Manifest,
-  platform: HostHandlers,
-  permissions: PermissionRules,
-  session: SignInState,
-  ask: Ask,
-): HostHandlers {
+export function accountRules({
+  manifest,
+  effects: platform,
+  permissions,
+  session,
+  ask,
+}: {
+  manifest: Manifest;
+  effects: HostHandlers;
+  permissions: PermissionRules;
+  session: SignInState;
+  ask: Ask;
+}): HostHandlers {
   const auth = manifest.auth;
   const wrong = (method: string, what: string) =>
     new SvcError(
@@ -38,10 +48,10 @@ export function accountRules(
 
   const handlers: HostHandlers = {
     'auth.signIn': async (params, context) => {
-      if (auth.type != 'external-oauth') throw wrong('auth.signIn', 'there is no sign-in');
+      const refusal = authModeRefusal(auth.type, 'auth.signIn');
+      if (refusal) throw wrong('auth.signIn', refusal);
       if (session.signedIn) return;
-      if (!(await ask('signIn', 'auth.signIn')))
-        throw new SvcError('ERR_PERMISSION_DENIED', 'the person cancelled the sign-in.', false, 'auth.signIn');
+      if (!(await ask('signIn', 'auth.signIn'))) throw new SvcError(...signInRefusal, false, 'auth.signIn');
       session.signedIn = true;
       await platform['auth.signIn']?.(params, context);
     },
@@ -69,7 +79,8 @@ export function accountRules(
     };
   if (getToken)
     handlers['auth.getToken'] = (params, context) => {
-      if (auth.type == 'none') throw wrong('auth.getToken', 'there is no token');
+      const refusal = authModeRefusal(auth.type, 'auth.getToken');
+      if (refusal) throw wrong('auth.getToken', refusal);
       if (auth.type == 'external-oauth' && !session.signedIn)
         throw new SvcError(
           'ERR_SIGNED_OUT',

@@ -1,4 +1,4 @@
-import { createInputValidator, type InputValidator, type Manifest } from '../../manifest';
+import type { InputValidator, Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
 import type { ActionContext } from '../../protocol/types';
 import type { Ask } from './createAsk';
@@ -38,13 +38,24 @@ const issuesText = (issues: { message: string }[]) => issues.map((i) => i.messag
  * policy, then the call, then `output_schema`. Invocations run one at a time, as the client runs them, so a token
  * minted meanwhile names the right agent.
  */
-export function actionRules(
-  manifest: Manifest,
-  handled: ReadonlySet<string>,
-  appReady: (name: string) => Promise<void>,
-  policy: ConfirmPolicy,
-  ask: Ask,
-) {
+export function actionRules({
+  manifest,
+  handled,
+  appReady,
+  policy,
+  ask,
+  validator,
+}: {
+  manifest: Manifest;
+  /** The action handlers the app announced. */
+  handled: ReadonlySet<string>;
+  /** Resolves once the app announced a handler of `name`, or waited for long enough. */
+  appReady: (name: string) => Promise<void>;
+  policy: ConfirmPolicy;
+  ask: Ask;
+  /** Compiles `input_schema` and `output_schema`. */
+  validator: (schema: Record<string, unknown>) => InputValidator;
+}) {
   const declared = new Map((manifest.actions ?? []).map((a) => [a.name, a]));
   const inputs = new Map<string, InputValidator>();
   const outputs = new Map<string, InputValidator | null>();
@@ -54,7 +65,7 @@ export function actionRules(
     if (!outputs.has(name)) {
       let check: InputValidator | null = null;
       try {
-        check = createInputValidator(schema);
+        check = validator(schema);
       } catch {
         // output_schema is free-form in the manifest; one we cannot compile is not checked.
       }
@@ -85,7 +96,7 @@ export function actionRules(
       throw fail('ERR_INVALID_ARGUMENT', 'an agent invocation must name its agent: pass context.agent_id.');
     let validate = inputs.get(name);
     if (!validate) {
-      validate = createInputValidator(action.input_schema);
+      validate = validator(action.input_schema);
       inputs.set(name, validate);
     }
     const issues = validate(input);

@@ -1,10 +1,11 @@
-import { createInputValidator, type InputValidator } from '../../manifest';
+import type { InputValidator } from '../../manifest';
 import type { JsonValue } from '../../protocol/shape';
 import { SvcError } from '../../protocol/SvcError';
 import type { SvcFile } from '../../protocol/types';
-import type { HostHandlers } from '../types';
+import { type MethodName, methods, type OperationDef } from '../../protocol/methods';
+import type { HostCallContext, HostHandlers } from '../types';
 import type { Ask } from './createAsk';
-import type { HostAnswers } from './HostAnswers';
+import type { AnswerName, HostAnswers } from './HostAnswers';
 import { checkQuota, type StorageStore } from './createMemoryStorage';
 
 /** Whether a MIME type fits one of `accept` (`image/*` style wildcards included); all fit when `accept` is empty. */
@@ -13,26 +14,37 @@ function accepts(type: string, accept: string[] | undefined): boolean {
   return accept.some((a) => a == type || a == '*/*' || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 }
 
-/** A validator for a JSON Schema given at runtime, or `null` when it cannot be compiled (then nothing is checked). */
-function validatorOf(schema: Record<string, unknown>): InputValidator | null {
-  try {
-    return createInputValidator(schema);
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The rules of what the app does in the host: every send confirmed by the person, the picker, the share sheet,
- * `ui.confirm`, `elicit` answers that fit their schema, and storage within its quota. `platform` performs the
+ * The rules of what the app does in the host: each operation that shows the person its params asked first (every
+ * send, the share sheet, `ui.confirm`), the picker, `elicit` answers that fit their schema, and storage within its
+ * quota. `platform` performs the
  * effects once the rules let a call through; an operation whose effect or answer the host lacks is not offered.
  */
-export function appRules(platform: HostHandlers, answers: HostAnswers, storage: StorageStore, ask: Ask): HostHandlers {
-  const cancelled = (method: string, what: string) =>
-    new SvcError('ERR_CANCELLED', `the person ${what}.`, false, method);
-  const { 'message.send': deliver, 'files.pick': offer, 'ui.share': share } = platform;
+export function appRules({
+  effects: platform,
+  answers,
+  storage,
+  ask,
+  validator,
+}: {
+  effects: HostHandlers;
+  answers: HostAnswers;
+  storage: StorageStore;
+  ask: Ask;
+  /** Compiles the schema an elicit asks with. */
+  validator: (schema: Record<string, unknown>) => InputValidator;
+}): HostHandlers {
+  // A schema that cannot be compiled checks nothing (the app's own schema; the person still answers).
+  const validatorOf = (schema: Record<string, unknown>): InputValidator | null => {
+    try {
+      return validator(schema);
+    } catch {
+      return null;
+    }
+  };
+  const offer = platform['files.pick'];
   const handlers: HostHandlers = {
-    // No scope: the platform's bridge table gives svc.storage none, although the manifest lists `svc.storage`.
+    // No scope: the interface's bridge table gives svc.storage none, although the manifest lists `svc.storage`.
     'storage.get': ({ key }) => storage.get(key),
     'storage.set': ({ key, value }) => {
       checkQuota(storage, key, value as JsonValue);
@@ -43,9 +55,22 @@ export function appRules(platform: HostHandlers, answers: HostAnswers, storage: 
   };
   // Gated operations are set to undefined (not offered) when the host lacks their answer or effect, so a
   // platform handler never runs without the person's say.
-  handlers['ui.confirm'] = answers.confirm
-    ? async (request) => (await ask('confirm', 'ui.confirm', request)) === true
-    : undefined;
+  // The one step of every operation that shows the person its params: ask, then refuse or run the effect.
+  for (const name of Object.keys(methods) as MethodName[]) {
+    const { asks, effect } = methods[name] as OperationDef;
+    if (asks?.request != 'params') continue;
+    const run = platform[name] as ((params: unknown, context: HostCallContext) => unknown) | undefined;
+    (handlers as Record<string, unknown>)[name] =
+      answers[asks.answer as AnswerName] && (run || !effect)
+        ? async (params: unknown, context: HostCallContext) => {
+            const answer = await ask(asks.answer as AnswerName, name, params as never);
+            // Without a refusal the answer is the result (checked like any host answer).
+            if (!asks.refusal) return answer;
+            if (!answer) throw new SvcError(asks.refusal[0], asks.refusal[1], false, name);
+            return run!(params, context);
+          }
+        : undefined;
+  }
   handlers['actions.elicit'] = answers.elicit
     ? async ({ prompt, schema }, { invocation }) => {
         const value = await ask('elicit', 'actions.elicit', {
@@ -66,26 +91,13 @@ export function appRules(platform: HostHandlers, answers: HostAnswers, storage: 
         return value;
       }
     : undefined;
-  handlers['message.send'] =
-    deliver && answers.send
-      ? async (message, context) => {
-          // The platform's rule: the host asks for confirmation on every send, whatever was answered before.
-          if (!(await ask('send', 'message.send', message)))
-            throw new SvcError(
-              'ERR_PERMISSION_DENIED',
-              'the person did not confirm the message.',
-              false,
-              'message.send',
-            );
-          return deliver(message, context);
-        }
-      : undefined;
+  const [cancelCode, cancelMessage] = methods['files.pick'].asks.refusal!;
   handlers['files.pick'] =
     offer && answers.pick
       ? async (options, context) => {
           const offered = ((await offer(options, context)) as SvcFile[]).filter((f) => accepts(f.type, options.accept));
           const picked = await ask('pick', 'files.pick', { options, offered });
-          if (picked === null) throw cancelled('files.pick', 'cancelled the picker');
+          if (picked === null) throw new SvcError(cancelCode, cancelMessage, false, 'files.pick');
           if (!options.multiple && picked.length > 1)
             throw new SvcError(
               'ERR_INTERNAL',
@@ -94,13 +106,6 @@ export function appRules(platform: HostHandlers, answers: HostAnswers, storage: 
               'files.pick',
             );
           return picked;
-        }
-      : undefined;
-  handlers['ui.share'] =
-    share && answers.share
-      ? async (request, context) => {
-          if (!(await ask('share', 'ui.share', request))) throw cancelled('ui.share', 'dismissed the share sheet');
-          return share(request, context);
         }
       : undefined;
   return handlers;

@@ -1,4 +1,4 @@
-import { utf8Length } from './bytes';
+import { utf8Length } from '../../protocol/bytes';
 import type { JsonValue } from '../../protocol/shape';
 import { SvcError } from '../../protocol/SvcError';
 

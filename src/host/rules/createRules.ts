@@ -1,4 +1,4 @@
-import { assertManifest, type Manifest } from '../../manifest';
+import type { InputValidator, Manifest } from '../../manifest';
 import type { PermissionScope } from '../../protocol/scopes';
 import type { SvcError } from '../../protocol/SvcError';
 import type { HostHandlers } from '../types';
@@ -35,7 +35,19 @@ export interface RuleOptions {
   handlerWait?: number;
 }
 
-/** The platform's rules for one app, applied around a host's effects. */
+/**
+ * The rules' options for a manifest the host already validated (at upload, as a real messenger does): no manifest
+ * validator is loaded, and the host gives the JSON Schema validator of action inputs and elicit answers.
+ * @public
+ */
+export interface ValidatedRuleOptions extends Omit<RuleOptions, 'manifest'> {
+  /** The manifest, already validated (`validateManifest()` or the platform's own check at upload). */
+  manifest: Manifest;
+  /** Compiles a JSON Schema (`input_schema`, `output_schema`, an elicit's schema) into a check of values. */
+  validator: (schema: Record<string, unknown>) => InputValidator;
+}
+
+/** The rules of the manifest's contract for one app, applied around a host's effects. @public */
 export interface HostRules {
   manifest: Manifest;
   permissions: PermissionRules;
@@ -49,41 +61,66 @@ export interface HostRules {
   invoke(name: string, input: unknown, context: InvokeContext, call: CallApp, signal?: AbortSignal): Promise<unknown>;
 }
 
+/** What the bridge gives its rules: the platform's effects and the app's announced action handlers. */
+export interface RuleBridge {
+  /** The host's effects (its `handlers`), run once the rules let a call through. */
+  effects: HostHandlers;
+  /** The action handlers the app announced (kept current by the host's channel). */
+  handled: ReadonlySet<string>;
+  /** Resolves once `name` is among the announced handlers (over reloads too), or after `ms`. */
+  announced: (name: string, ms: number) => Promise<void>;
+}
+
 /**
- * Builds the platform's rules that a host owns, around `platform` (the host's effects: the identity it
- * knows, the tokens it mints, delivery, the picker's files, the UI). The one rule engine every host uses: the mock,
- * the dev platform's messenger, and a real web host.
- * @param handled - the action handlers the app announced (kept current by the host's channel).
- * @param announced - resolves once `name` is among the announced handlers, or after `ms`.
+ * The rules as a layer over the bridge: `createHost({ rules: withRules({ manifest, validator, ... }) })`. The host
+ * calls it once, with its effects and channel state.
+ * @public
  */
-export function createRules(
-  options: RuleOptions,
-  platform: HostHandlers,
-  handled: ReadonlySet<string>,
-  announced: (name: string, ms: number) => Promise<void>,
-): HostRules {
-  const manifest = assertManifest(options.manifest);
-  const answers = options.answers ?? {};
-  const ask = createAsk(answers);
-  const permissions = permissionRules(manifest, options.grants ?? createMemoryGrants(), ask);
-  const session = { signedIn: options.signedIn === true };
-  const wait = options.handlerWait ?? 10_000;
-  // Until the app announces this action's handler, or the wait: an app launched for the invocation gets time to load.
-  const appReady = (name: string) => (wait > 0 ? announced(name, wait) : Promise.resolve());
-  const actions = actionRules(manifest, handled, appReady, options.confirmActions ?? 'floor', ask);
-  return {
-    manifest,
-    permissions,
-    session,
-    handlers: {
-      ...platform,
-      ...accountRules(manifest, platform, permissions, session, ask),
-      ...appRules(platform, answers, options.storage ?? createMemoryStorage(), ask),
-    },
-    async scopeProblem(scope, method) {
-      const state = await permissions.state(scope);
-      return state == 'granted' ? undefined : permissions.notGranted(scope, method, state);
-    },
-    invoke: actions.invoke,
+export type RulesLayer = (bridge: RuleBridge) => HostRules;
+
+/**
+ * The rules of the manifest's contract that a host owns, as a layer over `createHost`, for a manifest the host
+ * already validated: the one rule engine every host uses (the mock, the dev platform's messenger, a real web host).
+ * `createHost({ manifest })` of `svc-sdk/host` validates the manifest and uses it too.
+ * @example
+ * ```ts
+ * import { createHost, withRules } from 'svc-sdk/host/core';
+ * const host = createHost({ handlers: effects, rules: withRules({ manifest, validator, answers }) });
+ * ```
+ * @public
+ */
+export function withRules(options: ValidatedRuleOptions): RulesLayer {
+  return ({ effects, handled, announced }) => {
+    const { manifest, validator } = options;
+    const answers = options.answers ?? {};
+    const ask = createAsk(answers);
+    const permissions = permissionRules({ manifest, grants: options.grants ?? createMemoryGrants(), ask });
+    const session = { signedIn: options.signedIn === true };
+    const wait = options.handlerWait ?? 10_000;
+    // Until the app announces this action's handler, or the wait: an app launched for the invocation gets time to load.
+    const appReady = (name: string) => (wait > 0 ? announced(name, wait) : Promise.resolve());
+    const actions = actionRules({
+      manifest,
+      handled,
+      appReady,
+      policy: options.confirmActions ?? 'floor',
+      ask,
+      validator,
+    });
+    return {
+      manifest,
+      permissions,
+      session,
+      handlers: {
+        ...effects,
+        ...accountRules({ manifest, effects, permissions, session, ask }),
+        ...appRules({ effects, answers, storage: options.storage ?? createMemoryStorage(), ask, validator }),
+      },
+      async scopeProblem(scope, method) {
+        const state = await permissions.state(scope);
+        return state == 'granted' ? undefined : permissions.notGranted(scope, method, state);
+      },
+      invoke: actions.invoke,
+    };
   };
 }

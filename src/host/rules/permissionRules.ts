@@ -1,4 +1,5 @@
 import type { Manifest } from '../../manifest';
+import { manifestFacts, undeclaredAdvice } from '../../manifest/manifestFacts';
 import { SCOPE_TO_MANIFEST, type PermissionScope } from '../../protocol/scopes';
 import { SvcError } from '../../protocol/SvcError';
 import type { PermissionState } from '../../protocol/types';
@@ -17,28 +18,17 @@ export interface PermissionRules {
   notGranted(scope: PermissionScope, method: string, state: PermissionState): SvcError;
 }
 
-/**
- * The short scopes a manifest declares: those whose manifest scope is in `permissions`. `identity.email` and
- * `camera` have no manifest scope, so they are never declared.
- */
-export function declaredScopes(manifest: Manifest): Set<PermissionScope> {
-  const listed = new Set<string>(manifest.permissions.map((p) => p.scope));
-  return new Set(
-    (Object.keys(SCOPE_TO_MANIFEST) as PermissionScope[]).filter((s) => listed.has(SCOPE_TO_MANIFEST[s] ?? '')),
-  );
-}
-
-/** Why a scope cannot be declared, or what to add: the advice of `ERR_SCOPE_NOT_DECLARED`. */
-function undeclaredAdvice(scope: PermissionScope): string {
-  const m = SCOPE_TO_MANIFEST[scope];
-  return m
-    ? `add { "scope": "${m}" } to the manifest's permissions`
-    : 'it has no manifest scope and cannot be declared';
-}
-
 /** Builds the permission rules over a grant store and the person's answers. */
-export function permissionRules(manifest: Manifest, grants: GrantStore, ask: Ask): PermissionRules {
-  const declared = declaredScopes(manifest);
+export function permissionRules({
+  manifest,
+  grants,
+  ask,
+}: {
+  manifest: Manifest;
+  grants: GrantStore;
+  ask: Ask;
+}): PermissionRules {
+  const { declared } = manifestFacts(manifest);
   // Two requests of one scope while the sheet is up share it: the person is asked once.
   const asking = new Map<PermissionScope, Promise<'granted' | 'denied'>>();
   const state = async (scope: PermissionScope) =>

@@ -45,7 +45,7 @@ export function fromBase64Url(text: string): Uint8Array {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** Lowercase hex of bytes. */
-export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+/** Lowercase hex of bytes (a digest's or a MAC's `ArrayBuffer` too). */
+export function toHex(bytes: Uint8Array | ArrayBuffer): string {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,0 +1,263 @@
+import { BRIDGE_VERSION, PEER } from '../protocol/frames';
+import { isMethodName, type MethodName, methods } from '../protocol/methods';
+import { toApp, toHost } from '../protocol/peerMethods';
+import { randomId } from '../protocol/randomId';
+import { isPlain } from '../protocol/shape';
+
+import type { PermissionScope } from '../protocol/scopes';
+import type { LaunchSnapshot } from '../protocol/snapshot';
+import { SvcError } from '../protocol/SvcError';
+import type { ActionContext, Theme } from '../protocol/types';
+import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/createEndpoint';
+import type { Transport } from '../rpc/Transport';
+import { cancelled } from './rules/actionRules';
+import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then == 'function';
+
+/**
+ * Creates the host's side of the bridge, without the manifest validator: it answers the client's calls with
+ * `handlers`, rejects malformed params before any handler runs, checks scopes (by `rules` when given, else
+ * `granted`), and invokes the app's actions. `svc-sdk/host/core` exports it as `createHost`; `svc-sdk/host`'s
+ * `createHost` adds the validation of a raw manifest.
+ * @example
+ * ```ts
+ * import { createHost, withRules } from 'svc-sdk/host/core';
+ * const host = createHost({ app, handlers: effects, rules: withRules({ manifest, validator, answers }) });
+ * attachIframe(host, iframe, appOrigin); // listen before the app can say hello
+ * iframe.src = launchUrl(appUrl, host.snapshot);
+ * ```
+ * @public
+ */
+export function createHostCore(options: BridgeOptions): HostEndpoint {
+  const { granted, onCall } = options;
+  const running = new Map<string, Invocation>();
+  const handled = new Set<string>();
+  // Invocations waiting for the app to announce a handler (an app launched for the invocation is still loading):
+  // each is checked on every announcement, over channels too (a reload), until its name is announced.
+  const waiters = new Set<() => void>();
+  const announced = (name: string, ms: number) =>
+    new Promise<void>((done) => {
+      const check = () => {
+        if (!handled.has(name)) return;
+        end();
+      };
+      const end = () => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        done();
+      };
+      const timer = setTimeout(end, ms);
+      waiters.add(check);
+      check();
+    });
+  const rules = options.rules?.({ effects: options.handlers ?? {}, handled, announced });
+  const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
+  const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] == 'function');
+  const m = rules?.manifest;
+  const app = {
+    id: m?.id ?? '',
+    version: m?.version ?? '',
+    locale: m?.default_locale ?? 'en',
+    theme: 'light' as Theme,
+  };
+  const snapshot: LaunchSnapshot = {
+    bridge: BRIDGE_VERSION,
+    methods: offered,
+    app: { ...app, launch_params: {}, ...options.app },
+  };
+  if (options.hostOrigin) snapshot.host_origin = options.hostOrigin;
+  // The scope rule: the manifest's rules when there are any, else the host's own `granted`.
+  const scopeProblem = (
+    scope: PermissionScope,
+    method: MethodName,
+  ): SvcError | undefined | Promise<SvcError | undefined> => {
+    if (rules) return rules.scopeProblem(scope, method);
+    const notGranted = (ok: boolean) =>
+      ok
+        ? undefined
+        : new SvcError(
+            'ERR_SCOPE_NOT_GRANTED',
+            `needs the '${scope}' scope; call svc.permissions.request('${scope}') at the moment of use.`,
+            false,
+            method,
+          );
+    const ok = granted ? granted(scope) : true;
+    return isThenable(ok) ? Promise.resolve(ok).then(notGranted) : notGranted(ok);
+  };
+
+  const inbound = new Map<string, InboundHandler>();
+  inbound.set(PEER.handlers, (params) => {
+    // A malformed announcement is dropped: it is a notification, with nobody to answer.
+    if (toHost[PEER.handlers](params, '')) return;
+    handled.clear();
+    for (const name of (params as { names: string[] }).names) handled.add(name);
+    for (const check of [...waiters]) check();
+  });
+  for (const name of Object.keys(methods) as MethodName[]) {
+    const def = methods[name];
+    const own = impl[name] as ((p: unknown, c: HostCallContext) => unknown) | undefined;
+    const handler = own && offered.includes(name) ? (options.around?.(name, own) ?? own) : undefined;
+    const fail = (code: string, why: string) => new SvcError(code, why, false, name);
+    // A host bug is reported to the host's developer here, not as a malformed answer in the app.
+    const checked = (result: unknown) => {
+      const bad = def.result?.(result, 'result');
+      if (bad) throw fail('ERR_INTERNAL', `the host's handler returned a malformed answer (${bad}).`);
+      return result;
+    };
+    // Synchronous unless the handler or the scope check is not: every await would cost the round trip a tick.
+    inbound.set(name, (params) => {
+      onCall?.({ method: name, params });
+      const problem = def.params(params, '');
+      if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
+      if (!handler) throw fail('ERR_UNSUPPORTED', 'this host does not offer it; check svc.supports() first.');
+      const context: HostCallContext = { method: name };
+      const current = [...running.values()].at(-1);
+      if (current) context.acting = current.context;
+      if (def.bound) {
+        context.invocation = running.get((params as { invocation: string }).invocation);
+        if (!context.invocation)
+          throw fail('ERR_NO_INVOCATION', 'it is bound to an action invocation that is not running.');
+      }
+      const run = (refusal: SvcError | undefined) => {
+        if (refusal) throw refusal;
+        const result = handler(params, context);
+        return isThenable(result) ? result.then(checked) : checked(result);
+      };
+      const refusal = def.scope ? scopeProblem(def.scope, name) : undefined;
+      return isThenable(refusal) ? refusal.then(run) : run(refusal);
+    });
+  }
+
+  let endpoint: Endpoint | undefined;
+  // The call to the app's handler, with the channel's own check of what is sent.
+  const callApp = async (name: string, input: unknown, context: ActionContext, signal?: AbortSignal) => {
+    if (signal?.aborted) throw cancelled(name);
+    const invocation: Invocation = { id: randomId(), name, context, signal };
+    const params = { invocation: invocation.id, name, input, context };
+    const problem = toApp[PEER.invoke](params, '');
+    if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', `invokeAction(): ${problem}.`);
+    // The app hears of a cancel while its handler may still run; the invoker's promise rejects at once.
+    const cancel = () => current().notify(PEER.cancel, { invocation: invocation.id });
+    signal?.addEventListener('abort', cancel, { once: true });
+    running.set(invocation.id, invocation);
+    try {
+      return await current().call(PEER.invoke, params);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      running.delete(invocation.id);
+    }
+  };
+  let waiting: ((t: Transport) => void) | undefined;
+  // Set when the host was given a transport of its own (see channelsOver): closing the host closes it.
+  let closePipe: (() => void) | undefined;
+  const open = (transport: Transport | Promise<Transport>) =>
+    (endpoint = createEndpoint({ transport, handlers: inbound, timeout: options.actionTimeout ?? 600_000 }));
+  // Until an app connects, calls to it wait (bounded by their timeout) for the first transport.
+  const current = () => endpoint ?? open(new Promise<Transport>((resolve) => (waiting = resolve)));
+
+  const host: HostEndpoint = {
+    snapshot,
+    attach(transport) {
+      handled.clear();
+      if (waiting) {
+        waiting(transport);
+        waiting = undefined;
+        return;
+      }
+      endpoint?.close(
+        new SvcError('ERR_DISCONNECTED', 'the app reconnected (reload or navigation). Invoke the action again.', true),
+      );
+      open(transport);
+    },
+    async invokeAction(name, input, context, options) {
+      const signal = options?.signal;
+      if (signal?.aborted) throw cancelled(name);
+      const call = (n: string, i: unknown, c: ActionContext) => callApp(n, i, c, signal);
+      let run: Promise<unknown>;
+      if (!rules) run = call(name, input, context as ActionContext);
+      else if ((context as Partial<ActionContext>)?.confirmed !== undefined)
+        throw new SvcError(
+          'ERR_INVALID_ARGUMENT',
+          "invokeAction(): this host's rules set context.confirmed (true only when the person approved); do not pass it.",
+        );
+      else run = rules.invoke(name, input, context, call, signal);
+      if (!signal) return run;
+      return new Promise((resolve, reject) => {
+        const abort = () => reject(cancelled(name));
+        signal.addEventListener('abort', abort, { once: true });
+        run.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+      });
+    },
+    handledActions: () => [...handled],
+    rules,
+    setTheme(theme) {
+      if (toApp[PEER.theme]({ theme }, ''))
+        throw new SvcError('ERR_INVALID_ARGUMENT', "setTheme(): theme must be 'light' or 'dark'.");
+      snapshot.app.theme = theme;
+      current().notify(PEER.theme, { theme });
+    },
+    close() {
+      // Before any app attached there is no channel to close: fail what waits for one, and let a later attach
+      // start afresh.
+      if (endpoint) {
+        endpoint.close();
+        if (waiting) {
+          waiting = undefined;
+          endpoint = undefined;
+        }
+      }
+      // A transport of the host's own closes after the goodbye has left (a memory pair delivers a microtask later).
+      if (closePipe) queueMicrotask(closePipe);
+    },
+  };
+  if (options.transport) closePipe = channelsOver(options.transport, host.attach);
+  return host;
+}
+
+/**
+ * Opens channels over a transport that outlives the app's pages (a native WebView bridge): the app's adapter says
+ * hello each time its client opens a channel, so a hello after the first, or after the channel closed (the page
+ * said goodbye on leaving), means a new page or a reconnected client. The old channel is then closed (its pending
+ * calls fail `ERR_DISCONNECTED`) and a new one opened, without rebuilding the host. A transport that never carries
+ * a hello (a memory pair) keeps its one channel. Closing a channel leaves the pipe open for the next; the returned
+ * function closes the pipe itself (the host's `close`).
+ */
+function channelsOver(pipe: Transport, attach: (channel: Transport) => void): () => void {
+  let receiver: ((message: unknown) => void) | undefined;
+  // Frames that arrive between a hello and the new channel's first listen (an endpoint listens a tick later).
+  let early: unknown[] = [];
+  let hellos = 0;
+  let generation = 0;
+  let ended = false;
+  // Only the newest channel reaches the pipe: the old one's goodbye must not land on the new page.
+  const channel = (): Transport => {
+    const mine = ++generation;
+    ended = false;
+    return {
+      send: (message) => (mine == generation ? pipe.send(message) : undefined),
+      listen: (receive) => {
+        if (mine != generation) return;
+        receiver = receive;
+        const waiting = early;
+        early = [];
+        for (const message of waiting) receive(message);
+      },
+      close: () => {
+        if (mine != generation) return;
+        receiver = undefined;
+        ended = true;
+      },
+    };
+  };
+  pipe.listen((message) => {
+    if (isPlain(message) && message.svc == 'hello') {
+      if (!hellos++ && !ended) return;
+      receiver = undefined;
+      attach(channel());
+    } else if (receiver) receiver(message);
+    else if (!ended) early.push(message);
+  });
+  attach(channel());
+  return () => pipe.close();
+}

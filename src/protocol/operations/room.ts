@@ -1,0 +1,20 @@
+import { bool, nullable, num, obj, opt, str } from '../shape';
+import type { Room } from '../types';
+import { call, defineOperations } from './define';
+
+/**
+ * `svc.room`.
+ * @public
+ */
+export interface SvcRoom {
+  /** The room the mini app was opened from, or `null` when launched from the home grid (the common case). Needs `room.context`. */
+  current(): Promise<Room | null>;
+}
+
+/** The operations of `svc.room`. */
+export const room = defineOperations<SvcRoom>()({
+  current: call({
+    result: nullable(obj({ room_id: str, name: opt(str), is_encrypted: bool, member_count: num }, true)),
+    scope: 'room.context',
+  }),
+});

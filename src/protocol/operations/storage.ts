@@ -1,0 +1,32 @@
+import { json, obj, opt, text } from '../shape';
+import type { JsonValue } from '../types';
+import { call, defineOperations, none } from './define';
+
+/**
+ * `svc.storage`: a small (256 KB) key-value store of JSON values that survives reinstall and syncs across the
+ * person's devices. Larger data belongs in IndexedDB.
+ * @public
+ */
+export interface SvcStorage {
+  /** The value stored under `key`, or `undefined` when there is none. */
+  get(key: string): Promise<JsonValue | undefined>;
+  /** Stores a JSON value; rejects `ERR_QUOTA_EXCEEDED` past the quota. */
+  set(key: string, value: JsonValue): Promise<void>;
+  /** Removes one key. */
+  remove(key: string): Promise<void>;
+  /** Removes every key. */
+  clear(): Promise<void>;
+}
+
+const key = obj({ key: text });
+
+/**
+ * The operations of `svc.storage`, which the rules answer from the host's store. No scope: the bridge gives
+ * `svc.storage` none, although the manifest lists `svc.storage`.
+ */
+export const storage = defineOperations<SvcStorage>()({
+  get: call({ args: ['key'], params: key, result: opt(json), effect: false }),
+  set: call({ args: ['key', 'value'], params: obj({ key: text, value: json }), result: none, effect: false }),
+  remove: call({ args: ['key'], params: key, result: none, effect: false }),
+  clear: call({ result: none, effect: false }),
+});
