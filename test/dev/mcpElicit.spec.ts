@@ -16,12 +16,23 @@ const SCHEMA = {
   properties: { venue: { type: 'string', title: 'Venue' }, nights: { type: 'integer', minimum: 1 } },
   required: ['venue'],
 };
+// Not flat (an array property): no MCP form can carry it.
+const NESTED = {
+  type: 'object',
+  properties: { rooms: { type: 'array', items: { type: 'string' } } },
+  required: ['rooms'],
+};
 
 // The app asks while handling the call, shows what it was given, and returns it.
 const APP = `
 const out = document.getElementById('out');
 svc.actions.handle('plan_offsite', async () => {
   const answer = await svc.actions.elicit({ prompt: ${JSON.stringify(PROMPT)}, schema: ${JSON.stringify(SCHEMA)} });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
+svc.actions.handle('book_rooms', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'Which rooms?', schema: ${JSON.stringify(NESTED)} });
   out.textContent = 'answer: ' + JSON.stringify(answer);
   return { answer };
 });
@@ -36,6 +47,14 @@ async function writeApp(): Promise<string> {
       name: 'plan_offsite',
       title: 'Plan the offsite',
       description: 'Asks where the offsite should be and returns the answer.',
+      input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+    {
+      name: 'book_rooms',
+      title: 'Book rooms',
+      description: 'Asks which rooms to book and returns the answer.',
       input_schema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
       confirm: 'never',
@@ -133,6 +152,24 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     expect(result.structuredContent).toEqual({ answer: { venue: 'Porto', nights: 3 } });
     await expect(out()).toHaveText('answer: {"venue":"Porto","nights":3}');
     await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    await client.close();
+  });
+
+  test('a schema that is not flat goes to the sheet even when the client could be asked', async () => {
+    const client = await connect(platform, { form: {} });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked += 1;
+      return { action: 'decline' };
+    });
+    const call = client.callTool({ name: 'book_rooms', arguments: {} });
+    await expect(page.getByTestId('elicit-sheet')).toContainText('Which rooms?');
+    await page.getByTestId('elicit-field-rooms').fill('Tejo\nDouro');
+    await page.getByTestId('elicit-submit').click();
+    const result = await call;
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(result.structuredContent).toEqual({ answer: { rooms: ['Tejo', 'Douro'] } });
+    expect(asked).toBe(0);
     await client.close();
   });
 });
