@@ -16,6 +16,8 @@ const SCHEMA = {
   properties: { venue: { type: 'string', title: 'Venue' }, nights: { type: 'integer', minimum: 1 } },
   required: ['venue'],
 };
+// A primitive: sent to the client wrapped as the form's one field, `value`.
+const RATING = { type: 'integer', minimum: 1, maximum: 5 };
 // Not flat (an array property): no MCP form can carry it.
 const NESTED = {
   type: 'object',
@@ -28,6 +30,11 @@ const APP = `
 const out = document.getElementById('out');
 svc.actions.handle('plan_offsite', async () => {
   const answer = await svc.actions.elicit({ prompt: ${JSON.stringify(PROMPT)}, schema: ${JSON.stringify(SCHEMA)} });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
+svc.actions.handle('rate_offsite', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'How was it?', schema: ${JSON.stringify(RATING)} });
   out.textContent = 'answer: ' + JSON.stringify(answer);
   return { answer };
 });
@@ -47,6 +54,14 @@ async function writeApp(): Promise<string> {
       name: 'plan_offsite',
       title: 'Plan the offsite',
       description: 'Asks where the offsite should be and returns the answer.',
+      input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+    {
+      name: 'rate_offsite',
+      title: 'Rate the offsite',
+      description: 'Asks for a rating and returns it.',
       input_schema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
       confirm: 'never',
@@ -170,6 +185,26 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     expect(result.isError, text(result)).toBeFalsy();
     expect(result.structuredContent).toEqual({ answer: { rooms: ['Tejo', 'Douro'] } });
     expect(asked).toBe(0);
+    await client.close();
+  });
+
+  test('a primitive schema is asked as a one-field form and the app gets the bare value', async () => {
+    const client = await connect(platform, { form: {} });
+    const asked: Array<{ message: string; requestedSchema: unknown }> = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params as (typeof asked)[number]);
+      return { action: 'accept', content: { value: 4 } };
+    });
+    const result = await client.callTool({ name: 'rate_offsite', arguments: {} });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(asked.map((a) => a.message)).toEqual(['How was it?']);
+    expect(asked[0]!.requestedSchema).toEqual({
+      type: 'object',
+      properties: { value: RATING },
+      required: ['value'],
+    });
+    expect(result.structuredContent).toEqual({ answer: 4 });
+    await expect(out()).toHaveText('answer: 4');
     await client.close();
   });
 });
