@@ -1,0 +1,210 @@
+// `svc dev --elicit agent` end to end: an app's `svc.actions.elicit()` during an MCP tool call goes to the official
+// MCP client as form elicitation (`elicitation/create`) when the client declared that capability, and to the
+// messenger's sheet otherwise. A small app in the messenger page in Chromium, the client over a real socket.
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expect, type Page, test } from '@playwright/test';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { exchangeManifest } from '../mock/fixtures';
+
+const root = resolve(import.meta.dirname, '../..');
+const PROMPT = 'Where should the offsite be?';
+const SCHEMA = {
+  type: 'object',
+  properties: { venue: { type: 'string', title: 'Venue' }, nights: { type: 'integer', minimum: 1 } },
+  required: ['venue'],
+};
+// A primitive: sent to the client wrapped as the form's one field, `value`.
+const RATING = { type: 'integer', minimum: 1, maximum: 5 };
+// Not flat (an array property): no MCP form can carry it.
+const NESTED = {
+  type: 'object',
+  properties: { rooms: { type: 'array', items: { type: 'string' } } },
+  required: ['rooms'],
+};
+
+// The app asks while handling the call, shows what it was given, and returns it.
+const APP = `
+const out = document.getElementById('out');
+svc.actions.handle('plan_offsite', async () => {
+  const answer = await svc.actions.elicit({ prompt: ${JSON.stringify(PROMPT)}, schema: ${JSON.stringify(SCHEMA)} });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
+svc.actions.handle('rate_offsite', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'How was it?', schema: ${JSON.stringify(RATING)} });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
+svc.actions.handle('book_rooms', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'Which rooms?', schema: ${JSON.stringify(NESTED)} });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
+`;
+
+async function writeApp(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-elicit-'));
+  const manifest = exchangeManifest();
+  manifest.network = { connect: [] };
+  manifest.actions = [
+    {
+      name: 'plan_offsite',
+      title: 'Plan the offsite',
+      description: 'Asks where the offsite should be and returns the answer.',
+      input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+    {
+      name: 'rate_offsite',
+      title: 'Rate the offsite',
+      description: 'Asks for a rating and returns it.',
+      input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+    {
+      name: 'book_rooms',
+      title: 'Book rooms',
+      description: 'Asks which rooms to book and returns the answer.',
+      input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+  ];
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><p id="out">idle</p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+  );
+  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
+  await writeFile(join(dir, 'app.js'), APP);
+  return dir;
+}
+
+/** A 2025-era client (the sessionful transport), with form elicitation when `elicitation` is given. */
+async function connect(platform: DevPlatform, elicitation?: { form: Record<string, never> }) {
+  const client = new Client({ name: 'svc-test', version: '0' }, { capabilities: elicitation ? { elicitation } : {} });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+      requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+    }),
+  );
+  return client;
+}
+
+const text = (result: { content?: unknown }) => ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string;
+
+test.describe('elicit during an MCP call with --elicit agent', () => {
+  let platform: DevPlatform;
+  let page: Page;
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async ({ browser }) => {
+    platform = await startDevPlatform({ dir: await writeApp(), port: 0, elicit: 'agent' });
+    page = await browser.newPage();
+    await page.goto(platform.url);
+    // The page's event stream is open: the platform relays calls to it from now on.
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  });
+  test.afterAll(async () => {
+    await page?.close();
+    await platform?.close();
+  });
+
+  const out = () => page.frameLocator('[data-testid=app-frame]').locator('#out');
+
+  test('a client with form elicitation is asked, and its answer reaches the handler and the result', async () => {
+    const client = await connect(platform, { form: {} });
+    const asked: Array<{ message: string; requestedSchema: unknown; mode?: string }> = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params as (typeof asked)[number]);
+      // The person's sheet is not what answers: none is open while the client is asked.
+      await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+      return { action: 'accept', content: { venue: 'Lisbon', nights: 2 } };
+    });
+    const result = await client.callTool({ name: 'plan_offsite', arguments: {} });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.message).toBe(PROMPT);
+    expect(asked[0]!.mode ?? 'form').toBe('form');
+    expect(asked[0]!.requestedSchema).toEqual(SCHEMA);
+    expect(result.structuredContent).toEqual({ answer: { venue: 'Lisbon', nights: 2 } });
+    expect(JSON.parse(text(result))).toEqual({ answer: { venue: 'Lisbon', nights: 2 } });
+    await expect(out()).toHaveText('answer: {"venue":"Lisbon","nights":2}');
+    await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    await client.close();
+  });
+
+  test('a client that declines gives the app null', async () => {
+    const client = await connect(platform, { form: {} });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked += 1;
+      return { action: 'decline' };
+    });
+    const result = await client.callTool({ name: 'plan_offsite', arguments: {} });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(asked).toBe(1);
+    expect(JSON.parse(text(result))).toEqual({ answer: null });
+    await expect(out()).toHaveText('answer: null');
+    await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    await client.close();
+  });
+
+  test('a client without elicitation: the person answers in the messenger sheet', async () => {
+    const client = await connect(platform);
+    const call = client.callTool({ name: 'plan_offsite', arguments: {} });
+    await expect(page.getByTestId('elicit-sheet')).toContainText(PROMPT);
+    await page.getByTestId('elicit-field-venue').fill('Porto');
+    await page.getByTestId('elicit-field-nights').fill('3');
+    await page.getByTestId('elicit-submit').click();
+    const result = await call;
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(result.structuredContent).toEqual({ answer: { venue: 'Porto', nights: 3 } });
+    await expect(out()).toHaveText('answer: {"venue":"Porto","nights":3}');
+    await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    await client.close();
+  });
+
+  test('a schema that is not flat goes to the sheet even when the client could be asked', async () => {
+    const client = await connect(platform, { form: {} });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked += 1;
+      return { action: 'decline' };
+    });
+    const call = client.callTool({ name: 'book_rooms', arguments: {} });
+    await expect(page.getByTestId('elicit-sheet')).toContainText('Which rooms?');
+    await page.getByTestId('elicit-field-rooms').fill('Tejo\nDouro');
+    await page.getByTestId('elicit-submit').click();
+    const result = await call;
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(result.structuredContent).toEqual({ answer: { rooms: ['Tejo', 'Douro'] } });
+    expect(asked).toBe(0);
+    await client.close();
+  });
+
+  test('a primitive schema is asked as a one-field form and the app gets the bare value', async () => {
+    const client = await connect(platform, { form: {} });
+    const asked: Array<{ message: string; requestedSchema: unknown }> = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params as (typeof asked)[number]);
+      return { action: 'accept', content: { value: 4 } };
+    });
+    const result = await client.callTool({ name: 'rate_offsite', arguments: {} });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(asked.map((a) => a.message)).toEqual(['How was it?']);
+    expect(asked[0]!.requestedSchema).toEqual({
+      type: 'object',
+      properties: { value: RATING },
+      required: ['value'],
+    });
+    expect(result.structuredContent).toEqual({ answer: 4 });
+    await expect(out()).toHaveText('answer: 4');
+    await client.close();
+  });
+});
