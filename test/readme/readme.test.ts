@@ -70,3 +70,14 @@ describe('README', () => {
     });
   });
 });
+
+describe("the README's command synopsis", () => {
+  test('lists every command the CLI has, as `svc --help` does', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const synopsis = readme.slice(readme.indexOf('### The `svc` command'));
+    const help = (await runSvc(['--help'], process.cwd())).stdout;
+    const commands = [...help.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]!);
+    expect(commands.length).toBeGreaterThan(4);
+    for (const command of commands) expect(synopsis, `svc ${command}`).toContain(`svc ${command} `);
+  });
+});
