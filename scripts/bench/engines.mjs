@@ -1,20 +1,27 @@
-// Time to ready and round trips in Firefox ESR and WebKitGTK, each against a raw MessagePort in the same engine:
-// the pages of the Chromium bench (scripts/bench/chromium.mjs), driven through each engine's own driver
-// (test/browser/engines/launchEngine.mjs). Pages are cross-origin isolated where the engine honours it.
+// Round trips and time to ready in a browser engine (Chromium, Firefox ESR, WebKitGTK), each against a raw
+// MessagePort in the same engine: a host page on 127.0.0.1 embeds the app on localhost (another site, an
+// out-of-process frame where the engine isolates sites), driven through each engine's own driver
+// (test/browser/engines/launchEngine.mjs). Pages are cross-origin isolated (COOP/COEP) so that performance.now()
+// has its finest grain; nothing else changes for the channel.
 import { resolve } from 'node:path';
 import { engineMissing, launchEngine } from '../../test/browser/engines/launchEngine.mjs';
 import { startServers } from '../../test/browser/server.mjs';
 import { summarise } from './measure.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const LIBS = ['raw', 'svc', 'svc-esm', 'svc-iife'];
+/** What each page measures: a raw port, svc three ways, and the peers (Chromium's run only, by default). */
+export const LIBS = ['raw', 'svc', 'svc-esm', 'svc-iife', 'penpal', 'comlink'];
 
 /** Runs the bench pages in `engine`; resolves one row per library, or `{ skipped }` when the engine is missing. */
-export async function benchEngine(engine, { rounds = 3, samples = 2000 } = {}) {
+export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = LIBS.slice(0, 4) } = {}) {
   const missing = engineMissing(engine);
   if (missing) return { skipped: missing };
   const servers = await startServers(2, {
-    roots: { '/bench/': import.meta.dirname, '/node_modules/penpal/': resolve(root, 'node_modules/penpal') },
+    roots: {
+      '/bench/': import.meta.dirname,
+      '/node_modules/penpal/': resolve(root, 'node_modules/penpal'),
+      '/node_modules/comlink/': resolve(root, 'node_modules/comlink'),
+    },
     headers: {
       'cross-origin-opener-policy': 'same-origin',
       'cross-origin-embedder-policy': 'require-corp',
@@ -28,7 +35,7 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000 } = {}) {
   const acc = {};
   try {
     for (let r = 0; r < rounds; r++)
-      for (const lib of LIBS) {
+      for (const lib of libs) {
         const context = await launched.newContext();
         const page = await context.newPage();
         const file = lib == 'svc-esm' ? 'app-esm.html' : lib == 'svc-iife' ? 'app-iife.html' : 'app.html';
