@@ -56,7 +56,8 @@ export function installNativePort(scope: any = globalThis): boolean {
     set onmessage(fn) {
       handler = fn;
       if (!fn) return;
-      void transport.send({ svc: 'hello', wire: WIRE, adapter: NATIVE_CONTRACT });
+      // A bridge that refuses the hello refuses the calls after it too; those report it.
+      (transport.send({ svc: 'hello', wire: WIRE, adapter: NATIVE_CONTRACT }) as Promise<void>).catch(() => {});
       const waiting = early ?? [];
       early = undefined;
       for (const data of waiting) fn({ data });
