@@ -15,7 +15,8 @@ const root = resolve(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('## A first mini app'));
 const block = (lang, n = 0) => [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))][n]?.[1];
-const config = readme.slice(readme.indexOf('### Jest and Vitest configuration'));
+const testing = readFileSync(join(root, 'docs/testing.md'), 'utf8');
+const config = testing.slice(testing.indexOf('### Jest and Vitest configuration'));
 const dir = mkdtempSync(join(tmpdir(), 'svc-fresh-'));
 const results = [];
 

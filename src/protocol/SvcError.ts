@@ -48,7 +48,7 @@ export class SvcError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     return hasErrorBrand(value, 'SvcError');
   }
-  /** The error code (see the README's table); unknown codes from a newer host are kept. */
+  /** The error code (see the error table in docs/app.md); unknown codes from a newer host are kept. */
   declare readonly code: SvcErrorCode;
   /** Whether the caller may back off and retry. */
   declare readonly retriable: boolean;

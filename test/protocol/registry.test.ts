@@ -116,10 +116,10 @@ describe('the registry is the one contract', () => {
     expect(CALL_TABLE, 'src/protocol/callTable.ts: CALL_TABLE must be the line below').toBe(encoded);
   });
 
-  it('is documented: the README has a row for every operation and every error code', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of names) expect(readme, `README lacks svc.${name}`).toContain(`svc.${name}`);
-    for (const code of Object.keys(ERROR_CODES)) expect(readme, `README lacks ${code}`).toContain(`\`${code}\``);
+  it('is documented: the app developers guide names every operation and every error code', () => {
+    const readme = readFileSync(new URL('../../docs/app.md', import.meta.url), 'utf8');
+    for (const name of names) expect(readme, `docs/app.md lacks svc.${name}`).toContain(`svc.${name}`);
+    for (const code of Object.keys(ERROR_CODES)) expect(readme, `docs/app.md lacks ${code}`).toContain(`\`${code}\``);
   });
 
   it("is PROTOCOL.md's operation table, row by row: scope, waiting on a person, notification, empty answer", () => {
@@ -142,8 +142,8 @@ describe('the registry is the one contract', () => {
     }
   });
 
-  it("is the README's error table: every code, and whether a retry can help", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('is the error table of docs/app.md: every code, and whether a retry can help', () => {
+    const readme = readFileSync(new URL('../../docs/app.md', import.meta.url), 'utf8');
     const rows = new Map(
       readme
         .split('\n')
@@ -152,7 +152,7 @@ describe('the registry is the one contract', () => {
         .map(([, code, , retriable]) => [code!.slice(1, -1), retriable] as const),
     );
     for (const [code, retriable] of Object.entries(ERROR_CODES))
-      expect(rows.get(code), `README's error table: ${code}`).toBe(retriable ? 'yes' : 'no');
+      expect(rows.get(code), `docs/app.md's error table: ${code}`).toBe(retriable ? 'yes' : 'no');
   });
 
   it('is documented for host implementers: PROTOCOL.md names every operation', () => {

@@ -1,4 +1,4 @@
-// The README's backend block ("Your backend") runs as written against svc dev's platform: the settings `svc dev
+// The backend guide's block (docs/backend.md) runs as written against svc dev's platform: the settings `svc dev
 // --backend-env` writes are its environment, a real token exchanged for Alice is the request's, and its card lands in
 // a room of the platform.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 
 const root = resolve(import.meta.dirname, '../..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const readme = readFileSync(join(root, 'docs/backend.md'), 'utf8');
 const block = readme.match(/```ts\n(import \{ createServerClient, createTokenVerifier[\s\S]*?)```/)?.[1];
 
 let platform: DevPlatform;
@@ -19,9 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.close());
 
-describe("the README's backend block", () => {
+describe("the backend guide's block", () => {
   it('runs as written with the settings svc dev writes, and posts its card as the person the token names', async () => {
-    expect(block, 'README.md has no backend block starting with the svc-sdk/server import').toBeDefined();
+    expect(block, 'docs/backend.md has no block starting with the svc-sdk/server import').toBeDefined();
     // What `--backend-env` writes (src/cli/devCommand.ts), as `node --env-file` would load it.
     const env = {
       SVC_API_BASE: platform.baseUrl,

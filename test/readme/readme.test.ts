@@ -1,11 +1,11 @@
-// The README's TypeScript compiles as written, and its first mini app passes `svc check` against the manifest shown
+// The TypeScript of the README and its guides (docs/*.md) compiles as written, and its first mini app passes `svc check` against the manifest shown
 // beside it. A block that is a snippet needing context from the prose is marked `<!-- fragment -->` before its fence.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runSvc, tempProject } from '../cli/runInProcess';
-import { readmeBlocks } from './readmeBlocks';
+import { docBlocks, guide, readmeBlocks } from './readmeBlocks';
 
 const root = resolve(import.meta.dirname, '../..');
 // Inside the repository, so `svc-sdk` resolves to this package (its exports and built types).
@@ -49,12 +49,12 @@ function compile(files: Record<string, string>): string[] {
 
 describe('README', () => {
   const blocks = readmeBlocks();
-  const compiled = blocks.filter((b) => b.lang === 'ts' && !b.fragment);
+  const compiled = docBlocks().filter((b) => b.lang === 'ts' && !b.fragment);
 
-  test('has TypeScript blocks that compile (the first mini app among them)', () => {
-    expect(compiled.length).toBeGreaterThan(3);
+  test('has TypeScript blocks, and so have its guides, that compile (the first mini app among them)', () => {
+    expect(compiled.length).toBeGreaterThan(10);
     expect(compiled[0]?.section).toBe('A first mini app');
-    const files = Object.fromEntries(compiled.map((b) => [`line-${b.line}.ts`, b.code]));
+    const files = Object.fromEntries(compiled.map((b) => [`${b.file}-line-${b.line}.ts`, b.code]));
     expect(compile(files)).toEqual([]);
   });
 
@@ -71,10 +71,10 @@ describe('README', () => {
   });
 });
 
-describe("the README's command synopsis", () => {
+describe('the command synopsis (docs/manifest.md)', () => {
   test('lists every command the CLI has, as `svc --help` does', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const synopsis = readme.slice(readme.indexOf('### The `svc` command'));
+    const text = guide('manifest');
+    const synopsis = text.slice(text.indexOf('### The `svc` command'));
     const help = (await runSvc(['--help'], process.cwd())).stdout;
     const commands = [...help.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]!);
     expect(commands.length).toBeGreaterThan(4);

@@ -1,4 +1,5 @@
-// The README's code blocks, read from the file itself: what a newcomer copies is what the tests compile.
+// The code blocks of the README and the guides it links (docs/*.md), read from the files themselves: what a newcomer
+// copies is what the tests compile.
 import { readFileSync } from 'node:fs';
 
 /** One fenced block of the README. */
@@ -38,3 +39,18 @@ export function readmeBlocks(path = new URL('../../README.md', import.meta.url))
   }
   return blocks;
 }
+
+/** The guides the README links, one per audience: their blocks are held to the same rules as the README's. */
+export const GUIDES = ['app', 'testing', 'manifest', 'backend', 'svc-dev', 'hosts', 'contributing'].map(
+  (name) => new URL(`../../docs/${name}.md`, import.meta.url),
+);
+
+/** Every fenced block of the README, then of each guide, each with the file it is in. */
+export function docBlocks(): (ReadmeBlock & { file: string })[] {
+  return [new URL('../../README.md', import.meta.url), ...GUIDES].flatMap((url) =>
+    readmeBlocks(url).map((block) => ({ ...block, file: url.pathname.split('/').pop()!.replace('.md', '') })),
+  );
+}
+
+/** The text of a guide (`docs/<name>.md`). */
+export const guide = (name: string) => readFileSync(new URL(`../../docs/${name}.md`, import.meta.url), 'utf8');
