@@ -466,7 +466,7 @@ export declare class SvcError extends Error {
     readonly [ERROR_BRAND] = "SvcError";
     /** `instanceof SvcError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
     static [Symbol.hasInstance](value: unknown): boolean;
-    /** The error code (see the README's table); unknown codes from a newer host are kept. */
+    /** The error code (see the error table in docs/app.md); unknown codes from a newer host are kept. */
     readonly code: SvcErrorCode;
     /** Whether the caller may back off and retry. */
     readonly retriable: boolean;

@@ -15,6 +15,7 @@ import {
 import { ERROR_CODES } from '../../src/index';
 import { createMockHost } from '../../src/mock/index';
 import { exchangeManifest } from '../mock/fixtures';
+import { withErrorTable } from '../../scripts/docsTables';
 import { CALL_TABLE, notificationParams } from '../../src/protocol/callTable';
 import { none, type OperationDef } from '../../src/protocol/operations/define';
 
@@ -140,6 +141,11 @@ describe('the registry is the one contract', () => {
       expect(row!.result == 'notification', `${name}: a notification`).toBe(def.kind == 'notification');
       if (def.result === none) expect(row!.result, `${name}: answers nothing`).toBe('`null`');
     }
+  });
+
+  it('writes the error table of docs/app.md: it is what npm run docs:tables generates from the codes', () => {
+    const doc = readFileSync(new URL('../../docs/app.md', import.meta.url), 'utf8');
+    expect(withErrorTable(doc), 'docs/app.md: run npm run docs:tables').toBe(doc);
   });
 
   it('is the error table of docs/app.md: every code, and whether a retry can help', () => {
