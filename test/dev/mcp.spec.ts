@@ -7,8 +7,9 @@ import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { createPollsBackend, type PollsBackend } from '../../examples/polls/server/createPollsBackend';
+import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { type PollsSession, startPollsSession } from './pollsSession';
 import { writeDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { createServerClient } from '../../src/server';
 import { exchangeManifest } from '../mock/fixtures';
@@ -37,6 +38,7 @@ async function connect(platform: DevPlatform, era: (typeof ERAS)[number][1], nam
 const text = (result: { content?: unknown }) => ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string;
 
 test.describe('Team Polls over MCP', () => {
+  let session: PollsSession;
   let platform: DevPlatform;
   let backend: PollsBackend;
   let page: Page;
@@ -44,54 +46,27 @@ test.describe('Team Polls over MCP', () => {
   test.describe.configure({ mode: 'serial' });
 
   test.beforeAll(async ({ browser }) => {
-    const { buildPollsApp } = await import(join(root, 'examples/polls/build.mjs'));
-    const probe = await createPollsBackend({
-      apiBase: 'http://127.0.0.1:1/v1',
-      authUrl: 'http://127.0.0.1:1',
-      realm: 'x',
-      audience: 'x',
-      miniAppId: 'x',
-      signingSecret: 'x',
-      appOrigin: 'http://x',
-    });
-    const port = Number(new URL(probe.origin).port);
-    await probe.close();
-    await buildPollsApp({ api: probe.origin });
-    platform = await startDevPlatform({ dir: join(root, 'examples/polls'), port: 0, allow: [probe.origin] });
-    backend = await createPollsBackend({
-      apiBase: platform.baseUrl,
-      authUrl: platform.authUrl,
-      realm: platform.realm,
-      audience: platform.audience,
-      miniAppId: platform.miniAppId,
-      signingSecret: platform.signingSecret,
-      appOrigin: platform.appOrigin,
-      port,
-    });
+    // A copy of the example with its own build and backend: the messenger's suites build theirs at the same time.
+    session = await startPollsSession(browser as Browser, { viewport: { width: 1500, height: 860 } });
+    ({ platform, backend, page } = session);
     // The person allowed the room scope before (the sheet itself is covered by the messenger's own suite).
     await platform.grant('svc.room.context');
-    page = await (browser as Browser).newPage({ viewport: { width: 1500, height: 860 } });
     // What the app sends its backend: the bearer tokens, checked below with /agents/verify.
     page.on('request', (request) => {
       const auth = request.headers().authorization;
       if (request.url().startsWith(backend.origin) && auth?.startsWith('Bearer ')) tokens.push(auth.slice(7));
     });
-    await page.goto(platform.url);
     await page.locator('html[data-live]').waitFor({ state: 'attached' });
     await page.getByTestId('room-general').click();
     await page.getByTestId('open-app').click();
   });
-  test.afterAll(async () => {
-    await page?.close();
-    await backend?.close();
-    await platform?.close();
-  });
+  test.afterAll(() => session?.close());
 
   test('svc-sdk mcp over stdio: the same tools/list, and a call under the stdio client name', async () => {
     // What svc dev writes for `svc mcp <dir>`, in a state folder of this test's own.
     const state = await mkdtemp(join(tmpdir(), 'svc-state-'));
     process.env.SVC_STATE_DIR = state;
-    const dir = join(root, 'examples/polls');
+    const { dir } = session;
     await writeDiscovery({ dir, url: platform.mcpUrl!, token: platform.mcpToken!, pid: process.pid });
     delete process.env.SVC_STATE_DIR;
     const stdio = new Client({ name: 'desktop-test', version: '0' });
