@@ -1,18 +1,18 @@
 // The agent bridge end to end: the official MCP client drives Team Polls (examples/polls, with its real backend)
 // running in the messenger page in Chromium, over a real socket, in both protocol eras. The person's answers are
 // clicks in the page; what the backend received is checked with the platform's own /agents/verify.
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
 import { type PollsSession, startPollsSession } from './pollsSession';
 import { writeDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { createServerClient } from '../../src/server';
-import { exchangeManifest } from '../mock/fixtures';
 
 const root = resolve(import.meta.dirname, '../..');
 const ERAS = [
@@ -22,20 +22,9 @@ const ERAS = [
 
 type Progress = { progress: number; message?: string };
 
-async function connect(platform: DevPlatform, era: (typeof ERAS)[number][1], name = 'svc-test') {
-  const client = new Client(
-    { name, version: '0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: era },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
-      requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
-    }),
-  );
-  return client;
-}
-
-const text = (result: { content?: unknown }) => ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string;
+const connect = (platform: DevPlatform, era: (typeof ERAS)[number][1], name = 'svc-test') =>
+  connectMcp(platform, { name, capabilities: { elicitation: { form: {} } }, versionNegotiation: era });
+const text = resultText;
 
 test.describe('Team Polls over MCP', () => {
   let session: PollsSession;
@@ -243,26 +232,16 @@ test.describe("the handler's signal", () => {
 
   for (const [era, negotiation] of ERAS) {
     test(`${era}: cancelling the MCP call aborts context.signal in the app`, async ({ browser }) => {
-      const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
-      const manifest = exchangeManifest();
-      manifest.network = { connect: [] };
-      manifest.actions = [
-        {
-          name: 'wait_for_cancel',
-          title: 'Wait',
-          description: 'Waits until the call is cancelled, then reports that its signal aborted.',
-          input_schema: { type: 'object', properties: {}, additionalProperties: false },
-          annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-          confirm: 'never',
-        },
-      ];
-      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-      await writeFile(
-        join(dir, 'index.html'),
-        '<!doctype html><html><head><meta charset="utf-8"></head><body><p id="out">idle</p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+      const dir = await writeMcpTestApp(
+        [
+          {
+            name: 'wait_for_cancel',
+            title: 'Wait',
+            description: 'Waits until the call is cancelled, then reports that its signal aborted.',
+          },
+        ],
+        WAITER,
       );
-      await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
-      await writeFile(join(dir, 'app.js'), WAITER);
       platform = await startDevPlatform({ dir, port: 0 });
       page = await browser.newPage();
       await page.goto(platform.url);

@@ -1,15 +1,10 @@
 // `svc dev --elicit agent` end to end: an app's `svc.actions.elicit()` during an MCP tool call goes to the official
 // MCP client as form elicitation (`elicitation/create`) when the client declared that capability, and to the
 // messenger's sheet otherwise. A small app in the messenger page in Chromium, the client over a real socket.
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { exchangeManifest } from '../mock/fixtures';
+import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
 
-const root = resolve(import.meta.dirname, '../..');
 const PROMPT = 'Where should the offsite be?';
 const SCHEMA = {
   type: 'object',
@@ -45,58 +40,26 @@ svc.actions.handle('book_rooms', async () => {
 });
 `;
 
-async function writeApp(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-elicit-'));
-  const manifest = exchangeManifest();
-  manifest.network = { connect: [] };
-  manifest.actions = [
-    {
-      name: 'plan_offsite',
-      title: 'Plan the offsite',
-      description: 'Asks where the offsite should be and returns the answer.',
-      input_schema: { type: 'object', properties: {}, additionalProperties: false },
-      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-      confirm: 'never',
-    },
-    {
-      name: 'rate_offsite',
-      title: 'Rate the offsite',
-      description: 'Asks for a rating and returns it.',
-      input_schema: { type: 'object', properties: {}, additionalProperties: false },
-      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-      confirm: 'never',
-    },
-    {
-      name: 'book_rooms',
-      title: 'Book rooms',
-      description: 'Asks which rooms to book and returns the answer.',
-      input_schema: { type: 'object', properties: {}, additionalProperties: false },
-      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-      confirm: 'never',
-    },
-  ];
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8"></head><body><p id="out">idle</p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+/** The app: three actions that each elicit, and write what they got into `#out`. */
+const writeApp = () =>
+  writeMcpTestApp(
+    [
+      {
+        name: 'plan_offsite',
+        title: 'Plan the offsite',
+        description: 'Asks where the offsite should be and returns the answer.',
+      },
+      { name: 'rate_offsite', title: 'Rate the offsite', description: 'Asks for a rating and returns it.' },
+      { name: 'book_rooms', title: 'Book rooms', description: 'Asks which rooms to book and returns the answer.' },
+    ],
+    APP,
   );
-  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
-  await writeFile(join(dir, 'app.js'), APP);
-  return dir;
-}
 
 /** A 2025-era client (the sessionful transport), with form elicitation when `elicitation` is given. */
-async function connect(platform: DevPlatform, elicitation?: { form: Record<string, never> }) {
-  const client = new Client({ name: 'svc-test', version: '0' }, { capabilities: elicitation ? { elicitation } : {} });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
-      requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
-    }),
-  );
-  return client;
-}
+const connect = (platform: DevPlatform, elicitation?: { form: Record<string, never> }) =>
+  connectMcp(platform, { capabilities: elicitation ? { elicitation } : {} });
 
-const text = (result: { content?: unknown }) => ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string;
+const text = resultText;
 
 test.describe('elicit during an MCP call with --elicit agent', () => {
   let platform: DevPlatform;

@@ -1,0 +1,67 @@
+// What the MCP specs share: a small app folder whose actions the test declares (a page with an `#out` line and the
+// script-tag build), an official MCP client connected to a platform, and the text of a tool result.
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { DevPlatform } from '../../src/dev';
+import { exchangeManifest } from '../mock/fixtures';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** An action of the test app: only its name, title and description vary; it takes no input and never confirms. */
+export interface TestAction {
+  name: string;
+  title: string;
+  description: string;
+}
+
+/** Writes an app folder declaring `actions`, whose page runs `script` after the svc script tag; returns its path. */
+export async function writeMcpTestApp(actions: TestAction[], script: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
+  const manifest = exchangeManifest();
+  manifest.network = { connect: [] };
+  manifest.actions = actions.map((action) => ({
+    ...action,
+    input_schema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+    confirm: 'never',
+  }));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><p id="out">idle</p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+  );
+  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
+  await writeFile(join(dir, 'app.js'), script);
+  return dir;
+}
+
+/** The official MCP client, connected to `platform`'s endpoint with its token. */
+export async function connectMcp(
+  platform: DevPlatform,
+  { name = 'svc-test', capabilities = {}, versionNegotiation }: ConnectOptions = {},
+): Promise<Client> {
+  const client = new Client({ name, version: '0' }, { capabilities, versionNegotiation });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+      requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+    }),
+  );
+  return client;
+}
+
+/** Options of {@link connectMcp}: the client's name, its capabilities, and its protocol era. */
+export interface ConnectOptions {
+  name?: string;
+  capabilities?: ConstructorParameters<typeof Client>[1] extends infer O
+    ? O extends { capabilities?: infer C }
+      ? C
+      : never
+    : never;
+  versionNegotiation?: { mode: 'auto' };
+}
+
+/** The first text block of a tool result. */
+export const resultText = (result: { content?: unknown }) =>
+  ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string;
