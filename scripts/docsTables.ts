@@ -3,7 +3,7 @@
 // test/protocol/registry.test.ts runs the same check in `npm test`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ERROR_ADVICE } from '../src/protocol/errorAdvice';
+import { ERROR_ADVICE } from './errorAdvice';
 import { ERROR_CODES } from '../src/protocol/errorCodes';
 
 const START = '<!-- error-table:';

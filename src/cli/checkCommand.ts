@@ -1,6 +1,6 @@
 import { authModeRefusal, manifestFacts } from '../manifest/manifestFacts';
 import { readFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { type ManifestIssueSeverity, validateManifest } from '../manifest';
 import { closestName } from '../manifest/closestName';
 import { PERMISSION_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
@@ -24,7 +24,12 @@ export interface CheckFinding {
   message: string;
 }
 
-/** `svc check`: its arguments, options and help. */
+/**
+ * `svc check [dir] [--include <glob>] [--exclude <glob>] [--json]`: validates `<dir>/manifest.json`, then parses the
+ * code under `<dir>` and checks that every declared action has a handler, every handler is declared, auth `none`
+ * never calls `getToken()`, and `svc.permissions.request()` only asks for declared scopes.
+ * @public
+ */
 export const CHECK = defineCommand({
   name: 'check',
   usage: ['[dir]'],
@@ -52,133 +57,126 @@ lists of <dir>/tsconfig.json are followed when it has them. Prints one line per 
   footer: `Exit codes: 0 no errors (warnings allowed), 1 errors, 2 usage error or missing manifest.
 `,
   oneDirectory: true,
-});
-
-/**
- * `svc check [dir] [--include <glob>] [--exclude <glob>] [--json]`: validates `<dir>/manifest.json`, then parses the
- * code under `<dir>` and checks that every declared action has a handler, every handler is declared, auth `none`
- * never calls `getToken()`, and `svc.permissions.request()` only asks for declared scopes.
- * @public
- */
-export async function checkCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = CHECK.parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  const dir = resolve(io.cwd, positionals[0] ?? '.');
-  const show = (path: string): string => relative(io.cwd, path) || '.';
-  const manifestFile = join(dir, 'manifest.json');
-  const read = await readJsonFile(manifestFile, show(manifestFile));
-  if (!read.ok) {
-    writeLine(io.stderr, `svc check: ${read.message}`);
-    return EXIT.usage;
-  }
-  let sources: string[];
-  try {
-    sources = await listSourceFiles(
-      dir,
-      values.include
-        ? { include: values.include, exclude: values.exclude ?? [] }
-        : await tsconfigFilter(dir, values.exclude),
-    );
-  } catch (cause) {
-    writeLine(io.stderr, `svc check: cannot list the files of ${show(dir)} (${(cause as Error).message})`);
-    return EXIT.usage;
-  }
-
-  const findings: CheckFinding[] = [];
-  const inManifest = (path: string, severity: ManifestIssueSeverity, code: string, message: string): void => {
-    findings.push({ file: show(manifestFile), ...locateJsonPath(read.text, path), severity, code, message });
-  };
-  const result = validateManifest(read.value);
-  for (const issue of result.ok ? result.warnings : result.issues)
-    inManifest(issue.path, issue.severity, issue.code, issue.message);
-
-  // The facts the host's rules read too, from the raw JSON (which may be invalid).
-  const { manifestScopes: declaredScopes, actions: declared, authMode: authType } = manifestFacts(read.value);
-
-  const handlers = new Map<string, string>();
-  for (const source of sources) {
-    const at = (call: BridgeCall, severity: ManifestIssueSeverity, code: string, message: string): void => {
-      findings.push({ file: show(source), line: call.line, column: call.column, severity, code, message });
-    };
-    let calls: BridgeCall[];
-    try {
-      calls = findBridgeCalls(source, await readFile(source, 'utf8'));
-    } catch (cause) {
-      findings.push({
-        file: show(source),
-        line: 1,
-        column: 1,
-        severity: 'warning',
-        code: 'parse_error',
-        message: `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error`,
-      });
-      continue;
+  async run({ values, dir }, io) {
+    const show = (path: string): string => relative(io.cwd, path) || '.';
+    const manifestFile = join(dir, 'manifest.json');
+    const read = await readJsonFile(manifestFile, show(manifestFile));
+    if (!read.ok) {
+      writeLine(io.stderr, `svc check: ${read.message}`);
+      return EXIT.usage;
     }
-    for (const call of calls) {
-      const where = `${show(source)}:${call.line}:${call.column}`;
-      if (call.kind === 'handle' && call.name === undefined) {
-        at(
-          call,
-          'warning',
-          'handler_name_not_literal',
-          `svc.actions.handle() gets a computed action name, so svc check cannot match it with the manifest; write the name as a string literal, such as svc.actions.handle('create_order', ...)`,
-        );
-      } else if (call.kind === 'handle' && call.name !== undefined) {
-        const first = handlers.get(call.name);
-        if (first !== undefined)
+    let sources: string[];
+    try {
+      sources = await listSourceFiles(
+        dir,
+        values.include
+          ? { include: values.include, exclude: values.exclude ?? [] }
+          : await tsconfigFilter(dir, values.exclude),
+      );
+    } catch (cause) {
+      writeLine(io.stderr, `svc check: cannot list the files of ${show(dir)} (${(cause as Error).message})`);
+      return EXIT.usage;
+    }
+
+    const findings: CheckFinding[] = [];
+    const inManifest = (path: string, severity: ManifestIssueSeverity, code: string, message: string): void => {
+      findings.push({ file: show(manifestFile), ...locateJsonPath(read.text, path), severity, code, message });
+    };
+    const result = validateManifest(read.value);
+    for (const issue of result.ok ? result.warnings : result.issues)
+      inManifest(issue.path, issue.severity, issue.code, issue.message);
+
+    // The facts the host's rules read too, from the raw JSON (which may be invalid).
+    const { manifestScopes: declaredScopes, actions: declared, authMode: authType } = manifestFacts(read.value);
+
+    const handlers = new Map<string, string>();
+    for (const source of sources) {
+      const at = (call: BridgeCall, severity: ManifestIssueSeverity, code: string, message: string): void => {
+        findings.push({ file: show(source), line: call.line, column: call.column, severity, code, message });
+      };
+      let calls: BridgeCall[];
+      try {
+        calls = findBridgeCalls(source, await readFile(source, 'utf8'));
+      } catch (cause) {
+        findings.push({
+          file: show(source),
+          line: 1,
+          column: 1,
+          severity: 'warning',
+          code: 'parse_error',
+          message: `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error`,
+        });
+        continue;
+      }
+      for (const call of calls) {
+        const where = `${show(source)}:${call.line}:${call.column}`;
+        if (call.kind === 'handle' && call.name === undefined) {
           at(
             call,
             'warning',
-            'duplicate_handler',
-            `svc.actions.handle('${call.name}') registers the action again (first at ${first}); keep one handler per action`,
+            'handler_name_not_literal',
+            `svc.actions.handle() gets a computed action name, so svc check cannot match it with the manifest; write the name as a string literal, such as svc.actions.handle('create_order', ...)`,
           );
-        else handlers.set(call.name, where);
-        if (!declared.has(call.name)) {
-          const names = [...declared.keys()];
-          const near =
-            closestName(call.name, names) ??
-            names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
-          const hint = near ? ` (did you mean '${near}'?)` : names.length > 0 ? ` (declared: ${names.join(', ')})` : '';
+        } else if (call.kind === 'handle' && call.name !== undefined) {
+          const first = handlers.get(call.name);
+          if (first !== undefined)
+            at(
+              call,
+              'warning',
+              'duplicate_handler',
+              `svc.actions.handle('${call.name}') registers the action again (first at ${first}); keep one handler per action`,
+            );
+          else handlers.set(call.name, where);
+          if (!declared.has(call.name)) {
+            const names = [...declared.keys()];
+            const near =
+              closestName(call.name, names) ??
+              names.find((n) => n.replace(/_/g, '') === call.name?.toLowerCase().replace(/[-_]/g, ''));
+            const hint = near
+              ? ` (did you mean '${near}'?)`
+              : names.length > 0
+                ? ` (declared: ${names.join(', ')})`
+                : '';
+            at(
+              call,
+              'error',
+              'handler_not_declared',
+              `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`,
+            );
+          }
+        } else if (call.kind === 'getToken' && authModeRefusal(authType, 'auth.getToken')) {
           at(
             call,
             'error',
-            'handler_not_declared',
-            `svc.actions.handle('${call.name}') registers an action that manifest.json does not declare${hint}; add it to "actions" in the manifest, or remove the handler`,
+            'get_token_auth_none',
+            `svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}, which has no token; remove the call, or declare "svc-exchange" or "external-oauth" auth`,
+          );
+        } else if (call.kind === 'request' && call.name !== undefined) {
+          const problem = requestProblem(call.name, declaredScopes);
+          if (problem) at(call, 'error', problem.code, problem.message);
+        } else if (call.kind === 'signIn' && authModeRefusal(authType, 'auth.signIn')) {
+          at(
+            call,
+            'warning',
+            'sign_in_wrong_auth',
+            `svc.auth.signIn() only works with "external-oauth" auth, but manifest.json declares "${authType}"; remove the call or change the auth type`,
           );
         }
-      } else if (call.kind === 'getToken' && authModeRefusal(authType, 'auth.getToken')) {
-        at(
-          call,
+      }
+    }
+    for (const [name, index] of declared) {
+      if (!handlers.has(name)) {
+        inManifest(
+          `$.actions[${index}].name`,
           'error',
-          'get_token_auth_none',
-          `svc.auth.getToken() is called, but manifest.json declares "auth": {"type": "none"}, which has no token; remove the call, or declare "svc-exchange" or "external-oauth" auth`,
-        );
-      } else if (call.kind === 'request' && call.name !== undefined) {
-        const problem = requestProblem(call.name, declaredScopes);
-        if (problem) at(call, 'error', problem.code, problem.message);
-      } else if (call.kind === 'signIn' && authModeRefusal(authType, 'auth.signIn')) {
-        at(
-          call,
-          'warning',
-          'sign_in_wrong_auth',
-          `svc.auth.signIn() only works with "external-oauth" auth, but manifest.json declares "${authType}"; remove the call or change the auth type`,
+          'action_without_handler',
+          `action '${name}' is declared but no code registers it; add svc.actions.handle('${name}', async (input, context) => { ... }) to the mini app`,
         );
       }
     }
-  }
-  for (const [name, index] of declared) {
-    if (!handlers.has(name)) {
-      inManifest(
-        `$.actions[${index}].name`,
-        'error',
-        'action_without_handler',
-        `action '${name}' is declared but no code registers it; add svc.actions.handle('${name}', async (input, context) => { ... }) to the mini app`,
-      );
-    }
-  }
-  return report(io, findings, sources.length, declared.size, values.json === true);
-}
+    return report(io, findings, sources.length, declared.size, values.json === true);
+  },
+});
 
 /** What is wrong with `svc.permissions.request(name)` given the manifest's declared scopes, if anything. */
 function requestProblem(name: string, declared: ReadonlySet<string>): { code: string; message: string } | undefined {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CliIo, EXIT } from './CliIo';
 import { attempt, usageError } from './usageError';
@@ -14,7 +15,7 @@ export interface OptionSpec {
 }
 
 /** A command of the `svc` command line: its name, its help, and its options with their help. */
-export interface CommandSpec<O extends Record<string, OptionSpec>> {
+export interface CommandSpec<O extends Record<string, OptionSpec>, H = never> {
   name: string;
   /** The usage forms after `svc <name>`, such as `[dir]` (the first one takes the options). */
   usage: readonly string[];
@@ -29,6 +30,16 @@ export interface CommandSpec<O extends Record<string, OptionSpec>> {
   footer: string;
   /** The command takes at most one positional argument, a directory. */
   oneDirectory?: boolean;
+  /** Runs the command on its parsed arguments; resolves to the exit code. `hooks` are what only a test passes. */
+  run(args: CommandArgs<O>, io: CliIo, hooks: H | undefined): Promise<number>;
+}
+
+/** What a command's `run` receives: its options, its positional arguments, and the directory they name. */
+export interface CommandArgs<O extends Record<string, OptionSpec>> {
+  values: OptionValues<O>;
+  positionals: string[];
+  /** The first positional argument (`.` without one), resolved against the working directory. */
+  dir: string;
 }
 
 type Value<S extends OptionSpec> = S['type'] extends 'string' ? string : boolean;
@@ -38,17 +49,17 @@ export type OptionValues<O extends Record<string, OptionSpec>> = {
   [K in keyof O]?: O[K]['multiple'] extends true ? Value<O[K]>[] : Value<O[K]>;
 };
 
-/** A defined command: its help, derived from the definition, and the parser of its arguments. */
-export interface Command<O extends Record<string, OptionSpec>> {
+/** A defined command: its help, derived from the definition, and its runner. */
+export interface Command<H = never> {
   name: string;
   synopsis: string;
   summary: string;
   help: string;
   /**
-   * Parses the arguments: the values and positionals, or the exit code when the command is done (its help was
-   * asked for, or a usage error was reported).
+   * Parses the arguments and runs the command; resolves to the exit code. `--help` prints the help, and an unknown
+   * option or a second directory is a usage error (2), before the command runs.
    */
-  parse(argv: string[], io: CliIo): { values: OptionValues<O>; positionals: string[] } | number;
+  run(argv: string[], io: CliIo, hooks?: H): Promise<number>;
 }
 
 const HELP_OPTION = { type: 'boolean', short: 'h', help: 'Show this help.' } as const;
@@ -57,35 +68,42 @@ const HELP_OPTION = { type: 'boolean', short: 'h', help: 'Show this help.' } as 
  * Defines a command once: `node:util`'s `parseArgs` gets its options, and its `--help` lists the same options with
  * their help, so neither can drift from the other.
  */
-export function defineCommand<const O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): Command<O> {
+export function defineCommand<const O extends Record<string, OptionSpec>, H = never>(
+  spec: CommandSpec<O, H>,
+): Command<H> {
   const all: Record<string, OptionSpec> = { ...spec.options, help: HELP_OPTION };
   const help = formatHelp(spec, all);
+  const options = Object.fromEntries(
+    Object.entries(all).map(([name, o]) => [
+      name,
+      { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
+    ]),
+  );
   return {
     name: spec.name,
     synopsis: spec.synopsis ?? `${spec.name} ${spec.usage[0] ?? ''}`.trim(),
     summary: spec.summary,
     help,
-    parse(argv, io) {
-      const options = Object.fromEntries(
-        Object.entries(all).map(([name, o]) => [
-          name,
-          { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) },
-        ]),
-      );
+    async run(argv, io, hooks) {
       const parsed = attempt(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options }));
       if (parsed instanceof Error) return usageError(io, spec.name, parsed.message);
       if (parsed.values.help) {
         io.stdout.write(help);
         return EXIT.ok;
       }
-      if (spec.oneDirectory && parsed.positionals.length > 1)
-        return usageError(io, spec.name, `expected at most one directory, got ${parsed.positionals.length}`);
-      return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
+      const { positionals } = parsed;
+      if (spec.oneDirectory && positionals.length > 1)
+        return usageError(io, spec.name, `one folder at most; got ${positionals.join(', ')}`);
+      const dir = resolve(io.cwd, positionals[0] ?? '.');
+      return spec.run({ values: parsed.values as OptionValues<O>, positionals, dir }, io, hooks);
     },
   };
 }
 
-function formatHelp(spec: CommandSpec<Record<string, OptionSpec>>, options: Record<string, OptionSpec>): string {
+function formatHelp(
+  spec: CommandSpec<Record<string, OptionSpec>, unknown>,
+  options: Record<string, OptionSpec>,
+): string {
   const [first = '', ...others] = spec.usage;
   const usage = [`Usage: svc ${spec.name} ${first} [options]`, ...others.map((u) => `       svc ${spec.name} ${u}`)];
   const listed = Object.entries(options).filter(([, o]) => o.help !== undefined);
@@ -100,7 +118,7 @@ function formatHelp(spec: CommandSpec<Record<string, OptionSpec>>, options: Reco
 }
 
 /** The main help (`svc --help`), from the commands' definitions. */
-export function formatMainHelp(commands: readonly Command<Record<string, OptionSpec>>[]): string {
+export function formatMainHelp(commands: readonly Command<never>[]): string {
   const width = Math.max(...commands.map((c) => c.synopsis.length), '-h, --help'.length) + 3;
   const list = commands.map((c) => `  ${c.synopsis.padEnd(width)}${c.summary}`);
   return `Usage: svc <command> [options]

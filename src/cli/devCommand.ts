@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
-import { type CliIo, EXIT, writeLine } from './CliIo';
+import { EXIT, writeLine } from './CliIo';
 import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
 import { mcpConfigs } from '../dev/mcp/mcpConfigs';
 import { defineCommand } from './defineCommand';
@@ -58,7 +58,12 @@ function openBrowser(url: string): void {
   }
 }
 
-/** `svc dev`: its arguments, options and help. */
+/**
+ * `svc dev [dir]`: validates `<dir>/manifest.json`, starts the local platform (the simulated messenger, identity
+ * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL, and runs
+ * until interrupted. Exit 1 for an invalid manifest, 2 for a usage error.
+ * @public
+ */
 export const DEV = defineCommand({
   name: 'dev',
   usage: ['[dir]'],
@@ -135,141 +140,130 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
   },
   footer: `Exit codes: 0 stopped, 1 invalid manifest, 2 usage error.
 `,
-});
-
-/**
- * `svc dev [dir]`: validates `<dir>/manifest.json`, starts the local platform (the simulated messenger, identity
- * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL, and runs
- * until interrupted. Exit 1 for an invalid manifest, 2 for a usage error.
- * @public
- */
-export async function devCommand(argv: string[], io: CliIo, hooks: DevCommandHooks = {}): Promise<number> {
-  const parsed = DEV.parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) return usageError(io, 'dev', `one app folder at most; got ${positionals.join(', ')}`);
-  for (const flag of ['port', 'package-port'] as const)
-    if (!isPort(values[flag])) return usageError(io, 'dev', `--${flag} must be a port number (0 for any free one)`);
-  const bad = (values.allow ?? []).find((o) => !isLoopbackOrigin(o));
-  if (bad) return usageError(io, 'dev', `--allow ${bad}: give a loopback origin such as http://127.0.0.1:3000`);
-  for (const flag of ['webhooks', 'app-url'] as const) {
-    const value = values[flag];
-    if (value !== undefined && !/^https?:\/\/[^\s/]/.test(value))
-      return usageError(io, 'dev', `--${flag} must be an http(s) URL, such as http://localhost:3000/svc/webhooks`);
-  }
-  const elicit = values.elicit;
-  if (elicit !== undefined && elicit !== 'sheet' && elicit !== 'agent')
-    return usageError(io, 'dev', `--elicit ${elicit}: write sheet (the person answers, default) or agent`);
-  const agentId = values['agent-id'];
-  if (agentId !== undefined && !/^[\w.:@-]{1,64}$/.test(agentId))
-    return usageError(io, 'dev', '--agent-id must be 1 to 64 letters, digits or . _ - : @ (such as claude-code)');
-  const badOrigin = (values['mcp-origin'] ?? []).find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
-  if (badOrigin)
-    return usageError(io, 'dev', `--mcp-origin ${badOrigin}: give an exact origin such as http://127.0.0.1:6274`);
-  const retryScale = values['retry-scale'] === undefined ? undefined : Number(values['retry-scale']);
-  if (retryScale !== undefined && !(retryScale > 0))
-    return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
-
-  const dir = resolve(io.cwd, positionals[0] ?? '.');
-  const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
-  if (values.reset && statePath) await rm(statePath, { force: true });
-  const envFile = values['backend-env'];
-  let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
-  const onNotice = async (notice: DevNotice) => {
-    // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
-    if (notice.kind === 'secret-changed' && platform && envFile) {
-      await writeBackendEnv(resolve(io.cwd, envFile), platform);
-      writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds both: reload your backend's settings.`);
-    } else writeLine(io.stderr, `svc dev: ${notice.message}`);
-  };
-  const seenBlocked = new Set<string>();
-  const onEvent = (event: DevEvent) => {
-    if (values.quiet) return;
-    // A page retries a blocked request as often as it likes: each one is printed once.
-    if (event.type == 'blocked') {
-      if (seenBlocked.has(event.blocked)) return;
-      seenBlocked.add(event.blocked);
+  oneDirectory: true,
+  async run({ values, dir }, io, hooks: DevCommandHooks = {}) {
+    for (const flag of ['port', 'package-port'] as const)
+      if (!isPort(values[flag])) return usageError(io, 'dev', `--${flag} must be a port number (0 for any free one)`);
+    const bad = (values.allow ?? []).find((o) => !isLoopbackOrigin(o));
+    if (bad) return usageError(io, 'dev', `--allow ${bad}: give a loopback origin such as http://127.0.0.1:3000`);
+    for (const flag of ['webhooks', 'app-url'] as const) {
+      const value = values[flag];
+      if (value !== undefined && !/^https?:\/\/[^\s/]/.test(value))
+        return usageError(io, 'dev', `--${flag} must be an http(s) URL, such as http://localhost:3000/svc/webhooks`);
     }
-    writeLine(io.stderr, formatDevEvent(event));
-  };
-  const fixed = values.port !== undefined;
-  let port = fixed ? Number(values.port) : DEFAULT_DEV_PORT;
-  for (;;) {
-    try {
-      platform = await startDevPlatform({
-        dir,
-        port,
-        packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
-        webhooks: values.webhooks,
-        allow: values.allow,
-        appUrl: values['app-url'],
-        statePath,
-        retryScale,
-        mcp: values.mcp !== false && !values['no-mcp'],
-        agentId,
-        elicit,
-        mcpOrigins: values['mcp-origin'],
-        onNotice,
-        onEvent,
-        ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
-      });
-      break;
-    } catch (error) {
-      if (error instanceof DevAppError) {
-        writeLine(io.stderr, `svc dev: ${error.message}`);
-        return EXIT.invalid;
+    const elicit = values.elicit;
+    if (elicit !== undefined && elicit !== 'sheet' && elicit !== 'agent')
+      return usageError(io, 'dev', `--elicit ${elicit}: write sheet (the person answers, default) or agent`);
+    const agentId = values['agent-id'];
+    if (agentId !== undefined && !/^[\w.:@-]{1,64}$/.test(agentId))
+      return usageError(io, 'dev', '--agent-id must be 1 to 64 letters, digits or . _ - : @ (such as claude-code)');
+    const badOrigin = (values['mcp-origin'] ?? []).find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+    if (badOrigin)
+      return usageError(io, 'dev', `--mcp-origin ${badOrigin}: give an exact origin such as http://127.0.0.1:6274`);
+    const retryScale = values['retry-scale'] === undefined ? undefined : Number(values['retry-scale']);
+    if (retryScale !== undefined && !(retryScale > 0))
+      return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
+
+    const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
+    if (values.reset && statePath) await rm(statePath, { force: true });
+    const envFile = values['backend-env'];
+    let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
+    const onNotice = async (notice: DevNotice) => {
+      // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
+      if (notice.kind === 'secret-changed' && platform && envFile) {
+        await writeBackendEnv(resolve(io.cwd, envFile), platform);
+        writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds both: reload your backend's settings.`);
+      } else writeLine(io.stderr, `svc dev: ${notice.message}`);
+    };
+    const seenBlocked = new Set<string>();
+    const onEvent = (event: DevEvent) => {
+      if (values.quiet) return;
+      // A page retries a blocked request as often as it likes: each one is printed once.
+      if (event.type == 'blocked') {
+        if (seenBlocked.has(event.blocked)) return;
+        seenBlocked.add(event.blocked);
       }
-      if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
-        const option = (error as { option?: string }).option ?? '--port';
-        // The messenger's default port moves on to the next free one; a port you chose does not.
-        if (option == '--port' && !fixed && port < DEFAULT_DEV_PORT + PORT_TRIES) {
-          writeLine(io.stderr, `svc dev: port ${port} is taken; trying ${port + 1}.`);
-          port += 1;
-          continue;
+      writeLine(io.stderr, formatDevEvent(event));
+    };
+    const fixed = values.port !== undefined;
+    let port = fixed ? Number(values.port) : DEFAULT_DEV_PORT;
+    for (;;) {
+      try {
+        platform = await startDevPlatform({
+          dir,
+          port,
+          packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
+          webhooks: values.webhooks,
+          allow: values.allow,
+          appUrl: values['app-url'],
+          statePath,
+          retryScale,
+          mcp: values.mcp !== false && !values['no-mcp'],
+          agentId,
+          elicit,
+          mcpOrigins: values['mcp-origin'],
+          onNotice,
+          onEvent,
+          ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
+        });
+        break;
+      } catch (error) {
+        if (error instanceof DevAppError) {
+          writeLine(io.stderr, `svc dev: ${error.message}`);
+          return EXIT.invalid;
         }
-        writeLine(
-          io.stderr,
-          `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
-        );
-        return EXIT.usage;
+        if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
+          const option = (error as { option?: string }).option ?? '--port';
+          // The messenger's default port moves on to the next free one; a port you chose does not.
+          if (option == '--port' && !fixed && port < DEFAULT_DEV_PORT + PORT_TRIES) {
+            writeLine(io.stderr, `svc dev: port ${port} is taken; trying ${port + 1}.`);
+            port += 1;
+            continue;
+          }
+          writeLine(
+            io.stderr,
+            `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
+          );
+          return EXIT.usage;
+        }
+        if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
+          writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
+          return EXIT.usage;
+        }
+        throw error;
       }
-      if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
-        writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
-        return EXIT.usage;
-      }
-      throw error;
     }
-  }
-  if (!fixed && port != DEFAULT_DEV_PORT)
-    writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
-  if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
-  writeLine(io.stdout, platform.url);
-  writeLine(
-    io.stderr,
-    `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
-      `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
-      (envFile
-        ? ` (all settings, the signing secret too, in ${envFile})`
-        : ' (--backend-env <path> writes the signing secret for it)') +
-      `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, and the signing secret with it)'}. Ctrl-C stops.`,
-  );
-  if (values['app-url'])
+    if (!fixed && port != DEFAULT_DEV_PORT)
+      writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
+    if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
+    writeLine(io.stdout, platform.url);
     writeLine(
       io.stderr,
-      `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+      `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
+        `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
+        (envFile
+          ? ` (all settings, the signing secret too, in ${envFile})`
+          : ' (--backend-env <path> writes the signing secret for it)') +
+        `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, and the signing secret with it)'}. Ctrl-C stops.`,
     );
-  if (platform.mcpUrl && platform.mcpToken) {
-    writeLine(io.stderr, mcpConfigs(platform.mcpUrl, platform.mcpToken, dir));
-    // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.
-    await writeDiscovery({ dir, url: platform.mcpUrl, token: platform.mcpToken, pid: process.pid });
-  }
-  if (values.open) openBrowser(platform.url);
-  await (hooks.stopped ??
-    new Promise<void>((done) => {
-      process.once('SIGINT', () => done());
-      process.once('SIGTERM', () => done());
-    }));
-  await removeDiscovery(dir);
-  await platform.close();
-  return EXIT.ok;
-}
+    if (values['app-url'])
+      writeLine(
+        io.stderr,
+        `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+      );
+    if (platform.mcpUrl && platform.mcpToken) {
+      writeLine(io.stderr, mcpConfigs(platform.mcpUrl, platform.mcpToken, dir));
+      // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.
+      await writeDiscovery({ dir, url: platform.mcpUrl, token: platform.mcpToken, pid: process.pid });
+    }
+    if (values.open) openBrowser(platform.url);
+    await (hooks.stopped ??
+      new Promise<void>((done) => {
+        process.once('SIGINT', () => done());
+        process.once('SIGTERM', () => done());
+      }));
+    await removeDiscovery(dir);
+    await platform.close();
+    return EXIT.ok;
+  },
+});

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { writeEditorSettings } from './editorSettings';
@@ -9,7 +9,11 @@ import { starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
-/** `svc init`: its arguments, options and help. */
+/**
+ * `svc init [dir] [--name <name>] [--id <hex>] [--force]`: writes a valid starter `manifest.json`, and maps it to the
+ * manifest's JSON Schema in `.vscode/settings.json` (merged into an existing file). Refuses to overwrite an existing manifest (exit 1) unless `--force`.
+ * @public
+ */
 export const INIT = defineCommand({
   name: 'init',
   usage: ['[dir]'],
@@ -32,72 +36,62 @@ and build (the one template is vite).`,
   footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
 `,
   oneDirectory: true,
+  async run({ values, dir }, io) {
+    if (values.template !== undefined) {
+      if (values.template != 'vite')
+        return usageError(io, 'init', `--template ${values.template} is not a template; the one template is vite`);
+      return writeTemplate(dir, io, values);
+    }
+    const file = join(dir, 'manifest.json');
+    const label = relative(io.cwd, file) || 'manifest.json';
+
+    const manifest = createStarterManifest({
+      ...(values.name !== undefined && { name: values.name }),
+      ...(values.id !== undefined && { id: values.id }),
+    });
+    const check = validateManifest(manifest);
+    if (!check.ok) {
+      // Only --name and --id can make the starter invalid; name the option rather than the manifest path.
+      const messages = check.issues.map((issue) => issue.message.replace('$.name', '--name').replace('$.id', '--id'));
+      return usageError(io, 'init', messages.join('; '));
+    }
+    const exists = await stat(file).then(
+      () => true,
+      () => false,
+    );
+    if (exists && !values.force) {
+      writeLine(
+        io.stderr,
+        `svc init: ${label} already exists; not overwriting it. Pass --force to replace it, or choose another directory.`,
+      );
+      return EXIT.invalid;
+    }
+    await mkdir(dir, { recursive: true });
+    await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    writeLine(io.stdout, `${exists ? 'replaced' : 'wrote'} ${label}`);
+    const editor = await writeEditorSettings(dir);
+    const settingsLabel = relative(io.cwd, join(dir, '.vscode', 'settings.json'));
+    if (typeof editor === 'object')
+      writeLine(
+        io.stdout,
+        `left ${settingsLabel} alone: ${editor.skipped}; add the mapping from the README ("Editor setup") by hand`,
+      );
+    else if (editor !== 'present')
+      writeLine(
+        io.stdout,
+        `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes manifest.json)`,
+      );
+    writeLine(io.stdout, 'Next:');
+    if (manifest.id === PLACEHOLDER_ID)
+      writeLine(io.stdout, '  - replace "id" with the id the developer console derives from your public key');
+    writeLine(io.stdout, '  - fill in "name", "description", "vendor" and the icons, then run `svc validate`');
+    writeLine(
+      io.stdout,
+      '  - install svc-sdk in this project so editors find the schema (other editors: see the README, "Editor setup")',
+    );
+    return EXIT.ok;
+  },
 });
-
-/**
- * `svc init [dir] [--name <name>] [--id <hex>] [--force]`: writes a valid starter `manifest.json`, and maps it to the
- * manifest's JSON Schema in `.vscode/settings.json` (merged into an existing file). Refuses to overwrite an existing manifest (exit 1) unless `--force`.
- * @public
- */
-export async function initCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = INIT.parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  const dir = resolve(io.cwd, positionals[0] ?? '.');
-  if (values.template !== undefined) {
-    if (values.template != 'vite')
-      return usageError(io, 'init', `--template ${values.template} is not a template; the one template is vite`);
-    return writeTemplate(dir, io, values);
-  }
-  const file = join(dir, 'manifest.json');
-  const label = relative(io.cwd, file) || 'manifest.json';
-
-  const manifest = createStarterManifest({
-    ...(values.name !== undefined && { name: values.name }),
-    ...(values.id !== undefined && { id: values.id }),
-  });
-  const check = validateManifest(manifest);
-  if (!check.ok) {
-    // Only --name and --id can make the starter invalid; name the option rather than the manifest path.
-    const messages = check.issues.map((issue) => issue.message.replace('$.name', '--name').replace('$.id', '--id'));
-    return usageError(io, 'init', messages.join('; '));
-  }
-  const exists = await stat(file).then(
-    () => true,
-    () => false,
-  );
-  if (exists && !values.force) {
-    writeLine(
-      io.stderr,
-      `svc init: ${label} already exists; not overwriting it. Pass --force to replace it, or choose another directory.`,
-    );
-    return EXIT.invalid;
-  }
-  await mkdir(dir, { recursive: true });
-  await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
-  writeLine(io.stdout, `${exists ? 'replaced' : 'wrote'} ${label}`);
-  const editor = await writeEditorSettings(dir);
-  const settingsLabel = relative(io.cwd, join(dir, '.vscode', 'settings.json'));
-  if (typeof editor === 'object')
-    writeLine(
-      io.stdout,
-      `left ${settingsLabel} alone: ${editor.skipped}; add the mapping from the README ("Editor setup") by hand`,
-    );
-  else if (editor !== 'present')
-    writeLine(
-      io.stdout,
-      `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes manifest.json)`,
-    );
-  writeLine(io.stdout, 'Next:');
-  if (manifest.id === PLACEHOLDER_ID)
-    writeLine(io.stdout, '  - replace "id" with the id the developer console derives from your public key');
-  writeLine(io.stdout, '  - fill in "name", "description", "vendor" and the icons, then run `svc validate`');
-  writeLine(
-    io.stdout,
-    '  - install svc-sdk in this project so editors find the schema (other editors: see the README, "Editor setup")',
-  );
-  return EXIT.ok;
-}
 
 /** svc-sdk's own version, for the new project's dependency (the package.json beside dist/ or src/). */
 async function sdkVersion(): Promise<string> {

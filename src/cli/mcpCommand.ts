@@ -3,7 +3,7 @@ import { DevAppError, readAppDir } from '../dev';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
 import { serveMcpStdio } from '../dev/mcp/serveMcpStdio';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
-import { type CliIo, EXIT, writeLine } from './CliIo';
+import { EXIT, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
@@ -12,7 +12,12 @@ export interface McpCommandHooks {
   stopped?: Promise<unknown>;
 }
 
-/** `svc mcp`: its arguments, options and help. */
+/**
+ * `svc mcp [dir]`: the stdio form of the MCP tools of the `svc dev` running for `dir` (found through the discovery
+ * file it wrote); `svc mcp export [dir]`: prints the `tools/list` result of `<dir>/manifest.json` as JSON, no
+ * platform needed. Exit 1 when no `svc dev` runs for the folder or the manifest is invalid, 2 for a usage error.
+ * @public
+ */
 export const MCP = defineCommand({
   name: 'mcp',
   usage: ['[dir]', 'export [dir]'],
@@ -29,51 +34,41 @@ Claude Desktop (claude_desktop_config.json):
   options: {},
   footer: `Exit codes: 0 stopped, 1 no svc dev runs for the folder or the manifest is invalid, 2 usage error.
 `,
-});
-
-/**
- * `svc mcp [dir]`: the stdio form of the MCP tools of the `svc dev` running for `dir` (found through the discovery
- * file it wrote); `svc mcp export [dir]`: prints the `tools/list` result of `<dir>/manifest.json` as JSON, no
- * platform needed. Exit 1 when no `svc dev` runs for the folder or the manifest is invalid, 2 for a usage error.
- * @public
- */
-export async function mcpCommand(argv: string[], io: CliIo, hooks: McpCommandHooks = {}): Promise<number> {
-  const parsed = MCP.parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { positionals } = parsed;
-  const exporting = positionals[0] == 'export';
-  const folders = exporting ? positionals.slice(1) : positionals;
-  if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
-  const dir = resolve(io.cwd, folders[0] ?? '.');
-  let app: Awaited<ReturnType<typeof readAppDir>>;
-  try {
-    app = await readAppDir(dir);
-  } catch (error) {
-    if (!(error instanceof DevAppError)) throw error;
-    writeLine(io.stderr, `svc mcp: ${error.message}`);
-    return EXIT.invalid;
-  }
-  if (exporting) {
-    writeLine(io.stdout, JSON.stringify(toolsFromManifest(app.manifest), null, 2));
+  async run({ positionals }, io, hooks: McpCommandHooks = {}) {
+    const exporting = positionals[0] == 'export';
+    const folders = exporting ? positionals.slice(1) : positionals;
+    if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
+    const dir = resolve(io.cwd, folders[0] ?? '.');
+    let app: Awaited<ReturnType<typeof readAppDir>>;
+    try {
+      app = await readAppDir(dir);
+    } catch (error) {
+      if (!(error instanceof DevAppError)) throw error;
+      writeLine(io.stderr, `svc mcp: ${error.message}`);
+      return EXIT.invalid;
+    }
+    if (exporting) {
+      writeLine(io.stdout, JSON.stringify(toolsFromManifest(app.manifest), null, 2));
+      return EXIT.ok;
+    }
+    const target = await readDiscovery(dir);
+    if (!target) {
+      writeLine(
+        io.stderr,
+        `svc mcp: no svc dev runs for ${dir}; start it first (npx svc-sdk dev ${folders[0] ?? '.'}), keep it running, ` +
+          'and keep its messenger page open: the tools run there.',
+      );
+      return EXIT.invalid;
+    }
+    // stdout carries the protocol: everything for people goes to stderr.
+    writeLine(io.stderr, `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`);
+    const handle = serveMcpStdio({ target, version: app.manifest.version });
+    await (hooks.stopped ??
+      new Promise<void>((done) => {
+        process.stdin.once('end', done).once('close', done);
+        process.once('SIGINT', done).once('SIGTERM', done);
+      }));
+    await handle.close();
     return EXIT.ok;
-  }
-  const target = await readDiscovery(dir);
-  if (!target) {
-    writeLine(
-      io.stderr,
-      `svc mcp: no svc dev runs for ${dir}; start it first (npx svc-sdk dev ${folders[0] ?? '.'}), keep it running, ` +
-        'and keep its messenger page open: the tools run there.',
-    );
-    return EXIT.invalid;
-  }
-  // stdout carries the protocol: everything for people goes to stderr.
-  writeLine(io.stderr, `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`);
-  const handle = serveMcpStdio({ target, version: app.manifest.version });
-  await (hooks.stopped ??
-    new Promise<void>((done) => {
-      process.stdin.once('end', done).once('close', done);
-      process.once('SIGINT', done).once('SIGTERM', done);
-    }));
-  await handle.close();
-  return EXIT.ok;
-}
+  },
+});

@@ -325,6 +325,19 @@ export async function createBackend(options) {
   };
 }
 
+/**
+ * The settings of a running svc-sdk/dev platform, for scripts/dev.mjs and the tests.
+ * @param {import('svc-sdk/dev').DevPlatform} platform
+ */
+export const platformSettings = (platform) => ({
+  apiBase: platform.baseUrl,
+  authUrl: platform.authUrl,
+  realm: platform.realm,
+  audience: platform.audience,
+  miniAppId: platform.miniAppId,
+  signingSecrets: () => platform.signingSecrets,
+});
+
 if (import.meta.url == \`file://\${process.argv[1]}\`) {
   const env = process.env;
   const backend = await createBackend({
@@ -346,7 +359,7 @@ import { rm } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { formatDevEvent, startDevPlatform } from 'svc-sdk/dev';
 import { createServer } from 'vite';
-import { createBackend } from '../server/backend.js';
+import { createBackend, platformSettings } from '../server/backend.js';
 
 const statePath = '.svc-dev.json';
 if (process.argv.includes('--reset')) await rm(statePath, { force: true });
@@ -396,12 +409,7 @@ for (let port = 4310; !platform; port++) {
 }
 messengerOrigin = platform.origin;
 const backend = await createBackend({
-  apiBase: platform.baseUrl,
-  authUrl: platform.authUrl,
-  realm: platform.realm,
-  audience: platform.audience,
-  miniAppId: platform.miniAppId,
-  signingSecrets: () => platform.signingSecrets,
+  ...platformSettings(platform),
   appOrigin: new URL(appUrl).origin,
   port: Number(new URL(backendUrl).port),
 });
@@ -446,21 +454,13 @@ test('says why when the person does not share the room, and calls nobody', async
 // rules, and signed webhooks, on loopback.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type DevPlatform, startDevPlatform } from 'svc-sdk/dev';
-import { createBackend } from '../server/backend.js';
+import { createBackend, platformSettings } from '../server/backend.js';
 
 let platform: DevPlatform;
 let backend: Awaited<ReturnType<typeof createBackend>>;
 beforeAll(async () => {
   platform = await startDevPlatform({ dir: 'public', port: 0, retryScale: 0.01 });
-  backend = await createBackend({
-    apiBase: platform.baseUrl,
-    authUrl: platform.authUrl,
-    realm: platform.realm,
-    audience: platform.audience,
-    miniAppId: platform.miniAppId,
-    signingSecrets: () => platform.signingSecrets,
-    appOrigin: 'http://127.0.0.1:5173',
-  });
+  backend = await createBackend({ ...platformSettings(platform), appOrigin: 'http://127.0.0.1:5173' });
 });
 afterAll(async () => {
   await backend?.close();

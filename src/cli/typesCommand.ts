@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { validateManifest } from '../manifest';
-import { type CliIo, EXIT, plural, writeLine } from './CliIo';
+import { EXIT, plural, writeLine } from './CliIo';
 import { readJsonFile } from './readJsonFile';
 import { schemaToType } from './schemaToType';
 import { defineCommand } from './defineCommand';
@@ -32,7 +32,10 @@ export function createActionTypes(
   ].join('\n');
 }
 
-/** `svc types`: its arguments, options and help. */
+/**
+ * `svc types [dir] [--out <file>]`: writes `<dir>/svc-actions.d.ts` (or `--out`) from `<dir>/manifest.json`.
+ * @public
+ */
 export const TYPES = defineCommand({
   name: 'types',
   usage: ['[dir]'],
@@ -46,43 +49,34 @@ types each handler's input. Run it again after changing the actions.`,
   footer: `Exit codes: 0 written, 1 invalid manifest, 2 usage error or missing manifest.
 `,
   oneDirectory: true,
+  async run({ values, dir }, io) {
+    const manifestFile = join(dir, 'manifest.json');
+    const label = relative(io.cwd, manifestFile) || 'manifest.json';
+    const read = await readJsonFile(manifestFile, label);
+    if (!read.ok) {
+      writeLine(io.stderr, `svc types: ${read.message}`);
+      return EXIT.usage;
+    }
+    const result = validateManifest(read.value);
+    if (!result.ok) {
+      for (const issue of result.issues) writeLine(io.stderr, `${label}: ${issue.severity}: ${issue.message}`);
+      writeLine(io.stderr, `svc types: ${label} is invalid; fix it first (svc validate)`);
+      return EXIT.invalid;
+    }
+    const out = resolve(io.cwd, values.out ?? join(dir, 'svc-actions.d.ts'));
+    const text = createActionTypes(
+      result.manifest as Parameters<typeof createActionTypes>[0],
+      relative(dirname(out), manifestFile) || 'manifest.json',
+    );
+    await mkdir(dirname(out), { recursive: true });
+    // Written beside and renamed, so an editor never reads half a file.
+    const temp = `${out}.${process.pid}.tmp`;
+    await writeFile(temp, text);
+    await rename(temp, out);
+    writeLine(
+      io.stdout,
+      `wrote ${relative(io.cwd, out)} (${plural(result.manifest.actions?.length ?? 0, 'action')}); include it in your tsconfig.json`,
+    );
+    return EXIT.ok;
+  },
 });
-
-/**
- * `svc types [dir] [--out <file>]`: writes `<dir>/svc-actions.d.ts` (or `--out`) from `<dir>/manifest.json`.
- * @public
- */
-export async function typesCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = TYPES.parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  const dir = resolve(io.cwd, positionals[0] ?? '.');
-  const manifestFile = join(dir, 'manifest.json');
-  const label = relative(io.cwd, manifestFile) || 'manifest.json';
-  const read = await readJsonFile(manifestFile, label);
-  if (!read.ok) {
-    writeLine(io.stderr, `svc types: ${read.message}`);
-    return EXIT.usage;
-  }
-  const result = validateManifest(read.value);
-  if (!result.ok) {
-    for (const issue of result.issues) writeLine(io.stderr, `${label}: ${issue.severity}: ${issue.message}`);
-    writeLine(io.stderr, `svc types: ${label} is invalid; fix it first (svc validate)`);
-    return EXIT.invalid;
-  }
-  const out = resolve(io.cwd, values.out ?? join(dir, 'svc-actions.d.ts'));
-  const text = createActionTypes(
-    result.manifest as Parameters<typeof createActionTypes>[0],
-    relative(dirname(out), manifestFile) || 'manifest.json',
-  );
-  await mkdir(dirname(out), { recursive: true });
-  // Written beside and renamed, so an editor never reads half a file.
-  const temp = `${out}.${process.pid}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, out);
-  writeLine(
-    io.stdout,
-    `wrote ${relative(io.cwd, out)} (${plural(result.manifest.actions?.length ?? 0, 'action')}); include it in your tsconfig.json`,
-  );
-  return EXIT.ok;
-}

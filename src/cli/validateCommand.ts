@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { checkPlaceholders, isVersion, type ManifestIssue, validateManifest } from '../manifest';
 import { checkPackageFiles } from './checkPackageFiles';
-import { type CliIo, EXIT, plural, writeLine } from './CliIo';
+import { EXIT, plural, writeLine } from './CliIo';
 import { lintForAgents } from './lintForAgents';
 import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
@@ -15,7 +15,12 @@ interface FileReport {
   error?: { code: string; message: string; line?: number; column?: number };
 }
 
-/** `svc validate`: its arguments, options and help. */
+/**
+ * `svc validate [manifest.json ...] [--json] [--previous-version x.y.z] [--agent]` (`--agent` adds the warnings of
+ * {@link lintForAgents}): exit 0 when every file is valid (warnings
+ * allowed), 1 when one is invalid, 2 for a usage error or a file that cannot be read or parsed.
+ * @public
+ */
 export const VALIDATE = defineCommand({
   name: 'validate',
   usage: ['[manifest.json ...]'],
@@ -43,72 +48,62 @@ Example:
   manifest.json: error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
   manifest.json: invalid (1 error)
 `,
-});
-
-/**
- * `svc validate [manifest.json ...] [--json] [--previous-version x.y.z] [--agent]` (`--agent` adds the warnings of
- * {@link lintForAgents}): exit 0 when every file is valid (warnings
- * allowed), 1 when one is invalid, 2 for a usage error or a file that cannot be read or parsed.
- * @public
- */
-export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
-  const parsed = VALIDATE.parse(argv, io);
-  if (typeof parsed === 'number') return parsed;
-  const { values, positionals } = parsed;
-  const previous = values['previous-version'];
-  if (previous !== undefined && !isVersion(previous)) {
-    return usageError(
-      io,
-      'validate',
-      `--previous-version "${previous}" is not a version; write three dot-separated integers such as 1.4.0`,
-    );
-  }
-  const files = positionals.length > 0 ? positionals : ['manifest.json'];
-  const reports: FileReport[] = [];
-  for (const given of files) {
-    // A folder is a package: its manifest.json, and the files the manifest names must be there too.
-    const folder = await stat(resolve(io.cwd, given)).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    const file = folder ? join(given, 'manifest.json') : given;
-    const label = relative(io.cwd, resolve(io.cwd, file)) || file;
-    const read = await readJsonFile(resolve(io.cwd, file), label);
-    if (!read.ok) {
-      const { ok: _ok, ...error } = read;
-      reports.push({ file: label, ok: false, issues: [], error });
-      continue;
+  async run({ values, positionals }, io) {
+    const previous = values['previous-version'];
+    if (previous !== undefined && !isVersion(previous)) {
+      return usageError(
+        io,
+        'validate',
+        `--previous-version "${previous}" is not a version; write three dot-separated integers such as 1.4.0`,
+      );
     }
-    const result = validateManifest(read.value, previous === undefined ? {} : { previousVersion: previous });
-    const missing = folder ? await checkPackageFiles(resolve(io.cwd, given), read.value as object) : [];
-    // The agent lint reads a valid manifest only: an invalid one gets its errors first.
-    const agent = values.agent && result.ok ? lintForAgents(result.manifest) : [];
-    const issues = [
-      ...(result.ok ? [...result.warnings, ...agent] : result.issues),
-      ...missing,
-      ...checkPlaceholders(read.value),
-    ];
-    reports.push({ file: label, ok: result.ok && missing.length == 0, issues });
-  }
+    const files = positionals.length > 0 ? positionals : ['manifest.json'];
+    const reports: FileReport[] = [];
+    for (const given of files) {
+      // A folder is a package: its manifest.json, and the files the manifest names must be there too.
+      const folder = await stat(resolve(io.cwd, given)).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+      const file = folder ? join(given, 'manifest.json') : given;
+      const label = relative(io.cwd, resolve(io.cwd, file)) || file;
+      const read = await readJsonFile(resolve(io.cwd, file), label);
+      if (!read.ok) {
+        const { ok: _ok, ...error } = read;
+        reports.push({ file: label, ok: false, issues: [], error });
+        continue;
+      }
+      const result = validateManifest(read.value, previous === undefined ? {} : { previousVersion: previous });
+      const missing = folder ? await checkPackageFiles(resolve(io.cwd, given), read.value as object) : [];
+      // The agent lint reads a valid manifest only: an invalid one gets its errors first.
+      const agent = values.agent && result.ok ? lintForAgents(result.manifest) : [];
+      const issues = [
+        ...(result.ok ? [...result.warnings, ...agent] : result.issues),
+        ...missing,
+        ...checkPlaceholders(read.value),
+      ];
+      reports.push({ file: label, ok: result.ok && missing.length == 0, issues });
+    }
 
-  const broken = reports.some((report) => report.error);
-  const code = broken ? EXIT.usage : reports.every((report) => report.ok) ? EXIT.ok : EXIT.invalid;
-  if (values.json) {
-    writeLine(io.stdout, JSON.stringify({ ok: code === EXIT.ok, files: reports }, null, 2));
+    const broken = reports.some((report) => report.error);
+    const code = broken ? EXIT.usage : reports.every((report) => report.ok) ? EXIT.ok : EXIT.invalid;
+    if (values.json) {
+      writeLine(io.stdout, JSON.stringify({ ok: code === EXIT.ok, files: reports }, null, 2));
+      return code;
+    }
+    for (const report of reports) {
+      if (report.error) {
+        writeLine(io.stderr, `svc validate: ${report.error.message}`);
+        continue;
+      }
+      for (const issue of report.issues) writeLine(io.stdout, `${report.file}: ${issue.severity}: ${issue.message}`);
+      const errors = report.issues.filter((issue) => issue.severity === 'error').length;
+      const warnings = report.issues.length - errors;
+      const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : '']
+        .filter(Boolean)
+        .join(', ');
+      writeLine(io.stdout, `${report.file}: ${report.ok ? 'valid' : 'invalid'}${counts ? ` (${counts})` : ''}`);
+    }
     return code;
-  }
-  for (const report of reports) {
-    if (report.error) {
-      writeLine(io.stderr, `svc validate: ${report.error.message}`);
-      continue;
-    }
-    for (const issue of report.issues) writeLine(io.stdout, `${report.file}: ${issue.severity}: ${issue.message}`);
-    const errors = report.issues.filter((issue) => issue.severity === 'error').length;
-    const warnings = report.issues.length - errors;
-    const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : '']
-      .filter(Boolean)
-      .join(', ');
-    writeLine(io.stdout, `${report.file}: ${report.ok ? 'valid' : 'invalid'}${counts ? ` (${counts})` : ''}`);
-  }
-  return code;
-}
+  },
+});

@@ -14,15 +14,12 @@
  */
 
 import type { Card } from '../protocol/types';
+import type { ACCESS_TOKEN_TYPE } from './tokenExchangeForm';
 
 /** Header that carries the per-launch control token. @public */
 export const CONTROL_TOKEN_HEADER = 'x-svc-dev-token';
 /** Path prefix of every control API route on the messenger origin. @public */
 export const CONTROL_PREFIX = '/__svc';
-/** The token-exchange grant type of RFC 8693. @public */
-export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
-/** Subject/actor token type the IdP accepts. @public */
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 /** A person in the simulated tenant. @public */
 export interface DevUser {

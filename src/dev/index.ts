@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export * from './devContract';
+export { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from './tokenExchangeForm';
 export { startDevPlatform, type DevNotice, type DevPlatform, type DevPlatformOptions } from './startDevPlatform';
 export { formatDevEvent, type DevEvent } from './DevEvent';
 export type { AppTokenOptions, DevPlatformHandle } from './platformHandle';

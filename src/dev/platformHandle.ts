@@ -2,14 +2,7 @@ import type { Manifest } from '../manifest';
 import type { ControlHandlers } from './platform/controlActions';
 import type { IdentityProvider } from './platform/createIdentityProvider';
 import { type SigningSecrets, validSecrets } from './platform/signingSecrets';
-import {
-  ACCESS_TOKEN_TYPE,
-  type ControlRoutes,
-  type StateRoute,
-  type DevState,
-  type DevTimelineEntry,
-  TOKEN_EXCHANGE_GRANT,
-} from './devContract';
+import type { ControlRoutes, StateRoute, DevState, DevTimelineEntry } from './devContract';
 import { tokenExchangeForm } from './tokenExchangeForm';
 import type { BlockedRequest } from './serve/createPackageServer';
 

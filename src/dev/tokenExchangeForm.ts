@@ -1,4 +1,7 @@
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from './devContract';
+/** The token-exchange grant type of RFC 8693. @public */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+/** Subject/actor token type the IdP accepts. @public */
+export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 /**
  * The RFC 8693 token exchange request of an app's token: the person's subject token, an agent's actor token when

@@ -1,19 +1,11 @@
-import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
+import { brandedError, hasErrorBrand } from '../protocol/errorBrand';
 import type { ManifestIssue } from './ManifestIssue';
 
 /**
  * Thrown by {@link assertManifest} when a manifest is invalid; `issues` holds every problem found.
  * @public
  */
-export class ManifestError extends Error {
-  override name = 'ManifestError' as const;
-  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
-  readonly [ERROR_BRAND] = 'ManifestError';
-
-  /** `instanceof ManifestError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasErrorBrand(value, 'ManifestError');
-  }
+export class ManifestError extends brandedError('ManifestError') {
   /** Every issue found, errors and warnings, in document order. */
   readonly issues: ManifestIssue[];
 

@@ -75,10 +75,7 @@ export const ManifestSchema = z
     description: boundedText(10, 300, 'What the mini app does (10 to 300 characters).'),
     icons: z
       .array(IconSchema)
-      .min(2, {
-        error: ({ minimum, input }) =>
-          tooFew(Number(minimum), input, 'add icons in at least two sizes, such as 192x192 and 512x512'),
-      })
+      .min(2, tooFew('add icons in at least two sizes, such as 192x192 and 512x512'))
       .meta({ description: 'App icons; at least 2.' }),
     vendor: VendorSchema,
     distribution: DistributionSchema.optional(),
@@ -94,10 +91,7 @@ export const ManifestSchema = z
     entry: boundedText(1, undefined, 'Entry document inside the package, such as "index.html".'),
     routes: z
       .array(RouteSchema)
-      .min(1, {
-        error: ({ minimum, input }) =>
-          tooFew(Number(minimum), input, 'declare at least one route, such as {"path": "/", "title": "Home"}'),
-      })
+      .min(1, tooFew('declare at least one route, such as {"path": "/", "title": "Home"}'))
       .meta({ description: 'Declared routes; at least 1.' }),
     permissions: z.array(PermissionSchema).meta({ description: 'Permissions the mini app may request; may be empty.' }),
     network: NetworkSchema,

@@ -29,81 +29,29 @@ export interface CheckJsonSchemaOptions {
   closedObjects?: boolean;
 }
 
-const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'];
-const SCHEMA = [
-  'items',
-  'additionalProperties',
-  'not',
-  'propertyNames',
-  'contains',
-  'if',
-  'then',
-  'else',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'contentSchema',
-];
-const SCHEMA_MAP = ['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
-const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const COUNT = [
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'minContains',
-  'maxContains',
-];
-const NUMBER = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-const TEXT = [
-  '$id',
-  '$anchor',
-  '$dynamicAnchor',
-  '$dynamicRef',
-  '$comment',
-  'title',
-  'description',
-  'format',
-  'contentMediaType',
-  'contentEncoding',
-];
-const FLAG = ['uniqueItems', 'readOnly', 'writeOnly', 'deprecated'];
-const FREE = [
-  'default',
-  'const',
-  'examples',
-  '$vocabulary',
-  'pattern',
-  '$ref',
-  'type',
-  'required',
-  'enum',
-  '$schema',
-  'dependentRequired',
-];
+/** A list written as one line of space-separated words. */
+const words = (list: string): string[] => list.split(' ');
+
+// JSON Schema 2020-12's keywords, by the kind of value each takes.
+const TYPES = words('null boolean object array number integer string');
+const SCHEMA = words(
+  'items additionalProperties not propertyNames contains if then else unevaluatedProperties unevaluatedItems contentSchema',
+);
+const SCHEMA_MAP = words('properties $defs definitions patternProperties dependentSchemas');
+const SCHEMA_LIST = words('allOf anyOf oneOf prefixItems');
+const COUNT = words('minLength maxLength minItems maxItems minProperties maxProperties minContains maxContains');
+const NUMBER = words('minimum maximum exclusiveMinimum exclusiveMaximum multipleOf');
+const TEXT = words(
+  '$id $anchor $dynamicAnchor $dynamicRef $comment title description format contentMediaType contentEncoding',
+);
+const FLAG = words('uniqueItems readOnly writeOnly deprecated');
+const FREE = words('default const examples $vocabulary pattern $ref type required enum $schema dependentRequired');
 const KNOWN = new Set([...SCHEMA, ...SCHEMA_MAP, ...SCHEMA_LIST, ...COUNT, ...NUMBER, ...TEXT, ...FLAG, ...FREE]);
-const FORMATS = new Set([
-  'date-time',
-  'date',
-  'time',
-  'duration',
-  'email',
-  'idn-email',
-  'hostname',
-  'idn-hostname',
-  'ipv4',
-  'ipv6',
-  'uri',
-  'uri-reference',
-  'iri',
-  'iri-reference',
-  'uuid',
-  'uri-template',
-  'json-pointer',
-  'relative-json-pointer',
-  'regex',
-]);
+const FORMATS = new Set(
+  words(
+    'date-time date time duration email idn-email hostname idn-hostname ipv4 ipv6 uri uri-reference iri iri-reference uuid uri-template json-pointer relative-json-pointer regex',
+  ),
+);
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const BOUNDS: [string, string][] = [

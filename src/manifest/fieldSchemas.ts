@@ -54,10 +54,7 @@ export const DistributionSchema = z
         channel: z.literal('tenant-private').meta({ description: 'Installable only by the listed tenants.' }),
         tenants: z
           .array(boundedText(1, undefined, 'A tenant identifier.'))
-          .min(1, {
-            error: ({ minimum, input }) =>
-              tooFew(Number(minimum), input, 'list the tenants that may install it, or use {"channel": "store"}'),
-          })
+          .min(1, tooFew('list the tenants that may install it, or use {"channel": "store"}'))
           .meta({ description: 'Tenants that may install the mini app; at least one.' }),
       })
       .register(closedObjectRules, { variantKey: 'channel' }),

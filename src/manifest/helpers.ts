@@ -44,10 +44,17 @@ export function notAllowed(
     : `must be one of ${options.join(', ')}; got ${show(given)}${hint}`;
 }
 
-/** The sentence for an array with too few items, followed by the field's advice on what to add. */
-export function tooFew(minimum: number, given: unknown, advice: string): string {
-  const count = Array.isArray(given) ? given.length : 0;
-  return `must have at least ${minimum} item${minimum === 1 ? '' : 's'}; it has ${count}; ${advice}`;
+/**
+ * The error option of an array's `.min()`: the sentence for too few items, followed by the field's advice on what to
+ * add, as in `.min(2, tooFew('add icons in at least two sizes'))`.
+ */
+export function tooFew(advice: string): { error: (issue: { minimum: unknown; input: unknown }) => string } {
+  return {
+    error: ({ minimum, input }) => {
+      const count = Array.isArray(input) ? input.length : 0;
+      return `must have at least ${minimum} item${Number(minimum) === 1 ? '' : 's'}; it has ${count}; ${advice}`;
+    },
+  };
 }
 
 /** What a closed object tells about keys it does not allow. */

@@ -5,15 +5,8 @@
 export { ManifestSchema, CspSchema, type Manifest, type ManifestInput } from './ManifestSchema';
 export { ActionSchema, ActionAnnotationsSchema, InputSchemaSchema } from './ActionSchema';
 export { AuthSchema } from './AuthSchema';
-export {
-  DistributionSchema,
-  HostSchema,
-  IconSchema,
-  NetworkSchema,
-  PermissionSchema,
-  RouteSchema,
-  VendorSchema,
-} from './fieldSchemas';
+// Every field schema: Distribution, Host, Icon, Network, Permission, Route, Vendor.
+export * from './fieldSchemas';
 export { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
 export {
   assertManifest,

@@ -1,4 +1,4 @@
-import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
+import { brandedError, hasErrorBrand } from '../protocol/errorBrand';
 import { PROBLEMS, type Problem, problemName } from './problems';
 
 // The meaning of each known problem, said so a developer knows what to do.
@@ -20,15 +20,7 @@ const ADVICE: Record<string, string> = {
  * A server API call failed: an HTTP problem answer, a network failure, or a timeout.
  * @public
  */
-export class SvcApiError extends Error {
-  override name = 'SvcApiError' as const;
-  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
-  readonly [ERROR_BRAND] = 'SvcApiError';
-
-  /** `instanceof SvcApiError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasErrorBrand(value, 'SvcApiError');
-  }
+export class SvcApiError extends brandedError('SvcApiError') {
   /** The HTTP status; 0 when no answer came (network failure, timeout, abort). */
   readonly status: number;
   /** The problem name from `type` (`room-encrypted`, `scope-not-granted`, …), or a local one (`network`, `timeout`, `aborted`). */

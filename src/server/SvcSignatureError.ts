@@ -1,4 +1,4 @@
-import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
+import { brandedError, hasErrorBrand } from '../protocol/errorBrand';
 /**
  * Why a signed request or webhook was refused.
  * @public
@@ -20,15 +20,7 @@ export type SignatureFailure =
  * signature, so it is safe to log.
  * @public
  */
-export class SvcSignatureError extends Error {
-  override name = 'SvcSignatureError' as const;
-  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
-  readonly [ERROR_BRAND] = 'SvcSignatureError';
-
-  /** `instanceof SvcSignatureError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasErrorBrand(value, 'SvcSignatureError');
-  }
+export class SvcSignatureError extends brandedError('SvcSignatureError') {
   /** The machine-readable reason. */
   readonly reason: SignatureFailure;
   /** For `stale-timestamp` and `future-timestamp`: how far the timestamp is from now, in seconds. */

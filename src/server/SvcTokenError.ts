@@ -1,4 +1,4 @@
-import { ERROR_BRAND, hasErrorBrand } from '../protocol/errorBrand';
+import { brandedError, hasErrorBrand } from '../protocol/errorBrand';
 /**
  * Why a token was refused.
  * @public
@@ -20,15 +20,7 @@ export type TokenFailure =
  * A token failed verification. The message never contains the token; answer 401.
  * @public
  */
-export class SvcTokenError extends Error {
-  override name = 'SvcTokenError' as const;
-  /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
-  readonly [ERROR_BRAND] = 'SvcTokenError';
-
-  /** `instanceof SvcTokenError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasErrorBrand(value, 'SvcTokenError');
-  }
+export class SvcTokenError extends brandedError('SvcTokenError') {
   readonly reason: TokenFailure;
   /** 503 when the keys could not be fetched (try again), else 401. */
   readonly status: number;

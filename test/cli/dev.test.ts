@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { devCommand } from '../../src/cli/devCommand';
+import { DEV } from '../../src/cli/devCommand';
 import { signRequest } from '../../src/server';
 import { writeAppDir } from '../dev/appDir';
 
@@ -28,7 +28,7 @@ describe('svc dev', () => {
     const { out, io: cli } = io(dir);
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
-    const running = devCommand(['.', '--port', '0', '--backend-env', 'backend.env'], cli, { stopped });
+    const running = DEV.run(['.', '--port', '0', '--backend-env', 'backend.env'], cli, { stopped });
     for (let i = 0; i < 200 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
     const url = out.stdout.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
@@ -47,7 +47,7 @@ describe('svc dev', () => {
       m.version = 'one';
     });
     const { out, io: cli } = io(dir);
-    expect(await devCommand(['.'], cli)).toBe(1);
+    expect(await DEV.run(['.'], cli)).toBe(1);
     expect(out.stderr).toContain('manifest.json is not a valid manifest');
     expect(out.stderr).toContain('$.version');
     expect(out.stdout).toBe('');
@@ -55,10 +55,10 @@ describe('svc dev', () => {
 
   it('refuses bad flags with exit 2 and a sentence naming the flag', async () => {
     const { out, io: cli } = io(process.cwd());
-    expect(await devCommand(['--allow', 'https://evil.example'], cli)).toBe(2);
+    expect(await DEV.run(['--allow', 'https://evil.example'], cli)).toBe(2);
     expect(out.stderr).toContain('--allow https://evil.example');
-    expect(await devCommand(['--port', 'x'], cli)).toBe(2);
-    expect(await devCommand(['--retry-scale', '-1'], cli)).toBe(2);
+    expect(await DEV.run(['--port', 'x'], cli)).toBe(2);
+    expect(await DEV.run(['--retry-scale', '-1'], cli)).toBe(2);
   });
 
   it.runIf(existsSync(resolve('dist/cli.js')))('the built bin prints one URL and exits 0 on SIGINT', async () => {

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DEV_PORT, devCommand } from '../../src/cli/devCommand';
+import { DEFAULT_DEV_PORT, DEV } from '../../src/cli/devCommand';
 import { writeAppDir } from '../dev/appDir';
 
 const servers: Server[] = [];
@@ -18,7 +18,7 @@ async function run(dir: string, args: string[]) {
   const out = { stdout: '', stderr: '' };
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
-  const running = devCommand(
+  const running = DEV.run(
     args,
     {
       cwd: dir,

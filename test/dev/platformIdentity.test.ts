@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentityProvider, type IdentityProvider } from '../../src/dev/platform/createIdentityProvider';
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../../src/dev/devContract';
+import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../../src/dev/tokenExchangeForm';
 import { createTokenVerifier } from '../../src/server';
 
 const REALM = 'dev';

@@ -1,11 +1,5 @@
 import type { Manifest } from '../../manifest';
 
-/** The reverse-domain key of svc's own fields in a tool's `_meta`. @public */
-export const SVC_TOOL_META = 'dev.svc/action';
-
-/** The property a non-object `output_schema` is wrapped in (MCP requires an object root for `outputSchema`). @public */
-export const WRAPPED_RESULT = 'result';
-
 /** One MCP tool, as `tools/list` answers it. @public */
 export interface McpTool {
   name: string;
@@ -24,6 +18,12 @@ export interface McpTool {
 }
 
 type Action = NonNullable<Manifest['actions']>[number];
+
+/** The reverse-domain key of svc's own fields in a tool's `_meta`. @public */
+export const SVC_TOOL_META = 'dev.svc/action';
+
+/** The property a non-object `output_schema` is wrapped in (MCP requires an object root for `outputSchema`). @public */
+export const WRAPPED_RESULT = 'result';
 
 /** Whether an output schema has an object root (what MCP's `outputSchema` must have). */
 export const isObjectRoot = (schema: Record<string, unknown> | undefined) => schema?.type === 'object';

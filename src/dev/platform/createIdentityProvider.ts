@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../devContract';
+import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../tokenExchangeForm';
 
 /** The actor token type of the platform (RFC 8693 section 3). */
 const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';

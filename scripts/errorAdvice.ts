@@ -1,10 +1,10 @@
 /**
  * What each error code means and what a caller should do: the error table of docs/app.md is generated from this and
- * `ERROR_CODES` (`npm run docs:tables`; a test fails when the table drifts). Not imported by the client: it is
- * documentation, kept beside the codes so that a new code does not compile without its advice.
+ * `ERROR_CODES` (`npm run docs:tables`; a test fails when the table drifts). It is documentation, not shipped code;
+ * its type lists every code of `ERROR_CODES`, so a new code does not compile (tsc covers scripts/) without its advice.
  * @internal
  */
-import type { ERROR_CODES } from './errorCodes';
+import type { ERROR_CODES } from '../src/protocol/errorCodes';
 
 /** A code's meaning and what to do, as the docs table shows them (Markdown). @internal */
 export interface ErrorAdvice {
