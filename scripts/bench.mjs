@@ -48,7 +48,7 @@ for (const [engine, where] of [
   rows.push(...result.map((r) => ({ where, ...r, rawMedian: result[0].median })));
   engineNotes.push(
     `${where}: time to ready vs the raw MessagePort page, median of per-round ratios: ${result
-      .filter((r) => r.lib != 'raw')
+      .filter((r) => r.lib !== 'raw')
       .map((r) => `${r.lib} ${r.readyRatio.toFixed(2)}x`)
       .join(', ')}`,
   );

@@ -1,44 +1,83 @@
-// `npm run docs:tables`: writes the tables the docs take from the registry (the error table of docs/app.md, from
-// ERROR_CODES and ERROR_ADVICE); `--check` fails, naming the file, when the file differs from what it would write.
-// test/protocol/registry.test.ts runs the same check in `npm test`.
+// `npm run docs:tables`: writes the tables the docs take from the registry: the error table of docs/app.md (from
+// ERROR_CODES and ERROR_ADVICE) and the operation table of PROTOCOL.md (from the registry and OPERATION_DOCS).
+// `--check` fails, naming the file, when a file differs from what it would write. test/protocol/registry.test.ts
+// runs the same check in `npm test`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ERROR_ADVICE } from './errorAdvice';
+import { methods, type OperationDef } from '../src/protocol/methods';
+import { none } from '../src/protocol/operations/define';
 import { ERROR_CODES } from '../src/protocol/errorCodes';
+import { ERROR_ADVICE } from './errorAdvice';
+import { OPERATION_DOCS } from './operationDocs';
 
-const START = '<!-- error-table:';
-const END = '<!-- /error-table -->';
-
-/** The error table as Markdown: code, meaning, retriable, what to do; columns padded for reading in plain text. */
-export function errorTable(): string {
-  const rows = Object.entries(ERROR_CODES).map(([code, retriable]) => {
-    const advice = ERROR_ADVICE[code as keyof typeof ERROR_CODES];
-    return [`\`${code}\``, advice.meaning, retriable ? 'yes' : 'no', advice.todo];
-  });
-  const head = ['Code', 'Meaning', 'Retriable', 'What to do'];
+/** A Markdown table with its columns padded, for reading in plain text too. */
+function markdownTable(head: string[], rows: string[][]): string {
+  // An escaped bar (`\|`) is one character wide once rendered, but two in the source, which is what is padded.
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(head), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
 }
 
-/** docs/app.md with its error table as generated (the markers kept). */
-export function withErrorTable(text: string): string {
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/app.md: the ${START} ... ${END} markers are missing`);
-  const marker = text.slice(start, text.indexOf('\n', start));
-  return `${text.slice(0, start)}${marker}\n${errorTable()}\n${text.slice(end)}`;
+/** The error table: code, meaning, retriable, what to do. */
+export function errorTable(): string {
+  const rows = Object.entries(ERROR_CODES).map(([code, retriable]) => {
+    const advice = ERROR_ADVICE[code as keyof typeof ERROR_CODES];
+    return [`\`${code}\``, advice.meaning, retriable ? 'yes' : 'no', advice.todo];
+  });
+  return markdownTable(['Code', 'Meaning', 'Retriable', 'What to do'], rows);
 }
 
-if (import.meta.url == `file://${process.argv[1]}`) {
+/**
+ * The operation table: method, params, result, scope, person. A notification's result is `notification` and an
+ * empty answer's is `null`, from the registry; OPERATION_DOCS says the rest, and must not say those two.
+ */
+export function operationTable(): string {
+  const rows = Object.entries(methods as Record<string, OperationDef>).map(([name, def]) => {
+    const doc = OPERATION_DOCS[name as keyof typeof OPERATION_DOCS];
+    const known = def.kind === 'notification' ? 'notification' : def.result === none ? '`null`' : undefined;
+    if ((known === undefined) === (doc.result === undefined))
+      throw new Error(
+        `scripts/operationDocs.ts: ${name} ${known ? `answers ${known} (from the registry): remove its result` : 'needs a result'}`,
+      );
+    return [
+      `\`${name}\``,
+      doc.params,
+      known ?? doc.result!,
+      def.scope ? `\`${def.scope}\`` : '',
+      def.kind === 'prompt' ? 'yes' : '',
+    ];
+  });
+  return markdownTable(['Method', 'Params', 'Result', 'Scope', 'Person'], rows);
+}
+
+/** The generated tables: the file each lives in, its marker's name, and how it is made. */
+const TABLES = [
+  { file: 'docs/app.md', marker: 'error-table', make: errorTable },
+  { file: 'PROTOCOL.md', marker: 'operation-table', make: operationTable },
+] as const;
+
+/** `text` (the content of `file`) with the table between `<!-- marker: ... -->` and `<!-- /marker -->` made anew. */
+export function withTable(text: string, file: string): string {
+  const table = TABLES.find((t) => t.file === file);
+  if (!table) throw new Error(`${file} has no generated table`);
+  const start = text.indexOf(`<!-- ${table.marker}:`);
+  const end = text.indexOf(`<!-- /${table.marker} -->`);
+  if (start < 0 || end < start)
+    throw new Error(`${file}: the <!-- ${table.marker}: ... --> and <!-- /${table.marker} --> markers are missing`);
+  const marker = text.slice(start, text.indexOf('\n', start));
+  return `${text.slice(0, start)}${marker}\n${table.make()}\n${text.slice(end)}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
   // Run from the repository's root (the npm script does).
-  const file = resolve(process.cwd(), 'docs/app.md');
-  const text = readFileSync(file, 'utf8');
-  const next = withErrorTable(text);
-  if (process.argv.includes('--check')) {
-    if (next != text) {
-      console.error('docs/app.md: the error table differs from the registry; run npm run docs:tables');
-      process.exit(1);
+  for (const { file } of TABLES) {
+    const path = resolve(process.cwd(), file);
+    const text = readFileSync(path, 'utf8');
+    const next = withTable(text, file);
+    if (!process.argv.includes('--check')) writeFileSync(path, next);
+    else if (next !== text) {
+      console.error(`${file}: a generated table differs from the registry; run npm run docs:tables`);
+      process.exitCode = 1;
     }
-  } else writeFileSync(file, next);
+  }
 }

@@ -15,7 +15,7 @@ const reports = process.env.SVC_TEST_REPORTS;
 const report = (kind, name) =>
   !reports
     ? ''
-    : kind == 'vitest'
+    : kind === 'vitest'
       ? ` --reporter=json --outputFile.json=${join(reports, `examples-${name}-vitest.json`)}`
       : ` --json --outputFile=${join(reports, `examples-${name}-jest.json`)}`;
 const runs = [];

@@ -133,7 +133,7 @@ await new Promise((done) => {
     if (!out.includes('\n') || out.includes('checked')) return;
     out += 'checked';
     const lines = out.replace('checked', '').trim().split('\n');
-    let ok = lines.length == 1 && /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(lines[0]);
+    let ok = lines.length === 1 && /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(lines[0]);
     if (ok) {
       // The app works there: launched in the messenger, it asks for the room and the backend posts the card.
       const { chromium } = await import('@playwright/test');
@@ -167,4 +167,4 @@ await new Promise((done) => {
 for (const [name, result] of results) console.log(`${result.padEnd(6)} ${name}`);
 if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
 else console.log(`kept ${dir}`);
-process.exit(results.some(([, r]) => r != 'ok') ? 1 : 0);
+process.exit(results.some(([, r]) => r !== 'ok') ? 1 : 0);

@@ -56,7 +56,7 @@ export async function sizes() {
   return rows;
 }
 
-if (import.meta.url == `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}`) {
   if (!existsSync(resolve(root, 'dist/index.js'))) {
     console.error('size: dist/ is missing; run `npm run build` first.');
     process.exit(2);

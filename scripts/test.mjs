@@ -62,7 +62,7 @@ const steps = [
   ...['firefox', 'webkit']
     .filter((engine) => !missing[engine])
     .map((engine) => [
-      `browser cases in ${engine == 'firefox' ? 'Firefox ESR' : 'WebKitGTK'}`,
+      `browser cases in ${engine === 'firefox' ? 'Firefox ESR' : 'WebKitGTK'}`,
       `npx vitest run -c vitest.engines.config.ts --reporter=default --reporter=json --outputFile.json=${at(`engine-${engine}.json`)}`,
       { SVC_ENGINE: engine },
       [`engine-${engine}.json`, jestLike],

@@ -10,7 +10,7 @@ const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const built = existsSync(`${root}dist/index.js`);
 const node = (code: string, type: 'module' | 'commonjs' = 'module') =>
-  execFileSync(process.execPath, [type == 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], {
+  execFileSync(process.execPath, [type === 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], {
     cwd: root,
     encoding: 'utf8',
   });
@@ -19,7 +19,7 @@ describe('the package', () => {
   it('has an exports map with types first in every condition, and no wildcard', () => {
     for (const [path, target] of Object.entries<any>(pkg.exports)) {
       expect(path).not.toContain('*');
-      if (typeof target == 'string') continue;
+      if (typeof target === 'string') continue;
       for (const condition of Object.values<any>(target)) expect(Object.keys(condition)[0], path).toBe('types');
     }
     expect(pkg.sideEffects).toEqual(['./dist/global.js', './dist/global.cjs', './dist/svc.global.js']);

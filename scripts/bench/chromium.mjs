@@ -9,4 +9,4 @@ export async function benchChromium({ rounds = 2, samples = 5000 } = {}) {
   return rows;
 }
 
-if (import.meta.url == `file://${process.argv[1]}`) console.table(await benchChromium({ rounds: 1, samples: 2000 }));
+if (import.meta.url === `file://${process.argv[1]}`) console.table(await benchChromium({ rounds: 1, samples: 2000 }));

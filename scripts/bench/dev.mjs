@@ -90,7 +90,7 @@ export async function benchReady(executablePath) {
     await page.goto(dev.line);
     await page.getByTestId('open-app').click();
     // Ready: the app's first bridge call (svc.ui.setTitle('Polls')) has reached the messenger.
-    await page.waitForFunction(() => document.querySelector('[data-testid=app-title]')?.textContent == 'Polls');
+    await page.waitForFunction(() => document.querySelector('[data-testid=app-title]')?.textContent === 'Polls');
     ours.push(performance.now() - started);
     dev.child.kill('SIGINT');
     await page.close();
@@ -99,7 +99,7 @@ export async function benchReady(executablePath) {
   return { ours: median(ours), raw: median(raw) };
 }
 
-if (import.meta.url == pathToFileURL(process.argv[1]).href) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const api = await benchServerApi();
   console.log(
     `server API answers/s: svc dev ${api.ours.toFixed(0)}, bare node:http ${api.raw.toFixed(0)} (bare/svc ${(api.raw / api.ours).toFixed(2)}x)`,

@@ -38,7 +38,7 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
       for (const lib of libs) {
         const context = await launched.newContext();
         const page = await context.newPage();
-        const file = lib == 'svc-esm' ? 'app-esm.html' : lib == 'svc-iife' ? 'app-iife.html' : 'app.html';
+        const file = lib === 'svc-esm' ? 'app-esm.html' : lib === 'svc-iife' ? 'app-iife.html' : 'app.html';
         const app = `${A}/bench/${file}?${new URLSearchParams({ lib, host: H, samples: String(samples) })}`;
         await page.goto(`${H}/bench/host.html?${new URLSearchParams({ lib, app, appOrigin: A })}`);
         let frame;
@@ -53,7 +53,8 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
           if (!res) await new Promise((ok) => setTimeout(ok, 50));
         }
         if (!res) throw new Error(`bench: the ${lib} page gave no result in ${engine}`);
-        if (lib != 'raw' && res.answer !== 'v') throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
+        if (lib !== 'raw' && res.answer !== 'v')
+          throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
         const a = (acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], readyRatio: [], isolated: res.isolated });
         a.lat.push(...res.lat);
         // Compare within a round, against the raw page opened just before (each page may get its own process).
@@ -79,6 +80,6 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
   }));
 }
 
-if (import.meta.url == `file://${process.argv[1]}`)
+if (import.meta.url === `file://${process.argv[1]}`)
   for (const engine of ['firefox', 'webkit'])
     console.log(engine, await benchEngine(engine, { rounds: 1, samples: 500 }));

@@ -122,7 +122,7 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
   }
 }
 
-if (import.meta.url == pathToFileURL(process.argv[1]).href) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes('--quick');
   const result = await benchMcp(process.env.CHROMIUM_PATH || '/usr/bin/chromium', { samples: quick ? 30 : 200 });
   console.log(JSON.stringify(result, null, 2));

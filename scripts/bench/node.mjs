@@ -64,7 +64,7 @@ export async function benchNode({ rounds = 3, samples = 10000 } = {}) {
       const t0 = performance.now();
       const s = await setup();
       acc[lib].ready.push((performance.now() - t0) * 1000);
-      const m = await measure(s.call, { samples, warmup: r == 0 ? 5000 : 1000 });
+      const m = await measure(s.call, { samples, warmup: r === 0 ? 5000 : 1000 });
       acc[lib].lat.push(...m.lat);
       acc[lib].tp.push(m.throughput);
       s.close();
@@ -79,4 +79,4 @@ export async function benchNode({ rounds = 3, samples = 10000 } = {}) {
   }));
 }
 
-if (import.meta.url == `file://${process.argv[1]}`) console.table(await benchNode({ rounds: 1, samples: 5000 }));
+if (import.meta.url === `file://${process.argv[1]}`) console.table(await benchNode({ rounds: 1, samples: 5000 }));

@@ -89,7 +89,7 @@ export async function benchServer() {
   ];
 }
 
-if (import.meta.url == pathToFileURL(process.argv[1]).href) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await benchServer();
   console.log(
     '\n| svc-sdk/server | baseline | ops/s (svc) | ops/s (baseline) | cost vs baseline |\n|---|---|--:|--:|--:|',

@@ -19,11 +19,11 @@ export async function checkPackageFiles(
 ): Promise<ManifestIssue[]> {
   const root = resolve(dir);
   const wanted: { path: string; file: string; what: string }[] = [];
-  if (typeof manifest.entry == 'string')
+  if (typeof manifest.entry === 'string')
     wanted.push({ path: '$.entry', file: manifest.entry, what: 'the entry document' });
   if (Array.isArray(manifest.icons))
     manifest.icons.forEach((icon: { src?: unknown }, i) => {
-      if (typeof icon?.src == 'string') wanted.push({ path: `$.icons[${i}].src`, file: icon.src, what: 'this icon' });
+      if (typeof icon?.src === 'string') wanted.push({ path: `$.icons[${i}].src`, file: icon.src, what: 'this icon' });
     });
   const issues: ManifestIssue[] = [];
   for (const { path, file, what } of wanted) {

@@ -48,7 +48,7 @@ const isLoopbackOrigin = (value: string) => /^https?:\/\/(127\.0\.0\.1|localhost
 
 /** Opens a URL in the system browser, best effort (a headless machine has none). */
 function openBrowser(url: string): void {
-  const command = process.platform == 'darwin' ? 'open' : process.platform == 'win32' ? 'explorer' : 'xdg-open';
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {
     spawn(command, [url], { stdio: 'ignore', detached: true })
       .on('error', () => {})
@@ -179,7 +179,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     const onEvent = (event: DevEvent) => {
       if (values.quiet) return;
       // A page retries a blocked request as often as it likes: each one is printed once.
-      if (event.type == 'blocked') {
+      if (event.type === 'blocked') {
         if (seenBlocked.has(event.blocked)) return;
         seenBlocked.add(event.blocked);
       }
@@ -212,10 +212,10 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
           writeLine(io.stderr, `svc dev: ${error.message}`);
           return EXIT.invalid;
         }
-        if ((error as NodeJS.ErrnoException).code == 'EADDRINUSE') {
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
           const option = (error as { option?: string }).option ?? '--port';
           // The messenger's default port moves on to the next free one; a port you chose does not.
-          if (option == '--port' && !fixed && port < DEFAULT_DEV_PORT + PORT_TRIES) {
+          if (option === '--port' && !fixed && port < DEFAULT_DEV_PORT + PORT_TRIES) {
             writeLine(io.stderr, `svc dev: port ${port} is taken; trying ${port + 1}.`);
             port += 1;
             continue;
@@ -233,7 +233,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         throw error;
       }
     }
-    if (!fixed && port != DEFAULT_DEV_PORT)
+    if (!fixed && port !== DEFAULT_DEV_PORT)
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
     if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
     writeLine(io.stdout, platform.url);

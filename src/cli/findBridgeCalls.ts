@@ -35,7 +35,7 @@ const WRAPPERS = new Set([
 ]);
 
 const isNode = (value: unknown): value is Node =>
-  typeof value == 'object' && value !== null && typeof (value as Node).type == 'string';
+  typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
 
 /** Parser plugins by file type: `.ts` files keep `<T>x` type assertions, which JSX would misread. */
 function pluginsFor(fileName: string): ('typescript' | 'jsx')[] {
@@ -47,7 +47,7 @@ function pluginsFor(fileName: string): ('typescript' | 'jsx')[] {
 /** Every child node, in source order. */
 function* children(node: Node): Generator<Node> {
   for (const key of Object.keys(node)) {
-    if (key == 'loc' || key == 'leadingComments' || key == 'trailingComments' || key == 'innerComments') continue;
+    if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
     const value = node[key];
     if (Array.isArray(value)) {
       for (const item of value) if (isNode(item)) yield item;
@@ -58,8 +58,8 @@ function* children(node: Node): Generator<Node> {
 /** The text of a string literal, or of a template literal without expressions. */
 function literalText(node: Node | undefined): string | undefined {
   if (!node) return undefined;
-  if (node.type == 'StringLiteral') return node.value as string;
-  if (node.type == 'TemplateLiteral' && (node.expressions as unknown[]).length == 0)
+  if (node.type === 'StringLiteral') return node.value as string;
+  if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0)
     return ((node.quasis as Node[])[0]?.value as { cooked?: string })?.cooked;
   return undefined;
 }
@@ -94,66 +94,66 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
     return current;
   };
   const memberName = (node: Node): [Node, string] | undefined => {
-    if (node.type != 'MemberExpression' && node.type != 'OptionalMemberExpression') return undefined;
+    if (node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') return undefined;
     const property = node.property as Node;
     const name = node.computed
       ? literalText(property)
-      : property.type == 'Identifier'
+      : property.type === 'Identifier'
         ? (property.name as string)
         : undefined;
     return name === undefined ? undefined : [node.object as Node, name];
   };
   const isSvc = (node: Node): boolean => {
     const e = strip(node);
-    if (e.type == 'Identifier') return svc.has(e.name as string);
+    if (e.type === 'Identifier') return svc.has(e.name as string);
     const member = memberName(e);
-    if (member?.[1] != 'svc') return false;
+    if (member?.[1] !== 'svc') return false;
     const owner = strip(member[0]);
-    return owner.type == 'Identifier' && GLOBALS.has(owner.name as string);
+    return owner.type === 'Identifier' && GLOBALS.has(owner.name as string);
   };
   const isNamespace = (node: Node, of: Namespace): boolean => {
     const e = strip(node);
-    if (e.type == 'Identifier') return namespaces[of].has(e.name as string);
+    if (e.type === 'Identifier') return namespaces[of].has(e.name as string);
     const member = memberName(e);
-    return member !== undefined && member[1] == of && isSvc(member[0]);
+    return member !== undefined && member[1] === of && isSvc(member[0]);
   };
   const size = () =>
     svc.size + namespaces.actions.size + namespaces.auth.size + namespaces.permissions.size + methods.size;
   const bind = (id: Node, init: Node): boolean => {
     const before = size();
-    if (id.type == 'Identifier') {
+    if (id.type === 'Identifier') {
       const name = id.name as string;
       if (isSvc(init)) svc.add(name);
       for (const of of ['actions', 'auth', 'permissions'] as const) if (isNamespace(init, of)) namespaces[of].add(name);
-    } else if (id.type == 'ObjectPattern') {
+    } else if (id.type === 'ObjectPattern') {
       for (const property of id.properties as Node[]) {
-        if (property.type != 'ObjectProperty' || property.computed) continue;
+        if (property.type !== 'ObjectProperty' || property.computed) continue;
         const key = property.key as Node;
         const value = property.value as Node;
-        const local = value.type == 'AssignmentPattern' ? (value.left as Node) : value;
-        if (key.type != 'Identifier' || local.type != 'Identifier') continue;
+        const local = value.type === 'AssignmentPattern' ? (value.left as Node) : value;
+        if (key.type !== 'Identifier' || local.type !== 'Identifier') continue;
         const keyName = key.name as string;
-        if (isSvc(init) && (keyName == 'actions' || keyName == 'auth' || keyName == 'permissions'))
+        if (isSvc(init) && (keyName === 'actions' || keyName === 'auth' || keyName === 'permissions'))
           namespaces[keyName].add(local.name as string);
         const method = METHODS[keyName];
         if (method && isNamespace(init, method.of)) methods.set(local.name as string, method.kind);
       }
     }
-    return size() != before;
+    return size() !== before;
   };
 
   const declarations: [Node, Node][] = [];
   const calls: Node[] = [];
   const collect = (node: Node): void => {
-    if (node.type == 'VariableDeclarator' && isNode(node.init)) declarations.push([node.id as Node, node.init]);
-    if (node.type == 'ImportDeclaration' && String((node.source as Node).value).startsWith('svc-sdk')) {
+    if (node.type === 'VariableDeclarator' && isNode(node.init)) declarations.push([node.id as Node, node.init]);
+    if (node.type === 'ImportDeclaration' && String((node.source as Node).value).startsWith('svc-sdk')) {
       for (const spec of node.specifiers as Node[]) {
         const imported = spec.imported as Node | undefined;
-        if (spec.type == 'ImportSpecifier' && (imported?.name ?? imported?.value) == 'svc')
+        if (spec.type === 'ImportSpecifier' && (imported?.name ?? imported?.value) === 'svc')
           svc.add((spec.local as Node).name as string);
       }
     }
-    if (node.type == 'CallExpression' || node.type == 'OptionalCallExpression') calls.push(node);
+    if (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') calls.push(node);
     for (const child of children(node)) collect(child);
   };
   collect(file);
@@ -168,12 +168,12 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
     if (member) {
       const method = Object.hasOwn(METHODS, member[1]) ? METHODS[member[1]] : undefined;
       if (method && isNamespace(member[0], method.of)) kind = method.kind;
-    } else if (callee.type == 'Identifier') kind = methods.get(callee.name as string);
+    } else if (callee.type === 'Identifier') kind = methods.get(callee.name as string);
     if (!kind) continue;
     const start = node.loc!.start;
     const call: BridgeCall = { kind, line: start.line, column: start.column + 1 };
     const first = (node.arguments as Node[])[0];
-    const name = (kind == 'handle' || kind == 'request') && first ? literalText(strip(first)) : undefined;
+    const name = (kind === 'handle' || kind === 'request') && first ? literalText(strip(first)) : undefined;
     if (name !== undefined) call.name = name;
     found.push(call);
   }

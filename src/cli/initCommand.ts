@@ -38,7 +38,7 @@ and build (the one template is vite).`,
   oneDirectory: true,
   async run({ values, dir }, io) {
     if (values.template !== undefined) {
-      if (values.template != 'vite')
+      if (values.template !== 'vite')
         return usageError(io, 'init', `--template ${values.template} is not a template; the one template is vite`);
       return writeTemplate(dir, io, values);
     }
@@ -98,7 +98,7 @@ async function sdkVersion(): Promise<string> {
   for (const candidate of ['../package.json', '../../package.json']) {
     const text = await readFile(new URL(candidate, import.meta.url), 'utf8').catch(() => '');
     const json = text ? (JSON.parse(text) as { name?: string; version?: string }) : {};
-    if (json.name == 'svc-sdk' && json.version) return json.version;
+    if (json.name === 'svc-sdk' && json.version) return json.version;
   }
   return '0.1.0';
 }
@@ -140,7 +140,7 @@ async function writeTemplate(
   }
   writeLine(io.stdout, `wrote ${Object.keys(files).length} files in ${label}`);
   writeLine(io.stdout, 'Next:');
-  if (label != '.') writeLine(io.stdout, `  cd ${label}`);
+  if (label !== '.') writeLine(io.stdout, `  cd ${label}`);
   writeLine(io.stdout, '  npm install');
   writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
   writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk/dev');

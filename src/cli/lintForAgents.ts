@@ -12,7 +12,7 @@ type Path = Array<string | number>;
 /** Every refused keyword under `schema`, with its path. */
 function refusedKeywords(schema: unknown, path: Path, found: Path[] = []): Path[] {
   if (Array.isArray(schema)) for (const [i, item] of schema.entries()) refusedKeywords(item, [...path, i], found);
-  else if (typeof schema == 'object' && schema !== null)
+  else if (typeof schema === 'object' && schema !== null)
     for (const [key, value] of Object.entries(schema)) {
       if (REFUSED.has(key)) found.push([...path, key]);
       refusedKeywords(value, [...path, key], found);

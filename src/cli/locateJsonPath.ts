@@ -28,10 +28,10 @@ export function locateJsonPath(text: string, path: string): { line: number; colu
   let node: Node | undefined = root;
   let at: Node = root;
   for (const key of parseJsonPath(path)) {
-    if (typeof key == 'number' && node?.type == 'ArrayExpression') node = (node.elements as Node[])[key] ?? undefined;
-    else if (typeof key == 'string' && node?.type == 'ObjectExpression') {
+    if (typeof key === 'number' && node?.type === 'ArrayExpression') node = (node.elements as Node[])[key] ?? undefined;
+    else if (typeof key === 'string' && node?.type === 'ObjectExpression') {
       const property = (node.properties as Node[]).find(
-        (p) => p.type == 'ObjectProperty' && (p.key as Node).type == 'StringLiteral' && (p.key as Node).value === key,
+        (p) => p.type === 'ObjectProperty' && (p.key as Node).type === 'StringLiteral' && (p.key as Node).value === key,
       );
       if (property) at = property.key as Node;
       node = property?.value as Node | undefined;

@@ -35,7 +35,7 @@ Claude Desktop (claude_desktop_config.json):
   footer: `Exit codes: 0 stopped, 1 no svc dev runs for the folder or the manifest is invalid, 2 usage error.
 `,
   async run({ positionals }, io, hooks: McpCommandHooks = {}) {
-    const exporting = positionals[0] == 'export';
+    const exporting = positionals[0] === 'export';
     const folders = exporting ? positionals.slice(1) : positionals;
     if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
     const dir = resolve(io.cwd, folders[0] ?? '.');

@@ -82,7 +82,7 @@ Example:
         ...missing,
         ...checkPlaceholders(read.value),
       ];
-      reports.push({ file: label, ok: result.ok && missing.length == 0, issues });
+      reports.push({ file: label, ok: result.ok && missing.length === 0, issues });
     }
 
     const broken = reports.some((report) => report.error);

@@ -138,7 +138,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const blocked: BlockedRequest[] = [];
   const broadcast = <K extends keyof DevStreamEvents>(type: K, data: DevStreamEvents[K]) => {
     // Serialising the state costs as much as the state is large: only when a page listens.
-    if (streams.size == 0) return;
+    if (streams.size === 0) return;
     const frame = streamFrame(type, data);
     for (const res of streams) res.write(frame);
   };
@@ -165,7 +165,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   // Pages get the whole state when they connect, then each change as the patches it made (what the journal
   // appends): a change costs the page the same whatever the size of the state.
   const broadcastPatches = (batch: Patch[]) => {
-    if (streams.size == 0 || batch.length == 0) return;
+    if (streams.size === 0 || batch.length === 0) return;
     const frame = `event: patch\ndata: {"type":"patch","revision":${raw.revision ?? 0},"p":${patchesJson(batch)}}\n\n`;
     for (const res of streams) res.write(frame);
   };
@@ -297,7 +297,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       // test naming only an id), the person's grants stand in.
       const auth = app?.manifest.auth;
       const allowed = auth
-        ? auth.type == 'none'
+        ? auth.type === 'none'
           ? []
           : (auth.scopes ?? [])
         : (state.grants.find((g) => g.user_id === userId)?.scopes ?? []);

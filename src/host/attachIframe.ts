@@ -20,7 +20,7 @@ export function attachIframe(
   appOrigin: string,
   win: Window = window,
 ): () => void {
-  if (!appOrigin || appOrigin == '*' || appOrigin == 'null')
+  if (!appOrigin || appOrigin === '*' || appOrigin === 'null')
     throw new TypeError(`attachIframe(): appOrigin must be the app's exact origin, not '${appOrigin}'.`);
   // Every nonce answered, not only the last: a replayed older hello would otherwise rebind the host to a new port
   // and cut the running invocation (PROTOCOL.md: a nonce is answered once).
@@ -28,7 +28,7 @@ export function attachIframe(
   const onMessage = (event: MessageEvent) => {
     const d = event.data;
     if (event.source !== iframe.contentWindow || event.origin !== appOrigin || !isPlain(d)) return;
-    if (d.svc !== 'hello' || d.wire !== WIRE || typeof d.nonce != 'string' || answered.has(d.nonce)) return;
+    if (d.svc !== 'hello' || d.wire !== WIRE || typeof d.nonce !== 'string' || answered.has(d.nonce)) return;
     answered.add(d.nonce);
     const channel = new MessageChannel();
     host.attach(portTransport(channel.port1));

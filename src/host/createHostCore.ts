@@ -13,7 +13,7 @@ import type { Transport } from '../rpc/Transport';
 import { cancelled } from './rules/actionRules';
 import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then == 'function';
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 
 /**
  * Creates the host's side of the bridge, without the manifest validator: it answers the client's calls with
@@ -53,7 +53,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     });
   const rules = options.rules?.({ effects: options.handlers ?? {}, handled, announced });
   const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
-  const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] == 'function');
+  const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] === 'function');
   const m = rules?.manifest;
   const app = {
     id: m?.id ?? '',
@@ -235,23 +235,23 @@ function channelsOver(pipe: Transport, attach: (channel: Transport) => void): ()
     const mine = ++generation;
     ended = false;
     return {
-      send: (message) => (mine == generation ? pipe.send(message) : undefined),
+      send: (message) => (mine === generation ? pipe.send(message) : undefined),
       listen: (receive) => {
-        if (mine != generation) return;
+        if (mine !== generation) return;
         receiver = receive;
         const waiting = early;
         early = [];
         for (const message of waiting) receive(message);
       },
       close: () => {
-        if (mine != generation) return;
+        if (mine !== generation) return;
         receiver = undefined;
         ended = true;
       },
     };
   };
   pipe.listen((message) => {
-    if (isPlain(message) && message.svc == 'hello') {
+    if (isPlain(message) && message.svc === 'hello') {
       if (!hellos++ && !ended) return;
       receiver = undefined;
       attach(channel());

@@ -19,7 +19,7 @@ export function tapCalls<T>(transport: Transport, observer: CallObserver<T>): Tr
   const open = new Map<string, T>();
   return {
     send(message) {
-      if (isFrame(message) && typeof message.id == 'string' && message.method === undefined) {
+      if (isFrame(message) && typeof message.id === 'string' && message.method === undefined) {
         const call = open.get(message.id);
         if (call !== undefined) {
           open.delete(message.id);
@@ -35,9 +35,9 @@ export function tapCalls<T>(transport: Transport, observer: CallObserver<T>): Tr
     listen(receive) {
       transport.listen((message) => {
         const method = isFrame(message) ? message.method : undefined;
-        if (typeof method == 'string' && !Object.values<string>(PEER).includes(method)) {
+        if (typeof method === 'string' && !Object.values<string>(PEER).includes(method)) {
           const frame = message as { id?: unknown; params?: unknown };
-          const request = typeof frame.id == 'string';
+          const request = typeof frame.id === 'string';
           const call = observer.start(method, frame.params, request);
           if (request) open.set(frame.id as string, call);
         }

@@ -21,7 +21,7 @@ const at = (manifest: unknown, path: string): unknown =>
     .slice(2)
     .split('.')
     .reduce<unknown>(
-      (value, key) => (value && typeof value == 'object' ? (value as Record<string, unknown>)[key] : undefined),
+      (value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
       manifest,
     );
 

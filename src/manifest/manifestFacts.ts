@@ -30,33 +30,33 @@ type Loose = {
 } | null;
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const texts = (v: unknown): string[] => list(v).filter((x): x is string => typeof x == 'string');
+const texts = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');
 
 /**
  * Derives the {@link ManifestFacts} of a manifest, valid or not (what cannot be read is left out).
  * @public
  */
 export function manifestFacts(manifest: unknown): ManifestFacts {
-  const m = (typeof manifest == 'object' ? manifest : null) as Loose;
+  const m = (typeof manifest === 'object' ? manifest : null) as Loose;
   const manifestScopes = new Set(texts(list(m?.permissions).map((p) => (p as { scope?: unknown } | null)?.scope)));
   const declared = new Set(
     (Object.keys(SCOPE_TO_MANIFEST) as PermissionScope[]).filter((s) => manifestScopes.has(SCOPE_TO_MANIFEST[s] ?? '')),
   );
   const auth = m?.auth;
-  const authMode = typeof (auth?.type ?? auth?.mode) == 'string' ? String(auth?.type ?? auth?.mode) : undefined;
+  const authMode = typeof (auth?.type ?? auth?.mode) === 'string' ? String(auth?.type ?? auth?.mode) : undefined;
   const audience =
-    authMode == 'svc-exchange' ? auth?.audience : authMode == 'external-oauth' ? auth?.client_id : undefined;
+    authMode === 'svc-exchange' ? auth?.audience : authMode === 'external-oauth' ? auth?.client_id : undefined;
   const actions = new Map<string, number>();
   list(m?.actions).forEach((action, i) => {
     const name = (action as { name?: unknown } | null)?.name;
-    if (typeof name == 'string' && !actions.has(name)) actions.set(name, i);
+    if (typeof name === 'string' && !actions.has(name)) actions.set(name, i);
   });
   return {
     manifestScopes,
     declared,
     authMode,
-    audience: typeof audience == 'string' ? audience : '',
-    tokenScopes: authMode == 'none' ? [] : texts(auth?.scopes),
+    audience: typeof audience === 'string' ? audience : '',
+    tokenScopes: authMode === 'none' ? [] : texts(auth?.scopes),
     actions,
   };
 }
@@ -81,6 +81,6 @@ export function undeclaredAdvice(scope: PermissionScope): string {
  */
 export function authModeRefusal(mode: string | undefined, method: 'auth.getToken' | 'auth.signIn'): string | undefined {
   if (mode === undefined) return undefined;
-  if (method == 'auth.getToken') return mode == 'none' ? 'there is no token' : undefined;
-  return mode == 'external-oauth' ? undefined : 'there is no sign-in';
+  if (method === 'auth.getToken') return mode === 'none' ? 'there is no token' : undefined;
+  return mode === 'external-oauth' ? undefined : 'there is no sign-in';
 }

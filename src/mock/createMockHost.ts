@@ -41,7 +41,7 @@ import type { MockCall, MockHostOptions } from './types';
  * @public
  */
 export function createMockHost(options: MockHostOptions): MockHost {
-  if (!options || typeof options != 'object') throw new TypeError('createMockHost(): pass { manifest, ... }');
+  if (!options || typeof options !== 'object') throw new TypeError('createMockHost(): pass { manifest, ... }');
   const manifest = assertManifest(options.manifest);
   const given = options.identity ?? {};
   const identity: Identity = {
@@ -97,7 +97,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
     unanswered: r.unanswered,
     storage,
     endpoint,
-    callsTo: (method) => calls.filter((c) => c.method == method),
+    callsTo: (method) => calls.filter((c) => c.method === method),
     permission: (scope) =>
       rules.permissions.declared.has(scope)
         ? ((grants.get(scope) as ReturnType<MockHost['permission']>) ?? 'prompt')
@@ -108,7 +108,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
       grants.set(scope, state);
     },
     setSignedIn(signedIn) {
-      if (manifest.auth.type != 'external-oauth')
+      if (manifest.auth.type !== 'external-oauth')
         throw new TypeError(`setSignedIn(): auth mode '${manifest.auth.type}' has no sign-in`);
       rules.session.signedIn = signedIn;
     },

@@ -43,7 +43,7 @@ export function mockAnswers(answers: MockAnswers, unanswered: string[], ui: Mock
   for (const [name, method] of asked)
     wrapped[name] = async (request) => {
       const answer = given[name] ?? defaults[name];
-      if (typeof answer != 'function') {
+      if (typeof answer !== 'function') {
         unanswered.push(name);
         throw new SvcError(
           'ERR_MOCK_UNANSWERED',
@@ -68,14 +68,14 @@ export function mockAnswers(answers: MockAnswers, unanswered: string[], ui: Mock
           },
         );
       }
-      if (name == 'permission' && value !== 'granted' && value !== 'denied')
+      if (name === 'permission' && value !== 'granted' && value !== 'denied')
         throw new SvcError(
           'ERR_MOCK_BAD_ANSWER',
           `answers.permission returned ${JSON.stringify(value)}; return 'granted' or 'denied'.`,
           false,
           method,
         );
-      if (name == 'confirm') {
+      if (name === 'confirm') {
         const { title, body } = request as { title: string; body: string };
         ui.confirms.push({ title, body, answer: value === true });
       }

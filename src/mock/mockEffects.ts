@@ -28,12 +28,12 @@ export function mockEffects(manifest: Manifest, options: MockHostOptions, identi
     'auth.getToken': (_params, { acting }) => {
       const lifetime = options.tokenLifetime ?? 300;
       const iat = Math.floor(Date.now() / 1000);
-      const agent = acting?.invoked_by == 'agent' ? acting.agent_id : undefined;
+      const agent = acting?.invoked_by === 'agent' ? acting.agent_id : undefined;
       // Minted afresh on every call (new jti): the platform's specification says never to cache a token, so the mock never does.
       const access_token = mintMockToken({
         sub: identity.app_user_id,
         aud: facts.audience,
-        iss: auth.type == 'external-oauth' ? auth.issuer : (options.issuer ?? 'https://auth.svc.mock/realms/mock'),
+        iss: auth.type === 'external-oauth' ? auth.issuer : (options.issuer ?? 'https://auth.svc.mock/realms/mock'),
         iat,
         exp: iat + lifetime,
         jti: tokenId(),

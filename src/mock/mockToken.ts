@@ -69,8 +69,8 @@ export interface DecodeMockTokenOptions {
  * @public
  */
 export function decodeMockToken(token: string, options: DecodeMockTokenOptions = {}): MockTokenClaims {
-  const parts = typeof token == 'string' ? token.split('.') : [];
-  if (parts.length != 3) throw new TypeError('decodeMockToken(): not a JWT (three dot-separated parts expected)');
+  const parts = typeof token === 'string' ? token.split('.') : [];
+  if (parts.length !== 3) throw new TypeError('decodeMockToken(): not a JWT (three dot-separated parts expected)');
   const [head, body, sig] = parts as [string, string, string];
   const expected = sign(`${head}.${body}`);
   let given: Uint8Array;

@@ -16,7 +16,7 @@ const isPlainAnyRealm = (v: unknown): v is Record<string, unknown> => Array.isAr
 // Whether this runtime's structuredClone loses the global Blob: true under a DOM emulation (happy-dom, jsdom) in Node,
 // whose Blob is not Node's. Probed, not assumed, so the mock imports nothing from Node and runs in browsers too.
 const blobsLost = (): boolean => {
-  if (typeof Blob != 'function' || typeof structuredClone != 'function') return false;
+  if (typeof Blob !== 'function' || typeof structuredClone !== 'function') return false;
   try {
     return !(structuredClone(new Blob([])) instanceof Blob);
   } catch {
@@ -29,12 +29,12 @@ const blobsAreForeign = (): boolean => {
   foreign ??= blobsLost();
   return foreign;
 };
-const isForeignBlob = (v: unknown): v is Blob => typeof Blob == 'function' && v instanceof Blob && blobsAreForeign();
+const isForeignBlob = (v: unknown): v is Blob => typeof Blob === 'function' && v instanceof Blob && blobsAreForeign();
 
 async function pack(v: unknown, depth = 0): Promise<unknown> {
   if (isForeignBlob(v)) {
     const packed: Packed = { [MARK]: true, bytes: await v.arrayBuffer(), type: v.type };
-    if (typeof (v as File).name == 'string') packed.name = (v as File).name;
+    if (typeof (v as File).name === 'string') packed.name = (v as File).name;
     return packed;
   }
   if (!isPlainAnyRealm(v) || depth > 64) return v;
@@ -49,7 +49,7 @@ function unpack(v: unknown, depth = 0): unknown {
   if (Array.isArray(v)) return v.map((x) => unpack(x, depth + 1));
   if ((v as Partial<Packed>)[MARK] === true) {
     const p = v as unknown as Packed;
-    return p.name !== undefined && typeof File == 'function'
+    return p.name !== undefined && typeof File === 'function'
       ? new File([p.bytes], p.name, { type: p.type })
       : new Blob([p.bytes], { type: p.type });
   }
@@ -72,7 +72,7 @@ function unpack(v: unknown, depth = 0): unknown {
 export function nodeSafe(transport: Transport): Transport {
   const foreignBlob = blobsAreForeign();
   const otherRealm =
-    typeof structuredClone == 'function' && Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
+    typeof structuredClone === 'function' && Object.getPrototypeOf(structuredClone({})) !== Object.prototype;
   if (!foreignBlob && !otherRealm) return transport;
   let queue: Promise<unknown> = Promise.resolve();
   return {

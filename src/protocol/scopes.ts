@@ -3,8 +3,8 @@
  * stand for.
  *
  * @remarks
- * The interface lists the short names and the manifest enum but not the mapping between them; this table is our
- * decision (README, "Decisions on gaps in the interface"). `identity.email` and `camera` have no manifest scope:
+ * The platform's specification lists the short names and the manifest enum but not the mapping between them; this
+ * table is our decision (docs/decisions.md). `identity.email` and `camera` have no manifest scope:
  * `identity.email` cannot be declared, so it is never granted and `email` is never handed out; `camera` is a
  * standard web API with the engine's own prompt, which the bridge does not wrap.
  */
@@ -33,7 +33,7 @@ export type PermissionScope =
   | 'notifications'
   | 'camera';
 
-/** Every manifest `scope` value the interface allows, in its order. */
+/** Every manifest `scope` value a manifest may declare, in the specification's order. */
 export const MANIFEST_SCOPES = [
   'svc.identity.basic',
   'svc.room.context',

@@ -6,18 +6,18 @@
  * @throws An error named `DataCloneError` for a value that cannot be cloned.
  */
 export function cloneMessage<T>(message: T): T {
-  if (typeof structuredClone == 'function') return structuredClone(message);
+  if (typeof structuredClone === 'function') return structuredClone(message);
   return copy(message, new Map()) as T;
 }
 
 function copy(value: unknown, seen: Map<object, unknown>): unknown {
-  if (value === null || typeof value != 'object') {
-    if (typeof value == 'function' || typeof value == 'symbol') throw dataCloneError(typeof value);
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'function' || typeof value === 'symbol') throw dataCloneError(typeof value);
     return value;
   }
   if (seen.has(value)) return seen.get(value);
   // Blobs are immutable: sharing one is what a clone of it amounts to.
-  if (typeof Blob == 'function' && value instanceof Blob) return value;
+  if (typeof Blob === 'function' && value instanceof Blob) return value;
   if (value instanceof Date) return new Date(value.getTime());
   if (value instanceof ArrayBuffer) return value.slice(0);
   if (ArrayBuffer.isView(value)) return (value as Uint8Array).slice();

@@ -12,14 +12,14 @@ export const NATIVE_RECEIVE = '__svc_receive';
 const escaped = (value: object) => Object.hasOwn(value, '$blob') || Object.hasOwn(value, '$esc');
 
 async function encode(value: unknown): Promise<unknown> {
-  if (typeof Blob != 'undefined' && value instanceof Blob) {
+  if (typeof Blob !== 'undefined' && value instanceof Blob) {
     const bytes = new Uint8Array(await value.arrayBuffer());
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     return { $blob: btoa(binary), type: value.type };
   }
   if (Array.isArray(value)) return Promise.all(value.map(encode));
-  if (value && typeof value == 'object') {
+  if (value && typeof value === 'object') {
     // fromEntries defines own properties, so a '__proto__' key stays data instead of replacing a prototype.
     const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await encode(v)]));
     const object = Object.fromEntries(entries);
@@ -31,15 +31,15 @@ async function encode(value: unknown): Promise<unknown> {
 /** The value a frame's JSON stood for: Blobs rebuilt, escaped objects unwrapped (top down, so an escape holds). */
 function decode(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decode);
-  if (!value || typeof value != 'object') return value;
+  if (!value || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
-  if (typeof object.$blob == 'string') {
+  if (typeof object.$blob === 'string') {
     const binary = atob(object.$blob);
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     return new Blob([bytes], { type: String(object.type ?? '') });
   }
-  const fields = Object.hasOwn(object, '$esc') && object.$esc && typeof object.$esc == 'object' ? object.$esc : object;
+  const fields = Object.hasOwn(object, '$esc') && object.$esc && typeof object.$esc === 'object' ? object.$esc : object;
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, decode(v)]));
 }
 
@@ -69,7 +69,7 @@ export function nativeTransport(
     listen(receive) {
       scope[NATIVE_RECEIVE] = (json: unknown) => {
         try {
-          receive(decode(typeof json == 'string' ? JSON.parse(json) : json));
+          receive(decode(typeof json === 'string' ? JSON.parse(json) : json));
         } catch {
           // Malformed JSON from the bridge is dropped like any other malformed frame.
         }

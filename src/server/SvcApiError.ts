@@ -72,19 +72,19 @@ export class SvcApiError extends brandedError('SvcApiError') {
       body = undefined;
     }
     const status = response.status;
-    const known = Object.entries(PROBLEMS).find(([, p]) => p.status == status)?.[0];
+    const known = Object.entries(PROBLEMS).find(([, p]) => p.status === status)?.[0];
     const problem = problemName(body?.type) ?? known ?? `http-${status}`;
     const header = response.headers.get('retry-after');
     const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
     return new SvcApiError({
       status,
       problem,
-      title: typeof body?.title == 'string' ? body.title : response.statusText || 'Error',
-      detail: typeof body?.detail == 'string' ? body.detail : `the server answered ${status}.`,
-      instance: typeof body?.instance == 'string' ? body.instance : instance,
-      retriable: status == 429 || status == 503 || status == 502 || status == 504,
+      title: typeof body?.title === 'string' ? body.title : response.statusText || 'Error',
+      detail: typeof body?.detail === 'string' ? body.detail : `the server answered ${status}.`,
+      instance: typeof body?.instance === 'string' ? body.instance : instance,
+      retriable: status === 429 || status === 503 || status === 502 || status === 504,
       ...(retryAfter !== undefined ? { retryAfter } : {}),
-      ...(body && typeof body.type == 'string' ? { body: body as Problem } : {}),
+      ...(body && typeof body.type === 'string' ? { body: body as Problem } : {}),
     });
   }
 }

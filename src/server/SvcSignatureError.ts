@@ -33,7 +33,7 @@ export class SvcSignatureError extends brandedError('SvcSignatureError') {
     super(message);
     this.reason = reason;
     if (skewSeconds !== undefined) this.skewSeconds = skewSeconds;
-    this.status = reason == 'parsed-body' || reason == 'no-secret' ? 500 : reason == 'invalid-payload' ? 400 : 401;
+    this.status = reason === 'parsed-body' || reason === 'no-secret' ? 500 : reason === 'invalid-payload' ? 400 : 401;
   }
 }
 

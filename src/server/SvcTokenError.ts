@@ -27,7 +27,7 @@ export class SvcTokenError extends brandedError('SvcTokenError') {
   constructor(reason: TokenFailure, message: string) {
     super(message);
     this.reason = reason;
-    this.status = reason == 'keys-unavailable' ? 503 : 401;
+    this.status = reason === 'keys-unavailable' ? 503 : 401;
   }
 }
 

@@ -62,7 +62,7 @@ export interface ServerClient {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function need(value: unknown, field: string): string {
-  if (typeof value != 'string' || value == '') throw new TypeError(`${field} must be a non-empty string.`);
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${field} must be a non-empty string.`);
   return value;
 }
 
@@ -113,7 +113,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         response = await doFetch(base + path, {
           method,
           headers,
-          body: method == 'GET' ? undefined : body,
+          body: method === 'GET' ? undefined : body,
           signal,
           redirect: 'error',
         });
@@ -126,12 +126,12 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
           title: aborted ? 'Aborted' : timedOut ? 'Timed out' : 'Network failure',
           detail: aborted
             ? 'the caller aborted the request.'
-            : `${timedOut ? 'no answer in time' : 'the connection failed'}; ${method == 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
+            : `${timedOut ? 'no answer in time' : 'the connection failed'}; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
           instance,
           retriable: !aborted,
           cause,
         });
-        const safe = method == 'GET' || options.retryUnknownOutcome;
+        const safe = method === 'GET' || options.retryUnknownOutcome;
         if (aborted || !safe || attempt >= max) throw error;
         const wait = backoff(attempt);
         if (Date.now() + wait > deadline) throw error;
@@ -145,11 +145,11 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
       const error = await SvcApiError.fromResponse(response, instance);
       if (!error.retriable || attempt >= max) throw error;
       const wait =
-        error.status == 429
+        error.status === 429
           ? (error.retryAfter ?? 1) * 1000
           : Math.max(backoff(attempt), (error.retryAfter ?? 0) * 1000);
       if (Date.now() + wait > deadline) throw error;
-      if (error.status == 429) options.onRateLimited?.({ retryAfter: wait / 1000, path: instance });
+      if (error.status === 429) options.onRateLimited?.({ retryAfter: wait / 1000, path: instance });
       await sleep(wait);
     }
   }

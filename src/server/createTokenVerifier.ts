@@ -65,7 +65,7 @@ export interface TokenVerifier {
 function readIssuer(token: string): string | undefined {
   try {
     const iss = (decodeJwt(token) as { iss?: unknown }).iss;
-    return typeof iss == 'string' ? iss : undefined;
+    return typeof iss === 'string' ? iss : undefined;
   } catch {
     return undefined;
   }
@@ -89,12 +89,12 @@ function failure(error: unknown): SvcTokenError {
     ERR_JWS_INVALID: ['malformed', 'the token is not a well-formed JWS.'],
     ERR_JWT_INVALID: ['malformed', 'the token is not a well-formed JWT.'],
   };
-  if (code == 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
     const reason = (error as { reason?: string }).reason;
-    if (reason == 'missing') return new SvcTokenError('missing-claim', `the token has no '${claim}' claim.`);
-    if (claim == 'iss')
+    if (reason === 'missing') return new SvcTokenError('missing-claim', `the token has no '${claim}' claim.`);
+    if (claim === 'iss')
       return new SvcTokenError('wrong-issuer', 'the token was issued by another issuer than this realm.');
-    if (claim == 'aud')
+    if (claim === 'aud')
       return new SvcTokenError('wrong-audience', 'the token is for another audience than this mini app.');
     return new SvcTokenError('invalid-claim', `the token's '${claim}' claim is invalid.`);
   }
@@ -123,7 +123,7 @@ function failure(error: unknown): SvcTokenError {
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   for (const field of ['authUrl', 'realm', 'audience'] as const)
-    if (typeof options[field] != 'string' || options[field] == '')
+    if (typeof options[field] !== 'string' || options[field] === '')
       throw new TypeError(`createTokenVerifier(): ${field} must be a non-empty string.`);
   const issuer = `${options.authUrl.replace(/\/+$/, '')}/realms/${options.realm}`;
   const keysUrl = `${issuer}/protocol/openid-connect/certs`;
@@ -144,7 +144,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
 
   async function verify(token: string): Promise<VerifiedToken> {
-    if (typeof token != 'string' || token.split('.').length != 3)
+    if (typeof token !== 'string' || token.split('.').length !== 3)
       throw new SvcTokenError('malformed', 'the token is not a JWT (three dot-separated parts).');
     // The issuer is read before the signature: a token of another realm or another svc dev would otherwise fail
     // as an unknown key, hiding the cause. An issuer is not a secret; the token itself is never shown.
@@ -164,15 +164,15 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       });
       // jose accepts an aud array that merely contains the audience; the platform requires this audience alone.
       const aud = payload.aud;
-      if (Array.isArray(aud) && (aud.length != 1 || aud[0] != options.audience))
+      if (Array.isArray(aud) && (aud.length !== 1 || aud[0] !== options.audience))
         throw new SvcTokenError('wrong-audience', 'the token names other audiences besides this mini app: refused.');
       const claims = payload as VerifiedToken['claims'];
-      const scopes = typeof claims.scope == 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+      const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
       const result: VerifiedToken = { sub: payload.sub!, scopes, claims };
-      if (claims.act && typeof claims.act.sub == 'string') result.actor = { sub: claims.act.sub };
+      if (claims.act && typeof claims.act.sub === 'string') result.actor = { sub: claims.act.sub };
       return result;
     } catch (error) {
-      if (keysStatus && keysStatus != 200 && (error as { code?: string })?.code == 'ERR_JOSE_GENERIC')
+      if (keysStatus && keysStatus !== 200 && (error as { code?: string })?.code === 'ERR_JOSE_GENERIC')
         throw new SvcTokenError(
           'keys-unavailable',
           `the realm's key set at ${keysUrl} answered ${keysStatus}: check authUrl and realm.`,
@@ -185,12 +185,12 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     issuer,
     verify,
     async verifyRequest(request) {
-      const headers = typeof Request != 'undefined' && request instanceof Request ? request.headers : request;
+      const headers = typeof Request !== 'undefined' && request instanceof Request ? request.headers : request;
       const raw =
-        typeof (headers as Headers).get == 'function'
+        typeof (headers as Headers).get === 'function'
           ? (headers as Headers).get('authorization')
           : Object.entries(headers as Record<string, string | string[] | undefined>).find(
-              ([k]) => k.toLowerCase() == 'authorization',
+              ([k]) => k.toLowerCase() === 'authorization',
             )?.[1];
       const value = Array.isArray(raw) ? raw[0] : raw;
       if (!value)

@@ -123,7 +123,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   const handle = async (request: Request): Promise<Response> => {
     const arrived = Date.now();
-    if (request.method != 'POST') return json(405, { error: 'webhooks are POST requests' }, { allow: 'POST' });
+    if (request.method !== 'POST') return json(405, { error: 'webhooks are POST requests' }, { allow: 'POST' });
     const type = request.headers.get('content-type') ?? '';
     if (!/^application\/json\b/i.test(type)) return json(415, { error: 'webhooks are application/json' });
     let delivery: WebhookDelivery;
@@ -152,20 +152,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         storeTimer = setTimeout(() => resolve('timeout'), Math.max(0, storeTimeoutMs - (Date.now() - arrived)));
       }),
     ]).finally(() => clearTimeout(storeTimer));
-    if (claim == 'timeout' || typeof claim == 'object') {
-      const error = claim == 'timeout' ? new Error(`no answer in ${storeTimeoutMs} ms`) : claim.failed;
-      if (claim == 'timeout')
+    if (claim === 'timeout' || typeof claim === 'object') {
+      const error = claim === 'timeout' ? new Error(`no answer in ${storeTimeoutMs} ms`) : claim.failed;
+      if (claim === 'timeout')
         void pending.then(
-          (late) => (late == 'claimed' ? store.release(delivery.key, token) : undefined),
+          (late) => (late === 'claimed' ? store.release(delivery.key, token) : undefined),
           () => {},
         );
       options.onError?.(error, { key: delivery.key, timestamp: delivery.timestamp });
       return unreachable(
-        claim == 'timeout' ? `no answer in ${storeTimeoutMs} ms` : (error as Error)?.message || String(error),
+        claim === 'timeout' ? `no answer in ${storeTimeoutMs} ms` : (error as Error)?.message || String(error),
       );
     }
-    if (claim == 'done') return json(200, { ok: true, duplicate: true });
-    if (claim == 'in-progress')
+    if (claim === 'done') return json(200, { ok: true, duplicate: true });
+    if (claim === 'in-progress')
       return json(
         409,
         { error: 'in-progress', message: 'this delivery is being handled; retry later' },
@@ -180,7 +180,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     });
     try {
       const outcome = await Promise.race([work.then(() => 'done' as const), late]);
-      if (outcome == 'late') {
+      if (outcome === 'late') {
         // Acknowledged before the deadline; a failure after this point was reported through onError and released
         // the claim, and the platform does not retry a 2xx: log it.
         const background = work.catch(() => {});

@@ -21,7 +21,7 @@ export function hmacKey(secret: string): CryptoKey | Promise<CryptoKey> {
  * copied as they are, never decoded (a decode-encode round trip would change invalid UTF-8).
  */
 export function signingBase(timestamp: number | string, body: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  if (typeof body == 'string') return encoder.encode(`v0:${timestamp}:${body}`);
+  if (typeof body === 'string') return encoder.encode(`v0:${timestamp}:${body}`);
   const prefix = encoder.encode(`v0:${timestamp}:`);
   const base = new Uint8Array(prefix.length + body.length);
   base.set(prefix);

@@ -38,12 +38,12 @@ const PARSED =
 /** Reads the raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself. */
 async function readNodeBody(req: NodeRequestLike): Promise<Uint8Array | string> {
   if (req.rawBody !== undefined) return req.rawBody;
-  if (typeof req.body == 'string' || req.body instanceof Uint8Array) return req.body;
+  if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
   // Anything else in `body`, or a stream already read to its end, means a parser consumed the bytes.
   if (req.body !== undefined || req.readableEnded) throw new TypeError(PARSED);
   const chunks: Uint8Array[] = [];
   await new Promise<void>((resolve, reject) => {
-    req.on('data', (chunk) => chunks.push(typeof chunk == 'string' ? new TextEncoder().encode(chunk) : chunk));
+    req.on('data', (chunk) => chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk));
     req.on('end', () => resolve());
     req.on('error', (e) => reject(e));
   });
@@ -66,7 +66,7 @@ export async function toFetchRequest(req: NodeRequestLike): Promise<Request> {
   }
   const method = req.method ?? 'GET';
   const url = `http://${headers.get('host') ?? 'localhost'}${req.url ?? '/'}`;
-  const body = method == 'GET' || method == 'HEAD' ? undefined : await readNodeBody(req);
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readNodeBody(req);
   return new Request(url, { method, headers, body: body as BodyInit | undefined });
 }
 

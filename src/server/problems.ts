@@ -49,7 +49,7 @@ export function createProblem(errorsUrl: string, name: ProblemName, detail: stri
 
 /** The problem name at the end of a problem's `type` (`…/room-encrypted` → `room-encrypted`). @public */
 export function problemName(type: unknown): string | undefined {
-  if (typeof type != 'string') return undefined;
+  if (typeof type !== 'string') return undefined;
   const name = type.slice(type.lastIndexOf('/') + 1);
   return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name) ? name : undefined;
 }

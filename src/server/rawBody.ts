@@ -19,14 +19,14 @@ const encoder = new TextEncoder();
  * @public
  */
 export function toBytes(body: unknown): Uint8Array<ArrayBuffer> {
-  if (typeof body == 'string') return encoder.encode(body);
+  if (typeof body === 'string') return encoder.encode(body);
   // A view on a SharedArrayBuffer is copied: Web Crypto takes plain ArrayBuffers only.
   if (body instanceof Uint8Array)
     return body.buffer instanceof ArrayBuffer ? (body as Uint8Array<ArrayBuffer>) : body.slice();
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice();
   const what =
-    body === null || body === undefined ? String(body) : `a ${typeof body == 'object' ? 'parsed object' : typeof body}`;
+    body === null || body === undefined ? String(body) : `a ${typeof body === 'object' ? 'parsed object' : typeof body}`;
   throw new SvcSignatureError(
     'parsed-body',
     `body is ${what}, not the raw body: the signature covers the exact bytes received, so pass them before any JSON ` +

@@ -7,10 +7,10 @@ export type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 
 /** Reads one header, case-insensitively, from either shape. */
 export function readHeader(headers: HeaderBag, name: string): string | undefined {
-  if (typeof (headers as Headers).get == 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   const wanted = name.toLowerCase();
   for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() != wanted) continue;
+    if (key.toLowerCase() !== wanted) continue;
     const value = (headers as Record<string, string | string[] | undefined>)[key];
     return Array.isArray(value) ? value[0] : value;
   }

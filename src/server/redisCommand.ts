@@ -12,9 +12,9 @@ export type RedisClientLike =
  * helpers take options in different shapes).
  */
 export function redisCommand(client: RedisClientLike, args: string[]): Promise<unknown> {
-  if (typeof (client as { call?: unknown }).call == 'function')
+  if (typeof (client as { call?: unknown }).call === 'function')
     return (client as { call(c: string, ...a: string[]): Promise<unknown> }).call(args[0]!, ...args.slice(1));
-  if (typeof (client as { sendCommand?: unknown }).sendCommand == 'function')
+  if (typeof (client as { sendCommand?: unknown }).sendCommand === 'function')
     return (client as { sendCommand(a: string[]): Promise<unknown> }).sendCommand(args);
   throw new TypeError('redis client: pass a client of the `redis` package (v4+) or of `ioredis`.');
 }

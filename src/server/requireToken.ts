@@ -84,7 +84,7 @@ export function withToken(
 ) {
   return async (request: Request): Promise<Response> => {
     const origin = request.headers.get('origin');
-    if (request.method == 'OPTIONS' && options.origins && request.headers.has('access-control-request-method')) {
+    if (request.method === 'OPTIONS' && options.origins && request.headers.has('access-control-request-method')) {
       const answer = preflight(origin, options);
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     }
@@ -125,7 +125,7 @@ export function requireToken(verifier: TokenVerifier, options: TokenGuardOptions
     next?: (error?: unknown) => void,
   ) => {
     const origin = readHeader(req.headers, 'origin');
-    if (req.method == 'OPTIONS' && options.origins && readHeader(req.headers, 'access-control-request-method')) {
+    if (req.method === 'OPTIONS' && options.origins && readHeader(req.headers, 'access-control-request-method')) {
       const answer = preflight(origin, options);
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);

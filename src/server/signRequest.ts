@@ -41,9 +41,9 @@ export interface SignRequestInput {
  */
 export async function signRequest(input: SignRequestInput): Promise<Record<string, string>> {
   const { secret, miniAppId } = input;
-  if (typeof secret != 'string' || secret == '')
+  if (typeof secret !== 'string' || secret === '')
     throw new TypeError('signRequest(): secret must be a non-empty string.');
-  if (typeof miniAppId != 'string' || miniAppId == '')
+  if (typeof miniAppId !== 'string' || miniAppId === '')
     throw new TypeError('signRequest(): miniAppId must be a non-empty string.');
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0)
@@ -51,7 +51,7 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
   const mac = await crypto.subtle.sign(
     'HMAC',
     await hmacKey(secret),
-    signingBase(timestamp, typeof input.body == 'string' ? input.body : toBytes(input.body)),
+    signingBase(timestamp, typeof input.body === 'string' ? input.body : toBytes(input.body)),
   );
   return {
     [SIGNATURE_HEADERS.timestamp]: String(timestamp),

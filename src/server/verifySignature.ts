@@ -54,18 +54,18 @@ export const REPLAY_WINDOW_SECONDS = 300;
  * @public
  */
 export async function verifySignature(request: SignedRequest, options: VerifySignatureOptions): Promise<number> {
-  const secrets = (typeof options.secrets == 'string' ? [options.secrets] : [...(options.secrets ?? [])]).filter(
-    (s) => typeof s == 'string' && s != '',
+  const secrets = (typeof options.secrets === 'string' ? [options.secrets] : [...(options.secrets ?? [])]).filter(
+    (s) => typeof s === 'string' && s !== '',
   );
-  if (secrets.length == 0)
+  if (secrets.length === 0)
     throw new SvcSignatureError(
       'no-secret',
       'no signing secret configured: pass secrets: [current] (and the previous one during a rotation).',
     );
   // Checked first: a parsed body is the commonest mistake, and its message says how to fix it.
-  const body = typeof request.body == 'string' ? request.body : toBytes(request.body);
+  const body = typeof request.body === 'string' ? request.body : toBytes(request.body);
   const { headers } = request;
-  if (!headers || typeof headers != 'object')
+  if (!headers || typeof headers !== 'object')
     throw new SvcSignatureError('missing-header', 'no headers given: pass the request headers.');
 
   const stamp = readHeader(headers, SIGNATURE_HEADERS.timestamp);

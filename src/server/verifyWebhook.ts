@@ -27,7 +27,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 async function readSigned(
   input: Request | { body: RawBody; headers: HeaderBag },
 ): Promise<{ body: RawBody; headers: HeaderBag }> {
-  if (typeof Request != 'undefined' && input instanceof Request)
+  if (typeof Request !== 'undefined' && input instanceof Request)
     return { body: new Uint8Array(await input.arrayBuffer()), headers: input.headers };
   return input as { body: RawBody; headers: HeaderBag };
 }
@@ -56,10 +56,10 @@ export async function verifyWebhookDelivery(
     throw new SvcSignatureError('invalid-payload', 'the webhook body is not JSON encoded as UTF-8.');
   }
   if (
-    typeof event != 'object' ||
+    typeof event !== 'object' ||
     event === null ||
     Array.isArray(event) ||
-    typeof (event as { event?: unknown }).event != 'string'
+    typeof (event as { event?: unknown }).event !== 'string'
   )
     throw new SvcSignatureError('invalid-payload', "the webhook body is not an event object with an 'event' name.");
   const digest = await crypto.subtle.digest('SHA-256', bytes);

@@ -159,7 +159,7 @@ for (const build of ['iife', 'esm'])
       );
       assert.deepEqual(await host.evaluate(() => window.progress), ['creating']);
       assert.equal(await host.evaluate(() => window.attaches), 1);
-      if (crossSite && h.engine == 'chromium') {
+      if (crossSite && h.engine === 'chromium') {
         // Site isolation: the cross-site app frame is its own renderer target (an out-of-process iframe).
         const cdp = await h.browser.newBrowserCDPSession();
         const { targetInfos } = await cdp.send('Target.getTargets');
@@ -306,7 +306,7 @@ test('hostile: the app says hello then navigates to another origin before the we
   }, h.E);
   const evil = await frameOf(`${h.E}/fixtures/evil.html`);
   await evil.waitForFunction(() => window.__got);
-  await waitFor(() => host.evaluate(() => window.attaches == 1), "the host's late welcome");
+  await waitFor(() => host.evaluate(() => window.attaches === 1), "the host's late welcome");
   // Proves that nothing arrives: the browser drops the welcome silently, so the page is checked after a while.
   await sleep(300);
   assert.deepEqual(await evil.evaluate(() => window.__got), [], 'the page the app navigated to received nothing');

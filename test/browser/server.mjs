@@ -30,18 +30,18 @@ let mockBundle = '';
 
 async function handle(req, res) {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (path == '/bundle/mock.js') return res.writeHead(200, { 'content-type': types['.js'] }).end(mockBundle);
+  if (path === '/bundle/mock.js') return res.writeHead(200, { 'content-type': types['.js'] }).end(mockBundle);
   const prefix = Object.keys(roots).find((p) => path.startsWith(p));
   // An import map onto a package's folder (`@noble/hashes/sha2`) leaves out the `.js` its exports map would add.
   const rest = path.slice(prefix?.length ?? 0);
   const file =
-    prefix && normalize(join(roots[prefix], prefix == '/node_modules/' && !extname(rest) ? `${rest}.js` : rest));
+    prefix && normalize(join(roots[prefix], prefix === '/node_modules/' && !extname(rest) ? `${rest}.js` : rest));
   if (!file?.startsWith(roots[prefix])) return res.writeHead(404).end();
   try {
     let body = await readFile(file);
     // `?trust=<origins>` on a page narrows the host origins it lists to those (an app that trusts only its host).
     const trust = new URL(req.url, 'http://x').searchParams.get('trust') ?? hostOrigins;
-    if (extname(file) == '.html')
+    if (extname(file) === '.html')
       body = String(body).replace('<meta charset="utf-8">', `$&<meta name="svc-host-origins" content="${trust}">`);
     res
       .writeHead(200, {

@@ -37,9 +37,9 @@ describe('the window bootstrap', () => {
   it('says hello to the exact host origin, gets a port, and talks over it', async () => {
     w = world();
     expect(await w.svc.auth.state()).toBe('signed-in');
-    const hello = w.appWin.sent.find((m: any) => m.data.svc == 'hello')!;
+    const hello = w.appWin.sent.find((m: any) => m.data.svc === 'hello')!;
     expect(hello.targetOrigin).toBe('https://host.example');
-    const welcome = w.hostWin.sent.find((m: any) => m.data.svc == 'welcome')!;
+    const welcome = w.hostWin.sent.find((m: any) => m.data.svc === 'welcome')!;
     expect(welcome.targetOrigin).toBe('https://app.example');
     expect(welcome.data).toMatchObject({ svc: 'welcome', wire: WIRE, nonce: (hello.data as any).nonce });
     // Everything after the welcome went over the port, not the windows.
@@ -74,7 +74,7 @@ describe('the window bootstrap', () => {
     w = world({ hostOrigins: null });
     const content = 'https://other.example https://host.example';
     (w.appWin as any).document = {
-      querySelector: (selector: string) => (selector == 'meta[name=svc-host-origins]' ? { content } : null),
+      querySelector: (selector: string) => (selector === 'meta[name=svc-host-origins]' ? { content } : null),
     };
     expect(await w.svc.auth.state()).toBe('signed-in');
   });

@@ -24,7 +24,7 @@ function nativeSide(kind: 'ios' | 'android') {
       hostScope[NATIVE_RECEIVE]?.(json);
     },
   };
-  if (kind == 'ios') g.webkit = { messageHandlers: { svc: bridge } };
+  if (kind === 'ios') g.webkit = { messageHandlers: { svc: bridge } };
   else g.svcAndroid = bridge;
   // The host's end: JSON both ways, as a WKWebView or an Android WebView carries it, delivered a task later.
   // The page is looked up when a frame is sent, so a frame sent by one test never reaches the next test's page.
@@ -58,7 +58,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     expect(svc.app.locale).toBe('ja');
     expect(svc.supports('storage.get')).toBe(true);
     expect(await svc.storage.get('k')).toEqual({ key: 'k' });
-    expect(native.inbox.every((json) => typeof json == 'string')).toBe(true);
+    expect(native.inbox.every((json) => typeof json === 'string')).toBe(true);
     // The adapter says hello when the client opens its channel, before any frame of it.
     expect(JSON.parse(native.inbox[0]!)).toEqual({ svc: 'hello', wire: 1, adapter: NATIVE_CONTRACT });
     expect(native.inbox.map((json) => JSON.parse(json))).toContainEqual(
@@ -77,7 +77,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
         if (!frame.id) return; // the hello and notifications (rpc.close) want no answer
         frames.push(frame);
         const result =
-          frame.method == 'files.pick'
+          frame.method === 'files.pick'
             ? [
                 {
                   file_id: 'p',
@@ -91,7 +91,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
         setTimeout(() => g[NATIVE_RECEIVE]?.(JSON.stringify({ svc: 1, id: frame.id, result })));
       },
     };
-    if (kind == 'ios') g.webkit = { messageHandlers: { svc: bridge } };
+    if (kind === 'ios') g.webkit = { messageHandlers: { svc: bridge } };
     else g.svcAndroid = bridge;
     installNativePort();
     g.window = g;
@@ -134,7 +134,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     await Promise.all([saved, set]);
     await vi.waitFor(() => expect(native.inbox.length).toBeGreaterThanOrEqual(4));
     const methods = native.inbox.map((json) => JSON.parse(json).method ?? JSON.parse(json).svc);
-    expect(methods.filter((m) => m != 'actions.handlers').slice(0, 4)).toEqual([
+    expect(methods.filter((m) => m !== 'actions.handlers').slice(0, 4)).toEqual([
       'hello',
       'files.save',
       'storage.set',

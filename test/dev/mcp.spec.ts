@@ -91,7 +91,7 @@ test.describe('Team Polls over MCP', () => {
       const actions = platform.manifest!.actions!;
       expect(tools.map((t) => t.name)).toEqual(actions.map((a) => a.name));
       for (const action of actions) {
-        const tool = tools.find((t) => t.name == action.name)!;
+        const tool = tools.find((t) => t.name === action.name)!;
         expect(tool.title).toBe(action.title);
         expect(tool.description).toBe(action.description);
         expect(tool.inputSchema).toEqual(action.input_schema);
@@ -120,11 +120,11 @@ test.describe('Team Polls over MCP', () => {
       const pollId = (result.structuredContent as { poll_id: string }).poll_id;
       expect(JSON.parse(text(result))).toEqual({ poll_id: pollId });
       await expect(page.getByTestId('card').filter({ hasText: question })).toContainText('Pizza · Sushi');
-      expect(platform.cards('general').some((c) => c.kind == 'card' && c.card.title == question)).toBe(true);
+      expect(platform.cards('general').some((c) => c.kind === 'card' && c.card.title === question)).toBe(true);
       expect(seen.map((p) => p.message)).toContain('Saving the poll');
       expect(seen.map((p) => p.progress)).toEqual([...seen.keys()].map((i) => i + 1));
       // The backend recorded an agent (the token carried act.sub), and the platform vouches for that agent.
-      expect([...backend.polls.values()].flat().find((p) => p.poll_id == pollId)?.created_by).toBe('agent');
+      expect([...backend.polls.values()].flat().find((p) => p.poll_id === pollId)?.created_by).toBe('agent');
       const server = createServerClient({
         baseUrl: platform.baseUrl,
         miniAppId: platform.miniAppId,
@@ -200,7 +200,7 @@ test.describe('Team Polls over MCP', () => {
       await expect(page.getByTestId('action-sheet')).toHaveCount(0);
       await page.getByTestId('tab-Agent').click();
       await expect(page.getByTestId('mcp-call').first()).toContainText('ERR_CANCELLED');
-      expect([...backend.polls.values()].flat().some((p) => p.poll_id == pollId)).toBe(true);
+      expect([...backend.polls.values()].flat().some((p) => p.poll_id === pollId)).toBe(true);
       // The next call runs: the cancelled one no longer holds the queue.
       const next = await client.callTool({
         name: 'create_poll',
@@ -254,7 +254,7 @@ test.describe("the handler's signal", () => {
       // No app open: the call opens it in the current room.
       const call = client.callTool(
         { name: 'wait_for_cancel', arguments: {} },
-        { signal: abort.signal, onprogress: (p) => p.message == 'started' && started() },
+        { signal: abort.signal, onprogress: (p) => p.message === 'started' && started() },
       );
       // An error result instead of the handler's start fails here, with its text.
       await Promise.race([running, call.then((r) => Promise.reject(new Error(text(r))))]);

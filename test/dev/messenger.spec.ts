@@ -112,7 +112,7 @@ test('the agent panel creates a poll as an agent, and a destructive action asks 
   const pollId = JSON.parse((await page.getByTestId('result-create_poll').locator('pre').textContent()) ?? '{}')
     .poll_id as string;
   const [polls] = [...backend.polls.values()];
-  expect(polls?.find((p) => p.poll_id == pollId)?.created_by).toBe('agent'); // the token carried act.sub
+  expect(polls?.find((p) => p.poll_id === pollId)?.created_by).toBe('agent'); // the token carried act.sub
   await page.getByTestId('input-delete_poll-poll_id').fill(pollId);
   await page.getByTestId('invoke-agent-delete_poll').click();
   await expect(page.getByTestId('action-sheet')).toContainText('destructive');

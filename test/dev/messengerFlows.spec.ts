@@ -71,17 +71,17 @@ test('uninstall asks first, closes the app and says what happened; opening it ag
   await page.getByTestId('uninstall').click();
   await expect(page.getByTestId('uninstall-sheet')).toContainText('auth.getToken fails');
   await page.getByTestId('uninstall-sheet-no').click();
-  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+  expect(session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed).toBe(true);
   await page.getByTestId('uninstall').click();
   await page.getByTestId('uninstall-sheet-yes').click();
   await expect(page.getByTestId('notice')).toContainText('Team Polls was uninstalled for Alice and closed');
   await expect(page.locator('.shell')).toHaveClass(/closed/);
-  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(false);
+  expect(session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed).toBe(false);
   await page.getByTestId('open-app').click();
   await expect(page.getByTestId('install-sheet')).toContainText('Team Polls is not installed for Alice.');
   await page.getByTestId('install-confirm').click();
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
-  await expect.poll(() => session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+  await expect.poll(() => session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed).toBe(true);
 });
 
 test('a person who never installed the app gets the install step, not a permission sheet', async () => {
@@ -174,7 +174,7 @@ test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape
   await expect(sheet).toHaveCount(0);
   await expect(trigger).toBeFocused();
   expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(false);
-  expect(session.platform.state.installations.find((i) => i.user_id == 'alice')?.installed).toBe(true);
+  expect(session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed).toBe(true);
 });
 
 test('the webhook inspector: target, headers with the signature cut, payload, attempts with answers, send again linked and seen as a duplicate, a filter by event', async () => {

@@ -47,7 +47,7 @@ test('text reaches 4.5:1 in the light and the dark theme, computed from the them
   page = session.page;
   await expect(page.getByTestId('room-title')).toBeVisible();
   for (const theme of ['light', 'dark']) {
-    if (theme == 'dark') {
+    if (theme === 'dark') {
       await tab('Settings');
       await page.getByTestId('theme-toggle').click();
       await expect(page.locator('body')).toHaveClass(/dark/);
@@ -65,7 +65,7 @@ test('no console error and no failed request on load and launch; the tabs fit on
   // A page of its own, listened to from its first request.
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('console', (m) => {
-    if (m.type() == 'error') errors.push(m.text());
+    if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('requestfailed', (r) => errors.push(`${r.url()} ${r.failure()?.errorText}`));

@@ -163,7 +163,7 @@ async function control(method: string, path: string, body?: unknown, headers: Re
   const response = await fetch(`${p.origin}${path}`, {
     method,
     headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : typeof body == 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as any };
 }

@@ -81,7 +81,7 @@ describe('the token endpoint errors', () => {
     const response = await fetch(token(), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: typeof form == 'string' ? form : new URLSearchParams(form),
+      body: typeof form === 'string' ? form : new URLSearchParams(form),
     });
     return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   };

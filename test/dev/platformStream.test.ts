@@ -43,7 +43,7 @@ describe('the event stream', () => {
     const sizes: number[] = [];
     while ((state.revision ?? 0) < (await (await fetch(`${url.origin}/__svc/state`, { headers })).json()).revision) {
       const next = (await stream.next()).value!;
-      if (next.event != 'patch') continue;
+      if (next.event !== 'patch') continue;
       sizes.push(next.data.length);
       const { revision, p } = JSON.parse(next.data) as { revision: number; p: StoredPatch[] };
       expect(revision).toBe((state.revision ?? 0) + 1);

@@ -27,7 +27,7 @@ export async function startPollsSession(
   const dir = await mkdtemp(join(tmpdir(), 'svc-polls-'));
   for (const file of ['manifest.json', 'index.html', 'src/polls.css', 'icons'])
     await cp(join(root, 'examples/polls', file), join(dir, file), { recursive: true }).catch((error) => {
-      if (file != 'icons') throw error;
+      if (file !== 'icons') throw error;
     });
   // The backend's port first: its URL goes into the page's build and into the platform's allowlist.
   const probe = await createPollsBackend({

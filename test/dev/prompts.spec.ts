@@ -138,5 +138,5 @@ test('an app that never says hello: a warning in the page and on the terminal, a
   await expect(page.getByTestId('notice')).toContainText(`<meta name="svc-host-origins" content="${platform.origin}">`);
   await expect.poll(() => events.map((e) => e.type)).toContain('no-hello');
   expect(events).toContainEqual({ type: 'launch', user: 'Alice', room: 'in # General' });
-  expect(formatDevEvent(events.find((e) => e.type == 'no-hello')!)).toContain('has not said hello 10 s');
+  expect(formatDevEvent(events.find((e) => e.type === 'no-hello')!)).toContain('has not said hello 10 s');
 });

@@ -17,10 +17,10 @@ const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
 
 for (const theme of ['light', 'dark'] as const) {
   test(`screenshots, ${theme}`, async ({ browser }) => {
-    const suffix = theme == 'dark' ? '-dark' : '';
+    const suffix = theme === 'dark' ? '-dark' : '';
     session = await startPollsSession(browser);
     page = session.page;
-    if (theme == 'dark') {
+    if (theme === 'dark') {
       await tab('Settings');
       await page.getByTestId('theme-toggle').click();
       await expect(page.locator('body')).toHaveClass(/dark/);

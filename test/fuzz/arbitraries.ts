@@ -56,7 +56,7 @@ export function nearMiss(m: NearMiss, ids: string[]): unknown {
     case 'space':
       return ` ${id}`;
     case 'upper':
-      return id.toUpperCase() == id ? `${id}x` : id.toUpperCase();
+      return id.toUpperCase() === id ? `${id}x` : id.toUpperCase();
     case 'array':
       return [id];
     case 'boxed':
@@ -109,9 +109,9 @@ export const hostileFrame = fc.oneof(
 
 /** Resolves the `{ $near }` placeholders of a generated frame against the real pending ids. */
 export function materialize(frame: unknown, ids: string[]): unknown {
-  if (ids.length && frame && typeof frame == 'object' && Object.hasOwn(frame, 'id')) {
+  if (ids.length && frame && typeof frame === 'object' && Object.hasOwn(frame, 'id')) {
     const id = (frame as { id: unknown }).id;
-    if (id && typeof id == 'object' && Object.hasOwn(id, '$near'))
+    if (id && typeof id === 'object' && Object.hasOwn(id, '$near'))
       return { ...(frame as object), id: nearMiss((id as { $near: NearMiss }).$near, ids) };
   }
   return frame;

@@ -79,7 +79,7 @@ describe("the app's side of the bootstrap", () => {
         let exact = false;
         for (const e of events) {
           const data =
-            e.data && typeof e.data == 'object' && (e.data as any).nonce == '$nonce'
+            e.data && typeof e.data === 'object' && (e.data as any).nonce === '$nonce'
               ? { ...(e.data as object), nonce: hello.nonce }
               : e.data;
           // Delivered as a browser delivers it: postMessage structured-clones the data, so what arrives never has
@@ -93,13 +93,13 @@ describe("the app's side of the bootstrap", () => {
           const ports = e.port ? [new MessageChannel().port1] : [];
           const d: any = delivered;
           exact ||=
-            e.source == 'parent' &&
-            e.origin == HOST &&
+            e.source === 'parent' &&
+            e.origin === HOST &&
             !!d &&
-            typeof d == 'object' &&
+            typeof d === 'object' &&
             !Array.isArray(d) &&
-            d.svc == 'welcome' &&
-            d.wire == 1 &&
+            d.svc === 'welcome' &&
+            d.wire === 1 &&
             d.nonce === hello.nonce &&
             e.port;
           expect(() =>
@@ -161,12 +161,12 @@ describe("the host's side of the bootstrap", () => {
             e.fromFrame &&
             e.origin === APP &&
             d &&
-            typeof d == 'object' &&
+            typeof d === 'object' &&
             !Array.isArray(d) &&
             [Object.prototype, null].includes(Object.getPrototypeOf(d)) &&
             d.svc === 'hello' &&
             d.wire === 1 &&
-            typeof d.nonce == 'string' &&
+            typeof d.nonce === 'string' &&
             d.nonce !== last
           ) {
             expected++;

@@ -113,7 +113,7 @@ describe('an endpoint under hostile frames', () => {
         await flush();
         expect(
           calls.every(
-            (c) => c.state == 'rejected' && (c.value as any).code == 'ERR_DISCONNECTED' && (c.value as any).retriable,
+            (c) => c.state === 'rejected' && (c.value as any).code === 'ERR_DISCONNECTED' && (c.value as any).retriable,
           ),
         ).toBe(true);
         expect(ep.closed).toBe(true);

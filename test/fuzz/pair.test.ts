@@ -42,10 +42,10 @@ const params = fc.oneof(
   ),
 );
 const wellFormedError = (e: any) =>
-  Object.keys(e).sort().join() == 'code,message,retriable' &&
-  typeof e.code == 'string' &&
-  typeof e.message == 'string' &&
-  typeof e.retriable == 'boolean';
+  Object.keys(e).sort().join() === 'code,message,retriable' &&
+  typeof e.code === 'string' &&
+  typeof e.message === 'string' &&
+  typeof e.retriable === 'boolean';
 
 describe('the client under hostile frames from its host', () => {
   it('never throws, keeps its theme valid, answers with well-formed errors, and settles a call only with its answer', async () => {
@@ -80,7 +80,7 @@ describe('the client under hostile frames from its host', () => {
             () => (state = 'rejected'),
           );
           await settle();
-          const ids = got.filter((m) => m.method == 'storage.get').map((m) => m.id);
+          const ids = got.filter((m) => m.method === 'storage.get').map((m) => m.id);
           expect(ids).toHaveLength(1);
           for (const f of frames) {
             try {
@@ -149,7 +149,7 @@ describe('the host under hostile frames from an app', () => {
             } catch {}
           });
           for (let i = 0; i < 5; i++) await settle();
-          const answers = got.filter((m) => typeof m.id == 'string' && /^#q\d+$/.test(m.id) && !m.method);
+          const answers = got.filter((m) => typeof m.id === 'string' && /^#q\d+$/.test(m.id) && !m.method);
           expect(answers.map((a) => a.id).sort()).toEqual([...sent].sort());
           for (const a of answers) if (Object.hasOwn(a, 'error')) expect(wellFormedError(a.error)).toBe(true);
           for (const s of seen) expect((methods as any)[s.method].params(s.params, '')).toBeUndefined();

@@ -28,7 +28,7 @@ describe('the channel registries', () => {
       params: { invocation: 'i', name: 'list_polls', input: {}, context },
     });
     await settle();
-    const answer = answers.find((m) => m.id == 'x1');
+    const answer = answers.find((m) => m.id === 'x1');
     expect(answer.error).toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
     expect(answer.error.message).toContain('context.invoked_by');
     expect(ran).toBe(false);

@@ -92,7 +92,7 @@ describe('errors', () => {
   });
 
   it('rejects with ERR_SCOPE_NOT_GRANTED when the host says a needed scope is not granted', async () => {
-    c = connect('memory', { host: { granted: (scope) => scope != 'room.context' } });
+    c = connect('memory', { host: { granted: (scope) => scope !== 'room.context' } });
     await expect(c.svc.room.current()).rejects.toMatchObject({
       code: 'ERR_SCOPE_NOT_GRANTED',
       message: expect.stringContaining("permissions.request('room.context')"),

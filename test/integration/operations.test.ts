@@ -61,14 +61,14 @@ describe.each(Object.keys(transports) as (keyof typeof transports)[])(
         'auth.state',
         'room.current',
       ]);
-      expect(seen.every((s) => JSON.stringify(s.params) == '{}')).toBe(true);
+      expect(seen.every((s) => JSON.stringify(s.params) === '{}')).toBe(true);
     });
 
     it('asks the host for a token on every call: nothing is cached', async () => {
       c = connect(kind);
       await c.svc.auth.getToken();
       await c.svc.auth.getToken();
-      expect(c.seen.filter((s) => s.method == 'auth.getToken')).toHaveLength(2);
+      expect(c.seen.filter((s) => s.method === 'auth.getToken')).toHaveLength(2);
     });
 
     it('sends a message with its card', async () => {
@@ -89,10 +89,10 @@ describe.each(Object.keys(transports) as (keyof typeof transports)[])(
       expect(await file!.blob.text()).toBe('hi');
       await expect(c.svc.files.pick()).resolves.toHaveLength(1);
       expect(await c.svc.files.save({ name: 'b.txt', blob: new Blob(['yo']) })).toEqual({ file_id: 'f2' });
-      const saved = c.seen.find((s) => s.method == 'files.save')!.params as { name: string; blob: Blob };
+      const saved = c.seen.find((s) => s.method === 'files.save')!.params as { name: string; blob: Blob };
       expect(saved.name).toBe('b.txt');
       expect(await saved.blob.text()).toBe('yo');
-      expect(c.seen.filter((s) => s.method == 'files.pick').map((s) => s.params)).toEqual([
+      expect(c.seen.filter((s) => s.method === 'files.pick').map((s) => s.params)).toEqual([
         { accept: ['text/plain'], multiple: false },
         {},
       ]);

@@ -82,7 +82,7 @@ describe('fault injection', () => {
       host.svc.permissions.request('room.send'),
       host.invokeAction('x', {}),
     ]);
-    for (const f of failures) expect(f.status == 'rejected' && isSvcError(f.reason)).toBe(true);
+    for (const f of failures) expect(f.status === 'rejected' && isSvcError(f.reason)).toBe(true);
   });
 });
 

@@ -12,7 +12,7 @@ describe('permissions', () => {
 
   test('request of a declared scope asks answers.permission and resolves what the person answered', async () => {
     const permission = vi.fn(
-      ({ scope }: { scope: string }) => (scope == 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
+      ({ scope }: { scope: string }) => (scope === 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
     );
     const host = createMockHost({ manifest: exchangeManifest(), answers: { permission } });
     expect(await host.svc.permissions.request('room.context')).toBe('granted');
@@ -47,7 +47,7 @@ describe('permissions', () => {
   test('an undeclared scope rejects ERR_SCOPE_NOT_DECLARED without prompting', async () => {
     const permission = vi.fn(() => 'granted' as const);
     const manifest = exchangeManifest();
-    manifest.permissions = manifest.permissions.filter((p: { scope: string }) => p.scope != 'svc.room.context');
+    manifest.permissions = manifest.permissions.filter((p: { scope: string }) => p.scope !== 'svc.room.context');
     const host = createMockHost({ manifest, answers: { permission } });
     await rejectsWith(host.svc.permissions.request('room.context'), 'ERR_SCOPE_NOT_DECLARED');
     await rejectsWith(host.svc.permissions.request('notifications'), 'ERR_SCOPE_NOT_DECLARED');

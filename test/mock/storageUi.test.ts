@@ -72,7 +72,7 @@ describe('ui', () => {
   });
 
   test('confirm asks answers.confirm and resolves its answer', async () => {
-    const confirm = vi.fn(({ title }: { title: string }) => title == 'Delete?');
+    const confirm = vi.fn(({ title }: { title: string }) => title === 'Delete?');
     const host = createMockHost({ manifest: noneManifest(), answers: { confirm } });
     expect(await host.svc.ui.confirm({ title: 'Delete?', body: 'Gone for good' })).toBe(true);
     expect(await host.svc.ui.confirm({ title: 'Other', body: '' })).toBe(false);

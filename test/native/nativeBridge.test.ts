@@ -97,7 +97,7 @@ describe('createHost over nativeTransport, in WebKitGTK', () => {
     });
     expect(out).toBe(1);
     await expect
-      .poll(() => seen.filter((m) => m != 'actions.handlers'))
+      .poll(() => seen.filter((m) => m !== 'actions.handlers'))
       .toEqual(['files.save', 'storage.set', 'storage.get', 'ui.close']);
   });
 
@@ -140,7 +140,7 @@ describe('createHost over nativeTransport, in WebKitGTK', () => {
         }),
       `${evil}?${new URLSearchParams({ nativeForge: forged })}`,
     );
-    await native.next((e) => e.event == 'refused', from);
+    await native.next((e) => e.event === 'refused', from);
     expect(kept.has('planted')).toBe(false);
     // The channel is untouched.
     expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
@@ -194,7 +194,7 @@ describe('a host written from PROTOCOL.md alone (Python), in WebKitGTK', () => {
             ok: false,
             code: e.code,
             message: e.message,
-            isSvcError: e instanceof Error && e.name == 'SvcError',
+            isSvcError: e instanceof Error && e.name === 'SvcError',
           }),
         );
       return {
@@ -229,7 +229,7 @@ describe('a host written from PROTOCOL.md alone (Python), in WebKitGTK', () => {
       errors: [],
     });
     // The adapter said hello before the app's first frame.
-    const frames = native.events.filter((e) => e.event == 'frame').map((e) => e.frame);
+    const frames = native.events.filter((e) => e.event === 'frame').map((e) => e.frame);
     expect(frames[0]).toEqual({ svc: 'hello', wire: 1, adapter: 2 });
   });
 });

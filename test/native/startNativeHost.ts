@@ -73,7 +73,7 @@ export async function startNativeHost({
       return;
     }
     events.push(event);
-    if (event.event == 'message') (scope.__svc_receive as ((json: string) => void) | undefined)?.(event.json);
+    if (event.event === 'message') (scope.__svc_receive as ((json: string) => void) | undefined)?.(event.json);
     for (const w of waiters)
       if (w.match(event)) {
         waiters.delete(w);
@@ -101,7 +101,7 @@ export async function startNativeHost({
   child.once('exit', (code) => {
     for (const w of waiters) w.done({ event: 'exit', code });
   });
-  await next((e) => e.event == 'ready' || e.event == 'exit');
+  await next((e) => e.event === 'ready' || e.event === 'exit');
   if (child.exitCode != null) throw new Error(`the WebKitGTK host exited at start: ${stderr}`);
   let ids = 0;
   return {
@@ -110,18 +110,18 @@ export async function startNativeHost({
     async load(url) {
       const from = events.length;
       send({ cmd: 'load', url });
-      await next((e) => e.event == 'loaded', from);
+      await next((e) => e.event === 'loaded', from);
     },
     async reload() {
       const from = events.length;
       send({ cmd: 'reload' });
-      await next((e) => e.event == 'loaded', from);
+      await next((e) => e.event === 'loaded', from);
     },
     async evaluate(fn, arg) {
       const id = ++ids;
       const from = events.length;
       send({ cmd: 'eval', id, fn: String(fn), arg: arg ?? null });
-      const r = await next((e) => e.event == 'eval' && e.id == id, from);
+      const r = await next((e) => e.event === 'eval' && e.id === id, from);
       if (!r.ok) throw new Error(`in the page: ${r.error}`);
       return r.value === '__svc_undefined__' ? undefined : r.value;
     },

@@ -51,7 +51,7 @@ describe("the backend guide's block", () => {
 export { sub, scopes, actor, webhooks, api };`,
       );
       const ran = await import(pathToFileURL(file).href);
-      const alice = platform.state.users.find((u) => u.id == 'alice')!;
+      const alice = platform.state.users.find((u) => u.id === 'alice')!;
       expect(ran.sub).toBe(alice.app_user_id);
       expect(ran.actor).toBeUndefined();
       expect(typeof ran.webhooks).toBe('function');

@@ -45,7 +45,7 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
       test('the sheet shows the purpose; a decision sticks, a denial is not asked again', async () => {
         const permission = vi.fn(
           ({ scope }: { scope: PermissionScope }) =>
-            (scope == 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
+            (scope === 'room.context' ? 'granted' : 'denied') as 'granted' | 'denied',
         );
         const { svc } = make({ manifest: exchangeManifest(), answers: { permission } });
         expect(await svc.permissions.request('room.context')).toBe('granted');
@@ -82,7 +82,7 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         expect(error.message).not.toContain('permissions.request');
         expect(error.message).toMatch(/denied/);
         const manifest = exchangeManifest();
-        manifest.permissions = manifest.permissions.filter((p: { scope: string }) => p.scope != 'svc.room.context');
+        manifest.permissions = manifest.permissions.filter((p: { scope: string }) => p.scope !== 'svc.room.context');
         const undeclared = make({ manifest });
         const advice = await rejectsWith(undeclared.svc.room.current(), 'ERR_SCOPE_NOT_GRANTED');
         expect(advice.message).toContain('svc.room.context');

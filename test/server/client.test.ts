@@ -73,7 +73,7 @@ describe('createServerClient', () => {
         return res
           .writeHead(200)
           .end('{"installed":true,"version":"1.2.0","granted_scopes":["svc.notifications"],"tenant_id":"t1"}');
-      if (path == '/v1/agents/verify')
+      if (path === '/v1/agents/verify')
         return res
           .writeHead(200)
           .end(
@@ -130,7 +130,7 @@ describe('createServerClient', () => {
   it('waits Retry-After on 429, then succeeds', async () => {
     const waits: number[] = [];
     const { seen, baseUrl } = await platform((_s, n, res) =>
-      n == 1 ? problem(res, 429, 'rate-limited', { 'retry-after': '0' }) : res.writeHead(201).end('{"event_id":"e"}'),
+      n === 1 ? problem(res, 429, 'rate-limited', { 'retry-after': '0' }) : res.writeHead(201).end('{"event_id":"e"}'),
     );
     const api = createServerClient({
       baseUrl,

@@ -29,13 +29,13 @@ afterAll(async () => {
 });
 
 describe.skipIf(!haveRedis).each(['redis', 'ioredis'])('Redis idempotency store through the %s client', (name) => {
-  const client = () => clients.find((c) => c.name == name)!.client;
+  const client = () => clients.find((c) => c.name === name)!.client;
 
   it('claims atomically: of 20 concurrent claims exactly one wins', async () => {
     const store = createRedisIdempotencyStore({ client: client(), prefix: `${name}:race:` });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claim('k', `t${i}`, 5_000)));
-    expect(results.filter((r) => r == 'claimed')).toHaveLength(1);
-    expect(results.filter((r) => r == 'in-progress')).toHaveLength(19);
+    expect(results.filter((r) => r === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r === 'in-progress')).toHaveLength(19);
   });
 
   it("lets a crashed claim lapse after its lease, by Redis's clock, and keeps done marks", async () => {

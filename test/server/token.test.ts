@@ -19,7 +19,7 @@ async function addKey(kid: string) {
 beforeAll(async () => {
   await addKey('k1');
   idp = await serveFetch(async (request) => {
-    if (new URL(request.url).pathname != `/realms/${realm}/protocol/openid-connect/certs`)
+    if (new URL(request.url).pathname !== `/realms/${realm}/protocol/openid-connect/certs`)
       return new Response('no', { status: 404 });
     certsFetches++;
     return Response.json({ keys: keys.map((k) => k.jwk) });
@@ -32,7 +32,7 @@ async function token(
   claims: Record<string, unknown> = {},
   options: { kid?: string; exp?: number | null; iss?: string } = {},
 ) {
-  const key = keys.find((k) => k.kid == (options.kid ?? 'k1'))!;
+  const key = keys.find((k) => k.kid === (options.kid ?? 'k1'))!;
   let jwt = new SignJWT({ scope: 'polls:write polls:read', ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid })
     .setIssuer(options.iss ?? issuer)
@@ -110,7 +110,7 @@ describe('createTokenVerifier', () => {
     await addKey('k2');
     expect((await v.verify(await token({}, { kid: 'k2' }))).sub).toBe('au_123');
     expect(certsFetches).toBe(before + 1);
-    keys = keys.filter((k) => k.kid != 'k2');
+    keys = keys.filter((k) => k.kid !== 'k2');
   });
 
   it('refuses a token signed by a key the realm does not have, and never echoes the token', async () => {

@@ -31,7 +31,7 @@ describe.skipIf(!haveRedis).each(['ioredis', 'redis'])('the webhook handler with
     let redis = await startRedis();
     const port = redis.port;
     let client: RedisClientLike & { quit(): Promise<unknown> };
-    if (name == 'ioredis') {
+    if (name === 'ioredis') {
       const io = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50 });
       io.on('error', () => {});
       await io.connect();

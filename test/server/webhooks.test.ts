@@ -50,7 +50,7 @@ describe('verifyWebhook', () => {
     });
     expect(fromRequest).toEqual(deprovisioned);
     const fromPair = await verifyWebhook({ body, headers }, { secrets: [secret] });
-    if (fromPair.event == 'user.deprovisioned') expect((fromPair as UserDeprovisionedEvent).app_user_id).toBe('au_1');
+    if (fromPair.event === 'user.deprovisioned') expect((fromPair as UserDeprovisionedEvent).app_user_id).toBe('au_1');
     else expect.fail('wrong event');
   });
 
@@ -118,7 +118,7 @@ describe('createWebhookHandler over real HTTP', () => {
       on: {
         'user.deprovisioned': () => {
           calls++;
-          if (calls == 1) throw new Error('database down');
+          if (calls === 1) throw new Error('database down');
         },
       },
     });

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const me = await svc.identity.get();
   await svc.auth.getToken();
   await svc.storage.set('me', me.app_user_id);
-  if ((await svc.permissions.request('room.send')) != 'granted') return;
+  if ((await svc.permissions.request('room.send')) !== 'granted') return;
   const room = await svc.room.current();
   if (room) await svc.message.send({ room_id: room.room_id, body: svc.app.locale });
   await svc.files.pick();

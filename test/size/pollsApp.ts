@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const me = await svc.identity.get();
   const { access_token } = await svc.auth.getToken();
   await fetch('/api/polls', { headers: { authorization: `Bearer ${access_token}` } });
-  if ((await svc.permissions.request('room.context')) != 'granted') return;
+  if ((await svc.permissions.request('room.context')) !== 'granted') return;
   const room = await svc.room.current();
   if (room && (await svc.ui.confirm({ title: 'Share poll?', body: room.name ?? room.room_id })))
     await svc.message.send({

@@ -42,7 +42,7 @@ export const ruleOwned: EffectsOf<typeof noEffect> = mock;
 // What an operation asks comes from its entry: the host's answers are typed by it.
 export const answers: HostAnswers = {
   share: ({ title, url }) => title.length > 0 && url.startsWith('https:'),
-  permission: ({ scope, purpose }) => (scope == 'room.send' && purpose ? 'granted' : 'denied'),
+  permission: ({ scope, purpose }) => (scope === 'room.send' && purpose ? 'granted' : 'denied'),
   // @ts-expect-error ui.confirm's answer is a yes or no
   confirm: () => 'yes',
 };

@@ -33,7 +33,7 @@ export function createChecklist(svc: Svc, root: HTMLElement): Checklist {
   return {
     async start() {
       const saved = await svc.storage.get('items');
-      items = Array.isArray(saved) ? saved.filter((x): x is string => typeof x == 'string') : [];
+      items = Array.isArray(saved) ? saved.filter((x): x is string => typeof x === 'string') : [];
       svc.ui.setTitle(`Checklist (${items.length})`);
       render();
     },

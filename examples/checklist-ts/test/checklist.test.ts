@@ -1,6 +1,6 @@
 /// <reference types="vitest/globals" />
 // One test file, two runners: Jest (with @swc/jest and the jsdom environment) and Vitest (jsdom), both with
-// `describe`/`it`/`expect` as globals. The app runs against svc-sdk/mock, whose host enforces the interface's rules.
+// `describe`/`it`/`expect` as globals. The app runs against svc-sdk/mock, whose host enforces the platform's rules.
 import { createMockHost, type MockHost } from 'svc-sdk/mock';
 import manifest from '../manifest.json';
 import { createChecklist } from '../src/checklist';

@@ -51,7 +51,7 @@ const view = (poll: Poll, voter: string) => ({
   poll_id: poll.poll_id,
   question: poll.question,
   options: poll.options,
-  counts: poll.options.map((o) => Object.values(poll.votes).filter((v) => v == o).length),
+  counts: poll.options.map((o) => Object.values(poll.votes).filter((v) => v === o).length),
   mine: poll.votes[voter],
 });
 const DELETED =
@@ -75,7 +75,7 @@ export async function createPollsBackend(options: PollsBackendOptions) {
     },
     'installation.deleted': (event) => void reminders.delete(event.app_user_id),
     'scope.revoked': (event) => {
-      if (event.scope == 'svc.notifications') reminders.delete(event.app_user_id);
+      if (event.scope === 'svc.notifications') reminders.delete(event.app_user_id);
     },
   };
   // One record of processed deliveries across rotations: a retry signed with the new secret is still a duplicate.
@@ -86,7 +86,7 @@ export async function createPollsBackend(options: PollsBackendOptions) {
   const clients = (): Clients => {
     const list = secrets();
     const key = list.join(' ');
-    if (current?.key != key)
+    if (current?.key !== key)
       current = {
         key,
         api: createServerClient({ baseUrl: options.apiBase, miniAppId: options.miniAppId, secret: list[0] ?? '' }),
@@ -103,15 +103,15 @@ export async function createPollsBackend(options: PollsBackendOptions) {
     let text = '';
     for await (const chunk of req) text += chunk;
     const value = text ? JSON.parse(text) : {};
-    if (typeof value != 'object' || value === null || Array.isArray(value))
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new Error('the body must be a JSON object');
     return value;
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://backend').pathname;
-    if (path == '/svc/webhooks') return clients().webhooks.node(req, res);
-    if (req.method == 'OPTIONS')
+    if (path === '/svc/webhooks') return clients().webhooks.node(req, res);
+    if (req.method === 'OPTIONS')
       return void res
         .writeHead(204, {
           ...cors,
@@ -125,11 +125,11 @@ export async function createPollsBackend(options: PollsBackendOptions) {
     const mine = polls.get(identity.sub) ?? [];
     polls.set(identity.sub, mine);
 
-    if (req.method == 'POST' && path == '/polls') {
+    if (req.method === 'POST' && path === '/polls') {
       const body = await readJson(req);
-      const question = typeof body.question == 'string' ? body.question.trim() : '';
+      const question = typeof body.question === 'string' ? body.question.trim() : '';
       const options = Array.isArray(body.options)
-        ? body.options.filter((o): o is string => typeof o == 'string' && o != '')
+        ? body.options.filter((o): o is string => typeof o === 'string' && o !== '')
         : [];
       if (!question || options.length < 2)
         return send(res, 400, { error: 'question and at least two options are required' });
@@ -142,7 +142,7 @@ export async function createPollsBackend(options: PollsBackendOptions) {
       };
       mine.push(poll);
       byId.set(poll.poll_id, poll);
-      const room_id = typeof body.room_id == 'string' ? body.room_id : undefined;
+      const room_id = typeof body.room_id === 'string' ? body.room_id : undefined;
       if (!room_id) return send(res, 201, { poll_id: poll.poll_id, posted: false });
       poll.room_id = room_id;
       try {
@@ -154,35 +154,35 @@ export async function createPollsBackend(options: PollsBackendOptions) {
         await clients().api.postCard(room_id, { app_user_id: identity.sub, card });
         return send(res, 201, { poll_id: poll.poll_id, posted: true });
       } catch (error) {
-        if (isSvcApiError(error) && error.problem == 'room-encrypted')
+        if (isSvcApiError(error) && error.problem === 'room-encrypted')
           return send(res, 201, { poll_id: poll.poll_id, posted: false, explanation: ENCRYPTED_ROOM });
         throw error;
       }
     }
     const id = /^\/polls\/([\w-]+)(\/reminders|\/votes)?$/.exec(path);
-    if (req.method == 'DELETE' && id && !id[2]) {
+    if (req.method === 'DELETE' && id && !id[2]) {
       polls.set(
         identity.sub,
-        mine.filter((p) => p.poll_id != id[1]),
+        mine.filter((p) => p.poll_id !== id[1]),
       );
       // Only its creator deletes a poll.
-      if (mine.some((p) => p.poll_id == id[1])) byId.delete(id[1]!);
+      if (mine.some((p) => p.poll_id === id[1])) byId.delete(id[1]!);
       return send(res, 200, { deleted: id[1] });
     }
     // Anyone in the room votes on a poll, whoever created it: by its id, from the card's deep link.
-    if (id && (req.method == 'GET' || id[2] == '/votes') && id[2] != '/reminders') {
+    if (id && (req.method === 'GET' || id[2] === '/votes') && id[2] !== '/reminders') {
       const poll = byId.get(id[1]!);
       if (!poll) return send(res, 404, { error: DELETED });
-      if (req.method == 'GET' && !id[2]) return send(res, 200, view(poll, identity.sub));
-      if (req.method == 'POST') {
+      if (req.method === 'GET' && !id[2]) return send(res, 200, view(poll, identity.sub));
+      if (req.method === 'POST') {
         const { option } = await readJson(req);
-        if (typeof option != 'string' || !poll.options.includes(option))
+        if (typeof option !== 'string' || !poll.options.includes(option))
           return send(res, 400, { error: `option must be one of: ${poll.options.join(', ')}` });
         poll.votes[identity.sub] = option;
         return send(res, 200, view(poll, identity.sub));
       }
     }
-    if (req.method == 'POST' && id?.[2] == '/reminders') {
+    if (req.method === 'POST' && id?.[2] === '/reminders') {
       // A notification lands only for an installed app; check first rather than fail later.
       const installation = await clients().api.getInstallation(identity.sub);
       if (!installation.installed) return send(res, 409, { error: 'Polls is not installed for you any more.' });
@@ -194,7 +194,7 @@ export async function createPollsBackend(options: PollsBackendOptions) {
       });
       return send(res, 200, { reminders: true });
     }
-    if (req.method == 'GET' && path == '/polls') return send(res, 200, { polls: mine });
+    if (req.method === 'GET' && path === '/polls') return send(res, 200, { polls: mine });
     send(res, 404, { error: `no route ${req.method} ${path}` });
   }
 

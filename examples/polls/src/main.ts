@@ -57,7 +57,7 @@ function showPoll(poll: PollView): void {
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.testid = 'vote-option';
-      button.setAttribute('aria-pressed', String(poll.mine == option));
+      button.setAttribute('aria-pressed', String(poll.mine === option));
       button.textContent = `${option} · ${poll.counts[i]}`;
       button.onclick = async () => {
         showPoll(await app.vote(poll.poll_id, option));

@@ -68,16 +68,16 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
 
   /** The room to post into, asking for the room scope at the moment of use; undefined from the home grid. */
   async function currentRoom(): Promise<string | undefined> {
-    if ((await svc.permissions.request('room.context')) != 'granted') return undefined;
+    if ((await svc.permissions.request('room.context')) !== 'granted') return undefined;
     return (await svc.room.current())?.room_id;
   }
 
   /** Posts a poll into the current room as a card. Returns false when it could not (and says why in a toast). */
   async function postToRoom(poll: { poll_id: string; question: string; options: string[] }): Promise<boolean> {
-    if ((await svc.permissions.request('room.context')) != 'granted') return toast('Polls need to know the room.');
+    if ((await svc.permissions.request('room.context')) !== 'granted') return toast('Polls need to know the room.');
     const room = await svc.room.current();
     if (!room) return toast('Open Polls from a room to post a poll.');
-    if ((await svc.permissions.request('room.send')) != 'granted') return toast('Posting was not allowed.');
+    if ((await svc.permissions.request('room.send')) !== 'granted') return toast('Posting was not allowed.');
     try {
       await svc.message.send({
         room_id: room.room_id,
@@ -90,7 +90,7 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
       });
     } catch (e) {
       // The person declined this particular send: degrade, do not ask again in a loop.
-      if (isSvcError(e) && e.code == 'ERR_PERMISSION_DENIED') return toast('Not posted.');
+      if (isSvcError(e) && e.code === 'ERR_PERMISSION_DENIED') return toast('Not posted.');
       throw e;
     }
     svc.ui.toast({ message: 'Poll posted', kind: 'success' });
@@ -109,7 +109,7 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
 
   /** Turns on reminders: the backend can only notify a person who granted `notifications` in the app. */
   async function enableReminders(poll_id: string): Promise<boolean> {
-    if ((await svc.permissions.request('notifications')) != 'granted') return toast('Reminders are off.');
+    if ((await svc.permissions.request('notifications')) !== 'granted') return toast('Reminders are off.');
     await call('POST', `/polls/${poll_id}/reminders`);
     return true;
   }
@@ -133,7 +133,7 @@ export function createPollsApp(svc: Svc, fetch: Fetch, api = 'https://api.polls.
     });
     svc.actions.handle('delete_poll', async ({ poll_id }: { poll_id: string }, context) => {
       // Agents get a tighter rule than people: the backend sees act.sub in the token and applies it too.
-      await call('DELETE', `/polls/${poll_id}${context.invoked_by == 'agent' ? '?by=agent' : ''}`);
+      await call('DELETE', `/polls/${poll_id}${context.invoked_by === 'agent' ? '?by=agent' : ''}`);
       return { deleted: poll_id };
     });
   }

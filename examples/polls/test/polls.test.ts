@@ -1,4 +1,4 @@
-// Team Polls against the mock host: the real svc client, a host that follows the interface, a fake backend.
+// Team Polls against the mock host: the real svc client, a host that follows the platform's rules, a fake backend.
 import { decodeMockToken, createMockHost, type MockHost, type MockHostOptions } from 'svc-sdk/mock';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import manifest from '../manifest.json';
@@ -103,7 +103,7 @@ describe('Team Polls', () => {
 
   test('reminders ask for notifications at the moment of use; refused means no backend call', async () => {
     const { app, backend } = setup({
-      answers: { permission: ({ scope }) => (scope == 'notifications' ? 'denied' : 'granted') },
+      answers: { permission: ({ scope }) => (scope === 'notifications' ? 'denied' : 'granted') },
     });
     expect(await app.enableReminders('p1')).toBe(false);
     expect(backend.fetch).not.toHaveBeenCalled();

@@ -48,13 +48,13 @@ export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
   try {
     // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
     watcher = watch(app.dir, (_event, name) => {
-      if (name != 'manifest.json') return;
+      if (name !== 'manifest.json') return;
       clearTimeout(debounce);
       debounce = setTimeout(async () => {
         // An invalid manifest mid-edit keeps the last valid tools.
         const next = await readAppDir(app.dir).catch(() => undefined);
         const actions = JSON.stringify(next?.manifest.actions ?? []);
-        if (!next || actions == served) return;
+        if (!next || actions === served) return;
         served = actions;
         endpoint.setManifest(next.manifest);
       }, 100);
@@ -68,7 +68,7 @@ export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
     token,
     endpoint,
     /** Whether a request is for the MCP endpoint (it reads its own body, so it comes before the router). */
-    owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] == MCP_PATH,
+    owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] === MCP_PATH,
     handle(req: IncomingMessage, res: ServerResponse) {
       endpoint.handle(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();

@@ -182,18 +182,18 @@ export function createInvocationRelay(options: RelayOptions) {
     routes: {
       'POST /__svc/mcp/progress': (body: PageBody) => {
         const entry = current(body);
-        if (typeof body.message == 'string' && body.message) entry.call.progress(body.message);
-        if (typeof body.waiting == 'boolean') entry.waiting(body.waiting);
+        if (typeof body.message === 'string' && body.message) entry.call.progress(body.message);
+        if (typeof body.waiting === 'boolean') entry.waiting(body.waiting);
         return { ok: true };
       },
       'POST /__svc/mcp/result': (body: PageBody) => {
         const entry = current(body);
         const error = body.error as { code?: unknown; message?: unknown; retriable?: unknown } | undefined;
-        if (error && typeof error == 'object')
+        if (error && typeof error === 'object')
           entry.finish(
             fail(
-              typeof error.code == 'string' ? error.code : 'ERR_INTERNAL',
-              typeof error.message == 'string' ? error.message : 'the invocation failed.',
+              typeof error.code === 'string' ? error.code : 'ERR_INTERNAL',
+              typeof error.message === 'string' ? error.message : 'the invocation failed.',
               error.retriable === true,
             ),
           );
@@ -203,7 +203,7 @@ export function createInvocationRelay(options: RelayOptions) {
       'POST /__svc/mcp/elicit': async (body: PageBody) => {
         const entry = current(body);
         const schema = body.schema;
-        if (!entry.call.elicit || typeof body.prompt != 'string' || typeof schema != 'object' || schema === null)
+        if (!entry.call.elicit || typeof body.prompt !== 'string' || typeof schema !== 'object' || schema === null)
           return { answered: false };
         entry.waiting(false);
         const answer = await entry.call.elicit({ prompt: body.prompt, schema: schema as Record<string, unknown> });

@@ -103,7 +103,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         .notify({ method: 'notifications/progress', params: { progressToken, progress: count, message } })
         .catch(() => {});
     };
-    const canElicit = options.elicit == 'agent' && era == 'legacy' && server.getClientCapabilities()?.elicitation;
+    const canElicit = options.elicit === 'agent' && era === 'legacy' && server.getClientCapabilities()?.elicitation;
     const outcome = await options.relay.run({
       name: action.name,
       input,
@@ -118,14 +118,14 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
               .elicitInput({ mode: 'form', message: prompt, requestedSchema: form.requestedSchema as never })
               .catch(() => undefined);
             if (!answer) return undefined;
-            return { value: answer.action == 'accept' && answer.content ? form.unwrap(answer.content) : null };
+            return { value: answer.action === 'accept' && answer.content ? form.unwrap(answer.content) : null };
           }
         : undefined,
     });
     if (!outcome.ok) return errorResult(outcome.code, outcome.message, outcome.retriable);
     const value = outcome.value === undefined ? null : outcome.value;
     const structured = !action.output_schema
-      ? typeof value == 'object' && value !== null && !Array.isArray(value)
+      ? typeof value === 'object' && value !== null && !Array.isArray(value)
         ? value
         : undefined
       : isObjectRoot(action.output_schema)
@@ -196,7 +196,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         return void res
           .writeHead(refusal.status, {
             'content-type': 'application/json',
-            ...(refusal.status == 401 ? { 'www-authenticate': 'Bearer realm="svc dev"' } : {}),
+            ...(refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="svc dev"' } : {}),
           })
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null }));
       }

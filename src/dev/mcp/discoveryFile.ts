@@ -43,7 +43,7 @@ const alive = (pid: number) => {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code == 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 };
 
@@ -53,7 +53,7 @@ export async function readDiscovery(dir: string): Promise<McpDiscovery | undefin
   if (!text) return undefined;
   try {
     const value = JSON.parse(text) as McpDiscovery;
-    if (typeof value.url != 'string' || typeof value.token != 'string' || !Number.isInteger(value.pid))
+    if (typeof value.url !== 'string' || typeof value.token !== 'string' || !Number.isInteger(value.pid))
       return undefined;
     return alive(value.pid) ? value : undefined;
   } catch {

@@ -1,6 +1,6 @@
 const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
 const isPrimitive = (schema: unknown) =>
-  typeof schema == 'object' &&
+  typeof schema === 'object' &&
   schema !== null &&
   (PRIMITIVES.has((schema as { type?: string }).type ?? '') || Array.isArray((schema as { enum?: unknown }).enum));
 
@@ -22,7 +22,7 @@ export function elicitForm(
       unwrap: (content) => content[ELICIT_VALUE],
     };
   const properties = schema.properties as Record<string, unknown> | undefined;
-  if (schema.type != 'object' || typeof properties != 'object' || properties === null) return undefined;
+  if (schema.type !== 'object' || typeof properties !== 'object' || properties === null) return undefined;
   if (!Object.values(properties).every(isPrimitive)) return undefined;
   const { type, properties: _, required } = schema;
   return {

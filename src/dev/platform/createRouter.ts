@@ -37,7 +37,7 @@ export interface RouteContext {
 const sameToken = (given: string, token: string) => {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
-  return a.length == b.length && timingSafeEqual(a, b);
+  return a.length === b.length && timingSafeEqual(a, b);
 };
 
 /** One request being answered: what the route handlers read, and how they answer. */

@@ -16,7 +16,7 @@ export async function readRequestBody(req: IncomingMessage, limit: number): Prom
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const bytes = typeof chunk == 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += bytes.length;
     if (size <= limit) chunks.push(bytes);
     else chunks.length = 0;

@@ -36,9 +36,9 @@ export interface StateFile {
 const isSecrets = (value: unknown): value is SigningSecrets => {
   const s = value as SigningSecrets | undefined;
   return (
-    typeof s?.current == 'string' &&
+    typeof s?.current === 'string' &&
     s.current.length > 0 &&
-    (s.previous === undefined || (typeof s.previous.secret == 'string' && Number.isFinite(s.previous.until)))
+    (s.previous === undefined || (typeof s.previous.secret === 'string' && Number.isFinite(s.previous.until)))
   );
 };
 
@@ -62,7 +62,7 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
   } catch {
     throw new Error(`--state ${path} is not valid JSON: fix it or delete it to start fresh.`);
   }
-  if (head?.svc_dev_state !== 1 || typeof head.state != 'object')
+  if (head?.svc_dev_state !== 1 || typeof head.state !== 'object')
     throw new Error(`--state ${path} is not a svc dev state file: pass another path or delete it.`);
   const state = head.state as unknown as Record<string, unknown>;
   let secrets = head.secrets;

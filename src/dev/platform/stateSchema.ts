@@ -86,7 +86,7 @@ export function checkState(value: unknown, where: string): DevState {
   if (result.success) return result.data as unknown as DevState;
   const problems = result.error.issues.slice(0, 5).map((issue) => {
     const field = issue.path.join('.') || '(the whole state)';
-    return issue.code == 'invalid_type' && issue.input === undefined
+    return issue.code === 'invalid_type' && issue.input === undefined
       ? `${field} is missing`
       : `${field}: ${issue.message}`;
   });

@@ -19,18 +19,18 @@ export function trackChanges<T extends object>(root: T, record: (patch: Patch) =
     const proxy = new Proxy(target, {
       get(t, key, receiver) {
         const value = Reflect.get(t, key, receiver);
-        if (typeof key == 'symbol' || value === null || typeof value != 'object') return value;
+        if (typeof key === 'symbol' || value === null || typeof value !== 'object') return value;
         return wrap(value as object, [...path, key]);
       },
       set(t, key, value) {
-        if (typeof key == 'symbol') return Reflect.set(t, key, value);
+        if (typeof key === 'symbol') return Reflect.set(t, key, value);
         const json = value === undefined ? undefined : JSON.stringify(value);
         (t as Record<string, unknown>)[key] = json === undefined ? undefined : JSON.parse(json);
         record(json === undefined ? [[...path, key]] : [[...path, key], json]);
         return true;
       },
       deleteProperty(t, key) {
-        if (typeof key == 'symbol') return Reflect.deleteProperty(t, key);
+        if (typeof key === 'symbol') return Reflect.deleteProperty(t, key);
         delete (t as Record<string, unknown>)[key];
         record([[...path, key]]);
         return true;
@@ -58,7 +58,7 @@ export function applyPatches(root: Record<string, unknown>, patches: StoredPatch
     let node: Record<string, unknown> = root;
     for (const key of path.slice(0, -1)) {
       const next = node[key];
-      if (next === null || typeof next != 'object')
+      if (next === null || typeof next !== 'object')
         throw new Error(`the journal names ${path.join('.')}, which is absent`);
       node = next as Record<string, unknown>;
     }
@@ -90,7 +90,7 @@ export function withPatches<T extends object>(root: T, patches: StoredPatch[]): 
     let node: Record<string, unknown> | undefined = top;
     for (const key of path.slice(0, -1)) {
       let next: unknown = node[key];
-      if (next === null || typeof next != 'object') {
+      if (next === null || typeof next !== 'object') {
         node = undefined;
         break;
       }

@@ -63,15 +63,15 @@ export async function createPackageServer(options: PackageServerOptions) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
     if (!hosts.includes(req.headers.host ?? '')) return fail(res, 403, 'unknown Host; use the URL svc dev printed.');
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.method == 'POST' && url.pathname == CSP_REPORT_PATH) return report(req, res);
-    if (req.method != 'GET' && req.method != 'HEAD') return fail(res, 405, 'the package is read-only.');
+    if (req.method === 'POST' && url.pathname === CSP_REPORT_PATH) return report(req, res);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'the package is read-only.');
     let path: string;
     try {
       path = decodeURIComponent(url.pathname);
     } catch {
       return fail(res, 400, 'malformed path.');
     }
-    if (path.endsWith('/')) path += path == '/' ? options.manifest.entry : 'index.html';
+    if (path.endsWith('/')) path += path === '/' ? options.manifest.entry : 'index.html';
     const file = normalize(join(root, path));
     // No way out of the package, and no dotfiles (.env, .git): a package has none worth serving.
     if (
@@ -98,7 +98,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       const head = /<head[^>]*>/i.exec(html);
       body = head ? html.replace(head[0], `${head[0]}${meta}`) : `${meta}${html}`;
     }
-    res.writeHead(200, headers).end(req.method == 'HEAD' ? undefined : body);
+    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
   }
 
   async function report(req: IncomingMessage, res: ServerResponse) {

@@ -53,10 +53,10 @@ export function blockedAdvice(blockedUri: string, directive: string): string {
   } catch {
     return `the page broke its CSP (${directive}): ${blockedUri || 'an inline script or style'}; all code must come from the package.`;
   }
-  if (url.hostname == '127.0.0.1' || url.hostname == 'localhost')
+  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost')
     return `${url.origin} is not allowed: start svc dev with --allow ${url.origin} (development only).`;
   if (directive.startsWith('connect-src') || directive.startsWith('default-src')) {
-    const list = url.protocol == 'wss:' ? 'socket' : 'connect';
+    const list = url.protocol === 'wss:' ? 'socket' : 'connect';
     return `${url.host} is not in the manifest's network: add "${url.hostname}" to network.${list} (and to the csp's connect-src).`;
   }
   return `${url.origin} was blocked by ${directive}: the manifest's csp does not allow it.`;

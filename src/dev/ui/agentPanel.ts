@@ -33,7 +33,7 @@ export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoi
       h(
         'div',
         { class: 'row' },
-        h('strong', { class: `grow ${kind}` }, kind == 'ok' ? 'Result' : 'Error'),
+        h('strong', { class: `grow ${kind}` }, kind === 'ok' ? 'Result' : 'Error'),
         copyButton(text),
       ),
       h('pre', { class: kind }, text),
@@ -65,7 +65,7 @@ export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoi
             h('span', { class: 'err' }, 'The app could not be opened: see the notice above the timeline.'),
           );
         try {
-          const context = by == 'agent' ? { invoked_by: by, agent_id: agentId.value } : { invoked_by: by };
+          const context = by === 'agent' ? { invoked_by: by, agent_id: agentId.value } : { invoked_by: by };
           const result = await current.invokeAction(action.name, input, context as { invoked_by: 'agent' | 'user' });
           fill(out, shown('ok', prettyJson(result)));
         } catch (error) {

@@ -63,7 +63,7 @@ export function uiAnswers(appName: string): HostAnswers {
     confirmAction: ({ title, input, context, destructive, signal }) =>
       yesNo(
         'action-sheet',
-        `${context.invoked_by == 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
+        `${context.invoked_by === 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
         [destructive ? h('p', { class: 'err' }, 'This action is destructive.') : null, pretty(input)],
         'Confirm',
         'Refuse',

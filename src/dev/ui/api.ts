@@ -75,7 +75,7 @@ export function follow(
   source.addEventListener('patch', (e) => {
     const { revision, p } = JSON.parse((e as MessageEvent).data) as { revision: number; p: StoredPatch[] };
     if (!current || revision <= (current.revision ?? 0)) return;
-    if (revision == (current.revision ?? 0) + 1) return take(withPatches(current, p));
+    if (revision === (current.revision ?? 0) + 1) return take(withPatches(current, p));
     void control('GET /__svc/state').then(take, () => {});
   });
   source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
@@ -86,7 +86,7 @@ export function follow(
   });
   source.addEventListener('error', () => {
     delete document.documentElement.dataset.live;
-    onConnection(source.readyState == EventSource.CLOSED ? 'closed' : 'retrying');
+    onConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'retrying');
   });
   for (const [type, on] of Object.entries(more) as [string, (data: unknown) => void][])
     source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
@@ -117,7 +117,7 @@ export async function exchangeToken(
   const answer = await res.json();
   // A refusal about the person or the app (not installed, left the tenant, version revoked) is final: retrying
   // cannot help, so the app gets its own code with the reason rather than a retriable ERR_INTERNAL.
-  if (res.status == 400 && (answer.error == 'invalid_grant' || answer.error == 'invalid_target'))
+  if (res.status === 400 && (answer.error === 'invalid_grant' || answer.error === 'invalid_target'))
     throw new SvcError('ERR_TOKEN_REFUSED', `no token: ${answer.error_description}`, false, 'auth.getToken');
   if (!res.ok) throw new Error(`the identity provider refused: ${answer.error_description ?? answer.error}`);
   return { access_token: answer.access_token as string, expires_in: answer.expires_in as number };

@@ -58,17 +58,17 @@ function grantStore(state: () => DevState, userId: string, update: (next: DevSta
   const manifestScope = (scope: PermissionScope) => SCOPE_TO_MANIFEST[scope] ?? '';
   return {
     get(scope) {
-      const granted = state().grants.find((g) => g.user_id == userId)?.scopes ?? [];
+      const granted = state().grants.find((g) => g.user_id === userId)?.scopes ?? [];
       if (granted.includes(manifestScope(scope))) return 'granted';
       return refused.has(scope) ? 'denied' : undefined;
     },
     async set(scope, decision) {
-      if (decision == 'denied') refused.add(scope);
+      if (decision === 'denied') refused.add(scope);
       else refused.delete(scope);
       // The answer is the new state: apply it now, so the app's next call sees the grant without waiting for the
       // event stream.
       update(
-        await control(decision == 'granted' ? 'POST /__svc/grant' : 'POST /__svc/revoke', {
+        await control(decision === 'granted' ? 'POST /__svc/grant' : 'POST /__svc/revoke', {
           user_id: userId,
           scope: manifestScope(scope),
         }),
@@ -108,7 +108,7 @@ export function launchApp(
   const facts = manifestFacts(config.manifest);
   const { settings } = state();
   const userId = settings.current_user_id;
-  const user = () => state().users.find((u) => u.id == userId)!;
+  const user = () => state().users.find((u) => u.id === userId)!;
   const storage = storages.get(userId) ?? createMemoryStorage();
   storages.set(userId, storage);
   const host = createHost({
@@ -126,7 +126,7 @@ export function launchApp(
         display_name: user().display_name,
       }),
       'auth.getToken': (_p, { acting }) =>
-        exchangeToken(config, userId, acting?.invoked_by == 'agent' ? acting.agent_id : undefined, facts.tokenScopes),
+        exchangeToken(config, userId, acting?.invoked_by === 'agent' ? acting.agent_id : undefined, facts.tokenScopes),
       'room.current': () =>
         launch.room && {
           room_id: launch.room.id,
@@ -140,7 +140,7 @@ export function launchApp(
           text: body,
           ...(card ? { card: { title: card.title, body: card.body, actions: card.actions ?? [] } } : {}),
         });
-        const room = next.rooms.find((r) => r.id == room_id);
+        const room = next.rooms.find((r) => r.id === room_id);
         return { event_id: room?.timeline.at(-1)?.event_id ?? '' };
       },
       'files.pick': () => [...samples(), ...saved],

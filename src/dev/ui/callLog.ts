@@ -69,7 +69,7 @@ export function createCallLog() {
     for (const row of body.querySelectorAll<HTMLElement>('tr[data-text]')) {
       const out = !!text && !row.dataset.text!.includes(text);
       // A details row shows only while its call is opened.
-      row.hidden = out || (row.classList.contains('more') && row.dataset.open != 'true');
+      row.hidden = out || (row.classList.contains('more') && row.dataset.open !== 'true');
     }
   };
 
@@ -98,8 +98,8 @@ export function createCallLog() {
             : section('Result', call.result),
       );
     open.addEventListener('click', () => {
-      more.dataset.open = String(more.dataset.open != 'true');
-      more.hidden = more.dataset.open != 'true';
+      more.dataset.open = String(more.dataset.open !== 'true');
+      more.hidden = more.dataset.open !== 'true';
       open.setAttribute('aria-expanded', more.dataset.open);
       if (!more.hidden) show();
     });

@@ -15,8 +15,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
-    if (typeof value == 'function') el.addEventListener(key.slice(2), value);
-    else if (key == 'value' && 'value' in el) (el as HTMLInputElement).value = String(value);
+    if (typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'value' && 'value' in el) (el as HTMLInputElement).value = String(value);
     else el.setAttribute(key, value === true ? '' : String(value));
   }
   append(el, children);
@@ -27,7 +27,7 @@ function append(el: Node, children: Child[]): void {
   for (const child of children) {
     if (child === false || child === null || child === undefined) continue;
     if (Array.isArray(child)) append(el, child);
-    else el.appendChild(typeof child == 'object' ? child : document.createTextNode(String(child)));
+    else el.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
   }
 }
 
@@ -41,7 +41,7 @@ export function fill(el: Element, ...children: Child[]): void {
 export function redactTokens(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value ?? null, (_k, v) =>
-      typeof v == 'string'
+      typeof v === 'string'
         ? v.replace(/\beyJ[\w-]*\.[\w-]*\.[\w-]*/g, 'eyJ…[redacted]')
         : v instanceof Blob
           ? '[Blob]'

@@ -8,10 +8,10 @@ export function matchRoute(routes: { path: string }[], link: string): Record<str
   const parts = path.split('/').filter(Boolean);
   for (const route of routes) {
     const pattern = route.path.split('/').filter(Boolean);
-    if (pattern.length != parts.length) continue;
+    if (pattern.length !== parts.length) continue;
     const params: Record<string, string> = { route: route.path };
     const fits = pattern.every((p, i) => {
-      if (!p.startsWith(':')) return p == parts[i];
+      if (!p.startsWith(':')) return p === parts[i];
       params[p.slice(1)] = decodeURIComponent(parts[i]!);
       return true;
     });

@@ -62,11 +62,11 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
       }
       view.mark(undefined);
       if (!controller.signal.aborted) await post('result', answer).catch(() => {});
-      if (current?.call.id == call.id) current = undefined;
+      if (current?.call.id === call.id) current = undefined;
     },
     /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
     cancel(id: string) {
-      if (current?.call.id == id) current.controller.abort();
+      if (current?.call.id === id) current.controller.abort();
     },
     /** The app's progress message during a relayed call. */
     progress(message: string) {
@@ -79,7 +79,7 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
       return {
         ...base,
         confirmAction: async (request) => {
-          if (!current || request.context.agent_id != current.call.agent_id) return base.confirmAction!(request);
+          if (!current || request.context.agent_id !== current.call.agent_id) return base.confirmAction!(request);
           void waiting(true);
           try {
             return await base.confirmAction!(request);
@@ -89,7 +89,7 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
         },
         elicit: async (request) => {
           if (!current) return base.elicit!(request);
-          if (current.call.elicit == 'agent') {
+          if (current.call.elicit === 'agent') {
             const asked = await post('elicit', { prompt: request.prompt, schema: request.schema }).catch(
               () => undefined,
             );

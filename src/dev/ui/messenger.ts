@@ -121,11 +121,11 @@ async function start(): Promise<void> {
     iframe,
   );
 
-  const me = () => state.users.find((u) => u.id == state.settings.current_user_id);
+  const me = () => state.users.find((u) => u.id === state.settings.current_user_id);
   // A person sees the rooms of their own tenant only.
   const myRooms = () => state.rooms.filter((r) => r.members.includes(state.settings.current_user_id));
-  const room = (): DevRoom | null => myRooms().find((r) => r.id == state.settings.current_room_id) ?? null;
-  const installed = () => state.installations.some((i) => i.user_id == state.settings.current_user_id && i.installed);
+  const room = (): DevRoom | null => myRooms().find((r) => r.id === state.settings.current_room_id) ?? null;
+  const installed = () => state.installations.some((i) => i.user_id === state.settings.current_user_id && i.installed);
   let currentLaunch: { room: DevRoom | null; params: Record<string, string> } = { room: null, params: {} };
   let launchedAs = { user: '', room: '' };
   const say = (text: string, kind = 'info') => {
@@ -285,7 +285,7 @@ async function start(): Promise<void> {
     },
     deprovision: () => {
       const person = me();
-      const tenant = state.tenants.find((t) => t.id == person?.tenant_id)?.name;
+      const tenant = state.tenants.find((t) => t.id === person?.tenant_id)?.name;
       return confirmed(
         'deprovision-sheet',
         `Remove ${person?.display_name} from ${tenant}?`,
@@ -337,11 +337,11 @@ async function start(): Promise<void> {
     renderTabs();
   };
   function renderTabs(): void {
-    const unread = state.notifications.filter((n) => n.user_id == state.settings.current_user_id && !n.read).length;
+    const unread = state.notifications.filter((n) => n.user_id === state.settings.current_user_id && !n.read).length;
     const count = (name: string) =>
-      name == 'Notifications' && unread
+      name === 'Notifications' && unread
         ? h('span', { class: 'badge', 'data-testid': 'unread', 'aria-label': `${unread} unread` }, String(unread))
-        : name == 'Blocked' && config.blocked.length
+        : name === 'Blocked' && config.blocked.length
           ? h(
               'span',
               { class: 'badge', 'aria-label': `${config.blocked.length} blocked` },
@@ -354,8 +354,8 @@ async function start(): Promise<void> {
           'button',
           {
             role: 'tab',
-            'aria-selected': String(name == tab),
-            class: name == tab ? 'on' : '',
+            'aria-selected': String(name === tab),
+            class: name === tab ? 'on' : '',
             'data-testid': `tab-${name}`,
             onclick: () => showTab(name),
           },
@@ -364,11 +364,11 @@ async function start(): Promise<void> {
         ),
       ),
     );
-    if (tabBody.firstChild != tabs[tab]) fill(tabBody, tabs[tab]!);
+    if (tabBody.firstChild !== tabs[tab]) fill(tabBody, tabs[tab]!);
   }
 
   function render(): void {
-    document.body.classList.toggle('dark', state.settings.theme == 'dark');
+    document.body.classList.toggle('dark', state.settings.theme === 'dark');
     const current = room();
     const rooms = myRooms();
     const person = me();
@@ -383,13 +383,13 @@ async function start(): Promise<void> {
         },
         '⌂ Home',
       ),
-      h('h2', {}, `Rooms of ${state.tenants.find((t) => t.id == person?.tenant_id)?.name ?? ''}`),
+      h('h2', {}, `Rooms of ${state.tenants.find((t) => t.id === person?.tenant_id)?.name ?? ''}`),
       ...rooms.map((r) =>
         h(
           'button',
           {
-            class: `room ${r.id == current?.id ? 'current' : ''}`,
-            'aria-current': r.id == current?.id ? 'page' : undefined,
+            class: `room ${r.id === current?.id ? 'current' : ''}`,
+            'aria-current': r.id === current?.id ? 'page' : undefined,
             'data-testid': `room-${r.id}`,
             onclick: () => void act('PATCH /__svc/settings', { current_room_id: r.id }),
           },
@@ -407,7 +407,7 @@ async function start(): Promise<void> {
         `Open ${manifest.name}`,
       ),
     ]);
-    const name = (id: string) => state.users.find((u) => u.id == id)?.display_name ?? id;
+    const name = (id: string) => state.users.find((u) => u.id === id)?.display_name ?? id;
     region(timeline, [current?.id ?? '', current?.timeline ?? [], state.users], () =>
       current
         ? [
@@ -416,7 +416,7 @@ async function start(): Promise<void> {
               { class: 'timeline', 'data-testid': 'timeline' },
               current.timeline.length ? null : h('p', { class: 'note' }, 'No message yet.'),
               ...current.timeline.map((e) =>
-                e.kind == 'card'
+                e.kind === 'card'
                   ? cardView(e.card, `${manifest.name} · ${e.at.slice(11, 16)}`, openLink, 'card')
                   : h(
                       'div',
@@ -456,16 +456,16 @@ async function start(): Promise<void> {
   function onState(next: DevState): void {
     // A control call's answer and the event stream race: never go back to an older state.
     if ((next.revision ?? 0) < (state.revision ?? 0)) return;
-    const theme = next.settings.theme != state.settings.theme;
+    const theme = next.settings.theme !== state.settings.theme;
     // A notification for the person on screen pops up as a toast, as the native clients' banners do.
     const known = new Set(state.notifications.map((n) => n.id));
     for (const n of next.notifications)
-      if (!known.has(n.id) && n.user_id == next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
+      if (!known.has(n.id) && n.user_id === next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
     state = next;
     if (theme) app?.host.setTheme(next.settings.theme);
     // Another person is another app user, and another room another launch: relaunch there, as the native clients
     // do, so the app never posts into a room the person left.
-    const moved = next.settings.current_user_id != launchedAs.user || (room()?.id ?? '') != launchedAs.room;
+    const moved = next.settings.current_user_id !== launchedAs.user || (room()?.id ?? '') !== launchedAs.room;
     if (app && moved) void open({ room: room(), params: {} });
     render();
   }
@@ -479,9 +479,9 @@ async function start(): Promise<void> {
       render();
     },
     (connection) => {
-      banner.hidden = connection == 'open';
+      banner.hidden = connection === 'open';
       banner.textContent =
-        connection == 'retrying'
+        connection === 'retrying'
           ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
           : 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).';
     },

@@ -54,10 +54,10 @@ export function renderSettings(
   const s = state.settings;
   const user = s.current_user_id;
   const scopes = ((config.manifest.permissions as { scope: string }[] | undefined) ?? []).map((p) => p.scope);
-  const granted = state.grants.find((g) => g.user_id == user)?.scopes ?? [];
+  const granted = state.grants.find((g) => g.user_id === user)?.scopes ?? [];
   const refused = refusedScopes(user);
-  const installed = state.installations.some((i) => i.user_id == user && i.installed);
-  const me = state.users.find((u) => u.id == user);
+  const installed = state.installations.some((i) => i.user_id === user && i.installed);
+  const me = state.users.find((u) => u.id === user);
   const { act } = actions;
   // Each section renders on its own: a rotation never rebuilds the person <select>, a grant never the theme.
   if (!el.firstChild) el.append(...Array.from({ length: 5 }, () => h('div', {})));
@@ -71,7 +71,7 @@ export function renderSettings(
         'button',
         {
           'data-testid': 'theme-toggle',
-          onclick: () => act('PATCH /__svc/settings', { theme: s.theme == 'light' ? 'dark' : 'light' }),
+          onclick: () => act('PATCH /__svc/settings', { theme: s.theme === 'light' ? 'dark' : 'light' }),
         },
         `Theme: ${s.theme}`,
       ),
@@ -85,7 +85,7 @@ export function renderSettings(
             'data-testid': 'locale',
             onchange: (e) => act('PATCH /__svc/settings', { locale: (e.target as HTMLSelectElement).value }),
           },
-          ...['en', 'de', 'fr', 'ja'].map((l) => h('option', { value: l, selected: l == s.locale }, l)),
+          ...['en', 'de', 'fr', 'ja'].map((l) => h('option', { value: l, selected: l === s.locale }, l)),
         ),
       ),
     ),
@@ -105,8 +105,8 @@ export function renderSettings(
         ...state.users.map((u) =>
           h(
             'option',
-            { value: u.id, selected: u.id == user },
-            `${u.display_name} (${state.tenants.find((t) => t.id == u.tenant_id)?.name ?? u.tenant_id}${u.deprovisioned ? ', removed' : ''})`,
+            { value: u.id, selected: u.id === user },
+            `${u.display_name} (${state.tenants.find((t) => t.id === u.tenant_id)?.name ?? u.tenant_id}${u.deprovisioned ? ', removed' : ''})`,
           ),
         ),
       ),
@@ -117,14 +117,14 @@ export function renderSettings(
     h('h2', {}, 'Permissions'),
     scopes.length ? null : h('p', { class: 'note' }, 'The manifest asks for no permission.'),
     ...scopes.map((scope) => {
-      const bridgeScope = Object.entries(SCOPE_TO_MANIFEST).find(([, m]) => m == scope)?.[0] ?? scope;
+      const bridgeScope = Object.entries(SCOPE_TO_MANIFEST).find(([, m]) => m === scope)?.[0] ?? scope;
       const decision = granted.includes(scope) ? 'granted' : refused.has(bridgeScope) ? 'denied' : 'prompt';
       return h(
         'div',
         { class: 'row', 'data-testid': `permission-${scope}`, 'data-state': decision },
         h('span', { class: 'grow' }, scopeInWords(scope), h('div', { class: 'note' }, scope)),
         h('span', { class: `chip ${decision}` }, decision),
-        decision == 'granted'
+        decision === 'granted'
           ? h(
               'button',
               {
@@ -235,12 +235,12 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
   const filter = el.querySelector('select')!;
   const events = [...new Set(state.deliveries.map((d) => d.event))].sort();
   const options = ['', ...events];
-  if ([...filter.options].map((o) => o.value).join() != options.join())
+  if ([...filter.options].map((o) => o.value).join() !== options.join())
     filter.replaceChildren(
-      ...options.map((e) => h('option', { value: e, selected: e == inspector.event }, e || 'All events')),
+      ...options.map((e) => h('option', { value: e, selected: e === inspector.event }, e || 'All events')),
     );
   const shown = state.deliveries;
-  const who = (id: unknown) => state.users.find((u) => u.app_user_id == id);
+  const who = (id: unknown) => state.users.find((u) => u.app_user_id === id);
   const short = (id: string) => id.slice(0, 8);
   region(el.querySelector<HTMLElement>('.list')!, shown, () => [
     shown.length ? null : h('p', { class: 'note' }, 'No webhook yet (start svc dev with --webhooks <url>).'),
@@ -266,7 +266,7 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
             {},
             h('strong', {}, d.event),
             ' ',
-            h('span', { class: d.state == 'delivered' ? 'ok' : d.state == 'failed' ? 'err' : 'pending' }, d.state),
+            h('span', { class: d.state === 'delivered' ? 'ok' : d.state === 'failed' ? 'err' : 'pending' }, d.state),
             last ? ` · ${last.status ?? last.error}` : '',
             duplicate ? h('span', { class: 'chip', 'data-testid': 'duplicate' }, 'duplicate') : null,
             h(
@@ -322,7 +322,7 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
 /** Shows the deliveries of the chosen event only. */
 function applyEventFilter(el: HTMLElement): void {
   for (const d of el.querySelectorAll<HTMLElement>('[data-testid=delivery]'))
-    d.hidden = !!inspector.event && d.dataset.event != inspector.event;
+    d.hidden = !!inspector.event && d.dataset.event !== inspector.event;
 }
 
 /** A titled, indented JSON block with a copy button. */
@@ -360,7 +360,7 @@ export function renderNotifications(
   open: (deepLink: string) => void,
   region: Region,
 ): void {
-  const mine = state.notifications.filter((n) => n.user_id == state.settings.current_user_id).reverse();
+  const mine = state.notifications.filter((n) => n.user_id === state.settings.current_user_id).reverse();
   region(el, mine, () => [
     mine.length ? null : h('p', { class: 'note' }, 'No notification.'),
     ...mine.map((n) =>

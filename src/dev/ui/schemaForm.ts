@@ -11,7 +11,7 @@ export interface SchemaForm {
 
 const simple = (s: Schema | undefined) =>
   !!s &&
-  (['string', 'number', 'integer', 'boolean'].includes(s.type) || (s.type == 'array' && s.items?.type == 'string'));
+  (['string', 'number', 'integer', 'boolean'].includes(s.type) || (s.type === 'array' && s.items?.type === 'string'));
 
 /** One input for a simple schema; `name` labels it and names it in errors. */
 function field(name: string, schema: Schema, testid: string): { element: HTMLElement; read(): unknown } {
@@ -24,11 +24,11 @@ function field(name: string, schema: Schema, testid: string): { element: HTMLEle
     );
     return { element: h('label', {}, `${label} `, select), read: () => select.value };
   }
-  if (schema.type == 'boolean') {
+  if (schema.type === 'boolean') {
     const box = h('input', { type: 'checkbox', 'data-testid': testid });
     return { element: h('label', {}, box, ` ${label}`), read: () => box.checked };
   }
-  if (schema.type == 'array') {
+  if (schema.type === 'array') {
     const area = h('textarea', { 'data-testid': testid, placeholder: 'one per line' });
     const read = () =>
       area.value
@@ -39,13 +39,13 @@ function field(name: string, schema: Schema, testid: string): { element: HTMLEle
   }
   const input = h('input', {
     'data-testid': testid,
-    type: schema.type == 'string' ? 'text' : 'number',
+    type: schema.type === 'string' ? 'text' : 'number',
     placeholder: schema.description ?? '',
   });
   const read = () => {
-    if (schema.type == 'string') return input.value;
+    if (schema.type === 'string') return input.value;
     const n = Number(input.value);
-    if (input.value.trim() == '' || !Number.isFinite(n)) throw new Error(`${label} must be a number.`);
+    if (input.value.trim() === '' || !Number.isFinite(n)) throw new Error(`${label} must be a number.`);
     return n;
   };
   return { element: h('label', {}, `${label} `, input), read };
@@ -58,7 +58,7 @@ function field(name: string, schema: Schema, testid: string): { element: HTMLEle
  */
 export function schemaForm(schema: Schema, testid: string): SchemaForm {
   const properties: Record<string, Schema> | undefined =
-    schema?.type == 'object' ? (schema.properties ?? {}) : undefined;
+    schema?.type === 'object' ? (schema.properties ?? {}) : undefined;
   if (properties && Object.values(properties).every(simple)) {
     const required = new Set<string>(schema.required ?? []);
     const fields = Object.entries(properties).map(([name, s]) => ({ name, s, ...field(name, s, `${testid}-${name}`) }));
@@ -68,7 +68,7 @@ export function schemaForm(schema: Schema, testid: string): SchemaForm {
         const value: Record<string, unknown> = {};
         for (const f of fields) {
           const v = f.read();
-          const empty = v === '' || (Array.isArray(v) && v.length == 0);
+          const empty = v === '' || (Array.isArray(v) && v.length === 0);
           if (!empty || required.has(f.name)) value[f.name] = v;
         }
         return value;
@@ -76,7 +76,7 @@ export function schemaForm(schema: Schema, testid: string): SchemaForm {
     };
   }
   if (simple(schema)) return field('value', schema, testid);
-  const area = h('textarea', { 'data-testid': `${testid}-json` }, schema?.type == 'object' ? '{}' : '');
+  const area = h('textarea', { 'data-testid': `${testid}-json` }, schema?.type === 'object' ? '{}' : '');
   return {
     element: h('div', {}, h('div', { class: 'note' }, 'This schema needs JSON:'), area),
     read: () => {

@@ -40,7 +40,7 @@ export function sheet<T>(
           signal?.removeEventListener('abort', refuse);
           scrim.remove();
           sheets -= 1;
-          if (behind && sheets == 0) behind.inert = false;
+          if (behind && sheets === 0) behind.inert = false;
           before?.focus?.();
           resolve(value);
         };
@@ -48,7 +48,7 @@ export function sheet<T>(
         const refuse = () => close(buttons[0]!.value as T);
         const choose = (button: SheetButton<T>) => {
           try {
-            close(typeof button.value == 'function' ? (button.value as () => T)() : button.value);
+            close(typeof button.value === 'function' ? (button.value as () => T)() : button.value);
           } catch (e) {
             error.textContent = (e as Error).message;
             (dialog.querySelector('[aria-invalid=true]') as HTMLElement | null)?.focus();
@@ -64,7 +64,7 @@ export function sheet<T>(
             'aria-labelledby': titleId,
             'data-testid': testid,
             onkeydown: (event) => {
-              if ((event as KeyboardEvent).key != 'Escape') return;
+              if ((event as KeyboardEvent).key !== 'Escape') return;
               event.preventDefault();
               choose(buttons[0]!);
             },

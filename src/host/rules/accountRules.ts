@@ -56,11 +56,11 @@ export function accountRules({
       await platform['auth.signIn']?.(params, context);
     },
     'auth.signOut': async (params, context) => {
-      if (auth.type == 'external-oauth') session.signedIn = false;
+      if (auth.type === 'external-oauth') session.signedIn = false;
       await platform['auth.signOut']?.(params, context);
     },
     'auth.state': () =>
-      auth.type == 'svc-exchange' || (auth.type == 'external-oauth' && session.signedIn) ? 'signed-in' : 'signed-out',
+      auth.type === 'svc-exchange' || (auth.type === 'external-oauth' && session.signedIn) ? 'signed-in' : 'signed-out',
     // Query never prompts; an undeclared scope reads `denied`, since it can never be granted.
     'permissions.query': ({ scope }) => permissions.state(scope),
     'permissions.request': ({ scope }) => permissions.request(scope),
@@ -70,18 +70,18 @@ export function accountRules({
       const { app_user_id, tenant_id, locale, display_name, avatar_url, email } = await identity(params, context);
       const shown: Identity = { app_user_id, tenant_id, locale };
       // Fields by granted scope; `email` needs `identity.email`, which no manifest can declare.
-      if ((await permissions.state('identity.basic')) == 'granted') {
+      if ((await permissions.state('identity.basic')) === 'granted') {
         if (display_name !== undefined) shown.display_name = display_name;
         if (avatar_url !== undefined) shown.avatar_url = avatar_url;
       }
-      if (email !== undefined && (await permissions.state('identity.email')) == 'granted') shown.email = email;
+      if (email !== undefined && (await permissions.state('identity.email')) === 'granted') shown.email = email;
       return shown;
     };
   if (getToken)
     handlers['auth.getToken'] = (params, context) => {
       const refusal = authModeRefusal(auth.type, 'auth.getToken');
       if (refusal) throw wrong('auth.getToken', refusal);
-      if (auth.type == 'external-oauth' && !session.signedIn)
+      if (auth.type === 'external-oauth' && !session.signedIn)
         throw new SvcError(
           'ERR_SIGNED_OUT',
           'nobody is signed in; check svc.auth.state() and call svc.auth.signIn() first.',

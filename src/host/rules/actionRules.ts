@@ -90,9 +90,9 @@ export function actionRules({
         `no action of that name in the manifest (declared: ${[...declared.keys()].join(', ') || 'none'}).`,
       );
     const by = context?.invoked_by;
-    if (by != 'agent' && by != 'user')
+    if (by !== 'agent' && by !== 'user')
       throw fail('ERR_INVALID_ARGUMENT', "context.invoked_by must be 'agent' or 'user'.");
-    if (by == 'agent' && (typeof context.agent_id != 'string' || !context.agent_id))
+    if (by === 'agent' && (typeof context.agent_id !== 'string' || !context.agent_id))
       throw fail('ERR_INVALID_ARGUMENT', 'an agent invocation must name its agent: pass context.agent_id.');
     let validate = inputs.get(name);
     if (!validate) {
@@ -110,7 +110,7 @@ export function actionRules({
         `the app registered no handler; call svc.actions.handle('${name}', handler).`,
       );
 
-    const who = by == 'agent' ? { invoked_by: by, agent_id: context.agent_id } : { invoked_by: by };
+    const who = by === 'agent' ? { invoked_by: by, agent_id: context.agent_id } : { invoked_by: by };
     const request: ActionConfirmRequest = {
       name,
       title: action.title,
@@ -119,8 +119,8 @@ export function actionRules({
       context: who,
       signal,
     };
-    const floor = action.confirm == 'always' || (action.confirm == 'if_destructive' && request.destructive);
-    const stricter = policy == 'always' || (typeof policy == 'function' && policy(request) === true);
+    const floor = action.confirm === 'always' || (action.confirm === 'if_destructive' && request.destructive);
+    const stricter = policy === 'always' || (typeof policy === 'function' && policy(request) === true);
     let confirmed = false;
     if (floor || stricter) {
       confirmed = (await ask('confirmAction', 'actions.invoke', request)) === true;

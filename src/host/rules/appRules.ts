@@ -11,7 +11,7 @@ import { checkQuota, type StorageStore } from './createMemoryStorage';
 /** Whether a MIME type fits one of `accept` (`image/*` style wildcards included); all fit when `accept` is empty. */
 function accepts(type: string, accept: string[] | undefined): boolean {
   if (!accept?.length) return true;
-  return accept.some((a) => a == type || a == '*/*' || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
+  return accept.some((a) => a === type || a === '*/*' || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
 }
 
 /**
@@ -44,7 +44,7 @@ export function appRules({
   };
   const offer = platform['files.pick'];
   const handlers: HostHandlers = {
-    // No scope: the interface's bridge table gives svc.storage none, although the manifest lists `svc.storage`.
+    // No scope: the platform's bridge table gives svc.storage none, although the manifest lists `svc.storage`.
     'storage.get': ({ key }) => storage.get(key),
     'storage.set': ({ key, value }) => {
       checkQuota(storage, key, value as JsonValue);
@@ -58,7 +58,7 @@ export function appRules({
   // The one step of every operation that shows the person its params: ask, then refuse or run the effect.
   for (const name of Object.keys(methods) as MethodName[]) {
     const { asks, effect } = methods[name] as OperationDef;
-    if (asks?.request != 'params') continue;
+    if (asks?.request !== 'params') continue;
     const run = platform[name] as ((params: unknown, context: HostCallContext) => unknown) | undefined;
     (handlers as Record<string, unknown>)[name] =
       answers[asks.answer as AnswerName] && (run || !effect)

@@ -15,7 +15,7 @@ export type Ask = <K extends AnswerName>(
 export function createAsk(answers: HostAnswers): Ask {
   return async (name, method, ...args) => {
     const answer = answers[name] as ((...a: unknown[]) => unknown) | undefined;
-    if (typeof answer != 'function')
+    if (typeof answer !== 'function')
       throw new SvcError(
         'ERR_UNSUPPORTED',
         `this host cannot ask the person (it gives no answers.${name}).`,

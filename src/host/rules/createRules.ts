@@ -118,7 +118,7 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
       },
       async scopeProblem(scope, method) {
         const state = await permissions.state(scope);
-        return state == 'granted' ? undefined : permissions.notGranted(scope, method, state);
+        return state === 'granted' ? undefined : permissions.notGranted(scope, method, state);
       },
       invoke: actions.invoke,
     };

@@ -36,7 +36,7 @@ export function permissionRules({
 
   const prompt = async (scope: PermissionScope): Promise<'granted' | 'denied'> => {
     const manifestScope = SCOPE_TO_MANIFEST[scope]!;
-    const purpose = manifest.permissions.find((p) => p.scope == manifestScope)?.purpose ?? '';
+    const purpose = manifest.permissions.find((p) => p.scope === manifestScope)?.purpose ?? '';
     const answer = await ask('permission', 'permissions.request', { scope, manifestScope, purpose });
     if (answer !== 'granted' && answer !== 'denied')
       throw new SvcError(
@@ -62,7 +62,7 @@ export function permissionRules({
         );
       const now = await state(scope);
       // Like browsers: a decision sticks; a denied scope is not asked again (no re-prompt loops).
-      if (now != 'prompt') return now;
+      if (now !== 'prompt') return now;
       let pending = asking.get(scope);
       if (!pending) {
         pending = prompt(scope).finally(() => asking.delete(scope));
@@ -74,7 +74,7 @@ export function permissionRules({
       // Advice by state, so an app that follows it never loops: request() helps only from `prompt`.
       const advice = !declared.has(scope)
         ? `'${scope}' is not declared (${undeclaredAdvice(scope)}); requesting it cannot help.`
-        : now == 'denied'
+        : now === 'denied'
           ? `the person denied '${scope}'; degrade, and do not ask again (they can change it in settings).`
           : `needs the '${scope}' scope; call svc.permissions.request('${scope}') at the moment of use.`;
       return new SvcError('ERR_SCOPE_NOT_GRANTED', advice, false, method);

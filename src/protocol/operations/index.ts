@@ -41,5 +41,5 @@ export const methods = Object.fromEntries(
 
 /** Whether `name` is a registry operation (own key only: no prototype walk). */
 export function isMethodName(name: unknown): name is MethodName {
-  return typeof name == 'string' && Object.hasOwn(methods, name);
+  return typeof name === 'string' && Object.hasOwn(methods, name);
 }

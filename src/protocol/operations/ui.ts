@@ -5,7 +5,7 @@ import { ask, call, defineOperations, none, notification, prompt } from './defin
 
 /** An http(s) URL. */
 const httpUrl: Check<string> = (v, path) =>
-  typeof v == 'string' && /^https?:\/\/[^\s/]/i.test(v) ? undefined : `${path} must be an http(s) URL`;
+  typeof v === 'string' && /^https?:\/\/[^\s/]/i.test(v) ? undefined : `${path} must be an http(s) URL`;
 
 /**
  * `svc.ui`: the host's own UI.

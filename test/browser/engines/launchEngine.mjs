@@ -20,7 +20,7 @@ export const ENGINES = {
 
 /** Whether `engine` can start here, or a sentence saying what to install. `native` is the WebKitGTK WebView host. */
 export function engineMissing(engine) {
-  if (engine == 'native') {
+  if (engine === 'native') {
     const typelib = '/usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib';
     if (!existsSync('/usr/bin/python3') || !existsSync('/usr/lib/python3/dist-packages/gi'))
       return 'no PyGObject for /usr/bin/python3 (apt-get install -y python3-gi)';
@@ -30,9 +30,9 @@ export function engineMissing(engine) {
   }
   const e = ENGINES[engine];
   if (!existsSync(e.path)) return `no ${engine} at ${e.path} (apt-get install -y ${e.apt})`;
-  if (engine == 'webkit' && !existsSync(e.browser))
+  if (engine === 'webkit' && !existsSync(e.browser))
     return `no MiniBrowser at ${e.browser} (apt-get install -y ${e.apt})`;
-  if (engine == 'webkit' && !process.env.DISPLAY && !existsSync('/usr/bin/Xvfb'))
+  if (engine === 'webkit' && !process.env.DISPLAY && !existsSync('/usr/bin/Xvfb'))
     return 'no Xvfb (apt-get install -y xvfb)';
 }
 
@@ -78,12 +78,12 @@ async function startDriver(command, port, env) {
 export async function launchEngine(engine) {
   const missing = engineMissing(engine);
   if (missing) throw new Error(`cannot start ${engine}: ${missing}`);
-  if (engine == 'chromium') {
+  if (engine === 'chromium') {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: ENGINES.chromium.path, args: CHROMIUM_ARGS });
     return { engine, browser, newContext: () => browser.newContext(), close: () => browser.close() };
   }
-  if (engine == 'firefox') {
+  if (engine === 'firefox') {
     const { default: puppeteer } = await import('puppeteer-core');
     const browser = await puppeteer.launch({
       browser: 'firefox',

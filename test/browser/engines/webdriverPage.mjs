@@ -9,7 +9,7 @@ const UNDEFINED = '__svc_test_undefined__';
 const revive = (value) => {
   if (value === UNDEFINED) return undefined;
   if (Array.isArray(value)) return value.map(revive);
-  if (value && typeof value == 'object')
+  if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revive(v)]));
   return value;
 };
