@@ -69,7 +69,11 @@ export interface MockHost {
   hang(method: MethodName, options?: { times?: number }): void;
   /** Removes injected faults, of one method or all. */
   clearFaults(method?: MethodName): void;
-  /** Resolves once every message already sent has been handled (fire-and-forget calls included). */
+  /**
+   * Resolves once every message already sent has been handled (fire-and-forget calls' effects included) and the app's
+   * code that the answers resumed has sent what it sends next. It counts the messages in transit; it never waits on a
+   * person's answer, an injected `delay` or `hang`, or a clock, so it works under fake timers.
+   */
   flush(): Promise<void>;
   /** Clears the records (calls, UI, sent, saved, progress, unanswered) and the faults; state is kept. */
   reset(): void;

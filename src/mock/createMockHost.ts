@@ -5,9 +5,11 @@ import { createMemoryGrants } from '../host/rules/GrantStore';
 import { createMemoryStorage } from '../host/rules/createMemoryStorage';
 import { assertManifest } from '../manifest';
 import { undeclaredAdvice } from '../manifest/manifestFacts';
+import { methods, type MethodName } from '../protocol/methods';
 import { SvcError } from '../protocol/SvcError';
 import type { Identity } from '../protocol/types';
 import { createMemoryPair } from '../rpc/createMemoryPair';
+import type { Transport } from '../rpc/Transport';
 import { createFaults } from './createFaults';
 import { initialPermissions } from './initialPermissions';
 import type { MockHost } from './MockHost';
@@ -17,7 +19,11 @@ import { emptyUi, type MockRecords } from './MockState';
 import { deriveAppUserId } from './mockToken';
 import { nodeSafe } from './nodeSafe';
 import { tapTransport } from './tapTransport';
+import { countInFlight } from './countInFlight';
 import type { MockCall, MockHostOptions } from './types';
+
+// Whether an operation is fire-and-forget (its effect is what flush() waits for).
+const isNotification = (method: string) => methods[method as MethodName]?.kind === 'notification';
 
 /**
  * Creates a mock host for a unit test: the real `svc` client, connected over a structured-cloning in-memory
@@ -57,7 +63,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
   const storage = options.storage ?? createMemoryStorage();
   const faults = createFaults();
   const calls: MockCall[] = [];
-  const [appEnd, hostEnd] = createMemoryPair();
+  const inFlight = countInFlight();
+  const [appEnd, hostEnd] = inFlight.pair(createMemoryPair().map(nodeSafe) as [Transport, Transport]);
   const endpoint = createHost({
     manifest,
     answers: mockAnswers(options.answers ?? {}, r.unanswered, r.ui),
@@ -68,22 +75,23 @@ export function createMockHost(options: MockHostOptions): MockHost {
     confirmActions: options.confirmActions,
     // The mock's invokeAction lets messages already sent arrive first; it never waits on a clock (fake timers).
     handlerWait: 0,
-    around: (method, run) => faults.wrap(method, run),
+    // flush() waits for a notification's effect (a toast, a title); a request's answer is a message it waits for
+    // anyway, and a request waiting on a person is not waited for.
+    around: (method, run) =>
+      faults.wrap(method, isNotification(method) ? (params, context) => inFlight.run(() => run(params, context)) : run),
     app: { theme: options.theme ?? 'light', locale: identity.locale, launch_params: { ...options.launchParams } },
-    transport: tapTransport(nodeSafe(hostEnd), calls),
+    transport: tapTransport(hostEnd, calls),
   });
   const rules = endpoint.rules!;
   const client = createSvc({
-    transport: nodeSafe(appEnd),
+    transport: appEnd,
     snapshot: endpoint.snapshot,
     timeout: options.timeout,
     promptTimeout: options.promptTimeout,
   });
 
-  const flush = async () => {
-    // Microtasks only, no timers: it must also work under fake timers. The in-memory channel delivers in a few.
-    for (let i = 0; i < 32; i++) await Promise.resolve();
-  };
+  // Waits for the messages in transit and the operations running, not for a clock: it works under fake timers.
+  const flush = () => inFlight.settled();
 
   return {
     svc: client.svc,
@@ -154,6 +162,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
     close() {
       client.close();
       endpoint.close();
+      inFlight.close();
     },
   };
 }

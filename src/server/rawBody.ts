@@ -26,7 +26,9 @@ export function toBytes(body: unknown): Uint8Array<ArrayBuffer> {
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice();
   const what =
-    body === null || body === undefined ? String(body) : `a ${typeof body === 'object' ? 'parsed object' : typeof body}`;
+    body === null || body === undefined
+      ? String(body)
+      : `a ${typeof body === 'object' ? 'parsed object' : typeof body}`;
   throw new SvcSignatureError(
     'parsed-body',
     `body is ${what}, not the raw body: the signature covers the exact bytes received, so pass them before any JSON ` +

@@ -81,7 +81,9 @@ test('uninstall asks first, closes the app and says what happened; opening it ag
   await expect(page.getByTestId('install-sheet')).toContainText('Team Polls is not installed for Alice.');
   await page.getByTestId('install-confirm').click();
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
-  await expect.poll(() => session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed).toBe(true);
+  await expect
+    .poll(() => session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed)
+    .toBe(true);
 });
 
 test('a person who never installed the app gets the install step, not a permission sheet', async () => {

@@ -1,0 +1,87 @@
+import type { Transport } from '../rpc/Transport';
+
+/** What the mock host counts to know that the channel is quiet: messages in transit and effects running. */
+export interface InFlight {
+  /** The two ends of the in-memory channel, each counting what it sends and what it receives. */
+  pair(ends: readonly [Transport, Transport]): [Transport, Transport];
+  /** Runs an effect of the host, counted until it settles. */
+  run<T>(operation: () => T | Promise<T>): Promise<T>;
+  /**
+   * Resolves once no message is in transit and no operation runs, and a few turns later still none started: the
+   * app's code that an answer resumed has had its turn to send the next message.
+   */
+  settled(): Promise<void>;
+  /** The channel closed: nothing more will arrive, so nothing is waited for. */
+  close(): void;
+}
+
+// How many microtask turns a resumed `await` chain gets to send its next message before the channel counts as quiet:
+// an answer resumes the app's `await`, whose code may send again a few turns later.
+const TURNS = 16;
+
+/**
+ * Counts the mock channel's traffic, so that `host.flush()` waits for what is really in flight instead of a fixed
+ * number of turns. Microtasks only, no timers: it works under fake timers too. An effect a fault holds (`delay`,
+ * `hang`) is not counted: flush does not wait for an injected delay.
+ */
+export function countInFlight(): InFlight {
+  let sent = 0;
+  let received = 0;
+  let running = 0;
+  let closed = false;
+  let waiting: (() => void)[] = [];
+  const busy = () => !closed && (sent > received || running > 0);
+  const changed = () => {
+    if (busy()) return;
+    const wake = waiting;
+    waiting = [];
+    for (const resolve of wake) resolve();
+  };
+  const quiet = () => (busy() ? new Promise<void>((resolve) => waiting.push(resolve)) : Promise.resolve());
+  // Whether each end listens: the in-memory channel drops what it sends to an end nobody listens on yet (the app's
+  // end before its first call), so such a message is not waited for.
+  const listening = [false, false];
+  const end = (transport: Transport, self: 0 | 1): Transport => ({
+    send(message) {
+      if (!closed && listening[1 - self]) sent++;
+      return transport.send(message);
+    },
+    listen(receive) {
+      listening[self] = true;
+      transport.listen((message) => {
+        try {
+          receive(message);
+        } finally {
+          received++;
+          changed();
+        }
+      });
+    },
+    close: () => transport.close(),
+  });
+
+  return {
+    pair: ([a, b]) => [end(a, 0), end(b, 1)],
+    async run(operation) {
+      running++;
+      try {
+        return await operation();
+      } finally {
+        running--;
+        changed();
+      }
+    },
+    async settled() {
+      for (;;) {
+        await quiet();
+        const mark = sent;
+        for (let i = 0; i < TURNS; i++) await Promise.resolve();
+        if (sent === mark && !busy()) return;
+      }
+    },
+    close() {
+      closed = true;
+      changed();
+    },
+  };
+}
