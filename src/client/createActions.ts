@@ -18,6 +18,9 @@ export type Invalid = (method: string, problem: string) => SvcError;
  *
  * Invocations run one at a time in arrival order, so that `elicit()` and `progress()`, which the platform gives
  * no invocation argument, always bind to exactly one running invocation.
+ *
+ * Positional arguments and a tuple, where the rest of the code takes and returns named objects: property names
+ * survive minification, and the client's 4,000-byte budget has no room for them.
  */
 export function createActions(
   endpoint: () => Endpoint,

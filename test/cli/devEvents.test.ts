@@ -99,6 +99,7 @@ describe('svc dev on the terminal', () => {
     const quiet = await run(dir, ['.', '--port', '0', '--quiet', ...webhooks]);
     await quiet.control('/grant', { scope: 'svc.notifications' });
     await fetch(`${quiet.url.origin}/v1/installations/au-alice`);
+    // Proves that nothing is printed, which no event marks: the lines get the time they would take to appear.
     await new Promise((r) => setTimeout(r, 200));
     expect(quiet.out.stderr).not.toContain('-->');
     expect(quiet.out.stderr).not.toContain('<--');
