@@ -10,6 +10,7 @@ import { json, num, obj, str, text } from '../../src/protocol/shape';
 import type { JsonValue } from '../../src/protocol/types';
 import { createMockHost } from '../../src/mock';
 import type { mockEffects } from '../../src/mock/mockEffects';
+import { type OperationDoc, OPERATION_DOCS } from '../../scripts/operationDocs';
 
 // The namespace module with one operation more: its facade member and its entry, nothing else.
 interface SvcUiPlus extends SvcUi {
@@ -34,6 +35,13 @@ export const optedOut: Effects = { ...mock, 'ui.vibrate': null };
 export const handled: Effects = { ...mock, 'ui.vibrate': ({ ms }) => void ms };
 // @ts-expect-error the effect gets the params its entry checks (`ms` is a number)
 export const mistyped: Effects = { ...mock, 'ui.vibrate': ({ ms }: { ms: string }) => void ms };
+
+// PROTOCOL.md's operation table is written from the registry and a prose row per operation: the new operation's row
+// is asked for by the compiler too.
+type Docs = { readonly [M in keyof typeof registry]: OperationDoc };
+// @ts-expect-error OPERATION_DOCS has no row for ui.vibrate: add its params (and result) to scripts/operationDocs.ts
+export const docsIncomplete: Docs = OPERATION_DOCS;
+export const docsComplete: Docs = { ...OPERATION_DOCS, 'ui.vibrate': { params: '`{ ms }`' } };
 
 // An operation the rules answer themselves (no effect) needs none.
 const noEffect = { ...methods, 'ui.vibrate': { ...uiPlus.vibrate, effect: false as const } };
