@@ -67,8 +67,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
   const [appEnd, hostEnd] = inFlight.pair(createMemoryPair().map(nodeSafe) as [Transport, Transport]);
   const endpoint = createHost({
     manifest,
-    answers: mockAnswers(options.answers ?? {}, r.unanswered, r.ui),
-    handlers: { ...mockEffects(manifest, options, identity, r), ...options.handlers } as HostHandlers,
+    answers: mockAnswers({ answers: options.answers ?? {}, unanswered: r.unanswered, ui: r.ui }),
+    handlers: { ...mockEffects({ manifest, options, identity, records: r }), ...options.handlers } as HostHandlers,
     grants,
     storage,
     signedIn: options.signedIn === true,

@@ -37,7 +37,16 @@ const asked = new Map<string, string>([
  * `ERR_MOCK_UNANSWERED`, naming what to add (and is recorded in `unanswered`, also when the app swallows the error);
  * an answer that throws rejects `ERR_MOCK_ANSWER_THREW` (an SvcError passes through as it is).
  */
-export function mockAnswers(answers: MockAnswers, unanswered: string[], ui: MockUi): HostAnswers {
+export function mockAnswers({
+  answers,
+  unanswered,
+  ui,
+}: {
+  answers: MockAnswers;
+  /** Where a missing answer's name is recorded (`host.unanswered`). */
+  unanswered: string[];
+  ui: MockUi;
+}): HostAnswers {
   const given = answers as Record<string, Answer | undefined>;
   const wrapped: Record<string, Answer> = {};
   for (const [name, method] of asked)

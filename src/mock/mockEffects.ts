@@ -19,7 +19,18 @@ function toSvcFiles(files: MockFile[] = []): SvcFile[] {
  * The mock's platform: what a real host's platform would do once the rules (`createHost` with a manifest) let a
  * call through, played in memory and recorded for assertions. No rule lives here.
  */
-export function mockEffects(manifest: Manifest, options: MockHostOptions, identity: Identity, r: MockRecords) {
+export function mockEffects({
+  manifest,
+  options,
+  identity,
+  records: r,
+}: {
+  manifest: Manifest;
+  options: MockHostOptions;
+  identity: Identity;
+  /** Where the effects record what the app did (`host.ui`, `host.sent`, ...). */
+  records: MockRecords;
+}) {
   const files = toSvcFiles(options.files);
   const auth = manifest.auth;
   const facts = manifestFacts(manifest);
