@@ -7,7 +7,7 @@ export interface InFlight {
   /** Runs an effect of the host, counted until it settles. */
   run<T>(operation: () => T | Promise<T>): Promise<T>;
   /**
-   * Resolves once no message is in transit and no operation runs, and a few turns later still none started: the
+   * Resolves once no message is in transit and no effect runs, and a few turns later none has started: the
    * app's code that an answer resumed has had its turn to send the next message.
    */
   settled(): Promise<void>;
@@ -25,12 +25,13 @@ const TURNS = 16;
  * `hang`) is not counted: flush does not wait for an injected delay.
  */
 export function countInFlight(): InFlight {
+  // Messages in transit towards each end, and notifications' effects running.
+  const inTransit = [0, 0];
   let sent = 0;
-  let received = 0;
   let running = 0;
   let closed = false;
   let waiting: (() => void)[] = [];
-  const busy = () => !closed && (sent > received || running > 0);
+  const busy = () => !closed && (inTransit[0]! > 0 || inTransit[1]! > 0 || running > 0);
   const changed = () => {
     if (busy()) return;
     const wake = waiting;
@@ -39,11 +40,15 @@ export function countInFlight(): InFlight {
   };
   const quiet = () => (busy() ? new Promise<void>((resolve) => waiting.push(resolve)) : Promise.resolve());
   // Whether each end listens: the in-memory channel drops what it sends to an end nobody listens on yet (the app's
-  // end before its first call), so such a message is not waited for.
+  // end before its first call), so such a message is not waited for; and one that arrives all the same (the end
+  // began to listen meanwhile) does not count as another's arrival.
   const listening = [false, false];
   const end = (transport: Transport, self: 0 | 1): Transport => ({
     send(message) {
-      if (!closed && listening[1 - self]) sent++;
+      if (!closed && listening[1 - self]) {
+        inTransit[1 - self]!++;
+        sent++;
+      }
       return transport.send(message);
     },
     listen(receive) {
@@ -52,12 +57,17 @@ export function countInFlight(): InFlight {
         try {
           receive(message);
         } finally {
-          received++;
+          if (inTransit[self]! > 0) inTransit[self]!--;
           changed();
         }
       });
     },
-    close: () => transport.close(),
+    // Either end closes the whole in-memory channel: what is in transit is dropped, and nothing is waited for.
+    close() {
+      closed = true;
+      changed();
+      transport.close();
+    },
   });
 
   return {
