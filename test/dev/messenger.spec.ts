@@ -1,11 +1,11 @@
 // The simulated messenger end to end, in Chromium, driven as a person would: Team Polls (examples/polls) with its
 // real backend, on the local platform. Each step checks what the person sees and what the backend received.
-import { join, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { createPollsBackend, type PollsBackend } from '../../examples/polls/server/createPollsBackend';
+import type { DevPlatform } from '../../src/dev';
+import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
+import { type PollsSession, startPollsBackend, startPollsSession } from './pollsSession';
 
-const root = resolve(import.meta.dirname, '../..');
+let session: PollsSession;
 let platform: DevPlatform;
 let backend: PollsBackend;
 let page: Page;
@@ -13,50 +13,15 @@ let page: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  // The backend listens first (its URL goes into the app's build), then the platform, then the backend learns the
-  // platform's addresses: the order npm start uses, with free ports.
-  const { buildPollsApp } = await import(join(root, 'examples/polls/build.mjs'));
-  const probe = await createPollsBackend({
-    apiBase: 'http://127.0.0.1:1/v1',
-    authUrl: 'http://127.0.0.1:1',
-    realm: 'x',
-    audience: 'x',
-    miniAppId: 'x',
-    signingSecret: 'x',
-    appOrigin: 'http://x',
-  });
-  const port = Number(new URL(probe.origin).port);
-  await probe.close();
-  await buildPollsApp({ api: probe.origin });
-  platform = await startDevPlatform({
-    dir: join(root, 'examples/polls'),
-    port: 0,
-    webhooks: `${probe.origin}/svc/webhooks`,
-    allow: [probe.origin],
-    retryScale: 0.01,
-  });
-  backend = await startBackend(port);
-  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
-  await page.goto(platform.url);
+  // A copy of the example built for its backend's free port, the platform, then the backend: the order npm start
+  // uses.
+  session = await startPollsSession(browser, { viewport: { width: 1500, height: 860 } });
+  ({ platform, backend, page } = session);
 });
 test.afterAll(async () => {
-  await page?.close();
-  await backend?.close();
-  await platform?.close();
+  await session?.close();
 });
 
-const startBackend = (port: number) =>
-  createPollsBackend({
-    apiBase: platform.baseUrl,
-    authUrl: platform.authUrl,
-    realm: platform.realm,
-    audience: platform.audience,
-    miniAppId: platform.miniAppId,
-    signingSecret: platform.signingSecret,
-    signingSecrets: () => platform.signingSecrets,
-    appOrigin: platform.appOrigin,
-    port,
-  });
 const app = () => page.frameLocator('[data-testid=app-frame]');
 const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
 
@@ -208,7 +173,8 @@ test('with the backend stopped, deliveries are retried with backoff; "send again
   await expect(granted).toHaveAttribute('data-state', 'failed', { timeout: 15_000 });
   await granted.locator('summary').click();
   await expect(granted.getByTestId('attempt')).toHaveCount(6);
-  backend = await startBackend(port);
+  backend = await startPollsBackend(platform, port);
+  session.backend = backend;
   await granted.getByTestId('resend').click();
   await expect(page.locator('[data-testid=delivery][data-event="scope.granted"]').first()).toHaveAttribute(
     'data-state',

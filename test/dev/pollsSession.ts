@@ -13,10 +13,26 @@ const root = resolve(import.meta.dirname, '../..');
 /** A running session: the platform, the backend, and a page on the messenger. */
 export interface PollsSession {
   platform: DevPlatform;
+  /** The backend running now; a case that restarts it puts the new one here, which `close()` stops. */
   backend: PollsBackend;
   page: Page;
   dir: string;
   close(): Promise<void>;
+}
+
+/** Team Polls' backend for `platform`, on `port` (again, after a test stopped it). */
+export function startPollsBackend(platform: DevPlatform, port: number): Promise<PollsBackend> {
+  return createPollsBackend({
+    apiBase: platform.baseUrl,
+    authUrl: platform.authUrl,
+    realm: platform.realm,
+    audience: platform.audience,
+    miniAppId: platform.miniAppId,
+    signingSecret: platform.signingSecret,
+    signingSecrets: () => platform.signingSecrets,
+    appOrigin: platform.appOrigin,
+    port,
+  });
 }
 
 /** Copies the example, builds it for a backend on a free port, starts the platform and the backend, opens the page. */
@@ -52,28 +68,20 @@ export async function startPollsSession(
     retryScale: 0.01,
     ...platformOptions,
   });
-  const backend = await createPollsBackend({
-    apiBase: platform.baseUrl,
-    authUrl: platform.authUrl,
-    realm: platform.realm,
-    audience: platform.audience,
-    miniAppId: platform.miniAppId,
-    signingSecret: platform.signingSecret,
-    signingSecrets: () => platform.signingSecrets,
-    appOrigin: platform.appOrigin,
-    port,
-  });
+  const backend = await startPollsBackend(platform, port);
   const page = await browser.newPage({ viewport: viewport ?? { width: 1440, height: 900 } });
   await page.goto(platform.url);
-  return {
+  const session: PollsSession = {
     platform,
     backend,
     page,
     dir,
     async close() {
       await page.close();
-      await backend.close();
+      // The backend running now: a case may have stopped and restarted it.
+      await session.backend.close();
       await platform.close();
     },
   };
+  return session;
 }
