@@ -4,7 +4,7 @@
 import { createSvc } from '../../src/client/createSvc';
 import { createHost, createMemoryGrants, createMemoryPair, withRules } from '../../src/host/core';
 import { assertManifest, createInputValidator } from '../../src/manifest';
-import { describeHostRules } from './hostRules';
+import { describeHostRules, nextMacrotask, SUITE_EFFECTS } from './hostRules';
 
 describeHostRules('svc-sdk/host/core: createHost({ rules: withRules(...) })', (setup) => {
   const [appEnd, hostEnd] = createMemoryPair();
@@ -17,26 +17,13 @@ describeHostRules('svc-sdk/host/core: createHost({ rules: withRules(...) })', (s
       confirmActions: setup.confirmActions,
       handlerWait: 0,
     }),
-    handlers: {
-      'identity.get': () => ({
-        app_user_id: 'u-1',
-        tenant_id: 't-1',
-        locale: 'en',
-        display_name: 'Ada',
-        email: 'ada@example.com',
-      }),
-      'auth.getToken': () => ({ access_token: 'opaque-token', expires_in: 300 }),
-      'room.current': () => null,
-      'message.send': () => ({ event_id: '$1' }),
-    },
+    handlers: SUITE_EFFECTS,
     transport: hostEnd,
   });
   const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
   return {
     svc,
     invoke: (name, input, context = { invoked_by: 'user' }) => host.invokeAction(name, input, context),
-    flush: async () => {
-      for (let i = 0; i < 32; i++) await Promise.resolve();
-    },
+    flush: nextMacrotask,
   };
 });

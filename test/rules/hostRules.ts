@@ -7,6 +7,29 @@ import type { PermissionScope, PermissionState, Svc } from '../../src/index';
 import { exchangeManifest, type Json, noneManifest, oauthManifest } from '../mock/fixtures';
 import { rejectsWith } from '../mock/helpers';
 
+/**
+ * The platform a bare host under the suite offers: its effects only (the rules decide what leaves), the same for
+ * every host built on svc-sdk/host.
+ */
+export const SUITE_EFFECTS = {
+  'identity.get': () => ({
+    app_user_id: 'u-1',
+    tenant_id: 't-1',
+    locale: 'en',
+    display_name: 'Ada',
+    email: 'ada@example.com',
+  }),
+  'auth.getToken': () => ({ access_token: 'opaque-token', expires_in: 300 }),
+  'room.current': () => null,
+  'message.send': () => ({ event_id: '$1' }),
+};
+
+/**
+ * `flush()` of a host over the in-memory channel: it delivers in microtasks, which all run before the next
+ * macrotask, so one turn settles every chain of messages, however long.
+ */
+export const nextMacrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** What the suite needs of a host under test. */
 export interface HostUnderTest {
   svc: Svc;
