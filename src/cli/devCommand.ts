@@ -13,12 +13,9 @@ export interface DevCommandHooks {
   stopped?: Promise<unknown>;
 }
 
-/**
- * Writes the backend's settings, the signing secret among them: in a file only its owner can read (mode 600, also
- * when the file already existed), never on the terminal.
- */
-async function writeBackendEnv(path: string, platform: DevPlatform): Promise<void> {
-  const lines = {
+/** The backend's settings for `platform`, by the environment variable `--backend-env` writes each to. */
+export function backendEnv(platform: DevPlatform): Record<string, string> {
+  return {
     SVC_API_BASE: platform.baseUrl,
     SVC_AUTH_URL: platform.authUrl,
     SVC_REALM: platform.realm,
@@ -28,7 +25,14 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
     // During a rotation's overlap the previous secret still verifies: a backend may accept both.
     ...(platform.signingSecrets[1] ? { SVC_SIGNING_SECRET_PREVIOUS: platform.signingSecrets[1] } : {}),
   };
-  const text = Object.entries(lines)
+}
+
+/**
+ * Writes the backend's settings, the signing secret among them: in a file only its owner can read (mode 600, also
+ * when the file already existed), never on the terminal.
+ */
+async function writeBackendEnv(path: string, platform: DevPlatform): Promise<void> {
+  const text = Object.entries(backendEnv(platform))
     .map(([k, v]) => `${k}=${v}\n`)
     .join('');
   // Narrowed before the secret is written: an existing file keeps its mode on write.

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendEnv } from '../../src/cli/devCommand';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -22,15 +23,8 @@ afterAll(() => platform?.close());
 describe("the backend guide's block", () => {
   it('runs as written with the settings svc dev writes, and posts its card as the person the token names', async () => {
     expect(block, 'docs/backend.md has no block starting with the svc-sdk/server import').toBeDefined();
-    // What `--backend-env` writes (src/cli/devCommand.ts), as `node --env-file` would load it.
-    const env = {
-      SVC_API_BASE: platform.baseUrl,
-      SVC_AUTH_URL: platform.authUrl,
-      SVC_REALM: platform.realm,
-      SVC_AUDIENCE: platform.audience,
-      SVC_MINI_APP_ID: platform.miniAppId,
-      SVC_SIGNING_SECRET: platform.signingSecret,
-    };
+    // What `--backend-env` writes, as `node --env-file` would load it.
+    const env = backendEnv(platform);
     Object.assign(process.env, env);
     const room = platform.rooms.find((r) => !r.is_encrypted)!;
     const token = await platform.appToken();
