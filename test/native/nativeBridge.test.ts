@@ -31,6 +31,19 @@ beforeAll(async () => {
 });
 afterAll(() => servers?.close());
 
+/** Loads a third-party iframe into the app's page that posts `forged` through the WebView's `svc` handler. */
+const forgeFromIframe = (native: NativeHost, forged: string) =>
+  native.evaluate(
+    (url) =>
+      new Promise((loaded) => {
+        const frame = document.createElement('iframe');
+        frame.onload = loaded;
+        frame.src = url;
+        document.body.append(frame);
+      }),
+    `${evil}?${new URLSearchParams({ nativeForge: forged })}`,
+  );
+
 describe('createHost over nativeTransport, in WebKitGTK', () => {
   let native: NativeHost;
   let host: HostEndpoint;
@@ -130,16 +143,7 @@ describe('createHost over nativeTransport, in WebKitGTK', () => {
       params: { key: 'planted', value: 1 },
     });
     const from = native.events.length;
-    await native.evaluate(
-      (url) =>
-        new Promise((loaded) => {
-          const frame = document.createElement('iframe');
-          frame.onload = loaded;
-          frame.src = url;
-          document.body.append(frame);
-        }),
-      `${evil}?${new URLSearchParams({ nativeForge: forged })}`,
-    );
+    await forgeFromIframe(native, forged);
     await native.next((e) => e.event === 'refused', from);
     expect(kept.has('planted')).toBe(false);
     // The channel is untouched.
@@ -158,16 +162,7 @@ describe('without the top-frame check', () => {
     try {
       await native.load(app);
       const forged = JSON.stringify({ svc: 1, id: 'f', method: 'storage.set', params: { key: 'planted', value: 1 } });
-      await native.evaluate(
-        (url) =>
-          new Promise((loaded) => {
-            const frame = document.createElement('iframe');
-            frame.onload = loaded;
-            frame.src = url;
-            document.body.append(frame);
-          }),
-        `${evil}?${new URLSearchParams({ nativeForge: forged })}`,
-      );
+      await forgeFromIframe(native, forged);
       await expect.poll(() => kept.get('planted')).toBe(1);
     } finally {
       host.close();
