@@ -95,8 +95,8 @@ export function starterTemplate(options: StarterOptions): Record<string, string 
         type: 'module',
         scripts: {
           dev: 'node scripts/dev.mjs',
-          build: 'tsc --noEmit && vite build && svc validate dist',
-          test: 'vitest run',
+          build: 'tsc --noEmit && svc check && vite build && svc validate dist',
+          test: 'svc check && vitest run',
         },
         dependencies: { 'svc-sdk': options.sdkRange },
         devDependencies: { '@types/node': '^20.19.0', typescript: '~6.0.3', vite: '^8.0.0', vitest: '^4.1.0' },
@@ -226,7 +226,7 @@ body[data-theme="dark"] button { background: #8ea8ff; color: #0b1020; }
     'public/icons/icon-192.png': starterIcon(192),
     'public/icons/icon-512.png': starterIcon(512),
     'server/backend.js': `// The backend: verifies the app's token, posts a card through the signed server API, handles webhooks once each.
-// Run alone with \`node --env-file=.env server/backend.js\` (svc dev --env-file .env writes the settings), or from
+// Run alone with \`node --env-file=.env server/backend.js\` (\`npx svc dev dist --backend-env .env\` writes the settings), or from
 // scripts/dev.mjs and the tests, which pass the settings in.
 import { createServer } from 'node:http';
 import {

@@ -23,6 +23,9 @@ async function starter(): Promise<string> {
   symlinkSync(root, join(dir, 'node_modules/svc-sdk'));
   for (const name of ['vite', 'vitest', 'typescript', '@types/node'])
     symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
+  // The bins its npm scripts call, as npm links them.
+  symlinkSync(join(root, 'dist/cli.js'), join(dir, 'node_modules/.bin/svc'));
+  symlinkSync(join(root, 'node_modules/vitest/vitest.mjs'), join(dir, 'node_modules/.bin/vitest'));
   return dir;
 }
 const run = (dir: string, args: string[]) =>
@@ -60,8 +63,15 @@ describe('svc init --template vite', () => {
     'its tests pass, it type-checks, and its build is a valid package',
     async () => {
       const dir = await starter();
-      const tests = run(dir, ['node_modules/vitest/vitest.mjs', 'run']);
+      // `npm test` as the developer runs it: svc check (the manifest in public/, the code in src/), then Vitest.
+      const tests = spawnSync('npm', ['test'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      });
       expect(tests.status, tests.stdout + tests.stderr).toBe(0);
+      expect(tests.stdout).toMatch(/^svc check: ok \(\d+ source files?, 0 declared actions\)$/m);
       expect(tests.stdout).toMatch(/Tests\s+4 passed/);
       const tsc = run(dir, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
       expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);

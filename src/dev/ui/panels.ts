@@ -200,7 +200,7 @@ export function renderSettings(
       'p',
       { class: 'note', 'data-testid': 'secret-note' },
       state.secret.previous_valid_until && Date.parse(state.secret.previous_valid_until) > Date.now()
-        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret from now on, and the previous one still verifies until ${time(state.secret.previous_valid_until)}. Your backend must verify with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --env-file rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
+        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret from now on, and the previous one still verifies until ${time(state.secret.previous_valid_until)}. Your backend must verify with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --backend-env rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
         : `Secret generation ${state.secret.generation}. Rotating makes a new secret that signs webhooks at once, while the previous one keeps verifying for an hour: the overlap in which your backend moves to the new one.`,
     ),
     h('h2', {}, 'State'),
