@@ -261,3 +261,24 @@ test('when svc dev stops the page says so; after a restart the old tab says to o
     await again.close();
   }
 });
+
+test('refusing a scope never granted sends no webhook: nothing was revoked; a grant and its revoke send one each', async () => {
+  const events = () =>
+    session.platform.state.deliveries.map((d) => `${d.event} ${(d.payload as { scope?: string }).scope}`).sort();
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+  await app().getByTestId('remind').click();
+  await page.getByTestId('permission-deny').click();
+  await tab('Settings');
+  await expect(page.getByTestId('permission-svc.notifications')).toHaveAttribute('data-state', 'denied');
+  expect(events().filter((e) => e.startsWith('scope.'))).toEqual(['scope.granted svc.room.context']);
+  await page.getByTestId('grant-svc.notifications').click();
+  await page.getByTestId('revoke-svc.notifications').click();
+  await expect.poll(() => events().filter((e) => e.startsWith('scope.'))).toEqual([
+    'scope.granted svc.notifications',
+    'scope.granted svc.room.context',
+    'scope.revoked svc.notifications',
+  ]);
+});

@@ -68,6 +68,9 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       grant = { user_id: userId, mini_app_id: ctx.miniAppId, scopes: [] };
       state.grants.push(grant);
     }
+    // An event tells of a change: refusing a scope never granted revokes nothing, and granting one already granted
+    // grants nothing, so neither sends one (the platform's events are granted and revoked, not asked or refused).
+    if (grant.scopes.includes(scope) === on) return;
     grant.scopes = grant.scopes.filter((s) => s !== scope).concat(on ? [scope] : []);
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
