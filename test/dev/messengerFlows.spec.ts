@@ -276,9 +276,7 @@ test('refusing a scope never granted sends no webhook: nothing was revoked; a gr
   expect(events().filter((e) => e.startsWith('scope.'))).toEqual(['scope.granted svc.room.context']);
   await page.getByTestId('grant-svc.notifications').click();
   await page.getByTestId('revoke-svc.notifications').click();
-  await expect.poll(() => events().filter((e) => e.startsWith('scope.'))).toEqual([
-    'scope.granted svc.notifications',
-    'scope.granted svc.room.context',
-    'scope.revoked svc.notifications',
-  ]);
+  await expect
+    .poll(() => events().filter((e) => e.startsWith('scope.')))
+    .toEqual(['scope.granted svc.notifications', 'scope.granted svc.room.context', 'scope.revoked svc.notifications']);
 });
