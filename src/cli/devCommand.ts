@@ -21,6 +21,8 @@ export function backendEnv(platform: DevPlatform): Record<string, string> {
     SVC_REALM: platform.realm,
     SVC_AUDIENCE: platform.audience,
     SVC_MINI_APP_ID: platform.miniAppId,
+    // The app's exact origin: the one a backend lets call it from a browser (requireToken({ origins })).
+    ...(platform.appOrigin ? { SVC_APP_ORIGIN: platform.appOrigin } : {}),
     SVC_SIGNING_SECRET: platform.signingSecret,
     // During a rotation's overlap the previous secret still verifies: a backend may accept both.
     ...(platform.signingSecrets[1] ? { SVC_SIGNING_SECRET_PREVIOUS: platform.signingSecrets[1] } : {}),
@@ -81,7 +83,11 @@ its CSP; prints the messenger's URL and runs until Ctrl-C.`,
       value: 'n',
       help: `Port of the messenger and platform (default 4310, the next free one when taken; 0: any free one).`,
     },
-    'package-port': { type: 'string', value: 'n', help: `Port of the app's package origin (default any free one).` },
+    'package-port': {
+      type: 'string',
+      value: 'n',
+      help: `Port of the app's package origin (default: the one kept in --state, else any free one).`,
+    },
     webhooks: {
       type: 'string',
       value: 'url',
@@ -196,7 +202,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         platform = await startDevPlatform({
           dir,
           port,
-          packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
+          packagePort: values['package-port'] === undefined ? undefined : Number(values['package-port']),
           webhooks: values.webhooks,
           allow: values.allow,
           appUrl: values['app-url'],
@@ -224,9 +230,10 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
             port += 1;
             continue;
           }
+          const taken = option === '--port' ? port : values['package-port'];
           writeLine(
             io.stderr,
-            `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
+            `svc dev: port ${taken} (${option}) is taken by another program; pass ${option} <another> or ${option} 0 for any free one.`,
           );
           return EXIT.usage;
         }

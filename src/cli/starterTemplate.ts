@@ -347,7 +347,7 @@ if (import.meta.url == \`file://\${process.argv[1]}\`) {
     audience: env.SVC_AUDIENCE,
     miniAppId: env.SVC_MINI_APP_ID,
     signingSecrets: () => [env.SVC_SIGNING_SECRET, env.SVC_SIGNING_SECRET_PREVIOUS].filter(Boolean),
-    appOrigin: env.APP_ORIGIN ?? 'http://127.0.0.1:5173',
+    appOrigin: env.SVC_APP_ORIGIN ?? 'http://127.0.0.1:5173',
     port: Number(env.PORT ?? 8787),
   });
   console.log(\`backend at \${backend.origin}\`);

@@ -162,6 +162,11 @@ export interface DevState {
   deliveries: DevDelivery[];
   settings: DevSettings;
   secret: DevSecretState;
+  /**
+   * The port the app's package was served on: kept with `--state`, so the app's origin (which a backend allows by
+   * name) stays the same across restarts.
+   */
+  package_port?: number;
 }
 
 /** What the page needs at start (`GET /__svc/config`). @public */

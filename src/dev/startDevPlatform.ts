@@ -38,7 +38,10 @@ export interface DevPlatformOptions {
   version?: string;
   /** Port of the messenger and the platform on 127.0.0.1; default a free one. */
   port?: number;
-  /** Port of the package server (another origin); default a free one. */
+  /**
+   * Port of the package server (another origin); default the one the `statePath` file kept from the last start (a
+   * free one when that is taken, said in a notice), else a free one.
+   */
   packagePort?: number;
   /** The backend's webhook URL (`--webhooks`). */
   webhooks?: string;
@@ -78,7 +81,7 @@ export interface DevPlatformOptions {
 
 /** Something the developer should know about the running platform. @public */
 export interface DevNotice {
-  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed';
+  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed' | 'package-port-moved';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }
@@ -318,23 +321,34 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       })
     : undefined;
   let pkg: PackageServer | undefined;
+  // The port the state kept, so the app's origin a backend allows stays the same; an explicit one wins.
+  const keptPort = options.packagePort === undefined ? raw.package_port : undefined;
+  const servePackage = (port: number | undefined) =>
+    createPackageServer({
+      dir: app!.dir,
+      manifest: app!.manifest,
+      messengerOrigin: origin,
+      allow: options.allow,
+      port,
+      exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
+      onBlocked: (request) => {
+        blocked.push(request);
+        tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
+        broadcast('blocked', { type: 'blocked', request });
+      },
+    });
   try {
-    pkg =
-      app && !options.appUrl
-        ? await createPackageServer({
-            dir: app.dir,
-            manifest: app.manifest,
-            messengerOrigin: origin,
-            allow: options.allow,
-            port: options.packagePort,
-            exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
-            onBlocked: (request) => {
-              blocked.push(request);
-              tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
-              broadcast('blocked', { type: 'blocked', request });
-            },
-          })
-        : undefined;
+    if (app && !options.appUrl) {
+      pkg = await servePackage(options.packagePort ?? keptPort).catch(async (error: NodeJS.ErrnoException) => {
+        if (keptPort === undefined || error.code !== 'EADDRINUSE') throw error;
+        const moved = await servePackage(0);
+        await notice(
+          'package-port-moved',
+          `the app's port ${keptPort} (kept in ${options.statePath}) is taken, so it is served from ${moved.origin} now: give your backend the new origin (--backend-env writes it as SVC_APP_ORIGIN).`,
+        );
+        return moved;
+      });
+    }
   } catch (error) {
     // Nothing may keep running when the start fails: the caller reports the error and exits.
     webhooks?.close();
@@ -347,6 +361,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const resumed = webhooks ? state.deliveries.filter((d) => d.state === 'pending' && d.url === options.webhooks) : [];
   for (const delivery of resumed) webhooks!.resume(delivery);
   if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
+  const packagePort = pkg ? Number(new URL(pkg.origin).port) : undefined;
+  if (file && packagePort !== undefined && raw.package_port !== packagePort) {
+    state.package_port = packagePort;
+    await changed();
+  }
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const config = (): DevConfig => ({

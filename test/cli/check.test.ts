@@ -233,7 +233,7 @@ describe('svc check and svc validate on the layout `svc init --template vite` wr
     expect((await runSvc(['init', 'vite-app', '--template', 'vite'], parent)).code).toBe(0);
     const dir = `${parent}/vite-app`;
     const manifest = JSON.parse(readFileSync(`${dir}/public/manifest.json`, 'utf8'));
-    manifest.actions = [{ ...validManifest().actions[0], name: 'say_hello', route: '/' }];
+    manifest.actions = [{ ...validManifest().actions![0], name: 'say_hello', route: '/' }];
     writeFileSync(`${dir}/public/manifest.json`, JSON.stringify(manifest, null, 2));
     appendFileSync(`${dir}/src/main.ts`, "\nsvc.actions.handle('say_hello', async () => ({ said: true }));\n");
     return dir;

@@ -75,6 +75,7 @@ const DevStateSchema = z.looseObject({
     current_room_id: str,
   }),
   secret: z.looseObject({ generation: z.number().int(), previous_valid_until: str.optional() }),
+  package_port: z.number().int().min(1).max(65535).optional(),
 });
 
 /**
