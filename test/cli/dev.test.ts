@@ -200,6 +200,8 @@ describe('svc dev', () => {
     const code = await new Promise((r) => child.once('exit', r));
     taken.close();
     expect(code).toBe(2);
-    expect(stderr).toContain(`port ${port} (--package-port) is taken by another program; pass --package-port <another>`);
+    expect(stderr).toContain(
+      `port ${port} (--package-port) is taken by another program; pass --package-port <another>`,
+    );
   });
 });
