@@ -146,8 +146,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     for (const res of streams) res.write(frame);
   };
   const tell = (event: DevEvent) => options.onEvent?.(event);
-  // Attempts already told, per delivery: a change reports only the new ones.
-  const toldAttempts = new Map<string, number>();
+  // Attempts already told, per delivery: a change reports only the new ones. Those a saved state holds were told
+  // by the run that made them, so a restart does not print an old delivery as new.
+  const toldAttempts = new Map<string, number>(raw.deliveries.map((d) => [d.id, d.attempts.length]));
   const tellAttempts = () => {
     for (const d of raw.deliveries) {
       const told = toldAttempts.get(d.id) ?? 0;

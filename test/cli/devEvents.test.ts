@@ -106,6 +106,27 @@ describe('svc dev on the terminal', () => {
     expect(await quiet.stop()).toBe(0);
   });
 
+  it('after a restart with --state, only new webhook attempts are printed, never an old delivery as new', async () => {
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    const webhooks = ['--webhooks', `http://127.0.0.1:${await listen(hook)}/hooks`];
+    const dir = await writeAppDir();
+    const first = await run(dir, ['.', '--port', '0', '--state', 'state.json', ...webhooks]);
+    await first.control('/grant', { scope: 'svc.notifications' });
+    await until(() => first.out.stderr.includes('webhook scope.granted'));
+    const old = /webhook scope\.granted \[([\w-]{8})\]/.exec(first.out.stderr)![1]!;
+    expect(await first.stop()).toBe(0);
+    const second = await run(dir, ['.', '--port', '0', '--state', 'state.json', ...webhooks]);
+    await second.control('/grant', { scope: 'svc.room.context' });
+    await until(() => second.out.stderr.includes('webhook scope.granted'));
+    expect(second.out.stderr.match(/--> webhook /g)).toHaveLength(1);
+    expect(second.out.stderr).not.toContain(`[${old}]`);
+    expect(await second.stop()).toBe(0);
+    hook.close();
+  });
+
   it('--reset starts from a fresh state file', async () => {
     const dir = await writeAppDir();
     // The state as the platform serves it, read over HTTP (the file itself is a snapshot and a journal).

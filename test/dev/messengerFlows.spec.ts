@@ -280,3 +280,18 @@ test('refusing a scope never granted sends no webhook: nothing was revoked; a gr
     .poll(() => events().filter((e) => e.startsWith('scope.')))
     .toEqual(['scope.granted svc.notifications', 'scope.granted svc.room.context', 'scope.revoked svc.notifications']);
 });
+
+test('the home tile shows the app icon; a poll made in a room the person would not share says why it was not posted', async () => {
+  await page.getByTestId('home').click();
+  const icon = page.getByTestId('home-tile').getByTestId('tile-icon');
+  await expect(icon).toBeVisible();
+  // Loaded from the app's origin, not a broken image.
+  await expect.poll(() => icon.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-deny').click();
+  await expect(app().getByTestId('status')).toHaveText(
+    'Poll created, not posted: Polls may not know the room it is opened in. Allow "The room it is opened in" in the settings to post polls.',
+  );
+});

@@ -49,6 +49,23 @@ function region(el: HTMLElement, key: unknown, build: () => Child[]): void {
 
 const roomLabel = (room: DevRoom | null) => (room ? `${room.is_encrypted ? '[e2ee]' : '#'} ${room.name}` : 'Home');
 
+/**
+ * The home tile's picture: the manifest's icon nearest 96 px (the tile shows it at 48 px, sharp on a 2x screen),
+ * from the app's own origin. Decorative: the tile's name is its label.
+ */
+function tileIcon(icons: { src: string; sizes: string }[] | undefined, appUrl: string) {
+  const width = (icon: { sizes: string }) => Number(icon.sizes.split('x')[0]) || 0;
+  const best = [...(icons ?? [])].sort((a, b) => Math.abs(width(a) - 96) - Math.abs(width(b) - 96))[0];
+  if (!best || !appUrl) return null;
+  return h('img', {
+    src: new URL(best.src, appUrl).href,
+    alt: '',
+    width: '48',
+    height: '48',
+    'data-testid': 'tile-icon',
+  });
+}
+
 async function start(): Promise<void> {
   const config: DevConfig = await loadConfig();
   let state: DevState = await control('GET /__svc/state');
@@ -58,6 +75,7 @@ async function start(): Promise<void> {
     version?: string;
     actions?: never[];
     routes?: { path: string; title: string }[];
+    icons?: { src: string; sizes: string }[];
   };
   const log = createCallLog();
   let app: { host: HostEndpoint; detach: () => void } | undefined;
@@ -439,7 +457,8 @@ async function start(): Promise<void> {
               { class: 'grid', 'data-testid': 'home-grid' },
               h(
                 'button',
-                { class: 'tile', onclick: () => void open({ room: null, params: {} }) },
+                { class: 'tile', 'data-testid': 'home-tile', onclick: () => void open({ room: null, params: {} }) },
+                tileIcon(manifest.icons, config.appUrl),
                 manifest.short_name ?? manifest.name,
               ),
             ),

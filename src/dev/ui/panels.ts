@@ -3,6 +3,7 @@ import type { ChangeRoute, ControlRoutes, DevConfig, DevState } from '../devCont
 import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
 import { type Child, copyButton, h } from './dom';
+import { scopeInWords } from './scopeInWords';
 
 /** Renders a region only when its key changed (see messenger.ts). */
 export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
@@ -23,19 +24,6 @@ export interface SettingsActions {
   revokeVersion(): void;
   reset(): void;
 }
-
-/** Each manifest scope in words, as the permission sheet and the settings name it. */
-const SCOPE_WORDS: Record<string, string> = {
-  'svc.identity.basic': 'Your name and organisation',
-  'svc.room.context': 'The room it is opened in',
-  'svc.message.send': 'Send messages for you',
-  'svc.notifications': 'Notifications',
-  'svc.files.read': 'Read your files',
-  'svc.files.write': 'Save files',
-  'svc.storage': 'Storage on this device',
-};
-/** A manifest scope in words (its own name when it has none). */
-const scopeInWords = (scope: string) => SCOPE_WORDS[scope] ?? scope;
 
 const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
 

@@ -47,7 +47,9 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .card { border-left: 4px solid var(--accent); }
 .card strong { display: block; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, 120px); gap: 12px; padding: 14px; }
-.tile { height: 110px; border-radius: 14px; display: flex; align-items: center; justify-content: center; text-align: center; }
+.tile { height: 110px; border-radius: 14px; display: flex; flex-direction: column; gap: 6px; align-items: center;
+  justify-content: center; text-align: center; }
+.tile img { border-radius: 10px; }
 .app { display: flex; flex-direction: column; background: var(--panel); }
 .app header { padding: 8px 10px; border-bottom: 1px solid var(--line); display: flex; gap: 6px; align-items: center; }
 .app iframe { flex: 1; border: 0; width: 100%; background: var(--panel); }
