@@ -30,7 +30,7 @@ if (Math.min(...built) < sources) {
   execSync('npm run build --silent -- --silent', { cwd: root, stdio: 'inherit' });
 }
 const { build } = await import('esbuild');
-const { startDevPlatform } = await import('svc-sdk/dev');
+const { formatDevEvent, startDevPlatform } = await import('svc-sdk/dev');
 const { buildPollsApp } = await import('./build.mjs');
 // The backend is TypeScript: bundled for Node, svc-sdk left to the package.
 await build({
@@ -48,8 +48,11 @@ const port = Number(process.env.PORT ?? 4300);
 const backendPort = port + 2;
 const backendOrigin = `http://127.0.0.1:${backendPort}`;
 await buildPollsApp({ api: backendOrigin });
-// The state (people, rooms, grants, cards, deliveries) lives in this file between runs; --reset starts afresh.
-const statePath = join(here, '.svc-dev.json');
+// The state (people, rooms, grants, cards, deliveries) lives in this file between runs (`npm start -- --state
+// <file>` names another); --reset starts afresh.
+const stateFlag = process.argv.indexOf('--state');
+const statePath =
+  stateFlag > 0 && process.argv[stateFlag + 1] ? process.argv[stateFlag + 1] : join(here, '.svc-dev.json');
 if (process.argv.includes('--reset')) await rm(statePath, { force: true });
 const platform = await startDevPlatform({
   dir: here,
@@ -59,6 +62,9 @@ const platform = await startDevPlatform({
   allow: [backendOrigin],
   retryScale: 0.05,
   statePath,
+  // One line per launch, webhook attempt, server API call and blocked request, as `svc dev` prints them.
+  onEvent: (event) => console.error(formatDevEvent(event)),
+  onNotice: (notice) => console.error(`svc dev: ${notice.message}`),
 });
 const backend = await createPollsBackend({
   apiBase: platform.baseUrl,
