@@ -13,13 +13,17 @@ const entries = {
   dev: 'src/dev/index.ts',
 };
 
+// `npm start` on a fresh clone builds the JavaScript alone (SVC_BUILD_JS_ONLY=1): the type declarations take most of
+// a build's time, and running the example needs none of them. `npm run build` always makes both.
+const dts = process.env.SVC_BUILD_JS_ONLY !== '1';
+
 export default defineConfig([
   {
     // The client on its own and in one file: a browser loading the ESM entry fetches one module, not a waterfall of
     // shared chunks (time to ready). `global` imports it by name (external below), so the page has one svc.
     entry: { index: 'src/index.ts' },
     format: ['esm', 'cjs'],
-    dts: true,
+    dts,
     sourcemap: true,
     target: 'es2022',
     treeshake: true,
@@ -29,7 +33,7 @@ export default defineConfig([
     entry: entries,
     external: ['svc-sdk'],
     format: ['esm', 'cjs'],
-    dts: true,
+    dts,
     sourcemap: true,
     target: 'es2022',
     treeshake: true,
