@@ -55,7 +55,8 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
         if (!res) throw new Error(`bench: the ${lib} page gave no result in ${engine}`);
         if (lib !== 'raw' && res.answer !== 'v')
           throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
-        const a = (acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], readyRatio: [], isolated: res.isolated });
+        acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], readyRatio: [], isolated: res.isolated };
+        const a = acc[lib];
         a.lat.push(...res.lat);
         // Compare within a round, against the raw page opened just before (each page may get its own process).
         a.ratio.push(summarise(res.lat).median / summarise(acc.raw.lat.slice(-res.lat.length)).median);

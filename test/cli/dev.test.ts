@@ -54,7 +54,11 @@ describe('svc dev', () => {
       for (let i = 0; i < 200 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
       const env = readFileSync(join(dir, 'backend.env'), 'utf8');
       const appOrigin = /^SVC_APP_ORIGIN=(\S+)$/m.exec(env)?.[1];
-      return { out, appOrigin, close: async () => (stop(), running) };
+      const close = () => {
+        stop();
+        return running;
+      };
+      return { out, appOrigin, close };
     };
     const first = await start();
     expect(first.appOrigin).toMatch(/^http:\/\/localhost:\d+$/);

@@ -1,7 +1,7 @@
 // `svc dev` on the terminal: a stable default port (moving on when taken, saying so), the exact meta tag for
 // --app-url, one line per event (webhook attempts, server API calls) unless --quiet, the env file rewritten on a
 // rotation, and --reset back to a fresh state file.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
