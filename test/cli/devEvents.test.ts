@@ -99,8 +99,16 @@ describe('svc dev on the terminal', () => {
     const quiet = await run(dir, ['.', '--port', '0', '--quiet', ...webhooks]);
     await quiet.control('/grant', { scope: 'svc.notifications' });
     await fetch(`${quiet.url.origin}/v1/installations/au-alice`);
-    // Proves that nothing is printed, which no event marks: the lines get the time they would take to appear.
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing printed is marked by no event: wait for what the lines would report to be done (the delivery made,
+    // which the state shows after its line would have been written), then look.
+    const delivered = async () => {
+      const res = await fetch(`${quiet.url.origin}/__svc/state`, {
+        headers: { origin: quiet.url.origin, 'x-svc-dev-token': quiet.url.searchParams.get('token')! },
+      });
+      return ((await res.json()) as { deliveries: { state: string }[] }).deliveries[0]?.state === 'delivered';
+    };
+    for (let i = 0; i < 300 && !(await delivered()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await delivered()).toBe(true);
     expect(quiet.out.stderr).not.toContain('-->');
     expect(quiet.out.stderr).not.toContain('<--');
     expect(await quiet.stop()).toBe(0);
