@@ -10,7 +10,7 @@ import { SvcError } from '../protocol/SvcError';
 import type { ActionContext, Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
-import { cancelled } from './rules/actionRules';
+import { cancelled } from './cancelled';
 import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
