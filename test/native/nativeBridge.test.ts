@@ -314,4 +314,14 @@ describe('a host written from PROTOCOL.md alone (Python), in WebKitGTK', () => {
     expect(await native.evaluate(() => (window as any).sdk.svc.storage.get('planted'))).toBeUndefined();
     expect(await native.invoke('echo', { n: 2 })).toMatchObject({ result: { echoed: { n: 2 } } });
   });
+
+  it('keeps the top frame on the app: a navigation to another origin never loads (it would get the secret)', async () => {
+    const from = native.events.length;
+    await native.evaluate((url) => {
+      location.href = url;
+    }, evil);
+    await native.next((e) => e.event === 'navigation-refused', from);
+    expect(await native.evaluate(() => location.href)).toBe(app);
+    expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
+  });
 });

@@ -4,12 +4,13 @@
 It shares no code with the project's test host (webkitHost.py) nor with the SDK: it is what an implementer who
 read only PROTOCOL.md would write. Per launch it makes a secret, injects one script at document start into the top
 frame only (the snapshot, the secret, dist/native-adapter.js), drops every message whose envelope lacks the secret,
-and answers the app's frames itself: identity.get, auth.state, storage.*, files.save, rpc.ping, actions.handlers,
+refuses top-frame documents of other origins, and answers the app's frames itself: identity.get, auth.state, storage.*, files.save, rpc.ping, actions.handlers,
 and the actions it invokes. The test drives it with JSON lines:
 
   in:  {"cmd": "load", "url": ...} | {"cmd": "eval", "id": n, "fn": ..., "arg": ...}
        | {"cmd": "invoke", "id": n, "name": ..., "input": ...} | {"cmd": "quit"}
   out: {"event": "ready"} | {"event": "loaded"} | {"event": "dropped"} | {"event": "frame", "frame": ...}
+       | {"event": "navigation-refused"}
        | {"event": "invoked", "id": n, "result"|"error": ...} | {"event": "eval", "id": n, "ok": ..., ...}
 """
 import argparse
@@ -18,6 +19,7 @@ import hmac
 import json
 import secrets
 import sys
+from urllib.parse import urlsplit
 
 import gi
 
@@ -38,10 +40,16 @@ def say(event):
     print(json.dumps(event), flush=True)
 
 
+def origin_of(url):
+    parts = urlsplit(url)
+    return "%s://%s" % (parts.scheme, parts.netloc)
+
+
 class Launch:
     """One opening of the app: its secret, its channel's state."""
 
-    def __init__(self):
+    def __init__(self, url):
+        self.origin = origin_of(url)
         # "32 bytes from the system's cryptographic random source written as 64 lowercase hex characters."
         self.secret = secrets.token_bytes(32).hex()
         self.store = {}
@@ -62,7 +70,7 @@ toplevel.show_all()
 
 def open_app(url):
     global launch
-    launch = Launch()
+    launch = Launch(url)
     # "one script, at document start, into the top frame only, made of three parts in this order"
     script = "globalThis.__svc_launch = %s;\nglobalThis.__svc_secret = \"%s\";\n%s" % (
         given.snapshot,
@@ -220,6 +228,20 @@ def on_script_message(_content, message):
 
 
 content.connect("script-message-received::svc", on_script_message)
+
+
+def on_decide_policy(_view, decision, kind):
+    # Step 5, "Never load another origin in the app's WebView": a top-frame document of another origin never
+    # commits, so the top-frame script (and the secret) never runs in it.
+    if kind == WebKit2.PolicyDecisionType.RESPONSE and decision.is_main_frame_main_resource():
+        if origin_of(decision.get_response().get_uri()) != launch.origin:
+            decision.ignore()
+            say({"event": "navigation-refused"})
+            return True
+    return False
+
+
+webview.connect("decide-policy", on_decide_policy)
 webview.connect(
     "load-changed",
     lambda _view, event: say({"event": "loaded"}) if event == WebKit2.LoadEvent.FINISHED else None,
