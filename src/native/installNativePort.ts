@@ -16,6 +16,14 @@ export { NATIVE_CONTRACT };
 // Hex or base64url, so it sits in a JSON string without escapes; 32 characters carry at least 128 bits.
 const SECRET_SHAPE = /^[\w-]{32,512}$/;
 
+function hide(owner: object, name: string) {
+  try {
+    Object.defineProperty(owner, name, { value: undefined });
+  } catch {
+    // A name the engine keeps: the secret alone guards the bridge there.
+  }
+}
+
 /**
  * A MessagePort-shaped object over a native WebView bridge, as the client expects to find it at
  * `globalThis.__svc_port`.
@@ -44,8 +52,9 @@ export interface NativePort {
  *
  * A WebView hands its bridge to every frame of the page, a sandboxed iframe of the app's own origin included, and
  * does not always tell native code which frame posted. So the adapter takes the secret and the bridge's
- * `postMessage` at document start, deletes `__svc_secret` and keeps both in a closure, and sends every frame as
- * `{"secret":"<secret>","frame":"<frame JSON>"}`: native code drops any message without the launch's secret.
+ * `postMessage` at document start, deletes `__svc_secret`, hides the handler from the page where the engine allows
+ * it, keeps both in a closure, and sends every frame as `{"secret":"<secret>","frame":"<frame JSON>"}`: native code
+ * drops any message without the launch's secret.
  *
  * `__svc_receive` exists from document start; frames delivered before the app's client listens are kept for it.
  * Each time the client opens a channel (its first call, or again after it closed one), the adapter sends native
@@ -69,6 +78,9 @@ export function installNativePort(scope: any = globalThis): boolean {
     );
   // Bound now, so a later script that replaces the handler's postMessage neither sees nor stops the frames.
   const post: (message: string) => void = bridge.postMessage.bind(bridge);
+  // And hidden from the page's later scripts where the engine allows it (WebKit does): they have `svc`.
+  if (scope.svcAndroid === bridge) hide(scope, 'svcAndroid');
+  else hide(scope.webkit.messageHandlers, 'svc');
   // Written around the frame's JSON rather than stringified whole, so JSON.stringify (which a later script can
   // replace) never holds the secret.
   const transport = nativeTransport((json) => post(`{"secret":"${secret}","frame":${JSON.stringify(json)}}`), scope);

@@ -238,6 +238,8 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     else g.svcAndroid = bridge;
     expect(install()).toBe(true);
     expect(NATIVE_SECRET in g).toBe(false);
+    // The handler is out of the page's reach too: later scripts have `svc`.
+    expect(kind === 'ios' ? g.webkit.messageHandlers.svc : g.svcAndroid).toBeUndefined();
     // A later script of the page replaces the handler's postMessage and JSON.stringify: neither sees a frame.
     const seen: unknown[] = [];
     bridge.postMessage = (message: string) => void seen.push(message);
