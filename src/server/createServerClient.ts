@@ -156,8 +156,9 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         return (text ? JSON.parse(text) : undefined) as T;
       }
       const error = await SvcApiError.fromResponse(response, instance);
-      // The platform's Retry-After holds for every request of this vendor: the limiter makes all of them wait.
-      if (error.status === 429 && error.retryAfter) await limiter?.block?.(error.retryAfter * 1000);
+      // The platform's Retry-After holds for every request of this vendor: the limiter makes all of them wait (at
+      // most 5 minutes, so a wild value cannot stall every replica for hours).
+      if (error.status === 429 && error.retryAfter) await limiter?.block?.(Math.min(error.retryAfter, 300) * 1000);
       if (!error.retriable || attempt >= max) throw error;
       const wait =
         error.status === 429
