@@ -138,7 +138,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     log(
       `createRedisRateLimiter: Redis does not answer (${messageOf(error)}); pacing this instance at ` +
         `${localRate.perMinute}/min, burst ${localRate.burst} (the ${perMinute}/min shared by ${replicas} ` +
-        'replicas) until it answers again.',
+        `replica${replicas === 1 ? '; set replicas to the number of instances' : 's'}) until it answers again.`,
     );
   }
 
