@@ -164,7 +164,7 @@ describe.skipIf(!haveRedis).each(['ioredis', 'redis'])('createRedisRateLimiter t
         key: 'fallback',
         rate: { perMinute: 6000, burst: 4 },
         replicas: 2,
-        timeoutMs: 200,
+        timeoutMs: 500,
         log: (m) => messages.push(m),
       });
       await limiter.take();
