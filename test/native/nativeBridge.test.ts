@@ -187,6 +187,16 @@ describe('createHost over nativeTransport, in WebKitGTK', () => {
     });
   });
 
+  it('keeps the top frame on the app: a navigation to another origin never loads (it would get the secret)', async () => {
+    const from = native.events.length;
+    await native.evaluate((url) => {
+      location.href = url;
+    }, evil);
+    await native.next((e) => e.event === 'navigation-refused', from);
+    expect(await native.evaluate(() => location.href)).toBe(app);
+    expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
+  });
+
   it("leaves neither the secret nor the handler within reach of the page's later scripts", async () => {
     const out = await native.evaluate(async () => ({
       secret: typeof (window as any).__svc_secret,

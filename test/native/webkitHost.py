@@ -4,13 +4,14 @@
 It registers the `svc` script message handler (the page then has `window.webkit.messageHandlers.svc`, as on iOS),
 and for each launch (each `load`) makes a new secret and injects the snapshot, the secret and
 dist/native-adapter.js at document start into the top frame only. It relays to the test the frame of every message
-that carries the launch's secret, and drops every other message. It speaks JSON lines on stdin/stdout with the test
-(test/native/startNativeHost.ts):
+that carries the launch's secret, drops every other message, and never lets the top frame load another origin. It
+speaks JSON lines on stdin/stdout with the test (test/native/startNativeHost.ts):
 
   in:  {"cmd": "load", "url": ...} | {"cmd": "deliver", "json": ...} | {"cmd": "eval", "id": n, "fn": ..., "arg": ...}
        | {"cmd": "reload"} | {"cmd": "quit"}
   out: {"event": "ready"} | {"event": "loaded", "url": ...} | {"event": "message", "json": ...}
-       | {"event": "refused", "why": ...} | {"event": "eval", "id": n, "ok": bool, "value"|"error": ...}
+       | {"event": "refused", "why": ...} | {"event": "navigation-refused"}
+       | {"event": "eval", "id": n, "ok": bool, "value"|"error": ...}
 
 The host the SDK's answers come from is `createHost` in the test; test/native/protocolHost.py is a second host,
 written from PROTOCOL.md alone, that answers by itself.
@@ -20,6 +21,7 @@ import hmac
 import json
 import secrets
 import sys
+from urllib.parse import urlsplit
 
 import gi
 
@@ -52,11 +54,17 @@ window.add(view)
 window.show_all()
 
 # The launch's secret: made anew by each launch, kept in memory only, never printed.
-launch = {"secret": ""}
+launch = {"secret": "", "origin": ""}
+
+
+def origin(url):
+    parts = urlsplit(url)
+    return "%s://%s" % (parts.scheme, parts.netloc)
 
 
 def start_launch(url):
     launch["secret"] = secrets.token_hex(32)
+    launch["origin"] = origin(url)
     secret_line = "" if args.no_secret else "globalThis.__svc_secret = %s;\n" % json.dumps(launch["secret"])
     boot = "globalThis.__svc_launch = %s;\n%s%s" % (args.snapshot, secret_line, adapter)
     manager.remove_all_scripts()
@@ -112,6 +120,19 @@ def on_load(_view, load_event):
 
 
 view.connect("load-changed", on_load)
+
+
+def on_decide_policy(_view, decision, kind):
+    # A top-frame document of another origin never commits: the top-frame script would hand it the secret.
+    if kind == WebKit2.PolicyDecisionType.RESPONSE and decision.is_main_frame_main_resource():
+        if origin(decision.get_response().get_uri()) != launch["origin"]:
+            decision.ignore()
+            emit({"event": "navigation-refused"})
+            return True
+    return False
+
+
+view.connect("decide-policy", on_decide_policy)
 
 
 def run_eval(cid, fn, arg):
