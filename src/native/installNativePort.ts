@@ -16,6 +16,17 @@ export { NATIVE_CONTRACT };
 // Hex or base64url, so it sits in a JSON string without escapes; 32 characters carry at least 128 bits.
 const SECRET_SHAPE = /^[\w-]{32,512}$/;
 
+/** What the adapter reads of the WebView's global scope: the bridge the platform installed, and its own names. */
+interface NativeBridge {
+  postMessage(message: string): void;
+}
+interface NativeScope {
+  webkit?: { messageHandlers?: { svc?: NativeBridge } };
+  svcAndroid?: NativeBridge;
+  top?: unknown;
+  [name: string]: unknown;
+}
+
 function hide(owner: object, name: string) {
   try {
     Object.defineProperty(owner, name, { value: undefined });
@@ -64,12 +75,14 @@ export interface NativePort {
  * @throws Error when a bridge is found but the host set no valid secret: the message says what to set.
  * @public
  */
-export function installNativePort(scope: any = globalThis): boolean {
-  const secret = scope[NATIVE_SECRET];
-  delete scope[NATIVE_SECRET];
-  const bridge = scope.webkit?.messageHandlers?.svc ?? scope.svcAndroid;
+export function installNativePort(scope: object = globalThis): boolean {
+  const page = scope as NativeScope;
+  const secret = page[NATIVE_SECRET];
+  delete page[NATIVE_SECRET];
+  const handlers = page.webkit?.messageHandlers;
+  const bridge = handlers?.svc ?? page.svcAndroid;
   // Android injects document-start scripts into every frame of the app's origin; only the top frame is the app.
-  if (!bridge || (scope.top != null && scope.top !== scope)) return false;
+  if (!bridge || (page.top != null && page.top !== scope)) return false;
   if (typeof secret !== 'string' || !SECRET_SHAPE.test(secret))
     throw new Error(
       `native-adapter.js: no per-launch secret. Set globalThis.${NATIVE_SECRET} to 32 to 512 random characters ` +
@@ -79,11 +92,11 @@ export function installNativePort(scope: any = globalThis): boolean {
   // Bound now, so a later script that replaces the handler's postMessage neither sees nor stops the frames.
   const post: (message: string) => void = bridge.postMessage.bind(bridge);
   // And hidden from the page's later scripts where the engine allows it (WebKit does): they have `svc`.
-  if (scope.svcAndroid === bridge) hide(scope, 'svcAndroid');
-  else hide(scope.webkit.messageHandlers, 'svc');
+  if (handlers?.svc === bridge) hide(handlers, 'svc');
+  else hide(page, 'svcAndroid');
   // Written around the frame's JSON rather than stringified whole, so JSON.stringify (which a later script can
   // replace) never holds the secret.
-  const transport = nativeTransport((json) => post(`{"secret":"${secret}","frame":${JSON.stringify(json)}}`), scope);
+  const transport = nativeTransport((json) => post(`{"secret":"${secret}","frame":${JSON.stringify(json)}}`), page);
   let handler: NativePort['onmessage'] = null;
   // Frames that arrive before the client first listens wait for it; once a channel has closed, its frames are dropped.
   let early: unknown[] | undefined = [];
@@ -107,6 +120,6 @@ export function installNativePort(scope: any = globalThis): boolean {
       handler = null;
     },
   };
-  scope[NATIVE_PORT] = port;
+  page[NATIVE_PORT] = port;
   return true;
 }

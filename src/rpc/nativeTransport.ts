@@ -57,7 +57,7 @@ function decode(value: unknown): unknown {
  */
 export function nativeTransport(
   post: (json: string) => void,
-  scope: Record<string, unknown> = globalThis as any,
+  scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
 ): Transport {
   let last: Promise<unknown> = Promise.resolve();
   return {
