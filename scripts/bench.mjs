@@ -161,6 +161,15 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
 }
 
 {
+  const { benchRateLimit, formatRateLimit } = await import('./bench/rateLimit.mjs');
+  const seconds = quick ? 4 : 10;
+  console.log(
+    '\nshared rate limit (scripts/bench/rateLimit.mjs): createRedisRateLimiter against the limiter before it',
+  );
+  for (const line of formatRateLimit(await benchRateLimit({ seconds }), seconds)) console.log(line);
+}
+
+{
   const { benchServerApi, benchReady } = await import('./bench/dev.mjs');
   console.log('\nsvc dev (scripts/bench/dev.mjs): against bare node:http baselines, medians');
   const api = await benchServerApi();

@@ -104,9 +104,10 @@ describe('the package', () => {
     const none: any = {};
     runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), none);
     expect(none.__svc_port).toBeUndefined();
-    const ios: any = { webkit: { messageHandlers: { svc: { postMessage() {} } } } };
+    const ios: any = { webkit: { messageHandlers: { svc: { postMessage() {} } } }, __svc_secret: 'f'.repeat(64) };
     runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), ios);
     expect(typeof ios.__svc_port.postMessage).toBe('function');
+    expect(ios.__svc_secret).toBeUndefined();
   });
 
   it.runIf(built)(
