@@ -65,7 +65,9 @@ function docComments(source: ts.SourceFile): ts.CommentRange[] {
   const visit = (node: ts.Node): void => {
     for (const range of ts.getLeadingCommentRanges(source.text, node.pos) ?? [])
       if (source.text.startsWith('/**', range.pos)) seen.set(range.pos, range);
-    for (const child of node.getChildren(source)) visit(child);
+    // A doc comment's own nodes are skipped: their positions fall inside it, where `//` or `/**` may be text.
+    for (const child of node.getChildren(source))
+      if (child.kind < ts.SyntaxKind.FirstJSDocNode || child.kind > ts.SyntaxKind.LastJSDocNode) visit(child);
   };
   visit(source);
   return [...seen.values()];
@@ -207,7 +209,6 @@ describe('the TSDoc examples of src/', () => {
     const found = new Set(examples.map((e) => `${e.file}:${e.tag}`));
     expect(tags.length).toBeGreaterThan(30);
     expect(tags.map((tag) => `${tag.file}:${tag.line}`).filter((tag) => !found.has(tag))).toEqual([]);
-    expect(examples.length).toBeGreaterThanOrEqual(tags.length);
   });
 
   test('every example compiles', () => {
@@ -226,5 +227,7 @@ describe('the TSDoc examples of src/', () => {
       return `${example.file}:${line}: ${d.message}`;
     });
     expect(problems).toEqual([]);
+    // What was compiled, counted apart from the parsing: no example is skipped unseen.
+    expect(Object.keys(files).length).toBeGreaterThanOrEqual(countExampleTags().length);
   });
 });
