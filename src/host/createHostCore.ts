@@ -22,8 +22,8 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  * `createHost` adds the validation of a raw manifest.
  * @example
  * ```ts
- * import { createHost, withRules } from 'svc-sdk/host/core';
- * const host = createHost({ app, handlers: effects, rules: withRules({ manifest, validator, answers }) });
+ * import { attachIframe, createHost, launchUrl, withRules } from 'svc-sdk/host/core';
+ * const host = createHost({ handlers: effects, rules: withRules({ manifest, validator, answers }) });
  * attachIframe(host, iframe, appOrigin); // listen before the app can say hello
  * iframe.src = launchUrl(appUrl, host.snapshot);
  * ```

@@ -16,7 +16,12 @@ export interface ReadmeBlock {
 
 /** Every fenced block of README.md, in order. */
 export function readmeBlocks(path = new URL('../../README.md', import.meta.url)): ReadmeBlock[] {
-  const lines = readFileSync(path, 'utf8').split('\n');
+  return fencedBlocks(readFileSync(path, 'utf8'));
+}
+
+/** Every fenced block of a Markdown text, in order (the README's, a guide's, or a TSDoc comment's). */
+export function fencedBlocks(text: string): ReadmeBlock[] {
+  const lines = text.split('\n');
   const blocks: ReadmeBlock[] = [];
   let section = '';
   for (let i = 0; i < lines.length; i++) {
