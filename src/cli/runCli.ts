@@ -19,7 +19,7 @@ const MAIN_HELP = formatMainHelp(COMMANDS);
  * ```ts
  * const code = await runCli(['validate', 'manifest.json'], { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
  * ```
- * @public
+ * @internal
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;

@@ -1,7 +1,7 @@
 /**
  * The edit distance between two strings: insertions, deletions, substitutions and swaps of two neighbours each cost
  * 1 (optimal string alignment), so `titel` is one edit from `title`.
- * @public
+ * @internal
  */
 export function editDistance(a: string, b: string): number {
   const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
@@ -31,7 +31,7 @@ export function editDistance(a: string, b: string): number {
  * ```ts
  * closestName('descripton', ['description', 'name']); // 'description'
  * ```
- * @public
+ * @internal
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   if (name.length < 4) return undefined;
