@@ -69,7 +69,7 @@ export interface IntegrityBlock {
 }
 
 /**
- * Reads the integrity block at the start of `bytes` (PACKAGE.md, checks 1 to 7): its magic and version, the id, and
+ * Reads the integrity block at the start of `bytes` (PACKAGE.md, checks 1 to 5): its magic and version, the id, and
  * every signature's type and key, without checking the signatures themselves.
  * @throws {@link PackageError} naming the first check that fails.
  */
@@ -164,7 +164,28 @@ const bytesOf = (value: CborValue | undefined, what: string): Uint8Array => {
 };
 
 /**
- * Reads the web bundle (version b2) that follows the integrity block (PACKAGE.md, checks 9 to 12): its sections,
+ * Checks the web bundle's own length, its last 8 bytes (big-endian), against the bytes that follow the integrity
+ * block (PACKAGE.md, check 6): a file cut short or with bytes appended fails here, before any hashing.
+ * @throws {@link PackageError} `truncated` when fewer bytes follow than it says, `malformed` when more do.
+ */
+export function checkBundleLength(bundle: Uint8Array): void {
+  if (bundle.length < 8)
+    throw new PackageError('truncated', 'the file ends before its web bundle: it was cut short; copy it again');
+  const view = new DataView(bundle.buffer, bundle.byteOffset, bundle.byteLength);
+  const declared = view.getBigUint64(bundle.length - 8);
+  if (declared > BigInt(bundle.length))
+    throw new PackageError(
+      'truncated',
+      `the web bundle's last 8 bytes give a length of ${declared} but ${bundle.length} bytes are there: the file was cut short; copy it again`,
+    );
+  if (declared !== BigInt(bundle.length))
+    throw malformed(
+      `the web bundle says it is ${declared} bytes, but ${bundle.length} bytes follow the integrity block`,
+    );
+}
+
+/**
+ * Reads the web bundle (version b2) that follows the integrity block (PACKAGE.md, check 9): its sections,
  * and every file of its index with the response it points to.
  * @throws {@link PackageError} naming the first check that fails.
  */

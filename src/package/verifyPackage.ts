@@ -3,6 +3,7 @@ import { derivePackageId } from './derivePackageId';
 import { ownBytes, type SignatureType, verifySignature } from './packageKeys';
 import { PackageError } from './PackageError';
 import {
+  checkBundleLength,
   type PackageFile,
   type PackageSignature,
   type ReadPackageOptions,
@@ -100,6 +101,7 @@ const packagePath = (src: string) => `/${src.split(/[?#]/)[0]!.replace(/^\.?\//,
 export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOptions = {}): Promise<VerifiedPackage> {
   const block = readIntegrityBlock(bytes, options);
   const bundle = bytes.subarray(block.bundleStart);
+  checkBundleLength(bundle);
   const hash = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-512', ownBytes(bundle)));
   for (const [i, signature] of block.signatures.entries())
     await checkSignature(signature, i, lengthPrefixed([hash, block.unsignedBlock, signature.attributes]));
