@@ -20,16 +20,24 @@ import { LIMITS } from './platform/limits';
 import type { DevEvent } from './DevEvent';
 import { checkControlRequest } from './platform/checkControlRequest';
 import { CONTROL_PREFIX, type DevConfig, type DevState, type DevStreamEvents, streamFrame } from './devContract';
-import { readAppDir } from './readAppDir';
+import { type DevApp, DevAppError, readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { attachMcp } from './mcp/attachMcp';
 import { platformHandle } from './platformHandle';
 import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
+import { createStore } from './store/createStore';
+import { readAppPackage } from './store/readAppPackage';
+import { offeredTo } from './store/offeredTo';
 
 /** Options of {@link startDevPlatform}. @public */
 export interface DevPlatformOptions {
   /** The mini app's folder: its `manifest.json` is validated and its files are served on their own origin. */
   dir?: string;
+  /**
+   * A signed package (`.swbn`) to run instead of `dir`: verified first (a tampered one does not start), served from
+   * its own files only. It is the store's first upload when the store has none.
+   */
+  package?: string;
   /** Without `dir`: the mini app id. */
   miniAppId?: string;
   /** Without `dir`: the audience exchanged tokens carry (`auth.audience` of an `svc-exchange` manifest). */
@@ -115,7 +123,8 @@ async function readPageScript(): Promise<string | undefined> {
  * @public
  */
 export async function startDevPlatform(options: DevPlatformOptions) {
-  const app = options.dir ? await readAppDir(options.dir) : undefined;
+  const packaged = options.package ? await readAppPackage(options.package) : undefined;
+  const app: DevApp | undefined = packaged ?? (options.dir ? await readAppDir(options.dir) : undefined);
   const { miniAppId, audience, version } = appIdentity(options, app?.manifest);
   const realm = options.realm ?? 'svc-dev';
   const file = options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined;
@@ -196,6 +205,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
   let mcp: Awaited<ReturnType<typeof attachMcp>> | undefined;
+  let store: ReturnType<typeof createStore> | undefined;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path.startsWith('/v1/')) {
@@ -221,6 +231,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         })
         .end(renderStaleTabHtml());
     if (mcp?.owns(req)) return void mcp.handle(req, res);
+    if (store?.owns(req)) return void store.handle(req, res).catch(() => res.headersSent || res.writeHead(500).end());
     route(req, res).catch((error: Error) => {
       if (res.headersSent) return void res.end();
       const problem = createProblem(
@@ -290,7 +301,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
           refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
         };
       if (state.version_revoked)
-        return { refuse: `Version ${version} of the mini app was revoked: update the app to a published version.` };
+        return {
+          refuse: `Version ${state.version} of the mini app was revoked: update the app to a published version.`,
+        };
+      const notOffered = current && offeredTo(current.manifest, user.tenant_id);
+      if (notOffered) return { refuse: notOffered };
       const installed = state.installations.some((i) => i.user_id === userId && i.installed);
       if (!installed) return { refuse: 'The mini app is not installed for this person: install it first.' };
       // With a manifest: the token's scopes are its auth.scopes (consented at install). Without one (a backend's
@@ -317,6 +332,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         changed: changedInBackground,
       })
     : undefined;
+  // What the package server serves: the package's files, then each version the store accepts.
+  let current = packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined;
   let pkg: PackageServer | undefined;
   try {
     pkg =
@@ -328,6 +345,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
             allow: options.allow,
             port: options.packagePort,
             exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
+            source: () => current,
             onBlocked: (request) => {
               blocked.push(request);
               tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
@@ -347,12 +365,26 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const resumed = webhooks ? state.deliveries.filter((d) => d.state === 'pending' && d.url === options.webhooks) : [];
   for (const delivery of resumed) webhooks!.resume(delivery);
   if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
+  const publishToken = randomBytes(24).toString('base64url');
+  store = createStore({
+    state,
+    changed,
+    origin,
+    controlToken,
+    publishToken,
+    accepted: (accepted) => {
+      // Served from now on; the page reloads its config and relaunches the app (it follows state.version).
+      current = { manifest: accepted.manifest, files: accepted.files };
+      if (app) app.manifest = accepted.manifest;
+      mcp?.endpoint.setManifest(accepted.manifest);
+    },
+  });
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const config = (): DevConfig => ({
     appOrigin,
     appUrl,
-    manifest: (app?.manifest ?? {}) as Record<string, unknown>,
+    manifest: (current?.manifest ?? app?.manifest ?? {}) as Record<string, unknown>,
     authUrl: origin,
     realm,
     baseUrl: `${origin}/v1`,
@@ -405,7 +437,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     }),
   });
 
-  return platformHandle({
+  const handle = platformHandle({
     origin,
     controlToken,
     realm,
@@ -430,6 +462,28 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       await Promise.all([new Promise<void>((ok) => server.close(() => ok())), pkg?.close()]);
       await file?.close();
     },
+  });
+  if (packaged) {
+    // The package svc dev starts with is the store's first upload (it binds the id to its key); with a store from
+    // --state, it must be signed by the key the id is bound to.
+    const bound = state.store?.key;
+    const refused = bound
+      ? packaged.signers.some((s) => Buffer.from(s.publicKey).toString('base64') === bound)
+        ? undefined
+        : `the id ${packaged.manifest.id} is bound to the key ${state.store?.key_id} in this state, and ${packaged.file} is not signed by it; sign it with that key, or start afresh with --reset`
+      : await store
+          .upload(packaged.bytes)
+          .then((a) => (a.ok ? undefined : `the store refused ${packaged.file}: ${a.body.detail}`));
+    if (refused) {
+      await handle.close();
+      throw new DevAppError(refused);
+    }
+  }
+  return Object.assign(handle, {
+    /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
+    publishToken,
+    /** The local store (`svc publish` and the messenger's settings upload through it). */
+    store,
   });
 }
 
