@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { STORE_PATH } from '../dev/store/createStore';
+import { STORE_PATH } from '../dev/store/storePath';
 import { readStoreDiscovery } from '../dev/store/storeDiscovery';
 import { EXIT, writeLine } from './CliIo';
 import { DEFAULT_DEV_PORT } from './devCommand';

@@ -6,9 +6,7 @@ import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage 
 import { checkControlRequest } from '../platform/checkControlRequest';
 import { readRequestBody } from '../platform/readRequestBody';
 import type { DevState, DevStoreVersion } from '../devContract';
-
-/** The path packages are uploaded to (`svc publish`, the messenger's settings). @public */
-export const STORE_PATH = '/__svc/store/packages';
+import { STORE_PATH } from './storePath';
 
 /** Why the store refused an upload: the problem's name (its `type` ends with it) and HTTP status. */
 const STORE_PROBLEMS = {
