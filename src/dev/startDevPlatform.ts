@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Manifest } from '../manifest';
+import { compareVersions, type Manifest } from '../manifest';
 import { manifestFacts } from '../manifest/manifestFacts';
 import { type ControlHandlers, controlActions } from './platform/controlActions';
 import { createIdentityProvider } from './platform/createIdentityProvider';
@@ -26,7 +26,7 @@ import { attachMcp } from './mcp/attachMcp';
 import { platformHandle } from './platformHandle';
 import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
 import { createStore } from './store/createStore';
-import { readAppPackage } from './store/readAppPackage';
+import { openAppPackage } from './store/openAppPackage';
 import { offeredTo } from './store/offeredTo';
 
 /** Options of {@link startDevPlatform}. @public */
@@ -123,11 +123,20 @@ async function readPageScript(): Promise<string | undefined> {
  * @public
  */
 export async function startDevPlatform(options: DevPlatformOptions) {
-  const packaged = options.package ? await readAppPackage(options.package) : undefined;
+  // A package's id is read before it is verified: after a key rotation, the state's store holds the key to trust.
+  const opened = options.package ? await openAppPackage(options.package) : undefined;
+  const early = opened && options.statePath ? await openStateFile(options.statePath, opened.id) : undefined;
+  const bound = early?.state?.store?.key;
+  const packaged = await opened
+    ?.verify(bound ? [new Uint8Array(Buffer.from(bound, 'base64'))] : [])
+    .catch(async (error) => {
+      await early?.close();
+      throw error;
+    });
   const app: DevApp | undefined = packaged ?? (options.dir ? await readAppDir(options.dir) : undefined);
   const { miniAppId, audience, version } = appIdentity(options, app?.manifest);
   const realm = options.realm ?? 'svc-dev';
-  const file = options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined;
+  const file = early ?? (options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined);
   const raw: DevState = file?.state ?? initialState(miniAppId, version);
   raw.version = version;
   const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
@@ -464,10 +473,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     },
   });
   if (packaged) {
-    // The package svc dev starts with is the store's first upload (it binds the id to its key); with a store from
-    // --state, it must be signed by the key the id is bound to.
+    // The package svc dev starts with is uploaded to the store (the first one binds the id to its key); one the
+    // store already holds is run again as it is, if it is signed by the key the id is bound to.
     const bound = state.store?.key;
-    const refused = bound
+    const known = state.store && compareVersions(packaged.manifest.version, state.store.highest) <= 0;
+    const refused = known
       ? packaged.signers.some((s) => Buffer.from(s.publicKey).toString('base64') === bound)
         ? undefined
         : `the id ${packaged.manifest.id} is bound to the key ${state.store?.key_id} in this state, and ${packaged.file} is not signed by it; sign it with that key, or start afresh with --reset`
