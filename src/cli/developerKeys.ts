@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** A developer key read from its file. */
+/** A developer key read from its file (`file` as the user named it, for messages). */
 export interface DeveloperKey {
   file: string;
   privateKey: KeyObject;
@@ -77,7 +77,7 @@ export async function readDeveloperKey(
     (mode & 0o077) !== 0
       ? [`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${label}`]
       : [];
-  return { key: { file, privateKey, publicKey, id: idOfKey(publicKey) }, warnings };
+  return { key: { file: label, privateKey, publicKey, id: idOfKey(publicKey) }, warnings };
 }
 
 /** Reads a public key (or the public half of a private key) in PEM, for `--trust`; undefined when it is neither. */
