@@ -75,21 +75,12 @@ export function spkiOfSigner(type: SignatureType, key: Uint8Array): Uint8Array {
   return concat(P256_SPKI, decompressP256(key));
 }
 
-/** The signature type of an SPKI DER key, or undefined for any other kind of key. */
-export function typeOfSpki(spki: Uint8Array): SignatureType | undefined {
-  const starts = (prefix: Uint8Array, length: number) =>
-    spki.length === length && prefix.every((byte, i) => spki[i] === byte);
-  if (starts(ED25519_SPKI, 44)) return 'ed25519';
-  if (starts(P256_SPKI, 91)) return 'ecdsa-p256';
-  return undefined;
-}
-
 /**
  * An ECDSA signature as WebCrypto wants it (r and s, 32 bytes each) from the DER `SEQUENCE { r INTEGER, s INTEGER }`
  * the integrity block carries (what OpenSSL, and so wbn-sign, writes).
  * @throws {@link PackageError} `bad-signature` when the DER is not exactly that.
  */
-export function ecdsaDerToRaw(der: Uint8Array): Uint8Array<ArrayBuffer> {
+function ecdsaDerToRaw(der: Uint8Array): Uint8Array<ArrayBuffer> {
   const fail = () => {
     throw new PackageError('bad-signature', 'an ECDSA signature is not a DER SEQUENCE of two INTEGERs (r, s)');
   };

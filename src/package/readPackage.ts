@@ -189,7 +189,7 @@ export function checkBundleLength(bundle: Uint8Array): void {
  * and every file of its index with the response it points to.
  * @throws {@link PackageError} naming the first check that fails.
  */
-export function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
+function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
   if (bundle.length < 8) throw new PackageError('truncated', 'the file ends before its web bundle');
   const view = new DataView(bundle.buffer, bundle.byteOffset, bundle.byteLength);
   const declared = Number(view.getBigUint64(bundle.length - 8));

@@ -187,6 +187,3 @@ export function createStore(options: StoreOptions) {
     },
   };
 }
-
-/** A running store. */
-export type DevStore = ReturnType<typeof createStore>;
