@@ -278,6 +278,18 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(swbnIn(dir)).toEqual([]);
   });
 
+  it('a P-256 key from svc keygen --type p256 signs a package that verifies, with the id openssl derives', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-p256-'));
+    expect(svc(['keygen', '--type', 'p256', '--out', 'p256.pem'], dir).code).toBe(0);
+    const id = opensslId(join(dir, 'p256.pem'));
+    expect(svc(['init', 'app', '--key', 'p256.pem'], dir).code).toBe(0);
+    completeApp(join(dir, 'app'));
+    expect(svc(['pack', 'app', '--key', 'p256.pem', '--out', 'p.swbn'], dir).code).toBe(0);
+    const run = svc(['verify', 'p.swbn'], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`signed by ecdsa-p256 key ${id} (the id is derived from it)`);
+  });
+
   it('svc pack warns about a key others can read, and still signs', () => {
     const dir = fresh();
     chmodSync(join(dir, 'key.pem'), 0o644);

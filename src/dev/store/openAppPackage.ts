@@ -4,7 +4,7 @@ import { isPackageError, type PackageFile, type PackageSigner, verifyPackage } f
 import { readIntegrityBlock } from '../../package/readPackage';
 import { type DevApp, DevAppError } from '../readAppDir';
 
-/** The app of a signed package: its verified manifest, its files, and the keys that signed it. @public */
+/** The app of a signed package: its verified manifest, its files, and the keys that signed it. */
 export interface DevPackageApp extends DevApp {
   /** The package's files by path (`/index.html`): the only ones the package server serves. */
   files: ReadonlyMap<string, PackageFile>;
