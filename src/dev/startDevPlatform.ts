@@ -313,7 +313,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         return {
           refuse: `Version ${state.version} of the mini app was revoked: update the app to a published version.`,
         };
-      const notOffered = current && offeredTo(current.manifest, user.tenant_id);
+      const running = current?.manifest ?? app?.manifest;
+      const notOffered = running && offeredTo(running, user.tenant_id);
       if (notOffered) return { refuse: notOffered };
       const installed = state.installations.some((i) => i.user_id === userId && i.installed);
       if (!installed) return { refuse: 'The mini app is not installed for this person: install it first.' };
