@@ -96,7 +96,6 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
         : 'the integrity block is not version 2 ("2b"); repack it with `svc pack`',
     );
   const attributes = readCbor(bytes, 15);
-  const stack = readCbor(bytes, attributes.end);
   const id = attributes.value instanceof Map ? attributes.value.get('webBundleId') : undefined;
   if (!(attributes.value instanceof Map)) throw malformed('the integrity block attributes are not a CBOR map');
   if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))
@@ -104,6 +103,7 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
       'bad-id',
       `the integrity block's webBundleId ${JSON.stringify(id ?? null)} is not an svc id (16 lowercase hex characters)`,
     );
+  const stack = readCbor(bytes, attributes.end);
   if (!Array.isArray(stack.value)) throw malformed('the integrity block signature stack is not a CBOR array');
   if (stack.value.length === 0)
     throw new PackageError('no-signature', 'the package carries no signature; sign it with `svc pack --key <file>`');
@@ -119,7 +119,8 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
     const [map, signature] = entry as [Map<CborValue, CborValue>, Uint8Array];
     const names = [...map.keys()];
     const name = names[0];
-    const type = typeof name === 'string' ? KEY_ATTRIBUTES[name as keyof typeof KEY_ATTRIBUTES] : undefined;
+    const known = typeof name === 'string' && Object.hasOwn(KEY_ATTRIBUTES, name);
+    const type = known ? KEY_ATTRIBUTES[name as keyof typeof KEY_ATTRIBUTES] : undefined;
     const key = map.get(name as string);
     if (names.length !== 1 || !type || !(key instanceof Uint8Array))
       throw new PackageError(
