@@ -418,6 +418,13 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       );
     },
   });
+  // The store's record says which version was revoked as soon as it is (the version still counts as published).
+  const revokeVersion = actions['POST /__svc/revoke-version'];
+  actions['POST /__svc/revoke-version'] = (body) => {
+    revokeVersion(body);
+    const record = state.store?.versions.find((v) => v.version === state.version);
+    if (record) record.revoked = true;
+  };
   if (app && options.mcp !== false) mcp = attachMcp({ options, app, origin, streams });
   const routes: Partial<ControlHandlers> = { ...actions, 'GET /__svc/config': config, ...mcp?.routes };
   route = createRouter({

@@ -114,6 +114,7 @@ describe('the local store', () => {
     const key = newKey();
     const platform = await start(await pack(key.id, '2.0.0', [key]));
     await platform.revokeVersion('a bad release');
+    expect(platform.state.store?.versions[0]?.revoked).toBe(true);
     const again = await publish(platform, await pack(key.id, '2.0.0', [key]));
     expect(again.status).toBe(409);
     const next = await publish(platform, await pack(key.id, '2.0.1', [key]));

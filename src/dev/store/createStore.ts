@@ -124,8 +124,6 @@ export function createStore(options: StoreOptions) {
       accepted_at: new Date().toISOString(),
       ...(distribution?.channel === 'tenant-private' ? { tenants: [...distribution.tenants] } : {}),
     };
-    const previous = record?.versions.at(-1);
-    if (previous && state.version_revoked && previous.version === state.version) previous.revoked = true;
     state.store = {
       key: base64(key.publicKey),
       key_id: key.id,
