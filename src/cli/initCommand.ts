@@ -20,7 +20,7 @@ import { usageError } from './usageError';
 export const INIT = defineCommand({
   name: 'init',
   usage: ['[dir]'],
-  summary: `Write a valid starter manifest.json.`,
+  summary: `Write a valid starter manifest.json, with the id of the app's key.`,
   description: `Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest whose id is derived from the
 app's developer key: --key, or the key of the id already in <dir>/manifest.json, or a new key (written to
 $SVC_STATE_DIR/keys/<id>.pem, default ~/.svc-sdk/keys, as \`svc keygen\` does). It also maps manifest.json to the

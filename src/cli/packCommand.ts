@@ -48,7 +48,7 @@ sign with the new key alone.`,
 
 Example:
   $ svc pack dist
-  wrote team-polls-1.2.0.swbn (3 files, 48213 bytes), id 3f1c0a9b7d2e4c68, signed by 3f1c0a9b7d2e4c68
+  wrote team-polls-1.2.0.swbn (3 files, 48213 bytes), id 3f1c0a9b7d2e4c68, version 1.2.0, signed by 3f1c0a9b7d2e4c68
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
