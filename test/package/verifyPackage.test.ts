@@ -95,3 +95,33 @@ describe('verifyPackage against wbn-sign and wbn', () => {
     expect(await derivePackageId(publicKey)).toMatch(/^[0-9a-f]{16}$/);
   });
 });
+
+describe('PACKAGE.md', () => {
+  it('lists every PackageError code in its table of checks, and no other', () => {
+    const root = join(VECTORS_DIR, '../..');
+    const source = readFileSync(join(root, 'src/package/PackageError.ts'), 'utf8');
+    const union = source.slice(
+      source.indexOf('export type PackageErrorCode'),
+      source.indexOf(';', source.indexOf('export type PackageErrorCode')),
+    );
+    const codes = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]).sort();
+    const doc = readFileSync(join(root, 'PACKAGE.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## 4. Checks, in order'), doc.indexOf('## 5. Test vectors'));
+    const rows = table.split('\n').filter((line) => /^\| \d+ \|/.test(line));
+    const documented = [
+      ...new Set(
+        rows.flatMap((row) =>
+          [
+            ...row
+              .split('|')
+              .at(-2)!
+              .matchAll(/`([a-z-]+)`/g),
+          ].map((m) => m[1]),
+        ),
+      ),
+    ].sort();
+    expect(documented).toEqual(codes);
+    // Every code a vector expects is one of them.
+    for (const vector of vectors) expect(['valid', ...codes]).toContain(vector.expect);
+  });
+});
