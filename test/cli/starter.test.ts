@@ -72,6 +72,12 @@ describe('svc init --template vite', () => {
       const validate = await runSvc(['validate', 'dist'], dir);
       expect(validate.stdout).not.toContain('error');
       expect(validate.code).toBe(0);
+      // The build signs with the key svc init made for the app (found by the manifest's id), and verifies.
+      const packed = await runSvc(['pack', 'dist', '--out', 'hello.swbn'], dir);
+      expect(packed.code, packed.stderr).toBe(0);
+      const verified = await runSvc(['verify', 'hello.swbn'], dir);
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(verified.stdout).toContain('(the id is derived from it)');
     },
     120_000,
   );
