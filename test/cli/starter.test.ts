@@ -44,6 +44,10 @@ describe('svc init --template vite', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'public/manifest.json'), 'utf8'));
     expect(manifest.id).toMatch(/^[0-9a-f]{16}$/);
     expect(manifest.id).not.toBe('0000000000000000');
+    // The id is the one of the key svc init made for the app, outside the project.
+    expect(first.stdout).toContain(
+      `made this app's key: ${join(process.env.SVC_STATE_DIR!, 'keys', `${manifest.id}.pem`)}`,
+    );
     for (const icon of manifest.icons) {
       const png = readFileSync(join(dir, 'public', icon.src));
       expect(png.subarray(1, 4).toString()).toBe('PNG');
