@@ -267,6 +267,11 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     }
     // For `svc publish`: where this store is and its token, in a file only this user can read.
     await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
+    if (packageFile)
+      writeLine(
+        io.stderr,
+        `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
+      );
     if (values.open) openBrowser(platform.url);
     await (hooks.stopped ??
       new Promise<void>((done) => {
