@@ -2,13 +2,14 @@ import { defineConfig } from 'tsup';
 
 // `npm run build` empties dist/ first: the configs below build at the same time, so none of them cleans.
 // Each folder under src/ is one entry, and imports go one way: protocol <- rpc <- client | host <- mock,
-// protocol <- manifest <- cli, server <- dev (README, "One contract").
+// protocol <- manifest <- package <- cli, server <- dev (README, "One contract").
 const entries = {
   global: 'src/global.ts',
   host: 'src/host/index.ts',
   'host-core': 'src/host/core.ts',
   mock: 'src/mock/index.ts',
   manifest: 'src/manifest/index.ts',
+  package: 'src/package/index.ts',
   server: 'src/server/index.ts',
   dev: 'src/dev/index.ts',
 };

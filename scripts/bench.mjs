@@ -201,6 +201,15 @@ if (existsSync(chromiumPath)) {
   await benchPlatform();
 }
 
+{
+  const { benchPackage } = await import('./bench/package.mjs');
+  const result = await benchPackage({ runs: quick ? 3 : 15 });
+  console.log(
+    `\nsigned packages (scripts/bench/package.mjs): a ${(result.size / 1e6).toFixed(2)} MB app of ${result.files} files, a ${(result.packageBytes / 1e6).toFixed(2)} MB package; median (min)`,
+  );
+  for (const r of result.rows) console.log(`  ${r.what.padEnd(44)} ${fmt(r.median)} ms (${fmt(r.min)} ms)`);
+}
+
 const cpu = cpus()[0];
 console.log(
   `\nmachine: ${cpu?.model ?? 'unknown CPU'} (${cpus().length} threads), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}, Node ${process.versions.node}; bench took ${Math.round((Date.now() - started) / 1000)} s`,

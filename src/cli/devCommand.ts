@@ -5,6 +5,7 @@ import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDev
 import { EXIT, writeLine } from './CliIo';
 import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
 import { mcpConfigs } from '../dev/mcp/mcpConfigs';
+import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
@@ -72,11 +73,13 @@ function openBrowser(url: string): void {
  */
 export const DEV = defineCommand({
   name: 'dev',
-  usage: ['[dir]'],
+  usage: ['[dir | file.swbn]'],
   summary: `Run the app in a simulated messenger with the whole platform on loopback.`,
   description: `Validates <dir>/manifest.json (default .), starts the local platform on 127.0.0.1 (a simulated messenger, the
-identity provider, the server API at /v1, signed webhooks) and serves the app's package on its own origin with
-its CSP; prints the messenger's URL and runs until Ctrl-C.`,
+identity provider, the server API at /v1, signed webhooks, a local store) and serves the app's package on its own
+origin with its CSP; prints the messenger's URL and runs until Ctrl-C. Given a signed package (file.swbn), it
+verifies it first (a package that fails a check does not start) and serves its files only; \`svc publish\`
+uploads new versions to the local store.`,
   options: {
     port: {
       type: 'string',
@@ -148,7 +151,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     // Accepted beside --no-mcp (serving MCP is the default), so not listed.
     mcp: { type: 'boolean' },
   },
-  footer: `Exit codes: 0 stopped, 1 invalid manifest, 2 usage error.
+  footer: `Exit codes: 0 stopped, 1 invalid manifest or package, 2 usage error.
 `,
   oneDirectory: true,
   async run({ values, dir }, io, hooks: DevCommandHooks = {}) {
@@ -174,6 +177,8 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     if (retryScale !== undefined && !(retryScale > 0))
       return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
 
+    // A .swbn file is a signed package; anything else is the app's folder.
+    const packageFile = dir.endsWith('.swbn') ? dir : undefined;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
     if (values.reset && statePath) await rm(statePath, { force: true });
     const envFile = values['backend-env'];
@@ -200,7 +205,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     for (;;) {
       try {
         platform = await startDevPlatform({
-          dir,
+          ...(packageFile ? { package: packageFile } : { dir }),
           port,
           packagePort: values['package-port'] === undefined ? undefined : Number(values['package-port']),
           webhooks: values.webhooks,
@@ -267,6 +272,13 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.
       await writeDiscovery({ dir, url: platform.mcpUrl, token: platform.mcpToken, pid: process.pid });
     }
+    // For `svc publish`: where this store is and its token, in a file only this user can read.
+    await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
+    if (packageFile)
+      writeLine(
+        io.stderr,
+        `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
+      );
     if (values.open) openBrowser(platform.url);
     await (hooks.stopped ??
       new Promise<void>((done) => {
@@ -274,6 +286,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         process.once('SIGTERM', () => done());
       }));
     await removeDiscovery(dir);
+    await removeStoreDiscovery(platform.origin);
     await platform.close();
     return EXIT.ok;
   },

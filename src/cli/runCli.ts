@@ -3,13 +3,17 @@ import { type CliIo, EXIT } from './CliIo';
 import { formatMainHelp } from './defineCommand';
 import { DEV } from './devCommand';
 import { INIT } from './initCommand';
+import { KEYGEN } from './keygenCommand';
 import { MCP } from './mcpCommand';
+import { PACK } from './packCommand';
+import { PUBLISH } from './publishCommand';
 import { TYPES } from './typesCommand';
 import { usageError } from './usageError';
 import { VALIDATE } from './validateCommand';
+import { VERIFY } from './verifyCommand';
 
 // In the main help's order.
-const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, DEV, MCP];
+const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, KEYGEN, PACK, VERIFY, DEV, PUBLISH, MCP];
 const MAIN_HELP = formatMainHelp(COMMANDS);
 
 /**

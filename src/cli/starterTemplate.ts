@@ -124,8 +124,12 @@ A mini app made with \`svc init --template vite\`.
   package), and validates it (\`svc validate dist\` checks the entry and the icons are there). \`npx svc dev dist\`
   runs the built package.
 
+The id in \`public/manifest.json\` is derived from this app's key, which \`svc init\` wrote outside the project
+(\`~/.svc-sdk/keys/<id>.pem\`): back it up, never commit it. \`npm run build && npx svc pack dist\` signs the
+package (\`<name>-<version>.swbn\`); \`npx svc verify\` checks it as a host does.
+
 Before publishing: replace the description and the vendor in \`public/manifest.json\` (\`svc validate\` warns until
-you do), the id with the one the developer console gives you, and \`api.example.com\` with your backend's host.
+you do), and \`api.example.com\` with your backend's host.
 `,
     'tsconfig.json': `${JSON.stringify(
       {

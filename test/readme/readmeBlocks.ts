@@ -46,7 +46,7 @@ export function fencedBlocks(text: string): ReadmeBlock[] {
 }
 
 /** The guides the README links, one per audience: their blocks are held to the same rules as the README's. */
-export const GUIDES = ['app', 'testing', 'manifest', 'backend', 'svc-dev', 'hosts', 'contributing'].map(
+export const GUIDES = ['app', 'testing', 'manifest', 'backend', 'svc-dev', 'hosts', 'ship', 'contributing'].map(
   (name) => new URL(`../../docs/${name}.md`, import.meta.url),
 );
 

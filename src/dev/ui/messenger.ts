@@ -22,6 +22,8 @@ import {
 } from './panels';
 import { sheet } from './sheet';
 import { STYLES } from './styles';
+import { offeredTo } from '../store/offeredTo';
+import type { Manifest } from '../../manifest';
 
 const root = document.getElementById('messenger')!;
 document.head.append(h('style', {}, STYLES));
@@ -37,6 +39,8 @@ const toast = (message: string, kind = 'info') => {
  * region leaves its elements (an open `<select>`, a focused field, the scroll position) as they are.
  */
 const keys = new WeakMap<Element, string>();
+/** Set before the page reloads for a version the store accepted: whether the app was open (it reopens). */
+const RELAUNCH = 'svc-dev-relaunch';
 function region(el: HTMLElement, key: unknown, build: () => Child[]): void {
   const text = JSON.stringify(key);
   if (keys.get(el) === text) return;
@@ -213,6 +217,11 @@ async function start(): Promise<void> {
     const person = me();
     if (person?.deprovisioned) {
       say(`${person.display_name} was removed from the tenant: ${manifest.name} cannot be opened for them.`, 'error');
+      return false;
+    }
+    const notOffered = person && offeredTo(config.manifest as unknown as Manifest, person.tenant_id);
+    if (notOffered) {
+      say(notOffered, 'error');
       return false;
     }
     if (state.version_revoked) {
@@ -480,6 +489,12 @@ async function start(): Promise<void> {
     const known = new Set(state.notifications.map((n) => n.id));
     for (const n of next.notifications)
       if (!known.has(n.id) && n.user_id === next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
+    // A version the store accepted: the page takes its manifest and relaunches the app with it (relaunchAfterUpdate).
+    if (next.version !== state.version && next.store?.highest === next.version) {
+      sessionStorage.setItem(RELAUNCH, app ? 'open' : 'closed');
+      location.reload();
+      return;
+    }
     state = next;
     if (theme) app?.host.setTheme(next.settings.theme);
     // Another person is another app user, and another room another launch: relaunch there, as the native clients
@@ -507,6 +522,12 @@ async function start(): Promise<void> {
     { 'mcp-invoke': (call) => void mcp.invoke(call), 'mcp-cancel': ({ id }) => mcp.cancel(id) },
   );
   render();
+  const relaunchAfterUpdate = sessionStorage.getItem(RELAUNCH);
+  sessionStorage.removeItem(RELAUNCH);
+  if (relaunchAfterUpdate) {
+    toast(`${manifest.name} ${state.version} is installed: the store accepted it.`);
+    if (relaunchAfterUpdate === 'open') void open({ room: room(), params: {} });
+  }
 }
 
 start().catch((error: Error) =>

@@ -4,6 +4,7 @@ import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
 import { type Child, copyButton, h } from './dom';
 import { scopeInWords } from './scopeInWords';
+import { storeUpload } from './storeUpload';
 
 /** Renders a region only when its key changed (see messenger.ts). */
 export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
@@ -163,7 +164,7 @@ export function renderSettings(
       ),
     ),
   ]);
-  region(admin!, [state.version_revoked, state.version, state.secret, config.statePath], () => [
+  region(admin!, [state.version_revoked, state.version, state.secret, config.statePath, state.store], () => [
     h('h2', {}, 'Administrator'),
     h(
       'div',
@@ -191,6 +192,7 @@ export function renderSettings(
         ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret from now on, and the previous one still verifies until ${time(state.secret.previous_valid_until)}. Your backend must verify with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --backend-env rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
         : `Secret generation ${state.secret.generation}. Rotating makes a new secret that signs webhooks at once, while the previous one keeps verifying for an hour: the overlap in which your backend moves to the new one.`,
     ),
+    ...storeUpload(state),
     h('h2', {}, 'State'),
     h(
       'p',
