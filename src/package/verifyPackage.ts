@@ -93,6 +93,9 @@ const packagePath = (src: string) => `/${src.split(/[?#]/)[0]!.replace(/^\.?\//,
  * @throws {@link PackageError} with the `code` of the first check that fails and a message saying what to do.
  * @example
  * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import { verifyPackage } from 'svc-sdk/package';
+ *
  * const pkg = await verifyPackage(new Uint8Array(await readFile('polls-1.2.0.swbn')));
  * console.log(pkg.id, pkg.version, pkg.signers.map((s) => s.id));
  * ```

@@ -10,7 +10,9 @@ describe('svc help', () => {
   test('svc --help lists the commands and exits 0', async () => {
     const run = await runSvc(['--help'], tempProject({}));
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/validate \[manifest.json \.\.\.\][\s\S]*check \[dir\][\s\S]*init \[dir\]/);
+    expect(run.stdout).toMatch(
+      /validate \[manifest.json \.\.\.\][\s\S]*check \[dir \| manifest.json\][\s\S]*init \[dir\]/,
+    );
   });
   test.each(['validate', 'check', 'init'])('svc %s --help and svc help %s show the command help', async (command) => {
     const dir = tempProject({});
