@@ -15,8 +15,11 @@ export interface ControlContext {
   webhooks: WebhookSender | undefined;
   /** The signing secrets (the previous one stays valid during a rotation's overlap). */
   secrets: SigningSecrets;
-  /** Told after a rotation, so the platform saves the secrets and rewrites the backend's env file. */
-  rotated?(): void | Promise<void>;
+  /**
+   * Told after a rotation, so the platform saves the secrets and rewrites the backend's env file; `endedOverlap`
+   * when it cut short the overlap of the rotation before (the secret two generations back stopped verifying).
+   */
+  rotated?(endedOverlap: boolean): void | Promise<void>;
 }
 
 /** What a route's action returns: its answer, or nothing when it changed the state (the answer is then the state). */
@@ -173,12 +176,12 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
     },
     'POST /__svc/rotate-secret': (b) => {
       const overlap = b.overlap_seconds ?? 3600;
-      rotateSecrets(ctx.secrets, overlap);
+      const endedOverlap = rotateSecrets(ctx.secrets, overlap);
       state.secret = {
         generation: state.secret.generation + 1,
         previous_valid_until: new Date(ctx.secrets.previous?.until ?? Date.now()).toISOString(),
       };
-      return ctx.rotated?.() ?? undefined;
+      return ctx.rotated?.(endedOverlap) ?? undefined;
     },
   };
   // Each route's body is checked against its schema before the action sees it.

@@ -200,7 +200,7 @@ export function renderSettings(
       'p',
       { class: 'note', 'data-testid': 'secret-note' },
       state.secret.previous_valid_until && Date.parse(state.secret.previous_valid_until) > Date.now()
-        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret from now on, and the previous one still verifies until ${time(state.secret.previous_valid_until)}. Your backend must verify with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --env-file rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
+        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret only from now on, and the previous one still verifies server API calls until ${time(state.secret.previous_valid_until)}. Your backend must verify webhooks with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --backend-env rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
         : `Secret generation ${state.secret.generation}. Rotating makes a new secret that signs webhooks at once, while the previous one keeps verifying for an hour: the overlap in which your backend moves to the new one.`,
     ),
     h('h2', {}, 'State'),
@@ -300,6 +300,13 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
                 `#${i + 1} ${time(a.at)} · ${a.status ?? a.error} · ${a.duration_ms} ms`,
               ),
               a.response_body ? h('pre', { 'data-testid': 'response-body' }, a.response_body) : null,
+              a.status === 401 && inOverlap(state, a.at)
+                ? h(
+                    'p',
+                    { class: 'note', 'data-testid': 'overlap-401' },
+                    'Refused during a secret rotation: this webhook is signed with the new secret only, so your backend may hold only the old secret: give it both (SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS; createWebhookHandler({ secrets: [current, previous] })).',
+                  )
+                : null,
             ),
           ),
           d.next_attempt_at ? h('div', { class: 'pending' }, `Next attempt at ${time(d.next_attempt_at)}`) : null,
@@ -317,6 +324,12 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
       }),
   ]);
   applyEventFilter(el);
+}
+
+/** Whether `at` falls in a rotation's overlap (the previous secret still verified then). */
+function inOverlap(state: DevState, at: string): boolean {
+  const until = state.secret.previous_valid_until;
+  return until !== undefined && Date.parse(at) < Date.parse(until);
 }
 
 /** Shows the deliveries of the chosen event only. */
