@@ -1,7 +1,8 @@
 import { brandedError, hasErrorBrand } from '../protocol/errorBrand';
 import { PROBLEMS, type Problem, problemName } from './problems';
 
-// The meaning of each known problem, said so a developer knows what to do.
+// The meaning of each known problem, said so a developer knows what to do: used when an answer carries no detail
+// of its own (a detail always says what to do, and saying it twice buries it).
 const ADVICE: Record<string, string> = {
   'room-encrypted':
     'The room is end-to-end encrypted and the service holds no room keys, so no server-side path, scope or tier can post into it. ' +
@@ -48,9 +49,9 @@ export class SvcApiError extends brandedError('SvcApiError') {
     body?: Problem;
     cause?: unknown;
   }) {
-    const advice = ADVICE[init.problem];
+    const advice = init.body?.detail ? undefined : ADVICE[init.problem];
     super(
-      `${init.status ? `${init.status} ` : ''}${init.problem} at ${init.instance}: ${init.detail}${advice && !init.detail.includes(advice) ? ` ${advice}` : ''}`,
+      `${init.status ? `${init.status} ` : ''}${init.problem} at ${init.instance}: ${init.detail}${advice ? ` ${advice}` : ''}`,
       { cause: init.cause },
     );
     this.status = init.status;

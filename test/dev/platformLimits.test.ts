@@ -67,7 +67,7 @@ describe('the server API rate limit', () => {
       expect(answer.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       expect(answer.body).toMatchObject({ status: 429, instance: path, title: 'Rate limited' });
       expect(answer.body.type).toBe(`${p.origin}/errors/rate-limited`);
-      expect(answer.body.detail).toMatch(/wait \d+ s \(Retry-After\) and retry/);
+      expect(answer.body.detail).toMatch(/retry after \d+ s \(Retry-After\)/);
     }
   });
 
@@ -286,5 +286,30 @@ describe('problem details everywhere', () => {
     }
     expect(refusals[0].detail).toMatch(/room nowhere is unknown: post into a room/);
     expect(refusals[3].detail).toMatch(/no act claim, so no agent is acting: call \/agents\/verify only with/);
+  });
+
+  it('gives each 401 and 429 one piece of advice, said once', async () => {
+    await refill();
+    const wrong = createServerClient({ baseUrl: p.baseUrl, miniAppId: APP, secret: 'not-it', retry: { max: 0 } });
+    const unsigned = await wrong.getInstallation('au-alice').catch((e) => e);
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.message).toBe(
+      `401 invalid-signature at /v1/apps/${APP}/installations/au-alice: The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).`,
+    );
+    // No client-side pacing: the platform's bucket answers.
+    const api = createServerClient({
+      baseUrl: p.baseUrl,
+      miniAppId: APP,
+      secret: p.signingSecret,
+      retry: { max: 0 },
+      rateLimiter: false,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, () => api.getInstallation('au-alice').catch((e) => e)),
+    );
+    const limited = answers.find((a) => isSvcApiError(a) && a.status === 429);
+    expect(limited.message).toMatch(
+      /^429 rate-limited at \S+: More than 600 requests a minute \(burst 60\) for this vendor: retry after \d+ s \(Retry-After\)\.$/,
+    );
   });
 });

@@ -177,6 +177,43 @@ describe('createWebhookHandler over real HTTP', () => {
     ).toBe(200);
     expect(unknown).toEqual(['future.thing']);
   });
+
+  it('acknowledges a known event without a handler quietly, or hands it to onUnhandled, never to onUnknown', async () => {
+    const unknown: string[] = [];
+    const unhandled: string[] = [];
+    const errors: unknown[] = [];
+    const event = {
+      event: 'scope.granted',
+      occurred_at: '2026-01-15T09:30:00.000Z',
+      mini_app_id: miniAppId,
+      tenant_id: 't',
+      app_user_id: 'au1',
+      scope: 'svc.notifications',
+    };
+    const quiet = await serveFetch(
+      createWebhookHandler({
+        secrets: [secret],
+        on: {},
+        onUnknown: (e) => void unknown.push(e.event),
+        onError: (e) => void errors.push(e),
+      }),
+    );
+    servers.push(quiet);
+    expect((await deliver(quiet.url, event)).status).toBe(200);
+    const routed = await serveFetch(
+      createWebhookHandler({
+        secrets: [secret],
+        on: {},
+        onUnknown: (e) => void unknown.push(e.event),
+        onUnhandled: (e) => void unhandled.push(e.event),
+      }),
+    );
+    servers.push(routed);
+    expect((await deliver(routed.url, { ...event, scope: 'svc.storage' })).status).toBe(200);
+    expect(unhandled).toEqual(['scope.granted']);
+    expect(unknown).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('createMemoryIdempotencyStore', () => {
