@@ -18,6 +18,8 @@ export interface ServerApiEndpoint {
   success: { status: 200 | 201; schema: SchemaName; description: string };
   /** The problems this endpoint answers besides the ones every endpoint answers, with when. */
   problems: Partial<Record<ProblemName, string>>;
+  /** An example request body (when it takes one) and answer. */
+  example: { request?: unknown; response: unknown };
 }
 
 /** The problems every endpoint answers, with when. @internal */
@@ -53,6 +55,18 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
       'room-encrypted': 'The room is end-to-end encrypted.',
       'tenant-policy': "The tenant's policy forbids it.",
     },
+    example: {
+      request: {
+        mini_app_id: 'com.example.polls',
+        app_user_id: 'au-alice',
+        card: {
+          title: 'Lunch?',
+          body: 'Pizza or sushi: vote by noon.',
+          actions: [{ label: 'Vote', deep_link: '/polls/42' }],
+        },
+      },
+      response: { event_id: '$9f1c2a7e-6d1b-4c1e-9a51-3f0e8b2d4c11' },
+    },
   },
   {
     method: 'POST',
@@ -69,6 +83,10 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
       'scope-not-granted': 'The person has not granted the `notifications` scope.',
       'tenant-policy': "The tenant's policy forbids it.",
     },
+    example: {
+      request: { mini_app_id: 'com.example.polls', title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
+      response: { notification_id: '0d7f3a52-3c1e-4f7b-8f0a-7a2b9c1d5e60' },
+    },
   },
   {
     method: 'GET',
@@ -79,6 +97,14 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     params: { mini_app_id: 'The mini app.', app_user_id: "The person's app user id." },
     success: { status: 200, schema: 'Installation', description: 'The installation state.' },
     problems: {},
+    example: {
+      response: {
+        installed: true,
+        version: '1.2.0',
+        granted_scopes: ['svc.identity.basic', 'svc.notifications'],
+        tenant_id: 'acme',
+      },
+    },
   },
   {
     method: 'POST',
@@ -92,6 +118,14 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     success: { status: 200, schema: 'AgentDelegation', description: 'The delegation.' },
     problems: {
       'invalid-request': 'No token, a token that does not verify for this mini app, or one without an `act` claim.',
+    },
+    example: {
+      request: { token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhdS1hbGljZSIsImFjdCI6eyJzdWIiOiJhZ2VudC0xIn19.c2lnbmF0dXJl' },
+      response: {
+        subject: { app_user_id: 'au-alice' },
+        actor: { agent_id: 'agent-1', kind: 'svc_agent' },
+        tenant_policy: { max_approval_minor: 50000, currency_code: 'EUR' },
+      },
     },
   },
 ];
