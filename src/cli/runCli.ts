@@ -4,12 +4,13 @@ import { formatMainHelp } from './defineCommand';
 import { DEV } from './devCommand';
 import { INIT } from './initCommand';
 import { MCP } from './mcpCommand';
+import { TRIGGER } from './triggerCommand';
 import { TYPES } from './typesCommand';
 import { usageError } from './usageError';
 import { VALIDATE } from './validateCommand';
 
 // In the main help's order.
-const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, DEV, MCP];
+const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, DEV, MCP, TRIGGER];
 const MAIN_HELP = formatMainHelp(COMMANDS);
 
 /**
