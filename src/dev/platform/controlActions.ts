@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from '../devContract';
+import type { WebhookEventName } from '../../server/events';
+import { WEBHOOK_SCHEMAS } from '../../server/webhookSchemas';
 import { initialState } from './initialState';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
@@ -169,6 +171,18 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       if (!old) throw new Error(`id ${b.id} is not a delivery: send the id of one in state.deliveries.`);
       if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
       ctx.webhooks.send(old.event, old.payload, old.id);
+    },
+    'POST /__svc/deliveries/test': (b) => {
+      if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
+      // The contract's example, about the person using the messenger now and this app's version.
+      const fields: Record<string, unknown> = { ...WEBHOOK_SCHEMAS[b.event as WebhookEventName].example };
+      // emit() sets what every event carries (its name, the time, the app, the tenant) itself.
+      for (const base of ['event', 'occurred_at', 'mini_app_id', 'tenant_id']) delete fields[base];
+      emit(b.event, {
+        ...fields,
+        ...('app_user_id' in fields ? { app_user_id: userOf().app_user_id } : {}),
+        ...('version' in fields ? { version: state.version } : {}),
+      });
     },
     'POST /__svc/revoke-version': (b) => {
       state.version_revoked = true;

@@ -1,4 +1,5 @@
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
+import { WEBHOOK_EVENTS } from '../../server/events';
 import type { ChangeRoute, ControlRoutes, DevConfig, DevState } from '../devContract';
 import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
@@ -230,7 +231,29 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
       inspector.event = filter.value;
       applyEventFilter(el);
     });
-    el.append(h('div', { class: 'row' }, h('label', {}, 'Event ', filter)), h('div', { class: 'list' }));
+    // A test event: the contract's example about the person using the messenger now, sent like any other.
+    const test = h(
+      'select',
+      { 'aria-label': 'Test event', 'data-testid': 'test-event' },
+      ...WEBHOOK_EVENTS.map((e) => h('option', { value: e }, e)),
+    );
+    el.append(
+      h(
+        'div',
+        { class: 'row' },
+        h('label', {}, 'Event ', filter),
+        test,
+        h(
+          'button',
+          {
+            'data-testid': 'send-test-event',
+            onclick: () => act('POST /__svc/deliveries/test', { event: test.value }),
+          },
+          'Send a test event',
+        ),
+      ),
+      h('div', { class: 'list' }),
+    );
   }
   const filter = el.querySelector('select')!;
   const events = [...new Set(state.deliveries.map((d) => d.event))].sort();
