@@ -64,6 +64,13 @@ function problemsByStatus(own: Partial<Record<ProblemName, string>>): Map<number
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
+/** The path parameters of the examples. */
+const EXAMPLE_PARAMS: Record<string, string> = {
+  room_id: 'room-1',
+  app_user_id: 'au-alice',
+  mini_app_id: 'com.example.polls',
+};
+
 /** Example detail sentences, one per problem, as `svc dev` words them. */
 const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
   'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
@@ -114,7 +121,7 @@ function errorResponses(path: string, own: Partial<Record<ProblemName, string>>)
                   title: PROBLEMS[name].title,
                   status,
                   detail: EXAMPLE_DETAILS[name] ?? PROBLEMS[name].title,
-                  instance: `/v1${path.replace(/\{(\w+)\}/g, (_, param: string) => `${param.replace(/_id$/, '')}-1`)}`,
+                  instance: `/v1${path.replace(/\{(\w+)\}/g, (_, param: string) => EXAMPLE_PARAMS[param] ?? param)}`,
                 },
               },
             ]),
