@@ -24,6 +24,8 @@ export interface ServerApiEndpoint {
 
 /** The problems every endpoint answers, with when. @internal */
 export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
+  'invalid-request':
+    'Malformed: a path segment with malformed percent-encoding, or a body that is not a JSON object encoded as UTF-8.',
   'invalid-signature':
     'The signature is missing, does not match, or its timestamp differs from now by more than 300 s.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor; `Retry-After` says when to retry.',
@@ -51,7 +53,8 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     request: 'PostCardRequest',
     success: { status: 201, schema: 'PostCardResponse', description: 'Posted.' },
     problems: {
-      'invalid-request': 'A field is missing, of the wrong type or too long; `detail` names it and its bound.',
+      'invalid-request':
+        'Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding.',
       'room-encrypted': 'The room is end-to-end encrypted.',
       'tenant-policy': "The tenant's policy forbids it.",
     },
@@ -79,7 +82,8 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     request: 'NotificationRequest',
     success: { status: 201, schema: 'NotificationResponse', description: 'Accepted.' },
     problems: {
-      'invalid-request': 'A field is missing, of the wrong type or too long; `detail` names it and its bound.',
+      'invalid-request':
+        'Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding.',
       'scope-not-granted': 'The person has not granted the `notifications` scope.',
       'tenant-policy': "The tenant's policy forbids it.",
     },

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { createServerClient, isSvcApiError, signRequest } from '../../src/server';
+import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
 const APP = 'polls';
 let p: DevPlatform;
@@ -26,7 +27,17 @@ async function sendChunks(path: string, chunks: Uint8Array[], secret = p.signing
         const parts: Buffer[] = [];
         for await (const part of res) parts.push(part as Buffer);
         const text = Buffer.concat(parts).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined });
+        const answer = { status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+        // Not through fetch, so the contract check of every answer happens here.
+        const issues = checkServerApiAnswer({
+          method,
+          path: url.pathname,
+          status: answer.status,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: answer.body,
+        });
+        if (issues.length) reject(new Error(`svc dev broke its contract:\n${issues.join('\n')}`));
+        else resolve(answer);
       },
     );
     req.on('error', reject);

@@ -506,7 +506,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostCardResponse"];
                 };
             };
-            /** @description `invalid-request`: A field is missing, of the wrong type or too long; `detail` names it and its bound. */
+            /** @description `invalid-request`: Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -665,7 +665,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationResponse"];
                 };
             };
-            /** @description `invalid-request`: A field is missing, of the wrong type or too long; `detail` names it and its bound. */
+            /** @description `invalid-request`: Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -818,6 +818,19 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Installation"];
+                };
+            };
+            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, or a body that is not a JSON object encoded as UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        type?: unknown;
+                        /** @constant */
+                        status?: 400;
+                    };
                 };
             };
             /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s. */
