@@ -47,7 +47,12 @@ const Card = z
         .optional()
         .meta({ description: 'Buttons; omit for a card without buttons.' }),
     },
-    { error: 'is missing: send {title, body, actions?}.' },
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is missing: send {title, body, actions?}.'
+          : 'must be an object: send {title, body, actions?}.',
+    },
   )
   .meta({ description: 'A rich message card.' });
 

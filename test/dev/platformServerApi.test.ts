@@ -136,6 +136,10 @@ describe('the server API emulator', () => {
       deep_link: '/',
     });
     expect(long.body.detail).toBe('title has 257 characters: send at most 256.');
+    const notObject = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card: 'hi' });
+    expect(notObject.body.detail).toBe('card must be an object: send {title, body, actions?}.');
+    const notString = await call('POST', '/v1/agents/verify', { token: 42 });
+    expect(notString.body.detail).toBe('token must be a string: send the app token that carries the act claim.');
   });
 
   it('answers 409 after the version is revoked', async () => {
