@@ -251,6 +251,17 @@ describe('size limits', () => {
       400,
       /overlap_seconds must be a number: send whole seconds/,
     );
+    expectProblem(
+      await control('POST', '/__svc/deliveries/test', { event: 'user.left' }),
+      400,
+      /^event is not known: send one of installation.created, .*app.revoked\.$/,
+    );
+    // This platform has no webhook URL: a test event says where to set one instead of vanishing.
+    expectProblem(
+      await control('POST', '/__svc/deliveries/test', { event: 'scope.granted' }),
+      400,
+      /no webhook URL to send to: start svc dev with --webhooks <url>/,
+    );
     expect(p.state.secret.generation).toBe(1);
     expect(p.state.settings.locale).toBe('en');
   });
