@@ -1,7 +1,7 @@
+import type * as z from 'zod';
 import { createTokenBucket, SERVER_API_RATE } from '../../server/createRateLimiter';
 import { createProblem, type ProblemName } from '../../server/problems';
 import { verifySignature } from '../../server/verifySignature';
-import type * as z from 'zod';
 import { isSvcSignatureError } from '../../server/SvcSignatureError';
 import { SERVER_API_ENDPOINTS } from '../../server/serverApiEndpoints';
 import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
