@@ -234,15 +234,15 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
     // A test event: the contract's example about the person using the messenger now, sent like any other.
     const test = h(
       'select',
-      { 'aria-label': 'Test event', 'data-testid': 'test-event' },
+      { 'data-testid': 'test-event' },
       ...WEBHOOK_EVENTS.map((e) => h('option', { value: e }, e)),
     );
     el.append(
+      h('div', { class: 'row' }, h('label', {}, 'Event ', filter)),
       h(
         'div',
         { class: 'row' },
-        h('label', {}, 'Event ', filter),
-        test,
+        h('label', {}, 'Test event ', test),
         h(
           'button',
           {
