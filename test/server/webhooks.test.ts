@@ -95,7 +95,12 @@ describe('createWebhookHandler over real HTTP', () => {
     let runs = 0;
     const handle = createWebhookHandler({
       secrets: [secret],
-      on: { 'user.deprovisioned': async () => (runs++, await gate.promise) },
+      on: {
+        'user.deprovisioned': async () => {
+          runs++;
+          await gate.promise;
+        },
+      },
     });
     const server = await serveFetch(handle);
     servers.push(server);
@@ -136,7 +141,12 @@ describe('createWebhookHandler over real HTTP', () => {
     const handle = createWebhookHandler({
       secrets: [secret],
       ackAfterMs: 50,
-      on: { 'scope.granted': async () => (await gate.promise, finished.resolve()) },
+      on: {
+        'scope.granted': async () => {
+          await gate.promise;
+          finished.resolve();
+        },
+      },
     });
     const server = await serveFetch(handle);
     servers.push(server);
