@@ -196,6 +196,19 @@ if (existsSync(chromiumPath)) {
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
 {
+  const { benchTrigger, contractSizes } = await import('./bench/contract.mjs');
+  console.log('\nthe published contract (scripts/bench/contract.mjs)');
+  for (const c of contractSizes())
+    console.log(
+      `  ${c.file.padEnd(58)} ${c.bytes.toLocaleString('en')} bytes, ${c.brotli.toLocaleString('en')} brotli`,
+    );
+  const t = await benchTrigger({ samples: quick ? 5 : 20 });
+  console.log(
+    `  svc trigger, command to printed answer (local backend)     median ${fmt(t.wallMedian, 0)} ms, p95 ${fmt(t.wallP95, 0)} ms (the answer itself ${t.answerMedian} ms), ${t.samples} runs`,
+  );
+}
+
+{
   const { benchPlatform } = await import('./bench/platform.mjs');
   console.log('\nsvc dev platform (scripts/bench/platform.mjs): limits and durability');
   await benchPlatform();

@@ -70,6 +70,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       String(r.brotli).padStart(8),
       r.budget ? `  ${r.budget} (${((r.brotli / r.budget) * 100).toFixed(0)}%)` : '',
     );
+  const { contractSizes } = await import('./bench/contract.mjs');
+  console.log('\nthe published contract, shipped as JSON');
+  for (const c of contractSizes())
+    console.log(c.file.padEnd(34), String(c.bytes).padStart(9), String(c.brotli).padStart(8));
   console.log(
     '\npeers, minified + brotli of a minimal use (measured the same way when the budget was set): vk-bridge 1.7 KB, penpal 3.1 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
   );

@@ -7,13 +7,14 @@ import { KEYGEN } from './keygenCommand';
 import { MCP } from './mcpCommand';
 import { PACK } from './packCommand';
 import { PUBLISH } from './publishCommand';
+import { TRIGGER } from './triggerCommand';
 import { TYPES } from './typesCommand';
 import { usageError } from './usageError';
 import { VALIDATE } from './validateCommand';
 import { VERIFY } from './verifyCommand';
 
 // In the main help's order.
-const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, KEYGEN, PACK, VERIFY, DEV, PUBLISH, MCP];
+const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, KEYGEN, PACK, VERIFY, DEV, PUBLISH, TRIGGER, MCP];
 const MAIN_HELP = formatMainHelp(COMMANDS);
 
 /**

@@ -327,6 +327,11 @@ export interface ControlRoutes {
   'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
+  /**
+   * Send a test event: the contract's example of `event` about the person using the messenger now, signed and
+   * delivered like any other (the webhook panel's "Send a test event").
+   */
+  'POST /__svc/deliveries/test': { request: { event: string }; response: DevState };
   /** What only the page knows, for the terminal: a launch, or an app that never said hello (204). */
   'POST /__svc/page-event': {
     request: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number };

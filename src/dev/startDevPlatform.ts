@@ -429,12 +429,16 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     idp,
     webhooks,
     secrets,
-    rotated: async () => {
+    rotated: async (endedOverlap) => {
       secretsChanged = true;
       const until = new Date(secrets.previous?.until ?? Date.now()).toISOString();
+      const generation = state.secret.generation;
       await notice(
         'secret-changed',
-        `the signing secret was rotated (generation ${state.secret.generation}); the previous one verifies until ${until}.`,
+        `the signing secret was rotated (generation ${generation}); the previous one verifies until ${until}.` +
+          (endedOverlap
+            ? ` The secret of generation ${generation - 2} stopped verifying now, before its overlap ended (two secrets verify at most): a backend holding only it gets 401 from the server API and refuses webhooks; give it the current and previous secrets.`
+            : ''),
       );
     },
   });

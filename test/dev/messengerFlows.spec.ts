@@ -137,7 +137,7 @@ test('rotate secret: the page explains the overlap, and the example backend veri
   await tab('Settings');
   await page.getByTestId('rotate-secret').click();
   await expect(page.getByTestId('secret-note')).toContainText('Secret generation 2');
-  await expect(page.getByTestId('secret-note')).toContainText('the previous one still verifies until');
+  await expect(page.getByTestId('secret-note')).toContainText('the previous one still verifies server API calls until');
   await page.getByTestId('grant-svc.notifications').click();
   await tab('Webhooks');
   const delivery = page.locator('[data-testid=delivery][data-event="scope.granted"]');
