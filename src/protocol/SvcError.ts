@@ -45,9 +45,7 @@ export class SvcError extends Error {
   readonly [ERROR_BRAND] = 'SvcError';
 
   /** `instanceof SvcError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasErrorBrand(value, 'SvcError');
-  }
+  static override [Symbol.hasInstance] = isSvcError;
   /** The error code (see the error table in docs/app.md); unknown codes from a newer host are kept. */
   declare readonly code: SvcErrorCode;
   /** Whether the caller may back off and retry. */

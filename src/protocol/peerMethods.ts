@@ -29,5 +29,5 @@ export const toApp = {
  * @public
  */
 export const toHost = {
-  'actions.handlers': obj({ names: arr(text) }),
+  'actions.handlers': /* @__PURE__ */ obj({ names: /* @__PURE__ */ arr(text) }),
 };

@@ -36,13 +36,16 @@ export const str: Check<string> = typeCheck((v) => typeof v == 'string', 'a stri
 /** A non-empty string. */
 export const text: Check<string> = typeCheck((v) => typeof v == 'string' && v.length > 0, 'a non-empty string');
 /** A finite number. */
-export const num: Check<number> = typeCheck(Number.isFinite, 'a finite number');
+export const num: Check<number> = /* @__PURE__ */ typeCheck(Number.isFinite, 'a finite number');
 /** A boolean. */
 export const bool: Check<boolean> = typeCheck((v) => typeof v == 'boolean', 'true or false');
 /** Anything (the other side decides). */
 export const any: Check<unknown> = () => undefined;
 /** A Blob (File included). */
-export const blob: Check<Blob> = typeCheck((v) => typeof Blob != 'undefined' && v instanceof Blob, 'a Blob');
+export const blob: Check<Blob> = /* @__PURE__ */ typeCheck(
+  (v) => typeof Blob != 'undefined' && v instanceof Blob,
+  'a Blob',
+);
 
 /**
  * A JSON value: what `svc.storage` keeps.
@@ -60,7 +63,7 @@ const isJson = (v: unknown, depth = 0): boolean =>
     ((Array.isArray(v) || isPlain(v)) && Object.values(v).every((x) => isJson(x, depth + 1))));
 
 /** A JSON value (no functions, Dates, Blobs, undefined or NaN). */
-export const json: Check<JsonValue> = typeCheck(isJson, 'JSON');
+export const json: Check<JsonValue> = /* @__PURE__ */ typeCheck(isJson, 'JSON');
 
 /** Whether `v` is a plain object (not an array, Date, Blob or class instance). */
 export function isPlain(v: unknown): v is Record<string, unknown> {

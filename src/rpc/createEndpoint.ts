@@ -31,14 +31,17 @@ export interface Endpoint {
   readonly closed: boolean;
 }
 
-interface Pending {
-  method: string;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  /** When it times out (ms since the epoch), and after how long. */
-  due: number;
-  timeout: number;
-}
+/**
+ * A call waiting for its answer: its operation, how to settle it, when it times out (ms since the epoch) and after
+ * how long. A tuple, since property names survive minification and this file is in the browser client's budget.
+ */
+type Pending = [
+  method: string,
+  resolve: (v: unknown) => void,
+  reject: (e: unknown) => void,
+  due: number,
+  timeout: number,
+];
 
 const noop = () => {};
 const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel closed (${why}); retry`, true);
@@ -82,8 +85,8 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   };
   // Rejects a pending call with an error of its own operation.
   const fail = (id: string, code: string, why: string, retriable: boolean, cause?: unknown) => {
-    const call = take(id);
-    call.reject(new SvcError(code, why, retriable, call.method, { cause }));
+    const [method, , reject] = take(id);
+    reject(new SvcError(code, why, retriable, method, { cause }));
   };
 
   // One interval per endpoint, running while calls are pending, times them out: a timer per call would cost a
@@ -95,14 +98,14 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   let nextProbe = 0;
   const sweep = () => {
     const now = Date.now();
-    for (const [id, p] of pending) {
-      if (now >= nextProbe && now - p.due + p.timeout >= options.timeout) {
+    for (const [id, [, , , due, timeout]] of pending) {
+      if (now >= nextProbe && now - due + timeout >= options.timeout) {
         nextProbe = now + options.timeout;
         endpoint.call(PEER.ping, {}).catch((e: SvcError) => {
           if (e.code == 'ERR_TIMEOUT') endpoint.close(closedError('peer gone'));
         });
       }
-      if (p.due <= now) fail(id, 'ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true);
+      if (due <= now) fail(id, 'ERR_TIMEOUT', `no answer within ${timeout} ms; retry`, true);
     }
     if (!pending.size) {
       clearInterval(sweeper);
@@ -143,12 +146,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       }
     } else if (pending.has(id as string)) {
       // Only a string can be a pending id: anything else is not in the table.
-      const call = take(id as string);
-      if (!Object.hasOwn(m, 'error')) call.resolve(m.result);
-      else
-        call.reject(
-          fromWireError(m.error, call.method) ?? new SvcError('ERR_PROTOCOL', 'malformed error', false, call.method),
-        );
+      const [method, resolve, reject] = take(id as string);
+      if (!Object.hasOwn(m, 'error')) resolve(m.result);
+      else reject(fromWireError(m.error, method) ?? new SvcError('ERR_PROTOCOL', 'malformed error', false, method));
     }
   };
 
@@ -159,7 +159,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     call(method, params, timeout = options.timeout) {
       return new Promise((resolve, reject) => {
         const id = prefix + seq++;
-        pending.set(id, { method, resolve, reject, timeout, due: Date.now() + timeout });
+        pending.set(id, [method, resolve, reject, Date.now() + timeout, timeout]);
         if (closed) return fail(id, closed.code, closed.message, closed.retriable);
         sweeper ??= setInterval(sweep, Math.min(1000, options.timeout / 10));
         post({ svc: WIRE, id, method, params }, (e) => {
