@@ -1,4 +1,4 @@
-import { PEER } from '../protocol/frames';
+import type { PeerMethod } from '../protocol/frames';
 import { toApp } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
@@ -40,15 +40,16 @@ export function createActions(
     return { ...params, invocation: running };
   };
 
-  const announce = (to = endpoint()) => to.notify(PEER.handlers, { names: [...handlers.keys()] });
+  const announce = (to = endpoint()) =>
+    to.notify('actions.handlers' satisfies PeerMethod, { names: [...handlers.keys()] });
 
   const invoke = (params: any) => {
     const { invocation, name, input, context } = params;
-    const problem = toApp[PEER.invoke](params, '');
+    const problem = toApp['actions.invoke' satisfies PeerMethod](params, '');
     const abort = new AbortController();
     aborts.set(invocation, abort);
     const result = queue.then(async () => {
-      if (problem) throw invalid(PEER.invoke, problem);
+      if (problem) throw invalid('actions.invoke' satisfies PeerMethod, problem);
       const handler = handlers.get(name);
       if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
       running = invocation;

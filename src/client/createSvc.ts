@@ -1,4 +1,4 @@
-import { PEER } from '../protocol/frames';
+import type { PeerMethod } from '../protocol/frames';
 import { CALL_TABLE, notificationParams } from '../protocol/callTable';
 import { toApp } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
@@ -103,12 +103,12 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
   const [actions, invoke, announce, cancel] = createActions(endpoint, invalid, promptTimeout, notify);
   // What the host may send the app: invocations, their cancellation, theme changes (read when a channel opens).
   const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
-    [PEER.invoke, invoke],
-    [PEER.cancel, cancel],
+    ['actions.invoke' satisfies PeerMethod, invoke],
+    ['actions.cancel' satisfies PeerMethod, cancel],
     [
-      PEER.theme,
+      'app.themeChanged' satisfies PeerMethod,
       (params: any) => {
-        if (toApp[PEER.theme](params, '')) return;
+        if (toApp['app.themeChanged' satisfies PeerMethod](params, '')) return;
         const { theme } = params;
         snapshot().app.theme = theme;
         for (const listener of listeners) {
@@ -164,12 +164,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     const keys = args ? args.split(',') : [];
     svc[ns] ??= {};
     svc[ns][member] = (...given: unknown[]) => {
-      let params: Record<string, unknown> = {};
-      if (args == '@') params = (given[0] ?? {}) as Record<string, unknown>;
-      else
-        keys.forEach((key, i) => {
-          params[key] = given[i];
-        });
+      const params: object = args == '@' ? (given[0] ?? {}) : Object.fromEntries(keys.map((key, i) => [key, given[i]]));
       if (flags.includes('n')) return notify(name, params);
       const answer = endpoint().call(name, params, flags.includes('p') ? promptTimeout : undefined);
       return flags.includes('v') ? answer.then(() => {}) : answer;

@@ -1,4 +1,4 @@
-import { isFrame, PEER, WIRE } from '../protocol/frames';
+import { isFrame, type PeerMethod, WIRE } from '../protocol/frames';
 import { randomId } from '../protocol/randomId';
 import { fromWireError, SvcError, toWireError } from '../protocol/SvcError';
 import type { Transport } from './Transport';
@@ -101,7 +101,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     for (const [id, [, , , due, timeout]] of pending) {
       if (now >= nextProbe && now - due + timeout >= options.timeout) {
         nextProbe = now + options.timeout;
-        endpoint.call(PEER.ping, {}).catch((e: SvcError) => {
+        endpoint.call('rpc.ping' satisfies PeerMethod, {}).catch((e: SvcError) => {
           if (e.code == 'ERR_TIMEOUT') endpoint.close(closedError('peer gone'));
         });
       }
@@ -119,9 +119,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     if (typeof method == 'string') {
       // The other side is gone: nobody is there to say goodbye to. Over a pipe that outlives pages (a native
       // WebView) a goodbye sent now would reach the next page instead, and close its channel.
-      if (method == PEER.close) return endpoint.close(closedError('peer left'), true);
+      if (method == ('rpc.close' satisfies PeerMethod)) return endpoint.close(closedError('peer left'), true);
       // Probes are answered by the channel itself, whatever the handlers.
-      const handler = method == PEER.ping ? noop : handlers.get(method);
+      const handler = method == ('rpc.ping' satisfies PeerMethod) ? noop : handlers.get(method);
       if (id === undefined) {
         // A notification has nobody to answer; a failing handler must not break the channel or the page.
         try {
@@ -175,7 +175,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       closed = error;
       clearInterval(sweeper);
       for (const id of pending.keys()) fail(id, error.code, error.message, error.retriable);
-      if (!quiet) post({ svc: WIRE, method: PEER.close, params: {} });
+      if (!quiet) post({ svc: WIRE, method: 'rpc.close' satisfies PeerMethod, params: {} });
       ready.then((t) => t.close(), noop);
     },
   };
