@@ -5,8 +5,9 @@ import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionHandler } from '../protocol/types';
 import type { Endpoint } from '../rpc/createEndpoint';
 
-/** Builds the error for a bad argument of `svc.<method>()`. */
-export type Invalid = (method: string, problem: string) => SvcError;
+/** The error for a bad argument of `svc.<method>()`. */
+export const invalid = (method: string, problem: string): SvcError =>
+  new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
 
 /**
  * Builds `svc.actions`, the handler of the host's `actions.invoke` calls (the second element), the handler of its
@@ -24,7 +25,6 @@ export type Invalid = (method: string, problem: string) => SvcError;
  */
 export function createActions(
   endpoint: () => Endpoint,
-  invalid: Invalid,
   promptTimeout: number,
   notify: (method: string, params: object) => void,
 ): [SvcActions, (params: any) => Promise<unknown>, (to?: Endpoint) => void, (params: any) => void] {

@@ -8,7 +8,7 @@ import type { Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
 import { connect } from './connect';
-import { createActions } from './createActions';
+import { createActions, invalid } from './createActions';
 import { readSnapshot } from './readSnapshot';
 
 /**
@@ -49,8 +49,6 @@ export interface SvcClient {
    */
   close(): void;
 }
-
-const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
 
 /**
  * Creates a `svc` client. Nothing happens at creation: the snapshot is read on first access to a synchronous
@@ -100,7 +98,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     endpoint().notify(name, params);
   };
 
-  const [actions, invoke, announce, cancel] = createActions(endpoint, invalid, promptTimeout, notify);
+  const [actions, invoke, announce, cancel] = createActions(endpoint, promptTimeout, notify);
   // What the host may send the app: invocations, their cancellation, theme changes (read when a channel opens).
   const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
     ['actions.invoke' satisfies PeerMethod, invoke],
@@ -146,16 +144,26 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
           listeners.delete(callback);
         };
       },
+      // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
+      // The snapshot's keys are the platform's, except `launch_params`, which the facade spells `launchParams`.
+      get id() {
+        return snapshot().app.id;
+      },
+      get version() {
+        return snapshot().app.version;
+      },
+      get locale() {
+        return snapshot().app.locale;
+      },
+      get theme() {
+        return snapshot().app.theme;
+      },
+      get launchParams() {
+        return snapshot().app.launch_params;
+      },
     },
     actions,
   };
-  // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
-  // The snapshot's keys are the platform's, except `launch_params`, which the facade spells `launchParams`.
-  for (const key of ['id', 'version', 'locale', 'theme', 'launchParams'] as const)
-    Object.defineProperty(svc.app, key, {
-      get: () => snapshot().app[key == 'launchParams' ? 'launch_params' : key],
-      enumerable: true,
-    });
 
   for (const [name, args, flags = ''] of entries) {
     const [ns, member] = name.split('.') as [string, string];

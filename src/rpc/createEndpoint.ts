@@ -148,7 +148,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       // Only a string can be a pending id: anything else is not in the table.
       const [method, resolve, reject] = take(id as string);
       if (!Object.hasOwn(m, 'error')) resolve(m.result);
-      else reject(fromWireError(m.error, method) ?? new SvcError('ERR_PROTOCOL', 'malformed error', false, method));
+      else reject(fromWireError(m.error, method));
     }
   };
 
