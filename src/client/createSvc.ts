@@ -3,7 +3,6 @@ import { CALL_TABLE, notificationParams } from '../protocol/callTable';
 import { toApp } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
-import { SvcError } from '../protocol/SvcError';
 import type { Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
