@@ -60,7 +60,7 @@ export interface SvcClient {
  * @public
  */
 export function createSvc(options: SvcOptions = {}): SvcClient {
-  const promptTimeout = options.promptTimeout ?? 600_000;
+  const { transport: given, promptTimeout = 600_000 } = options;
   let snap: LaunchSnapshot | undefined;
   const snapshot = () => (snap ??= options.snapshot ? parseSnapshot(options.snapshot) : readSnapshot());
   const listeners = new Set<(theme: Theme) => void>();
@@ -69,20 +69,20 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
   let hooked = false;
   const endpoint = (): Endpoint => {
     // A closed channel to a host the SDK found is replaced; one over a given transport stays closed.
-    if (current && (!current.closed || options.transport)) return current;
-    if (!options.transport && !hooked && typeof addEventListener == 'function') {
+    if (current && (!current.closed || given)) return current;
+    if (!given && !hooked && typeof addEventListener == 'function') {
       hooked = true;
       // Leaving the page tells the host at once, so its pending action calls fail instead of waiting.
       addEventListener('pagehide', () => current?.close());
     }
-    const transport = options.transport
-      ? options.transport
-      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
-          ([transport, fresh]) => {
-            if (fresh) snap = parseSnapshot(fresh);
-            return transport;
-          },
-        );
+    const transport =
+      given ??
+      connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
+        ([transport, fresh]) => {
+          if (fresh) snap = parseSnapshot(fresh);
+          return transport;
+        },
+      );
     current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 });
     // A new channel means a new host side: tell it which action handlers this app has.
     announce(current);

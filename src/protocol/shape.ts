@@ -69,10 +69,11 @@ export const json: Check<JsonValue> = /* @__PURE__ */ typeCheck(isJson, 'JSON');
 
 /** Whether `v` is a plain object (not an array, Date, Blob or class instance). */
 export function isPlain(v: unknown): v is Record<string, unknown> {
-  if (typeof v != 'object' || v === null) return false;
-  // Object.prototype of any realm: Jest's vm contexts and other frames have their own.
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || Object.getPrototypeOf(proto) === null;
+  // Object.prototype of any realm (Jest's vm contexts and other frames have their own), or no prototype at all (then
+  // Object.prototype stands in for it).
+  return (
+    typeof v == 'object' && v !== null && Object.getPrototypeOf(Object.getPrototypeOf(v) ?? Object.prototype) === null
+  );
 }
 
 /** One of the given string literals. */

@@ -32,14 +32,14 @@ export interface Endpoint {
 }
 
 /**
- * A call waiting for its answer: its operation, how to settle it, when it times out (ms since the epoch) and after
- * how long. A tuple, since property names survive minification and this file is in the browser client's budget.
+ * A call waiting for its answer: its operation, how to settle it, when it was sent (ms since the epoch) and how long
+ * it may wait. A tuple, since property names survive minification and this file is in the browser client's budget.
  */
 type Pending = [
   method: string,
   resolve: (v: unknown) => void,
   reject: (e: unknown) => void,
-  due: number,
+  sent: number,
   timeout: number,
 ];
 
@@ -54,13 +54,12 @@ const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel c
  * already settled are dropped without a sound, so a forged frame can neither throw into the page nor settle
  * someone else's call.
  */
-export function createEndpoint(options: EndpointOptions): Endpoint {
-  const { handlers } = options;
+export function createEndpoint({ transport: given, handlers, timeout: wait }: EndpointOptions): Endpoint {
   const pending = new Map<string, Pending>();
   // Ids only need to be unique on this private channel; a short random prefix names the endpoint in logs, and
   // short ids keep the structured clone of every frame cheap.
   const prefix = randomId().slice(0, 6);
-  const ready = Promise.resolve(options.transport);
+  const ready = Promise.resolve(given);
   let seq = 0;
   // Why the endpoint closed: every call pending then, and every call made after, is rejected with it.
   let closed: SvcError | undefined;
@@ -98,14 +97,14 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   let nextProbe = 0;
   const sweep = () => {
     const now = Date.now();
-    for (const [id, [, , , due, timeout]] of pending) {
-      if (now >= nextProbe && now - due + timeout >= options.timeout) {
-        nextProbe = now + options.timeout;
+    for (const [id, [, , , sent, timeout]] of pending) {
+      if (now >= nextProbe && now - sent >= wait) {
+        nextProbe = now + wait;
         endpoint.call('rpc.ping' satisfies PeerMethod, {}).catch((e: SvcError) => {
           if (e.code == 'ERR_TIMEOUT') endpoint.close(closedError('peer gone'));
         });
       }
-      if (due <= now) fail(id, 'ERR_TIMEOUT', `no answer within ${timeout} ms; retry`, true);
+      if (now - sent >= timeout) fail(id, 'ERR_TIMEOUT', `no answer within ${timeout} ms; retry`, true);
     }
     if (!pending.size) {
       clearInterval(sweeper);
@@ -156,12 +155,12 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     get closed() {
       return !!closed;
     },
-    call(method, params, timeout = options.timeout) {
+    call(method, params, timeout = wait) {
       return new Promise((resolve, reject) => {
         const id = prefix + seq++;
-        pending.set(id, [method, resolve, reject, Date.now() + timeout, timeout]);
+        pending.set(id, [method, resolve, reject, Date.now(), timeout]);
         if (closed) return fail(id, closed.code, closed.message, closed.retriable);
-        sweeper ??= setInterval(sweep, Math.min(1000, options.timeout / 10));
+        sweeper ??= setInterval(sweep, Math.min(1000, wait / 10));
         post({ svc: WIRE, id, method, params }, (e) => {
           if (pending.has(id)) fail(id, 'ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e);
         });
