@@ -1,9 +1,9 @@
 import type { PeerMethod } from '../protocol/frames';
-import { toApp } from '../protocol/peerMethods';
+import { invokeParams } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionHandler } from '../protocol/types';
-import type { Endpoint } from '../rpc/createEndpoint';
+import { type Endpoint, noop } from '../rpc/createEndpoint';
 
 /** The error for a bad argument of `svc.<method>()`. */
 export const invalid = (method: string, problem: string): SvcError =>
@@ -45,7 +45,7 @@ export function createActions(
 
   const invoke = (params: any) => {
     const { invocation, name, input, context } = params;
-    const problem = toApp['actions.invoke' satisfies PeerMethod](params, '');
+    const problem = invokeParams(params, '');
     const abort = new AbortController();
     aborts.set(invocation, abort);
     const result = queue.then(async () => {
@@ -73,7 +73,7 @@ export function createActions(
         aborts.delete(invocation);
       }
     });
-    queue = result.catch(() => {});
+    queue = result.catch(noop);
     return result;
   };
   const cancel = (params: any) => aborts.get(params?.invocation)?.abort();

@@ -1,10 +1,10 @@
 import type { PeerMethod } from '../protocol/frames';
 import { CALL_TABLE, notificationParams } from '../protocol/callTable';
-import { toApp } from '../protocol/peerMethods';
+import { themeParams } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
 import type { Theme } from '../protocol/types';
-import { createEndpoint, type Endpoint } from '../rpc/createEndpoint';
+import { createEndpoint, type Endpoint, noop } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
 import { connect } from './connect';
 import { createActions, invalid } from './createActions';
@@ -105,7 +105,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     [
       'app.themeChanged' satisfies PeerMethod,
       (params: any) => {
-        if (toApp['app.themeChanged' satisfies PeerMethod](params, '')) return;
+        if (themeParams(params, '')) return;
         const { theme } = params;
         snapshot().app.theme = theme;
         for (const listener of listeners) {
@@ -174,7 +174,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
       const params: object = args == '@' ? (given[0] ?? {}) : Object.fromEntries(keys.map((key, i) => [key, given[i]]));
       if (flags.includes('n')) return notify(name, params);
       const answer = endpoint().call(name, params, flags.includes('p') ? promptTimeout : undefined);
-      return flags.includes('v') ? answer.then(() => {}) : answer;
+      return flags.includes('v') ? answer.then(noop) : answer;
     };
   }
 

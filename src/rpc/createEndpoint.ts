@@ -43,7 +43,8 @@ type Pending = [
   timeout: number,
 ];
 
-const noop = () => {};
+/** Does nothing: the one empty callback of the browser client's files. */
+export const noop = (): void => {};
 const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel closed (${why}); retry`, true);
 
 /**
