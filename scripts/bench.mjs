@@ -133,7 +133,7 @@ console.log(
 );
 for (const r of sizeRows)
   console.log(
-    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)` : ''}`,
+    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)${r.goal ? `, goal ${r.goal}` : ''}` : ''}`,
   );
 console.log(
   'other peers (measured the same way when the budget was set): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
