@@ -60,7 +60,8 @@ export interface SvcClient {
  * @public
  */
 export function createSvc(options: SvcOptions = {}): SvcClient {
-  const { transport: given, promptTimeout = 600_000 } = options;
+  const given = options.transport;
+  const promptTimeout = options.promptTimeout ?? 600_000;
   let snap: LaunchSnapshot | undefined;
   const snapshot = () => (snap ??= options.snapshot ? parseSnapshot(options.snapshot) : readSnapshot());
   const listeners = new Set<(theme: Theme) => void>();
