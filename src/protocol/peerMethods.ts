@@ -13,6 +13,7 @@ export const invokeParams = obj({
 });
 /** The params of `app.themeChanged`. */
 export const themeParams = obj({ theme: lit('light', 'dark') });
+
 /**
  * The registry of what the host sends the app, beside the app's calls (`methods.ts`): params each side checks
  * before it sends and when it receives.

@@ -90,7 +90,7 @@ export function createEndpoint({ transport: given, handlers, timeout: wait }: En
   };
 
   // One interval per endpoint, running while calls are pending, times them out: a timer per call would cost a
-  // tenth of a Node round trip. A call times out within a tenth of the default timeout (at most 1 s) of its due.
+  // tenth of a Node round trip. A call times out within a tenth of the default timeout (at most 1 s) of its own timeout.
   // A call waiting longer than the default timeout also probes the other side, at most once per timeout: a side
   // that does not answer the probe is gone without a word (a crashed host, a dead port), and the endpoint closes,
   // so a prompt does not wait its full ten minutes and the next call connects again.
