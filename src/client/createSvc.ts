@@ -67,15 +67,13 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
   const listeners = new Set<(theme: Theme) => void>();
   let current: Endpoint | undefined;
 
-  let hooked = false;
   const endpoint = (): Endpoint => {
     // A closed channel to a host the SDK found is replaced; one over a given transport stays closed.
     if (current && (!current.closed || given)) return current;
-    if (!given && !hooked && typeof addEventListener == 'function') {
-      hooked = true;
-      // Leaving the page tells the host at once, so its pending action calls fail instead of waiting.
+    // Leaving the page tells the host at once, so its pending action calls fail instead of waiting: hooked once,
+    // with the first channel (`current` is never unset).
+    if (!given && !current && typeof addEventListener == 'function')
       addEventListener('pagehide', () => current?.close());
-    }
     const transport =
       given ??
       connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
