@@ -19,7 +19,8 @@ const TOKENS = /\b(Bearer\s+)\S+|\beyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
 
 /** Removes anything that looks like a token from a message, and bounds its length. */
 function redact(message: string): string {
-  return message.replace(TOKENS, (_m, bearer?: string) => `${bearer ?? ''}[redacted]`).slice(0, 1000);
+  // `$1` keeps the word Bearer, and is empty where a bare JWT matched.
+  return message.replace(TOKENS, '$1[redacted]').slice(0, 1000);
 }
 
 /**
