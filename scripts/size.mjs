@@ -12,8 +12,8 @@ import { brotliCompressSync, constants } from 'node:zlib';
 // it; the params of the calls the host answers are checked by the host alone (docs/decisions.md).
 // Issue 28 set the goals: one call 3,500, the script tag 3,600, every namespace 4,000. The first two are not reached
 // yet (docs/performance.md), so their enforced budget is today's figure, which no change may exceed.
-const ONE_CALL = { budget: 3660, goal: 3500 };
-const SCRIPT_TAG = { budget: 3650, goal: 3600 };
+const ONE_CALL = { budget: 3650, goal: 3500 };
+const SCRIPT_TAG = { budget: 3640, goal: 3600 };
 const EVERY_NAMESPACE = { budget: 4000 };
 // Brotli bytes of svc-sdk/host without the manifest validator (zod, @cfworker/json-schema): what a messenger that
 // validated the manifest at upload ships in its page.
