@@ -24,10 +24,13 @@ const rows = [];
 const node = await benchNode(quick ? { rounds: 1, samples: 3000 } : { rounds: 3, samples: 20000 });
 rows.push(...node.map((r) => ({ where: 'Node 20, MessageChannel', ...r, rawMedian: node[0].median })));
 let chromiumNote = '';
+// Time to ready by step in each browser engine: [engine, rows of benchEngine].
+const readySteps = [];
 if (existsSync(chromiumPath)) {
   // The engine is found as the tests find it (CHROMIUM_PATH, else Debian's /usr/bin/chromium).
   const ch = await benchChromium(quick ? { rounds: 1, samples: 1000 } : { rounds: 7, samples: 3000 });
   rows.push(...ch.map((r) => ({ where: 'Chromium, cross-site frame', ...r, rawMedian: ch[0].median })));
+  readySteps.push(['Chromium', ch]);
   if (!ch.every((r) => r.isolated))
     chromiumNote = 'note: the pages were not cross-origin isolated, so Chromium timings have a 100 µs grain.';
 } else
@@ -46,6 +49,7 @@ for (const [engine, where] of [
     continue;
   }
   rows.push(...result.map((r) => ({ where, ...r, rawMedian: result[0].median })));
+  readySteps.push([where.split(',')[0], result]);
   engineNotes.push(
     `${where}: time to ready vs the raw MessagePort page, median of per-round ratios: ${result
       .filter((r) => r.lib !== 'raw')
@@ -82,6 +86,19 @@ console.log(
 for (const t of table) console.log(line(t));
 if (chromiumNote) console.log(chromiumNote);
 for (const note of engineNotes) console.log(note);
+// Where the milliseconds to ready go (scripts/bench/engines.mjs names the steps), raw and svc's three entries.
+const ms = (x) => (Number.isNaN(x) || x === undefined ? '-' : x.toFixed(1));
+for (const [engine, result] of readySteps) {
+  const raw = result.find((r) => r.lib === 'raw');
+  console.log(`${engine}: time to ready by step, medians in ms (ready, vs raw):`);
+  for (const r of result.filter((x) => x.lib === 'raw' || x.lib.startsWith('svc'))) {
+    const { load, call, there, host, back, answer, requested, fetched } = r.steps;
+    const vs = r === raw ? '' : `, ${r.readyRatio.toFixed(2)}x`;
+    console.log(
+      `  ${r.lib.padEnd(8)} ${ms(r.ready / 1000)}${vs}: load ${ms(load)} (SDK file requested ${ms(requested)}, fetched ${ms(fetched)}), call ${ms(call)}, hello there ${ms(there)}, host ${ms(host)}, back ${ms(back)}, answer ${ms(answer)}`,
+    );
+  }
+}
 console.log(
   "time to ready: Node, from creating the channel to the first answered call; in a browser, from the app page's first script to the first answered call (bootstrap included). Firefox and WebKit timings have the grain those engines give performance.now() (20 µs in isolated pages).",
 );
@@ -133,7 +150,7 @@ console.log(
 );
 for (const r of sizeRows)
   console.log(
-    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)` : ''}`,
+    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)${r.goal ? `, goal ${r.goal}` : ''}` : ''}`,
   );
 console.log(
   'other peers (measured the same way when the budget was set): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',

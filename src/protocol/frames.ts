@@ -46,6 +46,13 @@ export const PEER = {
   close: 'rpc.close',
 } as const;
 
+/**
+ * A wire name of {@link PEER}. The browser client's files write these names out as literals, each checked against
+ * this type (`'rpc.ping' satisfies PeerMethod`): an object's property names survive minification, and the literals
+ * cost the client's budget 40 bytes brotli less.
+ */
+export type PeerMethod = (typeof PEER)[keyof typeof PEER];
+
 /** Whether `m` is a frame of this wire version (a cheap guard that drops foreign traffic). */
 export function isFrame(m: unknown): m is Record<string, unknown> {
   return isPlain(m) && m.svc === WIRE;
