@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // test/jsdom runs under Jest (its own config), as a Jest user runs the mock.
-    exclude: ['**/node_modules/**', 'test/browser/**', 'test/jsdom/**', 'examples/**'],
+    // test/native needs Xvfb and WebKitGTK: its own step of npm test (vitest.native.config.ts), one file at a time.
+    exclude: ['**/node_modules/**', 'test/browser/**', 'test/jsdom/**', 'test/native/**', 'examples/**'],
     environment: 'node',
     // svc dev's server API answers and webhooks are checked against the published contract as they pass.
     setupFiles: ['test/helpers/contractConformance.ts'],

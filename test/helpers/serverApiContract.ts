@@ -1,14 +1,15 @@
 // Checks answers and webhooks against the published contract, schema/server-api.openapi.json, in-process with
 // @cfworker/json-schema: the schema of the operation and status, with the document's components for its $refs.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 
 type Json = Record<string, any>;
 
 /** The committed contract, as published. */
 export const contract: Json = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../schema/server-api.openapi.json', import.meta.url)), 'utf8'),
+  // A path, not a file URL: under happy-dom, URL is the DOM's, which node:url does not take.
+  readFileSync(join(import.meta.dirname, '../../schema/server-api.openapi.json'), 'utf8'),
 );
 
 const validators = new Map<object, Validator>();
