@@ -28,7 +28,7 @@ export interface AttachMcpParts {
 export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
-    page: () => [...streams].at(-1),
+    page: () => [...streams].filter((page) => !page.destroyed && !page.writableEnded).at(-1),
     pageOrigin: origin,
     personTimeout: options.mcpPersonTimeout ?? 50_000,
     keepalive: 15_000,

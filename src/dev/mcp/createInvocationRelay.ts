@@ -83,7 +83,8 @@ export function createInvocationRelay(options: RelayOptions) {
 
   const start = (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
     const page = options.page();
-    if (!page) {
+    // A stream already closed would swallow the invocation and never emit 'close' again: the call would hang.
+    if (!page || page.destroyed || page.writableEnded) {
       resolve(fail('ERR_HOST_UNREACHABLE', `no messenger page is open. ${openPage}`, true));
       return next();
     }
