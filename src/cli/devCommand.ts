@@ -3,8 +3,6 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
 import { EXIT, writeLine } from './CliIo';
-import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
-import { mcpConfigs } from '../dev/mcp/mcpConfigs';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
@@ -255,18 +253,13 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         io.stderr,
         `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
       );
-    if (platform.mcpUrl && platform.mcpToken) {
-      writeLine(io.stderr, mcpConfigs(platform.mcpUrl, platform.mcpToken, dir));
-      // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.
-      await writeDiscovery({ dir, url: platform.mcpUrl, token: platform.mcpToken, pid: process.pid });
-    }
+    if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
     if (values.open) openBrowser(platform.url);
     await (hooks.stopped ??
       new Promise<void>((done) => {
         process.once('SIGINT', () => done());
         process.once('SIGTERM', () => done());
       }));
-    await removeDiscovery(dir);
     await platform.close();
     return EXIT.ok;
   },

@@ -23,6 +23,8 @@ import { CONTROL_PREFIX, type DevConfig, type DevState, type DevStreamEvents, st
 import { readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { attachMcp } from './mcp/attachMcp';
+import { removeDiscovery, writeDiscovery } from './mcp/discoveryFile';
+import { mcpConfigs } from './mcp/mcpConfigs';
 import { platformHandle } from './platformHandle';
 import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
 
@@ -376,7 +378,17 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       );
     },
   });
-  if (app && options.mcp !== false) mcp = attachMcp({ options, app, origin, streams });
+  let configs: string | undefined;
+  if (app && options.mcp !== false) {
+    mcp = attachMcp({ options, app, origin, streams });
+    configs = mcpConfigs(mcp.url, mcp.token, app.dir);
+    // For `svc mcp <dir>` (stdio clients): where this platform is, whichever way it was started.
+    const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
+      (error: Error) => error,
+    );
+    if (written instanceof Error)
+      configs += `\n  (svc mcp cannot find this platform: ${written.message}; set SVC_STATE_DIR to a writable folder.)`;
+  }
   const routes: Partial<ControlHandlers> = { ...actions, 'GET /__svc/config': config, ...mcp?.routes };
   route = createRouter({
     origin,
@@ -422,7 +434,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     blocked,
     mcpUrl: mcp?.url,
     mcpToken: mcp?.token,
+    mcpConfigs: configs,
     async close() {
+      if (mcp && app) await removeDiscovery(app.dir, mcp.url);
       await mcp?.close();
       webhooks?.close();
       for (const r of streams) r.end();
