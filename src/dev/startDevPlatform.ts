@@ -360,6 +360,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     baseUrl: `${origin}/v1`,
     blocked,
     ...(options.statePath ? { statePath: options.statePath } : {}),
+    ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
   });
   // One bucket per vendor for the platform's life: every server API request draws from it.
   const take = createRequestBucket();
@@ -380,7 +381,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   });
   let configs: string | undefined;
   if (app && options.mcp !== false) {
-    mcp = attachMcp({ options, app, origin, streams });
+    mcp = attachMcp({ options, app, origin, streams, secrets: () => [controlToken, ...validSecrets(secrets)] });
     configs = mcpConfigs(mcp.url, mcp.token, app.dir);
     // For `svc mcp <dir>` (stdio clients): where this platform is, whichever way it was started.
     const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(

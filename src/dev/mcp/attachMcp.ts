@@ -17,6 +17,8 @@ export interface AttachMcpParts {
   origin: string;
   /** The messenger pages' event streams: the newest one runs the calls. */
   streams: Set<ServerResponse>;
+  /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
+  secrets(): readonly string[];
 }
 
 /**
@@ -25,13 +27,15 @@ export interface AttachMcpParts {
  * actions and tells clients the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpParts) {
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: () => [...streams].filter((page) => !page.destroyed && !page.writableEnded).at(-1),
     pageOrigin: origin,
     personTimeout: options.mcpPersonTimeout ?? 50_000,
     keepalive: 15_000,
+    secrets: () => [token, ...secrets()],
+    onEnded: options.onEvent,
   });
   const endpoint = createMcpEndpoint({
     manifest: app.manifest,

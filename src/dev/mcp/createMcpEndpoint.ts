@@ -10,9 +10,11 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { createInputValidator, type InputValidator, type Manifest } from '../../manifest';
+import { redactText } from '../../protocol/redactText';
 import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
+import { exceedsDepth } from './exceedsDepth';
 import { isObjectRoot, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
 
 /** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @public */
@@ -37,6 +39,9 @@ export interface McpEndpointOptions {
 
 type ToolCall = { name: string; arguments?: Record<string, unknown> };
 
+// Far beyond any real input schema, and far below what the validator's and the relay's recursion can take.
+const MAX_ARGUMENT_DEPTH = 64;
+
 // What an agent should do after each error, beside the host's own sentence.
 const ADVICE: Record<string, string> = {
   ERR_PERMISSION_DENIED: 'The person refused: do not call it again unless they ask you to.',
@@ -44,11 +49,10 @@ const ADVICE: Record<string, string> = {
   ERR_ACTION_NOT_DECLARED: 'Call tools/list for the tools the app has now.',
   ERR_CANCELLED: 'Nothing more happens for this call.',
 };
-const TOKEN_SHAPED = /\beyJ[\w-]*\.[\w-]*\.[\w-]*/g;
 
 /** An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token. */
 function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
-  const text = `${code}: ${message.replace(TOKEN_SHAPED, '[redacted]')}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
+  const text = `${code}: ${redactText(message)}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
   return { isError: true, content: [{ type: 'text', text }], _meta: { [SVC_ERROR_META]: { code, retriable } } };
 }
 
@@ -82,9 +86,15 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         `the app has no tool ${params.name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
         false,
       );
+    const input = params.arguments ?? {};
+    if (exceedsDepth(input, MAX_ARGUMENT_DEPTH))
+      return errorResult(
+        'ERR_ACTION_INVALID_INPUT',
+        `the arguments of ${action.name} nest more than ${MAX_ARGUMENT_DEPTH} levels deep: send them flatter, as its inputSchema describes.`,
+        false,
+      );
     const validate = validators.get(action.name) ?? createInputValidator(action.input_schema);
     validators.set(action.name, validate);
-    const input = params.arguments ?? {};
     const issues = validate(input);
     // Checked here too, so a malformed call fails at once instead of waiting in the queue; the page's host checks
     // it again before the app or the person sees it.
@@ -108,7 +118,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       name: action.name,
       input,
       agentId: options.agentId ?? agentIdFrom(server.getClientVersion()?.name),
-      signal: ctx.mcpReq.signal,
+      // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
+      // just closes, and the call (and any sheet it raised) must end with it.
+      signal: AbortSignal.any([ctx.mcpReq.signal, ...(ctx.http?.req?.signal ? [ctx.http.req.signal] : [])]),
       progress,
       elicit: canElicit
         ? async ({ prompt, schema }) => {

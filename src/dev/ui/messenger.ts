@@ -95,7 +95,7 @@ async function start(): Promise<void> {
     if (!app) await open({ room: room(), params: {} });
     return app?.host;
   };
-  const agent = agentPanel(manifest.actions ?? [], appHost);
+  const agent = agentPanel(manifest.actions ?? [], appHost, config.mcp);
   // An MCP call runs in the open app, or opens it in the current room first.
   const mcp = mcpCalls(appHost, { show: (call) => agent.showMcp(call), mark: (label) => log.markVia(label) });
   const tabs: Record<string, HTMLElement> = {
@@ -328,6 +328,7 @@ async function start(): Promise<void> {
       if (!yes) return;
       closeApp();
       forgetPageState();
+      agent.clear();
       if (await act('POST /__svc/reset', {})) say('Fresh state: every change was undone.', 'info');
     },
   };
