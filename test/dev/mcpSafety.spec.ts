@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect, type Page, test } from '@playwright/test';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
 import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -55,6 +55,7 @@ svc.actions.handle('ask_room', async () => {
     throw error;
   }
 });
+svc.actions.handle('unsendable', (_input, context) => ({ signal: context.signal }));
 svc.actions.handle('remove', () => {
   out.textContent = 'removed';
   return { removed: true };
@@ -69,6 +70,7 @@ const SECRETS_INPUT = {
 };
 
 let platform: DevPlatform;
+const events: DevEvent[] = [];
 let page: Page;
 let dir: string;
 let state: string;
@@ -92,6 +94,11 @@ test.beforeEach(async ({ browser }) => {
       },
       { name: 'ask_room', title: 'Ask for the room', description: 'Asks the person for the room during the call.' },
       {
+        name: 'unsendable',
+        title: 'Unsendable',
+        description: 'Returns an AbortSignal, which cannot be passed back.',
+      },
+      {
         name: 'remove',
         title: 'Remove everything',
         description: 'A destructive action the person always confirms.',
@@ -101,7 +108,13 @@ test.beforeEach(async ({ browser }) => {
     ],
     APP,
   );
-  platform = await startDevPlatform({ dir, port: 0, mcpPersonTimeout: 1500 });
+  events.length = 0;
+  platform = await startDevPlatform({
+    dir,
+    port: 0,
+    mcpPersonTimeout: 1500,
+    onEvent: (event) => void events.push(event),
+  });
   delete process.env.SVC_STATE_DIR;
   page = await browser.newPage();
   await page.goto(platform.url);
@@ -218,6 +231,20 @@ for (const [era, negotiation] of ERAS) {
     }
   });
 }
+
+test('a result the app cannot pass back is a clear, non-retriable error, printed in the terminal', async () => {
+  const client = await connectMcp(platform);
+  const result = await client.callTool({ name: 'unsendable', arguments: {} });
+  expect(resultText(result)).toBe(
+    'ERR_ACTION_FAILED: action unsendable returned a result that cannot be passed back (a function, an AbortSignal, a DOM node or a class instance in it): return plain data, as its output_schema describes.',
+  );
+  expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_FAILED', retriable: false });
+  const told = events.find((e) => e.type === 'mcp' && e.tool === 'unsendable');
+  expect(formatDevEvent(told!)).toMatch(
+    /^\d\d:\d\d:\d\d {2}mcp {6}unsendable by svc-test: ERR_ACTION_FAILED: action unsendable returned/,
+  );
+  await client.close();
+});
 
 test('a 2025-era client killed while a permission sheet is open closes it', async () => {
   const child = spawnClient('legacy', 'ask_room');
