@@ -349,6 +349,8 @@ export interface DevStreamEvents {
   'mcp-invoke': McpInvoke;
   /** The agent cancelled the relayed call with this id. */
   'mcp-cancel': { id: string };
+  /** manifest.json changed (and is valid): the page loads again to use it. */
+  manifest: { type: 'manifest' };
 }
 
 /** One server-sent event frame of the stream. @public */

@@ -381,7 +381,18 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   });
   let configs: string | undefined;
   if (app && options.mcp !== false) {
-    mcp = attachMcp({ options, app, origin, streams, secrets: () => [controlToken, ...validSecrets(secrets)] });
+    mcp = attachMcp({
+      options,
+      app,
+      origin,
+      streams,
+      secrets: () => [controlToken, ...validSecrets(secrets)],
+      onManifest: (next) => {
+        // Served from now on (the page's configuration reads it), and every open page reloads to use it.
+        app.manifest = next;
+        broadcast('manifest', { type: 'manifest' });
+      },
+    });
     configs = mcpConfigs(mcp.url, mcp.token, app.dir);
     // For `svc mcp <dir>` (stdio clients): where this platform is, whichever way it was started.
     const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(

@@ -19,7 +19,12 @@ export interface AttachMcpParts {
   streams: Set<ServerResponse>;
   /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
   secrets(): readonly string[];
+  /** Told of a changed, valid manifest before the tools change: the platform serves it and the pages reload. */
+  onManifest(next: DevApp['manifest']): void;
 }
+
+// How long a call waits for the messenger page to come back after it reloaded for a changed manifest.
+const RELOAD_WAIT = 10_000;
 
 /**
  * The agent bridge of a running platform: the MCP endpoint at `/mcp` with its own 256-bit token, the relay to the
@@ -27,10 +32,18 @@ export interface AttachMcpParts {
  * actions and tells clients the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, streams, secrets, onManifest }: AttachMcpParts) {
+  // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
+  const stale = new WeakSet<ServerResponse>();
+  let reloadUntil = 0;
+  const freshPage = () => [...streams].filter((page) => !page.destroyed && !page.writableEnded && !stale.has(page)).at(-1);
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
-    page: () => [...streams].filter((page) => !page.destroyed && !page.writableEnded).at(-1),
+    page: freshPage,
+    // After a manifest change a call waits (bounded) for a reloaded page instead of failing while it loads.
+    async pageReady() {
+      while (!freshPage() && Date.now() < reloadUntil) await new Promise((tick) => setTimeout(tick, 25));
+    },
     pageOrigin: origin,
     personTimeout: options.mcpPersonTimeout ?? 50_000,
     keepalive: 15_000,
@@ -60,6 +73,9 @@ export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpP
         const actions = JSON.stringify(next?.manifest.actions ?? []);
         if (!next || actions === served) return;
         served = actions;
+        for (const page of streams) stale.add(page);
+        reloadUntil = Date.now() + RELOAD_WAIT;
+        onManifest(next.manifest);
         endpoint.setManifest(next.manifest);
       }, 100);
     });

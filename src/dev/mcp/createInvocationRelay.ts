@@ -31,6 +31,8 @@ export type RelayOutcome =
 export interface RelayOptions {
   /** The messenger page's event stream the calls go to (the newest open page), or undefined when none is open. */
   page(): ServerResponse | undefined;
+  /** Resolves when a call may look for its page (at once, unless a page is reloading). */
+  pageReady?(): Promise<void>;
   /** The messenger's address without its launch token, named in errors. */
   pageOrigin: string;
   /** How long the person may take to answer a confirmation or elicit sheet before the agent is told to retry. */
@@ -207,6 +209,7 @@ export function createInvocationRelay(options: RelayOptions) {
     /** Runs one call when its turn comes; never rejects. */
     async run(call: RelayCall): Promise<RelayOutcome> {
       const started = Date.now();
+      await options.pageReady?.();
       const outcome = await queued(call);
       options.onEnded?.({
         type: 'mcp',

@@ -486,7 +486,12 @@ async function start(): Promise<void> {
           ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
           : 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).';
     },
-    { 'mcp-invoke': (call) => void mcp.invoke(call), 'mcp-cancel': ({ id }) => mcp.cancel(id) },
+    {
+      'mcp-invoke': (call) => void mcp.invoke(call),
+      'mcp-cancel': ({ id }) => mcp.cancel(id),
+      // manifest.json changed: the page, its host and the app start again from the new one.
+      manifest: () => location.reload(),
+    },
   );
   render();
 }
