@@ -77,6 +77,43 @@ describe('the MCP endpoint is announced and discoverable', () => {
     expect(await readDiscovery(dir)).toBeUndefined();
   });
 
+  it('svc mcp follows a restart of svc dev and says what happened, without restarting its client', async () => {
+    let platform = await startDevPlatform({ dir, port: 0 });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', dir],
+      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => (stderr += d));
+    const client = new Client({ name: 'restart-test', version: '0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      await platform.close();
+      // Stopped: the error says so and how to go on.
+      await expect(client.listTools()).rejects.toThrow(
+        `no svc dev runs for ${dir} now: start it again (npx svc-sdk dev ${dir})`,
+      );
+      // Started again, on another port with another token: the next request reaches it.
+      platform = await startDevPlatform({ dir, port: 0 });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      const call = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'Lunch?', options: ['a', 'b'] },
+      });
+      expect(call.content).toEqual([
+        expect.objectContaining({ text: expect.stringMatching(/^ERR_HOST_UNREACHABLE: no messenger page is open/) }),
+      ]);
+      expect(stderr).toContain(`svc mcp: svc dev restarted; forwarding to ${platform.mcpUrl} now.`);
+      expect(stderr).not.toContain(platform.mcpToken);
+    } finally {
+      await client.close();
+      await platform.close();
+    }
+  });
+
   it('the built svc dev prints the endpoint and the configs, svc mcp reaches it, and the file goes on Ctrl-C', async () => {
     const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0'], {
       stdio: 'pipe',
