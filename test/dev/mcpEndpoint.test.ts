@@ -286,7 +286,7 @@ describe('actions.cancel', () => {
     const host = createMockHost({ manifest: exchangeManifest() });
     const ran: string[] = [];
     let release!: () => void;
-    host.svc.actions.handle('list_polls', (input: { tag?: string }) => {
+    host.svc.actions.handle('list_polls', (_input: { tag?: string }) => {
       ran.push('list');
       return new Promise((done) => (release = () => done([])));
     });

@@ -36,7 +36,8 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
   // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
   const stale = new WeakSet<ServerResponse>();
   let reloadUntil = 0;
-  const freshPage = () => [...streams].filter((page) => !page.destroyed && !page.writableEnded && !stale.has(page)).at(-1);
+  const freshPage = () =>
+    [...streams].filter((page) => !page.destroyed && !page.writableEnded && !stale.has(page)).at(-1);
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: freshPage,
