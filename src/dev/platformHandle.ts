@@ -87,8 +87,10 @@ export function platformHandle(p: HandleParts) {
     /** The URL the messenger's iframe loads, and its origin. */
     appUrl: p.appUrl,
     appOrigin: p.appOrigin,
-    /** The validated manifest, when started with `dir`. */
-    manifest: p.manifest,
+    /** The validated manifest, when started with `dir` (the edited one, once a valid edit of manifest.json is served). */
+    get manifest() {
+      return p.manifest;
+    },
     /** Requests the app's policies blocked, each with what to change. */
     blocked: p.blocked,
     /** The MCP endpoint (`<origin>/mcp`) serving the manifest's actions as tools; undefined with `mcp: false`. */

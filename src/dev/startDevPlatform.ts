@@ -442,7 +442,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     idp,
     appUrl,
     appOrigin,
-    manifest: app?.manifest,
+    get manifest() {
+      return app?.manifest;
+    },
     blocked,
     mcpUrl: mcp?.url,
     mcpToken: mcp?.token,

@@ -54,6 +54,7 @@ for (const [era, negotiation] of [
     if (!negotiation) await expect.poll(() => changed.at(-1), { timeout: 5000 }).toContain('added');
     else await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name)).toContain('added');
 
+    expect(platform.manifest?.actions?.map((a) => a.name)).toEqual(['echo', 'added']);
     const added = await client.callTool({ name: 'added', arguments: {} });
     expect(added.isError, resultText(added)).toBeFalsy();
     expect(added.structuredContent).toEqual({ added: true });
