@@ -390,6 +390,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       onManifest: (next) => {
         // Served from now on (the page's configuration reads it), and every open page reloads to use it.
         app.manifest = next;
+        pkg?.setManifest(next);
         broadcast('manifest', { type: 'manifest' });
       },
     });

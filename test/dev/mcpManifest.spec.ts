@@ -49,12 +49,15 @@ for (const [era, negotiation] of [
       title: 'Added',
       description: 'Declared by an edit of manifest.json.',
     });
+    manifest.network.connect = ['api.added.example'];
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
     // Only a 2025-era session hears list_changed; a 2026 client lists again.
     if (!negotiation) await expect.poll(() => changed.at(-1), { timeout: 5000 }).toContain('added');
     else await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name)).toContain('added');
 
     expect(platform.manifest?.actions?.map((a) => a.name)).toEqual(['echo', 'added']);
+    // The package's pages carry the edited manifest's policy too.
+    expect((await fetch(platform.appUrl)).headers.get('content-security-policy')).toContain('api.added.example');
     const added = await client.callTool({ name: 'added', arguments: {} });
     expect(added.isError, resultText(added)).toBeFalsy();
     expect(added.structuredContent).toEqual({ added: true });
