@@ -189,6 +189,37 @@ describe('the MCP endpoint of svc dev', () => {
   });
 });
 
+describe('an edit of manifest.json that leaves the tools alone', () => {
+  it('is served (the platform and the package policies) without telling MCP clients of a tool change', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
+    await cp(join(root, 'examples/polls'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+    const platform = await startDevPlatform({ dir, port: 0 });
+    try {
+      let changes = 0;
+      const client = new Client(
+        { name: 'svc-test', version: '0' },
+        { listChanged: { tools: { onChanged: () => void (changes += 1) } } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+          requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+        }),
+      );
+      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+      manifest.network.connect.push('api.edited.example');
+      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+      await expect
+        .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
+        .toContain('api.edited.example');
+      expect(platform.manifest?.network.connect).toContain('api.edited.example');
+      expect(changes).toBe(0);
+      await client.close();
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe('the CLI', () => {
   it('svc mcp export prints the tools/list result of a folder', async () => {
     const { stdout } = await run(process.execPath, [cli, 'mcp', 'export', join(root, 'examples/polls')]);

@@ -62,27 +62,31 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
   });
   let watcher: FSWatcher | undefined;
   let debounce: NodeJS.Timeout | undefined;
-  let served = JSON.stringify(app.manifest.actions ?? []);
+  let served = JSON.stringify(app.manifest);
+  let servedActions = JSON.stringify(app.manifest.actions ?? []);
   try {
     // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
     watcher = watch(app.dir, (_event, name) => {
       if (name !== 'manifest.json') return;
       clearTimeout(debounce);
       debounce = setTimeout(async () => {
-        // An invalid manifest mid-edit keeps the last valid tools.
+        // An invalid manifest mid-edit keeps the last valid one.
         const next = await readAppDir(app.dir).catch(() => undefined);
-        const actions = JSON.stringify(next?.manifest.actions ?? []);
-        if (!next || actions === served) return;
-        served = actions;
+        if (!next || JSON.stringify(next.manifest) === served) return;
+        served = JSON.stringify(next.manifest);
         for (const page of streams) stale.add(page);
         reloadUntil = Date.now() + RELOAD_WAIT;
         onManifest(next.manifest);
+        // Clients hear of a change of the tools only.
+        const actions = JSON.stringify(next.manifest.actions ?? []);
+        if (actions === servedActions) return;
+        servedActions = actions;
         endpoint.setManifest(next.manifest);
       }, 100);
     });
     watcher.on('error', () => watcher?.close());
   } catch {
-    // No watch on this file system: the tools stay those of the manifest svc dev started with.
+    // No watch on this file system: the manifest stays the one svc dev started with.
   }
   return {
     url: `${origin}${MCP_PATH}`,
