@@ -195,7 +195,7 @@ for (const [name, connect] of transports) {
     await expect(rows.nth(0)).toContainText('ERR_POLL_CLOSED: the poll is closed for x_[redacted]');
     await expect(rows.nth(1)).toContainText('"glued": "x_[redacted]"');
     await expect(rows.nth(1).getByTestId('copy')).toBeVisible();
-    expectClean((await page.getByTestId('mcp-calls').textContent()) ?? '');
+    expectClean((await page.getByTestId('agent-panel').textContent()) ?? '');
     await client.close();
   });
 }

@@ -1,6 +1,7 @@
 import type { HostEndpoint } from '../../host';
 import { isSvcError } from '../../protocol/SvcError';
 import type { DevConfig } from '../devContract';
+import { redactSecrets } from '../redactSecrets';
 import { copyButton, fill, h } from './dom';
 import { prettyJson } from './callLog';
 import { schemaForm } from './schemaForm';
@@ -134,7 +135,8 @@ export function agentPanel(
   return {
     element,
     progress(action: string, message: string) {
-      progress.get(action)?.append(h('div', {}, `▸ ${message}`));
+      // The page never shows a usable token, whoever invoked the action.
+      progress.get(action)?.append(h('div', {}, `▸ ${redactSecrets(message)}`));
     },
     /** Empties the results, the progress and the list of MCP calls (a reset to a fresh state). */
     clear() {

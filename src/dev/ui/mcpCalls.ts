@@ -1,6 +1,7 @@
 import type { HostAnswers, HostEndpoint } from '../../host';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
+import { redactSecrets } from '../redactSecrets';
 import { control } from './api';
 import { prettyJson } from './callLog';
 
@@ -79,14 +80,15 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
     cancel(id: string) {
       if (current?.call.id === id) current.controller.abort();
     },
-    /** The app's progress message during a relayed call. */
-    progress(message: string) {
-      if (!current) return;
+    /** The app's progress message during a relayed call; false when no relayed call runs (the panel's own). */
+    progress(message: string): boolean {
+      if (!current) return false;
       const { row } = current;
       post('progress', { message }).then(
         (sent) => row.progress((sent as { message?: string }).message ?? message),
-        () => row.progress(message),
+        () => row.progress(redactSecrets(message)),
       );
+      return true;
     },
     /** The person's answers, telling the platform while a sheet waits for the person during a relayed call. */
     answers(base: HostAnswers): HostAnswers {

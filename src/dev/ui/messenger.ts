@@ -177,9 +177,10 @@ async function start(): Promise<void> {
         external: (url) => toast(`Would open in the system browser: ${url}`),
         close: () => closeApp(),
         share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
+        // An MCP call's progress shows in its row of the MCP call list, as the agent got it; the panel's own
+        // invocations show theirs under the action.
         progress: (action, message) => {
-          agent.progress(action, message);
-          mcp.progress(message);
+          if (!mcp.progress(message)) agent.progress(action, message);
         },
       },
       onState,
