@@ -198,7 +198,15 @@ describe('an edit of manifest.json that leaves the tools alone', () => {
       let changes = 0;
       const client = new Client(
         { name: 'svc-test', version: '0' },
-        { listChanged: { tools: { onChanged: () => void (changes += 1) } } },
+        {
+          listChanged: {
+            tools: {
+              onChanged: () => {
+                changes += 1;
+              },
+            },
+          },
+        },
       );
       await client.connect(
         new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
