@@ -31,7 +31,11 @@ const rows = [];
     await measure(
       'baseline: memory pair round trip',
       20000,
-      () => new Promise((r) => ((resolve = r), a.send({ svc: 1, id: 'x', method: 'm', params: {} }))),
+      () =>
+        new Promise((r) => {
+          resolve = r;
+          a.send({ svc: 1, id: 'x', method: 'm', params: {} });
+        }),
     ),
   );
 }

@@ -24,10 +24,13 @@ const rows = [];
 const node = await benchNode(quick ? { rounds: 1, samples: 3000 } : { rounds: 3, samples: 20000 });
 rows.push(...node.map((r) => ({ where: 'Node 20, MessageChannel', ...r, rawMedian: node[0].median })));
 let chromiumNote = '';
+// Time to ready by step in each browser engine: [engine, rows of benchEngine].
+const readySteps = [];
 if (existsSync(chromiumPath)) {
   // The engine is found as the tests find it (CHROMIUM_PATH, else Debian's /usr/bin/chromium).
   const ch = await benchChromium(quick ? { rounds: 1, samples: 1000 } : { rounds: 7, samples: 3000 });
   rows.push(...ch.map((r) => ({ where: 'Chromium, cross-site frame', ...r, rawMedian: ch[0].median })));
+  readySteps.push(['Chromium', ch]);
   if (!ch.every((r) => r.isolated))
     chromiumNote = 'note: the pages were not cross-origin isolated, so Chromium timings have a 100 µs grain.';
 } else
@@ -46,6 +49,7 @@ for (const [engine, where] of [
     continue;
   }
   rows.push(...result.map((r) => ({ where, ...r, rawMedian: result[0].median })));
+  readySteps.push([where.split(',')[0], result]);
   engineNotes.push(
     `${where}: time to ready vs the raw MessagePort page, median of per-round ratios: ${result
       .filter((r) => r.lib !== 'raw')
@@ -82,6 +86,19 @@ console.log(
 for (const t of table) console.log(line(t));
 if (chromiumNote) console.log(chromiumNote);
 for (const note of engineNotes) console.log(note);
+// Where the milliseconds to ready go (scripts/bench/engines.mjs names the steps), raw and svc's three entries.
+const ms = (x) => (Number.isNaN(x) || x === undefined ? '-' : x.toFixed(1));
+for (const [engine, result] of readySteps) {
+  const raw = result.find((r) => r.lib === 'raw');
+  console.log(`${engine}: time to ready by step, medians in ms (ready, vs raw):`);
+  for (const r of result.filter((x) => x.lib === 'raw' || x.lib.startsWith('svc'))) {
+    const { load, call, there, host, back, answer, requested, fetched } = r.steps;
+    const vs = r === raw ? '' : `, ${r.readyRatio.toFixed(2)}x`;
+    console.log(
+      `  ${r.lib.padEnd(8)} ${ms(r.ready / 1000)}${vs}: load ${ms(load)} (SDK file requested ${ms(requested)}, fetched ${ms(fetched)}), call ${ms(call)}, hello there ${ms(there)}, host ${ms(host)}, back ${ms(back)}, answer ${ms(answer)}`,
+    );
+  }
+}
 console.log(
   "time to ready: Node, from creating the channel to the first answered call; in a browser, from the app page's first script to the first answered call (bootstrap included). Firefox and WebKit timings have the grain those engines give performance.now() (20 µs in isolated pages).",
 );
@@ -133,7 +150,7 @@ console.log(
 );
 for (const r of sizeRows)
   console.log(
-    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)` : ''}`,
+    `${r.name.padEnd(40)} ${String(r.min).padStart(9)} ${String(r.brotli).padStart(7)}  ${r.budget ? `${r.budget} (${Math.round((r.brotli / r.budget) * 100)}%)${r.goal ? `, goal ${r.goal}` : ''}` : ''}`,
   );
 console.log(
   'other peers (measured the same way when the budget was set): vk-bridge 1.7 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
@@ -158,6 +175,15 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
     console.log(
       `  ${r.what.padEnd(32)} ${Math.round(r.ours).toLocaleString('en').padStart(8)}/s vs ${r.baseline} ${Math.round(r.raw).toLocaleString('en')}/s: ${r.ratio.toFixed(2)}x`,
     );
+}
+
+{
+  const { benchRateLimit, formatRateLimit } = await import('./bench/rateLimit.mjs');
+  const seconds = quick ? 4 : 10;
+  console.log(
+    '\nshared rate limit (scripts/bench/rateLimit.mjs): createRedisRateLimiter against the limiter before it',
+  );
+  for (const line of formatRateLimit(await benchRateLimit({ seconds }), seconds)) console.log(line);
 }
 
 {
@@ -192,9 +218,31 @@ if (existsSync(chromiumPath)) {
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
 {
+  const { benchTrigger, contractSizes } = await import('./bench/contract.mjs');
+  console.log('\nthe published contract (scripts/bench/contract.mjs)');
+  for (const c of contractSizes())
+    console.log(
+      `  ${c.file.padEnd(58)} ${c.bytes.toLocaleString('en')} bytes, ${c.brotli.toLocaleString('en')} brotli`,
+    );
+  const t = await benchTrigger({ samples: quick ? 5 : 20 });
+  console.log(
+    `  svc trigger, command to printed answer (local backend)     median ${fmt(t.wallMedian, 0)} ms, p95 ${fmt(t.wallP95, 0)} ms (the answer itself ${t.answerMedian} ms), ${t.samples} runs`,
+  );
+}
+
+{
   const { benchPlatform } = await import('./bench/platform.mjs');
   console.log('\nsvc dev platform (scripts/bench/platform.mjs): limits and durability');
   await benchPlatform();
+}
+
+{
+  const { benchPackage } = await import('./bench/package.mjs');
+  const result = await benchPackage({ runs: quick ? 3 : 15 });
+  console.log(
+    `\nsigned packages (scripts/bench/package.mjs): a ${(result.size / 1e6).toFixed(2)} MB app of ${result.files} files, a ${(result.packageBytes / 1e6).toFixed(2)} MB package; median (min)`,
+  );
+  for (const r of result.rows) console.log(`  ${r.what.padEnd(44)} ${fmt(r.median)} ms (${fmt(r.min)} ms)`);
 }
 
 const cpu = cpus()[0];

@@ -18,6 +18,8 @@ const block = (lang, n = 0) => [...section.matchAll(new RegExp(`\`\`\`${lang}\\n
 const testing = readFileSync(join(root, 'docs/testing.md'), 'utf8');
 const config = testing.slice(testing.indexOf('### Jest and Vitest configuration'));
 const dir = mkdtempSync(join(tmpdir(), 'svc-fresh-'));
+// `svc init` writes the app's key under $SVC_STATE_DIR: this run's own folder, not the real home.
+process.env.SVC_STATE_DIR = join(dir, '.svc-sdk');
 const results = [];
 
 function step(name, command) {

@@ -1,14 +1,20 @@
-// npm run size: minified and brotli bytes of each entry, and of a mini app using every namespace.
-// `--check` fails (exit 1) when the mini app bundle is over the budget: sizes are stable, so CI enforces them.
+// npm run size: minified and brotli bytes of each entry, and of the apps that budget the browser client.
+// `--check` fails (exit 1) when a budgeted row is over its budget: sizes are stable, so CI (npm test) enforces them.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
-// Brotli bytes for the whole client in a real app (any app using every namespace and importing
-// SvcError). The client carries the checks of what it sends unanswered (notifications) and of what the host sends
+// The browser client's budgets, in brotli bytes: the SDK itself, not a chosen app. The facade is built from the whole
+// registry, so any app that imports `svc` carries every operation: an app making one call is the SDK's floor, the
+// script tag is the same client as a classic script, and an app using every namespace (importing SvcError too) is
+// its ceiling. The client carries the checks of what it sends unanswered (notifications) and of what the host sends
 // it; the params of the calls the host answers are checked by the host alone (docs/decisions.md).
-const BUDGET = 4000;
+// Issue 28 set the goals: one call 3,500, the script tag 3,600, every namespace 4,000. The first two are not reached
+// yet (docs/performance.md), so their enforced budget is today's figure, which no change may exceed.
+const ONE_CALL = { budget: 3650, goal: 3500 };
+const SCRIPT_TAG = { budget: 3640, goal: 3600 };
+const EVERY_NAMESPACE = { budget: 4000 };
 // Brotli bytes of svc-sdk/host without the manifest validator (zod, @cfworker/json-schema): what a messenger that
 // validated the manifest at upload ships in its page.
 const HOST_CORE_BUDGET = 12_000;
@@ -38,18 +44,19 @@ async function measure(entry, extra = {}) {
 /** Measures every built entry and the mini app; returns rows for the table. */
 export async function sizes() {
   const rows = [];
-  for (const [name, file, extra, budget] of [
+  for (const [name, file, extra, limits] of [
     ['svc-sdk (client)', 'dist/index.js'],
     ['svc-sdk/global', 'dist/global.js'],
-    ['svc.global.js (script tag)', 'dist/svc.global.js'],
+    ['svc.global.js (script tag)', 'dist/svc.global.js', {}, SCRIPT_TAG],
     ['svc-sdk/host', 'dist/host.js'],
-    ['svc-sdk/host/core (no validator)', 'dist/host-core.js', {}, HOST_CORE_BUDGET],
+    ['svc-sdk/host/core (no validator)', 'dist/host-core.js', {}, { budget: HOST_CORE_BUDGET }],
     ['svc-sdk/mock', 'dist/mock.js', { platform: 'node' }],
     ['svc-sdk/manifest', 'dist/manifest.js', { platform: 'node' }],
   ]) {
-    if (existsSync(resolve(root, file))) rows.push({ name, ...(await measure(file, extra)), budget });
+    if (existsSync(resolve(root, file))) rows.push({ name, ...(await measure(file, extra)), ...limits });
   }
-  rows.push({ name: 'mini app using every namespace', ...(await measure('test/size/miniApp.ts')), budget: BUDGET });
+  rows.push({ name: 'an app making one call', ...(await measure('test/size/oneCallApp.ts')), ...ONE_CALL });
+  rows.push({ name: 'an app using every namespace', ...(await measure('test/size/miniApp.ts')), ...EVERY_NAMESPACE });
   if (existsSync(resolve(root, 'dist/dev-ui.js')))
     rows.push({ name: 'svc dev messenger page', ...(await measure('dist/dev-ui.js')), budget: MESSENGER_BUDGET });
   rows.push({ name: 'a polls app, its own code included', ...(await measure('test/size/pollsApp.ts')) });
@@ -68,8 +75,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       r.name.padEnd(34),
       String(r.min).padStart(9),
       String(r.brotli).padStart(8),
-      r.budget ? `  ${r.budget} (${((r.brotli / r.budget) * 100).toFixed(0)}%)` : '',
+      r.budget ? `  ${r.budget} (${((r.brotli / r.budget) * 100).toFixed(0)}%)${r.goal ? `, goal ${r.goal}` : ''}` : '',
     );
+  const { contractSizes } = await import('./bench/contract.mjs');
+  console.log('\nthe published contract, shipped as JSON');
+  for (const c of contractSizes())
+    console.log(c.file.padEnd(34), String(c.bytes).padStart(9), String(c.brotli).padStart(8));
   console.log(
     '\npeers, minified + brotli of a minimal use (measured the same way when the budget was set): vk-bridge 1.7 KB, penpal 3.1 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
   );

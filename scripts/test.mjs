@@ -32,6 +32,8 @@ const steps = [
   ['type-check', 'npx tsc --noEmit -p .'],
   ['no dead code (knip: unused files, exports, dependencies)', 'npx knip --no-progress'],
   ['svc.d.ts is current', 'node scripts/types.mjs --check'],
+  // Every rule of Redocly's strict set is an error: a warning fails the step too.
+  ['the server API contract lints clean (Redocly, recommended-strict)', 'npm run lint:contract --silent'],
   [
     'unit and integration tests',
     `npx vitest run --reporter=default --reporter=json --outputFile.json=${at('vitest.json')}`,

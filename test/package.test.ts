@@ -91,6 +91,20 @@ describe('the package', () => {
     },
   );
 
+  it('ships the server API contract and the signing vectors as JSON exports, in the packed files', () => {
+    const loaded = node(`
+      const { createRequire } = await import('node:module');
+      const require = createRequire(import.meta.url);
+      const contract = require('svc-sdk/server-api.openapi.json');
+      const vectors = require('svc-sdk/signing-vectors.json');
+      console.log(JSON.stringify([contract.openapi, Object.keys(contract.webhooks).length, vectors.vectors.length > 0]));`);
+    expect(JSON.parse(loaded)).toEqual(['3.1.0', 6, true]);
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+    )[0].files.map((f: { path: string }) => f.path);
+    expect(packed).toEqual(expect.arrayContaining(['schema/server-api.openapi.json', 'schema/signing-vectors.json']));
+  });
+
   it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
     const context: any = {};
     runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);
@@ -104,9 +118,10 @@ describe('the package', () => {
     const none: any = {};
     runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), none);
     expect(none.__svc_port).toBeUndefined();
-    const ios: any = { webkit: { messageHandlers: { svc: { postMessage() {} } } } };
+    const ios: any = { webkit: { messageHandlers: { svc: { postMessage() {} } } }, __svc_secret: 'f'.repeat(64) };
     runInNewContext(readFileSync(`${root}dist/native-adapter.js`, 'utf8'), ios);
     expect(typeof ios.__svc_port.postMessage).toBe('function');
+    expect(ios.__svc_secret).toBeUndefined();
   });
 
   it.runIf(built)(

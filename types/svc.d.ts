@@ -467,7 +467,7 @@ export declare class SvcError extends Error {
     /** The package's mark, shared by every copy of the SDK (see `hasErrorBrand`). @internal */
     readonly [ERROR_BRAND] = "SvcError";
     /** `instanceof SvcError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-    static [Symbol.hasInstance](value: unknown): boolean;
+    static [Symbol.hasInstance]: typeof isSvcError;
     /** The error code (see the error table in docs/app.md); unknown codes from a newer host are kept. */
     readonly code: SvcErrorCode;
     /** Whether the caller may back off and retry. */

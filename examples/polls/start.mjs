@@ -25,12 +25,18 @@ const sources = Math.max(
   newest(join(root, 'tsup.config.ts')),
   newest(join(root, 'package.json')),
 );
+const started = performance.now();
+const took = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 if (Math.min(...built) < sources) {
-  console.error('npm start: building svc-sdk (its sources changed since the last build)...');
-  execSync('npm run build --silent -- --silent', { cwd: root, stdio: 'inherit' });
+  // The JavaScript alone: the type declarations are most of a full build's time, and running needs none of them
+  // (`npm run build` and `npm test` make both).
+  console.error('npm start: building svc-sdk (a fresh clone, or its sources changed since the last build)...');
+  await rm(join(root, 'dist'), { recursive: true, force: true });
+  execSync('npx tsup --silent', { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_BUILD_JS_ONLY: '1' } });
+  console.error(`npm start: svc-sdk built in ${took(started)}.`);
 }
 const { build } = await import('esbuild');
-const { startDevPlatform } = await import('svc-sdk/dev');
+const { formatDevEvent, startDevPlatform } = await import('svc-sdk/dev');
 const { buildPollsApp } = await import('./build.mjs');
 // The backend is TypeScript: bundled for Node, svc-sdk left to the package.
 await build({
@@ -43,13 +49,17 @@ await build({
   logLevel: 'warning',
 });
 const { createPollsBackend } = await import(pathToFileURL(join(here, 'dist/backend.mjs')).href);
+console.error('npm start: building Team Polls and starting the platform...');
 
 const port = Number(process.env.PORT ?? 4300);
 const backendPort = port + 2;
 const backendOrigin = `http://127.0.0.1:${backendPort}`;
 await buildPollsApp({ api: backendOrigin });
-// The state (people, rooms, grants, cards, deliveries) lives in this file between runs; --reset starts afresh.
-const statePath = join(here, '.svc-dev.json');
+// The state (people, rooms, grants, cards, deliveries) lives in this file between runs (`npm start -- --state
+// <file>` names another); --reset starts afresh.
+const stateFlag = process.argv.indexOf('--state');
+const statePath =
+  stateFlag > 0 && process.argv[stateFlag + 1] ? process.argv[stateFlag + 1] : join(here, '.svc-dev.json');
 if (process.argv.includes('--reset')) await rm(statePath, { force: true });
 const platform = await startDevPlatform({
   dir: here,
@@ -59,6 +69,9 @@ const platform = await startDevPlatform({
   allow: [backendOrigin],
   retryScale: 0.05,
   statePath,
+  // One line per launch, webhook attempt, server API call and blocked request, as `svc dev` prints them.
+  onEvent: (event) => console.error(formatDevEvent(event)),
+  onNotice: (notice) => console.error(`svc dev: ${notice.message}`),
 });
 const backend = await createPollsBackend({
   apiBase: platform.baseUrl,
@@ -73,7 +86,7 @@ const backend = await createPollsBackend({
   port: backendPort,
 });
 console.log(platform.url);
-console.error(`Team Polls: backend at ${backend.origin}. Open the URL above; Ctrl-C stops.`);
+console.error(`Team Polls: backend at ${backend.origin}; ready in ${took(started)}. Open the URL above; Ctrl-C stops.`);
 // The MCP endpoint and what to paste into an agent (svc-sdk mcp examples/polls finds this platform too).
 if (platform.mcpConfigs) console.error(platform.mcpConfigs);
 const stop = async () => {

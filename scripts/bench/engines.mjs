@@ -55,12 +55,25 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
         if (!res) throw new Error(`bench: the ${lib} page gave no result in ${engine}`);
         if (lib !== 'raw' && res.answer !== 'v')
           throw new Error(`bench: ${lib} answered ${JSON.stringify(res.answer)}`);
-        const a = (acc[lib] ??= { lat: [], tp: [], ready: [], ratio: [], readyRatio: [], isolated: res.isolated });
+        acc[lib] ??= {
+          lat: [],
+          tp: [],
+          ready: [],
+          ratio: [],
+          readyRatio: [],
+          steps: [],
+          isolated: res.isolated,
+        };
+        const a = acc[lib];
         a.lat.push(...res.lat);
         // Compare within a round, against the raw page opened just before (each page may get its own process).
         a.ratio.push(summarise(res.lat).median / summarise(acc.raw.lat.slice(-res.lat.length)).median);
         a.readyRatio.push(res.ready / acc.raw.ready.at(-1));
         a.ready.push(res.ready);
+        // The hello step split at the host page's marks: the hello's way there, the host's work, the welcome's way back.
+        const host = await (await page.mainFrame()).evaluate(() => [window.__hostHello, window.__hostWelcomed]);
+        const { helloAt, welcomeAt, ...steps } = res.steps ?? {};
+        a.steps.push({ ...steps, there: host[0] - helloAt, host: host[1] - host[0], back: welcomeAt - host[1] });
         a.tp.push(res.throughput);
         await context.close();
       }
@@ -69,6 +82,9 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
     await servers.close();
   }
   const median = (x) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)];
+  // Each step's median across rounds, in ms (NaN where a page does not go through that step, as penpal's).
+  const steps = (rounds) =>
+    Object.fromEntries(Object.keys(rounds[0]).map((k) => [k, median(rounds.map((r) => r[k] ?? Number.NaN))]));
   return Object.entries(acc).map(([lib, a]) => ({
     lib,
     ...summarise(a.lat),
@@ -76,6 +92,7 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
     throughput: median(a.tp),
     ready: median(a.ready),
     readyRatio: median(a.readyRatio),
+    steps: steps(a.steps),
     isolated: a.isolated,
   }));
 }

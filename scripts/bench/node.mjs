@@ -27,7 +27,13 @@ export const setups = {
         port1.postMessage({ svc: 1, id, method: 'storage.get', params: { key: 'k' } });
       });
     await call();
-    return { call, close: () => (port1.close(), port2.close()) };
+    return {
+      call,
+      close: () => {
+        port1.close();
+        port2.close();
+      },
+    };
   },
   async svc() {
     const { port1, port2 } = new MessageChannel();
@@ -35,7 +41,13 @@ export const setups = {
     const client = createSvc({ transport: portTransport(port1) });
     const call = () => client.svc.storage.get('k');
     await call();
-    return { call, close: () => (client.close(), host.close()) };
+    return {
+      call,
+      close: () => {
+        client.close();
+        host.close();
+      },
+    };
   },
   async penpal() {
     const { port1, port2 } = new MessageChannel();
@@ -44,7 +56,13 @@ export const setups = {
     const remote = await appSide.promise;
     const call = () => remote.get('k');
     await call();
-    return { call, close: () => (appSide.destroy(), hostSide.destroy()) };
+    return {
+      call,
+      close: () => {
+        appSide.destroy();
+        hostSide.destroy();
+      },
+    };
   },
   async comlink() {
     const { port1, port2 } = new MessageChannel();
@@ -52,7 +70,14 @@ export const setups = {
     const remote = Comlink.wrap(port1);
     const call = () => remote.get('k');
     await call();
-    return { call, close: () => (remote[Comlink.releaseProxy](), port1.close(), port2.close()) };
+    return {
+      call,
+      close: () => {
+        remote[Comlink.releaseProxy]();
+        port1.close();
+        port2.close();
+      },
+    };
   },
 };
 

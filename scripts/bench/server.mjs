@@ -31,7 +31,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // Alternates baseline and svc in short rounds, so drift in the machine's speed hits both alike; reports the median
 // of each and the median of the per-round cost ratios.
 async function compare(raw, ours) {
-  for (let i = 0; i < 500; i++) await raw(), await ours(); // warm-up
+  // Warm-up.
+  for (let i = 0; i < 500; i++) {
+    await raw();
+    await ours();
+  }
   const r = [];
   const o = [];
   for (let i = 0; i < rounds; i++) {

@@ -1,6 +1,8 @@
 import { authModeRefusal, manifestFacts } from '../manifest/manifestFacts';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { globFromProject, locateApp } from './locateApp';
+import { usageError } from './usageError';
 import { type ManifestIssueSeverity, validateManifest } from '../manifest';
 import { closestName } from '../manifest/closestName';
 import { PERMISSION_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
@@ -25,31 +27,35 @@ export interface CheckFinding {
 }
 
 /**
- * `svc check [dir] [--include <glob>] [--exclude <glob>] [--json]`: validates `<dir>/manifest.json`, then parses the
- * code under `<dir>` and checks that every declared action has a handler, every handler is declared, auth `none`
- * never calls `getToken()`, and `svc.permissions.request()` only asks for declared scopes.
+ * `svc check [dir | manifest.json] [--include <glob>] [--exclude <glob>] [--json]`: validates the app's manifest
+ * (`<dir>/manifest.json` or `<dir>/public/manifest.json`), then parses the code of its project and checks that every
+ * declared action has a handler, every handler is declared, auth `none` never calls `getToken()`, and `svc.permissions.request()` only asks for declared scopes.
  * @public
  */
 export const CHECK = defineCommand({
   name: 'check',
-  usage: ['[dir]'],
+  usage: ['[dir | manifest.json]'],
   summary: `Check a mini app's code against its manifest (action handlers, auth mode).`,
   description: `Runs the platform's build-time checks on the mini app in <dir> (default .):
-  - manifest.json is valid;
+  - its manifest.json is valid (<dir>/manifest.json, else <dir>/public/manifest.json as \`svc init --template
+    vite\` lays it out; or name the file);
   - every declared action has a svc.actions.handle('<name>', ...) in the code, and every handler is declared;
   - a manifest with auth "none" never calls svc.auth.getToken();
   - svc.permissions.request('<scope>') only asks for scopes the manifest declares.
 Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files with the parser that ships with svc-sdk (no TypeScript
 needed, any version works), skipping node_modules, build output (dist, build, out, .next, coverage), hidden
 directories, config files (*.config.*), declaration files and tests. With no --include, the include and exclude
-lists of <dir>/tsconfig.json are followed when it has them. Prints one line per finding:
+lists of the project's tsconfig.json are followed when it has them. The project is the manifest's folder, or the
+folder above when the manifest sits in public/ or static/ beside a package.json (its code is in src/, not public/).
+Prints one line per finding:
   <file>:<line>:<col>  <error|warning>: <what to fix>`,
   options: {
     include: {
       type: 'string',
       multiple: true,
       value: 'glob',
-      help: `Only scan files matching the glob (relative to <dir>); repeatable.`,
+      help: `Only scan files matching the glob, relative to the project folder (one starting
+with ./ or ../ is read from <dir>); repeatable.`,
     },
     exclude: { type: 'string', multiple: true, value: 'glob', help: `Skip files matching the glob; repeatable.` },
     json: { type: 'boolean', help: `Print a JSON report instead of lines.` },
@@ -59,22 +65,37 @@ lists of <dir>/tsconfig.json are followed when it has them. Prints one line per 
   oneDirectory: true,
   async run({ values, dir }, io) {
     const show = (path: string): string => relative(io.cwd, path) || '.';
-    const manifestFile = join(dir, 'manifest.json');
+    const app = await locateApp(dir, show);
+    if (!app.ok) {
+      writeLine(io.stderr, `svc check: ${app.message}`);
+      return EXIT.usage;
+    }
+    const { manifestFile, projectDir } = app;
     const read = await readJsonFile(manifestFile, show(manifestFile));
     if (!read.ok) {
       writeLine(io.stderr, `svc check: ${read.message}`);
       return EXIT.usage;
     }
+    const outside = [...(values.include ?? []), ...(values.exclude ?? [])].find(
+      (glob) => globFromProject(glob, dir, projectDir) === undefined,
+    );
+    if (outside !== undefined)
+      return usageError(
+        io,
+        'check',
+        `the glob "${outside}" points outside the project folder ${show(projectDir)}; write it relative to that folder, such as "src/**"`,
+      );
+    const fromProject = (globs: string[] | undefined) => globs?.map((g) => globFromProject(g, dir, projectDir)!);
     let sources: string[];
     try {
       sources = await listSourceFiles(
-        dir,
+        projectDir,
         values.include
-          ? { include: values.include, exclude: values.exclude ?? [] }
-          : await tsconfigFilter(dir, values.exclude),
+          ? { include: fromProject(values.include)!, exclude: fromProject(values.exclude) ?? [] }
+          : await tsconfigFilter(projectDir, fromProject(values.exclude)),
       );
     } catch (cause) {
-      writeLine(io.stderr, `svc check: cannot list the files of ${show(dir)} (${(cause as Error).message})`);
+      writeLine(io.stderr, `svc check: cannot list the files of ${show(projectDir)} (${(cause as Error).message})`);
       return EXIT.usage;
     }
 

@@ -3,6 +3,7 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
 import { EXIT, writeLine } from './CliIo';
+import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
@@ -19,6 +20,8 @@ export function backendEnv(platform: DevPlatform): Record<string, string> {
     SVC_REALM: platform.realm,
     SVC_AUDIENCE: platform.audience,
     SVC_MINI_APP_ID: platform.miniAppId,
+    // The app's exact origin: the one a backend lets call it from a browser (requireToken({ origins })).
+    ...(platform.appOrigin ? { SVC_APP_ORIGIN: platform.appOrigin } : {}),
     SVC_SIGNING_SECRET: platform.signingSecret,
     // During a rotation's overlap the previous secret still verifies: a backend may accept both.
     ...(platform.signingSecrets[1] ? { SVC_SIGNING_SECRET_PREVIOUS: platform.signingSecrets[1] } : {}),
@@ -68,18 +71,24 @@ function openBrowser(url: string): void {
  */
 export const DEV = defineCommand({
   name: 'dev',
-  usage: ['[dir]'],
+  usage: ['[dir | file.swbn]'],
   summary: `Run the app in a simulated messenger with the whole platform on loopback.`,
   description: `Validates <dir>/manifest.json (default .), starts the local platform on 127.0.0.1 (a simulated messenger, the
-identity provider, the server API at /v1, signed webhooks) and serves the app's package on its own origin with
-its CSP; prints the messenger's URL and runs until Ctrl-C.`,
+identity provider, the server API at /v1, signed webhooks, a local store) and serves the app's package on its own
+origin with its CSP; prints the messenger's URL and runs until Ctrl-C. Given a signed package (file.swbn), it
+verifies it first (a package that fails a check does not start) and serves its files only; \`svc publish\`
+uploads new versions to the local store.`,
   options: {
     port: {
       type: 'string',
       value: 'n',
       help: `Port of the messenger and platform (default 4310, the next free one when taken; 0: any free one).`,
     },
-    'package-port': { type: 'string', value: 'n', help: `Port of the app's package origin (default any free one).` },
+    'package-port': {
+      type: 'string',
+      value: 'n',
+      help: `Port of the app's package origin (default: the one kept in --state, else any free one).`,
+    },
     webhooks: {
       type: 'string',
       value: 'url',
@@ -140,7 +149,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     // Accepted beside --no-mcp (serving MCP is the default), so not listed.
     mcp: { type: 'boolean' },
   },
-  footer: `Exit codes: 0 stopped, 1 invalid manifest, 2 usage error.
+  footer: `Exit codes: 0 stopped, 1 invalid manifest or package, 2 usage error.
 `,
   oneDirectory: true,
   async run({ values, dir }, io, hooks: DevCommandHooks = {}) {
@@ -166,6 +175,8 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     if (retryScale !== undefined && !(retryScale > 0))
       return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
 
+    // A .swbn file is a signed package; anything else is the app's folder.
+    const packageFile = dir.endsWith('.swbn') ? dir : undefined;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
     if (values.reset && statePath) await rm(statePath, { force: true });
     const envFile = values['backend-env'];
@@ -192,9 +203,9 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     for (;;) {
       try {
         platform = await startDevPlatform({
-          dir,
+          ...(packageFile ? { package: packageFile } : { dir }),
           port,
-          packagePort: values['package-port'] === undefined ? 0 : Number(values['package-port']),
+          packagePort: values['package-port'] === undefined ? undefined : Number(values['package-port']),
           webhooks: values.webhooks,
           allow: values.allow,
           appUrl: values['app-url'],
@@ -222,9 +233,10 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
             port += 1;
             continue;
           }
+          const taken = option === '--port' ? port : values['package-port'];
           writeLine(
             io.stderr,
-            `svc dev: the ${option} port is taken; pass ${option} <another> or ${option} 0 for any free one.`,
+            `svc dev: port ${taken} (${option}) is taken by another program; pass ${option} <another> or ${option} 0 for any free one.`,
           );
           return EXIT.usage;
         }
@@ -254,12 +266,20 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
       );
     if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
+    // For `svc publish`: where this store is and its token, in a file only this user can read.
+    await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
+    if (packageFile)
+      writeLine(
+        io.stderr,
+        `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
+      );
     if (values.open) openBrowser(platform.url);
     await (hooks.stopped ??
       new Promise<void>((done) => {
         process.once('SIGINT', () => done());
         process.once('SIGTERM', () => done());
       }));
+    await removeStoreDiscovery(platform.origin);
     await platform.close();
     return EXIT.ok;
   },

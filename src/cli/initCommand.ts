@@ -1,29 +1,38 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { access, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { writeEditorSettings } from './editorSettings';
-import { createStarterManifest, PLACEHOLDER_ID } from './starterManifest';
+import { keysDir, readDeveloperKey } from './developerKeys';
+import { writeNewKey } from './keygenCommand';
+import { createStarterManifest } from './starterManifest';
 import { starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
 /**
- * `svc init [dir] [--name <name>] [--id <hex>] [--force]`: writes a valid starter `manifest.json`, and maps it to the
- * manifest's JSON Schema in `.vscode/settings.json` (merged into an existing file). Refuses to overwrite an existing manifest (exit 1) unless `--force`.
+ * `svc init [dir] [--name <name>] [--key <file>] [--force]`: writes a valid starter `manifest.json` whose id is derived
+ * from the app's developer key (made when there is none), and maps it to the manifest's JSON Schema in
+ * `.vscode/settings.json` (merged into an existing file). Refuses to overwrite an existing manifest (exit 1) unless
+ * `--force`.
  * @public
  */
 export const INIT = defineCommand({
   name: 'init',
   usage: ['[dir]'],
-  summary: `Write a valid starter manifest.json.`,
-  description: `Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest. It also maps manifest.json to the
+  summary: `Write a valid starter manifest.json, with the id of the app's key.`,
+  description: `Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest whose id is derived from the
+app's developer key: --key, or the key of the id already in <dir>/manifest.json, or a new key (written to
+$SVC_STATE_DIR/keys/<id>.pem, default ~/.svc-sdk/keys, as \`svc keygen\` does). It also maps manifest.json to the
 JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
 and complete it; the manifest itself takes no "$schema" key (a manifest allows no extra properties).`,
   options: {
     name: { type: 'string', value: 'name', help: `The mini app name (1 to 60 characters).` },
-    id: { type: 'string', value: 'hex', help: `The 16-hex-character id from the developer console.` },
+    key: {
+      type: 'string',
+      value: 'file',
+      help: `The app's private key (from \`svc keygen\`); the id is derived from it. Default: a new key.`,
+    },
     force: { type: 'boolean', short: 'f', help: `Overwrite an existing manifest.json.` },
     template: {
       type: 'string',
@@ -33,7 +42,8 @@ svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk
 and build (the one template is vite).`,
     },
   },
-  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), 2 usage error.
+  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), or a new key cannot be written,
+            2 usage error (a --key that is not a private key).
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -44,16 +54,11 @@ and build (the one template is vite).`,
     }
     const file = join(dir, 'manifest.json');
     const label = relative(io.cwd, file) || 'manifest.json';
-
-    const manifest = createStarterManifest({
-      ...(values.name !== undefined && { name: values.name }),
-      ...(values.id !== undefined && { id: values.id }),
-    });
-    const check = validateManifest(manifest);
-    if (!check.ok) {
-      // Only --name and --id can make the starter invalid; name the option rather than the manifest path.
-      const messages = check.issues.map((issue) => issue.message.replace('$.name', '--name').replace('$.id', '--id'));
-      return usageError(io, 'init', messages.join('; '));
+    if (values.name !== undefined) {
+      // Only --name can make the starter invalid; name the option rather than the manifest path.
+      const check = validateManifest(createStarterManifest({ id: '0123456789abcdef', name: values.name }));
+      if (!check.ok)
+        return usageError(io, 'init', check.issues.map((i) => i.message.replace('$.name', '--name')).join('; '));
     }
     const exists = await stat(file).then(
       () => true,
@@ -66,6 +71,12 @@ and build (the one template is vite).`,
       );
       return EXIT.invalid;
     }
+    const key = await appKey(io, values.key, [file]);
+    if (typeof key === 'number') return key;
+    const manifest = createStarterManifest({
+      id: key,
+      ...(values.name !== undefined && { name: values.name }),
+    });
     await mkdir(dir, { recursive: true });
     await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
     writeLine(io.stdout, `${exists ? 'replaced' : 'wrote'} ${label}`);
@@ -82,16 +93,56 @@ and build (the one template is vite).`,
         `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes manifest.json)`,
       );
     writeLine(io.stdout, 'Next:');
-    if (manifest.id === PLACEHOLDER_ID)
-      writeLine(io.stdout, '  - replace "id" with the id the developer console derives from your public key');
     writeLine(io.stdout, '  - fill in "name", "description", "vendor" and the icons, then run `svc validate`');
     writeLine(
       io.stdout,
       '  - install svc-sdk in this project so editors find the schema (other editors: see the README, "Editor setup")',
     );
+    writeLine(io.stdout, '  - `svc pack` signs the app folder into a package (docs/ship.md)');
     return EXIT.ok;
   },
 });
+
+/**
+ * The id of the app's key, telling which key it is: `--key` (a private key), else the key of the id already in an
+ * existing manifest (`--force` keeps the app's id), else a new key, written as `svc keygen` does. Resolves to the id,
+ * or to the exit code once the problem is reported.
+ */
+async function appKey(io: CliIo, given: string | undefined, manifests: string[]): Promise<string | number> {
+  if (given !== undefined) {
+    const file = resolve(io.cwd, given);
+    const read = await readDeveloperKey(file, given);
+    if ('problem' in read) return usageError(io, 'init', `--key ${read.problem}`);
+    for (const warning of read.warnings) writeLine(io.stderr, `svc init: warning: ${warning}`);
+    writeLine(io.stdout, `id ${read.key.id}, from ${given}`);
+    return read.key.id;
+  }
+  for (const manifest of manifests) {
+    const text = await readFile(manifest, 'utf8').catch(() => '');
+    const id = /"id"\s*:\s*"([0-9a-f]{16})"/.exec(text)?.[1];
+    const file = id ? join(keysDir(), `${id}.pem`) : '';
+    if (
+      id &&
+      (await access(file).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      writeLine(io.stdout, `id ${id}, from ${file} (the app's key)`);
+      return id;
+    }
+  }
+  const made = await writeNewKey({});
+  if (typeof made === 'string') {
+    writeLine(io.stderr, `svc init: ${made}`);
+    return EXIT.invalid;
+  }
+  writeLine(
+    io.stdout,
+    `made this app's key: ${made.file} (mode 600), id ${made.id}. Back it up and never commit it: updates need it.`,
+  );
+  return made.id;
+}
 
 /** svc-sdk's own version, for the new project's dependency (the package.json beside dist/ or src/). */
 async function sdkVersion(): Promise<string> {
@@ -111,7 +162,7 @@ async function sdkVersion(): Promise<string> {
 async function writeTemplate(
   dir: string,
   io: CliIo,
-  values: { name?: string; id?: string; force?: boolean },
+  values: { name?: string; key?: string; force?: boolean },
 ): Promise<number> {
   const label = relative(io.cwd, dir) || '.';
   const present = await readdir(dir).catch(() => [] as string[]);
@@ -125,14 +176,11 @@ async function writeTemplate(
       .replace(/[^a-z0-9-]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'svc-app';
   const name = values.name ?? basename(dir).slice(0, 60);
-  const id = values.id ?? randomBytes(8).toString('hex');
-  const check = validateManifest(createStarterManifest({ name, id }));
+  const check = validateManifest(createStarterManifest({ name, id: '0123456789abcdef' }));
   if (!check.ok)
-    return usageError(
-      io,
-      'init',
-      check.issues.map((i) => i.message.replace('$.name', '--name').replace('$.id', '--id')).join('; '),
-    );
+    return usageError(io, 'init', check.issues.map((i) => i.message.replace('$.name', '--name')).join('; '));
+  const id = await appKey(io, values.key, [join(dir, 'public', 'manifest.json')]);
+  if (typeof id === 'number') return id;
   const files = starterTemplate({ name, slug, id, sdkRange: `^${await sdkVersion()}` });
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
@@ -145,5 +193,6 @@ async function writeTemplate(
   writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
   writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk/dev');
   writeLine(io.stdout, '  npm run build   # dist/ is the package: page, manifest.json, icons');
+  writeLine(io.stdout, '  npx svc pack dist   # signs dist/ with the app key into <name>-<version>.swbn');
   return EXIT.ok;
 }

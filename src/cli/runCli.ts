@@ -3,13 +3,18 @@ import { type CliIo, EXIT } from './CliIo';
 import { formatMainHelp } from './defineCommand';
 import { DEV } from './devCommand';
 import { INIT } from './initCommand';
+import { KEYGEN } from './keygenCommand';
 import { MCP } from './mcpCommand';
+import { PACK } from './packCommand';
+import { PUBLISH } from './publishCommand';
+import { TRIGGER } from './triggerCommand';
 import { TYPES } from './typesCommand';
 import { usageError } from './usageError';
 import { VALIDATE } from './validateCommand';
+import { VERIFY } from './verifyCommand';
 
 // In the main help's order.
-const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, DEV, MCP];
+const COMMANDS = [VALIDATE, CHECK, TYPES, INIT, KEYGEN, PACK, VERIFY, DEV, PUBLISH, TRIGGER, MCP];
 const MAIN_HELP = formatMainHelp(COMMANDS);
 
 /**
@@ -19,7 +24,7 @@ const MAIN_HELP = formatMainHelp(COMMANDS);
  * ```ts
  * const code = await runCli(['validate', 'manifest.json'], { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
  * ```
- * @public
+ * @internal
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;

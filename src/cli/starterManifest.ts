@@ -3,17 +3,15 @@ import type { ManifestInput } from '../manifest';
 /** Where editors find the JSON Schema of the manifest once svc-sdk is installed in the project. */
 export const SCHEMA_REFERENCE = './node_modules/svc-sdk/schema/manifest.schema.json';
 
-/** A placeholder id: valid in form, to be replaced by the id the developer console derives from your key. */
-export const PLACEHOLDER_ID = '0000000000000000';
-
 /**
  * The manifest `svc init` writes: valid as written, with `auth` `none`, no permissions and no actions.
+ * @param options - `id` is the one derived from the app's developer key (`svc keygen`).
  * @public
  */
-export function createStarterManifest(options: { name?: string; id?: string } = {}): ManifestInput {
+export function createStarterManifest(options: { id: string; name?: string }): ManifestInput {
   return {
     manifest_version: 1,
-    id: options.id ?? PLACEHOLDER_ID,
+    id: options.id,
     name: options.name ?? 'My Mini App',
     version: '0.1.0',
     description: 'Describe in one or two sentences what this mini app does for its users.',

@@ -95,8 +95,8 @@ export function starterTemplate(options: StarterOptions): Record<string, string 
         type: 'module',
         scripts: {
           dev: 'node scripts/dev.mjs',
-          build: 'tsc --noEmit && vite build && svc validate dist',
-          test: 'vitest run',
+          build: 'tsc --noEmit && svc check && vite build && svc validate dist',
+          test: 'svc check && vitest run',
         },
         dependencies: { 'svc-sdk': options.sdkRange },
         devDependencies: { '@types/node': '^20.19.0', typescript: '~6.0.3', vite: '^8.0.0', vitest: '^4.1.0' },
@@ -124,8 +124,12 @@ A mini app made with \`svc init --template vite\`.
   package), and validates it (\`svc validate dist\` checks the entry and the icons are there). \`npx svc dev dist\`
   runs the built package.
 
+The id in \`public/manifest.json\` is derived from this app's key, which \`svc init\` wrote outside the project
+(\`~/.svc-sdk/keys/<id>.pem\`): back it up, never commit it. \`npm run build && npx svc pack dist\` signs the
+package (\`<name>-<version>.swbn\`); \`npx svc verify\` checks it as a host does.
+
 Before publishing: replace the description and the vendor in \`public/manifest.json\` (\`svc validate\` warns until
-you do), the id with the one the developer console gives you, and \`api.example.com\` with your backend's host.
+you do), and \`api.example.com\` with your backend's host.
 `,
     'tsconfig.json': `${JSON.stringify(
       {
@@ -226,7 +230,7 @@ body[data-theme="dark"] button { background: #8ea8ff; color: #0b1020; }
     'public/icons/icon-192.png': starterIcon(192),
     'public/icons/icon-512.png': starterIcon(512),
     'server/backend.js': `// The backend: verifies the app's token, posts a card through the signed server API, handles webhooks once each.
-// Run alone with \`node --env-file=.env server/backend.js\` (svc dev --env-file .env writes the settings), or from
+// Run alone with \`node --env-file=.env server/backend.js\` (\`npx svc dev dist --backend-env .env\` writes the settings), or from
 // scripts/dev.mjs and the tests, which pass the settings in.
 import { createServer } from 'node:http';
 import {
@@ -347,7 +351,7 @@ if (import.meta.url == \`file://\${process.argv[1]}\`) {
     audience: env.SVC_AUDIENCE,
     miniAppId: env.SVC_MINI_APP_ID,
     signingSecrets: () => [env.SVC_SIGNING_SECRET, env.SVC_SIGNING_SECRET_PREVIOUS].filter(Boolean),
-    appOrigin: env.APP_ORIGIN ?? 'http://127.0.0.1:5173',
+    appOrigin: env.SVC_APP_ORIGIN ?? 'http://127.0.0.1:5173',
     port: Number(env.PORT ?? 8787),
   });
   console.log(\`backend at \${backend.origin}\`);

@@ -4,6 +4,7 @@ import { checkPlaceholders, isVersion, type ManifestIssue, validateManifest } fr
 import { checkPackageFiles } from './checkPackageFiles';
 import { EXIT, plural, writeLine } from './CliIo';
 import { lintForAgents } from './lintForAgents';
+import { locateApp } from './locateApp';
 import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
@@ -25,7 +26,8 @@ export const VALIDATE = defineCommand({
   name: 'validate',
   usage: ['[manifest.json ...]'],
   summary: `Check manifests against every manifest rule.`,
-  description: `Validates each manifest (default ./manifest.json) and prints one line per issue:
+  description: `Validates each manifest (default ./manifest.json, else ./public/manifest.json) and prints one line
+per issue:
   <file>: <error|warning>: <JSON path> <what to fix>`,
   options: {
     'previous-version': {
@@ -57,7 +59,10 @@ Example:
         `--previous-version "${previous}" is not a version; write three dot-separated integers such as 1.4.0`,
       );
     }
-    const files = positionals.length > 0 ? positionals : ['manifest.json'];
+    // With no file named, the manifest where \`svc init\` puts it: ./manifest.json, or ./public/manifest.json.
+    const found = positionals.length > 0 ? undefined : await locateApp(io.cwd, (p) => relative(io.cwd, p));
+    const files =
+      positionals.length > 0 ? positionals : [found?.ok ? relative(io.cwd, found.manifestFile) : 'manifest.json'];
     const reports: FileReport[] = [];
     for (const given of files) {
       // A folder is a package: its manifest.json, and the files the manifest names must be there too.

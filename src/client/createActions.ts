@@ -1,12 +1,13 @@
-import { PEER } from '../protocol/frames';
-import { toApp } from '../protocol/peerMethods';
+import type { PeerMethod } from '../protocol/frames';
+import { invokeParams } from '../protocol/peerMethods';
 import type { SvcActions } from '../protocol/Svc';
 import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionHandler } from '../protocol/types';
-import type { Endpoint } from '../rpc/createEndpoint';
+import { type Endpoint, noop } from '../rpc/createEndpoint';
 
-/** Builds the error for a bad argument of `svc.<method>()`. */
-export type Invalid = (method: string, problem: string) => SvcError;
+/** The error for a bad argument of `svc.<method>()`. */
+export const invalid = (method: string, problem: string): SvcError =>
+  new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
 
 /**
  * Builds `svc.actions`, the handler of the host's `actions.invoke` calls (the second element), the handler of its
@@ -24,7 +25,6 @@ export type Invalid = (method: string, problem: string) => SvcError;
  */
 export function createActions(
   endpoint: () => Endpoint,
-  invalid: Invalid,
   promptTimeout: number,
   notify: (method: string, params: object) => void,
 ): [SvcActions, (params: any) => Promise<unknown>, (to?: Endpoint) => void, (params: any) => void] {
@@ -40,15 +40,16 @@ export function createActions(
     return { ...params, invocation: running };
   };
 
-  const announce = (to = endpoint()) => to.notify(PEER.handlers, { names: [...handlers.keys()] });
+  const announce = (to = endpoint()) =>
+    to.notify('actions.handlers' satisfies PeerMethod, { names: [...handlers.keys()] });
 
   const invoke = (params: any) => {
     const { invocation, name, input, context } = params;
-    const problem = toApp[PEER.invoke](params, '');
+    const problem = invokeParams(params, '');
     const abort = new AbortController();
     aborts.set(invocation, abort);
     const result = queue.then(async () => {
-      if (problem) throw invalid(PEER.invoke, problem);
+      if (problem) throw invalid('actions.invoke' satisfies PeerMethod, problem);
       const handler = handlers.get(name);
       if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
       running = invocation;
@@ -72,7 +73,7 @@ export function createActions(
         aborts.delete(invocation);
       }
     });
-    queue = result.catch(() => {});
+    queue = result.catch(noop);
     return result;
   };
   const cancel = (params: any) => aborts.get(params?.invocation)?.abort();

@@ -1,14 +1,13 @@
-import { PEER } from '../protocol/frames';
+import type { PeerMethod } from '../protocol/frames';
 import { CALL_TABLE, notificationParams } from '../protocol/callTable';
-import { toApp } from '../protocol/peerMethods';
+import { themeParams } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
-import { SvcError } from '../protocol/SvcError';
 import type { Theme } from '../protocol/types';
-import { createEndpoint, type Endpoint } from '../rpc/createEndpoint';
+import { createEndpoint, type Endpoint, noop } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
 import { connect } from './connect';
-import { createActions } from './createActions';
+import { createActions, invalid } from './createActions';
 import { readSnapshot } from './readSnapshot';
 
 /**
@@ -50,8 +49,6 @@ export interface SvcClient {
   close(): void;
 }
 
-const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
-
 /**
  * Creates a `svc` client. Nothing happens at creation: the snapshot is read on first access to a synchronous
  * member, and the host is found on the first call (or the first `actions.handle` / `onThemeChange`).
@@ -63,29 +60,28 @@ const invalid = (method: string, problem: string) => new SvcError('ERR_INVALID_A
  * @public
  */
 export function createSvc(options: SvcOptions = {}): SvcClient {
+  const given = options.transport;
   const promptTimeout = options.promptTimeout ?? 600_000;
   let snap: LaunchSnapshot | undefined;
   const snapshot = () => (snap ??= options.snapshot ? parseSnapshot(options.snapshot) : readSnapshot());
   const listeners = new Set<(theme: Theme) => void>();
   let current: Endpoint | undefined;
 
-  let hooked = false;
   const endpoint = (): Endpoint => {
     // A closed channel to a host the SDK found is replaced; one over a given transport stays closed.
-    if (current && (!current.closed || options.transport)) return current;
-    if (!options.transport && !hooked && typeof addEventListener == 'function') {
-      hooked = true;
-      // Leaving the page tells the host at once, so its pending action calls fail instead of waiting.
+    if (current && (!current.closed || given)) return current;
+    // Leaving the page tells the host at once, so its pending action calls fail instead of waiting: hooked once,
+    // with the first channel (`current` is never unset).
+    if (!given && !current && typeof addEventListener == 'function')
       addEventListener('pagehide', () => current?.close());
-    }
-    const transport = options.transport
-      ? options.transport
-      : connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
-          ([transport, fresh]) => {
-            if (fresh) snap = parseSnapshot(fresh);
-            return transport;
-          },
-        );
+    const transport =
+      given ??
+      connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
+        ([transport, fresh]) => {
+          if (fresh) snap = parseSnapshot(fresh);
+          return transport;
+        },
+      );
     current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 });
     // A new channel means a new host side: tell it which action handlers this app has.
     announce(current);
@@ -100,15 +96,15 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     endpoint().notify(name, params);
   };
 
-  const [actions, invoke, announce, cancel] = createActions(endpoint, invalid, promptTimeout, notify);
+  const [actions, invoke, announce, cancel] = createActions(endpoint, promptTimeout, notify);
   // What the host may send the app: invocations, their cancellation, theme changes (read when a channel opens).
   const handlers = new Map<string, (params: unknown, id?: string) => unknown>([
-    [PEER.invoke, invoke],
-    [PEER.cancel, cancel],
+    ['actions.invoke' satisfies PeerMethod, invoke],
+    ['actions.cancel' satisfies PeerMethod, cancel],
     [
-      PEER.theme,
+      'app.themeChanged' satisfies PeerMethod,
       (params: any) => {
-        if (toApp[PEER.theme](params, '')) return;
+        if (themeParams(params, '')) return;
         const { theme } = params;
         snapshot().app.theme = theme;
         for (const listener of listeners) {
@@ -146,16 +142,26 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
           listeners.delete(callback);
         };
       },
+      // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
+      // The snapshot's keys are the platform's, except `launch_params`, which the facade spells `launchParams`.
+      get id() {
+        return snapshot().app.id;
+      },
+      get version() {
+        return snapshot().app.version;
+      },
+      get locale() {
+        return snapshot().app.locale;
+      },
+      get theme() {
+        return snapshot().app.theme;
+      },
+      get launchParams() {
+        return snapshot().app.launch_params;
+      },
     },
     actions,
   };
-  // The launch snapshot's values, read on first access (never at import, which must not touch `window`).
-  // The snapshot's keys are the platform's, except `launch_params`, which the facade spells `launchParams`.
-  for (const key of ['id', 'version', 'locale', 'theme', 'launchParams'] as const)
-    Object.defineProperty(svc.app, key, {
-      get: () => snapshot().app[key == 'launchParams' ? 'launch_params' : key],
-      enumerable: true,
-    });
 
   for (const [name, args, flags = ''] of entries) {
     const [ns, member] = name.split('.') as [string, string];
@@ -164,15 +170,10 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     const keys = args ? args.split(',') : [];
     svc[ns] ??= {};
     svc[ns][member] = (...given: unknown[]) => {
-      let params: Record<string, unknown> = {};
-      if (args == '@') params = (given[0] ?? {}) as Record<string, unknown>;
-      else
-        keys.forEach((key, i) => {
-          params[key] = given[i];
-        });
+      const params: object = args == '@' ? (given[0] ?? {}) : Object.fromEntries(keys.map((key, i) => [key, given[i]]));
       if (flags.includes('n')) return notify(name, params);
       const answer = endpoint().call(name, params, flags.includes('p') ? promptTimeout : undefined);
-      return flags.includes('v') ? answer.then(() => {}) : answer;
+      return flags.includes('v') ? answer.then(noop) : answer;
     };
   }
 

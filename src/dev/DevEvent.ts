@@ -34,7 +34,12 @@ export type DevEvent =
 
 /**
  * One line for the terminal, like `stripe listen`: the time, what happened and its outcome.
- * @example `13:02:11  --> webhook scope.granted [evt 3f2a] attempt 1: 200 (12 ms)`
+ * @example
+ * ```ts
+ * const delivery_id = '3f2a9c1b-5d4e-4f6a-8b7c-2d1e0f9a8b7c';
+ * formatDevEvent({ type: 'webhook', event: 'scope.granted', delivery_id, attempt: 1, status: 200, duration_ms: 12 });
+ * // '13:02:11  --> webhook scope.granted [3f2a9c1b] attempt 1: 200 (12 ms)'
+ * ```
  * @public
  */
 export function formatDevEvent(event: DevEvent, now = new Date()): string {

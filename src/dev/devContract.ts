@@ -162,6 +162,39 @@ export interface DevState {
   deliveries: DevDelivery[];
   settings: DevSettings;
   secret: DevSecretState;
+  /**
+   * The port the app's package was served on: kept with `--state`, so the app's origin (which a backend allows by
+   * name) stays the same across restarts.
+   */
+  package_port?: number;
+  /** The local store's record of the app, once a package was run or published (`svc dev <file.swbn>`, `svc publish`). */
+  store?: DevStoreState;
+}
+
+/** The local store's record of the app: the key its id is bound to, and every version it accepted. @public */
+export interface DevStoreState {
+  /** The key the id is bound to (SPKI DER, base64): the first upload's, moved by a rotation. */
+  key: string;
+  /** The id derived from that key (after a rotation, no longer the app's id). */
+  key_id: string;
+  /** The highest version ever accepted, revoked ones included: an upload must be higher. */
+  highest: string;
+  /** Every accepted version, oldest first. */
+  versions: DevStoreVersion[];
+}
+
+/** One version the local store accepted. @public */
+export interface DevStoreVersion {
+  version: string;
+  /** SHA-256 of the package, hex. */
+  sha256: string;
+  /** The ids of the keys that signed it. */
+  signers: string[];
+  accepted_at: string;
+  /** Set once the administrator revoked it. */
+  revoked?: boolean;
+  /** The tenants it is offered to, for a `tenant-private` package; absent for the store channel. */
+  tenants?: string[];
 }
 
 /** What the page needs at start (`GET /__svc/config`). @public */
@@ -301,6 +334,11 @@ export interface ControlRoutes {
   'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
+  /**
+   * Send a test event: the contract's example of `event` about the person using the messenger now, signed and
+   * delivered like any other (the webhook panel's "Send a test event").
+   */
+  'POST /__svc/deliveries/test': { request: { event: string }; response: DevState };
   /** What only the page knows, for the terminal: a launch, or an app that never said hello (204). */
   'POST /__svc/page-event': {
     request: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number };

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Manifest } from '../manifest';
+import { compareVersions, type Manifest } from '../manifest';
 import { manifestFacts } from '../manifest/manifestFacts';
 import { type ControlHandlers, controlActions } from './platform/controlActions';
 import { createIdentityProvider } from './platform/createIdentityProvider';
@@ -20,18 +20,26 @@ import { LIMITS } from './platform/limits';
 import type { DevEvent } from './DevEvent';
 import { checkControlRequest } from './platform/checkControlRequest';
 import { CONTROL_PREFIX, type DevConfig, type DevState, type DevStreamEvents, streamFrame } from './devContract';
-import { readAppDir } from './readAppDir';
+import { type DevApp, DevAppError, readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { attachMcp } from './mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from './mcp/discoveryFile';
 import { mcpConfigs } from './mcp/mcpConfigs';
 import { platformHandle } from './platformHandle';
 import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
+import { createStore } from './store/createStore';
+import { openAppPackage } from './store/openAppPackage';
+import { offeredTo } from './store/offeredTo';
 
 /** Options of {@link startDevPlatform}. @public */
 export interface DevPlatformOptions {
   /** The mini app's folder: its `manifest.json` is validated and its files are served on their own origin. */
   dir?: string;
+  /**
+   * A signed package (`.swbn`) to run instead of `dir`: verified first (a tampered one does not start), served from
+   * its own files only. It is the store's first upload when the store has none.
+   */
+  package?: string;
   /** Without `dir`: the mini app id. */
   miniAppId?: string;
   /** Without `dir`: the audience exchanged tokens carry (`auth.audience` of an `svc-exchange` manifest). */
@@ -40,7 +48,10 @@ export interface DevPlatformOptions {
   version?: string;
   /** Port of the messenger and the platform on 127.0.0.1; default a free one. */
   port?: number;
-  /** Port of the package server (another origin); default a free one. */
+  /**
+   * Port of the package server (another origin); default the one the `statePath` file kept from the last start (a
+   * free one when that is taken, said in a notice), else a free one.
+   */
   packagePort?: number;
   /** The backend's webhook URL (`--webhooks`). */
   webhooks?: string;
@@ -80,7 +91,7 @@ export interface DevPlatformOptions {
 
 /** Something the developer should know about the running platform. @public */
 export interface DevNotice {
-  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed';
+  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed' | 'package-port-moved';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }
@@ -117,10 +128,20 @@ async function readPageScript(): Promise<string | undefined> {
  * @public
  */
 export async function startDevPlatform(options: DevPlatformOptions) {
-  const app = options.dir ? await readAppDir(options.dir) : undefined;
+  // A package's id is read before it is verified: after a key rotation, the state's store holds the key to trust.
+  const opened = options.package ? await openAppPackage(options.package) : undefined;
+  const early = opened && options.statePath ? await openStateFile(options.statePath, opened.id) : undefined;
+  const bound = early?.state?.store?.key;
+  const packaged = await opened
+    ?.verify(bound ? [new Uint8Array(Buffer.from(bound, 'base64'))] : [])
+    .catch(async (error) => {
+      await early?.close();
+      throw error;
+    });
+  const app: DevApp | undefined = packaged ?? (options.dir ? await readAppDir(options.dir) : undefined);
   const { miniAppId, audience, version } = appIdentity(options, app?.manifest);
   const realm = options.realm ?? 'svc-dev';
-  const file = options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined;
+  const file = early ?? (options.statePath ? await openStateFile(options.statePath, miniAppId) : undefined);
   const raw: DevState = file?.state ?? initialState(miniAppId, version);
   raw.version = version;
   const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
@@ -145,8 +166,9 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     for (const res of streams) res.write(frame);
   };
   const tell = (event: DevEvent) => options.onEvent?.(event);
-  // Attempts already told, per delivery: a change reports only the new ones.
-  const toldAttempts = new Map<string, number>();
+  // Attempts already told, per delivery: a change reports only the new ones. Those a saved state holds were told
+  // by the run that made them, so a restart does not print an old delivery as new.
+  const toldAttempts = new Map<string, number>(raw.deliveries.map((d) => [d.id, d.attempts.length]));
   const tellAttempts = () => {
     for (const d of raw.deliveries) {
       const told = toldAttempts.get(d.id) ?? 0;
@@ -198,6 +220,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_q, res) =>
     void res.writeHead(503).end();
   let mcp: Awaited<ReturnType<typeof attachMcp>> | undefined;
+  let store: ReturnType<typeof createStore> | undefined;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path.startsWith('/v1/')) {
@@ -223,6 +246,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         })
         .end(renderStaleTabHtml());
     if (mcp?.owns(req)) return void mcp.handle(req, res);
+    if (store?.owns(req)) return void store.handle(req, res).catch(() => res.headersSent || res.writeHead(500).end());
     route(req, res).catch((error: Error) => {
       if (res.headersSent) return void res.end();
       const problem = createProblem(
@@ -292,7 +316,12 @@ export async function startDevPlatform(options: DevPlatformOptions) {
           refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
         };
       if (state.version_revoked)
-        return { refuse: `Version ${version} of the mini app was revoked: update the app to a published version.` };
+        return {
+          refuse: `Version ${state.version} of the mini app was revoked: update the app to a published version.`,
+        };
+      const running = current?.manifest ?? app?.manifest;
+      const notOffered = running && offeredTo(running, user.tenant_id);
+      if (notOffered) return { refuse: notOffered };
       const installed = state.installations.some((i) => i.user_id === userId && i.installed);
       if (!installed) return { refuse: 'The mini app is not installed for this person: install it first.' };
       // With a manifest: the token's scopes are its auth.scopes (consented at install). Without one (a backend's
@@ -319,24 +348,38 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         changed: changedInBackground,
       })
     : undefined;
+  // What the package server serves: the package's files, then each version the store accepts.
+  let current = packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined;
   let pkg: PackageServer | undefined;
+  // The port the state kept, so the app's origin a backend allows stays the same; an explicit one wins.
+  const keptPort = options.packagePort === undefined ? raw.package_port : undefined;
+  const servePackage = (port: number | undefined) =>
+    createPackageServer({
+      dir: app!.dir,
+      manifest: app!.manifest,
+      messengerOrigin: origin,
+      allow: options.allow,
+      port,
+      exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
+      source: () => current,
+      onBlocked: (request) => {
+        blocked.push(request);
+        tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
+        broadcast('blocked', { type: 'blocked', request });
+      },
+    });
   try {
-    pkg =
-      app && !options.appUrl
-        ? await createPackageServer({
-            dir: app.dir,
-            manifest: app.manifest,
-            messengerOrigin: origin,
-            allow: options.allow,
-            port: options.packagePort,
-            exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
-            onBlocked: (request) => {
-              blocked.push(request);
-              tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
-              broadcast('blocked', { type: 'blocked', request });
-            },
-          })
-        : undefined;
+    if (app && !options.appUrl) {
+      pkg = await servePackage(options.packagePort ?? keptPort).catch(async (error: NodeJS.ErrnoException) => {
+        if (keptPort === undefined || error.code !== 'EADDRINUSE') throw error;
+        const moved = await servePackage(0);
+        await notice(
+          'package-port-moved',
+          `the app's port ${keptPort} (kept in ${options.statePath}) is taken, so it is served from ${moved.origin} now: give your backend the new origin (--backend-env writes it as SVC_APP_ORIGIN).`,
+        );
+        return moved;
+      });
+    }
   } catch (error) {
     // Nothing may keep running when the start fails: the caller reports the error and exits.
     webhooks?.close();
@@ -349,12 +392,31 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const resumed = webhooks ? state.deliveries.filter((d) => d.state === 'pending' && d.url === options.webhooks) : [];
   for (const delivery of resumed) webhooks!.resume(delivery);
   if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
+  const packagePort = pkg ? Number(new URL(pkg.origin).port) : undefined;
+  if (file && packagePort !== undefined && raw.package_port !== packagePort) {
+    state.package_port = packagePort;
+    await changed();
+  }
+  const publishToken = randomBytes(24).toString('base64url');
+  store = createStore({
+    state,
+    changed,
+    origin,
+    controlToken,
+    publishToken,
+    accepted: (accepted) => {
+      // Served from now on; the page reloads its config and relaunches the app (it follows state.version).
+      current = { manifest: accepted.manifest, files: accepted.files };
+      if (app) app.manifest = accepted.manifest;
+      mcp?.endpoint.setManifest(accepted.manifest);
+    },
+  });
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const config = (): DevConfig => ({
     appOrigin,
     appUrl,
-    manifest: (app?.manifest ?? {}) as Record<string, unknown>,
+    manifest: (current?.manifest ?? app?.manifest ?? {}) as Record<string, unknown>,
     authUrl: origin,
     realm,
     baseUrl: `${origin}/v1`,
@@ -370,15 +432,26 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     idp,
     webhooks,
     secrets,
-    rotated: async () => {
+    rotated: async (endedOverlap) => {
       secretsChanged = true;
       const until = new Date(secrets.previous?.until ?? Date.now()).toISOString();
+      const generation = state.secret.generation;
       await notice(
         'secret-changed',
-        `the signing secret was rotated (generation ${state.secret.generation}); the previous one verifies until ${until}.`,
+        `the signing secret was rotated (generation ${generation}); the previous one verifies until ${until}.` +
+          (endedOverlap
+            ? ` The secret of generation ${generation - 2} stopped verifying now, before its overlap ended (two secrets verify at most): a backend holding only it gets 401 from the server API and refuses webhooks; give it the current and previous secrets.`
+            : ''),
       );
     },
   });
+  // The store's record says which version was revoked as soon as it is (the version still counts as published).
+  const revokeVersion = actions['POST /__svc/revoke-version'];
+  actions['POST /__svc/revoke-version'] = (body) => {
+    revokeVersion(body);
+    const record = state.store?.versions.find((v) => v.version === state.version);
+    if (record) record.revoked = true;
+  };
   let configs: string | undefined;
   if (app && options.mcp !== false) {
     mcp = attachMcp({
@@ -430,7 +503,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     }),
   });
 
-  return platformHandle({
+  const handle = platformHandle({
     origin,
     controlToken,
     realm,
@@ -459,6 +532,29 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       await Promise.all([new Promise<void>((ok) => server.close(() => ok())), pkg?.close()]);
       await file?.close();
     },
+  });
+  if (packaged) {
+    // The package svc dev starts with is uploaded to the store (the first one binds the id to its key); one the
+    // store already holds is run again as it is, if it is signed by the key the id is bound to.
+    const bound = state.store?.key;
+    const known = state.store && compareVersions(packaged.manifest.version, state.store.highest) <= 0;
+    const refused = known
+      ? packaged.signers.some((s) => Buffer.from(s.publicKey).toString('base64') === bound)
+        ? undefined
+        : `the id ${packaged.manifest.id} is bound to the key ${state.store?.key_id} in this state, and ${packaged.file} is not signed by it; sign it with that key, or start afresh with --reset`
+      : await store
+          .upload(packaged.bytes)
+          .then((a) => (a.ok ? undefined : `the store refused ${packaged.file}: ${a.body.detail}`));
+    if (refused) {
+      await handle.close();
+      throw new DevAppError(refused);
+    }
+  }
+  return Object.assign(handle, {
+    /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
+    publishToken,
+    /** The local store (`svc publish` and the messenger's settings upload through it). */
+    store,
   });
 }
 

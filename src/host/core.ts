@@ -43,7 +43,13 @@ export { launchUrl } from './launchUrl';
 export { createMemoryPair } from '../rpc/createMemoryPair';
 export { portTransport } from '../rpc/portTransport';
 export { nativeTransport, NATIVE_RECEIVE } from '../rpc/nativeTransport';
-export { installNativePort, NATIVE_CONTRACT, NATIVE_PORT, type NativePort } from '../native/installNativePort';
+export {
+  installNativePort,
+  NATIVE_CONTRACT,
+  NATIVE_PORT,
+  NATIVE_SECRET,
+  type NativePort,
+} from '../native/installNativePort';
 
 export {
   methods,

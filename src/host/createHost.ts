@@ -11,7 +11,7 @@ import type { HostEndpoint, HostOptions } from './types';
  * `svc-sdk/host/core` instead, without the validator's weight.
  * @example
  * ```ts
- * const host = createHost({ app, handlers: { 'room.current': () => null }, hostOrigin: location.origin });
+ * const host = createHost({ manifest, handlers: { 'room.current': () => null }, hostOrigin: location.origin });
  * attachIframe(host, iframe, appOrigin); // listen before the app can say hello
  * iframe.src = launchUrl(appUrl, host.snapshot);
  * ```

@@ -10,7 +10,7 @@ import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionContext, Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
-import { cancelled } from './rules/actionRules';
+import { cancelled } from './cancelled';
 import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
@@ -22,8 +22,8 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  * `createHost` adds the validation of a raw manifest.
  * @example
  * ```ts
- * import { createHost, withRules } from 'svc-sdk/host/core';
- * const host = createHost({ app, handlers: effects, rules: withRules({ manifest, validator, answers }) });
+ * import { attachIframe, createHost, launchUrl, withRules } from 'svc-sdk/host/core';
+ * const host = createHost({ handlers: effects, rules: withRules({ manifest, validator, answers }) });
  * attachIframe(host, iframe, appOrigin); // listen before the app can say hello
  * iframe.src = launchUrl(appUrl, host.snapshot);
  * ```

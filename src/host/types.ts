@@ -5,50 +5,11 @@ import type { PermissionScope } from '../protocol/scopes';
 import type { LaunchSnapshot } from '../protocol/snapshot';
 import type { ActionContext, Theme } from '../protocol/types';
 import type { Transport } from '../rpc/Transport';
+import type { HostCallContext, HostHandlers } from './HostHandlers';
 import type { InvokeContext } from './rules/actionRules';
 import type { HostRules, RuleOptions, RulesLayer } from './rules/createRules';
 
-/**
- * A running action invocation, as the host's `actions.elicit` and `actions.progress` handlers see it.
- * @public
- */
-export interface Invocation {
-  /** The invocation id the app echoes in `elicit` and `progress`. */
-  id: string;
-  /** The action's name. */
-  name: string;
-  /** The context it was invoked with. */
-  context: ActionContext;
-  /** Aborts when the invoker cancels it (`invokeAction`'s `signal`): a sheet it opened closes. */
-  signal?: AbortSignal;
-}
-
-/**
- * What a host handler receives besides the params.
- * @public
- */
-export interface HostCallContext {
-  /** The operation's wire name. */
-  method: MethodName;
-  /** For `actions.elicit` and `actions.progress`: the running invocation they belong to. */
-  invocation?: Invocation;
-  /**
-   * The context of the action invocation running while this call came (an app's calls during an invocation are
-   * made for whoever invoked it): a host mints an agent's token with `act.sub` from it.
-   */
-  acting?: ActionContext;
-}
-
-/**
- * The host's handlers, one per registry operation, typed from the registry. An operation without a handler (or
- * with `null`) is not advertised, and calling it rejects with `ERR_UNSUPPORTED`.
- * @public
- */
-export type HostHandlers = {
-  [W in MethodName]?:
-    | ((params: MethodParams<W>, context: HostCallContext) => MethodResult<W> | Promise<MethodResult<W>>)
-    | null;
-};
+export type { HostCallContext, HostHandlers, Invocation } from './HostHandlers';
 
 /**
  * The platform's effects over a registry `R`: one per operation whose entry has an effect, each the function that

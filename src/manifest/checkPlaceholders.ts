@@ -5,7 +5,7 @@ const PLACEHOLDERS: { path: string; value: string; advice: string }[] = [
   {
     path: '$.id',
     value: '0000000000000000',
-    advice: 'replace it with the id the developer console derives from your public key',
+    advice: 'write the id of your developer key (`svc keygen` prints it; `svc init` writes it)',
   },
   {
     path: '$.description',

@@ -1,9 +1,8 @@
 /**
  * The edit distance between two strings: insertions, deletions, substitutions and swaps of two neighbours each cost
  * 1 (optimal string alignment), so `titel` is one edit from `title`.
- * @public
  */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
@@ -31,7 +30,7 @@ export function editDistance(a: string, b: string): number {
  * ```ts
  * closestName('descripton', ['description', 'name']); // 'description'
  * ```
- * @public
+ * @internal
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   if (name.length < 4) return undefined;

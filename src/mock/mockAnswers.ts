@@ -1,7 +1,7 @@
 import type { HostAnswers } from '../host/rules/HostAnswers';
 import { methods } from '../protocol/methods';
 import { isSvcError, SvcError } from '../protocol/SvcError';
-import type { MockUi } from './types';
+import type { MockUi } from './MockUi';
 
 /**
  * How the person answers the host's prompts in a test: the host's own {@link HostAnswers}, each returning its value

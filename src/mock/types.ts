@@ -4,6 +4,8 @@ import type { MockAnswers } from './mockAnswers';
 import type { Identity, Room, Theme } from '../protocol/types';
 import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';
 
+export type { MockUi } from './MockUi';
+
 /**
  * A file the person has in their service storage, offered by `svc.files.pick()`.
  * @public
@@ -79,27 +81,6 @@ export interface MockCall {
   result?: unknown;
   /** The error code and message, once it rejected. */
   error?: { code: string; message: string };
-}
-
-/**
- * What the host's UI showed, in order.
- * @public
- */
-export interface MockUi {
-  /** The current title (the last `setTitle`). */
-  title: string | undefined;
-  /** Every title set. */
-  titles: string[];
-  /** Every toast, `kind` defaulting to `'info'`. */
-  toasts: { message: string; kind: 'info' | 'success' | 'error' }[];
-  /** Every URL handed to the system browser. */
-  opened: string[];
-  /** Every share. */
-  shares: { title: string; url: string }[];
-  /** Every `svc.ui.confirm()` asked, with the answer. */
-  confirms: { title: string; body: string; answer: boolean }[];
-  /** How many times `svc.ui.close()` was called. */
-  closed: number;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { MethodName } from './operations';
 import type { SvcActions } from './operations/actions';
 import type { SvcAuth } from './operations/auth';
 import type { SvcFiles } from './operations/files';
@@ -94,3 +93,10 @@ export interface Svc {
   /** `svc.permissions`: request at the moment of use, with the action visible. */
   readonly permissions: SvcPermissions;
 }
+
+// Written over Svc (not over the operation modules) so the published type names nothing internal; here, beside
+// Svc, so the registry imports it one way.
+/** Every operation name that crosses the wire from app to host, e.g. `'room.current'`. @public */
+export type MethodName = {
+  [N in Exclude<keyof Svc, 'version' | 'supports' | 'app'>]: `${N}.${Exclude<keyof Svc[N] & string, 'handle'>}`;
+}[Exclude<keyof Svc, 'version' | 'supports' | 'app'>];

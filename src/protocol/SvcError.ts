@@ -38,9 +38,7 @@ export class SvcError extends Error {
   readonly [ERROR_BRAND] = 'SvcError';
 
   /** `instanceof SvcError` holds for an error of this class made by any copy of the SDK, in any same-origin frame. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasErrorBrand(value, 'SvcError');
-  }
+  static override [Symbol.hasInstance] = isSvcError;
   /** The error code (see the error table in docs/app.md); unknown codes from a newer host are kept. */
   declare readonly code: SvcErrorCode;
   /** Whether the caller may back off and retry. */
@@ -79,9 +77,14 @@ export function toWireError(error: unknown, fallbackMessage: string): WireError 
     : { code: 'ERR_INTERNAL', message: fallbackMessage, retriable: true };
 }
 
-/** An SvcError from a wire error, or `undefined` when the payload is not one. */
-export function fromWireError(data: unknown, method: string): SvcError | undefined {
-  const e = data as WireError;
-  if (typeof e == 'object' && e && typeof e.code == 'string' && typeof e.message == 'string')
-    return new SvcError(e.code, e.message, e.retriable === true, method);
+/** The SvcError a wire error stands for; `ERR_PROTOCOL` when the payload is not one. */
+export function fromWireError(data: unknown, method: string): SvcError {
+  const e = data as WireError | undefined;
+  const ok = typeof e?.code == 'string' && typeof e.message == 'string';
+  return new SvcError(
+    ok ? e.code : 'ERR_PROTOCOL',
+    ok ? e.message : 'malformed error',
+    ok && e.retriable === true,
+    method,
+  );
 }

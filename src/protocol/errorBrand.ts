@@ -37,7 +37,7 @@ export interface BrandedErrorClass<N extends string> {
  * frame.
  * @example
  * ```ts
- * export class SvcTokenError extends brandedError('SvcTokenError') { ... }
+ * export class SvcTokenError extends brandedError('SvcTokenError') {}
  * ```
  * @internal
  */

@@ -1,6 +1,20 @@
 import { any, arr, bool, lit, obj, opt, str, text } from './shape';
 
 /**
+ * The params of `actions.invoke`, checked by the host before it sends and by the app on receipt. The browser client
+ * imports this and {@link themeParams} by name, which leaves {@link toApp} (an object, kept whole by a bundler) out
+ * of its bundle.
+ */
+export const invokeParams = obj({
+  invocation: text,
+  name: text,
+  input: any,
+  context: obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool }),
+});
+/** The params of `app.themeChanged`. */
+export const themeParams = obj({ theme: lit('light', 'dark') });
+
+/**
  * The registry of what the host sends the app, beside the app's calls (`methods.ts`): params each side checks
  * before it sends and when it receives.
  *
@@ -10,14 +24,9 @@ import { any, arr, bool, lit, obj, opt, str, text } from './shape';
  * @public
  */
 export const toApp = {
-  'actions.invoke': obj({
-    invocation: text,
-    name: text,
-    input: any,
-    context: obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool }),
-  }),
-  'app.themeChanged': obj({ theme: lit('light', 'dark') }),
-  'actions.cancel': obj({ invocation: text }),
+  'actions.invoke': invokeParams,
+  'app.themeChanged': themeParams,
+  'actions.cancel': /* @__PURE__ */ obj({ invocation: text }),
 };
 
 /**
@@ -29,5 +38,5 @@ export const toApp = {
  * @public
  */
 export const toHost = {
-  'actions.handlers': obj({ names: arr(text) }),
+  'actions.handlers': /* @__PURE__ */ obj({ names: /* @__PURE__ */ arr(text) }),
 };

@@ -7,5 +7,6 @@ const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
  * @internal
  */
 export function redactText(text: string): string {
-  return text.replace(TOKENS, (_m, bearer?: string) => `${bearer ?? ''}[redacted]`);
+  // `$1` keeps the word Bearer, and is empty where a bare JWT matched.
+  return text.replace(TOKENS, '$1[redacted]');
 }

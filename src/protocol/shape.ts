@@ -35,14 +35,19 @@ const typeCheck =
 export const str: Check<string> = typeCheck((v) => typeof v == 'string', 'a string');
 /** A non-empty string. */
 export const text: Check<string> = typeCheck((v) => typeof v == 'string' && v.length > 0, 'a non-empty string');
+// The checks the browser client does not use are marked pure, so that a bundler without Rollup's analysis (esbuild,
+// which builds svc.global.js) drops them; `num` wraps Number.isFinite since reading a global's property is not pure.
 /** A finite number. */
-export const num: Check<number> = typeCheck(Number.isFinite, 'a finite number');
+export const num: Check<number> = /* @__PURE__ */ typeCheck((v) => Number.isFinite(v), 'a finite number');
 /** A boolean. */
 export const bool: Check<boolean> = typeCheck((v) => typeof v == 'boolean', 'true or false');
 /** Anything (the other side decides). */
 export const any: Check<unknown> = () => undefined;
 /** A Blob (File included). */
-export const blob: Check<Blob> = typeCheck((v) => typeof Blob != 'undefined' && v instanceof Blob, 'a Blob');
+export const blob: Check<Blob> = /* @__PURE__ */ typeCheck(
+  (v) => typeof Blob != 'undefined' && v instanceof Blob,
+  'a Blob',
+);
 
 /**
  * A JSON value: what `svc.storage` keeps.
@@ -60,14 +65,15 @@ const isJson = (v: unknown, depth = 0): boolean =>
     ((Array.isArray(v) || isPlain(v)) && Object.values(v).every((x) => isJson(x, depth + 1))));
 
 /** A JSON value (no functions, Dates, Blobs, undefined or NaN). */
-export const json: Check<JsonValue> = typeCheck(isJson, 'JSON');
+export const json: Check<JsonValue> = /* @__PURE__ */ typeCheck(isJson, 'JSON');
 
 /** Whether `v` is a plain object (not an array, Date, Blob or class instance). */
 export function isPlain(v: unknown): v is Record<string, unknown> {
-  if (typeof v != 'object' || v === null) return false;
-  // Object.prototype of any realm: Jest's vm contexts and other frames have their own.
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || Object.getPrototypeOf(proto) === null;
+  // Object.prototype of any realm (Jest's vm contexts and other frames have their own), or no prototype at all (then
+  // Object.prototype stands in for it).
+  return (
+    typeof v == 'object' && v !== null && Object.getPrototypeOf(Object.getPrototypeOf(v) ?? Object.prototype) === null
+  );
 }
 
 /** One of the given string literals. */

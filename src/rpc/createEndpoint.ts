@@ -1,4 +1,4 @@
-import { isFrame, PEER, WIRE } from '../protocol/frames';
+import { isFrame, type PeerMethod, WIRE } from '../protocol/frames';
 import { randomId } from '../protocol/randomId';
 import { fromWireError, SvcError, toWireError } from '../protocol/SvcError';
 import type { Transport } from './Transport';
@@ -31,16 +31,20 @@ export interface Endpoint {
   readonly closed: boolean;
 }
 
-interface Pending {
-  method: string;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  /** When it times out (ms since the epoch), and after how long. */
-  due: number;
-  timeout: number;
-}
+/**
+ * A call waiting for its answer: its operation, how to settle it, when it was sent (ms since the epoch) and how long
+ * it may wait. A tuple, since property names survive minification and this file is in the browser client's budget.
+ */
+type Pending = [
+  method: string,
+  resolve: (v: unknown) => void,
+  reject: (e: unknown) => void,
+  sent: number,
+  timeout: number,
+];
 
-const noop = () => {};
+/** Does nothing: the one empty callback of the browser client's files. */
+export const noop = (): void => {};
 const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel closed (${why}); retry`, true);
 
 /**
@@ -51,13 +55,12 @@ const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel c
  * already settled are dropped without a sound, so a forged frame can neither throw into the page nor settle
  * someone else's call.
  */
-export function createEndpoint(options: EndpointOptions): Endpoint {
-  const { handlers } = options;
+export function createEndpoint({ transport: given, handlers, timeout: wait }: EndpointOptions): Endpoint {
   const pending = new Map<string, Pending>();
   // Ids only need to be unique on this private channel; a short random prefix names the endpoint in logs, and
   // short ids keep the structured clone of every frame cheap.
   const prefix = randomId().slice(0, 6);
-  const ready = Promise.resolve(options.transport);
+  const ready = Promise.resolve(given);
   let seq = 0;
   // Why the endpoint closed: every call pending then, and every call made after, is rejected with it.
   let closed: SvcError | undefined;
@@ -82,12 +85,12 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   };
   // Rejects a pending call with an error of its own operation.
   const fail = (id: string, code: string, why: string, retriable: boolean, cause?: unknown) => {
-    const call = take(id);
-    call.reject(new SvcError(code, why, retriable, call.method, { cause }));
+    const [method, , reject] = take(id);
+    reject(new SvcError(code, why, retriable, method, { cause }));
   };
 
   // One interval per endpoint, running while calls are pending, times them out: a timer per call would cost a
-  // tenth of a Node round trip. A call times out within a tenth of the default timeout (at most 1 s) of its due.
+  // tenth of a Node round trip. A call times out within a tenth of the default timeout (at most 1 s) of its own timeout.
   // A call waiting longer than the default timeout also probes the other side, at most once per timeout: a side
   // that does not answer the probe is gone without a word (a crashed host, a dead port), and the endpoint closes,
   // so a prompt does not wait its full ten minutes and the next call connects again.
@@ -95,14 +98,14 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
   let nextProbe = 0;
   const sweep = () => {
     const now = Date.now();
-    for (const [id, p] of pending) {
-      if (now >= nextProbe && now - p.due + p.timeout >= options.timeout) {
-        nextProbe = now + options.timeout;
-        endpoint.call(PEER.ping, {}).catch((e: SvcError) => {
+    for (const [id, [, , , sent, timeout]] of pending) {
+      if (now >= nextProbe && now - sent >= wait) {
+        nextProbe = now + wait;
+        endpoint.call('rpc.ping' satisfies PeerMethod, {}).catch((e: SvcError) => {
           if (e.code == 'ERR_TIMEOUT') endpoint.close(closedError('peer gone'));
         });
       }
-      if (p.due <= now) fail(id, 'ERR_TIMEOUT', `no answer within ${p.timeout} ms; retry`, true);
+      if (now - sent >= timeout) fail(id, 'ERR_TIMEOUT', `no answer within ${timeout} ms; retry`, true);
     }
     if (!pending.size) {
       clearInterval(sweeper);
@@ -116,9 +119,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     if (typeof method == 'string') {
       // The other side is gone: nobody is there to say goodbye to. Over a pipe that outlives pages (a native
       // WebView) a goodbye sent now would reach the next page instead, and close its channel.
-      if (method == PEER.close) return endpoint.close(closedError('peer left'), true);
+      if (method == ('rpc.close' satisfies PeerMethod)) return endpoint.close(closedError('peer left'), true);
       // Probes are answered by the channel itself, whatever the handlers.
-      const handler = method == PEER.ping ? noop : handlers.get(method);
+      const handler = method == ('rpc.ping' satisfies PeerMethod) ? noop : handlers.get(method);
       if (id === undefined) {
         // A notification has nobody to answer; a failing handler must not break the channel or the page.
         try {
@@ -143,12 +146,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       }
     } else if (pending.has(id as string)) {
       // Only a string can be a pending id: anything else is not in the table.
-      const call = take(id as string);
-      if (!Object.hasOwn(m, 'error')) call.resolve(m.result);
-      else
-        call.reject(
-          fromWireError(m.error, call.method) ?? new SvcError('ERR_PROTOCOL', 'malformed error', false, call.method),
-        );
+      const [method, resolve, reject] = take(id as string);
+      if (!Object.hasOwn(m, 'error')) resolve(m.result);
+      else reject(fromWireError(m.error, method));
     }
   };
 
@@ -156,12 +156,12 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
     get closed() {
       return !!closed;
     },
-    call(method, params, timeout = options.timeout) {
+    call(method, params, timeout = wait) {
       return new Promise((resolve, reject) => {
         const id = prefix + seq++;
-        pending.set(id, { method, resolve, reject, timeout, due: Date.now() + timeout });
+        pending.set(id, [method, resolve, reject, Date.now(), timeout]);
         if (closed) return fail(id, closed.code, closed.message, closed.retriable);
-        sweeper ??= setInterval(sweep, Math.min(1000, options.timeout / 10));
+        sweeper ??= setInterval(sweep, Math.min(1000, wait / 10));
         post({ svc: WIRE, id, method, params }, (e) => {
           if (pending.has(id)) fail(id, 'ERR_INVALID_ARGUMENT', `not sendable: ${(e as Error)?.message}`, false, e);
         });
@@ -175,7 +175,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       closed = error;
       clearInterval(sweeper);
       for (const id of pending.keys()) fail(id, error.code, error.message, error.retriable);
-      if (!quiet) post({ svc: WIRE, method: PEER.close, params: {} });
+      if (!quiet) post({ svc: WIRE, method: 'rpc.close' satisfies PeerMethod, params: {} });
       ready.then((t) => t.close(), noop);
     },
   };

@@ -50,13 +50,14 @@ function decode(value: unknown): unknown {
  *
  * @remarks
  * Frames leave in the order they were sent, although encoding a Blob is asynchronous: each send waits for the one
- * before it. Blobs travel as `{ "$blob": base64, "type": mime }`; an object with its own `$blob` or `$esc` key
+ * before it. In the app's WebView, `native-adapter.js` wraps each JSON string in the launch's envelope
+ * (`{"secret":…,"frame":…}`) before it reaches the bridge; native code unwraps it. Blobs travel as `{ "$blob": base64, "type": mime }`; an object with its own `$blob` or `$esc` key
  * travels as `{ "$esc": object }` (PROTOCOL.md, "Native bridges").
  * @public
  */
 export function nativeTransport(
   post: (json: string) => void,
-  scope: Record<string, unknown> = globalThis as any,
+  scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
 ): Transport {
   let last: Promise<unknown> = Promise.resolve();
   return {

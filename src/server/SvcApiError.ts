@@ -1,13 +1,18 @@
 import { brandedError, hasErrorBrand } from '../protocol/errorBrand';
 import { PROBLEMS, type Problem, problemName } from './problems';
 
-// The meaning of each known problem, said so a developer knows what to do.
-const ADVICE: Record<string, string> = {
+// Why a problem happens and the ways around it, which a one-sentence detail leaves out: added to every message.
+const EXPLAIN: Record<string, string> = {
   'room-encrypted':
     'The room is end-to-end encrypted and the service holds no room keys, so no server-side path, scope or tier can post into it. ' +
     "Two paths work: svc.message.send() from the person's own client (they confirm it), or an AI agent that is a cross-signed member of the room.",
   'scope-not-granted':
     'The person has not granted this scope. It cannot be granted from the server: request it inside the mini app, at the point of use (svc.permissions.request).',
+};
+
+// What to do, for an answer that carries no detail of its own: a detail already says it, and saying it twice (as a
+// 429 and a 401 did) buries it.
+const FALLBACK: Record<string, string> = {
   'version-revoked':
     'The service revoked this version of the mini app (webhook app.revoked): stop serving it and ship a new version.',
   'rate-limited':
@@ -48,7 +53,7 @@ export class SvcApiError extends brandedError('SvcApiError') {
     body?: Problem;
     cause?: unknown;
   }) {
-    const advice = ADVICE[init.problem];
+    const advice = EXPLAIN[init.problem] ?? (init.body?.detail ? undefined : FALLBACK[init.problem]);
     super(
       `${init.status ? `${init.status} ` : ''}${init.problem} at ${init.instance}: ${init.detail}${advice && !init.detail.includes(advice) ? ` ${advice}` : ''}`,
       { cause: init.cause },

@@ -1,5 +1,3 @@
-import { type RedisClientLike, redisCommand } from './redisCommand';
-
 /**
  * Paces outgoing requests. `take()` resolves when one request may go.
  * @public
@@ -7,12 +5,18 @@ import { type RedisClientLike, redisCommand } from './redisCommand';
 export interface RateLimiter {
   /** Waits for a slot; rejects with the signal's reason when aborted while waiting. */
   take(signal?: AbortSignal): Promise<void>;
+  /**
+   * Told of a 429's `Retry-After`: no slot is handed out until `ms` have passed (in every instance, for a shared
+   * limiter). `createServerClient` calls it on each 429 that names a `Retry-After`.
+   */
+  block?(ms: number): Promise<void>;
 }
 
 /** The server API's limit: 600 requests per minute per vendor, burst 60. @public */
 export const SERVER_API_RATE = { perMinute: 600, burst: 60 } as const;
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Resolves after `ms`, or rejects with the signal's reason once it aborts. @internal */
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(done, ms);
@@ -51,7 +55,7 @@ export function createTokenBucket(
 
 /**
  * An in-process token bucket (one instance). Several instances share the vendor's limit: use
- * {@link createRedisRateLimiter}.
+ * `createRedisRateLimiter`.
  * @public
  */
 export function createRateLimiter(
@@ -59,54 +63,15 @@ export function createRateLimiter(
   now: () => number = Date.now,
 ): RateLimiter {
   const bucket = createTokenBucket(rate, now);
+  let blockedUntil = 0;
   return {
     async take(signal) {
       for (let wait = bucket(); wait > 0; wait = bucket()) await sleep(wait, signal);
+      // A token taken during a block waits it out: the block is rarer than the bucket, so it is checked last.
+      while (blockedUntil > now()) await sleep(blockedUntil - now(), signal);
     },
-  };
-}
-
-// One bucket in Redis, refilled by Redis's own clock (TIME), so every instance sees the same state.
-const BUCKET = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local rate = tonumber(ARGV[1]) local burst = tonumber(ARGV[2])
-local s = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(s[1]) or burst local at = tonumber(s[2]) or now
-tokens = math.min(burst, tokens + (now - at) * rate)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate) end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], 120000)
-return wait`;
-
-/**
- * A token bucket shared through Redis by every instance of a backend (the `redis` client or `ioredis`).
- * @public
- */
-export function createRedisRateLimiter(options: {
-  client: RedisClientLike;
-  key?: string;
-  rate?: { perMinute: number; burst: number };
-}): RateLimiter {
-  const rate = options.rate ?? SERVER_API_RATE;
-  const key = options.key ?? 'svc:rate:server-api';
-  return {
-    async take(signal) {
-      for (;;) {
-        const wait = Number(
-          await redisCommand(options.client, [
-            'EVAL',
-            BUCKET,
-            '1',
-            key,
-            String(rate.perMinute / 60_000),
-            String(rate.burst),
-          ]),
-        );
-        if (wait <= 0) return;
-        await sleep(wait, signal);
-      }
+    async block(ms) {
+      blockedUntil = Math.max(blockedUntil, now() + ms);
     },
   };
 }

@@ -23,6 +23,7 @@ export interface RedisIdempotencyStoreOptions {
  * @example
  * ```ts
  * import { createClient } from 'redis';
+ * import { createRedisIdempotencyStore } from 'svc-sdk/server';
  * const client = await createClient({ url: process.env.REDIS_URL }).connect();
  * const store = createRedisIdempotencyStore({ client });
  * ```

@@ -104,7 +104,20 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     const body = payload === undefined ? '' : JSON.stringify(payload);
     const deadline = Date.now() + budgetMs;
     for (let attempt = 0; ; attempt++) {
-      await limiter?.take(call.signal);
+      try {
+        await limiter?.take(call.signal);
+      } catch (cause) {
+        if (!call.signal?.aborted) throw cause; // the limiter's own failure names its fix
+        throw new SvcApiError({
+          status: 0,
+          problem: 'aborted',
+          title: 'Aborted',
+          detail: 'the caller aborted the request while it waited for the rate limit; it was not sent.',
+          instance,
+          retriable: false,
+          cause,
+        });
+      }
       const headers = await signRequest({ body, secret, miniAppId });
       const timeout = AbortSignal.timeout(call.timeoutMs ?? options.timeoutMs ?? 10_000);
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
@@ -143,6 +156,9 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         return (text ? JSON.parse(text) : undefined) as T;
       }
       const error = await SvcApiError.fromResponse(response, instance);
+      // The platform's Retry-After holds for every request of this vendor: the limiter makes all of them wait (at
+      // most 5 minutes, so a wild value cannot stall every replica for hours).
+      if (error.status === 429 && error.retryAfter) await limiter?.block?.(Math.min(error.retryAfter, 300) * 1000);
       if (!error.retriable || attempt >= max) throw error;
       const wait =
         error.status === 429

@@ -1,4 +1,10 @@
-import type { UnknownWebhookEvent, WebhookEventMap, WebhookEventName } from './events';
+import {
+  type UnknownWebhookEvent,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+  type WebhookEventMap,
+  type WebhookEventName,
+} from './events';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './IdempotencyStore';
 import { handleNode, type NodeMiddleware } from './nodeAdapter';
 import { isSvcSignatureError } from './SvcSignatureError';
@@ -28,7 +34,12 @@ export type WebhookHandlers = {
 export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now'> {
   /** Handlers by event name. */
   on: WebhookHandlers;
-  /** An event this SDK does not know (a newer platform). Default: acknowledged (200) and ignored. */
+  /**
+   * A known event that `on` has no handler for (you subscribed to more than you handle). Default: acknowledged (200)
+   * and ignored, quietly.
+   */
+  onUnhandled?: (event: WebhookEvent, delivery: DeliveryInfo) => unknown;
+  /** An event name this SDK does not know (a newer platform). Default: acknowledged (200) and ignored. */
   onUnknown?: (event: UnknownWebhookEvent, delivery: DeliveryInfo) => unknown;
   /** Told of every failure (bad signature, a handler that threw), for logs and metrics. Never sees a secret. */
   onError?: (error: unknown, delivery?: DeliveryInfo) => void;
@@ -112,6 +123,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       : undefined;
     try {
       if (handler) await handler(delivery.event, info);
+      else if ((WEBHOOK_EVENTS as readonly string[]).includes(name))
+        await options.onUnhandled?.(delivery.event as WebhookEvent, info);
       else await options.onUnknown?.(delivery.event as UnknownWebhookEvent, info);
     } catch (error) {
       await store.release(delivery.key, token);

@@ -26,7 +26,8 @@ export * from './events';
 export { createMemoryIdempotencyStore, type ClaimResult, type IdempotencyStore } from './IdempotencyStore';
 export { createRedisIdempotencyStore, type RedisIdempotencyStoreOptions } from './createRedisIdempotencyStore';
 export type { RedisClientLike } from './redisCommand';
-export { createRateLimiter, createRedisRateLimiter, SERVER_API_RATE, type RateLimiter } from './createRateLimiter';
+export { createRateLimiter, SERVER_API_RATE, type RateLimiter } from './createRateLimiter';
+export { createRedisRateLimiter, type RedisRateLimiterOptions } from './createRedisRateLimiter';
 export {
   createServerClient,
   type CallOptions,

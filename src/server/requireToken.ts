@@ -113,8 +113,13 @@ export function withToken(
  * With `origins`, it answers a CORS preflight from one of them and adds `Access-Control-Allow-Origin` for it.
  * @example
  * ```ts
+ * declare global {
+ *   namespace Express {
+ *     interface Request { svc?: VerifiedToken } // what requireToken sets, for Express's types
+ *   }
+ * }
  * app.use('/api', requireToken(verifier, { origins: [process.env.APP_ORIGIN!] }));
- * app.get('/api/me', (req, res) => res.json({ sub: req.svc.sub }));
+ * app.get('/api/me', (req, res) => res.json({ sub: req.svc?.sub }));
  * ```
  * @public
  */

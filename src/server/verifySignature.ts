@@ -33,9 +33,6 @@ export interface VerifySignatureOptions {
   miniAppId?: string;
 }
 
-/** Signatures one `X-Svc-Signature` may carry (the platform sends two during a secret rotation's overlap). */
-const MAX_SIGNATURES = 4;
-
 /** The platform's replay window, in seconds. @public */
 export const REPLAY_WINDOW_SECONDS = 300;
 
@@ -107,20 +104,19 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
       );
   }
 
-  // During a secret rotation the platform signs with the new and the old secret: one `v0=` per secret,
-  // comma-separated. Any one matching any configured secret verifies.
-  const parts = signature!.split(',').map((part) => part.trim());
-  const macs = parts.map((part) => (part.startsWith('v0=') ? fromHex32(part.slice(3)) : undefined));
-  if (parts.length > MAX_SIGNATURES || macs.some((mac) => !mac))
+  // The header holds exactly one signature, made with the secret that signs now. The rotation's overlap lives on
+  // this side: the verifier holds the new and the old secret, and the one signature matches either.
+  const mac = signature!.startsWith('v0=') ? fromHex32(signature!.slice(3)) : undefined;
+  if (!mac)
     throw new SvcSignatureError(
       'malformed-signature',
-      `${SIGNATURE_HEADERS.signature} must be 'v0=' followed by 64 lowercase hex digits (at most ${MAX_SIGNATURES}, comma-separated, during a secret rotation).`,
+      `${SIGNATURE_HEADERS.signature} must be exactly 'v0=' followed by 64 lowercase hex digits.`,
     );
   const base = signingBase(stamp!, body);
   for (const secret of secrets) {
     const found = hmacKey(secret);
     const key = found instanceof CryptoKey ? found : await found;
-    for (const mac of macs) if (await crypto.subtle.verify('HMAC', key, mac!, base)) return Number(stamp);
+    if (await crypto.subtle.verify('HMAC', key, mac, base)) return Number(stamp);
   }
   throw new SvcSignatureError(
     'bad-signature',

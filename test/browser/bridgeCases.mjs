@@ -191,7 +191,10 @@ for (const role of ['sibling frame', 'top page'])
           ? (await waitFor(async () => (await h.context.pages())[0], 'page')).mainFrame()
           : await frameOf(`${evilOrigin}/fixtures/evil.html`);
       await evil.waitForFunction(() => window.forgeWelcomes);
-      const ids = await app.evaluate(() => (window.track('id', window.sdk.svc.identity.get()), window.__ids.slice()));
+      const ids = await app.evaluate(() => {
+        window.track('id', window.sdk.svc.identity.get());
+        return window.__ids.slice();
+      });
       assert.ok(ids.length >= 1, 'the app drew a nonce');
       await evil.evaluate((ids) => {
         forgeWelcomes(appWindow(), ids);
@@ -207,9 +210,10 @@ for (const role of ['sibling frame', 'top page'])
       assert.equal(first.value.display_name, 'Ada', 'answered by the real host');
       assert.ok(first.ms >= 550, `the answer waited for the host's late welcome (${first.ms} ms)`);
       // On the port now: forged answers to the ids of a pending call (leaked too) must not settle it.
-      const ids2 = await app.evaluate(
-        () => (window.track('held', window.sdk.svc.ui.confirm({ title: 'hold:c', body: '' })), window.__ids.slice()),
-      );
+      const ids2 = await app.evaluate(() => {
+        window.track('held', window.sdk.svc.ui.confirm({ title: 'hold:c', body: '' }));
+        return window.__ids.slice();
+      });
       await evil.evaluate(
         (ids) =>
           forgeFrames(
@@ -442,7 +446,10 @@ test("the app frame removed mid-invocation: the host's pending invokeAction fail
   const { host, app: appFrame } = await h.open();
   const app = await appFrame();
   await app.evaluate(() =>
-    window.sdk.svc.actions.handle('slow', () => ((window.slowRunning = true), new Promise(() => {}))),
+    window.sdk.svc.actions.handle('slow', () => {
+      window.slowRunning = true;
+      return new Promise(() => {});
+    }),
   );
   await host.evaluate(() => window.trackInvoke('inv', 'slow', {}));
   await waitFor(() => app.evaluate(() => window.slowRunning === true), 'the invocation to reach the app');

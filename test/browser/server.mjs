@@ -88,7 +88,15 @@ export async function startServers(count, { roots: more = {}, headers = {} } = {
   return {
     ports,
     close: async () => {
-      await Promise.all(servers.map((s) => new Promise((ok) => (s.closeAllConnections(), s.close(() => ok())))));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise((ok) => {
+              s.closeAllConnections();
+              s.close(() => ok());
+            }),
+        ),
+      );
       await rm(copy, { recursive: true, force: true });
     },
   };

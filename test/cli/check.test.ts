@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { type Json, validManifest } from '../manifest/fixtures';
@@ -220,5 +221,68 @@ describe('svc check', () => {
     const broken = await runSvc(['check'], tempProject({ 'manifest.json': '{ "name": ' }));
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/manifest.json:1:11 is not valid JSON/);
+  });
+});
+
+describe('svc check and svc validate on the layout `svc init --template vite` writes', () => {
+  // The manifest in public/ (Vite copies it into dist/), the code in src/: found from the project, from public/ and
+  // from the manifest's own path, and the handler in src/ counts.
+  // The starter with an action of the developer's own: declared in public/manifest.json, handled in src/main.ts.
+  const viteApp = async () => {
+    const parent = tempProject({});
+    expect((await runSvc(['init', 'vite-app', '--template', 'vite'], parent)).code).toBe(0);
+    const dir = `${parent}/vite-app`;
+    const manifest = JSON.parse(readFileSync(`${dir}/public/manifest.json`, 'utf8'));
+    manifest.actions = [{ ...validManifest().actions![0], name: 'say_hello', route: '/' }];
+    writeFileSync(`${dir}/public/manifest.json`, JSON.stringify(manifest, null, 2));
+    appendFileSync(`${dir}/src/main.ts`, "\nsvc.actions.handle('say_hello', async () => ({ said: true }));\n");
+    return dir;
+  };
+
+  test.each([[[]], [['.']], [['public']], [['public/manifest.json']], [['public', '--include', '../src/**']]])(
+    'svc check %j reads public/manifest.json and the code in src/',
+    async (args) => {
+      const dir = await viteApp();
+      const run = await runSvc(['check', ...args], dir);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^svc check: (ok|0 errors)/m);
+      expect(run.stdout).not.toContain('no code registers it');
+      expect(run.stdout).toMatch(/\(([1-9]\d*) source files?, 1 declared action\)/);
+      expect(run.code).toBe(0);
+    },
+  );
+
+  test('a handler removed from src/ is reported from public/ too', async () => {
+    const dir = await viteApp();
+    const main = `${dir}/src/main.ts`;
+    writeFileSync(main, readFileSync(main, 'utf8').replace(/svc\.actions\.handle\(/g, 'void ('));
+    const run = await runSvc(['check', 'public'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^public\/manifest\.json:\d+:\d+ {2}error: action '\w+' is declared but no code registers it/m,
+    );
+  });
+
+  test('a glob outside the project is a usage error that says how to write it', async () => {
+    const dir = await viteApp();
+    const run = await runSvc(['check', '--include', '../../elsewhere/**'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('the glob "../../elsewhere/**" points outside the project folder');
+  });
+
+  test('a folder with no manifest names both places it looked', async () => {
+    const dir = tempProject({ 'src/main.ts': '' });
+    const run = await runSvc(['check'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'svc check: no manifest.json in . or public; create one with `svc init`, or pass the folder that holds it\n',
+    );
+  });
+
+  test('svc validate with no file validates public/manifest.json', async () => {
+    const dir = await viteApp();
+    const run = await runSvc(['validate'], dir);
+    expect(run.stdout).toContain('public/manifest.json');
+    expect(run.code).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +41,46 @@ describe('svc dev', () => {
     stop();
     expect(await running).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('writes the app origin a backend allows (SVC_APP_ORIGIN), and keeps its port across restarts with --state', async () => {
+    const dir = await writeAppDir();
+    const start = async () => {
+      const { out, io: cli } = io(dir);
+      let stop!: () => void;
+      const stopped = new Promise<void>((r) => (stop = r));
+      const args = ['.', '--port', '0', '--state', 'state.json', '--backend-env', 'backend.env'];
+      const running = DEV.run(args, cli, { stopped });
+      for (let i = 0; i < 200 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
+      const env = readFileSync(join(dir, 'backend.env'), 'utf8');
+      const appOrigin = /^SVC_APP_ORIGIN=(\S+)$/m.exec(env)?.[1];
+      const close = () => {
+        stop();
+        return running;
+      };
+      return { out, appOrigin, close };
+    };
+    const first = await start();
+    expect(first.appOrigin).toMatch(/^http:\/\/localhost:\d+$/);
+    // The origin the settings name is the one the app is served from.
+    expect((await fetch(`${first.appOrigin}/index.html`)).status).toBe(200);
+    expect(await first.close()).toBe(0);
+    const second = await start();
+    expect(second.appOrigin).toBe(first.appOrigin);
+    expect((await fetch(`${second.appOrigin}/index.html`)).status).toBe(200);
+    expect(await second.close()).toBe(0);
+    // The kept port taken by another program: a free one, said on the terminal with what to do.
+    const squatter = createServer().listen(Number(new URL(first.appOrigin!).port), '127.0.0.1');
+    await once(squatter, 'listening');
+    try {
+      const third = await start();
+      expect(third.appOrigin).not.toBe(first.appOrigin);
+      expect(third.out.stderr).toContain(`the app's port ${new URL(first.appOrigin!).port} (kept in`);
+      expect(third.out.stderr).toContain('give your backend the new origin');
+      expect(await third.close()).toBe(0);
+    } finally {
+      squatter.close();
+    }
   });
 
   it('refuses an invalid manifest with exit 1, naming the problem', async () => {
@@ -134,6 +175,22 @@ describe('svc dev', () => {
     },
   );
 
+  it('names a taken --port and exits 2', async () => {
+    const dir = await writeAppDir();
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    const { out, io: cli } = io(dir);
+    try {
+      expect(await DEV.run(['.', '--port', String(port)], cli)).toBe(2);
+    } finally {
+      taken.close();
+    }
+    expect(out.stderr).toBe(
+      `svc dev: port ${port} (--port) is taken by another program; pass --port <another> or --port 0 for any free one.\n`,
+    );
+  });
+
   it.runIf(existsSync(resolve('dist/cli.js')))('the built bin names a taken --package-port and exits 2', async () => {
     const dir = await writeAppDir();
     const taken = createServer();
@@ -147,6 +204,8 @@ describe('svc dev', () => {
     const code = await new Promise((r) => child.once('exit', r));
     taken.close();
     expect(code).toBe(2);
-    expect(stderr).toContain('the --package-port port is taken; pass --package-port <another>');
+    expect(stderr).toContain(
+      `port ${port} (--package-port) is taken by another program; pass --package-port <another>`,
+    );
   });
 });

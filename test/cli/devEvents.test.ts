@@ -1,7 +1,7 @@
 // `svc dev` on the terminal: a stable default port (moving on when taken, saying so), the exact meta tag for
 // --app-url, one line per event (webhook attempts, server API calls) unless --quiet, the env file rewritten on a
 // rotation, and --reset back to a fresh state file.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,11 +99,40 @@ describe('svc dev on the terminal', () => {
     const quiet = await run(dir, ['.', '--port', '0', '--quiet', ...webhooks]);
     await quiet.control('/grant', { scope: 'svc.notifications' });
     await fetch(`${quiet.url.origin}/v1/installations/au-alice`);
-    // Proves that nothing is printed, which no event marks: the lines get the time they would take to appear.
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing printed is marked by no event: wait for what the lines would report to be done (the delivery made,
+    // which the state shows after its line would have been written), then look.
+    const delivered = async () => {
+      const res = await fetch(`${quiet.url.origin}/__svc/state`, {
+        headers: { origin: quiet.url.origin, 'x-svc-dev-token': quiet.url.searchParams.get('token')! },
+      });
+      return ((await res.json()) as { deliveries: { state: string }[] }).deliveries[0]?.state === 'delivered';
+    };
+    for (let i = 0; i < 300 && !(await delivered()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await delivered()).toBe(true);
     expect(quiet.out.stderr).not.toContain('-->');
     expect(quiet.out.stderr).not.toContain('<--');
     expect(await quiet.stop()).toBe(0);
+  });
+
+  it('after a restart with --state, only new webhook attempts are printed, never an old delivery as new', async () => {
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    const webhooks = ['--webhooks', `http://127.0.0.1:${await listen(hook)}/hooks`];
+    const dir = await writeAppDir();
+    const first = await run(dir, ['.', '--port', '0', '--state', 'state.json', ...webhooks]);
+    await first.control('/grant', { scope: 'svc.notifications' });
+    await until(() => first.out.stderr.includes('webhook scope.granted'));
+    const old = /webhook scope\.granted \[([\w-]{8})\]/.exec(first.out.stderr)![1]!;
+    expect(await first.stop()).toBe(0);
+    const second = await run(dir, ['.', '--port', '0', '--state', 'state.json', ...webhooks]);
+    await second.control('/grant', { scope: 'svc.room.context' });
+    await until(() => second.out.stderr.includes('webhook scope.granted'));
+    expect(second.out.stderr.match(/--> webhook /g)).toHaveLength(1);
+    expect(second.out.stderr).not.toContain(`[${old}]`);
+    expect(await second.stop()).toBe(0);
+    hook.close();
   });
 
   it('--reset starts from a fresh state file', async () => {

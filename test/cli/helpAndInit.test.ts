@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { validateManifest } from '../../src/manifest';
 import { runSvc, tempProject } from './runInProcess';
 
@@ -8,7 +10,9 @@ describe('svc help', () => {
   test('svc --help lists the commands and exits 0', async () => {
     const run = await runSvc(['--help'], tempProject({}));
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/validate \[manifest.json \.\.\.\][\s\S]*check \[dir\][\s\S]*init \[dir\]/);
+    expect(run.stdout).toMatch(
+      /validate \[manifest.json \.\.\.\][\s\S]*check \[dir \| manifest.json\][\s\S]*init \[dir\]/,
+    );
   });
   test.each(['validate', 'check', 'init'])('svc %s --help and svc help %s show the command help', async (command) => {
     const dir = tempProject({});
@@ -30,11 +34,18 @@ describe('svc help', () => {
 });
 
 describe('svc init', () => {
+  // Keys go to a folder of the test's own, never the real home.
+  let home: string;
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'svc-home-'));
+    process.env.SVC_STATE_DIR = home;
+  });
+
   test('writes a valid starter manifest without $schema, and maps it to the schema in .vscode/settings.json', async () => {
     const dir = tempProject({});
     const run = await runSvc(['init'], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^wrote manifest.json\nwrote .vscode\/settings.json/);
+    expect(run.stdout).toMatch(/^made this app's key: .*\nwrote manifest.json\nwrote .vscode\/settings.json/);
     const written = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     expect(written.$schema).toBeUndefined();
     expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))).toEqual({
@@ -63,13 +74,39 @@ describe('svc init', () => {
     expect(run.stdout).toMatch(/left .vscode\/settings.json alone: .*comments.*add the mapping from the README/);
     expect(readFileSync(join(dir, '.vscode/settings.json'), 'utf8')).toContain('// mine');
   });
-  test('writes into a new directory, with --name and --id', async () => {
+  test('without --key makes the app a key (mode 600, outside the project) and writes the id openssl derives from it', async () => {
     const dir = tempProject({});
-    const run = await runSvc(['init', 'apps/pizza', '--name', 'Pizza', '--id', '0123456789abcdef'], dir);
+    const run = await runSvc(['init', 'apps/pizza', '--name', 'Pizza'], dir);
     expect(run.code).toBe(0);
     const written = JSON.parse(readFileSync(join(dir, 'apps/pizza/manifest.json'), 'utf8'));
-    expect(written).toMatchObject({ name: 'Pizza', id: '0123456789abcdef' });
-    expect(run.stdout).not.toContain('replace "id"');
+    const keyFile = join(home, 'keys', `${written.id}.pem`);
+    expect(run.stdout).toContain(`made this app's key: ${keyFile} (mode 600), id ${written.id}`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const der = execFileSync('openssl', ['pkey', '-in', keyFile, '-pubout', '-outform', 'DER']);
+    const hash = execFileSync('sha256sum', { input: der, encoding: 'utf8' }).slice(0, 16);
+    expect(written).toMatchObject({ name: 'Pizza', id: hash });
+    // --force keeps the app's key: the id does not change.
+    const again = await runSvc(['init', 'apps/pizza', '--force'], dir);
+    expect(again.stdout).toContain(`id ${written.id}, from ${keyFile}`);
+    expect(JSON.parse(readFileSync(join(dir, 'apps/pizza/manifest.json'), 'utf8')).id).toBe(written.id);
+  });
+  test("with --key writes that key's id, and refuses a public key or a file that is no key, writing nothing", async () => {
+    const dir = tempProject({});
+    expect((await runSvc(['keygen', '--out', 'k.pem'], dir)).code).toBe(0);
+    const id = execFileSync('sh', ['-c', 'openssl pkey -in k.pem -pubout -outform DER | sha256sum | cut -c1-16'], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim();
+    const run = await runSvc(['init', 'a', '--key', 'k.pem'], dir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'a/manifest.json'), 'utf8')).id).toBe(id);
+    execFileSync('sh', ['-c', 'openssl pkey -in k.pem -pubout -out pub.pem; echo hello > not-a-key.pem'], { cwd: dir });
+    const pub = await runSvc(['init', 'b', '--key', 'pub.pem'], dir);
+    expect(pub.code).toBe(2);
+    expect(pub.stderr).toContain('--key pub.pem is a public key; signing needs the private key');
+    const junk = await runSvc(['init', 'b', '--key', 'not-a-key.pem'], dir);
+    expect(junk.stderr).toContain('--key not-a-key.pem is not a private key in PEM');
+    expect(() => statSync(join(dir, 'b'))).toThrow();
   });
   test('refuses to overwrite unless --force', async () => {
     const dir = tempProject({ 'manifest.json': { keep: true } });
@@ -80,11 +117,11 @@ describe('svc init', () => {
     expect((await runSvc(['init', '--force'], dir)).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).manifest_version).toBe(1);
   });
-  test('rejects an invalid --id or --name as a usage error', async () => {
+  test('rejects an invalid --name, and --id (ids are derived from keys), as usage errors', async () => {
     const dir = tempProject({});
-    const run = await runSvc(['init', '--id', 'XYZ'], dir);
+    const run = await runSvc(['init', '--id', '0123456789abcdef'], dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--id must be 16 lowercase hex characters/);
+    expect(run.stderr).toMatch(/Unknown option '--id'/);
     expect((await runSvc(['init', '--name', ''], dir)).stderr).toMatch(/--name is empty/);
   });
 });

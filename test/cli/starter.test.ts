@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { runSvc } from './runInProcess';
 
 const root = resolve(import.meta.dirname, '../..');
+// `svc init` writes each app's key under $SVC_STATE_DIR: a folder of this test's, never the real home.
+process.env.SVC_STATE_DIR = mkdtempSync(join(tmpdir(), 'svc-home-'));
 const built = existsSync(join(root, 'dist/cli.js')) && existsSync(join(root, 'dist/dev-ui.js'));
 
 /** Writes the starter into a new folder and links the dependencies it declares to this repository's. */
@@ -23,6 +25,9 @@ async function starter(): Promise<string> {
   symlinkSync(root, join(dir, 'node_modules/svc-sdk'));
   for (const name of ['vite', 'vitest', 'typescript', '@types/node'])
     symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
+  // The bins its npm scripts call, as npm links them.
+  symlinkSync(join(root, 'dist/cli.js'), join(dir, 'node_modules/.bin/svc'));
+  symlinkSync(join(root, 'node_modules/vitest/vitest.mjs'), join(dir, 'node_modules/.bin/vitest'));
   return dir;
 }
 const run = (dir: string, args: string[]) =>
@@ -42,6 +47,10 @@ describe('svc init --template vite', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'public/manifest.json'), 'utf8'));
     expect(manifest.id).toMatch(/^[0-9a-f]{16}$/);
     expect(manifest.id).not.toBe('0000000000000000');
+    // The id is the one of the key svc init made for the app, outside the project.
+    expect(first.stdout).toContain(
+      `made this app's key: ${join(process.env.SVC_STATE_DIR!, 'keys', `${manifest.id}.pem`)}`,
+    );
     for (const icon of manifest.icons) {
       const png = readFileSync(join(dir, 'public', icon.src));
       expect(png.subarray(1, 4).toString()).toBe('PNG');
@@ -60,8 +69,15 @@ describe('svc init --template vite', () => {
     'its tests pass, it type-checks, and its build is a valid package',
     async () => {
       const dir = await starter();
-      const tests = run(dir, ['node_modules/vitest/vitest.mjs', 'run']);
+      // `npm test` as the developer runs it: svc check (the manifest in public/, the code in src/), then Vitest.
+      const tests = spawnSync('npm', ['test'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      });
       expect(tests.status, tests.stdout + tests.stderr).toBe(0);
+      expect(tests.stdout).toMatch(/^svc check: ok \(\d+ source files?, 0 declared actions\)$/m);
       expect(tests.stdout).toMatch(/Tests\s+4 passed/);
       const tsc = run(dir, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
       expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
@@ -70,6 +86,12 @@ describe('svc init --template vite', () => {
       const validate = await runSvc(['validate', 'dist'], dir);
       expect(validate.stdout).not.toContain('error');
       expect(validate.code).toBe(0);
+      // The build signs with the key svc init made for the app (found by the manifest's id), and verifies.
+      const packed = await runSvc(['pack', 'dist', '--out', 'hello.swbn'], dir);
+      expect(packed.code, packed.stderr).toBe(0);
+      const verified = await runSvc(['verify', 'hello.swbn'], dir);
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(verified.stdout).toContain('(the id is derived from it)');
     },
     120_000,
   );

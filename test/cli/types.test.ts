@@ -35,7 +35,10 @@ const pollManifest = () => {
 function typeErrors(files: Record<string, string>): string[] {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const names = Object.entries(files).map(([name, text]) => (writeFileSync(join(dir, name), text), join(dir, name)));
+  const names = Object.entries(files).map(([name, text]) => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  });
   const program = ts.createProgram(names, {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,

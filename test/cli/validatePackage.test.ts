@@ -8,11 +8,11 @@ import { runSvc, tempProject } from './runInProcess';
 
 describe('svc validate, the starter and packages', () => {
   test('warns about each placeholder of the starter manifest, naming what to write', async () => {
-    const dir = tempProject({ 'manifest.json': createStarterManifest() });
+    const dir = tempProject({ 'manifest.json': createStarterManifest({ id: '0000000000000000' }) });
     const run = await runSvc(['validate'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'manifest.json: warning: $.id is the starter\'s placeholder "0000000000000000"; replace it with the id the developer console derives from your public key',
+      'manifest.json: warning: $.id is the starter\'s placeholder "0000000000000000"; write the id of your developer key (`svc keygen` prints it; `svc init` writes it)',
     );
     expect(run.stdout).toContain(
       'warning: $.description is the starter\'s placeholder "Describe in one or two sentences',

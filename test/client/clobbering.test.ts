@@ -41,6 +41,7 @@ describe('bootstrap globals planted by markup', () => {
 
   it('the native snapshot and port are taken, then removed from the page', async () => {
     g.webkit = { messageHandlers: { svc: { postMessage: () => {} } } };
+    g.__svc_secret = 'f'.repeat(64);
     expect(installNativePort()).toBe(true);
     g.window = g;
     g.__svc_launch = { bridge: '1.0', methods: ['storage.get'], app };

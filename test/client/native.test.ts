@@ -6,10 +6,25 @@ import {
   NATIVE_CONTRACT,
   NATIVE_PORT,
   NATIVE_RECEIVE,
+  NATIVE_SECRET,
   nativeTransport,
 } from '../../src/host/index';
 
 const g = globalThis as any;
+// The launch's secret, as a host sets it before the adapter runs: 32 random bytes as hex.
+const secret = 'a3f1'.repeat(16);
+
+/** What native code does with a message from the bridge: the frame's JSON when it carries the launch's secret. */
+function unwrap(message: string): string | undefined {
+  const envelope = JSON.parse(message);
+  return envelope.secret === secret && typeof envelope.frame === 'string' ? envelope.frame : undefined;
+}
+
+/** The host's top-frame document-start script: the secret, then the adapter. */
+function install() {
+  g[NATIVE_SECRET] = secret;
+  return installNativePort();
+}
 
 /**
  * Native code, simulated: the page's bridge hands JSON strings to a host that reads them with `nativeTransport`, as
@@ -19,7 +34,9 @@ function nativeSide(kind: 'ios' | 'android') {
   const inbox: string[] = [];
   const hostScope: Record<string, any> = {};
   const bridge = {
-    postMessage: (json: string) => {
+    postMessage: (message: string) => {
+      const json = unwrap(message);
+      if (json === undefined) return;
       inbox.push(json);
       hostScope[NATIVE_RECEIVE]?.(json);
     },
@@ -37,12 +54,13 @@ function nativeSide(kind: 'ios' | 'android') {
 
 describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => {
   afterEach(() => {
-    for (const key of ['webkit', 'svcAndroid', 'window', NATIVE_PORT, NATIVE_RECEIVE, '__svc_launch']) delete g[key];
+    for (const key of ['webkit', 'svcAndroid', 'window', NATIVE_PORT, NATIVE_RECEIVE, NATIVE_SECRET, '__svc_launch'])
+      delete g[key];
   });
 
   it('installs a port the client adopts, and carries calls as JSON strings', async () => {
     const native = nativeSide(kind);
-    expect(installNativePort()).toBe(true);
+    expect(install()).toBe(true);
     g.window = g;
     g.__svc_launch = {
       bridge: '1.0',
@@ -72,8 +90,8 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     // Native code written by hand, as Swift or Kotlin would: answers from the JSON it gets.
     const frames: any[] = [];
     const bridge = {
-      postMessage(json: string) {
-        const frame = JSON.parse(json);
+      postMessage(message: string) {
+        const frame = JSON.parse(unwrap(message)!);
         if (!frame.id) return; // the hello and notifications (rpc.close) want no answer
         frames.push(frame);
         const result =
@@ -93,7 +111,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     };
     if (kind === 'ios') g.webkit = { messageHandlers: { svc: bridge } };
     else g.svcAndroid = bridge;
-    installNativePort();
+    install();
     g.window = g;
     const { svc, close } = createSvc();
     expect(
@@ -109,7 +127,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
 
   it('drops malformed JSON from the bridge without throwing into the page', async () => {
     nativeSide(kind);
-    installNativePort();
+    install();
     const received: unknown[] = [];
     g[NATIVE_PORT].onmessage = (event: { data: unknown }) => received.push(event.data);
     expect(() => g[NATIVE_RECEIVE]('{not json')).not.toThrow();
@@ -120,7 +138,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
 
   it('sends frames in the order they were posted, a Blob before what follows it', async () => {
     const native = nativeSide(kind);
-    installNativePort();
+    install();
     g.window = g;
     const host = createHost({
       transport: native.transport,
@@ -146,7 +164,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
 
   it('carries a value shaped like an encoded Blob, or like an escape, back exactly as it was', async () => {
     const native = nativeSide(kind);
-    installNativePort();
+    install();
     g.window = g;
     const kept = new Map<string, unknown>();
     const host = createHost({
@@ -171,7 +189,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
 
   it('recovers from a reload by itself: the new page says hello, pending calls fail, the next ones work', async () => {
     const native = nativeSide(kind);
-    installNativePort();
+    install();
     g.window = g;
     const host = createHost({ transport: native.transport, handlers: { 'auth.state': () => 'signed-in' } });
     const first = createSvc({ snapshot: { methods: ['auth.state'] } });
@@ -184,7 +202,7 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
     const pending = host.invokeAction('slow', {}, { invoked_by: 'user', confirmed: false }).catch((e: SvcError) => e);
     await vi.waitFor(() => expect(started).toBe(true));
     // The page reloads: a new adapter and a new client on the same WebView, the host object unchanged.
-    installNativePort();
+    install();
     const second = createSvc({ snapshot: { methods: ['auth.state'] } });
     expect(await second.svc.auth.state()).toBe('signed-in');
     const error = await pending;
@@ -200,16 +218,80 @@ describe.each(['ios', 'android'] as const)('the native adapter (%s)', (kind) => 
 
   it('refuses an adapter of another contract version with a message that says what to ship', async () => {
     nativeSide(kind);
-    installNativePort();
+    install();
     g.window = g;
     g[NATIVE_PORT].version = 1;
     const { svc } = createSvc({ snapshot: { methods: ['auth.state'] } });
     const error = await svc.auth.state().catch((e) => e);
     expect(error.code).toBe('ERR_PROTOCOL');
-    expect(error.message).toMatch(/native-adapter.js is contract 1; this svc-sdk needs 2/);
+    expect(error.message).toMatch(/native-adapter.js is contract 1; this svc-sdk needs 3/);
   });
 
   it('reports that there is no bridge when neither is present', () => {
     expect(installNativePort({})).toBe(false);
+  });
+
+  it('sends every frame inside {secret, frame}, and leaves the secret nowhere a later script can read it', async () => {
+    const messages: string[] = [];
+    const bridge = { postMessage: (message: string) => void messages.push(message) };
+    if (kind === 'ios') g.webkit = { messageHandlers: { svc: bridge } };
+    else g.svcAndroid = bridge;
+    expect(install()).toBe(true);
+    expect(NATIVE_SECRET in g).toBe(false);
+    // The handler is out of the page's reach too: later scripts have `svc`.
+    expect(kind === 'ios' ? g.webkit.messageHandlers.svc : g.svcAndroid).toBeUndefined();
+    // A later script of the page replaces the handler's postMessage and JSON.stringify: neither sees a frame.
+    const seen: unknown[] = [];
+    bridge.postMessage = (message: string) => void seen.push(message);
+    const realStringify = JSON.stringify;
+    JSON.stringify = ((value: unknown, ...rest: []) => {
+      seen.push(value);
+      return realStringify(value, ...rest);
+    }) as typeof JSON.stringify;
+    try {
+      await g[NATIVE_PORT].postMessage({ svc: 1, id: 'a', method: 'storage.get', params: { key: 'k' } });
+    } finally {
+      JSON.stringify = realStringify;
+    }
+    expect(seen.some((value) => realStringify(value).includes(secret))).toBe(false);
+    expect(messages.map((message) => JSON.parse(message))).toEqual([
+      { secret, frame: '{"svc":1,"id":"a","method":"storage.get","params":{"key":"k"}}' },
+    ]);
+    // The port the page can reach holds no copy of it.
+    const port = g[NATIVE_PORT];
+    expect(Object.getOwnPropertyNames(port).map((name) => String(port[name]))).not.toContainEqual(
+      expect.stringContaining(secret),
+    );
+  });
+
+  it.each([
+    ['no secret', undefined],
+    ['a short one', 'abc123'],
+    ['one with characters a JSON string would escape', `${'a'.repeat(32)}"`],
+    ['a number', 1234],
+  ])('refuses to install with %s, naming the global to set and never echoing the value', (_, value) => {
+    nativeSide(kind);
+    g[NATIVE_SECRET] = value;
+    const error = (() => {
+      try {
+        installNativePort();
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error?.message).toMatch(/Set globalThis.__svc_secret to 32 to 512 random characters/);
+    if (typeof value === 'string') expect(error?.message).not.toContain(value);
+    expect(NATIVE_PORT in g).toBe(false);
+    expect(NATIVE_SECRET in g).toBe(false);
+  });
+
+  it('installs nothing in a child frame (Android injects into every frame of the origin) and drops its secret', () => {
+    const bridge = { postMessage: () => {} };
+    const frame: any = kind === 'ios' ? { webkit: { messageHandlers: { svc: bridge } } } : { svcAndroid: bridge };
+    frame.top = {};
+    frame[NATIVE_SECRET] = secret;
+    expect(installNativePort(frame)).toBe(false);
+    expect(frame).not.toHaveProperty(NATIVE_PORT);
+    expect(frame).not.toHaveProperty(NATIVE_SECRET);
   });
 });

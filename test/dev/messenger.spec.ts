@@ -41,6 +41,11 @@ test('launches in the plain room; a poll created in the app is posted by the bac
 test('reminders: the notifications sheet, the backend checks the installation and notifies, the deep link opens the route', async () => {
   await app().getByTestId('remind').click();
   await expect(page.getByTestId('permission-sheet')).toContainText('Remind you when a poll you voted in closes.');
+  // One scope, named once for the person and once for the developer, with how the two names relate.
+  await expect(page.getByTestId('permission-sheet')).toContainText('Polls asks for: Notifications');
+  await expect(page.getByTestId('permission-sheet')).toContainText(
+    "svc.notifications in the manifest, asked for as 'notifications' in the app",
+  );
   await page.getByTestId('permission-allow').click();
   await expect(app().getByTestId('status')).toHaveText('Reminders on.');
   await tab('Notifications');

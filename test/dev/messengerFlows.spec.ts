@@ -137,7 +137,7 @@ test('rotate secret: the page explains the overlap, and the example backend veri
   await tab('Settings');
   await page.getByTestId('rotate-secret').click();
   await expect(page.getByTestId('secret-note')).toContainText('Secret generation 2');
-  await expect(page.getByTestId('secret-note')).toContainText('the previous one still verifies until');
+  await expect(page.getByTestId('secret-note')).toContainText('the previous one still verifies server API calls until');
   await page.getByTestId('grant-svc.notifications').click();
   await tab('Webhooks');
   const delivery = page.locator('[data-testid=delivery][data-event="scope.granted"]');
@@ -260,4 +260,38 @@ test('when svc dev stops the page says so; after a restart the old tab says to o
   } finally {
     await again.close();
   }
+});
+
+test('refusing a scope never granted sends no webhook: nothing was revoked; a grant and its revoke send one each', async () => {
+  const events = () =>
+    session.platform.state.deliveries.map((d) => `${d.event} ${(d.payload as { scope?: string }).scope}`).sort();
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('card')).toContainText('Lunch?');
+  await app().getByTestId('remind').click();
+  await page.getByTestId('permission-deny').click();
+  await tab('Settings');
+  await expect(page.getByTestId('permission-svc.notifications')).toHaveAttribute('data-state', 'denied');
+  expect(events().filter((e) => e.startsWith('scope.'))).toEqual(['scope.granted svc.room.context']);
+  await page.getByTestId('grant-svc.notifications').click();
+  await page.getByTestId('revoke-svc.notifications').click();
+  await expect
+    .poll(() => events().filter((e) => e.startsWith('scope.')))
+    .toEqual(['scope.granted svc.notifications', 'scope.granted svc.room.context', 'scope.revoked svc.notifications']);
+});
+
+test('the home tile shows the app icon; a poll made in a room the person would not share says why it was not posted', async () => {
+  await page.getByTestId('home').click();
+  const icon = page.getByTestId('home-tile').getByTestId('tile-icon');
+  await expect(icon).toBeVisible();
+  // Loaded from the app's origin, not a broken image.
+  await expect.poll(() => icon.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-deny').click();
+  await expect(app().getByTestId('status')).toHaveText(
+    'Poll created, not posted: Polls may not know the room it is opened in. Allow "The room it is opened in" in the settings to post polls.',
+  );
 });

@@ -195,3 +195,42 @@ test('every control has a name, and the tab order never reaches a hidden one', a
     expect(['app-reload', 'app-close']).not.toContain(focused.testid);
   }
 });
+
+test('with every badge showing, the tabs fit one row and the page fits the window from 1024 to 1920 px', async ({
+  browser,
+}) => {
+  session = await startPollsSession(browser);
+  page = session.page;
+  await page.getByTestId('open-app').click();
+  await app().getByTestId('create').click();
+  await page.getByTestId('permission-allow').click();
+  await app().getByTestId('remind').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(page.getByTestId('unread')).toHaveText('1');
+  await app()
+    .locator('body')
+    .evaluate(() => fetch('https://tracker.example/pixel').catch(() => undefined));
+  await expect(page.getByTestId('tab-Blocked').locator('.badge')).toBeVisible();
+  for (const width of [1024, 1152, 1280, 1366, 1440, 1600, 1920]) {
+    await page.setViewportSize({ width, height: 800 });
+    const layout = await page.evaluate(() => {
+      const tabs = [...document.querySelectorAll<HTMLElement>('[role=tab]')];
+      const bar = tabs[0]!.parentElement!.getBoundingClientRect();
+      return {
+        page: document.documentElement.scrollWidth - window.innerWidth,
+        tops: new Set(tabs.map((t) => Math.round(t.getBoundingClientRect().top))).size,
+        // A tab or its badge past the row's edges is clipped by the panel (which scrolls, and hides what overflows).
+        clipped: tabs
+          .filter((t) =>
+            [t, ...t.querySelectorAll('.badge')].some((el) => {
+              const box = el.getBoundingClientRect();
+              return box.right > bar.right + 0.5 || box.left < bar.left - 0.5 || box.top < 0;
+            }),
+          )
+          .map((t) => t.textContent),
+        outside: bar.right > window.innerWidth,
+      };
+    });
+    expect(layout, `${width} px`).toEqual({ page: 0, tops: 1, clipped: [], outside: false });
+  }
+});

@@ -48,6 +48,7 @@ describe.runIf(existsSync(cli))('the state file under kill -9', () => {
     const dir = await writeAppDir();
     const statePath = join(dir, '.svc-dev.jsonl');
     const acknowledged: string[] = [];
+    let reported = 0;
     for (let round = 0; round < 3; round++) {
       const { child, url } = await startCli(dir, ['--state', statePath]);
       let running = true;
@@ -57,8 +58,13 @@ describe.runIf(existsSync(cli))('the state file under kill -9', () => {
           const response = await control(url, 'POST', '/__svc/message', { room_id: 'general', text }).catch(
             () => undefined,
           );
-          if (response?.status === 200) acknowledged.push(text);
-          await response?.body?.cancel();
+          if (response?.status === 200) {
+            // The answer is the state this change left, so the revision it reports is on disk once it arrives.
+            const answer = (await response.json().catch(() => undefined)) as { revision: number } | undefined;
+            if (answer === undefined) continue; // cut by the kill mid-answer: not acknowledged
+            acknowledged.push(text);
+            reported = Math.max(reported, answer.revision);
+          } else await response?.body?.cancel();
         }
       });
       await new Promise((r) => setTimeout(r, 150 + round * 100));
@@ -68,8 +74,11 @@ describe.runIf(existsSync(cli))('the state file under kill -9', () => {
     }
     const { child, url } = await startCli(dir, ['--state', statePath]);
     const state = (await (await control(url, 'GET', '/__svc/state')).json()) as {
+      revision: number;
       rooms: Array<{ id: string; timeline: Array<{ text?: string }> }>;
     };
+    // No answer reported a state that a crash rolled back.
+    expect(state.revision).toBeGreaterThanOrEqual(reported);
     const saved = new Set(state.rooms.find((r) => r.id === 'general')!.timeline.map((e) => e.text));
     expect(acknowledged.length).toBeGreaterThan(10);
     expect(acknowledged.filter((text) => !saved.has(text))).toEqual([]);
@@ -152,6 +161,34 @@ describe('pending webhook deliveries', () => {
     await expect.poll(() => received).toContain(id);
     expect(notices.at(-1)).toMatchObject({ kind: 'deliveries-resumed' });
     await expect.poll(() => p.deliveries()[0]!.state).toBe('delivered');
+    await p.close();
+  });
+});
+
+describe('answers under concurrent changes', () => {
+  it('each answer is the state its own change left: one revision each, holding its change and no later one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const p = await startDevPlatform({ miniAppId: 'polls', audience: 'a', statePath: join(folder, 'state.jsonl') });
+    const send = (text: string) =>
+      fetch(`${p.origin}/__svc/message`, {
+        method: 'POST',
+        headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ room_id: 'general', text }),
+      }).then(
+        (r) =>
+          r.json() as Promise<{ revision: number; rooms: Array<{ id: string; timeline: Array<{ text?: string }> }> }>,
+      );
+    const texts = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    const answers = await Promise.all(texts.map(send));
+    const revisions = answers.map((a) => a.revision);
+    expect(new Set(revisions).size).toBe(texts.length);
+    for (const [i, answer] of answers.entries()) {
+      const timeline = answer.rooms.find((r) => r.id === 'general')!.timeline.map((e) => e.text);
+      expect(timeline).toContain(texts[i]);
+      // Exactly the changes up to its own: as many messages as its revision counts changes.
+      const later = answers.filter((b) => b.revision > answer.revision).map((b) => texts[answers.indexOf(b)]);
+      expect(timeline.filter((t) => later.includes(t))).toEqual([]);
+    }
     await p.close();
   });
 });

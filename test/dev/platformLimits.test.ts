@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { createServerClient, isSvcApiError, signRequest } from '../../src/server';
+import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
 const APP = 'polls';
 let p: DevPlatform;
@@ -26,7 +27,17 @@ async function sendChunks(path: string, chunks: Uint8Array[], secret = p.signing
         const parts: Buffer[] = [];
         for await (const part of res) parts.push(part as Buffer);
         const text = Buffer.concat(parts).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined });
+        const answer = { status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+        // Not through fetch, so the contract check of every answer happens here.
+        const issues = checkServerApiAnswer({
+          method,
+          path: url.pathname,
+          status: answer.status,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: answer.body,
+        });
+        if (issues.length) reject(new Error(`svc dev broke its contract:\n${issues.join('\n')}`));
+        else resolve(answer);
       },
     );
     req.on('error', reject);
@@ -67,7 +78,7 @@ describe('the server API rate limit', () => {
       expect(answer.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       expect(answer.body).toMatchObject({ status: 429, instance: path, title: 'Rate limited' });
       expect(answer.body.type).toBe(`${p.origin}/errors/rate-limited`);
-      expect(answer.body.detail).toMatch(/wait \d+ s \(Retry-After\) and retry/);
+      expect(answer.body.detail).toMatch(/retry after \d+ s \(Retry-After\)/);
     }
   });
 
@@ -240,6 +251,17 @@ describe('size limits', () => {
       400,
       /overlap_seconds must be a number: send whole seconds/,
     );
+    expectProblem(
+      await control('POST', '/__svc/deliveries/test', { event: 'user.left' }),
+      400,
+      /^event is not known: send one of installation.created, .*app.revoked\.$/,
+    );
+    // This platform has no webhook URL: a test event says where to set one instead of vanishing.
+    expectProblem(
+      await control('POST', '/__svc/deliveries/test', { event: 'scope.granted' }),
+      400,
+      /no webhook URL to send to: start svc dev with --webhooks <url>/,
+    );
     expect(p.state.secret.generation).toBe(1);
     expect(p.state.settings.locale).toBe('en');
   });
@@ -286,5 +308,30 @@ describe('problem details everywhere', () => {
     }
     expect(refusals[0].detail).toMatch(/room nowhere is unknown: post into a room/);
     expect(refusals[3].detail).toMatch(/no act claim, so no agent is acting: call \/agents\/verify only with/);
+  });
+
+  it('gives each 401 and 429 one piece of advice, said once', async () => {
+    await refill();
+    const wrong = createServerClient({ baseUrl: p.baseUrl, miniAppId: APP, secret: 'not-it', retry: { max: 0 } });
+    const unsigned = await wrong.getInstallation('au-alice').catch((e) => e);
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.message).toBe(
+      `401 invalid-signature at /v1/apps/${APP}/installations/au-alice: The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).`,
+    );
+    // No client-side pacing: the platform's bucket answers.
+    const api = createServerClient({
+      baseUrl: p.baseUrl,
+      miniAppId: APP,
+      secret: p.signingSecret,
+      retry: { max: 0 },
+      rateLimiter: false,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, () => api.getInstallation('au-alice').catch((e) => e)),
+    );
+    const limited = answers.find((a) => isSvcApiError(a) && a.status === 429);
+    expect(limited.message).toMatch(
+      /^429 rate-limited at \S+: More than 600 requests a minute \(burst 60\) for this vendor: retry after \d+ s \(Retry-After\)\.$/,
+    );
   });
 });

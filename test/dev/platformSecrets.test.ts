@@ -1,5 +1,6 @@
 // The signing secret over real HTTP: kept with the state across restarts, rotated with an overlap during which a
-// backend configured with either secret verifies webhooks, and an overlap of any allowed length ending on time.
+// backend holding both secrets verifies webhooks, and an overlap of any allowed length ending on time.
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +59,24 @@ describe('the signing secret', () => {
     await p.close();
   });
 
+  it('ends the earlier overlap when rotated again during it, and says so: two secrets verify at most', async () => {
+    const notices: DevNotice[] = [];
+    const p = await startDevPlatform({ miniAppId: 'polls', audience: 'a', onNotice: (n) => void notices.push(n) });
+    const api = (secret: string) =>
+      createServerClient({ baseUrl: p.baseUrl, miniAppId: 'polls', secret, retry: { max: 0 } });
+    const first = p.signingSecret;
+    await p.rotateSecret(3600);
+    const second = p.signingSecret;
+    expect(notices.at(-1)!.message).not.toMatch(/stopped verifying/);
+    await p.rotateSecret(3600);
+    expect(p.signingSecrets).toEqual([p.signingSecret, second]);
+    expect(notices.at(-1)!.message).toMatch(/generation 1 stopped verifying now.*401/);
+    for (const secret of [first, second, p.signingSecret]) expect(notices.at(-1)!.message).not.toContain(secret);
+    await expect(api(first).getInstallation('au-alice')).rejects.toMatchObject({ status: 401 });
+    expect((await api(second).getInstallation('au-alice')).installed).toBe(true);
+    await p.close();
+  });
+
   it('is never served by the package server, even with the state file inside the app folder', async () => {
     const dir = await writeAppDir();
     const p = await startDevPlatform({
@@ -73,7 +92,7 @@ describe('the signing secret', () => {
     await p.close();
   });
 
-  it('signs webhooks with both secrets during the overlap, so a backend on either verifies', async () => {
+  it('signs webhooks with the new secret only during the overlap, which a backend holding both verifies', async () => {
     const p = await startDevPlatform({ miniAppId: 'polls', audience: 'a', webhooks: hooks, retryScale: 0.01 });
     const old = p.signingSecret;
     // 25 days: longer than a timer can wait (24.8 days), which must not end the overlap at once.
@@ -83,14 +102,18 @@ describe('the signing secret', () => {
     await p.install('bob');
     await settle(before + 1);
     const delivery = received.at(-1)!;
-    expect(String(delivery.headers['x-svc-signature'])).toMatch(/^v0=[0-9a-f]{64},v0=[0-9a-f]{64}$/);
-    for (const secrets of [[old], [fresh]])
-      expect(
-        await verifyWebhook({ body: delivery.body, headers: delivery.headers as never }, { secrets }),
-      ).toMatchObject({
-        event: 'installation.created',
-      });
-    // Without an overlap the old secret stops at once, and webhooks carry one signature again.
+    // One signature, as the header is defined: a literal verifier holding the new secret accepts it.
+    const signature = String(delivery.headers['x-svc-signature']);
+    const base = `v0:${String(delivery.headers['x-svc-request-timestamp'])}:${delivery.body.toString('utf8')}`;
+    expect(signature).toBe(`v0=${createHmac('sha256', fresh).update(base).digest('hex')}`);
+    expect(
+      await verifyWebhook({ body: delivery.body, headers: delivery.headers as never }, { secrets: [fresh, old] }),
+    ).toMatchObject({ event: 'installation.created' });
+    // A backend that holds only the old secret refuses it: the 401 the webhook panel explains.
+    await expect(
+      verifyWebhook({ body: delivery.body, headers: delivery.headers as never }, { secrets: [old] }),
+    ).rejects.toThrow(/matches none/);
+    // Without an overlap the old secret stops at once.
     await p.rotateSecret(0);
     await p.grant('svc.notifications', 'bob');
     await settle(before + 2);

@@ -109,6 +109,39 @@ describe('the server API emulator', () => {
     expect((await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-current')).status).toBe(401);
   });
 
+  it('names the methods and paths that exist: 405 with Allow for another method, 404 listing the four endpoints', async () => {
+    const wrongMethod = await call('GET', '/v1/rooms/plain/cards');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expect(wrongMethod.body.detail).toBe(
+      '/v1/rooms/plain/cards is not read with GET: send POST /v1/rooms/{room_id}/cards.',
+    );
+    const nowhere = await call('POST', '/v1/room/plain/card', {});
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.detail).toBe(
+      'There is no server API endpoint POST /v1/room/plain/card: the endpoints are POST /v1/rooms/{room_id}/cards, ' +
+        'POST /v1/users/{app_user_id}/notifications, GET /v1/apps/{mini_app_id}/installations/{app_user_id}, POST /v1/agents/verify.',
+    );
+    expect(nowhere.body.detail).not.toMatch(/docs\//);
+  });
+
+  it('names the field, its index and its bound in a 400', async () => {
+    const card = { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Vote', deep_link: '/p/1' }, { label: '' }] };
+    const refused = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card });
+    expect(refused.body.detail).toBe('card.actions[1].label is missing: send a button label as a non-empty string.');
+    const long = await call('POST', '/v1/users/au1/notifications', {
+      mini_app_id: APP,
+      title: 'x'.repeat(257),
+      body: 'y',
+      deep_link: '/',
+    });
+    expect(long.body.detail).toBe('title has 257 characters: send at most 256.');
+    const notObject = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card: 'hi' });
+    expect(notObject.body.detail).toBe('card must be an object: send {title, body, actions?}.');
+    const notString = await call('POST', '/v1/agents/verify', { token: 42 });
+    expect(notString.body.detail).toBe('token must be a string: send the app token that carries the act claim.');
+  });
+
   it('answers 409 after the version is revoked', async () => {
     state.version_revoked = true;
     const revoked = await call('GET', `/v1/apps/${APP}/installations/au1`, undefined, 's3cret-new');

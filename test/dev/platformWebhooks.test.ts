@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookSender } from '../../src/dev/platform/createWebhookSender';
 import type { DevDelivery } from '../../src/dev/devContract';
-import { verifyWebhook } from '../../src/server';
+import { verifyWebhook, type WebhookEventName } from '../../src/server';
+import { WEBHOOK_SCHEMAS } from '../../src/server/webhookSchemas';
 
 const SECRET = 'whsec-dev';
 let failuresLeft = 0;
@@ -42,13 +43,11 @@ const settled = (delivery: DevDelivery) =>
     const poll = () => (delivery.state === 'pending' ? setTimeout(poll, 5) : resolve());
     poll();
   });
-const payload = (event: string) => ({
-  event,
+// The contract's example of each event, as the platform would send it now.
+const payload = (event: WebhookEventName) => ({
+  ...WEBHOOK_SCHEMAS[event].example,
   occurred_at: new Date().toISOString(),
   mini_app_id: 'polls',
-  tenant_id: 't1',
-  app_user_id: 'au1',
-  scope: 'svc.notifications',
 });
 
 describe('webhook delivery', () => {

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { createPollsBackend, type PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, type DevPlatformOptions, startDevPlatform } from '../../src/dev';
+import { observeContract } from '../helpers/observeContract';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -59,6 +60,9 @@ export async function startPollsSession(
   await probe.close();
   const { buildPollsApp } = await import(join(root, 'examples/polls/build.mjs'));
   await buildPollsApp({ api: probe.origin, outfile: join(dir, 'dist/app.js') });
+  // The backend's server API answers and the platform's webhooks are checked against the published contract.
+  const contract = observeContract();
+  contract.active = true;
   const { viewport, ...platformOptions } = options;
   const platform = await startDevPlatform({
     dir,
@@ -81,6 +85,8 @@ export async function startPollsSession(
       // The backend running now: a case may have stopped and restarted it.
       await session.backend.close();
       await platform.close();
+      if (contract.issues.length)
+        throw new Error(`svc dev broke its contract:\n${contract.issues.splice(0).join('\n')}`);
     },
   };
   return session;

@@ -65,7 +65,8 @@ describe("the app's side of the bootstrap", () => {
       fc.asyncProperty(fc.array(event, { maxLength: 20 }), async (events) => {
         const posted: any[] = [];
         const parent = { postMessage: (m: any, o: string) => void posted.push([m, o]) };
-        const win = ((globalThis as any).window = fakeWindow(parent));
+        const win = fakeWindow(parent);
+        (globalThis as any).window = win;
         const other = { postMessage() {} };
         let adopted = false;
         const p = connect(HOST, 3000, [HOST]).then(

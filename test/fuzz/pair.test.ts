@@ -76,7 +76,10 @@ describe('the client under hostile frames from its host', () => {
           svc.actions.handle('go', async (input) => ({ echoed: input }));
           let state = 'pending';
           const call = svc.storage.get('k').then(
-            (v) => ((state = 'resolved'), v),
+            (v) => {
+              state = 'resolved';
+              return v;
+            },
             () => (state = 'rejected'),
           );
           await settle();

@@ -19,7 +19,10 @@ export const answers = {
 export function fullHandlers(seen: { method: string; params: unknown }[]): HostHandlers {
   const record =
     <T>(method: string, value: T) =>
-    (params: unknown) => (seen.push({ method, params }), value);
+    (params: unknown) => {
+      seen.push({ method, params });
+      return value;
+    };
   return {
     'identity.get': record('identity.get', answers.identity),
     'auth.getToken': record('auth.getToken', answers.token),
@@ -28,12 +31,17 @@ export function fullHandlers(seen: { method: string; params: unknown }[]): HostH
     'auth.state': record('auth.state', 'signed-in' as const),
     'room.current': record('room.current', answers.room),
     'message.send': record('message.send', { event_id: '$e1' }),
-    'files.pick': (params) => (
-      seen.push({ method: 'files.pick', params }),
-      [{ file_id: 'f1', name: 'a.txt', type: 'text/plain', size: 2, blob: new Blob(['hi'], { type: 'text/plain' }) }]
-    ),
+    'files.pick': (params) => {
+      seen.push({ method: 'files.pick', params });
+      return [
+        { file_id: 'f1', name: 'a.txt', type: 'text/plain', size: 2, blob: new Blob(['hi'], { type: 'text/plain' }) },
+      ];
+    },
     'files.save': record('files.save', { file_id: 'f2' }),
-    'actions.elicit': (params) => (seen.push({ method: 'actions.elicit', params }), { answer: 42 }),
+    'actions.elicit': (params) => {
+      seen.push({ method: 'actions.elicit', params });
+      return { answer: 42 };
+    },
     'actions.progress': record('actions.progress', undefined),
     'ui.setTitle': record('ui.setTitle', undefined),
     'ui.toast': record('ui.toast', undefined),
@@ -77,7 +85,19 @@ export function connect(
     ...options.host,
   });
   const client = createSvc({ transport: appEnd, snapshot: host.snapshot, ...options.client });
-  return { svc: client.svc, client, host, seen, calls, hostEnd, appEnd, close: () => (client.close(), host.close()) };
+  return {
+    svc: client.svc,
+    client,
+    host,
+    seen,
+    calls,
+    hostEnd,
+    appEnd,
+    close: () => {
+      client.close();
+      host.close();
+    },
+  };
 }
 
 /** Lets queued messages (microtasks, port tasks) be delivered. */

@@ -79,7 +79,10 @@ describe('cross-field warnings never fail validation', () => {
     ],
     [
       'a long name without short_name',
-      (m) => ((m.name = 'A name longer than twenty'), delete m.short_name),
+      (m) => {
+        m.name = 'A name longer than twenty';
+        delete m.short_name;
+      },
       '$.name short_name_missing',
     ],
     [

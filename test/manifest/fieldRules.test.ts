@@ -105,7 +105,10 @@ const cases: [string, (m: Json) => void, (m: Json) => void, string][] = [
   [
     'routes has at least 1',
     (m) => m.routes.pop() && m.actions[0] && delete m.actions[0].route,
-    (m) => ((m.routes = []), delete m.actions),
+    (m) => {
+      m.routes = [];
+      delete m.actions;
+    },
     '$.routes too_few',
   ],
   [

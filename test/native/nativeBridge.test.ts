@@ -1,11 +1,13 @@
 // The native bridge in a real WebKit (WebKitGTK, the engine of Safari and iOS WKWebView): a WebView host that
-// registers the `svc` script message handler and injects the snapshot and dist/native-adapter.js at document start
-// (test/native/webkitHost.py), answering through `createHost` over `nativeTransport` relayed to this process, and
-// through a host written from PROTOCOL.md alone (the Python program answering by itself).
+// registers the `svc` script message handler and injects the snapshot, a per-launch secret and
+// dist/native-adapter.js at document start into the top frame only (test/native/webkitHost.py), answering through
+// `createHost` over `nativeTransport` relayed to this process, and a second host written from PROTOCOL.md alone
+// (test/native/protocolHost.py) that answers by itself. Both drop what a child frame forges.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type HostEndpoint } from '../../src/host/index';
 import type { SvcError } from '../../src/index';
 import { startServers } from '../browser/server.mjs';
+import { exchangeManifest } from '../mock/fixtures';
 import { type NativeHost, startNativeHost } from './startNativeHost';
 
 const methods = ['identity.get', 'auth.state', 'storage.get', 'storage.set', 'files.save', 'ui.close'];
@@ -24,25 +26,49 @@ const lookalike = {
 let servers: Awaited<ReturnType<typeof startServers>>;
 let app = '';
 let evil = '';
+let sameOriginEvil = '';
 beforeAll(async () => {
   servers = await startServers(2);
   app = `http://127.0.0.1:${servers.ports[0]}/fixtures/app-iife.html`;
   evil = `http://localhost:${servers.ports[1]}/fixtures/evil.html`;
+  sameOriginEvil = `http://127.0.0.1:${servers.ports[0]}/fixtures/evil.html`;
 });
 afterAll(() => servers?.close());
 
-/** Loads a third-party iframe into the app's page that posts `forged` through the WebView's `svc` handler. */
-const forgeFromIframe = (native: NativeHost, forged: string) =>
+/**
+ * Loads a child frame into the app's page that posts each of `messages` through its own `svc` handler: a
+ * third-party page, or a `sandbox="allow-scripts"` page served from the app's own origin (an opaque origin).
+ */
+const forgeFromIframe = (native: NativeHost, messages: string[], frame: 'third-party' | 'sandboxed') =>
   native.evaluate(
-    (url) =>
+    ({ url, sandboxed }) =>
       new Promise((loaded) => {
-        const frame = document.createElement('iframe');
-        frame.onload = loaded;
-        frame.src = url;
-        document.body.append(frame);
+        const iframe = document.createElement('iframe');
+        if (sandboxed) iframe.setAttribute('sandbox', 'allow-scripts');
+        iframe.onload = () => loaded(true);
+        iframe.src = url;
+        document.body.append(iframe);
       }),
-    `${evil}?${new URLSearchParams({ nativeForge: forged })}`,
+    {
+      url: `${frame === 'sandboxed' ? sameOriginEvil : evil}?${new URLSearchParams(messages.map((m) => ['nativeForge', m]))}`,
+      sandboxed: frame === 'sandboxed',
+    },
   );
+
+// What a frame without the launch's secret can post, for each forged frame: the bare frame, an envelope without a
+// secret, and one with a guessed secret of the right shape.
+const forgeries = (...frames: object[]) =>
+  frames.flatMap((frame) => {
+    const json = JSON.stringify(frame);
+    return [json, JSON.stringify({ frame: json }), JSON.stringify({ secret: 'f'.repeat(64), frame: json })];
+  });
+// Planting a storage key, and replacing the app's handler list with an empty one.
+const planted = { svc: 1, id: 'forged-1', method: 'storage.set', params: { key: 'planted', value: 1 } };
+const noHandlers = { svc: 1, method: 'actions.handlers', params: { names: [] } };
+
+/** Resolves once the host has reported `count` events of `kind` after `from`. */
+const counted = (native: NativeHost, kind: string, count: number, from: number) =>
+  expect.poll(() => native.events.slice(from).filter((e) => e.event === kind).length, { timeout: 15_000 }).toBe(count);
 
 describe('createHost over nativeTransport, in WebKitGTK', () => {
   let native: NativeHost;
@@ -135,37 +161,90 @@ describe('createHost over nativeTransport, in WebKitGTK', () => {
     });
   });
 
-  it("refuses a frame a third-party iframe posts through the WebView's handler: only the app's top frame counts", async () => {
-    const forged = JSON.stringify({
-      svc: 1,
-      id: 'forged-1',
-      method: 'storage.set',
-      params: { key: 'planted', value: 1 },
-    });
+  it("drops what a third-party iframe posts through the WebView's handler: it has no secret", async () => {
     const from = native.events.length;
-    await forgeFromIframe(native, forged);
-    await native.next((e) => e.event === 'refused', from);
+    await forgeFromIframe(native, forgeries(planted), 'third-party');
+    await counted(native, 'refused', 3, from);
     expect(kept.has('planted')).toBe(false);
     // The channel is untouched.
     expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
   });
+
+  it("drops what a sandboxed iframe of the app's own origin forges: no planted key, the handler list holds", async () => {
+    await native.evaluate(() => {
+      (window as any).sdk.svc.actions.handle('echo', (input: unknown) => ({ echoed: input }));
+    });
+    await expect.poll(() => host.handledActions()).toContain('echo');
+    const from = native.events.length;
+    await forgeFromIframe(native, forgeries(planted, noHandlers), 'sandboxed');
+    await counted(native, 'refused', 6, from);
+    expect(native.events.slice(from).filter((e) => e.event === 'message')).toEqual([]);
+    expect(kept.has('planted')).toBe(false);
+    expect(await native.evaluate(() => (window as any).sdk.svc.storage.get('planted'))).toBeUndefined();
+    expect(host.handledActions()).toContain('echo');
+    expect(await host.invokeAction('echo', { n: 1 }, { invoked_by: 'user', confirmed: false })).toEqual({
+      echoed: { n: 1 },
+    });
+  });
+
+  it('keeps the top frame on the app: a navigation to another origin never loads (it would get the secret)', async () => {
+    const from = native.events.length;
+    await native.evaluate((url) => {
+      location.href = url;
+    }, evil);
+    await native.next((e) => e.event === 'navigation-refused', from);
+    expect(await native.evaluate(() => location.href)).toBe(app);
+    expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
+  });
+
+  it("leaves neither the secret nor the handler within reach of the page's later scripts", async () => {
+    const out = await native.evaluate(async () => ({
+      secret: typeof (window as any).__svc_secret,
+      handler: typeof (window as any).webkit.messageHandlers.svc,
+      globals: Object.getOwnPropertyNames(window).filter((name) => name.startsWith('__svc')),
+      state: await (window as any).sdk.svc.auth.state(),
+    }));
+    expect(out).toEqual({ secret: 'undefined', handler: 'undefined', globals: ['__svc_receive'], state: 'signed-in' });
+  });
 });
 
-describe('without the top-frame check', () => {
-  it("a third-party iframe's forged frame would be taken as the app's (why PROTOCOL.md requires the check)", async () => {
-    const native = await startNativeHost({ snapshot, frameCheck: false });
-    const kept = new Map<string, unknown>();
-    const host = createHost({
-      transport: native.transport,
-      handlers: { 'storage.set': ({ key, value }) => void kept.set(key, value), 'auth.state': () => 'signed-in' },
-    });
+describe('without the secret check', () => {
+  it("a sandboxed iframe's forged frames would be taken as the app's (why PROTOCOL.md requires the check)", async () => {
+    const native = await startNativeHost({ snapshot, secretCheck: false });
+    const host = createHost({ manifest: exchangeManifest(), transport: native.transport, handlerWait: 0 });
     try {
       await native.load(app);
-      const forged = JSON.stringify({ svc: 1, id: 'f', method: 'storage.set', params: { key: 'planted', value: 1 } });
-      await forgeFromIframe(native, forged);
-      await expect.poll(() => kept.get('planted')).toBe(1);
+      await native.evaluate(() => {
+        (window as any).sdk.svc.actions.handle('list_polls', () => []);
+      });
+      await expect.poll(() => host.handledActions()).toEqual(['list_polls']);
+      await forgeFromIframe(native, forgeries(planted, noHandlers), 'sandboxed');
+      // The app reads the planted key as its own, and the next invocation finds no handler.
+      await expect.poll(() => native.evaluate(() => (window as any).sdk.svc.storage.get('planted'))).toBe(1);
+      await expect.poll(() => host.handledActions()).toEqual([]);
+      const error = await host
+        .invokeAction('list_polls', {}, { invoked_by: 'user' } as never)
+        .catch((e: SvcError) => e);
+      expect((error as SvcError).code).toBe('ERR_ACTION_NO_HANDLER');
     } finally {
       host.close();
+      await native.stop();
+    }
+  });
+});
+
+describe('a host that injects no secret', () => {
+  it('gets no bridge: the adapter installs nothing, so the app finds no host and nothing reaches native code', async () => {
+    const native = await startNativeHost({ snapshot, secret: false });
+    try {
+      await native.load(app);
+      const out = await native.evaluate(async () => {
+        const error = await (window as any).sdk.svc.auth.state().catch((e: SvcError) => e);
+        return { code: error.code, port: typeof (window as any).__svc_port };
+      });
+      expect(out).toEqual({ code: 'ERR_NO_HOST', port: 'undefined' });
+      expect(native.events.filter((e) => e.event === 'message' || e.event === 'refused')).toEqual([]);
+    } finally {
       await native.stop();
     }
   });
@@ -174,7 +253,7 @@ describe('without the top-frame check', () => {
 describe('a host written from PROTOCOL.md alone (Python), in WebKitGTK', () => {
   let native: NativeHost;
   beforeAll(async () => {
-    native = await startNativeHost({ snapshot, answer: true });
+    native = await startNativeHost({ snapshot, host: 'protocol' });
     await native.load(app);
   }, 60_000);
   afterAll(() => native?.stop());
@@ -225,6 +304,29 @@ describe('a host written from PROTOCOL.md alone (Python), in WebKitGTK', () => {
     });
     // The adapter said hello before the app's first frame.
     const frames = native.events.filter((e) => e.event === 'frame').map((e) => e.frame);
-    expect(frames[0]).toEqual({ svc: 'hello', wire: 1, adapter: 2 });
+    expect(frames[0]).toEqual({ svc: 'hello', wire: 1, adapter: 3 });
+  });
+
+  it("drops what a sandboxed iframe of the app's own origin forges: no planted key, the handler list holds", async () => {
+    await native.evaluate(() => {
+      (window as any).sdk.svc.actions.handle('echo', (input: unknown) => ({ echoed: input }));
+    });
+    await expect.poll(async () => (await native.invoke('echo', { n: 1 })).result).toEqual({ echoed: { n: 1 } });
+    const from = native.events.length;
+    await forgeFromIframe(native, forgeries(planted, noHandlers), 'sandboxed');
+    await counted(native, 'dropped', 6, from);
+    expect(native.events.slice(from).filter((e) => e.event === 'frame')).toEqual([]);
+    expect(await native.evaluate(() => (window as any).sdk.svc.storage.get('planted'))).toBeUndefined();
+    expect(await native.invoke('echo', { n: 2 })).toMatchObject({ result: { echoed: { n: 2 } } });
+  });
+
+  it('keeps the top frame on the app: a navigation to another origin never loads (it would get the secret)', async () => {
+    const from = native.events.length;
+    await native.evaluate((url) => {
+      location.href = url;
+    }, evil);
+    await native.next((e) => e.event === 'navigation-refused', from);
+    expect(await native.evaluate(() => location.href)).toBe(app);
+    expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
   });
 });

@@ -1,6 +1,7 @@
-// Drives test/native/webkitHost.py (a WebKitGTK WebView host) from a test: starts it under Xvfb, relays the page's
-// frames to a transport that `createHost` can use (as a native app relays WKWebView messages to its host code),
-// and evaluates functions in the page.
+// Drives a WebKitGTK WebView host from a test: test/native/webkitHost.py (the project's test host) or
+// test/native/protocolHost.py (written from PROTOCOL.md alone). Starts it under Xvfb, relays the test host's frames
+// to a transport that `createHost` can use (as a native app relays WKWebView messages to its host code), and
+// evaluates functions in the page.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
@@ -16,43 +17,49 @@ interface NativeEvent {
 
 /** A running WebKitGTK host. */
 export interface NativeHost {
-  /** The host's end of the bridge, for `createHost({ transport })` (not used with `answer`). */
+  /** The host's end of the bridge, for `createHost({ transport })` (the test host only). */
   transport: Transport;
   /** Every event the host printed, in order. */
   events: NativeEvent[];
-  /** Loads `url` and resolves once it finished loading. */
+  /** Launches the app at `url` (a new secret) and resolves once it finished loading. */
   load(url: string): Promise<void>;
   /** Reloads the page and resolves once it finished loading. */
   reload(): Promise<void>;
   /** Runs `fn(arg)` in the page's top frame and resolves its (awaited, JSON) value. */
   evaluate<T = any>(fn: string | ((arg: any) => unknown), arg?: unknown): Promise<T>;
+  /** Has the protocol host invoke the app's action `name`; resolves its `invoked` event. */
+  invoke(name: string, input: unknown): Promise<NativeEvent>;
   /** Resolves the first event, from now or already seen after `from`, that `match` accepts. */
   next(match: (e: NativeEvent) => boolean, from?: number): Promise<NativeEvent>;
   stop(): Promise<void>;
 }
 
 /**
- * Starts the WebKitGTK host with `snapshot` injected; `answer` makes the Python program the host itself (a host
- * written from PROTOCOL.md), `frameCheck: false` turns off its top-frame check (to show why it is required).
+ * Starts a WebKitGTK host with `snapshot` injected: `'test'` is the project's host (webkitHost.py), which relays
+ * the frames that carry the launch's secret to `transport`; `'protocol'` is the host written from PROTOCOL.md alone
+ * (protocolHost.py), which answers by itself. For the test host, `secretCheck: false` takes any envelope's frame
+ * (to show why the check is required) and `secret: false` injects no secret (the adapter must refuse).
  */
 export async function startNativeHost({
   snapshot,
-  answer = false,
-  frameCheck = true,
+  host = 'test',
+  secretCheck = true,
+  secret = true,
 }: {
   snapshot: unknown;
-  answer?: boolean;
-  frameCheck?: boolean;
+  host?: 'test' | 'protocol';
+  secretCheck?: boolean;
+  secret?: boolean;
 }): Promise<NativeHost> {
   const xvfb = process.env.DISPLAY ? undefined : await startXvfb();
   const argv = [
-    resolve(root, 'test/native/webkitHost.py'),
+    resolve(root, host === 'test' ? 'test/native/webkitHost.py' : 'test/native/protocolHost.py'),
     '--snapshot',
     JSON.stringify(snapshot),
     '--adapter',
     resolve(root, 'dist/native-adapter.js'),
-    ...(answer ? ['--answer'] : []),
-    ...(frameCheck ? [] : ['--no-frame-check']),
+    ...(secretCheck ? [] : ['--no-secret-check']),
+    ...(secret ? [] : ['--no-secret']),
   ];
   // Debian's Python, whose PyGObject has the WebKit2 4.1 bindings (a pyenv python on PATH has none).
   const child: ChildProcessWithoutNullStreams = spawn('/usr/bin/python3', argv, {
@@ -124,6 +131,12 @@ export async function startNativeHost({
       const r = await next((e) => e.event === 'eval' && e.id === id, from);
       if (!r.ok) throw new Error(`in the page: ${r.error}`);
       return r.value === '__svc_undefined__' ? undefined : r.value;
+    },
+    async invoke(name, input) {
+      const id = ++ids;
+      const from = events.length;
+      send({ cmd: 'invoke', id, name, input });
+      return next((e) => e.event === 'invoked' && e.id === id, from);
     },
     next,
     async stop() {

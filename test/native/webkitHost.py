@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
-"""A native WebView host in WebKitGTK, as an iOS WKWebView host is built (PROTOCOL.md, "Native bridges").
+"""The project's native WebView test host in WebKitGTK, built as an iOS WKWebView host is (PROTOCOL.md, section 4).
 
 It registers the `svc` script message handler (the page then has `window.webkit.messageHandlers.svc`, as on iOS),
-injects the launch snapshot and dist/native-adapter.js at document start into the top frame only, and accepts a
-message only from the app's top frame. It speaks JSON lines on stdin/stdout with the test (test/native/*.ts):
+and for each launch (each `load`) makes a new secret and injects the snapshot, the secret and
+dist/native-adapter.js at document start into the top frame only. It relays to the test the frame of every message
+that carries the launch's secret, drops every other message, and never lets the top frame load another origin. It
+speaks JSON lines on stdin/stdout with the test (test/native/startNativeHost.ts):
 
   in:  {"cmd": "load", "url": ...} | {"cmd": "deliver", "json": ...} | {"cmd": "eval", "id": n, "fn": ..., "arg": ...}
        | {"cmd": "reload"} | {"cmd": "quit"}
   out: {"event": "ready"} | {"event": "loaded", "url": ...} | {"event": "message", "json": ...}
-       | {"event": "refused", "why": ...} | {"event": "eval", "id": n, "ok": bool, "value"|"error": ...}
-       | {"event": "frame", "frame": ...} (with --answer: each frame this host answered itself)
+       | {"event": "refused", "why": ...} | {"event": "navigation-refused"}
+       | {"event": "eval", "id": n, "ok": bool, "value"|"error": ...}
 
-With --answer it is also the host: it answers the app's frames itself, written from PROTOCOL.md alone (no code of
-the SDK), instead of relaying them to the test.
+The host the SDK's answers come from is `createHost` in the test; test/native/protocolHost.py is a second host,
+written from PROTOCOL.md alone, that answers by itself.
 """
 import argparse
-import base64
+import hmac
 import json
 import secrets
 import sys
+from urllib.parse import urlsplit
 
 import gi
 
@@ -29,8 +32,8 @@ from gi.repository import GLib, Gtk, WebKit2  # noqa: E402
 parser = argparse.ArgumentParser()
 parser.add_argument("--snapshot", required=True, help="the launch snapshot, JSON")
 parser.add_argument("--adapter", required=True, help="path of dist/native-adapter.js")
-parser.add_argument("--answer", action="store_true", help="answer the app's frames here (PROTOCOL.md host)")
-parser.add_argument("--no-frame-check", action="store_true", help="accept messages from any frame (unsafe)")
+parser.add_argument("--no-secret-check", action="store_true", help="take any envelope's frame (unsafe: to show why)")
+parser.add_argument("--no-secret", action="store_true", help="inject no secret (the adapter must refuse)")
 args = parser.parse_args()
 
 
@@ -39,37 +42,42 @@ def emit(event):
     sys.stdout.flush()
 
 
-# WebKitGTK does not tell a script message's frame (iOS has WKScriptMessage.frameInfo). The top-frame-only script
-# below wraps the top frame's handler, keeping the real post in a closure, and adds a secret of this process to each
-# message; a child frame has no such script, so what it posts through its own `webkit.messageHandlers.svc` arrives
-# without the secret and is refused. (`window.webkit` itself cannot be redefined: it is not configurable.)
-token = secrets.token_hex(16)
-guard = """(() => {
-  const handler = window.webkit.messageHandlers.svc;
-  const post = handler.postMessage.bind(handler);
-  const token = %s;
-  handler.postMessage = (json) => post(JSON.stringify({ token, json }));
-})();""" % json.dumps(token)
 with open(args.adapter, encoding="utf-8") as f:
     adapter = f.read()
-boot = "window.__svc_launch = %s;\n%s\n%s" % (args.snapshot, "" if args.no_frame_check else guard, adapter)
 
 manager = WebKit2.UserContentManager()
-manager.add_script(
-    WebKit2.UserScript.new(
-        boot,
-        WebKit2.UserContentInjectedFrames.TOP_FRAME,
-        WebKit2.UserScriptInjectionTime.START,
-        None,
-        None,
-    )
-)
 manager.register_script_message_handler("svc")
 view = WebKit2.WebView.new_with_user_content_manager(manager)
 window = Gtk.Window()
 window.set_default_size(800, 600)
 window.add(view)
 window.show_all()
+
+# The launch's secret: made anew by each launch, kept in memory only, never printed.
+launch = {"secret": "", "origin": ""}
+
+
+def origin(url):
+    parts = urlsplit(url)
+    return "%s://%s" % (parts.scheme, parts.netloc)
+
+
+def start_launch(url):
+    launch["secret"] = secrets.token_hex(32)
+    launch["origin"] = origin(url)
+    secret_line = "" if args.no_secret else "globalThis.__svc_secret = %s;\n" % json.dumps(launch["secret"])
+    boot = "globalThis.__svc_launch = %s;\n%s%s" % (args.snapshot, secret_line, adapter)
+    manager.remove_all_scripts()
+    manager.add_script(
+        WebKit2.UserScript.new(
+            boot,
+            WebKit2.UserContentInjectedFrames.TOP_FRAME,
+            WebKit2.UserScriptInjectionTime.START,
+            None,
+            None,
+        )
+    )
+    view.load_uri(url)
 
 
 def deliver(frame_json):
@@ -78,84 +86,29 @@ def deliver(frame_json):
     view.evaluate_javascript("__svc_receive(%s)" % json.dumps(frame_json), -1, None, None, None, None, None)
 
 
-# ---------------------------------------------------------------- the host written from PROTOCOL.md alone
-store = {}
-answered = {"channels": 0, "handlers": []}
-
-
-def answer_frame(frame):
-    emit({"event": "frame", "frame": frame})
-    if frame.get("svc") == "hello":
-        answered["channels"] += 1  # a later hello: a new page or client; nothing of ours is pending
-        return
-    if frame.get("svc") != 1 or not isinstance(frame.get("method"), str):
-        return
-    method, params, fid = frame["method"], frame.get("params") or {}, frame.get("id")
-    if method == "actions.handlers":
-        answered["handlers"] = params.get("names", [])
-        return
-    if fid is None:
-        return  # notifications (ui.close, ui.toast, rpc.close...) want no answer
-
-    def reply(result=None, error=None):
-        out = {"svc": 1, "id": fid}
-        if error:
-            out["error"] = {"code": error[0], "message": error[1], "retriable": False}
-        else:
-            out["result"] = result  # void operations: null (PROTOCOL.md allows it; the app gets undefined)
-        deliver(json.dumps(out))
-
-    key = params.get("key")
-    if method in ("storage.get", "storage.set", "storage.remove") and not (isinstance(key, str) and key):
-        return reply(error=("ERR_INVALID_ARGUMENT", "svc.%s(): key must be a non-empty string." % method))
-    if method == "identity.get":
-        return reply({"app_user_id": "u-native", "tenant_id": "t-1", "locale": "en", "display_name": "Ada"})
-    if method == "auth.state":
-        return reply("signed-in")
-    if method == "storage.get":
-        if key in store:
-            return reply(store[key])
-        return deliver(json.dumps({"svc": 1, "id": fid}))  # no value: no `result`
-    if method == "storage.set":
-        store[key] = params.get("value")
-        return reply(None)
-    if method == "storage.remove":
-        store.pop(key, None)
-        return reply(None)
-    if method == "storage.clear":
-        store.clear()
-        return reply(None)
-    if method == "files.save":
-        blob = params.get("blob") or {}
-        size = len(base64.b64decode(blob.get("$blob", "")))
-        return reply({"file_id": "native:%s:%d:%s" % (params.get("name"), size, blob.get("type"))})
-    if method == "rpc.ping":
-        return reply(None)
-    reply(error=("ERR_UNSUPPORTED", "svc.%s is not supported by this host." % method))
+def frame_of(text):
+    """The frame an envelope carries, or why the message is refused."""
+    try:
+        envelope = json.loads(text)
+    except ValueError:
+        return None, "not JSON"
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("frame"), str):
+        return None, "not an envelope"
+    if args.no_secret_check:
+        return envelope["frame"], None
+    given = envelope.get("secret")
+    if not isinstance(given, str) or not hmac.compare_digest(given.encode(), launch["secret"].encode()):
+        return None, "without the launch's secret"
+    return envelope["frame"], None
 
 
 def on_message(_manager, result):
     value = result.get_js_value() if hasattr(result, "get_js_value") else result
-    text = value.to_string()
-    if args.no_frame_check:
-        frame_json = text
+    frame, why = frame_of(value.to_string() if value.is_string() else "")
+    if frame is None:
+        emit({"event": "refused", "why": why})
     else:
-        try:
-            envelope = json.loads(text)
-        except ValueError:
-            return emit({"event": "refused", "why": "not JSON"})
-        if not isinstance(envelope, dict) or envelope.get("token") != token:
-            return emit({"event": "refused", "why": "not from the app's top frame"})
-        frame_json = envelope.get("json")
-    if not isinstance(frame_json, str):
-        return emit({"event": "refused", "why": "not a string"})
-    if args.answer:
-        try:
-            answer_frame(json.loads(frame_json))
-        except ValueError:
-            pass  # malformed JSON is dropped
-    else:
-        emit({"event": "message", "json": frame_json})
+        emit({"event": "message", "json": frame})
 
 
 manager.connect("script-message-received::svc", on_message)
@@ -167,6 +120,19 @@ def on_load(_view, load_event):
 
 
 view.connect("load-changed", on_load)
+
+
+def on_decide_policy(_view, decision, kind):
+    # A top-frame document of another origin never commits: the top-frame script would hand it the secret.
+    if kind == WebKit2.PolicyDecisionType.RESPONSE and decision.is_main_frame_main_resource():
+        if origin(decision.get_response().get_uri()) != launch["origin"]:
+            decision.ignore()
+            emit({"event": "navigation-refused"})
+            return True
+    return False
+
+
+view.connect("decide-policy", on_decide_policy)
 
 
 def run_eval(cid, fn, arg):
@@ -195,7 +161,7 @@ def on_stdin(channel, _condition):
     command = json.loads(line)
     kind = command.get("cmd")
     if kind == "load":
-        view.load_uri(command["url"])
+        start_launch(command["url"])
     elif kind == "reload":
         view.reload()
     elif kind == "deliver":

@@ -1,10 +1,10 @@
 // The TypeScript of the README and its guides (docs/*.md) compiles as written, and its first mini app passes `svc check` against the manifest shown
 // beside it. A block that is a snippet needing context from the prose is marked `<!-- fragment -->` before its fence.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runSvc, tempProject } from '../cli/runInProcess';
+import { compileBlocks } from './compileBlocks';
 import { docBlocks, guide, readmeBlocks } from './readmeBlocks';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -13,38 +13,13 @@ const dir = join(root, '.tmp', 'readme-blocks');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function compile(files: Record<string, string>): string[] {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   // The mock-host snippet imports '../manifest.json': the first app's manifest stands in for it.
   const manifest = readmeBlocks().find((b) => b.section === 'A first mini app' && b.lang === 'json')!.code;
+  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, '..', 'manifest.json'), manifest);
-  // The context is kept out of the project's own type-check (it declares a global `svc`), and copied in here.
-  writeFileSync(join(dir, 'context.d.ts'), readFileSync(join(import.meta.dirname, 'readmeContext.txt'), 'utf8'));
-  const names = [join(dir, 'context.d.ts')];
-  for (const [name, code] of Object.entries(files)) {
-    const file = join(dir, name);
-    writeFileSync(file, `${code}\nexport {};\n`);
-    names.push(file);
-  }
-  const program = ts.createProgram(names, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: ['node'],
-    typeRoots: [join(root, 'node_modules/@types')],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    resolveJsonModule: true,
-    ignoreDeprecations: '6.0',
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-    );
+  return compileBlocks(dir, files, { contexts: [new URL('readmeContext.txt', import.meta.url)] }).map(
+    (d) => `${d.file ? `${d.file}:${d.line}: ` : ''}${d.message}`,
+  );
 }
 
 describe('README', () => {

@@ -16,7 +16,12 @@ export interface ReadmeBlock {
 
 /** Every fenced block of README.md, in order. */
 export function readmeBlocks(path = new URL('../../README.md', import.meta.url)): ReadmeBlock[] {
-  const lines = readFileSync(path, 'utf8').split('\n');
+  return fencedBlocks(readFileSync(path, 'utf8'));
+}
+
+/** Every fenced block of a Markdown text, in order (the README's, a guide's, or a TSDoc comment's). */
+export function fencedBlocks(text: string): ReadmeBlock[] {
+  const lines = text.split('\n');
   const blocks: ReadmeBlock[] = [];
   let section = '';
   for (let i = 0; i < lines.length; i++) {
@@ -41,7 +46,7 @@ export function readmeBlocks(path = new URL('../../README.md', import.meta.url))
 }
 
 /** The guides the README links, one per audience: their blocks are held to the same rules as the README's. */
-export const GUIDES = ['app', 'testing', 'manifest', 'backend', 'svc-dev', 'hosts', 'contributing'].map(
+export const GUIDES = ['app', 'testing', 'manifest', 'backend', 'svc-dev', 'hosts', 'ship', 'contributing'].map(
   (name) => new URL(`../../docs/${name}.md`, import.meta.url),
 );
 

@@ -168,6 +168,19 @@ describe('createServerClient', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("holds every request of the client back for a 429's Retry-After, not only the one that got it", async () => {
+    const { seen, baseUrl } = await platform((_s, _n, res) =>
+      problem(res, 429, 'rate-limited', { 'retry-after': '60' }),
+    );
+    const api = createServerClient({ baseUrl, miniAppId, secret, retry: { max: 0 } });
+    expect(await fail(api.getInstallation('au'))).toMatchObject({ status: 429, retryAfter: 60 });
+    // The next request waits in the limiter; given up on, it never reached the platform.
+    expect(await fail(api.getInstallation('au', { signal: AbortSignal.timeout(100) }))).toMatchObject({
+      problem: 'aborted',
+    });
+    expect(seen).toHaveLength(1);
+  });
+
   it('does not retry a POST whose outcome is unknown, unless asked to; a GET is retried', async () => {
     let drops = 0;
     const server = await serveNode((req, res) => {

@@ -74,24 +74,22 @@ describe('signRequest and verifySignature', () => {
     );
   });
 
-  it('accepts a comma-separated list of signatures (both secrets during a rotation) for a backend on either', async () => {
+  it('refuses a header with more than one signature: the header is exactly one v0= signature', async () => {
     const byOld = await signRequest({ body, secret: previous, miniAppId: 'a', timestamp: now });
     const byNew = await signRequest({ body, secret, miniAppId: 'a', timestamp: now });
-    const both = { ...byNew, 'X-Svc-Signature': `${byNew['X-Svc-Signature']}, ${byOld['X-Svc-Signature']}` };
-    for (const secrets of [[secret], [previous]])
-      expect(await verifySignature({ body, headers: both }, { secrets, now })).toBe(now);
-    expect((await failure(verifySignature({ body, headers: both }, { secrets: ['other'], now }))).reason).toBe(
-      'bad-signature',
-    );
     for (const bad of [
+      `${byNew['X-Svc-Signature']},${byOld['X-Svc-Signature']}`,
       `${byNew['X-Svc-Signature']},`,
+      ` ${byNew['X-Svc-Signature']}`,
       `${byNew['X-Svc-Signature']},v1=00`,
-      Array(5).fill(byNew['X-Svc-Signature']).join(','),
     ])
       expect(
         (
           await failure(
-            verifySignature({ body, headers: { ...both, 'X-Svc-Signature': bad } }, { secrets: [secret], now }),
+            verifySignature(
+              { body, headers: { ...byNew, 'X-Svc-Signature': bad } },
+              { secrets: [secret, previous], now },
+            ),
           )
         ).reason,
       ).toBe('malformed-signature');

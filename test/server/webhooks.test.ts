@@ -95,7 +95,12 @@ describe('createWebhookHandler over real HTTP', () => {
     let runs = 0;
     const handle = createWebhookHandler({
       secrets: [secret],
-      on: { 'user.deprovisioned': async () => (runs++, await gate.promise) },
+      on: {
+        'user.deprovisioned': async () => {
+          runs++;
+          await gate.promise;
+        },
+      },
     });
     const server = await serveFetch(handle);
     servers.push(server);
@@ -136,7 +141,12 @@ describe('createWebhookHandler over real HTTP', () => {
     const handle = createWebhookHandler({
       secrets: [secret],
       ackAfterMs: 50,
-      on: { 'scope.granted': async () => (await gate.promise, finished.resolve()) },
+      on: {
+        'scope.granted': async () => {
+          await gate.promise;
+          finished.resolve();
+        },
+      },
     });
     const server = await serveFetch(handle);
     servers.push(server);
@@ -176,6 +186,43 @@ describe('createWebhookHandler over real HTTP', () => {
         .status,
     ).toBe(200);
     expect(unknown).toEqual(['future.thing']);
+  });
+
+  it('acknowledges a known event without a handler quietly, or hands it to onUnhandled, never to onUnknown', async () => {
+    const unknown: string[] = [];
+    const unhandled: string[] = [];
+    const errors: unknown[] = [];
+    const event = {
+      event: 'scope.granted',
+      occurred_at: '2026-01-15T09:30:00.000Z',
+      mini_app_id: miniAppId,
+      tenant_id: 't',
+      app_user_id: 'au1',
+      scope: 'svc.notifications',
+    };
+    const quiet = await serveFetch(
+      createWebhookHandler({
+        secrets: [secret],
+        on: {},
+        onUnknown: (e) => void unknown.push(e.event),
+        onError: (e) => void errors.push(e),
+      }),
+    );
+    servers.push(quiet);
+    expect((await deliver(quiet.url, event)).status).toBe(200);
+    const routed = await serveFetch(
+      createWebhookHandler({
+        secrets: [secret],
+        on: {},
+        onUnknown: (e) => void unknown.push(e.event),
+        onUnhandled: (e) => void unhandled.push(e.event),
+      }),
+    );
+    servers.push(routed);
+    expect((await deliver(routed.url, { ...event, scope: 'svc.storage' })).status).toBe(200);
+    expect(unhandled).toEqual(['scope.granted']);
+    expect(unknown).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
 

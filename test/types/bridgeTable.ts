@@ -83,7 +83,11 @@ export async function everyRowOfTheBridgeTable(): Promise<void> {
   try {
     await svc.room.current();
   } catch (e) {
-    if (isSvcError(e)) void ((e satisfies SvcError).code, e.retriable, e.message);
+    if (isSvcError(e)) {
+      void (e satisfies SvcError).code;
+      void e.retriable;
+      void e.message;
+    }
   }
 }
 

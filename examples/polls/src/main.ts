@@ -36,7 +36,15 @@ $('create').addEventListener('click', async () => {
       if (await app.enableReminders(poll.poll_id)) status('Reminders on.', 'success');
     };
     if (poll.posted) return status('Poll posted to the room.', 'success');
-    if (!poll.explanation) return status('Poll created (open Polls from a room to post it).');
+    if (!poll.explanation) {
+      // No room: opened from the home grid, or opened in a room the person would not let Polls know.
+      const refused = (await svc.permissions.query('room.context')) === 'denied';
+      return status(
+        refused
+          ? 'Poll created, not posted: Polls may not know the room it is opened in. Allow "The room it is opened in" in the settings to post polls.'
+          : 'Poll created (open Polls from a room to post it).',
+      );
+    }
     status(poll.explanation, 'warning');
     $('send-instead').hidden = false;
     $('send-instead').onclick = async () => {

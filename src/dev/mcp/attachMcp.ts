@@ -67,7 +67,8 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
   try {
     // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
     watcher = watch(app.dir, (_event, name) => {
-      if (name !== 'manifest.json') return;
+      // A signed package's manifest never changes under it: a new version comes through the store.
+      if (name !== 'manifest.json' || 'files' in app) return;
       clearTimeout(debounce);
       debounce = setTimeout(async () => {
         // An invalid manifest mid-edit keeps the last valid one.

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from '../devContract';
+import type { WebhookEventName } from '../../server/events';
+import { WEBHOOK_SCHEMAS } from '../../server/webhookSchemas';
 import { initialState } from './initialState';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
@@ -15,8 +17,11 @@ export interface ControlContext {
   webhooks: WebhookSender | undefined;
   /** The signing secrets (the previous one stays valid during a rotation's overlap). */
   secrets: SigningSecrets;
-  /** Told after a rotation, so the platform saves the secrets and rewrites the backend's env file. */
-  rotated?(): void | Promise<void>;
+  /**
+   * Told after a rotation, so the platform saves the secrets and rewrites the backend's env file; `endedOverlap`
+   * when it cut short the overlap of the rotation before (the secret two generations back stopped verifying).
+   */
+  rotated?(endedOverlap: boolean): void | Promise<void>;
 }
 
 /** What a route's action returns: its answer, or nothing when it changed the state (the answer is then the state). */
@@ -68,6 +73,9 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       grant = { user_id: userId, mini_app_id: ctx.miniAppId, scopes: [] };
       state.grants.push(grant);
     }
+    // An event tells of a change: refusing a scope never granted revokes nothing, and granting one already granted
+    // grants nothing, so neither sends one (the platform's events are granted and revoked, not asked or refused).
+    if (grant.scopes.includes(scope) === on) return;
     grant.scopes = grant.scopes.filter((s) => s !== scope).concat(on ? [scope] : []);
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
@@ -167,18 +175,30 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
       ctx.webhooks.send(old.event, old.payload, old.id);
     },
+    'POST /__svc/deliveries/test': (b) => {
+      if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
+      // The contract's example, about the person using the messenger now and this app's version.
+      const fields: Record<string, unknown> = { ...WEBHOOK_SCHEMAS[b.event as WebhookEventName].example };
+      // emit() sets what every event carries (its name, the time, the app, the tenant) itself.
+      for (const base of ['event', 'occurred_at', 'mini_app_id', 'tenant_id']) delete fields[base];
+      emit(b.event, {
+        ...fields,
+        ...('app_user_id' in fields ? { app_user_id: userOf().app_user_id } : {}),
+        ...('version' in fields ? { version: state.version } : {}),
+      });
+    },
     'POST /__svc/revoke-version': (b) => {
       state.version_revoked = true;
       emit('app.revoked', { version: state.version, ...(b.reason ? { reason: b.reason } : {}) });
     },
     'POST /__svc/rotate-secret': (b) => {
       const overlap = b.overlap_seconds ?? 3600;
-      rotateSecrets(ctx.secrets, overlap);
+      const endedOverlap = rotateSecrets(ctx.secrets, overlap);
       state.secret = {
         generation: state.secret.generation + 1,
         previous_valid_until: new Date(ctx.secrets.previous?.until ?? Date.now()).toISOString(),
       };
-      return ctx.rotated?.() ?? undefined;
+      return ctx.rotated?.(endedOverlap) ?? undefined;
     },
   };
   // Each route's body is checked against its schema before the action sees it.

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ControlRoutes } from '../devContract';
+import { WEBHOOK_EVENTS } from '../../server/events';
 import { LIMITS } from './limits';
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
@@ -77,6 +78,9 @@ export const CONTROL_BODIES = {
   }),
   'POST /__svc/notifications/read': z.object({ id: id('id') }),
   'POST /__svc/deliveries/resend': z.object({ id: id('id') }),
+  'POST /__svc/deliveries/test': z.object({
+    event: z.enum(WEBHOOK_EVENTS, { error: `event is not known: send one of ${WEBHOOK_EVENTS.join(', ')}.` }),
+  }),
   'POST /__svc/revoke-version': z.object({ reason: text('reason', 500).optional() }),
   'POST /__svc/rotate-secret': z.object({
     overlap_seconds: z

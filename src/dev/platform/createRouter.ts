@@ -50,6 +50,8 @@ interface Exchange {
   /** The route's named groups, such as `name` in `/errors/(?<name>...)`. */
   params: Record<string, string>;
   send(status: number, value: unknown, headers?: Record<string, string>): void;
+  /** Sends JSON already serialised. */
+  sendJson(status: number, json: string): void;
   fail(name: ProblemName, detail: string, headers?: Record<string, string>): void;
 }
 
@@ -225,14 +227,17 @@ async function control(ctx: RouteContext, x: Exchange): Promise<void> {
   } catch (error) {
     return x.fail('invalid-request', (error as Error).message);
   }
-  if (result === undefined) {
-    try {
-      await ctx.changed();
-    } catch (error) {
-      return x.fail('internal-error', (error as Error).message);
-    }
+  if (result !== undefined) return x.send(200, result);
+  // The answer is the state as this change left it, taken before its write is awaited: by the time the write is on
+  // disk, the live state may hold later changes still queued for the next write, which a crash would roll back.
+  const durable = ctx.changed();
+  const answer = JSON.stringify(ctx.state);
+  try {
+    await durable;
+  } catch (error) {
+    return x.fail('internal-error', (error as Error).message);
   }
-  x.send(200, result ?? ctx.state);
+  x.sendJson(200, answer);
 }
 
 /**
@@ -245,8 +250,10 @@ export function createRouter(ctx: RouteContext): (req: IncomingMessage, res: Ser
   return async (req, res) => {
     const url = new URL(req.url ?? '/', ctx.origin);
     const path = url.pathname;
+    const sendJson = (status: number, json: string, headers: Record<string, string> = {}) =>
+      void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(json);
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) =>
-      void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+      sendJson(status, JSON.stringify(value), headers);
     const fail = (name: ProblemName, detail: string, headers: Record<string, string> = {}) =>
       send(PROBLEMS[name].status, createProblem(`${ctx.origin}/errors`, name, detail, path), {
         'content-type': 'application/problem+json',
@@ -268,7 +275,7 @@ export function createRouter(ctx: RouteContext): (req: IncomingMessage, res: Ser
         `The body has ${read.tooLarge} bytes, more than the ${limit} this endpoint accepts: send a smaller body (limits in docs/dev.md).`,
       );
     if (!found) return fail('not-found', `There is no route ${path}: open the URL svc dev printed.`);
-    const x: Exchange = { req, res, url, bytes: read.bytes, params: found.params, send, fail };
+    const x: Exchange = { req, res, url, bytes: read.bytes, params: found.params, send, sendJson, fail };
     const { route } = found;
     if (route.methods && !route.methods.includes(req.method ?? 'GET')) return route.wrongMethod?.(x);
     await route.handle(x);

@@ -1,4 +1,4 @@
-import { SIGNATURE_HEADERS, signRequest } from '../../server/signRequest';
+import { signRequest } from '../../server/signRequest';
 import type { DevDelivery } from '../devContract';
 
 /** Options of {@link createWebhookSender}. @internal */
@@ -7,9 +7,9 @@ export interface WebhookSenderOptions {
   url: string;
   miniAppId: string;
   /**
-   * The secrets to sign with, newest first (read at each attempt, so a rotation applies at once). During a
-   * rotation's overlap there are two, and `X-Svc-Signature` carries one `v0=` signature per secret, comma-separated,
-   * so a backend still configured with the old secret verifies as well as one already on the new.
+   * The secrets valid now, newest first (read at each attempt, so a rotation applies at once). Only the first, the
+   * current one, signs: `X-Svc-Signature` carries exactly one `v0=` signature, and during a rotation's overlap it is
+   * the backend that holds both secrets (docs/decisions.md).
    */
   secrets(): string[];
   /** Multiplies every backoff delay: 1 is real time (1 s, 2 s, 4 s…), 0.01 compresses it for development. */
@@ -45,11 +45,8 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     const record: DevDelivery['attempts'][number] = { at: new Date(started).toISOString(), duration_ms: 0 };
     try {
       const timestamp = Math.floor(Date.now() / 1000);
-      const signed = await Promise.all(
-        options.secrets().map((secret) => signRequest({ body, secret, miniAppId: options.miniAppId, timestamp })),
-      );
-      const signature = signed.map((h) => h[SIGNATURE_HEADERS.signature]).join(',');
-      const headers = { ...signed[0], [SIGNATURE_HEADERS.signature]: signature };
+      const [secret = ''] = options.secrets();
+      const headers = await signRequest({ body, secret, miniAppId: options.miniAppId, timestamp });
       const sent: Record<string, string> = {
         'Content-Type': 'application/json',
         ...headers,

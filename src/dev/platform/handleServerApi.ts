@@ -1,7 +1,11 @@
+import type * as z from 'zod';
 import { createTokenBucket, SERVER_API_RATE } from '../../server/createRateLimiter';
 import { createProblem, type ProblemName } from '../../server/problems';
 import { verifySignature } from '../../server/verifySignature';
-import type { DevCard, DevNotification, DevState } from '../devContract';
+import { isSvcSignatureError } from '../../server/SvcSignatureError';
+import { SERVER_API_ENDPOINTS } from '../../server/serverApiEndpoints';
+import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
+import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
 import { LIMITS } from './limits';
 import { decodeUtf8 } from './readRequestBody';
@@ -65,8 +69,6 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body,
 });
 
-const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
-
 /** Decodes a path's segments, or undefined when one has malformed percent-encoding. */
 function decodeSegments(path: string): string[] | undefined {
   try {
@@ -96,13 +98,18 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       },
     );
   } catch (error) {
-    return problem('invalid-signature', `${(error as Error).message} Sign with svc-sdk/server's signRequest.`);
+    // Said to the one who signs (not to a verifier): one piece of advice, the rule that failed.
+    const detail =
+      isSvcSignatureError(error) && error.reason === 'bad-signature'
+        ? 'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).'
+        : (error as Error).message;
+    return problem('invalid-signature', detail);
   }
   const wait = ctx.take();
   if (wait > 0)
     return problem(
       'rate-limited',
-      `More than 600 requests a minute (burst 60) for this mini app: wait ${wait} s (Retry-After) and retry, or pace calls with createServerClient's rate limiter.`,
+      `More than 600 requests a minute (burst 60) for this vendor: retry after ${wait} s (Retry-After).`,
       { 'retry-after': String(wait) },
     );
   if (ctx.state.version_revoked)
@@ -140,190 +147,158 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       .filter((u) => !u.deprovisioned)
       .map((u) => u.app_user_id)
       .join(', ');
-  // A field that is missing, not a string, or too long: the sentence names it and its bound.
-  const text = (value: unknown, field: string, max: number, what: string): ApiAnswer | undefined => {
-    if (!isText(value)) return problem('invalid-request', `${field} is missing: send ${what} as a non-empty string.`);
-    if (value.length > max)
-      return problem('invalid-request', `${field} has ${value.length} characters: send at most ${max}.`);
-    return undefined;
+  // The body checked against the contract's schema: the first issue names its field and bound.
+  const parse = <T>(schema: z.ZodType<T>): { data: T } | { refused: ApiAnswer } => {
+    const result = schema.safeParse(body);
+    if (result.success) return { data: result.data };
+    const issue = result.error.issues[0]!;
+    return { refused: problem('invalid-request', `${fieldPath(issue.path)} ${issue.message}`) };
   };
-  const checkApp = (): ApiAnswer | undefined => {
-    const bad = text(body.mini_app_id, 'mini_app_id', LIMITS.id, 'your mini app id');
-    if (bad) return bad;
-    if (body.mini_app_id !== state.mini_app_id)
-      return problem(
-        'not-found',
-        `mini_app_id ${body.mini_app_id} is not the mini app this platform runs: send ${state.mini_app_id} (SVC_MINI_APP_ID).`,
-      );
-    return undefined;
-  };
+  const checkApp = (id: string): ApiAnswer | undefined =>
+    id === state.mini_app_id
+      ? undefined
+      : problem(
+          'not-found',
+          `mini_app_id ${id} is not the mini app this platform runs: send ${state.mini_app_id} (SVC_MINI_APP_ID).`,
+        );
   const unknownUser = (id: string) =>
     problem(
       'not-found',
       `app_user_id ${id} is unknown or left the tenant: use the sub of the person's token (known now: ${appUsers()}).`,
     );
 
-  // The endpoints, each with its parameters decoded from the path.
-  const endpoints: { method: string; path: string; answer(params: Record<string, string>): Promise<ApiAnswer> }[] = [
-    {
-      method: 'POST',
-      path: '/v1/rooms/:room_id/cards',
-      answer: async ({ room_id = '' }) => {
-        const bad = checkApp() ?? text(body.app_user_id, 'app_user_id', LIMITS.id, "the sub of the person's token");
-        if (bad) return bad;
-        const card = body.card as DevCard | undefined;
-        if (!card || typeof card !== 'object' || Array.isArray(card))
-          return problem('invalid-request', 'card is missing: send {title, body, actions?}.');
-        const badCard =
-          text(card.title, 'card.title', LIMITS.cardTitle, 'the card title') ??
-          (typeof card.body !== 'string'
-            ? problem('invalid-request', 'card.body is missing: send the card text as a string.')
-            : card.body.length > LIMITS.cardBody
-              ? problem(
-                  'invalid-request',
-                  `card.body has ${card.body.length} characters: send at most ${LIMITS.cardBody}.`,
-                )
-              : undefined);
-        if (badCard) return badCard;
-        const actions = card.actions ?? [];
-        if (!Array.isArray(actions) || !actions.every((a) => a && isText(a.label) && isText(a.deep_link)))
-          return problem(
-            'invalid-request',
-            'card.actions must be an array of {label, deep_link} strings: fix or omit it.',
-          );
-        if (actions.length > LIMITS.cardActions)
-          return problem(
-            'invalid-request',
-            `card.actions has ${actions.length} actions: send at most ${LIMITS.cardActions}.`,
-          );
-        for (const [i, a] of actions.entries()) {
-          const badAction =
-            text(a.label, `card.actions[${i}].label`, LIMITS.actionLabel, 'a button label') ??
-            text(a.deep_link, `card.actions[${i}].deep_link`, LIMITS.deepLink, 'a route inside the app');
-          if (badAction) return badAction;
-        }
-        const room = state.rooms.find((r) => r.id === room_id);
-        if (!room)
-          return problem(
-            'not-found',
-            `room ${room_id.slice(0, LIMITS.id)} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
-          );
-        if (!userByAppId(body.app_user_id as string)) return unknownUser(body.app_user_id as string);
-        if (room.is_encrypted)
-          return problem(
-            'room-encrypted',
-            'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
-          );
-        const event_id = `$${crypto.randomUUID()}`;
-        room.timeline.push({
-          kind: 'card',
-          event_id,
-          mini_app_id: state.mini_app_id,
-          app_user_id: body.app_user_id as string,
-          card: {
-            title: card.title,
-            body: card.body,
-            actions: actions.map((a) => ({ label: a.label, deep_link: a.deep_link })),
-          },
-          at: new Date().toISOString(),
-        });
-        await ctx.changed();
-        return json(201, { event_id });
-      },
+  // Each endpoint's answer, by its operationId in the contract, with its parameters decoded from the path.
+  const answers: Record<string, (params: Record<string, string>) => Promise<ApiAnswer>> = {
+    postCard: async ({ room_id = '' }) => {
+      const parsed = parse(SERVER_API_SCHEMAS.PostCardRequest);
+      if ('refused' in parsed) return parsed.refused;
+      const { mini_app_id, app_user_id, card } = parsed.data;
+      const bad = checkApp(mini_app_id);
+      if (bad) return bad;
+      const room = state.rooms.find((r) => r.id === room_id);
+      if (!room)
+        return problem(
+          'not-found',
+          `room ${room_id.slice(0, LIMITS.id)} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
+        );
+      if (!userByAppId(app_user_id)) return unknownUser(app_user_id);
+      if (room.is_encrypted)
+        return problem(
+          'room-encrypted',
+          'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
+        );
+      const event_id = `$${crypto.randomUUID()}`;
+      room.timeline.push({
+        kind: 'card',
+        event_id,
+        mini_app_id: state.mini_app_id,
+        app_user_id,
+        card: {
+          title: card.title,
+          body: card.body,
+          actions: (card.actions ?? []).map((a) => ({ label: a.label, deep_link: a.deep_link })),
+        },
+        at: new Date().toISOString(),
+      });
+      await ctx.changed();
+      return json(201, { event_id });
     },
-    {
-      method: 'POST',
-      path: '/v1/users/:app_user_id/notifications',
-      answer: async ({ app_user_id = '' }) => {
-        const bad =
-          checkApp() ??
-          text(body.title, 'title', LIMITS.notificationTitle, 'the notification title') ??
-          text(body.body, 'body', LIMITS.notificationBody, 'the notification text') ??
-          text(body.deep_link, 'deep_link', LIMITS.deepLink, 'a route inside the app');
-        if (bad) return bad;
-        const user = userByAppId(app_user_id);
-        if (!user) return unknownUser(app_user_id.slice(0, LIMITS.id));
-        const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
-        if (!grant?.scopes.includes(ctx.notificationsScope))
-          return problem(
-            'scope-not-granted',
-            'The person has not granted notifications: ask for it inside the mini app.',
-          );
-        const notification: DevNotification = {
-          id: crypto.randomUUID(),
-          user_id: user.id,
-          mini_app_id: state.mini_app_id,
-          title: body.title as string,
-          body: body.body as string,
-          deep_link: body.deep_link as string,
-          at: new Date().toISOString(),
-          read: false,
-        };
-        state.notifications.push(notification);
-        await ctx.changed();
-        return json(201, { notification_id: notification.id });
-      },
+    notify: async ({ app_user_id = '' }) => {
+      const parsed = parse(SERVER_API_SCHEMAS.NotificationRequest);
+      if ('refused' in parsed) return parsed.refused;
+      const { mini_app_id, title, body: text, deep_link } = parsed.data;
+      const bad = checkApp(mini_app_id);
+      if (bad) return bad;
+      const user = userByAppId(app_user_id);
+      if (!user) return unknownUser(app_user_id.slice(0, LIMITS.id));
+      const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
+      if (!grant?.scopes.includes(ctx.notificationsScope))
+        return problem(
+          'scope-not-granted',
+          'The person has not granted notifications: ask for it inside the mini app.',
+        );
+      const notification: DevNotification = {
+        id: crypto.randomUUID(),
+        user_id: user.id,
+        mini_app_id: state.mini_app_id,
+        title,
+        body: text,
+        deep_link,
+        at: new Date().toISOString(),
+        read: false,
+      };
+      state.notifications.push(notification);
+      await ctx.changed();
+      return json(201, { notification_id: notification.id });
     },
-    {
-      method: 'GET',
-      path: '/v1/apps/:mini_app_id/installations/:app_user_id',
-      answer: async ({ mini_app_id = '', app_user_id = '' }) => {
-        if (mini_app_id !== state.mini_app_id)
-          return problem(
-            'not-found',
-            `mini app ${mini_app_id.slice(0, LIMITS.id)} is not the one this platform runs: ask for ${state.mini_app_id}.`,
-          );
-        const user = userByAppId(app_user_id);
-        if (!user) return unknownUser(app_user_id.slice(0, LIMITS.id));
-        const inst = state.installations.find((i) => i.user_id === user.id && i.mini_app_id === state.mini_app_id);
-        const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
-        return json(200, {
-          installed: Boolean(inst?.installed),
-          version: inst?.version ?? state.version,
-          granted_scopes: inst?.installed ? (grant?.scopes ?? []) : [],
-          tenant_id: user.tenant_id,
-        });
-      },
+    getInstallation: async ({ mini_app_id = '', app_user_id = '' }) => {
+      if (mini_app_id !== state.mini_app_id)
+        return problem(
+          'not-found',
+          `mini app ${mini_app_id.slice(0, LIMITS.id)} is not the one this platform runs: ask for ${state.mini_app_id}.`,
+        );
+      const user = userByAppId(app_user_id);
+      if (!user) return unknownUser(app_user_id.slice(0, LIMITS.id));
+      const inst = state.installations.find((i) => i.user_id === user.id && i.mini_app_id === state.mini_app_id);
+      const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
+      return json(200, {
+        installed: Boolean(inst?.installed),
+        version: inst?.version ?? state.version,
+        granted_scopes: inst?.installed ? (grant?.scopes ?? []) : [],
+        tenant_id: user.tenant_id,
+      });
     },
-    {
-      method: 'POST',
-      path: '/v1/agents/verify',
-      answer: async () => {
-        if (!isText(body.token))
-          return problem('invalid-request', 'token is missing: send the app token that carries the act claim.');
-        let claims: { sub?: string; act?: { sub?: string } };
-        try {
-          claims = await ctx.verifyToken(body.token);
-        } catch {
-          return problem(
-            'invalid-request',
-            "The token does not verify for this mini app (signature, issuer, audience or expiry): send the person's current app token.",
-          );
-        }
-        if (!claims.act?.sub)
-          return problem(
-            'invalid-request',
-            'The token has no act claim, so no agent is acting: call /agents/verify only with tokens an agent obtained.',
-          );
-        const user = state.users.find((u) => u.app_user_id === claims.sub);
-        const tenant = state.tenants.find((t) => t.id === user?.tenant_id);
-        if (!user || !tenant)
-          return problem('not-found', "The token's subject is no longer known: stop acting for this person.");
-        return json(200, {
-          subject: { app_user_id: user.app_user_id },
-          actor: { agent_id: claims.act.sub, kind: 'svc_agent' },
-          tenant_policy: { max_approval_minor: tenant.max_approval_minor, currency_code: tenant.currency_code },
-        });
-      },
+    verifyAgent: async () => {
+      const parsed = parse(SERVER_API_SCHEMAS.AgentVerifyRequest);
+      if ('refused' in parsed) return parsed.refused;
+      let claims: { sub?: string; act?: { sub?: string } };
+      try {
+        claims = await ctx.verifyToken(parsed.data.token);
+      } catch {
+        return problem(
+          'invalid-request',
+          "The token does not verify for this mini app (signature, issuer, audience or expiry): send the person's current app token.",
+        );
+      }
+      if (!claims.act?.sub)
+        return problem(
+          'invalid-request',
+          'The token has no act claim, so no agent is acting: call /agents/verify only with tokens an agent obtained.',
+        );
+      const user = state.users.find((u) => u.app_user_id === claims.sub);
+      const tenant = state.tenants.find((t) => t.id === user?.tenant_id);
+      if (!user || !tenant)
+        return problem('not-found', "The token's subject is no longer known: stop acting for this person.");
+      return json(200, {
+        subject: { app_user_id: user.app_user_id },
+        actor: { agent_id: claims.act.sub, kind: 'svc_agent' },
+        tenant_policy: { max_approval_minor: tenant.max_approval_minor, currency_code: tenant.currency_code },
+      });
     },
-  ];
-  for (const endpoint of endpoints) {
-    if (endpoint.method !== request.method) continue;
-    const params = matchPath(endpoint.path, segments);
-    if (params) return endpoint.answer(params);
-  }
+  };
+  const atPath = SERVER_API_ENDPOINTS.filter((e) => matchPath(pattern(e.path), segments));
+  const endpoint = atPath.find((e) => e.method === request.method);
+  if (endpoint) return answers[endpoint.operationId]!(matchPath(pattern(endpoint.path), segments)!);
+  // The package ships no docs: the answer itself says what exists.
+  if (atPath.length)
+    return problem(
+      'method-not-allowed',
+      `${instance} is not read with ${request.method}: send ${atPath.map((e) => `${e.method} /v1${e.path}`).join(' or ')}.`,
+      { allow: atPath.map((e) => e.method).join(', ') },
+    );
   return problem(
     'not-found',
-    `There is no server API endpoint ${request.method} ${instance}: see the endpoints in docs/server.md.`,
+    `There is no server API endpoint ${request.method} ${instance}: the endpoints are ${SERVER_API_ENDPOINTS.map((e) => `${e.method} /v1${e.path}`).join(', ')}.`,
+  );
+}
+
+/** A contract path (`/rooms/{room_id}/cards`) as a pattern of matchPath's (`/v1/rooms/:room_id/cards`). */
+const pattern = (path: string) => `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
+
+/** A zod issue's path as a field name: `card.actions[2].label`. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  return (
+    path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i ? '.' : ''}${String(key)}`)).join('') ||
+    'The body'
   );
 }

@@ -22,8 +22,15 @@ export function validSecrets(secrets: SigningSecrets, now = Date.now()): string[
     : [secrets.current];
 }
 
-/** Replaces the current secret; the old one stays valid for `overlapSeconds`. @internal */
-export function rotateSecrets(secrets: SigningSecrets, overlapSeconds: number, now = Date.now()): void {
+/**
+ * Replaces the current secret; the old one stays valid for `overlapSeconds`. At most two secrets verify (the
+ * platform's "old and new"), so a rotation during an overlap ends the earlier overlap at once: returns true when it
+ * did, so the developer is told that the secret two generations back no longer verifies.
+ * @internal
+ */
+export function rotateSecrets(secrets: SigningSecrets, overlapSeconds: number, now = Date.now()): boolean {
+  const endedOverlap = secrets.previous !== undefined && secrets.previous.until > now;
   secrets.previous = { secret: secrets.current, until: now + overlapSeconds * 1000 };
   secrets.current = newSecret();
+  return endedOverlap;
 }

@@ -75,6 +75,15 @@ const DevStateSchema = z.looseObject({
     current_room_id: str,
   }),
   secret: z.looseObject({ generation: z.number().int(), previous_valid_until: str.optional() }),
+  package_port: z.number().int().min(1).max(65535).optional(),
+  store: z
+    .looseObject({
+      key: str,
+      key_id: str,
+      highest: str,
+      versions: z.array(z.looseObject({ version: str, sha256: str, signers: z.array(str), accepted_at: str })),
+    })
+    .optional(),
 });
 
 /**

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../manifest';
+import type { PackageFile } from '../../package';
 import type { DevBlockedRequest } from '../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
 
@@ -25,6 +26,11 @@ export interface PackageServerOptions {
    * state file holding the signing secret and its temporary files, the backend's env file).
    */
   exclude?: readonly string[];
+  /**
+   * Serve a signed package's files (by path) with its manifest's CSP instead of the folder (while it returns one):
+   * nothing else is reachable. Asked on every request, so an update the store accepted is served at once.
+   */
+  source?: () => { manifest: Manifest; files: ReadonlyMap<string, PackageFile> } | undefined;
   /** Called for every request the browser reports blocked. */
   onBlocked?: (request: BlockedRequest) => void;
 }
@@ -72,6 +78,15 @@ export async function createPackageServer(options: PackageServerOptions) {
     } catch {
       return fail(res, 400, 'malformed path.');
     }
+    const source = options.source?.();
+    if (source) {
+      const { manifest, files } = source;
+      if (path.endsWith('/')) path += path === '/' ? manifest.entry.replace(/^\.?\//, '') : 'index.html';
+      const found = files.get(path);
+      if (!found) return fail(res, 404, `${path} is not in the package.`);
+      const csp = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
+      return send(req, res, found.contentType, Buffer.from(found.body), csp);
+    }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
     const file = normalize(join(root, path));
     // No way out of the package, and no dotfiles (.env, .git): a package has none worth serving.
@@ -87,14 +102,18 @@ export async function createPackageServer(options: PackageServerOptions) {
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return fail(res, 404, `${path} is not in the package.`);
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    return send(req, res, type, await readFile(file), policies);
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, type: string, content: Buffer, csp: typeof policies) {
     const headers: Record<string, string | string[]> = {
       'content-type': type,
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     };
-    let body: Buffer | string = await readFile(file);
+    let body: Buffer | string = content;
     if (type.startsWith('text/html')) {
-      headers['content-security-policy'] = [policies.declared, policies.platform];
+      headers['content-security-policy'] = [csp.declared, csp.platform];
       const html = body.toString('utf8');
       const head = /<head[^>]*>/i.exec(html);
       body = head ? html.replace(head[0], `${head[0]}${meta}`) : `${meta}${html}`;

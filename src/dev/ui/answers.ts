@@ -3,6 +3,7 @@ import { createInputValidator } from '../../manifest/createInputValidator';
 import type { SvcFile } from '../../protocol/types';
 import { cardView } from './cardView';
 import { h } from './dom';
+import { scopeInWords } from './scopeInWords';
 import { schemaForm } from './schemaForm';
 import { sheet } from './sheet';
 
@@ -38,8 +39,13 @@ export function uiAnswers(appName: string): HostAnswers {
     permission: ({ scope, manifestScope, purpose, signal }: PermissionAsk & { signal?: AbortSignal }) =>
       sheet<'granted' | 'denied'>(
         'permission-sheet',
-        `${appName} asks for ${scope}`,
-        [h('p', {}, purpose || '(no purpose given)'), h('p', { class: 'note' }, `Manifest scope ${manifestScope}`)],
+        // The person reads the scope in words; the developer's note names it once, as the manifest declares it, and
+        // says which short name the app asked with, so the two names are not taken for two permissions.
+        `${appName} asks for: ${scopeInWords(manifestScope)}`,
+        [
+          h('p', {}, purpose || '(no purpose given)'),
+          h('p', { class: 'note' }, `${manifestScope} in the manifest, asked for as '${scope}' in the app`),
+        ],
         [
           { label: "Don't allow", value: 'denied', testid: 'permission-deny' },
           { label: 'Allow', value: 'granted', primary: true, testid: 'permission-allow' },

@@ -11,6 +11,7 @@ import {
   type DevStreamEvents,
 } from '../devContract';
 import { tokenExchangeForm } from '../tokenExchangeForm';
+import { STORE_PATH } from '../store/storePath';
 
 /** The page's launch token, from its own URL (the platform printed it). */
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -31,6 +32,21 @@ export async function control<R extends ControlRoute>(
   });
   const answer = await res.json();
   if (!res.ok) throw new Error(answer.detail ?? `${route} failed (${res.status})`);
+  return answer;
+}
+
+/**
+ * Uploads a signed package to the local store (the settings' upload): resolves to the accepted version's record, or
+ * rejects with the store's problem detail (which names both versions when the version is not higher).
+ */
+export async function uploadPackage(bytes: ArrayBuffer): Promise<{ version: string; key_id: string }> {
+  const res = await fetch(STORE_PATH, {
+    method: 'POST',
+    headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/octet-stream' },
+    body: bytes,
+  });
+  const answer = await res.json().catch(() => ({}));
+  if (res.status !== 201) throw new Error(answer.detail ?? `the store answered ${res.status}`);
   return answer;
 }
 

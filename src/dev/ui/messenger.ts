@@ -22,6 +22,8 @@ import {
 } from './panels';
 import { sheet } from './sheet';
 import { STYLES } from './styles';
+import { offeredTo } from '../store/offeredTo';
+import type { Manifest } from '../../manifest';
 
 const root = document.getElementById('messenger')!;
 document.head.append(h('style', {}, STYLES));
@@ -37,6 +39,8 @@ const toast = (message: string, kind = 'info') => {
  * region leaves its elements (an open `<select>`, a focused field, the scroll position) as they are.
  */
 const keys = new WeakMap<Element, string>();
+/** Set before the page reloads for a version the store accepted: whether the app was open (it reopens). */
+const RELAUNCH = 'svc-dev-relaunch';
 function region(el: HTMLElement, key: unknown, build: () => Child[]): void {
   const text = JSON.stringify(key);
   if (keys.get(el) === text) return;
@@ -49,6 +53,23 @@ function region(el: HTMLElement, key: unknown, build: () => Child[]): void {
 
 const roomLabel = (room: DevRoom | null) => (room ? `${room.is_encrypted ? '[e2ee]' : '#'} ${room.name}` : 'Home');
 
+/**
+ * The home tile's picture: the manifest's icon nearest 96 px (the tile shows it at 48 px, sharp on a 2x screen),
+ * from the app's own origin. Decorative: the tile's name is its label.
+ */
+function tileIcon(icons: { src: string; sizes: string }[] | undefined, appUrl: string) {
+  const width = (icon: { sizes: string }) => Number(icon.sizes.split('x')[0]) || 0;
+  const best = [...(icons ?? [])].sort((a, b) => Math.abs(width(a) - 96) - Math.abs(width(b) - 96))[0];
+  if (!best || !appUrl) return null;
+  return h('img', {
+    src: new URL(best.src, appUrl).href,
+    alt: '',
+    width: '48',
+    height: '48',
+    'data-testid': 'tile-icon',
+  });
+}
+
 async function start(): Promise<void> {
   const config: DevConfig = await loadConfig();
   let state: DevState = await control('GET /__svc/state');
@@ -58,6 +79,7 @@ async function start(): Promise<void> {
     version?: string;
     actions?: never[];
     routes?: { path: string; title: string }[];
+    icons?: { src: string; sizes: string }[];
   };
   const log = createCallLog();
   let app: { host: HostEndpoint; detach: () => void } | undefined;
@@ -196,6 +218,11 @@ async function start(): Promise<void> {
     const person = me();
     if (person?.deprovisioned) {
       say(`${person.display_name} was removed from the tenant: ${manifest.name} cannot be opened for them.`, 'error');
+      return false;
+    }
+    const notOffered = person && offeredTo(config.manifest as unknown as Manifest, person.tenant_id);
+    if (notOffered) {
+      say(notOffered, 'error');
       return false;
     }
     if (state.version_revoked) {
@@ -441,7 +468,8 @@ async function start(): Promise<void> {
               { class: 'grid', 'data-testid': 'home-grid' },
               h(
                 'button',
-                { class: 'tile', onclick: () => void open({ room: null, params: {} }) },
+                { class: 'tile', 'data-testid': 'home-tile', onclick: () => void open({ room: null, params: {} }) },
+                tileIcon(manifest.icons, config.appUrl),
                 manifest.short_name ?? manifest.name,
               ),
             ),
@@ -463,6 +491,12 @@ async function start(): Promise<void> {
     const known = new Set(state.notifications.map((n) => n.id));
     for (const n of next.notifications)
       if (!known.has(n.id) && n.user_id === next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
+    // A version the store accepted: the page takes its manifest and relaunches the app with it (relaunchAfterUpdate).
+    if (next.version !== state.version && next.store?.highest === next.version) {
+      sessionStorage.setItem(RELAUNCH, app ? 'open' : 'closed');
+      location.reload();
+      return;
+    }
     state = next;
     if (theme) app?.host.setTheme(next.settings.theme);
     // Another person is another app user, and another room another launch: relaunch there, as the native clients
@@ -495,6 +529,12 @@ async function start(): Promise<void> {
     },
   );
   render();
+  const relaunchAfterUpdate = sessionStorage.getItem(RELAUNCH);
+  sessionStorage.removeItem(RELAUNCH);
+  if (relaunchAfterUpdate) {
+    toast(`${manifest.name} ${state.version} is installed: the store accepted it.`);
+    if (relaunchAfterUpdate === 'open') void open({ room: room(), params: {} });
+  }
 }
 
 start().catch((error: Error) =>

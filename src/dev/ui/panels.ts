@@ -1,8 +1,11 @@
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
+import { WEBHOOK_EVENTS } from '../../server/events';
 import type { ChangeRoute, ControlRoutes, DevConfig, DevState } from '../devContract';
 import { control } from './api';
 import { forgetRefusals, refusedScopes } from './appHost';
 import { type Child, copyButton, h } from './dom';
+import { scopeInWords } from './scopeInWords';
+import { storeUpload } from './storeUpload';
 
 /** Renders a region only when its key changed (see messenger.ts). */
 export type Region = (el: HTMLElement, key: unknown, build: () => Child[]) => void;
@@ -23,19 +26,6 @@ export interface SettingsActions {
   revokeVersion(): void;
   reset(): void;
 }
-
-/** Each manifest scope in words, as the permission sheet and the settings name it. */
-const SCOPE_WORDS: Record<string, string> = {
-  'svc.identity.basic': 'Your name and organisation',
-  'svc.room.context': 'The room it is opened in',
-  'svc.message.send': 'Send messages for you',
-  'svc.notifications': 'Notifications',
-  'svc.files.read': 'Read your files',
-  'svc.files.write': 'Save files',
-  'svc.storage': 'Storage on this device',
-};
-/** A manifest scope in words (its own name when it has none). */
-const scopeInWords = (scope: string) => SCOPE_WORDS[scope] ?? scope;
 
 const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
 
@@ -175,7 +165,7 @@ export function renderSettings(
       ),
     ),
   ]);
-  region(admin!, [state.version_revoked, state.version, state.secret, config.statePath], () => [
+  region(admin!, [state.version_revoked, state.version, state.secret, config.statePath, state.store], () => [
     h('h2', {}, 'Administrator'),
     h(
       'div',
@@ -200,9 +190,10 @@ export function renderSettings(
       'p',
       { class: 'note', 'data-testid': 'secret-note' },
       state.secret.previous_valid_until && Date.parse(state.secret.previous_valid_until) > Date.now()
-        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret from now on, and the previous one still verifies until ${time(state.secret.previous_valid_until)}. Your backend must verify with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --env-file rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
+        ? `Secret generation ${state.secret.generation}: webhooks are signed with the new secret only from now on, and the previous one still verifies server API calls until ${time(state.secret.previous_valid_until)}. Your backend must verify webhooks with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --backend-env rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
         : `Secret generation ${state.secret.generation}. Rotating makes a new secret that signs webhooks at once, while the previous one keeps verifying for an hour: the overlap in which your backend moves to the new one.`,
     ),
+    ...storeUpload(state),
     h('h2', {}, 'State'),
     h(
       'p',
@@ -230,7 +221,29 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
       inspector.event = filter.value;
       applyEventFilter(el);
     });
-    el.append(h('div', { class: 'row' }, h('label', {}, 'Event ', filter)), h('div', { class: 'list' }));
+    // A test event: the contract's example about the person using the messenger now, sent like any other.
+    const test = h(
+      'select',
+      { 'data-testid': 'test-event' },
+      ...WEBHOOK_EVENTS.map((e) => h('option', { value: e }, e)),
+    );
+    el.append(
+      h('div', { class: 'row' }, h('label', {}, 'Event ', filter)),
+      h(
+        'div',
+        { class: 'row' },
+        h('label', {}, 'Test event ', test),
+        h(
+          'button',
+          {
+            'data-testid': 'send-test-event',
+            onclick: () => act('POST /__svc/deliveries/test', { event: test.value }),
+          },
+          'Send a test event',
+        ),
+      ),
+      h('div', { class: 'list' }),
+    );
   }
   const filter = el.querySelector('select')!;
   const events = [...new Set(state.deliveries.map((d) => d.event))].sort();
@@ -300,6 +313,13 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
                 `#${i + 1} ${time(a.at)} · ${a.status ?? a.error} · ${a.duration_ms} ms`,
               ),
               a.response_body ? h('pre', { 'data-testid': 'response-body' }, a.response_body) : null,
+              a.status === 401 && inOverlap(state, a.at)
+                ? h(
+                    'p',
+                    { class: 'note', 'data-testid': 'overlap-401' },
+                    'Refused during a secret rotation: this webhook is signed with the new secret only, so your backend may hold only the old secret: give it both (SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS; createWebhookHandler({ secrets: [current, previous] })).',
+                  )
+                : null,
             ),
           ),
           d.next_attempt_at ? h('div', { class: 'pending' }, `Next attempt at ${time(d.next_attempt_at)}`) : null,
@@ -317,6 +337,12 @@ export function renderDeliveries(el: HTMLElement, state: DevState, act: Settings
       }),
   ]);
   applyEventFilter(el);
+}
+
+/** Whether `at` falls in a rotation's overlap (the previous secret still verified then). */
+function inOverlap(state: DevState, at: string): boolean {
+  const until = state.secret.previous_valid_until;
+  return until !== undefined && Date.parse(at) < Date.parse(until);
 }
 
 /** Shows the deliveries of the chosen event only. */

@@ -25,8 +25,10 @@ input, select, textarea { font: inherit; color: var(--text); background: var(--p
   border-radius: 6px; padding: 4px 6px; }
 [aria-invalid=true] { border-color: var(--bad); }
 textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; font-size: 12px; }
-.shell { display: grid; grid-template-columns: 170px minmax(240px, 1fr) 380px 440px; height: 100vh; }
-.shell.closed { grid-template-columns: 170px minmax(240px, 1fr) 0 440px; }
+/* The columns give way together from 1920 px down to 1024 px, so the side panel and its tab row stay whole. */
+.shell { display: grid; height: 100vh;
+  grid-template-columns: clamp(112px, 11vw, 170px) minmax(200px, 1fr) clamp(260px, 24vw, 380px) clamp(440px, 34vw, 520px); }
+.shell.closed { grid-template-columns: clamp(112px, 11vw, 170px) minmax(200px, 1fr) 0 clamp(440px, 34vw, 520px); }
 .side, .main, .app, .tools { overflow: auto; border-right: 1px solid var(--line); }
 .side { background: var(--panel); padding: 10px; }
 .side h2, .tools h2 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 14px 0 6px; }
@@ -45,7 +47,9 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .card { border-left: 4px solid var(--accent); }
 .card strong { display: block; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, 120px); gap: 12px; padding: 14px; }
-.tile { height: 110px; border-radius: 14px; display: flex; align-items: center; justify-content: center; text-align: center; }
+.tile { height: 110px; border-radius: 14px; display: flex; flex-direction: column; gap: 6px; align-items: center;
+  justify-content: center; text-align: center; }
+.tile img { border-radius: 10px; }
 .app { display: flex; flex-direction: column; background: var(--panel); }
 .app header { padding: 8px 10px; border-bottom: 1px solid var(--line); display: flex; gap: 6px; align-items: center; }
 .app iframe { flex: 1; border: 0; width: 100%; background: var(--panel); }
@@ -53,9 +57,12 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .tools { background: var(--panel); padding: 0 10px 10px; }
 .tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
   z-index: 1; }
-.tabs button { padding: 3px 6px; font-size: 13px; white-space: nowrap; }
+.tabs button { padding: 3px 5px; font-size: 13px; white-space: nowrap; position: relative; }
+/* A tab's count sits on its corner, as a messenger's does, so a badge never pushes the last tab out of the row. */
+.tabs .badge { position: absolute; top: -7px; right: -3px; margin: 0; min-width: 15px; padding: 0 3px;
+  font-size: 10px; line-height: 14px; }
 .tabs button.on { background: var(--accent); color: var(--accent-text); }
-.badge { display: inline-block; margin-left: 4px; min-width: 18px; padding: 0 5px; border-radius: 9px;
+.badge { display: inline-block; margin-left: 4px; min-width: 18px; padding: 0 5px; border-radius: 9px; text-align: center;
   background: var(--bad); color: var(--on-status); font-size: 11px; font-weight: 700; }
 .chip { font-size: 12px; padding: 0 6px; border-radius: 9px; border: 1px solid var(--line); }
 .chip.granted { color: var(--good); } .chip.denied { color: var(--bad); } .chip.prompt { color: var(--muted); }

@@ -3,7 +3,7 @@ import { authModeRefusal } from '../../manifest/manifestFacts';
 import { methods } from '../../protocol/methods';
 import { SvcError } from '../../protocol/SvcError';
 import type { Identity } from '../../protocol/types';
-import type { HostHandlers } from '../types';
+import type { HostHandlers } from '../HostHandlers';
 import type { Ask } from './createAsk';
 import type { PermissionRules } from './permissionRules';
 

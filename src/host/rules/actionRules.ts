@@ -1,5 +1,6 @@
 import type { InputValidator, Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
+import { cancelled } from '../cancelled';
 import type { ActionContext } from '../../protocol/types';
 import type { Ask } from './createAsk';
 import type { ActionConfirmRequest } from './HostAnswers';
@@ -26,10 +27,6 @@ export type ConfirmPolicy = 'floor' | 'always' | ((request: ActionConfirmRequest
 
 /** Runs the app's handler through the channel, with the final context. */
 export type CallApp = (name: string, input: unknown, context: ActionContext) => Promise<unknown>;
-
-/** The rejection of a cancelled invocation. */
-export const cancelled = (name: string) =>
-  new SvcError('ERR_CANCELLED', `invokeAction('${name}'): the invoker cancelled it (its signal aborted).`);
 
 const issuesText = (issues: { message: string }[]) => issues.map((i) => i.message).join('; ');
 

@@ -3,7 +3,7 @@ import type { JsonValue } from '../../protocol/shape';
 import { SvcError } from '../../protocol/SvcError';
 import type { SvcFile } from '../../protocol/types';
 import { type MethodName, methods, type OperationDef } from '../../protocol/methods';
-import type { HostCallContext, HostHandlers } from '../types';
+import type { HostCallContext, HostHandlers } from '../HostHandlers';
 import type { Ask } from './createAsk';
 import type { AnswerName, HostAnswers } from './HostAnswers';
 import { checkQuota, type StorageStore } from './createMemoryStorage';

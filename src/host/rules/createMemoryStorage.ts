@@ -58,7 +58,8 @@ export function checkQuota(store: StorageStore, key: string, value: JsonValue): 
  * directly by a test cannot start past it.
  * @example
  * ```ts
- * const storage = createMemoryStorage({ draft: 'hello' });
+ * import { createMockHost, createMockStore } from 'svc-sdk/mock'; // the mock's name for createMemoryStorage
+ * const storage = createMockStore({ draft: 'hello' });
  * const first = createMockHost({ manifest, storage });
  * const relaunched = createMockHost({ manifest, storage }); // sees what `first` stored
  * ```

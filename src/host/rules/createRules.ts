@@ -1,7 +1,7 @@
 import type { InputValidator, Manifest } from '../../manifest';
 import type { PermissionScope } from '../../protocol/scopes';
 import type { SvcError } from '../../protocol/SvcError';
-import type { HostHandlers } from '../types';
+import type { HostHandlers } from '../HostHandlers';
 import { accountRules, type SignInState } from './accountRules';
 import { actionRules, type CallApp, type ConfirmPolicy, type InvokeContext } from './actionRules';
 import { appRules } from './appRules';

@@ -1,4 +1,4 @@
-import type { Svc } from '../Svc';
+import type { MethodName } from '../Svc';
 import { actions } from './actions';
 import { auth } from './auth';
 import type { OperationDef } from './define';
@@ -14,11 +14,7 @@ import { ui } from './ui';
 const namespaces = { identity, auth, room, message, files, actions, ui, storage, permissions };
 type Namespaces = typeof namespaces;
 
-// Written over Svc (not over the modules) so the published type names nothing internal.
-/** Every operation name that crosses the wire from app to host, e.g. `'room.current'`. @public */
-export type MethodName = {
-  [N in Exclude<keyof Svc, 'version' | 'supports' | 'app'>]: `${N}.${Exclude<keyof Svc[N] & string, 'handle'>}`;
-}[Exclude<keyof Svc, 'version' | 'supports' | 'app'>];
+export type { MethodName } from '../Svc';
 
 /** Every operation by wire name, each entry as its namespace module defines it. */
 export type Operations = {

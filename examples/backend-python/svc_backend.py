@@ -1,0 +1,198 @@
+"""A vendor backend for the svc mini app platform in Python's standard library only.
+
+    python3 svc_backend.py serve --env backend.env [--port 8000]
+        Receives webhooks at POST /svc/webhooks: verifies each one, runs it at most once (the key is the SHA-256 of
+        the body), and deletes a person's data on user.deprovisioned. GET /people/<app_user_id> shows what it holds.
+    python3 svc_backend.py post-card --env backend.env --room <room_id> --user <app_user_id> --title T --body B
+        Posts a card through the server API, signed.
+    python3 svc_backend.py vectors <signing-vectors.json>
+        Checks svc_signing against every signing test vector.
+
+The env file is the one ``svc dev --backend-env <file>`` writes (SVC_API_BASE, SVC_MINI_APP_ID, SVC_SIGNING_SECRET,
+and SVC_SIGNING_SECRET_PREVIOUS during a rotation); it is read again for each request, so a rotation applies at once.
+"""
+
+import argparse
+import base64
+import hashlib
+import json
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import svc_signing
+
+MAX_BODY = 1024 * 1024
+
+
+def read_env(path):
+    """KEY=value lines, as svc dev --backend-env writes them."""
+    values = {}
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            line = line.strip()
+            if line and not line.startswith("#") and "=" in line:
+                key, value = line.split("=", 1)
+                values[key.strip()] = value.strip()
+    return values
+
+
+class Store:
+    """What the backend holds: people it knows, and the deliveries it processed (for idempotency)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.people = {}
+        self.processed = set()
+
+    def handle(self, key, event):
+        """Runs an event once; returns False when this delivery was processed already (a retry)."""
+        with self.lock:
+            if key in self.processed:
+                return False
+            name = event["event"]
+            user = event.get("app_user_id")
+            if name == "installation.created":
+                self.people.setdefault(user, {"tenant_id": event["tenant_id"], "scopes": []})
+            elif name == "scope.granted":
+                person = self.people.setdefault(user, {"tenant_id": event["tenant_id"], "scopes": []})
+                if event["scope"] not in person["scopes"]:
+                    person["scopes"].append(event["scope"])
+            elif name == "scope.revoked" and user in self.people:
+                self.people[user]["scopes"] = [s for s in self.people[user]["scopes"] if s != event["scope"]]
+            elif name in ("user.deprovisioned", "installation.deleted"):
+                # A deletion instruction: deleting what is already gone is not an error.
+                self.people.pop(user, None)
+            self.processed.add(key)
+            return True
+
+
+def make_handler(env_path, store):
+    class Handler(BaseHTTPRequestHandler):
+        def answer(self, status, body):
+            data = json.dumps(body).encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            parts = self.path.split("/")
+            if len(parts) == 3 and parts[1] == "people":
+                user = urllib.parse.unquote(parts[2])
+                with store.lock:
+                    person = store.people.get(user)
+                return self.answer(200, person) if person else self.answer(404, {"error": "unknown person"})
+            self.answer(404, {"error": "not found"})
+
+        def do_POST(self):
+            if self.path != "/svc/webhooks":
+                return self.answer(404, {"error": "not found"})
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > MAX_BODY:
+                return self.answer(413, {"error": "body too large"})
+            # The raw bytes, verified before any JSON parsing.
+            body = self.rfile.read(length)
+            env = read_env(env_path)
+            secrets = [env.get("SVC_SIGNING_SECRET"), env.get("SVC_SIGNING_SECRET_PREVIOUS")]
+            try:
+                svc_signing.verify(self.headers, body, secrets)
+            except svc_signing.SignatureError as error:
+                return self.answer(401, {"error": error.reason, "message": str(error)})
+            try:
+                event = json.loads(body.decode("utf-8"))
+            except ValueError:
+                event = None
+            if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+                return self.answer(400, {"error": "invalid-payload"})
+            if event.get("mini_app_id") != env.get("SVC_MINI_APP_ID"):
+                return self.answer(400, {"error": "wrong-mini-app"})
+            fresh = store.handle(hashlib.sha256(body).hexdigest(), event)
+            self.answer(200, {"ok": True} if fresh else {"ok": True, "duplicate": True})
+
+        def log_message(self, format, *args):
+            pass
+
+    return Handler
+
+
+def serve(args):
+    store = Store()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(args.env, store))
+    print(f"listening on http://127.0.0.1:{server.server_address[1]}/svc/webhooks", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+def post_card(args):
+    env = read_env(args.env)
+    card = {"title": args.title, "body": args.body}
+    payload = {"mini_app_id": env["SVC_MINI_APP_ID"], "app_user_id": args.user, "card": card}
+    # The bytes signed are the bytes sent.
+    body = json.dumps(payload).encode("utf-8")
+    url = f"{env['SVC_API_BASE'].rstrip('/')}/rooms/{urllib.parse.quote(args.room, safe='')}/cards"
+    headers = svc_signing.signed_headers(env["SVC_SIGNING_SECRET"], env["SVC_MINI_APP_ID"], body)
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            print(response.status, response.read().decode("utf-8"))
+            return 0
+    except urllib.error.HTTPError as error:
+        # Problem details: the detail says what to do.
+        problem = json.loads(error.read().decode("utf-8") or "{}")
+        print(f"{error.code} {problem.get('type', '')}: {problem.get('detail', '')}", file=sys.stderr)
+        return 1
+
+
+def vectors(args):
+    with open(args.file, encoding="utf-8") as file:
+        cases = json.load(file)["vectors"]
+    failed = []
+    for case in cases:
+        body = base64.b64decode(case["body_base64"])
+        try:
+            svc_signing.verify(case["headers"], body, case["secrets"], now=case["now"])
+            outcome = "valid"
+        except svc_signing.SignatureError as error:
+            outcome = error.reason
+        expected = "valid" if case["valid"] else case["reason"]
+        if outcome == "valid" and case["valid"]:
+            stamp = int(case["headers"][svc_signing.TIMESTAMP_HEADER])
+            if svc_signing.sign(case["signed_with"], stamp, body) != case["headers"][svc_signing.SIGNATURE_HEADER]:
+                outcome = "signs differently"
+        if outcome != expected:
+            failed.append(f"{case['name']}: expected {expected}, got {outcome}")
+    print(f"{len(cases) - len(failed)} of {len(cases)} signing vectors pass")
+    for line in failed:
+        print(f"  FAIL {line}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description="A vendor backend for the svc platform, standard library only.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="receive webhooks")
+    run.add_argument("--env", required=True, help="the file svc dev --backend-env writes")
+    run.add_argument("--port", type=int, default=8000)
+    card = commands.add_parser("post-card", help="post a card through the server API")
+    card.add_argument("--env", required=True)
+    card.add_argument("--room", required=True)
+    card.add_argument("--user", required=True, help="the app user id (the sub of the person's token)")
+    card.add_argument("--title", required=True)
+    card.add_argument("--body", default="")
+    check = commands.add_parser("vectors", help="check the signing against the test vectors")
+    check.add_argument("file")
+    args = parser.parse_args()
+    if args.command == "serve":
+        return serve(args)
+    return {"post-card": post_card, "vectors": vectors}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

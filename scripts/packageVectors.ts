@@ -1,0 +1,256 @@
+// The test vectors of the signed package format (PACKAGE.md): small packages, each with the outcome a verifier must
+// give, written to vectors/package/ and shipped in the npm package. `npm run vectors:package` rewrites them;
+// test/package/vectors.test.ts fails when they drift from what this script makes. Deterministic: fixed Ed25519 keys
+// (seeds from fixed labels) sign the same bytes the same way. An ECDSA P-256 signature is randomized, so the P-256
+// vector is kept as it is while it still verifies over the same bundle with the same key.
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BundleBuilder } from 'wbn';
+import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
+import { createStarterManifest } from '../src/cli/starterManifest';
+import { readPackage, verifyPackage } from '../src/package';
+
+/** What a verifier must answer for one vector. */
+export interface PackageVector {
+  file: string;
+  description: string;
+  /** Public keys (PEM files in the same folder) the verifier trusts for the id, beside the id's own. */
+  trust?: string[];
+  /** `valid`, or the error code the verifier must give. */
+  expect: string;
+  id?: string;
+  version?: string;
+  signers?: { type: string; id: string }[];
+  files?: string[];
+}
+
+const seedKey = (label: string) =>
+  createPrivateKey({
+    key: Buffer.concat([
+      Buffer.from('302e020100300506032b657004220420', 'hex'),
+      createHash('sha256').update(`svc-sdk package vector ${label}`).digest(),
+    ]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+const idOf = (key: KeyObject) =>
+  createHash('sha256')
+    .update(createPublicKey(key).export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
+
+/** A 1×1 PNG's bytes are enough: a verifier checks that icons are present, not what they show. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+function bundleOf(files: Record<string, string | Uint8Array>): Uint8Array {
+  const builder = new BundleBuilder('b2');
+  for (const path of Object.keys(files).sort()) {
+    const type = path.endsWith('.json') ? 'application/json' : path.endsWith('.png') ? 'image/png' : 'text/html';
+    builder.addExchange(path, 200, { 'content-type': type }, files[path]!);
+  }
+  return builder.createBundle();
+}
+
+function appFiles(id: string, change: (m: Record<string, unknown>) => void = () => {}) {
+  const manifest = createStarterManifest({ id, name: 'Vector App' }) as Record<string, unknown>;
+  change(manifest);
+  return {
+    '/manifest.json': `${JSON.stringify(manifest, null, 2)}\n`,
+    '/index.html': '<!doctype html><title>Vector App</title><h1>Hello</h1>\n',
+    '/icons/icon-192.png': PNG,
+    '/icons/icon-512.png': PNG,
+  } as Record<string, string | Uint8Array>;
+}
+
+async function sign(bundle: Uint8Array, id: string, keys: KeyObject[]): Promise<Uint8Array> {
+  const signer = new IntegrityBlockSigner(
+    bundle,
+    id,
+    keys.map((k) => new NodeCryptoSigningStrategy(k)),
+  );
+  return (await signer.sign()).signedWebBundle;
+}
+
+const replaceOnce = (bytes: Uint8Array, from: string, to: string) => {
+  const out = Buffer.from(bytes);
+  const at = out.indexOf(from);
+  if (at < 0 || from.length !== to.length) throw new Error(`cannot replace ${from}`);
+  out.write(to, at, 'latin1');
+  return new Uint8Array(out);
+};
+
+/** Builds every vector: its bytes by file name, the public keys to trust, and the expectations. */
+export async function buildPackageVectors(existing?: (file: string) => Uint8Array | undefined) {
+  const a = seedKey('A');
+  const b = seedKey('B');
+  const idA = idOf(a);
+  const idB = idOf(b);
+  const out = new Map<string, Uint8Array | string>();
+  const vectors: PackageVector[] = [];
+  const add = (file: string, bytes: Uint8Array, vector: Omit<PackageVector, 'file'>) => {
+    out.set(file, bytes);
+    vectors.push({ file, ...vector });
+  };
+  const valid = await sign(bundleOf(appFiles(idA)), idA, [a]);
+  const files = ['/index.html', '/manifest.json', '/icons/icon-192.png', '/icons/icon-512.png'];
+  add('valid.swbn', valid, {
+    description: 'A valid package signed by one Ed25519 key; the id is derived from it.',
+    expect: 'valid',
+    id: idA,
+    version: '0.1.0',
+    signers: [{ type: 'ed25519', id: idA }],
+    files,
+  });
+
+  // P-256: reuse the stored vector while it verifies over the same bundle with the same key.
+  const pKey = p256PrivateKey();
+  const idP = idOf(pKey);
+  const pBundle = bundleOf(appFiles(idP));
+  const stored = existing?.('valid-p256.swbn');
+  let pBytes: Uint8Array | undefined;
+  if (stored) {
+    const ok = await verifyPackage(stored).then(
+      (p) => p.id === idP && Buffer.from(readPackage(stored).bundle).equals(Buffer.from(pBundle)),
+      () => false,
+    );
+    if (ok) pBytes = stored;
+  }
+  add('valid-p256.swbn', pBytes ?? (await sign(pBundle, idP, [pKey])), {
+    description: 'A valid package signed by one ECDSA P-256 key (DER signature, compressed key in the block).',
+    expect: 'valid',
+    id: idP,
+    version: '0.1.0',
+    signers: [{ type: 'ecdsa-p256', id: idP }],
+    files,
+  });
+
+  add('rotation.swbn', await sign(bundleOf(appFiles(idA, (m) => (m.version = '0.2.0'))), idA, [a, b]), {
+    description: 'A key rotation: id of key A, signed by key A and key B; each signature covers the block without any.',
+    expect: 'valid',
+    id: idA,
+    version: '0.2.0',
+    signers: [
+      { type: 'ed25519', id: idA },
+      { type: 'ed25519', id: idB },
+    ],
+    files,
+  });
+  const rotated = await sign(bundleOf(appFiles(idA, (m) => (m.version = '0.3.0'))), idA, [b]);
+  out.set('key-b.pub.pem', createPublicKey(b).export({ type: 'spki', format: 'pem' }) as string);
+  add('rotated.swbn', rotated, {
+    description: 'After the rotation: id of key A, signed by key B alone. Valid only when key B is trusted for the id.',
+    expect: 'untrusted-key',
+  });
+  add('rotated.swbn', rotated, {
+    description: 'The same package, with key B (key-b.pub.pem) trusted for the id.',
+    trust: ['key-b.pub.pem'],
+    expect: 'valid',
+    id: idA,
+    version: '0.3.0',
+    signers: [{ type: 'ed25519', id: idB }],
+    files,
+  });
+
+  const flipped = (bytes: Uint8Array, at: number) => {
+    const copy = bytes.slice();
+    copy[at]! ^= 0x01;
+    return copy;
+  };
+  add('tampered-file.swbn', flipped(valid, Buffer.from(valid).indexOf('Hello')), {
+    description: 'valid.swbn with one bit changed in /index.html.',
+    expect: 'bad-signature',
+  });
+  const block = readPackage(valid);
+  add('tampered-signature.swbn', flipped(valid, valid.length - block.bundle.length - 1), {
+    description: 'valid.swbn with one bit changed in the signature.',
+    expect: 'bad-signature',
+  });
+  add('tampered-id.swbn', replaceOnce(valid, idA, idB), {
+    description: 'valid.swbn with the webBundleId replaced by another id: the signed block changed.',
+    expect: 'bad-signature',
+  });
+  add('empty.swbn', new Uint8Array(0), { description: 'An empty file.', expect: 'empty' });
+  add('truncated.swbn', valid.subarray(0, Math.floor(valid.length / 2)), {
+    description: 'valid.swbn cut in half.',
+    expect: 'truncated',
+  });
+  add('bad-magic.swbn', flipped(valid, 2), {
+    description: 'valid.swbn with its magic changed.',
+    expect: 'bad-magic',
+  });
+  add('no-signature.swbn', Buffer.concat([block.unsignedBlock, block.bundle]), {
+    description: 'An integrity block with an empty signature stack.',
+    expect: 'no-signature',
+  });
+  add('unknown-signature-type.swbn', replaceOnce(valid, 'ed25519PublicKey', 'rsa2048PublicKey'), {
+    description: 'A signature whose attribute names no known key type.',
+    expect: 'unknown-signature-type',
+  });
+  add('id-of-other-key.swbn', await sign(bundleOf(appFiles(idB)), idB, [a]), {
+    description: 'The id of key B, signed by key A alone.',
+    expect: 'untrusted-key',
+  });
+  add('manifest-id-differs.swbn', await sign(bundleOf(appFiles(idB)), idA, [a]), {
+    description: "Signed by key A under A's id, but manifest.json says B's id.",
+    expect: 'id-mismatch',
+  });
+  for (const [name, path, what] of [
+    ['dot-dot', '/icons/../x.js', 'a ".." segment'],
+    ['backslash', '/icons\\x.js', 'a backslash'],
+    ['absolute-url', 'https://example.com/x.js', 'an absolute URL'],
+  ] as const)
+    add(`bad-path-${name}.swbn`, await sign(bundleOf({ ...appFiles(idA), [path]: 'x' }), idA, [a]), {
+      description: `A file path with ${what}.`,
+      expect: 'bad-path',
+    });
+  // wbn's builder keeps one entry per path: the repeat is made by renaming /a.txt's twin after building.
+  const twins = bundleOf({ ...appFiles(idA), '/a.txt': 'first', '/b.txt': 'second' });
+  add('duplicate-path.swbn', await sign(replaceOnce(twins, '/b.txt', '/a.txt'), idA, [a]), {
+    description: 'The path /a.txt twice in the index.',
+    expect: 'duplicate-path',
+  });
+  const noEntry = appFiles(idA);
+  delete noEntry['/index.html'];
+  add('missing-entry.swbn', await sign(bundleOf(noEntry), idA, [a]), {
+    description: "The manifest's entry document is not in the package.",
+    expect: 'missing-file',
+  });
+  const noManifest = appFiles(idA);
+  delete noManifest['/manifest.json'];
+  add('missing-manifest.swbn', await sign(bundleOf(noManifest), idA, [a]), {
+    description: 'No /manifest.json.',
+    expect: 'missing-file',
+  });
+  add('invalid-manifest.swbn', await sign(bundleOf(appFiles(idA, (m) => (m.version = '1.0'))), idA, [a]), {
+    description: 'A manifest whose version is not three integers.',
+    expect: 'invalid-manifest',
+  });
+  return { files: out, vectors };
+}
+
+/** A fixed P-256 key: its private scalar from a fixed label (below the group order, as almost every hash is). */
+function p256PrivateKey(): KeyObject {
+  const d = createHash('sha256').update('svc-sdk package vector P').digest();
+  // SEC1 ECPrivateKey without its public point: Node derives the point from the scalar.
+  const sec1 = Buffer.concat([Buffer.from('30310201010420', 'hex'), d, Buffer.from('a00a06082a8648ce3d030107', 'hex')]);
+  return createPrivateKey({ key: sec1, format: 'der', type: 'sec1' });
+}
+
+/** The folder the vectors ship in. */
+export const VECTORS_DIR = resolve(import.meta.dirname, '../vectors/package');
+
+if (process.argv[1]?.endsWith('packageVectors.mjs')) {
+  const read = (file: string) => {
+    try {
+      return new Uint8Array(readFileSync(join(VECTORS_DIR, file)));
+    } catch {
+      return undefined;
+    }
+  };
+  const { files, vectors } = await buildPackageVectors(read);
+  mkdirSync(VECTORS_DIR, { recursive: true });
+  for (const [file, bytes] of files) writeFileSync(join(VECTORS_DIR, file), bytes);
+  writeFileSync(join(VECTORS_DIR, 'vectors.json'), `${JSON.stringify(vectors, null, 2)}\n`);
+  console.log(`wrote ${files.size} files and vectors.json (${vectors.length} cases) in ${VECTORS_DIR}`);
+}

@@ -1,0 +1,107 @@
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** A developer key read from its file (`file` as the user named it, for messages). */
+export interface DeveloperKey {
+  file: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  /** The svc id derived from it. */
+  id: string;
+}
+
+/**
+ * The folder of developer keys: `$SVC_STATE_DIR/keys` (default `~/.svc-sdk/keys`), outside every project, so a key
+ * never lands in a repository by accident.
+ */
+export function keysDir(): string {
+  return join(process.env.SVC_STATE_DIR || join(homedir(), '.svc-sdk'), 'keys');
+}
+
+/** The id of a public key: the first 16 hex characters of SHA-256 of its SPKI DER (as `openssl pkey -pubout`). */
+export function idOfKey(publicKey: KeyObject): string {
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Whether the key is of a kind a package can be signed with: Ed25519, or ECDSA on P-256. */
+const supported = (key: KeyObject) =>
+  key.asymmetricKeyType === 'ed25519' ||
+  (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1');
+
+/**
+ * Reads a private key (PKCS#8 PEM, as `svc keygen` writes it) for signing. Resolves to the key and the warnings to
+ * print (a file others can read), or to a sentence saying why it cannot sign (a public key, not a key, another
+ * algorithm), naming the file and what to pass instead.
+ */
+export async function readDeveloperKey(
+  file: string,
+  label = file,
+): Promise<{ key: DeveloperKey; warnings: string[] } | { problem: string }> {
+  let text: string;
+  let mode: number;
+  try {
+    [text, mode] = await Promise.all([readFile(file, 'utf8'), stat(file).then((s) => s.mode)]);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      problem: `${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the private key file \`svc keygen\` wrote`,
+    };
+  }
+  if (/-----BEGIN (RSA )?PUBLIC KEY-----/.test(text) && !/PRIVATE KEY-----/.test(text))
+    return {
+      problem: `${label} is a public key; signing needs the private key (the .pem file \`svc keygen\` wrote, kept secret)`,
+    };
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----/.test(text))
+    return {
+      problem: `${label} is encrypted with a passphrase; write an unencrypted copy (openssl pkey -in ${label} -out <file>, mode 600) or sign through your KMS`,
+    };
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey({ key: text, format: 'pem' });
+  } catch {
+    return {
+      problem: `${label} is not a private key in PEM; pass the file \`svc keygen\` wrote (PKCS#8, "-----BEGIN PRIVATE KEY-----")`,
+    };
+  }
+  if (!supported(privateKey))
+    return {
+      problem: `${label} is a ${privateKey.asymmetricKeyType} key; a package is signed with Ed25519 (\`svc keygen\`) or ECDSA P-256`,
+    };
+  const publicKey = createPublicKey(privateKey);
+  const warnings =
+    (mode & 0o077) !== 0
+      ? [`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${label}`]
+      : [];
+  return { key: { file: label, privateKey, publicKey, id: idOfKey(publicKey) }, warnings };
+}
+
+/** Reads a public key (or the public half of a private key) in PEM, for `--trust`; undefined when it is neither. */
+export async function readPublicKey(file: string): Promise<KeyObject | string> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error);
+  if (typeof text !== 'string') return `${file} cannot be read (${text.code}); pass a public key file (PEM)`;
+  try {
+    const key = createPublicKey(text);
+    return supported(key) ? key : `${file} is a ${key.asymmetricKeyType} key; trust an Ed25519 or ECDSA P-256 key`;
+  } catch {
+    return `${file} is not a key in PEM; pass the public key printed by \`svc keygen\` (-----BEGIN PUBLIC KEY-----)`;
+  }
+}
+
+/** The git work tree `path` is inside (the folder holding `.git`), or undefined. */
+export async function gitWorkTree(path: string): Promise<string | undefined> {
+  for (let dir = path; ; dir = dirname(dir)) {
+    if (
+      await stat(join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+
+/** Where a mini app's manifest and its code are, or why they were not found. */
+export type AppLocation = { ok: true; manifestFile: string; projectDir: string } | { ok: false; message: string };
+
+// The folders whose files a bundler copies unchanged into its output (Vite's `public`, SvelteKit's `static`): a
+// manifest there belongs to the project one level up, whose code is beside the folder, not in it.
+const STATIC_FOLDERS = new Set(['public', 'static']);
+
+const isFile = (path: string) =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
+/**
+ * Finds a mini app's manifest and the project folder its code lives in, from what a person typed: a folder (its
+ * `manifest.json`, else its `public/manifest.json`, as `svc init --template vite` lays it out) or the manifest's
+ * file itself.
+ *
+ * @remarks
+ * A manifest in `public/` or `static/` of a folder with a `package.json` belongs to that folder's project: the code
+ * to check is in `src/` beside it, not in the folder of static files. Anywhere else the manifest's own folder is the
+ * project (a plain app keeps its code beside its manifest).
+ */
+export async function locateApp(given: string, show: (path: string) => string): Promise<AppLocation> {
+  const isDir = await stat(given).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  let manifestFile: string | undefined;
+  if (!isDir) {
+    // A path that is not a folder names the manifest, or a folder not made yet: reading it then says what is missing.
+    manifestFile = (await isFile(given)) || given.endsWith('.json') ? given : join(given, 'manifest.json');
+  } else {
+    for (const candidate of [join(given, 'manifest.json'), join(given, 'public', 'manifest.json')])
+      if (!manifestFile && (await isFile(candidate))) manifestFile = candidate;
+    if (!manifestFile)
+      return {
+        ok: false,
+        message: `no manifest.json in ${show(given)} or ${show(join(given, 'public'))}; create one with \`svc init\`, or pass the folder that holds it`,
+      };
+  }
+  const folder = dirname(resolve(manifestFile));
+  const parent = dirname(folder);
+  const projectDir =
+    STATIC_FOLDERS.has(basename(folder)) && (await isFile(join(parent, 'package.json'))) ? parent : folder;
+  return { ok: true, manifestFile: resolve(manifestFile), projectDir };
+}
+
+/**
+ * Makes a glob relative to the project folder the scan starts from. Globs are written relative to it, except one
+ * that starts with `./` or `../`, which is read from the folder the person named (`svc check public --include
+ * '../src/**'`); `undefined` when that points outside the project.
+ */
+export function globFromProject(glob: string, namedDir: string, projectDir: string): string | undefined {
+  // A plain glob is already relative to the project folder, which the help names as the scan's start.
+  if (!glob.startsWith('../') && !glob.startsWith('./')) return glob;
+  const star = glob.search(/[*?[{]/);
+  const fixed = star === -1 ? glob : glob.slice(0, glob.lastIndexOf('/', star) + 1);
+  const rest = glob.slice(fixed.length) || '**';
+  const base = relative(projectDir, resolve(namedDir, fixed)).split('\\').join('/');
+  if (base.startsWith('..')) return undefined;
+  return base === '' ? rest : `${base}/${rest}`;
+}

@@ -1,0 +1,146 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
+import { BundleBuilder } from 'wbn';
+import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
+import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
+import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
+import { describePathProblem } from '../package/readPackage';
+import { checkPackageFiles } from './checkPackageFiles';
+import type { DeveloperKey } from './developerKeys';
+import { readJsonFile } from './readJsonFile';
+
+/** The content type each file is served with, by extension; any other file is application/octet-stream. */
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.mp3': 'audio/mpeg',
+  '.mp4': 'video/mp4',
+};
+
+/** What {@link packApp} made, or every reason it refused. */
+export type PackResult =
+  | { ok: true; bytes: Uint8Array; manifest: Manifest; files: string[]; skipped: string[]; warnings: string[] }
+  | { ok: false; problems: string[] };
+
+/** Every file under `dir` by its package path, and what is left out (dot-files, packages) or refused (links). */
+async function listFiles(dir: string) {
+  const files: { path: string; full: string }[] = [];
+  const skipped: string[] = [];
+  const problems: string[] = [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    const full = join(entry.parentPath, entry.name);
+    const rel = relative(dir, full);
+    const parts = rel.split(sep);
+    // Dot-files (.git, .vscode, .env) and earlier packages are never part of the app.
+    if (parts.some((part) => part.startsWith('.')) || entry.name.endsWith('.swbn')) {
+      if (!parts.slice(0, -1).some((part) => part.startsWith('.'))) skipped.push(rel);
+      continue;
+    }
+    if (entry.isSymbolicLink()) {
+      problems.push(`${rel} is a symbolic link; a package holds files only: copy the file in, or remove the link`);
+      continue;
+    }
+    if (!entry.isFile()) continue;
+    const path = `/${parts.join('/')}`;
+    const problem = describePathProblem(path);
+    if (problem) problems.push(`${rel} cannot be packed: ${problem}; rename it`);
+    else files.push({ path, full });
+  }
+  // A byte-wise order, so the same folder always gives the same bundle.
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped: skipped.sort(), problems };
+}
+
+/**
+ * Packs an app folder into a signed package: validates it as `svc validate <folder>` does, refuses a manifest `id`
+ * derived from none of the keys (unless `rotated`), bundles every file at its path (wbn) and signs the bundle with
+ * every key (wbn-sign). The same folder and Ed25519 keys give the same bytes. The package is verified before it is
+ * returned, with the checks a host runs.
+ */
+export async function packApp(options: { dir: string; keys: DeveloperKey[]; rotated?: boolean }): Promise<PackResult> {
+  const { dir, keys } = options;
+  const read = await readJsonFile(join(dir, 'manifest.json'), join(dir, 'manifest.json'));
+  if (!read.ok) return { ok: false, problems: [read.message] };
+  const result = validateManifest(read.value);
+  const missing = await checkPackageFiles(dir, read.value as object);
+  const errors = [...(result.ok ? [] : result.issues), ...missing].filter((i) => i.severity === 'error');
+  if (!result.ok || errors.length > 0)
+    return { ok: false, problems: errors.map((issue) => `manifest.json: ${issue.message}`) };
+  const { manifest } = result;
+  const warnings = [...result.warnings, ...checkPlaceholders(read.value)].map((i) => `manifest.json: ${i.message}`);
+  const ids = keys.map((key) => key.id);
+  if (!options.rotated && !ids.includes(manifest.id))
+    return {
+      ok: false,
+      problems: [
+        `manifest.json: $.id ${manifest.id} is derived from none of the signing keys (${keys.map((k) => `${k.id} from ${k.file}`).join(', ')}); ` +
+          `sign with the key of ${manifest.id}, or write "id": "${ids[0]}" in manifest.json for a new app` +
+          ` (after the store moved ${manifest.id} to a new key, pass --rotated)`,
+      ],
+    };
+  const listed = await listFiles(dir);
+  const problems = [...listed.problems];
+  const builder = new BundleBuilder('b2');
+  let size = 0;
+  for (const { path, full } of listed.files) {
+    const body = await readFile(full);
+    size += body.length;
+    if (body.subarray(0, 64).toString('latin1').includes('PRIVATE KEY-----'))
+      problems.push(`${path.slice(1)} is a private key; keep keys out of the app folder (move it, then pack again)`);
+    builder.addExchange(
+      path,
+      200,
+      { 'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream' },
+      body,
+    );
+  }
+  if (size > MAX_PACKAGE_BYTES)
+    problems.push(
+      `the files add up to ${size} bytes, over the package limit of ${MAX_PACKAGE_BYTES}; ship smaller assets (compress images, fetch large data from your backend)`,
+    );
+  if (problems.length > 0) return { ok: false, problems };
+  const bundle = builder.createBundle();
+  const signer = new IntegrityBlockSigner(
+    bundle,
+    manifest.id,
+    keys.map((key) => new NodeCryptoSigningStrategy(key.privateKey)),
+  );
+  const { signedWebBundle } = await signer.sign();
+  const trustedKeys = keys.map((key) => new Uint8Array(key.publicKey.export({ type: 'spki', format: 'der' })));
+  await verifyPackage(signedWebBundle, { trustedKeys, maxBytes: Number.MAX_SAFE_INTEGER });
+  if (signedWebBundle.length > MAX_PACKAGE_BYTES)
+    return {
+      ok: false,
+      problems: [
+        `the package is ${signedWebBundle.length} bytes, over the limit of ${MAX_PACKAGE_BYTES}; ship smaller assets`,
+      ],
+    };
+  return {
+    ok: true,
+    bytes: signedWebBundle,
+    manifest,
+    files: listed.files.map((f) => f.path),
+    skipped: listed.skipped,
+    warnings,
+  };
+}

@@ -1,0 +1,107 @@
+import { access, rename, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { EXIT, plural, writeLine } from './CliIo';
+import { defineCommand } from './defineCommand';
+import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
+import { packApp } from './packApp';
+import { readJsonFile } from './readJsonFile';
+import { usageError } from './usageError';
+
+/** The package's file name: the app's name in lowercase letters, digits and dashes, then its version. */
+const packageName = (name: string, version: string) =>
+  `${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'app'
+  }-${version}.swbn`;
+
+/**
+ * `svc pack [dir] --key <file> [--key <file>...] [--out <file>] [--rotated]`: validates the app folder, signs it with
+ * every key and writes `<name>-<version>.swbn`. Exit 0 written, 1 refused (nothing written), 2 usage error.
+ * @public
+ */
+export const PACK = defineCommand({
+  name: 'pack',
+  usage: ['[dir]'],
+  summary: `Pack and sign an app folder into <name>-<version>.swbn.`,
+  description: `Validates the app folder (default .) as \`svc validate <dir>\` does (manifest, entry, icons, CSP), checks that
+the manifest's id is derived from a signing key, bundles every file at its path (dot-files and .swbn files left
+out) and signs it with every --key. Writes <name>-<version>.swbn in the working directory. The same folder and
+Ed25519 keys give the same bytes.`,
+  options: {
+    key: {
+      type: 'string',
+      multiple: true,
+      value: 'file',
+      help: `A private key to sign with (repeatable: to rotate a key, sign one release with the old
+and the new key). Default: $SVC_STATE_DIR/keys/<the manifest's id>.pem.`,
+    },
+    out: { type: 'string', value: 'file', help: `Write the package here instead.` },
+    rotated: {
+      type: 'boolean',
+      help: `The id is bound to a key it was not derived from (the store moved it at a rotation):
+sign with the new key alone.`,
+    },
+  },
+  footer: `Exit codes: 0 written, 1 refused (invalid folder, wrong key, too large: nothing written), 2 usage error.
+
+Example:
+  $ svc pack dist
+  wrote team-polls-1.2.0.swbn (3 files, 48213 bytes), id 3f1c0a9b7d2e4c68, version 1.2.0, signed by 3f1c0a9b7d2e4c68
+`,
+  oneDirectory: true,
+  async run({ values, dir }, io) {
+    const refuse = (lines: string[]) => {
+      for (const line of lines) writeLine(io.stderr, `svc pack: ${line}`);
+      writeLine(io.stderr, 'svc pack: nothing written.');
+      return EXIT.invalid;
+    };
+    let keyFiles = (values.key ?? []).map((file) => resolve(io.cwd, file));
+    if (keyFiles.length === 0) {
+      const read = await readJsonFile(join(dir, 'manifest.json'), join(dir, 'manifest.json'));
+      const id = read.ok ? (read.value as { id?: unknown }).id : undefined;
+      const found = typeof id === 'string' && /^[0-9a-f]{16}$/.test(id) ? join(keysDir(), `${id}.pem`) : undefined;
+      if (
+        !found ||
+        !(await access(found).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return usageError(
+          io,
+          'pack',
+          `no --key given${found ? ` and no ${found}` : ''}; pass --key <file>, the private key of the manifest's id (svc keygen makes one)`,
+        );
+      keyFiles = [found];
+    }
+    if (new Set(keyFiles).size !== keyFiles.length) return usageError(io, 'pack', 'the same --key is given twice');
+    const keys: DeveloperKey[] = [];
+    const problems: string[] = [];
+    for (const file of keyFiles) {
+      const read = await readDeveloperKey(file, relative(io.cwd, file) || file);
+      if ('problem' in read) problems.push(read.problem);
+      else {
+        for (const warning of read.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
+        keys.push(read.key);
+      }
+    }
+    if (problems.length > 0) return refuse(problems);
+    const packed = await packApp({ dir, keys, rotated: values.rotated === true });
+    if (!packed.ok) return refuse(packed.problems);
+    for (const warning of packed.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
+    const out = resolve(io.cwd, values.out ?? packageName(packed.manifest.name, packed.manifest.version));
+    // Written beside, then renamed: a reader never sees half a package.
+    const temporary = `${out}.${process.pid}.tmp`;
+    await writeFile(temporary, packed.bytes);
+    await rename(temporary, out);
+    const signers = [...new Set(keys.map((k) => k.id))].join(' and ');
+    writeLine(
+      io.stdout,
+      `wrote ${relative(io.cwd, out) || out} (${plural(packed.files.length, 'file')}, ${packed.bytes.length} bytes), id ${packed.manifest.id}, version ${packed.manifest.version}, signed by ${signers}`,
+    );
+    if (packed.skipped.length > 0) writeLine(io.stderr, `svc pack: left out ${packed.skipped.join(', ')}`);
+    return EXIT.ok;
+  },
+});

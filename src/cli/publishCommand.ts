@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { STORE_PATH } from '../dev/store/storePath';
+import { readStoreDiscovery } from '../dev/store/storeDiscovery';
+import { EXIT, writeLine } from './CliIo';
+import { DEFAULT_DEV_PORT } from './devCommand';
+import { defineCommand } from './defineCommand';
+import { usageError } from './usageError';
+
+/**
+ * `svc publish <file.swbn> [--to <svc dev URL>]`: uploads a signed package to the local store of a running `svc dev`.
+ * Exit 0 accepted, 1 refused (the store's problem detail is printed), 2 usage error, unreadable file or no store.
+ * @public
+ */
+export const PUBLISH = defineCommand({
+  name: 'publish',
+  usage: ['<file.swbn>'],
+  summary: `Upload a signed package to the local store of a running svc dev.`,
+  description: `Uploads the package to the store of the svc dev running on this machine (its token is in a file only you can
+read). The store verifies it, binds the id to its key on the first upload, accepts afterwards only packages signed
+by the bound key (or by it and one new key: a rotation), and only a version higher than every one it accepted,
+revoked ones included. An accepted version is what installed people run: the open messenger relaunches the app.`,
+  options: {
+    to: {
+      type: 'string',
+      value: 'url',
+      help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}).`,
+    },
+  },
+  footer: `Exit codes: 0 accepted, 1 refused by the store, 2 usage error, unreadable file or no svc dev there.
+`,
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1)
+      return usageError(io, 'publish', positionals.length ? 'one package at a time' : 'pass the .swbn file to publish');
+    let origin: string;
+    try {
+      origin = new URL(values.to ?? `http://127.0.0.1:${DEFAULT_DEV_PORT}`).origin;
+    } catch {
+      return usageError(io, 'publish', `--to ${values.to} is not a URL; pass the URL svc dev printed`);
+    }
+    if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin))
+      return usageError(
+        io,
+        'publish',
+        `--to ${origin}: the local store runs on loopback; pass the URL svc dev printed`,
+      );
+    const file = resolve(io.cwd, positionals[0]!);
+    const label = relative(io.cwd, file) || file;
+    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => error);
+    if (bytes instanceof Error) {
+      writeLine(
+        io.stderr,
+        `svc publish: ${label} cannot be read (${bytes.code}); pass the .swbn file \`svc pack\` wrote`,
+      );
+      return EXIT.usage;
+    }
+    const store = await readStoreDiscovery(origin.replace('localhost', '127.0.0.1'));
+    if (!store) {
+      writeLine(
+        io.stderr,
+        `svc publish: no svc dev runs at ${origin} on this machine; start one (svc dev <file.swbn>), or pass --to <the URL it printed>`,
+      );
+      return EXIT.usage;
+    }
+    let response: Response;
+    try {
+      response = await fetch(`${store.url}${STORE_PATH}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${store.token}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+    } catch (error) {
+      writeLine(
+        io.stderr,
+        `svc publish: ${store.url} did not answer (${(error as Error).message}); is svc dev still running?`,
+      );
+      return EXIT.usage;
+    }
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (response.status === 201) {
+      writeLine(
+        io.stdout,
+        `published ${label}: ${body.id} ${body.version}, signed by ${(body.signers as string[]).join(' and ')}; the id is bound to key ${body.key_id}`,
+      );
+      return EXIT.ok;
+    }
+    writeLine(io.stderr, `svc publish: refused (${response.status} ${body.title ?? ''}): ${body.detail ?? ''}`);
+    return EXIT.invalid;
+  },
+});

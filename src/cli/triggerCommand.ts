@@ -1,0 +1,217 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { WEBHOOK_EVENTS, type WebhookEventName } from '../server/events';
+import { signRequest } from '../server/signRequest';
+import { WEBHOOK_SCHEMAS } from '../server/webhookSchemas';
+import { EXIT, writeLine } from './CliIo';
+import { defineCommand } from './defineCommand';
+import { usageError } from './usageError';
+
+/** The platform's answer budget for a webhook, in ms. */
+const ANSWER_BUDGET_MS = 5000;
+/** How long `svc trigger` waits for a slow backend before giving up, in ms: long enough to measure one. */
+const WAIT_MS = 30_000;
+/** Characters of the answer's body printed. */
+const BODY_SHOWN = 2000;
+
+/** Reads `KEY=value` lines, the form `svc dev --backend-env` writes (blank lines and `#` comments skipped). */
+function parseEnvFile(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith('#')) continue;
+    values[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return values;
+}
+
+/** The signing secret and the mini app id from the options, or the sentence saying what is missing. */
+async function readSecret(
+  cwd: string,
+  backendEnv: string | undefined,
+  secretFile: string | undefined,
+): Promise<{ secret: string; miniAppId?: string } | { problem: string }> {
+  if (backendEnv && secretFile)
+    return { problem: 'give --backend-env or --secret-file, not both: one of them holds the signing secret' };
+  const file = backendEnv ?? secretFile;
+  if (!file)
+    return {
+      problem:
+        'no signing secret: pass --backend-env <file> (the file svc dev --backend-env writes, with SVC_SIGNING_SECRET) or --secret-file <file> (the secret alone)',
+    };
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    return { problem: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})` };
+  }
+  if (secretFile) {
+    const secret = text.trim();
+    if (!secret || /\s/.test(secret))
+      return { problem: `${file} must hold the signing secret alone, on one line (it is empty or holds more)` };
+    return { secret };
+  }
+  const env = parseEnvFile(text);
+  if (!env.SVC_SIGNING_SECRET)
+    return { problem: `${file} has no SVC_SIGNING_SECRET line: write it with svc dev --backend-env <file>` };
+  return { secret: env.SVC_SIGNING_SECRET, ...(env.SVC_MINI_APP_ID ? { miniAppId: env.SVC_MINI_APP_ID } : {}) };
+}
+
+/** The event's example with fresh `occurred_at`, the mini app id and the `--set` overrides, or what is wrong. */
+function buildPayload(
+  event: WebhookEventName,
+  sets: readonly string[],
+  miniAppId: string | undefined,
+): { payload: Record<string, unknown> } | { problem: string } {
+  const { schema, example } = WEBHOOK_SCHEMAS[event];
+  const fields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape);
+  const payload: Record<string, unknown> = {
+    ...example,
+    occurred_at: new Date().toISOString(),
+    ...(miniAppId ? { mini_app_id: miniAppId } : {}),
+  };
+  for (const set of sets) {
+    const at = set.indexOf('=');
+    const field = at > 0 ? set.slice(0, at) : '';
+    if (!field) return { problem: `--set ${set}: write it as field=value, such as --set app_user_id=au-bob` };
+    if (field === 'event') return { problem: '--set event: the event is the first argument, not a field to set' };
+    if (!fields.includes(field))
+      return {
+        problem: `--set ${field}: ${event} has no field ${field}; its fields are ${fields.filter((f) => f !== 'event').join(', ')}`,
+      };
+    payload[field] = set.slice(at + 1);
+  }
+  const checked = schema.safeParse(payload);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    return {
+      problem: `--set ${String(issue.path[0])}=${String(payload[String(issue.path[0])])}: ${issue.message.toLowerCase()} (the value ${event} carries must match the contract)`,
+    };
+  }
+  return { payload };
+}
+
+/**
+ * `svc trigger <event> --to <url>`: sends one signed example of a webhook event to any URL, as the platform would
+ * (the contract's example, `--set` overrides, a fresh timestamp), and prints the answer's status, time and body.
+ * Exit 0 when the backend acknowledged it with a 2xx within 5 s, 1 when it did not (another status, no answer, or too
+ * slow), 2 for bad input (nothing is sent).
+ * @public
+ */
+export const TRIGGER = defineCommand({
+  name: 'trigger',
+  usage: ['<event> --to <url>'],
+  summary: 'Send one signed test webhook to a backend, and print its answer.',
+  description: `Sends one signed example of <event> to <url> as the platform would: the example payload of the
+contract (svc-sdk/server-api.openapi.json) with a fresh occurred_at, your --set overrides and a fresh timestamp,
+signed with the signing secret. Prints the answer's status, the time it took and its body. For a backend that svc dev
+does not run: a staging server, a framework's own dev server.
+
+Events: ${WEBHOOK_EVENTS.join(', ')}.`,
+  options: {
+    to: { type: 'string', value: 'url', help: 'The backend webhook URL (http or https). Required.' },
+    'backend-env': {
+      type: 'string',
+      value: 'file',
+      help: 'The env file svc dev --backend-env writes: its SVC_SIGNING_SECRET signs,\nits SVC_MINI_APP_ID names the mini app.',
+    },
+    'secret-file': { type: 'string', value: 'file', help: 'A file holding the signing secret alone.' },
+    set: {
+      type: 'string',
+      multiple: true,
+      value: 'field=value',
+      help: 'Sets a field of the payload, such as --set app_user_id=au-bob (repeatable).',
+    },
+  },
+  footer: `Exit codes: 0 acknowledged (2xx within 5 s), 1 not acknowledged (another status, unreachable, or slower than
+5 s), 2 bad input (nothing was sent).
+
+Example:
+  svc trigger user.deprovisioned --to http://localhost:3000/svc/webhooks --backend-env backend.env --set app_user_id=au-bob
+`,
+  async run({ values, positionals }, io) {
+    const [name, ...extra] = positionals;
+    if (!name) return usageError(io, 'trigger', `name the event to send: one of ${WEBHOOK_EVENTS.join(', ')}`);
+    if (extra.length) return usageError(io, 'trigger', `one event at a time; got ${positionals.join(', ')}`);
+    if (!(WEBHOOK_EVENTS as readonly string[]).includes(name))
+      return usageError(io, 'trigger', `unknown event "${name}"; the events are ${WEBHOOK_EVENTS.join(', ')}`);
+    const event = name as WebhookEventName;
+    if (!values.to) return usageError(io, 'trigger', 'name where to send it: --to <url> (your backend webhook URL)');
+    let url: URL;
+    try {
+      url = new URL(values.to);
+    } catch {
+      return usageError(
+        io,
+        'trigger',
+        `--to ${values.to} is not a URL: write it whole, such as http://localhost:3000/webhooks`,
+      );
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return usageError(
+        io,
+        'trigger',
+        values.to.includes('://')
+          ? `--to ${values.to} is a ${url.protocol} URL: webhooks go to http or https URLs`
+          : `--to ${values.to} has no http:// or https://: write the URL whole, such as http://${values.to}`,
+      );
+    const secret = await readSecret(io.cwd, values['backend-env'], values['secret-file']);
+    if ('problem' in secret) return usageError(io, 'trigger', secret.problem);
+    const built = buildPayload(event, values.set ?? [], secret.miniAppId);
+    if ('problem' in built) return usageError(io, 'trigger', built.problem);
+
+    const body = JSON.stringify(built.payload);
+    const headers = await signRequest({
+      body,
+      secret: secret.secret,
+      miniAppId: String(built.payload.mini_app_id),
+    });
+    writeLine(io.stdout, `POST ${url.href}  ${event}`);
+    writeLine(io.stdout, body);
+    const started = performance.now();
+    let response: Response;
+    try {
+      // No redirect is followed: the platform posts to the URL it was given.
+      response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(WAIT_MS),
+      });
+    } catch (error) {
+      const ms = Math.round(performance.now() - started);
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer in ${WAIT_MS / 1000} s: the platform gives up after 5 s and retries`
+          : `${cause?.code ?? cause?.message ?? (error as Error).message}: is the backend running at ${url.origin}?`;
+      writeLine(io.stderr, `svc trigger: could not deliver to ${url.href} after ${ms} ms (${why}).`);
+      return EXIT.invalid;
+    }
+    const text = await response.text();
+    const ms = Math.round(performance.now() - started);
+    const ok = response.status >= 200 && response.status < 300;
+    writeLine(io.stdout, `<-- ${response.status} ${response.statusText} in ${ms} ms`);
+    if (text)
+      writeLine(
+        io.stdout,
+        text.length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}… (${text.length} characters)` : text,
+      );
+    if (ms > ANSWER_BUDGET_MS) {
+      writeLine(
+        io.stderr,
+        `svc trigger: the backend answered in ${ms} ms, over the platform's 5 s rule: the platform counts that delivery as failed and retries it. Acknowledge first, then do the slow work.`,
+      );
+      return EXIT.invalid;
+    }
+    if (!ok) {
+      writeLine(
+        io.stderr,
+        `svc trigger: the backend answered ${response.status}, not a 2xx: the platform would retry this delivery with backoff for 24 h.${response.status === 401 ? ' A 401: does the backend verify with this signing secret (and, during a rotation, the previous one too)?' : ''}`,
+      );
+      return EXIT.invalid;
+    }
+    return EXIT.ok;
+  },
+});

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { isPackageError, verifyPackage } from '../package';
+import { EXIT, writeLine } from './CliIo';
+import { defineCommand } from './defineCommand';
+import { readPublicKey } from './developerKeys';
+import { usageError } from './usageError';
+
+/**
+ * `svc verify <file.swbn> [--trust <public key file>...] [--json]`: runs every check a host runs before it opens a
+ * package and prints its id, version, signers and files. Exit 0 valid, 1 invalid, 2 unreadable or usage error.
+ * @public
+ */
+export const VERIFY = defineCommand({
+  name: 'verify',
+  usage: ['<file.swbn>'],
+  summary: `Check a signed package as a host does before running it.`,
+  description: `Checks the integrity block and every signature, that the id is derived from a signing key (or that a signer is
+a --trust key), the file paths, and that /manifest.json is valid, has the package's id, and names files that are
+in the package. Prints the id, the version, the signers and the files.`,
+  options: {
+    trust: {
+      type: 'string',
+      multiple: true,
+      value: 'file',
+      help: `A public key (PEM) bound to the package's id after a key rotation (repeatable).`,
+    },
+    json: { type: 'boolean', help: `Print a JSON report instead of lines.` },
+  },
+  footer: `Exit codes: 0 valid, 1 invalid (a changed byte, a wrong key, a bad manifest), 2 unreadable file or
+            usage error.
+`,
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1)
+      return usageError(io, 'verify', positionals.length ? 'one package at a time' : 'pass the .swbn file to check');
+    const file = resolve(io.cwd, positionals[0]!);
+    const label = relative(io.cwd, file) || file;
+    const trustedKeys: Uint8Array[] = [];
+    for (const trust of values.trust ?? []) {
+      const key = await readPublicKey(resolve(io.cwd, trust));
+      if (typeof key === 'string') return usageError(io, 'verify', `--trust ${key}`);
+      trustedKeys.push(new Uint8Array(key.export({ type: 'spki', format: 'der' })));
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      writeLine(
+        io.stderr,
+        `svc verify: ${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the .swbn file \`svc pack\` wrote`,
+      );
+      return EXIT.usage;
+    }
+    try {
+      const pkg = await verifyPackage(bytes, { trustedKeys });
+      const signers = pkg.signers.map((s) => ({
+        type: s.type,
+        id: s.id,
+        ...(s.id === pkg.id ? { derived: true } : {}),
+        ...(s.trusted ? { trusted: true } : {}),
+      }));
+      const files = [...pkg.files.values()].map((f) => ({ path: f.path, type: f.contentType, bytes: f.body.length }));
+      if (values.json) {
+        writeLine(io.stdout, JSON.stringify({ ok: true, id: pkg.id, version: pkg.version, signers, files }, null, 2));
+        return EXIT.ok;
+      }
+      writeLine(io.stdout, `${label}: valid: ${pkg.manifest.name} ${pkg.version}, id ${pkg.id}, ${bytes.length} bytes`);
+      for (const s of signers)
+        writeLine(
+          io.stdout,
+          `  signed by ${s.type} key ${s.id}${s.derived ? ' (the id is derived from it)' : ''}${s.trusted ? ' (trusted)' : ''}`,
+        );
+      for (const f of files) writeLine(io.stdout, `  ${f.path}  ${f.type}  ${f.bytes} bytes`);
+      return EXIT.ok;
+    } catch (error) {
+      if (!isPackageError(error)) throw error;
+      if (values.json)
+        writeLine(io.stdout, JSON.stringify({ ok: false, code: error.code, message: error.message }, null, 2));
+      writeLine(io.stderr, `svc verify: ${label}: invalid (${error.code}): ${error.message}`);
+      return EXIT.invalid;
+    }
+  },
+});

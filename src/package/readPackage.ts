@@ -1,0 +1,318 @@
+import { type CborValue, readCbor, readHead } from './readCbor';
+import { KEY_ATTRIBUTES, type SignatureType, spkiOfSigner } from './packageKeys';
+import { PackageError } from './PackageError';
+
+/**
+ * The largest package read by default: 32 MiB (docs/decisions.md says why). A larger one is refused before it is
+ * parsed.
+ * @public
+ */
+export const MAX_PACKAGE_BYTES = 32 * 1024 * 1024;
+
+/** The first 10 bytes of every package: a CBOR array of 4, then the 8-byte magic 🖋📦 as a byte string. */
+const BLOCK_START = Uint8Array.from([0x84, 0x48, 0xf0, 0x9f, 0x96, 0x8b, 0xf0, 0x9f, 0x93, 0xa6]);
+/** The integrity block's version, a 4-byte string: `2b` and two zero bytes. */
+const BLOCK_VERSION = Uint8Array.from([0x44, 0x32, 0x62, 0x00, 0x00]);
+/** The web bundle's magic 🌐📦 and its version `b2`, as CBOR byte strings. */
+const BUNDLE_MAGIC = Uint8Array.from([0xf0, 0x9f, 0x8c, 0x90, 0xf0, 0x9f, 0x93, 0xa6]);
+const BUNDLE_VERSION = Uint8Array.from([0x62, 0x32, 0x00, 0x00]);
+const KNOWN_SECTIONS = ['index', 'responses', 'critical', 'primary', 'manifest', 'signatures'];
+
+/** One signature of the integrity block, not yet checked. @public */
+export interface PackageSignature {
+  type: SignatureType;
+  /** The signer's public key, SPKI DER (what its id is derived from). */
+  publicKey: Uint8Array;
+  /** The signature: 64 bytes for Ed25519, DER `SEQUENCE { r, s }` for ECDSA P-256. */
+  signature: Uint8Array;
+  /** The CBOR bytes of the signature's attributes, as they are in the file (they are signed). */
+  attributes: Uint8Array;
+}
+
+/** One file of a package. @public */
+export interface PackageFile {
+  /** Its path from the package root, starting with `/` (`/manifest.json`). */
+  path: string;
+  /** Its `content-type` header. */
+  contentType: string;
+  body: Uint8Array;
+}
+
+/** What {@link readPackage} finds in a package, before any signature is checked. @public */
+export interface PackageContents {
+  /** The integrity block's `webBundleId`: the svc id. */
+  id: string;
+  signatures: PackageSignature[];
+  /** The integrity block with an empty signature stack: the bytes each signature covers beside the bundle's hash. */
+  unsignedBlock: Uint8Array;
+  /** The web bundle: everything after the integrity block. */
+  bundle: Uint8Array;
+  /** Every file, by path. */
+  files: ReadonlyMap<string, PackageFile>;
+}
+
+/** Options of {@link readPackage} and `verifyPackage`. @public */
+export interface ReadPackageOptions {
+  /** The largest package accepted, in bytes; default {@link MAX_PACKAGE_BYTES}. */
+  maxBytes?: number;
+}
+
+const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+const malformed = (message: string) => new PackageError('malformed', message);
+
+/** The integrity block of a package, and where the web bundle starts. */
+export interface IntegrityBlock {
+  id: string;
+  signatures: PackageSignature[];
+  unsignedBlock: Uint8Array;
+  bundleStart: number;
+}
+
+/**
+ * Reads the integrity block at the start of `bytes` (PACKAGE.md, checks 1 to 5): its magic and version, the id, and
+ * every signature's type and key, without checking the signatures themselves.
+ * @throws {@link PackageError} naming the first check that fails.
+ */
+export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOptions = {}): IntegrityBlock {
+  const max = options.maxBytes ?? MAX_PACKAGE_BYTES;
+  if (bytes.length === 0) throw new PackageError('empty', 'the file is empty; pass the .swbn file `svc pack` wrote');
+  if (bytes.length > max)
+    throw new PackageError(
+      'too-large',
+      `the package is ${bytes.length} bytes, over the limit of ${max}; ship smaller assets (compress images, split lazy data to your backend)`,
+    );
+  if (!equalBytes(bytes.subarray(0, BLOCK_START.length), BLOCK_START))
+    throw new PackageError(
+      'bad-magic',
+      bytes.length < BLOCK_START.length
+        ? `the file is ${bytes.length} bytes, too short to be a signed package`
+        : 'the file does not start with a signed web bundle integrity block (magic 🖋📦); pass a .swbn file made by `svc pack`',
+    );
+  if (!equalBytes(bytes.subarray(10, 15), BLOCK_VERSION))
+    throw new PackageError(
+      'unsupported-version',
+      bytes.length < 15
+        ? 'the file ends inside the integrity block version'
+        : 'the integrity block is not version 2 ("2b"); repack it with `svc pack`',
+    );
+  const attributes = readCbor(bytes, 15);
+  const id = attributes.value instanceof Map ? attributes.value.get('webBundleId') : undefined;
+  if (!(attributes.value instanceof Map)) throw malformed('the integrity block attributes are not a CBOR map');
+  if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))
+    throw new PackageError(
+      'bad-id',
+      `the integrity block's webBundleId ${JSON.stringify(id ?? null)} is not an svc id (16 lowercase hex characters)`,
+    );
+  const stack = readCbor(bytes, attributes.end);
+  if (!Array.isArray(stack.value)) throw malformed('the integrity block signature stack is not a CBOR array');
+  if (stack.value.length === 0)
+    throw new PackageError('no-signature', 'the package carries no signature; sign it with `svc pack --key <file>`');
+  const signatures: PackageSignature[] = [];
+  // Walk the stack again by position: each signature's attributes are signed as the bytes they are in the file.
+  let at = readHead(bytes, attributes.end).end;
+  for (const [i, entry] of stack.value.entries()) {
+    const attrsStart = readHead(bytes, at).end;
+    const attrs = readCbor(bytes, attrsStart);
+    at = readCbor(bytes, at).end;
+    if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !(entry[1] instanceof Uint8Array))
+      throw malformed(`signature ${i + 1} is not a CBOR array of [attributes map, signature bytes]`);
+    const [map, signature] = entry as [Map<CborValue, CborValue>, Uint8Array];
+    const names = [...map.keys()];
+    const name = names[0];
+    const known = typeof name === 'string' && Object.hasOwn(KEY_ATTRIBUTES, name);
+    const type = known ? KEY_ATTRIBUTES[name as keyof typeof KEY_ATTRIBUTES] : undefined;
+    const key = map.get(name as string);
+    if (names.length !== 1 || !type || !(key instanceof Uint8Array))
+      throw new PackageError(
+        'unknown-signature-type',
+        `signature ${i + 1} has the attributes ${JSON.stringify(names.map(String))}; a signature carries exactly one of ed25519PublicKey or ecdsaP256SHA256PublicKey (bytes)`,
+      );
+    signatures.push({
+      type,
+      publicKey: spkiOfSigner(type, key),
+      signature,
+      attributes: bytes.subarray(attrsStart, attrs.end),
+    });
+  }
+  const unsignedBlock = new Uint8Array(attributes.end + 1);
+  unsignedBlock.set(bytes.subarray(0, attributes.end));
+  unsignedBlock[attributes.end] = 0x80;
+  return { id, signatures, unsignedBlock, bundleStart: stack.end };
+}
+
+/** A path segment: RFC 3986 `pchar` without percent-encoding, and never `.` or `..`. */
+const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
+
+/**
+ * Why `path` is not a package path, or undefined when it is one: `/`, then segments of letters, digits and
+ * `-._~!$&'()*+,;=:@` separated by single slashes, none of them `.` or `..`.
+ */
+export function describePathProblem(path: string): string | undefined {
+  if (!path.startsWith('/')) return 'it does not start with "/" (a package path is absolute from the package root)';
+  if (path.includes('\\')) return 'it holds a backslash (a package path separates folders with "/")';
+  const segments = path.slice(1).split('/');
+  if (segments.some((s) => s === '.' || s === '..'))
+    return 'it holds a "." or ".." segment (it would leave its folder)';
+  if (segments.some((s) => s === '')) return 'it holds an empty segment ("//" or a trailing "/")';
+  if (!segments.every((s) => SEGMENT.test(s)))
+    return "it holds a character other than letters, digits and -._~!$&'()*+,;=:@ (no spaces, %, ? or #)";
+  return undefined;
+}
+
+const bytesOf = (value: CborValue | undefined, what: string): Uint8Array => {
+  if (value instanceof Uint8Array) return value;
+  throw malformed(`${what} is not a CBOR byte string`);
+};
+
+/**
+ * Checks the web bundle's own length, its last 8 bytes (big-endian), against the bytes that follow the integrity
+ * block (PACKAGE.md, check 6): a file cut short or with bytes appended fails here, before any hashing.
+ * @throws {@link PackageError} `truncated` when fewer bytes follow than it says, `malformed` when more do.
+ */
+export function checkBundleLength(bundle: Uint8Array): void {
+  if (bundle.length < 8)
+    throw new PackageError('truncated', 'the file ends before its web bundle: it was cut short; copy it again');
+  const view = new DataView(bundle.buffer, bundle.byteOffset, bundle.byteLength);
+  const declared = view.getBigUint64(bundle.length - 8);
+  if (declared > BigInt(bundle.length))
+    throw new PackageError(
+      'truncated',
+      `the web bundle's last 8 bytes give a length of ${declared} but ${bundle.length} bytes are there: the file was cut short; copy it again`,
+    );
+  if (declared !== BigInt(bundle.length))
+    throw malformed(
+      `the web bundle says it is ${declared} bytes, but ${bundle.length} bytes follow the integrity block`,
+    );
+}
+
+/**
+ * Reads the web bundle (version b2) that follows the integrity block (PACKAGE.md, check 9): its sections,
+ * and every file of its index with the response it points to.
+ * @throws {@link PackageError} naming the first check that fails.
+ */
+function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
+  if (bundle.length < 8) throw new PackageError('truncated', 'the file ends before its web bundle');
+  const view = new DataView(bundle.buffer, bundle.byteOffset, bundle.byteLength);
+  const declared = Number(view.getBigUint64(bundle.length - 8));
+  if (declared > bundle.length)
+    throw new PackageError(
+      'truncated',
+      `the web bundle says it is ${declared} bytes but ${bundle.length} are left: the file was cut short; copy it again`,
+    );
+  if (declared !== bundle.length)
+    throw malformed(
+      `the web bundle says it is ${declared} bytes, but ${bundle.length} bytes follow the integrity block`,
+    );
+  const top = readCbor(bundle, 0);
+  if (top.end !== bundle.length) throw malformed('bytes follow the web bundle');
+  const parts = top.value;
+  if (!Array.isArray(parts) || parts.length !== 5) throw malformed('the web bundle is not a CBOR array of 5 items');
+  if (!equalBytes(bytesOf(parts[0], 'the web bundle magic'), BUNDLE_MAGIC))
+    throw new PackageError('bad-magic', 'the web bundle does not start with its magic 🌐📦');
+  if (!equalBytes(bytesOf(parts[1], 'the web bundle version'), BUNDLE_VERSION))
+    throw new PackageError('unsupported-version', 'the web bundle is not version b2; repack it with `svc pack`');
+  const lengthsBytes = bytesOf(parts[2], 'the section lengths');
+  const lengths = readCbor(lengthsBytes, 0);
+  const sections = parts[3];
+  if (lengths.end !== lengthsBytes.length || !Array.isArray(lengths.value) || !Array.isArray(sections))
+    throw malformed('the section lengths or the sections are not CBOR arrays');
+  if (lengths.value.length !== sections.length * 2)
+    throw malformed('the section lengths do not list one name and one length per section');
+  // Where each section starts in the bundle, to check its declared length and to find the responses.
+  let at = readHead(bundle, 0).end;
+  for (let i = 0; i < 3; i++) at = readCbor(bundle, at).end; // the magic, the version, the section lengths
+  at = readHead(bundle, at).end;
+  const found = new Map<string, { value: CborValue; start: number }>();
+  for (let i = 0; i < sections.length; i++) {
+    const name = lengths.value[2 * i];
+    const length = lengths.value[2 * i + 1];
+    const end = readCbor(bundle, at).end;
+    if (typeof name !== 'string' || found.has(name) || length !== end - at)
+      throw malformed(`section ${i + 1} has a repeated name, or a length other than its size`);
+    found.set(name, { value: sections[i]!, start: at });
+    at = end;
+  }
+  const critical = found.get('critical')?.value;
+  if (critical !== undefined) {
+    const unknown = Array.isArray(critical) ? critical.find((n) => !KNOWN_SECTIONS.includes(String(n))) : critical;
+    if (unknown !== undefined) throw malformed(`the section ${String(unknown)} is critical but unknown`);
+  }
+  const index = found.get('index');
+  const responses = found.get('responses');
+  if (!index || !responses || !(index.value instanceof Map) || !Array.isArray(responses.value))
+    throw malformed('the web bundle has no index map or no responses array');
+  // Each response by its offset from the start of the responses section, as the index gives it.
+  const byOffset = new Map<number, { length: number; value: CborValue }>();
+  let offset = readHead(bundle, responses.start).end;
+  for (const value of responses.value) {
+    const end = readCbor(bundle, offset).end;
+    byOffset.set(offset - responses.start, { length: end - offset, value });
+    offset = end;
+  }
+  const files = new Map<string, PackageFile>();
+  for (const [path, location] of index.value) {
+    if (typeof path !== 'string') throw malformed('an index key is not a text path');
+    const problem = describePathProblem(path);
+    if (problem) throw new PackageError('bad-path', `the file path ${JSON.stringify(path)} is refused: ${problem}`);
+    const [start, length] = Array.isArray(location) ? location : [];
+    const response = typeof start === 'number' ? byOffset.get(start) : undefined;
+    if (!Array.isArray(location) || location.length !== 2 || !response || response.length !== length)
+      throw malformed(`the index entry of ${path} points to no response`);
+    files.set(path, readResponse(path, response.value));
+  }
+  return files;
+}
+
+/** One response of the bundle: its headers must say status 200 and give a content type. */
+function readResponse(path: string, value: CborValue): PackageFile {
+  if (!Array.isArray(value) || value.length !== 2) throw malformed(`the response of ${path} is not [headers, body]`);
+  const headerBytes = bytesOf(value[0], `the headers of ${path}`);
+  const body = bytesOf(value[1], `the body of ${path}`);
+  const headers = readCbor(headerBytes, 0);
+  if (headers.end !== headerBytes.length || !(headers.value instanceof Map))
+    throw malformed(`the headers of ${path} are not one CBOR map`);
+  const decode = new TextDecoder();
+  const field = new Map<string, string>();
+  for (const [k, v] of headers.value)
+    field.set(decode.decode(bytesOf(k, `a header name of ${path}`)), decode.decode(bytesOf(v, `a header of ${path}`)));
+  if (field.get(':status') !== '200') throw malformed(`the response of ${path} does not have status 200`);
+  const contentType = field.get('content-type');
+  if (contentType === undefined) throw malformed(`the response of ${path} has no content-type`);
+  return { path, contentType, body };
+}
+
+/**
+ * Reads a signed package (`.swbn`) without checking its signatures: the id, each signature's type and key, and
+ * every file. To decide whether to run a package, use `verifyPackage`, which also checks the signatures, the id and
+ * the manifest.
+ * @throws {@link PackageError} naming what is wrong (`code`) and what to do (`message`).
+ * @example
+ * ```ts
+ * const { id, files } = readPackage(new Uint8Array(await (await fetch('app.swbn')).arrayBuffer()));
+ * ```
+ * @public
+ */
+export function readPackage(bytes: Uint8Array, options: ReadPackageOptions = {}): PackageContents {
+  const block = readIntegrityBlock(bytes, options);
+  const bundle = bytes.subarray(block.bundleStart);
+  return {
+    id: block.id,
+    signatures: block.signatures,
+    unsignedBlock: block.unsignedBlock,
+    bundle,
+    files: readIndexedBundle(bundle),
+  };
+}
+
+/** {@link readBundle}, with a repeated path reported as such rather than as a repeated CBOR key. */
+export function readIndexedBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
+  try {
+    return readBundle(bundle);
+  } catch (error) {
+    // Index keys are the only text keys starting with "/" in a bundle.
+    const key = error instanceof PackageError && 'duplicateKey' in error ? error.duplicateKey : undefined;
+    if (typeof key === 'string' && key.startsWith('/'))
+      throw new PackageError('duplicate-path', `the path ${JSON.stringify(key)} appears twice in the package`);
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+import { type Manifest, validateManifest } from '../manifest';
+import { derivePackageId } from './derivePackageId';
+import { ownBytes, type SignatureType, verifySignature } from './packageKeys';
+import { PackageError } from './PackageError';
+import {
+  checkBundleLength,
+  type PackageFile,
+  type PackageSignature,
+  type ReadPackageOptions,
+  readIndexedBundle,
+  readIntegrityBlock,
+} from './readPackage';
+
+/** A key that signed a package, with the id derived from it. @public */
+export interface PackageSigner {
+  type: SignatureType;
+  /** The public key, SPKI DER. */
+  publicKey: Uint8Array;
+  /** The id derived from it (see `derivePackageId`). */
+  id: string;
+  /** Whether it is one of the `trustedKeys` the caller passed. */
+  trusted: boolean;
+}
+
+/** A package whose every check passed. @public */
+export interface VerifiedPackage {
+  /** The svc id (the integrity block's `webBundleId`, equal to the manifest's `id`). */
+  id: string;
+  /** The manifest's `version`. */
+  version: string;
+  /** Every key that signed it, in the order of the signatures. */
+  signers: PackageSigner[];
+  /** The validated `/manifest.json`. */
+  manifest: Manifest;
+  /** Every file, by path (`/manifest.json`, `/index.html`, ...). */
+  files: ReadonlyMap<string, PackageFile>;
+}
+
+/** Options of {@link verifyPackage}. @public */
+export interface VerifyPackageOptions extends ReadPackageOptions {
+  /**
+   * Public keys bound to the package's id although the id is not derived from them (after a key rotation, the store's
+   * record of the id's key): a package signed by one of them passes the id check. `CryptoKey`s or SPKI DER bytes.
+   */
+  trustedKeys?: readonly (CryptoKey | Uint8Array)[];
+}
+
+const lengthPrefixed = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + 8 + p.length, 0));
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const part of parts) {
+    view.setBigUint64(at, BigInt(part.length));
+    out.set(part, at + 8);
+    at += 8 + part.length;
+  }
+  return out;
+};
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+async function spkiOf(key: CryptoKey | Uint8Array): Promise<Uint8Array> {
+  if (key instanceof Uint8Array) return key;
+  return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key));
+}
+
+async function checkSignature(signature: PackageSignature, index: number, message: Uint8Array): Promise<void> {
+  let valid: boolean;
+  try {
+    valid = await verifySignature(signature.type, signature.publicKey, signature.signature, message);
+  } catch (error) {
+    if (error instanceof PackageError) throw error;
+    throw new PackageError(
+      'bad-key',
+      `signature ${index + 1}'s ${signature.type} public key cannot be used (${(error as Error).message})`,
+    );
+  }
+  if (!valid)
+    throw new PackageError(
+      'bad-signature',
+      `signature ${index + 1} (${signature.type}) does not match the package: its bytes changed after signing, or it was signed over other bytes; get the file again, or repack and sign it with \`svc pack\``,
+    );
+}
+
+/** The package path of a file the manifest names (`index.html`, `./icons/a.png?v=2` → `/icons/a.png`). */
+const packagePath = (src: string) => `/${src.split(/[?#]/)[0]!.replace(/^\.?\//, '')}`;
+
+/**
+ * Verifies a signed package (`.swbn`) as a host must before it runs it: the integrity block, every signature (Ed25519
+ * or ECDSA P-256, WebCrypto), that the id is derived from a signing key (or a signer is one of `trustedKeys`), the
+ * file paths, and that `/manifest.json` is a valid manifest whose `id` is the package's and whose entry and icons
+ * are inside. Runs in browsers and Node (no Node-only API). PACKAGE.md describes each check, in this order.
+ * @throws {@link PackageError} with the `code` of the first check that fails and a message saying what to do.
+ * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import { verifyPackage } from 'svc-sdk/package';
+ *
+ * const pkg = await verifyPackage(new Uint8Array(await readFile('polls-1.2.0.swbn')));
+ * console.log(pkg.id, pkg.version, pkg.signers.map((s) => s.id));
+ * ```
+ * @public
+ */
+export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOptions = {}): Promise<VerifiedPackage> {
+  const block = readIntegrityBlock(bytes, options);
+  const bundle = bytes.subarray(block.bundleStart);
+  checkBundleLength(bundle);
+  const hash = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-512', ownBytes(bundle)));
+  for (const [i, signature] of block.signatures.entries())
+    await checkSignature(signature, i, lengthPrefixed([hash, block.unsignedBlock, signature.attributes]));
+
+  const trusted = await Promise.all((options.trustedKeys ?? []).map(spkiOf));
+  const signers: PackageSigner[] = [];
+  for (const signature of block.signatures)
+    signers.push({
+      type: signature.type,
+      publicKey: signature.publicKey,
+      id: await derivePackageId(signature.publicKey),
+      trusted: trusted.some((key) => sameBytes(key, signature.publicKey)),
+    });
+  if (!signers.some((s) => s.id === block.id || s.trusted))
+    throw new PackageError(
+      'untrusted-key',
+      `the package id ${block.id} is derived from none of its signing keys (ids ${signers.map((s) => s.id).join(', ')}), and no signer is a trusted key: sign with the key of ${block.id}, or, after a key rotation, trust the key the id is bound to`,
+    );
+
+  const files = readIndexedBundle(bundle);
+  const manifestFile = files.get('/manifest.json');
+  if (!manifestFile)
+    throw new PackageError('missing-file', 'the package has no /manifest.json; pack the folder that holds it');
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(manifestFile.body));
+  } catch (error) {
+    throw new PackageError('invalid-manifest', `/manifest.json is not UTF-8 JSON (${(error as Error).message})`);
+  }
+  const result = validateManifest(json);
+  if (!result.ok)
+    throw new PackageError(
+      'invalid-manifest',
+      `/manifest.json is not a valid manifest:\n${result.issues.map((issue) => `  ${issue.message}`).join('\n')}`,
+    );
+  const { manifest } = result;
+  if (manifest.id !== block.id)
+    throw new PackageError(
+      'id-mismatch',
+      `the manifest's id ${manifest.id} differs from the package's ${block.id}: write ${block.id} in manifest.json, or sign with the key of ${manifest.id}`,
+    );
+  const named = [
+    { src: manifest.entry, what: '$.entry' },
+    ...manifest.icons.map((icon, i) => ({ src: icon.src, what: `$.icons[${i}].src` })),
+  ];
+  for (const { src, what } of named)
+    if (!files.has(packagePath(src)))
+      throw new PackageError('missing-file', `${what} names ${src}, which is not in the package; add it and repack`);
+  return { id: block.id, version: manifest.version, signers, manifest, files };
+}

@@ -1,0 +1,309 @@
+import * as z from 'zod';
+import { SERVER_API_RATE } from './createRateLimiter';
+import { WEBHOOK_EVENTS, type WebhookEventName } from './events';
+import { PROBLEMS, type ProblemName } from './problems';
+import { COMMON_PROBLEMS, SERVER_API_ENDPOINTS } from './serverApiEndpoints';
+import { SERVER_API_LIMITS } from './serverApiLimits';
+import { SERVER_API_SCHEMAS } from './serverApiSchemas';
+import { SIGNATURE_HEADERS } from './signRequest';
+import { REPLAY_WINDOW_SECONDS } from './verifySignature';
+import { WEBHOOK_SCHEMAS } from './webhookSchemas';
+
+type Json = Record<string, unknown>;
+
+/** The component name of each event's payload: the name `svc-sdk/server` exports its type under. */
+const EVENT_SCHEMA_NAMES: Record<WebhookEventName, string> = {
+  'installation.created': 'InstallationCreatedEvent',
+  'installation.deleted': 'InstallationDeletedEvent',
+  'scope.granted': 'ScopeGrantedEvent',
+  'scope.revoked': 'ScopeRevokedEvent',
+  'user.deprovisioned': 'UserDeprovisionedEvent',
+  'app.revoked': 'AppRevokedEvent',
+};
+
+const ERRORS_URL = 'https://errors.svc.example';
+
+const SIGNING = `Every server API request and every webhook is signed with HMAC-SHA256 and the signing secret.
+
+1. Take the timestamp: whole seconds since the Unix epoch, as decimal digits (\`1767000000\`).
+2. Build the signing base: the bytes of the text \`v0:\`, the timestamp, \`:\`, then the raw body, exactly the bytes sent or received, before any JSON parsing or re-serialising. A request without a body (GET) signs the empty body: \`v0:1767000000:\`.
+3. The signature is the text \`v0=\` followed by the lowercase hexadecimal HMAC-SHA256 of the signing base, keyed with the signing secret's UTF-8 bytes (64 hex digits).
+4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app identifier) and \`Content-Type: application/json\`.
+
+To verify: refuse a timestamp that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received, and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).`;
+
+const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
+
+/** A JSON Schema of zod's, as an OpenAPI component: no `$schema` or `$id` of its own inside the document. */
+function component(schema: Json): Json {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** The schemas of the contract by name, with references between them as `#/components/schemas/<name>`. */
+function componentSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(SERVER_API_SCHEMAS)) registry.add(schema, { id });
+  for (const event of WEBHOOK_EVENTS) registry.add(WEBHOOK_SCHEMAS[event].schema, { id: EVENT_SCHEMA_NAMES[event] });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    // Input: request bodies keep unknown fields open; answers and events are closed by their own schemas.
+    io: 'input',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, component(schema as Json)]));
+}
+
+/** The problems an endpoint answers, grouped by status. */
+function problemsByStatus(own: Partial<Record<ProblemName, string>>): Map<number, [ProblemName, string][]> {
+  const byStatus = new Map<number, [ProblemName, string][]>();
+  for (const [name, when] of Object.entries({ ...COMMON_PROBLEMS, ...own }) as [ProblemName, string][]) {
+    const { status } = PROBLEMS[name];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), [name, when]]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/** The path parameters of the examples. */
+const EXAMPLE_PARAMS: Record<string, string> = {
+  room_id: 'room-1',
+  app_user_id: 'au-alice',
+  mini_app_id: 'com.example.polls',
+};
+
+/** Example detail sentences, one per problem, as `svc dev` words them. */
+const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
+  'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
+  'invalid-signature':
+    'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).',
+  'scope-not-granted': 'The person has not granted notifications: ask for it inside the mini app.',
+  'tenant-policy': "The tenant's policy forbids this for the mini app: ask the tenant's administrator.",
+  'not-found': "app_user_id au-zed is unknown or left the tenant: use the sub of the person's token.",
+  'method-not-allowed': '/v1/rooms/r1/cards is not read with GET: send POST /v1/rooms/{room_id}/cards.',
+  'room-encrypted': 'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
+  'version-revoked': 'Version 1.2.0 was revoked: stop serving it and ship a new version.',
+  'payload-too-large': 'The body has 300000 bytes, more than the 262144 this endpoint accepts: send a smaller body.',
+  'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor: retry after 2 s (Retry-After).',
+  unavailable: 'The service is briefly unavailable: retry with backoff.',
+};
+
+/** The error answers of one endpoint: problem details whose `type` ends in one of the status's problem names. */
+function errorResponses(path: string, own: Partial<Record<ProblemName, string>>): Json {
+  const responses: Json = {};
+  for (const [status, problems] of problemsByStatus(own)) {
+    const names = problems.map(([name]) => name);
+    const headers: Json = {};
+    if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' };
+    responses[String(status)] = {
+      description: problems.map(([name, when]) => `\`${name}\`: ${when}`).join(' '),
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: {
+        'application/problem+json': {
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/Problem' },
+              {
+                properties: {
+                  type: { pattern: `/(${names.join('|')})$` },
+                  status: { const: status },
+                },
+              },
+            ],
+          },
+          examples: Object.fromEntries(
+            names.map((name) => [
+              name,
+              {
+                summary: PROBLEMS[name].title,
+                value: {
+                  type: `${ERRORS_URL}/${name}`,
+                  title: PROBLEMS[name].title,
+                  status,
+                  detail: EXAMPLE_DETAILS[name] ?? PROBLEMS[name].title,
+                  instance: `/v1${path.replace(/\{(\w+)\}/g, (_, param: string) => EXAMPLE_PARAMS[param] ?? param)}`,
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** The server API's paths. */
+function paths(): Json {
+  const out: Record<string, Json> = {};
+  for (const endpoint of SERVER_API_ENDPOINTS) {
+    const operation: Json = {
+      operationId: endpoint.operationId,
+      summary: endpoint.summary,
+      description: endpoint.description,
+      tags: ['server API'],
+      ...(Object.keys(endpoint.params).length
+        ? {
+            parameters: Object.entries(endpoint.params).map(([name, description]) => ({
+              name,
+              in: 'path',
+              required: true,
+              description,
+              schema: { type: 'string', minLength: 1, maxLength: SERVER_API_LIMITS.id },
+            })),
+          }
+        : {}),
+      ...(endpoint.request
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: { $ref: `#/components/schemas/${endpoint.request}` },
+                  example: endpoint.example.request,
+                },
+              },
+            },
+          }
+        : {}),
+      responses: {
+        [String(endpoint.success.status)]: {
+          description: endpoint.success.description,
+          content: {
+            'application/json': {
+              schema: { $ref: `#/components/schemas/${endpoint.success.schema}` },
+              example: endpoint.example.response,
+            },
+          },
+        },
+        ...errorResponses(endpoint.path, endpoint.problems),
+      },
+    };
+    out[endpoint.path] = { ...out[endpoint.path], [endpoint.method.toLowerCase()]: operation };
+  }
+  return out;
+}
+
+/** The webhooks: one POST per event, signed like the server API. */
+function webhooks(): Json {
+  const header = (name: string, description: string, schema: Json, required = true) => ({
+    name,
+    in: 'header',
+    required,
+    description,
+    schema,
+  });
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          operationId: `on${EVENT_SCHEMA_NAMES[event].replace(/Event$/, '')}`,
+          summary: WEBHOOK_SCHEMAS[event].summary,
+          description: `${WEBHOOK_SCHEMAS[event].summary}\n\nSigned like a server API request (see the signing rules above), with the current secret. ${DELIVERY}`,
+          tags: ['webhooks'],
+          parameters: [
+            header(SIGNATURE_HEADERS.timestamp, 'Whole seconds since the Unix epoch.', {
+              type: 'string',
+              pattern: '^\\d{1,15}$',
+            }),
+            header(SIGNATURE_HEADERS.signature, '`v0=` and 64 lowercase hex digits: exactly one signature.', {
+              type: 'string',
+              pattern: '^v0=[0-9a-f]{64}$',
+            }),
+            header(SIGNATURE_HEADERS.miniApp, 'The mini app identifier.', { type: 'string', minLength: 1 }),
+            header(
+              'X-Svc-Delivery-Id',
+              'Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body.',
+              { type: 'string' },
+              false,
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${EVENT_SCHEMA_NAMES[event]}` },
+                examples: {
+                  [event]: { summary: WEBHOOK_SCHEMAS[event].summary, value: WEBHOOK_SCHEMAS[event].example },
+                },
+              },
+            },
+          },
+          responses: {
+            '2XX': {
+              description:
+                'Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours.',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/**
+ * Builds the published contract of the server API and the webhooks, `schema/server-api.openapi.json` (OpenAPI 3.1),
+ * from the same zod schemas, endpoint table, problem names and signing constants the local platform and
+ * `svc-sdk/server` use.
+ *
+ * @remarks
+ * scripts/serverApiSchema.ts writes it; a test fails when the committed file differs from what this returns.
+ * @internal
+ */
+export function createServerApiDocument(version: string): Json {
+  const signatureScheme = (name: string, description: string) => ({
+    type: 'apiKey',
+    in: 'header',
+    name,
+    description,
+  });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'svc server API and webhooks',
+      version,
+      summary: "The mini app platform's server API for vendor backends, and the webhooks it sends them.",
+      description: `# Signing\n\n${SIGNING}\n\n# Errors\n\nEvery error is RFC 9457 problem details (\`application/problem+json\`): \`type\` is \`{errors_url}/<problem name>\`, \`detail\` a sentence saying what to do. 429 carries \`Retry-After\` in seconds (the rate is ${SERVER_API_RATE.perMinute} requests a minute per vendor, burst ${SERVER_API_RATE.burst}); 503 is retriable.\n\n# Webhooks\n\n${DELIVERY}\n\nBounds the platform does not state (field lengths, the notification's 201, the body of \`/agents/verify\`, the payloads of five events) are the decisions of svc-sdk, recorded in its docs/decisions.md, and are what \`svc dev\` enforces.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'The server API base the platform gives; it ends in /v1 (svc dev prints its own).',
+        variables: {
+          base_url: { default: 'http://127.0.0.1:8787/v1', description: 'The server API base, ending in /v1.' },
+        },
+      },
+    ],
+    security: [{ svcTimestamp: [], svcSignature: [], svcMiniApp: [] }],
+    tags: [
+      { name: 'server API', description: 'Calls a vendor backend makes, signed.' },
+      { name: 'webhooks', description: 'Events the platform sends to the vendor backend, signed.' },
+    ],
+    paths: paths(),
+    webhooks: webhooks(),
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        svcTimestamp: signatureScheme(
+          SIGNATURE_HEADERS.timestamp,
+          `Whole seconds since the Unix epoch; refused (401) when it differs from now by more than ${REPLAY_WINDOW_SECONDS} s.`,
+        ),
+        svcSignature: signatureScheme(
+          SIGNATURE_HEADERS.signature,
+          '`v0=` + lowercase hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` keyed with the signing secret: exactly one signature.',
+        ),
+        svcMiniApp: signatureScheme(SIGNATURE_HEADERS.miniApp, 'The mini app identifier.'),
+      },
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before retrying.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
+        Allow: { description: 'The method this path takes.', required: true, schema: { type: 'string' } },
+      },
+    },
+  };
+}

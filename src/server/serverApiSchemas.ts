@@ -1,0 +1,167 @@
+import * as z from 'zod';
+import { SERVER_API_LIMITS as L } from './serverApiLimits';
+
+// Each message lacks its field's name: the one reading the issue puts the field's path in front (`card.title is
+// missing: ...`), which also names the index of an action (`card.actions[2].label`).
+const text = (max: number, what: string, description: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `is missing: send ${what} as a non-empty string.`
+          : `must be a string: send ${what} as a non-empty string.`,
+    })
+    .min(1, { error: `is missing: send ${what} as a non-empty string.` })
+    .max(max, { error: (issue) => `has ${String(issue.input).length} characters: send at most ${max}.` })
+    .meta({ description });
+
+const CardAction = z
+  .object(
+    {
+      label: text(L.actionLabel, 'a button label', 'Button text.'),
+      deep_link: text(
+        L.deepLink,
+        'a route inside the app',
+        'A route inside the mini app, opened when the button is pressed.',
+      ),
+    },
+    { error: 'must be {label, deep_link}: fix or omit it.' },
+  )
+  .meta({ description: 'One button of a card.' });
+
+const Card = z
+  .object(
+    {
+      title: text(L.cardTitle, 'the card title', 'Card title.'),
+      body: z
+        .string({ error: 'is missing: send the card text as a string.' })
+        .max(L.cardBody, {
+          error: (issue) => `has ${String(issue.input).length} characters: send at most ${L.cardBody}.`,
+        })
+        .meta({ description: 'Card body text (may be empty).' }),
+      actions: z
+        .array(CardAction, { error: 'must be an array of {label, deep_link} strings: fix or omit it.' })
+        .max(L.cardActions, {
+          error: (issue) => `has ${(issue.input as unknown[]).length} actions: send at most ${L.cardActions}.`,
+        })
+        .optional()
+        .meta({ description: 'Buttons; omit for a card without buttons.' }),
+    },
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is missing: send {title, body, actions?}.'
+          : 'must be an object: send {title, body, actions?}.',
+    },
+  )
+  .meta({ description: 'A rich message card.' });
+
+const miniAppId = text(L.id, 'your mini app id', 'The mini app identifier (the same as `X-Svc-Mini-App`).');
+const appUserId = text(L.id, "the sub of the person's token", "The person's app user id: the `sub` of their token.");
+
+const PostCardRequest = z
+  .object({ mini_app_id: miniAppId, app_user_id: appUserId, card: Card })
+  .meta({ description: 'Posts a card into a room, on behalf of the mini app, naming the person it is for.' });
+
+const PostCardResponse = z
+  .strictObject({ event_id: z.string().meta({ description: 'The room event id of the posted card.' }) })
+  .meta({ description: 'The card was posted.' });
+
+const NotificationRequest = z
+  .object({
+    mini_app_id: miniAppId,
+    title: text(L.notificationTitle, 'the notification title', 'Notification title.'),
+    body: text(L.notificationBody, 'the notification text', 'Notification text.'),
+    deep_link: text(L.deepLink, 'a route inside the app', 'A route inside the mini app, opened from the notification.'),
+  })
+  .meta({ description: 'Notifies one person; needs the `notifications` scope granted by that person.' });
+
+const NotificationResponse = z
+  .strictObject({ notification_id: z.string().meta({ description: 'The id of the notification.' }) })
+  .meta({ description: 'The notification was accepted.' });
+
+const Installation = z
+  .strictObject({
+    installed: z.boolean().meta({ description: 'Whether the person has the mini app installed.' }),
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/)
+      .meta({ description: 'The installed version (semantic version).' }),
+    granted_scopes: z
+      .array(z.string())
+      .meta({ description: 'The manifest scopes the person granted (empty when not installed).' }),
+    tenant_id: z.string().meta({ description: "The person's tenant." }),
+  })
+  .meta({ description: 'Installation state of the mini app for one person.' });
+
+const AgentVerifyRequest = z
+  .object({
+    token: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is missing: send the app token that carries the act claim.'
+            : 'must be a string: send the app token that carries the act claim.',
+      })
+      .min(1, { error: 'is missing: send the app token that carries the act claim.' })
+      .meta({ description: 'The app token an agent obtained (it carries the `act` claim).' }),
+  })
+  .meta({ description: 'The token to verify.' });
+
+const AgentDelegation = z
+  .strictObject({
+    subject: z
+      .strictObject({ app_user_id: z.string().meta({ description: 'On whose behalf the agent acts.' }) })
+      .meta({ description: 'The person.' }),
+    actor: z
+      .strictObject({
+        agent_id: z.string().meta({ description: 'The agent (`act.sub`).' }),
+        kind: z
+          .string()
+          .meta({ description: 'The kind of actor; `svc_agent` is the value seen.', examples: ['svc_agent'] }),
+      })
+      .meta({ description: 'Who acts.' }),
+    tenant_policy: z
+      .strictObject({
+        max_approval_minor: z
+          .int()
+          .nonnegative()
+          .meta({ description: 'The most an agent may approve, in minor currency units.' }),
+        currency_code: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .meta({ description: 'ISO 4217 currency code.' }),
+      })
+      .meta({ description: "The tenant's policy for agent-initiated actions." }),
+  })
+  .meta({ description: "What the platform knows about an agent's token: for a lower limit on agent actions." });
+
+const Problem = z
+  .strictObject({
+    type: z.url().meta({ description: '`{errors_url}/<kebab-case-name>`: the problem name is its last segment.' }),
+    title: z.string().meta({ description: 'A short summary of the problem type.' }),
+    status: z.int().min(400).max(599).meta({ description: 'The HTTP status.' }),
+    detail: z.string().meta({ description: 'A sentence saying what to do; names the field when one is wrong.' }),
+    instance: z.string().meta({ description: 'The request path.' }),
+  })
+  .meta({ description: 'RFC 9457 problem details: how the server API answers every error.' });
+
+/**
+ * The server API's bodies as zod schemas, by the name the published contract (`schema/server-api.openapi.json`)
+ * gives them: the local platform checks requests with them and the contract is generated from them. Request
+ * schemas keep unknown fields (a newer client may send more); answers are closed, so a conformance test catches
+ * a field the contract does not state.
+ * @internal
+ */
+export const SERVER_API_SCHEMAS = {
+  CardAction,
+  Card,
+  PostCardRequest,
+  PostCardResponse,
+  NotificationRequest,
+  NotificationResponse,
+  Installation,
+  AgentVerifyRequest,
+  AgentDelegation,
+  Problem,
+};

@@ -1,0 +1,314 @@
+// Shipping an app through the built bin: keygen, init, pack, verify, dev, publish and a key rotation from a clean
+// folder with the CLI installed from the packed tarball; the openssl-recomputed id; a changed byte anywhere caught;
+// and every bad input refused with exit 1 and a message saying what to do, writing nothing.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const built = existsSync(join(root, 'dist/cli.js')) && existsSync(join(root, 'dist/package.js'));
+const vectors = join(root, 'vectors/package');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+/** Runs `bin` (a path to the svc bin, or dist/cli.js) in `cwd` with its own key folder. */
+function runner(bin: string, home: string) {
+  return (args: string[], cwd: string) => {
+    const run = spawnSync(process.execPath, [bin, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, SVC_STATE_DIR: home, NO_COLOR: '1' },
+      timeout: 60_000,
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  };
+}
+
+/** The id openssl derives from a key file (the command docs/ship.md gives). */
+const opensslId = (key: string) =>
+  execFileSync('sh', ['-c', `openssl pkey -in '${key}' -pubout -outform DER | sha256sum | cut -c1-16`], {
+    encoding: 'utf8',
+  }).trim();
+
+/** An app folder as `svc init` leaves it, plus the entry document and icons a package needs. */
+function completeApp(dir: string, page = 'v1'): void {
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html><head><title>x</title></head><body>${page}</body></html>`,
+  );
+  mkdirSync(join(dir, 'icons'), { recursive: true });
+  writeFileSync(join(dir, 'icons/icon-192.png'), PNG);
+  writeFileSync(join(dir, 'icons/icon-512.png'), PNG);
+}
+const setVersion = (dir: string, version: string) => {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  manifest.version = version;
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+};
+
+describe.runIf(built)('shipping an app with the CLI from the packed tarball', () => {
+  let dir: string;
+  let svc: ReturnType<typeof runner>;
+  let binPath: string;
+  const children: ReturnType<typeof spawn>[] = [];
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-ship-'));
+    const npm = (args: string[], cwd: string) => {
+      const run = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 120_000 });
+      expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+      return run.stdout.trim();
+    };
+    const tarball = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, root], dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ship', private: true, type: 'module' }));
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball)], dir);
+    binPath = join(dir, 'node_modules/svc-sdk/dist/cli.js');
+    svc = runner(binPath, join(dir, 'home'));
+  }, 180_000);
+  afterAll(() => {
+    for (const child of children) child.kill('SIGINT');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keygen, init, pack, verify, dev, publish and rotate, from a clean folder', async () => {
+    // keygen: the id, recomputed by openssl; the key mode 600 outside the project; the private key never printed.
+    const keygen = svc(['keygen'], dir);
+    expect(keygen.code, keygen.stderr).toBe(0);
+    const id = /^id ([0-9a-f]{16})$/m.exec(keygen.stdout)![1]!;
+    const key = join(dir, 'home/keys', `${id}.pem`);
+    expect(opensslId(key)).toBe(id);
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    expect(keygen.stdout).toContain('-----BEGIN PUBLIC KEY-----');
+    expect(keygen.stdout).not.toContain('PRIVATE KEY');
+
+    // init with that key writes its id; pack finds the key by the id; the same folder gives the same bytes.
+    expect(svc(['init', 'app', '--key', key, '--name', 'Ship Test'], dir).code).toBe(0);
+    const app = join(dir, 'app');
+    expect(JSON.parse(readFileSync(join(app, 'manifest.json'), 'utf8')).id).toBe(id);
+    completeApp(app);
+    const packed = svc(['pack', 'app'], dir);
+    expect(packed.code, packed.stderr).toBe(0);
+    expect(packed.stdout).toMatch(new RegExp(`^wrote ship-test-0.1.0.swbn \\(4 files, \\d+ bytes\\), id ${id}`));
+    const first = readFileSync(join(dir, 'ship-test-0.1.0.swbn'));
+    expect(svc(['pack', 'app', '--out', 'again.swbn'], dir).code).toBe(0);
+    expect(readFileSync(join(dir, 'again.swbn')).equals(first)).toBe(true);
+    const verified = svc(['verify', 'ship-test-0.1.0.swbn'], dir);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`valid: Ship Test 0.1.0, id ${id}`);
+    expect(verified.stdout).toContain(`signed by ed25519 key ${id} (the id is derived from it)`);
+
+    // A changed byte anywhere (samples across the whole file here; every byte in test/package) is refused.
+    for (let at = 0; at < first.length; at += Math.ceil(first.length / 16)) {
+      const copy = Buffer.from(first);
+      copy[at]! ^= 0x01;
+      writeFileSync(join(dir, 'tampered.swbn'), copy);
+      const run = svc(['verify', 'tampered.swbn'], dir);
+      expect(run.code, `byte ${at}: ${run.stdout}`).toBe(1);
+      expect(run.stderr).toMatch(/tampered.swbn: invalid \([a-z-]+\): /);
+    }
+    const tamperedDev = svc(['dev', 'tampered.swbn', '--port', '0', '--no-mcp'], dir);
+    expect(tamperedDev.code).toBe(1);
+    expect(tamperedDev.stderr).toContain('is not a package a host would run');
+
+    // dev runs the package; publish uploads new versions to its store.
+    const child = spawn(
+      process.execPath,
+      [binPath, 'dev', 'ship-test-0.1.0.swbn', '--port', '0', '--no-mcp', '--quiet'],
+      {
+        cwd: dir,
+        env: { ...process.env, SVC_STATE_DIR: join(dir, 'home') },
+      },
+    );
+    children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    for (let i = 0; i < 400 && !/package at (\S+);/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+    const url = new URL(out.trim()).origin;
+    const appUrl = /package at (\S+);/.exec(err)![1]!;
+    expect(await (await fetch(appUrl)).text()).toContain('v1');
+    const same = svc(['publish', 'ship-test-0.1.0.swbn', '--to', url], dir);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('Version 0.1.0 is not higher than 0.1.0');
+    setVersion(app, '0.2.0');
+    completeApp(app, 'v2');
+    expect(svc(['pack', 'app'], dir).code).toBe(0);
+    const published = svc(['publish', 'ship-test-0.2.0.swbn', '--to', url], dir);
+    expect(published.code, published.stderr).toBe(0);
+    expect(published.stdout).toContain(`${id} 0.2.0`);
+    expect(await (await fetch(appUrl)).text()).toContain('v2');
+
+    // Rotate: one release signed by the old and the new key moves the id to the new key.
+    expect(svc(['keygen', '--out', 'new.pem'], dir).code).toBe(0);
+    execFileSync('openssl', ['pkey', '-in', 'new.pem', '-pubout', '-out', 'new.pub.pem'], { cwd: dir });
+    const newId = opensslId(join(dir, 'new.pem'));
+    setVersion(app, '0.3.0');
+    expect(svc(['pack', 'app', '--key', key, '--key', 'new.pem'], dir).code).toBe(0);
+    const rotation = svc(['publish', 'ship-test-0.3.0.swbn', '--to', url], dir);
+    expect(rotation.code, rotation.stderr).toBe(0);
+    expect(rotation.stdout).toContain(`the id is bound to key ${newId}`);
+    setVersion(app, '0.4.0');
+    const notDerived = svc(['pack', 'app', '--key', 'new.pem'], dir);
+    expect(notDerived.code).toBe(1);
+    expect(notDerived.stderr).toContain(`is derived from none of the signing keys (${newId} from new.pem)`);
+    expect(svc(['pack', 'app', '--key', 'new.pem', '--rotated'], dir).code).toBe(0);
+    expect(svc(['verify', 'ship-test-0.4.0.swbn'], dir).stderr).toContain('invalid (untrusted-key)');
+    expect(svc(['verify', 'ship-test-0.4.0.swbn', '--trust', 'new.pub.pem'], dir).code).toBe(0);
+    expect(svc(['publish', 'ship-test-0.4.0.swbn', '--to', url], dir).code).toBe(0);
+    setVersion(app, '0.5.0');
+    expect(svc(['pack', 'app', '--key', key], dir).code).toBe(0);
+    const oldKey = svc(['publish', 'ship-test-0.5.0.swbn', '--to', url], dir);
+    expect(oldKey.code).toBe(1);
+    expect(oldKey.stderr).toContain(`bound to the key ${newId}`);
+  }, 120_000);
+
+  it('ships PACKAGE.md, the test vectors and svc-sdk/package for ESM and CommonJS', () => {
+    const installed = join(dir, 'node_modules/svc-sdk');
+    expect(existsSync(join(installed, 'PACKAGE.md'))).toBe(true);
+    expect(svc(['verify', join(installed, 'vectors/package/valid.swbn')], dir).code).toBe(0);
+    const script = `const { verifyPackage } = await import('svc-sdk/package');
+      const { readFileSync } = await import('node:fs');
+      const p = await verifyPackage(readFileSync('node_modules/svc-sdk/vectors/package/valid-p256.swbn'));
+      console.log(p.signers[0].type, require('svc-sdk/package').PackageError.name);`;
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script}`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('ecdsa-p256 PackageError');
+  });
+});
+
+describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing written', () => {
+  const home = mkdtempSync(join(tmpdir(), 'svc-bad-home-'));
+  const svc = runner(join(root, 'dist/cli.js'), home);
+  const fresh = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bad-'));
+    expect(svc(['keygen', '--out', 'key.pem'], dir).code).toBe(0);
+    expect(svc(['init', 'app', '--key', 'key.pem'], dir).code).toBe(0);
+    completeApp(join(dir, 'app'));
+    return dir;
+  };
+  const swbnIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.swbn'));
+
+  it.each([
+    ['empty.swbn', 'empty'],
+    ['truncated.swbn', 'truncated'],
+    ['bad-magic.swbn', 'bad-magic'],
+    ['no-signature.swbn', 'no-signature'],
+    ['unknown-signature-type.swbn', 'unknown-signature-type'],
+    ['tampered-file.swbn', 'bad-signature'],
+    ['id-of-other-key.swbn', 'untrusted-key'],
+    ['manifest-id-differs.swbn', 'id-mismatch'],
+    ['bad-path-dot-dot.swbn', 'bad-path'],
+    ['bad-path-backslash.swbn', 'bad-path'],
+    ['bad-path-absolute-url.swbn', 'bad-path'],
+    ['duplicate-path.swbn', 'duplicate-path'],
+    ['missing-entry.swbn', 'missing-file'],
+    ['invalid-manifest.swbn', 'invalid-manifest'],
+  ])('svc verify %s: exit 1 (%s)', (file, code) => {
+    const run = svc(['verify', join(vectors, file)], root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`invalid (${code}): `);
+  });
+
+  it('svc verify: a file that is not there, or a PNG, is told apart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bad-'));
+    expect(svc(['verify', 'nope.swbn'], dir)).toMatchObject({ code: 2 });
+    writeFileSync(join(dir, 'icon.swbn'), PNG);
+    expect(svc(['verify', 'icon.swbn'], dir).stderr).toContain('invalid (bad-magic)');
+  });
+
+  it('svc pack refuses a key of another id, a public key, a file that is no key, naming them', () => {
+    const dir = fresh();
+    expect(svc(['keygen', '--out', 'other.pem'], dir).code).toBe(0);
+    const other = svc(['pack', 'app', '--key', 'other.pem'], dir);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(
+      `is derived from none of the signing keys (${opensslId(join(dir, 'other.pem'))} from`,
+    );
+    execFileSync('openssl', ['pkey', '-in', 'key.pem', '-pubout', '-out', 'pub.pem'], { cwd: dir });
+    expect(svc(['pack', 'app', '--key', 'pub.pem'], dir).stderr).toContain(
+      'pub.pem is a public key; signing needs the private key',
+    );
+    writeFileSync(join(dir, 'junk.pem'), 'hello');
+    expect(svc(['pack', 'app', '--key', 'junk.pem'], dir).stderr).toContain('junk.pem is not a private key in PEM');
+    expect(swbnIn(dir)).toEqual([]);
+  });
+
+  it('svc pack refuses a missing entry or icon, an invalid manifest, bad file names, a key inside, and an oversized app', () => {
+    const dir = fresh();
+    const app = join(dir, 'app');
+    const pack = () => svc(['pack', 'app', '--key', 'key.pem'], dir);
+    rmSync(join(app, 'icons/icon-512.png'));
+    expect(pack().stderr).toContain('$.icons[1].src names icons/icon-512.png, which is not in');
+    completeApp(app);
+    rmSync(join(app, 'index.html'));
+    expect(pack().stderr).toContain('$.entry names index.html');
+    completeApp(app);
+    setVersion(app, '1.0');
+    expect(pack().stderr).toContain('$.version');
+    setVersion(app, '1.0.0');
+    writeFileSync(join(app, 'my file.js'), '');
+    expect(pack().stderr).toContain('my file.js cannot be packed');
+    rmSync(join(app, 'my file.js'));
+    writeFileSync(join(app, 'leak.pem'), readFileSync(join(dir, 'key.pem')));
+    expect(pack().stderr).toContain('leak.pem is a private key; keep keys out of the app folder');
+    rmSync(join(app, 'leak.pem'));
+    writeFileSync(join(app, 'big.bin'), Buffer.alloc(33 * 1024 * 1024));
+    const big = pack();
+    expect(big.code).toBe(1);
+    expect(big.stderr).toContain('over the package limit of 33554432');
+    expect(swbnIn(dir)).toEqual([]);
+  });
+
+  it('a P-256 key from svc keygen --type p256 signs a package that verifies, with the id openssl derives', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-p256-'));
+    expect(svc(['keygen', '--type', 'p256', '--out', 'p256.pem'], dir).code).toBe(0);
+    const id = opensslId(join(dir, 'p256.pem'));
+    expect(svc(['init', 'app', '--key', 'p256.pem'], dir).code).toBe(0);
+    completeApp(join(dir, 'app'));
+    expect(svc(['pack', 'app', '--key', 'p256.pem', '--out', 'p.swbn'], dir).code).toBe(0);
+    const run = svc(['verify', 'p.swbn'], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`signed by ecdsa-p256 key ${id} (the id is derived from it)`);
+  });
+
+  it('svc pack warns about a key others can read, and still signs', () => {
+    const dir = fresh();
+    chmodSync(join(dir, 'key.pem'), 0o644);
+    const run = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('key.pem can be read by other users (mode 644); run: chmod 600 key.pem');
+  });
+
+  it('svc keygen never overwrites a key, nor writes one into a git work tree by default', () => {
+    const dir = fresh();
+    const before = readFileSync(join(dir, 'key.pem'));
+    const again = svc(['keygen', '--out', 'key.pem'], dir);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists; a key is never overwritten');
+    expect(readFileSync(join(dir, 'key.pem')).equals(before)).toBe(true);
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const inRepo = runner(join(root, 'dist/cli.js'), join(dir, 'state'))(['keygen'], dir);
+    expect(inRepo.code).toBe(1);
+    expect(inRepo.stderr).toContain(`is inside the git work tree ${dir}`);
+    expect(existsSync(join(dir, 'state'))).toBe(false);
+  });
+});

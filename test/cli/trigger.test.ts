@@ -1,0 +1,196 @@
+// `svc trigger`, through the built bin, against real backends on loopback: one built with svc-sdk/server's
+// createWebhookHandler, and plain node:http ones that answer slowly, 500 or not at all.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookHandler, WEBHOOK_EVENTS, type WebhookEvent } from '../../src/server';
+
+const bin = resolve('dist/cli.js');
+const SECRET = 'whsec_trigger_test_4f1d2c';
+const dir = mkdtempSync(join(tmpdir(), 'svc-trigger-'));
+writeFileSync(
+  join(dir, 'backend.env'),
+  `SVC_API_BASE=http://127.0.0.1:1/v1\nSVC_MINI_APP_ID=com.example.trigger\nSVC_SIGNING_SECRET=${SECRET}\n`,
+);
+writeFileSync(join(dir, 'secret.txt'), `${SECRET}\n`);
+writeFileSync(join(dir, 'wrong.txt'), 'whsec_not_this_one\n');
+writeFileSync(join(dir, 'no-secret.env'), 'SVC_MINI_APP_ID=x\n');
+
+const received: WebhookEvent[] = [];
+let requests = 0;
+const servers: Server[] = [];
+let handled = '';
+let slow = '';
+let failing = '';
+
+/** Listens on a loopback port; resolves the URL of `path` on it. */
+async function listen(server: Server, path: string): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+}
+
+beforeAll(async () => {
+  const handle = createWebhookHandler({
+    secrets: [SECRET],
+    on: Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, (event: WebhookEvent) => void received.push(event)])),
+  });
+  handled = await listen(
+    createServer((req, res) => {
+      requests++;
+      void handle.node(req, res);
+    }),
+    '/svc/webhooks',
+  );
+  // Acknowledges, but after the platform's 5 s: the delivery counts as failed.
+  slow = await listen(
+    createServer((_req, res) => void setTimeout(() => res.writeHead(200).end('{"ok":true}'), 5200)),
+    '/',
+  );
+  failing = await listen(
+    createServer(
+      (_req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"db down"}'),
+    ),
+    '/',
+  );
+});
+afterAll(() => Promise.all(servers.map((s) => new Promise((ok) => s.close(ok)))));
+
+/** Runs the built bin in `dir`: its exit code and output. */
+function trigger(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [bin, 'trigger', ...args], { cwd: dir }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe.runIf(existsSync(bin))('svc trigger', () => {
+  it('sends a signed example with --set overrides that the backend verifies, and prints status, time and body', async () => {
+    const run = await trigger(
+      'user.deprovisioned',
+      '--to',
+      handled,
+      '--backend-env',
+      'backend.env',
+      '--set',
+      'app_user_id=au-bob',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^POST ${handled}  user.deprovisioned\n`));
+    expect(run.stdout).toMatch(/\n<-- 200 OK in \d+ ms\n\{"ok":true\}\n$/);
+    const event = received.at(-1)!;
+    expect(event).toMatchObject({
+      event: 'user.deprovisioned',
+      app_user_id: 'au-bob',
+      mini_app_id: 'com.example.trigger',
+    });
+    // A fresh occurred_at, not the example's.
+    expect(Date.now() - Date.parse(event.occurred_at)).toBeLessThan(60_000);
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
+  });
+
+  it('sends every event with --secret-file', async () => {
+    for (const event of WEBHOOK_EVENTS) {
+      const run = await trigger(event, '--to', handled, '--secret-file', 'secret.txt');
+      expect(run.code, run.stderr).toBe(0);
+      expect(received.at(-1)!.event).toBe(event);
+    }
+  });
+
+  it('reports a 401 with the likely cause when the backend holds another secret', async () => {
+    const run = await trigger('scope.granted', '--to', handled, '--secret-file', 'wrong.txt');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/<-- 401 Unauthorized in \d+ ms\n.*bad-signature/);
+    expect(run.stderr).toMatch(/answered 401, not a 2xx.*does the backend verify with this signing secret/);
+    expect(run.stdout + run.stderr).not.toContain('whsec_not_this_one');
+  });
+
+  it('reports a non-2xx answer with its body, and the retries it would cause', async () => {
+    const run = await trigger('app.revoked', '--to', failing, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/<-- 500 Internal Server Error in \d+ ms\n\{"error":"db down"\}/);
+    expect(run.stderr).toMatch(/retry this delivery with backoff for 24 h/);
+  });
+
+  it('reports a backend slower than 5 s with its time, naming the rule', async () => {
+    const run = await trigger('installation.created', '--to', slow, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/<-- 200 OK in (5[2-9]\d\d|[6-9]\d{3}) ms/);
+    expect(run.stderr).toMatch(/answered in \d+ ms, over the platform's 5 s rule/);
+  });
+
+  it('reports an unreachable URL with exit 1', async () => {
+    const closed = createServer();
+    const url = await listen(closed, '/hooks');
+    await new Promise((ok) => closed.close(ok));
+    servers.splice(servers.indexOf(closed), 1);
+    const run = await trigger('scope.revoked', '--to', url, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/could not deliver to .* after \d+ ms \(ECONNREFUSED: is the backend running at/);
+  });
+
+  it('refuses bad input with exit 2 and a sentence saying what to do, sending nothing', async () => {
+    const before = requests;
+    const cases: [string[], RegExp][] = [
+      [
+        ['user.left', '--to', handled, '--secret-file', 'secret.txt'],
+        /unknown event "user.left"; the events are installation.created, installation.deleted, scope.granted, scope.revoked, user.deprovisioned, app.revoked/,
+      ],
+      [['--to', handled], /name the event to send: one of installation.created/],
+      [['scope.granted', '--secret-file', 'secret.txt'], /--to <url>/],
+      [
+        ['scope.granted', '--to', 'ftp://127.0.0.1/x', '--secret-file', 'secret.txt'],
+        /is a ftp: URL: webhooks go to http or https URLs/,
+      ],
+      [
+        ['scope.granted', '--to', 'localhost:3000', '--secret-file', 'secret.txt'],
+        /--to localhost:3000 has no http:\/\/ or https:\/\/: write the URL whole, such as http:\/\/localhost:3000/,
+      ],
+      [['scope.granted', '--to', 'not a url', '--secret-file', 'secret.txt'], /--to not a url is not a URL/],
+      [['scope.granted', '--to', handled], /no signing secret: pass --backend-env <file>.* or --secret-file <file>/],
+      [
+        ['scope.granted', '--to', handled, '--backend-env', 'no-secret.env'],
+        /no-secret.env has no SVC_SIGNING_SECRET line/,
+      ],
+      [['scope.granted', '--to', handled, '--secret-file', 'missing.txt'], /cannot read missing.txt \(ENOENT\)/],
+      [['scope.granted', '--to', handled, '--secret-file', 'secret.txt', '--backend-env', 'backend.env'], /not both/],
+      [
+        ['scope.granted', '--to', handled, '--secret-file', 'secret.txt', '--set', 'user=au-bob'],
+        /--set user: scope.granted has no field user; its fields are occurred_at, mini_app_id, tenant_id, app_user_id, scope/,
+      ],
+      [
+        ['scope.granted', '--to', handled, '--secret-file', 'secret.txt', '--set', 'scope'],
+        /--set scope: write it as field=value/,
+      ],
+      [
+        ['installation.deleted', '--to', handled, '--secret-file', 'secret.txt', '--set', 'removed_by=robot'],
+        /--set removed_by=robot: .*must match the contract/,
+      ],
+      [
+        ['scope.granted', '--to', handled, '--secret-file', 'secret.txt', '--set', 'event=x'],
+        /the event is the first argument/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await trigger(...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toMatch(message);
+      expect(run.stderr).toMatch(/Run `svc trigger --help` for usage/);
+      expect(run.stdout).toBe('');
+    }
+    expect(requests).toBe(before);
+  });
+
+  it('is listed in svc --help', async () => {
+    const help = await new Promise<string>((done) =>
+      execFile(process.execPath, [bin, '--help'], (_e, stdout) => done(stdout)),
+    );
+    expect(help).toMatch(/trigger <event> --to <url>\s+Send one signed test webhook/);
+  });
+});

@@ -1,0 +1,125 @@
+// The local store in the messenger, driven in Chromium as a developer would: Settings → Store uploads a package; a
+// version that is not higher is refused with both versions named; a higher one relaunches the open app with it.
+// And verifyPackage (svc-sdk/package) bundled for the browser verifies a package in the page, WebCrypto only.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { build } from 'esbuild';
+import { idOfKey } from '../../src/cli/developerKeys';
+import { packApp } from '../../src/cli/packApp';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { writeAppDir } from './appDir';
+
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const key = { file: 'key.pem', privateKey, publicKey, id: idOfKey(publicKey) };
+
+async function pack(version: string): Promise<Buffer> {
+  const dir = await writeAppDir((m) => {
+    m.id = key.id;
+    m.version = version;
+  });
+  await writeFile(join(dir, 'index.html'), `<!doctype html><html><head></head><body>version ${version}</body></html>`);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  for (const icon of manifest.icons) {
+    await mkdir(dirname(join(dir, icon.src)), { recursive: true });
+    await writeFile(join(dir, icon.src), 'png');
+  }
+  const packed = await packApp({ dir, keys: [key] });
+  if (!packed.ok) throw new Error(packed.problems.join('\n'));
+  return Buffer.from(packed.bytes);
+}
+
+let platform: DevPlatform | undefined;
+test.afterEach(async () => {
+  await platform?.close();
+});
+
+test('an upload in the settings: a lower version is refused naming both, a higher one relaunches the app', async ({
+  page,
+}) => {
+  const first = join(await mkdtemp(join(tmpdir(), 'svc-store-ui-')), 'app-1.0.0.swbn');
+  await writeFile(first, await pack('1.0.0'));
+  platform = await startDevPlatform({ package: first, port: 0, mcp: false });
+  await page.goto(platform.url);
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  const app = page.frameLocator('[data-testid=app-frame]');
+  await expect(app.locator('body')).toHaveText('version 1.0.0');
+
+  await page.getByTestId('tab-Settings').click();
+  await expect(page.getByTestId('store-state')).toContainText(`The id is bound to the key ${key.id}`);
+  await page
+    .getByTestId('store-upload')
+    .setInputFiles({ name: 'app-1.0.0.swbn', mimeType: 'application/octet-stream', buffer: await readFile(first) });
+  await expect(page.getByTestId('store-result')).toContainText(
+    'Refused: Version 1.0.0 is not higher than 1.0.0, the highest version this store accepted',
+  );
+
+  await page
+    .getByTestId('store-upload')
+    .setInputFiles({ name: 'app-1.1.0.swbn', mimeType: 'application/octet-stream', buffer: await pack('1.1.0') });
+  // The page reloads with the new manifest and reopens the app, now the new version.
+  await expect(page.frameLocator('[data-testid=app-frame]').locator('body')).toHaveText('version 1.1.0');
+  await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
+  expect(platform.state.version).toBe('1.1.0');
+  expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.1.0');
+});
+
+test('verifyPackage runs in the browser: it verifies the shipped vectors and names the check a changed one fails', async ({
+  page,
+}) => {
+  const root = resolve(import.meta.dirname, '../..');
+  const bundle = await build({
+    entryPoints: [join(root, 'src/package/index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files: Record<string, [string, Buffer | string]> = {
+    '/': ['text/html', '<!doctype html><title>verify</title>'],
+    '/package.js': ['text/javascript', bundle.outputFiles[0]!.text],
+    '/valid.swbn': ['application/octet-stream', await readFile(join(root, 'vectors/package/valid.swbn'))],
+    '/valid-p256.swbn': ['application/octet-stream', await readFile(join(root, 'vectors/package/valid-p256.swbn'))],
+  };
+  const server = createServer((req, res) => {
+    const file = files[req.url ?? ''];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const result = await page.evaluate(async () => {
+      const { verifyPackage } = await import('/package.js' as string);
+      const out: string[] = [];
+      for (const name of ['valid.swbn', 'valid-p256.swbn']) {
+        const bytes = new Uint8Array(await (await fetch(`/${name}`)).arrayBuffer());
+        const pkg = await verifyPackage(bytes);
+        out.push(`${pkg.signers[0].type} ${pkg.id} ${pkg.version}`);
+        bytes[bytes.length - 20]! ^= 1;
+        out.push(
+          await verifyPackage(bytes).then(
+            () => 'valid',
+            (e: { code: string }) => e.code,
+          ),
+        );
+      }
+      return out;
+    });
+    const vectors = JSON.parse(await readFile(join(root, 'vectors/package/vectors.json'), 'utf8'));
+    expect(result).toEqual([
+      `ed25519 ${vectors[0].id} 0.1.0`,
+      'bad-signature',
+      `ecdsa-p256 ${vectors[1].id} 0.1.0`,
+      'bad-signature',
+    ]);
+  } finally {
+    server.close();
+  }
+});

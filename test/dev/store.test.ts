@@ -1,0 +1,214 @@
+// The local store of svc dev, through HTTP on loopback as `svc publish` and the messenger's settings reach it: a
+// package verified before it runs and served alone with its CSP, the id bound to its key, rotation by two
+// signatures, versions compared as integers against the highest ever accepted (revoked ones included), one upload
+// at a time, tenant-private distribution, and the store kept in the state file across a restart.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeveloperKey } from '../../src/cli/developerKeys';
+import { idOfKey } from '../../src/cli/developerKeys';
+import { packApp } from '../../src/cli/packApp';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { writeAppDir } from './appDir';
+
+const newKey = (): DeveloperKey => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { file: 'key.pem', privateKey, publicKey, id: idOfKey(publicKey) };
+};
+
+/** Packs an app of `id` at `version` (the page says which version it is), signed by `keys`. */
+async function pack(
+  id: string,
+  version: string,
+  keys: DeveloperKey[],
+  change: (m: Record<string, any>) => void = () => {},
+) {
+  const dir = await writeAppDir((m) => {
+    m.id = id;
+    m.version = version;
+    change(m);
+  });
+  await writeFile(join(dir, 'index.html'), `<!doctype html><html><head></head><body>version ${version}</body></html>`);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  for (const icon of manifest.icons) {
+    await mkdir(dirname(join(dir, icon.src)), { recursive: true });
+    await writeFile(join(dir, icon.src), 'png');
+  }
+  const packed = await packApp({ dir, keys, rotated: !keys.some((k) => k.id === id) });
+  if (!packed.ok) throw new Error(packed.problems.join('\n'));
+  return packed.bytes;
+}
+
+async function writePackage(bytes: Uint8Array): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'svc-store-')), 'app.swbn');
+  await writeFile(file, bytes);
+  return file;
+}
+
+const running: DevPlatform[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.close()));
+});
+async function start(bytes: Uint8Array, statePath?: string) {
+  const platform = await startDevPlatform({ package: await writePackage(bytes), port: 0, mcp: false, statePath });
+  running.push(platform);
+  return platform;
+}
+const publish = (platform: DevPlatform, bytes: Uint8Array, token = platform.publishToken) =>
+  fetch(`${platform.origin}/__svc/store/packages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(bytes),
+  }).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), body: await r.json() }));
+
+describe('svc dev with a signed package', () => {
+  it('serves the package files only, with the manifest CSP, and refuses a tampered package naming the check', async () => {
+    const key = newKey();
+    const bytes = await pack(key.id, '1.0.0', [key]);
+    const platform = await start(bytes);
+    const page = await fetch(platform.appUrl);
+    expect(await page.text()).toContain('version 1.0.0');
+    expect(page.headers.get('content-security-policy')).toContain("object-src 'none'");
+    expect((await fetch(new URL('/js/app.js', platform.appUrl))).status).toBe(200);
+    // The folder the package sits in is not served: only the package's files are.
+    expect((await fetch(new URL('/app.swbn', platform.appUrl))).status).toBe(404);
+    expect((await fetch(new URL('/.env', platform.appUrl))).status).toBe(404);
+
+    const tampered = bytes.slice();
+    tampered[bytes.length - 40]! ^= 1;
+    await expect(startDevPlatform({ package: await writePackage(tampered), port: 0, mcp: false })).rejects.toThrow(
+      /is not a package a host would run \(bad-signature\)/,
+    );
+  });
+});
+
+describe('the local store', () => {
+  it('accepts only higher versions, compared as integers against the highest ever accepted, and serves them', async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '1.9.0', [key]));
+    expect(platform.state.store).toMatchObject({ key_id: key.id, highest: '1.9.0' });
+    await platform.install('alice');
+
+    const equal = await publish(platform, await pack(key.id, '1.9.0', [key]));
+    expect(equal.status).toBe(409);
+    expect(equal.type).toBe('application/problem+json');
+    expect(equal.body).toMatchObject({ version: '1.9.0', highest: '1.9.0', status: 409 });
+    expect(equal.body.detail).toContain('Version 1.9.0 is not higher than 1.9.0');
+
+    const higher = await publish(platform, await pack(key.id, '1.10.0', [key]));
+    expect(higher.status).toBe(201);
+    expect(higher.body).toMatchObject({ id: key.id, version: '1.10.0', key_id: key.id, signers: [key.id] });
+    expect(platform.state.version).toBe('1.10.0');
+    expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.10.0');
+    expect(await (await fetch(platform.appUrl)).text()).toContain('version 1.10.0');
+
+    const lower = await publish(platform, await pack(key.id, '1.9.5', [key]));
+    expect(lower.status).toBe(409);
+    expect(lower.body.detail).toContain('Version 1.9.5 is not higher than 1.10.0');
+    expect(platform.state.store?.versions.map((v) => v.version)).toEqual(['1.9.0', '1.10.0']);
+  });
+
+  it('counts a revoked version: it cannot be published again, and the next version clears the revocation', async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '2.0.0', [key]));
+    await platform.revokeVersion('a bad release');
+    expect(platform.state.store?.versions[0]?.revoked).toBe(true);
+    const again = await publish(platform, await pack(key.id, '2.0.0', [key]));
+    expect(again.status).toBe(409);
+    const next = await publish(platform, await pack(key.id, '2.0.1', [key]));
+    expect(next.status).toBe(201);
+    expect(platform.state.version_revoked).toBe(false);
+    expect(platform.state.store?.versions).toMatchObject([{ version: '2.0.0', revoked: true }, { version: '2.0.1' }]);
+  });
+
+  it('binds the id to its first key; a release signed by the old and a new key moves it, then the old key is refused', async () => {
+    const old = newKey();
+    const next = newKey();
+    const platform = await start(await pack(old.id, '1.0.0', [old]));
+    const stranger = await publish(platform, await pack(old.id, '1.0.1', [next]));
+    expect(stranger.status).toBe(422); // the id is derived from neither signer and none is trusted: verification fails
+    expect(stranger.body.code).toBe('untrusted-key');
+
+    const rotation = await publish(platform, await pack(old.id, '1.1.0', [old, next]));
+    expect(rotation.status).toBe(201);
+    expect(rotation.body).toMatchObject({ key_id: next.id, signers: [old.id, next.id] });
+    expect(platform.state.store?.key_id).toBe(next.id);
+
+    const oldAlone = await publish(platform, await pack(old.id, '1.2.0', [old]));
+    expect(oldAlone.status).toBe(403);
+    expect(oldAlone.body.detail).toContain(`bound to the key ${next.id}`);
+    const newAlone = await publish(platform, await pack(old.id, '1.2.0', [next]));
+    expect(newAlone.status).toBe(201);
+  });
+
+  it('lets one of two uploads of the same version pass, never both', async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '1.0.0', [key]));
+    const bytes = await pack(key.id, '1.0.1', [key]);
+    const answers = await Promise.all([publish(platform, bytes), publish(platform, bytes), publish(platform, bytes)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    expect(platform.state.store?.versions).toHaveLength(2);
+  });
+
+  it('refuses a wrong token, another app, an invalid package and an oversized one, changing nothing', async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '1.0.0', [key]));
+    const before = JSON.stringify(platform.state.store);
+    const bytes = await pack(key.id, '1.0.1', [key]);
+    expect((await publish(platform, bytes, 'x'.repeat(32))).status).toBe(403);
+    const other = newKey();
+    const wrongApp = await publish(platform, await pack(other.id, '9.0.0', [other]));
+    expect(wrongApp.status).toBe(409);
+    expect(wrongApp.body.detail).toContain(`runs the app ${key.id}`);
+    const broken = await publish(platform, bytes.subarray(0, 100));
+    expect(broken.status).toBe(422);
+    expect(broken.body.code).toBe('truncated');
+    const empty = await publish(platform, new Uint8Array(0));
+    expect(empty.body.code).toBe('empty');
+    const huge = await publish(platform, new Uint8Array(32 * 1024 * 1024 + 1));
+    expect(huge.status).toBe(413);
+    const page = await fetch(`${platform.origin}/__svc/store/packages`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(bytes),
+    });
+    expect(page.status).toBe(403);
+    expect(JSON.stringify(platform.state.store)).toBe(before);
+  });
+
+  it('offers a tenant-private app only to its tenants', async () => {
+    const key = newKey();
+    const platform = await start(
+      await pack(key.id, '1.0.0', [key], (m) => (m.distribution = { channel: 'tenant-private', tenants: ['acme'] })),
+    );
+    await platform.install('alice');
+    await platform.install('carol');
+    await expect(platform.appToken({ userId: 'alice' })).resolves.toMatch(/\./);
+    await expect(platform.appToken({ userId: 'carol' })).rejects.toThrow(
+      /private to the tenants acme; this person's tenant globex/,
+    );
+    expect(platform.state.store?.versions[0]?.tenants).toEqual(['acme']);
+  });
+
+  it('keeps its record in the state file: after a restart the bound key and the highest version still hold', async () => {
+    const key = newKey();
+    const next = newKey();
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-state-')), 'state.json');
+    const first = await pack(key.id, '1.0.0', [key]);
+    const platform = await start(first, statePath);
+    expect((await publish(platform, await pack(key.id, '1.5.0', [key, next]))).status).toBe(201);
+    await platform.close();
+    running.length = 0;
+    // The first package is signed by the old key alone: on this state the id is bound to the new one.
+    await expect(
+      startDevPlatform({ package: await writePackage(first), port: 0, mcp: false, statePath }),
+    ).rejects.toThrow(`is bound to the key ${next.id} in this state`);
+    const again = await start(await pack(key.id, '1.5.0', [next]), statePath);
+    expect(again.state.store).toMatchObject({ key_id: next.id, highest: '1.5.0' });
+    const stale = await publish(again, await pack(key.id, '1.4.0', [next]));
+    expect(stale.status).toBe(409);
+    expect(stale.body.detail).toContain('not higher than 1.5.0');
+  });
+});

@@ -1,0 +1,127 @@
+// svc-sdk/package against the shipped vectors (and their drift from scripts/packageVectors.ts), against wbn-sign's
+// and wbn's own reading of the same packages, and against every single-byte change of a package.
+import { createPublicKey } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Bundle } from 'wbn';
+import { getBundleId } from 'wbn-sign';
+import { describe, expect, it } from 'vitest';
+import { buildPackageVectors, type PackageVector, VECTORS_DIR } from '../../scripts/packageVectors';
+import { derivePackageId, isPackageError, PackageError, readPackage, verifyPackage } from '../../src/package';
+
+const read = (file: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, file)));
+const vectors: PackageVector[] = JSON.parse(readFileSync(join(VECTORS_DIR, 'vectors.json'), 'utf8'));
+const trustOf = (vector: PackageVector) =>
+  (vector.trust ?? []).map(
+    (f) => new Uint8Array(createPublicKey(readFileSync(join(VECTORS_DIR, f))).export({ type: 'spki', format: 'der' })),
+  );
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'valid',
+    (error) => (isPackageError(error) ? error.code : `not a PackageError: ${error}`),
+  );
+
+describe('the test vectors', () => {
+  it('are what scripts/packageVectors.ts makes (run `npm run vectors:package` after changing it)', async () => {
+    const { files, vectors: made } = await buildPackageVectors((file) => read(file));
+    expect(made).toEqual(vectors);
+    const shipped = readdirSync(VECTORS_DIR).filter((f) => f !== 'vectors.json');
+    expect(shipped.sort()).toEqual([...files.keys()].sort());
+    for (const [file, bytes] of files)
+      expect(Buffer.from(read(file)).equals(Buffer.from(bytes)), `${file} drifted`).toBe(true);
+  });
+
+  it.each(vectors.map((v) => [`${v.file}${v.trust ? ' (trusted key)' : ''}`, v] as const))(
+    '%s: verifyPackage gives what vectors.json says',
+    async (_, vector) => {
+      const bytes = read(vector.file);
+      if (vector.expect !== 'valid')
+        return expect(await codeOf(verifyPackage(bytes, { trustedKeys: trustOf(vector) }))).toBe(vector.expect);
+      const pkg = await verifyPackage(bytes, { trustedKeys: trustOf(vector) });
+      expect({
+        id: pkg.id,
+        version: pkg.version,
+        signers: pkg.signers.map((s) => ({ type: s.type, id: s.id })),
+        files: [...pkg.files.keys()],
+      }).toEqual({ id: vector.id, version: vector.version, signers: vector.signers, files: vector.files });
+      expect(pkg.manifest.id).toBe(vector.id);
+    },
+  );
+});
+
+describe('verifyPackage against wbn-sign and wbn', () => {
+  it.each(['valid.swbn', 'valid-p256.swbn', 'rotation.swbn'])(
+    '%s: wbn-sign reads the same id, wbn the same files, and the ids are derived from the signing keys',
+    async (file) => {
+      const bytes = read(file);
+      const pkg = await verifyPackage(bytes);
+      expect(getBundleId(bytes)).toBe(pkg.id);
+      const bundle = new Bundle(Buffer.from(readPackage(bytes).bundle));
+      expect(bundle.urls.sort()).toEqual([...pkg.files.keys()].sort());
+      for (const url of bundle.urls) {
+        expect(Buffer.from(bundle.getResponse(url).body).equals(Buffer.from(pkg.files.get(url)!.body))).toBe(true);
+        expect(bundle.getResponse(url).headers['content-type']).toBe(pkg.files.get(url)!.contentType);
+      }
+      for (const signer of pkg.signers) expect(await derivePackageId(signer.publicKey)).toBe(signer.id);
+    },
+  );
+
+  it.each(['valid.swbn', 'valid-p256.swbn'])('%s: a change of any one byte is refused', async (file) => {
+    const bytes = read(file);
+    const refused = new Set<string>();
+    for (let at = 0; at < bytes.length; at++) {
+      const copy = bytes.slice();
+      copy[at]! ^= 0x01;
+      const code = await codeOf(verifyPackage(copy));
+      expect(code, `byte ${at}`).not.toBe('valid');
+      expect(code, `byte ${at}`).not.toMatch(/^not a PackageError/);
+      refused.add(code);
+    }
+    expect([...refused]).toContain('bad-signature');
+  });
+
+  it('refuses a package over the size limit before reading it, and derives ids from CryptoKeys', async () => {
+    const bytes = read('valid.swbn');
+    const error = await verifyPackage(bytes, { maxBytes: bytes.length - 1 }).catch((e) => e);
+    expect(error).toBeInstanceOf(PackageError);
+    expect(error.code).toBe('too-large');
+    expect(error.message).toContain(`over the limit of ${bytes.length - 1}`);
+    const { publicKey } = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
+    const spki = new Uint8Array(await crypto.subtle.exportKey('spki', publicKey));
+    expect(await derivePackageId(publicKey)).toBe(await derivePackageId(spki));
+    expect(await derivePackageId(publicKey)).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('PACKAGE.md', () => {
+  it('lists every PackageError code in its table of checks, and no other', () => {
+    const root = join(VECTORS_DIR, '../..');
+    const source = readFileSync(join(root, 'src/package/PackageError.ts'), 'utf8');
+    const union = source.slice(
+      source.indexOf('export type PackageErrorCode'),
+      source.indexOf(';', source.indexOf('export type PackageErrorCode')),
+    );
+    const codes = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]).sort();
+    const doc = readFileSync(join(root, 'PACKAGE.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## 4. Checks, in order'), doc.indexOf('## 5. Test vectors'));
+    const rows = table.split('\n').filter((line) => /^\| \d+ \|/.test(line));
+    const documented = [
+      ...new Set(
+        rows.flatMap((row) =>
+          [
+            ...row
+              .split('|')
+              .at(-2)!
+              .matchAll(/`([a-z-]+)`/g),
+          ].map((m) => m[1]),
+        ),
+      ),
+    ].sort();
+    expect(documented).toEqual(codes);
+    // Every code a vector expects is one of them.
+    for (const vector of vectors) expect(['valid', ...codes]).toContain(vector.expect);
+  });
+});
