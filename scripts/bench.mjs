@@ -206,10 +206,15 @@ if (existsSync(chromiumPath)) {
   const mcp = await benchMcp(chromiumPath, { samples: quick ? 30 : 200 });
   console.log('\nagent bridge (scripts/bench/mcp.mjs): one invocation of an echo action, medians');
   console.log(`  from the agent panel (in the page)                          ${fmt(mcp.panel, 2)} ms`);
-  for (const [era, ms] of Object.entries(mcp.eras))
+  for (const [era, ms] of Object.entries(mcp.eras)) {
+    const { transport, endpoint, page } = mcp.breakdown[era];
     console.log(
       `  over MCP, ${era} client (HTTP, relayed to the page)        ${fmt(ms, 2)} ms: +${fmt(ms - mcp.panel, 2)} ms`,
     );
+    console.log(
+      `    of which: transport and SDK (a tools/list) ${fmt(transport, 2)} ms, the endpoint's checks ${fmt(endpoint, 2)} ms, the page's leg (event stream, host, app, answer) ${fmt(page, 2)} ms`,
+    );
+  }
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
 {

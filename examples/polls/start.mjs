@@ -87,6 +87,8 @@ const backend = await createPollsBackend({
 });
 console.log(platform.url);
 console.error(`Team Polls: backend at ${backend.origin}; ready in ${took(started)}. Open the URL above; Ctrl-C stops.`);
+// The MCP endpoint and what to paste into an agent (svc-sdk mcp examples/polls finds this platform too).
+if (platform.mcpConfigs) console.error(platform.mcpConfigs);
 const stop = async () => {
   await backend.close();
   await platform.close();

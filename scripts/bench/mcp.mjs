@@ -61,7 +61,10 @@ async function echoApp() {
   return dir;
 }
 
-/** Median ms of a tool call over MCP per era, and of the agent panel's invocation, with `samples` each. */
+/**
+ * Median ms of a tool call over MCP per era, and of the agent panel's invocation, with `samples` each; per era, the
+ * breakdown: the transport (a tools/list), the endpoint's own work, and the page's leg.
+ */
 export async function benchMcp(executablePath, { samples = 200 } = {}) {
   const { chromium } = await import('@playwright/test');
   const platform = await startDevPlatform({ dir: await echoApp(), port: 0 });
@@ -95,6 +98,7 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
       return times;
     }, samples);
     const eras = {};
+    const breakdown = {};
     for (const [era, versionNegotiation] of [
       ['2025-11-25', undefined],
       ['2026-07-28', { mode: 'auto' }],
@@ -105,17 +109,29 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
           requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
         }),
       );
-      const times = [];
-      for (let i = 0; i < samples + 10; i++) {
-        const start = performance.now();
+      // Where the time goes: the same request shape answered without the page. tools/list is the transport and the
+      // SDK alone; a call refused by the input check also runs the endpoint's own work; the rest is the page's leg
+      // (the event stream to the page, the host and the app, the answer through the control API).
+      const time = async (run) => {
+        const times = [];
+        for (let i = 0; i < samples + 10; i++) {
+          const start = performance.now();
+          await run();
+          if (i >= 10) times.push(performance.now() - start);
+        }
+        return median(times);
+      };
+      const transport = await time(() => client.listTools());
+      const endpoint = await time(() => client.callTool({ name: 'echo', arguments: { text: 1 } }));
+      const full = await time(async () => {
         const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
         if (result.isError) throw new Error(result.content[0].text);
-        if (i >= 10) times.push(performance.now() - start);
-      }
-      eras[era] = median(times);
+      });
+      eras[era] = full;
+      breakdown[era] = { transport, endpoint: endpoint - transport, page: full - endpoint };
       await client.close();
     }
-    return { panel: median(panel.slice(10)), eras };
+    return { panel: median(panel.slice(10)), eras, breakdown };
   } finally {
     await browser.close();
     await platform.close();

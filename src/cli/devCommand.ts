@@ -3,8 +3,6 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
 import { EXIT, writeLine } from './CliIo';
-import { removeDiscovery, writeDiscovery } from '../dev/mcp/discoveryFile';
-import { mcpConfigs } from '../dev/mcp/mcpConfigs';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
@@ -267,11 +265,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         io.stderr,
         `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
       );
-    if (platform.mcpUrl && platform.mcpToken) {
-      writeLine(io.stderr, mcpConfigs(platform.mcpUrl, platform.mcpToken, dir));
-      // For `svc mcp <dir>` (stdio clients): where this platform is, in a file only this user can read.
-      await writeDiscovery({ dir, url: platform.mcpUrl, token: platform.mcpToken, pid: process.pid });
-    }
+    if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
     // For `svc publish`: where this store is and its token, in a file only this user can read.
     await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
     if (packageFile)
@@ -285,7 +279,6 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         process.once('SIGINT', () => done());
         process.once('SIGTERM', () => done());
       }));
-    await removeDiscovery(dir);
     await removeStoreDiscovery(platform.origin);
     await platform.close();
     return EXIT.ok;

@@ -62,7 +62,12 @@ Claude Desktop (claude_desktop_config.json):
     }
     // stdout carries the protocol: everything for people goes to stderr.
     writeLine(io.stderr, `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`);
-    const handle = serveMcpStdio({ target, version: app.manifest.version });
+    const handle = serveMcpStdio({
+      discover: () => readDiscovery(dir),
+      dir: folders[0] ?? '.',
+      version: app.manifest.version,
+      log: (line) => writeLine(io.stderr, line),
+    });
     await (hooks.stopped ??
       new Promise<void>((done) => {
         process.stdin.once('end', done).once('close', done);

@@ -419,6 +419,8 @@ const backend = await createBackend({
 });
 console.log(platform.url);
 console.error(\`app at \${appUrl}, backend at \${backend.origin}; open the URL above. Ctrl-C stops.\`);
+// The MCP endpoint and what to paste into an agent (npx svc-sdk mcp public finds this platform too).
+if (platform.mcpConfigs) console.error(platform.mcpConfigs);
 const stop = async () => {
   await Promise.all([vite.close(), backend.close(), platform.close()]);
   process.exit(0);

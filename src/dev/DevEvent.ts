@@ -1,7 +1,7 @@
 /**
  * What happens on the platform, one event at a time, as the terminal prints it (`svc dev` without `--quiet`):
  * a launch in the page, each webhook attempt, each server API call, each blocked request, an app that never said
- * hello. Never carries a token or a secret.
+ * hello, each MCP tool call that ran in the page. Never carries a token or a secret.
  * @public
  */
 export type DevEvent =
@@ -19,7 +19,18 @@ export type DevEvent =
       resend_of?: string;
     }
   | { type: 'server-api'; method: string; path: string; status: number; duration_ms: number }
-  | { type: 'blocked'; blocked: string; advice: string };
+  | { type: 'blocked'; blocked: string; advice: string }
+  | {
+      type: 'mcp';
+      /** The tool (the action's name) and the agent that called it. */
+      tool: string;
+      agent_id: string;
+      /** The error code the agent got, or absent when the call returned a result. */
+      code?: string;
+      /** The error's sentence, as the agent got it (redacted). */
+      message?: string;
+      duration_ms: number;
+    };
 
 /**
  * One line for the terminal, like `stripe listen`: the time, what happened and its outcome.
@@ -44,5 +55,7 @@ export function formatDevEvent(event: DevEvent, now = new Date()): string {
       return `${time}  <-- ${event.method} ${event.path}: ${event.status} (${event.duration_ms} ms)`;
     case 'blocked':
       return `${time}  blocked  ${event.blocked}: ${event.advice}`;
+    case 'mcp':
+      return `${time}  mcp      ${event.tool} by ${event.agent_id}: ${event.code ? `${event.code}: ${event.message}` : 'result'} (${event.duration_ms} ms)`;
   }
 }

@@ -214,6 +214,8 @@ export interface DevConfig {
   blocked: DevBlockedRequest[];
   /** Where the state is saved (`--state`), absolute; absent when it lives in memory only. */
   statePath?: string;
+  /** The MCP endpoint and the header an MCP client sends; absent when the platform serves none. */
+  mcp?: { url: string; header: string };
 }
 
 /** A request the package's policies blocked, as the platform logs it. @public */
@@ -283,6 +285,8 @@ export interface McpInvoke {
   id: string;
   name: string;
   input: unknown;
+  /** The input as the page may show it: tokens and the platform's secrets redacted. */
+  shown_input: unknown;
   agent_id: string;
   /** `agent`: the app's `elicit` goes to the MCP client first (`--elicit agent`). */
   elicit: 'sheet' | 'agent';
@@ -303,6 +307,9 @@ export interface McpPageBody {
   prompt?: string;
   schema?: Record<string, unknown>;
 }
+
+/** What the agent was sent for a relayed MCP call: its result, or the error it ended with. @public */
+export type McpSent = { result: unknown } | { error: { code: string; message: string; retriable: boolean } };
 
 /**
  * Control API routes (method + path under the messenger origin) with request and response bodies: the platform
@@ -339,10 +346,10 @@ export interface ControlRoutes {
   };
   /** Back to the first launch's state (people, rooms, installations, nothing granted, no history). */
   'POST /__svc/reset': { request: Record<string, never>; response: DevState };
-  /** Progress of the relayed MCP call, or whether it waits for the person. */
-  'POST /__svc/mcp/progress': { request: McpPageBody; response: { ok: true } };
-  /** The relayed MCP call's result or error. */
-  'POST /__svc/mcp/result': { request: McpPageBody; response: { ok: true } };
+  /** Progress of the relayed MCP call, or whether it waits for the person; answers the message as the agent got it. */
+  'POST /__svc/mcp/progress': { request: McpPageBody; response: { ok: true; message?: string } };
+  /** The relayed MCP call's result or error; answers what the agent got (tokens and secrets redacted). */
+  'POST /__svc/mcp/result': { request: McpPageBody; response: McpSent };
   /** The app's elicit, sent to the agent: its answer, if the agent gave one. */
   'POST /__svc/mcp/elicit': { request: McpPageBody; response: { answered: boolean; value?: unknown } };
 }
@@ -380,6 +387,8 @@ export interface DevStreamEvents {
   'mcp-invoke': McpInvoke;
   /** The agent cancelled the relayed call with this id. */
   'mcp-cancel': { id: string };
+  /** manifest.json changed (and is valid): the page loads again to use it. */
+  manifest: { type: 'manifest' };
 }
 
 /** One server-sent event frame of the stream. @public */

@@ -24,6 +24,7 @@ export interface HandleParts {
   blocked: BlockedRequest[];
   mcpUrl: string | undefined;
   mcpToken: string | undefined;
+  mcpConfigs: string | undefined;
   close(): Promise<void>;
 }
 
@@ -86,14 +87,22 @@ export function platformHandle(p: HandleParts) {
     /** The URL the messenger's iframe loads, and its origin. */
     appUrl: p.appUrl,
     appOrigin: p.appOrigin,
-    /** The validated manifest, when started with `dir`. */
-    manifest: p.manifest,
+    /** The validated manifest, when started with `dir` (the edited one, once a valid edit of manifest.json is served). */
+    get manifest() {
+      return p.manifest;
+    },
     /** Requests the app's policies blocked, each with what to change. */
     blocked: p.blocked,
     /** The MCP endpoint (`<origin>/mcp`) serving the manifest's actions as tools; undefined with `mcp: false`. */
     mcpUrl: p.mcpUrl,
     /** Its bearer token (`Authorization: Bearer <mcpToken>`), separate from the control token. */
     mcpToken: p.mcpToken,
+    /**
+     * The lines to print for the developer: the MCP endpoint and ready-to-paste client configurations (they carry
+     * the MCP token: for the developer's terminal only). `svc dev`, `npm start` and the starter's `npm run dev` print
+     * them; undefined with `mcp: false` or without `dir`.
+     */
+    mcpConfigs: p.mcpConfigs,
     /** Installs the app for a person (`installation.created`). */
     install: (userId?: string) => run('POST /__svc/install', { user_id: userId }),
     /** Uninstalls it (`installation.deleted`, by the person or an administrator). */

@@ -23,6 +23,8 @@ import { CONTROL_PREFIX, type DevConfig, type DevState, type DevStreamEvents, st
 import { type DevApp, DevAppError, readAppDir } from './readAppDir';
 import { type BlockedRequest, createPackageServer, type PackageServer } from './serve/createPackageServer';
 import { attachMcp } from './mcp/attachMcp';
+import { removeDiscovery, writeDiscovery } from './mcp/discoveryFile';
+import { mcpConfigs } from './mcp/mcpConfigs';
 import { platformHandle } from './platformHandle';
 import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
 import { createStore } from './store/createStore';
@@ -420,6 +422,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     baseUrl: `${origin}/v1`,
     blocked,
     ...(options.statePath ? { statePath: options.statePath } : {}),
+    ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
   });
   // One bucket per vendor for the platform's life: every server API request draws from it.
   const take = createRequestBucket();
@@ -449,7 +452,29 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const record = state.store?.versions.find((v) => v.version === state.version);
     if (record) record.revoked = true;
   };
-  if (app && options.mcp !== false) mcp = attachMcp({ options, app, origin, streams });
+  let configs: string | undefined;
+  if (app && options.mcp !== false) {
+    mcp = attachMcp({
+      options,
+      app,
+      origin,
+      streams,
+      secrets: () => [controlToken, ...validSecrets(secrets)],
+      onManifest: (next) => {
+        // Served from now on (the page's configuration reads it), and every open page reloads to use it.
+        app.manifest = next;
+        pkg?.setManifest(next);
+        broadcast('manifest', { type: 'manifest' });
+      },
+    });
+    configs = mcpConfigs(mcp.url, mcp.token, app.dir);
+    // For `svc mcp <dir>` (stdio clients): where this platform is, whichever way it was started.
+    const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
+      (error: Error) => error,
+    );
+    if (written instanceof Error)
+      configs += `\n  (svc mcp cannot find this platform: ${written.message}; set SVC_STATE_DIR to a writable folder.)`;
+  }
   const routes: Partial<ControlHandlers> = { ...actions, 'GET /__svc/config': config, ...mcp?.routes };
   route = createRouter({
     origin,
@@ -491,11 +516,15 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     idp,
     appUrl,
     appOrigin,
-    manifest: app?.manifest,
+    get manifest() {
+      return app?.manifest;
+    },
     blocked,
     mcpUrl: mcp?.url,
     mcpToken: mcp?.token,
+    mcpConfigs: configs,
     async close() {
+      if (mcp && app) await removeDiscovery(app.dir, mcp.url);
       await mcp?.close();
       webhooks?.close();
       for (const r of streams) r.end();

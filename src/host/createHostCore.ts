@@ -6,7 +6,7 @@ import { isPlain } from '../protocol/shape';
 
 import type { PermissionScope } from '../protocol/scopes';
 import type { LaunchSnapshot } from '../protocol/snapshot';
-import { SvcError } from '../protocol/SvcError';
+import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionContext, Theme } from '../protocol/types';
 import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/createEndpoint';
 import type { Transport } from '../rpc/Transport';
@@ -143,6 +143,16 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     running.set(invocation.id, invocation);
     try {
       return await current().call(PEER.invoke, params);
+    } catch (error) {
+      // The app's client answers its own failures as ERR_ACTION_FAILED or the handler's SvcError; this generic
+      // answer of its channel means the result could not be posted back (structured clone refused it), which no
+      // retry fixes.
+      if (isSvcError(error) && error.code === 'ERR_INTERNAL' && error.message === `svc.${PEER.invoke} failed`)
+        throw new SvcError(
+          'ERR_ACTION_FAILED',
+          `action ${name} returned a result that cannot be passed back (a function, an AbortSignal, a DOM node or a class instance in it): return plain data, as its output_schema describes.`,
+        );
+      throw error;
     } finally {
       signal?.removeEventListener('abort', cancel);
       running.delete(invocation.id);

@@ -1,5 +1,6 @@
 import { ERROR_BRAND, hasErrorBrand } from './errorBrand';
 import type { SvcErrorCode } from './errorCodes';
+import { redactText } from './redactText';
 
 /**
  * The error shape on the wire: whitelisted fields only, never a stack.
@@ -12,15 +13,6 @@ export interface WireError {
   message: string;
   /** Whether backing off and retrying can help. */
   retriable: boolean;
-}
-
-// Bearer tokens and JWTs are redacted from every message, whoever wrote it: a host, a handler or us.
-const TOKENS = /\b(Bearer\s+)\S+|\beyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
-
-/** Removes anything that looks like a token from a message, and bounds its length. */
-function redact(message: string): string {
-  // `$1` keeps the word Bearer, and is empty where a bare JWT matched.
-  return message.replace(TOKENS, '$1[redacted]').slice(0, 1000);
 }
 
 /**
@@ -59,7 +51,11 @@ export class SvcError extends Error {
    * message does not already name an operation.
    */
   constructor(code: SvcErrorCode, message: string, retriable = false, method?: string, options?: { cause?: unknown }) {
-    super(redact(method && !message.startsWith('svc.') ? `svc.${method}(): ${message}` : message), options);
+    // Tokens are redacted from every message, whoever wrote it (a host, a handler or us), and its length bounded.
+    super(
+      redactText(method && !message.startsWith('svc.') ? `svc.${method}(): ${message}` : message).slice(0, 1000),
+      options,
+    );
     this.code = code;
     this.retriable = retriable;
     if (method) this.method = method;

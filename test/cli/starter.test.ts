@@ -97,7 +97,7 @@ describe('svc init --template vite', () => {
   );
 
   it.runIf(built)(
-    'npm run dev prints one URL; the messenger serves it and the page names the messenger',
+    'npm run dev prints one URL and the MCP endpoint; the messenger serves it and the page names the messenger',
     async () => {
       const dir = await starter();
       const child = spawn(process.execPath, ['scripts/dev.mjs'], { cwd: dir, stdio: 'pipe' });
@@ -114,6 +114,11 @@ describe('svc init --template vite', () => {
         const appUrl = /app at (\S+),/.exec(stderr)?.[1];
         const html = await (await fetch(appUrl!)).text();
         expect(html).toContain(`<meta name="svc-host-origins" content="${url.origin}">`);
+        // The agent bridge is announced like svc dev does it, with what to paste into a client.
+        await expect
+          .poll(() => stderr)
+          .toMatch(/^MCP: http:\/\/127\.0\.0\.1:\d+\/mcp \(header "Authorization: Bearer /m);
+        expect(stderr).toContain(`"args":["svc-sdk","mcp","${join(dir, 'public')}"]`);
       } finally {
         const exit = new Promise((r) => child.once('exit', r));
         child.kill('SIGINT');

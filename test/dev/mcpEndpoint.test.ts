@@ -3,13 +3,16 @@
 // `validate --agent` through the built bin, and actions.cancel through svc-sdk/mock.
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { createInvocationRelay } from '../../src/dev/mcp/createInvocationRelay';
+import { createMcpEndpoint } from '../../src/dev/mcp/createMcpEndpoint';
 import { toolsFromManifest } from '../../src/dev/mcp/toolsFromManifest';
 import { createMockHost } from '../../src/mock';
 import { exchangeManifest } from '../mock/fixtures';
@@ -42,6 +45,21 @@ function raw(url: string, headers: Record<string, string>): Promise<{ status: nu
     req.on('error', fail);
     req.end(body);
   });
+}
+
+/** One JSON-RPC message to the endpoint over a real socket (2025-era headers), with its session when given. */
+async function rpc(platform: DevPlatform, message: object | string, session?: string | null) {
+  const res = await fetch(platform.mcpUrl!, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${platform.mcpToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+    },
+    body: typeof message === 'string' ? message : JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+  });
+  return { status: res.status, session: res.headers.get('mcp-session-id'), body: await res.text() };
 }
 
 const connect = async (platform: DevPlatform, negotiation?: { mode: 'auto' }) => {
@@ -93,6 +111,37 @@ describe('the MCP endpoint of svc dev', () => {
     );
   });
 
+  it('takes the bearer scheme in any case, and an initialize whose clientInfo has no version', async () => {
+    const host = new URL(platform.origin).host;
+    for (const scheme of ['bearer', 'BEARER', 'Bearer'])
+      expect((await raw(platform.mcpUrl!, { host, authorization: `${scheme} ${platform.mcpToken}` })).status).toBe(200);
+    const noVersion = await rpc(platform, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'no-version' } },
+    });
+    expect(noVersion.status).toBe(200);
+    expect(noVersion.session).toBeTruthy();
+    expect(noVersion.body).toContain('"serverInfo"');
+  });
+
+  it('answers arguments nested 5,000 deep with a clear error, not a stack overflow', async () => {
+    const init = await rpc(platform, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'deep', version: '0' } },
+    });
+    await rpc(platform, { method: 'notifications/initialized' }, init.session);
+    // Written by hand: JSON.stringify itself overflows at this depth.
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const call = await rpc(
+      platform,
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_poll","arguments":{"question":${deep}}}}`,
+      init.session,
+    );
+    expect(call.status).toBe(200);
+    expect(call.body).toContain('ERR_ACTION_INVALID_INPUT: the arguments of create_poll nest more than 64 levels deep');
+    expect(call.body).not.toContain('call stack');
+  });
+
   it('serves no OAuth discovery metadata', async () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])
       expect((await fetch(`${platform.origin}${path}`)).status).toBe(404);
@@ -137,6 +186,45 @@ describe('the MCP endpoint of svc dev', () => {
       'create_survey',
     ]);
     await client.close();
+  });
+});
+
+describe('an edit of manifest.json that leaves the tools alone', () => {
+  it('is served (the platform and the package policies) without telling MCP clients of a tool change', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
+    await cp(join(root, 'examples/polls'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+    const platform = await startDevPlatform({ dir, port: 0 });
+    try {
+      let changes = 0;
+      const client = new Client(
+        { name: 'svc-test', version: '0' },
+        {
+          listChanged: {
+            tools: {
+              onChanged: () => {
+                changes += 1;
+              },
+            },
+          },
+        },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+          requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+        }),
+      );
+      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+      manifest.network.connect.push('api.edited.example');
+      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+      await expect
+        .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
+        .toContain('api.edited.example');
+      expect(platform.manifest?.network.connect).toContain('api.edited.example');
+      expect(changes).toBe(0);
+      await client.close();
+    } finally {
+      await platform.close();
+    }
   });
 });
 
@@ -237,7 +325,7 @@ describe('actions.cancel', () => {
     const host = createMockHost({ manifest: exchangeManifest() });
     const ran: string[] = [];
     let release!: () => void;
-    host.svc.actions.handle('list_polls', (input: { tag?: string }) => {
+    host.svc.actions.handle('list_polls', (_input: { tag?: string }) => {
       ran.push('list');
       return new Promise((done) => (release = () => done([])));
     });
@@ -251,5 +339,57 @@ describe('actions.cancel', () => {
     await first;
     await host.flush();
     expect(ran).toEqual(['list']);
+  });
+});
+
+describe('2025-era sessions', () => {
+  it('are capped (the least recently used goes) and closed once idle; the client is told to initialize again', async () => {
+    const token = 'k'.repeat(43);
+    const relay = createInvocationRelay({
+      page: () => undefined,
+      pageOrigin: 'http://127.0.0.1:1',
+      personTimeout: 1000,
+      keepalive: 1000,
+      secrets: () => [],
+    });
+    const endpoint = createMcpEndpoint({
+      manifest: exchangeManifest() as never,
+      relay,
+      token,
+      version: '1.0.0',
+      sessions: { max: 2, idleMs: 300 },
+    });
+    const server = createServer((req, res) => void endpoint.handle(req, res));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const open = async () => {
+      const client = new Client({ name: 'session-test', version: '0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
+      return client;
+    };
+    const names = (client: Client) =>
+      client.listTools().then(
+        (r) => r.tools.map((t) => t.name),
+        (e: Error) => e.message,
+      );
+    try {
+      const [first, second] = [await open(), await open()];
+      expect(await names(first)).toContain('list_polls');
+      // A third session: `second` is now the least recently used, and goes.
+      const third = await open();
+      expect(await names(second)).toMatch(/Session not found: initialize again/);
+      expect(await names(first)).toContain('list_polls');
+      expect(await names(third)).toContain('list_polls');
+      expect(endpoint.openSessions).toBe(2);
+      // Unused for longer than idleMs: closed by the sweep (watched without using them, which would keep them).
+      await expect.poll(() => endpoint.openSessions, { timeout: 5000 }).toBe(0);
+      expect(await names(third)).toMatch(/Session not found/);
+      await Promise.all([first, second, third].map((c) => c.close().catch(() => {})));
+    } finally {
+      await endpoint.close();
+      server.close();
+    }
   });
 });

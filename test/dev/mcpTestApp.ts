@@ -9,11 +9,17 @@ import { exchangeManifest } from '../mock/fixtures';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** An action of the test app: only its name, title and description vary; it takes no input and never confirms. */
+/**
+ * An action of the test app: by default it takes no input, is read-only and never confirms; `confirm`,
+ * `destructive` and `input_schema` change that.
+ */
 export interface TestAction {
   name: string;
   title: string;
   description: string;
+  confirm?: 'never' | 'if_destructive' | 'always';
+  destructive?: boolean;
+  input_schema?: Record<string, unknown>;
 }
 
 /** Writes an app folder declaring `actions`, whose page runs `script` after the svc script tag; returns its path. */
@@ -21,11 +27,11 @@ export async function writeMcpTestApp(actions: TestAction[], script: string): Pr
   const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
   const manifest = exchangeManifest();
   manifest.network = { connect: [] };
-  manifest.actions = actions.map((action) => ({
+  manifest.actions = actions.map(({ confirm = 'never', destructive = false, input_schema, ...action }) => ({
     ...action,
-    input_schema: { type: 'object', properties: {}, additionalProperties: false },
-    annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-    confirm: 'never',
+    input_schema: input_schema ?? { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { read_only: !destructive, destructive, idempotent: !destructive, open_world: false },
+    confirm,
   }));
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
   await writeFile(

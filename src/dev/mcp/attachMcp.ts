@@ -17,7 +17,14 @@ export interface AttachMcpParts {
   origin: string;
   /** The messenger pages' event streams: the newest one runs the calls. */
   streams: Set<ServerResponse>;
+  /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
+  secrets(): readonly string[];
+  /** Told of a changed, valid manifest before the tools change: the platform serves it and the pages reload. */
+  onManifest(next: DevApp['manifest']): void;
 }
+
+// How long a call waits for the messenger page to come back after it reloaded for a changed manifest.
+const RELOAD_WAIT = 10_000;
 
 /**
  * The agent bridge of a running platform: the MCP endpoint at `/mcp` with its own 256-bit token, the relay to the
@@ -25,13 +32,24 @@ export interface AttachMcpParts {
  * actions and tells clients the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, streams, secrets, onManifest }: AttachMcpParts) {
+  // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
+  const stale = new WeakSet<ServerResponse>();
+  let reloadUntil = 0;
+  const freshPage = () =>
+    [...streams].filter((page) => !page.destroyed && !page.writableEnded && !stale.has(page)).at(-1);
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
-    page: () => [...streams].at(-1),
+    page: freshPage,
+    // After a manifest change a call waits (bounded) for a reloaded page instead of failing while it loads.
+    async pageReady() {
+      while (!freshPage() && Date.now() < reloadUntil) await new Promise((tick) => setTimeout(tick, 25));
+    },
     pageOrigin: origin,
     personTimeout: options.mcpPersonTimeout ?? 50_000,
     keepalive: 15_000,
+    secrets: () => [token, ...secrets()],
+    onEnded: options.onEvent,
   });
   const endpoint = createMcpEndpoint({
     manifest: app.manifest,
@@ -44,7 +62,8 @@ export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
   });
   let watcher: FSWatcher | undefined;
   let debounce: NodeJS.Timeout | undefined;
-  let served = JSON.stringify(app.manifest.actions ?? []);
+  let served = JSON.stringify(app.manifest);
+  let servedActions = JSON.stringify(app.manifest.actions ?? []);
   try {
     // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
     watcher = watch(app.dir, (_event, name) => {
@@ -52,17 +71,23 @@ export function attachMcp({ options, app, origin, streams }: AttachMcpParts) {
       if (name !== 'manifest.json' || 'files' in app) return;
       clearTimeout(debounce);
       debounce = setTimeout(async () => {
-        // An invalid manifest mid-edit keeps the last valid tools.
+        // An invalid manifest mid-edit keeps the last valid one.
         const next = await readAppDir(app.dir).catch(() => undefined);
-        const actions = JSON.stringify(next?.manifest.actions ?? []);
-        if (!next || actions === served) return;
-        served = actions;
+        if (!next || JSON.stringify(next.manifest) === served) return;
+        served = JSON.stringify(next.manifest);
+        for (const page of streams) stale.add(page);
+        reloadUntil = Date.now() + RELOAD_WAIT;
+        onManifest(next.manifest);
+        // Clients hear of a change of the tools only.
+        const actions = JSON.stringify(next.manifest.actions ?? []);
+        if (actions === servedActions) return;
+        servedActions = actions;
         endpoint.setManifest(next.manifest);
       }, 100);
     });
     watcher.on('error', () => watcher?.close());
   } catch {
-    // No watch on this file system: the tools stay those of the manifest svc dev started with.
+    // No watch on this file system: the manifest stays the one svc dev started with.
   }
   return {
     url: `${origin}${MCP_PATH}`,

@@ -40,7 +40,8 @@ export function checkMcpRequest(
       status: 403,
       message: `Origin ${origin} may not call this MCP endpoint; MCP clients send no Origin (a browser client's origin must be allowed with --mcp-origin).`,
     };
-  const auth = /^Bearer ([A-Za-z0-9_-]+)$/.exec(headers.get('authorization') ?? '');
+  // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are the same.
+  const auth = /^Bearer +([A-Za-z0-9_-]+)$/i.exec(headers.get('authorization') ?? '');
   const given = Buffer.from(auth?.[1] ?? '');
   const expected = Buffer.from(guard.token);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))

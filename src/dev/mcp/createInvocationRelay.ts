@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { type DevStreamEvents, type McpPageBody, type McpRoute, streamFrame } from '../devContract';
+import type { DevEvent } from '../DevEvent';
+import { type DevStreamEvents, type McpPageBody, type McpRoute, type McpSent, streamFrame } from '../devContract';
 import type { ControlHandlers } from '../platform/controlActions';
+import { redactSecrets } from '../redactSecrets';
 
 /** One tool call to run in the messenger page. @internal */
 export interface RelayCall {
@@ -29,12 +31,18 @@ export type RelayOutcome =
 export interface RelayOptions {
   /** The messenger page's event stream the calls go to (the newest open page), or undefined when none is open. */
   page(): ServerResponse | undefined;
+  /** Resolves when a call may look for its page (at once, unless a page is reloading). */
+  pageReady?(): Promise<void>;
   /** The messenger's address without its launch token, named in errors. */
   pageOrigin: string;
   /** How long the person may take to answer a confirmation or elicit sheet before the agent is told to retry. */
   personTimeout: number;
   /** Interval of keepalive progress while a call waits (MCP clients time out after 60 s without progress). */
   keepalive: number;
+  /** Exact secrets (tokens, the signing secrets) redacted, with anything token-shaped, from what the agent is sent. */
+  secrets(): readonly string[];
+  /** Told how each call ended, for the terminal. */
+  onEnded?(event: Extract<DevEvent, { type: 'mcp' }>): void;
 }
 
 interface Running {
@@ -54,6 +62,28 @@ const fail = (code: string, message: string, retriable = false): RelayOutcome =>
   message,
   retriable,
 });
+
+/**
+ * The outcome of the page's answer, as the agent may see it: every token-shaped value and each of `secrets` redacted
+ * wherever it sits; a result too deeply nested to serialise is an error that says so (never a stack overflow).
+ */
+function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
+  const error = body.error as { code?: unknown; message?: unknown; retriable?: unknown } | undefined;
+  if (error && typeof error === 'object')
+    return fail(
+      typeof error.code === 'string' ? error.code : 'ERR_INTERNAL',
+      redactSecrets(typeof error.message === 'string' ? error.message : 'the invocation failed.', secrets),
+      error.retriable === true,
+    );
+  try {
+    return { ok: true, value: redactSecrets(body.result ?? null, secrets) };
+  } catch {
+    return fail(
+      'ERR_INTERNAL',
+      'the result nests too deeply to send (over a few thousand levels): return flatter data from the handler.',
+    );
+  }
+}
 
 /**
  * Runs tool calls in the messenger page, one at a time: the page receives each invocation on its event stream
@@ -83,7 +113,8 @@ export function createInvocationRelay(options: RelayOptions) {
 
   const start = (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
     const page = options.page();
-    if (!page) {
+    // A stream already closed would swallow the invocation and never emit 'close' again: the call would hang.
+    if (!page || page.destroyed || page.writableEnded) {
       resolve(fail('ERR_HOST_UNREACHABLE', `no messenger page is open. ${openPage}`, true));
       return next();
     }
@@ -142,10 +173,31 @@ export function createInvocationRelay(options: RelayOptions) {
       id,
       name: call.name,
       input: call.input,
+      shown_input: redactSecrets(call.input, options.secrets()),
       agent_id: call.agentId,
       elicit: call.elicit ? 'agent' : 'sheet',
     });
   };
+
+  // Starts the call now, or when the calls before it have ended.
+  const queued = (call: RelayCall) =>
+    new Promise<RelayOutcome>((resolve) => {
+      if (!running) return start(call, resolve);
+      const entry = { call, start: () => start(call, resolve), stop: resolve };
+      queue.push(entry);
+      call.signal.addEventListener(
+        'abort',
+        () => {
+          const at = queue.indexOf(entry);
+          if (at < 0) return;
+          queue.splice(at, 1);
+          resolve(fail('ERR_CANCELLED', 'the call was cancelled while it waited in the queue.'));
+          reportQueue();
+        },
+        { once: true },
+      );
+      reportQueue();
+    });
 
   const current = (body: PageBody) => {
     if (!running || body.id !== running.id)
@@ -155,24 +207,18 @@ export function createInvocationRelay(options: RelayOptions) {
 
   return {
     /** Runs one call when its turn comes; never rejects. */
-    run(call: RelayCall): Promise<RelayOutcome> {
-      return new Promise((resolve) => {
-        if (!running) return start(call, resolve);
-        const entry = { call, start: () => start(call, resolve), stop: resolve };
-        queue.push(entry);
-        call.signal.addEventListener(
-          'abort',
-          () => {
-            const at = queue.indexOf(entry);
-            if (at < 0) return;
-            queue.splice(at, 1);
-            resolve(fail('ERR_CANCELLED', 'the call was cancelled while it waited in the queue.'));
-            reportQueue();
-          },
-          { once: true },
-        );
-        reportQueue();
+    async run(call: RelayCall): Promise<RelayOutcome> {
+      const started = Date.now();
+      await options.pageReady?.();
+      const outcome = await queued(call);
+      options.onEnded?.({
+        type: 'mcp',
+        tool: call.name,
+        agent_id: call.agentId,
+        ...(outcome.ok ? {} : { code: outcome.code, message: outcome.message }),
+        duration_ms: Date.now() - started,
       });
+      return outcome;
     },
     /** Calls waiting behind the running one. */
     get queued() {
@@ -182,23 +228,21 @@ export function createInvocationRelay(options: RelayOptions) {
     routes: {
       'POST /__svc/mcp/progress': (body: PageBody) => {
         const entry = current(body);
-        if (typeof body.message === 'string' && body.message) entry.call.progress(body.message);
+        let message: string | undefined;
+        if (typeof body.message === 'string' && body.message) {
+          message = redactSecrets(body.message, options.secrets());
+          entry.call.progress(message);
+        }
         if (typeof body.waiting === 'boolean') entry.waiting(body.waiting);
-        return { ok: true };
+        return { ok: true as const, ...(message === undefined ? {} : { message }) };
       },
-      'POST /__svc/mcp/result': (body: PageBody) => {
+      'POST /__svc/mcp/result': (body: PageBody): McpSent => {
         const entry = current(body);
-        const error = body.error as { code?: unknown; message?: unknown; retriable?: unknown } | undefined;
-        if (error && typeof error === 'object')
-          entry.finish(
-            fail(
-              typeof error.code === 'string' ? error.code : 'ERR_INTERNAL',
-              typeof error.message === 'string' ? error.message : 'the invocation failed.',
-              error.retriable === true,
-            ),
-          );
-        else entry.finish({ ok: true, value: body.result });
-        return { ok: true };
+        const outcome = pageOutcome(body, options.secrets());
+        entry.finish(outcome);
+        return outcome.ok
+          ? { result: outcome.value }
+          : { error: { code: outcome.code, message: outcome.message, retriable: outcome.retriable } };
       },
       'POST /__svc/mcp/elicit': async (body: PageBody) => {
         const entry = current(body);
@@ -206,7 +250,11 @@ export function createInvocationRelay(options: RelayOptions) {
         if (!entry.call.elicit || typeof body.prompt !== 'string' || typeof schema !== 'object' || schema === null)
           return { answered: false };
         entry.waiting(false);
-        const answer = await entry.call.elicit({ prompt: body.prompt, schema: schema as Record<string, unknown> });
+        const secrets = options.secrets();
+        const answer = await entry.call.elicit({
+          prompt: redactSecrets(body.prompt, secrets),
+          schema: redactSecrets(schema, secrets),
+        });
         return answer ? { answered: true, value: answer.value } : { answered: false };
       },
     } satisfies Pick<ControlHandlers, McpRoute>,

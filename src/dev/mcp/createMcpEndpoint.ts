@@ -10,9 +10,11 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { createInputValidator, type InputValidator, type Manifest } from '../../manifest';
+import { redactText } from '../../protocol/redactText';
 import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
+import { exceedsDepth } from './exceedsDepth';
 import { isObjectRoot, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
 
 /** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @public */
@@ -33,9 +35,16 @@ export interface McpEndpointOptions {
   elicit?: 'sheet' | 'agent';
   /** The server's version in `serverInfo`. */
   version: string;
+  /** How many 2025-era sessions stay open at most, and after how long unused one closes; 100 and 30 minutes. */
+  sessions?: { max?: number; idleMs?: number };
 }
 
+const SESSION_LIMITS = { max: 100, idleMs: 30 * 60_000 };
+
 type ToolCall = { name: string; arguments?: Record<string, unknown> };
+
+// Far beyond any real input schema, and far below what the validator's and the relay's recursion can take.
+const MAX_ARGUMENT_DEPTH = 64;
 
 // What an agent should do after each error, beside the host's own sentence.
 const ADVICE: Record<string, string> = {
@@ -44,12 +53,29 @@ const ADVICE: Record<string, string> = {
   ERR_ACTION_NOT_DECLARED: 'Call tools/list for the tools the app has now.',
   ERR_CANCELLED: 'Nothing more happens for this call.',
 };
-const TOKEN_SHAPED = /\beyJ[\w-]*\.[\w-]*\.[\w-]*/g;
 
 /** An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token. */
 function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
-  const text = `${code}: ${message.replace(TOKEN_SHAPED, '[redacted]')}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
+  const text = `${code}: ${redactText(message)}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
   return { isError: true, content: [{ type: 'text', text }], _meta: { [SVC_ERROR_META]: { code, retriable } } };
+}
+
+/**
+ * The request with `clientInfo.version` filled in when an `initialize` leaves it out: clients in the field do, and the
+ * SDK would refuse them with a puzzling "Server not initialized" (the name alone is all the bridge reads).
+ */
+async function withClientVersion(request: Request): Promise<Request> {
+  const body: unknown = await request
+    .clone()
+    .json()
+    .catch(() => undefined);
+  const messages = (Array.isArray(body) ? body : [body]) as Array<
+    { method?: unknown; params?: { clientInfo?: { version?: unknown } } } | undefined
+  >;
+  const info = messages.find((m) => m?.method === 'initialize')?.params?.clientInfo;
+  if (!info || typeof info !== 'object' || typeof info.version === 'string') return request;
+  info.version = 'unknown';
+  return new Request(request, { body: JSON.stringify(body) });
 }
 
 /** An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`). */
@@ -72,7 +98,23 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export function createMcpEndpoint(options: McpEndpointOptions) {
   let manifest = options.manifest;
   const validators = new Map<string, InputValidator>();
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: Server }>();
+  // 2025-era sessions, least recently used first (a use moves a session to the end): capped, and closed when idle.
+  const sessions = new Map<
+    string,
+    { transport: WebStandardStreamableHTTPServerTransport; server: Server; used: number }
+  >();
+  const { max: maxSessions, idleMs } = { ...SESSION_LIMITS, ...options.sessions };
+  const sweep = setInterval(
+    () => {
+      for (const [id, session] of sessions)
+        if (Date.now() - session.used > idleMs) {
+          sessions.delete(id);
+          void session.server.close().catch(() => {});
+        }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
 
   const callTool = async (params: ToolCall, ctx: ServerContext, server: Server, era: 'legacy' | 'modern') => {
     const action = manifest.actions?.find((a) => a.name === params.name);
@@ -82,9 +124,15 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         `the app has no tool ${params.name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
         false,
       );
+    const input = params.arguments ?? {};
+    if (exceedsDepth(input, MAX_ARGUMENT_DEPTH))
+      return errorResult(
+        'ERR_ACTION_INVALID_INPUT',
+        `the arguments of ${action.name} nest more than ${MAX_ARGUMENT_DEPTH} levels deep: send them flatter, as its inputSchema describes.`,
+        false,
+      );
     const validate = validators.get(action.name) ?? createInputValidator(action.input_schema);
     validators.set(action.name, validate);
-    const input = params.arguments ?? {};
     const issues = validate(input);
     // Checked here too, so a malformed call fails at once instead of waiting in the queue; the page's host checks
     // it again before the app or the person sees it.
@@ -108,7 +156,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       name: action.name,
       input,
       agentId: options.agentId ?? agentIdFrom(server.getClientVersion()?.name),
-      signal: ctx.mcpReq.signal,
+      // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
+      // just closes, and the call (and any sheet it raised) must end with it.
+      signal: AbortSignal.any([ctx.mcpReq.signal, ...(ctx.http?.req?.signal ? [ctx.http.req.signal] : [])]),
       progress,
       elicit: canElicit
         ? async ({ prompt, schema }) => {
@@ -159,16 +209,29 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const session = sessions.get(id);
-      if (session) return session.transport.handleRequest(request);
+      if (session) {
+        sessions.delete(id);
+        sessions.set(id, { ...session, used: Date.now() });
+        return session.transport.handleRequest(request);
+      }
       return Response.json(
         { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: initialize again.' }, id: null },
         { status: 404 },
       );
     }
     const server = build('legacy');
+    request = await withClientVersion(request);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server }),
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, { transport, server, used: Date.now() });
+        // Over the cap, the session used longest ago goes (its client gets 404 and initializes again).
+        for (const [old, session] of sessions) {
+          if (sessions.size <= maxSessions) break;
+          sessions.delete(old);
+          void session.server.close().catch(() => {});
+        }
+      },
       onsessionclosed: (sid) => void sessions.delete(sid),
     });
     transport.onclose = () => {
@@ -202,6 +265,10 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       }
       await node(req, res);
     },
+    /** How many 2025-era sessions are open. */
+    get openSessions() {
+      return sessions.size;
+    },
     /** The current tools (what `tools/list` answers). */
     tools: () => toolsFromManifest(manifest),
     /** Serves a changed manifest's actions and tells connected clients the tool list changed. */
@@ -213,6 +280,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     },
     /** Closes every session. */
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
       sessions.clear();
       await modern.close();

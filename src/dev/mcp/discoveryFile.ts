@@ -31,10 +31,14 @@ export async function writeDiscovery(discovery: McpDiscovery): Promise<string> {
   return path;
 }
 
-/** Removes it, when it is still this process's. @internal */
-export async function removeDiscovery(dir: string, pid = process.pid): Promise<void> {
+/**
+ * Removes it, when it is still this platform's (the same URL): a platform started later for the same folder, in this
+ * process or another, keeps its own.
+ * @internal
+ */
+export async function removeDiscovery(dir: string, url: string): Promise<void> {
   const found = await readDiscovery(dir);
-  if (found?.pid === pid) await rm(discoveryPath(dir), { force: true });
+  if (found?.url === url) await rm(discoveryPath(dir), { force: true });
 }
 
 const alive = (pid: number) => {

@@ -3,12 +3,21 @@ import { type CallToolResult, Server, type ServerContext, type Transport } from 
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpDiscovery } from './discoveryFile';
 
+type Target = Pick<McpDiscovery, 'url' | 'token'>;
+
 /** Options of {@link serveMcpStdio}. @internal */
 export interface ServeMcpStdioOptions {
-  /** The running `svc dev` to forward to. */
-  target: Pick<McpDiscovery, 'url' | 'token'>;
+  /**
+   * Finds the running `svc dev` (its discovery file): read before each request, so a restarted platform (a new port
+   * or token) is followed, and undefined while none runs.
+   */
+  discover(): Promise<Target | undefined>;
+  /** How the app folder is named in messages (`svc-sdk mcp <dir>`). */
+  dir: string;
   /** The server's version in `serverInfo`. */
   version: string;
+  /** Lines for the person (stderr: stdout carries the protocol). */
+  log(line: string): void;
   /** A transport instead of this process's stdin and stdout (tests). */
   transport?: Transport;
 }
@@ -16,59 +25,105 @@ export interface ServeMcpStdioOptions {
 /**
  * The stdio form of `svc dev`'s MCP endpoint, for clients that cannot reach a local HTTP server (Claude Desktop):
  * every `tools/list` and `tools/call` is forwarded to the running platform under the stdio client's own name (its
- * agent id), with progress and cancellation passed through; the tool list's changes too.
+ * agent id), with progress and cancellation passed through; the tool list's changes too. The platform is found again
+ * before each request, so a restart of `svc dev` is followed without restarting the client, and a stopped one is
+ * named in the error.
  * @internal
  */
 export function serveMcpStdio(options: ServeMcpStdioOptions) {
+  const start = `npx svc-sdk dev ${options.dir}`;
   return serveStdio(
     () => {
-      let upstream: Promise<Client> | undefined;
+      let upstream: { target: Target; client: Promise<Client> } | undefined;
+      // The platform found last, to tell a restart (a new port or token) from the same one.
+      let last: Target | undefined;
       const server = new Server(
         { name: 'svc-dev', version: options.version },
         { capabilities: { tools: { listChanged: true } } },
       );
+      const drop = () => {
+        void upstream?.client.then((client) => client.close()).catch(() => {});
+        upstream = undefined;
+      };
       // Connected on first use, named after the client that connected here: the platform's agent id is that name.
-      const connect = () =>
-        (upstream ??= (async () => {
-          const client = new Client(
-            { name: server.getClientVersion()?.name ?? 'svc-mcp-stdio', version: options.version },
-            {
-              listChanged: {
-                tools: { onChanged: () => void server.sendToolListChanged().catch(() => {}) },
-              },
-            },
-          );
-          await client.connect(
-            new StreamableHTTPClientTransport(new URL(options.target.url), {
-              requestInit: { headers: { Authorization: `Bearer ${options.target.token}` } },
+      const open = (target: Target) => {
+        const client = new Client(
+          { name: server.getClientVersion()?.name ?? 'svc-mcp-stdio', version: options.version },
+          { listChanged: { tools: { onChanged: () => void server.sendToolListChanged().catch(() => {}) } } },
+        );
+        return client
+          .connect(
+            new StreamableHTTPClientTransport(new URL(target.url), {
+              requestInit: { headers: { Authorization: `Bearer ${target.token}` } },
             }),
-          );
-          return client;
-        })().catch((error) => {
-          upstream = undefined;
+          )
+          .then(() => client);
+      };
+      const connect = async (): Promise<Client> => {
+        const found = await options.discover();
+        if (!found) {
+          drop();
           throw new Error(
-            `svc dev is not reachable at ${options.target.url} (${(error as Error).message}); start it again with npx svc-sdk dev.`,
+            `no svc dev runs for ${options.dir} now: start it again (${start}) and keep its messenger page open; this bridge finds it by itself on the next call.`,
           );
-        }));
-      server.setRequestHandler('tools/list', async () => (await (await connect()).listTools()) as never);
+        }
+        const moved = (target: Target | undefined) =>
+          !!target && (target.url !== found.url || target.token !== found.token);
+        if (moved(last)) options.log(`svc mcp: svc dev restarted; forwarding to ${found.url} now.`);
+        last = found;
+        if (moved(upstream?.target)) drop();
+        if (!upstream) {
+          const client = open(found);
+          upstream = { target: found, client };
+          client.catch(() => {
+            if (upstream?.client === client) upstream = undefined;
+          });
+        }
+        return upstream.client.catch((error: Error) => {
+          throw new Error(
+            `svc dev is not reachable at ${found.url} (${error.message}); if it stopped, start it again (${start}).`,
+          );
+        });
+      };
+      // A failure of the connection itself (svc dev stopped or restarted mid-request) drops it, so the next request
+      // connects afresh; a call is not run again (it may have run), the agent is told to call again.
+      const forward = async <T>(use: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> => {
+        const client = await connect();
+        try {
+          return await use(client);
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          drop();
+          const now = await options.discover();
+          throw new Error(
+            now
+              ? `the connection to svc dev was lost (${(error as Error).message}); it runs at ${now.url}: call again.`
+              : `svc dev stopped during the request (${(error as Error).message}): start it again (${start}), then call again.`,
+          );
+        }
+      };
+      server.setRequestHandler('tools/list', async () => (await forward((client) => client.listTools())) as never);
       server.setRequestHandler('tools/call', async (request, ctx) => {
         const context = ctx as ServerContext;
         const progressToken = context.mcpReq._meta?.progressToken;
-        const client = await connect();
-        return (await client.callTool(request.params, {
-          signal: context.mcpReq.signal,
-          // The platform bounds the person's wait itself and keeps the call alive with progress.
-          timeout: 24 * 3600_000,
-          resetTimeoutOnProgress: true,
-          onprogress: (progress) => {
-            if (progressToken === undefined) return;
-            context.mcpReq
-              .notify({ method: 'notifications/progress', params: { ...progress, progressToken } })
-              .catch(() => {});
-          },
-        })) as CallToolResult;
+        return (await forward(
+          (client) =>
+            client.callTool(request.params, {
+              signal: context.mcpReq.signal,
+              // The platform bounds the person's wait itself and keeps the call alive with progress.
+              timeout: 24 * 3600_000,
+              resetTimeoutOnProgress: true,
+              onprogress: (progress) => {
+                if (progressToken === undefined) return;
+                context.mcpReq
+                  .notify({ method: 'notifications/progress', params: { ...progress, progressToken } })
+                  .catch(() => {});
+              },
+            }),
+          context.mcpReq.signal,
+        )) as CallToolResult;
       });
-      server.onclose = () => void upstream?.then((client) => client.close()).catch(() => {});
+      server.onclose = drop;
       return server;
     },
     { transport: options.transport },

@@ -194,7 +194,8 @@ function routeTable(ctx: RouteContext): Route[] {
         x.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
         x.res.write(streamFrame('state', { type: 'state', state: ctx.state }));
         ctx.streams.add(x.res);
-        x.req.once('close', () => ctx.streams.delete(x.res));
+        // The response, not the request: the request closed once its (empty) body was read, before this line.
+        x.res.once('close', () => ctx.streams.delete(x.res));
       },
     },
     { match: `${CONTROL_PREFIX}*`, handle: (x) => control(ctx, x) },

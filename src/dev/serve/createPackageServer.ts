@@ -58,7 +58,8 @@ const TYPES: Record<string, string> = {
  */
 export async function createPackageServer(options: PackageServerOptions) {
   const root = normalize(options.dir + sep);
-  const policies = packageCsp(options.manifest, options.messengerOrigin, options.allow ?? []);
+  let manifest = options.manifest;
+  let policies = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
   let hosts: string[] = [];
 
@@ -86,7 +87,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       const csp = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
       return send(req, res, found.contentType, Buffer.from(found.body), csp);
     }
-    if (path.endsWith('/')) path += path === '/' ? options.manifest.entry : 'index.html';
+    if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
     const file = normalize(join(root, path));
     // No way out of the package, and no dotfiles (.env, .git): a package has none worth serving.
     if (
@@ -152,7 +153,15 @@ export async function createPackageServer(options: PackageServerOptions) {
     origin,
     /** The entry page's URL. */
     entryUrl: `${origin}/${options.manifest.entry.replace(/^\//, '')}`,
-    policies,
+    /** The CSP the package's pages carry: the manifest's own, and the platform's. */
+    get policies() {
+      return policies;
+    },
+    /** Serves an edited manifest's policies from now on (the entry URL stays the one the server started with). */
+    setManifest(next: Manifest) {
+      manifest = next;
+      policies = packageCsp(next, options.messengerOrigin, options.allow ?? []);
+    },
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

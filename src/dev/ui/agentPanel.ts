@@ -1,5 +1,7 @@
 import type { HostEndpoint } from '../../host';
 import { isSvcError } from '../../protocol/SvcError';
+import type { DevConfig } from '../devContract';
+import { redactSecrets } from '../redactSecrets';
 import { copyButton, fill, h } from './dom';
 import { prettyJson } from './callLog';
 import { schemaForm } from './schemaForm';
@@ -19,13 +21,40 @@ interface ActionDecl {
  * live (elicit as a sheet), then the whole result or error with a copy button. With the app closed, it is opened
  * first (in the current room), then invoked: the host waits for the app's handlers.
  */
-export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoint | undefined>) {
+export function agentPanel(
+  actions: ActionDecl[],
+  host: () => Promise<HostEndpoint | undefined>,
+  endpoint?: DevConfig['mcp'],
+) {
   const progress = new Map<string, HTMLElement>();
+  const outputs: HTMLElement[] = [];
   const element = h('div', { 'data-testid': 'agent-panel' });
   const agentId = h('input', { value: 'agent-1', 'data-testid': 'agent-id', size: 10 });
   // Calls from MCP clients (svc dev's /mcp endpoint), newest first, beside the panel's own invocations.
-  const mcpList = h('div', { 'data-testid': 'mcp-calls' }, h('p', { class: 'note' }, 'No MCP call yet.'));
+  const noCall = () =>
+    h(
+      'p',
+      { class: 'note' },
+      endpoint
+        ? 'No MCP call yet: connect an MCP client to the endpoint above and ask it to use a tool.'
+        : 'No MCP call yet: this platform serves no MCP endpoint (started with mcp: false).',
+    );
+  const mcpList = h('div', { 'data-testid': 'mcp-calls' }, noCall());
   let mcpCount = 0;
+  // The endpoint and what to paste into Claude Code (the command carries the token, so it is copied, not shown).
+  const endpointRow = endpoint
+    ? h(
+        'div',
+        { class: 'row', 'data-testid': 'mcp-endpoint' },
+        h('code', { class: 'grow' }, endpoint.url),
+        copyButton(endpoint.url, 'Copy the MCP endpoint'),
+        copyButton(
+          `claude mcp add --transport http svc ${endpoint.url} --header "${endpoint.header}"`,
+          'Copy the Claude Code command',
+          'Copy for Claude Code',
+        ),
+      )
+    : null;
   const shown = (kind: string, text: string) =>
     h(
       'div',
@@ -42,6 +71,7 @@ export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoi
     element,
     h('label', { class: 'row' }, 'Agent id', agentId),
     h('h3', {}, 'MCP calls'),
+    endpointRow,
     mcpList,
     actions.length ? null : h('p', { class: 'note' }, 'The manifest declares no actions.'),
     ...actions.map((action) => {
@@ -49,6 +79,7 @@ export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoi
       const out = h('div', { 'data-testid': `result-${action.name}` });
       const live = h('div', { class: 'note', 'data-testid': `progress-${action.name}` });
       progress.set(action.name, live);
+      outputs.push(out, live);
       const run = async (by: 'agent' | 'user') => {
         let input: unknown;
         try {
@@ -104,19 +135,29 @@ export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoi
   return {
     element,
     progress(action: string, message: string) {
-      progress.get(action)?.append(h('div', {}, `▸ ${message}`));
+      // The page never shows a usable token, whoever invoked the action.
+      progress.get(action)?.append(h('div', {}, `▸ ${redactSecrets(message)}`));
     },
-    /** Lists an MCP client's call; the returned functions add its progress and its outcome. */
-    showMcp(call: { name: string; agent_id: string; input: unknown }) {
+    /** Empties the results, the progress and the list of MCP calls (a reset to a fresh state). */
+    clear() {
+      for (const out of outputs) fill(out);
+      mcpCount = 0;
+      fill(mcpList, noCall());
+    },
+    /**
+     * Lists an MCP client's call; the returned functions add its progress and its outcome (each as the agent got it,
+     * tokens and secrets redacted).
+     */
+    showMcp(call: { name: string; agent_id: string; shown_input: unknown }) {
       if (!mcpCount++) fill(mcpList);
       const live = h('div', { class: 'note' });
-      const out = h('pre', { class: 'pending' }, 'running…');
+      const out = h('div', {}, h('pre', { class: 'pending' }, 'running…'));
       mcpList.prepend(
         h(
           'div',
           { class: 'action', 'data-testid': 'mcp-call', 'data-action': call.name },
           h('strong', {}, `${call.name} · MCP · ${call.agent_id}`),
-          h('pre', { class: 'note' }, JSON.stringify(call.input)),
+          h('pre', { class: 'note' }, prettyJson(call.shown_input)),
           live,
           out,
         ),
@@ -124,8 +165,7 @@ export function agentPanel(actions: ActionDecl[], host: () => Promise<HostEndpoi
       return {
         progress: (message: string) => live.append(h('div', {}, `▸ ${message}`)),
         done(text: string, ok: boolean) {
-          out.className = ok ? 'ok' : 'err';
-          out.textContent = text;
+          fill(out, shown(ok ? 'ok' : 'err', text));
         },
       };
     },

@@ -7,6 +7,8 @@ import { scopeInWords } from './scopeInWords';
 import { schemaForm } from './schemaForm';
 import { sheet } from './sheet';
 
+type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
+
 const pretty = (value: unknown) => h('pre', { class: 'note' }, JSON.stringify(value, null, 2));
 
 /**
@@ -33,7 +35,8 @@ export function uiAnswers(appName: string): HostAnswers {
       signal,
     );
   return {
-    permission: ({ scope, manifestScope, purpose }) =>
+    // `signal`: set during an agent's call (mcpCalls), whose end closes the sheet.
+    permission: ({ scope, manifestScope, purpose, signal }: PermissionAsk & { signal?: AbortSignal }) =>
       sheet<'granted' | 'denied'>(
         'permission-sheet',
         // The person reads the scope in words; the developer's note names it once, as the manifest declares it, and
@@ -47,6 +50,7 @@ export function uiAnswers(appName: string): HostAnswers {
           { label: "Don't allow", value: 'denied', testid: 'permission-deny' },
           { label: 'Allow', value: 'granted', primary: true, testid: 'permission-allow' },
         ],
+        signal,
       ),
     send: (message) =>
       yesNo(

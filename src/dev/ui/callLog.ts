@@ -14,9 +14,14 @@ export interface LoggedCall {
   via?: string;
 }
 
-/** JSON for people: indented, `undefined` named as such, tokens redacted. */
-export const prettyJson = (value: unknown) =>
-  value === undefined ? 'undefined' : (JSON.stringify(redactTokens(value), null, 2) ?? 'undefined');
+/** JSON for people: indented, `undefined` named as such, tokens redacted; a value too deep to serialise says so. */
+export const prettyJson = (value: unknown) => {
+  try {
+    return value === undefined ? 'undefined' : (JSON.stringify(redactTokens(value), null, 2) ?? 'undefined');
+  } catch {
+    return '(nested too deeply to show)';
+  }
+};
 
 /**
  * The call log, like a browser's network panel: every call the app made on the bridge with its time, method,

@@ -1,3 +1,5 @@
+import { redactSecrets } from '../redactSecrets';
+
 /** Attributes of {@link h}: `on*` functions become listeners, `data-*`/others become attributes. */
 export type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 /** What {@link h} accepts as children. */
@@ -37,22 +39,14 @@ export function fill(el: Element, ...children: Child[]): void {
   append(el, children);
 }
 
-/** Shows anything that looks like a token as redacted: the call log never shows a usable credential. */
+/** Shows anything that looks like a token as redacted, in keys too: the page never shows a usable credential. */
 export function redactTokens(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value ?? null, (_k, v) =>
-      typeof v === 'string'
-        ? v.replace(/\beyJ[\w-]*\.[\w-]*\.[\w-]*/g, 'eyJ…[redacted]')
-        : v instanceof Blob
-          ? '[Blob]'
-          : v,
-    ),
-  );
+  return redactSecrets(JSON.parse(JSON.stringify(value ?? null, (_k, v) => (v instanceof Blob ? '[Blob]' : v))));
 }
 
 /** A button that copies `text` to the clipboard and says so. */
-export function copyButton(text: string, label = 'Copy'): HTMLButtonElement {
-  const button = h('button', { class: 'small', 'data-testid': 'copy', 'aria-label': label }, 'Copy');
+export function copyButton(text: string, label = 'Copy', caption = 'Copy'): HTMLButtonElement {
+  const button = h('button', { class: 'small', 'data-testid': 'copy', 'aria-label': label }, caption);
   button.addEventListener('click', () => {
     navigator.clipboard.writeText(text).then(
       () => (button.textContent = 'Copied'),

@@ -1,7 +1,9 @@
 import type { HostAnswers, HostEndpoint } from '../../host';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
-import type { McpInvoke, McpPageBody } from '../devContract';
+import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
+import { redactSecrets } from '../redactSecrets';
 import { control } from './api';
+import { prettyJson } from './callLog';
 
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
 export interface McpCallView {
@@ -15,6 +17,17 @@ interface Current {
   call: McpInvoke;
   controller: AbortController;
   row: ReturnType<McpCallView['show']>;
+}
+
+/**
+ * The error an agent is told: the SvcError's code and sentence without the `svc.<method>(): ` the host's side of the
+ * channel put before an app's own message (the agent called a tool, not that method).
+ */
+function agentError(error: unknown): { code: string; message: string; retriable: boolean } {
+  if (!isSvcError(error)) return { code: 'ERR_INTERNAL', message: String(error), retriable: false };
+  const prefix = error.method ? `svc.${error.method}(): ` : '';
+  const message = prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return { code: error.code, message, retriable: error.retriable };
 }
 
 /**
@@ -52,32 +65,54 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
           { signal: controller.signal },
         );
         answer = { result };
-        row.done(JSON.stringify(result ?? null), true);
       } catch (error) {
-        const e = isSvcError(error)
-          ? { code: error.code, message: error.message, retriable: error.retriable }
-          : { code: 'ERR_INTERNAL', message: String(error), retriable: false };
-        answer = { error: e };
-        row.done(`${e.code}: ${e.message}`, false);
+        answer = { error: agentError(error) };
       }
       view.mark(undefined);
-      if (!controller.signal.aborted) await post('result', answer).catch(() => {});
+      // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
+      const sent = controller.signal.aborted ? undefined : await post('result', answer).catch(() => undefined);
+      const shown = (sent ?? answer) as McpSent;
+      if ('error' in shown) row.done(`${shown.error.code}: ${shown.error.message}`, false);
+      else row.done(prettyJson(shown.result ?? null), true);
       if (current?.call.id === call.id) current = undefined;
     },
     /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
     cancel(id: string) {
       if (current?.call.id === id) current.controller.abort();
     },
-    /** The app's progress message during a relayed call. */
-    progress(message: string) {
-      if (!current) return;
-      current.row.progress(message);
-      post('progress', { message }).catch(() => {});
+    /** The app's progress message during a relayed call; false when no relayed call runs (the panel's own). */
+    progress(message: string): boolean {
+      if (!current) return false;
+      const { row } = current;
+      post('progress', { message }).then(
+        (sent) => row.progress((sent as { message?: string }).message ?? message),
+        () => row.progress(redactSecrets(message)),
+      );
+      return true;
     },
     /** The person's answers, telling the platform while a sheet waits for the person during a relayed call. */
     answers(base: HostAnswers): HostAnswers {
       return {
         ...base,
+        // A permission sheet raised during the call waits for the person like a confirmation (the platform's time
+        // limit applies) and closes when the call ends; the app is then told so, and nothing is granted or refused.
+        permission: async (request) => {
+          const during = current;
+          if (!during) return base.permission!(request);
+          const { signal } = during.controller;
+          void waiting(true);
+          try {
+            const answer = await base.permission!({ ...request, signal } as typeof request);
+            if (signal.aborted)
+              throw new SvcError(
+                'ERR_CANCELLED',
+                `the agent's call of ${during.call.name} ended before the person answered; nothing was granted or refused.`,
+              );
+            return answer;
+          } finally {
+            if (current === during) void waiting(false);
+          }
+        },
         confirmAction: async (request) => {
           if (!current || request.context.agent_id !== current.call.agent_id) return base.confirmAction!(request);
           void waiting(true);

@@ -117,7 +117,7 @@ async function start(): Promise<void> {
     if (!app) await open({ room: room(), params: {} });
     return app?.host;
   };
-  const agent = agentPanel(manifest.actions ?? [], appHost);
+  const agent = agentPanel(manifest.actions ?? [], appHost, config.mcp);
   // An MCP call runs in the open app, or opens it in the current room first.
   const mcp = mcpCalls(appHost, { show: (call) => agent.showMcp(call), mark: (label) => log.markVia(label) });
   const tabs: Record<string, HTMLElement> = {
@@ -199,9 +199,10 @@ async function start(): Promise<void> {
         external: (url) => toast(`Would open in the system browser: ${url}`),
         close: () => closeApp(),
         share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
+        // An MCP call's progress shows in its row of the MCP call list, as the agent got it; the panel's own
+        // invocations show theirs under the action.
         progress: (action, message) => {
-          agent.progress(action, message);
-          mcp.progress(message);
+          if (!mcp.progress(message)) agent.progress(action, message);
         },
       },
       onState,
@@ -355,6 +356,7 @@ async function start(): Promise<void> {
       if (!yes) return;
       closeApp();
       forgetPageState();
+      agent.clear();
       if (await act('POST /__svc/reset', {})) say('Fresh state: every change was undone.', 'info');
     },
   };
@@ -519,7 +521,12 @@ async function start(): Promise<void> {
           ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
           : 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).';
     },
-    { 'mcp-invoke': (call) => void mcp.invoke(call), 'mcp-cancel': ({ id }) => mcp.cancel(id) },
+    {
+      'mcp-invoke': (call) => void mcp.invoke(call),
+      'mcp-cancel': ({ id }) => mcp.cancel(id),
+      // manifest.json changed: the page, its host and the app start again from the new one.
+      manifest: () => location.reload(),
+    },
   );
   render();
   const relaunchAfterUpdate = sessionStorage.getItem(RELAUNCH);

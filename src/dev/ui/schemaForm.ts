@@ -37,18 +37,16 @@ function field(name: string, schema: Schema, testid: string): { element: HTMLEle
         .filter(Boolean);
     return { element: h('label', {}, `${label} (one per line)`, area), read };
   }
-  const input = h('input', {
-    'data-testid': testid,
-    type: schema.type === 'string' ? 'text' : 'number',
-    placeholder: schema.description ?? '',
-  });
+  // The description goes below the field, whole: as a placeholder a narrow input cut it mid-word.
+  const input = h('input', { 'data-testid': testid, type: schema.type === 'string' ? 'text' : 'number' });
   const read = () => {
     if (schema.type === 'string') return input.value;
     const n = Number(input.value);
     if (input.value.trim() === '' || !Number.isFinite(n)) throw new Error(`${label} must be a number.`);
     return n;
   };
-  return { element: h('label', {}, `${label} `, input), read };
+  const hint = schema.description ? h('span', { class: 'note hint' }, schema.description) : null;
+  return { element: h('label', {}, `${label} `, input, hint), read };
 }
 
 /**

@@ -77,6 +77,7 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 .action { border: 1px solid var(--line); border-radius: 8px; padding: 8px; margin: 8px 0; }
 .action.unread { border-left: 4px solid var(--accent); }
 .action label { display: block; margin: 4px 0; }
+.hint { display: block; margin-top: 2px; }
 .toasts { position: fixed; bottom: 14px; left: 200px; display: flex; flex-direction: column; gap: 6px; z-index: 40; }
 .toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; }
 .toast.error { background: var(--bad); color: var(--on-status); }

@@ -1,0 +1,137 @@
+// Every way of starting the platform for a folder tells the developer where the MCP endpoint is and leaves the
+// discovery file `svc mcp <dir>` finds it by: `startDevPlatform({ dir })` and the built `svc dev` bin, checked with
+// the official MCP client over the stdio bridge; the file goes when the platform closes.
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDevPlatform } from '../../src/dev';
+import { readDiscovery } from '../../src/dev/mcp/discoveryFile';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = join(root, 'dist/cli.js');
+let state: string;
+let dir: string;
+
+beforeEach(async () => {
+  state = await mkdtemp(join(tmpdir(), 'svc-state-'));
+  process.env.SVC_STATE_DIR = state;
+  dir = await mkdtemp(join(tmpdir(), 'svc-polls-'));
+  await cp(join(root, 'examples/polls'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+});
+afterEach(() => {
+  delete process.env.SVC_STATE_DIR;
+});
+
+/** The tool names `svc mcp <dir>` (the built bin, over stdio) lists. */
+async function stdioTools(): Promise<string[]> {
+  const client = new Client({ name: 'discovery-test', version: '0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', dir],
+      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+      stderr: 'pipe',
+    }),
+  );
+  try {
+    return (await client.listTools()).tools.map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the MCP endpoint is announced and discoverable', () => {
+  it('startDevPlatform({ dir }) writes the discovery file, has the lines to print, and removes the file on close', async () => {
+    const platform = await startDevPlatform({ dir, port: 0 });
+    try {
+      expect(await readDiscovery(dir)).toMatchObject({ dir, url: platform.mcpUrl, pid: process.pid });
+      const lines = platform.mcpConfigs!.split('\n');
+      expect(lines[0]).toBe(
+        `MCP: ${platform.mcpUrl} (header "Authorization: Bearer ${platform.mcpToken}"; keep the messenger page open: the tools run there)`,
+      );
+      expect(platform.mcpConfigs).toContain(`claude mcp add --transport http svc ${platform.mcpUrl} --header`);
+      // The Inspector's CLI takes --method directly: a `--` before it leaves it "Method is required".
+      expect(platform.mcpConfigs).toMatch(
+        /inspector --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list$/m,
+      );
+      expect(platform.mcpConfigs).toContain(
+        JSON.stringify({ mcpServers: { svc: { command: 'npx', args: ['svc-sdk', 'mcp', dir] } } }),
+      );
+      expect(await stdioTools()).toEqual(['create_poll', 'delete_poll']);
+    } finally {
+      await platform.close();
+    }
+    expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
+  it('a second platform for the same folder keeps its file when the first one closes', async () => {
+    const first = await startDevPlatform({ dir, port: 0 });
+    const second = await startDevPlatform({ dir, port: 0 });
+    await first.close();
+    expect((await readDiscovery(dir))?.url).toBe(second.mcpUrl);
+    await second.close();
+    expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
+  it('svc mcp follows a restart of svc dev and says what happened, without restarting its client', async () => {
+    let platform = await startDevPlatform({ dir, port: 0 });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', dir],
+      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => (stderr += d));
+    const client = new Client({ name: 'restart-test', version: '0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      await platform.close();
+      // Stopped: the error says so and how to go on.
+      await expect(client.listTools()).rejects.toThrow(
+        `no svc dev runs for ${dir} now: start it again (npx svc-sdk dev ${dir})`,
+      );
+      // Started again, on another port with another token: the next request reaches it.
+      platform = await startDevPlatform({ dir, port: 0 });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      const call = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'Lunch?', options: ['a', 'b'] },
+      });
+      expect(call.content).toEqual([
+        expect.objectContaining({ text: expect.stringMatching(/^ERR_HOST_UNREACHABLE: no messenger page is open/) }),
+      ]);
+      expect(stderr).toContain(`svc mcp: svc dev restarted; forwarding to ${platform.mcpUrl} now.`);
+      expect(stderr).not.toContain(platform.mcpToken);
+    } finally {
+      await client.close();
+      await platform.close();
+    }
+  });
+
+  it('the built svc dev prints the endpoint and the configs, svc mcp reaches it, and the file goes on Ctrl-C', async () => {
+    const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0'], {
+      stdio: 'pipe',
+      env: { ...process.env, SVC_STATE_DIR: state },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exit = new Promise((done) => child.once('exit', done));
+    try {
+      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/^MCP: http:\/\/127\.0\.0\.1:\d+\/mcp /m);
+      expect(stderr).toMatch(/^ {2}Claude Code: {4}claude mcp add --transport http svc /m);
+      expect(stderr).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
+      await expect.poll(() => readDiscovery(dir)).toMatchObject({ pid: child.pid });
+      expect(await stdioTools()).toEqual(['create_poll', 'delete_poll']);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exit).toBe(0);
+    expect(await readDiscovery(dir)).toBeUndefined();
+  });
+});

@@ -1,0 +1,72 @@
+// An edited manifest.json reaches everything at once: the MCP tool list (list_changed), the platform's rules and
+// the messenger page, which reloads, so a tool added by the edit runs at once in both eras, and after another reload
+// of the page too. The official MCP client, the messenger page in Chromium.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { expect, type Page, test } from '@playwright/test';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+
+// The app handles both actions from the start; only `echo` is declared until the manifest is edited.
+const APP = `
+svc.actions.handle('echo', () => ({ echoed: true }));
+svc.actions.handle('added', () => ({ added: true }));
+`;
+
+let platform: DevPlatform;
+let page: Page;
+let dir: string;
+test.afterEach(async () => {
+  await page?.close();
+  await platform?.close();
+});
+
+for (const [era, negotiation] of [
+  ['2025-era', undefined],
+  ['2026-07-28', { mode: 'auto' as const }],
+] as const)
+  test(`${era}: a tool added to manifest.json runs at once, and after the page reloads`, async ({ browser }) => {
+    dir = await writeMcpTestApp(
+      [{ name: 'echo', title: 'Echo', description: 'Answers at once with { echoed: true }.' }],
+      APP,
+    );
+    platform = await startDevPlatform({ dir, port: 0 });
+    page = await browser.newPage();
+    await page.goto(platform.url);
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    const changed: string[][] = [];
+    const client: Client = await connectMcp(platform, { versionNegotiation: negotiation });
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
+      changed.push((await client.listTools()).tools.map((t) => t.name));
+    });
+    expect((await client.callTool({ name: 'echo', arguments: {} })).structuredContent).toEqual({ echoed: true });
+
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    manifest.actions.push({
+      ...manifest.actions[0],
+      name: 'added',
+      title: 'Added',
+      description: 'Declared by an edit of manifest.json.',
+    });
+    manifest.network.connect = ['api.added.example'];
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    // Only a 2025-era session hears list_changed; a 2026 client lists again.
+    if (!negotiation) await expect.poll(() => changed.at(-1), { timeout: 5000 }).toContain('added');
+    else await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name)).toContain('added');
+
+    expect(platform.manifest?.actions?.map((a) => a.name)).toEqual(['echo', 'added']);
+    // The package's pages carry the edited manifest's policy too.
+    expect((await fetch(platform.appUrl)).headers.get('content-security-policy')).toContain('api.added.example');
+    const added = await client.callTool({ name: 'added', arguments: {} });
+    expect(added.isError, resultText(added)).toBeFalsy();
+    expect(added.structuredContent).toEqual({ added: true });
+    // The reloaded page lists the new action in its agent panel.
+    await page.getByTestId('tab-Agent').click();
+    await expect(page.getByTestId('action-added')).toBeVisible();
+
+    await page.reload();
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    expect((await client.callTool({ name: 'added', arguments: {} })).structuredContent).toEqual({ added: true });
+    await client.close();
+  });

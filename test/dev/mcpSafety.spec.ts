@@ -1,0 +1,274 @@
+// What the agent bridge sends an agent, and what the person is asked during an agent's call, through the real
+// surfaces: the official MCP client (over HTTP in both eras, and over the stdio bridge), a small app in the
+// messenger page in Chromium. Tokens and secrets never reach the agent or the page's MCP call list, wherever they
+// sit; a permission sheet raised during an agent's call times out like a confirmation and closes when the call
+// ends; a client that dies mid-call closes the sheet it left open, and the action never runs.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { expect, type Page, test } from '@playwright/test';
+import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
+import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+
+const root = resolve(import.meta.dirname, '../..');
+const ERAS = [
+  ['2025-era', undefined],
+  ['2026-07-28', { mode: 'auto' as const }],
+] as const;
+
+// `leak` puts the app's delegated token (it carries act.sub) and the secrets it is given everywhere a value can
+// sit; `fail` throws the app's own error with them; `ask_room` asks for a scope during the call; `remove` is
+// destructive and always confirmed.
+const APP = `
+const out = document.getElementById('out');
+const brand = Symbol.for('svc-sdk.error');
+svc.actions.handle('leak', async ({ secrets }) => {
+  const { access_token: token } = await svc.auth.getToken();
+  svc.actions.progress(token + ' at the start, glued x_' + token + ', then ' + secrets.join(' and '));
+  return {
+    start: token + ' at the start',
+    middle: 'a ' + token + ' b',
+    end: 'ends with ' + token,
+    glued: 'x_' + token,
+    nested: { deeper: [{ token }, ['y_' + token]] },
+    [token]: 'as a key',
+    secrets,
+    inside: secrets.map((s) => 'pre' + s + 'post'),
+  };
+});
+svc.actions.handle('fail', async ({ secrets }) => {
+  const { access_token: token } = await svc.auth.getToken();
+  throw Object.assign(new Error('the poll is closed for x_' + token + ' and ' + secrets.join(' ')), {
+    [brand]: 'SvcError', code: 'ERR_POLL_CLOSED', retriable: false,
+  });
+});
+svc.actions.handle('ask_room', async () => {
+  try {
+    const answer = await svc.permissions.request('room.context');
+    out.textContent = 'answer: ' + answer;
+    return { answer };
+  } catch (error) {
+    out.textContent = 'rejected: ' + error.code;
+    throw error;
+  }
+});
+svc.actions.handle('unsendable', (_input, context) => ({ signal: context.signal }));
+svc.actions.handle('remove', () => {
+  out.textContent = 'removed';
+  return { removed: true };
+});
+`;
+
+const SECRETS_INPUT = {
+  type: 'object',
+  properties: { secrets: { type: 'array', items: { type: 'string' } } },
+  required: ['secrets'],
+  additionalProperties: false,
+};
+
+let platform: DevPlatform;
+const events: DevEvent[] = [];
+let page: Page;
+let dir: string;
+let state: string;
+
+test.beforeEach(async ({ browser }) => {
+  state = await mkdtemp(join(tmpdir(), 'svc-state-'));
+  process.env.SVC_STATE_DIR = state;
+  dir = await writeMcpTestApp(
+    [
+      {
+        name: 'leak',
+        title: 'Leak',
+        description: 'Returns its token and the given secrets everywhere.',
+        input_schema: SECRETS_INPUT,
+      },
+      {
+        name: 'fail',
+        title: 'Fail',
+        description: 'Throws an error that names its token and secrets.',
+        input_schema: SECRETS_INPUT,
+      },
+      { name: 'ask_room', title: 'Ask for the room', description: 'Asks the person for the room during the call.' },
+      {
+        name: 'unsendable',
+        title: 'Unsendable',
+        description: 'Returns an AbortSignal, which cannot be passed back.',
+      },
+      {
+        name: 'remove',
+        title: 'Remove everything',
+        description: 'A destructive action the person always confirms.',
+        confirm: 'always',
+        destructive: true,
+      },
+    ],
+    APP,
+  );
+  events.length = 0;
+  platform = await startDevPlatform({
+    dir,
+    port: 0,
+    mcpPersonTimeout: 1500,
+    onEvent: (event) => void events.push(event),
+  });
+  delete process.env.SVC_STATE_DIR;
+  page = await browser.newPage();
+  await page.goto(platform.url);
+  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+});
+test.afterEach(async () => {
+  await page?.close();
+  await platform?.close();
+});
+
+/** The values no agent may ever be sent: the signing secret, the MCP token, the page's control token. */
+const secrets = () => [platform.signingSecret, platform.mcpToken!, platform.controlToken];
+
+/** Throws when `text` holds a JWT-shaped value or one of the secrets. */
+function expectClean(text: string) {
+  expect(text).not.toMatch(/eyJ[\w-]*\.[\w-]*\./);
+  for (const secret of secrets()) expect(text).not.toContain(secret);
+}
+
+const out = () => page.frameLocator('[data-testid=app-frame]').locator('#out');
+
+const stdioClient = async () => {
+  const client = new Client({ name: 'stdio-safety', version: '0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(root, 'dist/cli.js'), 'mcp', dir],
+      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+};
+
+const transports = [
+  ['HTTP 2025-era', () => connectMcp(platform)],
+  ['HTTP 2026-07-28', () => connectMcp(platform, { versionNegotiation: { mode: 'auto' } })],
+  ['stdio', stdioClient],
+] as const;
+
+for (const [name, connect] of transports) {
+  test(`${name}: tokens and secrets are redacted from results, progress and errors, wherever they sit`, async () => {
+    const client = await connect();
+    const progress: string[] = [];
+    const result = await client.callTool(
+      { name: 'leak', arguments: { secrets: secrets() } },
+      { onprogress: (p) => void progress.push(p.message ?? '') },
+    );
+    expect(result.isError, resultText(result)).toBeFalsy();
+    const expected = {
+      start: '[redacted] at the start',
+      middle: 'a [redacted] b',
+      end: 'ends with [redacted]',
+      glued: 'x_[redacted]',
+      nested: { deeper: [{ token: '[redacted]' }, ['y_[redacted]']] },
+      '[redacted]': 'as a key',
+      secrets: ['[redacted]', '[redacted]', '[redacted]'],
+      inside: ['pre[redacted]post', 'pre[redacted]post', 'pre[redacted]post'],
+    };
+    expect(result.structuredContent).toEqual(expected);
+    expect(JSON.parse(resultText(result))).toEqual(expected);
+    expectClean(JSON.stringify(result));
+    const told = progress.find((m) => m.includes('at the start'));
+    expect(told).toBe('[redacted] at the start, glued x_[redacted], then [redacted] and [redacted] and [redacted]');
+
+    const failed = await client.callTool({ name: 'fail', arguments: { secrets: secrets() } });
+    expect(failed.isError).toBe(true);
+    // The app's own error, as it wrote it: no `svc.actions.invoke():` before it.
+    expect(resultText(failed)).toBe(
+      'ERR_POLL_CLOSED: the poll is closed for x_[redacted] and [redacted] [redacted] [redacted]',
+    );
+    expectClean(JSON.stringify(failed));
+
+    // The page's MCP call list shows what the agent got: redacted, indented, with a copy button.
+    await page.getByTestId('tab-Agent').click();
+    const rows = page.getByTestId('mcp-call');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText('ERR_POLL_CLOSED: the poll is closed for x_[redacted]');
+    await expect(rows.nth(1)).toContainText('"glued": "x_[redacted]"');
+    await expect(rows.nth(1).getByTestId('copy')).toBeVisible();
+    expectClean((await page.getByTestId('agent-panel').textContent()) ?? '');
+    await client.close();
+  });
+}
+
+for (const [era, negotiation] of ERAS) {
+  test(`${era}: a permission sheet raised during the call times out like a confirmation and closes; nothing is stored`, async () => {
+    const client = await connectMcp(platform, { versionNegotiation: negotiation });
+    const call = client.callTool({ name: 'ask_room', arguments: {} });
+    await expect(page.getByTestId('permission-sheet')).toBeVisible();
+    const result = await call;
+    expect(resultText(result)).toMatch(/^ERR_TIMEOUT: the person did not answer in svc dev within 2 s/);
+    await expect(page.getByTestId('permission-sheet')).toHaveCount(0);
+    await expect(out()).toHaveText('rejected: ERR_CANCELLED');
+    expect(platform.state.grants.flatMap((g) => g.scopes)).not.toContain('svc.room.context');
+    // Nothing was refused either: the next call asks again, and an answer in time is the result.
+    const again = client.callTool({ name: 'ask_room', arguments: {} });
+    await page.getByTestId('permission-allow').click();
+    expect((await again).structuredContent).toEqual({ answer: 'granted' });
+    await client.close();
+  });
+
+  test(`${era}: a client killed while the confirmation sheet is open closes the sheet; the action never runs`, async () => {
+    const child = spawnClient(negotiation ? 'modern' : 'legacy', 'remove');
+    try {
+      await expect(page.getByTestId('action-sheet')).toContainText('Remove everything');
+      child.kill('SIGKILL');
+      await expect(page.getByTestId('action-sheet')).toHaveCount(0);
+      await page.getByTestId('tab-Agent').click();
+      await expect(page.getByTestId('mcp-call').first()).toContainText('ERR_CANCELLED');
+      await expect(out()).toHaveText('idle');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+}
+
+test('a result the app cannot pass back is a clear, non-retriable error, printed in the terminal', async () => {
+  const client = await connectMcp(platform);
+  const result = await client.callTool({ name: 'unsendable', arguments: {} });
+  expect(resultText(result)).toBe(
+    'ERR_ACTION_FAILED: action unsendable returned a result that cannot be passed back (a function, an AbortSignal, a DOM node or a class instance in it): return plain data, as its output_schema describes.',
+  );
+  expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_FAILED', retriable: false });
+  const told = events.find((e) => e.type === 'mcp' && e.tool === 'unsendable');
+  expect(formatDevEvent(told!)).toMatch(
+    /^\d\d:\d\d:\d\d {2}mcp {6}unsendable by svc-test: ERR_ACTION_FAILED: action unsendable returned/,
+  );
+  await client.close();
+});
+
+test('a 2025-era client killed while a permission sheet is open closes it', async () => {
+  const child = spawnClient('legacy', 'ask_room');
+  try {
+    await expect(page.getByTestId('permission-sheet')).toBeVisible();
+    child.kill('SIGKILL');
+    await expect(page.getByTestId('permission-sheet')).toHaveCount(0);
+    await expect(out()).toHaveText('rejected: ERR_CANCELLED');
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+/** The official client in a process of its own, calling `tool` and waiting: killing it is a client that died. */
+function spawnClient(era: 'legacy' | 'modern', tool: string): ChildProcess {
+  const script = `
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+const client = new Client({ name: 'doomed', version: '0' }, { versionNegotiation: process.env.ERA === 'modern' ? { mode: 'auto' } : undefined });
+await client.connect(new StreamableHTTPClientTransport(new URL(process.env.MCP_URL), { requestInit: { headers: { Authorization: 'Bearer ' + process.env.MCP_TOKEN } } }));
+await client.callTool({ name: process.env.TOOL, arguments: {} }, { timeout: 600000 });
+`;
+  return spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, ERA: era, TOOL: tool, MCP_URL: platform.mcpUrl!, MCP_TOKEN: platform.mcpToken! },
+  });
+}

@@ -1,0 +1,162 @@
+// Messenger tabs closing while MCP calls run and wait in the queue: in every order, over HTTP and over the stdio
+// bridge (`svc mcp`), a call whose tab closed fails at once, the queue moves on, and later calls go to the tab still
+// open or fail at once with ERR_HOST_UNREACHABLE. The official MCP client, the messenger page in Chromium.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+
+const root = resolve(import.meta.dirname, '../..');
+
+// `hold` runs until its call is cancelled or its tab closes; `echo` answers at once.
+const APP = `
+svc.actions.handle('hold', (_input, context) => new Promise((resolve) => {
+  svc.actions.progress('holding');
+  context.signal.addEventListener('abort', () => resolve({ released: true }));
+}));
+svc.actions.handle('echo', () => ({ echoed: true }));
+`;
+
+type Transport = 'http' | 'stdio';
+
+let platform: DevPlatform;
+let dir: string;
+let state: string;
+const clients: Client[] = [];
+
+test.beforeEach(async () => {
+  // The platform writes its discovery file here, where `svc mcp` (the stdio bridge) looks for it.
+  state = await mkdtemp(join(tmpdir(), 'svc-state-'));
+  process.env.SVC_STATE_DIR = state;
+  dir = await writeMcpTestApp(
+    [
+      { name: 'hold', title: 'Hold', description: 'Runs until the call is cancelled or its tab closes.' },
+      { name: 'echo', title: 'Echo', description: 'Answers at once with { echoed: true }.' },
+    ],
+    APP,
+  );
+  platform = await startDevPlatform({ dir, port: 0 });
+  delete process.env.SVC_STATE_DIR;
+});
+test.afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await platform?.close();
+});
+
+/** An MCP client over `transport`: the endpoint itself, or `svc mcp <dir>` found through the discovery file. */
+async function connect(transport: Transport): Promise<Client> {
+  let client: Client;
+  if (transport === 'http') client = await connectMcp(platform);
+  else {
+    client = new Client({ name: 'stdio-test', version: '0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(root, 'dist/cli.js'), 'mcp', dir],
+        env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+        stderr: 'pipe',
+      }),
+    );
+  }
+  clients.push(client);
+  return client;
+}
+
+/** A messenger tab whose event stream is open (the platform relays calls to the newest such tab). */
+async function openTab(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(platform.url);
+  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  return page;
+}
+
+/** Starts `hold` and resolves once the app runs it, with the call's outcome still to come (wrapped: not awaited). */
+async function startHold(client: Client) {
+  let started!: () => void;
+  const running = new Promise<void>((done) => (started = done));
+  const call = client.callTool(
+    { name: 'hold', arguments: {} },
+    { onprogress: (p) => p.message === 'holding' && started(), timeout: 60_000 },
+  );
+  await Promise.race([running, call.then((r) => Promise.reject(new Error(resultText(r))))]);
+  return { call };
+}
+
+/** Queues `echo` behind the running call and resolves once the platform reports it queued (wrapped as above). */
+async function queueEcho(client: Client) {
+  let queued!: () => void;
+  const waiting = new Promise<void>((done) => (queued = done));
+  const call = client.callTool(
+    { name: 'echo', arguments: {} },
+    { onprogress: (p) => p.message?.startsWith('queued') && queued(), timeout: 60_000 },
+  );
+  await Promise.race([waiting, call.then((r) => Promise.reject(new Error(resultText(r))))]);
+  return { call };
+}
+
+const code = (result: { _meta?: Record<string, unknown> }) =>
+  (result._meta?.['dev.svc/error'] as { code?: string } | undefined)?.code;
+
+for (const transport of ['http', 'stdio'] as const) {
+  test(`${transport}: the only tab closes: the running call and the queued one fail at once, and so does the next`, async ({
+    browser,
+  }) => {
+    const tab = await openTab(browser);
+    const client = await connect(transport);
+    const { call: held } = await startHold(client);
+    const { call: queued } = await queueEcho(client);
+    await tab.close();
+    const [first, second] = await Promise.all([held, queued]);
+    expect(code(first)).toBe('ERR_DISCONNECTED');
+    expect(resultText(first)).toMatch(/the messenger page closed during the call/);
+    expect(code(second)).toBe('ERR_HOST_UNREACHABLE');
+    const later = await client.callTool({ name: 'echo', arguments: {} });
+    expect(code(later)).toBe('ERR_HOST_UNREACHABLE');
+    expect(resultText(later)).toMatch(/^ERR_HOST_UNREACHABLE: no messenger page is open/);
+  });
+
+  test(`${transport}: the newer of two tabs closes mid-call: the queued call and the next run in the older tab`, async ({
+    browser,
+  }) => {
+    const older = await openTab(browser);
+    const newer = await openTab(browser);
+    const client = await connect(transport);
+    const { call: held } = await startHold(client);
+    const { call: queued } = await queueEcho(client);
+    await newer.close();
+    expect(code(await held)).toBe('ERR_DISCONNECTED');
+    const echoed = await queued;
+    expect(echoed.isError, resultText(echoed)).toBeFalsy();
+    expect(echoed.structuredContent).toEqual({ echoed: true });
+    expect((await client.callTool({ name: 'echo', arguments: {} })).structuredContent).toEqual({ echoed: true });
+    await older.getByTestId('tab-Agent').click();
+    await expect(older.getByTestId('mcp-call')).toHaveCount(2);
+    await older.close();
+    // A call that reaches the tab while its socket closes fails with ERR_DISCONNECTED, at once too.
+    await expect
+      .poll(async () => code(await client.callTool({ name: 'echo', arguments: {} })))
+      .toBe('ERR_HOST_UNREACHABLE');
+  });
+
+  test(`${transport}: the older tab closes while the newer runs the call: nothing fails until the newer closes`, async ({
+    browser,
+  }) => {
+    const older = await openTab(browser);
+    const newer = await openTab(browser);
+    const client = await connect(transport);
+    const { call: held } = await startHold(client);
+    const { call: queued } = await queueEcho(client);
+    await older.close();
+    // The call still runs in the newer tab: its progress reaches the client, and it ends only with that tab.
+    await newer.getByTestId('tab-Agent').click();
+    await expect(newer.getByTestId('mcp-call').first()).toContainText('hold · MCP');
+    await newer.close();
+    expect(code(await held)).toBe('ERR_DISCONNECTED');
+    expect(code(await queued)).toBe('ERR_HOST_UNREACHABLE');
+    expect(code(await client.callTool({ name: 'echo', arguments: {} }))).toBe('ERR_HOST_UNREACHABLE');
+  });
+}
