@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,7 +9,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/browser/**', 'test/jsdom/**', 'test/native/**', 'examples/**'],
     environment: 'node',
     // svc dev's server API answers and webhooks are checked against the published contract as they pass.
-    setupFiles: ['test/helpers/contractConformance.ts'],
+    // An absolute path: scripts/examples.mjs runs Vitest with --root examples/<name>, which finds this config too.
+    setupFiles: [resolve(import.meta.dirname, 'test/helpers/contractConformance.ts')],
     // No timing assertions live in tests (benchmarks do that); this only stops a hung test early.
     testTimeout: 20_000,
   },
