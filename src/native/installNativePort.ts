@@ -91,7 +91,8 @@ export function installNativePort(scope: object = globalThis): boolean {
     );
   // Bound now, so a later script that replaces the handler's postMessage neither sees nor stops the frames.
   const post: (message: string) => void = bridge.postMessage.bind(bridge);
-  // And hidden from the page's later scripts where the engine allows it (WebKit does): they have `svc`.
+  // And hidden from the page's later scripts where the engine allows it: they have `svc`. WebKit may give it back
+  // when it rebuilds `messageHandlers`, so the secret, not the hiding, is what guards the bridge.
   if (handlers?.svc === bridge) hide(handlers, 'svc');
   else hide(page, 'svcAndroid');
   // Written around the frame's JSON rather than stringified whole, so JSON.stringify (which a later script can

