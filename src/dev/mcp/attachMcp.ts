@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DevApp, readAppDir } from '../readAppDir';
-import type { DevPlatformOptions } from '../startDevPlatform';
+import type { DevPlatformOptions } from '../DevPlatformOptions';
 import { createInvocationRelay } from './createInvocationRelay';
 import { createMcpEndpoint } from './createMcpEndpoint';
 
