@@ -346,7 +346,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       // Served from now on; the page reloads its config and relaunches the app (it follows state.version).
       current = { manifest: accepted.manifest, files: accepted.files };
       if (app) app.manifest = accepted.manifest;
-      mcp?.endpoint.setManifest(accepted.manifest);
+      mcp?.setManifest(accepted.manifest);
     },
   });
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
