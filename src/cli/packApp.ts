@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { extname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
@@ -7,34 +7,8 @@ import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
 import { describePathProblem } from '../package/readPackage';
 import { checkPackageFiles } from './checkPackageFiles';
 import type { DeveloperKey } from './developerKeys';
+import { contentTypeOf } from '../package/contentTypeOf';
 import { readJsonFile } from './readJsonFile';
-
-/** The content type each file is served with, by extension; any other file is application/octet-stream. */
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.mp3': 'audio/mpeg',
-  '.mp4': 'video/mp4',
-};
 
 /** What {@link packApp} made, or every reason it refused. */
 export type PackResult =
@@ -107,12 +81,7 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
     size += body.length;
     if (body.subarray(0, 64).toString('latin1').includes('PRIVATE KEY-----'))
       problems.push(`${path.slice(1)} is a private key; keep keys out of the app folder (move it, then pack again)`);
-    builder.addExchange(
-      path,
-      200,
-      { 'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream' },
-      body,
-    );
+    builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }
   if (size > MAX_PACKAGE_BYTES)
     problems.push(

@@ -1,4 +1,5 @@
-import type { MethodName, MethodParams, MethodResult, OperationDef } from '../protocol/methods';
+// biome-ignore-all lint/suspicious/noExplicitAny: a rule wraps handlers of every operation, each with its own params type; unknown would refuse them (parameters are contravariant)
+import type { MethodName, OperationDef } from '../protocol/methods';
 import type { Operations } from '../protocol/operations';
 import type { Check, Infer } from '../protocol/shape';
 import type { PermissionScope } from '../protocol/scopes';
@@ -29,6 +30,7 @@ export type EffectsOf<R extends Record<string, OperationDef>> = {
   ) => Maybe<ResultOf<R[W]>>;
 };
 type Maybe<T> = T | Promise<T>;
+// biome-ignore lint/suspicious/noConfusingVoidType: an operation without a result (a notification) resolves void
 type ResultOf<D extends OperationDef> = D['result'] extends Check<infer T> ? T : void;
 
 /**

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: a fault wraps handlers of every operation, each with its own params and context types (parameters are contravariant)
 import { ERROR_CODES } from '../protocol/errorCodes';
 import { SvcError } from '../protocol/SvcError';
 import type { MockFault } from './types';

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: (...given: any[]) matches every member's signature, whatever its parameters
 import { type MethodName, methods, type Operations } from './operations';
 import type { OperationDef } from './operations/define';
 import type { Infer } from './shape';

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: a handler's input defaults to what the handler itself declares
 import type { JsonValue } from './shape';
 
 /**

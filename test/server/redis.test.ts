@@ -63,7 +63,12 @@ describe.skipIf(!haveRedis).each(['redis', 'ioredis'])('Redis idempotency store 
       createWebhookHandler({
         secrets: ['s3cret-value'],
         store: createRedisIdempotencyStore({ client: client(), prefix: `${name}:instances:` }),
-        on: { 'user.deprovisioned': async () => (runs++, await gate) },
+        on: {
+          'user.deprovisioned': async () => {
+            runs++;
+            await gate;
+          },
+        },
       });
     const [a, b] = [await serveFetch(make()), await serveFetch(make())];
     try {

@@ -46,6 +46,10 @@ export async function startRedis(port?: number): Promise<{ url: string; port: nu
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DevApp, readAppDir } from '../readAppDir';
-import type { DevPlatformOptions } from '../startDevPlatform';
+import type { DevPlatformOptions } from '../DevPlatformOptions';
 import { createInvocationRelay } from './createInvocationRelay';
-import { createMcpEndpoint } from './createMcpEndpoint';
+import type { McpEndpoint } from './createMcpEndpoint';
 
 /** The path of the MCP endpoint on the platform's origin. @public */
 export const MCP_PATH = '/mcp';
@@ -51,15 +51,27 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
     secrets: () => [token, ...secrets()],
     onEnded: options.onEvent,
   });
-  const endpoint = createMcpEndpoint({
-    manifest: app.manifest,
-    relay,
-    token,
-    allowedOrigins: options.mcpOrigins,
-    agentId: options.agentId,
-    elicit: options.elicit,
-    version: app.manifest.version,
-  });
+  // The MCP SDK is loaded by the first MCP request, not at start: it is most of the platform's start-up time (about
+  // 60% of loading svc-sdk/dev), and most runs of svc dev never see an agent.
+  let manifest = app.manifest;
+  let loading: Promise<McpEndpoint> | undefined;
+  const endpoint = () =>
+    (loading ??= import('./createMcpEndpoint').then(({ createMcpEndpoint }) =>
+      createMcpEndpoint({
+        manifest,
+        relay,
+        token,
+        allowedOrigins: options.mcpOrigins,
+        agentId: options.agentId,
+        elicit: options.elicit,
+        version: app.manifest.version,
+      }),
+    ));
+  /** Serves other tools from now on (a loaded endpoint tells its clients the list changed). */
+  const setManifest = (next: DevApp['manifest']) => {
+    manifest = next;
+    void loading?.then((loaded) => loaded.setManifest(next));
+  };
   let watcher: FSWatcher | undefined;
   let debounce: NodeJS.Timeout | undefined;
   let served = JSON.stringify(app.manifest);
@@ -82,7 +94,7 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
         const actions = JSON.stringify(next.manifest.actions ?? []);
         if (actions === servedActions) return;
         servedActions = actions;
-        endpoint.setManifest(next.manifest);
+        setManifest(next.manifest);
       }, 100);
     });
     watcher.on('error', () => watcher?.close());
@@ -92,13 +104,15 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
   return {
     url: `${origin}${MCP_PATH}`,
     token,
-    endpoint,
+    setManifest,
     /** Whether a request is for the MCP endpoint (it reads its own body, so it comes before the router). */
     owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] === MCP_PATH,
     handle(req: IncomingMessage, res: ServerResponse) {
-      endpoint.handle(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
+      endpoint()
+        .then((loaded) => loaded.handle(req, res))
+        .catch(() => {
+          if (!res.headersSent) res.writeHead(500).end();
+        });
     },
     /** The control routes the page answers MCP calls through. */
     routes: relay.routes,
@@ -106,7 +120,7 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
       clearTimeout(debounce);
       watcher?.close();
       relay.close();
-      await endpoint.close();
+      await (await loading)?.close();
     },
   };
 }

@@ -287,3 +287,6 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     },
   };
 }
+
+/** A running MCP endpoint (see {@link createMcpEndpoint}). @internal */
+export type McpEndpoint = ReturnType<typeof createMcpEndpoint>;

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../manifest';
+import { contentTypeOf } from '../../package/contentTypeOf';
 import type { PackageFile } from '../../package';
 import type { DevBlockedRequest } from '../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
@@ -34,20 +35,6 @@ export interface PackageServerOptions {
   /** Called for every request the browser reports blocked. */
   onBlocked?: (request: BlockedRequest) => void;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 /**
  * Serves a mini app package on its own origin (`http://localhost:<port>`, another site than the messenger on
@@ -101,7 +88,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       return fail(res, 404, 'not in the package.');
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return fail(res, 404, `${path} is not in the package.`);
-    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentTypeOf(file);
     return send(req, res, type, await readFile(file), policies);
   }
 

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: a JSON Schema's keywords hold values of any JSON type, read as the form needs them
 import { h } from './dom';
 
 type Schema = Record<string, any>;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: an action no declaration types takes whatever its handler says it takes
 import { notificationParams } from '../callTable';
 import { any, type Check, isPlain, obj, text } from '../shape';
 import type { ActionHandler, ElicitRequest } from '../types';

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the registry's generic bounds: Check<T> is invariant in T, so Check<unknown> would refuse every operation's own check, and (...given: any[]) matches every member's signature
 import type { KnownErrorCode } from '../errorCodes';
 import type { PermissionScope } from '../scopes';
 import { type Check, obj } from '../shape';

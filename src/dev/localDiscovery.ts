@@ -1,0 +1,47 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** What a running `svc dev` leaves for another command to find it: an address, its token, and its process. */
+export interface LocalDiscovery {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+/**
+ * `$SVC_STATE_DIR/dev/<name>.json` (default `~/.svc-sdk`): outside every project, so a token never lands in a
+ * repository.
+ */
+export function localDiscoveryPath(name: string): string {
+  return join(process.env.SVC_STATE_DIR || join(homedir(), '.svc-sdk'), 'dev', `${name}.json`);
+}
+
+/** Writes a discovery file readable by this user only (mode 600 in a mode 700 folder). */
+export async function writeLocalDiscovery(path: string, value: LocalDiscovery): Promise<void> {
+  await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
+  await writeFile(path, `${JSON.stringify(value)}\n`, { mode: 0o600 });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** A discovery file's value, or undefined when it is missing, malformed, or its process is gone (a stale file). */
+export async function readLocalDiscovery<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as T;
+    const valid = typeof value.url === 'string' && typeof value.token === 'string' && Number.isInteger(value.pid);
+    return valid && alive(value.pid) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
