@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -84,7 +85,8 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
 
 /** Writes a file whole, durably: a temporary file beside it, fsync, rename over it, fsync the folder. */
 async function writeDurably(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
+  // Unique per write: two platforms of one process (a test restarting one) never share a temporary file.
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
     await handle.writeFile(text);
@@ -159,6 +161,9 @@ export async function openStateFile(path: string, miniAppId: string): Promise<St
   };
 
   let broken = false;
+  // Once closed, nothing more is written: a webhook attempt that ends after close() must not rewrite the file under
+  // the next platform that opens it.
+  let closed = false;
   let writing: Promise<void> = Promise.resolve();
   let batch: { lines: string[]; done: Promise<void> } | undefined;
   const write = async (lines: string[]) => {
@@ -183,6 +188,7 @@ export async function openStateFile(path: string, miniAppId: string): Promise<St
       await reopen();
     },
     async append(line) {
+      if (closed) return;
       if (!batch) {
         const next: { lines: string[]; done: Promise<void> } = { lines: [], done: Promise.resolve() };
         next.done = writing.then(() => {
@@ -196,6 +202,7 @@ export async function openStateFile(path: string, miniAppId: string): Promise<St
       return batch.done;
     },
     async close() {
+      closed = true;
       await writing;
       await handle?.close().catch(() => {});
       handle = undefined;
