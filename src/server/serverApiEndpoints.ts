@@ -22,6 +22,10 @@ export interface ServerApiEndpoint {
   example: { request?: unknown; response: unknown };
 }
 
+// The 400 of an endpoint that takes a body: what its schema refuses, beside what every endpoint refuses.
+const MALFORMED_BODY =
+  'Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding.';
+
 /** The problems every endpoint answers, with when. @internal */
 export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-request':
@@ -53,8 +57,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     request: 'PostCardRequest',
     success: { status: 201, schema: 'PostCardResponse', description: 'Posted.' },
     problems: {
-      'invalid-request':
-        'Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding.',
+      'invalid-request': MALFORMED_BODY,
       'room-encrypted': 'The room is end-to-end encrypted.',
       'tenant-policy': "The tenant's policy forbids it.",
     },
@@ -82,8 +85,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     request: 'NotificationRequest',
     success: { status: 201, schema: 'NotificationResponse', description: 'Accepted.' },
     problems: {
-      'invalid-request':
-        'Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding.',
+      'invalid-request': MALFORMED_BODY,
       'scope-not-granted': 'The person has not granted the `notifications` scope.',
       'tenant-policy': "The tenant's policy forbids it.",
     },
