@@ -1,7 +1,7 @@
 // `npm start` (examples/polls/start.mjs) as a person runs it: one URL on stdout, then one line per event on stderr,
 // as `svc dev` prints them.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,12 +41,13 @@ async function freePorts(): Promise<number> {
 }
 
 describe.runIf(existsSync(join(root, 'dist/dev.js')))('npm start', () => {
-  it('prints the URL, then a line per webhook attempt and server API call', async () => {
-    const state = join(await mkdtemp(join(tmpdir(), 'svc-start-')), 'state.json');
+  it('prints the URL and the MCP endpoint, writes the discovery file, then a line per webhook attempt and server API call', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'svc-start-'));
+    const state = join(home, 'state.json');
     const port = await freePorts();
     child = spawn(process.execPath, ['examples/polls/start.mjs', '--state', state], {
       cwd: root,
-      env: { ...process.env, PORT: String(port) },
+      env: { ...process.env, PORT: String(port), SVC_STATE_DIR: home },
       stdio: 'pipe',
     });
     let stdout = '';
@@ -59,6 +60,14 @@ describe.runIf(existsSync(join(root, 'dist/dev.js')))('npm start', () => {
     };
     await until(() => stdout.includes('\n'), 'the URL');
     const url = new URL(stdout.trim().split('\n')[0]!);
+    // The agent's way in: the endpoint and its configs on the terminal, and the file `svc mcp examples/polls` reads.
+    await until(() => stderr.includes(`MCP: ${url.origin}/mcp`), 'the MCP line');
+    const discovery = readdirSync(join(home, 'dev')).filter((name) => name.endsWith('.json'));
+    expect(discovery).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(home, 'dev', discovery[0]!), 'utf8'))).toMatchObject({
+      url: `${url.origin}/mcp`,
+      dir: join(root, 'examples/polls'),
+    });
     const granted = await fetch(`${url.origin}/__svc/grant`, {
       method: 'POST',
       headers: {
@@ -73,5 +82,10 @@ describe.runIf(existsSync(join(root, 'dist/dev.js')))('npm start', () => {
     expect(stderr).toMatch(/--> webhook scope\.granted \[[\w-]{8}\] attempt 1: 200 \(\d+ ms\)/);
     await fetch(`${url.origin}/v1/installations/au-alice`);
     await until(() => stderr.includes('<-- GET /v1/installations/au-alice'), 'the server API line');
+    // Stopped, it takes its discovery file with it.
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGINT');
+    await exited;
+    expect(readdirSync(join(home, 'dev')).filter((name) => name.endsWith('.json'))).toEqual([]);
   }, 90_000);
 });
