@@ -1,0 +1,20 @@
+// Time to ready by step, read in a bench app page (app.html, app-esm.html, app-iife.html) after its first answered
+// call. load: the page's scripts fetched and run up to the first call; call: the first call's synchronous part (the
+// SDK's work before the hello leaves); hello: from the call to the welcome's arrival (`window.__tWelcome`, marked by
+// a capturing listener); answer: from the welcome to the first answer; requested, answered, fetched: when the SDK's
+// file was asked for, when its first byte came and when its last did (resource timing; the raw page has no such
+// file). The epoch times let the bench split the hello step against the host page's own marks.
+export function readySteps(tCall, tSent, end) {
+  const file = performance.getEntriesByType('resource').find((r) => r.name.includes('/dist/'));
+  return {
+    load: tCall - window.__t0,
+    call: tSent - tCall,
+    helloAt: performance.timeOrigin + tSent,
+    welcomeAt: performance.timeOrigin + window.__tWelcome,
+    hello: window.__tWelcome - tCall,
+    answer: end - window.__tWelcome,
+    requested: (file?.requestStart ?? NaN) - window.__t0,
+    answered: (file?.responseStart ?? NaN) - window.__t0,
+    fetched: (file?.responseEnd ?? NaN) - window.__t0,
+  };
+}
