@@ -4,17 +4,15 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, resultText, writeMcpTestApp } from './mcpTestApp';
 import { type PollsSession, startPollsSession } from './pollsSession';
 import { writeDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { createServerClient } from '../../src/server';
 
-const root = resolve(import.meta.dirname, '../..');
+const _root = resolve(import.meta.dirname, '../..');
 const ERAS = [
   ['2025-era', undefined],
   ['2026-07-28', { mode: 'auto' as const }],
@@ -58,15 +56,7 @@ test.describe('Team Polls over MCP', () => {
     const { dir } = session;
     await writeDiscovery({ dir, url: platform.mcpUrl!, token: platform.mcpToken!, pid: process.pid });
     delete process.env.SVC_STATE_DIR;
-    const stdio = new Client({ name: 'desktop-test', version: '0' });
-    await stdio.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [join(root, 'dist/cli.js'), 'mcp', dir],
-        env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
-        stderr: 'pipe',
-      }),
-    );
+    const stdio = await connectMcpStdio(dir, state, 'desktop-test');
     const http = await connect(platform, undefined);
     expect((await stdio.listTools()).tools).toEqual((await http.listTools()).tools);
     const seen: Progress[] = [];

@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDevPlatform } from '../../src/dev';
 import { readDiscovery } from '../../src/dev/mcp/discoveryFile';
+import { connectMcpStdio } from './mcpTestApp';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'dist/cli.js');
@@ -28,15 +29,7 @@ afterEach(() => {
 
 /** The tool names `svc mcp <dir>` (the built bin, over stdio) lists. */
 async function stdioTools(): Promise<string[]> {
-  const client = new Client({ name: 'discovery-test', version: '0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cli, 'mcp', dir],
-      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
-      stderr: 'pipe',
-    }),
-  );
+  const client = await connectMcpStdio(dir, state, 'discovery-test');
   try {
     return (await client.listTools()).tools.map((t) => t.name);
   } finally {

@@ -7,11 +7,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect, type Page, test } from '@playwright/test';
 import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
-import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, resultText, writeMcpTestApp } from './mcpTestApp';
 
 const root = resolve(import.meta.dirname, '../..');
 const ERAS = [
@@ -136,18 +134,7 @@ function expectClean(text: string) {
 
 const out = () => page.frameLocator('[data-testid=app-frame]').locator('#out');
 
-const stdioClient = async () => {
-  const client = new Client({ name: 'stdio-safety', version: '0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(root, 'dist/cli.js'), 'mcp', dir],
-      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
-      stderr: 'pipe',
-    }),
-  );
-  return client;
-};
+const stdioClient = () => connectMcpStdio(dir, state, 'stdio-safety');
 
 const transports = [
   ['HTTP 2025-era', () => connectMcp(platform)],

@@ -4,13 +4,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, resultText, writeMcpTestApp } from './mcpTestApp';
 
-const root = resolve(import.meta.dirname, '../..');
+const _root = resolve(import.meta.dirname, '../..');
 
 // `hold` runs until its call is cancelled or its tab closes; `echo` answers at once.
 const APP = `
@@ -51,17 +50,7 @@ test.afterEach(async () => {
 async function connect(transport: Transport): Promise<Client> {
   let client: Client;
   if (transport === 'http') client = await connectMcp(platform);
-  else {
-    client = new Client({ name: 'stdio-test', version: '0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [join(root, 'dist/cli.js'), 'mcp', dir],
-        env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
-        stderr: 'pipe',
-      }),
-    );
-  }
+  else client = await connectMcpStdio(dir, state);
   clients.push(client);
   return client;
 }

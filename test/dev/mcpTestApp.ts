@@ -4,6 +4,7 @@ import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { DevPlatform } from '../../src/dev';
 import { exchangeManifest } from '../mock/fixtures';
 
@@ -52,6 +53,23 @@ export async function connectMcp(
   await client.connect(
     new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
       requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+    }),
+  );
+  return client;
+}
+
+/**
+ * The official MCP client over stdio, through the built `svc mcp <dir>` as an agent launches it: it finds the running
+ * platform through the discovery file in `stateDir` (`SVC_STATE_DIR`).
+ */
+export async function connectMcpStdio(dir: string, stateDir: string, name = 'stdio-test'): Promise<Client> {
+  const client = new Client({ name, version: '0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(root, 'dist/cli.js'), 'mcp', dir],
+      env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: stateDir },
+      stderr: 'pipe',
     }),
   );
   return client;
