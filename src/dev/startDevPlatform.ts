@@ -30,6 +30,7 @@ import { renderMessengerHtml, renderStaleTabHtml } from './ui/messengerHtml';
 import { createStore } from './store/createStore';
 import { openAppPackage } from './store/openAppPackage';
 import { offeredTo } from './store/offeredTo';
+import { watchManifest } from './watchManifest';
 import type { DevNotice, DevPlatformOptions } from './DevPlatformOptions';
 
 export type { DevNotice, DevPlatformOptions } from './DevPlatformOptions';
@@ -398,12 +399,6 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       origin,
       streams,
       secrets: () => [controlToken, ...validSecrets(secrets)],
-      onManifest: (next) => {
-        // Served from now on (the page's configuration reads it), and every open page reloads to use it.
-        app.manifest = next;
-        pkg?.setManifest(next);
-        broadcast('manifest', { type: 'manifest' });
-      },
     });
     configs = mcpConfigs(mcp.url, mcp.token, app.dir);
     // For `svc mcp <dir>` (stdio clients): where this platform is, whichever way it was started.
@@ -413,6 +408,16 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     if (written instanceof Error)
       configs += `\n  (svc mcp cannot find this platform: ${written.message}; set SVC_STATE_DIR to a writable folder.)`;
   }
+  // An edited manifest.json is served from now on (the page's configuration and the package's CSP read it), and every
+  // open page reloads to use it; the agent bridge hears of it first, so no call reaches a page with the old rules.
+  const stopWatching = app
+    ? watchManifest(app, (next) => {
+        mcp?.manifestEdited(next);
+        app.manifest = next;
+        pkg?.setManifest(next);
+        broadcast('manifest', { type: 'manifest' });
+      })
+    : () => {};
   const routes: Partial<ControlHandlers> = { ...actions, 'GET /__svc/config': config, ...mcp?.routes };
   route = createRouter({
     origin,
@@ -462,6 +467,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     mcpToken: mcp?.token,
     mcpConfigs: configs,
     async close() {
+      stopWatching();
       if (mcp && app) await removeDiscovery(app.dir, mcp.url);
       await mcp?.close();
       webhooks?.close();

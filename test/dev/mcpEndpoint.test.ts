@@ -228,6 +228,26 @@ describe('an edit of manifest.json that leaves the tools alone', () => {
   });
 });
 
+describe('an edit of manifest.json without the agent bridge', () => {
+  it("is served all the same: the watch is the platform's, not the MCP endpoint's (--no-mcp)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
+    await cp(join(root, 'examples/polls'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+    const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+    try {
+      expect(platform.mcpUrl).toBeUndefined();
+      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+      manifest.network.connect.push('api.edited.example');
+      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+      await expect
+        .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
+        .toContain('api.edited.example');
+      expect(platform.manifest?.network.connect).toContain('api.edited.example');
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe('the CLI', () => {
   it('svc mcp export prints the tools/list result of a folder', async () => {
     const { stdout } = await run(process.execPath, [cli, 'mcp', 'export', join(root, 'examples/polls')]);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type FSWatcher, watch } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type DevApp, readAppDir } from '../readAppDir';
+import type { DevApp } from '../readAppDir';
 import type { DevPlatformOptions } from '../DevPlatformOptions';
 import { createInvocationRelay } from './createInvocationRelay';
 import type { McpEndpoint } from './createMcpEndpoint';
@@ -19,8 +18,6 @@ export interface AttachMcpParts {
   streams: Set<ServerResponse>;
   /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
   secrets(): readonly string[];
-  /** Told of a changed, valid manifest before the tools change: the platform serves it and the pages reload. */
-  onManifest(next: DevApp['manifest']): void;
 }
 
 // How long a call waits for the messenger page to come back after it reloaded for a changed manifest.
@@ -28,11 +25,11 @@ const RELOAD_WAIT = 10_000;
 
 /**
  * The agent bridge of a running platform: the MCP endpoint at `/mcp` with its own 256-bit token, the relay to the
- * messenger page (its control routes join the platform's), and a watch on `manifest.json` that serves changed
- * actions and tells clients the tool list changed.
+ * messenger page (its control routes join the platform's); told of an edited manifest (`manifestEdited`), it waits
+ * for the reloaded page and tells clients when the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, streams, secrets, onManifest }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpParts) {
   // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
   const stale = new WeakSet<ServerResponse>();
   let reloadUntil = 0;
@@ -72,39 +69,24 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
     manifest = next;
     void loading?.then((loaded) => loaded.setManifest(next));
   };
-  let watcher: FSWatcher | undefined;
-  let debounce: NodeJS.Timeout | undefined;
-  let served = JSON.stringify(app.manifest);
   let servedActions = JSON.stringify(app.manifest.actions ?? []);
-  try {
-    // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
-    watcher = watch(app.dir, (_event, name) => {
-      // A signed package's manifest never changes under it: a new version comes through the store.
-      if (name !== 'manifest.json' || 'files' in app) return;
-      clearTimeout(debounce);
-      debounce = setTimeout(async () => {
-        // An invalid manifest mid-edit keeps the last valid one.
-        const next = await readAppDir(app.dir).catch(() => undefined);
-        if (!next || JSON.stringify(next.manifest) === served) return;
-        served = JSON.stringify(next.manifest);
-        for (const page of streams) stale.add(page);
-        reloadUntil = Date.now() + RELOAD_WAIT;
-        onManifest(next.manifest);
-        // Clients hear of a change of the tools only.
-        const actions = JSON.stringify(next.manifest.actions ?? []);
-        if (actions === servedActions) return;
-        servedActions = actions;
-        setManifest(next.manifest);
-      }, 100);
-    });
-    watcher.on('error', () => watcher?.close());
-  } catch {
-    // No watch on this file system: the manifest stays the one svc dev started with.
-  }
+  /**
+   * An edited manifest, before the platform serves it and tells the pages to reload: calls wait for a reloaded page
+   * (never one with the old rules), and clients hear of a change of the tools only.
+   */
+  const manifestEdited = (next: DevApp['manifest']) => {
+    for (const page of streams) stale.add(page);
+    reloadUntil = Date.now() + RELOAD_WAIT;
+    const actions = JSON.stringify(next.actions ?? []);
+    if (actions === servedActions) return;
+    servedActions = actions;
+    setManifest(next);
+  };
   return {
     url: `${origin}${MCP_PATH}`,
     token,
     setManifest,
+    manifestEdited,
     /** Whether a request is for the MCP endpoint (it reads its own body, so it comes before the router). */
     owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] === MCP_PATH,
     handle(req: IncomingMessage, res: ServerResponse) {
@@ -117,8 +99,6 @@ export function attachMcp({ options, app, origin, streams, secrets, onManifest }
     /** The control routes the page answers MCP calls through. */
     routes: relay.routes,
     async close() {
-      clearTimeout(debounce);
-      watcher?.close();
       relay.close();
       await (await loading)?.close();
     },
