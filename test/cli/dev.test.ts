@@ -1,36 +1,23 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV } from '../../src/cli/devCommand';
+import { controlFetch } from '../helpers/controlApi';
+import { captureIo, runDev } from '../helpers/runDev';
+import { CLI, FIRST_LINE, spawnCli, spawnProgram } from '../helpers/spawnProgram';
 import { signRequest } from '../../src/server';
 import { writeAppDir } from '../dev/appDir';
-
-function io(cwd: string) {
-  const out = { stdout: '', stderr: '' };
-  return {
-    out,
-    io: {
-      cwd,
-      stdout: { write: (s: string) => (out.stdout += s) },
-      stderr: { write: (s: string) => (out.stderr += s) },
-    },
-  };
-}
 
 describe('svc dev', () => {
   it('prints the messenger URL, serves it, writes the backend settings file, and stops', async () => {
     const dir = await writeAppDir();
-    const { out, io: cli } = io(dir);
-    let stop!: () => void;
-    const stopped = new Promise<void>((r) => (stop = r));
-    const running = DEV.run(['.', '--port', '0', '--backend-env', 'backend.env'], cli, { stopped });
-    for (let i = 0; i < 200 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
+    const dev = await runDev(['.', '--port', '0', '--backend-env', 'backend.env'], dir);
+    const { out } = dev;
     const url = out.stdout.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
     expect((await fetch(url)).status).toBe(200);
@@ -38,27 +25,17 @@ describe('svc dev', () => {
     const env = readFileSync(join(dir, 'backend.env'), 'utf8');
     expect(env).toMatch(/^SVC_SIGNING_SECRET=\S+$/m);
     expect(env).toContain(`SVC_API_BASE=${new URL(url).origin}/v1`);
-    stop();
-    expect(await running).toBe(0);
+    expect(await dev.stop()).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
   });
 
   it('writes the app origin a backend allows (SVC_APP_ORIGIN), and keeps its port across restarts with --state', async () => {
     const dir = await writeAppDir();
     const start = async () => {
-      const { out, io: cli } = io(dir);
-      let stop!: () => void;
-      const stopped = new Promise<void>((r) => (stop = r));
-      const args = ['.', '--port', '0', '--state', 'state.json', '--backend-env', 'backend.env'];
-      const running = DEV.run(args, cli, { stopped });
-      for (let i = 0; i < 200 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
+      const dev = await runDev(['.', '--port', '0', '--state', 'state.json', '--backend-env', 'backend.env'], dir);
       const env = readFileSync(join(dir, 'backend.env'), 'utf8');
       const appOrigin = /^SVC_APP_ORIGIN=(\S+)$/m.exec(env)?.[1];
-      const close = () => {
-        stop();
-        return running;
-      };
-      return { out, appOrigin, close };
+      return { out: dev.out, appOrigin, close: dev.stop };
     };
     const first = await start();
     expect(first.appOrigin).toMatch(/^http:\/\/localhost:\d+$/);
@@ -87,7 +64,7 @@ describe('svc dev', () => {
     const dir = await writeAppDir((m) => {
       m.version = 'one';
     });
-    const { out, io: cli } = io(dir);
+    const { out, io: cli } = captureIo(dir);
     expect(await DEV.run(['.'], cli)).toBe(1);
     expect(out.stderr).toContain('manifest.json is not a valid manifest');
     expect(out.stderr).toContain('$.version');
@@ -95,7 +72,7 @@ describe('svc dev', () => {
   });
 
   it('refuses bad flags with exit 2 and a sentence naming the flag', async () => {
-    const { out, io: cli } = io(process.cwd());
+    const { out, io: cli } = captureIo(process.cwd());
     expect(await DEV.run(['--allow', 'https://evil.example'], cli)).toBe(2);
     expect(out.stderr).toContain('--allow https://evil.example');
     expect(await DEV.run(['--port', 'x'], cli)).toBe(2);
@@ -104,16 +81,12 @@ describe('svc dev', () => {
 
   it.runIf(existsSync(resolve('dist/cli.js')))('the built bin prints one URL and exits 0 on SIGINT', async () => {
     const dir = await writeAppDir();
-    const child = spawn(process.execPath, [resolve('dist/cli.js'), 'dev', dir, '--port', '0'], { stdio: 'pipe' });
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    for (let i = 0; i < 500 && !stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
-    const lines = stdout.trim().split('\n');
+    const dev = spawnCli(['dev', dir, '--port', '0']);
+    await dev.waitFor(FIRST_LINE);
+    const lines = dev.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect((await fetch(lines[0]!)).status).toBe(200);
-    const code = new Promise((r) => child.once('exit', r));
-    child.kill('SIGINT');
-    expect(await code).toBe(0);
+    expect(await dev.stop('SIGINT')).toBe(0);
   });
 
   it.runIf(existsSync(resolve('dist/cli.js')))(
@@ -124,20 +97,9 @@ describe('svc dev', () => {
       writeFileSync(envPath, 'OLD=1\n', { mode: 0o644 });
       chmodSync(envPath, 0o644);
       // Executed as npx does: the shebang's node, then our arguments (Node 20 reads any --env-file among them).
-      const child = spawn(resolve('dist/cli.js'), ['dev', dir, '--port', '0', '--backend-env', '.env.svc-dev'], {
-        stdio: 'pipe',
-        cwd: dir,
-      });
-      // A failing assertion must not leave the platform running.
-      onTestFinished(() => {
-        if (child.exitCode == null) child.kill('SIGKILL');
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      for (let i = 0; i < 500 && !stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
-      const url = new URL(stdout.trim());
+      const dev = spawnProgram(CLI, ['dev', dir, '--port', '0', '--backend-env', '.env.svc-dev'], { cwd: dir });
+      await dev.waitFor(FIRST_LINE);
+      const url = new URL(dev.stdout.trim());
       expect(statSync(envPath).mode & 0o777).toBe(0o600);
       const env = Object.fromEntries(
         readFileSync(envPath, 'utf8')
@@ -151,27 +113,15 @@ describe('svc dev', () => {
       const path = `/v1/apps/${env.SVC_MINI_APP_ID}/installations/au-alice`;
       expect((await fetch(`${url.origin}${path}`, { headers })).status).toBe(200);
 
-      const rotate = await fetch(`${url.origin}/__svc/rotate-secret`, {
-        method: 'POST',
-        headers: {
-          origin: url.origin,
-          'x-svc-dev-token': url.searchParams.get('token')!,
-          'content-type': 'application/json',
-        },
-        body: '{}',
-      });
+      const rotate = await controlFetch(url, 'POST', '/__svc/rotate-secret', {});
       expect(rotate.status).toBe(200);
       const rotated = readFileSync(envPath, 'utf8').match(/^SVC_SIGNING_SECRET=(\S+)$/m)?.[1];
       expect(rotated).toBeDefined();
       expect(rotated).not.toBe(env.SVC_SIGNING_SECRET);
       // Written before the rotation was answered; the child's stderr pipe may bring it a moment later.
-      await expect
-        .poll(() => stderr)
-        .toMatch(/the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds both/);
-      expect(stderr).not.toContain(rotated!);
-      const code = new Promise((r) => child.once('exit', r));
-      child.kill('SIGINT');
-      expect(await code).toBe(0);
+      await dev.waitFor({ stderr: /the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds both/ });
+      expect(dev.stderr).not.toContain(rotated!);
+      expect(await dev.stop('SIGINT')).toBe(0);
     },
   );
 
@@ -180,7 +130,7 @@ describe('svc dev', () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     const port = (taken.address() as AddressInfo).port;
-    const { out, io: cli } = io(dir);
+    const { out, io: cli } = captureIo(dir);
     try {
       expect(await DEV.run(['.', '--port', String(port)], cli)).toBe(2);
     } finally {
@@ -196,15 +146,11 @@ describe('svc dev', () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     const port = (taken.address() as AddressInfo).port;
-    const child = spawn(process.execPath, [resolve('dist/cli.js'), 'dev', dir, '--package-port', String(port)], {
-      stdio: 'pipe',
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = await new Promise((r) => child.once('exit', r));
+    const dev = spawnCli(['dev', dir, '--package-port', String(port)]);
+    const code = await new Promise((r) => dev.child.once('exit', r));
     taken.close();
     expect(code).toBe(2);
-    expect(stderr).toContain(
+    expect(dev.stderr).toContain(
       `port ${port} (--package-port) is taken by another program; pass --package-port <another>`,
     );
   });

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DEV_PORT, DEV } from '../../src/cli/devCommand';
+import { DEFAULT_DEV_PORT } from '../../src/cli/devCommand';
+import { controlFetch } from '../helpers/controlApi';
+import { runDev } from '../helpers/runDev';
 import { writeAppDir } from '../dev/appDir';
 
 const servers: Server[] = [];
@@ -13,40 +15,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-/** Runs `svc dev` in-process until the returned stop() is called. */
+/** Runs `svc dev` in-process; `control` posts to its control API as its page does. */
 async function run(dir: string, args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  let stop!: () => void;
-  const stopped = new Promise<void>((r) => (stop = r));
-  const running = DEV.run(
-    args,
-    {
-      cwd: dir,
-      stdout: { write: (s: string) => (out.stdout += s) },
-      stderr: { write: (s: string) => (out.stderr += s) },
-    },
-    { stopped },
-  );
-  for (let i = 0; i < 300 && !out.stdout; i++) await new Promise((r) => setTimeout(r, 10));
-  const url = new URL(out.stdout.trim());
-  return {
-    out,
-    url,
-    control: (path: string, body: unknown) =>
-      fetch(`${url.origin}/__svc${path}`, {
-        method: 'POST',
-        headers: {
-          origin: url.origin,
-          'x-svc-dev-token': url.searchParams.get('token')!,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(body),
-      }),
-    stop: async () => {
-      stop();
-      return running;
-    },
-  };
+  const dev = await runDev(args, dir);
+  return { ...dev, control: (path: string, body: unknown) => controlFetch(dev.url, 'POST', `/__svc${path}`, body) };
 }
 
 const listen = (server: Server, port = 0) =>

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendEnv } from '../../src/cli/devCommand';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { platformHeaders } from '../helpers/controlApi';
 import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
 const python = spawnSync('python3', ['--version']).status === 0;
@@ -92,11 +93,7 @@ describe.runIf(python)('the Python backend example', () => {
     // The platform's "send again": the same body, so the backend says it handled it already.
     const resend = await fetch(`${platform.origin}/__svc/deliveries/resend`, {
       method: 'POST',
-      headers: {
-        origin: platform.origin,
-        'x-svc-dev-token': platform.controlToken,
-        'content-type': 'application/json',
-      },
+      headers: platformHeaders(platform),
       body: JSON.stringify({ id: first.id }),
     });
     expect(resend.status).toBe(200);

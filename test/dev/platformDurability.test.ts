@@ -1,57 +1,37 @@
 // The state file under faults, through the built CLI and real HTTP: kill -9 during writes loses no acknowledged
 // change and leaves no temporary file; a failed save is answered and reported, never a crash; pending webhook
 // deliveries are sent after a restart.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DevNotice, startDevPlatform } from '../../src/dev';
+import { controlFetch, platformHeaders } from '../helpers/controlApi';
+import { CLI, FIRST_LINE, spawnCli } from '../helpers/spawnProgram';
 import { writeAppDir } from './appDir';
 
-const cli = resolve('dist/cli.js');
-
 /** Starts the built `svc dev` and resolves its messenger URL. */
-async function startCli(dir: string, args: string[]): Promise<{ child: ChildProcess; url: URL; stderr: () => string }> {
-  const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0', ...args], { stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  for (let i = 0; i < 1000 && !stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!stdout.includes('\n')) throw new Error(`svc dev did not start: ${stderr}`);
-  return { child, url: new URL(stdout.trim()), stderr: () => stderr };
+async function startCli(dir: string, args: string[]) {
+  const dev = spawnCli(['dev', dir, '--port', '0', ...args]);
+  await dev.waitFor(FIRST_LINE);
+  return { dev, url: new URL(dev.stdout.trim()) };
 }
 
-const control = (url: URL, method: string, path: string, body?: unknown) =>
-  fetch(`${url.origin}${path}`, {
-    method,
-    headers: {
-      origin: url.origin,
-      'x-svc-dev-token': url.searchParams.get('token')!,
-      'content-type': 'application/json',
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const control = controlFetch;
 
-const stop = (child: ChildProcess, signal: NodeJS.Signals) =>
-  new Promise<void>((done) => {
-    child.once('exit', () => done());
-    child.kill(signal);
-  });
-
-describe.runIf(existsSync(cli))('the state file under kill -9', () => {
+describe.runIf(existsSync(CLI))('the state file under kill -9', () => {
   it('loses no acknowledged change over 3 kills under load, and leaves no temporary file', async () => {
     const dir = await writeAppDir();
     const statePath = join(dir, '.svc-dev.jsonl');
     const acknowledged: string[] = [];
     let reported = 0;
     for (let round = 0; round < 3; round++) {
-      const { child, url } = await startCli(dir, ['--state', statePath]);
+      const { dev, url } = await startCli(dir, ['--state', statePath]);
       let running = true;
+      const before = acknowledged.length;
       const workers = Array.from({ length: 6 }, async (_, w) => {
         for (let n = 0; running; n++) {
           const text = `r${round}-w${w}-n${n}`;
@@ -67,12 +47,16 @@ describe.runIf(existsSync(cli))('the state file under kill -9', () => {
           } else await response?.body?.cancel();
         }
       });
-      await new Promise((r) => setTimeout(r, 150 + round * 100));
-      await stop(child, 'SIGKILL');
+      // Killed under load: once this round has had some changes acknowledged, more each round.
+      await vi.waitFor(() => expect(acknowledged.length).toBeGreaterThanOrEqual(before + 5 * (round + 1)), {
+        timeout: 20_000,
+        interval: 5,
+      });
+      await dev.stop('SIGKILL');
       running = false;
       await Promise.all(workers);
     }
-    const { child, url } = await startCli(dir, ['--state', statePath]);
+    const { dev, url } = await startCli(dir, ['--state', statePath]);
     const state = (await (await control(url, 'GET', '/__svc/state')).json()) as {
       revision: number;
       rooms: Array<{ id: string; timeline: Array<{ text?: string }> }>;
@@ -83,7 +67,7 @@ describe.runIf(existsSync(cli))('the state file under kill -9', () => {
     expect(acknowledged.length).toBeGreaterThan(10);
     expect(acknowledged.filter((text) => !saved.has(text))).toEqual([]);
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    await stop(child, 'SIGINT');
+    await dev.stop('SIGINT');
   }, 60_000);
 });
 
@@ -100,7 +84,7 @@ describe('a failed save', () => {
     const send = (text: string) =>
       fetch(`${p.origin}/__svc/message`, {
         method: 'POST',
-        headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+        headers: platformHeaders(p),
         body: JSON.stringify({ room_id: 'general', text }),
       });
     expect((await send('saved')).status).toBe(200);
@@ -172,7 +156,7 @@ describe('answers under concurrent changes', () => {
     const send = (text: string) =>
       fetch(`${p.origin}/__svc/message`, {
         method: 'POST',
-        headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+        headers: platformHeaders(p),
         body: JSON.stringify({ room_id: 'general', text }),
       }).then(
         (r) =>
