@@ -1,20 +1,21 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebhookSender } from '../../src/dev/platform/createWebhookSender';
 import type { DevDelivery } from '../../src/dev/devContract';
 import { verifyWebhook, type WebhookEventName } from '../../src/server';
 import { WEBHOOK_SCHEMAS } from '../../src/server/webhookSchemas';
 
 const SECRET = 'whsec-dev';
-let failuresLeft = 0;
-const received: Array<{ event: string; deliveryId: string }> = [];
-let server: Server;
-let url = '';
 
-beforeAll(async () => {
-  // The backend: verifies each delivery with svc-sdk/server and fails on purpose while failuresLeft > 0.
-  server = createServer(async (req, res) => {
+/**
+ * A backend of the test's own, closed when the test ends: verifies each delivery with svc-sdk/server and answers
+ * 500 to the first `failures` of them. Each test has its own, so no test depends on what another left behind.
+ */
+async function startBackend(failures = 0) {
+  let failuresLeft = failures;
+  const received: Array<{ event: string; deliveryId: string }> = [];
+  const server: Server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
     try {
@@ -34,9 +35,9 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-});
-afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+  onTestFinished(() => new Promise<void>((ok) => server.close(() => ok())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
+}
 
 const settled = (delivery: DevDelivery) =>
   new Promise<void>((resolve) => {
@@ -52,6 +53,7 @@ const payload = (event: WebhookEventName) => ({
 
 describe('webhook delivery', () => {
   it('signs deliveries so verifyWebhook accepts them', async () => {
+    const { url, received } = await startBackend();
     const sender = createWebhookSender({ url, miniAppId: 'polls', secrets: () => [SECRET], changed: () => {} });
     const delivery = sender.send('scope.granted', payload('scope.granted'));
     await settled(delivery);
@@ -61,7 +63,7 @@ describe('webhook delivery', () => {
   });
 
   it('retries a failing backend with backoff and logs every attempt', async () => {
-    failuresLeft = 2;
+    const { url } = await startBackend(2);
     const sender = createWebhookSender({
       url,
       miniAppId: 'polls',
@@ -77,6 +79,7 @@ describe('webhook delivery', () => {
   });
 
   it('marks a delivery failed after maxAttempts, and a wrong secret is refused by the backend', async () => {
+    const { url } = await startBackend();
     const sender = createWebhookSender({
       url,
       miniAppId: 'polls',
