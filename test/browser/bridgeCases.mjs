@@ -214,17 +214,21 @@ for (const role of ['sibling frame', 'top page'])
         window.track('held', window.sdk.svc.ui.confirm({ title: 'hold:c', body: '' }));
         return window.__ids.slice();
       });
-      await evil.evaluate(
-        (ids) =>
-          forgeFrames(
-            appWindow(),
-            ids.flatMap((p) => [0, 1, 2, 3].map((n) => p + n)),
-          ),
-        ids2,
-      );
-      // Proves that nothing happens: no event says the forged frames were looked at and dropped, so they get time to
-      // arrive before the held call is checked.
-      await sleep(300);
+      // Nothing happens when a forged frame is dropped, so a last message from the same frame marks the end: window
+      // messages from one source arrive in order, so once the app has seen it, it has seen every forged frame.
+      await app.evaluate(() => {
+        window.__sentinel = new Promise((seen) =>
+          addEventListener('message', (e) => e.data?.svc === 'sentinel' && seen(true)),
+        );
+      });
+      await evil.evaluate((ids) => {
+        forgeFrames(
+          appWindow(),
+          ids.flatMap((p) => [0, 1, 2, 3].map((n) => p + n)),
+        );
+        appWindow().postMessage({ svc: 'sentinel' }, '*');
+      }, ids2);
+      assert.equal(await app.evaluate(() => window.__sentinel), true);
       assert.equal(
         await app.evaluate(() =>
           Promise.race([window.tracked.held.then(() => 'settled'), new Promise((r) => setTimeout(r, 50, 'pending'))]),
@@ -311,9 +315,15 @@ test('hostile: the app says hello then navigates to another origin before the we
   const evil = await frameOf(`${h.E}/fixtures/evil.html`);
   await evil.waitForFunction(() => window.__got);
   await waitFor(() => host.evaluate(() => window.attaches === 1), "the host's late welcome");
-  // Proves that nothing arrives: the browser drops the welcome silently, so the page is checked after a while.
-  await sleep(300);
-  assert.deepEqual(await evil.evaluate(() => window.__got), [], 'the page the app navigated to received nothing');
+  // The browser drops the welcome silently; a message the host posts to the frame after it arrives after it, so once
+  // the page has it, the welcome would have come before.
+  await host.evaluate(() => document.getElementById('app').contentWindow.postMessage({ svc: 'sentinel' }, '*'));
+  await evil.waitForFunction(() => window.__got.some((m) => m.svc === 'sentinel'));
+  assert.deepEqual(
+    await evil.evaluate(() => window.__got.filter((m) => m.svc !== 'sentinel')),
+    [],
+    'the page the app navigated to received nothing',
+  );
   const hellos = await host.evaluate(() => window.hellos);
   assert.deepEqual(
     hellos.map((x) => [x.origin, x.fromApp]),
