@@ -8,6 +8,7 @@ import { writeNewKey } from './keygenCommand';
 import { createStarterManifest } from './starterManifest';
 import { starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
+import { sdkVersion } from './sdkVersion';
 import { usageError } from './usageError';
 
 /**
@@ -142,16 +143,6 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
     `made this app's key: ${made.file} (mode 600), id ${made.id}. Back it up and never commit it: updates need it.`,
   );
   return made.id;
-}
-
-/** svc-sdk's own version, for the new project's dependency (the package.json beside dist/ or src/). */
-async function sdkVersion(): Promise<string> {
-  for (const candidate of ['../package.json', '../../package.json']) {
-    const text = await readFile(new URL(candidate, import.meta.url), 'utf8').catch(() => '');
-    const json = text ? (JSON.parse(text) as { name?: string; version?: string }) : {};
-    if (json.name === 'svc-sdk' && json.version) return json.version;
-  }
-  return '0.1.0';
 }
 
 /**
