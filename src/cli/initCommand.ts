@@ -39,7 +39,7 @@ and complete it; the manifest itself takes no "$schema" key (a manifest allows n
       type: 'string',
       value: 'vite',
       help: `Write a whole starter project instead: a Vite + TypeScript app, its manifest and icons, a backend on
-svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev, and npm scripts dev, test
+svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk-dev, and npm scripts dev, test
 and build (the one template is vite).`,
     },
   },
@@ -147,7 +147,7 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
 
 /**
  * `svc init <dir> --template vite`: a project that runs: a Vite + TypeScript page, its manifest and icons, a
- * backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev, and the scripts
+ * backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk-dev, and the scripts
  * dev, test and build. Refuses a folder that is not empty (exit 1) unless --force.
  */
 async function writeTemplate(
@@ -182,7 +182,7 @@ async function writeTemplate(
   if (label !== '.') writeLine(io.stdout, `  cd ${label}`);
   writeLine(io.stdout, '  npm install');
   writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
-  writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk/dev');
+  writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk-dev');
   writeLine(io.stdout, '  npm run build   # dist/ is the package: page, manifest.json, icons');
   writeLine(io.stdout, '  npx svc pack dist   # signs dist/ with the app key into <name>-<version>.swbn');
   return EXIT.ok;

@@ -23,7 +23,7 @@ const ENTRIES: Record<string, string> = {
   'svc-sdk/mock': 'src/mock/index.ts',
   'svc-sdk/manifest': 'src/manifest/index.ts',
   'svc-sdk/server': 'src/server/index.ts',
-  'svc-sdk/dev': 'src/dev/index.ts',
+  'svc-sdk-dev': 'src/dev/index.ts',
   'svc-sdk/package': 'src/package/index.ts',
 };
 const paths = Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, [join(root, file)]]));
