@@ -22,9 +22,7 @@ const built = [
   'packages/svc-sdk-dev/dist/dev-ui.js',
   'dist/index.js',
   'dist/server.js',
-].map(
-  (f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-);
+].map((f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0);
 const sources = Math.max(
   newest(join(root, 'src')),
   newest(join(root, 'tsup.config.ts')),
@@ -37,7 +35,8 @@ if (Math.min(...built) < sources) {
   // The JavaScript alone: the type declarations are most of a full build's time, and running needs none of them
   // (`npm run build` and `npm test` make both).
   console.error('npm start: building svc-sdk (a fresh clone, or its sources changed since the last build)...');
-  for (const dist of ['dist', 'packages/svc-sdk-dev/dist']) await rm(join(root, dist), { recursive: true, force: true });
+  for (const dist of ['dist', 'packages/svc-sdk-dev/dist'])
+    await rm(join(root, dist), { recursive: true, force: true });
   execSync('npx tsup --silent', { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_BUILD_JS_ONLY: '1' } });
   console.error(`npm start: svc-sdk built in ${took(started)}.`);
 }
