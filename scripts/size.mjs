@@ -117,7 +117,12 @@ export function footprints() {
 /** Prints the footprints beside the peers' figures; returns the rows over their budget. */
 function printFootprints() {
   const rows = footprints();
-  console.log('\ninstalled from the packed tarballs'.padEnd(35), 'packages'.padStart(9), '      MB', '  budget');
+  console.log(
+    '\n%s %s %s   budget',
+    'installed from the packed tarballs'.padEnd(34),
+    'packages'.padStart(9),
+    'MB'.padStart(8),
+  );
   for (const r of rows)
     console.log(
       r.name.padEnd(34),
@@ -125,7 +130,7 @@ function printFootprints() {
       r.mb.toFixed(1).padStart(8),
       r.budget ? `  ${r.budget.packages} packages / ${r.budget.mb} MB` : '',
     );
-  console.log(`peers, the same way (when the budget was set): ${FOOTPRINT_PEERS}`);
+  console.log(`svc-sdk before the split (issue 25): 25 packages, 43 MB. Peers, the same way: ${FOOTPRINT_PEERS}`);
   return rows.filter((r) => r.budget && (r.packages > r.budget.packages || r.mb > r.budget.mb));
 }
 
