@@ -6,7 +6,9 @@ import { describe, expect, test } from 'vitest';
 import type { CliIo } from '../../src/cli/CliIo';
 import { type DevCli, loadDevCli } from '../../src/cli/loadDevCli';
 import { COMMANDS } from '../../src/cli/runCli';
-import { DEV_PACKAGE_COMMANDS, LIGHT_COMMAND_NAMES, runLightCli } from '../../src/cli/runLightCli';
+import { DEV_PACKAGE_COMMANDS, LIGHT_COMMAND_NAMES } from '../../src/cli/devPackageCommands';
+import { LIGHT_COMMANDS } from '../../src/cli/lightCommandLine';
+import { runLightCli } from '../../src/cli/runLightCli';
 import { sdkVersion } from '../../src/cli/sdkVersion';
 import { tempProject } from './runInProcess';
 
@@ -30,6 +32,7 @@ const neverLoaded = async (): Promise<DevCli> => {
 describe("svc-sdk's light bin", () => {
   test('splits the commands in two, light and svc-sdk-dev, with none left out and none in both', () => {
     expect([...LIGHT_COMMAND_NAMES, ...DEV_PACKAGE_COMMANDS].sort()).toEqual(COMMANDS.map((c) => c.name).sort());
+    expect(LIGHT_COMMANDS.map((c) => c.name)).toEqual(LIGHT_COMMAND_NAMES);
   });
 
   test('runs a light command without loading svc-sdk-dev', async () => {
