@@ -192,15 +192,16 @@ describe('the package', () => {
         mkdirSync(join(app, 'src'), { recursive: true });
         writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
         // engine-strict turns any dependency that does not support this Node into a failed install.
-        const install = (name: string) => {
+        const install = (name: string, into = app) => {
           const tarball = join(dir, `${name}-${pkg.version}.tgz`);
           const flags = ['--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-          const run = npm(['install', ...flags, tarball], app);
+          const run = npm(['install', ...flags, tarball], into);
           expect(run.code, run.output).toBe(0);
           expect(run.output).not.toContain('EBADENGINE');
         };
         const bin = join(app, 'node_modules/.bin/svc');
-        const svc = (command: string) => spawnSync(bin, [command], { cwd: app, encoding: 'utf8' });
+        const svc = (command: string, ...args: string[]) =>
+          spawnSync(bin, [command, ...args], { cwd: app, encoding: 'utf8' });
         install(pkg.name);
 
         // The installed CLI: `svc validate` (the manifest checks, with a $ref by $anchor) and `svc check` (the parser).
@@ -225,6 +226,19 @@ describe('the package', () => {
         expect(missing.stderr).toContain(`npm install --save-dev svc-sdk-dev@${pkg.version}`);
         expect(missing.stderr).toContain(`npx svc-sdk-dev@${pkg.version} check`);
         expect(missing.stderr).not.toMatch(/^\s+at /m);
+        // svc-sdk installed elsewhere (npx, as an agent's MCP configuration runs it) finds the svc-sdk-dev of the
+        // project whose folder the command names.
+        const project = join(dir, 'project');
+        mkdirSync(join(project, 'src'), { recursive: true });
+        writeFileSync(
+          join(project, 'package.json'),
+          JSON.stringify({ name: 'project', private: true, type: 'module' }),
+        );
+        for (const file of ['manifest.json', 'src/main.ts'])
+          writeFileSync(join(project, file), readFileSync(join(app, file)));
+        install('svc-sdk-dev', project);
+        const named = svc('check', project);
+        expect(named.status, `svc check ${project}: ${named.stdout}${named.stderr}`).toBe(0);
         install('svc-sdk-dev');
         for (const command of ['validate', 'check']) {
           const run = svc(command);

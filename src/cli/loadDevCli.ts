@@ -18,23 +18,27 @@ const notInstalled = (cause: unknown) =>
   String((cause as Error).message).includes(`'svc-sdk-dev'`);
 
 /**
- * Loads svc-sdk-dev's command line: beside this svc-sdk first (a project that installs both), then from the project
- * in `cwd` (svc-sdk installed globally or run by npx, svc-sdk-dev in the project). Resolves to undefined when neither
- * has it; rejects when it is installed but fails to load (the message then names what failed).
+ * Loads svc-sdk-dev's command line: beside this svc-sdk first (a project that installs both), then from the projects
+ * holding `dirs` (the working directory, and the folders the command names: svc-sdk installed globally or run by npx,
+ * as an agent's MCP configuration does, and svc-sdk-dev in the app's project). Resolves to undefined when none has
+ * it; rejects when it is installed but fails to load (the message then names what failed).
  */
-export async function loadDevCli(cwd: string): Promise<DevCli | undefined> {
+export async function loadDevCli(dirs: readonly string[]): Promise<DevCli | undefined> {
   const loaded = await import(DEV_CLI).catch((cause: unknown) => {
     if (notInstalled(cause)) return undefined;
     throw cause;
   });
   if (loaded) return checked(loaded);
-  let path: string;
-  try {
-    path = createRequire(join(cwd, 'package.json')).resolve(DEV_CLI);
-  } catch {
-    return undefined;
+  for (const dir of dirs) {
+    let path: string;
+    try {
+      path = createRequire(join(dir, 'package.json')).resolve(DEV_CLI);
+    } catch {
+      continue;
+    }
+    return checked(await import(pathToFileURL(path).href));
   }
-  return checked(await import(pathToFileURL(path).href));
+  return undefined;
 }
 
 function checked(module: Partial<DevCli>): DevCli {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { DEV_PACKAGE_COMMANDS, DEV_PACKAGE_INSTALL, LIGHT_COMMAND_NAMES } from './devPackageCommands';
 import { type DevCli, loadDevCli } from './loadDevCli';
@@ -24,14 +25,16 @@ const shellWord = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg
 export async function runLightCli(
   argv: string[],
   io: CliIo,
-  loadDev: (cwd: string) => Promise<DevCli | undefined> = loadDevCli,
+  loadDev: (dirs: readonly string[]) => Promise<DevCli | undefined> = loadDevCli,
 ): Promise<number> {
   const [command, ...rest] = argv;
   const asked = command === 'help' ? rest[0] : command;
   if (LIGHT_COMMAND_NAMES.includes(asked ?? '')) return runLight(argv, io);
   let dev: DevCli | undefined;
   try {
-    dev = await loadDev(io.cwd);
+    // The arguments that are not options may name the app's folder, whose project may hold svc-sdk-dev.
+    const named = rest.filter((arg) => !arg.startsWith('-')).map((arg) => resolve(io.cwd, arg));
+    dev = await loadDev([io.cwd, ...named]);
   } catch (cause) {
     // Installed but broken (a missing dependency of its own, an unbuilt workspace): the reason, not a stack.
     writeLine(io.stderr, `svc: svc-sdk-dev is installed but could not be loaded: ${(cause as Error).message}`);

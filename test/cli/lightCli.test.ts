@@ -86,6 +86,20 @@ describe("svc-sdk's light bin", () => {
     expect(seen).toEqual([['dev', '.', '--port', '0'], ['--help'], []]);
   });
 
+  test('looks for svc-sdk-dev from the working directory and from the folders the command names', async () => {
+    let asked: readonly string[] = [];
+    const run = await runLightCli(
+      ['mcp', '../app', '--port', '0'],
+      { cwd: '/work/x', stdout: { write: () => true }, stderr: { write: () => true } },
+      async (dirs) => {
+        asked = dirs;
+        return undefined;
+      },
+    );
+    expect(run).toBe(2);
+    expect(asked).toEqual(['/work/x', '/work/app', '/work/x/0']);
+  });
+
   test('an installed svc-sdk-dev that fails to load is named with its reason, without a stack trace', async () => {
     const run = await runLight(['check'], async () => {
       throw new Error("Cannot find package 'hono' imported from /x/node_modules/svc-sdk-dev/dist/run-cli.js");
@@ -101,7 +115,7 @@ describe("svc-sdk's light bin", () => {
   test.runIf(existsSync(resolve(import.meta.dirname, '../../packages/svc-sdk-dev/dist/run-cli.js')))(
     "loads the built svc-sdk-dev's command line, which runs every command",
     async () => {
-      const dev = await loadDevCli(tempProject({}));
+      const dev = await loadDevCli([tempProject({})]);
       let stdout = '';
       const code = await dev!.runCli(['--help'], {
         cwd: tempProject({}),
