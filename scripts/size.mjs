@@ -99,7 +99,16 @@ function installFootprint(folders) {
   try {
     const tarballs = folders.map((f) => join(dir, npm(['pack', '--silent', '--ignore-scripts', f]).trim()));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'footprint', private: true }));
-    npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...tarballs]);
+    const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'];
+    try {
+      npm(['install', '--offline', ...flags, ...tarballs]);
+    } catch (error) {
+      // A cache filled by `npm ci` holds the tarballs but not every registry document a range needs: the network
+      // then fills the gap (the figures are the same).
+      if (!String(error.stderr).includes('ENOTCACHED')) throw error;
+      console.error('size: the npm cache lacks some of the footprint; installing with --prefer-offline instead.');
+      npm(['install', '--prefer-offline', ...flags, ...tarballs]);
+    }
     return installedTree(join(dir, 'node_modules'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
