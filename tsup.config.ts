@@ -1,8 +1,17 @@
+import { copyFile, mkdir } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
+import devPackage from './packages/svc-sdk-dev/package.json' with { type: 'json' };
 
-// `npm run build` empties dist/ first: the configs below build at the same time, so none of them cleans.
-// Each folder under src/ is one entry, and imports go one way: protocol <- rpc <- client | host <- mock,
-// protocol <- manifest <- package <- cli, server <- dev (README, "One contract").
+// `npm run build` empties dist/ and packages/svc-sdk-dev/dist/ first: the configs below build at the same time, so
+// none of them cleans. Each folder under src/ is one entry, and imports go one way: protocol <- rpc <- client |
+// host <- mock, protocol <- manifest <- package <- cli, server <- dev (README, "One contract").
+// Two packages come out (docs/decisions.md, "Two packages"): svc-sdk (dist/) is what a mini app and its backend
+// install; svc-sdk-dev (packages/svc-sdk-dev/dist/) is the dev platform, the MCP bridge and the CLI's heavy commands,
+// built from the same sources (src/dev, src/cli), which stay where they are.
+const DEV_DIST = 'packages/svc-sdk-dev/dist';
+// svc-sdk-dev's dependencies stay imports (npm installs them with it); tsup would bundle them otherwise, since the
+// root package.json lists them as devDependencies.
+const devExternal = Object.keys(devPackage.dependencies);
 const entries = {
   global: 'src/global.ts',
   host: 'src/host/index.ts',
@@ -11,7 +20,6 @@ const entries = {
   manifest: 'src/manifest/index.ts',
   package: 'src/package/index.ts',
   server: 'src/server/index.ts',
-  dev: 'src/dev/index.ts',
 };
 
 // `npm start` on a fresh clone builds the JavaScript alone (SVC_BUILD_JS_ONLY=1): the type declarations take most of
@@ -39,12 +47,31 @@ export default defineConfig([
     target: 'es2022',
     treeshake: true,
     splitting: true,
-    // import.meta.url in the CommonJS build too (svc-sdk/dev finds its page script beside itself).
+  },
+  {
+    // svc-sdk-dev's library: what `svc-sdk/dev` exported before the split (startDevPlatform and its types).
+    entry: { index: 'src/dev/index.ts' },
+    outDir: DEV_DIST,
+    external: devExternal,
+    format: ['esm', 'cjs'],
+    dts,
+    sourcemap: true,
+    target: 'es2022',
+    treeshake: true,
+    splitting: true,
+    // import.meta.url in the CommonJS build too (svc-sdk-dev finds its page script beside itself).
     shims: true,
   },
   {
     // The simulated messenger's page script: one browser module with everything it needs bundled in.
     entry: { 'dev-ui': 'src/dev/ui/main.ts' },
+    outDir: DEV_DIST,
+    // The platform run from the sources (the tests) reads it from dist/: a copy there, which svc-sdk's package.json
+    // leaves out of the tarball ("files").
+    onSuccess: async () => {
+      await mkdir('dist', { recursive: true });
+      for (const file of ['dev-ui.js', 'dev-ui.js.map']) await copyFile(`${DEV_DIST}/${file}`, `dist/${file}`);
+    },
     format: ['esm'],
     // One file (the platform serves dev-ui.js alone): main.ts's dynamic import stays inside it.
     splitting: false,
@@ -74,7 +101,28 @@ export default defineConfig([
     sourcemap: true,
   },
   {
+    // svc-sdk's bin: the light commands, with @babel/parser bundled in (validate names the line and column where a
+    // JSON file breaks); svc-sdk-dev is loaded at run time for the others, when it is installed.
     entry: { cli: 'src/cli/main.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    external: ['svc-sdk-dev'],
+    noExternal: ['@babel/parser'],
+    banner: { js: '#!/usr/bin/env node' },
+    // Its map without the sources' text: with @babel/parser's it weighed 1.6 MB, a tenth of the install budget
+    // (scripts/size.mjs); the mappings still lead a debugger to the file and line.
+    sourcemap: true,
+    esbuildOptions(options) {
+      options.sourcesContent = false;
+    },
+  },
+  {
+    // svc-sdk-dev's bin (`svc-sdk-dev`, every command) and the command line svc-sdk's bin hands the others to
+    // (`svc-sdk-dev/cli`).
+    entry: { cli: 'src/cli/devMain.ts', 'run-cli': 'src/cli/runCli.ts' },
+    outDir: DEV_DIST,
+    external: devExternal,
     format: ['esm'],
     platform: 'node',
     target: 'node20',

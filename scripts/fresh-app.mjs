@@ -1,6 +1,7 @@
 // A fresh app from the packed tarball, following the README alone, as a new user would. Not part of npm test: it
 // installs from the registry and takes minutes. `node scripts/fresh-app.mjs [--keep]`; exits non-zero when a step
-// fails, naming it. Steps: npm pack; a new project with the README's install lines (svc-sdk, Vite, Vitest with
+// fails, naming it. Steps: npm pack (svc-sdk and svc-sdk-dev); a new project with the README's install lines (svc-sdk
+// and svc-sdk-dev, Vite, Vitest with
 // jsdom, Jest with @swc/jest and jsdom, TypeScript); the README's first mini app and its manifest; `svc validate`,
 // `svc check`, `svc types`, `tsc --noEmit`; one test file with createMockHost run by Vitest and by Jest with the
 // README's configurations; `vite build`; `svc-sdk dev` printing its URL. Then the starter: `svc init --template
@@ -34,11 +35,14 @@ function step(name, command) {
 }
 
 execSync('npm run build --silent -- --silent', { cwd: root, stdio: 'inherit' });
-const tarball = join(root, execSync('npm pack --silent', { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1));
+const packed = (folder) =>
+  join(root, execSync(`npm pack --silent ${folder}`, { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1));
+const tarball = packed('.');
+const devTarball = packed('packages/svc-sdk-dev');
 writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }, null, 2));
 step(
   'install',
-  `npm install --no-audit --no-fund ${tarball} vite vitest jsdom jest jest-environment-jsdom @swc/core @swc/jest typescript`,
+  `npm install --no-audit --no-fund ${tarball} ${devTarball} vite vitest jsdom jest jest-environment-jsdom @swc/core @swc/jest typescript`,
 );
 execSync('mkdir -p src test', { cwd: dir });
 writeFileSync(join(dir, 'src/main.ts'), block('ts'));
@@ -115,8 +119,9 @@ const inStarter = (name, command) => {
     console.error(`${error.stdout ?? ''}${error.stderr ?? ''}`.slice(-3000));
   }
 };
-inStarter('npm install', `npm install --no-audit --no-fund ${tarball}`);
+inStarter('npm install', `npm install --no-audit --no-fund ${tarball} ${devTarball}`);
 rmSync(tarball);
+rmSync(devTarball);
 inStarter('npm test', 'npm test');
 inStarter('npm run build', 'npm run build');
 await new Promise((done) => {

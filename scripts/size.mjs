@@ -1,8 +1,10 @@
 // npm run size: minified and brotli bytes of each entry, and of the apps that budget the browser client.
 // `--check` fails (exit 1) when a budgeted row is over its budget: sizes are stable, so CI (npm test) enforces them.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
 // The browser client's budgets, in brotli bytes: the SDK itself, not a chosen app. The facade is built from the whole
@@ -63,6 +65,84 @@ export async function sizes() {
   return rows;
 }
 
+// What installing svc-sdk brings (issue 25): a mini app or its backend gets at most 8 packages and 16 MB on disk (zod
+// alone is 8.2 MB); the dev platform, the MCP bridge and the CLI's heavy commands are svc-sdk-dev's. Measured from the
+// packed tarballs, installed offline from the npm cache into an empty project; MB as du prints them (MiB of blocks).
+const FOOTPRINT_BUDGET = { packages: 8, mb: 16 };
+const FOOTPRINT_PEERS = 'Teams JS 4 packages / 5.6 MB, Telegram 12 / 7.1 MB, Discord 10 / 13 MB';
+const DEV_PACKAGE = resolve(root, 'packages/svc-sdk-dev');
+
+/** The packages under a node_modules folder (nested ones included) and the bytes its files take on disk. */
+function installedTree(modules) {
+  let packages = 0;
+  let bytes = 0;
+  const walk = (dir, depth) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      const stat = lstatSync(path);
+      bytes += stat.blocks * 512;
+      if (!entry.isDirectory()) continue;
+      // A package is a folder right under node_modules (or under its @scope) with a package.json.
+      const isPackage = depth === 0 && !entry.name.startsWith('@') && !entry.name.startsWith('.');
+      if (isPackage && existsSync(join(path, 'package.json'))) packages += 1;
+      walk(path, entry.name === 'node_modules' ? 0 : depth === 0 && entry.name.startsWith('@') ? 0 : depth + 1);
+    }
+  };
+  walk(modules, 0);
+  return { packages, mb: bytes / 2 ** 20 };
+}
+
+/** Packs each folder with npm, installs the tarballs offline into an empty project, and measures its node_modules. */
+function installFootprint(folders) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-footprint-'));
+  const npm = (args) => execFileSync('npm', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const tarballs = folders.map((f) => join(dir, npm(['pack', '--silent', '--ignore-scripts', f]).trim()));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'footprint', private: true }));
+    const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'];
+    try {
+      npm(['install', '--offline', ...flags, ...tarballs]);
+    } catch (error) {
+      // A cache filled by `npm ci` holds the tarballs but not every registry document a range needs: the network
+      // then fills the gap (the figures are the same).
+      if (!String(error.stderr).includes('ENOTCACHED')) throw error;
+      console.error('size: the npm cache lacks some of the footprint; installing with --prefer-offline instead.');
+      npm(['install', '--prefer-offline', ...flags, ...tarballs]);
+    }
+    return installedTree(join(dir, 'node_modules'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The install footprints: svc-sdk alone (budgeted) and with svc-sdk-dev (a developer's machine, information). */
+export function footprints() {
+  const rows = [{ name: 'svc-sdk (a mini app, its backend)', ...installFootprint([root]), budget: FOOTPRINT_BUDGET }];
+  if (existsSync(join(DEV_PACKAGE, 'dist/index.js')))
+    rows.push({ name: 'svc-sdk + svc-sdk-dev (dev tools)', ...installFootprint([root, DEV_PACKAGE]) });
+  return rows;
+}
+
+/** Prints the footprints beside the peers' figures; returns the rows over their budget. */
+function printFootprints() {
+  const rows = footprints();
+  console.log(
+    '\n%s %s %s   budget',
+    'installed from the packed tarballs'.padEnd(34),
+    'packages'.padStart(9),
+    'MB'.padStart(8),
+  );
+  for (const r of rows)
+    console.log(
+      r.name.padEnd(34),
+      String(r.packages).padStart(9),
+      r.mb.toFixed(1).padStart(8),
+      r.budget ? `  ${r.budget.packages} packages / ${r.budget.mb} MB` : '',
+    );
+  console.log(`svc-sdk before the split (issue 25): 25 packages, 43 MB. Peers, the same way: ${FOOTPRINT_PEERS}`);
+  return rows.filter((r) => r.budget && (r.packages > r.budget.packages || r.mb > r.budget.mb));
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (!existsSync(resolve(root, 'dist/index.js'))) {
     console.error('size: dist/ is missing; run `npm run build` first.');
@@ -85,8 +165,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     '\npeers, minified + brotli of a minimal use (measured the same way when the budget was set): vk-bridge 1.7 KB, penpal 3.1 KB, Telegram 15.7 KB, matrix-widget-api 20.1 KB, Discord 39.2 KB',
   );
   const over = rows.filter((r) => r.budget && r.brotli > r.budget);
-  if (process.argv.includes('--check') && over.length) {
+  const heavy = printFootprints();
+  if (process.argv.includes('--check') && (over.length || heavy.length)) {
     for (const r of over) console.error(`size: ${r.name} is ${r.brotli} bytes brotli, over its budget of ${r.budget}.`);
+    for (const r of heavy)
+      console.error(
+        `size: installing ${r.name} brings ${r.packages} packages, ${r.mb.toFixed(1)} MB; the budget is ${r.budget.packages} packages, ${r.budget.mb} MB.`,
+      );
     process.exit(1);
   }
 }

@@ -27,7 +27,7 @@ const missing = Object.fromEntries(
 
 /** [name, command, environment, reports to read: file name prefix and how to count it]. */
 const steps = [
-  ['build', 'npm run build --silent -- --silent'],
+  ['build (svc-sdk and svc-sdk-dev)', 'npm run build --silent -- --silent'],
   ['lint and format (Biome)', 'npx biome check .'],
   ['type-check', 'npx tsc --noEmit -p .'],
   ['no dead code (knip: unused files, exports, dependencies)', 'npx knip --no-progress'],

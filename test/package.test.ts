@@ -1,14 +1,18 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { validManifest } from './manifest/fixtures';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const devRoot = `${root}packages/svc-sdk-dev`;
 const built = existsSync(`${root}dist/index.js`);
+const devBuilt = built && existsSync(`${devRoot}/dist/run-cli.js`);
 const node = (code: string, type: 'module' | 'commonjs' = 'module') =>
   execFileSync(process.execPath, [type === 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], {
     cwd: root,
@@ -105,6 +109,53 @@ describe('the package', () => {
     expect(packed).toEqual(expect.arrayContaining(['schema/server-api.openapi.json', 'schema/signing-vectors.json']));
   });
 
+  it.runIf(devBuilt)(
+    'svc-sdk and svc-sdk-dev each import, once built, only the packages they declare as dependencies',
+    async () => {
+      for (const folder of [root, `${devRoot}/`]) {
+        const json = JSON.parse(readFileSync(`${folder}package.json`, 'utf8'));
+        const declared = new Set([json.name, ...Object.keys(json.dependencies ?? {})]);
+        // esbuild reads each built file's imports, require() calls included (text that only looks like one is not).
+        const files = readdirSync(`${folder}dist`).filter((f) => /\.c?js$/.test(f));
+        const { metafile } = await build({
+          entryPoints: Object.fromEntries(files.map((f) => [f.replace('.', '-'), `${folder}dist/${f}`])),
+          bundle: true,
+          write: false,
+          outdir: join(tmpdir(), 'svc-imports'),
+          platform: 'node',
+          format: 'esm',
+          packages: 'external',
+          logLevel: 'silent',
+          metafile: true,
+        });
+        const imported = new Set<string>();
+        for (const input of Object.values(metafile.inputs))
+          for (const { path, external } of input.imports) {
+            const name = path
+              .split('/')
+              .slice(0, path.startsWith('@') ? 2 : 1)
+              .join('/');
+            if (external && !path.startsWith('node:') && !builtinModules.includes(name)) imported.add(name);
+          }
+        // svc-sdk's bin loads svc-sdk-dev when it is installed, and says what to install when it is not.
+        if (json.name === 'svc-sdk') imported.delete('svc-sdk-dev');
+        expect(
+          [...imported].filter((name) => !declared.has(name)),
+          json.name,
+        ).toEqual([]);
+      }
+    },
+  );
+
+  it('leaves the dev tools out of the svc-sdk tarball: no dev platform, messenger page or MCP bridge', () => {
+    const packed: string[] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+    )[0].files.map((f: { path: string }) => f.path);
+    expect(packed.filter((path) => /dev-ui|(^|\/)dev\.|createMcpEndpoint|run-cli/.test(path))).toEqual([]);
+    expect(pkg.exports['./dev']).toBeUndefined();
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@cfworker/json-schema', '@noble/hashes', 'jose', 'zod']);
+  });
+
   it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
     const context: any = {};
     runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);
@@ -124,8 +175,8 @@ describe('the package', () => {
     expect(ios.__svc_secret).toBeUndefined();
   });
 
-  it.runIf(built)(
-    'installs from its packed tarball under engine-strict on this Node, and its CLI parses an app there',
+  it.runIf(devBuilt)(
+    'installs from its packed tarball under engine-strict on this Node, and its CLI parses an app there (svc check with svc-sdk-dev, which it names when missing)',
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-install-'));
       try {
@@ -133,19 +184,25 @@ describe('the package', () => {
           const run = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 120_000 });
           return { code: run.status, output: `${run.stdout}${run.stderr}` };
         };
-        const pack = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, root], dir);
-        expect(pack.code, pack.output).toBe(0);
-        const tarball = join(dir, `${pkg.name}-${pkg.version}.tgz`);
+        for (const folder of [root, devRoot]) {
+          const pack = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], dir);
+          expect(pack.code, pack.output).toBe(0);
+        }
         const app = join(dir, 'app');
         mkdirSync(join(app, 'src'), { recursive: true });
         writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
         // engine-strict turns any dependency that does not support this Node into a failed install.
-        const install = npm(
-          ['install', '--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
-          app,
-        );
-        expect(install.code, install.output).toBe(0);
-        expect(install.output).not.toContain('EBADENGINE');
+        const install = (name: string, into = app) => {
+          const tarball = join(dir, `${name}-${pkg.version}.tgz`);
+          const flags = ['--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+          const run = npm(['install', ...flags, tarball], into);
+          expect(run.code, run.output).toBe(0);
+          expect(run.output).not.toContain('EBADENGINE');
+        };
+        const bin = join(app, 'node_modules/.bin/svc');
+        const svc = (command: string, ...args: string[]) =>
+          spawnSync(bin, [command, ...args], { cwd: app, encoding: 'utf8' });
+        install(pkg.name);
 
         // The installed CLI: `svc validate` (the manifest checks, with a $ref by $anchor) and `svc check` (the parser).
         const manifest = validManifest() as Record<string, any>;
@@ -161,9 +218,30 @@ describe('the package', () => {
           join(app, 'src/main.ts'),
           "import { svc } from 'svc-sdk';\nsvc.actions.handle('create_order', async (input: { pizza: string }) => input);\n",
         );
-        const bin = join(app, 'node_modules/.bin/svc');
+        // svc-sdk alone: validate runs; check is svc-sdk-dev's, and the bin says how to get it, without a stack.
+        const alone = svc('validate');
+        expect(alone.status, `svc validate: ${alone.stdout}${alone.stderr}`).toBe(0);
+        const missing = svc('check');
+        expect(missing.status).toBe(2);
+        expect(missing.stderr).toContain(`npm install --save-dev svc-sdk-dev@${pkg.version}`);
+        expect(missing.stderr).toContain(`npx svc-sdk-dev@${pkg.version} check`);
+        expect(missing.stderr).not.toMatch(/^\s+at /m);
+        // svc-sdk installed elsewhere (npx, as an agent's MCP configuration runs it) finds the svc-sdk-dev of the
+        // project whose folder the command names.
+        const project = join(dir, 'project');
+        mkdirSync(join(project, 'src'), { recursive: true });
+        writeFileSync(
+          join(project, 'package.json'),
+          JSON.stringify({ name: 'project', private: true, type: 'module' }),
+        );
+        for (const file of ['manifest.json', 'src/main.ts'])
+          writeFileSync(join(project, file), readFileSync(join(app, file)));
+        install('svc-sdk-dev', project);
+        const named = svc('check', project);
+        expect(named.status, `svc check ${project}: ${named.stdout}${named.stderr}`).toBe(0);
+        install('svc-sdk-dev');
         for (const command of ['validate', 'check']) {
-          const run = spawnSync(bin, [command], { cwd: app, encoding: 'utf8' });
+          const run = svc(command);
           expect(run.status, `svc ${command}: ${run.stdout}${run.stderr}`).toBe(0);
         }
       } finally {

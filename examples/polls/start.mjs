@@ -1,5 +1,5 @@
 // npm start: Team Polls in the simulated messenger, with its backend, on loopback. Builds the page for the
-// backend's address, starts the backend and the local platform (svc-sdk/dev), prints the messenger's URL.
+// backend's address, starts the backend and the local platform (svc-sdk-dev), prints the messenger's URL.
 import { execSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -17,13 +17,17 @@ const newest = (path) => {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 };
 // The SDK is built only when its sources changed since the last build: a start with nothing changed takes seconds.
-const built = ['dist/dev.js', 'dist/dev-ui.js', 'dist/index.js', 'dist/server.js'].map(
-  (f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
-);
+const built = [
+  'packages/svc-sdk-dev/dist/index.js',
+  'packages/svc-sdk-dev/dist/dev-ui.js',
+  'dist/index.js',
+  'dist/server.js',
+].map((f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0);
 const sources = Math.max(
   newest(join(root, 'src')),
   newest(join(root, 'tsup.config.ts')),
   newest(join(root, 'package.json')),
+  newest(join(root, 'packages/svc-sdk-dev/package.json')),
 );
 const started = performance.now();
 const took = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -31,12 +35,13 @@ if (Math.min(...built) < sources) {
   // The JavaScript alone: the type declarations are most of a full build's time, and running needs none of them
   // (`npm run build` and `npm test` make both).
   console.error('npm start: building svc-sdk (a fresh clone, or its sources changed since the last build)...');
-  await rm(join(root, 'dist'), { recursive: true, force: true });
+  for (const dist of ['dist', 'packages/svc-sdk-dev/dist'])
+    await rm(join(root, dist), { recursive: true, force: true });
   execSync('npx tsup --silent', { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_BUILD_JS_ONLY: '1' } });
   console.error(`npm start: svc-sdk built in ${took(started)}.`);
 }
 const { build } = await import('esbuild');
-const { formatDevEvent, startDevPlatform } = await import('svc-sdk/dev');
+const { formatDevEvent, startDevPlatform } = await import('svc-sdk-dev');
 const { buildPollsApp } = await import('./build.mjs');
 // The backend is TypeScript: bundled for Node, svc-sdk left to the package.
 await build({

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const root = resolve(import.meta.dirname, '../..');
-const { startDevPlatform } = await import(pathToFileURL(resolve(root, 'dist/dev.js')).href);
+const { startDevPlatform } = await import(pathToFileURL(resolve(root, 'packages/svc-sdk-dev/dist/index.js')).href);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function echoApp() {

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '../..');
 const load = (file) => import(pathToFileURL(resolve(root, file)).href);
-const { startDevPlatform } = await load('dist/dev.js');
+const { startDevPlatform } = await load('packages/svc-sdk-dev/dist/index.js');
 const { signRequest } = await load('dist/server.js');
 const quick = process.argv.includes('--quick');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

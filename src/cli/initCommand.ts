@@ -8,6 +8,7 @@ import { writeNewKey } from './keygenCommand';
 import { createStarterManifest } from './starterManifest';
 import { starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
+import { sdkVersion } from './sdkVersion';
 import { usageError } from './usageError';
 
 /**
@@ -38,7 +39,7 @@ and complete it; the manifest itself takes no "$schema" key (a manifest allows n
       type: 'string',
       value: 'vite',
       help: `Write a whole starter project instead: a Vite + TypeScript app, its manifest and icons, a backend on
-svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev, and npm scripts dev, test
+svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk-dev, and npm scripts dev, test
 and build (the one template is vite).`,
     },
   },
@@ -144,19 +145,9 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
   return made.id;
 }
 
-/** svc-sdk's own version, for the new project's dependency (the package.json beside dist/ or src/). */
-async function sdkVersion(): Promise<string> {
-  for (const candidate of ['../package.json', '../../package.json']) {
-    const text = await readFile(new URL(candidate, import.meta.url), 'utf8').catch(() => '');
-    const json = text ? (JSON.parse(text) as { name?: string; version?: string }) : {};
-    if (json.name === 'svc-sdk' && json.version) return json.version;
-  }
-  return '0.1.0';
-}
-
 /**
  * `svc init <dir> --template vite`: a project that runs: a Vite + TypeScript page, its manifest and icons, a
- * backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk/dev, and the scripts
+ * backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk-dev, and the scripts
  * dev, test and build. Refuses a folder that is not empty (exit 1) unless --force.
  */
 async function writeTemplate(
@@ -191,7 +182,7 @@ async function writeTemplate(
   if (label !== '.') writeLine(io.stdout, `  cd ${label}`);
   writeLine(io.stdout, '  npm install');
   writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
-  writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk/dev');
+  writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk-dev');
   writeLine(io.stdout, '  npm run build   # dist/ is the package: page, manifest.json, icons');
   writeLine(io.stdout, '  npx svc pack dist   # signs dist/ with the app key into <name>-<version>.swbn');
   return EXIT.ok;

@@ -1,7 +1,8 @@
-import { runCli } from './runCli';
+import { runLightCli } from './runLightCli';
 
-// The bin entry (tsup adds the shebang): all logic lives in runCli so tests can run it in-process.
-process.exitCode = await runCli(process.argv.slice(2), {
+// svc-sdk's bin, `svc` and `svc-sdk` (tsup adds the shebang): the light commands, and svc-sdk-dev's for the rest.
+// All logic lives in runLightCli so tests can run it in-process.
+process.exitCode = await runLightCli(process.argv.slice(2), {
   cwd: process.cwd(),
   stdout: process.stdout,
   stderr: process.stderr,

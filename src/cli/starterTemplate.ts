@@ -81,7 +81,7 @@ function starterAppManifest(options: StarterOptions): ManifestInput {
 /**
  * The files of a new app (`svc init --template vite`), by path: a Vite + TypeScript page on the svc client, its
  * manifest and icons (in `public/`, so `vite build` makes `dist/` a package), a backend on `svc-sdk/server`, a
- * Vitest test against `svc-sdk/mock`, an end-to-end test of the backend against `svc-sdk/dev`, and `npm run dev`
+ * Vitest test against `svc-sdk/mock`, an end-to-end test of the backend against `svc-sdk-dev`, and `npm run dev`
  * starting Vite, the backend and the simulated messenger together with one URL printed.
  */
 export function starterTemplate(options: StarterOptions): Record<string, string | Buffer> {
@@ -99,7 +99,15 @@ export function starterTemplate(options: StarterOptions): Record<string, string 
           test: 'svc check && vitest run',
         },
         dependencies: { 'svc-sdk': options.sdkRange },
-        devDependencies: { '@types/node': '^20.19.0', typescript: '~6.0.3', vite: '^8.0.0', vitest: '^4.1.0' },
+        // svc-sdk-dev: svc dev, svc check and svc pack, which the scripts and the end-to-end test use; the app and
+        // its backend need svc-sdk alone.
+        devDependencies: {
+          '@types/node': '^20.19.0',
+          'svc-sdk-dev': options.sdkRange,
+          typescript: '~6.0.3',
+          vite: '^8.0.0',
+          vitest: '^4.1.0',
+        },
       },
       null,
       2,
@@ -119,7 +127,7 @@ A mini app made with \`svc init --template vite\`.
   prints. Edits reload the app. The messenger's state lives in \`.svc-dev.json\` (\`npm run dev -- --reset\`
   starts afresh).
 - \`npm test\`: the app against \`svc-sdk/mock\` (test/app.test.ts) and the backend end to end against the local
-  platform of \`svc-sdk/dev\` (test/backend.test.ts).
+  platform of \`svc-sdk-dev\` (test/backend.test.ts).
 - \`npm run build\`: type-checks, builds \`dist/\` (the page, \`manifest.json\` and the icons from \`public/\`: a
   package), and validates it (\`svc validate dist\` checks the entry and the icons are there). \`npx svc dev dist\`
   runs the built package.
@@ -330,8 +338,8 @@ export async function createBackend(options) {
 }
 
 /**
- * The settings of a running svc-sdk/dev platform, for scripts/dev.mjs and the tests.
- * @param {import('svc-sdk/dev').DevPlatform} platform
+ * The settings of a running svc-sdk-dev platform, for scripts/dev.mjs and the tests.
+ * @param {import('svc-sdk-dev').DevPlatform} platform
  */
 export const platformSettings = (platform) => ({
   apiBase: platform.baseUrl,
@@ -361,7 +369,7 @@ if (import.meta.url == \`file://\${process.argv[1]}\`) {
 // messenger's URL, and one line per event (launches, webhooks, server API calls) like svc dev does.
 import { rm } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
-import { formatDevEvent, startDevPlatform } from 'svc-sdk/dev';
+import { formatDevEvent, startDevPlatform } from 'svc-sdk-dev';
 import { createServer } from 'vite';
 import { createBackend, platformSettings } from '../server/backend.js';
 
@@ -456,10 +464,10 @@ test('says why when the person does not share the room, and calls nobody', async
   expect(fetch).not.toHaveBeenCalled();
 });
 `,
-    'test/backend.test.ts': `// The backend end to end against svc-sdk/dev: a real identity provider (signed tokens), the server API with its
+    'test/backend.test.ts': `// The backend end to end against svc-sdk-dev: a real identity provider (signed tokens), the server API with its
 // rules, and signed webhooks, on loopback.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type DevPlatform, startDevPlatform } from 'svc-sdk/dev';
+import { type DevPlatform, startDevPlatform } from 'svc-sdk-dev';
 import { createBackend, platformSettings } from '../server/backend.js';
 
 let platform: DevPlatform;

@@ -1,5 +1,5 @@
 // Shipping an app through the built bin: keygen, init, pack, verify, dev, publish and a key rotation from a clean
-// folder with the CLI installed from the packed tarball; the openssl-recomputed id; a changed byte anywhere caught;
+// folder with the CLI installed from the packed tarballs (svc-sdk, and svc-sdk-dev for pack, dev and publish); the openssl-recomputed id; a changed byte anywhere caught;
 // and every bad input refused with exit 1 and a message saying what to do, writing nothing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -18,7 +18,11 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const built = existsSync(join(root, 'dist/cli.js')) && existsSync(join(root, 'dist/package.js'));
+const devPackage = join(root, 'packages/svc-sdk-dev');
+const built =
+  existsSync(join(root, 'dist/cli.js')) &&
+  existsSync(join(root, 'dist/package.js')) &&
+  existsSync(join(devPackage, 'dist/run-cli.js'));
 const vectors = join(root, 'vectors/package');
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
@@ -70,9 +74,11 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
       expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
       return run.stdout.trim();
     };
-    const tarball = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, root], dir);
+    const tarballs = [root, devPackage].map((folder) =>
+      join(dir, npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], dir)),
+    );
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ship', private: true, type: 'module' }));
-    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball)], dir);
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], dir);
     binPath = join(dir, 'node_modules/svc-sdk/dist/cli.js');
     svc = runner(binPath, join(dir, 'home'));
   }, 180_000);

@@ -1,5 +1,5 @@
 // `svc init --template vite`: the project it writes runs. Its own tests pass (Vitest with svc-sdk/mock, the backend
-// end to end with svc-sdk/dev), it type-checks, `npm run build` makes dist/ a valid package, and `npm run dev`
+// end to end with svc-sdk-dev), it type-checks, `npm run build` makes dist/ a valid package, and `npm run dev`
 // prints one URL where the messenger serves and Vite's page names the messenger it trusts. Dependencies are this
 // repository's (linked); scripts/fresh-app.mjs does the same from the packed tarball and the registry.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +23,7 @@ async function starter(): Promise<string> {
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
   mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules/svc-sdk'));
+  symlinkSync(join(root, 'packages/svc-sdk-dev'), join(dir, 'node_modules/svc-sdk-dev'));
   for (const name of ['vite', 'vitest', 'typescript', '@types/node'])
     symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
   // The bins its npm scripts call, as npm links them.

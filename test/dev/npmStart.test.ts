@@ -33,7 +33,7 @@ async function freePorts(): Promise<number> {
   }
 }
 
-describe.runIf(existsSync(join(root, 'dist/dev.js')))('npm start', () => {
+describe.runIf(existsSync(join(root, 'packages/svc-sdk-dev/dist/index.js')))('npm start', () => {
   it('prints the URL and the MCP endpoint, writes the discovery file, then a line per webhook attempt and server API call', async () => {
     const home = await mkdtemp(join(tmpdir(), 'svc-start-'));
     const state = join(home, 'state.json');

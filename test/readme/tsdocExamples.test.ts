@@ -14,7 +14,7 @@ const root = resolve(import.meta.dirname, '../..');
 const dir = join(root, '.tmp', 'tsdoc-examples');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Each entry point of package.json with types, and the source its types are built from (tsup.config.ts). */
+/** Each entry point with types of the two packages' package.json, and the source its types are built from (tsup.config.ts). */
 const ENTRIES: Record<string, string> = {
   'svc-sdk': 'src/index.ts',
   'svc-sdk/global': 'src/global.ts',
@@ -23,7 +23,7 @@ const ENTRIES: Record<string, string> = {
   'svc-sdk/mock': 'src/mock/index.ts',
   'svc-sdk/manifest': 'src/manifest/index.ts',
   'svc-sdk/server': 'src/server/index.ts',
-  'svc-sdk/dev': 'src/dev/index.ts',
+  'svc-sdk-dev': 'src/dev/index.ts',
   'svc-sdk/package': 'src/package/index.ts',
 };
 const paths = Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, [join(root, file)]]));
@@ -195,13 +195,16 @@ describe('the TSDoc examples of src/', () => {
   );
   const examples = tsdocExamples(program);
 
-  test('the entry points they are checked against are all of package.json with types', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-      exports: Record<string, string | { import?: { types?: string } }>;
-    };
-    const typed = Object.entries(pkg.exports)
-      .filter(([, target]) => typeof target === 'object' && target.import?.types)
-      .map(([path]) => `svc-sdk${path.slice(1)}`);
+  test('the entry points they are checked against are all of package.json with types (svc-sdk and svc-sdk-dev)', () => {
+    const typed = ['package.json', 'packages/svc-sdk-dev/package.json'].flatMap((file) => {
+      const pkg = JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+        name: string;
+        exports: Record<string, string | { import?: { types?: string } }>;
+      };
+      return Object.entries(pkg.exports)
+        .filter(([, target]) => typeof target === 'object' && target.import?.types)
+        .map(([path]) => `${pkg.name}${path.slice(1)}`);
+    });
     expect(Object.keys(ENTRIES).sort()).toEqual(typed.sort());
   });
 

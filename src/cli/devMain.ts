@@ -1,0 +1,9 @@
+import { runCli } from './runCli';
+
+// svc-sdk-dev's bin, `svc-sdk-dev` (tsup adds the shebang): every command, for `npx svc-sdk-dev dev .` where svc-sdk
+// is not installed. svc-sdk's `svc` reaches the same command line through the `svc-sdk-dev/cli` export.
+process.exitCode = await runCli(process.argv.slice(2), {
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
