@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { writeAppDir } from './dev/appDir';
+import { FIRST_LINE, spawnProgram } from './helpers/spawnProgram';
 import { validManifest } from './manifest/fixtures';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -249,5 +251,45 @@ describe('the package', () => {
       }
     },
     120_000,
+  );
+
+  it.runIf(devBuilt)(
+    'run through npx in a folder with no project (npx svc-sdk dev .), svc dev fetches svc-sdk-dev the same way and runs it; Ctrl-C stops both',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-npx-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      for (const folder of [root, devRoot])
+        execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], { cwd: dir });
+      // Where npx installs what it runs: a `_npx` folder of npm's cache.
+      const npxDir = join(dir, 'npm-cache', '_npx', '0123abcd');
+      mkdirSync(npxDir, { recursive: true });
+      writeFileSync(join(npxDir, 'package.json'), '{}');
+      const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+      execFileSync('npm', ['install', ...flags, join(dir, `svc-sdk-${pkg.version}.tgz`)], { cwd: npxDir });
+      const app = await writeAppDir();
+      const dev = spawnProgram(
+        'node',
+        [join(npxDir, 'node_modules/svc-sdk/dist/cli.js'), 'dev', '.', '--port', '0', '--no-mcp'],
+        {
+          cwd: app,
+          env: {
+            ...process.env,
+            // The released svc-sdk-dev of the same version, as a tarball: this machine has no registry to fetch it from.
+            SVC_SDK_DEV_SPEC: join(dir, `svc-sdk-dev-${pkg.version}.tgz`),
+            npm_config_prefer_offline: 'true',
+            SVC_STATE_DIR: join(dir, 'home'),
+          },
+        },
+      );
+      await dev.waitFor(FIRST_LINE, 100_000);
+      expect(dev.stderr).toContain(
+        `running ${join(dir, `svc-sdk-dev-${pkg.version}.tgz`)} (the dev tools) through npx`,
+      );
+      const url = new URL(dev.stdout.trim());
+      expect((await fetch(url)).status).toBe(200);
+      expect(await dev.stop('SIGINT')).toBe(0);
+      await expect(fetch(url)).rejects.toThrow();
+    },
+    150_000,
   );
 });

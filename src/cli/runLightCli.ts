@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { DEV_PACKAGE_COMMANDS, DEV_PACKAGE_INSTALL, LIGHT_COMMAND_NAMES } from './devPackageCommands';
 import { type DevCli, loadDevCli } from './loadDevCli';
+import { ranByNpx, runDevThroughNpx } from './runDevThroughNpx';
 import { sdkVersion } from './sdkVersion';
 
 /** The light command line, loaded only when it runs. */
@@ -14,7 +15,8 @@ const shellWord = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg
 
 /**
  * Runs svc-sdk's `svc` bin and returns its exit code: the light commands here, every other one (and the whole help)
- * by svc-sdk-dev's command line when it is installed. Without it, a dev command says what to install and exits 2.
+ * by svc-sdk-dev's command line when it is installed. Without it, a dev command run through npx fetches svc-sdk-dev
+ * at the same version through npx too; one run from a project says what to install and exits 2.
  *
  * @example
  * ```ts
@@ -44,6 +46,8 @@ export async function runLightCli(
   if (dev) return dev.runCli(argv, io);
   if (!isDevCommand(asked)) return runLight(argv, io);
   const version = await sdkVersion();
+  // Run through npx in a folder whose project lists neither: fetching the dev tools the same way is what was asked.
+  if (ranByNpx()) return runDevThroughNpx(argv, version, io);
   const again = (command === 'help' ? [asked!, '--help'] : argv).map(shellWord).join(' ');
   writeLine(io.stderr, `svc ${asked}: this command is in svc-sdk-dev (the dev tools), which is not installed here.`);
   writeLine(io.stderr, `Install it beside svc-sdk:  ${DEV_PACKAGE_INSTALL}@${version}`);

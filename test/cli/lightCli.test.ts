@@ -8,6 +8,7 @@ import { type DevCli, loadDevCli } from '../../src/cli/loadDevCli';
 import { COMMANDS } from '../../src/cli/runCli';
 import { DEV_PACKAGE_COMMANDS, LIGHT_COMMAND_NAMES } from '../../src/cli/devPackageCommands';
 import { LIGHT_COMMANDS } from '../../src/cli/lightCommandLine';
+import { ranByNpx } from '../../src/cli/runDevThroughNpx';
 import { runLightCli } from '../../src/cli/runLightCli';
 import { sdkVersion } from '../../src/cli/sdkVersion';
 import { tempProject } from './runInProcess';
@@ -126,4 +127,15 @@ describe("svc-sdk's light bin", () => {
       for (const command of COMMANDS) expect(stdout).toContain(`  ${command.synopsis}`);
     },
   );
+});
+
+describe('svc-sdk run through npx', () => {
+  test("is told apart by npx's cache folder, on POSIX and Windows paths", () => {
+    expect(ranByNpx('file:///home/ada/.npm/_npx/3e782aa45cb0c0bb/node_modules/svc-sdk/dist/cli.js')).toBe(true);
+    expect(ranByNpx('C:\\Users\\ada\\AppData\\Local\\npm-cache\\_npx\\3e78\\node_modules\\svc-sdk\\dist\\cli.js')).toBe(
+      true,
+    );
+    expect(ranByNpx('file:///work/app/node_modules/svc-sdk/dist/cli.js')).toBe(false);
+    expect(ranByNpx('file:///work/my_npx_tools/node_modules/svc-sdk/dist/cli.js')).toBe(false);
+  });
 });
