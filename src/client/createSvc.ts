@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the client reads globals and wire values of foreign shape and checks each where it is used; typing them would add guards the 4,000-byte budget cannot afford
 import type { PeerMethod } from '../protocol/frames';
-import { CALL_TABLE, notificationParams } from '../protocol/callTable';
+import { CALL_TABLE } from '../protocol/generated/callTable';
+import { notificationParams } from '../protocol/notificationParams';
 import { themeParams } from '../protocol/peerMethods';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import type { Svc } from '../protocol/Svc';
