@@ -22,7 +22,7 @@ export type Connection = [transport: Transport, snapshot?: unknown];
  */
 export function connect(origin: string | undefined, timeout: number, trusted?: string[]): Promise<Connection> {
   return new Promise((resolve, reject) => {
-    const win: any = typeof window == 'object' && window;
+    const win: any = globalThis.window;
     const fail = (code: string, why: string, retriable?: boolean) => reject(new SvcError(code, why, retriable));
     // The native adapter's port: taken from the page (then kept for reconnections, a newly installed one first); a
     // planted element or child frame under that name is ignored, and never receives the app's calls.

@@ -62,13 +62,7 @@ export function createActions(
       } catch (e) {
         throw isSvcError(e)
           ? e
-          : new SvcError(
-              'ERR_ACTION_FAILED',
-              `action ${name} failed: ${(e as Error)?.message ?? e}`,
-              false,
-              undefined,
-              { cause: e },
-            );
+          : new SvcError('ERR_ACTION_FAILED', `action ${name} failed: ${(e as Error)?.message ?? e}`);
       } finally {
         running = undefined;
         aborts.delete(invocation);

@@ -74,8 +74,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     if (current && (!current.closed || given)) return current;
     // Leaving the page tells the host at once, so its pending action calls fail instead of waiting: hooked once,
     // with the first channel (`current` is never unset).
-    if (!given && !current && typeof addEventListener == 'function')
-      addEventListener('pagehide', () => current?.close());
+    if (!given && !current) globalThis.addEventListener?.('pagehide', () => current?.close());
     const transport =
       given ??
       connect(options.hostOrigin ?? snapshot().host_origin, options.connectTimeout ?? 3000, options.hostOrigins).then(
@@ -167,11 +166,10 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
 
   for (const [name, args, flags = ''] of entries) {
     const [ns, member] = name.split('.') as [string, string];
-    if (ns == 'actions') continue;
     // Positional argument names, or '@' when the one argument is the params object.
     const keys = args ? args.split(',') : [];
     svc[ns] ??= {};
-    svc[ns][member] = (...given: unknown[]) => {
+    svc[ns][member] ??= (...given: unknown[]) => {
       const params: object = args == '@' ? (given[0] ?? {}) : Object.fromEntries(keys.map((key, i) => [key, given[i]]));
       if (flags.includes('n')) return notify(name, params);
       const answer = endpoint().call(name, params, flags.includes('p') ? promptTimeout : undefined);
