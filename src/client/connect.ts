@@ -1,10 +1,10 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the client reads globals and wire values of foreign shape and checks each where it is used; typing them would add guards the 4,000-byte budget cannot afford
-import { NATIVE_CONTRACT, WIRE } from '../protocol/frames';
 import { randomId } from '../protocol/randomId';
 import { SvcError } from '../protocol/SvcError';
+import { NATIVE_CONTRACT, WIRE } from '../protocol/frames';
+import { takeGlobal } from './takeGlobal';
 import { portTransport } from '../rpc/portTransport';
 import type { Transport } from '../rpc/Transport';
-import { takeGlobal } from './takeGlobal';
 
 let nativePort: unknown;
 

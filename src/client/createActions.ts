@@ -1,10 +1,10 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the client reads globals and wire values of foreign shape and checks each where it is used; typing them would add guards the 4,000-byte budget cannot afford
-import type { PeerMethod } from '../protocol/frames';
-import { invokeParams } from '../protocol/peerMethods';
-import type { SvcActions } from '../protocol/Svc';
-import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { ActionHandler } from '../protocol/types';
 import { type Endpoint, noop } from '../rpc/createEndpoint';
+import type { PeerMethod } from '../protocol/frames';
+import { isSvcError, SvcError } from '../protocol/SvcError';
+import type { SvcActions } from '../protocol/Svc';
+import { invokeParams } from '../protocol/peerMethods';
 
 /** The error for a bad argument of `svc.<method>()`. */
 export const invalid = (method: string, problem: string): SvcError =>

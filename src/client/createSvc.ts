@@ -1,15 +1,15 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the client reads globals and wire values of foreign shape and checks each where it is used; typing them would add guards the 4,000-byte budget cannot afford
-import type { PeerMethod } from '../protocol/frames';
 import { CALL_TABLE } from '../protocol/generated/callTable';
-import { notificationParams } from '../protocol/notificationParams';
-import { themeParams } from '../protocol/peerMethods';
-import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
-import type { Svc } from '../protocol/Svc';
-import type { Theme } from '../protocol/types';
-import { createEndpoint, type Endpoint, noop } from '../rpc/createEndpoint';
-import type { Transport } from '../rpc/Transport';
 import { connect } from './connect';
+import type { Transport } from '../rpc/Transport';
+import type { PeerMethod } from '../protocol/frames';
+import type { Theme } from '../protocol/types';
+import type { Svc } from '../protocol/Svc';
+import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
+import { notificationParams } from '../protocol/notificationParams';
+import { createEndpoint, type Endpoint, noop } from '../rpc/createEndpoint';
 import { createActions, invalid } from './createActions';
+import { themeParams } from '../protocol/peerMethods';
 import { readSnapshot } from './readSnapshot';
 
 /**

@@ -1,6 +1,6 @@
-import { ERROR_BRAND } from './errorBrand';
-import type { SvcErrorCode } from './errorCodes';
 import { redactText } from './redactText';
+import type { SvcErrorCode } from './errorCodes';
+import { ERROR_BRAND } from './errorBrand';
 
 /**
  * The error shape on the wire: whitelisted fields only, never a stack.

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the client reads globals and wire values of foreign shape and checks each where it is used; typing them would add guards the 4,000-byte budget cannot afford
-import { BRIDGE_VERSION } from './frames';
 import type { Theme } from './types';
+import { BRIDGE_VERSION } from './frames';
 
 /**
  * What a host hands over before app code runs, so that the synchronous members of `svc` can answer at once.
