@@ -1,3 +1,5 @@
+// The imports' order is measured, not alphabetical: it sets the order of the client's modules in an app's bundle,
+// which moves its brotli bytes (docs/performance.md, the client's bytes).
 import type { Transport } from './Transport';
 import { randomId } from '../protocol/randomId';
 import { isFrame, type PeerMethod, WIRE } from '../protocol/frames';
