@@ -12,10 +12,11 @@ import { brotliCompressSync, constants } from 'node:zlib';
 // script tag is the same client as a classic script, and an app using every namespace (importing SvcError too) is
 // its ceiling. The client carries the checks of what it sends unanswered (notifications) and of what the host sends
 // it; the params of the calls the host answers are checked by the host alone (docs/decisions.md).
-// Issue 28 set the goals: one call 3,500, the script tag 3,600, every namespace 4,000. The first two are not reached
-// yet (docs/performance.md), so their enforced budget is today's figure, which no change may exceed.
-const ONE_CALL = { budget: 3650, goal: 3500 };
-const SCRIPT_TAG = { budget: 3640, goal: 3600 };
+// Issue 28 set the goals: one call 3,500, the script tag 3,600, every namespace 4,000. The script tag's and every
+// namespace's are reached and enforced. The one-call goal is not (docs/performance.md says where the bytes are), so
+// its enforced budget is today's figure with a few bytes for brotli's noise, which no change may exceed.
+const ONE_CALL = { budget: 3580, goal: 3500 };
+const SCRIPT_TAG = { budget: 3600 };
 const EVERY_NAMESPACE = { budget: 4000 };
 // Brotli bytes of svc-sdk/host without the manifest validator (zod, @cfworker/json-schema): what a messenger that
 // validated the manifest at upload ships in its page.

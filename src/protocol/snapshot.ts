@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the client reads globals and wire values of foreign shape and checks each where it is used; typing them would add guards the 4,000-byte budget cannot afford
-import { BRIDGE_VERSION } from './frames';
+// The imports' order is measured, not alphabetical: it sets the order of the client's modules in an app's bundle,
+// which moves its brotli bytes (docs/performance.md, the client's bytes).
 import type { Theme } from './types';
+import { BRIDGE_VERSION } from './frames';
 
 /**
  * What a host hands over before app code runs, so that the synchronous members of `svc` can answer at once.

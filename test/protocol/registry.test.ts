@@ -16,8 +16,10 @@ import { ERROR_CODES } from '../../src/index';
 import { createMockHost } from '../../src/mock/index';
 import { exchangeManifest } from '../mock/fixtures';
 import { withTable } from '../../scripts/docsTables';
-import { CALL_TABLE, notificationParams } from '../../src/protocol/callTable';
-import { none, type OperationDef } from '../../src/protocol/operations/define';
+import { CALL_TABLE } from '../../src/protocol/generated/callTable';
+import { notificationParams } from '../../src/protocol/notificationParams';
+import type { OperationDef } from '../../src/protocol/operations/define';
+import { CALL_TABLE_FILE, callTableSource, encodeCallTable } from '../../scripts/callTable';
 
 const names = Object.keys(methods);
 
@@ -105,16 +107,13 @@ describe('the registry is the one contract', () => {
       );
   });
 
-  it("is what the client's table says, operation by operation (a drift prints the table to paste)", () => {
-    // The client builds the params of the operations bound to an invocation itself: their args read `@`.
-    const encoded = Object.entries(methods as Record<string, OperationDef>)
-      .map(([name, def]) => {
-        const args = def.bound || def.args === 'object' ? '@' : def.args.join(',');
-        const flags = `${def.kind === 'prompt' ? 'p' : ''}${def.kind === 'notification' ? 'n' : ''}${def.result === none ? 'v' : ''}`;
-        return flags ? `${name}:${args}:${flags}` : args ? `${name}:${args}` : name;
-      })
-      .join(' ');
-    expect(CALL_TABLE, 'src/protocol/callTable.ts: CALL_TABLE must be the line below').toBe(encoded);
+  it("is what the client's table says, operation by operation", () => {
+    expect(CALL_TABLE).toBe(encodeCallTable(methods as Record<string, OperationDef>));
+  });
+
+  it("writes the client's table: src/protocol/generated/callTable.ts is what npm run generate:call-table generates", () => {
+    const file = readFileSync(new URL(`../../${CALL_TABLE_FILE}`, import.meta.url), 'utf8');
+    expect(file, `${CALL_TABLE_FILE} is stale: run npm run generate:call-table`).toBe(callTableSource());
   });
 
   it('is documented: the app developers guide names every operation and every error code', () => {

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: an action no declaration types takes whatever its handler says it takes
-import { notificationParams } from '../callTable';
+import { notificationParams } from '../notificationParams';
 import { any, type Check, isPlain, obj, text } from '../shape';
 import type { ActionHandler, ElicitRequest } from '../types';
 import { ask, defineOperations, notification, prompt } from './define';

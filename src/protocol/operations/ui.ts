@@ -1,4 +1,4 @@
-import { notificationParams } from '../callTable';
+import { notificationParams } from '../notificationParams';
 import { bool, type Check, obj, str } from '../shape';
 import type { ConfirmRequest, ShareRequest, Toast } from '../types';
 import { ask, call, defineOperations, none, notification, prompt } from './define';
