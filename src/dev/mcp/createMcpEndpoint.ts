@@ -5,8 +5,10 @@ import {
   type CallToolResult,
   createMcpHandler,
   isLegacyRequest,
-  Server,
+  McpServer,
+  type RegisteredTool,
   type ServerContext,
+  type StandardSchemaWithJSON,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { createInputValidator, type InputValidator, type Manifest } from '../../manifest';
@@ -15,9 +17,9 @@ import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
 import { exceedsDepth } from './exceedsDepth';
-import { isObjectRoot, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
+import { isObjectRoot, type McpTool, toolsFromManifest, WRAPPED_RESULT } from './toolsFromManifest';
 
-/** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @public */
+/** The reverse-domain key of an error result's `_meta`: `{ code, retriable }`. @internal */
 export const SVC_ERROR_META = 'dev.svc/error';
 
 /** Options of {@link createMcpEndpoint}. @internal */
@@ -39,9 +41,9 @@ export interface McpEndpointOptions {
   sessions?: { max?: number; idleMs?: number };
 }
 
-const SESSION_LIMITS = { max: 100, idleMs: 30 * 60_000 };
+type Era = 'legacy' | 'modern';
 
-type ToolCall = { name: string; arguments?: Record<string, unknown> };
+const SESSION_LIMITS = { max: 100, idleMs: 30 * 60_000 };
 
 // Far beyond any real input schema, and far below what the validator's and the relay's recursion can take.
 const MAX_ARGUMENT_DEPTH = 64;
@@ -58,6 +60,22 @@ const ADVICE: Record<string, string> = {
 function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
   const text = `${code}: ${redactText(message)}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
   return { isError: true, content: [{ type: 'text', text }], _meta: { [SVC_ERROR_META]: { code, retriable } } };
+}
+
+/**
+ * A manifest's JSON Schema in the form `registerTool` takes: listed in `tools/list` exactly as declared, and let
+ * through by the SDK unchecked, because the call checks it itself (depth first, then the manifest's validator) so
+ * that a bad call is answered with svc's error code, advice and `_meta` instead of the SDK's own sentence.
+ */
+function listedSchema(schema: Record<string, unknown>): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'svc',
+      jsonSchema: { input: () => schema, output: () => schema },
+      validate: (value) => ({ value }),
+    },
+  };
 }
 
 /**
@@ -101,7 +119,12 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   // 2025-era sessions, least recently used first (a use moves a session to the end): capped, and closed when idle.
   const sessions = new Map<
     string,
-    { transport: WebStandardStreamableHTTPServerTransport; server: Server; used: number }
+    {
+      transport: WebStandardStreamableHTTPServerTransport;
+      server: McpServer;
+      registered: RegisteredTool[];
+      used: number;
+    }
   >();
   const { max: maxSessions, idleMs } = { ...SESSION_LIMITS, ...options.sessions };
   const sweep = setInterval(
@@ -116,15 +139,16 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   );
   sweep.unref();
 
-  const callTool = async (params: ToolCall, ctx: ServerContext, server: Server, era: 'legacy' | 'modern') => {
-    const action = manifest.actions?.find((a) => a.name === params.name);
+  const callTool = async (name: string, args: unknown, ctx: ServerContext, server: McpServer, era: Era) => {
+    // The manifest of now: a registered tool is the action of the manifest its server was built with.
+    const action = manifest.actions?.find((a) => a.name === name);
     if (!action)
       return errorResult(
         'ERR_ACTION_NOT_DECLARED',
-        `the app has no tool ${params.name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
+        `the app has no tool ${name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
         false,
       );
-    const input = params.arguments ?? {};
+    const input = args ?? {};
     if (exceedsDepth(input, MAX_ARGUMENT_DEPTH))
       return errorResult(
         'ERR_ACTION_INVALID_INPUT',
@@ -151,11 +175,12 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         .notify({ method: 'notifications/progress', params: { progressToken, progress: count, message } })
         .catch(() => {});
     };
-    const canElicit = options.elicit === 'agent' && era === 'legacy' && server.getClientCapabilities()?.elicitation;
+    const canElicit =
+      options.elicit === 'agent' && era === 'legacy' && server.server.getClientCapabilities()?.elicitation;
     const outcome = await options.relay.run({
       name: action.name,
       input,
-      agentId: options.agentId ?? agentIdFrom(server.getClientVersion()?.name),
+      agentId: options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name),
       // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
       // just closes, and the call (and any sheet it raised) must end with it.
       signal: AbortSignal.any([ctx.mcpReq.signal, ...(ctx.http?.req?.signal ? [ctx.http.req.signal] : [])]),
@@ -165,7 +190,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
             const form = elicitForm(schema);
             if (!form) return undefined;
             const answer = await ctx.mcpReq
-              .elicitInput({ mode: 'form', message: prompt, requestedSchema: form.requestedSchema as never })
+              .elicitInput({ mode: 'form', message: prompt, requestedSchema: form.requestedSchema })
               .catch(() => undefined);
             if (!answer) return undefined;
             return { value: answer.action === 'accept' && answer.content ? form.unwrap(answer.content) : null };
@@ -186,24 +211,44 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     return result;
   };
 
-  const build = (era: 'legacy' | 'modern') => {
-    const server = new Server(
+  /** Registers the manifest's actions as the server's tools, in the manifest's order, instead of those it had. */
+  const registerTools = (server: McpServer, registered: RegisteredTool[], era: Era) => {
+    for (const tool of registered.splice(0)) tool.remove();
+    for (const tool of toolsFromManifest(manifest).tools) registered.push(registerTool(server, tool, era));
+  };
+
+  const registerTool = (server: McpServer, tool: McpTool, era: Era) =>
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: listedSchema(tool.inputSchema),
+        outputSchema: tool.outputSchema && listedSchema(tool.outputSchema),
+        annotations: tool.annotations,
+        _meta: tool._meta,
+      },
+      (args, ctx) => callTool(tool.name, args, ctx, server, era),
+    );
+
+  const build = (era: Era) => {
+    const server = new McpServer(
       { name: 'svc-dev', title: `svc dev: ${manifest.name}`, version: options.version },
       {
         capabilities: { tools: { listChanged: true } },
         instructions:
           `The tools are the actions of the mini app "${manifest.name}" running in svc dev. A person watches the ` +
           'messenger page and confirms the calls its rules require.',
+        // A changed manifest removes and registers every tool: its clients hear of it once.
+        debouncedNotificationMethods: ['notifications/tools/list_changed'],
       },
     );
-    server.setRequestHandler('tools/list', () => toolsFromManifest(manifest) as never);
-    server.setRequestHandler('tools/call', (request, ctx) =>
-      callTool(request.params as ToolCall, ctx as ServerContext, server, era),
-    );
-    return server;
+    const registered: RegisteredTool[] = [];
+    registerTools(server, registered, era);
+    return { server, registered };
   };
 
-  const modern = createMcpHandler(({ era }) => build(era), { legacy: 'reject' });
+  const modern = createMcpHandler(({ era }) => build(era).server, { legacy: 'reject' });
 
   const legacy = async (request: Request): Promise<Response> => {
     const id = request.headers.get('mcp-session-id');
@@ -219,12 +264,12 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         { status: 404 },
       );
     }
-    const server = build('legacy');
+    const { server, registered } = build('legacy');
     request = await withClientVersion(request);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server, used: Date.now() });
+        sessions.set(sid, { transport, server, registered, used: Date.now() });
         // Over the cap, the session used longest ago goes (its client gets 404 and initializes again).
         for (const [old, session] of sessions) {
           if (sessions.size <= maxSessions) break;
@@ -276,7 +321,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       manifest = next;
       validators.clear();
       modern.notify.toolsChanged();
-      for (const { server } of sessions.values()) server.sendToolListChanged().catch(() => {});
+      // Each session's server lists the new tools; the SDK tells its client the list changed.
+      for (const { server, registered } of sessions.values()) registerTools(server, registered, 'legacy');
     },
     /** Closes every session. */
     async close() {

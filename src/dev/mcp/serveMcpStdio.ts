@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type CallToolResult, Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpDiscovery } from './discoveryFile';
 
@@ -102,11 +102,10 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
           );
         }
       };
-      server.setRequestHandler('tools/list', async () => (await forward((client) => client.listTools())) as never);
-      server.setRequestHandler('tools/call', async (request, ctx) => {
-        const context = ctx as ServerContext;
+      server.setRequestHandler('tools/list', () => forward((client) => client.listTools()));
+      server.setRequestHandler('tools/call', async (request, context) => {
         const progressToken = context.mcpReq._meta?.progressToken;
-        return (await forward(
+        return await forward(
           (client) =>
             client.callTool(request.params, {
               signal: context.mcpReq.signal,
@@ -121,7 +120,7 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
               },
             }),
           context.mcpReq.signal,
-        )) as CallToolResult;
+        );
       });
       server.onclose = drop;
       return server;
