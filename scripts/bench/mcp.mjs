@@ -3,8 +3,12 @@
 // The app is a one-action package (`echo`, confirm never) in the messenger page in Chromium; both paths go through
 // the page's host rules to the app's handler and back. The agent panel's figure is timed in the page, from the click
 // to the rendered result; the MCP figure in Node, from callTool() to its result.
+// Each MCP call is split into six legs by timestamps taken in this process (Node's diagnostics channels of undici
+// and node:http, and the platform's write of `mcp-invoke` to the page): see `LEGS`.
 // `node scripts/bench/mcp.mjs [--quick]`.
+import diagnostics from 'node:diagnostics_channel';
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -61,14 +65,66 @@ async function echoApp() {
   return dir;
 }
 
+/** The legs of one MCP call, each from the mark before it; together they are the whole call. */
+export const LEGS = {
+  'client out': "the MCP client (the SDK) until its request is sent: callTool() to undici's request",
+  'to server': 'the request crosses loopback and node:http parses its head',
+  endpoint: "the endpoint: guards, body, the SDK's dispatch, the call's checks, the relay writing mcp-invoke",
+  page: 'the page: the event stream, the host, the app, and its answer POSTed to /__svc/mcp/result',
+  answer: "the platform: that POST's control route, the relay's outcome, the SDK's response written",
+  'client in': 'the response crosses loopback, the MCP client (the SDK) parses it: until callTool() resolves',
+};
+
+/**
+ * Timestamps of the current call's marks (`at.send`, `at.received`, ...), taken from Node's diagnostics channels
+ * (undici for the client, node:http for the server) and from the platform's write of `mcp-invoke` to the page.
+ */
+function watchLegs() {
+  let at = {};
+  const on = {
+    'undici:request:create': () => (at.send ??= performance.now()),
+    'http.server.request.start': ({ request }) => {
+      const path = request.url.split('?')[0];
+      if (path === '/mcp') at.received ??= performance.now();
+      if (path === '/__svc/mcp/result') at.answered ??= performance.now();
+    },
+    'http.server.response.finish': ({ request }) => {
+      if (request.url.split('?')[0] === '/mcp') at.responded ??= performance.now();
+    },
+  };
+  for (const [name, handler] of Object.entries(on)) diagnostics.subscribe(name, handler);
+  const write = ServerResponse.prototype.write;
+  ServerResponse.prototype.write = function (chunk, ...rest) {
+    // A string from the platform's own writes, bytes from a framework's (the head is enough to tell the event).
+    const head = typeof chunk === 'string' ? chunk.slice(0, 64) : Buffer.from(chunk).subarray(0, 64).toString();
+    if (head.includes('event: mcp-invoke')) at.invoked ??= performance.now();
+    return write.call(this, chunk, ...rest);
+  };
+  return {
+    /** Starts a call's marks. */
+    reset: () => (at = {}),
+    /** The legs of the call that started at `start` and ended at `end`, in ms. */
+    legs(start, end) {
+      const marks = [start, at.send, at.received, at.invoked, at.answered, at.responded, end];
+      if (marks.some((mark) => mark === undefined)) throw new Error(`a mark is missing: ${JSON.stringify(at)}`);
+      return Object.fromEntries(Object.keys(LEGS).map((leg, i) => [leg, marks[i + 1] - marks[i]]));
+    },
+    stop() {
+      for (const [name, handler] of Object.entries(on)) diagnostics.unsubscribe(name, handler);
+      ServerResponse.prototype.write = write;
+    },
+  };
+}
+
 /**
  * Median ms of a tool call over MCP per era, and of the agent panel's invocation, with `samples` each; per era, the
- * breakdown: the transport (a tools/list), the endpoint's own work, and the page's leg.
+ * median of each leg of the call (see {@link LEGS}).
  */
 export async function benchMcp(executablePath, { samples = 200 } = {}) {
   const { chromium } = await import('@playwright/test');
   const platform = await startDevPlatform({ dir: await echoApp(), port: 0 });
   const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const watch = watchLegs();
   try {
     const page = await browser.newPage();
     await page.goto(platform.url);
@@ -109,30 +165,25 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
           requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
         }),
       );
-      // Where the time goes: the same request shape answered without the page. tools/list is the transport and the
-      // SDK alone; a call refused by the input check also runs the endpoint's own work; the rest is the page's leg
-      // (the event stream to the page, the host and the app, the answer through the control API).
-      const time = async (run) => {
-        const times = [];
-        for (let i = 0; i < samples + 10; i++) {
-          const start = performance.now();
-          await run();
-          if (i >= 10) times.push(performance.now() - start);
-        }
-        return median(times);
-      };
-      const transport = await time(() => client.listTools());
-      const endpoint = await time(() => client.callTool({ name: 'echo', arguments: { text: 1 } }));
-      const full = await time(async () => {
+      const legs = Object.fromEntries(Object.keys(LEGS).map((leg) => [leg, []]));
+      const times = [];
+      for (let i = 0; i < samples + 10; i++) {
+        watch.reset();
+        const start = performance.now();
         const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+        const end = performance.now();
         if (result.isError) throw new Error(result.content[0].text);
-      });
-      eras[era] = full;
-      breakdown[era] = { transport, endpoint: endpoint - transport, page: full - endpoint };
+        if (i < 10) continue;
+        times.push(end - start);
+        for (const [leg, ms] of Object.entries(watch.legs(start, end))) legs[leg].push(ms);
+      }
+      eras[era] = median(times);
+      breakdown[era] = Object.fromEntries(Object.entries(legs).map(([leg, ms]) => [leg, median(ms)]));
       await client.close();
     }
     return { panel: median(panel.slice(10)), eras, breakdown };
   } finally {
+    watch.stop();
     await browser.close();
     await platform.close();
   }

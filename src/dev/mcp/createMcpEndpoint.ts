@@ -79,21 +79,48 @@ function listedSchema(schema: Record<string, unknown>): StandardSchemaWithJSON {
 }
 
 /**
- * The request with `clientInfo.version` filled in when an `initialize` leaves it out: clients in the field do, and the
- * SDK would refuse them with a puzzling "Server not initialized" (the name alone is all the bridge reads).
+ * Fills in `clientInfo.version` when an `initialize` leaves it out: clients in the field do, and the SDK would refuse
+ * them with a puzzling "Server not initialized" (the name alone is all the bridge reads).
  */
-async function withClientVersion(request: Request): Promise<Request> {
-  const body: unknown = await request
-    .clone()
-    .json()
-    .catch(() => undefined);
-  const messages = (Array.isArray(body) ? body : [body]) as Array<
-    { method?: unknown; params?: { clientInfo?: { version?: unknown } } } | undefined
-  >;
-  const info = messages.find((m) => m?.method === 'initialize')?.params?.clientInfo;
-  if (!info || typeof info !== 'object' || typeof info.version === 'string') return request;
-  info.version = 'unknown';
-  return new Request(request, { body: JSON.stringify(body) });
+function fillClientVersion(body: unknown): void {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    if (!isRecord(message) || message.method !== 'initialize' || !isRecord(message.params)) continue;
+    const info = message.params.clientInfo;
+    if (isRecord(info) && typeof info.version !== 'string') info.version = 'unknown';
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * A POST's body parsed once, for the era check, the clientInfo fix and the SDK alike (each would otherwise clone the
+ * request and parse it again); a body that is no JSON stays text, for the SDK to answer with its parse error.
+ */
+async function parseBody(request: Request): Promise<{ request: Request; parsedBody?: unknown }> {
+  if (request.method !== 'POST') return { request };
+  const text = await request.text();
+  try {
+    return { request, parsedBody: JSON.parse(text) };
+  } catch {
+    return { request: new Request(request, { body: text }) };
+  }
+}
+
+/**
+ * A signal aborted when either is, with its reason: what `AbortSignal.any` does, at a seventh of its cost on Node 20
+ * (about 0.1 ms a call, on the path of every tool call).
+ */
+function eitherSignal(first: AbortSignal, second: AbortSignal | undefined): AbortSignal {
+  if (!second || first.aborted) return first;
+  if (second.aborted) return second;
+  const either = new AbortController();
+  const abort = (event: Event) => {
+    if (event.target instanceof AbortSignal) either.abort(event.target.reason);
+  };
+  first.addEventListener('abort', abort, { once: true });
+  second.addEventListener('abort', abort, { once: true });
+  return either.signal;
 }
 
 /** An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`). */
@@ -183,7 +210,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       agentId: options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name),
       // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
       // just closes, and the call (and any sheet it raised) must end with it.
-      signal: AbortSignal.any([ctx.mcpReq.signal, ...(ctx.http?.req?.signal ? [ctx.http.req.signal] : [])]),
+      signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),
       progress,
       elicit: canElicit
         ? async ({ prompt, schema }) => {
@@ -250,14 +277,14 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
 
   const modern = createMcpHandler(({ era }) => build(era).server, { legacy: 'reject' });
 
-  const legacy = async (request: Request): Promise<Response> => {
+  const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const session = sessions.get(id);
       if (session) {
         sessions.delete(id);
         sessions.set(id, { ...session, used: Date.now() });
-        return session.transport.handleRequest(request);
+        return session.transport.handleRequest(request, { parsedBody });
       }
       return Response.json(
         { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: initialize again.' }, id: null },
@@ -265,7 +292,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       );
     }
     const { server, registered } = build('legacy');
-    request = await withClientVersion(request);
+    fillClientVersion(parsedBody);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
@@ -283,13 +310,18 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, { parsedBody });
     if (!transport.sessionId) void server.close();
     return response;
   };
 
   const node = toNodeHandler({
-    fetch: async (request: Request) => ((await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request)),
+    async fetch(received: Request) {
+      const { request, parsedBody } = await parseBody(received);
+      return (await isLegacyRequest(request, parsedBody))
+        ? legacy(request, parsedBody)
+        : modern.fetch(request, { parsedBody });
+    },
   });
 
   return {
