@@ -212,7 +212,13 @@ if (existsSync(chromiumPath)) {
     );
     for (const [leg, legMs] of Object.entries(mcp.breakdown[era]))
       console.log(`    ${leg.padEnd(11)} ${fmt(legMs, 2).padStart(6)} ms  ${LEGS[leg]}`);
+    console.log(
+      `      of the page leg, the page's script from the event to its answer's fetch(): ${fmt(mcp.inPage[era], 2)} ms`,
+    );
   }
+  console.log(
+    `  the page leg's floor: a bare page answering a server-sent event with a POST   ${fmt(mcp.pageFloor, 2)} ms`,
+  );
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
 {

@@ -8,7 +8,7 @@
 // `node scripts/bench/mcp.mjs [--quick]`.
 import diagnostics from 'node:diagnostics_channel';
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { ServerResponse } from 'node:http';
+import { createServer, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -117,6 +117,73 @@ function watchLegs() {
 }
 
 /**
+ * Runs in the messenger page before its scripts: notes when each `mcp-invoke` event reaches the page's listener and
+ * when the page starts the fetch() of its answer, so that the page leg splits into the page's work and the rest.
+ */
+function timePageWork() {
+  const arrived = [];
+  const posted = [];
+  globalThis.svcBenchMcp = { splice: () => ({ arrived: arrived.splice(0), posted: posted.splice(0) }) };
+  const listen = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type !== 'mcp-invoke') return listen.call(this, type, listener, ...rest);
+    const timed = (event) => {
+      arrived.push(performance.now());
+      return listener.call(this, event);
+    };
+    return listen.call(this, type, timed, ...rest);
+  };
+  const fetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (String(input).includes('/__svc/mcp/result')) posted.push(performance.now());
+    return fetch(input, init);
+  };
+}
+
+/**
+ * The floor of the page's leg: median ms from a server-sent event written in Node to the POST a bare page sends back
+ * on it arriving (no host, no app, no framework): what an event stream plus a request per answer costs by itself.
+ */
+async function pageLegFloor(browser, samples) {
+  const page = `<!doctype html><script>new EventSource('/events').onmessage = (e) => fetch('/answer', { method: 'POST', body: e.data });</script>`;
+  let stream;
+  let answered;
+  const server = createServer((req, res) => {
+    if (req.url === '/events') {
+      stream = res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      return void stream.write(': open\n\n');
+    }
+    if (req.url === '/answer') {
+      // Timed at its head, as the page leg is (the body follows in the same or the next packet).
+      answered?.();
+      return void req.resume().on('end', () => res.end());
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    while (!stream) await new Promise((tick) => setTimeout(tick, 10));
+    const times = [];
+    for (let i = 0; i < samples + 10; i++) {
+      const start = performance.now();
+      const arrived = new Promise((ok) => {
+        answered = () => ok(performance.now());
+      });
+      stream.write(`data: {"id":${i},"input":{"text":"hello"}}\n\n`);
+      if (i >= 10) times.push((await arrived) - start);
+      else await arrived;
+    }
+    return median(times);
+  } finally {
+    await tab.close();
+    stream?.end();
+    server.close();
+  }
+}
+
+/**
  * Median ms of a tool call over MCP per era, and of the agent panel's invocation, with `samples` each; per era, the
  * median of each leg of the call (see {@link LEGS}).
  */
@@ -127,6 +194,7 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
   const watch = watchLegs();
   try {
     const page = await browser.newPage();
+    await page.addInitScript(timePageWork);
     await page.goto(platform.url);
     await page.locator('html[data-live]').waitFor({ state: 'attached' });
     await page.getByTestId('open-app').click();
@@ -155,6 +223,7 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
     }, samples);
     const eras = {};
     const breakdown = {};
+    const inPage = {};
     for (const [era, versionNegotiation] of [
       ['2025-11-25', undefined],
       ['2026-07-28', { mode: 'auto' }],
@@ -178,10 +247,13 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
         for (const [leg, ms] of Object.entries(watch.legs(start, end))) legs[leg].push(ms);
       }
       eras[era] = median(times);
+      // Of the page leg, the page's own part: its script from the event to the fetch() of its answer.
+      const { arrived, posted } = await page.evaluate(() => globalThis.svcBenchMcp.splice(0));
+      inPage[era] = median(posted.slice(10).map((at, i) => at - arrived[i + 10]));
       breakdown[era] = Object.fromEntries(Object.entries(legs).map(([leg, ms]) => [leg, median(ms)]));
       await client.close();
     }
-    return { panel: median(panel.slice(10)), eras, breakdown };
+    return { panel: median(panel.slice(10)), eras, breakdown, inPage, pageFloor: await pageLegFloor(browser, samples) };
   } finally {
     watch.stop();
     await browser.close();
