@@ -5,7 +5,8 @@ const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
 const isPrimitive = (schema: unknown): schema is PrimitiveSchemaDefinition =>
   typeof schema === 'object' &&
   schema !== null &&
-  (PRIMITIVES.has((schema as { type?: string }).type ?? '') || Array.isArray((schema as { enum?: unknown }).enum));
+  (('type' in schema && typeof schema.type === 'string' && PRIMITIVES.has(schema.type)) ||
+    ('enum' in schema && Array.isArray(schema.enum)));
 
 /** The property a primitive elicit schema is wrapped in, so that it can be an MCP form. @internal */
 const ELICIT_VALUE = 'value';

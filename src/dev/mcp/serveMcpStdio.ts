@@ -94,11 +94,12 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         } catch (error) {
           if (signal?.aborted) throw error;
           drop();
+          const reason = error instanceof Error ? error.message : String(error);
           const now = await options.discover();
           throw new Error(
             now
-              ? `the connection to svc dev was lost (${(error as Error).message}); it runs at ${now.url}: call again.`
-              : `svc dev stopped during the request (${(error as Error).message}): start it again (${start}), then call again.`,
+              ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
+              : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
           );
         }
       };
