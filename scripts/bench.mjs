@@ -202,19 +202,23 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
 }
 
 if (existsSync(chromiumPath)) {
-  const { benchMcp } = await import('./bench/mcp.mjs');
+  const { benchMcp, LEGS } = await import('./bench/mcp.mjs');
   const mcp = await benchMcp(chromiumPath, { samples: quick ? 30 : 200 });
   console.log('\nagent bridge (scripts/bench/mcp.mjs): one invocation of an echo action, medians');
   console.log(`  from the agent panel (in the page)                          ${fmt(mcp.panel, 2)} ms`);
   for (const [era, ms] of Object.entries(mcp.eras)) {
-    const { transport, endpoint, page } = mcp.breakdown[era];
     console.log(
       `  over MCP, ${era} client (HTTP, relayed to the page)        ${fmt(ms, 2)} ms: +${fmt(ms - mcp.panel, 2)} ms`,
     );
+    for (const [leg, legMs] of Object.entries(mcp.breakdown[era]))
+      console.log(`    ${leg.padEnd(11)} ${fmt(legMs, 2).padStart(6)} ms  ${LEGS[leg]}`);
     console.log(
-      `    of which: transport and SDK (a tools/list) ${fmt(transport, 2)} ms, the endpoint's checks ${fmt(endpoint, 2)} ms, the page's leg (event stream, host, app, answer) ${fmt(page, 2)} ms`,
+      `      of the page leg, the page's script from the event to its answer's fetch(): ${fmt(mcp.inPage[era], 2)} ms`,
     );
   }
+  console.log(
+    `  the page leg's floor: a bare page answering a server-sent event with a POST   ${fmt(mcp.pageFloor, 2)} ms`,
+  );
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
 {

@@ -3,8 +3,12 @@
 // The app is a one-action package (`echo`, confirm never) in the messenger page in Chromium; both paths go through
 // the page's host rules to the app's handler and back. The agent panel's figure is timed in the page, from the click
 // to the rendered result; the MCP figure in Node, from callTool() to its result.
+// Each MCP call is split into six legs by timestamps taken in this process (Node's diagnostics channels of undici
+// and node:http, and the platform's write of `mcp-invoke` to the page): see `LEGS`.
 // `node scripts/bench/mcp.mjs [--quick]`.
+import diagnostics from 'node:diagnostics_channel';
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -61,16 +65,136 @@ async function echoApp() {
   return dir;
 }
 
+/** The legs of one MCP call, each from the mark before it; together they are the whole call. */
+export const LEGS = {
+  'client out': "the MCP client (the SDK) until its request is sent: callTool() to undici's request",
+  'to server': 'the request crosses loopback and node:http parses its head',
+  endpoint: "the endpoint: guards, body, the SDK's dispatch, the call's checks, the relay writing mcp-invoke",
+  page: 'the page: the event stream, the host, the app, and its answer POSTed to /__svc/mcp/result',
+  answer: "the platform: that POST's control route, the relay's outcome, the SDK's response written",
+  'client in': 'the response crosses loopback, the MCP client (the SDK) parses it: until callTool() resolves',
+};
+
+/**
+ * Timestamps of the current call's marks (`at.send`, `at.received`, ...), taken from Node's diagnostics channels
+ * (undici for the client, node:http for the server) and from the platform's write of `mcp-invoke` to the page.
+ */
+function watchLegs() {
+  let at = {};
+  const on = {
+    'undici:request:create': () => (at.send ??= performance.now()),
+    'http.server.request.start': ({ request }) => {
+      const path = request.url.split('?')[0];
+      if (path === '/mcp') at.received ??= performance.now();
+      if (path === '/__svc/mcp/result') at.answered ??= performance.now();
+    },
+    'http.server.response.finish': ({ request }) => {
+      if (request.url.split('?')[0] === '/mcp') at.responded ??= performance.now();
+    },
+  };
+  for (const [name, handler] of Object.entries(on)) diagnostics.subscribe(name, handler);
+  const write = ServerResponse.prototype.write;
+  ServerResponse.prototype.write = function (chunk, ...rest) {
+    // A string from the platform's own writes, bytes from a framework's (the head is enough to tell the event).
+    const head = typeof chunk === 'string' ? chunk.slice(0, 64) : Buffer.from(chunk).subarray(0, 64).toString();
+    if (head.includes('event: mcp-invoke')) at.invoked ??= performance.now();
+    return write.call(this, chunk, ...rest);
+  };
+  return {
+    /** Starts a call's marks. */
+    reset: () => (at = {}),
+    /** The legs of the call that started at `start` and ended at `end`, in ms. */
+    legs(start, end) {
+      const marks = [start, at.send, at.received, at.invoked, at.answered, at.responded, end];
+      if (marks.some((mark) => mark === undefined)) throw new Error(`a mark is missing: ${JSON.stringify(at)}`);
+      return Object.fromEntries(Object.keys(LEGS).map((leg, i) => [leg, marks[i + 1] - marks[i]]));
+    },
+    stop() {
+      for (const [name, handler] of Object.entries(on)) diagnostics.unsubscribe(name, handler);
+      ServerResponse.prototype.write = write;
+    },
+  };
+}
+
+/**
+ * Runs in the messenger page before its scripts: notes when each `mcp-invoke` event reaches the page's listener and
+ * when the page starts the fetch() of its answer, so that the page leg splits into the page's work and the rest.
+ */
+function timePageWork() {
+  const arrived = [];
+  const posted = [];
+  globalThis.svcBenchMcp = { splice: () => ({ arrived: arrived.splice(0), posted: posted.splice(0) }) };
+  const listen = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, listener, ...rest) {
+    if (type !== 'mcp-invoke') return listen.call(this, type, listener, ...rest);
+    const timed = (event) => {
+      arrived.push(performance.now());
+      return listener.call(this, event);
+    };
+    return listen.call(this, type, timed, ...rest);
+  };
+  const fetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (String(input).includes('/__svc/mcp/result')) posted.push(performance.now());
+    return fetch(input, init);
+  };
+}
+
+/**
+ * The floor of the page's leg: median ms from a server-sent event written in Node to the POST a bare page sends back
+ * on it arriving (no host, no app, no framework): what an event stream plus a request per answer costs by itself.
+ */
+async function pageLegFloor(browser, samples) {
+  const page = `<!doctype html><script>new EventSource('/events').onmessage = (e) => fetch('/answer', { method: 'POST', body: e.data });</script>`;
+  let stream;
+  let answered;
+  const server = createServer((req, res) => {
+    if (req.url === '/events') {
+      stream = res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      return void stream.write(': open\n\n');
+    }
+    if (req.url === '/answer') {
+      // Timed at its head, as the page leg is (the body follows in the same or the next packet).
+      answered?.();
+      return void req.resume().on('end', () => res.end());
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    while (!stream) await new Promise((tick) => setTimeout(tick, 10));
+    const times = [];
+    for (let i = 0; i < samples + 10; i++) {
+      const start = performance.now();
+      const arrived = new Promise((ok) => {
+        answered = () => ok(performance.now());
+      });
+      stream.write(`data: {"id":${i},"input":{"text":"hello"}}\n\n`);
+      if (i >= 10) times.push((await arrived) - start);
+      else await arrived;
+    }
+    return median(times);
+  } finally {
+    await tab.close();
+    stream?.end();
+    server.close();
+  }
+}
+
 /**
  * Median ms of a tool call over MCP per era, and of the agent panel's invocation, with `samples` each; per era, the
- * breakdown: the transport (a tools/list), the endpoint's own work, and the page's leg.
+ * median of each leg of the call (see {@link LEGS}).
  */
 export async function benchMcp(executablePath, { samples = 200 } = {}) {
   const { chromium } = await import('@playwright/test');
   const platform = await startDevPlatform({ dir: await echoApp(), port: 0 });
   const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const watch = watchLegs();
   try {
     const page = await browser.newPage();
+    await page.addInitScript(timePageWork);
     await page.goto(platform.url);
     await page.locator('html[data-live]').waitFor({ state: 'attached' });
     await page.getByTestId('open-app').click();
@@ -99,6 +223,7 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
     }, samples);
     const eras = {};
     const breakdown = {};
+    const inPage = {};
     for (const [era, versionNegotiation] of [
       ['2025-11-25', undefined],
       ['2026-07-28', { mode: 'auto' }],
@@ -109,30 +234,28 @@ export async function benchMcp(executablePath, { samples = 200 } = {}) {
           requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
         }),
       );
-      // Where the time goes: the same request shape answered without the page. tools/list is the transport and the
-      // SDK alone; a call refused by the input check also runs the endpoint's own work; the rest is the page's leg
-      // (the event stream to the page, the host and the app, the answer through the control API).
-      const time = async (run) => {
-        const times = [];
-        for (let i = 0; i < samples + 10; i++) {
-          const start = performance.now();
-          await run();
-          if (i >= 10) times.push(performance.now() - start);
-        }
-        return median(times);
-      };
-      const transport = await time(() => client.listTools());
-      const endpoint = await time(() => client.callTool({ name: 'echo', arguments: { text: 1 } }));
-      const full = await time(async () => {
+      const legs = Object.fromEntries(Object.keys(LEGS).map((leg) => [leg, []]));
+      const times = [];
+      for (let i = 0; i < samples + 10; i++) {
+        watch.reset();
+        const start = performance.now();
         const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+        const end = performance.now();
         if (result.isError) throw new Error(result.content[0].text);
-      });
-      eras[era] = full;
-      breakdown[era] = { transport, endpoint: endpoint - transport, page: full - endpoint };
+        if (i < 10) continue;
+        times.push(end - start);
+        for (const [leg, ms] of Object.entries(watch.legs(start, end))) legs[leg].push(ms);
+      }
+      eras[era] = median(times);
+      // Of the page leg, the page's own part: its script from the event to the fetch() of its answer.
+      const { arrived, posted } = await page.evaluate(() => globalThis.svcBenchMcp.splice(0));
+      inPage[era] = median(posted.slice(10).map((at, i) => at - arrived[i + 10]));
+      breakdown[era] = Object.fromEntries(Object.entries(legs).map(([leg, ms]) => [leg, median(ms)]));
       await client.close();
     }
-    return { panel: median(panel.slice(10)), eras, breakdown };
+    return { panel: median(panel.slice(10)), eras, breakdown, inPage, pageFloor: await pageLegFloor(browser, samples) };
   } finally {
+    watch.stop();
     await browser.close();
     await platform.close();
   }

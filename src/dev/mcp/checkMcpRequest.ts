@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
 
 /** What the MCP endpoint accepts. @internal */
 export interface McpGuard {
@@ -14,25 +15,20 @@ export interface McpRefusal {
   message: string;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** The host name of a Host header, without the port; undefined when it is not a plain `name[:port]`. */
-function hostName(host: string | null): string | undefined {
-  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host ?? '');
-  return match?.[1]?.toLowerCase();
-}
+// The SDK's DNS-rebinding allowlist: 127.0.0.1, localhost and [::1], any port.
+const LOOPBACK_HOSTS = localhostAllowedHostnames();
 
 /**
- * Checks one request to `/mcp`: a loopback `Host` (DNS rebinding), no `Origin` unless it is exactly an allowed one
- * (the app's own origin is `http://localhost:<port>`, and a host-name-only check would let the app call its own
- * actions as an agent), then the bearer token compared in constant time.
+ * Checks one request to `/mcp`: a loopback `Host` (DNS rebinding; the SDK's host-header validation), no `Origin`
+ * unless it is exactly an allowed one (the app's own origin is `http://localhost:<port>`, and the SDK's host-name-only
+ * Origin check would let the app call its own actions as an agent), then the bearer token compared in constant time.
  * @internal
  */
 export function checkMcpRequest(
   headers: { get(name: string): string | null },
   guard: McpGuard,
 ): McpRefusal | undefined {
-  if (!LOOPBACK_HOSTS.has(hostName(headers.get('host')) ?? ''))
+  if (!validateHostHeader(headers.get('host'), LOOPBACK_HOSTS).ok)
     return { status: 403, message: 'Host must be 127.0.0.1, localhost or [::1]: connect to the URL svc dev printed.' };
   const origin = headers.get('origin');
   if (origin !== null && !guard.allowedOrigins.includes(origin))

@@ -1,8 +1,12 @@
+import type { ElicitRequestFormParams, PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
+
 const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
-const isPrimitive = (schema: unknown) =>
+/** Whether a schema is one MCP form field: a string, number, integer or boolean, or an enum. */
+const isPrimitive = (schema: unknown): schema is PrimitiveSchemaDefinition =>
   typeof schema === 'object' &&
   schema !== null &&
-  (PRIMITIVES.has((schema as { type?: string }).type ?? '') || Array.isArray((schema as { enum?: unknown }).enum));
+  (('type' in schema && typeof schema.type === 'string' && PRIMITIVES.has(schema.type)) ||
+    ('enum' in schema && Array.isArray(schema.enum)));
 
 /** The property a primitive elicit schema is wrapped in, so that it can be an MCP form. @internal */
 const ELICIT_VALUE = 'value';
@@ -15,18 +19,26 @@ const ELICIT_VALUE = 'value';
  */
 export function elicitForm(
   schema: Record<string, unknown>,
-): { requestedSchema: Record<string, unknown>; unwrap(content: Record<string, unknown>): unknown } | undefined {
+):
+  | { requestedSchema: ElicitRequestFormParams['requestedSchema']; unwrap(content: Record<string, unknown>): unknown }
+  | undefined {
   if (isPrimitive(schema))
     return {
       requestedSchema: { type: 'object', properties: { [ELICIT_VALUE]: schema }, required: [ELICIT_VALUE] },
       unwrap: (content) => content[ELICIT_VALUE],
     };
-  const properties = schema.properties as Record<string, unknown> | undefined;
+  const properties = schema.properties;
   if (schema.type !== 'object' || typeof properties !== 'object' || properties === null) return undefined;
-  if (!Object.values(properties).every(isPrimitive)) return undefined;
-  const { type, properties: _, required } = schema;
+  const fields = Object.entries(properties);
+  const primitive = fields.filter((field): field is [string, PrimitiveSchemaDefinition] => isPrimitive(field[1]));
+  if (primitive.length !== fields.length) return undefined;
+  const { required } = schema;
   return {
-    requestedSchema: { type, properties, ...(Array.isArray(required) ? { required } : {}) },
+    requestedSchema: {
+      type: 'object',
+      properties: Object.fromEntries(primitive),
+      ...(Array.isArray(required) ? { required } : {}),
+    },
     unwrap: (content) => content,
   };
 }

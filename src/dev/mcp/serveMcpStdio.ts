@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type CallToolResult, Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpDiscovery } from './discoveryFile';
 
@@ -94,19 +94,19 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         } catch (error) {
           if (signal?.aborted) throw error;
           drop();
+          const reason = error instanceof Error ? error.message : String(error);
           const now = await options.discover();
           throw new Error(
             now
-              ? `the connection to svc dev was lost (${(error as Error).message}); it runs at ${now.url}: call again.`
-              : `svc dev stopped during the request (${(error as Error).message}): start it again (${start}), then call again.`,
+              ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
+              : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
           );
         }
       };
-      server.setRequestHandler('tools/list', async () => (await forward((client) => client.listTools())) as never);
-      server.setRequestHandler('tools/call', async (request, ctx) => {
-        const context = ctx as ServerContext;
+      server.setRequestHandler('tools/list', () => forward((client) => client.listTools()));
+      server.setRequestHandler('tools/call', async (request, context) => {
         const progressToken = context.mcpReq._meta?.progressToken;
-        return (await forward(
+        return await forward(
           (client) =>
             client.callTool(request.params, {
               signal: context.mcpReq.signal,
@@ -121,7 +121,7 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
               },
             }),
           context.mcpReq.signal,
-        )) as CallToolResult;
+        );
       });
       server.onclose = drop;
       return server;

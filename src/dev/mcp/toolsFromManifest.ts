@@ -1,6 +1,6 @@
 import type { Manifest } from '../../manifest';
 
-/** One MCP tool, as `tools/list` answers it. @public */
+/** One MCP tool, as `tools/list` answers it. @internal */
 export interface McpTool {
   name: string;
   title: string;
@@ -19,13 +19,13 @@ export interface McpTool {
 
 type Action = NonNullable<Manifest['actions']>[number];
 
-/** The reverse-domain key of svc's own fields in a tool's `_meta`. @public */
+/** The reverse-domain key of svc's own fields in a tool's `_meta`. @internal */
 export const SVC_TOOL_META = 'dev.svc/action';
 
-/** The property a non-object `output_schema` is wrapped in (MCP requires an object root for `outputSchema`). @public */
+/** The property a non-object `output_schema` is wrapped in (MCP requires an object root for `outputSchema`). @internal */
 export const WRAPPED_RESULT = 'result';
 
-/** Whether an output schema has an object root (what MCP's `outputSchema` must have). */
+/** Whether an output schema has an object root (what MCP's `outputSchema` must have). @internal */
 export const isObjectRoot = (schema: Record<string, unknown> | undefined) => schema?.type === 'object';
 
 /**
@@ -66,7 +66,7 @@ function toolFromAction(action: Action): McpTool {
  * ```ts
  * const { tools } = toolsFromManifest(manifest);
  * ```
- * @public
+ * @internal
  */
 export function toolsFromManifest(manifest: Pick<Manifest, 'actions'>): { tools: McpTool[] } {
   return { tools: (manifest.actions ?? []).map(toolFromAction) };

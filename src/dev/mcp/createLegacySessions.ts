@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+
+/** How many 2025-era sessions stay open at most, and after how long unused one closes. @internal */
+export interface SessionLimits {
+  max: number;
+  idleMs: number;
+}
+
+interface Session<S> {
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** What the endpoint built for the session: its server and whatever it keeps beside it. */
+  built: S;
+  used: number;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * Fills in `clientInfo.version` when an `initialize` leaves it out: clients in the field do, and the SDK would refuse
+ * them with a puzzling "Server not initialized" (the name alone is all the bridge reads).
+ */
+function fillClientVersion(body: unknown): void {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    if (!isRecord(message) || message.method !== 'initialize' || !isRecord(message.params)) continue;
+    const info = message.params.clientInfo;
+    if (isRecord(info) && typeof info.version !== 'string') info.version = 'unknown';
+  }
+}
+
+/**
+ * The 2025-era clients' sessions (the sessionful Streamable HTTP transport, so that the server can send them
+ * requests such as elicitation): one server each, built by `build`, kept least recently used first (a use moves a
+ * session to the end), capped at `max` (the oldest goes) and closed after `idleMs` unused; a client whose session is
+ * gone is told to initialize again.
+ * @internal
+ */
+export function createLegacySessions<S extends { server: McpServer }>(build: () => S, limits: SessionLimits) {
+  const sessions = new Map<string, Session<S>>();
+  const drop = (id: string, session: Session<S>) => {
+    sessions.delete(id);
+    void session.built.server.close().catch(() => {});
+  };
+  const sweep = setInterval(
+    () => {
+      for (const [id, session] of sessions) if (Date.now() - session.used > limits.idleMs) drop(id, session);
+    },
+    Math.min(limits.idleMs, 60_000),
+  );
+  sweep.unref();
+
+  /** A request without a session: an `initialize` opens one (anything else is answered by the SDK and closed). */
+  const open = async (request: Request, parsedBody: unknown): Promise<Response> => {
+    const built = build();
+    fillClientVersion(parsedBody);
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, built, used: Date.now() });
+        // Over the cap, the session used longest ago goes (its client gets 404 and initializes again).
+        for (const [old, session] of sessions) {
+          if (sessions.size <= limits.max) break;
+          drop(old, session);
+        }
+      },
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await built.server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody });
+    if (!transport.sessionId) void built.server.close();
+    return response;
+  };
+
+  return {
+    /** Serves one 2025-era request, its body parsed once by the caller. */
+    async serve(request: Request, parsedBody: unknown): Promise<Response> {
+      const id = request.headers.get('mcp-session-id');
+      if (!id) return open(request, parsedBody);
+      const session = sessions.get(id);
+      if (!session)
+        return Response.json(
+          { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: initialize again.' }, id: null },
+          { status: 404 },
+        );
+      sessions.delete(id);
+      sessions.set(id, { ...session, used: Date.now() });
+      return session.transport.handleRequest(request, { parsedBody });
+    },
+    /** What each open session's server was built with. */
+    built: () => [...sessions.values()].map((session) => session.built),
+    /** How many sessions are open. */
+    get size() {
+      return sessions.size;
+    },
+    /** Closes every session. */
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map(({ built }) => built.server.close().catch(() => {})));
+      sessions.clear();
+    },
+  };
+}
