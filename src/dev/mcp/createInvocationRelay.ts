@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { DevEvent } from '../DevEvent';
-import { type DevStreamEvents, type McpPageBody, type McpRoute, type McpSent, streamFrame } from '../devContract';
-import type { ControlHandlers } from '../platform/controlActions';
+import {
+  type ControlRoutes,
+  type DevStreamEvents,
+  type McpPageBody,
+  type McpRoute,
+  type McpSent,
+  streamFrame,
+} from '../devContract';
+import type { OpenPage } from '../PageChannel';
 import { redactSecrets } from '../redactSecrets';
 
 /** One tool call to run in the messenger page. @internal */
@@ -30,7 +36,7 @@ export type RelayOutcome =
 /** What the relay needs from the platform. @internal */
 export interface RelayOptions {
   /** The messenger page's event stream the calls go to (the newest open page), or undefined when none is open. */
-  page(): ServerResponse | undefined;
+  page(): OpenPage | undefined;
   /** Resolves when a call may look for its page (at once, unless a page is reloading). */
   pageReady?(): Promise<void>;
   /** The messenger's address without its launch token, named in errors. */
@@ -45,10 +51,17 @@ export interface RelayOptions {
   onEnded?(event: Extract<DevEvent, { type: 'mcp' }>): void;
 }
 
+/** The page's answers to a relayed call, by control route. */
+type McpRouteHandlers = {
+  [K in McpRoute]: (
+    body: ControlRoutes[K]['request'],
+  ) => ControlRoutes[K]['response'] | Promise<ControlRoutes[K]['response']>;
+};
+
 interface Running {
   id: string;
   call: RelayCall;
-  page: ServerResponse;
+  page: OpenPage;
   finish(outcome: RelayOutcome): void;
   waiting(on: boolean): void;
 }
@@ -97,8 +110,8 @@ export function createInvocationRelay(options: RelayOptions) {
   const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void }> = [];
   const openPage = `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
 
-  const event = <K extends keyof DevStreamEvents>(page: ServerResponse, type: K, data: DevStreamEvents[K]) =>
-    page.write(streamFrame(type, data));
+  const event = <K extends keyof DevStreamEvents>(page: OpenPage, type: K, data: DevStreamEvents[K]) =>
+    page.send(streamFrame(type, data));
 
   const reportQueue = () => {
     for (const [i, entry] of queue.entries())
@@ -113,8 +126,8 @@ export function createInvocationRelay(options: RelayOptions) {
 
   const start = (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
     const page = options.page();
-    // A stream already closed would swallow the invocation and never emit 'close' again: the call would hang.
-    if (!page || page.destroyed || page.writableEnded) {
+    // A stream already closed would swallow the invocation and never close again: the call would hang.
+    if (!page || page.closed) {
       resolve(fail('ERR_HOST_UNREACHABLE', `no messenger page is open. ${openPage}`, true));
       return next();
     }
@@ -133,6 +146,7 @@ export function createInvocationRelay(options: RelayOptions) {
       event(page, 'mcp-cancel', { id });
       entry.finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
     };
+    let stopWatching = () => {};
     const closed = () =>
       entry.finish(fail('ERR_DISCONNECTED', `the messenger page closed during the call. ${openPage}`, true));
     const entry: Running = {
@@ -144,7 +158,7 @@ export function createInvocationRelay(options: RelayOptions) {
         clearInterval(keepalive);
         clearTimeout(personTimer);
         call.signal.removeEventListener('abort', cancel);
-        page.off('close', closed);
+        stopWatching();
         resolve(outcome);
         next();
       },
@@ -168,7 +182,7 @@ export function createInvocationRelay(options: RelayOptions) {
     };
     running = entry;
     call.signal.addEventListener('abort', cancel, { once: true });
-    page.once('close', closed);
+    stopWatching = page.onClose(closed);
     event(page, 'mcp-invoke', {
       id,
       name: call.name,
@@ -257,7 +271,7 @@ export function createInvocationRelay(options: RelayOptions) {
         });
         return answer ? { answered: true, value: answer.value } : { answered: false };
       },
-    } satisfies Pick<ControlHandlers, McpRoute>,
+    } satisfies McpRouteHandlers,
     /** Ends every call (the platform is closing). */
     close() {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));

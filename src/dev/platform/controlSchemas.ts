@@ -92,18 +92,19 @@ export const CONTROL_BODIES = {
       })
       .optional(),
   }),
+  'POST /__svc/page-event': z.discriminatedUnion(
+    'type',
+    [
+      z.object({
+        type: z.literal('launch'),
+        user: z.string({ error: 'user must be a string: send the person id.' }).max(LIMITS.id),
+        room: z.string({ error: 'room must be a string: send the room id.' }).max(LIMITS.id),
+      }),
+      z.object({
+        type: z.literal('no-hello'),
+        seconds: z.number({ error: 'seconds must be a number: send how long the app was silent.' }),
+      }),
+    ],
+    { error: "type must be 'launch' or 'no-hello': send one of them." },
+  ),
 } satisfies { [K in keyof ControlRoutes]?: z.ZodType<ControlRoutes[K]['request']> };
-
-/**
- * Parses a body with a schema, or throws an Error whose message is the first problem's sentence (naming the field).
- * @internal
- */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  // Zod's own sentences (a wrong type at the root) lack the field; ours start with it.
-  const message = issue?.message ?? 'the body is not valid.';
-  throw new Error(field && !message.startsWith(field) ? `${field}: ${message}` : message);
-}

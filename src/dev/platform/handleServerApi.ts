@@ -8,7 +8,7 @@ import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
 import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
 import { LIMITS } from './limits';
-import { decodeUtf8 } from './readRequestBody';
+import { decodeUtf8 } from './decodeUtf8';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */
 export interface ApiRequest {

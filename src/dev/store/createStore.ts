@@ -1,10 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { compareVersions } from '../../manifest';
 import { nextPatch } from '../../manifest/version';
 import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage } from '../../package';
 import { checkControlRequest } from '../platform/checkControlRequest';
-import { readRequestBody } from '../platform/readRequestBody';
+import type { PlatformEnv } from '../platform/PlatformEnv';
+import { sameToken } from '../platform/sameToken';
 import type { DevState, DevStoreVersion } from '../devContract';
 import { STORE_PATH } from './storePath';
 
@@ -139,49 +141,56 @@ export function createStore(options: StoreOptions) {
   }
 
   /** Whether the request may publish: `svc publish`'s bearer token, or the messenger page's control request. */
-  const refusal = (req: IncomingMessage): string | undefined => {
-    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const refusal = (headers: Record<string, string>): string | undefined => {
+    const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
     if (bearer === undefined)
-      return checkControlRequest(req.headers, { token: options.controlToken, origin: options.origin });
-    const a = Buffer.from(bearer);
-    const b = Buffer.from(options.publishToken);
+      return checkControlRequest(headers, { token: options.controlToken, origin: options.origin });
     const expectedHost = new URL(options.origin).host;
-    if (req.headers.host !== expectedHost) return `Host must be ${expectedHost}.`;
-    if (req.headers.origin !== undefined) return 'A page may not publish with the publish token; use the messenger.';
-    return a.length === b.length && timingSafeEqual(a, b)
+    if (headers.host !== expectedHost) return `Host must be ${expectedHost}.`;
+    if (headers.origin !== undefined) return 'A page may not publish with the publish token; use the messenger.';
+    return sameToken(bearer, options.publishToken)
       ? undefined
       : 'The publish token is wrong: run svc publish on the machine where this svc dev runs.';
   };
+  const send = ({ status, body }: StoreAnswer) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': status === 201 ? 'application/json' : 'application/problem+json' },
+    });
+  const upload = (bytes: Uint8Array): Promise<StoreAnswer> => {
+    const run = queue.then(() => accept(bytes));
+    queue = run.catch(() => {});
+    return run;
+  };
+  // The method, then who asks, then the size: a stranger learns nothing of the limit.
+  const routes = new Hono<PlatformEnv>()
+    .post(
+      STORE_PATH,
+      async (c, next) => {
+        const refused = refusal(Object.fromEntries(c.req.raw.headers));
+        if (refused) return send(problem('forbidden', refused));
+        await next();
+      },
+      bodyLimit({
+        maxSize: maxBytes,
+        onError: () =>
+          send(
+            problem(
+              'payload-too-large',
+              `The package is over ${maxBytes} bytes, the store's limit: ship smaller assets.`,
+            ),
+          ),
+      }),
+      async (c) => send(await upload(new Uint8Array(await c.req.arrayBuffer()))),
+    )
+    .all(STORE_PATH, () =>
+      send(problem('method-not-allowed', `POST the package's bytes (application/octet-stream) to ${STORE_PATH}.`)),
+    );
 
   return {
-    /**
-     * Uploads a package: resolves to the accepted version (201) or a problem detail. Uploads run one at a time.
-     */
-    upload(bytes: Uint8Array): Promise<StoreAnswer> {
-      const run = queue.then(() => accept(bytes));
-      queue = run.catch(() => {});
-      return run;
-    },
-    /** Whether the request is for the store (it reads its own binary body, so it comes before the router). */
-    owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] === STORE_PATH,
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const answer = async (): Promise<StoreAnswer> => {
-        if (req.method !== 'POST')
-          return problem('method-not-allowed', `POST the package's bytes (application/octet-stream) to ${STORE_PATH}.`);
-        const refused = refusal(req);
-        if (refused) return problem('forbidden', refused);
-        const read = await readRequestBody(req, maxBytes);
-        if ('tooLarge' in read)
-          return problem(
-            'payload-too-large',
-            `The package is over ${maxBytes} bytes, the store's limit: ship smaller assets.`,
-          );
-        return this.upload(read.bytes);
-      };
-      const { status, body } = await answer();
-      res
-        .writeHead(status, { 'content-type': status === 201 ? 'application/json' : 'application/problem+json' })
-        .end(JSON.stringify(body));
-    },
+    /** Uploads a package: resolves to the accepted version (201) or a problem detail. Uploads run one at a time. */
+    upload,
+    /** The store's route on the messenger origin (`POST` {@link STORE_PATH}): it answers its own problem types. */
+    routes,
   };
 }
