@@ -25,6 +25,7 @@ import { createRequestBucket } from './platform/handleServerApi';
 import { identityRoutes } from './platform/identityRoutes';
 import { initialState } from './platform/initialState';
 import { pageRoutes } from './platform/pageRoutes';
+import { platformApps } from './platform/platformApps';
 import { serverApiRoutes } from './platform/serverApiRoutes';
 import { newSecret, type SigningSecrets, validSecrets } from './platform/signingSecrets';
 import { openStateFile, type StateFile } from './platform/stateFile';
@@ -427,6 +428,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       await file?.close();
     },
   });
+  platformApps.set(handle, platformApp);
   const refused = packaged ? await startPackaged(packaged, state, store) : undefined;
   if (refused) {
     await handle.close();
