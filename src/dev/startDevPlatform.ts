@@ -16,8 +16,8 @@ import { authorizeExchange } from './platform/authorizeExchange';
 import { type Changes, createChanges } from './platform/createChanges';
 import { createControlApp } from './platform/createControlApp';
 import { createGuards } from './platform/createGuards';
-import { createIdentityProvider } from './platform/createIdentityProvider';
-import { createPageChannel } from './platform/createPageChannel';
+import { createIdentityProvider, type IdentityProvider } from './platform/createIdentityProvider';
+import { createPageChannel, type Pages } from './platform/createPageChannel';
 import { createPlatformApp } from './platform/createPlatformApp';
 import { createWebhookSender, type WebhookSender } from './platform/createWebhookSender';
 import { controlActions } from './platform/controlActions';
@@ -159,6 +159,41 @@ async function servePackage(
   });
 }
 
+/** The requests the package's policies blocked, each told to the terminal and the pages as it comes. */
+function blockedRequests(tell: (event: DevEvent) => void, changes: Changes) {
+  const blocked: BlockedRequest[] = [];
+  const onBlocked = (request: BlockedRequest) => {
+    blocked.push(request);
+    tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
+    changes.broadcast('blocked', { type: 'blocked', request });
+  };
+  return { blocked, onBlocked };
+}
+
+/** Keeps the package's port in the state file, so the app's origin stays the same across restarts. */
+async function keepPackagePort(pkg: PackageServer, changes: Changes): Promise<void> {
+  const port = Number(new URL(pkg.origin).port);
+  if (changes.state.package_port === port) return;
+  changes.state.package_port = port;
+  await changes.changed();
+}
+
+/**
+ * An edited manifest.json is served from now on (the page's configuration and the package's CSP read it), and every
+ * open page reloads to use it; the agent bridge hears of it first, so no call reaches a page with the old rules.
+ */
+function watchEdits(
+  app: DevApp,
+  parts: { mcp: ReturnType<typeof attachMcp> | undefined; pkg: PackageServer | undefined; changes: Changes },
+) {
+  return watchManifest(app, (next) => {
+    parts.mcp?.manifestEdited(next);
+    app.manifest = next;
+    parts.pkg?.setManifest(next);
+    parts.changes.broadcast('manifest', { type: 'manifest' });
+  });
+}
+
 /** Webhook deliveries to `--webhooks`; those a stopped platform left pending are sent again (at least once). */
 async function startWebhooks(
   options: DevPlatformOptions,
@@ -258,6 +293,63 @@ async function startPackaged(
   return answer.ok ? undefined : `the store refused ${packaged.file}: ${answer.body.detail}`;
 }
 
+/** What {@link buildApp} assembles. */
+interface AppParts {
+  options: DevPlatformOptions;
+  origin: string;
+  controlToken: string;
+  realm: string;
+  audience: string;
+  idp: IdentityProvider;
+  secrets: SigningSecrets;
+  changes: Changes;
+  tell(event: DevEvent): void;
+  pages: Pages;
+  store: ReturnType<typeof createStore>;
+  actions: ReturnType<typeof platformActions>;
+  config(): DevConfig;
+  appUrl: string;
+  appOrigin: string;
+  mcp(): ReturnType<typeof attachMcp> | undefined;
+}
+
+/** The one app of the messenger origin, from the platform's parts. */
+function buildApp(parts: AppParts) {
+  const { origin, controlToken, changes, pages, tell } = parts;
+  const { state, changed } = changes;
+  const guards = createGuards({ origin, controlToken });
+  return createPlatformApp({
+    origin,
+    guards,
+    identity: identityRoutes(parts.idp, parts.realm, guards),
+    serverApi: serverApiRoutes({
+      origin,
+      audience: parts.audience,
+      state,
+      idp: parts.idp,
+      guards,
+      secrets: () => validSecrets(parts.secrets),
+      // One bucket per vendor for the platform's life: every server API request draws from it.
+      take: createRequestBucket(parts.options.now),
+      changed,
+      tell,
+    }),
+    page: pageRoutes({ controlToken, guards, pages, state, pageCsp: pageCsp(parts.appOrigin), script: readPageScript }),
+    store: parts.store.routes,
+    control: createControlApp({
+      guards,
+      actions: parts.actions,
+      state,
+      changed,
+      config: parts.config,
+      mcpRoutes: () => parts.mcp()?.routes,
+      pageEvent: (event) =>
+        tell(event.type === 'launch' ? event : { type: 'no-hello', seconds: event.seconds, app_url: parts.appUrl }),
+    }),
+    mcp: parts.mcp,
+  });
+}
+
 /**
  * Starts the local platform on 127.0.0.1: the messenger page, the identity provider, the server API, webhooks, the
  * guarded control API, and (with `dir`) the app's package on its own origin. Everything the messenger origin serves
@@ -294,12 +386,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       manifest: () => app?.manifest,
     }),
   });
-  const blocked: BlockedRequest[] = [];
-  const onBlocked = (request: BlockedRequest) => {
-    blocked.push(request);
-    tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
-    changes.broadcast('blocked', { type: 'blocked', request });
-  };
+  const { blocked, onBlocked } = blockedRequests(tell, changes);
   const pkg =
     app && !options.appUrl
       ? await servePackage(options, { app, origin, raw, served, onBlocked }, notice).catch(async (error) => {
@@ -310,11 +397,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         })
       : undefined;
   const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
-  const packagePort = pkg ? Number(new URL(pkg.origin).port) : undefined;
-  if (file && packagePort !== undefined && raw.package_port !== packagePort) {
-    state.package_port = packagePort;
-    await changed();
-  }
+  if (file && pkg) await keepPackagePort(pkg, changes);
   const bridge =
     app && options.mcp !== false
       ? await startMcp({
@@ -328,11 +411,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const mcp = bridge?.mcp;
   const publishToken = randomBytes(24).toString('base64url');
   const store = createStore({
-    state,
-    changed,
-    origin,
-    controlToken,
-    publishToken,
+    ...{ state, changed, origin, controlToken, publishToken },
     accepted: (accepted) => {
       // Served from now on; the page reloads its config and relaunches the app (it follows state.version).
       served.current = { manifest: accepted.manifest, files: accepted.files };
@@ -341,59 +420,18 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     },
   });
   const actions = platformActions({ state, miniAppId, idp, webhooks, secrets }, changes, notice);
-  // An edited manifest.json is served from now on (the page's configuration and the package's CSP read it), and every
-  // open page reloads to use it; the agent bridge hears of it first, so no call reaches a page with the old rules.
-  const stopWatching = app
-    ? watchManifest(app, (next) => {
-        mcp?.manifestEdited(next);
-        app.manifest = next;
-        pkg?.setManifest(next);
-        changes.broadcast('manifest', { type: 'manifest' });
-      })
-    : () => {};
+  const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }) : () => {};
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const config = (): DevConfig => ({
-    appOrigin,
-    appUrl,
+    ...{ appOrigin, appUrl, authUrl: origin, realm, baseUrl: `${origin}/v1`, blocked },
     manifest: (served.current?.manifest ?? app?.manifest ?? {}) as Record<string, unknown>,
-    authUrl: origin,
-    realm,
-    baseUrl: `${origin}/v1`,
-    blocked,
     ...(options.statePath ? { statePath: options.statePath } : {}),
     ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
   });
-  const guards = createGuards({ origin, controlToken });
-  const platformApp = createPlatformApp({
-    origin,
-    guards,
-    identity: identityRoutes(idp, realm, guards),
-    serverApi: serverApiRoutes({
-      origin,
-      audience,
-      state,
-      idp,
-      guards,
-      secrets: () => validSecrets(secrets),
-      // One bucket per vendor for the platform's life: every server API request draws from it.
-      take: createRequestBucket(options.now),
-      changed,
-      tell,
-    }),
-    page: pageRoutes({ controlToken, guards, pages, state, pageCsp: pageCsp(appOrigin), script: readPageScript }),
-    store: store.routes,
-    control: createControlApp({
-      guards,
-      actions,
-      state,
-      changed,
-      config,
-      mcpRoutes: () => mcp?.routes,
-      pageEvent: (event) =>
-        tell(event.type === 'launch' ? event : { type: 'no-hello', seconds: event.seconds, app_url: appUrl }),
-    }),
-    mcp: () => mcp,
+  const platformApp = buildApp({
+    ...{ options, origin, controlToken, realm, audience, idp, secrets, changes, tell, pages, store, actions, config },
+    ...{ appUrl, appOrigin, mcp: () => mcp },
   });
   server.off('request', notReady);
   // The platform leaves the process's own Request and Response alone (a test or a backend may run beside it).
