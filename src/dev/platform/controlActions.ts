@@ -39,12 +39,8 @@ export type ControlHandler<K extends ControlRoute> = (
 /** An action for every control route. */
 export type ControlHandlers = { [K in ControlRoute]: ControlHandler<K> };
 
-/**
- * The platform's control actions, by `METHOD /path`: what the messenger page does over HTTP and what
- * `startDevPlatform`'s handle does in-process (install, grant, revoke, ...). Each one that changes the state returns
- * nothing; the router then saves the state and tells the page.
- */
-export function controlActions(ctx: ControlContext): Pick<ControlHandlers, StateRoute> {
+/** The helpers the actions share: the state, webhook events, and the person a body names (or the current one). */
+function actionHelpers(ctx: ControlContext) {
   const { state } = ctx;
   // An event about a person names their tenant; one about the app (a revoked version), the first tenant's.
   const emit = (event: string, fields: Record<string, unknown>) => {
@@ -78,7 +74,12 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
 
-  const routes: Pick<ControlHandlers, StateRoute> = {
+  return { state, emit, userOf, setScope };
+}
+
+/** What a person does in the messenger: tokens, installs, scopes, messages, rooms, settings. */
+function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: ReturnType<typeof actionHelpers>) {
+  return {
     'GET /__svc/state': () => state,
     'POST /__svc/subject-token': async (b) => ({
       subject_token: await ctx.idp.subjectToken(userOf(b.user_id).id),
@@ -155,6 +156,12 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       if (here && !here.members.includes(me))
         state.settings.current_room_id = state.rooms.find((r) => r.members.includes(me))?.id ?? '';
     },
+  } satisfies Partial<Pick<ControlHandlers, StateRoute>>;
+}
+
+/** What the administrator and the developer do: reset, deliveries, revocation, secret rotation. */
+function adminActions(ctx: ControlContext, { state, emit, userOf }: ReturnType<typeof actionHelpers>) {
+  return {
     'POST /__svc/reset': () => {
       // Back to a fresh start, in place (the router, the handle and the state file all hold this object); the
       // revision keeps counting so pages take the fresh state as the newest.
@@ -198,6 +205,15 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       };
       return ctx.rotated?.(endedOverlap) ?? undefined;
     },
-  };
-  return routes;
+  } satisfies Partial<Pick<ControlHandlers, StateRoute>>;
+}
+
+/**
+ * The platform's control actions, by `METHOD /path`: what the messenger page does over HTTP and what
+ * `startDevPlatform`'s handle does in-process (install, grant, revoke, ...). Each one that changes the state returns
+ * nothing; its route (or the handle) then saves the state and tells the pages.
+ */
+export function controlActions(ctx: ControlContext): Pick<ControlHandlers, StateRoute> {
+  const helpers = actionHelpers(ctx);
+  return { ...personActions(ctx, helpers), ...adminActions(ctx, helpers) };
 }
