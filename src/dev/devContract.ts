@@ -325,8 +325,8 @@ export interface ControlRoutes {
   'POST /__svc/install': { request: UserActionRequest; response: DevState };
   'POST /__svc/uninstall': { request: UserActionRequest; response: DevState };
   'POST /__svc/deprovision': { request: UserActionRequest; response: DevState };
-  'POST /__svc/grant': { request: UserActionRequest; response: DevState };
-  'POST /__svc/revoke': { request: UserActionRequest; response: DevState };
+  'POST /__svc/grant': { request: UserActionRequest & { scope: string }; response: DevState };
+  'POST /__svc/revoke': { request: UserActionRequest & { scope: string }; response: DevState };
   'POST /__svc/revoke-version': { request: { reason?: string }; response: DevState };
   'POST /__svc/rotate-secret': { request: { overlap_seconds?: number }; response: DevState };
   'POST /__svc/rooms': { request: CreateRoomRequest; response: DevState };
