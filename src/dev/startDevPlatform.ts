@@ -122,6 +122,28 @@ async function stopServer(server: Server): Promise<void> {
   await new Promise<void>((ok) => server.close(() => ok()));
 }
 
+/** Stops what a platform started, in order: the watch, the agent bridge, webhooks, the pages, both servers, the file. */
+function stopAll(parts: {
+  stopWatching(): void;
+  mcp: ReturnType<typeof attachMcp> | undefined;
+  app: DevApp | undefined;
+  webhooks: WebhookSender | undefined;
+  pages: Pages;
+  server: Server;
+  pkg: PackageServer | undefined;
+  file: StateFile | undefined;
+}) {
+  return async () => {
+    parts.stopWatching();
+    if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url);
+    await parts.mcp?.close();
+    parts.webhooks?.close();
+    parts.pages.closeAll();
+    await Promise.all([stopServer(parts.server), parts.pkg?.close()]);
+    await parts.file?.close();
+  };
+}
+
 /** What the package server serves: the package's files, then each version the store accepts. */
 interface Served {
   current: ReturnType<NonNullable<PackageServerOptions['source']>>;
@@ -250,11 +272,12 @@ function platformActions(
   return actions;
 }
 
-/** The agent bridge, and the lines to print for MCP clients (written where `svc mcp <dir>` finds this platform). */
-async function startMcp(parts: Parameters<typeof attachMcp>[0]) {
-  const mcp = attachMcp(parts);
-  let configs = mcpConfigs(mcp.url, mcp.token, parts.app.dir);
-  const written = await writeDiscovery({ dir: parts.app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
+/** The agent bridge (with an app folder, unless turned off), and the lines to print for MCP clients (written where `svc mcp <dir>` finds this platform). */
+async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof attachMcp>[0], 'app'>) {
+  if (!app || parts.options.mcp === false) return undefined;
+  const mcp = attachMcp({ ...parts, app });
+  let configs = mcpConfigs(mcp.url, mcp.token, app.dir);
+  const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
     (error: Error) => error,
   );
   if (written instanceof Error)
@@ -307,7 +330,9 @@ interface AppParts {
   pages: Pages;
   store: ReturnType<typeof createStore>;
   actions: ReturnType<typeof platformActions>;
-  config(): DevConfig;
+  app: DevApp | undefined;
+  served: Served;
+  blocked: BlockedRequest[];
   appUrl: string;
   appOrigin: string;
   mcp(): ReturnType<typeof attachMcp> | undefined;
@@ -318,6 +343,20 @@ function buildApp(parts: AppParts) {
   const { origin, controlToken, changes, pages, tell } = parts;
   const { state, changed } = changes;
   const guards = createGuards({ origin, controlToken });
+  const config = (): DevConfig => {
+    const mcp = parts.mcp();
+    return {
+      appOrigin: parts.appOrigin,
+      appUrl: parts.appUrl,
+      manifest: (parts.served.current?.manifest ?? parts.app?.manifest ?? {}) as Record<string, unknown>,
+      authUrl: origin,
+      realm: parts.realm,
+      baseUrl: `${origin}/v1`,
+      blocked: parts.blocked,
+      ...(parts.options.statePath ? { statePath: parts.options.statePath } : {}),
+      ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
+    };
+  };
   return createPlatformApp({
     origin,
     guards,
@@ -341,7 +380,7 @@ function buildApp(parts: AppParts) {
       actions: parts.actions,
       state,
       changed,
-      config: parts.config,
+      config,
       mcpRoutes: () => parts.mcp()?.routes,
       pageEvent: (event) =>
         tell(event.type === 'launch' ? event : { type: 'no-hello', seconds: event.seconds, app_url: parts.appUrl }),
@@ -398,20 +437,20 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       : undefined;
   const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
   if (file && pkg) await keepPackagePort(pkg, changes);
-  const bridge =
-    app && options.mcp !== false
-      ? await startMcp({
-          options,
-          app,
-          origin,
-          pages: pages.channel,
-          secrets: () => [controlToken, ...validSecrets(secrets)],
-        })
-      : undefined;
+  const bridge = await startMcp(app, {
+    options,
+    origin,
+    pages: pages.channel,
+    secrets: () => [controlToken, ...validSecrets(secrets)],
+  });
   const mcp = bridge?.mcp;
   const publishToken = randomBytes(24).toString('base64url');
   const store = createStore({
-    ...{ state, changed, origin, controlToken, publishToken },
+    state,
+    changed,
+    origin,
+    controlToken,
+    publishToken,
     accepted: (accepted) => {
       // Served from now on; the page reloads its config and relaunches the app (it follows state.version).
       served.current = { manifest: accepted.manifest, files: accepted.files };
@@ -423,15 +462,25 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }) : () => {};
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
-  const config = (): DevConfig => ({
-    ...{ appOrigin, appUrl, authUrl: origin, realm, baseUrl: `${origin}/v1`, blocked },
-    manifest: (served.current?.manifest ?? app?.manifest ?? {}) as Record<string, unknown>,
-    ...(options.statePath ? { statePath: options.statePath } : {}),
-    ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
-  });
   const platformApp = buildApp({
-    ...{ options, origin, controlToken, realm, audience, idp, secrets, changes, tell, pages, store, actions, config },
-    ...{ appUrl, appOrigin, mcp: () => mcp },
+    options,
+    origin,
+    controlToken,
+    realm,
+    audience,
+    idp,
+    secrets,
+    changes,
+    tell,
+    pages,
+    store,
+    actions,
+    app,
+    served,
+    blocked,
+    appUrl,
+    appOrigin,
+    mcp: () => mcp,
   });
   server.off('request', notReady);
   // The platform leaves the process's own Request and Response alone (a test or a backend may run beside it).
@@ -456,15 +505,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     mcpUrl: mcp?.url,
     mcpToken: mcp?.token,
     mcpConfigs: bridge?.configs,
-    async close() {
-      stopWatching();
-      if (mcp && app) await removeDiscovery(app.dir, mcp.url);
-      await mcp?.close();
-      webhooks?.close();
-      pages.closeAll();
-      await Promise.all([stopServer(server), pkg?.close()]);
-      await file?.close();
-    },
+    close: stopAll({ stopWatching, mcp, app, webhooks, pages, server, pkg, file }),
   });
   platformApps.set(handle, platformApp);
   const refused = packaged ? await startPackaged(packaged, state, store) : undefined;
