@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type * as z from 'zod';
+import type { CONTROL_BODIES } from './controlSchemas';
 import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from '../devContract';
 import type { WebhookEventName } from '../../server/events';
 import { WEBHOOK_SCHEMAS } from '../../server/webhookSchemas';
@@ -33,8 +35,13 @@ type ControlAnswer<K extends ControlRoute> = ControlRoutes[K]['response'] extend
  * handle, before it runs) and answers, or changes the state; an Error's message (naming the field) refuses it.
  */
 export type ControlHandler<K extends ControlRoute> = (
-  body: ControlRoutes[K]['request'],
+  body: ActionBody<K>,
 ) => ControlAnswer<K> | Promise<ControlAnswer<K>>;
+
+/** The body an action gets: its route's schema's output (defaults filled in), or the contract's body. */
+type ActionBody<K extends ControlRoute> = K extends keyof typeof CONTROL_BODIES
+  ? z.output<(typeof CONTROL_BODIES)[K]>
+  : ControlRoutes[K]['request'];
 
 /** An action for every control route. */
 export type ControlHandlers = { [K in ControlRoute]: ControlHandler<K> };

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { ControlRoutes } from '../devContract';
 import { WEBHOOK_EVENTS } from '../../server/events';
 import { LIMITS } from './limits';
 
@@ -20,7 +19,10 @@ const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
 
 const userAction = z.object({ user_id: id('user_id').optional() });
 
-/** The body schema of each control route that takes one. @internal */
+/**
+ * The body schema of each control route that takes one: what the route checks, and (its input) the body type the
+ * contract names (`ControlBody` in src/dev/devContract.ts). @internal
+ */
 export const CONTROL_BODIES = {
   'POST /__svc/subject-token': z.object({ user_id: id('user_id').optional(), agent_id: id('agent_id').optional() }),
   'POST /__svc/install': userAction,
@@ -107,4 +109,4 @@ export const CONTROL_BODIES = {
     ],
     { error: "type must be 'launch' or 'no-hello': send one of them." },
   ),
-} satisfies { [K in keyof ControlRoutes]?: z.ZodType<ControlRoutes[K]['request']> };
+};
