@@ -1,6 +1,14 @@
 import { type Context, Hono } from 'hono';
 import type * as z from 'zod';
-import { CONTROL_PREFIX, type DevConfig, type DevState, type McpRoute } from '../devContract';
+import {
+  CONTROL_PREFIX,
+  type ControlRoutes,
+  type DevConfig,
+  type DevState,
+  type McpPageBody,
+  type McpRoute,
+  type StateRoute,
+} from '../devContract';
 import type { InvocationRelay } from '../mcp/createInvocationRelay';
 import type { ControlHandlers } from './controlActions';
 import { CONTROL_BODIES } from './controlSchemas';
@@ -9,7 +17,6 @@ import { jsonBody } from './jsonBody';
 import { LIMITS } from './limits';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
-import type { ControlRoutes, McpPageBody, StateRoute } from '../devContract';
 
 /** What the control API acts on. @internal */
 export interface ControlAppContext {

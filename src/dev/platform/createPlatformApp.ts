@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { PROBLEMS, type ProblemName } from '../../server/problems';
@@ -25,9 +26,7 @@ export interface PlatformAppParts {
   /** The guarded control API. */
   control: ControlApp;
   /** The agent bridge's MCP endpoint while it runs: it answers on the node request and response. */
-  mcp():
-    | { handle(req: PlatformEnv['Bindings']['incoming'] & {}, res: PlatformEnv['Bindings']['outgoing'] & {}): void }
-    | undefined;
+  mcp(): { handle(req: IncomingMessage, res: ServerResponse): void } | undefined;
 }
 
 /**
