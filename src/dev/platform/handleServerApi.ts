@@ -8,7 +8,7 @@ import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
 import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
 import { LIMITS } from './limits';
-import { decodeUtf8 } from './decodeUtf8';
+import { parseJsonObject } from './parseJsonObject';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */
 export interface ApiRequest {
@@ -118,25 +118,17 @@ async function admit(request: ApiRequest, ctx: ServerApiContext, problem: Proble
 
 /** A POST's body as a JSON object (`{}` for other methods), or the problem that says what is wrong with it. */
 function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<string, unknown> } | { refused: ApiAnswer } {
-  let body: Record<string, unknown> = {};
-  if (request.method === 'POST') {
-    const text = decodeUtf8(request.body);
-    if (text === undefined)
-      return { refused: problem('invalid-request', 'The body is not valid UTF-8: send JSON encoded as UTF-8.') };
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error();
-      body = parsed as Record<string, unknown>;
-    } catch {
-      return {
-        refused: problem(
-          'invalid-request',
-          'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
-        ),
-      };
-    }
-  }
-  return { body };
+  if (request.method !== 'POST') return { body: {} };
+  const read = parseJsonObject(request.body);
+  if (!('fault' in read)) return { body: read.value };
+  return {
+    refused: problem(
+      'invalid-request',
+      read.fault === 'utf8'
+        ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'
+        : 'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
+    ),
+  };
 }
 
 /** What the endpoints share: the state, the body checked against a schema, and the refusals they have in common. */

@@ -2,22 +2,20 @@ import type { MiddlewareHandler } from 'hono';
 import type * as z from 'zod';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
-import { decodeUtf8 } from './decodeUtf8';
+import { parseJsonObject } from './parseJsonObject';
 
-/** A JSON object body, or a {@link ProblemError} naming what is wrong with it. */
+// What the control API says of a body that is not a JSON object, by what is wrong with it.
+const FAULTS = {
+  utf8: 'The body is not valid UTF-8: send JSON encoded as UTF-8.',
+  json: 'The body is not JSON: send a JSON object.',
+  shape: 'The body must be a JSON object: send {} when the route needs no field.',
+} as const;
+
+/** A JSON object body (an empty one is `{}`), or a {@link ProblemError} naming what is wrong with it. */
 async function readObject(body: Promise<ArrayBuffer>): Promise<Record<string, unknown>> {
-  const text = decodeUtf8(new Uint8Array(await body));
-  if (text === undefined)
-    throw new ProblemError('invalid-request', 'The body is not valid UTF-8: send JSON encoded as UTF-8.');
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : {};
-  } catch {
-    throw new ProblemError('invalid-request', 'The body is not JSON: send a JSON object.');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new ProblemError('invalid-request', 'The body must be a JSON object: send {} when the route needs no field.');
-  return parsed as Record<string, unknown>;
+  const read = parseJsonObject(new Uint8Array(await body), true);
+  if ('fault' in read) throw new ProblemError('invalid-request', FAULTS[read.fault]);
+  return read.value;
 }
 
 /**
