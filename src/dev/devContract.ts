@@ -347,6 +347,16 @@ export type ControlRoute = keyof ControlRoutes;
 /** The routes the page answers relayed MCP calls through. @public */
 export type McpRoute = Extract<ControlRoute, `POST /__svc/mcp/${string}`>;
 
+/**
+ * The page's answers to a relayed MCP call, by control route: what the agent bridge offers the platform's routes.
+ * @public
+ */
+export type McpRouteHandlers = {
+  [K in McpRoute]: (
+    body: ControlRoutes[K]['request'],
+  ) => ControlRoutes[K]['response'] | Promise<ControlRoutes[K]['response']>;
+};
+
 /** The routes answered from the state: all but the page's configuration and the MCP relay's. @public */
 export type StateRoute = Exclude<ControlRoute, 'GET /__svc/config' | McpRoute | 'POST /__svc/page-event'>;
 

@@ -9,7 +9,7 @@ import { manifestFacts } from '../manifest/manifestFacts';
 import type { DevEvent } from './DevEvent';
 import type { DevNotice, DevPlatformOptions } from './DevPlatformOptions';
 import type { DevConfig, DevState } from './devContract';
-import { attachMcp } from './mcp/attachMcp';
+import { attachMcp, MCP_PATH } from './mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from './mcp/discoveryFile';
 import { mcpConfigs } from './mcp/mcpConfigs';
 import { authorizeExchange } from './platform/authorizeExchange';
@@ -386,6 +386,7 @@ function buildApp(parts: AppParts) {
         tell(event.type === 'launch' ? event : { type: 'no-hello', seconds: event.seconds, app_url: parts.appUrl }),
     }),
     mcp: parts.mcp,
+    mcpPath: MCP_PATH,
   });
 }
 

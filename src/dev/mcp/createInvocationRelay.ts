@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DevEvent } from '../DevEvent';
 import {
-  type ControlRoutes,
   type DevStreamEvents,
   type McpPageBody,
-  type McpRoute,
+  type McpRouteHandlers,
   type McpSent,
   streamFrame,
 } from '../devContract';
@@ -50,13 +49,6 @@ export interface RelayOptions {
   /** Told how each call ended, for the terminal. */
   onEnded?(event: Extract<DevEvent, { type: 'mcp' }>): void;
 }
-
-/** The page's answers to a relayed call, by control route. */
-type McpRouteHandlers = {
-  [K in McpRoute]: (
-    body: ControlRoutes[K]['request'],
-  ) => ControlRoutes[K]['response'] | Promise<ControlRoutes[K]['response']>;
-};
 
 interface Running {
   id: string;

@@ -7,9 +7,9 @@ import {
   type DevState,
   type McpPageBody,
   type McpRoute,
+  type McpRouteHandlers,
   type StateRoute,
 } from '../devContract';
-import type { InvocationRelay } from '../mcp/createInvocationRelay';
 import type { ControlHandlers } from './controlActions';
 import { CONTROL_BODIES } from './controlSchemas';
 import type { Guards } from './createGuards';
@@ -30,7 +30,7 @@ export interface ControlAppContext {
   /** What the page starts from. */
   config(): DevConfig;
   /** The agent bridge's routes while it runs. */
-  mcpRoutes(): InvocationRelay['routes'] | undefined;
+  mcpRoutes(): McpRouteHandlers | undefined;
   /** Tells the terminal what only the page knows. */
   pageEvent(event: ControlRoutes['POST /__svc/page-event']['request']): void;
 }

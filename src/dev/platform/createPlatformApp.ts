@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { PROBLEMS, type ProblemName } from '../../server/problems';
-import { MCP_PATH } from '../mcp/attachMcp';
 import type { ControlApp } from './createControlApp';
 import type { Guards } from './createGuards';
 import type { PlatformEnv } from './PlatformEnv';
@@ -27,6 +26,8 @@ export interface PlatformAppParts {
   control: ControlApp;
   /** The agent bridge's MCP endpoint while it runs: it answers on the node request and response. */
   mcp(): { handle(req: IncomingMessage, res: ServerResponse): void } | undefined;
+  /** The MCP endpoint's path (`/mcp`). */
+  mcpPath: string;
 }
 
 /**
@@ -69,11 +70,11 @@ export function createPlatformApp(parts: PlatformAppParts) {
   app.route('/', parts.page);
   app.route('/', parts.store);
   // The MCP SDK reads its own body and writes its own answer (a stream, for some calls) on node's objects.
-  app.all(MCP_PATH, (c) => {
+  app.all(parts.mcpPath, (c) => {
     const mcp = parts.mcp();
     const { incoming, outgoing } = c.env ?? {};
     if (!mcp || !incoming || !outgoing)
-      throw new ProblemError('not-found', `There is no route ${MCP_PATH}: svc dev runs no agent bridge here.`);
+      throw new ProblemError('not-found', `There is no route ${parts.mcpPath}: svc dev runs no agent bridge here.`);
     mcp.handle(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
   });
