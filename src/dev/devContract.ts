@@ -296,11 +296,11 @@ export interface McpPageBody {
 export type McpSent = { result: unknown } | { error: { code: string; message: string; retriable: boolean } };
 
 /**
- * Control API routes (method + path under the messenger origin) with request and response bodies: each body is its
- * route's schema ({@link ControlBody}); the platform's control app serves each route (src/dev/platform/createControlApp.ts,
- * held to this table by test/types/devContract.ts), its action is typed by it (controlActions.ts; the compiler refuses
- * a missing one), and the page calls it by name through Hono's typed client (src/dev/ui/api.ts). A route whose action
- * changes the state answers the new {@link DevState}.
+ * Control API routes (method + path under the messenger origin) with request and response bodies: each body is
+ * its route's schema ({@link ControlBody}); the platform's control app serves each route
+ * (src/dev/platform/createControlApp.ts, held to this table by test/types/devContract.ts), its action is typed by it
+ * (controlActions.ts; the compiler refuses a missing one), and the page calls it by name through Hono's typed client
+ * (src/dev/ui/api.ts). A route whose action changes the state answers the new {@link DevState}.
  * @public
  */
 export interface ControlRoutes {

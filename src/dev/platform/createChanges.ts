@@ -72,7 +72,8 @@ export function createChanges(options: ChangesOptions) {
     patches = [];
     broadcastPatches(batch);
     if (!file) return;
-    const line = `{"p":${patchesJson(batch)}${secretsChanged ? `,"secrets":${JSON.stringify(options.secrets)}` : ''}}\n`;
+    const secretsJson = secretsChanged ? `,"secrets":${JSON.stringify(options.secrets)}` : '';
+    const line = `{"p":${patchesJson(batch)}${secretsJson}}\n`;
     secretsChanged = false;
     try {
       await file.append(line);
