@@ -1,5 +1,5 @@
 import { CONTROL_TOKEN_HEADER } from '../devContract';
-import { sameToken } from './sameToken';
+import { sameToken } from '../sameToken';
 
 /** What the control API accepts. @internal */
 export interface ControlGuard {

@@ -5,7 +5,7 @@ import type { Guards } from './createGuards';
 import type { Pages } from './createPageChannel';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
-import { sameToken } from './sameToken';
+import { sameToken } from '../sameToken';
 
 /** What the page's routes need. @internal */
 export interface PageRoutesContext {

@@ -6,7 +6,7 @@ import { nextPatch } from '../../manifest/version';
 import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage } from '../../package';
 import { checkControlRequest } from '../platform/checkControlRequest';
 import type { PlatformEnv } from '../platform/PlatformEnv';
-import { sameToken } from '../platform/sameToken';
+import { sameToken } from '../sameToken';
 import type { DevState, DevStoreVersion } from '../devContract';
 import { STORE_PATH } from './storePath';
 
