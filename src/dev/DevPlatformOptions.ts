@@ -33,6 +33,11 @@ export interface DevPlatformOptions {
   statePath?: string;
   /** Backoff multiplier for webhook retries (`--retry-scale`); 0.01 makes a minute's retries take a second. */
   retryScale?: number;
+  /**
+   * The clock of the server API's rate limit, in milliseconds (default `Date.now`): a test advances it to refill the
+   * bucket instead of waiting for it.
+   */
+  now?: () => number;
   /** The identity provider's realm; default `svc-dev`. */
   realm?: string;
   /** Told after every change of the state. */

@@ -13,7 +13,9 @@
  * @packageDocumentation
  */
 
+import type * as z from 'zod';
 import type { Card } from '../protocol/types';
+import type { CONTROL_BODIES } from './platform/controlSchemas';
 import type { ACCESS_TOKEN_TYPE } from './tokenExchangeForm';
 
 /** Header that carries the per-launch control token. @public */
@@ -229,13 +231,23 @@ export interface DevBlockedRequest {
   at: string;
 }
 
+/**
+ * The body a control route takes, as the page sends it: the input of the route's schema
+ * (src/dev/platform/controlSchemas.ts), the one place a body is written. @public
+ */
+export type ControlBody<K extends keyof typeof CONTROL_BODIES> = z.input<(typeof CONTROL_BODIES)[K]>;
+
 /** Body of `POST /__svc/subject-token`: the page, as native runtime, gets the person's platform token. @public */
-export interface SubjectTokenRequest {
-  /** Defaults to the current user. */
-  user_id?: string;
-  /** When an agent acts: also returns an `actor_token` for this agent id. */
-  agent_id?: string;
-}
+export type SubjectTokenRequest = ControlBody<'POST /__svc/subject-token'>;
+/** Body of `POST /__svc/message`: the page posts into a room after the person confirmed `svc.message.send`. @public */
+export type PostMessageRequest = ControlBody<'POST /__svc/message'>;
+/** Body of install and deprovision (grant, revoke and uninstall add their field). @public */
+export type UserActionRequest = ControlBody<'POST /__svc/install'>;
+/** Body of `PATCH /__svc/settings`: any subset. @public */
+export type SettingsPatch = ControlBody<'PATCH /__svc/settings'>;
+/** Body of `POST /__svc/rooms`. @public */
+export type CreateRoomRequest = ControlBody<'POST /__svc/rooms'>;
+
 /** Answer of `POST /__svc/subject-token`. @public */
 export interface SubjectTokenResponse {
   subject_token: string;
@@ -250,34 +262,6 @@ export interface TokenExchangeResponse {
   token_type: 'Bearer';
   expires_in: number;
   scope: string;
-}
-
-/** Body of `POST /__svc/message`: the page posts into a room after the person confirmed `svc.message.send`. @public */
-export interface PostMessageRequest {
-  room_id: string;
-  text: string;
-  /** The message's card, when the app sent one. */
-  card?: DevCard;
-}
-
-/** Body of install / uninstall / deprovision / grant / revoke. @public */
-export interface UserActionRequest {
-  /** Defaults to the current user. */
-  user_id?: string;
-  /** For grant/revoke: a manifest scope name. */
-  scope?: string;
-  /** For uninstall: who removed it. */
-  removed_by?: 'user' | 'admin';
-}
-
-/** Body of `PATCH /__svc/settings`: any subset. @public */
-export type SettingsPatch = Partial<DevSettings>;
-
-/** Body of `POST /__svc/rooms`. @public */
-export interface CreateRoomRequest {
-  name: string;
-  /** Default false. */
-  is_encrypted?: boolean;
 }
 
 /** An MCP tool call the platform relays to the page (the `mcp-invoke` event). @public */
@@ -312,9 +296,11 @@ export interface McpPageBody {
 export type McpSent = { result: unknown } | { error: { code: string; message: string; retriable: boolean } };
 
 /**
- * Control API routes (method + path under the messenger origin) with request and response bodies: the platform
- * implements each one (src/dev/platform/controlActions.ts; the compiler refuses a missing route) and the page calls
- * them by name (src/dev/ui/api.ts). A route whose action changes the state answers the new {@link DevState}.
+ * Control API routes (method + path under the messenger origin) with request and response bodies: each body is
+ * its route's schema ({@link ControlBody}); the platform's control app serves each route
+ * (src/dev/platform/createControlApp.ts, held to this table by test/types/devContract.ts), its action is typed by it
+ * (controlActions.ts; the compiler refuses a missing one), and the page calls it by name through Hono's typed client
+ * (src/dev/ui/api.ts). A route whose action changes the state answers the new {@link DevState}.
  * @public
  */
 export interface ControlRoutes {
@@ -323,25 +309,26 @@ export interface ControlRoutes {
   'POST /__svc/subject-token': { request: SubjectTokenRequest; response: SubjectTokenResponse };
   'POST /__svc/message': { request: PostMessageRequest; response: DevState };
   'POST /__svc/install': { request: UserActionRequest; response: DevState };
-  'POST /__svc/uninstall': { request: UserActionRequest; response: DevState };
-  'POST /__svc/deprovision': { request: UserActionRequest; response: DevState };
-  'POST /__svc/grant': { request: UserActionRequest; response: DevState };
-  'POST /__svc/revoke': { request: UserActionRequest; response: DevState };
-  'POST /__svc/revoke-version': { request: { reason?: string }; response: DevState };
-  'POST /__svc/rotate-secret': { request: { overlap_seconds?: number }; response: DevState };
+  'POST /__svc/uninstall': { request: ControlBody<'POST /__svc/uninstall'>; response: DevState };
+  'POST /__svc/deprovision': { request: ControlBody<'POST /__svc/deprovision'>; response: DevState };
+  'POST /__svc/grant': { request: ControlBody<'POST /__svc/grant'>; response: DevState };
+  'POST /__svc/revoke': { request: ControlBody<'POST /__svc/revoke'>; response: DevState };
+  'POST /__svc/revoke-version': { request: ControlBody<'POST /__svc/revoke-version'>; response: DevState };
+  'POST /__svc/rotate-secret': { request: ControlBody<'POST /__svc/rotate-secret'>; response: DevState };
   'POST /__svc/rooms': { request: CreateRoomRequest; response: DevState };
   'PATCH /__svc/settings': { request: SettingsPatch; response: DevState };
-  'POST /__svc/notifications/read': { request: { id: string }; response: DevState };
+  'POST /__svc/notifications/read': { request: ControlBody<'POST /__svc/notifications/read'>; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
-  'POST /__svc/deliveries/resend': { request: { id: string }; response: DevState };
+  'POST /__svc/deliveries/resend': { request: ControlBody<'POST /__svc/deliveries/resend'>; response: DevState };
   /**
    * Send a test event: the contract's example of `event` about the person using the messenger now, signed and
    * delivered like any other (the webhook panel's "Send a test event").
    */
+  // A <select>'s value: the route's schema refuses an unknown name with a 400 naming the events.
   'POST /__svc/deliveries/test': { request: { event: string }; response: DevState };
   /** What only the page knows, for the terminal: a launch, or an app that never said hello (204). */
   'POST /__svc/page-event': {
-    request: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number };
+    request: ControlBody<'POST /__svc/page-event'>;
     response: undefined;
   };
   /** Back to the first launch's state (people, rooms, installations, nothing granted, no history). */
@@ -359,6 +346,16 @@ export type ControlRoute = keyof ControlRoutes;
 
 /** The routes the page answers relayed MCP calls through. @public */
 export type McpRoute = Extract<ControlRoute, `POST /__svc/mcp/${string}`>;
+
+/**
+ * The page's answers to a relayed MCP call, by control route: what the agent bridge offers the platform's routes.
+ * @public
+ */
+export type McpRouteHandlers = {
+  [K in McpRoute]: (
+    body: ControlRoutes[K]['request'],
+  ) => ControlRoutes[K]['response'] | Promise<ControlRoutes[K]['response']>;
+};
 
 /** The routes answered from the state: all but the page's configuration and the MCP relay's. @public */
 export type StateRoute = Exclude<ControlRoute, 'GET /__svc/config' | McpRoute | 'POST /__svc/page-event'>;

@@ -1,4 +1,7 @@
+import type * as z from 'zod';
 import type { Manifest } from '../manifest';
+import { CONTROL_BODIES } from './platform/controlSchemas';
+import { checkBody } from './platform/jsonBody';
 import type { ControlHandlers } from './platform/controlActions';
 import type { IdentityProvider } from './platform/createIdentityProvider';
 import { type SigningSecrets, validSecrets } from './platform/signingSecrets';
@@ -43,8 +46,13 @@ export interface AppTokenOptions {
  * administrator, in-process, with the same effects as the messenger page's buttons (webhooks included).
  */
 export function platformHandle(p: HandleParts) {
+  // The same body check as the route's: a call from a test or a script is refused with the same sentence.
   const run = async <K extends StateRoute>(route: K, body: ControlRoutes[K]['request']) => {
-    const result = await (p.actions[route] as (body: ControlRoutes[K]['request']) => unknown)(body);
+    const schema: z.ZodType | undefined = Object.hasOwn(CONTROL_BODIES, route)
+      ? CONTROL_BODIES[route as keyof typeof CONTROL_BODIES]
+      : undefined;
+    const checked = (schema ? checkBody(schema, body) : body) as ControlRoutes[K]['request'];
+    const result = await (p.actions[route] as (body: ControlRoutes[K]['request']) => unknown)(checked);
     await p.changed();
     return result;
   };

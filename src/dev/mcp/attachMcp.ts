@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OpenPage, PageChannel } from '../PageChannel';
 import type { DevApp } from '../readAppDir';
 import type { DevPlatformOptions } from '../DevPlatformOptions';
 import { createInvocationRelay } from './createInvocationRelay';
@@ -14,8 +15,8 @@ export interface AttachMcpParts {
   app: DevApp;
   /** The platform's origin, `http://127.0.0.1:<port>`. */
   origin: string;
-  /** The messenger pages' event streams: the newest one runs the calls. */
-  streams: Set<ServerResponse>;
+  /** The open messenger pages: the newest one runs the calls. */
+  pages: PageChannel;
   /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
   secrets(): readonly string[];
 }
@@ -29,12 +30,15 @@ const RELOAD_WAIT = 10_000;
  * for the reloaded page and tells clients when the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpParts) {
   // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
-  const stale = new WeakSet<ServerResponse>();
+  const stale = new WeakSet<OpenPage>();
   let reloadUntil = 0;
   const freshPage = () =>
-    [...streams].filter((page) => !page.destroyed && !page.writableEnded && !stale.has(page)).at(-1);
+    pages
+      .pages()
+      .filter((page) => !page.closed && !stale.has(page))
+      .at(-1);
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: freshPage,
@@ -75,7 +79,7 @@ export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpP
    * (never one with the old rules), and clients hear of a change of the tools only.
    */
   const manifestEdited = (next: DevApp['manifest']) => {
-    for (const page of streams) stale.add(page);
+    for (const page of pages.pages()) stale.add(page);
     reloadUntil = Date.now() + RELOAD_WAIT;
     const actions = JSON.stringify(next.actions ?? []);
     if (actions === servedActions) return;
@@ -87,8 +91,7 @@ export function attachMcp({ options, app, origin, streams, secrets }: AttachMcpP
     token,
     setManifest,
     manifestEdited,
-    /** Whether a request is for the MCP endpoint (it reads its own body, so it comes before the router). */
-    owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] === MCP_PATH,
+    /** Answers one request to {@link MCP_PATH} on the node request and response (the MCP SDK reads its own body). */
     handle(req: IncomingMessage, res: ServerResponse) {
       endpoint()
         .then((loaded) => loaded.handle(req, res))

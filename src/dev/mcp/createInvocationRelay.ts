@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { DevEvent } from '../DevEvent';
-import { type DevStreamEvents, type McpPageBody, type McpRoute, type McpSent, streamFrame } from '../devContract';
-import type { ControlHandlers } from '../platform/controlActions';
+import {
+  type DevStreamEvents,
+  type McpPageBody,
+  type McpRouteHandlers,
+  type McpSent,
+  streamFrame,
+} from '../devContract';
+import type { OpenPage } from '../PageChannel';
 import { redactSecrets } from '../redactSecrets';
 
 /** One tool call to run in the messenger page. @internal */
@@ -30,7 +35,7 @@ export type RelayOutcome =
 /** What the relay needs from the platform. @internal */
 export interface RelayOptions {
   /** The messenger page's event stream the calls go to (the newest open page), or undefined when none is open. */
-  page(): ServerResponse | undefined;
+  page(): OpenPage | undefined;
   /** Resolves when a call may look for its page (at once, unless a page is reloading). */
   pageReady?(): Promise<void>;
   /** The messenger's address without its launch token, named in errors. */
@@ -48,7 +53,7 @@ export interface RelayOptions {
 interface Running {
   id: string;
   call: RelayCall;
-  page: ServerResponse;
+  page: OpenPage;
   finish(outcome: RelayOutcome): void;
   waiting(on: boolean): void;
 }
@@ -85,6 +90,76 @@ function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
   }
 }
 
+/** Sends one event of the stream to a page. */
+const event = <K extends keyof DevStreamEvents>(page: OpenPage, type: K, data: DevStreamEvents[K]) =>
+  page.send(streamFrame(type, data));
+
+/** What to tell an agent when no page can run its call. */
+const openPageAdvice = (options: RelayOptions) =>
+  `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
+
+/**
+ * Runs one call in a page: sends the invocation, keeps the agent's client alive with progress, and ends the call
+ * (`ended`, once) on its answer, its cancellation, the page closing, or a person who does not answer in time.
+ */
+function runInPage(
+  page: OpenPage,
+  call: RelayCall,
+  options: RelayOptions,
+  ended: (outcome: RelayOutcome) => void,
+): Running {
+  const id = randomUUID();
+  // Aborted when the call ends: it removes every listener and timer the call set.
+  const stop = new AbortController();
+  let personTimer: NodeJS.Timeout | undefined;
+  let waitingForPerson = false;
+  const finish = (outcome: RelayOutcome) => {
+    if (stop.signal.aborted) return;
+    stop.abort();
+    clearTimeout(personTimer);
+    ended(outcome);
+  };
+  const keepalive = setInterval(
+    () => call.progress(waitingForPerson ? 'waiting for confirmation in svc dev' : 'still running in svc dev'),
+    options.keepalive,
+  );
+  stop.signal.addEventListener('abort', () => clearInterval(keepalive));
+  const cancel = () => {
+    event(page, 'mcp-cancel', { id });
+    finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
+  };
+  call.signal.addEventListener('abort', cancel, { once: true, signal: stop.signal });
+  const closed = () =>
+    finish(fail('ERR_DISCONNECTED', `the messenger page closed during the call. ${openPageAdvice(options)}`, true));
+  stop.signal.addEventListener('abort', page.onClose(closed));
+  const waiting = (on: boolean) => {
+    waitingForPerson = on;
+    clearTimeout(personTimer);
+    if (!on) return;
+    call.progress('waiting for confirmation in svc dev');
+    personTimer = setTimeout(() => {
+      event(page, 'mcp-cancel', { id });
+      finish(
+        fail(
+          'ERR_TIMEOUT',
+          `the person did not answer in svc dev within ${Math.round(options.personTimeout / 1000)} s. Ask them to ` +
+            'watch the messenger page and approve, then call the tool again.',
+          true,
+        ),
+      );
+    }, options.personTimeout);
+  };
+  event(page, 'mcp-invoke', {
+    id,
+    name: call.name,
+    input: call.input,
+    shown_input: redactSecrets(call.input, options.secrets()),
+    agent_id: call.agentId,
+    elicit: call.elicit ? 'agent' : 'sheet',
+  });
+  return { id, call, page, finish, waiting };
+}
+
 /**
  * Runs tool calls in the messenger page, one at a time: the page receives each invocation on its event stream
  * (`mcp-invoke`, `mcp-cancel`) and answers through three control routes (`POST /__svc/mcp/progress`, `/result`,
@@ -95,10 +170,7 @@ function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
 export function createInvocationRelay(options: RelayOptions) {
   let running: Running | undefined;
   const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void }> = [];
-  const openPage = `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
-
-  const event = <K extends keyof DevStreamEvents>(page: ServerResponse, type: K, data: DevStreamEvents[K]) =>
-    page.write(streamFrame(type, data));
+  const openPage = openPageAdvice(options);
 
   const reportQueue = () => {
     for (const [i, entry] of queue.entries())
@@ -113,8 +185,8 @@ export function createInvocationRelay(options: RelayOptions) {
 
   const start = (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
     const page = options.page();
-    // A stream already closed would swallow the invocation and never emit 'close' again: the call would hang.
-    if (!page || page.destroyed || page.writableEnded) {
+    // A stream already closed would swallow the invocation and never close again: the call would hang.
+    if (!page || page.closed) {
       resolve(fail('ERR_HOST_UNREACHABLE', `no messenger page is open. ${openPage}`, true));
       return next();
     }
@@ -122,60 +194,9 @@ export function createInvocationRelay(options: RelayOptions) {
       resolve(fail('ERR_CANCELLED', 'the call was cancelled before it started.'));
       return next();
     }
-    const id = randomUUID();
-    let personTimer: NodeJS.Timeout | undefined;
-    let waitingForPerson = false;
-    const keepalive = setInterval(
-      () => call.progress(waitingForPerson ? 'waiting for confirmation in svc dev' : 'still running in svc dev'),
-      options.keepalive,
-    );
-    const cancel = () => {
-      event(page, 'mcp-cancel', { id });
-      entry.finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
-    };
-    const closed = () =>
-      entry.finish(fail('ERR_DISCONNECTED', `the messenger page closed during the call. ${openPage}`, true));
-    const entry: Running = {
-      id,
-      call,
-      page,
-      finish(outcome) {
-        if (running !== entry) return;
-        clearInterval(keepalive);
-        clearTimeout(personTimer);
-        call.signal.removeEventListener('abort', cancel);
-        page.off('close', closed);
-        resolve(outcome);
-        next();
-      },
-      waiting(on) {
-        waitingForPerson = on;
-        clearTimeout(personTimer);
-        if (!on) return;
-        call.progress('waiting for confirmation in svc dev');
-        personTimer = setTimeout(() => {
-          event(page, 'mcp-cancel', { id });
-          entry.finish(
-            fail(
-              'ERR_TIMEOUT',
-              `the person did not answer in svc dev within ${Math.round(options.personTimeout / 1000)} s. Ask them to ` +
-                'watch the messenger page and approve, then call the tool again.',
-              true,
-            ),
-          );
-        }, options.personTimeout);
-      },
-    };
-    running = entry;
-    call.signal.addEventListener('abort', cancel, { once: true });
-    page.once('close', closed);
-    event(page, 'mcp-invoke', {
-      id,
-      name: call.name,
-      input: call.input,
-      shown_input: redactSecrets(call.input, options.secrets()),
-      agent_id: call.agentId,
-      elicit: call.elicit ? 'agent' : 'sheet',
+    running = runInPage(page, call, options, (outcome) => {
+      resolve(outcome);
+      next();
     });
   };
 
@@ -257,7 +278,7 @@ export function createInvocationRelay(options: RelayOptions) {
         });
         return answer ? { answered: true, value: answer.value } : { answered: false };
       },
-    } satisfies Pick<ControlHandlers, McpRoute>,
+    } satisfies McpRouteHandlers,
     /** Ends every call (the platform is closing). */
     close() {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));

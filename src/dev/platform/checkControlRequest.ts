@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { CONTROL_TOKEN_HEADER } from '../devContract';
+import { sameToken } from '../sameToken';
 
 /** What the control API accepts. @internal */
 export interface ControlGuard {
@@ -31,10 +31,7 @@ export function checkControlRequest(
   const sameOrigin = origin === undefined && first(headers['sec-fetch-site']) === 'same-origin';
   if (origin !== guard.origin && !sameOrigin)
     return `Origin must be ${guard.origin}: only the messenger page may call the control API.`;
-  const given = first(headers[CONTROL_TOKEN_HEADER]) ?? queryToken ?? '';
-  const a = Buffer.from(given);
-  const b = Buffer.from(guard.token);
-  if (a.length !== b.length || !timingSafeEqual(a, b))
+  if (!sameToken(first(headers[CONTROL_TOKEN_HEADER]) ?? queryToken, guard.token))
     return `${CONTROL_TOKEN_HEADER} is missing or wrong: send the launch token of the URL svc dev printed.`;
   return undefined;
 }

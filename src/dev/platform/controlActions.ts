@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
+import type { CONTROL_BODIES } from './controlSchemas';
 import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from '../devContract';
 import type { WebhookEventName } from '../../server/events';
 import { WEBHOOK_SCHEMAS } from '../../server/webhookSchemas';
 import { initialState } from './initialState';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
-import { CONTROL_BODIES, parseBody } from './controlSchemas';
 import { rotateSecrets, type SigningSecrets } from './signingSecrets';
 
 /** What the control actions act on. */
@@ -31,22 +31,23 @@ type ControlAnswer<K extends ControlRoute> = ControlRoutes[K]['response'] extend
   : ControlRoutes[K]['response'];
 
 /**
- * One control route's action: takes the route's body (checked against its schema first, so an Error naming the field
- * refuses a bad one) and answers, or changes the state.
+ * One control route's action: takes the route's body (checked against its schema by the route, or by the platform's
+ * handle, before it runs) and answers, or changes the state; an Error's message (naming the field) refuses it.
  */
 export type ControlHandler<K extends ControlRoute> = (
-  body: ControlRoutes[K]['request'],
+  body: ActionBody<K>,
 ) => ControlAnswer<K> | Promise<ControlAnswer<K>>;
+
+/** The body an action gets: its route's schema's output (defaults filled in), or the contract's body. */
+type ActionBody<K extends ControlRoute> = K extends keyof typeof CONTROL_BODIES
+  ? z.output<(typeof CONTROL_BODIES)[K]>
+  : ControlRoutes[K]['request'];
 
 /** An action for every control route. */
 export type ControlHandlers = { [K in ControlRoute]: ControlHandler<K> };
 
-/**
- * The platform's control actions, by `METHOD /path`: what the messenger page does over HTTP and what
- * `startDevPlatform`'s handle does in-process (install, grant, revoke, ...). Each one that changes the state returns
- * nothing; the router then saves the state and tells the page.
- */
-export function controlActions(ctx: ControlContext): Pick<ControlHandlers, StateRoute> {
+/** The helpers the actions share: the state, webhook events, and the person a body names (or the current one). */
+function actionHelpers(ctx: ControlContext) {
   const { state } = ctx;
   // An event about a person names their tenant; one about the app (a revoked version), the first tenant's.
   const emit = (event: string, fields: Record<string, unknown>) => {
@@ -80,7 +81,12 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
 
-  const routes: Pick<ControlHandlers, StateRoute> = {
+  return { state, emit, userOf, setScope };
+}
+
+/** What a person does in the messenger: tokens, installs, scopes, messages, rooms, settings. */
+function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: ReturnType<typeof actionHelpers>) {
+  return {
     'GET /__svc/state': () => state,
     'POST /__svc/subject-token': async (b) => ({
       subject_token: await ctx.idp.subjectToken(userOf(b.user_id).id),
@@ -157,6 +163,12 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       if (here && !here.members.includes(me))
         state.settings.current_room_id = state.rooms.find((r) => r.members.includes(me))?.id ?? '';
     },
+  } satisfies Partial<Pick<ControlHandlers, StateRoute>>;
+}
+
+/** What the administrator and the developer do: reset, deliveries, revocation, secret rotation. */
+function adminActions(ctx: ControlContext, { state, emit, userOf }: ReturnType<typeof actionHelpers>) {
+  return {
     'POST /__svc/reset': () => {
       // Back to a fresh start, in place (the router, the handle and the state file all hold this object); the
       // revision keeps counting so pages take the fresh state as the newest.
@@ -200,14 +212,15 @@ export function controlActions(ctx: ControlContext): Pick<ControlHandlers, State
       };
       return ctx.rotated?.(endedOverlap) ?? undefined;
     },
-  };
-  // Each route's body is checked against its schema before the action sees it.
-  const checked: Record<string, (body: unknown) => unknown> = {};
-  for (const [route, run] of Object.entries(routes) as [string, (body: unknown) => unknown][]) {
-    const schema = Object.hasOwn(CONTROL_BODIES, route)
-      ? (CONTROL_BODIES as Record<string, z.ZodType>)[route]
-      : undefined;
-    checked[route] = (body) => run(schema ? parseBody(schema, body) : body);
-  }
-  return checked as unknown as Pick<ControlHandlers, StateRoute>;
+  } satisfies Partial<Pick<ControlHandlers, StateRoute>>;
+}
+
+/**
+ * The platform's control actions, by `METHOD /path`: what the messenger page does over HTTP and what
+ * `startDevPlatform`'s handle does in-process (install, grant, revoke, ...). Each one that changes the state returns
+ * nothing; its route (or the handle) then saves the state and tells the pages.
+ */
+export function controlActions(ctx: ControlContext): Pick<ControlHandlers, StateRoute> {
+  const helpers = actionHelpers(ctx);
+  return { ...personActions(ctx, helpers), ...adminActions(ctx, helpers) };
 }

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { ControlRoutes } from '../devContract';
 import { WEBHOOK_EVENTS } from '../../server/events';
 import { LIMITS } from './limits';
 
@@ -20,7 +19,10 @@ const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
 
 const userAction = z.object({ user_id: id('user_id').optional() });
 
-/** The body schema of each control route that takes one. @internal */
+/**
+ * The body schema of each control route that takes one: what the route checks, and (its input) the body type the
+ * contract names (`ControlBody` in src/dev/devContract.ts). @internal
+ */
 export const CONTROL_BODIES = {
   'POST /__svc/subject-token': z.object({ user_id: id('user_id').optional(), agent_id: id('agent_id').optional() }),
   'POST /__svc/install': userAction,
@@ -92,18 +94,19 @@ export const CONTROL_BODIES = {
       })
       .optional(),
   }),
-} satisfies { [K in keyof ControlRoutes]?: z.ZodType<ControlRoutes[K]['request']> };
-
-/**
- * Parses a body with a schema, or throws an Error whose message is the first problem's sentence (naming the field).
- * @internal
- */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  // Zod's own sentences (a wrong type at the root) lack the field; ours start with it.
-  const message = issue?.message ?? 'the body is not valid.';
-  throw new Error(field && !message.startsWith(field) ? `${field}: ${message}` : message);
-}
+  'POST /__svc/page-event': z.discriminatedUnion(
+    'type',
+    [
+      z.object({
+        type: z.literal('launch'),
+        user: z.string({ error: 'user must be a string: send the person id.' }).max(LIMITS.id),
+        room: z.string({ error: 'room must be a string: send the room id.' }).max(LIMITS.id),
+      }),
+      z.object({
+        type: z.literal('no-hello'),
+        seconds: z.number({ error: 'seconds must be a number: send how long the app was silent.' }),
+      }),
+    ],
+    { error: "type must be 'launch' or 'no-hello': send one of them." },
+  ),
+};

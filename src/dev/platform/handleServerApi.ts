@@ -8,7 +8,7 @@ import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
 import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
 import { LIMITS } from './limits';
-import { decodeUtf8 } from './readRequestBody';
+import { parseJsonObject } from './parseJsonObject';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */
 export interface ApiRequest {
@@ -78,17 +78,14 @@ function decodeSegments(path: string): string[] | undefined {
   }
 }
 
-/**
- * The server API emulator (`/v1`): every endpoint and rule of the platform's server API, as a pure request → answer function
- * over the platform state.
- * @internal
- */
-export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext): Promise<ApiAnswer> {
-  const instance = request.path.split('?')[0] ?? request.path;
-  const problem = (name: ProblemName, detail: string, headers: Record<string, string> = {}) => {
-    const p = createProblem(ctx.errorsUrl, name, detail, instance);
-    return json(p.status, p, { 'content-type': 'application/problem+json', ...headers });
-  };
+/** Builds a problem answer about this request. */
+type ProblemOf = (name: ProblemName, detail: string, headers?: Record<string, string>) => ApiAnswer;
+
+/** Endpoint answers by operationId, given the parameters decoded from the path. */
+type Answers = Record<string, (params: Record<string, string>) => Promise<ApiAnswer>>;
+
+/** The rules every request passes first: its signature, the vendor's rate limit, a version not revoked. */
+async function admit(request: ApiRequest, ctx: ServerApiContext, problem: ProblemOf): Promise<ApiAnswer | undefined> {
   try {
     await verifySignature(
       { body: request.body, headers: request.headers },
@@ -117,29 +114,25 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       'version-revoked',
       `Version ${ctx.state.version} was revoked: stop serving it and ship a new version.`,
     );
+}
 
-  let body: Record<string, unknown> = {};
-  if (request.method === 'POST') {
-    const text = decodeUtf8(request.body);
-    if (text === undefined)
-      return problem('invalid-request', 'The body is not valid UTF-8: send JSON encoded as UTF-8.');
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error();
-      body = parsed as Record<string, unknown>;
-    } catch {
-      return problem(
-        'invalid-request',
-        'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
-      );
-    }
-  }
-  const segments = decodeSegments(instance);
-  if (!segments)
-    return problem(
+/** A POST's body as a JSON object (`{}` for other methods), or the problem that says what is wrong with it. */
+function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<string, unknown> } | { refused: ApiAnswer } {
+  if (request.method !== 'POST') return { body: {} };
+  const read = parseJsonObject(request.body);
+  if (!('fault' in read)) return { body: read.value };
+  return {
+    refused: problem(
       'invalid-request',
-      `The path ${instance} has malformed percent-encoding: encode each segment with encodeURIComponent.`,
-    );
+      read.fault === 'utf8'
+        ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'
+        : 'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
+    ),
+  };
+}
+
+/** What the endpoints share: the state, the body checked against a schema, and the refusals they have in common. */
+function answerHelpers(ctx: ServerApiContext, body: Record<string, unknown>, problem: ProblemOf) {
   const { state } = ctx;
   const userByAppId = (id: string) => state.users.find((u) => u.app_user_id === id && !u.deprovisioned);
   const appUsers = () =>
@@ -167,8 +160,15 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       `app_user_id ${id} is unknown or left the tenant: use the sub of the person's token (known now: ${appUsers()}).`,
     );
 
-  // Each endpoint's answer, by its operationId in the contract, with its parameters decoded from the path.
-  const answers: Record<string, (params: Record<string, string>) => Promise<ApiAnswer>> = {
+  return { ctx, state, problem, userByAppId, parse, checkApp, unknownUser };
+}
+
+/** The helpers of one request. */
+type Helpers = ReturnType<typeof answerHelpers>;
+
+/** The endpoints that post into the messenger: a card into a room, a notification to a person. */
+function postingAnswers({ ctx, state, problem, userByAppId, parse, checkApp, unknownUser }: Helpers): Answers {
+  return {
     postCard: async ({ room_id = '' }) => {
       const parsed = parse(SERVER_API_SCHEMAS.PostCardRequest);
       if ('refused' in parsed) return parsed.refused;
@@ -231,6 +231,12 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       await ctx.changed();
       return json(201, { notification_id: notification.id });
     },
+  };
+}
+
+/** The endpoints that read: an installation, and who an agent acts for. */
+function readingAnswers({ ctx, state, problem, userByAppId, parse, unknownUser }: Helpers): Answers {
+  return {
     getInstallation: async ({ mini_app_id = '', app_user_id = '' }) => {
       if (mini_app_id !== state.mini_app_id)
         return problem(
@@ -276,6 +282,32 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       });
     },
   };
+}
+
+/**
+ * The server API emulator (`/v1`): every endpoint and rule of the platform's server API, as a pure request → answer function
+ * over the platform state.
+ * @internal
+ */
+export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext): Promise<ApiAnswer> {
+  const instance = request.path.split('?')[0] ?? request.path;
+  const problem = (name: ProblemName, detail: string, headers: Record<string, string> = {}) => {
+    const p = createProblem(ctx.errorsUrl, name, detail, instance);
+    return json(p.status, p, { 'content-type': 'application/problem+json', ...headers });
+  };
+  const refused = await admit(request, ctx, problem);
+  if (refused) return refused;
+  const read = readBody(request, problem);
+  if ('refused' in read) return read.refused;
+  const segments = decodeSegments(instance);
+  if (!segments)
+    return problem(
+      'invalid-request',
+      `The path ${instance} has malformed percent-encoding: encode each segment with encodeURIComponent.`,
+    );
+  const helpers = answerHelpers(ctx, read.body, problem);
+  // Each endpoint's answer, by its operationId in the contract, with its parameters decoded from the path.
+  const answers = { ...postingAnswers(helpers), ...readingAnswers(helpers) };
   const atPath = SERVER_API_ENDPOINTS.filter((e) => matchPath(pattern(e.path), segments));
   const endpoint = atPath.find((e) => e.method === request.method);
   if (endpoint) return answers[endpoint.operationId]!(matchPath(pattern(endpoint.path), segments)!);

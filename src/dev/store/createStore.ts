@@ -1,10 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { compareVersions } from '../../manifest';
 import { nextPatch } from '../../manifest/version';
 import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage } from '../../package';
 import { checkControlRequest } from '../platform/checkControlRequest';
-import { readRequestBody } from '../platform/readRequestBody';
+import type { PlatformEnv } from '../platform/PlatformEnv';
+import { sameToken } from '../sameToken';
 import type { DevState, DevStoreVersion } from '../devContract';
 import { STORE_PATH } from './storePath';
 
@@ -50,6 +52,94 @@ export interface StoreOptions {
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
+/** A store problem about the upload path, its type under `<origin>/errors/store/`. */
+function storeProblem(origin: string) {
+  return (name: StoreProblemName, detail: string, extra: Record<string, unknown> = {}): StoreAnswer => {
+    const { status, title } = STORE_PROBLEMS[name];
+    return {
+      ok: false,
+      status,
+      body: { type: `${origin}/errors/store/${name}`, title, status, detail, instance: STORE_PATH, ...extra },
+    };
+  };
+}
+
+/**
+ * Checks one package against the store's rules (verified as a host does, the app this store runs, the key its id is
+ * bound to, a higher version) and, when it passes, records it as the installed version.
+ */
+async function acceptPackage(
+  options: StoreOptions,
+  problem: ReturnType<typeof storeProblem>,
+  bytes: Uint8Array,
+): Promise<StoreAnswer> {
+  const { state } = options;
+  const maxBytes = options.maxBytes ?? MAX_PACKAGE_BYTES;
+  const record = state.store;
+  const bound = record ? new Uint8Array(Buffer.from(record.key, 'base64')) : undefined;
+  let pkg: VerifiedPackage;
+  try {
+    pkg = await verifyPackage(bytes, { maxBytes, trustedKeys: bound ? [bound] : [] });
+  } catch (error) {
+    if (!isPackageError(error)) throw error;
+    if (error.code === 'too-large') return problem('payload-too-large', error.message, { code: error.code });
+    return problem('invalid-package', `The package failed the check ${error.code}: ${error.message}`, {
+      code: error.code,
+    });
+  }
+  if (pkg.id !== state.mini_app_id)
+    return problem(
+      'wrong-app',
+      `This svc dev runs the app ${state.mini_app_id}; the package is ${pkg.id}. Publish it to the svc dev that runs ${pkg.id}.`,
+    );
+  const signer = (key: Uint8Array) => pkg.signers.find((s) => base64(s.publicKey) === base64(key));
+  let key = pkg.signers.find((s) => s.id === pkg.id);
+  if (record && bound) {
+    const boundSigner = signer(bound);
+    if (!boundSigner)
+      return problem(
+        'key-not-bound',
+        `The id ${pkg.id} is bound to the key ${record.key_id}, and the package is signed by ${pkg.signers.map((s) => s.id).join(', ')}. Sign with the bound key; to move to a new key, sign one release with both (svc pack --key old.pem --key new.pem).`,
+        { bound_key_id: record.key_id },
+      );
+    const others = pkg.signers.filter((s) => s !== boundSigner);
+    if (others.length > 1)
+      return problem(
+        'key-not-bound',
+        `A rotation moves the id to one new key, and the package is signed by ${others.length} keys besides the bound one (${others.map((s) => s.id).join(', ')}). Sign with the bound key and the one new key.`,
+      );
+    key = others[0] ?? boundSigner;
+  }
+  if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
+  if (record && compareVersions(pkg.version, record.highest) <= 0)
+    return problem(
+      'version-not-higher',
+      `Version ${pkg.version} is not higher than ${record.highest}, the highest version this store accepted for ${pkg.id} (revoked versions count): publish a higher version, such as ${nextPatch(record.highest)}.`,
+      { version: pkg.version, highest: record.highest },
+    );
+  // No await between the checks above and this write: the next upload sees it.
+  const distribution = pkg.manifest.distribution;
+  const version: DevStoreVersion = {
+    version: pkg.version,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    signers: pkg.signers.map((s) => s.id),
+    accepted_at: new Date().toISOString(),
+    ...(distribution?.channel === 'tenant-private' ? { tenants: [...distribution.tenants] } : {}),
+  };
+  state.store = {
+    key: base64(key.publicKey),
+    key_id: key.id,
+    highest: pkg.version,
+    versions: [...(record?.versions ?? []), version],
+  };
+  state.version = pkg.version;
+  state.version_revoked = false;
+  for (const installation of state.installations) installation.version = pkg.version;
+  await options.changed();
+  options.accepted(pkg);
+  return { ok: true, status: 201, body: { id: pkg.id, key_id: key.id, ...version } };
+}
+
 /**
  * The local store of `svc dev`, holding the platform's version rules: it verifies each package as a host does; binds
  * the id to its key on the first upload and afterwards accepts only packages signed by the bound key (one signed by
@@ -58,130 +148,64 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
  * pass. An accepted version becomes the installed version, and is served at once.
  */
 export function createStore(options: StoreOptions) {
-  const { state } = options;
   const maxBytes = options.maxBytes ?? MAX_PACKAGE_BYTES;
   // Uploads run one after another: each one's check and write see the last one's result.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const problem = (name: StoreProblemName, detail: string, extra: Record<string, unknown> = {}): StoreAnswer => {
-    const { status, title } = STORE_PROBLEMS[name];
-    return {
-      ok: false,
-      status,
-      body: { type: `${options.origin}/errors/store/${name}`, title, status, detail, instance: STORE_PATH, ...extra },
-    };
-  };
-
-  async function accept(bytes: Uint8Array): Promise<StoreAnswer> {
-    const record = state.store;
-    const bound = record ? new Uint8Array(Buffer.from(record.key, 'base64')) : undefined;
-    let pkg: VerifiedPackage;
-    try {
-      pkg = await verifyPackage(bytes, { maxBytes, trustedKeys: bound ? [bound] : [] });
-    } catch (error) {
-      if (!isPackageError(error)) throw error;
-      if (error.code === 'too-large') return problem('payload-too-large', error.message, { code: error.code });
-      return problem('invalid-package', `The package failed the check ${error.code}: ${error.message}`, {
-        code: error.code,
-      });
-    }
-    if (pkg.id !== state.mini_app_id)
-      return problem(
-        'wrong-app',
-        `This svc dev runs the app ${state.mini_app_id}; the package is ${pkg.id}. Publish it to the svc dev that runs ${pkg.id}.`,
-      );
-    const signer = (key: Uint8Array) => pkg.signers.find((s) => base64(s.publicKey) === base64(key));
-    let key = pkg.signers.find((s) => s.id === pkg.id);
-    if (record && bound) {
-      const boundSigner = signer(bound);
-      if (!boundSigner)
-        return problem(
-          'key-not-bound',
-          `The id ${pkg.id} is bound to the key ${record.key_id}, and the package is signed by ${pkg.signers.map((s) => s.id).join(', ')}. Sign with the bound key; to move to a new key, sign one release with both (svc pack --key old.pem --key new.pem).`,
-          { bound_key_id: record.key_id },
-        );
-      const others = pkg.signers.filter((s) => s !== boundSigner);
-      if (others.length > 1)
-        return problem(
-          'key-not-bound',
-          `A rotation moves the id to one new key, and the package is signed by ${others.length} keys besides the bound one (${others.map((s) => s.id).join(', ')}). Sign with the bound key and the one new key.`,
-        );
-      key = others[0] ?? boundSigner;
-    }
-    if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
-    if (record && compareVersions(pkg.version, record.highest) <= 0)
-      return problem(
-        'version-not-higher',
-        `Version ${pkg.version} is not higher than ${record.highest}, the highest version this store accepted for ${pkg.id} (revoked versions count): publish a higher version, such as ${nextPatch(record.highest)}.`,
-        { version: pkg.version, highest: record.highest },
-      );
-    // No await between the checks above and this write: the next upload sees it.
-    const distribution = pkg.manifest.distribution;
-    const version: DevStoreVersion = {
-      version: pkg.version,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      signers: pkg.signers.map((s) => s.id),
-      accepted_at: new Date().toISOString(),
-      ...(distribution?.channel === 'tenant-private' ? { tenants: [...distribution.tenants] } : {}),
-    };
-    state.store = {
-      key: base64(key.publicKey),
-      key_id: key.id,
-      highest: pkg.version,
-      versions: [...(record?.versions ?? []), version],
-    };
-    state.version = pkg.version;
-    state.version_revoked = false;
-    for (const installation of state.installations) installation.version = pkg.version;
-    await options.changed();
-    options.accepted(pkg);
-    return { ok: true, status: 201, body: { id: pkg.id, key_id: key.id, ...version } };
-  }
+  const problem = storeProblem(options.origin);
+  const accept = (bytes: Uint8Array) => acceptPackage(options, problem, bytes);
 
   /** Whether the request may publish: `svc publish`'s bearer token, or the messenger page's control request. */
-  const refusal = (req: IncomingMessage): string | undefined => {
-    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const refusal = (headers: Record<string, string>): string | undefined => {
+    const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
     if (bearer === undefined)
-      return checkControlRequest(req.headers, { token: options.controlToken, origin: options.origin });
-    const a = Buffer.from(bearer);
-    const b = Buffer.from(options.publishToken);
+      return checkControlRequest(headers, { token: options.controlToken, origin: options.origin });
     const expectedHost = new URL(options.origin).host;
-    if (req.headers.host !== expectedHost) return `Host must be ${expectedHost}.`;
-    if (req.headers.origin !== undefined) return 'A page may not publish with the publish token; use the messenger.';
-    return a.length === b.length && timingSafeEqual(a, b)
+    if (headers.host !== expectedHost) return `Host must be ${expectedHost}.`;
+    if (headers.origin !== undefined) return 'A page may not publish with the publish token; use the messenger.';
+    return sameToken(bearer, options.publishToken)
       ? undefined
       : 'The publish token is wrong: run svc publish on the machine where this svc dev runs.';
   };
+  const send = ({ status, body }: StoreAnswer) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': status === 201 ? 'application/json' : 'application/problem+json' },
+    });
+  const upload = (bytes: Uint8Array): Promise<StoreAnswer> => {
+    const run = queue.then(() => accept(bytes));
+    queue = run.catch(() => {});
+    return run;
+  };
+  // The method, then who asks, then the size: a stranger learns nothing of the limit.
+  const routes = new Hono<PlatformEnv>()
+    .post(
+      STORE_PATH,
+      async (c, next) => {
+        const refused = refusal(Object.fromEntries(c.req.raw.headers));
+        if (refused) return send(problem('forbidden', refused));
+        await next();
+      },
+      bodyLimit({
+        maxSize: maxBytes,
+        onError: () =>
+          send(
+            problem(
+              'payload-too-large',
+              `The package is over ${maxBytes} bytes, the store's limit: ship smaller assets.`,
+            ),
+          ),
+      }),
+      async (c) => send(await upload(new Uint8Array(await c.req.arrayBuffer()))),
+    )
+    .all(STORE_PATH, () =>
+      send(problem('method-not-allowed', `POST the package's bytes (application/octet-stream) to ${STORE_PATH}.`)),
+    );
 
   return {
-    /**
-     * Uploads a package: resolves to the accepted version (201) or a problem detail. Uploads run one at a time.
-     */
-    upload(bytes: Uint8Array): Promise<StoreAnswer> {
-      const run = queue.then(() => accept(bytes));
-      queue = run.catch(() => {});
-      return run;
-    },
-    /** Whether the request is for the store (it reads its own binary body, so it comes before the router). */
-    owns: (req: IncomingMessage) => (req.url ?? '').split('?')[0] === STORE_PATH,
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const answer = async (): Promise<StoreAnswer> => {
-        if (req.method !== 'POST')
-          return problem('method-not-allowed', `POST the package's bytes (application/octet-stream) to ${STORE_PATH}.`);
-        const refused = refusal(req);
-        if (refused) return problem('forbidden', refused);
-        const read = await readRequestBody(req, maxBytes);
-        if ('tooLarge' in read)
-          return problem(
-            'payload-too-large',
-            `The package is over ${maxBytes} bytes, the store's limit: ship smaller assets.`,
-          );
-        return this.upload(read.bytes);
-      };
-      const { status, body } = await answer();
-      res
-        .writeHead(status, { 'content-type': status === 201 ? 'application/json' : 'application/problem+json' })
-        .end(JSON.stringify(body));
-    },
+    /** Uploads a package: resolves to the accepted version (201) or a problem detail. Uploads run one at a time. */
+    upload,
+    /** The store's route on the messenger origin (`POST` {@link STORE_PATH}): it answers its own problem types. */
+    routes,
   };
 }

@@ -1,6 +1,8 @@
 import { SvcError } from '../../protocol/SvcError';
 import { manifestFacts } from '../../manifest/manifestFacts';
 import { type StoredPatch, withPatches } from '../platform/trackChanges';
+import { hc } from 'hono/client';
+import type { ControlApp } from '../platform/createControlApp';
 import {
   CONTROL_PREFIX,
   CONTROL_TOKEN_HEADER,
@@ -17,6 +19,20 @@ import { STORE_PATH } from '../store/storePath';
 const token = new URLSearchParams(location.search).get('token') ?? '';
 
 /**
+ * The control API's typed client: its routes, bodies and answers are the platform's control app's own types
+ * (src/dev/platform/createControlApp.ts), on this page's origin, each request carrying the launch token.
+ */
+const client = hc<ControlApp>('', { headers: { [CONTROL_TOKEN_HEADER]: token } });
+
+/** The client's call of a route: `POST /__svc/notifications/read` is `client.__svc.notifications.read.$post`. */
+function callOf(route: ControlRoute): (args?: { json: unknown }) => Promise<Response> {
+  const [method, path] = route.split(' ') as [string, string];
+  let at = client as unknown as Record<string, unknown>;
+  for (const part of path.split('/').filter(Boolean)) at = at[part] as Record<string, unknown>;
+  return at[`$${method.toLowerCase()}`] as (args?: { json: unknown }) => Promise<Response>;
+}
+
+/**
  * Calls a route of the control API with its body (none for a GET) and resolves with its answer, as the contract
  * types them; rejects with the problem's detail (which names the field).
  */
@@ -24,12 +40,7 @@ export async function control<R extends ControlRoute>(
   route: R,
   ...[body]: ControlRoutes[R]['request'] extends undefined ? [] : [ControlRoutes[R]['request']]
 ): Promise<ControlRoutes[R]['response']> {
-  const [method, path] = route.split(' ') as [string, string];
-  const res = await fetch(path, {
-    method,
-    headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const res = await callOf(route)(body === undefined ? undefined : { json: body });
   const answer = await res.json();
   if (!res.ok) throw new Error(answer.detail ?? `${route} failed (${res.status})`);
   return answer;
@@ -51,14 +62,8 @@ export async function uploadPackage(bytes: ArrayBuffer): Promise<{ version: stri
 }
 
 /** Tells the terminal what only the page knows; best effort (the page works without a terminal). */
-export const pageEvent = (
-  event: { type: 'launch'; user: string; room: string } | { type: 'no-hello'; seconds: number },
-) =>
-  void fetch(`${CONTROL_PREFIX}/page-event`, {
-    method: 'POST',
-    headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-    body: JSON.stringify(event),
-  }).catch(() => {});
+export const pageEvent = (event: ControlRoutes['POST /__svc/page-event']['request']) =>
+  void client.__svc['page-event'].$post({ json: event }).catch(() => {});
 
 /** The configuration the page starts from. */
 export const loadConfig = () => control('GET /__svc/config');

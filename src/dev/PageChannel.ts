@@ -1,0 +1,23 @@
+/**
+ * One open messenger page, as the platform's event stream reaches it: what the agent bridge needs to run a call in
+ * it, and nothing of how the stream is served.
+ * @internal
+ */
+export interface OpenPage {
+  /** Sends one server-sent event frame (`event: …\ndata: …\n\n`); a no-op once the page closed. */
+  send(frame: string): void;
+  /** Whether the page's stream ended (the tab closed or reloaded, or the platform stopped). */
+  readonly closed: boolean;
+  /** Calls `listener` once when the page closes; returns a function that removes it. */
+  onClose(listener: () => void): () => void;
+}
+
+/**
+ * The open messenger pages of a platform: the seam between the platform (which serves their event streams) and the
+ * agent bridge (which relays calls to the newest one).
+ * @internal
+ */
+export interface PageChannel {
+  /** The open pages, oldest first. */
+  pages(): readonly OpenPage[];
+}

@@ -1,0 +1,51 @@
+import type { Manifest } from '../../manifest';
+import type { DevState } from '../devContract';
+import { offeredTo } from '../store/offeredTo';
+import type { IdentityProviderOptions } from './createIdentityProvider';
+
+/** What an exchange is decided on. @internal */
+export interface ExchangeRules {
+  state: DevState;
+  /** The manifest's audience: the only one a token is exchanged for. */
+  audience: string;
+  /** The manifest of the version running now (the package served, else the app folder's). */
+  running(): Manifest | undefined;
+  /** The app's manifest (its `auth.scopes`), or undefined for a backend's test that names only an id. */
+  manifest(): Manifest | undefined;
+}
+
+/**
+ * The platform's rules for a token exchange: the audience must be the app's; the person must still be in the
+ * tenant, the version not revoked, the app offered to the person's tenant and installed for them. The token carries
+ * the scopes asked for that the app declares (consented at install), or, without a manifest, that the person granted.
+ * @internal
+ */
+export function authorizeExchange(rules: ExchangeRules): IdentityProviderOptions['authorize'] {
+  const { state, audience } = rules;
+  return ({ userId, audience: asked, scopes }) => {
+    const user = state.users.find((u) => u.id === userId);
+    if (asked !== audience)
+      return {
+        refuse: `audience ${asked} is not this mini app's: send ${audience} (auth.audience in the manifest).`,
+        error: 'invalid_target',
+      };
+    if (!user || user.deprovisioned)
+      return {
+        refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
+      };
+    if (state.version_revoked)
+      return { refuse: `Version ${state.version} of the mini app was revoked: update the app to a published version.` };
+    const running = rules.running();
+    const notOffered = running && offeredTo(running, user.tenant_id);
+    if (notOffered) return { refuse: notOffered };
+    const installed = state.installations.some((i) => i.user_id === userId && i.installed);
+    if (!installed) return { refuse: 'The mini app is not installed for this person: install it first.' };
+    const auth = rules.manifest()?.auth;
+    const allowed = auth
+      ? auth.type === 'none'
+        ? []
+        : (auth.scopes ?? [])
+      : (state.grants.find((g) => g.user_id === userId)?.scopes ?? []);
+    return { appUserId: user.app_user_id, scopes: scopes.filter((s) => allowed.includes(s)) };
+  };
+}

@@ -1,0 +1,101 @@
+import type { DevEvent } from '../DevEvent';
+import type { DevNotice } from '../DevPlatformOptions';
+import { type DevState, type DevStreamEvents, streamFrame } from '../devContract';
+import type { Pages } from './createPageChannel';
+import type { SigningSecrets } from './signingSecrets';
+import type { StateFile } from './stateFile';
+import { type Patch, patchesJson, trackChanges } from './trackChanges';
+
+/** What {@link createChanges} records, saves and tells. @internal */
+export interface ChangesOptions {
+  /** The state as loaded (or fresh): every write through the returned `state` is recorded. */
+  raw: DevState;
+  secrets: SigningSecrets;
+  /** The state file (`--state`), if any. */
+  file: StateFile | undefined;
+  pages: Pages;
+  tell(event: DevEvent): void;
+  notice(kind: DevNotice['kind'], message: string): Promise<void> | void;
+  onChange?(state: DevState): void;
+}
+
+/**
+ * The platform's changes: the tracked state, and `changed()`, which bumps the revision, tells the terminal the new
+ * webhook attempts, streams the change's patches to every page and appends them to the journal.
+ * @internal
+ */
+export function createChanges(options: ChangesOptions) {
+  const { raw, file, pages } = options;
+  // Every write through `state` is recorded, so a change appends only what it changed to the journal.
+  let patches: Patch[] = [];
+  const state = trackChanges(raw, (patch) => patches.push(patch));
+  let secretsChanged = false;
+  // Attempts already told, per delivery: a change reports only the new ones. Those a saved state holds were told
+  // by the run that made them, so a restart does not print an old delivery as new.
+  const toldAttempts = new Map<string, number>(raw.deliveries.map((d) => [d.id, d.attempts.length]));
+  const tellAttempts = () => {
+    for (const d of raw.deliveries) {
+      const told = toldAttempts.get(d.id) ?? 0;
+      d.attempts.slice(told).forEach((a, i) => {
+        options.tell({
+          type: 'webhook',
+          event: d.event,
+          delivery_id: d.id,
+          attempt: told + i + 1,
+          duration_ms: a.duration_ms,
+          ...(a.status === undefined ? { error: a.error } : { status: a.status }),
+          ...(d.resend_of ? { resend_of: d.resend_of } : {}),
+        });
+      });
+      toldAttempts.set(d.id, d.attempts.length);
+    }
+  };
+  /** Sends one event to every open page (serialised only when one listens). */
+  const broadcast = <K extends keyof DevStreamEvents>(type: K, data: DevStreamEvents[K]) => {
+    if (pages.listening) pages.broadcast(streamFrame(type, data));
+  };
+  // Pages get the whole state when they connect, then each change as the patches it made (what the journal
+  // appends): a change costs the page the same whatever the size of the state.
+  const broadcastPatches = (batch: Patch[]) => {
+    if (!pages.listening || batch.length === 0) return;
+    pages.broadcast(
+      `event: patch\ndata: {"type":"patch","revision":${raw.revision ?? 0},"p":${patchesJson(batch)}}\n\n`,
+    );
+  };
+  // Resolves once the change is on disk (with --state), so a change is answered only when it is durable; a failed
+  // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).
+  const changed = async (): Promise<void> => {
+    state.revision = (state.revision ?? 0) + 1;
+    tellAttempts();
+    options.onChange?.(raw);
+    const batch = patches;
+    patches = [];
+    broadcastPatches(batch);
+    if (!file) return;
+    const secretsJson = secretsChanged ? `,"secrets":${JSON.stringify(options.secrets)}` : '';
+    const line = `{"p":${patchesJson(batch)}${secretsJson}}\n`;
+    secretsChanged = false;
+    try {
+      await file.append(line);
+    } catch (error) {
+      const message = (error as Error).message;
+      broadcast('problem', { type: 'problem', message });
+      await options.notice('save-failed', message);
+      throw error;
+    }
+  };
+  return {
+    state,
+    changed,
+    /** For changes nobody waits on (webhook attempts): a failure is reported by `changed` itself. */
+    changedInBackground: () => void changed().catch(() => {}),
+    /** The next change saves the signing secrets too (a rotation). */
+    secretsChanged() {
+      secretsChanged = true;
+    },
+    broadcast,
+  };
+}
+
+/** The changes of one platform. @internal */
+export type Changes = ReturnType<typeof createChanges>;

@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono } from 'hono';
+import { PROBLEMS, type ProblemName } from '../../server/problems';
+import type { ControlApp } from './createControlApp';
+import type { Guards } from './createGuards';
+import type { PlatformEnv } from './PlatformEnv';
+import { ProblemError } from './ProblemError';
+import { problemResponse } from './problemResponse';
+import { requestPath } from './requestPath';
+
+/** The parts the one app is made of, each built by the platform. @internal */
+export interface PlatformAppParts {
+  /** The messenger origin, `http://127.0.0.1:<port>`: problem types live under `<origin>/errors/`. */
+  origin: string;
+  guards: Guards;
+  /** The identity provider's routes (`/realms/...`). */
+  identity: Hono<PlatformEnv>;
+  /** The server API (`/v1/...`). */
+  serverApi: Hono<PlatformEnv>;
+  /** The page, its script and its event stream. */
+  page: Hono<PlatformEnv>;
+  /** The store's upload route. */
+  store: Hono<PlatformEnv>;
+  /** The guarded control API. */
+  control: ControlApp;
+  /** The agent bridge's MCP endpoint while it runs: it answers on the node request and response. */
+  mcp(): { handle(req: IncomingMessage, res: ServerResponse): void } | undefined;
+  /** The MCP endpoint's path (`/mcp`). */
+  mcpPath: string;
+}
+
+/**
+ * The one HTTP app of the messenger origin, in the order routes are tried: the identity provider, the problem types
+ * (`/errors/<name>`), the server API, the page, the store, the MCP endpoint, and the guarded control API. Every
+ * error is answered by one handler as problem details (RFC 9457); an unknown route is one too.
+ * @internal
+ */
+export function createPlatformApp(parts: PlatformAppParts) {
+  const app = new Hono<PlatformEnv>();
+  app.onError((error, c) => {
+    if (error instanceof ProblemError)
+      return problemResponse(parts.origin, error.problem, error.detail, requestPath(c), error.headers);
+    return problemResponse(
+      parts.origin,
+      'internal-error',
+      `The platform failed on this request (${error.message}): retry, and report it if it happens again.`,
+      requestPath(c),
+    );
+  });
+  app.notFound((c) =>
+    problemResponse(
+      parts.origin,
+      'not-found',
+      `There is no route ${requestPath(c)}: open the URL svc dev printed.`,
+      requestPath(c),
+    ),
+  );
+  app.route('/', parts.identity);
+  // Each problem's `type` URI resolves to a line saying what it is.
+  app.get('/errors/:name', (c, next) => {
+    const name = c.req.param('name');
+    if (!Object.hasOwn(PROBLEMS, name)) return next();
+    const { status, title } = PROBLEMS[name as ProblemName];
+    return c.body(`${name} (${status}): ${title}. The answer's detail says what to do.\n`, 200, {
+      'content-type': 'text/plain; charset=utf-8',
+    });
+  });
+  app.route('/', parts.serverApi);
+  app.route('/', parts.page);
+  app.route('/', parts.store);
+  // The MCP SDK reads its own body and writes its own answer (a stream, for some calls) on node's objects.
+  app.all(parts.mcpPath, (c) => {
+    const mcp = parts.mcp();
+    const { incoming, outgoing } = c.env ?? {};
+    if (!mcp || !incoming || !outgoing)
+      throw new ProblemError('not-found', `There is no route ${parts.mcpPath}: svc dev runs no agent bridge here.`);
+    mcp.handle(incoming, outgoing);
+    return RESPONSE_ALREADY_SENT;
+  });
+  app.route('/', parts.control);
+  return app;
+}
+
+/** The platform's app. @internal */
+export type PlatformApp = ReturnType<typeof createPlatformApp>;

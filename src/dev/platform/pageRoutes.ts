@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import { CONTROL_PREFIX, type DevState, streamFrame } from '../devContract';
+import { renderMessengerHtml, renderStaleTabHtml } from '../ui/messengerHtml';
+import type { Guards } from './createGuards';
+import type { Pages } from './createPageChannel';
+import type { PlatformEnv } from './PlatformEnv';
+import { ProblemError } from './ProblemError';
+import { sameToken } from '../sameToken';
+
+/** What the page's routes need. @internal */
+export interface PageRoutesContext {
+  controlToken: string;
+  guards: Guards;
+  pages: Pages;
+  state: DevState;
+  /** The messenger page's own Content-Security-Policy (it may frame the app's origin only). */
+  pageCsp: string;
+  /** The page's script, read from the build (absent until built). */
+  script(): Promise<string | undefined>;
+}
+
+/** Where the page's script is served. */
+const SCRIPT_PATH = `${CONTROL_PREFIX}/ui.js`;
+
+/**
+ * The messenger page (`/`, with the launch token in its URL), its script, and its event stream
+ * (`/__svc/events`, server-sent events: the whole state, then each change). A page of another origin can read none
+ * of them (no CORS), and the page needs the per-launch token, so a guessed URL gets nothing.
+ * @internal
+ */
+export function pageRoutes(ctx: PageRoutesContext) {
+  const { guards } = ctx;
+  return new Hono<PlatformEnv>()
+    .get('/', guards.ownHost, (c) => {
+      // A tab from an earlier run (an old launch token): a page that says what to do, not a bare refusal.
+      if (!sameToken(c.req.query('token'), ctx.controlToken))
+        return c.html(renderStaleTabHtml(), 403, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        });
+      return c.html(renderMessengerHtml({ scriptUrl: SCRIPT_PATH }), 200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': ctx.pageCsp,
+      });
+    })
+    .get(SCRIPT_PATH, guards.ownHost, async (c) => {
+      const script = await ctx.script();
+      if (!script) throw new ProblemError('not-found', 'The page script is not built: run npm run build.');
+      return c.body(script, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    })
+    .get(`${CONTROL_PREFIX}/events`, guards.control(true), (c) =>
+      ctx.pages.follow(c, streamFrame('state', { type: 'state', state: ctx.state })),
+    );
+}

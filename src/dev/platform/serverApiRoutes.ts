@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import type { DevEvent } from '../DevEvent';
+import type { DevState } from '../devContract';
+import type { IdentityProvider } from './createIdentityProvider';
+import type { Guards } from './createGuards';
+import { handleServerApi } from './handleServerApi';
+import { LIMITS } from './limits';
+import type { PlatformEnv } from './PlatformEnv';
+import { requestPath } from './requestPath';
+
+/** What the server API routes need from the platform. @internal */
+export interface ServerApiRoutesContext {
+  origin: string;
+  audience: string;
+  state: DevState;
+  idp: IdentityProvider;
+  guards: Guards;
+  /** The secrets that verify now. */
+  secrets(): string[];
+  /** The vendor's rate limit bucket: 0 when admitted, else seconds to wait. */
+  take(): number;
+  changed(): Promise<void>;
+  /** Told of each request with its answer's status and time, for the terminal. */
+  tell(event: DevEvent): void;
+}
+
+/**
+ * The server API (`/v1/...`), emulated by {@link handleServerApi}: its signature covers the exact bytes of the body,
+ * read once; each request is told to the terminal with its status and duration, refusals included.
+ * @internal
+ */
+export function serverApiRoutes(ctx: ServerApiRoutesContext) {
+  return new Hono<PlatformEnv>()
+    .use('/v1/*', async (c, next) => {
+      const started = Date.now();
+      await next();
+      ctx.tell({
+        type: 'server-api',
+        method: c.req.method,
+        path: requestPath(c),
+        status: c.res.status,
+        duration_ms: Date.now() - started,
+      });
+    })
+    .all('/v1/*', ctx.guards.limit(LIMITS.serverApiBody), async (c) => {
+      const answer = await handleServerApi(
+        {
+          method: c.req.method,
+          path: requestPath(c),
+          headers: Object.fromEntries(c.req.raw.headers),
+          body: new Uint8Array(await c.req.arrayBuffer()),
+        },
+        {
+          state: ctx.state,
+          errorsUrl: `${ctx.origin}/errors`,
+          secrets: ctx.secrets,
+          take: ctx.take,
+          notificationsScope: 'svc.notifications',
+          verifyToken: async (t) => (await ctx.idp.verify(t, ctx.audience)).payload as { sub?: string },
+          changed: ctx.changed,
+        },
+      );
+      return c.body(JSON.stringify(answer.body), answer.status as 200, answer.headers);
+    });
+}

@@ -1,0 +1,176 @@
+// The platform's one HTTP app, in-process (app.request(): no socket): each guard, limit and error answer of the
+// messenger origin, as problem details naming what to send instead.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import type { PlatformApp } from '../../src/dev/platform/createPlatformApp';
+import { platformApps } from '../../src/dev/platform/platformApps';
+
+let p: DevPlatform;
+let app: PlatformApp;
+let host: string;
+
+beforeAll(async () => {
+  p = await startDevPlatform({ miniAppId: 'polls', audience: 'https://polls.example' });
+  app = platformApps.of(p);
+  host = new URL(p.origin).host;
+});
+afterAll(() => p.close());
+
+/** A request as the messenger page sends it, with `change` applied to its headers (undefined removes one). */
+function send(method: string, path: string, body?: BodyInit, change: Record<string, string | undefined> = {}) {
+  const headers: Record<string, string | undefined> = {
+    host,
+    origin: p.origin,
+    'x-svc-dev-token': p.controlToken,
+    'content-type': 'application/json',
+    ...change,
+  };
+  const defined = Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined);
+  return app.request(`${p.origin}${path}`, { method, body, headers: defined });
+}
+
+/** The answer's problem details, checked for their type, status and content type. */
+async function problem(response: Response, status: number, name: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  const body = (await response.json()) as { type: string; status: number; detail: string; instance: string };
+  expect(body).toMatchObject({ type: `${p.origin}/errors/${name}`, status });
+  return body;
+}
+
+describe('the control API guard', () => {
+  it('answers a guarded route when Host, Origin and token are right', async () => {
+    const response = await send('GET', '/__svc/state');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { mini_app_id: string }).mini_app_id).toBe('polls');
+  });
+
+  it('refuses another Host (DNS rebinding), naming the one to use', async () => {
+    const body = await problem(await send('GET', '/__svc/state', undefined, { host: 'evil.test' }), 403, 'forbidden');
+    expect(body.detail).toContain(`Host must be ${host}`);
+  });
+
+  it('refuses a missing or wrong token without showing it', async () => {
+    for (const token of [undefined, 'x'.repeat(32), `${p.controlToken}x`]) {
+      const response = await send('POST', '/__svc/install', '{}', { 'x-svc-dev-token': token });
+      const body = await problem(response, 403, 'forbidden');
+      expect(body.detail).toMatch(/x-svc-dev-token is missing or wrong/);
+      expect(JSON.stringify(body)).not.toContain(p.controlToken);
+    }
+  });
+
+  it('refuses a foreign Origin, and a request with neither Origin nor same-origin fetch metadata', async () => {
+    const foreign = await problem(
+      await send('POST', '/__svc/install', '{}', { origin: 'http://evil.test' }),
+      403,
+      'forbidden',
+    );
+    expect(foreign.detail).toContain(`Origin must be ${p.origin}`);
+    await problem(await send('POST', '/__svc/install', '{}', { origin: undefined }), 403, 'forbidden');
+    const page = await send('GET', '/__svc/state', undefined, { origin: undefined, 'sec-fetch-site': 'same-origin' });
+    expect(page.status).toBe(200);
+  });
+
+  it('takes the token from the query on the event stream only', async () => {
+    const path = `/__svc/state?token=${p.controlToken}`;
+    await problem(await send('GET', path, undefined, { 'x-svc-dev-token': undefined }), 403, 'forbidden');
+    const refused = await send('GET', '/__svc/events?token=wrong', undefined, { 'x-svc-dev-token': undefined });
+    await problem(refused, 403, 'forbidden');
+  });
+});
+
+describe('the control API bodies', () => {
+  it('answers 413 to a body over the control limit', async () => {
+    const body = await problem(await send('POST', '/__svc/rooms', 'x'.repeat(65 * 1024)), 413, 'payload-too-large');
+    expect(body.detail).toMatch(/more than the 65536 this endpoint accepts: send a smaller body/);
+  });
+
+  it('answers 400 naming the field to a body of the wrong shape, and to one that is not a JSON object', async () => {
+    const rooms = await problem(await send('POST', '/__svc/rooms', '{"name":1}'), 400, 'invalid-request');
+    expect(rooms.detail).toMatch(/^name must be a string/);
+    const overlap = await problem(
+      await send('POST', '/__svc/rotate-secret', '{"overlap_seconds":-1}'),
+      400,
+      'invalid-request',
+    );
+    expect(overlap.detail).toMatch(/^overlap_seconds is negative/);
+    const list = await problem(await send('POST', '/__svc/install', '[1]'), 400, 'invalid-request');
+    expect(list.detail).toMatch(/must be a JSON object/);
+    const text = await problem(await send('POST', '/__svc/install', 'nope'), 400, 'invalid-request');
+    expect(text.detail).toMatch(/not JSON/);
+  });
+
+  it('checks the page events like every other route', async () => {
+    const launch = await send(
+      'POST',
+      '/__svc/page-event',
+      JSON.stringify({ type: 'launch', user: 'alice', room: 'general' }),
+    );
+    expect(launch.status).toBe(204);
+    const other = await problem(await send('POST', '/__svc/page-event', '{"type":"other"}'), 400, 'invalid-request');
+    expect(other.detail).toMatch(/type must be 'launch' or 'no-hello'/);
+    await problem(await send('POST', '/__svc/page-event', '{}', { origin: 'http://evil.test' }), 403, 'forbidden');
+  });
+
+  it('answers an action refusal as 400 naming the value', async () => {
+    const body = await problem(
+      await send('POST', '/__svc/message', JSON.stringify({ room_id: 'nowhere', text: 'hi' })),
+      400,
+      'invalid-request',
+    );
+    expect(body.detail).toMatch(/^room_id nowhere is unknown/);
+  });
+});
+
+describe('routes that do not exist', () => {
+  it('answers an unknown route with a problem, path and all', async () => {
+    const body = await problem(await send('GET', '/nothing/here'), 404, 'not-found');
+    expect(body).toMatchObject({ instance: '/nothing/here' });
+    expect(body.detail).toMatch(/There is no route \/nothing\/here/);
+  });
+
+  it('answers GET //x as an unknown route (not as the page)', async () => {
+    const body = await problem(await send('GET', '//x'), 404, 'not-found');
+    expect(body.instance).toBe('//x');
+  });
+
+  it('names the control routes that exist, after the guard', async () => {
+    const body = await problem(await send('GET', '/__svc/install'), 404, 'not-found');
+    expect(body.detail).toMatch(/There is no control route GET \/__svc\/install: use one of .*POST \/__svc\/install/);
+    await problem(await send('GET', '/__svc/nope', undefined, { origin: 'http://evil.test' }), 403, 'forbidden');
+  });
+
+  it('answers the MCP path with a problem when no agent bridge runs', async () => {
+    await problem(await send('POST', '/mcp', '{}'), 404, 'not-found');
+  });
+});
+
+describe('the page and the identity provider', () => {
+  it('serves a stale tab (no or an old launch token) a page that says what to do', async () => {
+    const stale = await send('GET', '/?token=old');
+    expect(stale.status).toBe(403);
+    expect(stale.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await stale.text()).toContain('<!doctype html>');
+    const page = await send('GET', `/?token=${p.controlToken}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    await problem(await send('GET', `/?token=${p.controlToken}`, undefined, { host: 'evil.test' }), 403, 'forbidden');
+  });
+
+  it('answers the OAuth and OpenID routes in their own terms', async () => {
+    const discovery = `/realms/${p.realm}/.well-known/openid-configuration`;
+    const wrong = await problem(await send('POST', discovery, '{}'), 405, 'method-not-allowed');
+    expect(wrong.detail).toMatch(/read with GET/);
+    const token = await send('GET', `/realms/${p.realm}/protocol/openid-connect/token`);
+    expect(token.status).toBe(405);
+    expect(token.headers.get('allow')).toBe('POST');
+    expect(await token.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('resolves each problem type to a line saying what it is', async () => {
+    const response = await send('GET', '/errors/rate-limited');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^rate-limited \(429\): Rate limited\./);
+    await problem(await send('GET', '/errors/nope'), 404, 'not-found');
+  });
+});
