@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 
+import type { Manifest } from '../manifest';
 import type { Card } from '../protocol/types';
 import type { ACCESS_TOKEN_TYPE } from './tokenExchangeForm';
 
@@ -203,8 +204,8 @@ export interface DevConfig {
   appOrigin: string;
   /** The URL the iframe loads (the package entry, or `--app-url`). */
   appUrl: string;
-  /** The manifest, validated. */
-  manifest: Record<string, unknown>;
+  /** The manifest, validated once by the platform: the page builds its host from it without validating it again. */
+  manifest: Manifest;
   /** `{authUrl}` (no realm); the token endpoint is `{authUrl}/realms/{realm}/protocol/openid-connect/token`. */
   authUrl: string;
   realm: string;

@@ -355,7 +355,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const config = (): DevConfig => ({
     appOrigin,
     appUrl,
-    manifest: (current?.manifest ?? app?.manifest ?? {}) as Record<string, unknown>,
+    manifest: (current?.manifest ?? app?.manifest ?? {}) as Manifest,
     authUrl: origin,
     realm,
     baseUrl: `${origin}/v1`,
