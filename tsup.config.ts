@@ -44,7 +44,7 @@ export default defineConfig([
   },
   {
     // The simulated messenger's page script: one browser module with everything it needs bundled in.
-    entry: { 'dev-ui': 'src/dev/ui/main.ts' },
+    entry: { 'dev-ui': 'src/dev/ui/main.tsx' },
     format: ['esm'],
     // One file (the platform serves dev-ui.js alone): main.ts's dynamic import stays inside it.
     splitting: false,

@@ -1,9 +1,9 @@
-import type { HostAnswers, HostEndpoint } from '../../host';
+import type { HostAnswers, HostEndpoint } from '../../host/core';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
 import { control } from './api';
-import { prettyJson } from './callLog';
+import { prettyJson } from './redactTokens';
 
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
 export interface McpCallView {
