@@ -3,6 +3,7 @@
 // heading order, names). A failure lists each violation with the elements it is about.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import type { Result } from 'axe-core';
 import { startDevPlatform } from '../../src/dev';
 import { exchangeManifest, type Json, oauthManifest } from '../mock/fixtures';
 import { expect, test } from './messengerTest';
@@ -14,7 +15,7 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-prac
 async function expectAccessible(page: Page, where: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).exclude('[data-testid=app-frame]').analyze();
   const found = violations.map(
-    (v) =>
+    (v: Result) =>
       `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary}`).join('\n')}`,
   );
   expect(found, `axe on ${where}`).toEqual([]);

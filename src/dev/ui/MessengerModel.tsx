@@ -17,7 +17,7 @@ import { sheet } from './sheet';
 import { toast } from './toasts';
 
 /** Set before the page reloads for a version the store accepted: whether the app was open (it reopens). */
-export const RELAUNCH = 'svc-dev-relaunch';
+const RELAUNCH = 'svc-dev-relaunch';
 
 /** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
 export const roomLabel = (room: DevRoom | null) =>

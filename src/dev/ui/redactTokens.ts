@@ -1,7 +1,7 @@
 import { redactSecrets } from '../redactSecrets';
 
 /** Shows anything that looks like a token as redacted, in keys too: the page never shows a usable credential. */
-export function redactTokens(value: unknown): unknown {
+function redactTokens(value: unknown): unknown {
   return redactSecrets(JSON.parse(JSON.stringify(value ?? null, (_k, v) => (v instanceof Blob ? '[Blob]' : v))));
 }
 
