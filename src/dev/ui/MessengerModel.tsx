@@ -8,7 +8,7 @@ import { launchApp } from './appHost';
 import { uiAnswers } from './answers';
 import { type AgentPanelModel, createAgentPanel } from './createAgentPanel';
 import { type CallLogModel, createCallLog } from './createCallLog';
-import { createStateStore, type StateStore } from './createStateStore';
+import { createStateStore, isNewer, type StateStore } from './createStateStore';
 import { matchRoute } from './matchRoute';
 import { mcpCalls } from './mcpCalls';
 import type { BodyOf, ButtonRoute, Launch, Messenger, OpenApp, SettingsActions, Tab } from './Messenger';
@@ -232,8 +232,8 @@ export class MessengerModel implements Messenger {
   /** A new state, from the event stream or from a control call's answer. */
   onState(next: DevState): void {
     const previous = this.store.current();
-    // A control call's answer and the event stream race: never go back to an older state.
-    if ((next.revision ?? 0) < (previous.revision ?? 0)) return;
+    // A control call's answer and the event stream race: a state is taken once, and never an older one.
+    if (!isNewer(next, previous)) return;
     // A notification for the person on screen pops up as a toast, as the native clients' banners do.
     const known = new Set(previous.notifications.map((n) => n.id));
     for (const n of next.notifications)

@@ -13,10 +13,20 @@ export interface StateStore {
   /**
    * Takes a newer state: sets the signal of each slice that is not the same object as before. The patches the event
    * stream delivers are applied with structural sharing (`withPatches`), so an untouched slice keeps its identity
-   * and its components do not render again. An older state (a control call's answer overtaken by the stream) is
-   * ignored; returns whether the state was taken.
+   * and its components do not render again. A state that is not newer is ignored (see {@link isNewer}); returns
+   * whether the state was taken.
    */
   apply(next: DevState): boolean;
+}
+
+/**
+ * Whether `next` is newer than `current`. Every change increments the revision, so a state of the same revision is
+ * the same state: a button's change arrives twice (the control call's answer, then the stream's patches) and is
+ * taken once. A control call's answer overtaken by the stream is older, and never taken back.
+ */
+export function isNewer(next: DevState, current: DevState): boolean {
+  if (next.revision === undefined) return current.revision === undefined;
+  return next.revision > (current.revision ?? -1);
 }
 
 /** The store, starting from `initial` (the state the page fetched when it started). */
@@ -33,7 +43,7 @@ export function createStateStore(initial: DevState): StateStore {
     slices: new Proxy(slices, { get: (_target, key) => slice(key as keyof DevState) }) as unknown as StateSlices,
     current: () => state,
     apply(next) {
-      if ((next.revision ?? 0) < (state.revision ?? 0)) return false;
+      if (!isNewer(next, state)) return false;
       const previous = state;
       state = next;
       batch(() => {
