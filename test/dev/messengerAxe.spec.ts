@@ -4,7 +4,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Result } from 'axe-core';
-import { startDevPlatform } from '../../src/dev';
 import { exchangeManifest, type Json, oauthManifest } from '../mock/fixtures';
 import { expect, test } from './messengerTest';
 import { promptsApp } from './promptsApp';
@@ -124,7 +123,7 @@ for (const theme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'a room with a message carrying a card');
     });
 
-    test('the prompts: file picker, share, confirm, and the external-oauth sign-in', async ({ browser }) => {
+    test('the prompts: file picker, share, confirm, and the external-oauth sign-in', async ({ messenger }) => {
       const prompts: [Json, [string, string, string][]][] = [
         [
           exchangeManifest(),
@@ -138,23 +137,15 @@ for (const theme of ['light', 'dark'] as const) {
         [oauthManifest(), [['#signin', 'signin-sheet', 'signin-sheet-no']]],
       ];
       for (const [manifest, sheets] of prompts) {
-        const platform = await startDevPlatform({ dir: await promptsApp(manifest), port: 0 });
-        const context = await browser.newContext({ viewport: { width: 1500, height: 860 } });
-        const page = await context.newPage();
-        try {
-          await page.goto(platform.url);
-          if (theme === 'dark') await dark(page);
-          await page.getByTestId('open-app').click();
-          const app = page.frameLocator('[data-testid=app-frame]');
-          for (const [button, sheet, answer] of sheets) {
-            if (button) await app.locator(button).click();
-            await expect(page.getByTestId(sheet)).toBeVisible();
-            await expectAccessible(page, `the ${sheet}`);
-            await page.getByTestId(answer).click();
-          }
-        } finally {
-          await context.close();
-          await platform.close();
+        const { page } = await messenger({ dir: await promptsApp(manifest), port: 0 });
+        if (theme === 'dark') await dark(page);
+        await page.getByTestId('open-app').click();
+        const app = page.frameLocator('[data-testid=app-frame]');
+        for (const [button, sheet, answer] of sheets) {
+          if (button) await app.locator(button).click();
+          await expect(page.getByTestId(sheet)).toBeVisible();
+          await expectAccessible(page, `the ${sheet}`);
+          await page.getByTestId(answer).click();
         }
       }
     });

@@ -3,31 +3,26 @@
 // the external-oauth sign-in sheet.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
+import type { Page } from '@playwright/test';
+import { type DevEvent, type DevPlatform, formatDevEvent } from '../../src/dev';
 import { exchangeManifest, type Json, oauthManifest } from '../mock/fixtures';
+import { expect, type MessengerFixtures, test } from './messengerTest';
 import { promptsApp as appDir } from './promptsApp';
 
 let platform: DevPlatform;
 let page: Page;
 test.describe.configure({ mode: 'serial' });
-test.afterEach(async () => {
-  await page?.close();
-  await platform?.close();
-});
 
-const open = async (browser: import('@playwright/test').Browser, manifest: Json) => {
-  platform = await startDevPlatform({ dir: await appDir(manifest), port: 0 });
-  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
-  await page.goto(platform.url);
+const open = async (messenger: MessengerFixtures['messenger'], manifest: Json) => {
+  ({ platform, page } = await messenger({ dir: await appDir(manifest), port: 0 }));
   await page.getByTestId('open-app').click();
   return page.frameLocator('[data-testid=app-frame]');
 };
 
 test('picker, saved files, share, confirm, toast, openExternal and close, each answered in the messenger', async ({
-  browser,
+  messenger,
 }) => {
-  const app = await open(browser, exchangeManifest());
+  const app = await open(messenger, exchangeManifest());
   const out = app.locator('#out');
   await app.locator('#pick').click();
   await page.getByTestId('permission-allow').click();
@@ -70,8 +65,8 @@ test('picker, saved files, share, confirm, toast, openExternal and close, each a
   await expect(page.locator('.shell')).toHaveClass(/closed/);
 });
 
-test('external-oauth: the sign-in sheet, refused then accepted', async ({ browser }) => {
-  const app = await open(browser, oauthManifest());
+test('external-oauth: the sign-in sheet, refused then accepted', async ({ messenger }) => {
+  const app = await open(messenger, oauthManifest());
   const out = app.locator('#out');
   await app.locator('#signin').click();
   await page.getByTestId('signin-sheet-no').click();
@@ -82,7 +77,7 @@ test('external-oauth: the sign-in sheet, refused then accepted', async ({ browse
 });
 
 test('an app that never says hello: a warning in the page and on the terminal, and launches told to the terminal', async ({
-  browser,
+  messenger,
 }) => {
   test.setTimeout(40_000);
   // The package without the svc client: it loads, but never speaks on the bridge.
@@ -92,9 +87,7 @@ test('an app that never says hello: a warning in the page and on the terminal, a
     '<!doctype html><html><head><meta charset="utf-8"></head><body>silent</body></html>',
   );
   const events: DevEvent[] = [];
-  platform = await startDevPlatform({ dir, port: 0, onEvent: (event) => events.push(event) });
-  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
-  await page.goto(platform.url);
+  ({ platform, page } = await messenger({ dir, port: 0, onEvent: (event) => events.push(event) }));
   await page.getByTestId('open-app').click();
   await expect(page.getByTestId('notice')).toContainText('has not said hello 10 s after its launch', {
     timeout: 20_000,
