@@ -51,7 +51,11 @@ for (const theme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'the call log, a row opened');
       await tab('Webhooks');
       await page.getByTestId('delivery').first().locator('summary').click();
-      await expectAccessible(page, 'the webhook inspector, a delivery opened');
+      await page.getByTestId('delivery').first().getByTestId('resend').click();
+      await expect(page.getByTestId('resend-of')).toHaveCount(1);
+      await page.getByTestId('delivery').first().locator('summary').click();
+      await expect(page.getByTestId('resend-of')).toBeVisible();
+      await expectAccessible(page, 'the webhook inspector, a delivery sent again opened');
       await tab('Blocked');
       await expect(page.getByTestId('blocked')).toHaveCount(1);
       await expectAccessible(page, 'the blocked requests');
