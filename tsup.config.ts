@@ -64,7 +64,7 @@ export default defineConfig([
   },
   {
     // The simulated messenger's page script: one browser module with everything it needs bundled in.
-    entry: { 'dev-ui': 'src/dev/ui/main.ts' },
+    entry: { 'dev-ui': 'src/dev/ui/main.tsx' },
     outDir: DEV_DIST,
     // The platform run from the sources (the tests) reads it from dist/: a copy there, which svc-sdk's package.json
     // leaves out of the tarball ("files").

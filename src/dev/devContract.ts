@@ -14,6 +14,7 @@
  */
 
 import type * as z from 'zod';
+import type { Manifest } from '../manifest';
 import type { Card } from '../protocol/types';
 import type { CONTROL_BODIES } from './platform/controlSchemas';
 import type { ACCESS_TOKEN_TYPE } from './tokenExchangeForm';
@@ -205,8 +206,8 @@ export interface DevConfig {
   appOrigin: string;
   /** The URL the iframe loads (the package entry, or `--app-url`). */
   appUrl: string;
-  /** The manifest, validated. */
-  manifest: Record<string, unknown>;
+  /** The manifest, validated once by the platform: the page builds its host from it without validating it again. */
+  manifest: Manifest;
   /** `{authUrl}` (no realm); the token endpoint is `{authUrl}/realms/{realm}/protocol/openid-connect/token`. */
   authUrl: string;
   realm: string;

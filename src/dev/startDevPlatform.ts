@@ -348,7 +348,7 @@ function buildApp(parts: AppParts) {
     return {
       appOrigin: parts.appOrigin,
       appUrl: parts.appUrl,
-      manifest: (parts.served.current?.manifest ?? parts.app?.manifest ?? {}) as Record<string, unknown>,
+      manifest: (parts.served.current?.manifest ?? parts.app?.manifest ?? {}) as Manifest,
       authUrl: origin,
       realm: parts.realm,
       baseUrl: `${origin}/v1`,

@@ -1,9 +1,10 @@
 // The simulated messenger end to end, in Chromium, driven as a person would: Team Polls (examples/polls) with its
 // real backend, on the local platform. Each step checks what the person sees and what the backend received.
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { DevPlatform } from '../../src/dev';
 import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
-import { type PollsSession, startPollsBackend, startPollsSession } from './pollsSession';
+import { expect, test } from './messengerTest';
+import { type PollsSession, startPollsBackend } from './pollsSession';
 
 let session: PollsSession;
 let platform: DevPlatform;
@@ -12,14 +13,12 @@ let page: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async ({ browser }) => {
-  // A copy of the example built for its backend's free port, the platform, then the backend: the order npm start
-  // uses.
-  session = await startPollsSession(browser, { viewport: { width: 1500, height: 860 } });
+// A copy of the example built for its backend's free port, the platform, then the backend (the order npm start
+// uses): one session for the file, its steps in order.
+test.use({ sharedSessionOptions: { viewport: { width: 1500, height: 860 } } });
+test.beforeEach(({ sharedSession }) => {
+  session = sharedSession;
   ({ platform, backend, page } = session);
-});
-test.afterAll(async () => {
-  await session?.close();
 });
 
 const app = () => page.frameLocator('[data-testid=app-frame]');

@@ -1,37 +1,30 @@
 // The messenger's flows that used to mislead, each driven in Chromium as a person would, on a fresh platform with
 // Team Polls and its real backend: what the person sees, and what the platform and the backend then hold.
-import { expect, type Page, test } from '@playwright/test';
-import { type PollsSession, startPollsSession } from './pollsSession';
+import { expect, test } from './messengerTest';
 
-let session: PollsSession;
-let page: Page;
-test.beforeEach(async ({ browser }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
-});
-test.afterEach(async () => {
-  await session?.close();
-});
-
-const app = () => page.frameLocator('[data-testid=app-frame]');
-const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
-
-test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async () => {
+test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async ({
+  session,
+  page,
+  app,
+}) => {
   await page.getByTestId('room-general').click();
   await page.getByTestId('open-app').click();
   await expect(page.getByTestId('app-where')).toHaveText('Opened in # General as Alice');
   await page.getByTestId('room-board').click();
   await expect(page.getByTestId('app-where')).toHaveText('Opened in [e2ee] Board (encrypted) as Alice');
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-allow').click();
   // The poll goes to the room on screen: the encrypted one, where the backend may not post.
-  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
+  await expect(app.getByTestId('status')).toContainText('end-to-end encrypted');
   expect(session.platform.cards('general')).toHaveLength(0);
   await page.getByTestId('home').click();
   await expect(page.getByTestId('app-where')).toHaveText('Opened from the home screen as Alice');
 });
 
-test('the elicit sheet checks the answer against the schema, shows the error inline and stays open', async () => {
+test('the elicit sheet checks the answer against the schema, shows the error inline and stays open', async ({
+  page,
+  tab,
+}) => {
   await tab('Agent');
   await page.getByTestId('input-create_poll-question').fill('Offsite venue?');
   await page.getByTestId('invoke-agent-create_poll').click();
@@ -51,7 +44,7 @@ test('the elicit sheet checks the answer against the schema, shows the error inl
   await expect(page.getByTestId('result-create_poll').locator('pre')).toContainText('poll_id');
 });
 
-test('"Invoke as agent" with the app closed opens the app, then invokes', async () => {
+test('"Invoke as agent" with the app closed opens the app, then invokes', async ({ page, tab }) => {
   await expect(page.locator('.shell')).toHaveClass(/closed/);
   await tab('Agent');
   await page.getByTestId('input-create_poll-question').fill('Team dinner?');
@@ -64,7 +57,11 @@ test('"Invoke as agent" with the app closed opens the app, then invokes', async 
   await expect(page.getByTestId('card')).toContainText('Team dinner?');
 });
 
-test('uninstall asks first, closes the app and says what happened; opening it again shows the install step', async () => {
+test('uninstall asks first, closes the app and says what happened; opening it again shows the install step', async ({
+  session,
+  page,
+  tab,
+}) => {
   await page.getByTestId('open-app').click();
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
   await tab('Settings');
@@ -86,7 +83,7 @@ test('uninstall asks first, closes the app and says what happened; opening it ag
     .toBe(true);
 });
 
-test('a person who never installed the app gets the install step, not a permission sheet', async () => {
+test('a person who never installed the app gets the install step, not a permission sheet', async ({ page, tab }) => {
   await tab('Settings');
   await page.getByTestId('user').selectOption('bob');
   await expect(page.getByTestId('signed-in')).toHaveText('Bob');
@@ -105,7 +102,11 @@ test('a person who never installed the app gets the install step, not a permissi
   );
 });
 
-test('remove from tenant and revoke version ask first and explain; reset brings a fresh state back', async () => {
+test('remove from tenant and revoke version ask first and explain; reset brings a fresh state back', async ({
+  session,
+  page,
+  tab,
+}) => {
   await page.getByTestId('open-app').click();
   await tab('Settings');
   await page.getByTestId('deprovision').click();
@@ -133,7 +134,10 @@ test('remove from tenant and revoke version ask first and explain; reset brings 
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
 });
 
-test('rotate secret: the page explains the overlap, and the example backend verifies webhooks signed with the new secret', async () => {
+test('rotate secret: the page explains the overlap, and the example backend verifies webhooks signed with the new secret', async ({
+  page,
+  tab,
+}) => {
   await tab('Settings');
   await page.getByTestId('rotate-secret').click();
   await expect(page.getByTestId('secret-note')).toContainText('Secret generation 2');
@@ -145,9 +149,13 @@ test('rotate secret: the page explains the overlap, and the example backend veri
   await expect(delivery.locator('.attempt')).toHaveCount(1);
 });
 
-test('rooms belong to a tenant: Carol in Globex sees her rooms only, never Acme rooms or Alice’s cards', async () => {
+test('rooms belong to a tenant: Carol in Globex sees her rooms only, never Acme rooms or Alice’s cards', async ({
+  page,
+  app,
+  tab,
+}) => {
   await page.getByTestId('open-app').click();
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-allow').click();
   await expect(page.getByTestId('card')).toContainText('Lunch?');
   await tab('Settings');
@@ -163,7 +171,11 @@ test('rooms belong to a tenant: Carol in Globex sees her rooms only, never Acme 
   await expect(page.getByTestId('card')).toContainText('Lunch?');
 });
 
-test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape declines and focus returns', async () => {
+test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape declines and focus returns', async ({
+  session,
+  page,
+  tab,
+}) => {
   await tab('Settings');
   const trigger = page.getByTestId('uninstall');
   await trigger.click();
@@ -179,7 +191,11 @@ test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape
   expect(session.platform.state.installations.find((i) => i.user_id === 'alice')?.installed).toBe(true);
 });
 
-test('the webhook inspector: target, headers with the signature cut, payload, attempts with answers, send again linked and seen as a duplicate, a filter by event', async () => {
+test('the webhook inspector: target, headers with the signature cut, payload, attempts with answers, send again linked and seen as a duplicate, a filter by event', async ({
+  session,
+  page,
+  tab,
+}) => {
   await tab('Settings');
   await page.getByTestId('grant-svc.notifications').click();
   await page.getByTestId('revoke-svc.notifications').click();
@@ -207,17 +223,22 @@ test('the webhook inspector: target, headers with the signature cut, payload, at
   await expect(page.locator('[data-testid=delivery]:visible')).toHaveAttribute('data-event', 'scope.revoked');
 });
 
-test('Team Polls: "Vote" on a card votes; a deleted poll says so; a client-side post clears the warning', async () => {
+test('Team Polls: "Vote" on a card votes; a deleted poll says so; a client-side post clears the warning', async ({
+  session,
+  page,
+  app,
+  tab,
+}) => {
   await page.getByTestId('open-app').click();
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-allow').click();
   const card = page.getByTestId('card').filter({ hasText: 'Lunch?' });
   await card.getByRole('button', { name: 'Vote' }).click();
   await expect(page.getByTestId('app-title')).toHaveText('Poll');
-  await expect(app().getByTestId('vote-question')).toHaveText('Lunch?');
-  await app().getByTestId('vote-option').filter({ hasText: 'Sushi' }).click();
-  await expect(app().getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveText('Sushi · 1');
-  await expect(app().getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(app.getByTestId('vote-question')).toHaveText('Lunch?');
+  await app.getByTestId('vote-option').filter({ hasText: 'Sushi' }).click();
+  await expect(app.getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveText('Sushi · 1');
+  await expect(app.getByTestId('vote-option').filter({ hasText: 'Sushi' })).toHaveAttribute('aria-pressed', 'true');
   const [poll] = [...session.backend.polls.values()].flat();
   expect(Object.values(poll!.votes)).toEqual(['Sushi']);
 
@@ -227,23 +248,26 @@ test('Team Polls: "Vote" on a card votes; a deleted poll says so; a client-side 
   await page.getByTestId('action-sheet-yes').click();
   await expect(page.getByTestId('result-delete_poll').locator('pre')).toContainText(poll!.poll_id);
   await card.getByRole('button', { name: 'Vote' }).click();
-  await expect(app().getByTestId('status')).toHaveText('This poll was deleted.');
+  await expect(app.getByTestId('status')).toHaveText('This poll was deleted.');
 
   await page.getByTestId('room-board').click();
   await expect(page.getByTestId('app-where')).toContainText('Board');
-  await app().getByTestId('create').click();
-  await expect(app().getByTestId('status')).toContainText('end-to-end encrypted');
-  await app().getByTestId('send-instead').click();
+  await app.getByTestId('create').click();
+  await expect(app.getByTestId('status')).toContainText('end-to-end encrypted');
+  await app.getByTestId('send-instead').click();
   await page.getByTestId('permission-allow').click();
   await expect(page.getByTestId('send-card')).toContainText('Pizza · Sushi'); // the card, as a card
   await page.getByTestId('send-sheet-yes').click();
-  await expect(app().getByTestId('status')).toHaveText('Poll posted to the room from your client.');
-  await expect(app().getByTestId('send-instead')).toBeHidden();
+  await expect(app.getByTestId('status')).toHaveText('Poll posted to the room from your client.');
+  await expect(app.getByTestId('send-instead')).toBeHidden();
   await expect(page.getByTestId('message').getByTestId('message-card')).toContainText('Lunch?');
   await expect(page.getByTestId('message')).toContainText('Alice via Team Polls');
 });
 
-test('when svc dev stops the page says so; after a restart the old tab says to open the new URL', async () => {
+test('when svc dev stops the page says so; after a restart the old tab says to open the new URL', async ({
+  session,
+  page,
+}) => {
   await expect(page.getByTestId('room-title')).toBeVisible();
   const port = Number(new URL(session.platform.origin).port);
   await session.platform.close();
@@ -262,14 +286,19 @@ test('when svc dev stops the page says so; after a restart the old tab says to o
   }
 });
 
-test('refusing a scope never granted sends no webhook: nothing was revoked; a grant and its revoke send one each', async () => {
+test('refusing a scope never granted sends no webhook: nothing was revoked; a grant and its revoke send one each', async ({
+  session,
+  page,
+  app,
+  tab,
+}) => {
   const events = () =>
     session.platform.state.deliveries.map((d) => `${d.event} ${(d.payload as { scope?: string }).scope}`).sort();
   await page.getByTestId('open-app').click();
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-allow').click();
   await expect(page.getByTestId('card')).toContainText('Lunch?');
-  await app().getByTestId('remind').click();
+  await app.getByTestId('remind').click();
   await page.getByTestId('permission-deny').click();
   await tab('Settings');
   await expect(page.getByTestId('permission-svc.notifications')).toHaveAttribute('data-state', 'denied');
@@ -281,7 +310,10 @@ test('refusing a scope never granted sends no webhook: nothing was revoked; a gr
     .toEqual(['scope.granted svc.notifications', 'scope.granted svc.room.context', 'scope.revoked svc.notifications']);
 });
 
-test('the home tile shows the app icon; a poll made in a room the person would not share says why it was not posted', async () => {
+test('the home tile shows the app icon; a poll made in a room the person would not share says why it was not posted', async ({
+  page,
+  app,
+}) => {
   await page.getByTestId('home').click();
   const icon = page.getByTestId('home-tile').getByTestId('tile-icon');
   await expect(icon).toBeVisible();
@@ -289,9 +321,9 @@ test('the home tile shows the app icon; a poll made in a room the person would n
   await expect.poll(() => icon.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   await page.getByTestId('room-general').click();
   await page.getByTestId('open-app').click();
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-deny').click();
-  await expect(app().getByTestId('status')).toHaveText(
+  await expect(app.getByTestId('status')).toHaveText(
     'Poll created, not posted: Polls may not know the room it is opened in. Allow "The room it is opened in" in the settings to post polls.',
   );
 });

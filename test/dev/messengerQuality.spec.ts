@@ -2,17 +2,9 @@
 // theme's own custom properties, no console error on load, the side panel's tabs on one row at 1280 px, state
 // events that leave the sidebar, the timeline and an open <select> alone, the notification badge and toast,
 // permission rows with their state, the call log's markers, and the agent panel's whole result with a copy button.
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CONTRAST_PAIRS } from '../../src/dev/ui/styles';
-import { type PollsSession, startPollsSession } from './pollsSession';
-
-let session: PollsSession;
-let page: Page;
-test.afterEach(async () => {
-  await session?.close();
-});
-const app = () => page.frameLocator('[data-testid=app-frame]');
-const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
+import { expect, test } from './messengerTest';
 
 /** WCAG 2 contrast of two CSS colours, as the page resolves them. */
 async function contrasts(page: Page): Promise<{ pair: string; ratio: number }[]> {
@@ -42,9 +34,7 @@ async function contrasts(page: Page): Promise<{ pair: string; ratio: number }[]>
   }, CONTRAST_PAIRS);
 }
 
-test('text reaches 4.5:1 in the light and the dark theme, computed from the theme variables', async ({ browser }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
+test('text reaches 4.5:1 in the light and the dark theme, computed from the theme variables', async ({ page, tab }) => {
   await expect(page.getByTestId('room-title')).toBeVisible();
   for (const theme of ['light', 'dark']) {
     if (theme === 'dark') {
@@ -59,11 +49,11 @@ test('text reaches 4.5:1 in the light and the dark theme, computed from the them
 
 test('no console error and no failed request on load and launch; the tabs fit one row at 1280 px', async ({
   browser,
+  session,
 }) => {
   const errors: string[] = [];
-  session = await startPollsSession(browser);
   // A page of its own, listened to from its first request.
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
@@ -74,7 +64,7 @@ test('no console error and no failed request on load and launch; the tabs fit on
   });
   await page.goto(session.platform.url);
   await page.getByTestId('open-app').click();
-  await expect(app().getByTestId('create')).toBeVisible();
+  await expect(page.frameLocator('[data-testid=app-frame]').getByTestId('create')).toBeVisible();
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
   const tops = await page
     .getByRole('tab')
@@ -90,9 +80,11 @@ test('no console error and no failed request on load and launch; the tabs fit on
   await page.close();
 });
 
-test('a state event leaves the sidebar, the timeline and an open <select> as they were', async ({ browser }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
+test('a state event leaves the sidebar, the timeline and an open <select> as they were', async ({
+  session,
+  page,
+  tab,
+}) => {
   await session.platform.rotateSecret(); // something to render first
   await tab('Settings');
   const select = page.getByTestId('user');
@@ -112,23 +104,23 @@ test('a state event leaves the sidebar, the timeline and an open <select> as the
 });
 
 test('notifications: an unread badge and a toast; permission rows show granted, denied or prompt', async ({
-  browser,
+  page,
+  app,
+  tab,
 }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
   await page.getByTestId('open-app').click();
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-allow').click();
-  await app().getByTestId('remind').click();
+  await app.getByTestId('remind').click();
   await page.getByTestId('permission-deny').click();
   await tab('Settings');
   await expect(page.getByTestId('permission-svc.room.context')).toHaveAttribute('data-state', 'granted');
   await expect(page.getByTestId('permission-svc.notifications')).toHaveAttribute('data-state', 'denied');
   await expect(page.getByTestId('permission-svc.message.send')).toHaveAttribute('data-state', 'prompt');
   await expect(page.getByTestId('permission-svc.room.context')).toContainText('The room it is opened in');
-  await app().getByTestId('remind').click(); // refused before: the app is told at once, no sheet
+  await app.getByTestId('remind').click(); // refused before: the app is told at once, no sheet
   await page.getByTestId('grant-svc.notifications').click();
-  await app().getByTestId('remind').click();
+  await app.getByTestId('remind').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Reminders on' })).toBeVisible();
   await expect(page.getByTestId('unread')).toHaveText('1');
   await tab('Notifications');
@@ -136,9 +128,7 @@ test('notifications: an unread badge and a toast; permission rows show granted, 
   await expect(page.getByTestId('unread')).toHaveCount(0);
 });
 
-test('the call log marks each launch and shows the agent result whole, with copy', async ({ browser }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
+test('the call log marks each launch and shows the agent result whole, with copy', async ({ page, tab }) => {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByTestId('open-app').click();
   await page.getByTestId('app-reload').click();
@@ -168,9 +158,7 @@ test('the call log marks each launch and shows the agent result whole, with copy
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('{\n  "deleted": "no-such-poll"\n}');
 });
 
-test('every control has a name, and the tab order never reaches a hidden one', async ({ browser }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
+test('every control has a name, and the tab order never reaches a hidden one', async ({ page, tab }) => {
   for (const name of ['Agent', 'Calls', 'Webhooks', 'Blocked', 'Notifications', 'Settings']) {
     await tab(name);
     const unnamed = await page.evaluate(() =>
@@ -197,19 +185,16 @@ test('every control has a name, and the tab order never reaches a hidden one', a
 });
 
 test('with every badge showing, the tabs fit one row and the page fits the window from 1024 to 1920 px', async ({
-  browser,
+  page,
+  app,
 }) => {
-  session = await startPollsSession(browser);
-  page = session.page;
   await page.getByTestId('open-app').click();
-  await app().getByTestId('create').click();
+  await app.getByTestId('create').click();
   await page.getByTestId('permission-allow').click();
-  await app().getByTestId('remind').click();
+  await app.getByTestId('remind').click();
   await page.getByTestId('permission-allow').click();
   await expect(page.getByTestId('unread')).toHaveText('1');
-  await app()
-    .locator('body')
-    .evaluate(() => fetch('https://tracker.example/pixel').catch(() => undefined));
+  await app.locator('body').evaluate(() => fetch('https://tracker.example/pixel').catch(() => undefined));
   await expect(page.getByTestId('tab-Blocked').locator('.badge')).toBeVisible();
   for (const width of [1024, 1152, 1280, 1366, 1440, 1600, 1920]) {
     await page.setViewportSize({ width, height: 800 });

@@ -2,14 +2,13 @@
 // ERR_TOKEN_REFUSED, not retriable, with the identity provider's reason (not a retriable ERR_INTERNAL).
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { expect, test } from './messengerTest';
 import { writeAppDir } from './appDir';
 
-let platform: DevPlatform;
+let dir: string;
 
 test.beforeAll(async () => {
-  const dir = await writeAppDir();
+  dir = await writeAppDir();
   await copyFile(resolve('dist/svc.global.js'), join(dir, 'svc.global.js'));
   await writeFile(
     join(dir, 'index.html'),
@@ -22,15 +21,13 @@ test.beforeAll(async () => {
   () => { document.querySelector('[data-testid=out]').textContent = 'token'; },
   (e) => { document.querySelector('[data-testid=out]').textContent = e.code + ' ' + e.retriable + ' ' + e.message; });`,
   );
-  platform = await startDevPlatform({ dir, port: 0 });
 });
-test.afterAll(() => platform?.close());
 
 test('getToken for a person the app is not installed for rejects with ERR_TOKEN_REFUSED and the reason', async ({
-  page,
+  messenger,
 }) => {
   // The app is open when the administrator's change lands (the page itself would show the install step first).
-  await page.goto(platform.url);
+  const { platform, page } = await messenger({ dir, port: 0 });
   await page.getByTestId('open-app').click();
   const app = page.frameLocator('[data-testid=app-frame]');
   await app.getByTestId('get').click();

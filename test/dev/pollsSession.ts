@@ -73,7 +73,9 @@ export async function startPollsSession(
     ...platformOptions,
   });
   const backend = await startPollsBackend(platform, port);
-  const page = await browser.newPage({ viewport: viewport ?? { width: 1440, height: 900 } });
+  // A context of its own (what axe-core's Playwright builder needs), closed with the session.
+  const context = await browser.newContext({ viewport: viewport ?? { width: 1440, height: 900 } });
+  const page = await context.newPage();
   await page.goto(platform.url);
   const session: PollsSession = {
     platform,
@@ -81,7 +83,7 @@ export async function startPollsSession(
     page,
     dir,
     async close() {
-      await page.close();
+      await context.close();
       // The backend running now: a case may have stopped and restarted it.
       await session.backend.close();
       await platform.close();

@@ -1,69 +1,28 @@
 // Every person-facing prompt of the messenger page, answered by clicking, with a small app that uses each one:
 // the file picker (sample files and the files the app saved), share, ui.confirm, toasts, openExternal, close, and
 // the external-oauth sign-in sheet.
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { type DevEvent, type DevPlatform, formatDevEvent } from '../../src/dev';
 import { exchangeManifest, type Json, oauthManifest } from '../mock/fixtures';
-
-const root = resolve(import.meta.dirname, '../..');
-const APP = `
-const out = document.getElementById('out');
-const show = (v) => { out.textContent = typeof v == 'string' ? v : JSON.stringify(v); };
-const on = (id, fn) => document.getElementById(id).addEventListener('click', () => fn().then(show, (e) => show(e.code)));
-on('pick', async () => {
-  await svc.permissions.request('files.read');
-  return (await svc.files.pick({ multiple: true })).map((f) => f.name).join(',');
-});
-on('save', async () => {
-  await svc.permissions.request('files.write');
-  return (await svc.files.save({ name: 'result.txt', blob: new Blob(['42'], { type: 'text/plain' }) })).file_id;
-});
-on('share', async () => { await svc.ui.share({ title: 'Poll', url: 'https://polls.example/p/1' }); return 'shared'; });
-on('confirm', async () => String(await svc.ui.confirm({ title: 'Delete?', body: 'The poll goes.' })));
-on('external', async () => { await svc.ui.openExternal('https://polls.example/help'); return 'opened'; });
-on('toast', async () => { svc.ui.toast({ message: 'Hello from the app', kind: 'success' }); return 'toasted'; });
-on('signin', async () => { await svc.auth.signIn(); return svc.auth.state(); });
-on('close', async () => { svc.ui.close(); return 'closing'; });
-`;
-
-/** A package: the manifest, a page with one button per prompt, the script-tag client, the app's script. */
-async function appDir(manifest: Json): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-prompts-'));
-  manifest.routes = [{ path: '/', title: 'Home' }];
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  const buttons = ['pick', 'save', 'share', 'confirm', 'external', 'toast', 'signin', 'close'];
-  await writeFile(
-    join(dir, 'index.html'),
-    `<!doctype html><html><head><meta charset="utf-8"></head><body>${buttons.map((b) => `<button id="${b}">${b}</button>`).join('')}<p id="out"></p><script src="svc.global.js"></script><script src="app.js"></script></body></html>`,
-  );
-  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
-  await writeFile(join(dir, 'app.js'), APP);
-  return dir;
-}
+import { expect, type MessengerFixtures, test } from './messengerTest';
+import { promptsApp as appDir } from './promptsApp';
 
 let platform: DevPlatform;
 let page: Page;
 test.describe.configure({ mode: 'serial' });
-test.afterEach(async () => {
-  await page?.close();
-  await platform?.close();
-});
 
-const open = async (browser: import('@playwright/test').Browser, manifest: Json) => {
-  platform = await startDevPlatform({ dir: await appDir(manifest), port: 0 });
-  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
-  await page.goto(platform.url);
+const open = async (messenger: MessengerFixtures['messenger'], manifest: Json) => {
+  ({ platform, page } = await messenger({ dir: await appDir(manifest), port: 0 }));
   await page.getByTestId('open-app').click();
   return page.frameLocator('[data-testid=app-frame]');
 };
 
 test('picker, saved files, share, confirm, toast, openExternal and close, each answered in the messenger', async ({
-  browser,
+  messenger,
 }) => {
-  const app = await open(browser, exchangeManifest());
+  const app = await open(messenger, exchangeManifest());
   const out = app.locator('#out');
   await app.locator('#pick').click();
   await page.getByTestId('permission-allow').click();
@@ -106,8 +65,8 @@ test('picker, saved files, share, confirm, toast, openExternal and close, each a
   await expect(page.locator('.shell')).toHaveClass(/closed/);
 });
 
-test('external-oauth: the sign-in sheet, refused then accepted', async ({ browser }) => {
-  const app = await open(browser, oauthManifest());
+test('external-oauth: the sign-in sheet, refused then accepted', async ({ messenger }) => {
+  const app = await open(messenger, oauthManifest());
   const out = app.locator('#out');
   await app.locator('#signin').click();
   await page.getByTestId('signin-sheet-no').click();
@@ -118,7 +77,7 @@ test('external-oauth: the sign-in sheet, refused then accepted', async ({ browse
 });
 
 test('an app that never says hello: a warning in the page and on the terminal, and launches told to the terminal', async ({
-  browser,
+  messenger,
 }) => {
   test.setTimeout(40_000);
   // The package without the svc client: it loads, but never speaks on the bridge.
@@ -128,9 +87,7 @@ test('an app that never says hello: a warning in the page and on the terminal, a
     '<!doctype html><html><head><meta charset="utf-8"></head><body>silent</body></html>',
   );
   const events: DevEvent[] = [];
-  platform = await startDevPlatform({ dir, port: 0, onEvent: (event) => events.push(event) });
-  page = await browser.newPage({ viewport: { width: 1500, height: 860 } });
-  await page.goto(platform.url);
+  ({ platform, page } = await messenger({ dir, port: 0, onEvent: (event) => events.push(event) }));
   await page.getByTestId('open-app').click();
   await expect(page.getByTestId('notice')).toContainText('has not said hello 10 s after its launch', {
     timeout: 20_000,

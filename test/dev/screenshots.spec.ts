@@ -1,37 +1,26 @@
 // The README's images of the messenger, in light and dark: `SVC_SCREENSHOTS=1 npx playwright test
 // test/dev/screenshots.spec.ts` writes them into docs/images. Skipped otherwise: a picture is looked at, not asserted.
 import { join, resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { type PollsSession, startPollsSession } from './pollsSession';
+import { expect, test } from './messengerTest';
 
 const shots = join(resolve(import.meta.dirname, '../..'), 'docs/images');
 test.skip(!process.env.SVC_SCREENSHOTS, 'SVC_SCREENSHOTS=1 writes the README images');
 
-let session: PollsSession;
-let page: Page;
-test.afterEach(async () => {
-  await session?.close();
-});
-const app = () => page.frameLocator('[data-testid=app-frame]');
-const tab = (name: string) => page.getByTestId(`tab-${name}`).click();
-
 for (const theme of ['light', 'dark'] as const) {
-  test(`screenshots, ${theme}`, async ({ browser }) => {
+  test(`screenshots, ${theme}`, async ({ page, app, tab }) => {
     const suffix = theme === 'dark' ? '-dark' : '';
-    session = await startPollsSession(browser);
-    page = session.page;
     if (theme === 'dark') {
       await tab('Settings');
       await page.getByTestId('theme-toggle').click();
       await expect(page.locator('body')).toHaveClass(/dark/);
     }
     await page.getByTestId('open-app').click();
-    await app().getByTestId('create').click();
+    await app.getByTestId('create').click();
     await page.getByTestId('permission-allow').click();
     await expect(page.getByTestId('card')).toContainText('Lunch?');
     await page.getByTestId('card').getByRole('button', { name: 'Vote' }).click();
-    await app().getByTestId('vote-option').first().click();
-    await expect(app().getByTestId('vote-option').first()).toContainText('· 1');
+    await app.getByTestId('vote-option').first().click();
+    await expect(app.getByTestId('vote-option').first()).toContainText('· 1');
     await tab('Agent');
     await page.getByTestId('input-create_poll-question').fill('Team dinner?');
     await page.getByTestId('input-create_poll-options').fill('Thai\nTapas');

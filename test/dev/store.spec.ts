@@ -7,12 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { test as plain } from '@playwright/test';
 import { build } from 'esbuild';
 import { idOfKey } from '../../src/cli/developerKeys';
 import { packApp } from '../../src/cli/packApp';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { writeAppDir } from './appDir';
+import { expect, test } from './messengerTest';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const key = { file: 'key.pem', privateKey, publicKey, id: idOfKey(publicKey) };
@@ -33,18 +33,12 @@ async function pack(version: string): Promise<Buffer> {
   return Buffer.from(packed.bytes);
 }
 
-let platform: DevPlatform | undefined;
-test.afterEach(async () => {
-  await platform?.close();
-});
-
 test('an upload in the settings: a lower version is refused naming both, a higher one relaunches the app', async ({
-  page,
+  messenger,
 }) => {
   const first = join(await mkdtemp(join(tmpdir(), 'svc-store-ui-')), 'app-1.0.0.swbn');
   await writeFile(first, await pack('1.0.0'));
-  platform = await startDevPlatform({ package: first, port: 0, mcp: false });
-  await page.goto(platform.url);
+  const { platform, page } = await messenger({ package: first, port: 0, mcp: false });
   await page.getByTestId('room-general').click();
   await page.getByTestId('open-app').click();
   const app = page.frameLocator('[data-testid=app-frame]');
@@ -69,57 +63,59 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.1.0');
 });
 
-test('verifyPackage runs in the browser: it verifies the shipped vectors and names the check a changed one fails', async ({
-  page,
-}) => {
-  const root = resolve(import.meta.dirname, '../..');
-  const bundle = await build({
-    entryPoints: [join(root, 'src/package/index.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-  });
-  const files: Record<string, [string, Buffer | string]> = {
-    '/': ['text/html', '<!doctype html><title>verify</title>'],
-    '/package.js': ['text/javascript', bundle.outputFiles[0]!.text],
-    '/valid.swbn': ['application/octet-stream', await readFile(join(root, 'vectors/package/valid.swbn'))],
-    '/valid-p256.swbn': ['application/octet-stream', await readFile(join(root, 'vectors/package/valid-p256.swbn'))],
-  };
-  const server = createServer((req, res) => {
-    const file = files[req.url ?? ''];
-    if (!file) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  try {
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    const result = await page.evaluate(async () => {
-      const { verifyPackage } = await import('/package.js' as string);
-      const out: string[] = [];
-      for (const name of ['valid.swbn', 'valid-p256.swbn']) {
-        const bytes = new Uint8Array(await (await fetch(`/${name}`)).arrayBuffer());
-        const pkg = await verifyPackage(bytes);
-        out.push(`${pkg.signers[0].type} ${pkg.id} ${pkg.version}`);
-        bytes[bytes.length - 20]! ^= 1;
-        out.push(
-          await verifyPackage(bytes).then(
-            () => 'valid',
-            (e: { code: string }) => e.code,
-          ),
-        );
-      }
-      return out;
+// A plain page (no platform): `test` from messengerTest would give the Polls session's.
+plain(
+  'verifyPackage runs in the browser: it verifies the shipped vectors and names the check a changed one fails',
+  async ({ page }) => {
+    const root = resolve(import.meta.dirname, '../..');
+    const bundle = await build({
+      entryPoints: [join(root, 'src/package/index.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
     });
-    const vectors = JSON.parse(await readFile(join(root, 'vectors/package/vectors.json'), 'utf8'));
-    expect(result).toEqual([
-      `ed25519 ${vectors[0].id} 0.1.0`,
-      'bad-signature',
-      `ecdsa-p256 ${vectors[1].id} 0.1.0`,
-      'bad-signature',
-    ]);
-  } finally {
-    server.close();
-  }
-});
+    const files: Record<string, [string, Buffer | string]> = {
+      '/': ['text/html', '<!doctype html><title>verify</title>'],
+      '/package.js': ['text/javascript', bundle.outputFiles[0]!.text],
+      '/valid.swbn': ['application/octet-stream', await readFile(join(root, 'vectors/package/valid.swbn'))],
+      '/valid-p256.swbn': ['application/octet-stream', await readFile(join(root, 'vectors/package/valid-p256.swbn'))],
+    };
+    const server = createServer((req, res) => {
+      const file = files[req.url ?? ''];
+      if (!file) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const result = await page.evaluate(async () => {
+        const { verifyPackage } = await import('/package.js' as string);
+        const out: string[] = [];
+        for (const name of ['valid.swbn', 'valid-p256.swbn']) {
+          const bytes = new Uint8Array(await (await fetch(`/${name}`)).arrayBuffer());
+          const pkg = await verifyPackage(bytes);
+          out.push(`${pkg.signers[0].type} ${pkg.id} ${pkg.version}`);
+          bytes[bytes.length - 20]! ^= 1;
+          out.push(
+            await verifyPackage(bytes).then(
+              () => 'valid',
+              (e: { code: string }) => e.code,
+            ),
+          );
+        }
+        return out;
+      });
+      const vectors = JSON.parse(await readFile(join(root, 'vectors/package/vectors.json'), 'utf8'));
+      expect(result).toEqual([
+        `ed25519 ${vectors[0].id} 0.1.0`,
+        'bad-signature',
+        `ecdsa-p256 ${vectors[1].id} 0.1.0`,
+        'bad-signature',
+      ]);
+    } finally {
+      server.close();
+    }
+  },
+);

@@ -2,12 +2,10 @@
 // messenger, and a 401 during a secret rotation's overlap is explained (the backend may hold only the old secret).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { verifyWebhook } from '../../src/server';
 import { writeAppDir } from './appDir';
+import { expect, test } from './messengerTest';
 
-let platform: DevPlatform;
 let backend: Server;
 /** The secrets the backend verifies with: set from the platform at start, as a backend reads its env file once. */
 let secrets: string[] = [];
@@ -26,23 +24,21 @@ test.beforeAll(async () => {
     }
   });
   await new Promise<void>((ok) => backend.listen(0, '127.0.0.1', ok));
-  platform = await startDevPlatform({
+});
+test.afterAll(async () => {
+  await new Promise((ok) => backend.close(ok));
+});
+
+test('sends a test event about the person using the messenger, and explains a 401 during a rotation', async ({
+  messenger,
+}) => {
+  const { platform, page } = await messenger({
     dir: await writeAppDir(),
     port: 0,
     webhooks: `http://127.0.0.1:${(backend.address() as AddressInfo).port}/hooks`,
     retryScale: 0.001,
   });
   secrets = [platform.signingSecret];
-});
-test.afterAll(async () => {
-  await platform?.close();
-  await new Promise((ok) => backend.close(ok));
-});
-
-test('sends a test event about the person using the messenger, and explains a 401 during a rotation', async ({
-  page,
-}) => {
-  await page.goto(platform.url);
   await page.getByTestId('tab-Webhooks').click();
   await page.getByTestId('test-event').selectOption('user.deprovisioned');
   await page.getByTestId('send-test-event').click();

@@ -1,9 +1,9 @@
-import type { HostAnswers, HostEndpoint } from '../../host';
+import type { HostAnswers, HostEndpoint } from '../../host/core';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
 import { control } from './api';
-import { prettyJson } from './callLog';
+import { prettyJson } from './redactTokens';
 
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
 export interface McpCallView {
@@ -91,54 +91,69 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
       return true;
     },
     /** The person's answers, telling the platform while a sheet waits for the person during a relayed call. */
-    answers(base: HostAnswers): HostAnswers {
-      return {
-        ...base,
-        // A permission sheet raised during the call waits for the person like a confirmation (the platform's time
-        // limit applies) and closes when the call ends; the app is then told so, and nothing is granted or refused.
-        permission: async (request) => {
-          const during = current;
-          if (!during) return base.permission!(request);
-          const { signal } = during.controller;
-          void waiting(true);
-          try {
-            const answer = await base.permission!({ ...request, signal } as typeof request);
-            if (signal.aborted)
-              throw new SvcError(
-                'ERR_CANCELLED',
-                `the agent's call of ${during.call.name} ended before the person answered; nothing was granted or refused.`,
-              );
-            return answer;
-          } finally {
-            if (current === during) void waiting(false);
-          }
-        },
-        confirmAction: async (request) => {
-          if (!current || request.context.agent_id !== current.call.agent_id) return base.confirmAction!(request);
-          void waiting(true);
-          try {
-            return await base.confirmAction!(request);
-          } finally {
-            void waiting(false);
-          }
-        },
-        elicit: async (request) => {
-          if (!current) return base.elicit!(request);
-          if (current.call.elicit === 'agent') {
-            const asked = await post('elicit', { prompt: request.prompt, schema: request.schema }).catch(
-              () => undefined,
-            );
-            const reply = asked as { answered?: boolean; value?: unknown } | undefined;
-            if (reply?.answered) return reply.value;
-          }
-          void waiting(true);
-          try {
-            return await base.elicit!(request);
-          } finally {
-            void waiting(false);
-          }
-        },
-      };
+    answers: (base: HostAnswers) => relayedAnswers(base, { current: () => current, waiting, post }),
+  };
+}
+
+/** What the relayed call's answers need: the call running now, and the platform's progress and elicit routes. */
+interface Relay {
+  current(): Current | undefined;
+  waiting(on: boolean): Promise<unknown>;
+  post(path: 'elicit', body: McpPageBody): Promise<unknown>;
+}
+
+/**
+ * The person's answers during a relayed call: a sheet tells the platform it waits for the person (its time limit
+ * applies) and closes when the call ends; with `--elicit agent` the agent is asked first.
+ */
+function relayedAnswers(base: HostAnswers, relay: Relay): HostAnswers {
+  return {
+    ...base,
+    // A permission sheet raised during the call waits for the person like a confirmation (the platform's time
+    // limit applies) and closes when the call ends; the app is then told so, and nothing is granted or refused.
+    permission: async (request) => {
+      const during = relay.current();
+      if (!during) return base.permission!(request);
+      const { signal } = during.controller;
+      void relay.waiting(true);
+      try {
+        const answer = await base.permission!({ ...request, signal } as typeof request);
+        if (signal.aborted)
+          throw new SvcError(
+            'ERR_CANCELLED',
+            `the agent's call of ${during.call.name} ended before the person answered; nothing was granted or refused.`,
+          );
+        return answer;
+      } finally {
+        if (relay.current() === during) void relay.waiting(false);
+      }
+    },
+    confirmAction: async (request) => {
+      const during = relay.current();
+      if (!during || request.context.agent_id !== during.call.agent_id) return base.confirmAction!(request);
+      void relay.waiting(true);
+      try {
+        return await base.confirmAction!(request);
+      } finally {
+        void relay.waiting(false);
+      }
+    },
+    elicit: async (request) => {
+      const during = relay.current();
+      if (!during) return base.elicit!(request);
+      if (during.call.elicit === 'agent') {
+        const asked = await relay
+          .post('elicit', { prompt: request.prompt, schema: request.schema })
+          .catch(() => undefined);
+        const reply = asked as { answered?: boolean; value?: unknown } | undefined;
+        if (reply?.answered) return reply.value;
+      }
+      void relay.waiting(true);
+      try {
+        return await base.elicit!(request);
+      } finally {
+        void relay.waiting(false);
+      }
     },
   };
 }

@@ -31,6 +31,7 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .shell.closed { grid-template-columns: clamp(112px, 11vw, 170px) minmax(200px, 1fr) 0 clamp(440px, 34vw, 520px); }
 .side, .main, .app, .tools { overflow: auto; border-right: 1px solid var(--line); }
 .side { background: var(--panel); padding: 10px; }
+.tools h2.title { font-size: 1.17em; text-transform: none; color: var(--text); margin: 1em 0; }
 .side h2, .tools h2 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 14px 0 6px; }
 .room { display: block; width: 100%; text-align: left; margin: 2px 0; border: 0; }
 .room.current { background: var(--accent); color: var(--accent-text); }
@@ -53,6 +54,8 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .app { display: flex; flex-direction: column; background: var(--panel); }
 .app header { padding: 8px 10px; border-bottom: 1px solid var(--line); display: flex; gap: 6px; align-items: center; }
 .app iframe { flex: 1; border: 0; width: 100%; background: var(--panel); }
+/* The frame's slot is no box of its own: the iframe fills the panel as its direct child would. */
+.app .frame { display: contents; }
 .grow { flex: 1; min-width: 0; }
 .tools { background: var(--panel); padding: 0 10px 10px; }
 .tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
@@ -86,7 +89,7 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
   justify-content: center; z-index: 30; }
 .sheet { background: var(--panel); border-radius: 12px; padding: 18px; width: 440px; max-height: 85vh; overflow: auto;
   box-shadow: 0 10px 40px rgb(0 0 0 / 30%); }
-.sheet h3 { margin: 0 0 8px; }
+.sheet h2 { margin: 0 0 8px; font-size: 1.17em; }
 .sheet label { display: block; margin: 6px 0; }
 .sheet .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
 .note { color: var(--muted); font-size: 12px; }

@@ -1,0 +1,41 @@
+import type { DevCard } from '../devContract';
+
+/**
+ * A card as the messenger shows it: who posted it, its title, body and action buttons (each opens its deep link in
+ * the app). The same view serves the timeline and the send-confirmation sheet (`open` absent: buttons inert).
+ */
+export function CardView({
+  card,
+  byline,
+  open,
+  testid,
+}: {
+  card: DevCard;
+  byline: string;
+  open?: ((deepLink: string) => void) | undefined;
+  testid: string;
+}) {
+  return (
+    <article class="msg card" data-testid={testid}>
+      {byline ? <small>{byline}</small> : null}
+      <strong>{card.title}</strong>
+      <div>{card.body}</div>
+      {card.actions.length ? (
+        <div class="row">
+          {card.actions.map((a) => (
+            <button
+              type="button"
+              key={`${a.label} ${a.deep_link}`}
+              data-testid="card-action"
+              title={a.deep_link}
+              disabled={!open}
+              onClick={() => open?.(a.deep_link)}
+            >
+              {a.label}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,37 @@
+import { useState } from 'preact/hooks';
+
+/** A button that copies `text` to the clipboard and says so. */
+export function CopyButton({
+  text,
+  label = 'Copy',
+  caption = 'Copy',
+}: {
+  text: string;
+  label?: string;
+  caption?: string;
+}) {
+  const [shown, setShown] = useState(caption);
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => setShown('Copied'),
+      () => setShown('Copy failed: select the text'),
+    );
+  return (
+    <button type="button" class="small" data-testid="copy" aria-label={label} onClick={copy}>
+      {shown}
+    </button>
+  );
+}
+
+/** A titled JSON block with a copy button; `testid` names its `<pre>`. */
+export function JsonBlock({ title, text, testid }: { title: string; text: string; testid: string }) {
+  return (
+    <div class="json">
+      <div class="row">
+        <strong class="grow">{title}</strong>
+        <CopyButton text={text} label={`Copy ${title.toLowerCase()}`} />
+      </div>
+      <pre data-testid={testid}>{text}</pre>
+    </div>
+  );
+}

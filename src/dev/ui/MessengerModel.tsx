@@ -1,0 +1,264 @@
+import { computed, type ReadonlySignal, type Signal, signal } from '@preact/signals';
+import type { HostEndpoint } from '../../host/core';
+import type { Manifest } from '../../manifest';
+import type { DevBlockedRequest, DevConfig, DevRoom, DevState, DevUser } from '../devContract';
+import { offeredTo } from '../store/offeredTo';
+import { control, pageEvent } from './api';
+import { launchApp } from './appHost';
+import { uiAnswers } from './answers';
+import { type AgentPanelModel, createAgentPanel } from './createAgentPanel';
+import { type CallLogModel, createCallLog } from './createCallLog';
+import { createStateStore, isNewer, type StateStore } from './createStateStore';
+import { matchRoute } from './matchRoute';
+import { mcpCalls } from './mcpCalls';
+import type { BodyOf, ButtonRoute, Launch, Messenger, OpenApp, SettingsActions, Tab } from './Messenger';
+import { settingsActions } from './settingsActions';
+import { sheet } from './sheet';
+import { toast } from './toasts';
+
+/** Set before the page reloads for a version the store accepted: whether the app was open (it reopens). */
+const RELAUNCH = 'svc-dev-relaunch';
+
+/** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
+export const roomLabel = (room: DevRoom | null) =>
+  room ? `${room.is_encrypted ? '[e2ee]' : '#'} ${room.name}` : 'Home';
+
+/**
+ * The messenger page's model: the platform's state as signals, the app's launches in the current room (or from the
+ * home screen), and the actions every component calls. Everything it changes goes through the platform's control API.
+ */
+export class MessengerModel implements Messenger {
+  readonly manifest: Manifest;
+  readonly store: StateStore;
+  readonly log: CallLogModel = createCallLog();
+  readonly agent: AgentPanelModel;
+  /** The MCP calls the platform relays to this page. */
+  readonly mcp: ReturnType<typeof mcpCalls>;
+  readonly me: ReadonlySignal<DevUser | undefined>;
+  readonly myRooms: ReadonlySignal<DevRoom[]>;
+  readonly room: ReadonlySignal<DevRoom | null>;
+  readonly app = signal<OpenApp | undefined>(undefined);
+  readonly frame: Signal<HTMLIFrameElement>;
+  readonly notice = signal({ text: '', kind: 'info' });
+  readonly blocked: Signal<DevBlockedRequest[]>;
+  readonly tab = signal<Tab>('Agent');
+  readonly settings: SettingsActions;
+  private running: { host: HostEndpoint; detach: () => void } | undefined;
+  private current: Launch = { room: null, params: {} };
+  private launchedAs = { user: '', room: '' };
+  private hello = 0;
+
+  constructor(
+    readonly config: DevConfig,
+    initial: DevState,
+  ) {
+    this.manifest = config.manifest;
+    this.store = createStateStore(initial);
+    this.blocked = signal(config.blocked);
+    this.frame = signal(this.newFrame());
+    const { settings, users, rooms } = this.store.slices;
+    this.me = computed(() => users.value.find((u) => u.id === settings.value.current_user_id));
+    // A person sees the rooms of their own tenant only.
+    this.myRooms = computed(() => rooms.value.filter((r) => r.members.includes(settings.value.current_user_id)));
+    this.room = computed(() => this.myRooms.value.find((r) => r.id === settings.value.current_room_id) ?? null);
+    // The open app's host, opening it first (in the current room) when it is closed.
+    const appHost = async () => {
+      if (!this.running) await this.open({ room: this.room.value, params: {} });
+      return this.running?.host;
+    };
+    this.agent = createAgentPanel(this.manifest.actions ?? [], appHost, config.mcp);
+    // An MCP call runs in the open app, or opens it in the current room first.
+    this.mcp = mcpCalls(appHost, {
+      show: (call) => this.agent.showMcp(call),
+      mark: (label) => this.log.markVia(label),
+    });
+    this.log.onHeard(() => this.stopWaiting());
+    this.settings = settingsActions(this);
+  }
+
+  /** A fresh frame (per launch: a new src differing in its fragment alone would not reload the app). */
+  private newFrame(): HTMLIFrameElement {
+    return Object.assign(document.createElement('iframe'), { title: this.config.manifest.name });
+  }
+
+  /** Shows a notice above the timeline (empty: none). */
+  say(text: string, kind = 'info'): void {
+    this.notice.value = { text, kind };
+  }
+
+  act<R extends ButtonRoute>(route: R, ...body: BodyOf<R>): Promise<DevState | undefined> {
+    return (control as (route: R, ...body: BodyOf<R>) => Promise<DevState>)(route, ...body).then(
+      (next) => {
+        this.onState(next);
+        return next;
+      },
+      (e: Error) => {
+        toast(e.message, 'error');
+        return undefined;
+      },
+    );
+  }
+
+  private stopWaiting(): void {
+    clearTimeout(this.hello);
+    this.hello = 0;
+  }
+
+  private stop(): void {
+    this.stopWaiting();
+    this.running?.host.close();
+    this.running?.detach();
+    this.running = undefined;
+  }
+
+  // An app that never speaks is usually an app without the client, or one that does not know this origin.
+  private expectHello(): void {
+    this.hello = window.setTimeout(() => {
+      this.hello = 0;
+      pageEvent({ type: 'no-hello', seconds: 10 });
+      this.say(
+        `${this.manifest.name} has not said hello 10 s after its launch: check that the page loads svc-sdk, and with --app-url that it carries <meta name="svc-host-origins" content="${location.origin}">.`,
+        'warn',
+      );
+    }, 10_000);
+  }
+
+  private relaunch(launch: Launch): void {
+    this.stop();
+    this.expectHello();
+    this.current = launch;
+    const person = this.me.value?.display_name;
+    this.launchedAs = { user: this.store.current().settings.current_user_id, room: launch.room?.id ?? '' };
+    const place = launch.room ? `in ${roomLabel(launch.room)}` : 'from the home screen';
+    this.app.value = { title: this.manifest.name, where: `Opened ${place} as ${person}` };
+    this.log.mark(`Launch as ${person} ${place}`);
+    pageEvent({ type: 'launch', user: person ?? '', room: place });
+    const iframe = this.newFrame();
+    this.frame.value = iframe;
+    this.running = launchApp({
+      config: this.config,
+      state: this.store.current,
+      iframe,
+      launch,
+      log: this.log,
+      update: (next) => this.onState(next),
+      answers: this.mcp.answers(uiAnswers(this.manifest.name)),
+      ui: {
+        toast,
+        title: (title) => {
+          if (this.app.value) this.app.value = { ...this.app.value, title };
+        },
+        external: (url) => toast(`Would open in the system browser: ${url}`),
+        close: () => this.close(),
+        share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
+        // An MCP call's progress shows in its row of the MCP call list, as the agent got it; the panel's own
+        // invocations show theirs under the action.
+        progress: (action, message) => {
+          if (!this.mcp.progress(message)) this.agent.progress(action, message);
+        },
+      },
+    });
+  }
+
+  /** Why the app cannot be opened for the person on screen now, or undefined. */
+  private refusal(): string | undefined {
+    const person = this.me.value;
+    const { name } = this.manifest;
+    if (person?.deprovisioned)
+      return `${person.display_name} was removed from the tenant: ${name} cannot be opened for them.`;
+    const notOffered = person && offeredTo(this.manifest, person.tenant_id);
+    if (notOffered) return notOffered;
+    const { version, version_revoked } = this.store.current();
+    if (version_revoked) return `Version ${version} of ${name} was revoked: it cannot be opened. Reset to start again.`;
+    return undefined;
+  }
+
+  /** The install step, for a person who has not installed the app: resolves whether it is installed now. */
+  private async install(): Promise<boolean> {
+    const { name } = this.manifest;
+    this.close();
+    const yes = await sheet<boolean>(
+      'install-sheet',
+      `Install ${name}?`,
+      <>
+        <p>{`${name} is not installed for ${this.me.value?.display_name}.`}</p>
+        <p class="note">
+          Installing sends installation.created to the backend; the app then asks for each permission when it needs it.
+        </p>
+      </>,
+      [
+        { label: 'Cancel', value: false, testid: 'install-cancel' },
+        { label: 'Install', value: true, primary: true, testid: 'install-confirm' },
+      ],
+    );
+    if (!yes || !(await this.act('POST /__svc/install', {}))) return false;
+    this.say('');
+    return true;
+  }
+
+  /**
+   * Opens the app as a native client would: not for a person who left the tenant or a revoked version, and after
+   * the install step when the person has not installed it. Resolves whether the app is open.
+   */
+  async open(launch: Launch): Promise<boolean> {
+    const refused = this.refusal();
+    if (refused) {
+      this.say(refused, 'error');
+      return false;
+    }
+    const { installations, settings } = this.store.current();
+    const installed = installations.some((i) => i.user_id === settings.current_user_id && i.installed);
+    if (!installed && !(await this.install())) return false;
+    this.relaunch(launch);
+    return true;
+  }
+
+  reload(): void {
+    this.relaunch(this.current);
+  }
+
+  close(): void {
+    this.stop();
+    this.frame.value = this.newFrame();
+    this.app.value = undefined;
+  }
+
+  openLink(link: string): void {
+    const params = matchRoute(this.manifest.routes ?? [], link);
+    if (params) void this.open({ room: this.room.value, params });
+    else toast(`${link} is not a declared route of the app.`, 'error');
+  }
+
+  /** A new state, from the event stream or from a control call's answer. */
+  onState(next: DevState): void {
+    const previous = this.store.current();
+    // A control call's answer and the event stream race: a state is taken once, and never an older one.
+    if (!isNewer(next, previous)) return;
+    // A notification for the person on screen pops up as a toast, as the native clients' banners do.
+    const known = new Set(previous.notifications.map((n) => n.id));
+    for (const n of next.notifications)
+      if (!known.has(n.id) && n.user_id === next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
+    // A version the store accepted: the page takes its manifest and relaunches the app with it.
+    if (next.version !== previous.version && next.store?.highest === next.version) {
+      sessionStorage.setItem(RELAUNCH, this.running ? 'open' : 'closed');
+      location.reload();
+      return;
+    }
+    this.store.apply(next);
+    if (next.settings.theme !== previous.settings.theme) this.running?.host.setTheme(next.settings.theme);
+    // Another person is another app user, and another room another launch: relaunch there, as the native clients
+    // do, so the app never posts into a room the person left.
+    const moved =
+      next.settings.current_user_id !== this.launchedAs.user || (this.room.value?.id ?? '') !== this.launchedAs.room;
+    if (this.running && moved) void this.open({ room: this.room.value, params: {} });
+  }
+
+  /** After a reload for a version the store accepted: says so, and reopens the app when it was open. */
+  resumeAfterUpdate(): void {
+    const relaunch = sessionStorage.getItem(RELAUNCH);
+    sessionStorage.removeItem(RELAUNCH);
+    if (!relaunch) return;
+    toast(`${this.manifest.name} ${this.store.current().version} is installed: the store accepted it.`);
+    if (relaunch === 'open') void this.open({ room: this.room.value, params: {} });
+  }
+}

@@ -1,0 +1,110 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { DevRoom } from '../devContract';
+import { CardView } from './CardView';
+import type { Messenger } from './Messenger';
+import { roomLabel } from './MessengerModel';
+
+/**
+ * The home tile's picture: the manifest's icon nearest 96 px (the tile shows it at 48 px, sharp on a 2x screen),
+ * from the app's own origin. Decorative: the tile's name is its label.
+ */
+function TileIcon({ icons, appUrl }: { icons: { src: string; sizes: string }[] | undefined; appUrl: string }) {
+  const width = (icon: { sizes: string }) => Number(icon.sizes.split('x')[0]) || 0;
+  const best = [...(icons ?? [])].sort((a, b) => Math.abs(width(a) - 96) - Math.abs(width(b) - 96))[0];
+  if (!best || !appUrl) return null;
+  return <img src={new URL(best.src, appUrl).href} alt="" width="48" height="48" data-testid="tile-icon" />;
+}
+
+/** The room's timeline: messages and the app's cards, oldest first. */
+function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
+  const { name } = m.manifest;
+  const users = m.store.slices.users.value;
+  const sender = (id: string) => users.find((u) => u.id === id)?.display_name ?? id;
+  const open = (link: string) => m.openLink(link);
+  return (
+    <div class="timeline" data-testid="timeline">
+      {room.timeline.length ? null : <p class="note">No message yet.</p>}
+      {room.timeline.map((e) =>
+        e.kind === 'card' ? (
+          <CardView
+            key={e.event_id}
+            card={e.card}
+            byline={`${name} · ${e.at.slice(11, 16)}`}
+            open={open}
+            testid="card"
+          />
+        ) : (
+          <div key={e.event_id} class="msg" data-testid="message">
+            <small>{`${sender(e.sender)}${e.via_app ? ` via ${name}` : ''} · ${e.at.slice(11, 16)}`}</small>
+            {e.text}
+            {/* A card sent from the person's own client: shown as a card, with its actions. */}
+            {e.card ? <CardView card={e.card} byline="" open={open} testid="message-card" /> : null}
+          </div>
+        ),
+      )}
+    </div>
+  );
+}
+
+/** The home screen: the app's tile. */
+function HomeGrid({ m }: { m: Messenger }) {
+  const { manifest } = m;
+  return (
+    <div class="grid" data-testid="home-grid">
+      <button
+        type="button"
+        class="tile"
+        data-testid="home-tile"
+        onClick={() => void m.open({ room: null, params: {} })}
+      >
+        <TileIcon icons={manifest.icons} appUrl={m.config.appUrl} />
+        {manifest.short_name ?? manifest.name}
+      </button>
+    </div>
+  );
+}
+
+/** The timeline's box: it stays at the newest message when it was there, else where the person scrolled. */
+function TimelineBox({ m }: { m: Messenger }) {
+  const room = m.room.value;
+  const box = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  useLayoutEffect(() => {
+    const el = box.current!;
+    if (atEnd.current) el.scrollTop = el.scrollHeight;
+  });
+  const onScroll = () => {
+    const el = box.current!;
+    atEnd.current = el.scrollHeight - el.clientHeight - el.scrollTop < 4;
+  };
+  return (
+    <div class="timeline-box" ref={box} onScroll={onScroll}>
+      {room ? <Timeline m={m} room={room} /> : <HomeGrid m={m} />}
+    </div>
+  );
+}
+
+/** The room on screen (or the home screen): its title, the app's button, the notice, and the timeline. */
+export function RoomView({ m }: { m: Messenger }) {
+  const room = m.room.value;
+  const notice = m.notice.value;
+  return (
+    <main class="main" aria-label="Room">
+      <header>
+        <h1 data-testid="room-title">{roomLabel(room)}</h1>
+        <button
+          type="button"
+          class="primary"
+          data-testid="open-app"
+          onClick={() => void m.open({ room: m.room.value, params: {} })}
+        >
+          {`Open ${m.manifest.name}`}
+        </button>
+      </header>
+      <div class={`notice ${notice.kind}`} role="status" data-testid="notice" hidden={!notice.text}>
+        {notice.text}
+      </div>
+      <TimelineBox m={m} />
+    </main>
+  );
+}

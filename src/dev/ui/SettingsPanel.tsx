@@ -1,0 +1,206 @@
+import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
+import { forgetRefusals, refusedScopes } from './appHost';
+import type { Messenger } from './Messenger';
+import { scopeInWords } from './scopeInWords';
+import { StoreUpload } from './StoreUpload';
+
+/** A time of day as the person's clock shows it. */
+export const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
+const selected = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
+
+/** Theme and locale: the events reach the app. */
+function Appearance({ m }: { m: Messenger }) {
+  const s = m.store.slices.settings.value;
+  return (
+    <div>
+      <h2>Appearance</h2>
+      <div class="row">
+        <button
+          type="button"
+          data-testid="theme-toggle"
+          onClick={() => m.act('PATCH /__svc/settings', { theme: s.theme === 'light' ? 'dark' : 'light' })}
+        >
+          {`Theme: ${s.theme}`}
+        </button>
+        <label>
+          {'Locale '}
+          <select
+            data-testid="locale"
+            value={s.locale}
+            onChange={(e) => m.act('PATCH /__svc/settings', { locale: selected(e) })}
+          >
+            {['en', 'de', 'fr', 'ja'].map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </div>
+  );
+}
+
+/** The person on screen, among the two tenants' people. */
+function Person({ m }: { m: Messenger }) {
+  const users = m.store.slices.users.value;
+  const tenants = m.store.slices.tenants.value;
+  const me = m.me.value;
+  return (
+    <div>
+      <h2>Person</h2>
+      <label>
+        {'Signed in as '}
+        <select
+          data-testid="user"
+          value={me?.id}
+          onChange={(e) => m.act('PATCH /__svc/settings', { current_user_id: selected(e) })}
+        >
+          {users.map((u) => (
+            <option key={u.id} value={u.id}>
+              {`${u.display_name} (${tenants.find((t) => t.id === u.tenant_id)?.name ?? u.tenant_id}${u.deprovisioned ? ', removed' : ''})`}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div class="note">{`app_user_id ${me?.app_user_id} · tenant_id ${me?.tenant_id}`}</div>
+    </div>
+  );
+}
+
+/** Each declared scope with its state (granted, denied, prompt) and the button that changes it. */
+function Permissions({ m }: { m: Messenger }) {
+  const user = m.store.slices.settings.value.current_user_id;
+  const scopes = (m.manifest.permissions ?? []).map((p) => p.scope);
+  const granted = m.store.slices.grants.value.find((g) => g.user_id === user)?.scopes ?? [];
+  const refused = refusedScopes(user);
+  return (
+    <div>
+      <h2>Permissions</h2>
+      {scopes.length ? null : <p class="note">The manifest asks for no permission.</p>}
+      {scopes.map((scope) => {
+        const bridgeScope = Object.entries(SCOPE_TO_MANIFEST).find(([, s]) => s === scope)?.[0] ?? scope;
+        const decision = granted.includes(scope) ? 'granted' : refused.has(bridgeScope) ? 'denied' : 'prompt';
+        const [verb, route] =
+          decision === 'granted'
+            ? (['Revoke', 'POST /__svc/revoke'] as const)
+            : (['Grant', 'POST /__svc/grant'] as const);
+        return (
+          <div key={scope} class="row" data-testid={`permission-${scope}`} data-state={decision}>
+            <span class="grow">
+              {scopeInWords(scope)}
+              <div class="note">{scope}</div>
+            </span>
+            <span class={`chip ${decision}`}>{decision}</span>
+            <button
+              type="button"
+              data-testid={`${verb.toLowerCase()}-${scope}`}
+              aria-label={`${verb} ${scopeInWords(scope)}`}
+              onClick={() => m.act(route, { user_id: user, scope })}
+            >
+              {verb}
+            </button>
+          </div>
+        );
+      })}
+      <button
+        type="button"
+        onClick={() => {
+          forgetRefusals(user);
+          void m.act('GET /__svc/state');
+        }}
+      >
+        Ask again for refused scopes
+      </button>
+    </div>
+  );
+}
+
+/** Install and uninstall, and removing the person from the tenant. */
+function Installation({ m }: { m: Messenger }) {
+  const user = m.store.slices.settings.value.current_user_id;
+  const installed = m.store.slices.installations.value.some((i) => i.user_id === user && i.installed);
+  return (
+    <div>
+      <h2>Installation</h2>
+      <div class="row">
+        {installed ? (
+          <button type="button" data-testid="uninstall" onClick={() => m.settings.uninstall()}>
+            Uninstall…
+          </button>
+        ) : (
+          <button type="button" data-testid="install" onClick={() => m.act('POST /__svc/install', { user_id: user })}>
+            Install
+          </button>
+        )}
+        <button type="button" class="danger" data-testid="deprovision" onClick={() => m.settings.deprovision()}>
+          Remove from tenant…
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The signing secret's generation, and during a rotation's overlap what the backend must do. */
+function secretNote(secret: Messenger['store']['slices']['secret']['value']): string {
+  return secret.previous_valid_until && Date.parse(secret.previous_valid_until) > Date.now()
+    ? `Secret generation ${secret.generation}: webhooks are signed with the new secret only from now on, and the previous one still verifies server API calls until ${time(secret.previous_valid_until)}. Your backend must verify webhooks with both (createWebhookHandler({ secrets: [current, previous] })) and sign its server API calls with the new one; npm start's backend reads both from the platform (signingSecrets), and svc dev --backend-env rewrites the file with SVC_SIGNING_SECRET and SVC_SIGNING_SECRET_PREVIOUS.`
+    : `Secret generation ${secret.generation}. Rotating makes a new secret that signs webhooks at once, while the previous one keeps verifying for an hour: the overlap in which your backend moves to the new one.`;
+}
+
+/** The administrator's part: revoke the version, rotate the secret, the store, and where the state lives. */
+function Administrator({ m }: { m: Messenger }) {
+  const revoked = m.store.slices.version_revoked.value;
+  const version = m.store.slices.version.value;
+  const statePath = m.config.statePath;
+  return (
+    <div>
+      <h2>Administrator</h2>
+      <div class="row">
+        <button
+          type="button"
+          class="danger"
+          data-testid="revoke-version"
+          disabled={revoked}
+          onClick={() => m.settings.revokeVersion()}
+        >
+          {revoked ? `Version ${version} revoked` : 'Revoke this version…'}
+        </button>
+        <button type="button" data-testid="rotate-secret" onClick={() => m.act('POST /__svc/rotate-secret', {})}>
+          Rotate signing secret
+        </button>
+      </div>
+      <p class="note" data-testid="secret-note">
+        {secretNote(m.store.slices.secret.value)}
+      </p>
+      <StoreUpload m={m} />
+      <h2>State</h2>
+      <p class="note" data-testid="state-where">
+        {statePath
+          ? `Saved after every change in ${statePath}; svc dev --reset or this button starts afresh.`
+          : 'In memory only (svc dev --state <file> keeps it between runs).'}
+      </p>
+      <button type="button" class="danger" data-testid="reset" onClick={() => m.settings.reset()}>
+        Reset to a fresh state…
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Settings a developer needs to try every path: theme and locale (events reach the app), the person (two tenants),
+ * each scope with its state (granted, denied, prompt), install and uninstall, removing the person from the tenant,
+ * revoking the version, rotating the signing secret, and a reset to a fresh state. Each section renders on its own:
+ * a rotation never rebuilds the person `<select>`, a grant never the theme.
+ */
+export function SettingsPanel({ m }: { m: Messenger }) {
+  return (
+    <div data-testid="settings">
+      <Appearance m={m} />
+      <Person m={m} />
+      <Permissions m={m} />
+      <Installation m={m} />
+      <Administrator m={m} />
+    </div>
+  );
+}

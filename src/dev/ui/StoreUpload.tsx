@@ -1,0 +1,54 @@
+import { signal } from '@preact/signals';
+import { uploadPackage } from './api';
+import type { Messenger } from './Messenger';
+
+/** What the last upload came to (kept while the settings are not shown). */
+const result = signal('');
+
+async function upload(input: HTMLInputElement): Promise<void> {
+  const file = input.files?.[0];
+  if (!file) return;
+  result.value = `Uploading ${file.name}…`;
+  try {
+    const accepted = await uploadPackage(await file.arrayBuffer());
+    result.value = `Version ${accepted.version} accepted: the app relaunches with it.`;
+  } catch (error) {
+    result.value = `Refused: ${(error as Error).message}`;
+  }
+  input.value = '';
+}
+
+/**
+ * The settings' store section: the key the id is bound to, every accepted version (revoked ones marked), and an
+ * upload of a new version (.swbn), whose refusal (the store's problem detail) is shown beside it.
+ */
+export function StoreUpload({ m }: { m: Messenger }) {
+  const store = m.store.slices.store.value;
+  const version = m.store.slices.version.value;
+  const revoked = m.store.slices.version_revoked.value;
+  const versions = (store?.versions ?? [])
+    .map((v) => `${v.version}${v.revoked || (v.version === version && revoked) ? ' (revoked)' : ''}`)
+    .join(', ');
+  return (
+    <>
+      <h2>Store</h2>
+      <p class="note" data-testid="store-state">
+        {store
+          ? `The id is bound to the key ${store.key_id}. Versions accepted: ${versions}; the next must be higher than ${store.highest}.`
+          : 'Nothing published yet: the first package uploaded binds the id to its key.'}
+      </p>
+      <label>
+        {'Upload a new version (.swbn) '}
+        <input
+          type="file"
+          accept=".swbn"
+          data-testid="store-upload"
+          onChange={(e) => void upload(e.currentTarget as HTMLInputElement)}
+        />
+      </label>
+      <p class="note" role="status" data-testid="store-result">
+        {result.value}
+      </p>
+    </>
+  );
+}

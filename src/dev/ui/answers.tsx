@@ -1,0 +1,164 @@
+import type { ComponentChildren } from 'preact';
+import type { HostAnswers } from '../../host/core';
+import { createInputValidator } from '../../manifest/createInputValidator';
+import type { SvcFile } from '../../protocol/types';
+import { CardView } from './CardView';
+import { createSchemaForm } from './createSchemaForm';
+import { scopeInWords } from './scopeInWords';
+import { sheet } from './sheet';
+
+type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
+
+const Pretty = ({ value }: { value: unknown }) => <pre class="note">{JSON.stringify(value, null, 2)}</pre>;
+
+const yesNo = (
+  testid: string,
+  title: string,
+  body: ComponentChildren,
+  yes = 'Allow',
+  no = "Don't allow",
+  signal?: AbortSignal,
+) =>
+  sheet<boolean>(
+    testid,
+    title,
+    body,
+    [
+      { label: no, value: false, testid: `${testid}-no` },
+      { label: yes, value: true, primary: true, testid: `${testid}-yes` },
+    ],
+    signal,
+  );
+
+/** The permission sheet. `signal`: set during an agent's call (mcpCalls), whose end closes the sheet. */
+const askPermission =
+  (appName: string) =>
+  ({ scope, manifestScope, purpose, signal }: PermissionAsk & { signal?: AbortSignal }) =>
+    sheet<'granted' | 'denied'>(
+      'permission-sheet',
+      // The person reads the scope in words; the developer's note names it once, as the manifest declares it, and
+      // says which short name the app asked with, so the two names are not taken for two permissions.
+      `${appName} asks for: ${scopeInWords(manifestScope)}`,
+      <>
+        <p>{purpose || '(no purpose given)'}</p>
+        <p class="note">{`${manifestScope} in the manifest, asked for as '${scope}' in the app`}</p>
+      </>,
+      [
+        { label: "Don't allow", value: 'denied', testid: 'permission-deny' },
+        { label: 'Allow', value: 'granted', primary: true, testid: 'permission-allow' },
+      ],
+      signal,
+    );
+
+/** The elicit sheet: a form from the schema; an answer that does not fit it never leaves the sheet. */
+const elicit: NonNullable<HostAnswers['elicit']> = ({ prompt, schema, action, signal }) => {
+  const form = createSchemaForm(schema, 'elicit-field');
+  // The host's own check.
+  const validate = createInputValidator(schema);
+  const read = () => {
+    const value = form.read();
+    const issues = validate(value);
+    form.invalid.value = issues.length > 0;
+    if (issues.length)
+      throw new Error(
+        `${issues.map((i) => i.message.replace(/^\$\./, '').replace(/^\$ /, 'The answer ')).join('; ')}. Correct it, or refuse.`,
+      );
+    return value;
+  };
+  return sheet<unknown>(
+    'elicit-sheet',
+    prompt,
+    <>
+      <p class="note">{`Asked by the action ${action}`}</p>
+      <form.Form />
+    </>,
+    [
+      { label: 'Refuse', value: null, testid: 'elicit-refuse' },
+      { label: 'Submit', value: read, primary: true, testid: 'elicit-submit' },
+    ],
+    signal,
+  );
+};
+
+/** The file picker sheet: the offered files, one or several to tick. */
+const pick =
+  (appName: string): NonNullable<HostAnswers['pick']> =>
+  ({ options, offered }) => {
+    const chosen = new Set<SvcFile>();
+    const toggle = (file: SvcFile, on: boolean) => {
+      if (!options.multiple) chosen.clear();
+      if (on) chosen.add(file);
+      else chosen.delete(file);
+    };
+    const list = offered.map((file) => (
+      <label class="row" key={file.file_id}>
+        <input
+          type={options.multiple ? 'checkbox' : 'radio'}
+          name="pick"
+          data-testid={`pick-${file.name}`}
+          onChange={(e) => toggle(file, (e.currentTarget as HTMLInputElement).checked)}
+        />
+        {`${file.name} (${file.type}, ${file.size} bytes)`}
+      </label>
+    ));
+    return sheet<SvcFile[] | null>(
+      'picker-sheet',
+      `${appName}: choose ${options.multiple ? 'files' : 'a file'}`,
+      offered.length ? list : <p>No file fits.</p>,
+      [
+        { label: 'Cancel', value: null, testid: 'picker-cancel' },
+        { label: 'Choose', value: () => offered.filter((f) => chosen.has(f)), primary: true, testid: 'picker-choose' },
+      ],
+    );
+  };
+
+/**
+ * The person's answers, as the messenger's sheets: every prompt of the platform is a dialog answered by clicking.
+ * @param appName - the app's name, shown in every sheet so the person knows who asks.
+ */
+export function uiAnswers(appName: string): HostAnswers {
+  return {
+    permission: askPermission(appName),
+    send: (message) =>
+      yesNo(
+        'send-sheet',
+        `Send this message from ${appName}?`,
+        <>
+          <p>{message.body}</p>
+          {message.card ? (
+            <CardView
+              card={{ title: message.card.title, body: message.card.body, actions: message.card.actions ?? [] }}
+              byline={`You via ${appName}`}
+              testid="send-card"
+            />
+          ) : null}
+        </>,
+        'Send',
+        'Cancel',
+      ),
+    confirmAction: ({ title, input, context, destructive, signal }) =>
+      yesNo(
+        'action-sheet',
+        `${context.invoked_by === 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
+        <>
+          {destructive ? <p class="err">This action is destructive.</p> : null}
+          <Pretty value={input} />
+        </>,
+        'Confirm',
+        'Refuse',
+        signal,
+      ),
+    confirm: ({ title, body }) => yesNo('confirm-sheet', title, <p>{body}</p>, 'OK', 'Cancel'),
+    elicit,
+    pick: pick(appName),
+    share: ({ title, url }) => yesNo('share-sheet', `Share "${title}"`, <p>{url}</p>, 'Share', 'Cancel'),
+    signIn: () =>
+      yesNo(
+        'signin-sheet',
+        `Sign in to ${appName}`,
+        <p class="note">Simulated external OAuth sign-in.</p>,
+        'Sign in',
+        'Cancel',
+      ),
+  };
+}

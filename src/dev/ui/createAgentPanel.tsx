@@ -1,0 +1,265 @@
+import { type Signal, signal } from '@preact/signals';
+import type { HostEndpoint } from '../../host/core';
+import type { Manifest } from '../../manifest';
+import { isSvcError } from '../../protocol/SvcError';
+import type { DevConfig } from '../devContract';
+import { redactSecrets } from '../redactSecrets';
+import { CopyButton } from './CopyButton';
+import { createSchemaForm, type SchemaForm } from './createSchemaForm';
+import { prettyJson } from './redactTokens';
+
+type ActionDecl = NonNullable<Manifest['actions']>[number];
+
+/** What an invocation shows: running, refused before it ran, or its result or error (JSON, with copy). */
+type Outcome = { kind: 'pending' } | { kind: 'refused'; text: string } | { kind: 'ok' | 'err'; text: string };
+
+interface ActionView {
+  action: ActionDecl;
+  form: SchemaForm;
+  progress: Signal<string[]>;
+  outcome: Signal<Outcome | undefined>;
+}
+
+interface McpRow {
+  id: number;
+  name: string;
+  agent: string;
+  input: string;
+  progress: Signal<string[]>;
+  outcome: Signal<Outcome>;
+}
+
+/** The agent panel's model: each action's form and outcome, and the MCP calls, kept while the tab is not shown. */
+export interface AgentPanelModel {
+  readonly actions: ActionView[];
+  readonly mcpCalls: Signal<McpRow[]>;
+  readonly agentId: Signal<string>;
+  readonly endpoint: DevConfig['mcp'];
+  /** Invokes an action from its form, as an agent or as the person. */
+  run(view: ActionView, by: 'agent' | 'user'): Promise<void>;
+  /** An invocation's progress message (tokens redacted). */
+  progress(action: string, message: string): void;
+  /** Empties the results, the progress and the list of MCP calls (a reset to a fresh state). */
+  clear(): void;
+  /** Lists an MCP client's call; the returned functions add its progress and its outcome (as the agent got it). */
+  showMcp(call: { name: string; agent_id: string; shown_input: unknown }): {
+    progress(message: string): void;
+    done(text: string, ok: boolean): void;
+  };
+}
+
+const errorText = (error: unknown) =>
+  isSvcError(error)
+    ? prettyJson({ code: error.code, message: error.message, retriable: error.retriable, method: error.method })
+    : String(error);
+
+/**
+ * The agent panel's model: each declared action with a form from its `input_schema`, invoked as an agent or as the
+ * person through the host's rules (confirm floor included). With the app closed, `host()` opens it first (in the
+ * current room): the host waits for the app's handlers.
+ */
+export function createAgentPanel(
+  actions: readonly ActionDecl[],
+  host: () => Promise<HostEndpoint | undefined>,
+  endpoint: DevConfig['mcp'],
+): AgentPanelModel {
+  const views: ActionView[] = actions.map((action) => ({
+    action,
+    form: createSchemaForm(action.input_schema, `input-${action.name}`),
+    progress: signal([]),
+    outcome: signal(undefined),
+  }));
+  const agentId = signal('agent-1');
+  const mcpCalls = signal<McpRow[]>([]);
+  let ids = 0;
+  const run = async ({ action, form, progress, outcome }: ActionView, by: 'agent' | 'user') => {
+    let input: unknown;
+    try {
+      input = form.read();
+    } catch (error) {
+      outcome.value = { kind: 'refused', text: (error as Error).message };
+      return;
+    }
+    progress.value = [];
+    outcome.value = { kind: 'pending' };
+    const current = await host();
+    if (!current) {
+      outcome.value = { kind: 'refused', text: 'The app could not be opened: see the notice above the timeline.' };
+      return;
+    }
+    try {
+      const context = by === 'agent' ? { invoked_by: by, agent_id: agentId.value } : { invoked_by: by };
+      outcome.value = { kind: 'ok', text: prettyJson(await current.invokeAction(action.name, input, context)) };
+    } catch (error) {
+      outcome.value = { kind: 'err', text: errorText(error) };
+    }
+  };
+  return {
+    actions: views,
+    mcpCalls,
+    agentId,
+    endpoint,
+    run,
+    progress(action, message) {
+      // The page never shows a usable token, whoever invoked the action.
+      const view = views.find((v) => v.action.name === action);
+      if (view) view.progress.value = [...view.progress.value, redactSecrets(message)];
+    },
+    clear() {
+      for (const view of views) {
+        view.progress.value = [];
+        view.outcome.value = undefined;
+      }
+      mcpCalls.value = [];
+    },
+    showMcp(call) {
+      const row: McpRow = {
+        id: ++ids,
+        name: call.name,
+        agent: call.agent_id,
+        input: prettyJson(call.shown_input),
+        progress: signal([]),
+        outcome: signal({ kind: 'pending' }),
+      };
+      mcpCalls.value = [row, ...mcpCalls.value];
+      return {
+        progress: (message) => {
+          row.progress.value = [...row.progress.value, message];
+        },
+        done: (text, ok) => {
+          row.outcome.value = { kind: ok ? 'ok' : 'err', text };
+        },
+      };
+    },
+  };
+}
+
+/** An outcome: `running…`, a refusal, or the whole result or error with a copy button. */
+function OutcomeView({ outcome, pre }: { outcome: Outcome | undefined; pre?: boolean }) {
+  if (!outcome) return null;
+  if (outcome.kind === 'pending')
+    return pre ? <pre class="pending">running…</pre> : <span class="pending">running…</span>;
+  if (outcome.kind === 'refused') return <span class="err">{outcome.text}</span>;
+  return (
+    <div class="json">
+      <div class="row">
+        <strong class={`grow ${outcome.kind}`}>{outcome.kind === 'ok' ? 'Result' : 'Error'}</strong>
+        <CopyButton text={outcome.text} />
+      </div>
+      <pre class={outcome.kind}>{outcome.text}</pre>
+    </div>
+  );
+}
+
+const Progress = ({ lines }: { lines: string[] }) => (
+  <>
+    {lines.map((line, i) => (
+      <div key={i}>{`▸ ${line}`}</div>
+    ))}
+  </>
+);
+
+/** One declared action: its form, the two ways to invoke it, its progress and outcome. */
+function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
+  const { action, form } = view;
+  return (
+    <div class="action" data-testid={`action-${action.name}`}>
+      <strong>{action.title}</strong>
+      <div class="note">
+        {`${action.name} · confirm: ${action.confirm}${action.annotations?.destructive ? ' · destructive' : ''}`}
+      </div>
+      <p class="note">{action.description}</p>
+      <form.Form />
+      <div class="row">
+        <button
+          type="button"
+          class="primary"
+          data-testid={`invoke-agent-${action.name}`}
+          onClick={() => panel.run(view, 'agent')}
+        >
+          Invoke as agent
+        </button>
+        <button type="button" data-testid={`invoke-user-${action.name}`} onClick={() => panel.run(view, 'user')}>
+          Invoke as person
+        </button>
+      </div>
+      <div class="note" data-testid={`progress-${action.name}`}>
+        <Progress lines={view.progress.value} />
+      </div>
+      <div data-testid={`result-${action.name}`}>
+        <OutcomeView outcome={view.outcome.value} />
+      </div>
+    </div>
+  );
+}
+
+/** The MCP endpoint and what to paste into Claude Code (the command carries the token, so it is copied, not shown). */
+function McpEndpoint({ endpoint }: { endpoint: NonNullable<DevConfig['mcp']> }) {
+  return (
+    <div class="row" data-testid="mcp-endpoint">
+      <code class="grow">{endpoint.url}</code>
+      <CopyButton text={endpoint.url} label="Copy the MCP endpoint" />
+      <CopyButton
+        text={`claude mcp add --transport http svc ${endpoint.url} --header "${endpoint.header}"`}
+        label="Copy the Claude Code command"
+        caption="Copy for Claude Code"
+      />
+    </div>
+  );
+}
+
+/** Calls from MCP clients (svc dev's /mcp endpoint), newest first, beside the panel's own invocations. */
+function McpCalls({ panel }: { panel: AgentPanelModel }) {
+  const rows = panel.mcpCalls.value;
+  return (
+    <div data-testid="mcp-calls">
+      {rows.length ? null : (
+        <p class="note">
+          {panel.endpoint
+            ? 'No MCP call yet: connect an MCP client to the endpoint above and ask it to use a tool.'
+            : 'No MCP call yet: this platform serves no MCP endpoint (started with mcp: false).'}
+        </p>
+      )}
+      {rows.map((row) => (
+        <div key={row.id} class="action" data-testid="mcp-call" data-action={row.name}>
+          <strong>{`${row.name} · MCP · ${row.agent}`}</strong>
+          <pre class="note">{row.input}</pre>
+          <div class="note">
+            <Progress lines={row.progress.value} />
+          </div>
+          <div>
+            <OutcomeView outcome={row.outcome.value} pre />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The agent panel: each declared action with a form from its `input_schema` (JSON for what a form cannot express),
+ * invoked as an agent or as the person; progress and elicit show live (elicit as a sheet), then the whole result or
+ * error with a copy button; the MCP clients' calls above.
+ */
+export function AgentPanel({ panel }: { panel: AgentPanelModel }) {
+  return (
+    <div data-testid="agent-panel">
+      <label class="row">
+        Agent id
+        <input
+          data-testid="agent-id"
+          size={10}
+          value={panel.agentId.value}
+          onInput={(e) => (panel.agentId.value = (e.currentTarget as HTMLInputElement).value)}
+        />
+      </label>
+      <h2 class="title">MCP calls</h2>
+      {panel.endpoint ? <McpEndpoint endpoint={panel.endpoint} /> : null}
+      <McpCalls panel={panel} />
+      {panel.actions.length ? null : <p class="note">The manifest declares no actions.</p>}
+      {panel.actions.map((view) => (
+        <ActionForm key={view.action.name} view={view} panel={panel} />
+      ))}
+    </div>
+  );
+}

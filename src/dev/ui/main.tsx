@@ -1,0 +1,74 @@
+// The simulated messenger page's entry: the configuration (with the manifest the platform validated) and the state,
+// then the page as components fed by the platform's event stream. Everything it changes goes through the platform's
+// control API.
+import { effect, signal } from '@preact/signals';
+import { render } from 'preact';
+import { type Connection, control, follow, loadConfig } from './api';
+import { MessengerModel } from './MessengerModel';
+import { MessengerPage } from './MessengerPage';
+import { SheetHost } from './sheet';
+import { STYLES } from './styles';
+import { toast } from './toasts';
+
+const connection = signal<Connection>('open');
+
+/** Shown while the event stream is away: svc dev stopped, or restarted (this page's token is then stale). */
+function ConnectionBanner() {
+  const state = connection.value;
+  return (
+    <div class="banner" role="alert" data-testid="connection" hidden={state === 'open'}>
+      {state === 'retrying'
+        ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
+        : state === 'closed'
+          ? 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).'
+          : ''}
+    </div>
+  );
+}
+
+/** A place for a part of the page outside the messenger's root (which a sheet makes inert). */
+function outside(where: 'prepend' | 'append'): HTMLElement {
+  const el = document.createElement('div');
+  document.body[where](el);
+  return el;
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  const [config, state] = await Promise.all([loadConfig(), control('GET /__svc/state')]);
+  const m = new MessengerModel(config, state);
+  // The theme applies to the whole page, the sheets and the banner included.
+  effect(() => {
+    document.body.classList.toggle('dark', m.store.slices.settings.value.theme === 'dark');
+  });
+  root.replaceChildren();
+  render(<MessengerPage m={m} />, root);
+  render(<ConnectionBanner />, outside('prepend'));
+  render(<SheetHost />, outside('append'));
+  follow(
+    (next) => m.onState(next),
+    (request) => {
+      m.blocked.value = [...m.blocked.value, request];
+      toast(`Blocked: ${request.advice}`, 'error');
+    },
+    (next) => {
+      connection.value = next;
+    },
+    {
+      'mcp-invoke': (call) => void m.mcp.invoke(call),
+      'mcp-cancel': ({ id }) => m.mcp.cancel(id),
+      // manifest.json changed: the page, its host and the app start again from the new one.
+      manifest: () => location.reload(),
+    },
+  );
+  m.resumeAfterUpdate();
+}
+
+document.head.append(Object.assign(document.createElement('style'), { textContent: STYLES }));
+const root = document.getElementById('messenger')!;
+start(root).catch((error: Error) => {
+  const p = Object.assign(document.createElement('p'), {
+    className: 'err',
+    textContent: `The messenger could not start: ${error.message}`,
+  });
+  root.replaceChildren(p);
+});

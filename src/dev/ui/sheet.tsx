@@ -1,0 +1,142 @@
+import { signal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+
+/** One button of a {@link sheet}: the first one declines (Escape presses it). */
+export interface SheetButton<T> {
+  label: string;
+  /** The sheet's answer; a function may throw to keep the sheet open with its message shown inline. */
+  value: T | (() => T);
+  primary?: boolean;
+  danger?: boolean;
+  testid: string;
+}
+
+/** The sheet on screen: what it shows, and how it answers. */
+interface OpenSheet {
+  testid: string;
+  title: string;
+  body: ComponentChildren;
+  buttons: SheetButton<unknown>[];
+  choose(button: SheetButton<unknown>): void;
+}
+
+const current = signal<OpenSheet | undefined>(undefined);
+const error = signal('');
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Shows a modal sheet and resolves with the button the person pressed (each button's value), the way a
+ * messenger's native sheet would. Sheets queue: one at a time, in order.
+ *
+ * A modal dialog: `aria-modal`, focus moved into it and given back on close, Escape presses the first (declining)
+ * button, and the page behind (the app's frame included) is inert, so no key or click reaches it. `signal` (an
+ * invocation's) closes it with the first button's answer when the invocation is cancelled.
+ */
+export function sheet<T>(
+  testid: string,
+  title: string,
+  body: ComponentChildren,
+  buttons: SheetButton<T>[],
+  signal?: AbortSignal,
+): Promise<T> {
+  const shown = queue.then(() => new Promise<T>((resolve) => show({ testid, title, body, buttons }, resolve, signal)));
+  queue = shown.catch(() => {});
+  return shown;
+}
+
+function show<T>(
+  sheet: Omit<OpenSheet, 'choose' | 'buttons'> & { buttons: SheetButton<T>[] },
+  resolve: (value: T) => void,
+  signal: AbortSignal | undefined,
+): void {
+  const refusal = sheet.buttons[0]!.value as T;
+  // A cancelled invocation's sheet never opens: the first button's answer, the refusal.
+  if (signal?.aborted) {
+    resolve(refusal);
+    return;
+  }
+  const before = document.activeElement as HTMLElement | null;
+  const behind = document.getElementById('messenger');
+  const close = (value: T) => {
+    signal?.removeEventListener('abort', refuse);
+    current.value = undefined;
+    if (behind) behind.inert = false;
+    before?.focus?.();
+    resolve(value);
+  };
+  // A cancelled invocation's open sheet closes with the refusal.
+  const refuse = () => close(refusal);
+  const choose = (button: SheetButton<unknown>) => {
+    try {
+      close(typeof button.value === 'function' ? (button.value as () => T)() : (button.value as T));
+    } catch (e) {
+      error.value = (e as Error).message;
+    }
+  };
+  signal?.addEventListener('abort', refuse, { once: true });
+  error.value = '';
+  if (behind) behind.inert = true;
+  current.value = { ...sheet, buttons: sheet.buttons as SheetButton<unknown>[], choose };
+}
+
+/** Where the open sheet shows: outside the messenger's root, which is inert while a sheet is open. */
+export function SheetHost() {
+  const open = current.value;
+  return open ? <Sheet key={open} sheet={open} /> : null;
+}
+
+function Sheet({ sheet }: { sheet: OpenSheet }) {
+  const dialog = useRef<HTMLDivElement>(null);
+  // The first field when there is one to fill, else the main button.
+  useLayoutEffect(() => {
+    const el = dialog.current!;
+    const first =
+      el.querySelector<HTMLElement>('input, select, textarea') ??
+      el.querySelector<HTMLElement>('.buttons button.primary') ??
+      el.querySelector<HTMLElement>('button');
+    first?.focus();
+  }, []);
+  // A refused answer: the field it is about takes the focus.
+  useLayoutEffect(() => {
+    if (error.value) dialog.current!.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
+  }, [error.value]);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    sheet.choose(sheet.buttons[0]!);
+  };
+  const titleId = `${sheet.testid}-title`;
+  return (
+    <div class="scrim">
+      <div
+        ref={dialog}
+        class="sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid={sheet.testid}
+        onKeyDown={onKeyDown}
+      >
+        <h2 id={titleId}>{sheet.title}</h2>
+        {sheet.body}
+        <div class="err" role="alert" data-testid={`${sheet.testid}-error`}>
+          {error.value}
+        </div>
+        <div class="buttons">
+          {sheet.buttons.map((b) => (
+            <button
+              type="button"
+              key={b.testid}
+              class={b.danger ? 'primary danger' : b.primary ? 'primary' : undefined}
+              data-testid={b.testid}
+              onClick={() => sheet.choose(b)}
+            >
+              {b.label}
+            </button>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
