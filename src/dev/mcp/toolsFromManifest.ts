@@ -19,8 +19,8 @@ export interface McpTool {
 
 type Action = NonNullable<Manifest['actions']>[number];
 
-/** The reverse-domain key of svc's own fields in a tool's `_meta`. @internal */
-export const SVC_TOOL_META = 'dev.svc/action';
+/** The reverse-domain key of svc's own fields in a tool's `_meta`. */
+const SVC_TOOL_META = 'dev.svc/action';
 
 /** The property a non-object `output_schema` is wrapped in (MCP requires an object root for `outputSchema`). @internal */
 export const WRAPPED_RESULT = 'result';
