@@ -250,6 +250,14 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     if (!fixed && port !== DEFAULT_DEV_PORT)
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
     if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
+    // Listening for Ctrl-C before the URL is printed: a stop right after it still closes the platform and removes
+    // its discovery files, instead of Node's default of exiting on the spot.
+    const stopped =
+      hooks.stopped ??
+      new Promise<void>((done) => {
+        process.once('SIGINT', () => done());
+        process.once('SIGTERM', () => done());
+      });
     writeLine(io.stdout, platform.url);
     writeLine(
       io.stderr,
@@ -274,11 +282,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
       );
     if (values.open) openBrowser(platform.url);
-    await (hooks.stopped ??
-      new Promise<void>((done) => {
-        process.once('SIGINT', () => done());
-        process.once('SIGTERM', () => done());
-      }));
+    await stopped;
     await removeStoreDiscovery(platform.origin);
     await platform.close();
     return EXIT.ok;

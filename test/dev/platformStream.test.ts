@@ -2,7 +2,7 @@
 // the state the control API serves, at a size that does not grow with the state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { type StoredPatch, withPatches } from '../../src/dev/platform/trackChanges';
+import { type StoredPatch, withPatches } from '../../src/dev/withPatches';
 import { writeAppDir } from './appDir';
 
 let platform: DevPlatform;

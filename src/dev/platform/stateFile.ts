@@ -5,7 +5,8 @@ import { basename, dirname, join } from 'node:path';
 import type { DevState } from '../devContract';
 import type { SigningSecrets } from './signingSecrets';
 import { checkState } from './stateSchema';
-import { applyPatches, type StoredPatch } from './trackChanges';
+import type { StoredPatch } from '../withPatches';
+import { applyPatches } from './trackChanges';
 
 /** The first line of a state file: the whole state, and the signing secrets (which the page never receives). */
 interface Snapshot {

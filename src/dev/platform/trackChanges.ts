@@ -1,3 +1,5 @@
+import { FORBIDDEN, type StoredPatch } from '../withPatches';
+
 /** One change to a JSON tree: the path of a property and its new value as JSON (absent: deleted). @internal */
 export type Patch = [path: string[], json?: string];
 
@@ -42,11 +44,6 @@ export function trackChanges<T extends object>(root: T, record: (patch: Patch) =
   return wrap(root, []);
 }
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** A patch as a journal line holds it: the path, and the value itself (absent: deleted). @internal */
-export type StoredPatch = [path: string[], value?: unknown];
-
 /** One journal line's `p`: the patches, each value written as the JSON recorded (no second encoding). @internal */
 export const patchesJson = (patches: Patch[]) =>
   `[${patches.map(([path, json]) => `[${JSON.stringify(path)}${json === undefined ? '' : `,${json}`}]`).join(',')}]`;
@@ -68,39 +65,4 @@ export function applyPatches(root: Record<string, unknown>, patches: StoredPatch
     if (patch.length < 2) delete node[last];
     else node[last] = patch[1];
   }
-}
-
-/**
- * A copy of `root` with stored patches applied, sharing every part they did not touch: the root and each object on
- * a patched path are copied once, so a page that keeps its state immutable sees what changed (an event stream of
- * patches instead of the whole state). A patch naming an absent path, or a key that is not data, is skipped.
- * @internal
- */
-export function withPatches<T extends object>(root: T, patches: StoredPatch[]): T {
-  const copies = new Set<object>();
-  const copy = <O extends object>(o: O): O => {
-    const c = (Array.isArray(o) ? o.slice() : { ...o }) as O;
-    copies.add(c);
-    return c;
-  };
-  const top = copy(root) as Record<string, unknown>;
-  for (const patch of patches) {
-    const [path] = patch;
-    if (!path.length || path.some((key) => FORBIDDEN.has(key))) continue;
-    let node: Record<string, unknown> | undefined = top;
-    for (const key of path.slice(0, -1)) {
-      let next: unknown = node[key];
-      if (next === null || typeof next !== 'object') {
-        node = undefined;
-        break;
-      }
-      if (!copies.has(next)) node[key] = next = copy(next);
-      node = next as Record<string, unknown>;
-    }
-    if (!node) continue;
-    const last = path.at(-1)!;
-    if (patch.length < 2) delete node[last];
-    else node[last] = patch[1];
-  }
-  return top as T;
 }

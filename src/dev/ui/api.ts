@@ -1,6 +1,6 @@
 import { SvcError } from '../../protocol/SvcError';
 import { manifestFacts } from '../../manifest/manifestFacts';
-import { type StoredPatch, withPatches } from '../platform/trackChanges';
+import { type StoredPatch, withPatches } from '../withPatches';
 import { hc } from 'hono/client';
 import type { ControlApp } from '../platform/createControlApp';
 import {

@@ -38,8 +38,18 @@ function agentError(error: unknown): { code: string; message: string; retriable:
  */
 export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: McpCallView) {
   let current: Current | undefined;
-  const post = (path: 'progress' | 'result' | 'elicit', body: McpPageBody) =>
-    control(`POST /__svc/mcp/${path}`, { id: current?.call.id, ...body });
+  // Progress and the result one at a time, in the order the app gave them: a progress message sent without waiting
+  // could otherwise reach the platform after the result, which ends the call, and the agent would never get it. An
+  // elicitation waits for the agent, so it goes at once.
+  let sending: Promise<unknown> = Promise.resolve();
+  const post = (path: 'progress' | 'result' | 'elicit', body: McpPageBody) => {
+    const id = current?.call.id;
+    const send = () => control(`POST /__svc/mcp/${path}`, { id, ...body });
+    if (path === 'elicit') return send();
+    const sent = sending.then(send);
+    sending = sent.catch(() => {});
+    return sent;
+  };
   const waiting = (on: boolean) => post('progress', { waiting: on }).catch(() => {});
 
   return {
