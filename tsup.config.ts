@@ -1,4 +1,3 @@
-import { copyFile, mkdir } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 import devPackage from './packages/svc-sdk-dev/package.json' with { type: 'json' };
 
@@ -64,16 +63,10 @@ export default defineConfig([
   },
   {
     // The simulated messenger's page script: one browser module with everything it needs bundled in.
-    entry: { 'dev-ui': 'src/dev/ui/main.tsx' },
+    entry: { 'dev-ui': 'src/dev/messenger/main.tsx' },
     outDir: DEV_DIST,
-    // The platform run from the sources (the tests) reads it from dist/: a copy there, which svc-sdk's package.json
-    // leaves out of the tarball ("files").
-    onSuccess: async () => {
-      await mkdir('dist', { recursive: true });
-      for (const file of ['dev-ui.js', 'dev-ui.js.map']) await copyFile(`${DEV_DIST}/${file}`, `dist/${file}`);
-    },
     format: ['esm'],
-    // One file (the platform serves dev-ui.js alone): main.ts's dynamic import stays inside it.
+    // One file (the platform serves dev-ui.js alone): main.tsx's dynamic import stays inside it.
     splitting: false,
     platform: 'browser',
     target: 'es2022',

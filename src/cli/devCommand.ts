@@ -3,7 +3,7 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
 import { EXIT, writeLine } from './CliIo';
-import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/store/storeDiscovery';
+import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 

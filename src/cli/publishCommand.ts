@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { STORE_PATH } from '../dev/store/storePath';
-import { readStoreDiscovery } from '../dev/store/storeDiscovery';
+import { STORE_PATH } from '../dev/storePath';
+import { readStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { EXIT, writeLine } from './CliIo';
 import { DEFAULT_DEV_PORT } from './devCommand';
 import { defineCommand } from './defineCommand';

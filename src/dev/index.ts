@@ -5,14 +5,19 @@
  */
 export * from './devContract';
 export { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from './tokenExchangeForm';
-export { startDevPlatform, type DevNotice, type DevPlatform, type DevPlatformOptions } from './startDevPlatform';
+export {
+  startDevPlatform,
+  type DevNotice,
+  type DevPlatform,
+  type DevPlatformOptions,
+} from './platform/startDevPlatform';
 export { formatDevEvent, type DevEvent } from './DevEvent';
-export type { AppTokenOptions, DevPlatformHandle } from './platformHandle';
-export { readAppDir, DevAppError, type DevApp } from './readAppDir';
+export type { AppTokenOptions, DevPlatformHandle } from './platform/platformHandle';
+export { readAppDir, DevAppError, type DevApp } from './platform/readAppDir';
 export {
   createPackageServer,
   type BlockedRequest,
   type PackageServerOptions,
   type PackageServer,
-} from './serve/createPackageServer';
-export { packageCsp, blockedAdvice, type PackagePolicies } from './serve/packageCsp';
+} from './platform/serve/createPackageServer';
+export { packageCsp, blockedAdvice, type PackagePolicies } from './platform/serve/packageCsp';

@@ -12,7 +12,7 @@ import { runSvc } from './runInProcess';
 const root = resolve(import.meta.dirname, '../..');
 // `svc init` writes each app's key under $SVC_STATE_DIR: a folder of this test's, never the real home.
 process.env.SVC_STATE_DIR = mkdtempSync(join(tmpdir(), 'svc-home-'));
-const built = existsSync(join(root, 'dist/cli.js')) && existsSync(join(root, 'dist/dev-ui.js'));
+const built = existsSync(join(root, 'dist/cli.js')) && existsSync(join(root, 'packages/svc-sdk-dev/dist/dev-ui.js'));
 
 /** Writes the starter into a new folder and links the dependencies it declares to this repository's. */
 async function starter(): Promise<string> {

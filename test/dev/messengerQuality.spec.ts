@@ -3,7 +3,7 @@
 // events that leave the sidebar, the timeline and an open <select> alone, the notification badge and toast,
 // permission rows with their state, the call log's markers, and the agent panel's whole result with a copy button.
 import type { Page } from '@playwright/test';
-import { CONTRAST_PAIRS } from '../../src/dev/ui/styles';
+import { CONTRAST_PAIRS } from '../../src/dev/messenger/styles';
 import { expect, test } from './messengerTest';
 
 /** WCAG 2 contrast of two CSS colours, as the page resolves them. */

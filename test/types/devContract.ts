@@ -4,7 +4,7 @@ import type { ControlRoute, ControlRoutes, DevConfig, DevState } from '../../src
 import type { ControlHandlers } from '../../src/dev/platform/controlActions';
 import type { hc } from 'hono/client';
 import type { ControlApp } from '../../src/dev/platform/createControlApp';
-import type { control } from '../../src/dev/ui/api';
+import type { control } from '../../src/dev/messenger/api';
 
 declare const call: typeof control;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OpenPage, PageChannel } from '../PageChannel';
-import type { DevApp } from '../readAppDir';
+import type { DevApp } from '../platform/readAppDir';
 import type { DevPlatformOptions } from '../DevPlatformOptions';
 import { createInvocationRelay } from './createInvocationRelay';
 import type { McpEndpoint } from './createMcpEndpoint';

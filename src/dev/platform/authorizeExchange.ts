@@ -1,6 +1,6 @@
 import type { Manifest } from '../../manifest';
 import type { DevState } from '../devContract';
-import { offeredTo } from '../store/offeredTo';
+import { offeredTo } from '../offeredTo';
 import type { IdentityProviderOptions } from './createIdentityProvider';
 
 /** What an exchange is decided on. @internal */

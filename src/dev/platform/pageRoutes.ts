@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { CONTROL_PREFIX, type DevState, streamFrame } from '../devContract';
-import { renderMessengerHtml, renderStaleTabHtml } from '../ui/messengerHtml';
+import { renderMessengerHtml, renderStaleTabHtml } from '../messenger/messengerHtml';
 import type { Guards } from './createGuards';
 import type { Pages } from './createPageChannel';
 import type { PlatformEnv } from './PlatformEnv';

@@ -79,5 +79,7 @@ export interface Messenger {
   close(): void;
   /** Opens a deep link (a card's button, a notification) when it matches a declared route. */
   openLink(link: string): void;
+  /** Says something above the timeline (`kind` 'warn' for what the person should notice). */
+  say(text: string, kind?: string): void;
   readonly settings: SettingsActions;
 }

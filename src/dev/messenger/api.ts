@@ -13,7 +13,7 @@ import {
   type DevStreamEvents,
 } from '../devContract';
 import { tokenExchangeForm } from '../tokenExchangeForm';
-import { STORE_PATH } from '../store/storePath';
+import { STORE_PATH } from '../storePath';
 
 /** The page's launch token, from its own URL (the platform printed it). */
 const token = new URLSearchParams(location.search).get('token') ?? '';

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { compareVersions } from '../../manifest';
-import { nextPatch } from '../../manifest/version';
-import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage } from '../../package';
-import { checkControlRequest } from '../platform/checkControlRequest';
-import type { PlatformEnv } from '../platform/PlatformEnv';
-import { sameToken } from '../sameToken';
-import type { DevState, DevStoreVersion } from '../devContract';
-import { STORE_PATH } from './storePath';
+import { compareVersions } from '../../../manifest';
+import { nextPatch } from '../../../manifest/version';
+import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage } from '../../../package';
+import { checkControlRequest } from '../checkControlRequest';
+import type { PlatformEnv } from '../PlatformEnv';
+import { sameToken } from '../../sameToken';
+import type { DevState, DevStoreVersion } from '../../devContract';
+import { STORE_PATH } from '../../storePath';
 
 /** Why the store refused an upload: the problem's name (its `type` ends with it) and HTTP status. */
 const STORE_PROBLEMS = {

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { type LocalDiscovery, localDiscoveryPath, readLocalDiscovery, writeLocalDiscovery } from '../localDiscovery';
+import { type LocalDiscovery, localDiscoveryPath, readLocalDiscovery, writeLocalDiscovery } from '../../localDiscovery';
 
 /**
  * What `svc dev` leaves for `svc publish`: where its store is (`url`, the messenger's origin

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isPackageError, type PackageFile, type PackageSigner, verifyPackage } from '../../package';
-import { readIntegrityBlock } from '../../package/readPackage';
+import { isPackageError, type PackageFile, type PackageSigner, verifyPackage } from '../../../package';
+import { readIntegrityBlock } from '../../../package/readPackage';
 import { type DevApp, DevAppError } from '../readAppDir';
 
 /** The app of a signed package: its verified manifest, its files, and the keys that signed it. */

@@ -2,7 +2,7 @@ import { computed, type ReadonlySignal, type Signal, signal } from '@preact/sign
 import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
 import type { DevBlockedRequest, DevConfig, DevRoom, DevState, DevUser } from '../devContract';
-import { offeredTo } from '../store/offeredTo';
+import { offeredTo } from '../offeredTo';
 import { control, pageEvent } from './api';
 import { launchApp } from './appHost';
 import { uiAnswers } from './answers';

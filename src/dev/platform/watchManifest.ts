@@ -1,5 +1,5 @@
 import { watch } from 'node:fs';
-import type { Manifest } from '../manifest';
+import type { Manifest } from '../../manifest';
 import { type DevApp, readAppDir } from './readAppDir';
 
 /**

@@ -1,12 +1,12 @@
 import type * as z from 'zod';
-import type { Manifest } from '../manifest';
-import { CONTROL_BODIES } from './platform/controlSchemas';
-import { checkBody } from './platform/jsonBody';
-import type { ControlHandlers } from './platform/controlActions';
-import type { IdentityProvider } from './platform/createIdentityProvider';
-import { type SigningSecrets, validSecrets } from './platform/signingSecrets';
-import type { ControlRoutes, StateRoute, DevState, DevTimelineEntry } from './devContract';
-import { tokenExchangeForm } from './tokenExchangeForm';
+import type { Manifest } from '../../manifest';
+import { CONTROL_BODIES } from './controlSchemas';
+import { checkBody } from './jsonBody';
+import type { ControlHandlers } from './controlActions';
+import type { IdentityProvider } from './createIdentityProvider';
+import { type SigningSecrets, validSecrets } from './signingSecrets';
+import type { ControlRoutes, StateRoute, DevState, DevTimelineEntry } from '../devContract';
+import { tokenExchangeForm } from '../tokenExchangeForm';
 import type { BlockedRequest } from './serve/createPackageServer';
 
 /** What {@link platformHandle} wraps. @internal */

@@ -1,7 +1,6 @@
 import type { DevState } from '../devContract';
 import { forgetPageState } from './appHost';
-import type { SettingsActions } from './Messenger';
-import type { MessengerModel } from './MessengerModel';
+import type { Messenger, SettingsActions } from './Messenger';
 import { sheet } from './sheet';
 
 /** A confirmation sheet for an action that changes what the app may do. */
@@ -16,7 +15,7 @@ interface Confirmation {
 }
 
 /** An administrator or person action that changes what the app may do: confirmed first, explained after. */
-async function confirmed(m: MessengerModel, c: Confirmation): Promise<void> {
+async function confirmed(m: Messenger, c: Confirmation): Promise<void> {
   const yes = await sheet<boolean>(c.testid, c.question, <p>{c.consequence}</p>, [
     { label: 'Cancel', value: false, testid: `${c.testid}-no` },
     { label: c.label, value: true, danger: true, testid: `${c.testid}-yes` },
@@ -27,7 +26,7 @@ async function confirmed(m: MessengerModel, c: Confirmation): Promise<void> {
 }
 
 /** The reset: back to the first launch, the page's own state (refusals, storage, results) included. */
-async function reset(m: MessengerModel): Promise<void> {
+async function reset(m: Messenger): Promise<void> {
   const yes = await sheet<boolean>(
     'reset-sheet',
     'Reset to a fresh state?',
@@ -53,7 +52,7 @@ async function reset(m: MessengerModel): Promise<void> {
 }
 
 /** What the settings' buttons do that asks first and explains after. */
-export function settingsActions(m: MessengerModel): SettingsActions {
+export function settingsActions(m: Messenger): SettingsActions {
   const { name } = m.manifest;
   return {
     uninstall: () => {

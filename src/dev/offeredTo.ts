@@ -1,4 +1,4 @@
-import type { Manifest } from '../../manifest';
+import type { Manifest } from '../manifest';
 
 /**
  * Whether the app is offered to a person of `tenantId`: undefined when it is, else the sentence saying why not (a

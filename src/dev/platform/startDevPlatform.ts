@@ -4,31 +4,31 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
-import { compareVersions, type Manifest } from '../manifest';
-import { manifestFacts } from '../manifest/manifestFacts';
-import type { DevEvent } from './DevEvent';
-import type { DevNotice, DevPlatformOptions } from './DevPlatformOptions';
-import type { DevConfig, DevState } from './devContract';
-import { attachMcp, MCP_PATH } from './mcp/attachMcp';
-import { removeDiscovery, writeDiscovery } from './mcp/discoveryFile';
-import { mcpConfigs } from './mcp/mcpConfigs';
-import { authorizeExchange } from './platform/authorizeExchange';
-import { type Changes, createChanges } from './platform/createChanges';
-import { createControlApp } from './platform/createControlApp';
-import { createGuards } from './platform/createGuards';
-import { createIdentityProvider, type IdentityProvider } from './platform/createIdentityProvider';
-import { createPageChannel, type Pages } from './platform/createPageChannel';
-import { createPlatformApp } from './platform/createPlatformApp';
-import { createWebhookSender, type WebhookSender } from './platform/createWebhookSender';
-import { controlActions } from './platform/controlActions';
-import { createRequestBucket } from './platform/handleServerApi';
-import { identityRoutes } from './platform/identityRoutes';
-import { initialState } from './platform/initialState';
-import { pageRoutes } from './platform/pageRoutes';
-import { platformApps } from './platform/platformApps';
-import { serverApiRoutes } from './platform/serverApiRoutes';
-import { newSecret, type SigningSecrets, validSecrets } from './platform/signingSecrets';
-import { openStateFile, type StateFile } from './platform/stateFile';
+import { compareVersions, type Manifest } from '../../manifest';
+import { manifestFacts } from '../../manifest/manifestFacts';
+import type { DevEvent } from '../DevEvent';
+import type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
+import type { DevConfig, DevState } from '../devContract';
+import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
+import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
+import { mcpConfigs } from '../mcp/mcpConfigs';
+import { authorizeExchange } from './authorizeExchange';
+import { type Changes, createChanges } from './createChanges';
+import { createControlApp } from './createControlApp';
+import { createGuards } from './createGuards';
+import { createIdentityProvider, type IdentityProvider } from './createIdentityProvider';
+import { createPageChannel, type Pages } from './createPageChannel';
+import { createPlatformApp } from './createPlatformApp';
+import { createWebhookSender, type WebhookSender } from './createWebhookSender';
+import { controlActions } from './controlActions';
+import { createRequestBucket } from './handleServerApi';
+import { identityRoutes } from './identityRoutes';
+import { initialState } from './initialState';
+import { pageRoutes } from './pageRoutes';
+import { platformApps } from './platformApps';
+import { serverApiRoutes } from './serverApiRoutes';
+import { newSecret, type SigningSecrets, validSecrets } from './signingSecrets';
+import { openStateFile, type StateFile } from './stateFile';
 import { platformHandle } from './platformHandle';
 import { type DevApp, DevAppError, readAppDir } from './readAppDir';
 import {
@@ -41,7 +41,7 @@ import { createStore } from './store/createStore';
 import { openAppPackage } from './store/openAppPackage';
 import { watchManifest } from './watchManifest';
 
-export type { DevNotice, DevPlatformOptions } from './DevPlatformOptions';
+export type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
 
 /** The mini app id, audience and version, from the manifest or the options. */
 function appIdentity(options: DevPlatformOptions, manifest: Manifest | undefined) {
@@ -53,9 +53,12 @@ function appIdentity(options: DevPlatformOptions, manifest: Manifest | undefined
   return { miniAppId: options.miniAppId, audience: options.audience, version: options.version ?? '0.0.0' };
 }
 
-/** Reads the messenger page's script from the build (dist/dev-ui.js), from dist/ or from the source tree. */
+/**
+ * Reads the messenger page's script: beside this file in svc-sdk-dev's build, or from that build when the platform
+ * runs from the sources (the tests).
+ */
 async function readPageScript(): Promise<string | undefined> {
-  for (const candidate of ['./dev-ui.js', '../dev-ui.js', '../../dist/dev-ui.js']) {
+  for (const candidate of ['./dev-ui.js', '../../../packages/svc-sdk-dev/dist/dev-ui.js']) {
     const text = await readFile(new URL(candidate, import.meta.url), 'utf8').catch(() => undefined);
     if (text) return text;
   }

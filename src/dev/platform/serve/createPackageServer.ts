@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
-import type { Manifest } from '../../manifest';
-import { contentTypeOf } from '../../package/contentTypeOf';
-import type { PackageFile } from '../../package';
-import type { DevBlockedRequest } from '../devContract';
+import type { Manifest } from '../../../manifest';
+import { contentTypeOf } from '../../../package/contentTypeOf';
+import type { PackageFile } from '../../../package';
+import type { DevBlockedRequest } from '../../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
 
 /** A request the package's policies blocked, as the platform logs it. @public */

@@ -1,5 +1,5 @@
-import { parseCsp } from '../../manifest';
-import type { Manifest } from '../../manifest';
+import { parseCsp } from '../../../manifest';
+import type { Manifest } from '../../../manifest';
 
 /** Where the package server receives the browser's CSP violation reports (on the package's own origin). */
 export const CSP_REPORT_PATH = '/__svc/csp-report';

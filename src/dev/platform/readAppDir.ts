@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type Manifest, validateManifest } from '../manifest';
+import { type Manifest, validateManifest } from '../../manifest';
 
 /** The app a dev platform runs: its folder and its validated manifest. @public */
 export interface DevApp {
