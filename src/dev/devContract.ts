@@ -1,6 +1,6 @@
 /**
  * The contract between the `svc dev` platform (Node, src/dev/platform) and the simulated messenger page
- * (src/dev/ui): the control API's routes with their bodies and answers ({@link ControlRoutes}, which the platform
+ * (src/dev/messenger): the control API's routes with their bodies and answers ({@link ControlRoutes}, which the platform
  * implements and the page calls), the server-sent events ({@link DevStreamEvents}), and the shape of the state.
  *
  * @remarks
@@ -301,7 +301,7 @@ export type McpSent = { result: unknown } | { error: { code: string; message: st
  * its route's schema ({@link ControlBody}); the platform's control app serves each route
  * (src/dev/platform/createControlApp.ts, held to this table by test/types/devContract.ts), its action is typed by it
  * (controlActions.ts; the compiler refuses a missing one), and the page calls it by name through Hono's typed client
- * (src/dev/ui/api.ts). A route whose action changes the state answers the new {@link DevState}.
+ * (src/dev/messenger/api.ts). A route whose action changes the state answers the new {@link DevState}.
  * @public
  */
 export interface ControlRoutes {

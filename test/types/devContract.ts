@@ -33,7 +33,7 @@ export const wrongAnswer: Pick<ControlHandlers, 'POST /__svc/subject-token'> = {
 export type Routes = keyof ControlRoutes;
 
 // The control app serves the contract: every route of ControlRoutes is a route of the app Hono's typed client calls
-// (src/dev/ui/api.ts), taking the contract's body and answering (as JSON) the contract's answer.
+// (src/dev/messenger/api.ts), taking the contract's body and answering (as JSON) the contract's answer.
 type Client = ReturnType<typeof hc<ControlApp>>;
 type Walk<C, P extends string> = P extends `${infer Head}/${infer Rest}`
   ? Walk<C[Head & keyof C], Rest>
