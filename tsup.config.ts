@@ -71,6 +71,8 @@ export default defineConfig([
     platform: 'browser',
     target: 'es2022',
     noExternal: [/.*/],
+    // Minified: the browser parses a third of the bytes before the page is ready (the source map keeps it readable).
+    minify: true,
     sourcemap: true,
   },
   {

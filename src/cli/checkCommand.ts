@@ -7,9 +7,8 @@ import { type ManifestIssueSeverity, validateManifest } from '../manifest';
 import { closestName } from '../manifest/closestName';
 import { PERMISSION_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
-import { type BridgeCall, findBridgeCalls } from './findBridgeCalls';
-import { listSourceFiles, type SourceFilter } from './listSourceFiles';
-import { locateJsonPath } from './locateJsonPath';
+import type { BridgeCall } from './findBridgeCalls';
+import type { SourceFilter } from './listSourceFiles';
 import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
 
@@ -86,6 +85,13 @@ with ./ or ../ is read from <dir>); repeatable.`,
         `the glob "${outside}" points outside the project folder ${show(projectDir)}; write it relative to that folder, such as "src/**"`,
       );
     const fromProject = (globs: string[] | undefined) => globs?.map((g) => globFromProject(g, dir, projectDir)!);
+    // The parser (@babel/parser) and the globs (picomatch) are loaded when check runs, not when any other command of
+    // the CLI starts.
+    const [{ listSourceFiles }, { findBridgeCalls }, { locateJsonPath }] = await Promise.all([
+      import('./listSourceFiles'),
+      import('./findBridgeCalls'),
+      import('./locateJsonPath'),
+    ]);
     let sources: string[];
     try {
       sources = await listSourceFiles(

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { DevAppError, readAppDir } from '../dev';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
-import { serveMcpStdio } from '../dev/mcp/serveMcpStdio';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
 import { EXIT, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
@@ -62,6 +61,8 @@ Claude Desktop (claude_desktop_config.json):
     }
     // stdout carries the protocol: everything for people goes to stderr.
     writeLine(io.stderr, `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`);
+    // The MCP SDK is loaded when the bridge runs, not when any other command of the CLI starts.
+    const { serveMcpStdio } = await import('../dev/mcp/serveMcpStdio');
     const handle = serveMcpStdio({
       discover: () => readDiscovery(dir),
       dir: folders[0] ?? '.',

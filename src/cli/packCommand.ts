@@ -3,7 +3,6 @@ import { join, relative, resolve } from 'node:path';
 import { EXIT, plural, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
-import { packApp } from './packApp';
 import { readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 
@@ -88,6 +87,8 @@ Example:
       }
     }
     if (problems.length > 0) return refuse(problems);
+    // wbn and wbn-sign are loaded when a package is made, not when any other command of the CLI starts.
+    const { packApp } = await import('./packApp');
     const packed = await packApp({ dir, keys, rotated: values.rotated === true });
     if (!packed.ok) return refuse(packed.problems);
     for (const warning of packed.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parseExpression } from '@babel/parser';
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =
@@ -45,7 +44,7 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
   } catch (cause) {
     const raw = (cause as Error).message;
     const match = /at position (\d+)/.exec(raw);
-    const offset = match ? Number(match[1]) : jsonErrorOffset(body);
+    const offset = match ? Number(match[1]) : await jsonErrorOffset(body);
     // V8 appends a copy of the text, or of its part around the error ('..., ..."[1, 'two']"... is not valid JSON');
     // the position says more.
     const reason = raw
@@ -74,8 +73,11 @@ type Node = { type: string; start: number; extra?: { raw?: string; trailingComma
 /**
  * The offset of the first syntax error of a text `JSON.parse` refused: where @babel/parser stops, or, in a text
  * that is valid JavaScript, the first construct JSON lacks (a trailing comma, a single-quoted string, a comment...).
+ * The parser is loaded here, for a file that is not JSON: a command reading a valid one (svc dev's start) never
+ * loads it.
  */
-function jsonErrorOffset(text: string): number | undefined {
+async function jsonErrorOffset(text: string): Promise<number | undefined> {
+  const { parseExpression } = await import('@babel/parser');
   let root: Node & { comments?: { start: number }[] };
   try {
     root = parseExpression(text) as unknown as Node & { comments?: { start: number }[] };
