@@ -208,6 +208,26 @@ function McpEndpoint({ endpoint }: { endpoint: NonNullable<DevConfig['mcp']> }) 
   );
 }
 
+/**
+ * One MCP call's row. It reads its own signals, so its progress and outcome re-render it alone, and @preact/signals
+ * skips it when the list renders again with the same row (a new call renders one row, not every row before it: a
+ * long session stays as fast as a new one).
+ */
+function McpCallRow({ row }: { row: McpRow }) {
+  return (
+    <div class="action" data-testid="mcp-call" data-action={row.name}>
+      <strong>{`${row.name} · MCP · ${row.agent}`}</strong>
+      <pre class="note">{row.input}</pre>
+      <div class="note">
+        <Progress lines={row.progress.value} />
+      </div>
+      <div>
+        <OutcomeView outcome={row.outcome.value} pre />
+      </div>
+    </div>
+  );
+}
+
 /** Calls from MCP clients (svc dev's /mcp endpoint), newest first, beside the panel's own invocations. */
 function McpCalls({ panel }: { panel: AgentPanelModel }) {
   const rows = panel.mcpCalls.value;
@@ -221,16 +241,7 @@ function McpCalls({ panel }: { panel: AgentPanelModel }) {
         </p>
       )}
       {rows.map((row) => (
-        <div key={row.id} class="action" data-testid="mcp-call" data-action={row.name}>
-          <strong>{`${row.name} · MCP · ${row.agent}`}</strong>
-          <pre class="note">{row.input}</pre>
-          <div class="note">
-            <Progress lines={row.progress.value} />
-          </div>
-          <div>
-            <OutcomeView outcome={row.outcome.value} pre />
-          </div>
-        </div>
+        <McpCallRow key={row.id} row={row} />
       ))}
     </div>
   );
