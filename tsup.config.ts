@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import devPackage from './packages/svc-sdk-dev/package.json' with { type: 'json' };
 
 // `npm run build` empties dist/ and packages/svc-sdk-dev/dist/ first: the configs below build at the same time, so
@@ -25,26 +25,27 @@ const entries = {
 // a build's time, and running the example needs none of them. `npm run build` always makes both.
 const dts = process.env.SVC_BUILD_JS_ONLY !== '1';
 
+/** What every library entry shares: ESM and CommonJS with declarations, for the same target. */
+const library = {
+  format: ['esm', 'cjs'],
+  dts,
+  sourcemap: true,
+  target: 'es2022',
+  treeshake: true,
+} satisfies Options;
+
 export default defineConfig([
   {
     // The client on its own and in one file: a browser loading the ESM entry fetches one module, not a waterfall of
     // shared chunks (time to ready). `global` imports it by name (external below), so the page has one svc.
     entry: { index: 'src/index.ts' },
-    format: ['esm', 'cjs'],
-    dts,
-    sourcemap: true,
-    target: 'es2022',
-    treeshake: true,
+    ...library,
     splitting: false,
   },
   {
     entry: entries,
     external: ['svc-sdk'],
-    format: ['esm', 'cjs'],
-    dts,
-    sourcemap: true,
-    target: 'es2022',
-    treeshake: true,
+    ...library,
     splitting: true,
   },
   {
@@ -52,11 +53,7 @@ export default defineConfig([
     entry: { index: 'src/dev/index.ts' },
     outDir: DEV_DIST,
     external: devExternal,
-    format: ['esm', 'cjs'],
-    dts,
-    sourcemap: true,
-    target: 'es2022',
-    treeshake: true,
+    ...library,
     splitting: true,
     // import.meta.url in the CommonJS build too (svc-sdk-dev finds its page script beside itself).
     shims: true,
