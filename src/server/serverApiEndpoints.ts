@@ -26,6 +26,16 @@ export interface ServerApiEndpoint {
 const MALFORMED_BODY =
   'Malformed: a field missing, of the wrong type or too long (`detail` names it and its bound), a body that is not a JSON object, or a path with malformed percent-encoding.';
 
+/**
+ * The problems of an endpoint that posts into the tenant: a malformed body, the endpoint's own `problems`, then the
+ * tenant's policy.
+ */
+const postProblems = (problems: Partial<Record<ProblemName, string>>): Partial<Record<ProblemName, string>> => ({
+  'invalid-request': MALFORMED_BODY,
+  ...problems,
+  'tenant-policy': "The tenant's policy forbids it.",
+});
+
 /** The problems every endpoint answers, with when. @internal */
 export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-request':
@@ -56,11 +66,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     params: { room_id: 'The room.' },
     request: 'PostCardRequest',
     success: { status: 201, schema: 'PostCardResponse', description: 'Posted.' },
-    problems: {
-      'invalid-request': MALFORMED_BODY,
-      'room-encrypted': 'The room is end-to-end encrypted.',
-      'tenant-policy': "The tenant's policy forbids it.",
-    },
+    problems: postProblems({ 'room-encrypted': 'The room is end-to-end encrypted.' }),
     example: {
       request: {
         mini_app_id: 'com.example.polls',
@@ -84,11 +90,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     params: { app_user_id: "The person's app user id." },
     request: 'NotificationRequest',
     success: { status: 201, schema: 'NotificationResponse', description: 'Accepted.' },
-    problems: {
-      'invalid-request': MALFORMED_BODY,
-      'scope-not-granted': 'The person has not granted the `notifications` scope.',
-      'tenant-policy': "The tenant's policy forbids it.",
-    },
+    problems: postProblems({ 'scope-not-granted': 'The person has not granted the `notifications` scope.' }),
     example: {
       request: { mini_app_id: 'com.example.polls', title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
       response: { notification_id: '0d7f3a52-3c1e-4f7b-8f0a-7a2b9c1d5e60' },

@@ -63,9 +63,13 @@ const PostCardRequest = z
   .object({ mini_app_id: miniAppId, app_user_id: appUserId, card: Card })
   .meta({ description: 'Posts a card into a room, on behalf of the mini app, naming the person it is for.' });
 
-const PostCardResponse = z
-  .strictObject({ event_id: z.string().meta({ description: 'The room event id of the posted card.' }) })
-  .meta({ description: 'The card was posted.' });
+/** An answer that names what was made by its id: the id's field and words, and the answer's. */
+const idAnswer = <F extends string>(field: F, idDescription: string, description: string) =>
+  z
+    .strictObject({ [field]: z.string().meta({ description: idDescription }) } as Record<F, z.ZodString>)
+    .meta({ description });
+
+const PostCardResponse = idAnswer('event_id', 'The room event id of the posted card.', 'The card was posted.');
 
 const NotificationRequest = z
   .object({
@@ -76,9 +80,11 @@ const NotificationRequest = z
   })
   .meta({ description: 'Notifies one person; needs the `notifications` scope granted by that person.' });
 
-const NotificationResponse = z
-  .strictObject({ notification_id: z.string().meta({ description: 'The id of the notification.' }) })
-  .meta({ description: 'The notification was accepted.' });
+const NotificationResponse = idAnswer(
+  'notification_id',
+  'The id of the notification.',
+  'The notification was accepted.',
+);
 
 const Installation = z
   .strictObject({

@@ -26,6 +26,13 @@ interface WebhookSchema<E extends WebhookEventName> {
   example: WebhookEventMap[E];
 }
 
+/** A change of what a person granted: the two scope events differ in their name and words only. */
+const scopeEvent = <E extends 'scope.granted' | 'scope.revoked'>(event: E, summary: string, description: string) => ({
+  summary,
+  schema: z.strictObject({ ...base(event), app_user_id: appUserId, scope }).meta({ description }),
+  example: { event, ...common, app_user_id: 'au-alice', scope: 'svc.notifications' },
+});
+
 /**
  * The six webhook events as zod schemas, each with when it is sent and an example payload: the published contract
  * (`schema/server-api.openapi.json`'s `webhooks`) is generated from them, `svc trigger` and the webhook panel's
@@ -56,20 +63,12 @@ export const WEBHOOK_SCHEMAS: { [E in WebhookEventName]: WebhookSchema<E> } = {
       .meta({ description: 'Uninstalled, or removed by an administrator.' }),
     example: { event: 'installation.deleted', ...common, app_user_id: 'au-alice', removed_by: 'user' },
   },
-  'scope.granted': {
-    summary: 'A person granted a permission.',
-    schema: z
-      .strictObject({ ...base('scope.granted'), app_user_id: appUserId, scope })
-      .meta({ description: 'A permission was granted.' }),
-    example: { event: 'scope.granted', ...common, app_user_id: 'au-alice', scope: 'svc.notifications' },
-  },
-  'scope.revoked': {
-    summary: 'A permission that was granted was revoked.',
-    schema: z
-      .strictObject({ ...base('scope.revoked'), app_user_id: appUserId, scope })
-      .meta({ description: 'A permission was revoked.' }),
-    example: { event: 'scope.revoked', ...common, app_user_id: 'au-alice', scope: 'svc.notifications' },
-  },
+  'scope.granted': scopeEvent('scope.granted', 'A person granted a permission.', 'A permission was granted.'),
+  'scope.revoked': scopeEvent(
+    'scope.revoked',
+    'A permission that was granted was revoked.',
+    'A permission was revoked.',
+  ),
   'user.deprovisioned': {
     summary:
       "The person left the tenant; the exchange is already revoked. A deletion instruction: delete that person's data.",

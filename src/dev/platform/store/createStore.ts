@@ -9,16 +9,20 @@ import type { PlatformEnv } from '../PlatformEnv';
 import { sameToken } from '../../sameToken';
 import type { DevState, DevStoreVersion } from '../../devContract';
 import { STORE_PATH } from '../../storePath';
+import { PROBLEMS } from '../../../server/problems';
 
-/** Why the store refused an upload: the problem's name (its `type` ends with it) and HTTP status. */
+/**
+ * Why the store refused an upload: the problem's name (its `type` ends with it) and HTTP status; the ones the server
+ * API has too keep its status, in the store's words.
+ */
 const STORE_PROBLEMS = {
-  forbidden: { status: 403, title: 'Not allowed to publish here' },
+  forbidden: { ...PROBLEMS.forbidden, title: 'Not allowed to publish here' },
   'invalid-package': { status: 422, title: 'The package failed verification' },
   'wrong-app': { status: 409, title: 'This store runs another app' },
   'key-not-bound': { status: 403, title: 'Not signed by the key the id is bound to' },
   'version-not-higher': { status: 409, title: 'The version is not higher than the highest accepted' },
-  'payload-too-large': { status: 413, title: 'Package too large' },
-  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'payload-too-large': { ...PROBLEMS['payload-too-large'], title: 'Package too large' },
+  'method-not-allowed': PROBLEMS['method-not-allowed'],
 } as const;
 
 type StoreProblemName = keyof typeof STORE_PROBLEMS;
