@@ -16,7 +16,7 @@
 import type * as z from 'zod';
 import type { Manifest } from '../manifest';
 import type { Card } from '../protocol/types';
-import type { CONTROL_BODIES } from './platform/controlSchemas';
+import type { CONTROL_BODIES } from './controlSchemas';
 import type { ACCESS_TOKEN_TYPE } from './tokenExchangeForm';
 
 /** Header that carries the per-launch control token. @public */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OpenPage, PageChannel } from '../PageChannel';
-import type { DevApp } from '../platform/readAppDir';
+import type { Manifest } from '../../manifest';
 import type { DevPlatformOptions } from '../DevPlatformOptions';
 import { createInvocationRelay } from './createInvocationRelay';
 import type { McpEndpoint } from './createMcpEndpoint';
@@ -12,7 +12,8 @@ export const MCP_PATH = '/mcp';
 /** What {@link attachMcp} needs from the platform. @internal */
 export interface AttachMcpParts {
   options: DevPlatformOptions;
-  app: DevApp;
+  /** The app it serves: the tools come from its manifest. */
+  app: { manifest: Manifest };
   /** The platform's origin, `http://127.0.0.1:<port>`. */
   origin: string;
   /** The open messenger pages: the newest one runs the calls. */
@@ -69,7 +70,7 @@ export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpPar
       }),
     ));
   /** Serves other tools from now on (a loaded endpoint tells its clients the list changed). */
-  const setManifest = (next: DevApp['manifest']) => {
+  const setManifest = (next: Manifest) => {
     manifest = next;
     void loading?.then((loaded) => loaded.setManifest(next));
   };
@@ -78,7 +79,7 @@ export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpPar
    * An edited manifest, before the platform serves it and tells the pages to reload: calls wait for a reloaded page
    * (never one with the old rules), and clients hear of a change of the tools only.
    */
-  const manifestEdited = (next: DevApp['manifest']) => {
+  const manifestEdited = (next: Manifest) => {
     for (const page of pages.pages()) stale.add(page);
     reloadUntil = Date.now() + RELOAD_WAIT;
     const actions = JSON.stringify(next.actions ?? []);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
-import type { CONTROL_BODIES } from './controlSchemas';
+import type { CONTROL_BODIES } from '../controlSchemas';
 import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from '../devContract';
 import type { WebhookEventName } from '../../server/events';
 import { WEBHOOK_SCHEMAS } from '../../server/webhookSchemas';

@@ -11,10 +11,10 @@ import {
   type StateRoute,
 } from '../devContract';
 import type { ControlHandlers } from './controlActions';
-import { CONTROL_BODIES } from './controlSchemas';
+import { CONTROL_BODIES } from '../controlSchemas';
 import type { Guards } from './createGuards';
 import { jsonBody } from './jsonBody';
-import { LIMITS } from './limits';
+import { LIMITS } from '../limits';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
 

@@ -7,7 +7,7 @@ import { SERVER_API_ENDPOINTS } from '../../server/serverApiEndpoints';
 import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
 import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
-import { LIMITS } from './limits';
+import { LIMITS } from '../limits';
 import { parseJsonObject } from './parseJsonObject';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { Guards } from './createGuards';
-import { LIMITS } from './limits';
+import { LIMITS } from '../limits';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
 import { decodeUtf8 } from './decodeUtf8';

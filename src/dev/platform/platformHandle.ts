@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { Manifest } from '../../manifest';
-import { CONTROL_BODIES } from './controlSchemas';
+import { CONTROL_BODIES } from '../controlSchemas';
 import { checkBody } from './jsonBody';
 import type { ControlHandlers } from './controlActions';
 import type { IdentityProvider } from './createIdentityProvider';

@@ -4,7 +4,7 @@ import type { DevState } from '../devContract';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { Guards } from './createGuards';
 import { handleServerApi } from './handleServerApi';
-import { LIMITS } from './limits';
+import { LIMITS } from '../limits';
 import type { PlatformEnv } from './PlatformEnv';
 import { requestPath } from './requestPath';
 

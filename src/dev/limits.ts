@@ -1,4 +1,4 @@
-import { SERVER_API_LIMITS } from '../../server/serverApiLimits';
+import { SERVER_API_LIMITS } from '../server/serverApiLimits';
 
 /**
  * The local platform's size limits, where the platform states none (see docs/decisions.md). A body over its

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WEBHOOK_EVENTS } from '../../server/events';
+import { WEBHOOK_EVENTS } from '../server/events';
 import { LIMITS } from './limits';
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
