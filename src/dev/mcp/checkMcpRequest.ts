@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
+import { sameToken } from '../sameToken';
 
 /** What the MCP endpoint accepts. @internal */
 export interface McpGuard {
@@ -38,9 +38,7 @@ export function checkMcpRequest(
     };
   // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are the same.
   const auth = /^Bearer +([A-Za-z0-9_-]+)$/i.exec(headers.get('authorization') ?? '');
-  const given = Buffer.from(auth?.[1] ?? '');
-  const expected = Buffer.from(guard.token);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+  if (!sameToken(auth?.[1], guard.token))
     return {
       status: 401,
       message: 'send the header "Authorization: Bearer <token>" with the MCP token svc dev printed.',
