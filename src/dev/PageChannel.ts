@@ -20,4 +20,6 @@ export interface OpenPage {
 export interface PageChannel {
   /** The open pages, oldest first. */
   pages(): readonly OpenPage[];
+  /** Calls `listener` each time a page opens; returns a function that removes it. */
+  onOpen(listener: (page: OpenPage) => void): () => void;
 }

@@ -43,9 +43,20 @@ export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpPar
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: freshPage,
-    // After a manifest change a call waits (bounded) for a reloaded page instead of failing while it loads.
+    // After a manifest change a call waits (bounded) for a reloaded page instead of failing while it loads: until a
+    // page opens, or the wait's end.
     async pageReady() {
-      while (!freshPage() && Date.now() < reloadUntil) await new Promise((tick) => setTimeout(tick, 25));
+      const left = reloadUntil - Date.now();
+      if (freshPage() || left <= 0) return;
+      await new Promise<void>((ready) => {
+        const stopListening = pages.onOpen(() => finish());
+        const timer = setTimeout(() => finish(), left);
+        function finish() {
+          clearTimeout(timer);
+          stopListening();
+          ready();
+        }
+      });
     },
     pageOrigin: origin,
     personTimeout: options.mcpPersonTimeout ?? 50_000,

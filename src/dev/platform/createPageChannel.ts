@@ -15,6 +15,7 @@ interface Follower extends OpenPage {
  */
 export function createPageChannel() {
   const open = new Set<Follower>();
+  const opening = new Set<(page: OpenPage) => void>();
   /** Serves one page's stream: `first` (the whole state) at once, then what is broadcast, until either side ends it. */
   const follow = (c: Context<PlatformEnv>, first: string): Response => {
     const response = streamSSE(c, async (stream) => {
@@ -46,6 +47,7 @@ export function createPageChannel() {
       c.env?.outgoing?.once('close', page.end);
       page.send(first);
       open.add(page);
+      for (const listener of opening) listener(page);
       await done;
     });
     response.headers.set('cache-control', 'no-store');
@@ -62,7 +64,13 @@ export function createPageChannel() {
       for (const page of open) page.send(frame);
     },
     /** The seam the agent bridge sees. */
-    channel: { pages: () => [...open] } satisfies PageChannel,
+    channel: {
+      pages: () => [...open],
+      onOpen(listener) {
+        opening.add(listener);
+        return () => opening.delete(listener);
+      },
+    } satisfies PageChannel,
     /** Ends every stream (the platform is closing). */
     closeAll() {
       for (const page of [...open]) page.end();
