@@ -305,18 +305,24 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
       'invalid-request',
       `The path ${instance} has malformed percent-encoding: encode each segment with encodeURIComponent.`,
     );
-  const helpers = answerHelpers(ctx, read.body, problem);
-  // Each endpoint's answer, by its operationId in the contract, with its parameters decoded from the path.
-  const answers = { ...postingAnswers(helpers), ...readingAnswers(helpers) };
-  const atPath = SERVER_API_ENDPOINTS.filter((e) => matchPath(pattern(e.path), segments));
-  const endpoint = atPath.find((e) => e.method === request.method);
-  if (endpoint) return answers[endpoint.operationId]!(matchPath(pattern(endpoint.path), segments)!);
+  // The contract's endpoints at this path, each with its parameters decoded from it.
+  const atPath = SERVER_API_ENDPOINTS.flatMap((endpoint) => {
+    const params = matchPath(pattern(endpoint.path), segments);
+    return params ? [{ endpoint, params }] : [];
+  });
+  const hit = atPath.find(({ endpoint }) => endpoint.method === request.method);
+  if (hit) {
+    // Each endpoint's answer, by its operationId in the contract.
+    const helpers = answerHelpers(ctx, read.body, problem);
+    const answers = { ...postingAnswers(helpers), ...readingAnswers(helpers) };
+    return answers[hit.endpoint.operationId]!(hit.params);
+  }
   // The package ships no docs: the answer itself says what exists.
   if (atPath.length)
     return problem(
       'method-not-allowed',
-      `${instance} is not read with ${request.method}: send ${atPath.map((e) => `${e.method} /v1${e.path}`).join(' or ')}.`,
-      { allow: atPath.map((e) => e.method).join(', ') },
+      `${instance} is not read with ${request.method}: send ${atPath.map(({ endpoint: e }) => `${e.method} /v1${e.path}`).join(' or ')}.`,
+      { allow: atPath.map(({ endpoint: e }) => e.method).join(', ') },
     );
   return problem(
     'not-found',
