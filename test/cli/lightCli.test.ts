@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from '../../src/cli/CliIo';
 import { type DevCli, loadDevCli } from '../../src/cli/loadDevCli';
 import { COMMANDS } from '../../src/cli/runCli';
 import { DEV_PACKAGE_COMMANDS, LIGHT_COMMAND_NAMES } from '../../src/cli/devPackageCommands';
@@ -11,19 +10,13 @@ import { LIGHT_COMMANDS } from '../../src/cli/lightCommandLine';
 import { ranByNpx } from '../../src/cli/runDevThroughNpx';
 import { runLightCli } from '../../src/cli/runLightCli';
 import { sdkVersion } from '../../src/cli/sdkVersion';
-import { tempProject } from './runInProcess';
+import { captureIo, tempProject } from './runInProcess';
 
 /** Runs the light bin in-process with `loadDev` standing for svc-sdk-dev (installed, missing or broken). */
 async function runLight(argv: string[], loadDev: () => Promise<DevCli | undefined>) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    cwd: tempProject({}),
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-  };
+  const { out, io } = captureIo(tempProject({}));
   const code = await runLightCli(argv, io, loadDev);
-  return { code, stdout, stderr };
+  return { code, ...out };
 }
 const missing = async () => undefined;
 const neverLoaded = async (): Promise<DevCli> => {
@@ -117,14 +110,10 @@ describe("svc-sdk's light bin", () => {
     "loads the built svc-sdk-dev's command line, which runs every command",
     async () => {
       const dev = await loadDevCli([tempProject({})]);
-      let stdout = '';
-      const code = await dev!.runCli(['--help'], {
-        cwd: tempProject({}),
-        stdout: { write: (chunk: string) => (stdout += chunk) },
-        stderr: { write: () => true },
-      });
+      const { out, io } = captureIo(tempProject({}));
+      const code = await dev!.runCli(['--help'], io);
       expect(code).toBe(0);
-      for (const command of COMMANDS) expect(stdout).toContain(`  ${command.synopsis}`);
+      for (const command of COMMANDS) expect(out.stdout).toContain(`  ${command.synopsis}`);
     },
   );
 });

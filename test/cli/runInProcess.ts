@@ -11,17 +11,34 @@ export interface CliRun {
   stderr: string;
 }
 
+/** The terminal of an in-process CLI command: what it wrote, and the io to pass to it. */
+export function captureIo(cwd: string, onWrite: () => void = () => {}) {
+  const out = { stdout: '', stderr: '' };
+  return {
+    out,
+    io: {
+      cwd,
+      stdout: {
+        write: (s: string) => {
+          out.stdout += s;
+          onWrite();
+        },
+      },
+      stderr: {
+        write: (s: string) => {
+          out.stderr += s;
+          onWrite();
+        },
+      },
+    },
+  };
+}
+
 /** Runs `svc <argv>` in-process with captured output. */
 export async function runSvc(argv: string[], cwd: string, extra: Partial<CliIo> = {}): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    cwd,
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    ...extra,
-  });
-  return { code, stdout, stderr };
+  const { out, io } = captureIo(cwd);
+  const code = await runCli(argv, { ...io, ...extra });
+  return { code, ...out };
 }
 
 /** Creates a temporary directory holding the given files (contents as text, or values written as JSON). */

@@ -1,29 +1,7 @@
 // `svc dev` run in-process, as its command runs it from the terminal: its output captured, its URL awaited as it is
 // written (no polling), and a stop that resolves with the exit code.
 import { DEV } from '../../src/cli/devCommand';
-
-/** The terminal of an in-process CLI command: what it wrote, and the io to pass to it. */
-export function captureIo(cwd: string, onWrite: () => void = () => {}) {
-  const out = { stdout: '', stderr: '' };
-  return {
-    out,
-    io: {
-      cwd,
-      stdout: {
-        write: (s: string) => {
-          out.stdout += s;
-          onWrite();
-        },
-      },
-      stderr: {
-        write: (s: string) => {
-          out.stderr += s;
-          onWrite();
-        },
-      },
-    },
-  };
-}
+import { captureIo } from '../cli/runInProcess';
 
 /** A running in-process `svc dev`. */
 export interface RunningDev {
