@@ -47,6 +47,20 @@ function raw(url: string, headers: Record<string, string>): Promise<{ status: nu
   });
 }
 
+/**
+ * Edits the app's manifest.json as a developer would (one more host the app may connect to), and waits until the
+ * platform serves the edit: the package's CSP and the platform's manifest both name the host.
+ */
+async function allowHostByEdit(dir: string, platform: DevPlatform) {
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  manifest.network.connect.push('api.edited.example');
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await expect
+    .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
+    .toContain('api.edited.example');
+  expect(platform.manifest?.network.connect).toContain('api.edited.example');
+}
+
 /** One JSON-RPC message to the endpoint over a real socket (2025-era headers), with its session when given. */
 async function rpc(platform: DevPlatform, message: object | string, session?: string | null) {
   const res = await fetch(platform.mcpUrl!, {
@@ -213,13 +227,7 @@ describe('an edit of manifest.json that leaves the tools alone', () => {
           requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
         }),
       );
-      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-      manifest.network.connect.push('api.edited.example');
-      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-      await expect
-        .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
-        .toContain('api.edited.example');
-      expect(platform.manifest?.network.connect).toContain('api.edited.example');
+      await allowHostByEdit(dir, platform);
       expect(changes).toBe(0);
       await client.close();
     } finally {
@@ -235,13 +243,7 @@ describe('an edit of manifest.json without the agent bridge', () => {
     const platform = await startDevPlatform({ dir, port: 0, mcp: false });
     try {
       expect(platform.mcpUrl).toBeUndefined();
-      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-      manifest.network.connect.push('api.edited.example');
-      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-      await expect
-        .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
-        .toContain('api.edited.example');
-      expect(platform.manifest?.network.connect).toContain('api.edited.example');
+      await allowHostByEdit(dir, platform);
     } finally {
       await platform.close();
     }
