@@ -34,6 +34,14 @@ const library = {
   treeshake: true,
 } satisfies Options;
 
+/** What every classic script shares (the script tag, the native adapter): one minified file, `.js`. */
+const script = {
+  format: ['iife'],
+  outExtension: () => ({ js: '.js' }),
+  minify: true,
+  sourcemap: true,
+} satisfies Options;
+
 export default defineConfig([
   {
     // The client on its own and in one file: a browser loading the ESM entry fetches one module, not a waterfall of
@@ -77,20 +85,14 @@ export default defineConfig([
     // The same target as the ESM entry: the client needs ES2022 at run time anyway (Object.hasOwn, throwIfAborted),
     // and lowering its class fields and `??=` for an older one cost the script tag about 100 bytes brotli for no browser.
     entry: { 'svc.global': 'src/iife.ts' },
-    format: ['iife'],
-    outExtension: () => ({ js: '.js' }),
-    minify: true,
+    ...script,
     target: 'es2022',
-    sourcemap: true,
   },
   {
     // The native WebView adapter, injected by the native host.
     entry: { 'native-adapter': 'src/native/adapter.ts' },
-    format: ['iife'],
-    outExtension: () => ({ js: '.js' }),
-    minify: true,
+    ...script,
     target: 'es2020',
-    sourcemap: true,
   },
   {
     // svc-sdk's bin: the light commands, with @babel/parser bundled in (validate names the line and column where a
