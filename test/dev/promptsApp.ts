@@ -10,7 +10,13 @@ const root = resolve(import.meta.dirname, '../..');
 const APP = `
 const out = document.getElementById('out');
 const show = (v) => { out.textContent = typeof v == 'string' ? v : JSON.stringify(v); };
-const on = (id, fn) => document.getElementById(id).addEventListener('click', () => fn().then(show, (e) => show(e.code)));
+// Each button is made by the script that handles it: one that shows is one that answers a click (a button in the
+// page's HTML could be clicked by a test before this script had run, and the click would be lost).
+const on = (id, fn) => {
+  const button = Object.assign(document.createElement('button'), { id, textContent: id });
+  button.addEventListener('click', () => fn().then(show, (e) => show(e.code)));
+  out.before(button);
+};
 on('pick', async () => {
   await svc.permissions.request('files.read');
   return (await svc.files.pick({ multiple: true })).map((f) => f.name).join(',');
@@ -27,15 +33,14 @@ on('signin', async () => { await svc.auth.signIn(); return svc.auth.state(); });
 on('close', async () => { svc.ui.close(); return 'closing'; });
 `;
 
-/** A package: the manifest, a page with one button per prompt, the script-tag client, the app's script. */
+/** A package: the manifest, a page whose script adds one button per prompt, the script-tag client, the app's script. */
 export async function promptsApp(manifest: Json): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-prompts-'));
   manifest.routes = [{ path: '/', title: 'Home' }];
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  const buttons = ['pick', 'save', 'share', 'confirm', 'external', 'toast', 'signin', 'close'];
   await writeFile(
     join(dir, 'index.html'),
-    `<!doctype html><html><head><meta charset="utf-8"></head><body>${buttons.map((b) => `<button id="${b}">${b}</button>`).join('')}<p id="out"></p><script src="svc.global.js"></script><script src="app.js"></script></body></html>`,
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><p id="out"></p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
   );
   await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
   await writeFile(join(dir, 'app.js'), APP);
