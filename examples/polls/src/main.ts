@@ -57,6 +57,9 @@ $('create').addEventListener('click', async () => {
   }
 });
 
+// The page's HTML leaves the button disabled until now: a click before this script ran would do nothing.
+$<HTMLButtonElement>('create').disabled = false;
+
 /** Shows a poll's options as buttons with their counts; a click votes. */
 function showPoll(poll: PollView): void {
   $('vote-question').textContent = poll.question;
