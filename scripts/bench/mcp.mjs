@@ -4,15 +4,16 @@
 // the page's host rules to the app's handler and back. The agent panel's figure is timed in the page, from the click
 // to the rendered result; the MCP figure in Node, from callTool() to its result.
 // Each MCP call is split into six legs by timestamps taken in this process (Node's diagnostics channels of undici
-// and node:http, and the platform's write of `mcp-invoke` to the page): see `LEGS`.
+// and node:http, and the page's channel: the platform's send of `mcp-invoke`, the page's result arriving): see `LEGS`.
 // `node scripts/bench/mcp.mjs [--quick]`.
 import diagnostics from 'node:diagnostics_channel';
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { WebSocket, WebSocketServer } from 'ws';
 
 const root = resolve(import.meta.dirname, '../..');
 const { startDevPlatform } = await import(pathToFileURL(resolve(root, 'packages/svc-sdk-dev/dist/index.js')).href);
@@ -70,35 +71,37 @@ export const LEGS = {
   'client out': "the MCP client (the SDK) until its request is sent: callTool() to undici's request",
   'to server': 'the request crosses loopback and node:http parses its head',
   endpoint: "the endpoint: guards, body, the SDK's dispatch, the call's checks, the relay writing mcp-invoke",
-  page: 'the page: the event stream, the host, the app, and its answer POSTed to /__svc/mcp/result',
-  answer: "the platform: that POST's control route, the relay's outcome, the SDK's response written",
+  page: "the page: its channel (a WebSocket) both ways, the host, the app, and the page's answer",
+  answer: "the platform: the answer's route, the relay's outcome, the SDK's response written",
   'client in': 'the response crosses loopback, the MCP client (the SDK) parses it: until callTool() resolves',
 };
 
 /**
  * Timestamps of the current call's marks (`at.send`, `at.received`, ...), taken from Node's diagnostics channels
- * (undici for the client, node:http for the server) and from the platform's write of `mcp-invoke` to the page.
+ * (undici for the client, node:http for the server) and from the page's channel (`ws`, which the platform serves it
+ * with): the platform's send of `mcp-invoke`, and the page's result arriving.
  */
 function watchLegs() {
   let at = {};
   const on = {
     'undici:request:create': () => (at.send ??= performance.now()),
     'http.server.request.start': ({ request }) => {
-      const path = request.url.split('?')[0];
-      if (path === '/mcp') at.received ??= performance.now();
-      if (path === '/__svc/mcp/result') at.answered ??= performance.now();
+      if (request.url.split('?')[0] === '/mcp') at.received ??= performance.now();
     },
     'http.server.response.finish': ({ request }) => {
       if (request.url.split('?')[0] === '/mcp') at.responded ??= performance.now();
     },
   };
   for (const [name, handler] of Object.entries(on)) diagnostics.subscribe(name, handler);
-  const write = ServerResponse.prototype.write;
-  ServerResponse.prototype.write = function (chunk, ...rest) {
-    // A string from the platform's own writes, bytes from a framework's (the head is enough to tell the event).
-    const head = typeof chunk === 'string' ? chunk.slice(0, 64) : Buffer.from(chunk).subarray(0, 64).toString();
-    if (head.includes('event: mcp-invoke')) at.invoked ??= performance.now();
-    return write.call(this, chunk, ...rest);
+  const { send, emit } = WebSocket.prototype;
+  WebSocket.prototype.send = function (data, ...rest) {
+    if (typeof data === 'string' && data.startsWith('{"event":"mcp-invoke"')) at.invoked ??= performance.now();
+    return send.call(this, data, ...rest);
+  };
+  WebSocket.prototype.emit = function (type, data, ...rest) {
+    if (type === 'message' && String(data).includes('"route":"POST /__svc/mcp/result"'))
+      at.answered ??= performance.now();
+    return emit.call(this, type, data, ...rest);
   };
   return {
     /** Starts a call's marks. */
@@ -111,76 +114,102 @@ function watchLegs() {
     },
     stop() {
       for (const [name, handler] of Object.entries(on)) diagnostics.unsubscribe(name, handler);
-      ServerResponse.prototype.write = write;
+      Object.assign(WebSocket.prototype, { send, emit });
     },
   };
 }
 
 /**
- * Runs in the messenger page before its scripts: notes when each `mcp-invoke` event reaches the page's listener and
- * when the page starts the fetch() of its answer, so that the page leg splits into the page's work and the rest.
+ * Runs in the messenger page before its scripts: notes when each `mcp-invoke` event reaches the page's channel and
+ * when the page sends its answer, so that the page leg splits into the page's work and the rest.
  */
 function timePageWork() {
   const arrived = [];
   const posted = [];
   globalThis.svcBenchMcp = { splice: () => ({ arrived: arrived.splice(0), posted: posted.splice(0) }) };
-  const listen = EventSource.prototype.addEventListener;
-  EventSource.prototype.addEventListener = function (type, listener, ...rest) {
-    if (type !== 'mcp-invoke') return listen.call(this, type, listener, ...rest);
-    const timed = (event) => {
-      arrived.push(performance.now());
-      return listener.call(this, event);
-    };
-    return listen.call(this, type, timed, ...rest);
-  };
-  const fetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
-    if (String(input).includes('/__svc/mcp/result')) posted.push(performance.now());
-    return fetch(input, init);
+  const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    ...onmessage,
+    set(listener) {
+      onmessage.set.call(this, (event) => {
+        if (event.data.startsWith('{"event":"mcp-invoke"')) arrived.push(performance.now());
+        return listener.call(this, event);
+      });
+    },
+  });
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (String(data).includes('"route":"POST /__svc/mcp/result"')) posted.push(performance.now());
+    return send.call(this, data);
   };
 }
 
+/** A bare page answering each message from Node at once, by transport, with how Node sends it one. */
+const BARE_PAGES = {
+  // The page's channel: one WebSocket both ways.
+  websocket: {
+    html: `<!doctype html><script>const s = new WebSocket('ws://' + location.host + '/'); s.onmessage = (e) => s.send(e.data);</script>`,
+    attach(server, page) {
+      new WebSocketServer({ server }).on('connection', (ws) => {
+        ws.on('message', () => page.answered?.());
+        page.send = (data) => ws.send(data);
+      });
+    },
+  },
+  // The channel before it: an event stream to the page, and a POST per answer.
+  'event stream + POST': {
+    html: `<!doctype html><script>new EventSource('/events').onmessage = (e) => fetch('/answer', { method: 'POST', body: e.data });</script>`,
+    attach(server, page) {
+      server.prependListener('request', (req, res) => {
+        if (req.url === '/events') {
+          const stream = res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+          stream.write(': open\n\n');
+          page.send = (data) => stream.write(`data: ${data}\n\n`);
+        } else if (req.url === '/answer') {
+          // Timed at its head, as the page leg is (the body follows in the same or the next packet).
+          page.answered?.();
+          req.resume().on('end', () => res.end());
+        }
+      });
+    },
+  },
+};
+
 /**
- * The floor of the page's leg: median ms from a server-sent event written in Node to the POST a bare page sends back
- * on it arriving (no host, no app, no framework): what an event stream plus a request per answer costs by itself.
+ * The floor of the page's leg by transport: median ms from a message written in Node to the answer of a bare page
+ * (no host, no app, no framework) arriving, over the page's WebSocket and over the event stream plus POST it replaced.
  */
 async function pageLegFloor(browser, samples) {
-  const page = `<!doctype html><script>new EventSource('/events').onmessage = (e) => fetch('/answer', { method: 'POST', body: e.data });</script>`;
-  let stream;
-  let answered;
-  const server = createServer((req, res) => {
-    if (req.url === '/events') {
-      stream = res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      return void stream.write(': open\n\n');
+  const floors = {};
+  for (const [transport, bare] of Object.entries(BARE_PAGES)) {
+    const page = {};
+    const server = createServer((req, res) => {
+      if (!res.headersSent && req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(bare.html);
+    });
+    bare.attach(server, page);
+    await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+      while (!page.send) await new Promise((tick) => setTimeout(tick, 10));
+      const times = [];
+      for (let i = 0; i < samples + 10; i++) {
+        const start = performance.now();
+        const arrived = new Promise((ok) => {
+          page.answered = () => ok(performance.now());
+        });
+        page.send(`{"id":${i},"input":{"text":"hello"}}`);
+        if (i >= 10) times.push((await arrived) - start);
+        else await arrived;
+      }
+      floors[transport] = median(times);
+    } finally {
+      await tab.close();
+      server.closeAllConnections();
+      server.close();
     }
-    if (req.url === '/answer') {
-      // Timed at its head, as the page leg is (the body follows in the same or the next packet).
-      answered?.();
-      return void req.resume().on('end', () => res.end());
-    }
-    res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const tab = await browser.newPage();
-  try {
-    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
-    while (!stream) await new Promise((tick) => setTimeout(tick, 10));
-    const times = [];
-    for (let i = 0; i < samples + 10; i++) {
-      const start = performance.now();
-      const arrived = new Promise((ok) => {
-        answered = () => ok(performance.now());
-      });
-      stream.write(`data: {"id":${i},"input":{"text":"hello"}}\n\n`);
-      if (i >= 10) times.push((await arrived) - start);
-      else await arrived;
-    }
-    return median(times);
-  } finally {
-    await tab.close();
-    stream?.end();
-    server.close();
   }
+  return floors;
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
- * One open messenger page, as the platform's event stream reaches it: what the agent bridge needs to run a call in
- * it, and nothing of how the stream is served.
+ * One open messenger page, as the platform's events reach it: what the agent bridge needs to run a call in it, and
+ * nothing of how its connection is served.
  * @internal
  */
 export interface OpenPage {
-  /** Sends one server-sent event frame (`event: …\ndata: …\n\n`); a no-op once the page closed. */
-  send(frame: string): void;
-  /** Whether the page's stream ended (the tab closed or reloaded, or the platform stopped). */
+  /** Sends one event, its data already serialised as JSON text; a no-op once the page closed. */
+  send(type: string, data: string): void;
+  /** Whether the page's connection ended (the tab closed or reloaded, or the platform stopped). */
   readonly closed: boolean;
   /** Calls `listener` once when the page closes; returns a function that removes it. */
   onClose(listener: () => void): () => void;

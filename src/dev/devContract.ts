@@ -8,8 +8,9 @@
  * {@link CONTROL_TOKEN_HEADER} with the per-launch token, an `Origin` equal to the messenger origin and a `Host`
  * equal to the platform's own host (DNS rebinding); bodies are JSON (`content-type: application/json`).
  * Errors are problem details (`type`, `title`, `status`, `detail`, `instance`), `detail` naming the field.
- * The event stream (`GET /__svc/events`) cannot send headers from `EventSource`, so it takes the token
- * as the `token` query parameter instead; Origin and Host are still checked.
+ * The page's channel (`GET /__svc/channel`, a WebSocket: {@link ChannelRequest}, {@link ChannelReply}) and the
+ * event stream for readers (`GET /__svc/events`) cannot send headers from a browser, so they take the token as the
+ * `token` query parameter instead; Origin and Host are still checked.
  * @packageDocumentation
  */
 
@@ -389,7 +390,19 @@ export interface DevStreamEvents {
   manifest: { type: 'manifest' };
 }
 
-/** One server-sent event frame of the stream. @public */
-export function streamFrame<K extends keyof DevStreamEvents>(type: K, data: DevStreamEvents[K]): string {
-  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+/**
+ * The page's WebSocket: the platform sends each event of {@link DevStreamEvents} (and `patch`) as
+ * `{"event": type, "data": …}`; the page sends its answers to a relayed MCP call on it ({@link ChannelRequest}),
+ * which an event stream plus a request per answer made several times slower. @public
+ */
+export const CHANNEL_PATH = `${CONTROL_PREFIX}/channel`;
+
+/** What the page sends on its channel: one answer to a relayed MCP call, by its control route, numbered `n`. @public */
+export interface ChannelRequest<R extends McpRoute = McpRoute> {
+  n: number;
+  route: R;
+  body: ControlRoutes[R]['request'];
 }
+
+/** The platform's reply to the page's request `re`: the route's answer, or the sentence saying why not. @public */
+export type ChannelReply = { re: number; answer: unknown } | { re: number; error: string };

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DevEvent } from '../DevEvent';
-import {
-  type DevStreamEvents,
-  type McpPageBody,
-  type McpRouteHandlers,
-  type McpSent,
-  streamFrame,
-} from '../devContract';
+import type { DevStreamEvents, McpPageBody, McpRouteHandlers, McpSent } from '../devContract';
 import type { OpenPage } from '../PageChannel';
 import { redactSecrets } from '../redactSecrets';
 
@@ -90,9 +84,9 @@ function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
   }
 }
 
-/** Sends one event of the stream to a page. */
+/** Sends one event to a page. */
 const event = <K extends keyof DevStreamEvents>(page: OpenPage, type: K, data: DevStreamEvents[K]) =>
-  page.send(streamFrame(type, data));
+  page.send(type, JSON.stringify(data));
 
 /** What to tell an agent when no page can run its call. */
 const openPageAdvice = (options: RelayOptions) =>

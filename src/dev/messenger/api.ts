@@ -4,6 +4,9 @@ import { type StoredPatch, withPatches } from '../withPatches';
 import { hc } from 'hono/client';
 import type { ControlApp } from '../platform/createControlApp';
 import {
+  CHANNEL_PATH,
+  type ChannelReply,
+  type ChannelRequest,
   CONTROL_PREFIX,
   CONTROL_TOKEN_HEADER,
   type ControlRoute,
@@ -11,6 +14,7 @@ import {
   type DevConfig,
   type DevState,
   type DevStreamEvents,
+  type McpRoute,
 } from '../devContract';
 import { tokenExchangeForm } from '../tokenExchangeForm';
 import { STORE_PATH } from '../storePath';
@@ -69,14 +73,41 @@ export const pageEvent = (event: ControlRoutes['POST /__svc/page-event']['reques
 export const loadConfig = () => control('GET /__svc/config');
 
 /**
- * The stream's connection: `open`; `retrying` while svc dev is away (the browser reconnects by itself); `closed`
- * when it came back without this page's launch token (a restart makes a new one).
+ * The channel's connection: `open`; `retrying` while svc dev is away (the page reconnects by itself); `closed` when
+ * it came back without this page's launch token (a restart makes a new one).
  */
 export type Connection = 'open' | 'retrying' | 'closed';
 
+/** The open channel, and the page's requests on it waiting for their reply, by number. */
+let channel: WebSocket | undefined;
+const waiting = new Map<number, { resolve(answer: unknown): void; reject(error: Error): void }>();
+let numbered = 0;
+
 /**
- * Follows the platform's event stream: the state (whole on connecting, then each change's patches), blocked requests,
- * the connection, and `more` events by type (their parsed data).
+ * Sends the page's answer to a relayed MCP call on its channel and resolves with the platform's reply (what the agent
+ * got); rejects with the platform's sentence, or when the channel is not open or closes first (the platform then ends
+ * the call itself: the page that ran it is gone).
+ */
+export function answerRelayed<R extends McpRoute>(
+  route: R,
+  body: ControlRoutes[R]['request'],
+): Promise<ControlRoutes[R]['response']> {
+  return new Promise((resolve, reject) => {
+    if (channel?.readyState !== WebSocket.OPEN)
+      return reject(new Error(`${route}: the page's channel to svc dev is not open.`));
+    const n = ++numbered;
+    waiting.set(n, { resolve: resolve as (answer: unknown) => void, reject });
+    channel.send(JSON.stringify({ n, route, body } satisfies ChannelRequest<R>));
+  });
+}
+
+/** How long the page waits before connecting again while svc dev is away. */
+const RETRY_MS = 1000;
+
+/**
+ * Follows the platform on the page's channel (a WebSocket): the state (whole on connecting, then each change's
+ * patches), blocked requests, the connection, `more` events by type (their parsed data), and the replies to
+ * {@link answerRelayed}. Connects again while svc dev is away; stops when it answers that this page's token is stale.
  */
 export function follow(
   onState: (state: DevState) => void,
@@ -84,7 +115,6 @@ export function follow(
   onConnection: (connection: Connection) => void = () => {},
   more: { [K in keyof DevStreamEvents]?: (data: DevStreamEvents[K]) => void } = {},
 ) {
-  const source = new EventSource(`${CONTROL_PREFIX}/events?token=${encodeURIComponent(token)}`);
   // The whole state on connecting, then each change as its patches: applied to the last state, or, after a gap in
   // the revisions (a page that was away), the whole state fetched again.
   let current: DevState | undefined;
@@ -92,26 +122,57 @@ export function follow(
     current = state;
     onState(state);
   };
-  source.addEventListener('state', (e) => take(JSON.parse((e as MessageEvent).data).state));
-  source.addEventListener('patch', (e) => {
-    const { revision, p } = JSON.parse((e as MessageEvent).data) as { revision: number; p: StoredPatch[] };
-    if (!current || revision <= (current.revision ?? 0)) return;
-    if (revision === (current.revision ?? 0) + 1) return take(withPatches(current, p));
-    void control('GET /__svc/state').then(take, () => {});
-  });
-  source.addEventListener('blocked', (e) => onBlocked(JSON.parse((e as MessageEvent).data).request));
-  source.addEventListener('open', () => {
-    // Set while the stream is open: the platform relays MCP calls to a page only then.
-    document.documentElement.dataset.live = 'true';
-    onConnection('open');
-  });
-  source.addEventListener('error', () => {
-    delete document.documentElement.dataset.live;
-    onConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'retrying');
-  });
-  for (const [type, on] of Object.entries(more) as [string, (data: unknown) => void][])
-    source.addEventListener(type, (e) => on(JSON.parse((e as MessageEvent).data)));
-  return () => source.close();
+  const events: Record<string, (data: never) => void> = {
+    ...more,
+    state: (data: { state: DevState }) => take(data.state),
+    patch: ({ revision, p }: { revision: number; p: StoredPatch[] }) => {
+      if (!current || revision <= (current.revision ?? 0)) return;
+      if (revision === (current.revision ?? 0) + 1) return take(withPatches(current, p));
+      void control('GET /__svc/state').then(take, () => {});
+    },
+    blocked: (data: DevStreamEvents['blocked']) => onBlocked(data.request),
+  };
+  let stopped = false;
+  const connect = () => {
+    const socket = new WebSocket(
+      `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}`,
+    );
+    channel = socket;
+    socket.onopen = () => {
+      // Set while the channel is open: the platform relays MCP calls to a page only then.
+      document.documentElement.dataset.live = 'true';
+      onConnection('open');
+    };
+    socket.onmessage = (e) => {
+      const message = JSON.parse(e.data as string) as { event: string; data: never } | ChannelReply;
+      if ('event' in message) return events[message.event]?.(message.data);
+      const request = waiting.get(message.re);
+      waiting.delete(message.re);
+      if ('error' in message) request?.reject(new Error(message.error));
+      else request?.resolve(message.answer);
+    };
+    socket.onclose = () => {
+      delete document.documentElement.dataset.live;
+      for (const request of waiting.values()) request.reject(new Error('the channel to svc dev closed.'));
+      waiting.clear();
+      if (stopped) return;
+      // A refused upgrade and a server that is away close alike: a request tells them apart (403: this page's token
+      // belongs to an earlier run, so reconnecting cannot help).
+      void fetch(`${CONTROL_PREFIX}/config`, { headers: { [CONTROL_TOKEN_HEADER]: token } }).then(
+        (res) => (res.status === 403 ? onConnection('closed') : retry()),
+        retry,
+      );
+    };
+  };
+  const retry = () => {
+    onConnection('retrying');
+    setTimeout(() => stopped || connect(), RETRY_MS);
+  };
+  connect();
+  return () => {
+    stopped = true;
+    channel?.close();
+  };
 }
 
 /** The app's token for the current person: a real RFC 8693 exchange at the platform's identity provider. */

@@ -2,7 +2,7 @@ import type { HostAnswers, HostEndpoint } from '../../host/core';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
-import { control } from './api';
+import { answerRelayed } from './api';
 import { prettyJson } from './redactTokens';
 
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
@@ -32,7 +32,7 @@ function agentError(error: unknown): { code: string; message: string; retriable:
 
 /**
  * Runs the MCP calls the platform relays in the app, exactly as the agent panel's "Invoke as agent" does (the host's
- * rules: input check, confirm floor, `confirmed` set by the host), and answers them through the control API:
+ * rules: input check, confirm floor, `confirmed` set by the host), and answers them on the page's channel:
  * progress, "waiting for the person" while a sheet is open, elicit (to the agent when the platform says so), the
  * result or the SvcError. A cancel aborts the invocation's signal, which closes its sheets.
  */
@@ -44,7 +44,7 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
   let sending: Promise<unknown> = Promise.resolve();
   const post = (path: 'progress' | 'result' | 'elicit', body: McpPageBody) => {
     const id = current?.call.id;
-    const send = () => control(`POST /__svc/mcp/${path}`, { id, ...body });
+    const send = () => answerRelayed(`POST /__svc/mcp/${path}`, { id, ...body });
     if (path === 'elicit') return send();
     const sent = sending.then(send);
     sending = sent.catch(() => {});

@@ -1,6 +1,6 @@
 import type { DevEvent } from '../DevEvent';
 import type { DevNotice } from '../DevPlatformOptions';
-import { type DevState, type DevStreamEvents, streamFrame } from '../devContract';
+import type { DevState, DevStreamEvents } from '../devContract';
 import type { Pages } from './createPageChannel';
 import type { SigningSecrets } from './signingSecrets';
 import type { StateFile } from './stateFile';
@@ -52,15 +52,13 @@ export function createChanges(options: ChangesOptions) {
   };
   /** Sends one event to every open page (serialised only when one listens). */
   const broadcast = <K extends keyof DevStreamEvents>(type: K, data: DevStreamEvents[K]) => {
-    if (pages.listening) pages.broadcast(streamFrame(type, data));
+    if (pages.listening) pages.broadcast(type, JSON.stringify(data));
   };
   // Pages get the whole state when they connect, then each change as the patches it made (what the journal
   // appends): a change costs the page the same whatever the size of the state.
   const broadcastPatches = (batch: Patch[]) => {
     if (!pages.listening || batch.length === 0) return;
-    pages.broadcast(
-      `event: patch\ndata: {"type":"patch","revision":${raw.revision ?? 0},"p":${patchesJson(batch)}}\n\n`,
-    );
+    pages.broadcast('patch', `{"type":"patch","revision":${raw.revision ?? 0},"p":${patchesJson(batch)}}`);
   };
   // Resolves once the change is on disk (with --state), so a change is answered only when it is durable; a failed
   // save is reported in the terminal and the page, and rejects with the reason (never an unhandled rejection).

@@ -15,6 +15,7 @@ import { CONTROL_BODIES } from '../controlSchemas';
 import type { Guards } from './createGuards';
 import { jsonBody } from './jsonBody';
 import { LIMITS } from '../limits';
+import { answerRelayed } from './answerRelayed';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
 
@@ -67,15 +68,8 @@ export function createControlApp(ctx: ControlAppContext) {
     }
     return answer;
   };
-  const relay = (route: McpRoute) => {
-    const routes = ctx.mcpRoutes();
-    if (!routes)
-      throw new ProblemError(
-        'not-found',
-        `There is no control route ${route}: svc dev runs no agent bridge (--no-mcp).`,
-      );
-    return routes;
-  };
+  const relay = <R extends McpRoute>(route: R, body: McpPageBody) =>
+    refusing(() => answerRelayed(ctx.mcpRoutes(), route, body));
   type Bodies = typeof CONTROL_BODIES;
   const body = <K extends keyof Bodies>(route: K) => jsonBody<Bodies[K] & z.ZodType>(CONTROL_BODIES[route]);
   const app = new Hono<PlatformEnv>()
@@ -131,13 +125,13 @@ export function createControlApp(ctx: ControlAppContext) {
       return c.body(null, 204);
     })
     .post('/mcp/progress', jsonBody<McpPageBody>(), async (c) =>
-      c.json(await refusing(() => relay('POST /__svc/mcp/progress')['POST /__svc/mcp/progress'](c.req.valid('json')))),
+      c.json(await relay('POST /__svc/mcp/progress', c.req.valid('json'))),
     )
     .post('/mcp/result', jsonBody<McpPageBody>(), async (c) =>
-      c.json(await refusing(() => relay('POST /__svc/mcp/result')['POST /__svc/mcp/result'](c.req.valid('json')))),
+      c.json(await relay('POST /__svc/mcp/result', c.req.valid('json'))),
     )
     .post('/mcp/elicit', jsonBody<McpPageBody>(), async (c) =>
-      c.json(await refusing(() => relay('POST /__svc/mcp/elicit')['POST /__svc/mcp/elicit'](c.req.valid('json')))),
+      c.json(await relay('POST /__svc/mcp/elicit', c.req.valid('json'))),
     );
   // Any other method or path under the prefix: the guard first (a foreign page learns nothing), then what exists.
   const known = app.routes

@@ -1,9 +1,11 @@
+import { upgradeWebSocket } from '@hono/node-server';
 import { Hono } from 'hono';
-import { CONTROL_PREFIX, type DevState, streamFrame } from '../devContract';
+import { CHANNEL_PATH, CONTROL_PREFIX, type DevState, type McpRouteHandlers } from '../devContract';
 import { renderMessengerHtml, renderStaleTabHtml } from '../messenger/messengerHtml';
 import type { Guards } from './createGuards';
 import type { Pages } from './createPageChannel';
 import type { PlatformEnv } from './PlatformEnv';
+import { answerRelayed } from './answerRelayed';
 import { ProblemError } from './ProblemError';
 import { sameToken } from '../sameToken';
 
@@ -17,19 +19,25 @@ export interface PageRoutesContext {
   pageCsp: string;
   /** The page's script, read from the build (absent until built). */
   script(): Promise<string | undefined>;
+  /** The agent bridge's answer routes while it runs (the page answers relayed calls on its channel). */
+  mcpRoutes(): McpRouteHandlers | undefined;
 }
 
 /** Where the page's script is served. */
 const SCRIPT_PATH = `${CONTROL_PREFIX}/ui.js`;
 
 /**
- * The messenger page (`/`, with the launch token in its URL), its script, and its event stream
- * (`/__svc/events`, server-sent events: the whole state, then each change). A page of another origin can read none
- * of them (no CORS), and the page needs the per-launch token, so a guessed URL gets nothing.
+ * The messenger page (`/`, with the launch token in its URL), its script, its channel (`/__svc/channel`, a WebSocket:
+ * the whole state, then each change and each relayed MCP call; the page's answers to those calls come back on it),
+ * and the same events as server-sent events for readers (`/__svc/events`). A page of another origin can read none of
+ * them (no CORS, and the WebSocket's Origin is checked before the upgrade), and each needs the per-launch token, so a
+ * guessed URL gets nothing.
  * @internal
  */
 export function pageRoutes(ctx: PageRoutesContext) {
   const { guards } = ctx;
+  // What a page gets first: the whole state, serialised when it connects.
+  const first = (): [string, string] => ['state', JSON.stringify({ type: 'state', state: ctx.state })];
   return new Hono<PlatformEnv>()
     .get('/', guards.ownHost, (c) => {
       // A tab from an earlier run (an old launch token): a page that says what to do, not a bare refusal.
@@ -51,7 +59,16 @@ export function pageRoutes(ctx: PageRoutesContext) {
       if (!script) throw new ProblemError('not-found', 'The page script is not built: run npm run build.');
       return c.body(script, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
     })
-    .get(`${CONTROL_PREFIX}/events`, guards.control(true), (c) =>
-      ctx.pages.follow(c, streamFrame('state', { type: 'state', state: ctx.state })),
+    .get(`${CONTROL_PREFIX}/events`, guards.control(true), (c) => ctx.pages.follow(c, first()))
+    .get(
+      CHANNEL_PATH,
+      guards.control(true),
+      upgradeWebSocket(() => ctx.pages.socket(first, ({ route, body }) => answerRelayed(ctx.mcpRoutes(), route, body))),
+      () => {
+        throw new ProblemError(
+          'invalid-request',
+          `${CHANNEL_PATH} is a WebSocket: open it with new WebSocket(), or follow ${CONTROL_PREFIX}/events for the events alone.`,
+        );
+      },
     );
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { getRequestListener } from '@hono/node-server';
+import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
 import { compareVersions, type Manifest } from '../../manifest';
 import { manifestFacts } from '../../manifest/manifestFacts';
 import type { DevEvent } from '../DevEvent';
@@ -18,10 +19,11 @@ import { createControlApp } from './createControlApp';
 import { createGuards } from './createGuards';
 import { createIdentityProvider, type IdentityProvider } from './createIdentityProvider';
 import { createPageChannel, type Pages } from './createPageChannel';
-import { createPlatformApp } from './createPlatformApp';
+import { createPlatformApp, type PlatformApp } from './createPlatformApp';
 import { createWebhookSender, type WebhookSender } from './createWebhookSender';
 import { controlActions } from './controlActions';
 import { createRequestBucket } from './handleServerApi';
+import { LIMITS } from '../limits';
 import { identityRoutes } from './identityRoutes';
 import { initialState } from './initialState';
 import { pageRoutes } from './pageRoutes';
@@ -104,19 +106,33 @@ async function loadState(
   return { raw, secrets };
 }
 
-/** Answers 503 until the platform's app is ready (the port is known before the app that names it is built). */
-const notReady = (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(503).end();
+/** The messenger origin's server and the app it serves once built. */
+interface Listening {
+  server: Server;
+  /** Serves `app` from now on (until then every request, WebSocket upgrades included, is answered 503). */
+  serve(app: PlatformApp): void;
+}
 
-/** The messenger origin's server, listening on 127.0.0.1 only. */
-async function listen(port: number | undefined, file: StateFile | undefined): Promise<Server> {
-  const server = createServer(notReady);
+/**
+ * The messenger origin's server, listening on 127.0.0.1 only, answering 503 until its app is ready (the port is known
+ * before the app that names it is built). The app answers requests and the page's WebSocket upgrades alike
+ * (@hono/node-server with `ws`; the app's guards run before any upgrade).
+ */
+async function listen(port: number | undefined, file: StateFile | undefined): Promise<Listening> {
+  let fetch: (request: Request, env: HttpBindings) => unknown = () => new Response(null, { status: 503 });
+  const server = createAdaptorServer({
+    fetch: (request, env) => fetch(request, env as HttpBindings),
+    // The platform leaves the process's own Request and Response alone (a test or a backend may run beside it).
+    overrideGlobalObjects: false,
+    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: LIMITS.controlBody }) },
+  }) as Server;
   try {
     await new Promise<void>((ok, fail) => server.once('error', fail).listen(port ?? 0, '127.0.0.1', ok));
   } catch (error) {
     await file?.close();
     throw Object.assign(error as Error, { option: '--port' });
   }
-  return server;
+  return { server, serve: (app) => (fetch = app.fetch) };
 }
 
 /** Stops the server (every connection, event streams included). */
@@ -289,9 +305,11 @@ async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof a
 }
 
 /** The messenger page's own Content-Security-Policy: it may frame the app's origin only. */
-const pageCsp = (appOrigin: string) =>
+const pageCsp = (appOrigin: string, origin: string) =>
   [
     "default-src 'self'",
+    // The page's channel: a WebSocket to its own server, named (not every engine counts ws: as 'self').
+    `connect-src 'self' ${origin.replace(/^http:/, 'ws:')}`,
     "style-src 'self' 'unsafe-inline'",
     `frame-src ${appOrigin || "'none'"}`,
     "img-src 'self' data: http: https:",
@@ -376,7 +394,15 @@ function buildApp(parts: AppParts) {
       changed,
       tell,
     }),
-    page: pageRoutes({ controlToken, guards, pages, state, pageCsp: pageCsp(parts.appOrigin), script: readPageScript }),
+    page: pageRoutes({
+      controlToken,
+      guards,
+      pages,
+      state,
+      pageCsp: pageCsp(parts.appOrigin, origin),
+      script: readPageScript,
+      mcpRoutes: () => parts.mcp()?.routes,
+    }),
     store: parts.store.routes,
     control: createControlApp({
       guards,
@@ -415,7 +441,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const pages = createPageChannel();
   const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
   const { state, changed } = changes;
-  const server = await listen(options.port, file);
+  const listening = await listen(options.port, file);
+  const { server } = listening;
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const controlToken = randomBytes(24).toString('base64url');
   const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };
@@ -486,9 +513,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     appOrigin,
     mcp: () => mcp,
   });
-  server.off('request', notReady);
-  // The platform leaves the process's own Request and Response alone (a test or a backend may run beside it).
-  server.on('request', getRequestListener(platformApp.fetch, { overrideGlobalObjects: false }));
+  listening.serve(platformApp);
   const handle = platformHandle({
     origin,
     controlToken,
