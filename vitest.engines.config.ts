@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // the unit suite: they need the engines installed and take a minute each.
 export default defineConfig({
   test: {
-    include: ['test/browser/engines.test.ts'],
+    include: ['test/browser/engines.test.ts', 'test/browser/messengerEngines.test.ts'],
     fileParallelism: false,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,103 @@
+// The svc dev messenger page in Firefox or WebKit (SVC_ENGINE), beside the Chromium suites: the page connects its
+// channel (a WebSocket, allowed by the page's Content-Security-Policy), shows a change made by the platform, and runs
+// an MCP tool call from the official client in the app and answers it on the same channel.
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { exchangeManifest } from '../mock/fixtures';
+import { launchEngine } from './engines/launchEngine.mjs';
+
+const engine = (process.env.SVC_ENGINE ?? 'firefox') as 'firefox' | 'webkit';
+
+/** An app with one action, `echo`, that answers its input: its page loads the built script-tag client. */
+async function echoApp(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-engine-echo-'));
+  const manifest = exchangeManifest();
+  manifest.auth = { type: 'none' };
+  manifest.actions = [
+    {
+      name: 'echo',
+      title: 'Echo',
+      description: 'Returns its input unchanged, to check the relay.',
+      input_schema: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+  ];
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+  );
+  await copyFile(resolve('dist/svc.global.js'), join(dir, 'svc.global.js'));
+  await writeFile(join(dir, 'app.js'), "svc.actions.handle('echo', (input) => input);\n");
+  return dir;
+}
+
+interface EnginePage {
+  goto(url: string): Promise<unknown>;
+  mainFrame(): { waitForFunction(fn: () => unknown, arg?: unknown, options?: { timeout: number }): Promise<unknown> };
+}
+
+describe.sequential(`the messenger page in ${engine}`, () => {
+  let launched: Awaited<ReturnType<typeof launchEngine>>;
+  let platform: DevPlatform;
+  let page: EnginePage;
+
+  beforeAll(async () => {
+    platform = await startDevPlatform({ dir: await echoApp() });
+    launched = await launchEngine(engine);
+    page = (await (await launched.newContext()).newPage()) as EnginePage;
+    await page.goto(platform.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await launched?.close();
+    await platform?.close();
+  });
+
+  // Puppeteer's frame takes (fn, options, ...args), the WebDriver page's (fn, arg, options): a function of no
+  // argument and the default timeouts suit both.
+  const until = (fn: () => unknown) => page.mainFrame().waitForFunction(fn);
+
+  it('connects its channel and shows what the platform changes', async () => {
+    await until(() => document.documentElement.dataset.live === 'true');
+    // A message posted as the control API is called (what the page itself does), in the room the page shows.
+    const room = platform.state.settings.current_room_id;
+    const posted = await fetch(`${platform.origin}/__svc/message`, {
+      method: 'POST',
+      headers: {
+        origin: platform.origin,
+        'x-svc-dev-token': platform.controlToken,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ room_id: room, text: 'a message from the platform' }),
+    });
+    expect(posted.status).toBe(200);
+    await until(() => document.body.textContent?.includes('a message from the platform'));
+  });
+
+  it('runs an MCP tool call in the app and answers it on its channel', async () => {
+    const client = new Client({ name: `engine-${engine}`, version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+        requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'echo', arguments: { text: `hello from ${engine}` } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ text: `hello from ${engine}` });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
