@@ -10,6 +10,11 @@ export const LIMITS = {
   ...SERVER_API_LIMITS,
   /** Bytes of a control API body (the messenger page's requests). */
   controlBody: 64 * 1024,
+  /**
+   * Bytes of one message the page sends on its channel: an MCP call's result travels in one, so this is the largest
+   * result svc dev relays to an agent (the page sends an error saying so instead of a larger one).
+   */
+  channelMessage: 1024 * 1024,
   /** Bytes of a token endpoint form. */
   tokenForm: 16 * 1024,
   /** Characters of a message a person sends through the app, and of a room name. */

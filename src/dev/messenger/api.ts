@@ -18,6 +18,7 @@ import {
 } from '../devContract';
 import { tokenExchangeForm } from '../tokenExchangeForm';
 import { STORE_PATH } from '../storePath';
+import { LIMITS } from '../limits';
 
 /** The page's launch token, from its own URL (the platform printed it). */
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -86,7 +87,8 @@ let numbered = 0;
 /**
  * Sends the page's answer to a relayed MCP call on its channel and resolves with the platform's reply (what the agent
  * got); rejects with the platform's sentence, or when the channel is not open or closes first (the platform then ends
- * the call itself: the page that ran it is gone).
+ * the call itself: the page that ran it is gone), or with a RangeError when the answer is larger than the channel
+ * takes ({@link LIMITS}`.channelMessage`).
  */
 export function answerRelayed<R extends McpRoute>(
   route: R,
@@ -96,8 +98,17 @@ export function answerRelayed<R extends McpRoute>(
     if (channel?.readyState !== WebSocket.OPEN)
       return reject(new Error(`${route}: the page's channel to svc dev is not open.`));
     const n = ++numbered;
+    const message = JSON.stringify({ n, route, body } satisfies ChannelRequest<R>);
+    // The platform closes the channel on a larger message: say why here instead, and keep the channel.
+    const bytes = new TextEncoder().encode(message).length;
+    if (bytes > LIMITS.channelMessage)
+      return reject(
+        new RangeError(
+          `it is ${bytes} bytes as JSON, more than the ${LIMITS.channelMessage} svc dev relays to an agent: return less from the handler (a page of it, or a link to the rest).`,
+        ),
+      );
     waiting.set(n, { resolve: resolve as (answer: unknown) => void, reject });
-    channel.send(JSON.stringify({ n, route, body } satisfies ChannelRequest<R>));
+    channel.send(message);
   });
 }
 

@@ -31,6 +31,19 @@ function agentError(error: unknown): { code: string; message: string; retriable:
 }
 
 /**
+ * What a result the channel cannot carry becomes: the agent is told the result was too large and what to do, as a
+ * non-retriable error (the same call would give the same result); any other failure to send is the page's to show.
+ */
+const tooLarge =
+  (post: (path: 'result', body: McpPageBody) => Promise<unknown>) =>
+  (error: unknown): Promise<unknown> | undefined =>
+    error instanceof RangeError
+      ? post('result', {
+          error: { code: 'ERR_INTERNAL', message: `the result cannot be sent: ${error.message}`, retriable: false },
+        }).catch(() => undefined)
+      : undefined;
+
+/**
  * Runs the MCP calls the platform relays in the app, exactly as the agent panel's "Invoke as agent" does (the host's
  * rules: input check, confirm floor, `confirmed` set by the host), and answers them on the page's channel:
  * progress, "waiting for the person" while a sheet is open, elicit (to the agent when the platform says so), the
@@ -80,7 +93,7 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
       }
       view.mark(undefined);
       // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
-      const sent = controller.signal.aborted ? undefined : await post('result', answer).catch(() => undefined);
+      const sent = controller.signal.aborted ? undefined : await post('result', answer).catch(tooLarge(post));
       const shown = (sent ?? answer) as McpSent;
       if ('error' in shown) row.done(`${shown.error.code}: ${shown.error.message}`, false);
       else row.done(prettyJson(shown.result ?? null), true);

@@ -124,7 +124,7 @@ async function listen(port: number | undefined, file: StateFile | undefined): Pr
     fetch: (request, env) => fetch(request, env as HttpBindings),
     // The platform leaves the process's own Request and Response alone (a test or a backend may run beside it).
     overrideGlobalObjects: false,
-    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: LIMITS.controlBody }) },
+    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: LIMITS.channelMessage }) },
   }) as Server;
   try {
     await new Promise<void>((ok, fail) => server.once('error', fail).listen(port ?? 0, '127.0.0.1', ok));

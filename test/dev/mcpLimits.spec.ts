@@ -1,0 +1,60 @@
+// The size of what an MCP call brings back, through the official MCP client and the messenger page in Chromium: a
+// result up to the page channel's limit reaches the agent whole; a larger one is a clear error that says how large
+// and what to do, and the page's channel stays open, so the next call runs.
+import { expect, type Page, test } from '@playwright/test';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { LIMITS } from '../../src/dev/limits';
+import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+
+let platform: DevPlatform;
+let page: Page;
+
+test.beforeEach(async ({ browser }) => {
+  const dir = await writeMcpTestApp(
+    [
+      {
+        name: 'big',
+        title: 'Big',
+        description: 'Returns a text of the given length, to check the size a result may have.',
+        input_schema: {
+          type: 'object',
+          properties: { length: { type: 'integer' } },
+          required: ['length'],
+          additionalProperties: false,
+        },
+      },
+    ],
+    "svc.actions.handle('big', ({ length }) => ({ text: 'x'.repeat(length) }));",
+  );
+  platform = await startDevPlatform({ dir, port: 0 });
+  page = await browser.newPage();
+  await page.goto(platform.url);
+  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+});
+test.afterEach(async () => {
+  await page?.close();
+  await platform?.close();
+});
+
+test('a result up to the channel limit arrives whole; a larger one is an error saying so, and the next call runs', async () => {
+  const client = await connectMcp(platform);
+  // Larger than the control API's 64 KiB body, well inside the channel's limit.
+  const fits = LIMITS.channelMessage - 1000;
+  const whole = await client.callTool({ name: 'big', arguments: { length: fits } });
+  expect(whole.isError).toBeFalsy();
+  expect((whole.structuredContent as { text: string }).text).toHaveLength(fits);
+
+  const over = await client.callTool({ name: 'big', arguments: { length: LIMITS.channelMessage } });
+  expect(over.isError).toBe(true);
+  expect(resultText(over)).toMatch(
+    new RegExp(
+      `^ERR_INTERNAL: the result cannot be sent: it is \\d+ bytes as JSON, more than the ${LIMITS.channelMessage} svc dev relays to an agent: return less from the handler`,
+    ),
+  );
+  expect(over._meta?.['dev.svc/error']).toEqual({ code: 'ERR_INTERNAL', retriable: false });
+
+  const next = await client.callTool({ name: 'big', arguments: { length: 3 } });
+  expect(next.structuredContent).toEqual({ text: 'xxx' });
+  await expect(page.getByTestId('mcp-calls').getByTestId('mcp-call')).toHaveCount(3);
+  await client.close();
+});
