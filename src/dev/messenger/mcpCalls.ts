@@ -31,6 +31,30 @@ function agentError(error: unknown): { code: string; message: string; retriable:
 }
 
 /**
+ * Runs a relayed call in the app through the host's rules (input check, confirm floor, `confirmed` set by the host):
+ * its result, or the error the agent is told.
+ */
+async function runInApp(
+  host: () => Promise<HostEndpoint | undefined>,
+  call: McpInvoke,
+  signal: AbortSignal,
+): Promise<McpPageBody> {
+  try {
+    const endpoint = await host();
+    if (!endpoint)
+      throw new SvcError(
+        'ERR_HOST_UNREACHABLE',
+        'The app could not be opened in svc dev (not installed, the person left the tenant, or the version was revoked): see the notice in the messenger, then call again.',
+        true,
+      );
+    const context = { invoked_by: 'agent', agent_id: call.agent_id } as const;
+    return { result: await endpoint.invokeAction(call.name, call.input, context, { signal }) };
+  } catch (error) {
+    return { error: agentError(error) };
+  }
+}
+
+/**
  * What a result the channel cannot carry becomes: the agent is told the result was too large and what to do, as a
  * non-retriable error (the same call would give the same result); any other failure to send is the page's to show.
  */
@@ -69,32 +93,17 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
     /** Runs one relayed call. */
     async invoke(call: McpInvoke): Promise<void> {
       const controller = new AbortController();
+      // The app is given the call first; the row and the call log's mark follow in the same task (before any call of
+      // the app's can arrive), so their rendering is off the agent's path, as it is on the way back.
+      const answering = runInApp(host, call, controller.signal);
       const row = view.show(call);
       current = { call, controller, row };
       view.mark(`MCP · ${call.agent_id}`);
-      let answer: Record<string, unknown>;
-      try {
-        const endpoint = await host();
-        if (!endpoint)
-          throw new SvcError(
-            'ERR_HOST_UNREACHABLE',
-            'The app could not be opened in svc dev (not installed, the person left the tenant, or the version was revoked): see the notice in the messenger, then call again.',
-            true,
-          );
-        const result = await endpoint.invokeAction(
-          call.name,
-          call.input,
-          { invoked_by: 'agent', agent_id: call.agent_id },
-          { signal: controller.signal },
-        );
-        answer = { result };
-      } catch (error) {
-        answer = { error: agentError(error) };
-      }
+      const answer = await answering;
+      const sending = controller.signal.aborted ? undefined : post('result', answer).catch(tooLarge(post));
       view.mark(undefined);
       // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
-      const sent = controller.signal.aborted ? undefined : await post('result', answer).catch(tooLarge(post));
-      const shown = (sent ?? answer) as McpSent;
+      const shown = ((await sending) ?? answer) as McpSent;
       if ('error' in shown) row.done(`${shown.error.code}: ${shown.error.message}`, false);
       else row.done(prettyJson(shown.result ?? null), true);
       if (current?.call.id === call.id) current = undefined;
