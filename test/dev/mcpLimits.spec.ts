@@ -4,7 +4,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { LIMITS } from '../../src/dev/limits';
-import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 let platform: DevPlatform;
 let page: Page;
@@ -27,9 +27,7 @@ test.beforeEach(async ({ browser }) => {
     "svc.actions.handle('big', ({ length }) => ({ text: 'x'.repeat(length) }));",
   );
   platform = await startDevPlatform({ dir, port: 0 });
-  page = await browser.newPage();
-  await page.goto(platform.url);
-  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  page = await openLivePage(browser, platform);
 });
 test.afterEach(async () => {
   await page?.close();

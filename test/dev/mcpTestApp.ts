@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Browser, Page } from '@playwright/test';
 import type { DevPlatform } from '../../src/dev';
 import { exchangeManifest } from '../mock/fixtures';
 
@@ -89,3 +90,11 @@ export interface ConnectOptions {
 /** The first text block of a tool result. */
 export const resultText = (result: { content?: unknown }) =>
   ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string;
+
+/** Opens the messenger page of `platform` in a new tab and waits until its channel is open (MCP calls reach it). */
+export async function openLivePage(browser: Browser, platform: DevPlatform): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(platform.url);
+  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  return page;
+}
