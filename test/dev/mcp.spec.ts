@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, connectMcpStdio, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 import { type PollsSession, startPollsSession } from './pollsSession';
 import { writeDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { createServerClient } from '../../src/server';
@@ -233,10 +233,8 @@ test.describe("the handler's signal", () => {
         WAITER,
       );
       platform = await startDevPlatform({ dir, port: 0 });
-      page = await browser.newPage();
-      await page.goto(platform.url);
-      // The page's event stream is open: the platform relays calls to it from now on.
-      await page.locator('html[data-live]').waitFor({ state: 'attached' });
+      // The page's channel is open: the platform relays calls to it from now on.
+      page = await openLivePage(browser, platform);
       const client = await connect(platform, negotiation);
       const abort = new AbortController();
       let started!: () => void;

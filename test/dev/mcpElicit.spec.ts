@@ -3,7 +3,7 @@
 // messenger's sheet otherwise. A small app in the messenger page in Chromium, the client over a real socket.
 import { expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 const PROMPT = 'Where should the offsite be?';
 const SCHEMA = {
@@ -68,10 +68,8 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
 
   test.beforeAll(async ({ browser }) => {
     platform = await startDevPlatform({ dir: await writeApp(), port: 0, elicit: 'agent' });
-    page = await browser.newPage();
-    await page.goto(platform.url);
-    // The page's event stream is open: the platform relays calls to it from now on.
-    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    // The page's channel is open: the platform relays calls to it from now on.
+    page = await openLivePage(browser, platform);
   });
   test.afterAll(async () => {
     await page?.close();

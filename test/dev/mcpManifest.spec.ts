@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 // The app handles both actions from the start; only `echo` is declared until the manifest is edited.
 const APP = `
@@ -32,9 +32,7 @@ for (const [era, negotiation] of [
       APP,
     );
     platform = await startDevPlatform({ dir, port: 0 });
-    page = await browser.newPage();
-    await page.goto(platform.url);
-    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    page = await openLivePage(browser, platform);
     const changed: string[][] = [];
     const client: Client = await connectMcp(platform, { versionNegotiation: negotiation });
     client.setNotificationHandler('notifications/tools/list_changed', async () => {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, connectMcpStdio, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 const _root = resolve(import.meta.dirname, '../..');
 
@@ -55,11 +55,9 @@ async function connect(transport: Transport): Promise<Client> {
   return client;
 }
 
-/** A messenger tab whose event stream is open (the platform relays calls to the newest such tab). */
+/** A messenger tab whose channel is open (the platform relays calls to the newest such tab). */
 async function openTab(browser: Browser): Promise<Page> {
-  const page = await browser.newPage();
-  await page.goto(platform.url);
-  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  const page = await openLivePage(browser, platform);
   return page;
 }
 

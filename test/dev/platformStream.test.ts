@@ -1,5 +1,5 @@
-// The page's event stream over HTTP: the whole state once, then each change as its patches, which rebuild exactly
-// the state the control API serves, at a size that does not grow with the state.
+// The event stream for readers over HTTP (the page's channel carries the same events): the whole state once, then
+// each change as its patches, which rebuild exactly the state the control API serves, at a size that does not grow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { type StoredPatch, withPatches } from '../../src/dev/withPatches';
