@@ -30,6 +30,8 @@ async function dark(page: Page): Promise<void> {
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`${theme} theme`, () => {
     test('every panel of the developer tools, with content', async ({ page, app, tab }) => {
+      // Eight axe scans and a whole flow: on a loaded 2-core machine it came to the end of 30 s at its last scan.
+      test.slow();
       if (theme === 'dark') await dark(page);
       await expectAccessible(page, 'the home screen');
       await page.getByTestId('room-general').click();
