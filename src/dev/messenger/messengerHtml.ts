@@ -1,7 +1,11 @@
+import { type DevPageStart, PAGE_START_ID } from '../devContract';
+
 /** Options of {@link renderMessengerHtml}. @public */
 export interface MessengerHtmlOptions {
   /** Where the page's script is served (same origin). */
   scriptUrl: string;
+  /** What the page starts from (its configuration and the state), inlined: its first screen needs no request. */
+  start?: DevPageStart;
 }
 
 // A speech bubble, inline: no request for /favicon.ico (a 404 in the console on every load).
@@ -12,11 +16,22 @@ const escapeAttribute = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
- * The simulated messenger's HTML shell: the page's script builds everything else from the control API. No inline
- * script (the page's CSP has none); the launch token stays in the page's URL, where the script reads it.
+ * JSON to put inside a `<script>` element: `<`, `>`, `&` (and the two line separators) as `\uXXXX` escapes, so no
+ * string in it can end the element (`</script>`) or open a comment (`<!--`); JSON.parse reads it back unchanged.
+ */
+export const jsonInScript = (value: unknown) =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The simulated messenger's HTML shell: the page's script builds everything else, from its start (the configuration
+ * and the state) inlined as a JSON data block, which no CSP runs, then from the event stream and the control API.
+ * No inline script (the page's CSP has none); the launch token stays in the page's URL, where the script reads it.
  * @public
  */
 export function renderMessengerHtml(options: MessengerHtmlOptions): string {
+  const start = options.start
+    ? `<script type="application/json" id="${PAGE_START_ID}">${jsonInScript(options.start)}</script>\n`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,7 +44,7 @@ export function renderMessengerHtml(options: MessengerHtmlOptions): string {
 <body>
 <noscript>The simulated messenger needs JavaScript.</noscript>
 <div id="messenger" data-testid="messenger">Loading the simulated messenger...</div>
-</body>
+${start}</body>
 </html>
 `;
 }

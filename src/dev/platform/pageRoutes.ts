@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { CONTROL_PREFIX, type DevState, streamFrame } from '../devContract';
+import { CONTROL_PREFIX, type DevConfig, type DevState, streamFrame } from '../devContract';
 import { renderMessengerHtml, renderStaleTabHtml } from '../messenger/messengerHtml';
 import type { Guards } from './createGuards';
 import type { Pages } from './createPageChannel';
@@ -13,6 +13,8 @@ export interface PageRoutesContext {
   guards: Guards;
   pages: Pages;
   state: DevState;
+  /** What the page starts from besides the state (inlined in its HTML, as `GET /__svc/config` answers it). */
+  config(): DevConfig;
   /** The messenger page's own Content-Security-Policy (it may frame the app's origin only). */
   pageCsp: string;
   /** The page's script, read from the build (absent until built). */
@@ -39,7 +41,10 @@ export function pageRoutes(ctx: PageRoutesContext) {
           'cache-control': 'no-store',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         });
-      return c.html(renderMessengerHtml({ scriptUrl: SCRIPT_PATH }), 200, {
+      // Its configuration and state inlined: the first screen renders without a request (only this page, with this
+      // run's token, gets them; no-store keeps them out of the cache).
+      const start = { config: ctx.config(), state: ctx.state };
+      return c.html(renderMessengerHtml({ scriptUrl: SCRIPT_PATH, start }), 200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',

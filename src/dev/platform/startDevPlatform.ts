@@ -376,7 +376,15 @@ function buildApp(parts: AppParts) {
       changed,
       tell,
     }),
-    page: pageRoutes({ controlToken, guards, pages, state, pageCsp: pageCsp(parts.appOrigin), script: readPageScript }),
+    page: pageRoutes({
+      controlToken,
+      guards,
+      pages,
+      state,
+      config,
+      pageCsp: pageCsp(parts.appOrigin),
+      script: readPageScript,
+    }),
     store: parts.store.routes,
     control: createControlApp({
       guards,
