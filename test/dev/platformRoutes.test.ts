@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import type { PlatformApp } from '../../src/dev/platform/createPlatformApp';
 import { platformApps } from '../../src/dev/platform/platformApps';
-import { jsonInScript } from '../../src/dev/messenger/messengerHtml';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { canInlineScript, jsonInScript } from '../../src/dev/messenger/messengerHtml';
 import { PAGE_START_ID } from '../../src/dev/devContract';
 
 let p: DevPlatform;
@@ -170,6 +172,23 @@ describe('the page and the identity provider', () => {
     const start = JSON.parse(block![1]!);
     expect(start.config).toEqual(await (await send('GET', '/__svc/config')).json());
     expect(start.state).toEqual(await (await send('GET', '/__svc/state')).json());
+  });
+
+  const built = 'packages/svc-sdk-dev/dist/dev-ui.js';
+  it.runIf(existsSync(built))('inlines the built page script, which its CSP allows by its hash alone', async () => {
+    const page = await send('GET', `/?token=${p.controlToken}`);
+    const script = readFileSync(built, 'utf8');
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(page.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${hash}'`);
+    const html = await page.text();
+    expect(html).toContain(`<script type="module">${script}</script>`);
+    expect(html).not.toContain('src="/__svc/ui.js"');
+  });
+
+  it('inlines no script that could end its element early, and none of HTML comments', () => {
+    expect(canInlineScript('let a = "x"; export {};')).toBe(true);
+    expect(canInlineScript('const s = "</SCRIPT><script>alert(1)";')).toBe(false);
+    expect(canInlineScript('const s = "<!-- <script>";')).toBe(false);
   });
 
   it('writes JSON inside a script element so that no string can end it or open a comment', () => {

@@ -288,10 +288,14 @@ async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof a
   return { mcp, configs };
 }
 
-/** The messenger page's own Content-Security-Policy: it may frame the app's origin only. */
-const pageCsp = (appOrigin: string) =>
+/**
+ * The messenger page's own Content-Security-Policy: it may frame the app's origin only, and run its own script (and
+ * the inline one of `scriptHash` alone).
+ */
+const pageCsp = (appOrigin: string, scriptHash?: string) =>
   [
     "default-src 'self'",
+    ...(scriptHash ? [`script-src 'self' '${scriptHash}'`] : []),
     "style-src 'self' 'unsafe-inline'",
     `frame-src ${appOrigin || "'none'"}`,
     "img-src 'self' data: http: https:",
@@ -382,7 +386,7 @@ function buildApp(parts: AppParts) {
       pages,
       state,
       config,
-      pageCsp: pageCsp(parts.appOrigin),
+      pageCsp: (scriptHash) => pageCsp(parts.appOrigin, scriptHash),
       script: readPageScript,
     }),
     store: parts.store.routes,
