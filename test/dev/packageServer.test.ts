@@ -115,7 +115,7 @@ describe('startDevPlatform({ dir })', () => {
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     // The built page script inline, which the CSP allows by its hash alone; unbuilt, the script's URL.
     const html = await page.text();
-    const inline = /<script type="module">([^]*?)<\/script>/.exec(html)?.[1];
+    const inline = /<script type="module">([\s\S]*?)<\/script>/.exec(html)?.[1];
     if (inline === undefined) expect(html).toContain('<script type="module" src="/__svc/ui.js">');
     else expect(csp).toContain(`script-src 'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
     expect((await fetch(`${p.origin}/`)).status).toBe(403);
