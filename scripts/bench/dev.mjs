@@ -6,7 +6,8 @@
 //   loaded in Chromium and the app's first bridge call answered, vs a bare node:http server spawned and its page
 //   loaded. `node scripts/bench/dev.mjs [--quick]`.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -68,8 +69,22 @@ function firstLine(args) {
   });
 }
 
+/**
+ * The svc-sdk-dev that dist/cli.js loads: this checkout's, unless node_modules is another checkout's (a git worktree
+ * sharing one node_modules), where the figures would be that checkout's build.
+ */
+function devPackageLoaded() {
+  const loaded = realpathSync(createRequire(resolve(root, 'dist/cli.js')).resolve('svc-sdk-dev/cli'));
+  const ours = realpathSync(resolve(root, 'packages/svc-sdk-dev'));
+  if (!loaded.startsWith(ours))
+    console.warn(
+      `warning: dist/cli.js loads ${loaded}, not this checkout's svc-sdk-dev (link dist/node_modules/svc-sdk-dev to ../../packages/svc-sdk-dev)`,
+    );
+}
+
 /** Command to ready page, svc dev vs a bare server, in Chromium. */
 export async function benchReady(executablePath) {
+  devPackageLoaded();
   const { chromium } = await import('@playwright/test');
   const { buildPollsApp } = await load('examples/polls/build.mjs');
   await buildPollsApp({ api: 'http://127.0.0.1:9' });

@@ -25,6 +25,12 @@ export const CONTROL_TOKEN_HEADER = 'x-svc-dev-token';
 /** Path prefix of every control API route on the messenger origin. @public */
 export const CONTROL_PREFIX = '/__svc';
 
+/**
+ * The id of the page's inlined start (a `<script type="application/json">` holding {@link DevPageStart}): the page
+ * renders its first screen from it without a request. @public
+ */
+export const PAGE_START_ID = 'svc-dev-start';
+
 /** A person in the simulated tenant. @public */
 export interface DevUser {
   /** Platform user id (the subject token's `sub`); the app sees `app_user_id` instead. */
@@ -220,6 +226,15 @@ export interface DevConfig {
   statePath?: string;
   /** The MCP endpoint and the header an MCP client sends; absent when the platform serves none. */
   mcp?: { url: string; header: string };
+}
+
+/**
+ * What the messenger page starts from, inlined in its HTML: the configuration (`GET /__svc/config`) and the state
+ * (`GET /__svc/state`) as they were when the page was served; the event stream then sends the state again. @public
+ */
+export interface DevPageStart {
+  config: DevConfig;
+  state: DevState;
 }
 
 /** A request the package's policies blocked, as the platform logs it. @public */

@@ -31,6 +31,9 @@ export function parseManifest(
   const unknownKeys = new Map<string, ManifestIssue[]>();
   const parsed = ManifestSchema.safeParse(input, {
     reportInput: true,
+    // A manifest is parsed once (at start, on an edit): compiling zod's fast paths for each of its objects costs more
+    // than that one parse (`svc dev`'s start: 14 ms instead of about 5), and the result is the same.
+    jitless: true,
     error: (issue) => sentenceFor(issue, unknownKeys),
   });
   if (parsed.success) return { success: true, data: parsed.data, issues: [] };

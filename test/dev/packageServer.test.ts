@@ -1,6 +1,7 @@
 // The app's package on its own origin, as the platform serves it: the manifest's CSP plus the platform's policy
 // (only the messenger may frame it; fetch reaches the network allowlist), the host-origin meta tag, no way out of
 // the folder, and CSP reports that name what to change.
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAdvice, type DevPlatform, DevAppError, startDevPlatform } from '../../src/dev';
@@ -104,15 +105,19 @@ describe('startDevPlatform({ dir })', () => {
     expect(missing.message).toContain('no manifest.json here');
   });
 
-  it('serves the messenger page only with the launch token, without inline script', async () => {
+  it('serves the messenger page only with the launch token, no inline script but its own (allowed by its hash)', async () => {
     expect(p.url).toBe(`${p.origin}/?token=${p.controlToken}`);
     const page = await fetch(p.url);
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain(`frame-src ${p.appOrigin}`);
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain("script-src 'unsafe-inline'");
-    expect(await page.text()).toContain('<script type="module" src="/__svc/ui.js">');
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // The built page script inline, which the CSP allows by its hash alone; unbuilt, the script's URL.
+    const html = await page.text();
+    const inline = /<script type="module">([\s\S]*?)<\/script>/.exec(html)?.[1];
+    if (inline === undefined) expect(html).toContain('<script type="module" src="/__svc/ui.js">');
+    else expect(csp).toContain(`script-src 'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
     expect((await fetch(`${p.origin}/`)).status).toBe(403);
     expect((await fetch(`${p.origin}/?token=wrong`)).status).toBe(403);
   });

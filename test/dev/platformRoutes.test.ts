@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import type { PlatformApp } from '../../src/dev/platform/createPlatformApp';
 import { platformApps } from '../../src/dev/platform/platformApps';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { canInlineScript, jsonInScript } from '../../src/dev/messenger/messengerHtml';
+import { PAGE_START_ID } from '../../src/dev/devContract';
 
 let p: DevPlatform;
 let app: PlatformApp;
@@ -150,11 +154,48 @@ describe('the page and the identity provider', () => {
     const stale = await send('GET', '/?token=old');
     expect(stale.status).toBe(403);
     expect(stale.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await stale.text()).toContain('<!doctype html>');
+    const staleHtml = await stale.text();
+    expect(staleHtml).toContain('<!doctype html>');
+    // The stale tab gets nothing of this run: neither its configuration nor its state.
+    expect(staleHtml).not.toContain(PAGE_START_ID);
     const page = await send('GET', `/?token=${p.controlToken}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
     await problem(await send('GET', `/?token=${p.controlToken}`, undefined, { host: 'evil.test' }), 403, 'forbidden');
+  });
+
+  it('inlines the start of the page (its configuration and the state) as they are answered, in a data block', async () => {
+    const html = await (await send('GET', `/?token=${p.controlToken}`)).text();
+    const block = html.match(new RegExp(`<script type="application/json" id="${PAGE_START_ID}">(.*?)</script>`));
+    expect(block).not.toBeNull();
+    const start = JSON.parse(block![1]!);
+    expect(start.config).toEqual(await (await send('GET', '/__svc/config')).json());
+    expect(start.state).toEqual(await (await send('GET', '/__svc/state')).json());
+  });
+
+  const built = 'packages/svc-sdk-dev/dist/dev-ui.js';
+  it.runIf(existsSync(built))('inlines the built page script, which its CSP allows by its hash alone', async () => {
+    const page = await send('GET', `/?token=${p.controlToken}`);
+    const script = readFileSync(built, 'utf8');
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(page.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${hash}'`);
+    const html = await page.text();
+    expect(html).toContain(`<script type="module">${script}</script>`);
+    expect(html).not.toContain('src="/__svc/ui.js"');
+  });
+
+  it('inlines no script that could end its element early, and none of HTML comments', () => {
+    expect(canInlineScript('let a = "x"; export {};')).toBe(true);
+    expect(canInlineScript('const s = "</SCRIPT><script>alert(1)";')).toBe(false);
+    expect(canInlineScript('const s = "<!-- <script>";')).toBe(false);
+  });
+
+  it('writes JSON inside a script element so that no string can end it or open a comment', () => {
+    const value = { name: '</script><script>alert(1)</script>', note: '<!-- & -->', line: '\u2028' };
+    const text = jsonInScript(value);
+    expect(text).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(text)).toEqual(value);
   });
 
   it('answers the OAuth and OpenID routes in their own terms', async () => {

@@ -1,8 +1,9 @@
 // The simulated messenger page's entry: the configuration (with the manifest the platform validated) and the state,
-// then the page as components fed by the platform's event stream. Everything it changes goes through the platform's
+// inlined in the page's HTML, then the page as components fed by the platform's event stream. Everything it changes goes through the platform's
 // control API.
 import { effect, signal } from '@preact/signals';
 import { render } from 'preact';
+import { type DevPageStart, PAGE_START_ID } from '../devContract';
 import { type Connection, control, follow, loadConfig } from './api';
 import { MessengerModel } from './MessengerModel';
 import { MessengerPage } from './MessengerPage';
@@ -33,8 +34,22 @@ function outside(where: 'prepend' | 'append'): HTMLElement {
   return el;
 }
 
-async function start(root: HTMLElement): Promise<void> {
+/**
+ * What the page starts from: inlined in its HTML by the platform (no request before the first screen; the element
+ * goes, the page keeps what it needs), or else asked of the control API.
+ */
+async function pageStart(): Promise<DevPageStart> {
+  const inlined = document.getElementById(PAGE_START_ID);
+  if (inlined?.textContent) {
+    inlined.remove();
+    return JSON.parse(inlined.textContent);
+  }
   const [config, state] = await Promise.all([loadConfig(), control('GET /__svc/state')]);
+  return { config, state };
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  const { config, state } = await pageStart();
   const m = new MessengerModel(config, state);
   // The theme applies to the whole page, the sheets and the banner included.
   effect(() => {

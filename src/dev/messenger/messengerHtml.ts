@@ -1,7 +1,16 @@
+import { type DevPageStart, PAGE_START_ID } from '../devContract';
+
 /** Options of {@link renderMessengerHtml}. @public */
 export interface MessengerHtmlOptions {
   /** Where the page's script is served (same origin). */
   scriptUrl: string;
+  /** What the page starts from (its configuration and the state), inlined: its first screen needs no request. */
+  start?: DevPageStart;
+  /**
+   * The page's script itself, inlined instead of loaded from `scriptUrl` (the page's CSP then names its hash); only
+   * when {@link canInlineScript} says it can be.
+   */
+  script?: string;
 }
 
 // A speech bubble, inline: no request for /favicon.ico (a 404 in the console on every load).
@@ -12,11 +21,33 @@ const escapeAttribute = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
- * The simulated messenger's HTML shell: the page's script builds everything else from the control API. No inline
- * script (the page's CSP has none); the launch token stays in the page's URL, where the script reads it.
+ * JSON to put inside a `<script>` element: `<`, `>`, `&` (and the two line separators) as `\uXXXX` escapes, so no
+ * string in it can end the element (`</script>`) or open a comment (`<!--`); JSON.parse reads it back unchanged.
+ */
+export const jsonInScript = (value: unknown) =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * Whether a script's text can sit inside a `<script>` element as it is: nothing in it ends the element or opens a
+ * comment (the bundler writes `</script` in strings as `<\/script`, so a build has neither).
+ */
+export const canInlineScript = (script: string) => !/<\/script|<!--/i.test(script);
+
+/**
+ * The simulated messenger's HTML shell: the page's script builds everything else, from its start (the configuration
+ * and the state) inlined as a JSON data block, which no CSP runs, then from the event stream and the control API.
+ * The script is inlined too when given (one request in all; the page's CSP allows that script by its hash alone),
+ * else loaded from `scriptUrl`. The launch token stays in the page's URL, where the script reads it.
  * @public
  */
 export function renderMessengerHtml(options: MessengerHtmlOptions): string {
+  const start = options.start
+    ? `<script type="application/json" id="${PAGE_START_ID}">${jsonInScript(options.start)}</script>\n`
+    : '';
+  const inline = options.script !== undefined && canInlineScript(options.script);
+  const script = inline
+    ? `<script type="module">${options.script}</script>\n`
+    : `<script type="module" src="${escapeAttribute(options.scriptUrl)}"></script>\n`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -24,12 +55,11 @@ export function renderMessengerHtml(options: MessengerHtmlOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc dev: simulated messenger</title>
 <link rel="icon" href="${FAVICON}">
-<script type="module" src="${escapeAttribute(options.scriptUrl)}"></script>
-</head>
+${inline ? '' : script}</head>
 <body>
 <noscript>The simulated messenger needs JavaScript.</noscript>
 <div id="messenger" data-testid="messenger">Loading the simulated messenger...</div>
-</body>
+${start}${inline ? script : ''}</body>
 </html>
 `;
 }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { upgradeWebSocket } from '@hono/node-server';
 import { Hono } from 'hono';
-import { CHANNEL_PATH, CONTROL_PREFIX, type DevState, type McpRouteHandlers } from '../devContract';
-import { renderMessengerHtml, renderStaleTabHtml } from '../messenger/messengerHtml';
+import { CHANNEL_PATH, CONTROL_PREFIX, type DevConfig, type DevState, type McpRouteHandlers } from '../devContract';
+import { canInlineScript, renderMessengerHtml, renderStaleTabHtml } from '../messenger/messengerHtml';
 import type { Guards } from './createGuards';
 import type { Pages } from './createPageChannel';
 import type { PlatformEnv } from './PlatformEnv';
@@ -15,8 +16,13 @@ export interface PageRoutesContext {
   guards: Guards;
   pages: Pages;
   state: DevState;
-  /** The messenger page's own Content-Security-Policy (it may frame the app's origin only). */
-  pageCsp: string;
+  /** What the page starts from besides the state (inlined in its HTML, as `GET /__svc/config` answers it). */
+  config(): DevConfig;
+  /**
+   * The messenger page's own Content-Security-Policy (it may frame the app's origin only), allowing the inline
+   * script of this hash (`sha256-...`) when given.
+   */
+  pageCsp(scriptHash?: string): string;
   /** The page's script, read from the build (absent until built). */
   script(): Promise<string | undefined>;
   /** The agent bridge's answer routes while it runs (the page answers relayed calls on its channel). */
@@ -39,7 +45,7 @@ export function pageRoutes(ctx: PageRoutesContext) {
   // What a page gets first: the whole state, serialised when it connects.
   const first = (): [string, string] => ['state', JSON.stringify({ type: 'state', state: ctx.state })];
   return new Hono<PlatformEnv>()
-    .get('/', guards.ownHost, (c) => {
+    .get('/', guards.ownHost, async (c) => {
       // A tab from an earlier run (an old launch token): a page that says what to do, not a bare refusal.
       if (!sameToken(c.req.query('token'), ctx.controlToken))
         return c.html(renderStaleTabHtml(), 403, {
@@ -47,11 +53,18 @@ export function pageRoutes(ctx: PageRoutesContext) {
           'cache-control': 'no-store',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         });
-      return c.html(renderMessengerHtml({ scriptUrl: SCRIPT_PATH }), 200, {
+      // Its configuration and state inlined: the first screen renders without a request (only this page, with this
+      // run's token, gets them; no-store keeps them out of the cache). Its script too, allowed by its hash: one
+      // request in all. Read on each load, so a page reloaded after a build runs the new script.
+      const start = { config: ctx.config(), state: ctx.state };
+      const read = await ctx.script();
+      const script = read !== undefined && canInlineScript(read) ? read : undefined;
+      const hash = script && `sha256-${createHash('sha256').update(script).digest('base64')}`;
+      return c.html(renderMessengerHtml({ scriptUrl: SCRIPT_PATH, start, script }), 200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',
-        'content-security-policy': ctx.pageCsp,
+        'content-security-policy': ctx.pageCsp(hash),
       });
     })
     .get(SCRIPT_PATH, guards.ownHost, async (c) => {

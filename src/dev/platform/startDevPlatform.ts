@@ -304,10 +304,14 @@ async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof a
   return { mcp, configs };
 }
 
-/** The messenger page's own Content-Security-Policy: it may frame the app's origin only. */
-const pageCsp = (appOrigin: string, origin: string) =>
+/**
+ * The messenger page's own Content-Security-Policy: it may frame the app's origin only, run its own script (and the
+ * inline one of `scriptHash` alone), and open its channel.
+ */
+const pageCsp = (appOrigin: string, origin: string, scriptHash?: string) =>
   [
     "default-src 'self'",
+    ...(scriptHash ? [`script-src 'self' '${scriptHash}'`] : []),
     // The page's channel: a WebSocket to its own server, named (not every engine counts ws: as 'self').
     `connect-src 'self' ${origin.replace(/^http:/, 'ws:')}`,
     "style-src 'self' 'unsafe-inline'",
@@ -399,7 +403,8 @@ function buildApp(parts: AppParts) {
       guards,
       pages,
       state,
-      pageCsp: pageCsp(parts.appOrigin, origin),
+      config,
+      pageCsp: (scriptHash) => pageCsp(parts.appOrigin, origin, scriptHash),
       script: readPageScript,
       mcpRoutes: () => parts.mcp()?.routes,
     }),
