@@ -46,8 +46,9 @@ async function callTool(
       context.mcpReq.signal,
     );
   } finally {
-    if (forwarded && !context.mcpReq.signal.aborted)
-      await server.request({ method: 'ping' }, { timeout: SETTLE_TIMEOUT }).catch(() => {});
+    const { signal } = context.mcpReq;
+    if (forwarded && !signal.aborted)
+      await server.request({ method: 'ping' }, { timeout: SETTLE_TIMEOUT, signal }).catch(() => {});
   }
 }
 
