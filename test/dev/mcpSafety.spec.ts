@@ -187,6 +187,33 @@ for (const [name, connect] of transports) {
   });
 }
 
+// A busy agent reads what the bridge wrote meanwhile in one chunk, and the MCP SDK's client dispatches the messages of
+// a chunk in one loop: a notification a microtask later, a response at once (dropping the call's progress handler).
+// The client here holds what it receives until the call ended in the page, then takes it all in one loop the same way.
+test('stdio: the progress sent just before the result reaches a client that reads both at once', async () => {
+  const client = await stdioClient();
+  const transport = client.transport!;
+  const deliver = transport.onmessage!;
+  const held: Parameters<typeof deliver>[] = [];
+  let holding = true;
+  transport.onmessage = (...message) => (holding ? void held.push(message) : deliver(...message));
+  const progress: string[] = [];
+  const call = client.callTool(
+    { name: 'leak', arguments: { secrets: secrets() } },
+    { onprogress: (p) => void progress.push(p.message ?? '') },
+  );
+  await expect.poll(() => events.some((e) => e.type === 'mcp' && e.tool === 'leak')).toBe(true);
+  // Time for the bridge to write the result after the progress, were it not to wait.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  holding = false;
+  for (const message of held.splice(0)) deliver(...message);
+  expect((await call).isError).toBeFalsy();
+  expect(progress.find((m) => m.includes('at the start'))).toBe(
+    '[redacted] at the start, glued x_[redacted], then [redacted] and [redacted] and [redacted]',
+  );
+  await client.close();
+});
+
 for (const [era, negotiation] of ERAS) {
   test(`${era}: a permission sheet raised during the call times out like a confirmation and closes; nothing is stored`, async () => {
     const client = await connectMcp(platform, { versionNegotiation: negotiation });

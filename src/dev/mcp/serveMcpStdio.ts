@@ -1,9 +1,56 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Server, type Transport } from '@modelcontextprotocol/server';
+import { Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpDiscovery } from './discoveryFile';
 
 type Target = Pick<McpDiscovery, 'url' | 'token'>;
+
+type Forward = <T>(use: (client: Client) => Promise<T>, signal?: AbortSignal) => Promise<T>;
+type CallToolRequest = Parameters<Client['callTool']>[0];
+
+// How long the client may take to answer the ping that follows forwarded progress, before the result goes anyway.
+const SETTLE_TIMEOUT = 5000;
+
+/**
+ * One `tools/call`, forwarded with its progress. The MCP SDK's client dispatches a notification a microtask after it
+ * reads it, but a response at once, removing the call's progress handler: a progress message read in the same chunk
+ * as the result is dropped ("Received a progress notification for an unknown token"; some clients even close the
+ * connection). A message just before the result often is (an app's last progress, then its return), so after
+ * forwarding progress the result waits for a ping's answer: the client dispatches in order, so by then it has handled
+ * every progress message sent before. The 2026-07-28 revision has no ping: there the result goes at once.
+ */
+async function callTool(
+  server: Server,
+  forward: Forward,
+  request: { params: CallToolRequest },
+  context: ServerContext,
+) {
+  const progressToken = context.mcpReq._meta?.progressToken;
+  let forwarded = false;
+  try {
+    return await forward(
+      (client) =>
+        client.callTool(request.params, {
+          signal: context.mcpReq.signal,
+          // The platform bounds the person's wait itself and keeps the call alive with progress.
+          timeout: 24 * 3600_000,
+          resetTimeoutOnProgress: true,
+          onprogress: (progress) => {
+            if (progressToken === undefined) return;
+            forwarded = true;
+            context.mcpReq
+              .notify({ method: 'notifications/progress', params: { ...progress, progressToken } })
+              .catch(() => {});
+          },
+        }),
+      context.mcpReq.signal,
+    );
+  } finally {
+    const { signal } = context.mcpReq;
+    if (forwarded && !signal.aborted)
+      await server.request({ method: 'ping' }, { timeout: SETTLE_TIMEOUT, signal }).catch(() => {});
+  }
+}
 
 /** Options of {@link serveMcpStdio}. @internal */
 export interface ServeMcpStdioOptions {
@@ -104,25 +151,7 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         }
       };
       server.setRequestHandler('tools/list', () => forward((client) => client.listTools()));
-      server.setRequestHandler('tools/call', async (request, context) => {
-        const progressToken = context.mcpReq._meta?.progressToken;
-        return await forward(
-          (client) =>
-            client.callTool(request.params, {
-              signal: context.mcpReq.signal,
-              // The platform bounds the person's wait itself and keeps the call alive with progress.
-              timeout: 24 * 3600_000,
-              resetTimeoutOnProgress: true,
-              onprogress: (progress) => {
-                if (progressToken === undefined) return;
-                context.mcpReq
-                  .notify({ method: 'notifications/progress', params: { ...progress, progressToken } })
-                  .catch(() => {});
-              },
-            }),
-          context.mcpReq.signal,
-        );
-      });
+      server.setRequestHandler('tools/call', (request, context) => callTool(server, forward, request, context));
       server.onclose = drop;
       return server;
     },
