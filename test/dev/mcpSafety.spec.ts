@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
-import { connectMcp, connectMcpStdio, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 const root = resolve(import.meta.dirname, '../..');
 const ERAS = [
@@ -114,9 +114,7 @@ test.beforeEach(async ({ browser }) => {
     onEvent: (event) => void events.push(event),
   });
   delete process.env.SVC_STATE_DIR;
-  page = await browser.newPage();
-  await page.goto(platform.url);
-  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  page = await openLivePage(browser, platform);
 });
 test.afterEach(async () => {
   await page?.close();
