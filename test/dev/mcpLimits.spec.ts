@@ -1,6 +1,7 @@
-// The size of what an MCP call brings back, through the official MCP client and the messenger page in Chromium: a
-// result up to the page channel's limit reaches the agent whole; a larger one is a clear error that says how large
-// and what to do, and the page's channel stays open, so the next call runs.
+// What MCP calls bring back and leave in the page, through the official MCP client and the messenger page in
+// Chromium: a result up to the page channel's limit reaches the agent whole; a larger one is a clear error that says
+// how large and what to do, and the page's channel stays open, so the next call runs; the agent panel keeps the latest
+// calls only.
 import { expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { LIMITS } from '../../src/dev/limits';
@@ -54,5 +55,20 @@ test('a result up to the channel limit arrives whole; a larger one is an error s
   const next = await client.callTool({ name: 'big', arguments: { length: 3 } });
   expect(next.structuredContent).toEqual({ text: 'xxx' });
   await expect(page.getByTestId('mcp-calls').getByTestId('mcp-call')).toHaveCount(3);
+  await client.close();
+});
+
+test('the agent panel lists the latest 20 MCP calls and counts the earlier ones', async () => {
+  const client = await connectMcp(platform);
+  await page.getByTestId('tab-Agent').click();
+  for (let length = 1; length <= 22; length++) await client.callTool({ name: 'big', arguments: { length } });
+  const rows = page.getByTestId('mcp-calls').getByTestId('mcp-call');
+  await expect(rows).toHaveCount(20);
+  // Newest first: the last call (22 characters) at the top, the third at the bottom.
+  await expect(rows.first()).toContainText('x'.repeat(22));
+  await expect(rows.last()).toContainText('"xxx"');
+  await expect(page.getByTestId('mcp-earlier')).toHaveText(
+    '2 earlier MCP calls not shown: the terminal svc dev runs in printed each.',
+  );
   await client.close();
 });

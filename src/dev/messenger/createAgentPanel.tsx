@@ -1,4 +1,4 @@
-import { type Signal, signal } from '@preact/signals';
+import { batch, type Signal, signal } from '@preact/signals';
 import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
 import { isSvcError } from '../../protocol/SvcError';
@@ -32,7 +32,10 @@ interface McpRow {
 /** The agent panel's model: each action's form and outcome, and the MCP calls, kept while the tab is not shown. */
 export interface AgentPanelModel {
   readonly actions: ActionView[];
+  /** The latest MCP calls, newest first: at most {@link MCP_ROWS}. */
   readonly mcpCalls: Signal<McpRow[]>;
+  /** How many earlier MCP calls left the list (the terminal printed each). */
+  readonly mcpEarlier: Signal<number>;
   readonly agentId: Signal<string>;
   readonly endpoint: DevConfig['mcp'];
   /** Invokes an action from its form, as an agent or as the person. */
@@ -71,6 +74,8 @@ export function createAgentPanel(
   }));
   const agentId = signal('agent-1');
   const mcpCalls = signal<McpRow[]>([]);
+  const mcpEarlier = signal(0);
+  const inFrame = perFrame();
   let ids = 0;
   const run = async ({ action, form, progress, outcome }: ActionView, by: 'agent' | 'user') => {
     let input: unknown;
@@ -97,6 +102,7 @@ export function createAgentPanel(
   return {
     actions: views,
     mcpCalls,
+    mcpEarlier,
     agentId,
     endpoint,
     run,
@@ -110,7 +116,11 @@ export function createAgentPanel(
         view.progress.value = [];
         view.outcome.value = undefined;
       }
-      mcpCalls.value = [];
+      // After the MCP rows queued before it, which would otherwise come back.
+      inFrame(() => {
+        mcpCalls.value = [];
+        mcpEarlier.value = 0;
+      });
     },
     showMcp(call) {
       const row: McpRow = {
@@ -121,14 +131,24 @@ export function createAgentPanel(
         progress: signal([]),
         outcome: signal({ kind: 'pending' }),
       };
-      mcpCalls.value = [row, ...mcpCalls.value];
+      // Rows and their changes reach the list once per frame: an agent's calls in a row cost one render and one
+      // layout of the panel per frame, not two per call each in the way of the next call.
+      inFrame(() => {
+        // The list keeps the latest calls only: each new row is laid out above the actions, so the browser's work
+        // per frame would otherwise grow with the session.
+        const kept = [row, ...mcpCalls.value];
+        if (kept.length > MCP_ROWS) mcpEarlier.value += kept.length - MCP_ROWS;
+        mcpCalls.value = kept.slice(0, MCP_ROWS);
+      });
       return {
-        progress: (message) => {
-          row.progress.value = [...row.progress.value, message];
-        },
-        done: (text, ok) => {
-          row.outcome.value = { kind: ok ? 'ok' : 'err', text };
-        },
+        progress: (message) =>
+          inFrame(() => {
+            row.progress.value = [...row.progress.value, message];
+          }),
+        done: (text, ok) =>
+          inFrame(() => {
+            row.outcome.value = { kind: ok ? 'ok' : 'err', text };
+          }),
       };
     },
   };
@@ -228,6 +248,27 @@ function McpCallRow({ row }: { row: McpRow }) {
   );
 }
 
+/**
+ * Runs updates at the next animation frame, together (one render); in a hidden tab they wait until it is shown, as
+ * its painting does.
+ */
+function perFrame(): (update: () => void) => void {
+  let queued: Array<() => void> = [];
+  return (update) => {
+    if (queued.push(update) > 1) return;
+    requestAnimationFrame(() => {
+      const run = queued;
+      queued = [];
+      batch(() => {
+        for (const update of run) update();
+      });
+    });
+  };
+}
+
+/** How many MCP calls the agent panel lists, newest first. */
+const MCP_ROWS = 20;
+
 /** Calls from MCP clients (svc dev's /mcp endpoint), newest first, beside the panel's own invocations. */
 function McpCalls({ panel }: { panel: AgentPanelModel }) {
   const rows = panel.mcpCalls.value;
@@ -243,6 +284,11 @@ function McpCalls({ panel }: { panel: AgentPanelModel }) {
       {rows.map((row) => (
         <McpCallRow key={row.id} row={row} />
       ))}
+      {panel.mcpEarlier.value ? (
+        <p class="note" data-testid="mcp-earlier">
+          {`${panel.mcpEarlier.value} earlier MCP call${panel.mcpEarlier.value === 1 ? '' : 's'} not shown: the terminal svc dev runs in printed each.`}
+        </p>
+      ) : null}
     </div>
   );
 }
