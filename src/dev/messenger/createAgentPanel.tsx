@@ -73,10 +73,7 @@ export function createAgentPanel(
     outcome: signal(undefined),
   }));
   const agentId = signal('agent-1');
-  const mcpCalls = signal<McpRow[]>([]);
-  const mcpEarlier = signal(0);
-  const inFrame = perFrame();
-  let ids = 0;
+  const mcp = mcpRows();
   const run = async ({ action, form, progress, outcome }: ActionView, by: 'agent' | 'user') => {
     let input: unknown;
     try {
@@ -101,8 +98,8 @@ export function createAgentPanel(
   };
   return {
     actions: views,
-    mcpCalls,
-    mcpEarlier,
+    mcpCalls: mcp.rows,
+    mcpEarlier: mcp.earlier,
     agentId,
     endpoint,
     run,
@@ -116,13 +113,26 @@ export function createAgentPanel(
         view.progress.value = [];
         view.outcome.value = undefined;
       }
-      // After the MCP rows queued before it, which would otherwise come back.
-      inFrame(() => {
-        mcpCalls.value = [];
-        mcpEarlier.value = 0;
-      });
+      mcp.clear();
     },
-    showMcp(call) {
+    showMcp: mcp.show,
+  };
+}
+
+/**
+ * The MCP calls' rows, newest first: the latest {@link MCP_ROWS}, and how many earlier ones left the list. Rows and
+ * their changes reach the list once per frame: an agent's calls in a row cost one render and one layout of the panel
+ * per frame, not two per call each in the way of the next call.
+ */
+function mcpRows() {
+  const rows = signal<McpRow[]>([]);
+  const earlier = signal(0);
+  const inFrame = perFrame();
+  let ids = 0;
+  return {
+    rows,
+    earlier,
+    show(call: { name: string; agent_id: string; shown_input: unknown }) {
       const row: McpRow = {
         id: ++ids,
         name: call.name,
@@ -131,25 +141,30 @@ export function createAgentPanel(
         progress: signal([]),
         outcome: signal({ kind: 'pending' }),
       };
-      // Rows and their changes reach the list once per frame: an agent's calls in a row cost one render and one
-      // layout of the panel per frame, not two per call each in the way of the next call.
       inFrame(() => {
-        // The list keeps the latest calls only: each new row is laid out above the actions, so the browser's work
-        // per frame would otherwise grow with the session.
-        const kept = [row, ...mcpCalls.value];
-        if (kept.length > MCP_ROWS) mcpEarlier.value += kept.length - MCP_ROWS;
-        mcpCalls.value = kept.slice(0, MCP_ROWS);
+        // The latest calls only: each new row is laid out above the actions, so the browser's work per frame would
+        // otherwise grow with the session.
+        const kept = [row, ...rows.value];
+        if (kept.length > MCP_ROWS) earlier.value += kept.length - MCP_ROWS;
+        rows.value = kept.slice(0, MCP_ROWS);
       });
       return {
-        progress: (message) =>
+        progress: (message: string) =>
           inFrame(() => {
             row.progress.value = [...row.progress.value, message];
           }),
-        done: (text, ok) =>
+        done: (text: string, ok: boolean) =>
           inFrame(() => {
             row.outcome.value = { kind: ok ? 'ok' : 'err', text };
           }),
       };
+    },
+    /** Empties the list, after the rows queued before it (which would otherwise come back). */
+    clear() {
+      inFrame(() => {
+        rows.value = [];
+        earlier.value = 0;
+      });
     },
   };
 }
