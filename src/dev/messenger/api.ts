@@ -99,8 +99,9 @@ export function answerRelayed<R extends McpRoute>(
       return reject(new Error(`${route}: the page's channel to svc dev is not open.`));
     const n = ++numbered;
     const message = JSON.stringify({ n, route, body } satisfies ChannelRequest<R>);
-    // The platform closes the channel on a larger message: say why here instead, and keep the channel.
-    const bytes = new TextEncoder().encode(message).length;
+    // The platform closes the channel on a larger message: say why here instead, and keep the channel. (A UTF-16
+    // code unit is at most 3 bytes of UTF-8: a short message needs no encoding to know it fits.)
+    const bytes = message.length * 3 <= LIMITS.channelMessage ? 0 : new TextEncoder().encode(message).length;
     if (bytes > LIMITS.channelMessage)
       return reject(
         new RangeError(

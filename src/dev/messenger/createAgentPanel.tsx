@@ -137,11 +137,13 @@ function mcpRows() {
         id: ++ids,
         name: call.name,
         agent: call.agent_id,
-        input: prettyJson(call.shown_input),
+        input: '',
         progress: signal([]),
         outcome: signal({ kind: 'pending' }),
       };
       inFrame(() => {
+        // Formatted here, not when the call arrives: the call is on its way to the app first.
+        row.input = prettyJson(call.shown_input);
         // The latest calls only: each new row is laid out above the actions, so the browser's work per frame would
         // otherwise grow with the session.
         const kept = [row, ...rows.value];
