@@ -13,7 +13,7 @@ export interface OpenPage {
 }
 
 /**
- * The open messenger pages of a platform: the seam between the platform (which serves their event streams) and the
+ * The open messenger pages of a platform: the seam between the platform (which serves their connections) and the
  * agent bridge (which relays calls to the newest one).
  * @internal
  */

@@ -69,7 +69,7 @@ function grantStore(state: () => DevState, userId: string, update: (next: DevSta
       else refused.delete(scope);
       setRefused(userId, refused);
       // The answer is the new state: apply it now, so the app's next call sees the grant without waiting for the
-      // event stream.
+      // page's channel.
       update(
         await control(decision === 'granted' ? 'POST /__svc/grant' : 'POST /__svc/revoke', {
           user_id: userId,

@@ -1,6 +1,6 @@
 // The simulated messenger page's entry: the configuration (with the manifest the platform validated) and the state,
-// inlined in the page's HTML, then the page as components fed by the platform's event stream. Everything it changes goes through the platform's
-// control API.
+// inlined in the page's HTML, then the page as components fed by the platform on the page's channel. Everything it
+// changes goes through the platform's control API.
 import { effect, signal } from '@preact/signals';
 import { render } from 'preact';
 import { type DevPageStart, PAGE_START_ID } from '../devContract';
@@ -13,7 +13,7 @@ import { toast } from './toasts';
 
 const connection = signal<Connection>('open');
 
-/** Shown while the event stream is away: svc dev stopped, or restarted (this page's token is then stale). */
+/** Shown while the page's channel is away: svc dev stopped, or restarted (this page's token is then stale). */
 function ConnectionBanner() {
   const state = connection.value;
   return (

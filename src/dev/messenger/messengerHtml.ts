@@ -35,7 +35,7 @@ export const canInlineScript = (script: string) => !/<\/script|<!--/i.test(scrip
 
 /**
  * The simulated messenger's HTML shell: the page's script builds everything else, from its start (the configuration
- * and the state) inlined as a JSON data block, which no CSP runs, then from the event stream and the control API.
+ * and the state) inlined as a JSON data block, which no CSP runs, then from the page's channel and the control API.
  * The script is inlined too when given (one request in all; the page's CSP allows that script by its hash alone),
  * else loaded from `scriptUrl`. The launch token stays in the page's URL, where the script reads it.
  * @public

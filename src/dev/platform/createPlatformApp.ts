@@ -18,7 +18,7 @@ export interface PlatformAppParts {
   identity: Hono<PlatformEnv>;
   /** The server API (`/v1/...`). */
   serverApi: Hono<PlatformEnv>;
-  /** The page, its script and its event stream. */
+  /** The page, its script, its channel and the event stream for readers. */
   page: Hono<PlatformEnv>;
   /** The store's upload route. */
   store: Hono<PlatformEnv>;

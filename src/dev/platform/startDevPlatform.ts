@@ -135,7 +135,7 @@ async function listen(port: number | undefined, file: StateFile | undefined): Pr
   return { server, serve: (app) => (fetch = app.fetch) };
 }
 
-/** Stops the server (every connection, event streams included). */
+/** Stops the server (every HTTP connection; stopAll closes the pages' WebSockets first). */
 async function stopServer(server: Server): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((ok) => server.close(() => ok()));
