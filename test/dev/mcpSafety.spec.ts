@@ -138,6 +138,8 @@ const transports = [
   ['HTTP 2025-era', () => connectMcp(platform)],
   ['HTTP 2026-07-28', () => connectMcp(platform, { versionNegotiation: { mode: 'auto' } })],
   ['stdio', stdioClient],
+  // The bridge settles forwarded progress by a ping in the 2025 era only: a 2026-07-28 client refuses one.
+  ['stdio 2026-07-28', () => connectMcpStdio(dir, state, 'stdio-safety', { mode: 'auto' })],
 ] as const;
 
 for (const [name, connect] of transports) {

@@ -61,10 +61,16 @@ export async function connectMcp(
 
 /**
  * The official MCP client over stdio, through the built `svc mcp <dir>` as an agent launches it: it finds the running
- * platform through the discovery file in `stateDir` (`SVC_STATE_DIR`).
+ * platform through the discovery file in `stateDir` (`SVC_STATE_DIR`); in the 2025 era unless `versionNegotiation`
+ * says otherwise.
  */
-export async function connectMcpStdio(dir: string, stateDir: string, name = 'stdio-test'): Promise<Client> {
-  const client = new Client({ name, version: '0' });
+export async function connectMcpStdio(
+  dir: string,
+  stateDir: string,
+  name = 'stdio-test',
+  versionNegotiation?: ConnectOptions['versionNegotiation'],
+): Promise<Client> {
+  const client = new Client({ name, version: '0' }, { versionNegotiation });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

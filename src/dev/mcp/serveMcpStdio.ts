@@ -10,6 +10,8 @@ type CallToolRequest = Parameters<Client['callTool']>[0];
 
 // How long the client may take to answer the ping that follows forwarded progress, before the result goes anyway.
 const SETTLE_TIMEOUT = 5000;
+// How long the result waits after forwarded progress for a 2026-07-28 client, which cannot be pinged.
+const MODERN_SETTLE_MS = 20;
 
 /**
  * One `tools/call`, forwarded with its progress. The MCP SDK's client dispatches a notification a microtask after it
@@ -17,7 +19,8 @@ const SETTLE_TIMEOUT = 5000;
  * as the result is dropped ("Received a progress notification for an unknown token"; some clients even close the
  * connection). A message just before the result often is (an app's last progress, then its return), so after
  * forwarding progress the result waits for a ping's answer: the client dispatches in order, so by then it has handled
- * every progress message sent before. The 2026-07-28 revision has no ping: there the result goes at once.
+ * every progress message sent before. The 2026-07-28 revision has no ping: there the result waits 20 ms, which makes
+ * the loss unlikely but cannot rule it out.
  */
 async function callTool(
   server: Server,
@@ -46,9 +49,14 @@ async function callTool(
       context.mcpReq.signal,
     );
   } finally {
-    const { signal } = context.mcpReq;
-    if (forwarded && !signal.aborted)
-      await server.request({ method: 'ping' }, { timeout: SETTLE_TIMEOUT, signal }).catch(() => {});
+    const { signal, envelope } = context.mcpReq;
+    if (forwarded && !signal.aborted) {
+      // A 2026-07-28 request carries its envelope, and that revision refuses a ping (the client would fail the call):
+      // there the result waits a moment instead, so the progress most likely reaches the client in a read of its own.
+      if (envelope === undefined)
+        await server.request({ method: 'ping' }, { timeout: SETTLE_TIMEOUT, signal }).catch(() => {});
+      else await new Promise((resolve) => setTimeout(resolve, MODERN_SETTLE_MS));
+    }
   }
 }
 
