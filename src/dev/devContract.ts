@@ -230,7 +230,8 @@ export interface DevConfig {
 
 /**
  * What the messenger page starts from, inlined in its HTML: the configuration (`GET /__svc/config`) and the state
- * (`GET /__svc/state`) as they were when the page was served; the page's channel then sends the state again. @public
+ * (`GET /__svc/state`) as they were when the page was served; the page's channel sends the state again only if it
+ * changed since (the page names the revision it has). @public
  */
 export interface DevPageStart {
   config: DevConfig;

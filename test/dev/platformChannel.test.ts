@@ -53,6 +53,24 @@ describe("the page's channel", () => {
     page.socket.close();
   });
 
+  it('sends no state to a page that names the revision it has; a change since, it sends', async () => {
+    const had = platform.state.revision ?? 0;
+    const page = open(platform.origin, `?token=${token}&revision=${had}`);
+    expect(await page.opened).toBe(101);
+    await platform.grant('room.context');
+    // The first message is the change's patch: the state the page had was not sent again.
+    const firstMessage = await page.next(() => true);
+    expect(firstMessage.event).toBe('patch');
+    expect((firstMessage.data as { revision: number }).revision).toBe(had + 1);
+    page.socket.close();
+    const stale = open(platform.origin, `?token=${token}&revision=${had}`);
+    await stale.opened;
+    const state = await stale.next(() => true);
+    expect(state.event).toBe('state');
+    expect((state.data as { state: { revision: number } }).state.revision).toBe(had + 1);
+    stale.socket.close();
+  });
+
   it('refuses the upgrade before any event to another origin, a wrong token and another host name', async () => {
     expect(await open('http://evil.example').opened).toBe(403);
     expect(await open('http://localhost:1').opened).toBe(403);

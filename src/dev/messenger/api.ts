@@ -117,19 +117,21 @@ export function answerRelayed<R extends McpRoute>(
 const RETRY_MS = 1000;
 
 /**
- * Follows the platform on the page's channel (a WebSocket): the state (whole on connecting, then each change's
- * patches), blocked requests, the connection, `more` events by type (their parsed data), and the replies to
- * {@link answerRelayed}. Connects again while svc dev is away; stops when it answers that this page's token is stale.
+ * Follows the platform on the page's channel (a WebSocket): the state (whole on connecting, unless the page has its
+ * revision already: `from`, then the last one taken), then each change's patches, blocked requests, the connection,
+ * `more` events by type (their parsed data), and the replies to {@link answerRelayed}. Connects again while svc dev is
+ * away; stops when it answers that this page's token is stale.
  */
 export function follow(
   onState: (state: DevState) => void,
   onBlocked: (request: DevStreamEvents['blocked']['request']) => void,
   onConnection: (connection: Connection) => void = () => {},
   more: { [K in keyof DevStreamEvents]?: (data: DevStreamEvents[K]) => void } = {},
+  from?: DevState,
 ) {
-  // The whole state on connecting, then each change as its patches: applied to the last state, or, after a gap in
-  // the revisions (a page that was away), the whole state fetched again.
-  let current: DevState | undefined;
+  // The whole state on connecting (unless it is the revision the page has), then each change as its patches:
+  // applied to the last state, or, after a gap in the revisions (a page that was away), the whole state fetched again.
+  let current = from;
   const take = (state: DevState) => {
     current = state;
     onState(state);
@@ -146,8 +148,9 @@ export function follow(
   };
   let stopped = false;
   const connect = () => {
+    const has = current ? `&revision=${current.revision ?? 0}` : '';
     const socket = new WebSocket(
-      `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}`,
+      `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}${has}`,
     );
     channel = socket;
     socket.onopen = () => {

@@ -74,6 +74,8 @@ async function start(root: HTMLElement): Promise<void> {
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),
     },
+    // The state the page started from: the channel sends it again only if it changed since.
+    state,
   );
   m.resumeAfterUpdate();
 }

@@ -45,8 +45,8 @@ export function createPageChannel() {
     };
     return page;
   };
-  const opened = (page: Follower, first: [string, string]) => {
-    page.send(...first);
+  const opened = (page: Follower, first: [string, string] | undefined) => {
+    if (first) page.send(...first);
     open.add(page);
     for (const listener of opening) listener(page);
   };
@@ -71,10 +71,11 @@ export function createPageChannel() {
   };
 
   /**
-   * One page's WebSocket: `first` at once, then what is broadcast, each as `{"event":…,"data":…}`; each request the
-   * page sends (`{n, route, body}`) is answered on the same socket as `{re: n, answer}` or `{re: n, error}`.
+   * One page's WebSocket: `first` at once (when it gives one), then what is broadcast, each as
+   * `{"event":…,"data":…}`; each request the page sends (`{n, route, body}`) is answered on the same socket as
+   * `{re: n, answer}` or `{re: n, error}`.
    */
-  const socket = (first: () => [string, string], answer: ChannelAnswer): WSEvents => {
+  const socket = (first: () => [string, string] | undefined, answer: ChannelAnswer): WSEvents => {
     let page: Follower | undefined;
     const reply = (ws: WSContext, message: ChannelReply) => {
       if (ws.readyState === 1) ws.send(JSON.stringify(message));

@@ -34,7 +34,7 @@ const SCRIPT_PATH = `${CONTROL_PREFIX}/ui.js`;
 
 /**
  * The messenger page (`/`, with the launch token in its URL), its script, its channel (`/__svc/channel`, a WebSocket:
- * the whole state, then each change and each relayed MCP call; the page's answers to those calls come back on it),
+ * the whole state unless `?revision=` names the one the page has, then each change and each relayed MCP call; the page's answers to those calls come back on it),
  * and the same events as server-sent events for readers (`/__svc/events`). A page of another origin can read none of
  * them (no CORS, and the WebSocket's Origin is checked before the upgrade), and each needs the per-launch token, so a
  * guessed URL gets nothing.
@@ -76,7 +76,13 @@ export function pageRoutes(ctx: PageRoutesContext) {
     .get(
       CHANNEL_PATH,
       guards.control(true),
-      upgradeWebSocket(() => ctx.pages.socket(first, ({ route, body }) => answerRelayed(ctx.mcpRoutes(), route, body))),
+      upgradeWebSocket((c) => {
+        // A page that has this revision (its HTML carried the state) is not sent it again; checked as the page joins,
+        // so a change made since reaches it either as the state or as its patches.
+        const has = c.req.query('revision');
+        const firstUnlessHad = () => (has === String(ctx.state.revision ?? 0) ? undefined : first());
+        return ctx.pages.socket(firstUnlessHad, ({ route, body }) => answerRelayed(ctx.mcpRoutes(), route, body));
+      }),
       () => {
         throw new ProblemError(
           'invalid-request',
