@@ -1,7 +1,15 @@
 import { spawn } from 'node:child_process';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DevAppError, type DevEvent, type DevNotice, type DevPlatform, formatDevEvent, startDevPlatform } from '../dev';
+import {
+  APP_OPEN_FRAGMENT,
+  DevAppError,
+  type DevEvent,
+  type DevNotice,
+  type DevPlatform,
+  formatDevEvent,
+  startDevPlatform,
+} from '../dev';
 import { EXIT, writeLine } from './CliIo';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
@@ -258,7 +266,9 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         process.once('SIGINT', () => done());
         process.once('SIGTERM', () => done());
       });
-    writeLine(io.stdout, platform.url);
+    // The printed URL opens the app at start, its frame loading beside the messenger's first screen.
+    const url = platform.appUrl ? `${platform.url}${APP_OPEN_FRAGMENT}` : platform.url;
+    writeLine(io.stdout, url);
     writeLine(
       io.stderr,
       `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
@@ -281,7 +291,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         io.stderr,
         `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
       );
-    if (values.open) openBrowser(platform.url);
+    if (values.open) openBrowser(url);
     await stopped;
     await removeStoreDiscovery(platform.origin);
     await platform.close();

@@ -31,6 +31,12 @@ export const CONTROL_PREFIX = '/__svc';
  */
 export const PAGE_START_ID = 'svc-dev-start';
 
+/**
+ * The fragment of the messenger's URL while the app is open (`…/?token=…#app`). The page opens the app in the current
+ * room when it loads with it, so a reload shows the app again, and the URL `svc dev` prints opens it at start. @public
+ */
+export const APP_OPEN_FRAGMENT = '#app';
+
 /** A person in the simulated tenant. @public */
 export interface DevUser {
   /** Platform user id (the subject token's `sub`); the app sees `app_user_id` instead. */

@@ -20,7 +20,7 @@ describe('svc dev', () => {
     const dev = await runDev(['.', '--port', '0', '--backend-env', 'backend.env'], dir);
     const { out } = dev;
     const url = out.stdout.trim();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+#app$/);
     expect((await fetch(url)).status).toBe(200);
     expect(out.stderr).not.toMatch(/SVC_SIGNING_SECRET=\S/);
     const env = readFileSync(join(dir, 'backend.env'), 'utf8');

@@ -1,5 +1,6 @@
 // The messenger's flows that used to mislead, each driven in Chromium as a person would, on a fresh platform with
 // Team Polls and its real backend: what the person sees, and what the platform and the backend then hold.
+import { controlFetch } from '../helpers/controlApi';
 import { expect, test } from './messengerTest';
 
 test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async ({
@@ -326,4 +327,46 @@ test('the home tile shows the app icon; a poll made in a room the person would n
   await expect(app.getByTestId('status')).toHaveText(
     'Poll created, not posted: Polls may not know the room it is opened in. Allow "The room it is opened in" in the settings to post polls.',
   );
+});
+
+test('the URL svc dev prints (#app) opens the app at start; a reload keeps it open; Close takes #app out of the URL', async ({
+  session,
+  page,
+  app,
+}) => {
+  const open = async () => {
+    await expect(page.getByTestId('app-where')).toHaveText(/^Opened in .* as Alice$/);
+    // The app's first bridge call (svc.ui.setTitle) has reached the messenger.
+    await expect(page.getByTestId('app-title')).toHaveText('Polls');
+    await expect(app.getByTestId('create')).toBeVisible();
+  };
+  // A new document (a same-document change of the fragment alone would not load the page again).
+  await page.goto('about:blank');
+  await page.goto(`${session.platform.url}#app`);
+  await open();
+  await page.reload();
+  await open();
+  expect(new URL(page.url()).hash).toBe('#app');
+  await page.getByTestId('app-close').click();
+  expect(new URL(page.url()).hash).toBe('');
+  // The token stays in the address: a reload is still this run's page, now with the app closed.
+  expect(new URL(page.url()).searchParams.get('token')).toBe(new URL(session.platform.url).searchParams.get('token'));
+  await page.reload();
+  await expect(page.getByTestId('room-title')).toBeVisible();
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('inert', '');
+  await expect(page.getByTestId('app-where')).toHaveText('');
+  // Opened with the button, the app is in the URL again.
+  await page.getByTestId('open-app').click();
+  await open();
+  expect(new URL(page.url()).hash).toBe('#app');
+});
+
+test('a person the app cannot be opened for: #app shows why, and leaves the URL', async ({ session, page }) => {
+  const alice = session.platform.state.users.find((u) => u.display_name === 'Alice')!;
+  await controlFetch(new URL(session.platform.url), 'POST', '/__svc/deprovision', { user_id: alice.id });
+  await page.goto('about:blank');
+  await page.goto(`${session.platform.url}#app`);
+  await expect(page.getByTestId('notice')).toContainText('Alice was removed from the tenant');
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('inert', '');
+  await expect.poll(() => new URL(page.url()).hash).toBe('');
 });

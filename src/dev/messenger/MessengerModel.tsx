@@ -1,7 +1,14 @@
 import { computed, type ReadonlySignal, type Signal, signal } from '@preact/signals';
 import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
-import type { DevBlockedRequest, DevConfig, DevRoom, DevState, DevUser } from '../devContract';
+import {
+  APP_OPEN_FRAGMENT,
+  type DevBlockedRequest,
+  type DevConfig,
+  type DevRoom,
+  type DevState,
+  type DevUser,
+} from '../devContract';
 import { offeredTo } from '../offeredTo';
 import { control, pageEvent } from './api';
 import { launchApp } from './appHost';
@@ -16,8 +23,8 @@ import { settingsActions } from './settingsActions';
 import { sheet } from './sheet';
 import { toast } from './toasts';
 
-/** Set before the page reloads for a version the store accepted: whether the app was open (it reopens). */
-const RELAUNCH = 'svc-dev-relaunch';
+/** Set before the page reloads for a version the store accepted (the URL says whether the app was open). */
+const UPDATED = 'svc-dev-updated';
 
 /** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
 export const roomLabel = (room: DevRoom | null) =>
@@ -135,6 +142,7 @@ export class MessengerModel implements Messenger {
     pageEvent({ type: 'launch', user: person ?? '', room: place });
     const iframe = this.newFrame();
     this.frame.value = iframe;
+    this.showInUrl(true);
     this.running = launchApp({
       config: this.config,
       state: this.store.current,
@@ -221,6 +229,14 @@ export class MessengerModel implements Messenger {
     this.stop();
     this.frame.value = this.newFrame();
     this.app.value = undefined;
+    this.showInUrl(false);
+  }
+
+  /** Keeps the URL saying whether the app is open, so a reload shows the same (the token's query stays). */
+  private showInUrl(open: boolean): void {
+    const { pathname, search, hash } = location;
+    if ((hash === APP_OPEN_FRAGMENT) !== open)
+      history.replaceState(history.state, '', `${pathname}${search}${open ? APP_OPEN_FRAGMENT : ''}`);
   }
 
   openLink(link: string): void {
@@ -240,7 +256,7 @@ export class MessengerModel implements Messenger {
       if (!known.has(n.id) && n.user_id === next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
     // A version the store accepted: the page takes its manifest and relaunches the app with it.
     if (next.version !== previous.version && next.store?.highest === next.version) {
-      sessionStorage.setItem(RELAUNCH, this.running ? 'open' : 'closed');
+      sessionStorage.setItem(UPDATED, next.version);
       location.reload();
       return;
     }
@@ -253,12 +269,15 @@ export class MessengerModel implements Messenger {
     if (this.running && moved) void this.open({ room: this.room.value, params: {} });
   }
 
-  /** After a reload for a version the store accepted: says so, and reopens the app when it was open. */
-  resumeAfterUpdate(): void {
-    const relaunch = sessionStorage.getItem(RELAUNCH);
-    sessionStorage.removeItem(RELAUNCH);
-    if (!relaunch) return;
-    toast(`${this.manifest.name} ${this.store.current().version} is installed: the store accepted it.`);
-    if (relaunch === 'open') void this.open({ room: this.room.value, params: {} });
+  /**
+   * As the page starts: says so after a reload for a version the store accepted, and opens the app in the current
+   * room when the URL says it is open (it was open before the reload, or it is the URL svc dev printed).
+   */
+  resume(): void {
+    const updated = sessionStorage.getItem(UPDATED);
+    sessionStorage.removeItem(UPDATED);
+    if (updated) toast(`${this.manifest.name} ${updated} is installed: the store accepted it.`);
+    if (location.hash !== APP_OPEN_FRAGMENT) return;
+    void this.open({ room: this.room.value, params: {} }).then((open) => open || this.showInUrl(false));
   }
 }

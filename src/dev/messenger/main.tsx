@@ -59,6 +59,8 @@ async function start(root: HTMLElement): Promise<void> {
   render(<MessengerPage m={m} />, root);
   render(<ConnectionBanner />, outside('prepend'));
   render(<SheetHost />, outside('append'));
+  // The app's frame starts loading beside the first screen when the URL opens it.
+  m.resume();
   follow(
     (next) => m.onState(next),
     (request) => {
@@ -77,7 +79,6 @@ async function start(root: HTMLElement): Promise<void> {
     // The state the page started from: the channel sends it again only if it changed since.
     state,
   );
-  m.resumeAfterUpdate();
 }
 
 document.head.append(Object.assign(document.createElement('style'), { textContent: STYLES }));
