@@ -69,9 +69,14 @@ function TimelineBox({ m }: { m: Messenger }) {
   const room = m.room.value;
   const box = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
+  // In the next frame, before it is painted: reading scrollHeight lays the page out, which done here would hold up
+  // everything the render does after (the app's frame starts loading only once it is in the page).
   useLayoutEffect(() => {
-    const el = box.current!;
-    if (atEnd.current) el.scrollTop = el.scrollHeight;
+    const frame = requestAnimationFrame(() => {
+      const el = box.current;
+      if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   });
   const onScroll = () => {
     const el = box.current!;

@@ -66,9 +66,12 @@ export async function uploadPackage(bytes: ArrayBuffer): Promise<{ version: stri
   return answer;
 }
 
-/** Tells the terminal what only the page knows; best effort (the page works without a terminal). */
+/**
+ * Tells the terminal what only the page knows; best effort (the page works without a terminal). Sent after the
+ * current task: a launch's line can wait, the app's frame (which the same task puts in the page) should not.
+ */
 export const pageEvent = (event: ControlRoutes['POST /__svc/page-event']['request']) =>
-  void client.__svc['page-event'].$post({ json: event }).catch(() => {});
+  setTimeout(() => void client.__svc['page-event'].$post({ json: event }).catch(() => {}));
 
 /** The configuration the page starts from. */
 export const loadConfig = () => control('GET /__svc/config');

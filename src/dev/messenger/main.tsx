@@ -55,12 +55,13 @@ async function start(root: HTMLElement): Promise<void> {
   effect(() => {
     document.body.classList.toggle('dark', m.store.slices.settings.value.theme === 'dark');
   });
+  // Before the first render, so the app's frame (when the URL opens it) is in the first screen and starts loading
+  // with it.
+  m.resume();
   root.replaceChildren();
   render(<MessengerPage m={m} />, root);
   render(<ConnectionBanner />, outside('prepend'));
   render(<SheetHost />, outside('append'));
-  // The app's frame starts loading beside the first screen when the URL opens it.
-  m.resume();
   follow(
     (next) => m.onState(next),
     (request) => {

@@ -3,6 +3,8 @@ import { streamSSE } from 'hono/streaming';
 import type { WSContext, WSEvents } from 'hono/ws';
 import type { ChannelReply, ChannelRequest } from '../devContract';
 import type { OpenPage, PageChannel } from '../PageChannel';
+import { LIMITS } from '../limits';
+import { LazyWebSocketServer } from './LazyWebSocketServer';
 import type { PlatformEnv } from './PlatformEnv';
 
 /** A page's connection, with what ends it from the platform's side. */
@@ -113,6 +115,8 @@ export function createPageChannel() {
   return {
     follow,
     socket,
+    /** The server the pages' WebSockets are upgraded by (the messenger origin's server takes it). */
+    server: new LazyWebSocketServer(LIMITS.channelMessage),
     /** Whether any page listens (serialising the state costs as much as it is large: only then). */
     get listening() {
       return open.size > 0;

@@ -60,6 +60,8 @@ export function pageRoutes(ctx: PageRoutesContext) {
       const read = await ctx.script();
       const script = read !== undefined && canInlineScript(read) ? read : undefined;
       const hash = script && `sha256-${createHash('sha256').update(script).digest('base64')}`;
+      // The page connects its channel once its script has run: the WebSocket server loads meanwhile.
+      setImmediate(() => ctx.pages.server.load());
       return c.html(renderMessengerHtml({ scriptUrl: SCRIPT_PATH, start, script }), 200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',

@@ -4,7 +4,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
-import { WebSocketServer } from 'ws';
 import { compareVersions, type Manifest } from '../../manifest';
 import { manifestFacts } from '../../manifest/manifestFacts';
 import type { DevEvent } from '../DevEvent';
@@ -118,13 +117,13 @@ interface Listening {
  * before the app that names it is built). The app answers requests and the page's WebSocket upgrades alike
  * (@hono/node-server with `ws`; the app's guards run before any upgrade).
  */
-async function listen(port: number | undefined, file: StateFile | undefined): Promise<Listening> {
+async function listen(port: number | undefined, file: StateFile | undefined, pages: Pages): Promise<Listening> {
   let fetch: (request: Request, env: HttpBindings) => unknown = () => new Response(null, { status: 503 });
   const server = createAdaptorServer({
     fetch: (request, env) => fetch(request, env as HttpBindings),
     // The platform leaves the process's own Request and Response alone (a test or a backend may run beside it).
     overrideGlobalObjects: false,
-    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: LIMITS.channelMessage }) },
+    websocket: { server: pages.server },
   }) as Server;
   try {
     await new Promise<void>((ok, fail) => server.once('error', fail).listen(port ?? 0, '127.0.0.1', ok));
@@ -446,7 +445,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const pages = createPageChannel();
   const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
   const { state, changed } = changes;
-  const listening = await listen(options.port, file);
+  const listening = await listen(options.port, file, pages);
   const { server } = listening;
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const controlToken = randomBytes(24).toString('base64url');
