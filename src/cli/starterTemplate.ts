@@ -425,7 +425,8 @@ const backend = await createBackend({
   appOrigin: new URL(appUrl).origin,
   port: Number(new URL(backendUrl).port),
 });
-console.log(platform.url);
+// With #app the messenger opens the app at start (and keeps it open across reloads until it is closed).
+console.log(\`\${platform.url}#app\`);
 console.error(\`app at \${appUrl}, backend at \${backend.origin}; open the URL above. Ctrl-C stops.\`);
 // The MCP endpoint and what to paste into an agent (npx svc-sdk mcp public finds this platform too).
 if (platform.mcpConfigs) console.error(platform.mcpConfigs);

@@ -111,6 +111,8 @@ describe('svc init --template vite', () => {
         const lines = stdout.trim().split('\n');
         expect(lines, stderr).toHaveLength(1);
         const url = new URL(lines[0]!);
+        // The URL opens the app at start, as svc dev's does.
+        expect(url.hash).toBe('#app');
         expect((await fetch(url)).status).toBe(200);
         const appUrl = /app at (\S+),/.exec(stderr)?.[1];
         const html = await (await fetch(appUrl!)).text();

@@ -22,7 +22,6 @@ import { createPlatformApp, type PlatformApp } from './createPlatformApp';
 import { createWebhookSender, type WebhookSender } from './createWebhookSender';
 import { controlActions } from './controlActions';
 import { createRequestBucket } from './handleServerApi';
-import { LIMITS } from '../limits';
 import { identityRoutes } from './identityRoutes';
 import { initialState } from './initialState';
 import { pageRoutes } from './pageRoutes';
