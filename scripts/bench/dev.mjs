@@ -3,8 +3,8 @@
 //   600/min limiter applied: past the burst of 60 the answers are 429, which are verified and answered too) vs a
 //   bare node:http server answering the same JSON without checking anything;
 // - time from the command to a ready page: `svc-sdk dev examples/polls` spawned, its URL printed, the messenger
-//   loaded in Chromium (the URL opens the app) and the app's first bridge call answered, vs a bare node:http server spawned and its page
-//   loaded. `node scripts/bench/dev.mjs [--quick]`.
+//   loaded in Chromium (the URL opens the app) and the app's first bridge call answered, vs a bare node:http server
+//   spawned and its page loaded. `node scripts/bench/dev.mjs [--quick]`.
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -6,13 +6,13 @@ import type { WebSocket, WebSocketServer } from 'ws';
 
 /**
  * The messenger origin's WebSocket server as @hono/node-server takes it (`websocket.server`, its
- * `WebSocketServerLike`: a `ws` server made with `noServer`), with `ws` loaded on first use instead of at start. Loading `ws` (and the modules it needs: https,
- * tls, zlib) takes about 13 ms of a start that happens before the URL is printed, and no page can connect before
- * it has been served: the platform calls {@link LazyWebSocketServer.load} once it has served the page, while the
- * browser runs the page's script.
+ * `WebSocketServerLike`: a `ws` server made with `noServer`), with `ws` loaded on first use instead of at start.
+ * Loading `ws` (and the modules it needs: https, tls, zlib) takes about 13 ms of a start that happens before the URL
+ * is printed, and no page can connect before it has been served: the platform calls
+ * {@link LazyWebSocketServer.load} once it has served the page, while the browser runs the page's script.
  *
- * @hono/node-server listens for `connection` and `headers` and calls `handleUpgrade` and `close`; the real server's
- * `headers` events are passed on, and `connection` is emitted here by @hono/node-server itself.
+ * What @hono/node-server uses of it: it listens for `connection` and `headers` and calls `handleUpgrade` and
+ * `close`. The real server's `headers` events are passed on; `connection` is emitted here by @hono/node-server.
  * @internal
  */
 export class LazyWebSocketServer extends EventEmitter {
