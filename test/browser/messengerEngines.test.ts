@@ -1,6 +1,7 @@
 // The svc dev messenger page in Firefox or WebKit (SVC_ENGINE), beside the Chromium suites: the page connects its
-// channel (a WebSocket, allowed by the page's Content-Security-Policy), shows a change made by the platform, and runs
-// an MCP tool call from the official client in the app and answers it on the same channel.
+// channel (a WebSocket, allowed by the page's Content-Security-Policy), shows a change made by the platform, opens the
+// app at start from the URL svc dev prints, and runs an MCP tool call from the official client in the app and answers
+// it on the same channel.
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -83,6 +84,15 @@ describe.sequential(`the messenger page in ${engine}`, () => {
     });
     expect(posted.status).toBe(200);
     await until(() => document.body.textContent?.includes('a message from the platform'));
+  });
+
+  it('opens the app at start from the URL svc dev prints (#app), and keeps #app while it is open', async () => {
+    // A new document: a change of the fragment alone would not load the page again.
+    await page.goto('about:blank');
+    await page.goto(`${platform.url}#app`);
+    await until(() => document.querySelector('[data-testid=app-where]')?.textContent?.startsWith('Opened in'));
+    await until(() => document.querySelector('[data-testid=app-frame]')?.getAttribute('src')?.startsWith('http'));
+    await until(() => location.hash === '#app' && document.documentElement.dataset.live === 'true');
   });
 
   it('runs an MCP tool call in the app and answers it on its channel', async () => {
