@@ -90,7 +90,8 @@ const backend = await createPollsBackend({
   appOrigin: platform.appOrigin,
   port: backendPort,
 });
-console.log(platform.url);
+// #app: the messenger opens the app at start, as `svc dev`'s URL does.
+console.log(`${platform.url}#app`);
 console.error(`Team Polls: backend at ${backend.origin}; ready in ${took(started)}. Open the URL above; Ctrl-C stops.`);
 // The MCP endpoint and what to paste into an agent (svc-sdk mcp examples/polls finds this platform too).
 if (platform.mcpConfigs) console.error(platform.mcpConfigs);

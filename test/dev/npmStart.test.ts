@@ -45,6 +45,8 @@ describe.runIf(existsSync(join(root, 'packages/svc-sdk-dev/dist/index.js')))('np
     });
     await start.waitFor(FIRST_LINE, 60_000);
     const url = new URL(start.stdout.trim().split('\n')[0]!);
+    // It opens the app at start, as svc dev's URL does.
+    expect(url.hash).toBe('#app');
     // The agent's way in: the endpoint and its configs on the terminal, and the file `svc mcp examples/polls` reads.
     await start.waitFor({ stderr: new RegExp(`MCP: ${url.origin}/mcp`) });
     const discovery = readdirSync(join(home, 'dev')).filter((name) => name.endsWith('.json'));
