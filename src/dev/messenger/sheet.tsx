@@ -58,7 +58,9 @@ function show<T>(
   }
   const before = document.activeElement as HTMLElement | null;
   const behind = document.getElementById('messenger');
+  let closed = false;
   const close = (value: T) => {
+    closed = true;
     signal?.removeEventListener('abort', refuse);
     current.value = undefined;
     if (behind) behind.inert = false;
@@ -77,7 +79,14 @@ function show<T>(
   signal?.addEventListener('abort', refuse, { once: true });
   error.value = '';
   if (behind) behind.inert = true;
-  current.value = { ...sheet, buttons: sheet.buttons as SheetButton<unknown>[], choose };
+  // The sheet shows two frames after the page behind went inert. The browser sends a click to the app's frame (a
+  // process of its own) by where it last saw that frame, not by the page's elements; until a frame drawn with the page
+  // inert has reached it, a click on a sheet button over the app's frame went to the app, and the sheet never heard it.
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (!closed) current.value = { ...sheet, buttons: sheet.buttons as SheetButton<unknown>[], choose };
+    }),
+  );
 }
 
 /** Where the open sheet shows: outside the messenger's root, which is inert while a sheet is open. */
