@@ -183,7 +183,8 @@ test('sheets are modal dialogs: focus moves in, the page behind is inert, Escape
   const sheet = page.getByTestId('uninstall-sheet');
   await expect(sheet).toHaveAttribute('aria-modal', 'true');
   await expect(sheet).toHaveAccessibleName('Uninstall Team Polls for Alice?');
-  await expect(page.getByTestId('uninstall-sheet-yes')).toBeFocused();
+  // A destructive choice: the declining button has the focus, so Enter pressed out of habit uninstalls nothing.
+  await expect(page.getByTestId('uninstall-sheet-no')).toBeFocused();
   expect(await page.locator('#messenger').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
   await page.keyboard.press('Escape');
   await expect(sheet).toHaveCount(0);

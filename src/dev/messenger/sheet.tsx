@@ -97,12 +97,15 @@ export function SheetHost() {
 
 function Sheet({ sheet }: { sheet: OpenSheet }) {
   const dialog = useRef<HTMLDivElement>(null);
-  // The first field when there is one to fill, else the main button.
+  // The first field when there is one to fill, else the main button; for a destructive choice the declining one, so
+  // that Enter pressed out of habit undoes nothing.
   useLayoutEffect(() => {
     const el = dialog.current!;
     const first =
       el.querySelector<HTMLElement>('input, select, textarea') ??
-      el.querySelector<HTMLElement>('.buttons button.primary') ??
+      el.querySelector<HTMLElement>(
+        el.querySelector('.buttons .danger') ? '.buttons button' : '.buttons button.primary',
+      ) ??
       el.querySelector<HTMLElement>('button');
     first?.focus();
   }, []);
