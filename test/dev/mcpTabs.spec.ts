@@ -56,9 +56,8 @@ async function connect(transport: Transport): Promise<Client> {
 }
 
 /** A messenger tab whose channel is open (the platform relays calls to the newest such tab). */
-async function openTab(browser: Browser): Promise<Page> {
-  const page = await openLivePage(browser, platform);
-  return page;
+function openTab(browser: Browser): Promise<Page> {
+  return openLivePage(browser, platform);
 }
 
 /** Starts `hold` and resolves once the app runs it, with the call's outcome still to come (wrapped: not awaited). */

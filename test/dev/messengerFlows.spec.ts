@@ -1,7 +1,14 @@
 // The messenger's flows that used to mislead, each driven in Chromium as a person would, on a fresh platform with
 // Team Polls and its real backend: what the person sees, and what the platform and the backend then hold.
+import type { Page } from '@playwright/test';
 import { controlFetch } from '../helpers/controlApi';
 import { expect, test } from './messengerTest';
+
+/** Loads the messenger from the URL svc dev prints, `url#app`, as a new document (not a change of fragment alone). */
+async function loadWithApp(page: Page, url: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${url}#app`);
+}
 
 test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async ({
   session,
@@ -341,9 +348,7 @@ test('the URL svc dev prints (#app) opens the app at start; a reload keeps it op
     await expect(page.getByTestId('app-title')).toHaveText('Polls');
     await expect(app.getByTestId('create')).toBeVisible();
   };
-  // A new document (a same-document change of the fragment alone would not load the page again).
-  await page.goto('about:blank');
-  await page.goto(`${session.platform.url}#app`);
+  await loadWithApp(page, session.platform.url);
   await open();
   await page.reload();
   await open();
@@ -365,8 +370,7 @@ test('the URL svc dev prints (#app) opens the app at start; a reload keeps it op
 test('a person the app cannot be opened for: #app shows why, and leaves the URL', async ({ session, page }) => {
   const alice = session.platform.state.users.find((u) => u.display_name === 'Alice')!;
   await controlFetch(new URL(session.platform.url), 'POST', '/__svc/deprovision', { user_id: alice.id });
-  await page.goto('about:blank');
-  await page.goto(`${session.platform.url}#app`);
+  await loadWithApp(page, session.platform.url);
   await expect(page.getByTestId('notice')).toContainText('Alice was removed from the tenant');
   await expect(page.getByTestId('app-panel')).toHaveAttribute('inert', '');
   await expect.poll(() => new URL(page.url()).hash).toBe('');
@@ -376,8 +380,7 @@ test('a click on a sheet button over the app frame reaches the sheet, even the m
   session,
   page,
 }) => {
-  await page.goto('about:blank');
-  await page.goto(`${session.platform.url}#app`);
+  await loadWithApp(page, session.platform.url);
   await expect(page.getByTestId('app-title')).toHaveText('Polls');
   await page.getByTestId('tab-Settings').click();
   const frame = (await page.getByTestId('app-frame').boundingBox())!;

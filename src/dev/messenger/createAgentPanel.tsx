@@ -128,7 +128,7 @@ export function createAgentPanel(
 function mcpRows() {
   const rows = signal<McpRow[]>([]);
   const earlier = signal(0);
-  const inFrame = perFrame();
+  const together = renderedTogether();
   let ids = 0;
   return {
     rows,
@@ -142,7 +142,7 @@ function mcpRows() {
         progress: signal([]),
         outcome: signal({ kind: 'pending' }),
       };
-      inFrame(() => {
+      together(() => {
         // Formatted here, not when the call arrives: the call is on its way to the app first.
         row.input = prettyJson(call.shown_input);
         // The latest calls only: each new row is laid out above the actions, so the browser's work per frame would
@@ -153,18 +153,18 @@ function mcpRows() {
       });
       return {
         progress: (message: string) =>
-          inFrame(() => {
+          together(() => {
             row.progress.value = [...row.progress.value, message];
           }),
         done: (text: string, ok: boolean) =>
-          inFrame(() => {
+          together(() => {
             row.outcome.value = { kind: ok ? 'ok' : 'err', text };
           }),
       };
     },
     /** Empties the list, after the rows queued before it (which would otherwise come back). */
     clear() {
-      inFrame(() => {
+      together(() => {
         rows.value = [];
         earlier.value = 0;
       });
@@ -278,7 +278,7 @@ const ROWS_EVERY = 250;
  * {@link ROWS_EVERY} ms: an agent's calls back to back then share a render between many of them, where a render per
  * frame stood in the way of each next call. In a hidden tab they wait until it is shown, as its painting does.
  */
-function perFrame(): (update: () => void) => void {
+function renderedTogether(): (update: () => void) => void {
   let queued: Array<() => void> = [];
   let last = -Infinity;
   const run = () =>

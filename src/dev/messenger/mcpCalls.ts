@@ -100,10 +100,10 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
       current = { call, controller, row };
       view.mark(`MCP · ${call.agent_id}`);
       const answer = await answering;
-      const sending = controller.signal.aborted ? undefined : post('result', answer).catch(tooLarge(post));
+      const reply = controller.signal.aborted ? undefined : post('result', answer).catch(tooLarge(post));
       view.mark(undefined);
       // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
-      const shown = ((await sending) ?? answer) as McpSent;
+      const shown = ((await reply) ?? answer) as McpSent;
       if ('error' in shown) row.done(`${shown.error.code}: ${shown.error.message}`, false);
       else row.done(prettyJson(shown.result ?? null), true);
       if (current?.call.id === call.id) current = undefined;
