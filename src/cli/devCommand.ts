@@ -73,8 +73,8 @@ function openBrowser(url: string): void {
 
 /**
  * `svc dev [dir]`: validates `<dir>/manifest.json`, starts the local platform (the simulated messenger, identity
- * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL, and runs
- * until interrupted. Exit 1 for an invalid manifest, 2 for a usage error.
+ * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL (ending in
+ * `#app`: it opens the app at start), and runs until interrupted. Exit 1 for an invalid manifest, 2 for a usage error.
  * @public
  */
 export const DEV = defineCommand({
@@ -83,9 +83,9 @@ export const DEV = defineCommand({
   summary: `Run the app in a simulated messenger with the whole platform on loopback.`,
   description: `Validates <dir>/manifest.json (default .), starts the local platform on 127.0.0.1 (a simulated messenger, the
 identity provider, the server API at /v1, signed webhooks, a local store) and serves the app's package on its own
-origin with its CSP; prints the messenger's URL and runs until Ctrl-C. Given a signed package (file.swbn), it
-verifies it first (a package that fails a check does not start) and serves its files only; \`svc publish\`
-uploads new versions to the local store.`,
+origin with its CSP; prints the messenger's URL, which opens the app at start (#app), and runs until Ctrl-C.
+Given a signed package (file.swbn), it verifies it first (a package that fails a check does not start) and serves
+its files only; \`svc publish\` uploads new versions to the local store.`,
   options: {
     port: {
       type: 'string',
