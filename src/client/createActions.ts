@@ -6,7 +6,6 @@ import { type Endpoint, noop } from '../rpc/createEndpoint';
 import type { PeerMethod } from '../protocol/frames';
 import { isSvcError, SvcError } from '../protocol/SvcError';
 import type { SvcActions } from '../protocol/Svc';
-import { invokeParams } from '../protocol/peerMethods';
 
 /** The error for a bad argument of `svc.<method>()`. */
 export const invalid = (method: string, problem: string): SvcError =>
@@ -48,19 +47,19 @@ export function createActions(
 
   const invoke = (params: any) => {
     const { invocation, name, input, context } = params;
-    const problem = invokeParams(params, '');
     const abort = new AbortController();
     aborts.set(invocation, abort);
     const result = queue.then(async () => {
-      if (problem) throw invalid('actions.invoke' satisfies PeerMethod, problem);
       const handler = handlers.get(name);
       if (!handler) throw new SvcError('ERR_ACTION_NO_HANDLER', `no handler for action ${name}`);
       running = invocation;
       try {
         // A cancelled invocation that was still queued never runs (the host already gave up on its answer).
         abort.signal.throwIfAborted();
-        // The context was checked (known fields only, `confirmed` a boolean) and is a copy the channel made.
-        return await handler(input, { ...context, signal: abort.signal });
+        // The host checked the invocation before sending it (the app trusts its host, and the client's budget has no
+        // room for a second copy of that check); the context is a copy the channel made. `confirmed` is the one field
+        // an app gates effects on, so only `true` counts: a host's bug must not read as a person's approval.
+        return await handler(input, { ...context, confirmed: context?.confirmed === true, signal: abort.signal });
       } catch (e) {
         throw isSvcError(e)
           ? e

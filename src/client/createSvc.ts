@@ -11,7 +11,6 @@ import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
 import { notificationParams } from '../protocol/notificationParams';
 import { createEndpoint, type Endpoint, noop } from '../rpc/createEndpoint';
 import { createActions, invalid } from './createActions';
-import { themeParams } from '../protocol/peerMethods';
 import { readSnapshot } from './readSnapshot';
 
 /**
@@ -107,8 +106,9 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
     [
       'app.themeChanged' satisfies PeerMethod,
       (params: any) => {
-        if (themeParams(params, '')) return;
-        const { theme } = params;
+        const theme = params?.theme;
+        // A theme the app cannot style is ignored: listeners and `svc.app.theme` only ever see light or dark.
+        if (theme != 'dark' && theme != 'light') return;
         snapshot().app.theme = theme;
         for (const listener of listeners) {
           try {

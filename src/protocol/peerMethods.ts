@@ -1,22 +1,10 @@
 import { any, arr, bool, lit, obj, opt, str, text } from './shape';
 
 /**
- * The params of `actions.invoke`, checked by the host before it sends and by the app on receipt. The browser client
- * imports this and {@link themeParams} by name, which leaves {@link toApp} (an object, kept whole by a bundler) out
- * of its bundle.
- */
-export const invokeParams = obj({
-  invocation: text,
-  name: text,
-  input: any,
-  context: obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool }),
-});
-/** The params of `app.themeChanged`. */
-export const themeParams = obj({ theme: lit('light', 'dark') });
-
-/**
- * The registry of what the host sends the app, beside the app's calls (`methods.ts`): params each side checks
- * before it sends and when it receives.
+ * The registry of what the host sends the app, beside the app's calls (`methods.ts`): params the host checks before
+ * it sends. The app trusts its host for these, as for everything else it answers (identity, tokens): the browser
+ * client carries no copy of these checks. It only takes `context.confirmed` as true when it is `true`, and ignores a
+ * theme that is neither light nor dark (docs/decisions.md, the client's size budget).
  *
  * - `actions.invoke`, a request: run the handler of a declared action.
  * - `app.themeChanged`, a notification: the theme changed.
@@ -24,8 +12,13 @@ export const themeParams = obj({ theme: lit('light', 'dark') });
  * @public
  */
 export const toApp = {
-  'actions.invoke': invokeParams,
-  'app.themeChanged': themeParams,
+  'actions.invoke': obj({
+    invocation: text,
+    name: text,
+    input: any,
+    context: obj({ invoked_by: lit('agent', 'user'), agent_id: opt(str), confirmed: bool }),
+  }),
+  'app.themeChanged': obj({ theme: lit('light', 'dark') }),
   'actions.cancel': /* @__PURE__ */ obj({ invocation: text }),
 };
 

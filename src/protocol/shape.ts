@@ -3,8 +3,8 @@
  *
  * Why not zod: the whole client must fit in 4 KB brotli, and zod/mini alone costs about 5 KB. These checks cover
  * exactly what the wire carries (strings, numbers, literal unions, plain objects, arrays, Blobs, JSON values) and
- * are shared by the host (params on receipt, answers before sending) and the client (what it sends unanswered, and
- * what the host sends it).
+ * are shared by the host (params on receipt, answers and what it sends the app before sending) and the client (what it
+ * sends unanswered).
  */
 
 /**

@@ -120,5 +120,10 @@ describe('actions', () => {
     await expect(
       c.host.invokeAction('x', {}, { invoked_by: 'robot' as never, confirmed: false }),
     ).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
+    // The app trusts these checks (it carries no copy of them): a confirmation must be the boolean true.
+    await expect(c.host.invokeAction('x', {}, { invoked_by: 'user', confirmed: 'yes' as never })).rejects.toMatchObject(
+      { code: 'ERR_INVALID_ARGUMENT', message: expect.stringContaining('context.confirmed') },
+    );
+    expect(() => c.host.setTheme('sepia' as never)).toThrow(/theme must be 'light' or 'dark'/);
   });
 });
