@@ -254,6 +254,10 @@ for (const role of ['sibling frame', 'top page'])
         hellos.some((x) => x.nonce === 'evil' && !x.fromApp),
         'the forged hello reached the host and was not from the app',
       );
+      assert.ok(
+        hellos.some((x) => x.fromApp && ids.includes(x.nonce)),
+        "the attacker had the app's real nonce",
+      );
       assert.equal(
         (await app.evaluate(() => window.settle(window.sdk.svc.auth.state()))).value,
         'signed-in',
