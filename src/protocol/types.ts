@@ -150,7 +150,10 @@ export interface ActionContext {
   invoked_by: 'agent' | 'user';
   /** The agent's id, when an agent invoked the action. */
   agent_id?: string;
-  /** True when a human approved this specific call; the client passes `true` only when the host sent the boolean `true`. */
+  /**
+   * True when a human approved this specific call. The client passes `true` only when the host sent the boolean
+   * `true`.
+   */
   confirmed: boolean;
   /**
    * Aborts when the invoker cancels the invocation (an agent's cancelled tool call): stop, and pass it to `fetch`.
