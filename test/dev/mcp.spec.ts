@@ -4,7 +4,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import type { PollsBackend } from '../../examples/polls/server/createPollsBackend';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { connectMcp, connectMcpStdio, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
@@ -23,6 +23,22 @@ type Progress = { progress: number; message?: string };
 const connect = (platform: DevPlatform, era: (typeof ERAS)[number][1], name = 'svc-test') =>
   connectMcp(platform, { name, capabilities: { elicitation: { form: {} } }, versionNegotiation: era });
 const text = resultText;
+
+/**
+ * How many rows `rows` has once they stopped changing: the MCP calls' rows render together, at most every 250 ms
+ * while calls keep coming (ROWS_EVERY in src/dev/messenger/createAgentPanel.tsx), so a count read at once may still
+ * miss the row of a call that has already ended. Read twice, further apart than that, until the two agree.
+ */
+async function settledCount(rows: Locator): Promise<number> {
+  let count = await rows.count();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((wait) => setTimeout(wait, 400));
+    const now = await rows.count();
+    if (now === count) return count;
+    count = now;
+  }
+  throw new Error(`the rows kept changing for 8 s (last count ${count})`);
+}
 
 test.describe('Team Polls over MCP', () => {
   let session: PollsSession;
@@ -164,13 +180,15 @@ test.describe('Team Polls over MCP', () => {
     test(`${era}: input that breaks the schema never reaches the app or the person`, async () => {
       const client = await connect(platform, negotiation);
       await page.getByTestId('tab-Agent').click();
-      const before = await page.getByTestId('mcp-call').count();
+      const rows = page.getByTestId('mcp-call');
+      const before = await settledCount(rows);
       const polls = [...backend.polls.values()].flat().length;
       const result = await client.callTool({ name: 'create_poll', arguments: { question: 'x', extra: true } });
       expect(result.isError).toBe(true);
       expect(text(result)).toMatch(/^ERR_ACTION_INVALID_INPUT: .*\$\.question/);
       expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_INVALID_INPUT', retriable: false });
-      expect(await page.getByTestId('mcp-call').count()).toBe(before);
+      // Read once a row for this call would have rendered: no row appears, now or later.
+      expect(await settledCount(rows)).toBe(before);
       expect([...backend.polls.values()].flat()).toHaveLength(polls);
       await client.close();
     });
