@@ -41,7 +41,7 @@ if (Math.min(...built) < sources) {
   console.error(`npm start: svc-sdk built in ${took(started)}.`);
 }
 const { build } = await import('esbuild');
-const { formatDevEvent, startDevPlatform } = await import('svc-sdk-dev');
+const { APP_OPEN_FRAGMENT, formatDevEvent, startDevPlatform } = await import('svc-sdk-dev');
 const { buildPollsApp } = await import('./build.mjs');
 // The backend is TypeScript: bundled for Node, svc-sdk left to the package.
 await build({
@@ -90,8 +90,8 @@ const backend = await createPollsBackend({
   appOrigin: platform.appOrigin,
   port: backendPort,
 });
-// #app: the messenger opens the app at start, as `svc dev`'s URL does.
-console.log(`${platform.url}#app`);
+// With #app (APP_OPEN_FRAGMENT) the messenger opens the app at start, as `svc dev`'s URL does.
+console.log(`${platform.url}${APP_OPEN_FRAGMENT}`);
 console.error(`Team Polls: backend at ${backend.origin}; ready in ${took(started)}. Open the URL above; Ctrl-C stops.`);
 // The MCP endpoint and what to paste into an agent (svc-sdk mcp examples/polls finds this platform too).
 if (platform.mcpConfigs) console.error(platform.mcpConfigs);

@@ -369,7 +369,7 @@ if (import.meta.url == \`file://\${process.argv[1]}\`) {
 // messenger's URL, and one line per event (launches, webhooks, server API calls) like svc dev does.
 import { rm } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
-import { formatDevEvent, startDevPlatform } from 'svc-sdk-dev';
+import { APP_OPEN_FRAGMENT, formatDevEvent, startDevPlatform } from 'svc-sdk-dev';
 import { createServer } from 'vite';
 import { createBackend, platformSettings } from '../server/backend.js';
 
@@ -425,8 +425,9 @@ const backend = await createBackend({
   appOrigin: new URL(appUrl).origin,
   port: Number(new URL(backendUrl).port),
 });
-// With #app the messenger opens the app at start (and keeps it open across reloads until it is closed).
-console.log(\`\${platform.url}#app\`);
+// With #app (APP_OPEN_FRAGMENT) the messenger opens the app at start, and keeps it open across reloads until it is
+// closed.
+console.log(\`\${platform.url}\${APP_OPEN_FRAGMENT}\`);
 console.error(\`app at \${appUrl}, backend at \${backend.origin}; open the URL above. Ctrl-C stops.\`);
 // The MCP endpoint and what to paste into an agent (npx svc-sdk mcp public finds this platform too).
 if (platform.mcpConfigs) console.error(platform.mcpConfigs);
