@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import { PROBLEMS, type ProblemName } from '../../server/problems';
 import type { ControlApp } from './createControlApp';
 import type { Guards } from './createGuards';
@@ -37,7 +38,9 @@ export interface PlatformAppParts {
  * @internal
  */
 export function createPlatformApp(parts: PlatformAppParts) {
-  const app = new Hono<PlatformEnv>();
+  // A trie, not Hono's default RegExpRouter: that one compiles every route into its matchers on the first request,
+  // which is the page's (4 ms of its 11); with about fifty routes, matching in a trie costs no throughput.
+  const app = new Hono<PlatformEnv>({ router: new TrieRouter() });
   app.onError((error, c) => {
     if (error instanceof ProblemError)
       return problemResponse(parts.origin, error.problem, error.detail, requestPath(c), error.headers);

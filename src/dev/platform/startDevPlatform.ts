@@ -66,6 +66,20 @@ async function readPageScript(): Promise<string | undefined> {
 }
 
 /**
+ * The page's script for each load, read again each time (a page reloaded after a build runs the new script), the
+ * first one read ahead as the platform starts: the first load, the one the printed URL opens, does not wait for the
+ * disk (3 ms of its 10).
+ */
+function pageScriptReader(): () => Promise<string | undefined> {
+  let ahead: Promise<string | undefined> | undefined = readPageScript();
+  return () => {
+    const read = ahead ?? readPageScript();
+    ahead = undefined;
+    return read;
+  };
+}
+
+/**
  * The app (its folder, or its signed package verified) and the state file. A package's id is read before it is
  * verified: after a key rotation, the state's store holds the key to trust.
  */
@@ -403,7 +417,7 @@ function buildApp(parts: AppParts) {
       state,
       config,
       pageCsp: (scriptHash) => pageCsp(parts.appOrigin, origin, scriptHash),
-      script: readPageScript,
+      script: pageScriptReader(),
       mcpRoutes: () => parts.mcp()?.routes,
     }),
     store: parts.store.routes,
