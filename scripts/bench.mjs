@@ -63,6 +63,7 @@ const label = {
   svc: 'svc (createSvc + createHost)',
   'svc-esm': 'svc, ESM entry, static import',
   'svc-iife': 'svc, script tag (svc.global.js)',
+  'svc-bundled': 'svc, bundled into the app',
   penpal: 'penpal 7.0.6',
   comlink: 'comlink 4.4.2',
 };
@@ -95,7 +96,7 @@ for (const [engine, result] of readySteps) {
     const { load, call, there, host, back, answer, requested, fetched } = r.steps;
     const vs = r === raw ? '' : `, ${r.readyRatio.toFixed(2)}x`;
     console.log(
-      `  ${r.lib.padEnd(8)} ${ms(r.ready / 1000)}${vs}: load ${ms(load)} (SDK file requested ${ms(requested)}, fetched ${ms(fetched)}), call ${ms(call)}, hello there ${ms(there)}, host ${ms(host)}, back ${ms(back)}, answer ${ms(answer)}`,
+      `  ${r.lib.padEnd(11)} ${ms(r.ready / 1000)}${vs}: load ${ms(load)} (SDK file requested ${ms(requested)}, fetched ${ms(fetched)}), call ${ms(call)}, hello there ${ms(there)}, host ${ms(host)}, back ${ms(back)}, answer ${ms(answer)}`,
     );
   }
 }
@@ -196,7 +197,7 @@ if (existsSync(resolve(root, 'scripts/bench-mock.mjs'))) {
   if (existsSync(chromiumPath)) {
     const ready = await benchReady(chromiumPath);
     console.log(
-      `  command to ready page (app's first call answered)           ${Math.round(ready.ours)} ms vs bare server + page ${Math.round(ready.raw)} ms: ${(ready.ours / ready.raw).toFixed(2)}x`,
+      `  command to ready page (app's first call answered)           ${Math.round(ready.ours)} ms vs bare server + page ${Math.round(ready.raw)} ms: ${(ready.ours / ready.raw).toFixed(2)}x; vs bare server + page framing another site ${Math.round(ready.framed)} ms: ${(ready.ours / ready.framed).toFixed(2)}x`,
     );
   } else console.log('  command to ready page: SKIPPED (no Chromium)');
 }
@@ -216,9 +217,9 @@ if (existsSync(chromiumPath)) {
       `      of the page leg, the page's script from the event to its answer's fetch(): ${fmt(mcp.inPage[era], 2)} ms`,
     );
   }
-  console.log(
-    `  the page leg's floor: a bare page answering a server-sent event with a POST   ${fmt(mcp.pageFloor, 2)} ms`,
-  );
+  // The floor by transport: the page's channel (a WebSocket) and the event stream plus POST it replaced.
+  for (const [transport, ms] of Object.entries(mcp.pageFloor))
+    console.log(`  the page leg's floor: a bare page answering over ${transport.padEnd(20)} ${fmt(ms, 2)} ms`);
 } else console.log('\nagent bridge: SKIPPED (no Chromium)');
 
 {

@@ -4,7 +4,9 @@
 //   bare node:http server answering the same JSON without checking anything;
 // - time from the command to a ready page: `svc-sdk dev examples/polls` spawned, its URL printed, the messenger
 //   loaded in Chromium (the URL opens the app) and the app's first bridge call answered, vs a bare node:http server
-//   spawned and its page loaded. `node scripts/bench/dev.mjs [--quick]`.
+//   spawned and its page loaded; and vs the floor of any messenger that frames its app on another site: a bare server
+//   whose page frames a page of another site's (a second server in the same process), ready when that frame's hello
+//   reaches the page. `node scripts/bench/dev.mjs [--quick]`.
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -88,10 +90,13 @@ export async function benchReady(executablePath) {
   const { chromium } = await import('@playwright/test');
   const { buildPollsApp } = await load('examples/polls/build.mjs');
   await buildPollsApp({ api: 'http://127.0.0.1:9' });
-  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const launch = () => chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await launch();
+  const floorBrowser = await launch();
   const bareScript = `require('node:http').createServer((q, s) => s.writeHead(200, {'content-type': 'text/html'}).end('<h1>ready</h1>')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })`;
   const ours = [];
   const raw = [];
+  const framed = [];
   for (let i = 0; i < (quick ? 1 : 5); i++) {
     const page = await browser.newPage();
     let started = performance.now();
@@ -108,11 +113,37 @@ export async function benchReady(executablePath) {
     await page.waitForFunction(() => document.querySelector('[data-testid=app-title]')?.textContent === 'Polls');
     ours.push(performance.now() - started);
     dev.child.kill('SIGINT');
+    // The framed floor in a browser of its own: a frame of another site leaves renderer processes behind (the site's,
+    // a spare) that would make svc dev's app start sooner, or the floor's, whichever came second.
+    const floorPage = await floorBrowser.newPage();
+    started = performance.now();
+    const floor = await firstLine(['-e', framedScript]);
+    await floorPage.goto(floor.line);
+    await floorPage.waitForSelector('h1');
+    framed.push(performance.now() - started);
+    floor.child.kill();
+    await floorPage.close();
     await page.close();
   }
-  await browser.close();
-  return { ours: median(ours), raw: median(raw) };
+  await Promise.all([browser.close(), floorBrowser.close()]);
+  return { ours: median(ours), raw: median(raw), framed: median(framed) };
 }
+
+/**
+ * The framed floor's server script: the page (on 127.0.0.1) frames a page on localhost, another site as svc dev's
+ * package is, which says hello to the page's exact origin; the page shows its heading when the hello arrives.
+ */
+const framedScript = `const http = require('node:http');
+const html = (body) => (q, s) => s.writeHead(200, { 'content-type': 'text/html' }).end(body);
+const app = http.createServer(html('<p>app</p><script>parent.postMessage("hello", new URLSearchParams(location.search).get("host"))</script>'));
+app.listen(0, '127.0.0.1', () => {
+  const appOrigin = 'http://localhost:' + app.address().port;
+  const page = http.createServer((q, s) => {
+    const host = 'http://127.0.0.1:' + page.address().port;
+    html('<p>messenger</p><script>addEventListener("message", (e) => { if (e.origin === "' + appOrigin + '") document.body.append(Object.assign(document.createElement("h1"), { textContent: "ready" })) }); const f = document.createElement("iframe"); f.src = "' + appOrigin + '/?host=' + encodeURIComponent(host) + '"; document.body.append(f)</script>')(q, s);
+  });
+  page.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + page.address().port + '/'));
+});`;
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const api = await benchServerApi();
@@ -124,7 +155,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   else {
     const ready = await benchReady(chromium);
     console.log(
-      `command to ready page: svc dev ${ready.ours.toFixed(0)} ms, bare server ${ready.raw.toFixed(0)} ms (${(ready.ours / ready.raw).toFixed(2)}x)`,
+      `command to ready page: svc dev ${ready.ours.toFixed(0)} ms, bare server ${ready.raw.toFixed(0)} ms (${(ready.ours / ready.raw).toFixed(2)}x), bare server framing another site ${ready.framed.toFixed(0)} ms (${(ready.ours / ready.framed).toFixed(2)}x)`,
     );
   }
 }

@@ -3,22 +3,50 @@
 // out-of-process frame where the engine isolates sites), driven through each engine's own driver
 // (test/browser/engines/launchEngine.mjs). Pages are cross-origin isolated (COOP/COEP) so that performance.now()
 // has its finest grain; nothing else changes for the channel.
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { engineMissing, launchEngine } from '../../test/browser/engines/launchEngine.mjs';
 import { startServers } from '../../test/browser/server.mjs';
 import { summarise } from './measure.js';
 
 const root = resolve(import.meta.dirname, '../..');
-/** What each page measures: a raw port, svc three ways, and the peers (Chromium's run only, by default). */
-export const LIBS = ['raw', 'svc', 'svc-esm', 'svc-iife', 'penpal', 'comlink'];
+/** What each page measures: a raw port, svc four ways, and the peers (Chromium's run only, by default). */
+export const LIBS = ['raw', 'svc', 'svc-esm', 'svc-iife', 'svc-bundled', 'penpal', 'comlink'];
+
+/** Each page's file under /bench/ (the others load app.html). */
+const PAGES = { 'svc-esm': 'app-esm.html', 'svc-iife': 'app-iife.html', 'svc-bundled': 'app-bundled.html' };
+
+/**
+ * Bundles app-bundled.js with the build under test (SVC_DIST, as the servers serve it), minified, as an app's bundler
+ * would: the folder to serve as /bundled/.
+ */
+async function bundleApp() {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-app-'));
+  await build({
+    entryPoints: [resolve(import.meta.dirname, 'app-bundled.js')],
+    outfile: join(dir, 'app.js'),
+    alias: { 'svc-sdk': join(process.env.SVC_DIST || resolve(root, 'dist'), 'index.js') },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  return dir;
+}
 
 /** Runs the bench pages in `engine`; resolves one row per library, or `{ skipped }` when the engine is missing. */
-export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = LIBS.slice(0, 4) } = {}) {
+export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = LIBS.slice(0, 5) } = {}) {
   const missing = engineMissing(engine);
   if (missing) return { skipped: missing };
+  const bundled = await bundleApp();
   const servers = await startServers(2, {
     roots: {
       '/bench/': import.meta.dirname,
+      '/bundled/': bundled,
       '/node_modules/penpal/': resolve(root, 'node_modules/penpal'),
       '/node_modules/comlink/': resolve(root, 'node_modules/comlink'),
     },
@@ -38,8 +66,7 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
       for (const lib of libs) {
         const context = await launched.newContext();
         const page = await context.newPage();
-        const file = lib === 'svc-esm' ? 'app-esm.html' : lib === 'svc-iife' ? 'app-iife.html' : 'app.html';
-        const app = `${A}/bench/${file}?${new URLSearchParams({ lib, host: H, samples: String(samples) })}`;
+        const app = `${A}/bench/${PAGES[lib] ?? 'app.html'}?${new URLSearchParams({ lib, host: H, samples: String(samples) })}`;
         await page.goto(`${H}/bench/host.html?${new URLSearchParams({ lib, app, appOrigin: A })}`);
         let frame;
         for (let i = 0; i < 200 && !frame; i++) {
@@ -80,6 +107,7 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
   } finally {
     await launched.close().catch(() => {});
     await servers.close();
+    await rm(bundled, { recursive: true, force: true });
   }
   const median = (x) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)];
   // Each step's median across rounds, in ms (NaN where a page does not go through that step, as penpal's).

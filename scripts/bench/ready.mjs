@@ -22,7 +22,7 @@ for (const engine of engines.length ? engines : ['chromium', 'firefox', 'webkit'
     const s = r.steps;
     const vs = r.lib === 'raw' ? '      ' : `${r.readyRatio.toFixed(2)}x`;
     console.log(
-      `  ${r.lib.padEnd(8)} ${ms(r.ready / 1000).padStart(7)} ${vs}  load ${ms(s.load)} (SDK file requested ${ms(s.requested)}, fetched ${ms(s.fetched)}), call ${ms(s.call)}, hello there ${ms(s.there)}, host ${ms(s.host)}, back ${ms(s.back)}, answer ${ms(s.answer)}`,
+      `  ${r.lib.padEnd(11)} ${ms(r.ready / 1000).padStart(7)} ${vs}  load ${ms(s.load)} (SDK file requested ${ms(s.requested)}, fetched ${ms(s.fetched)}), call ${ms(s.call)}, hello there ${ms(s.there)}, host ${ms(s.host)}, back ${ms(s.back)}, answer ${ms(s.answer)}`,
     );
   }
 }
