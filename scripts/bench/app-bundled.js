@@ -3,15 +3,6 @@
 // first call as app-esm.html's.
 import { svc } from 'svc-sdk';
 import { measure } from './measure.js';
-import { readySteps } from './readySteps.js';
+import { runFirstCall } from './readySteps.js';
 
-const call = () => svc.storage.get('k');
-const tCall = performance.now();
-const answered = call();
-const tSent = performance.now();
-const answer = await answered;
-const end = performance.now();
-const ready = (end - window.__t0) * 1000;
-const samples = Number(new URLSearchParams(location.search).get('samples') || 5000);
-const m = await measure(call, { warmup: 1000, samples, batches: 50 });
-window.__result = { ...m, ready, steps: readySteps(tCall, tSent, end), answer, isolated: crossOriginIsolated };
+await runFirstCall(() => svc.storage.get('k'), measure);
