@@ -39,10 +39,19 @@ async function bundleApp() {
 }
 
 /** Runs the bench pages in `engine`; resolves one row per library, or `{ skipped }` when the engine is missing. */
-export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = LIBS.slice(0, 5) } = {}) {
+export async function benchEngine(engine, options = {}) {
   const missing = engineMissing(engine);
   if (missing) return { skipped: missing };
   const bundled = await bundleApp();
+  try {
+    return await runPages(engine, bundled, options);
+  } finally {
+    await rm(bundled, { recursive: true, force: true });
+  }
+}
+
+/** The pages in `engine`, the bundled app served from `bundled`: one row per library. */
+async function runPages(engine, bundled, { rounds = 3, samples = 2000, libs = LIBS.slice(0, 5) }) {
   const servers = await startServers(2, {
     roots: {
       '/bench/': import.meta.dirname,
@@ -107,7 +116,6 @@ export async function benchEngine(engine, { rounds = 3, samples = 2000, libs = L
   } finally {
     await launched.close().catch(() => {});
     await servers.close();
-    await rm(bundled, { recursive: true, force: true });
   }
   const median = (x) => [...x].sort((p, q) => p - q)[Math.floor(x.length / 2)];
   // Each step's median across rounds, in ms (NaN where a page does not go through that step, as penpal's).
