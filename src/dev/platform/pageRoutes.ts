@@ -36,9 +36,8 @@ const SCRIPT_PATH = `${CONTROL_PREFIX}/ui.js`;
  * The messenger page (`/`, with the launch token in its URL), its script, its channel (`/__svc/channel`, a WebSocket:
  * the whole state unless `?revision=` names the one the page has, then each change and each relayed MCP call; the
  * page's answers to those calls come back on it), and the same events as server-sent events for readers
- * (`/__svc/events`). A page of another origin can read none of
- * them (no CORS, and the WebSocket's Origin is checked before the upgrade), and each needs the per-launch token, so a
- * guessed URL gets nothing.
+ * (`/__svc/events`). A page of another origin can read none of them (no CORS, and the WebSocket's Origin is checked
+ * before the upgrade), and each needs the per-launch token, so a guessed URL gets nothing.
  * @internal
  */
 export function pageRoutes(ctx: PageRoutesContext) {
