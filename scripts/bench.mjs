@@ -37,7 +37,7 @@ if (existsSync(chromiumPath)) {
   chromiumNote = `Chromium: SKIPPED (no browser at ${chromiumPath}; apt-get install -y chromium, or set CHROMIUM_PATH).`;
 
 // Firefox ESR and WebKitGTK: the same pages through each engine's own driver, each against its own raw MessagePort.
-const { benchEngine } = await import('./bench/engines.mjs');
+const { benchEngine, stepsText } = await import('./bench/engines.mjs');
 const engineNotes = [];
 for (const [engine, where] of [
   ['firefox', 'Firefox ESR, cross-site frame'],
@@ -88,16 +88,12 @@ for (const t of table) console.log(line(t));
 if (chromiumNote) console.log(chromiumNote);
 for (const note of engineNotes) console.log(note);
 // Where the milliseconds to ready go (scripts/bench/engines.mjs names the steps), raw and svc's three entries.
-const ms = (x) => (Number.isNaN(x) || x === undefined ? '-' : x.toFixed(1));
 for (const [engine, result] of readySteps) {
   const raw = result.find((r) => r.lib === 'raw');
   console.log(`${engine}: time to ready by step, medians in ms (ready, vs raw):`);
   for (const r of result.filter((x) => x.lib === 'raw' || x.lib.startsWith('svc'))) {
-    const { load, call, there, host, back, answer, requested, fetched } = r.steps;
     const vs = r === raw ? '' : `, ${r.readyRatio.toFixed(2)}x`;
-    console.log(
-      `  ${r.lib.padEnd(11)} ${ms(r.ready / 1000)}${vs}: load ${ms(load)} (SDK file requested ${ms(requested)}, fetched ${ms(fetched)}), call ${ms(call)}, hello there ${ms(there)}, host ${ms(host)}, back ${ms(back)}, answer ${ms(answer)}`,
-    );
+    console.log(`  ${r.lib.padEnd(11)} ${(r.ready / 1000).toFixed(1)}${vs}: ${stepsText(r.steps, 1)}`);
   }
 }
 console.log(

@@ -38,6 +38,16 @@ async function bundleApp() {
   return dir;
 }
 
+/**
+ * One page's steps to ready as text (`npm run bench` and scripts/bench/ready.mjs print it), in ms with `digits`
+ * decimals; a step the page does not have (the SDK file of the raw page and of the bundled app) is `-`.
+ */
+export function stepsText(steps, digits) {
+  const ms = (x) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits));
+  const { load, call, there, host, back, answer, requested, fetched } = steps;
+  return `load ${ms(load)} (SDK file requested ${ms(requested)}, fetched ${ms(fetched)}), call ${ms(call)}, hello there ${ms(there)}, host ${ms(host)}, back ${ms(back)}, answer ${ms(answer)}`;
+}
+
 /** Runs the bench pages in `engine`; resolves one row per library, or `{ skipped }` when the engine is missing. */
 export async function benchEngine(engine, options = {}) {
   const missing = engineMissing(engine);
