@@ -1,5 +1,5 @@
 // Debian's Chromium, headless on this kind of machine (no sandbox, no GPU, no background traffic): the flags every
-// browser test and benchmark launches it with (playwright.config.ts, scripts/bench/chromium.mjs).
+// browser test and benchmark launches it with (playwright.config.ts, test/browser/engines, scripts/bench).
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -6,13 +6,15 @@
 //   loaded in Chromium (the URL opens the app) and the app's first bridge call answered, vs a bare node:http server
 //   spawned and its page loaded; and vs the floor of any messenger that frames its app on another site: a bare server
 //   whose page frames a page of another site's (a second server in the same process), ready when that frame's hello
-//   reaches the page. `node scripts/bench/dev.mjs [--quick]`.
+//   reaches the page. Each load starts on an idle browser (`settle`), as a person's does.
+//   `node scripts/bench/dev.mjs [--quick]`.
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CHROMIUM_ARGS } from '../chromiumArgs.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const load = (file) => import(pathToFileURL(resolve(root, file)).href);
@@ -84,13 +86,22 @@ function devPackageLoaded() {
     );
 }
 
+/**
+ * A second's pause before each measured load, so that it starts on an idle browser, as a person's does. A new tab,
+ * and a page just loaded, leave Chromium busy for a few hundred milliseconds more (its renderers' CPU time, read in
+ * /proc, kept growing after the bare page was ready). Back to back, that work ran during the next load, and the bare
+ * server's load took the most of it (its tab was the newest): without the pause the bare server took 165-205 ms and
+ * svc dev 400-490, with it 120-135 and 310-340 (docs/performance.md, item 4's sixth pass).
+ */
+const settle = () => new Promise((done) => setTimeout(done, 1000));
+
 /** Command to ready page, svc dev vs a bare server, in Chromium. */
 export async function benchReady(executablePath) {
   devPackageLoaded();
   const { chromium } = await import('@playwright/test');
   const { buildPollsApp } = await load('examples/polls/build.mjs');
   await buildPollsApp({ api: 'http://127.0.0.1:9' });
-  const launch = () => chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const launch = () => chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   const browser = await launch();
   const floorBrowser = await launch();
   const bareScript = `require('node:http').createServer((q, s) => s.writeHead(200, {'content-type': 'text/html'}).end('<h1>ready</h1>')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })`;
@@ -99,12 +110,14 @@ export async function benchReady(executablePath) {
   const framed = [];
   for (let i = 0; i < (quick ? 1 : 5); i++) {
     const page = await browser.newPage();
+    await settle();
     let started = performance.now();
     const bare = await firstLine(['-e', bareScript]);
     await page.goto(bare.line);
     await page.waitForSelector('h1');
     raw.push(performance.now() - started);
     bare.child.kill();
+    await settle();
     started = performance.now();
     const dev = await firstLine([resolve(root, 'dist/cli.js'), 'dev', 'examples/polls', '--port', '0']);
     // The printed URL opens the app at start (its fragment, #app): no click.
@@ -116,6 +129,7 @@ export async function benchReady(executablePath) {
     // The framed floor in a browser of its own: a frame of another site leaves renderer processes behind (the site's,
     // a spare) that would make svc dev's app start sooner, or the floor's, whichever came second.
     const floorPage = await floorBrowser.newPage();
+    await settle();
     started = performance.now();
     const floor = await firstLine(['-e', framedScript]);
     await floorPage.goto(floor.line);

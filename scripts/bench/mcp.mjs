@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { WebSocket, WebSocketServer } from 'ws';
+import { CHROMIUM_ARGS } from '../chromiumArgs.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const { startDevPlatform } = await import(pathToFileURL(resolve(root, 'packages/svc-sdk-dev/dist/index.js')).href);
@@ -219,7 +220,7 @@ async function pageLegFloor(browser, samples) {
 export async function benchMcp(executablePath, { samples = 200 } = {}) {
   const { chromium } = await import('@playwright/test');
   const platform = await startDevPlatform({ dir: await echoApp(), port: 0 });
-  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   const watch = watchLegs();
   try {
     const page = await browser.newPage();
