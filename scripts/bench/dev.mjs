@@ -90,8 +90,8 @@ function devPackageLoaded() {
  * A second's pause before each measured load, so that it starts on an idle browser, as a person's does. A new tab,
  * and a page just loaded, leave Chromium busy for a few hundred milliseconds more (its renderers' CPU time, read in
  * /proc, kept growing after the bare page was ready). Back to back, that work ran during the next load, and the bare
- * server's load took the most of it (its tab was the newest): without the pause the bare server took 165-205 ms and
- * svc dev 400-490, with it 120-135 and 310-340 (docs/performance.md, item 4's sixth pass).
+ * server's load took the most of it (its tab was the newest): without the pause the bare server took 167-207 ms and
+ * svc dev 400-493, with it 120-135 and 309-342 (docs/performance.md, item 4's sixth pass).
  */
 const settle = () => new Promise((done) => setTimeout(done, 1000));
 
