@@ -21,14 +21,15 @@ export function readySteps(tCall, tSent, end) {
 }
 
 /**
- * The svc pages' run (app-esm.html, app-iife.html, app-bundled.js): the first call timed by step, then `measure`'s
- * round trips, the result left in `window.__result` for engines.mjs. `measure` is passed in rather than imported, so
- * that a page's modules are all asked for at once (an import here would be fetched only after this file).
+ * Every bench app page's run: the first call timed by step, then `measure`'s round trips, the result left in
+ * `window.__result` for engines.mjs. `measure` is passed in rather than imported, so that a page's modules are all
+ * asked for at once (an import here would be fetched only after this file). A page whose first call starts before
+ * this runs (app.html's raw page says hello itself) passes that call's `tCall` and `tSent`.
  */
-export async function runFirstCall(call, measure) {
-  const tCall = performance.now();
+export async function runFirstCall(call, measure, marks = {}) {
+  const tCall = marks.tCall ?? performance.now();
   const answered = call();
-  const tSent = performance.now();
+  const tSent = marks.tSent ?? performance.now();
   const answer = await answered;
   const end = performance.now();
   const ready = (end - window.__t0) * 1000;
