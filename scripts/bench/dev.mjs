@@ -95,6 +95,21 @@ function devPackageLoaded() {
  */
 const settle = () => new Promise((done) => setTimeout(done, 1000));
 
+/**
+ * One measured load: after `settle`, the ms from spawning a command (Node with `args`) to `ready(page)` on the URL it
+ * prints; then the command is stopped with `signal`.
+ */
+async function timeLoad(page, args, ready, signal) {
+  await settle();
+  const started = performance.now();
+  const { child, line } = await firstLine(args);
+  await page.goto(line);
+  await ready(page);
+  const ms = performance.now() - started;
+  child.kill(signal);
+  return ms;
+}
+
 /** Command to ready page, svc dev vs a bare server, in Chromium. */
 export async function benchReady(executablePath) {
   devPackageLoaded();
@@ -105,37 +120,23 @@ export async function benchReady(executablePath) {
   const browser = await launch();
   const floorBrowser = await launch();
   const bareScript = `require('node:http').createServer((q, s) => s.writeHead(200, {'content-type': 'text/html'}).end('<h1>ready</h1>')).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port + '/') })`;
+  // The printed URL opens the app at start (its fragment, #app): no click.
+  const dev = [resolve(root, 'dist/cli.js'), 'dev', 'examples/polls', '--port', '0'];
   const ours = [];
   const raw = [];
   const framed = [];
+  const heading = (page) => page.waitForSelector('h1');
+  // Ready: the app's first bridge call (svc.ui.setTitle('Polls')) has reached the messenger.
+  const appTitled = (page) =>
+    page.waitForFunction(() => document.querySelector('[data-testid=app-title]')?.textContent === 'Polls');
   for (let i = 0; i < (quick ? 1 : 5); i++) {
     const page = await browser.newPage();
-    await settle();
-    let started = performance.now();
-    const bare = await firstLine(['-e', bareScript]);
-    await page.goto(bare.line);
-    await page.waitForSelector('h1');
-    raw.push(performance.now() - started);
-    bare.child.kill();
-    await settle();
-    started = performance.now();
-    const dev = await firstLine([resolve(root, 'dist/cli.js'), 'dev', 'examples/polls', '--port', '0']);
-    // The printed URL opens the app at start (its fragment, #app): no click.
-    await page.goto(dev.line);
-    // Ready: the app's first bridge call (svc.ui.setTitle('Polls')) has reached the messenger.
-    await page.waitForFunction(() => document.querySelector('[data-testid=app-title]')?.textContent === 'Polls');
-    ours.push(performance.now() - started);
-    dev.child.kill('SIGINT');
+    raw.push(await timeLoad(page, ['-e', bareScript], heading));
+    ours.push(await timeLoad(page, dev, appTitled, 'SIGINT'));
     // The framed floor in a browser of its own: a frame of another site leaves renderer processes behind (the site's,
     // a spare) that would make svc dev's app start sooner, or the floor's, whichever came second.
     const floorPage = await floorBrowser.newPage();
-    await settle();
-    started = performance.now();
-    const floor = await firstLine(['-e', framedScript]);
-    await floorPage.goto(floor.line);
-    await floorPage.waitForSelector('h1');
-    framed.push(performance.now() - started);
-    floor.child.kill();
+    framed.push(await timeLoad(floorPage, ['-e', framedScript], heading));
     await floorPage.close();
     await page.close();
   }
