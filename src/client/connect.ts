@@ -58,12 +58,14 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
     // crypto.getRandomValues costs 0.4 ms of the first call.
     const nonce = Math.random().toString(36).slice(2);
     const onMessage = ({ source, origin: from, data: d, ports }: MessageEvent) => {
+      // The data's fields are compared strictly: a loose comparison converts an object (a String object survives
+      // structured clone) to a primitive, which can throw in this listener or let a look-alike through.
       if (
         source != win.parent ||
         from != origin ||
-        d?.svc != 'welcome' ||
-        d.wire != WIRE ||
-        d.nonce != nonce ||
+        d?.svc !== 'welcome' ||
+        d.wire !== WIRE ||
+        d.nonce !== nonce ||
         !ports[0]
       )
         return;

@@ -108,7 +108,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
       (params: any) => {
         const theme = params?.theme;
         // A theme the app cannot style is ignored: listeners and `svc.app.theme` only ever see light or dark.
-        if (theme != 'dark' && theme != 'light') return;
+        if (theme !== 'dark' && theme !== 'light') return;
         snapshot().app.theme = theme;
         for (const listener of listeners) {
           try {

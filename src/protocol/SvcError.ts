@@ -70,7 +70,7 @@ export class SvcError extends Error {
  */
 export function isSvcError(value: unknown): value is SvcError {
   // hasErrorBrand's test written out: the call costs the browser client 10 bytes brotli.
-  return (value as { [ERROR_BRAND]?: string } | undefined)?.[ERROR_BRAND] == 'SvcError';
+  return (value as { [ERROR_BRAND]?: string } | undefined)?.[ERROR_BRAND] === 'SvcError';
 }
 
 /** The wire form of any thrown value; only an SvcError keeps its code and message. */

@@ -18,7 +18,7 @@ export const ERROR_BRAND: unique symbol = Symbol.for('svc-sdk.error') as never;
  */
 export function hasErrorBrand(value: unknown, name: string): boolean {
   // `?.` covers null and undefined; a primitive has no such symbol.
-  return (value as { [ERROR_BRAND]?: string } | undefined)?.[ERROR_BRAND] == name;
+  return (value as { [ERROR_BRAND]?: string } | undefined)?.[ERROR_BRAND] === name;
 }
 
 /**

@@ -42,6 +42,34 @@ afterEach(() => {
 });
 
 describe("the app's side of the bootstrap", () => {
+  it('ignores a welcome whose fields are objects, without throwing, and adopts the exact one after it', async () => {
+    // Found by the property below: structured clone keeps String and Number objects, and a loose comparison converts
+    // them (or throws, for an object whose toString is not a function).
+    const posted: any[] = [];
+    const parent = { postMessage: (m: any) => void posted.push(m) };
+    const win = fakeWindow(parent);
+    (globalThis as any).window = win;
+    const connected = connect(HOST, 3000, [HOST]);
+    const { nonce } = posted[0];
+    const { port1, port2 } = new MessageChannel();
+    const welcome = (data: object) => () => win.dispatch({ source: parent, origin: HOST, data, ports: [port2] });
+    for (const data of [
+      { svc: { toString: new String('') }, wire: 1, nonce },
+      { svc: new String('welcome'), wire: 1, nonce },
+      { svc: 'welcome', wire: new Number(1), nonce },
+      { svc: 'welcome', wire: 1, nonce: new String(nonce) },
+      { svc: 'welcome', wire: { valueOf: 1 }, nonce },
+    ])
+      expect(welcome(data)).not.toThrow();
+    expect(win.listeners.size).toBe(1);
+    welcome({ svc: 'welcome', wire: 1, nonce })();
+    const [transport] = await connected;
+    expect(transport).toBeDefined();
+    expect(win.listeners.size).toBe(0);
+    port1.close();
+    port2.close();
+  });
+
   it('adopts only the exact welcome, ignores every near miss, and removes its listener', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const sources = ['parent', 'sibling', 'self', 'top', null] as const;

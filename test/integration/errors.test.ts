@@ -193,6 +193,11 @@ describe('errors', () => {
     expect(isSvcError(new Error('x'))).toBe(false);
     expect(isSvcError({ name: 'SvcError', code: 'ERR_TIMEOUT' })).toBe(false);
     expect(isSvcError(null)).toBe(false);
+    // A brand that is an object: no conversion to a string, so no throw and no match.
+    const brand = Symbol.for('svc-sdk.error');
+    expect(isSvcError({ [brand]: new String('SvcError') })).toBe(false);
+    expect(() => isSvcError({ [brand]: { toString: new String('') } })).not.toThrow();
+    expect(() => ({ [brand]: { toString: 1 } }) instanceof SvcError).not.toThrow();
   });
 
   it('rejects every pending call with ERR_DISCONNECTED when the host closes, and later calls too', async () => {
@@ -244,5 +249,14 @@ describe('errors', () => {
     await settle();
     expect(c.svc.app.theme).toBe('light');
     expect(await c.svc.auth.state()).toBe('signed-in');
+    // The same on the open channel (the sends above came before the first call opened it), and a String object is
+    // not a theme either (a loose comparison would let it through, as an object); the string is.
+    c.hostEnd.send({ svc: WIRE, method: PEER.theme, params: { theme: 'purple' } });
+    c.hostEnd.send({ svc: WIRE, method: PEER.theme, params: { theme: new String('dark') } });
+    await settle();
+    expect(c.svc.app.theme).toBe('light');
+    c.hostEnd.send({ svc: WIRE, method: PEER.theme, params: { theme: 'dark' } });
+    await settle();
+    expect(c.svc.app.theme).toBe('dark');
   });
 });
