@@ -149,6 +149,24 @@ describe('the package', () => {
     },
   );
 
+  it.runIf(devBuilt)('ends every built file with one source-map comment, naming a map that leads to src/', () => {
+    for (const folder of [`${root}dist`, `${devRoot}/dist`]) {
+      for (const file of readdirSync(folder).filter((f) => /\.c?js$/.test(f))) {
+        const lines = readFileSync(join(folder, file), 'utf8').trimEnd().split('\n');
+        const comments = lines.filter((line) => line.startsWith('//# sourceMappingURL='));
+        expect(comments, file).toEqual([`//# sourceMappingURL=${file}.map`]);
+        expect(lines.at(-1), file).toBe(comments[0]);
+        const map = JSON.parse(readFileSync(join(folder, `${file}.map`), 'utf8'));
+        // Ours lead to src/; a bundled dependency's own maps may name sources its package does not ship.
+        const ours = map.sources.filter((source: string) => !source.includes('node_modules/'));
+        expect(
+          ours.filter((source: string) => !existsSync(join(folder, source))),
+          file,
+        ).toEqual([]);
+      }
+    }
+  });
+
   it('leaves the dev tools out of the svc-sdk tarball: no dev platform, messenger page or MCP bridge', () => {
     const packed: string[] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
