@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { writeAppDir } from './dev/appDir';
 import { FIRST_LINE, spawnProgram } from './helpers/spawnProgram';
@@ -267,6 +268,102 @@ describe('the package', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+    120_000,
+  );
+
+  it.runIf(devBuilt)(
+    'serves a CommonJS backend from its packed tarballs: each entry loads where Node cannot require() an ES module, and TypeScript finds its types under every module resolution',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-cjs-'));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      for (const folder of [root, devRoot])
+        execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], { cwd: dir });
+      const app = join(dir, 'backend');
+      mkdirSync(app);
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'backend', private: true, type: 'commonjs' }));
+      const tarballs = ['svc-sdk', 'svc-sdk-dev'].map((name) => join(dir, `${name}-${pkg.version}.tgz`));
+      const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+      execFileSync('npm', ['install', ...flags, ...tarballs], { cwd: app });
+
+      // Node before 20.19 (and 22.0 to 22.11) cannot require() an ES module; this flag makes a newer Node do the same.
+      const noRequireEsm = '--no-experimental-require-module';
+      if (process.allowedNodeEnvironmentFlags.has(noRequireEsm)) {
+        const run = (code: string) =>
+          spawnSync(process.execPath, [noRequireEsm, '--input-type=commonjs', '-e', code], {
+            cwd: app,
+            encoding: 'utf8',
+          });
+        // jose, a dependency, is published as an ES module only: without the flag's effect this test proves nothing.
+        expect(run("require('jose')").stderr).toContain('ERR_REQUIRE_ESM');
+        const loaded = run(`
+          const entries = ['svc-sdk', 'svc-sdk/global', 'svc-sdk/host', 'svc-sdk/host/core', 'svc-sdk/mock',
+            'svc-sdk/manifest', 'svc-sdk/package', 'svc-sdk/server', 'svc-sdk-dev'];
+          for (const entry of entries) require(entry);
+          const { createTokenVerifier } = require('svc-sdk/server');
+          const { subtle } = globalThis.crypto;
+          (async () => {
+            const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+            const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+            const now = Math.floor(Date.now() / 1000);
+            const sign = async (aud) => {
+              const input = part({ alg: 'ES256', typ: 'JWT' }) + '.' + part({ iss: 'http://idp/realms/acme', sub: 'u1', aud, exp: now + 60 });
+              const signature = await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, Buffer.from(input));
+              return input + '.' + Buffer.from(signature).toString('base64url');
+            };
+            const verifier = createTokenVerifier({ authUrl: 'http://idp', realm: 'acme', audience: 'polls', keys: async () => pair.publicKey });
+            const { sub } = await verifier.verify(await sign('polls'));
+            const refused = await verifier.verify(await sign('other')).catch((e) => e.reason);
+            console.log(JSON.stringify([entries.length, sub, refused]));
+          })();`);
+        expect(loaded.stderr).toBe('');
+        expect(JSON.parse(loaded.stdout)).toEqual([9, 'u1', 'wrong-audience']);
+      }
+
+      // The same imports, type-checked with the declarations of both packages checked too (no skipLibCheck).
+      const source = `import { svc, isSvcError } from 'svc-sdk';
+        import { createTokenVerifier, type TokenKeyResolver, type VerifiedToken } from 'svc-sdk/server';
+        import { createMockHost } from 'svc-sdk/mock';
+        import { validateManifest } from 'svc-sdk/manifest';
+        import { createHost } from 'svc-sdk/host';
+        import { startDevPlatform } from 'svc-sdk-dev';
+        declare const keys: TokenKeyResolver;
+        export async function check(token: string): Promise<[unknown, boolean, number | undefined, string | undefined]> {
+          const verified: VerifiedToken = await createTokenVerifier({ authUrl: 'http://idp', realm: 'acme', audience: 'polls', keys }).verify(token);
+          void [createMockHost, validateManifest, createHost, startDevPlatform];
+          return [await svc.room.current(), isSvcError(verified), verified.claims.exp, verified.claims.act?.sub];
+        }`;
+      const typeErrors = (file: string, options: ts.CompilerOptions, text = source) => {
+        writeFileSync(join(app, file), text);
+        const program = ts.createProgram([join(app, file)], {
+          ...options,
+          target: ts.ScriptTarget.ES2022,
+          lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
+          strict: true,
+          noEmit: true,
+          ignoreDeprecations: '6.0',
+        });
+        return ts
+          .getPreEmitDiagnostics(program)
+          .map((d) => `${d.file?.fileName.replace(app, '')}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+      };
+      const { ModuleKind: Module, ModuleResolutionKind: Resolution } = ts;
+      expect(typeErrors('node16.ts', { module: Module.Node16, moduleResolution: Resolution.Node16 })).toEqual([]);
+      expect(typeErrors('node16.mts', { module: Module.Node16, moduleResolution: Resolution.Node16 })).toEqual([]);
+      expect(typeErrors('nodenext.ts', { module: Module.NodeNext, moduleResolution: Resolution.NodeNext })).toEqual([]);
+      expect(typeErrors('bundler.ts', { module: Module.ESNext, moduleResolution: Resolution.Bundler })).toEqual([]);
+      // node10, the resolution of TypeScript 5's `"module": "commonjs"`, reads no exports map: typesVersions.
+      expect(typeErrors('node10.ts', { module: Module.CommonJS, moduleResolution: Resolution.Node10 })).toEqual([]);
+      // jose's key sets are key resolvers as the verifier types them.
+      const withJose = `import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
+        import { createTokenVerifier } from 'svc-sdk/server';
+        const options = { authUrl: 'http://idp', realm: 'acme', audience: 'polls' };
+        createTokenVerifier({ ...options, keys: createLocalJWKSet({ keys: [] }) });
+        createTokenVerifier({ ...options, keys: createRemoteJWKSet(new URL('http://idp/certs')) });`;
+      const nodeNext = { module: Module.NodeNext, moduleResolution: Resolution.NodeNext };
+      expect(typeErrors('jose.mts', nodeNext, withJose)).toEqual([]);
     },
     120_000,
   );

@@ -1,13 +1,37 @@
-import {
-  createRemoteJWKSet,
-  customFetch,
-  decodeJwt,
-  errors,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  jwtVerify,
-} from 'jose';
+import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify } from 'jose';
 import { SvcTokenError, type TokenFailure } from './SvcTokenError';
+
+// The public types below are the package's own, not jose's: the CommonJS build carries jose (it is published as an
+// ES module only), so its declarations cannot import jose's under `"module": "node16"`.
+
+/**
+ * Finds the key that verifies a token, from its protected header. jose's `createLocalJWKSet(jwks)` and
+ * `createRemoteJWKSet(url)` return one.
+ * @public
+ */
+export type TokenKeyResolver = (
+  protectedHeader: { alg?: string; kid?: string; [parameter: string]: unknown },
+  token: { protected?: string; payload: string | Uint8Array; signature: string },
+) => Promise<CryptoKey | Uint8Array> | CryptoKey | Uint8Array;
+
+/**
+ * A token's claims: the registered ones (RFC 7519, section 4.1), the platform's `scope` and `act`, and any other.
+ * @public
+ */
+export interface TokenClaims {
+  iss?: string;
+  sub?: string;
+  aud?: string | string[];
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  jti?: string;
+  /** The granted scopes, separated by spaces. */
+  scope?: string;
+  /** The agent acting for the user, when one is. */
+  act?: { sub?: string };
+  [claim: string]: unknown;
+}
 
 /**
  * Options of {@link createTokenVerifier}.
@@ -30,8 +54,8 @@ export interface TokenVerifierOptions {
   cacheMaxAgeMs?: number;
   /** A `fetch` for the key set (tests, proxies). */
   fetch?: typeof fetch;
-  /** Keys to use instead of fetching them (a `jose` key resolver). */
-  keys?: JWTVerifyGetKey;
+  /** Keys to use instead of fetching them, such as jose's `createLocalJWKSet(jwks)`. */
+  keys?: TokenKeyResolver;
 }
 
 /**
@@ -46,7 +70,7 @@ export interface VerifiedToken {
   /** Present when an AI agent acts for the user (`act.sub`): apply the agent's limits. */
   actor?: { sub: string };
   /** Every claim. */
-  claims: JWTPayload & { scope?: string; act?: { sub?: string } };
+  claims: TokenClaims;
 }
 
 /**

@@ -39,6 +39,8 @@ export { SvcApiError, isSvcApiError } from './SvcApiError';
 export { PROBLEMS, createProblem, problemName, type Problem, type ProblemName } from './problems';
 export {
   createTokenVerifier,
+  type TokenClaims,
+  type TokenKeyResolver,
   type TokenVerifier,
   type TokenVerifierOptions,
   type VerifiedToken,

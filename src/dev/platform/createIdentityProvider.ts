@@ -1,4 +1,5 @@
-import { exportJWK, generateKeyPair, type JWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
+import { exportJWK, generateKeyPair, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
+import type { TokenClaims } from '../../server/createTokenVerifier';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../tokenExchangeForm';
 
 /** The actor token type of the platform (RFC 8693 section 3). */
@@ -30,6 +31,23 @@ export interface IdentityProviderOptions {
   }): { appUserId: string; scopes: string[] } | { refuse: string; error?: 'invalid_grant' | 'invalid_target' };
 }
 
+/**
+ * A public key of the realm, as `…/protocol/openid-connect/certs` serves it (RFC 7517). The package's own type, not
+ * jose's: svc-sdk-dev's CommonJS build carries jose, so its declarations do not import jose's.
+ * @internal
+ */
+export interface RealmKey {
+  kid: string;
+  alg: string;
+  use: 'sig';
+  kty?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+  n?: string;
+  e?: string;
+}
+
 /** An OAuth error answer of the token endpoint. @internal */
 export interface TokenAnswer {
   status: number;
@@ -49,7 +67,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
   const alg = options.algorithm ?? 'ES256';
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
   const kid = `dev-${crypto.randomUUID().slice(0, 8)}`;
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  const jwk: RealmKey = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
   const jwks = { keys: [jwk] };
   const keySet = createLocalJWKSet(jwks);
   const issuer = `${options.authUrl}/realms/${options.realm}`;
@@ -104,7 +122,9 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
     /** Issues an agent's actor token. */
     actorToken: (agentId: string, seconds = 3600) => sign({ kind: 'agent' }, agentId, PLATFORM_AUDIENCE, seconds),
     /** Verifies a token this realm issued for any audience (the server API's `/agents/verify`). */
-    verify: (token: string, audience: string) => jwtVerify(token, keySet, { issuer, audience }),
+    verify: async (token: string, audience: string): Promise<{ payload: TokenClaims }> => ({
+      payload: (await jwtVerify(token, keySet, { issuer, audience })).payload,
+    }),
     /** The token endpoint: an `application/x-www-form-urlencoded` body in, an OAuth answer out. */
     async exchange(form: URLSearchParams): Promise<TokenAnswer> {
       // RFC 6749 section 3.2: a parameter sent twice is refused, as is a request without grant_type.

@@ -56,7 +56,7 @@ export function serverApiRoutes(ctx: ServerApiRoutesContext) {
           secrets: ctx.secrets,
           take: ctx.take,
           notificationsScope: 'svc.notifications',
-          verifyToken: async (t) => (await ctx.idp.verify(t, ctx.audience)).payload as { sub?: string },
+          verifyToken: async (t) => (await ctx.idp.verify(t, ctx.audience)).payload,
           changed: ctx.changed,
         },
       );
