@@ -336,9 +336,9 @@ describe('the package', () => {
       const typeErrors = (file: string, options: ts.CompilerOptions, text = source) => {
         writeFileSync(join(app, file), text);
         const program = ts.createProgram([join(app, file)], {
-          ...options,
           target: ts.ScriptTarget.ES2022,
           lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+          ...options,
           typeRoots: [join(root, 'node_modules/@types')],
           types: ['node'],
           strict: true,
@@ -364,6 +364,11 @@ describe('the package', () => {
         createTokenVerifier({ ...options, keys: createRemoteJWKSet(new URL('http://idp/certs')) });`;
       const nodeNext = { module: Module.NodeNext, moduleResolution: Resolution.NodeNext };
       expect(typeErrors('jose.mts', nodeNext, withJose)).toEqual([]);
+      // A backend compiled with Node's types alone, without the DOM library. (Not svc-sdk-dev: hono's declarations,
+      // which its platform's types name, need the DOM library's.)
+      const backend = `import { createServerClient, createTokenVerifier, requireToken, verifySignature } from 'svc-sdk/server';
+        export const used = [createServerClient, createTokenVerifier, requireToken, verifySignature];`;
+      expect(typeErrors('backend.ts', { ...nodeNext, lib: ['lib.es2022.d.ts'] }, backend)).toEqual([]);
     },
     120_000,
   );

@@ -5,6 +5,18 @@ import { SvcTokenError, type TokenFailure } from './SvcTokenError';
 // ES module only), so its declarations cannot import jose's under `"module": "node16"`.
 
 /**
+ * A public key that verifies tokens: a Web Crypto `CryptoKey`, described by its members so that a backend compiled
+ * with Node's types alone, without the DOM library, can name it.
+ * @public
+ */
+export interface TokenKey {
+  readonly type: string;
+  readonly algorithm: { name: string };
+  readonly extractable: boolean;
+  readonly usages: readonly string[];
+}
+
+/**
  * Finds the key that verifies a token, from its protected header. jose's `createLocalJWKSet(jwks)` and
  * `createRemoteJWKSet(url)` return one.
  * @public
@@ -12,7 +24,7 @@ import { SvcTokenError, type TokenFailure } from './SvcTokenError';
 export type TokenKeyResolver = (
   protectedHeader: { alg?: string; kid?: string; [parameter: string]: unknown },
   token: { protected?: string; payload: string | Uint8Array; signature: string },
-) => Promise<CryptoKey | Uint8Array> | CryptoKey | Uint8Array;
+) => Promise<TokenKey> | TokenKey;
 
 /**
  * A token's claims: the registered ones (RFC 7519, section 4.1), the platform's `scope` and `act`, and any other.

@@ -40,6 +40,7 @@ export { PROBLEMS, createProblem, problemName, type Problem, type ProblemName } 
 export {
   createTokenVerifier,
   type TokenClaims,
+  type TokenKey,
   type TokenKeyResolver,
   type TokenVerifier,
   type TokenVerifierOptions,
