@@ -168,6 +168,45 @@ describe('the package', () => {
     }
   });
 
+  it.runIf(devBuilt)(
+    "ships each package's MIT license, and the notice and license text of every package its built files carry",
+    () => {
+      for (const folder of [root, `${devRoot}/`]) {
+        const packed: string[] = JSON.parse(
+          execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: folder, encoding: 'utf8' }),
+        )[0].files.map((f: { path: string }) => f.path);
+        expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'dist/THIRD-PARTY-NOTICES.md']));
+        expect(readFileSync(`${folder}LICENSE`, 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 /);
+        expect(JSON.parse(readFileSync(`${folder}package.json`, 'utf8')).license).toBe('MIT');
+
+        const notices = readFileSync(`${folder}dist/THIRD-PARTY-NOTICES.md`, 'utf8');
+        const sections = notices.split(/^## /m).slice(1);
+        const named = new Map(sections.map((section) => [section.slice(0, section.indexOf(' ')), section]));
+        for (const section of sections)
+          expect(section, section.split('\n')[0]).toMatch(
+            /Permission is hereby granted|Apache License|Redistribution and use|ships no license file\. License: MIT/,
+          );
+        // Every package a map names is there, or is its own project's unpublished part (same scope).
+        for (const mapFile of readdirSync(`${folder}dist`).filter((f) => f.endsWith('.map'))) {
+          const { sources } = JSON.parse(readFileSync(`${folder}dist/${mapFile}`, 'utf8'));
+          for (const source of sources as string[]) {
+            if (!source.includes('node_modules/')) continue;
+            const [first = '', second = ''] = source.split('node_modules/').at(-1)!.split('/');
+            const name = first.startsWith('@') ? `${first}/${second}` : first;
+            const sameScope = first.startsWith('@') && [...named.keys()].some((n) => n.startsWith(`${first}/`));
+            expect(named.has(name) || sameScope, `${mapFile}: ${name}`).toBe(true);
+          }
+        }
+        if (folder === root) expect([...named.keys()]).toEqual(['@babel/parser', 'jose']);
+        else {
+          expect(named.get('fast-uri')).toContain('(BSD-3-Clause)');
+          expect(named.get('@modelcontextprotocol/server')).toContain('(Apache-2.0)');
+          expect([...named.keys()]).toEqual(expect.arrayContaining(['hono', '@hono/node-server', 'zod', 'preact']));
+        }
+      }
+    },
+  );
+
   it('leaves the dev tools out of the svc-sdk tarball: no dev platform, messenger page or MCP bridge', () => {
     const packed: string[] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
