@@ -63,28 +63,6 @@ const library = {
   plugins: [oneSourceMapComment],
 } satisfies Options;
 
-/** Dependencies published as ES modules only: the CommonJS builds carry them (below). */
-const ESM_ONLY: (string | RegExp)[] = ['jose'];
-
-/**
- * Splits a library config in two: the ES module build imports every dependency, and the CommonJS build bundles the
- * ones published as ES modules only. Node before 20.19 (and 22.0 to 22.11) cannot `require()` an ES module, so
- * `server.cjs`'s `require('jose')` failed there with ERR_REQUIRE_ESM, though both packages say Node 20. The ES
- * module build keeps the import, so an `npm update` reaches jose. The declarations name no type of jose's (a
- * CommonJS file's declarations cannot import an ES module under `"module": "node16"`): test/package.test.ts.
- */
-function esmAndCjs(options: Options & { external: (string | RegExp)[] }): Options[] {
-  return [
-    { ...options, format: ['esm'] },
-    {
-      ...options,
-      format: ['cjs'],
-      external: options.external.filter((name) => !ESM_ONLY.includes(name)),
-      noExternal: ESM_ONLY,
-    },
-  ];
-}
-
 /** What every classic script shares (the script tag, the native adapter): one minified file, `.js`. */
 const script = {
   format: ['iife'],
@@ -101,13 +79,13 @@ export default defineConfig([
     ...library,
     splitting: false,
   },
-  ...esmAndCjs({
+  {
     entry: entries,
     external: ['svc-sdk'],
     ...library,
     splitting: true,
-  }),
-  ...esmAndCjs({
+  },
+  {
     // svc-sdk-dev's library: what `svc-sdk/dev` exported before the split (startDevPlatform and its types).
     entry: { index: 'src/dev/index.ts' },
     outDir: DEV_DIST,
@@ -116,7 +94,7 @@ export default defineConfig([
     splitting: true,
     // import.meta.url in the CommonJS build too (svc-sdk-dev finds its page script beside itself).
     shims: true,
-  }),
+  },
   {
     // The simulated messenger's page script: one browser module with everything it needs bundled in.
     entry: { 'dev-ui': 'src/dev/messenger/main.tsx' },

@@ -1,7 +1,7 @@
 // Writes THIRD-PARTY-NOTICES.md into each built folder (dist/ and packages/svc-sdk-dev/dist/): every package whose
 // code a built file carries, with its version, its license, the files that carry it, and its license text. MIT,
-// BSD-3-Clause and Apache-2.0 all ask that the notice travel with copies of the code, and the bins and the CommonJS
-// builds bundle their dependencies. The list is read from the source maps, so it names what was bundled, not what
+// BSD-3-Clause and Apache-2.0 all ask that the notice travel with copies of the code, and the bins and the messenger
+// page bundle their dependencies. The list is read from the source maps, so it names what was bundled, not what
 // package.json declares. `npm run build` runs it after tsup (`postbuild`); test/package.test.ts checks the result.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -103,5 +103,6 @@ for (const folder of FOLDERS.map((name) => join(root, name))) {
     ...carried.map(notice),
   ].join('\n');
   writeFileSync(join(folder, 'THIRD-PARTY-NOTICES.md'), `${text.trimEnd()}\n`);
-  console.log(`notices: ${folder.slice(root.length + 1)}/THIRD-PARTY-NOTICES.md names ${carried.length} packages.`);
+  const count = `${carried.length} package${carried.length === 1 ? '' : 's'}`;
+  console.log(`notices: ${folder.slice(root.length + 1)}/THIRD-PARTY-NOTICES.md names ${count}.`);
 }

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify } from 'jose';
 import { SvcTokenError, type TokenFailure } from './SvcTokenError';
 
-// The public types below are the package's own, not jose's: the CommonJS build carries jose (it is published as an
-// ES module only), so its declarations cannot import jose's under `"module": "node16"`.
+// The public types below are the package's own, not jose's: jose is published as an ES module only, and the CommonJS
+// build's declarations cannot import an ES module's under `"module": "node16"`.
 
 /**
  * A public key that verifies tokens: a Web Crypto `CryptoKey`, described by its members so that a backend compiled

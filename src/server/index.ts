@@ -1,6 +1,6 @@
 /**
  * `svc-sdk/server`: the vendor backend's side. Verifies the app's tokens and the platform's webhooks, and calls
- * the server API with signed requests. Web standards only (Web Crypto, fetch, Request/Response): Node 20+, Deno,
+ * the server API with signed requests. Web standards only (Web Crypto, fetch, Request/Response): Node 20.19+, Deno,
  * Bun and edge workers.
  * @packageDocumentation
  */

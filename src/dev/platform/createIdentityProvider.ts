@@ -33,7 +33,7 @@ export interface IdentityProviderOptions {
 
 /**
  * A public key of the realm, as `…/protocol/openid-connect/certs` serves it (RFC 7517). The package's own type, not
- * jose's: svc-sdk-dev's CommonJS build carries jose, so its declarations do not import jose's.
+ * jose's: jose is published as an ES module only, and the CommonJS build's declarations cannot import its types.
  * @internal
  */
 export interface RealmKey {
