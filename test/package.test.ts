@@ -393,6 +393,17 @@ describe('the package', () => {
       expect(typeErrors('bundler.ts', { module: Module.ESNext, moduleResolution: Resolution.Bundler })).toEqual([]);
       // node10, the resolution of TypeScript 5's `"module": "commonjs"`, reads no exports map: typesVersions.
       expect(typeErrors('node10.ts', { module: Module.CommonJS, moduleResolution: Resolution.Node10 })).toEqual([]);
+      // The published contract as JSON modules, by the exports map or by typesVersions.
+      const json = `import contract from 'svc-sdk/server-api.openapi.json';
+        import vectors from 'svc-sdk/signing-vectors.json';
+        import schema from 'svc-sdk/manifest.schema.json';
+        export const read: [string, number, string] = [contract.openapi, vectors.vectors.length, schema.$schema];`;
+      const jsonModules = { resolveJsonModule: true, esModuleInterop: true };
+      for (const [file, resolution] of [
+        ['json-node10.ts', { module: Module.CommonJS, moduleResolution: Resolution.Node10 }],
+        ['json-bundler.ts', { module: Module.ESNext, moduleResolution: Resolution.Bundler }],
+      ] as const)
+        expect(typeErrors(file, { ...resolution, ...jsonModules }, json)).toEqual([]);
       // jose's key sets are key resolvers as the verifier types them.
       const withJose = `import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
         import { createTokenVerifier } from 'svc-sdk/server';
