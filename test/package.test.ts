@@ -32,6 +32,22 @@ describe('the package', () => {
     expect(pkg.sideEffects).toEqual(['./dist/global.js', './dist/global.cjs', './dist/svc.global.js']);
   });
 
+  it('leaves npm nothing to correct in either package.json (npm publish applies what npm pkg fix does)', () => {
+    for (const file of [`${root}package.json`, `${devRoot}/package.json`]) {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-pkg-fix-'));
+      try {
+        writeFileSync(join(dir, 'package.json'), readFileSync(file));
+        execFileSync('npm', ['pkg', 'fix'], { cwd: dir, stdio: 'ignore' });
+        // npm wrote the file back as it would publish it; its bins, for one, lose a leading './'.
+        expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')), file).toEqual(
+          JSON.parse(readFileSync(file, 'utf8')),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it.runIf(built)(
     'imports every entry, ESM and CJS, where there is no window, and fails calls with ERR_NO_HOST',
     () => {
