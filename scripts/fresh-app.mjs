@@ -38,7 +38,8 @@ execSync('npm run build --silent -- --silent', { cwd: root, stdio: 'inherit' });
 const packed = (folder) =>
   join(root, execSync(`npm pack --silent ${folder}`, { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1));
 const tarball = packed('.');
-const devTarball = packed('packages/svc-sdk-dev');
+// './': npm reads a bare 'packages/svc-sdk-dev' as a GitHub repository's shorthand.
+const devTarball = packed('./packages/svc-sdk-dev');
 writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }, null, 2));
 step(
   'install',
