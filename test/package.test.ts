@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -328,7 +328,7 @@ describe('the package', () => {
   );
 
   it.runIf(devBuilt)(
-    'serves a CommonJS backend from its packed tarballs: every entry loads by require() and verifies a token, and TypeScript finds the types under every module resolution',
+    'serves a CommonJS backend from its packed tarballs: every entry loads by require() and verifies a token, and TypeScript 5.7 and 6.0 find the types under every module resolution',
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-cjs-'));
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -339,7 +339,9 @@ describe('the package', () => {
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'backend', private: true, type: 'commonjs' }));
       const tarballs = ['svc-sdk', 'svc-sdk-dev'].map((name) => join(dir, `${name}-${pkg.version}.tgz`));
       const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-      execFileSync('npm', ['install', ...flags, ...tarballs], { cwd: app });
+      // TypeScript 5.7 beside them, the oldest the declarations support (below).
+      execFileSync('npm', ['install', ...flags, ...tarballs, 'typescript@5.7.3'], { cwd: app });
+      const typescript57: typeof ts = createRequire(join(app, 'package.json'))('typescript');
 
       // Every entry by require(), and a real token verified through the CommonJS build (jose, which it requires, is
       // published as an ES module only: Node loads it by require() from 20.19 and 22.12, the releases engines names).
@@ -386,53 +388,62 @@ describe('the package', () => {
           void [createMockHost, validateManifest, createHost, startDevPlatform];
           return [await svc.room.current(), isSvcError(verified), verified.claims.exp, verified.claims.act?.sub];
         }`;
-      const typeErrors = (file: string, options: ts.CompilerOptions, text = source) => {
-        writeFileSync(join(app, file), text);
-        const program = ts.createProgram([join(app, file)], {
-          target: ts.ScriptTarget.ES2022,
-          lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-          ...options,
-          typeRoots: [join(root, 'node_modules/@types')],
-          types: ['node'],
-          strict: true,
-          noEmit: true,
-          ignoreDeprecations: '6.0',
-        });
-        return ts
-          .getPreEmitDiagnostics(program)
-          .map((d) => `${d.file?.fileName.replace(app, '')}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-      };
-      const { ModuleKind: Module, ModuleResolutionKind: Resolution } = ts;
-      expect(typeErrors('node16.ts', { module: Module.Node16, moduleResolution: Resolution.Node16 })).toEqual([]);
-      expect(typeErrors('node16.mts', { module: Module.Node16, moduleResolution: Resolution.Node16 })).toEqual([]);
-      expect(typeErrors('nodenext.ts', { module: Module.NodeNext, moduleResolution: Resolution.NodeNext })).toEqual([]);
-      expect(typeErrors('bundler.ts', { module: Module.ESNext, moduleResolution: Resolution.Bundler })).toEqual([]);
-      // node10, the resolution of TypeScript 5's `"module": "commonjs"`, reads no exports map: typesVersions.
-      expect(typeErrors('node10.ts', { module: Module.CommonJS, moduleResolution: Resolution.Node10 })).toEqual([]);
-      // The published contract as JSON modules, by the exports map or by typesVersions.
-      const json = `import contract from 'svc-sdk/server-api.openapi.json';
-        import vectors from 'svc-sdk/signing-vectors.json';
-        import schema from 'svc-sdk/manifest.schema.json';
-        export const read: [string, number, string] = [contract.openapi, vectors.vectors.length, schema.$schema];`;
-      const jsonModules = { resolveJsonModule: true, esModuleInterop: true };
-      for (const [file, resolution] of [
-        ['json-node10.ts', { module: Module.CommonJS, moduleResolution: Resolution.Node10 }],
-        ['json-bundler.ts', { module: Module.ESNext, moduleResolution: Resolution.Bundler }],
-      ] as const)
-        expect(typeErrors(file, { ...resolution, ...jsonModules }, json)).toEqual([]);
-      // jose's key sets are key resolvers as the verifier types them.
-      const withJose = `import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
-        import { createTokenVerifier } from 'svc-sdk/server';
-        const options = { authUrl: 'http://idp', realm: 'acme', audience: 'polls' };
-        createTokenVerifier({ ...options, keys: createLocalJWKSet({ keys: [] }) });
-        createTokenVerifier({ ...options, keys: createRemoteJWKSet(new URL('http://idp/certs')) });`;
-      const nodeNext = { module: Module.NodeNext, moduleResolution: Resolution.NodeNext };
-      expect(typeErrors('jose.mts', nodeNext, withJose)).toEqual([]);
-      // A backend compiled with Node's types alone, without the DOM library. (Not svc-sdk-dev: hono's declarations,
-      // which its platform's types name, need the DOM library's.)
-      const backend = `import { createServerClient, createTokenVerifier, requireToken, verifySignature } from 'svc-sdk/server';
-        export const used = [createServerClient, createTokenVerifier, requireToken, verifySignature];`;
-      expect(typeErrors('backend.ts', { ...nodeNext, lib: ['lib.es2022.d.ts'] }, backend)).toEqual([]);
+      // TypeScript 6.0 (what this repository builds with) and 5.7, the oldest the declarations support: it is the first
+      // with typed arrays generic over their buffer (`Uint8Array<ArrayBuffer>`), which Web Crypto's types need.
+      for (const compiler of [ts, typescript57]) {
+        const typeErrors = (file: string, options: ts.CompilerOptions, text = source) => {
+          writeFileSync(join(app, file), text);
+          const program = compiler.createProgram([join(app, file)], {
+            target: compiler.ScriptTarget.ES2022,
+            lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+            ...options,
+            typeRoots: [join(root, 'node_modules/@types')],
+            types: ['node'],
+            strict: true,
+            noEmit: true,
+            // What `tsc --init` writes, and TypeScript 6 always does: zod's declarations need it.
+            esModuleInterop: true,
+            ...(compiler.version.startsWith('5.') ? {} : { ignoreDeprecations: '6.0' }),
+          });
+          return compiler
+            .getPreEmitDiagnostics(program)
+            .map(
+              (d) =>
+                `TypeScript ${compiler.version}, ${d.file?.fileName.replace(app, '')}: ${compiler.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+            );
+        };
+        const { ModuleKind: Module, ModuleResolutionKind: Resolution } = compiler;
+        const node16 = { module: Module.Node16, moduleResolution: Resolution.Node16 };
+        const nodeNext = { module: Module.NodeNext, moduleResolution: Resolution.NodeNext };
+        const bundler = { module: Module.ESNext, moduleResolution: Resolution.Bundler };
+        // node10, the resolution of TypeScript 5's `"module": "commonjs"`, reads no exports map: typesVersions.
+        const node10 = { module: Module.CommonJS, moduleResolution: Resolution.Node10 };
+        expect(typeErrors('node16.ts', node16)).toEqual([]);
+        expect(typeErrors('node16.mts', node16)).toEqual([]);
+        expect(typeErrors('nodenext.ts', nodeNext)).toEqual([]);
+        expect(typeErrors('bundler.ts', bundler)).toEqual([]);
+        expect(typeErrors('node10.ts', node10)).toEqual([]);
+        // The published contract as JSON modules, by the exports map or by typesVersions.
+        const json = `import contract from 'svc-sdk/server-api.openapi.json';
+          import vectors from 'svc-sdk/signing-vectors.json';
+          import schema from 'svc-sdk/manifest.schema.json';
+          export const read: [string, number, string] = [contract.openapi, vectors.vectors.length, schema.$schema];`;
+        const jsonModules = { resolveJsonModule: true };
+        expect(typeErrors('json-node10.ts', { ...node10, ...jsonModules }, json)).toEqual([]);
+        expect(typeErrors('json-bundler.ts', { ...bundler, ...jsonModules }, json)).toEqual([]);
+        // jose's key sets are key resolvers as the verifier types them.
+        const withJose = `import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
+          import { createTokenVerifier } from 'svc-sdk/server';
+          const options = { authUrl: 'http://idp', realm: 'acme', audience: 'polls' };
+          createTokenVerifier({ ...options, keys: createLocalJWKSet({ keys: [] }) });
+          createTokenVerifier({ ...options, keys: createRemoteJWKSet(new URL('http://idp/certs')) });`;
+        expect(typeErrors('jose.mts', nodeNext, withJose)).toEqual([]);
+        // A backend compiled with Node's types alone, without the DOM library. (Not svc-sdk-dev: hono's declarations,
+        // which its platform's types name, need the DOM library's.)
+        const backend = `import { createServerClient, createTokenVerifier, requireToken, verifySignature } from 'svc-sdk/server';
+          export const used = [createServerClient, createTokenVerifier, requireToken, verifySignature];`;
+        expect(typeErrors('backend.ts', { ...nodeNext, lib: ['lib.es2022.d.ts'] }, backend)).toEqual([]);
+      }
     },
     120_000,
   );
