@@ -59,7 +59,10 @@ const library = {
   dts,
   sourcemap: true,
   target: 'es2022',
-  treeshake: true,
+  // Rollup tree-shakes each file with the others as externals, and kept esbuild's bare `import './chunk-….js'` lines
+  // (an external may have side effects). package.json says the chunks have none, so bundlers dropped those lines
+  // anyway, and esbuild (Vite's dependency optimizer too) warned about each one to everyone who bundled svc-sdk/host.
+  treeshake: { moduleSideEffects: (id: string, external: boolean) => !(external && /^\.\/chunk-/.test(id)) },
   plugins: [oneSourceMapComment],
 } satisfies Options;
 

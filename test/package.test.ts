@@ -232,6 +232,29 @@ describe('the package', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@cfworker/json-schema', '@noble/hashes', 'jose', 'zod']);
   });
 
+  it.runIf(built)('bundles each entry with esbuild, as an app or a host does, without a warning', async () => {
+    const entries = Object.keys(pkg.exports)
+      .filter((path) => typeof pkg.exports[path] !== 'string')
+      .map((path) => path.replace(/^\./, 'svc-sdk'));
+    expect(entries.length).toBeGreaterThan(6);
+    for (const entry of entries) {
+      const { warnings, errors } = await build({
+        stdin: { contents: `import * as entry from '${entry}';\nconsole.log(entry);`, resolveDir: root },
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        logLevel: 'silent',
+      });
+      // Before, each bare `import './chunk-….js'` of a file drew "Ignoring this import because … was marked as having
+      // no side effects".
+      expect(
+        [...errors, ...warnings].map((m) => m.text),
+        entry,
+      ).toEqual([]);
+    }
+  });
+
   it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
     const context: any = {};
     runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);
