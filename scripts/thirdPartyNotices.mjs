@@ -11,24 +11,23 @@ const FOLDERS = ['dist', 'packages/svc-sdk-dev/dist'];
 const LICENSE_FILE = /^(licen[cs]e|copying)(\.(md|txt))?$/i;
 
 /**
- * The package a bundled source belongs to: its name, and its version when the path says it (a pnpm store path, as in
- * the MCP SDK's own bundle). Undefined for our own sources.
+ * The package a bundled source belongs to: its name, the folder the path names for it, and its version when the path
+ * says it (a pnpm store path, as in the MCP SDK's own bundle). Undefined for our own sources.
  */
 function packageOf(file) {
   const parts = file.split('/');
   const at = parts.lastIndexOf('node_modules');
   if (at < 0) return undefined;
-  const name = parts[at + 1].startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1];
+  const end = at + (parts[at + 1].startsWith('@') ? 3 : 2);
+  const name = parts.slice(at + 1, end).join('/');
   const store = parts.slice(0, at).findLast((part) => part.startsWith(`${name.replace('/', '+')}@`));
-  return { name, version: store?.slice(name.length + 1).split('_')[0] };
+  return { name, named: parts.slice(0, end).join('/'), version: store?.slice(name.length + 1).split('_')[0] };
 }
 
-/** An installed copy of a package: the folder the path names, or one of the same name beside the build. */
-function installedDir(file, name) {
-  const at = file.lastIndexOf(`/node_modules/${name}/`);
-  const named = at < 0 ? undefined : file.slice(0, at + `/node_modules/${name}`.length);
-  return [named, join(root, 'node_modules', name), join(root, 'packages/svc-sdk-dev/node_modules', name)].find(
-    (dir) => dir && existsSync(join(dir, 'package.json')),
+/** An installed copy of a package: the folder its path names, or one of the same name beside the build. */
+function installedDir({ name, named }) {
+  return [named, join(root, 'node_modules', name), join(root, 'packages/svc-sdk-dev/node_modules', name)].find((dir) =>
+    existsSync(join(dir, 'package.json')),
   );
 }
 
@@ -48,9 +47,9 @@ function bundledPackages(folder) {
       const file = resolve(folder, map.sourceRoot ?? '', source);
       const pkg = packageOf(file);
       if (!pkg) continue;
-      const dir = installedDir(file, pkg.name);
+      const dir = installedDir(pkg);
       if (!dir) {
-        unfound.push({ ...pkg, built });
+        unfound.push({ name: pkg.name, built });
         continue;
       }
       const version = pkg.version ?? JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;

@@ -16,6 +16,14 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const devRoot = `${root}packages/svc-sdk-dev`;
 const built = existsSync(`${root}dist/index.js`);
 const devBuilt = built && existsSync(`${devRoot}/dist/run-cli.js`);
+/** A temporary folder, removed when the test ends, holding both packages' tarballs (`<name>-<version>.tgz`). */
+function packedInto(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  for (const folder of [root, devRoot])
+    execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], { cwd: dir });
+  return dir;
+}
 const node = (code: string, type: 'module' | 'commonjs' = 'module') =>
   execFileSync(process.execPath, [type === 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], {
     cwd: root,
@@ -353,10 +361,7 @@ describe('the package', () => {
   it.runIf(devBuilt)(
     'serves a CommonJS backend from its packed tarballs: every entry loads by require() and verifies a token, and TypeScript 5.7 and 6.0 find the types under every module resolution',
     () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-cjs-'));
-      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-      for (const folder of [root, devRoot])
-        execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], { cwd: dir });
+      const dir = packedInto('svc-cjs-');
       const app = join(dir, 'backend');
       mkdirSync(app);
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'backend', private: true, type: 'commonjs' }));
@@ -474,10 +479,7 @@ describe('the package', () => {
   it.runIf(devBuilt)(
     'run through npx in a folder with no project (npx svc-sdk dev .), svc dev fetches svc-sdk-dev the same way and runs it; Ctrl-C stops both',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-npx-'));
-      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-      for (const folder of [root, devRoot])
-        execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, folder], { cwd: dir });
+      const dir = packedInto('svc-npx-');
       // Where npx installs what it runs: a `_npx` folder of npm's cache.
       const npxDir = join(dir, 'npm-cache', '_npx', '0123abcd');
       mkdirSync(npxDir, { recursive: true });
