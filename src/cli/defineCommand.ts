@@ -105,7 +105,11 @@ function formatHelp(
   options: Record<string, OptionSpec>,
 ): string {
   const [first = '', ...others] = spec.usage;
-  const usage = [`Usage: svc ${spec.name} ${first} [options]`, ...others.map((u) => `       svc ${spec.name} ${u}`)];
+  // A command without arguments (keygen) has no first usage text, and its line has no double space.
+  const usage = [
+    `Usage: svc ${[spec.name, first, '[options]'].filter(Boolean).join(' ')}`,
+    ...others.map((u) => `       svc ${spec.name} ${u}`),
+  ];
   const listed = Object.entries(options).filter(([, o]) => o.help !== undefined);
   const names = listed.map(([name, o]) =>
     [o.short ? `-${o.short}, ` : '', `--${name}`, o.value ? ` <${o.value}>` : ''].join(''),

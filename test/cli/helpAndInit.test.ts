@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { validateManifest } from '../../src/manifest';
+import { COMMANDS } from '../../src/cli/runCli';
 import { runSvc, tempProject } from './runInProcess';
 
 describe('svc help', () => {
@@ -20,6 +21,14 @@ describe('svc help', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Usage: svc ${command}`));
     expect((await runSvc(['help', command], dir)).stdout).toBe(run.stdout);
+  });
+  test.each(COMMANDS.map((c) => c.name))('svc %s --help starts with one usage line, single-spaced', async (command) => {
+    const run = await runSvc([command, '--help'], tempProject({}));
+    expect(run.code).toBe(0);
+    const first = run.stdout.split('\n')[0]!;
+    expect(first).toMatch(new RegExp(`^Usage: svc ${command}( |$)`));
+    expect(first).not.toMatch(/ {2}/);
+    expect(first).toMatch(/ \[options\]$/);
   });
   test('no command prints usage to stderr and exits 2', async () => {
     const run = await runSvc([], tempProject({}));
