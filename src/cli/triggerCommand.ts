@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../server/events';
+import { type PostAnswer, postOnce, undeliveredWhy } from '../server/postOnce';
 import { signRequest } from '../server/signRequest';
 import { WEBHOOK_SCHEMAS } from '../server/webhookSchemas';
 import { EXIT, writeLine } from './CliIo';
@@ -168,31 +169,23 @@ Example:
     });
     writeLine(io.stdout, `POST ${url.href}  ${event}`);
     writeLine(io.stdout, body);
+    const signal = AbortSignal.timeout(WAIT_MS);
     const started = performance.now();
-    let response: Response;
+    let response: PostAnswer;
     try {
-      // No redirect is followed: the platform posts to the URL it was given.
-      response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(WAIT_MS),
-      });
+      response = await postOnce(url, headers, body, signal);
     } catch (error) {
       const ms = Math.round(performance.now() - started);
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const why =
-        (error as Error).name === 'TimeoutError'
-          ? `no answer in ${WAIT_MS / 1000} s: the platform gives up after 5 s and retries`
-          : `${cause?.code ?? cause?.message ?? (error as Error).message}: is the backend running at ${url.origin}?`;
+      const why = signal.aborted
+        ? `no answer in ${WAIT_MS / 1000} s: the platform gives up after 5 s and retries`
+        : undeliveredWhy(error, url);
       writeLine(io.stderr, `svc trigger: could not deliver to ${url.href} after ${ms} ms (${why}).`);
       return EXIT.invalid;
     }
-    const text = await response.text();
     const ms = Math.round(performance.now() - started);
-    const ok = response.status >= 200 && response.status < 300;
-    writeLine(io.stdout, `<-- ${response.status} ${response.statusText} in ${ms} ms`);
+    const { status, statusText, text } = response;
+    const ok = status >= 200 && status < 300;
+    writeLine(io.stdout, `<-- ${status} ${statusText} in ${ms} ms`);
     if (text)
       writeLine(
         io.stdout,
@@ -208,7 +201,7 @@ Example:
     if (!ok) {
       writeLine(
         io.stderr,
-        `svc trigger: the backend answered ${response.status}, not a 2xx: the platform would retry this delivery with backoff for 24 h.${response.status === 401 ? ' A 401: does the backend verify with this signing secret (and, during a rotation, the previous one too)?' : ''}`,
+        `svc trigger: the backend answered ${status}, not a 2xx: the platform would retry this delivery with backoff for 24 h.${status === 401 ? ' A 401: does the backend verify with this signing secret (and, during a rotation, the previous one too)?' : ''}`,
       );
       return EXIT.invalid;
     }

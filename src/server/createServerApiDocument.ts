@@ -32,7 +32,7 @@ const SIGNING = `Every server API request and every webhook is signed with HMAC-
 
 To verify: refuse a timestamp that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received, and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).`;
 
-const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
+const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
 
 /** A JSON Schema of zod's, as an OpenAPI component: no `$schema` or `$id` of its own inside the document. */
 function component(schema: Json): Json {
@@ -233,7 +233,7 @@ function webhooks(): Json {
           responses: {
             '2XX': {
               description:
-                'Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours.',
+                'Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours.',
             },
           },
         },

@@ -1,8 +1,11 @@
 // `svc trigger`, through the built bin, against real backends on loopback: one built with svc-sdk/server's
-// createWebhookHandler, and plain node:http ones that answer slowly, 500 or not at all.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+// createWebhookHandler (also behind https, with a certificate of the test's own), and plain node:http ones that
+// answer slowly, 500, with a redirect or not at all. examples/backend-python gets every event too
+// (test/dev/backendPython.test.ts).
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +29,8 @@ const servers: Server[] = [];
 let handled = '';
 let slow = '';
 let failing = '';
+let redirecting = '';
+let secure = '';
 
 /** Listens on a loopback port; resolves the URL of `path` on it. */
 async function listen(server: Server, path: string): Promise<string> {
@@ -51,6 +56,28 @@ beforeAll(async () => {
     createServer((_req, res) => void setTimeout(() => res.writeHead(200).end('{"ok":true}'), 5200)),
     '/',
   );
+  // A redirect to the verifying backend: the platform posts to the URL it was given, so it is not followed.
+  redirecting = await listen(
+    createServer((_req, res) => void res.writeHead(307, { location: handled }).end()),
+    '/old-hooks',
+  );
+  // The same verifying backend behind https, its certificate trusted through NODE_EXTRA_CA_CERTS.
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1'],
+      ...['-keyout', join(dir, 'tls-key.pem'), '-out', join(dir, 'tls-cert.pem'), '-subj', '/CN=localhost'],
+      ...['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+    ],
+    { stdio: 'ignore' },
+  );
+  const tls = { key: readFileSync(join(dir, 'tls-key.pem')), cert: readFileSync(join(dir, 'tls-cert.pem')) };
+  secure = (
+    await listen(
+      createHttpsServer(tls, (req, res) => void handle.node(req, res)),
+      '/svc/webhooks',
+    )
+  ).replace(/^http:/, 'https:');
   failing = await listen(
     createServer(
       (_req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"db down"}'),
@@ -62,8 +89,10 @@ afterAll(() => Promise.all(servers.map((s) => new Promise((ok) => s.close(ok))))
 
 /** Runs the built bin in `dir`: its exit code and output. */
 function trigger(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  // The test's own certificate authority, for the https backend; Node adds it to the ones it trusts.
+  const env = { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'tls-cert.pem') };
   return new Promise((done) => {
-    execFile(process.execPath, [bin, 'trigger', ...args], { cwd: dir }, (error, stdout, stderr) =>
+    execFile(process.execPath, [bin, 'trigger', ...args], { cwd: dir, env }, (error, stdout, stderr) =>
       done({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -101,6 +130,39 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(received.at(-1)!.event).toBe(event);
     }
+  });
+
+  it('sends to an https backend', async () => {
+    const before = received.length;
+    const run = await trigger('scope.granted', '--to', secure, '--secret-file', 'secret.txt');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/\n<-- 200 OK in \d+ ms\n\{"ok":true\}\n$/);
+    expect(run.code).toBe(0);
+    expect(received.slice(before).map((e) => e.event)).toEqual(['scope.granted']);
+  });
+
+  it("says when the backend's certificate is not trusted", async () => {
+    const untrusted = await new Promise<{ code: number; stderr: string }>((done) =>
+      execFile(
+        process.execPath,
+        [bin, 'trigger', 'scope.granted', '--to', secure, '--secret-file', 'secret.txt'],
+        { cwd: dir, env: { ...process.env, NODE_EXTRA_CA_CERTS: '' } },
+        (error, _stdout, stderr) => done({ code: error ? Number(error.code) : 0, stderr }),
+      ),
+    );
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toMatch(
+      /could not deliver to https:.* \(DEPTH_ZERO_SELF_SIGNED_CERT: the backend's certificate is not one Node trusts; for a certificate of your own, set NODE_EXTRA_CA_CERTS/,
+    );
+  });
+
+  it('reports a redirect as an answer that is not a 2xx, without following it', async () => {
+    const before = received.length;
+    const run = await trigger('scope.granted', '--to', redirecting, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/\n<-- 307 Temporary Redirect in \d+ ms\n$/);
+    expect(run.stderr).toMatch(/answered 307, not a 2xx/);
+    expect(received.length).toBe(before);
   });
 
   it('reports a 401 with the likely cause when the backend holds another secret', async () => {

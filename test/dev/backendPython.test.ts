@@ -1,7 +1,9 @@
 // examples/backend-python, a backend in Python's standard library only, against svc dev on loopback: it passes every
 // signing vector, verifies the webhooks svc dev sends (also across a rotation, holding both secrets), deletes a
-// person's data on user.deprovisioned once (a resend is a duplicate), and gets its signed card posted.
+// person's data on user.deprovisioned once (a resend is a duplicate), gets its signed card posted, and acknowledges
+// every event the built `svc trigger` sends it.
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +15,7 @@ import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
 const python = spawnSync('python3', ['--version']).status === 0;
 const example = resolve('examples/backend-python/svc_backend.py');
+const bin = resolve('dist/cli.js');
 
 let platform: DevPlatform;
 let backend: ChildProcess;
@@ -33,6 +36,14 @@ const writeEnv = () =>
 const run = (...args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
     execFile('python3', [example, ...args], (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    ),
+  );
+
+/** Runs the built `svc trigger`: its exit code and output. */
+const trigger = (...args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
+    execFile(process.execPath, [bin, 'trigger', ...args], (error, stdout, stderr) =>
       done({ code: error ? Number(error.code) : 0, stdout, stderr }),
     ),
   );
@@ -153,6 +164,45 @@ describe.runIf(python)('the Python backend example', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^409 \S+\/room-encrypted: The room is end-to-end encrypted/);
   });
+
+  // svc trigger was tested against svc-sdk/server's own verifier; here a verifier written from the contract alone.
+  it.runIf(existsSync(bin))(
+    'acknowledges every event svc trigger sends, and refuses one signed with another secret',
+    async () => {
+      const events = ['installation.created', 'scope.granted', 'scope.revoked', 'installation.deleted', 'app.revoked'];
+      for (const event of events) {
+        // app.revoked is about the app, so it names no person.
+        const about = event === 'app.revoked' ? [] : ['--set', 'app_user_id=au-trigger'];
+        const sent = await trigger(event, '--to', hooks, '--backend-env', envPath, ...about);
+        expect(sent.stderr, event).toBe('');
+        expect(sent.stdout).toMatch(
+          new RegExp(`^POST \\S+  ${event.replace('.', '\\.')}\n.*\n<-- 200 OK in \\d+ ms\n\\{"ok": true\\}\n$`),
+        );
+        expect(sent.code).toBe(0);
+      }
+      // installation.created stored the person; user.deprovisioned, sent with a fresh timestamp, deletes them.
+      const person = () => fetch(`${new URL(hooks).origin}/people/au-trigger`);
+      await trigger('installation.created', '--to', hooks, '--backend-env', envPath, '--set', 'app_user_id=au-trigger');
+      expect((await person()).status).toBe(200);
+      const deleted = await trigger(
+        'user.deprovisioned',
+        '--to',
+        hooks,
+        '--backend-env',
+        envPath,
+        '--set',
+        'app_user_id=au-trigger',
+      );
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect((await person()).status).toBe(404);
+      const dir = await mkdtemp(join(tmpdir(), 'svc-python-wrong-'));
+      await writeFile(join(dir, 'secret.txt'), 'whsec_not_the_backends\n');
+      const refused = await trigger('scope.granted', '--to', hooks, '--secret-file', join(dir, 'secret.txt'));
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(/<-- 401 Unauthorized in \d+ ms/);
+      expect(refused.stderr).toMatch(/answered 401, not a 2xx/);
+    },
+  );
 
   it('keeps verifying across a secret rotation, holding both secrets from the rewritten env file', async () => {
     await platform.rotateSecret();

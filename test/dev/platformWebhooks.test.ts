@@ -78,6 +78,55 @@ describe('webhook delivery', () => {
     sender.close();
   });
 
+  it('does not follow a redirect: the signed delivery goes to the URL given alone, and a 3xx is a failed attempt', async () => {
+    const { url: elsewhere, received } = await startBackend();
+    const redirecting = createServer((_req, res) => void res.writeHead(307, { location: elsewhere }).end());
+    await new Promise<void>((ok) => redirecting.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => redirecting.close(() => ok())));
+    const sender = createWebhookSender({
+      url: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/old-webhooks`,
+      miniAppId: 'polls',
+      secrets: () => [SECRET],
+      retryScale: 0.001,
+      maxAttempts: 2,
+      changed: () => {},
+    });
+    const delivery = sender.send('scope.granted', payload('scope.granted'));
+    await settled(delivery);
+    expect(delivery.state).toBe('failed');
+    expect(delivery.attempts.map((a) => a.status)).toEqual([307, 307]);
+    expect(received).toEqual([]);
+    sender.close();
+  });
+
+  it('says why a delivery found no backend, and ends an answer that stops in its body at the budget', async () => {
+    const closed = createServer();
+    await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((ok) => closed.close(() => ok()));
+    const options = { miniAppId: 'polls', secrets: () => [SECRET], retryScale: 0.001, maxAttempts: 1, changed() {} };
+    const refused = createWebhookSender({ ...options, url: `http://127.0.0.1:${port}/webhooks` });
+    const nobody = refused.send('scope.granted', payload('scope.granted'));
+    await settled(nobody);
+    expect(nobody.attempts[0]!.error).toBe(`ECONNREFUSED: is the backend running at http://127.0.0.1:${port}?`);
+    refused.close();
+    // Headers and part of a body, then nothing: the attempt ends at its budget as a timeout.
+    const stalling = createServer((_req, res) => void res.writeHead(200, { 'content-length': '100' }).write('{"ok"'));
+    await new Promise<void>((ok) => stalling.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => stalling.close(() => ok())));
+    const slow = createWebhookSender({
+      ...options,
+      url: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/webhooks`,
+      timeoutMs: 200,
+    });
+    const stalled = slow.send('scope.granted', payload('scope.granted'));
+    await settled(stalled);
+    expect(stalled.state).toBe('failed');
+    expect(stalled.attempts[0]).toMatchObject({ error: 'timeout' });
+    expect(stalled.attempts[0]!.status).toBeUndefined();
+    slow.close();
+  });
+
   it('marks a delivery failed after maxAttempts, and a wrong secret is refused by the backend', async () => {
     const { url } = await startBackend();
     const sender = createWebhookSender({

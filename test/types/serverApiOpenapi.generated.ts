@@ -95,7 +95,7 @@ export interface webhooks {
          * A person installed the mini app.
          * @description A person installed the mini app.
          *
-         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
+         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
          */
         post: operations["onInstallationCreated"];
         delete?: never;
@@ -117,7 +117,7 @@ export interface webhooks {
          * The mini app was uninstalled, or removed by an administrator; the token exchange is already revoked.
          * @description The mini app was uninstalled, or removed by an administrator; the token exchange is already revoked.
          *
-         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
+         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
          */
         post: operations["onInstallationDeleted"];
         delete?: never;
@@ -139,7 +139,7 @@ export interface webhooks {
          * A person granted a permission.
          * @description A person granted a permission.
          *
-         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
+         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
          */
         post: operations["onScopeGranted"];
         delete?: never;
@@ -161,7 +161,7 @@ export interface webhooks {
          * A permission that was granted was revoked.
          * @description A permission that was granted was revoked.
          *
-         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
+         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
          */
         post: operations["onScopeRevoked"];
         delete?: never;
@@ -183,7 +183,7 @@ export interface webhooks {
          * The person left the tenant; the exchange is already revoked. A deletion instruction: delete that person's data.
          * @description The person left the tenant; the exchange is already revoked. A deletion instruction: delete that person's data.
          *
-         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
+         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
          */
         post: operations["onUserDeprovisioned"];
         delete?: never;
@@ -205,7 +205,7 @@ export interface webhooks {
          * The service revoked a published version; stop serving it (server API calls answer 409 version-revoked).
          * @description The service revoked a published version; stop serving it (server API calls answer 409 version-revoked).
          *
-         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
+         *     Signed like a server API request (see the signing rules above), with the current secret. Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.
          */
         post: operations["onAppRevoked"];
         delete?: never;
@@ -1100,7 +1100,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
+            /** @description Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -1131,7 +1131,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
+            /** @description Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -1162,7 +1162,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
+            /** @description Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -1193,7 +1193,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
+            /** @description Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -1224,7 +1224,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
+            /** @description Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -1255,7 +1255,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Acknowledged, within 5 seconds. Any other answer, a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
+            /** @description Acknowledged, within 5 seconds. Any other answer (a redirect included: it is not followed), a network error or no answer in 5 seconds is a failure, retried with exponential backoff for 24 hours. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;

@@ -1,3 +1,4 @@
+import { postOnce, undeliveredWhy } from '../../server/postOnce';
 import { signRequest } from '../../server/signRequest';
 import type { DevDelivery } from '../devContract';
 
@@ -36,6 +37,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   const scale = options.retryScale ?? 1;
   const maxAttempts = options.maxAttempts ?? 6;
   const timeoutMs = options.timeoutMs ?? 5000;
+  const url = new URL(options.url);
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let closed = false;
 
@@ -52,20 +54,18 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         ...headers,
         'X-Svc-Delivery-Id': delivery.id,
       };
-      const response = await fetch(options.url, {
-        method: 'POST',
-        headers: sent,
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
+      const signal = AbortSignal.timeout(timeoutMs);
+      const response = await postOnce(url, sent, body, signal).catch((error: unknown) => {
+        throw new Error(signal.aborted ? 'timeout' : undeliveredWhy(error, url));
       });
       // What the inspector shows: the headers as sent, the signature cut to its prefix (enough to tell two apart).
       delivery.headers = Object.fromEntries(
         Object.entries(sent).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 12)}…[redacted]` : v]),
       );
       record.status = response.status;
-      record.response_body = (await response.text()).slice(0, 2000);
+      record.response_body = response.text.slice(0, 2000);
     } catch (error) {
-      record.error = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
+      record.error = (error as Error).message;
     }
     record.duration_ms = Date.now() - started;
     delivery.attempts.push(record);
