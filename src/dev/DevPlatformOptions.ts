@@ -58,7 +58,7 @@ export interface DevPlatformOptions {
   neverServe?: string[];
   /**
    * Told what the developer should know, for the terminal: the signing secret changed (a rotation, or a new one),
-   * a change could not be saved, pending deliveries were resumed. A returned promise is awaited (a rotation is
+   * a change could not be saved, pending deliveries were resumed, manifest.json was edited (or does not validate). A returned promise is awaited (a rotation is
    * answered once it resolves, so the backend's env file can be rewritten first).
    */
   onNotice?: (notice: DevNotice) => void | Promise<void>;
@@ -66,7 +66,13 @@ export interface DevPlatformOptions {
 
 /** Something the developer should know about the running platform. @public */
 export interface DevNotice {
-  kind: 'secret-changed' | 'save-failed' | 'deliveries-resumed' | 'package-port-moved';
+  kind:
+    | 'secret-changed'
+    | 'save-failed'
+    | 'deliveries-resumed'
+    | 'package-port-moved'
+    | 'manifest-edited'
+    | 'manifest-invalid';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }

@@ -402,7 +402,7 @@ export interface DevStreamEvents {
   state: { type: 'state'; state: DevState };
   /** A request the package's policies blocked. */
   blocked: { type: 'blocked'; request: DevBlockedRequest };
-  /** A change could not be saved (the state file); the message says why. */
+  /** What the developer must fix: a change that could not be saved, an edit of manifest.json that does not validate. */
   problem: { type: 'problem'; message: string };
   /** An MCP tool call to run in the open app. */
   'mcp-invoke': McpInvoke;

@@ -1,11 +1,12 @@
 // An edited manifest.json reaches everything at once: the MCP tool list (list_changed), the platform's rules and
 // the messenger page, which reloads, so a tool added by the edit runs at once in both eras, and after another reload
-// of the page too. The official MCP client, the messenger page in Chromium.
+// of the page too. An edit that does not validate changes nothing, and the page and the terminal say why. The
+// official MCP client, the messenger page in Chromium.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect, type Page, test } from '@playwright/test';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { type DevNotice, type DevPlatform, startDevPlatform } from '../../src/dev';
 import { connectMcp, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 // The app handles both actions from the start; only `echo` is declared until the manifest is edited.
@@ -68,3 +69,40 @@ for (const [era, negotiation] of [
     expect((await client.callTool({ name: 'added', arguments: {} })).structuredContent).toEqual({ added: true });
     await client.close();
   });
+
+test('an edit that does not validate changes nothing, and the page and the terminal say why, once', async ({
+  browser,
+}) => {
+  dir = await writeMcpTestApp(
+    [{ name: 'echo', title: 'Echo', description: 'Answers at once with { echoed: true }.' }],
+    APP,
+  );
+  const notices: DevNotice[] = [];
+  platform = await startDevPlatform({ dir, port: 0, onNotice: (n) => void notices.push(n) });
+  page = await openLivePage(browser, platform);
+  const file = join(dir, 'manifest.json');
+  const valid = await readFile(file, 'utf8');
+  const manifest = JSON.parse(valid);
+  const kinds = () => notices.map((n) => n.kind);
+
+  await writeFile(file, JSON.stringify({ ...manifest, version: '1.0' }));
+  await expect.poll(kinds).toEqual(['manifest-invalid']);
+  expect(notices[0]!.message).toMatch(/manifest\.json is not a valid manifest:\n {2}\$\.version is not a version/);
+  expect(notices[0]!.message).toMatch(/Still serving the last valid manifest\.json/);
+  await expect(page.getByTestId('toast').filter({ hasText: '$.version is not a version' })).toBeVisible();
+  expect(platform.manifest?.version).toBe(manifest.version);
+  // The same problem saved again is not said again; the edit undone is said to be valid again.
+  await writeFile(file, JSON.stringify({ ...manifest, version: '1.0' }, null, 1));
+  await page.waitForTimeout(500);
+  expect(kinds()).toEqual(['manifest-invalid']);
+  await writeFile(file, valid);
+  await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited']);
+  expect(notices[1]!.message).toBe('manifest.json is valid again, and the same as the one served.');
+  // A file that is not JSON, then a valid edit, served at once.
+  await writeFile(file, '{');
+  await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited', 'manifest-invalid']);
+  expect(notices[2]!.message).toMatch(/manifest\.json: not JSON/);
+  await writeFile(file, JSON.stringify({ ...manifest, version: '1.0.1' }));
+  await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited', 'manifest-invalid', 'manifest-edited']);
+  expect(platform.manifest?.version).toBe('1.0.1');
+});

@@ -76,6 +76,8 @@ async function start(root: HTMLElement): Promise<void> {
       'mcp-cancel': ({ id }) => m.mcp.cancel(id),
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),
+      // A change not saved, an edit of manifest.json that does not validate: the terminal says it too.
+      problem: ({ message }) => toast(message, 'error'),
     },
     // The state the page started from: the channel sends it again only if it changed since.
     state,

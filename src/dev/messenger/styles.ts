@@ -82,7 +82,7 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 .action label { display: block; margin: 4px 0; }
 .hint { display: block; margin-top: 2px; }
 .toasts { position: fixed; bottom: 14px; left: 200px; display: flex; flex-direction: column; gap: 6px; z-index: 40; }
-.toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; }
+.toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; white-space: pre-line; }
 .toast.error { background: var(--bad); color: var(--on-status); }
 .toast.success { background: var(--good); color: var(--on-status); }
 .scrim { position: fixed; inset: 0; background: rgb(0 0 0 / 45%); display: flex; align-items: center;

@@ -233,17 +233,30 @@ async function keepPackagePort(pkg: PackageServer, changes: Changes): Promise<vo
 
 /**
  * An edited manifest.json is served from now on (the page's configuration and the package's CSP read it), and every
- * open page reloads to use it; the agent bridge hears of it first, so no call reaches a page with the old rules.
+ * open page reloads to use it; the agent bridge hears of it first, so no call reaches a page with the old rules. An
+ * edit that does not validate is reported in the terminal and the open pages, and changes nothing.
  */
 function watchEdits(
   app: DevApp,
   parts: { mcp: ReturnType<typeof attachMcp> | undefined; pkg: PackageServer | undefined; changes: Changes },
+  notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
 ) {
-  return watchManifest(app, (next) => {
-    parts.mcp?.manifestEdited(next);
-    app.manifest = next;
-    parts.pkg?.setManifest(next);
-    parts.changes.broadcast('manifest', { type: 'manifest' });
+  return watchManifest(app, {
+    changed(next) {
+      parts.mcp?.manifestEdited(next);
+      app.manifest = next;
+      parts.pkg?.setManifest(next);
+      parts.changes.broadcast('manifest', { type: 'manifest' });
+      void notice('manifest-edited', 'manifest.json changed: serving it now; open pages reload with it.');
+    },
+    invalid(message) {
+      const kept = `${message}\nStill serving the last valid manifest.json until the file validates.`;
+      parts.changes.broadcast('problem', { type: 'problem', message: kept });
+      void notice('manifest-invalid', kept);
+    },
+    fixed() {
+      void notice('manifest-edited', 'manifest.json is valid again, and the same as the one served.');
+    },
   });
 }
 
@@ -507,7 +520,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     },
   });
   const actions = platformActions({ state, miniAppId, idp, webhooks, secrets }, changes, notice);
-  const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }) : () => {};
+  const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
   const platformApp = buildApp({

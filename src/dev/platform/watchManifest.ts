@@ -2,26 +2,45 @@ import { watch } from 'node:fs';
 import type { Manifest } from '../../manifest';
 import { type DevApp, readAppDir } from './readAppDir';
 
+/** What {@link watchManifest} tells of the edits of `manifest.json`. @internal */
+export interface ManifestEdits {
+  /** A new valid manifest, served from now on. */
+  changed(next: Manifest): void;
+  /** The file does not validate (the message lists each problem); the last valid manifest is still served. */
+  invalid(message: string): void;
+  /** The file validates again after `invalid`, and is the manifest already served (an edit undone). */
+  fixed(): void;
+}
+
 /**
- * Watches an app folder's `manifest.json` and tells `changed` of each new valid manifest (debounced; one that does
- * not validate mid-edit keeps the last valid one). A signed package is not watched: a new version comes through the
- * store. Returns what stops the watch.
+ * Watches an app folder's `manifest.json` (debounced) and tells `edits` of each new valid manifest. One that does
+ * not validate keeps the last valid one served, and is reported (each reason once): a save mid-edit should not go
+ * unnoticed. A signed package is not watched: a new version comes through the store. Returns what stops the watch.
  * @internal
  */
-export function watchManifest(app: DevApp, changed: (next: Manifest) => void): () => void {
+export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
   if ('files' in app) return () => {};
   let debounce: NodeJS.Timeout | undefined;
   let served = JSON.stringify(app.manifest);
+  let reported = '';
   try {
     // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
     const watcher = watch(app.dir, (_event, name) => {
       if (name !== 'manifest.json') return;
       clearTimeout(debounce);
       debounce = setTimeout(async () => {
-        const next = await readAppDir(app.dir).catch(() => undefined);
-        if (!next || JSON.stringify(next.manifest) === served) return;
-        served = JSON.stringify(next.manifest);
-        changed(next.manifest);
+        const next = await readAppDir(app.dir).catch((error: Error) => error);
+        if (next instanceof Error) {
+          if (next.message !== reported) edits.invalid(next.message);
+          reported = next.message;
+          return;
+        }
+        const wasInvalid = reported !== '';
+        reported = '';
+        if (JSON.stringify(next.manifest) !== served) {
+          served = JSON.stringify(next.manifest);
+          edits.changed(next.manifest);
+        } else if (wasInvalid) edits.fixed();
       }, 100);
     });
     watcher.on('error', () => watcher.close());
