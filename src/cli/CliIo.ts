@@ -14,6 +14,13 @@ export interface CliIo {
 /** Exit codes shared by every command. */
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
+/**
+ * The signals a long-running command (`svc dev`, `svc mcp`) stops cleanly on, closing what it serves and removing its
+ * discovery files: Ctrl-C, a service manager's stop, and the terminal closed (SIGHUP), whose default ends Node at
+ * once.
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const satisfies readonly NodeJS.Signals[];
+
 /** Writes one line. */
 export function writeLine(stream: { write(chunk: string): unknown }, line = ''): void {
   stream.write(`${line}\n`);

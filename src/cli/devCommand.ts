@@ -10,12 +10,12 @@ import {
   formatDevEvent,
   startDevPlatform,
 } from '../dev';
-import { EXIT, writeLine } from './CliIo';
+import { EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
-/** Options only a test passes: how the command learns to stop (default SIGINT and SIGTERM). */
+/** Options only a test passes: how the command learns to stop (default {@link STOP_SIGNALS}). */
 export interface DevCommandHooks {
   stopped?: Promise<unknown>;
 }
@@ -259,12 +259,11 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
     if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
     // Listening for Ctrl-C before the URL is printed: a stop right after it still closes the platform and removes
-    // its discovery files, instead of Node's default of exiting on the spot.
+    // its discovery files, instead of Node's default of exiting on the spot. SIGHUP is the terminal closed.
     const stopped =
       hooks.stopped ??
       new Promise<void>((done) => {
-        process.once('SIGINT', () => done());
-        process.once('SIGTERM', () => done());
+        for (const signal of STOP_SIGNALS) process.once(signal, () => done());
       });
     // The printed URL opens the app at start, its frame loading beside the messenger's first screen.
     const url = platform.appUrl ? `${platform.url}${APP_OPEN_FRAGMENT}` : platform.url;

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { DevAppError, readAppDir } from '../dev';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
-import { EXIT, writeLine } from './CliIo';
+import { EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
@@ -72,7 +72,7 @@ Claude Desktop (claude_desktop_config.json):
     await (hooks.stopped ??
       new Promise<void>((done) => {
         process.stdin.once('end', done).once('close', done);
-        process.once('SIGINT', done).once('SIGTERM', done);
+        for (const signal of STOP_SIGNALS) process.once(signal, done);
       }));
     await handle.close();
     return EXIT.ok;

@@ -1,8 +1,9 @@
 // Every way of starting the platform for a folder tells the developer where the MCP endpoint is and leaves the
 // discovery file `svc mcp <dir>` finds it by: `startDevPlatform({ dir })` and the built `svc dev` bin, checked with
-// the official MCP client over the stdio bridge; the file goes when the platform closes.
-import { spawn } from 'node:child_process';
-import { cp, mkdtemp } from 'node:fs/promises';
+// the official MCP client over the stdio bridge; the file goes when the platform closes (Ctrl-C, or its terminal
+// closed), and the next start removes those a killed platform left.
+import { spawn, spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -126,5 +127,33 @@ describe('the MCP endpoint is announced and discoverable', () => {
     }
     expect(await exit).toBe(0);
     expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
+  it("the built svc dev removes its files when its terminal closes (SIGHUP), and a killed one's when it starts", async () => {
+    // A platform killed before it could clean up (its process is gone), and a file another one is writing now.
+    await mkdir(join(state, 'dev'), { recursive: true });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    await writeFile(
+      join(state, 'dev', 'store-1.json'),
+      JSON.stringify({ url: 'http://127.0.0.1:1', token: 't', pid: gone }),
+    );
+    await writeFile(join(state, 'dev', 'half.json'), '{"url":"http://127.0.0.1:2","tok');
+    const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0'], {
+      stdio: 'pipe',
+      env: { ...process.env, SVC_STATE_DIR: state },
+    });
+    const exit = new Promise((done) => child.once('exit', done));
+    try {
+      await expect.poll(() => readDiscovery(dir), { timeout: 10_000 }).toMatchObject({ pid: child.pid });
+      const files = () => readdir(join(state, 'dev'));
+      await expect.poll(files).toEqual(expect.arrayContaining([expect.stringMatching(/^store-\d+\.json$/)]));
+      await expect.poll(files).not.toContain('store-1.json');
+      expect(await files()).toContain('half.json');
+    } finally {
+      child.kill('SIGHUP');
+    }
+    expect(await exit).toBe(0);
+    expect(await readDiscovery(dir)).toBeUndefined();
+    expect(await readdir(join(state, 'dev'))).toEqual(['half.json']);
   });
 });
