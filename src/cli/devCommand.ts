@@ -10,7 +10,7 @@ import {
   formatDevEvent,
   startDevPlatform,
 } from '../dev';
-import { EXIT, STOP_SIGNALS, writeLine } from './CliIo';
+import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
@@ -59,15 +59,30 @@ const PORT_TRIES = 20;
 const isPort = (value: string | undefined) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536);
 const isLoopbackOrigin = (value: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(value);
 
-/** Opens a URL in the system browser, best effort (a headless machine has none). */
-function openBrowser(url: string): void {
+/** How long after it starts a failure of the opener is its own, not that of the browser it may have become. */
+const OPEN_FAILS_WITHIN_MS = 5000;
+
+/**
+ * Opens a URL in the system browser, best effort: a machine without one (a server, a container) gets a line saying
+ * so, since the URL is printed anyway. xdg-open may run the browser in its own process, so only a quick failure is
+ * the opener's.
+ */
+function openBrowser(url: string, io: CliIo): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const started = Date.now();
+  const failed = (why: string) =>
+    writeLine(io.stderr, `svc dev: --open could not open a browser (${command}: ${why}); open the URL above yourself.`);
   try {
     spawn(command, [url], { stdio: 'ignore', detached: true })
-      .on('error', () => {})
+      .on('error', (error: NodeJS.ErrnoException) => failed(error.code ?? error.message))
+      .on('exit', (code) => {
+        // explorer.exe exits 1 even when it opened the page.
+        if (code && process.platform !== 'win32' && Date.now() - started < OPEN_FAILS_WITHIN_MS)
+          failed(`exit code ${code}`);
+      })
       .unref();
-  } catch {
-    // No browser to open: the URL is printed anyway.
+  } catch (error) {
+    failed((error as Error).message);
   }
 }
 
@@ -290,7 +305,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         io.stderr,
         `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
       );
-    if (values.open) openBrowser(url);
+    if (values.open) openBrowser(url, io);
     await stopped;
     await removeStoreDiscovery(platform.origin);
     await platform.close();

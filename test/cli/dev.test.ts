@@ -1,7 +1,7 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
 import { once } from 'node:events';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -123,6 +123,50 @@ describe('svc dev', () => {
       await dev.waitFor({ stderr: /the signing secret was rotated \(generation 2\).*\.env\.svc-dev now holds both/ });
       expect(dev.stderr).not.toContain(rotated!);
       expect(await dev.stop('SIGINT')).toBe(0);
+    },
+  );
+
+  it.runIf(existsSync(resolve('dist/cli.js')) && process.platform === 'linux')(
+    '--open gives the printed URL to xdg-open, and says so when there is no browser to open it',
+    async () => {
+      const dir = await writeAppDir();
+      // Stand-ins for xdg-open, each alone on PATH: one that records the URL it is given, one that finds no browser
+      // (exit 3, as xdg-open does on a server), and none at all.
+      const bin = join(dir, 'bin');
+      mkdirSync(join(bin, 'ok'), { recursive: true });
+      mkdirSync(join(bin, 'none'));
+      mkdirSync(join(bin, 'empty'));
+      writeFileSync(join(bin, 'ok', 'xdg-open'), `#!/bin/sh\necho "$1" > '${join(dir, 'opened.txt')}'\n`, {
+        mode: 0o755,
+      });
+      writeFileSync(join(bin, 'none', 'xdg-open'), '#!/bin/sh\necho "no method available" >&2\nexit 3\n', {
+        mode: 0o755,
+      });
+      const open = (folder: string) =>
+        spawnProgram('node', [CLI, 'dev', dir, '--port', '0', '--open'], {
+          env: { ...process.env, PATH: join(bin, folder) },
+        });
+      const opened = open('ok');
+      await opened.waitFor(FIRST_LINE);
+      await expect
+        .poll(() => (existsSync(join(dir, 'opened.txt')) ? readFileSync(join(dir, 'opened.txt'), 'utf8') : ''))
+        .toBe(opened.stdout);
+      expect(await opened.stop()).toBe(0);
+      expect(opened.stderr).not.toContain('--open could not');
+
+      const headless = open('none');
+      await headless.waitFor(
+        {
+          stderr: /svc dev: --open could not open a browser \(xdg-open: exit code 3\); open the URL above yourself\./,
+        },
+        5000,
+      );
+      expect(await headless.stop()).toBe(0);
+
+      // No xdg-open at all: a PATH of an empty folder (this Node is started by its full path).
+      const missing = open('empty');
+      await missing.waitFor({ stderr: /--open could not open a browser \(xdg-open: ENOENT\)/ }, 5000);
+      expect(await missing.stop()).toBe(0);
     },
   );
 
