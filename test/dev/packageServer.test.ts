@@ -2,9 +2,12 @@
 // (only the messenger may frame it; fetch reaches the network allowlist), the host-origin meta tag, no way out of
 // the folder, and CSP reports that name what to change.
 import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAdvice, type DevPlatform, DevAppError, startDevPlatform } from '../../src/dev';
+import { runSvc } from '../cli/runInProcess';
 import { writeAppDir } from './appDir';
 
 let p: DevPlatform;
@@ -103,6 +106,17 @@ describe('startDevPlatform({ dir })', () => {
     expect(error.message).toContain('description');
     const missing = await startDevPlatform({ dir: '/nonexistent/app' }).catch((e) => e);
     expect(missing.message).toContain('no manifest.json here');
+  });
+
+  it('reads a manifest.json that starts with a UTF-8 byte order mark, as svc validate and svc pack do', async () => {
+    // Some Windows editors write one; svc dev refused what svc validate called valid.
+    const dir = await writeAppDir();
+    const file = join(dir, 'manifest.json');
+    await writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`);
+    expect((await runSvc(['validate'], dir)).stdout).toBe('manifest.json: valid\n');
+    const platform = await startDevPlatform({ dir, port: 0 });
+    expect(platform.miniAppId).toBe('0123456789abcdef');
+    await platform.close();
   });
 
   it('serves the messenger page only with the launch token, no inline script but its own (allowed by its hash)', async () => {

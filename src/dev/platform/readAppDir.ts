@@ -31,7 +31,8 @@ export async function readAppDir(dir: string): Promise<DevApp> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A UTF-8 byte order mark is accepted, as svc validate and svc pack accept it: some Windows editors write one.
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new DevAppError(`${file}: not JSON (${(error as Error).message}); run \`npx svc validate\` for the line.`);
   }
