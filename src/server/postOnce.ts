@@ -27,7 +27,12 @@ export function postOnce(
   return new Promise((resolve, reject) => {
     const request = send(
       url,
-      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, signal },
+      {
+        method: 'POST',
+        // A User-Agent, as fetch sent one: firewalls in front of staging backends often refuse a request without it.
+        headers: { 'User-Agent': 'svc-sdk webhooks', ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        signal,
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');

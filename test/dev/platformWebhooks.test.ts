@@ -14,7 +14,7 @@ const SECRET = 'whsec-dev';
  */
 async function startBackend(failures = 0) {
   let failuresLeft = failures;
-  const received: Array<{ event: string; deliveryId: string }> = [];
+  const received: Array<{ event: string; deliveryId: string; userAgent?: string }> = [];
   const server: Server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -28,6 +28,7 @@ async function startBackend(failures = 0) {
       received.push({
         event: (event as { event: string }).event,
         deliveryId: String(req.headers['x-svc-delivery-id']),
+        userAgent: req.headers['user-agent'],
       });
       res.writeHead(200).end();
     } catch {
@@ -58,7 +59,8 @@ describe('webhook delivery', () => {
     const delivery = sender.send('scope.granted', payload('scope.granted'));
     await settled(delivery);
     expect(delivery.state).toBe('delivered');
-    expect(received.at(-1)).toEqual({ event: 'scope.granted', deliveryId: delivery.id });
+    // Named, as firewalls in front of staging backends often refuse a request without a User-Agent.
+    expect(received.at(-1)).toEqual({ event: 'scope.granted', deliveryId: delivery.id, userAgent: 'svc-sdk webhooks' });
     sender.close();
   });
 
