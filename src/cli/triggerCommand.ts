@@ -183,14 +183,10 @@ Example:
       return EXIT.invalid;
     }
     const ms = Math.round(performance.now() - started);
-    const { status, statusText, text } = response;
+    const { status, statusText, text, length } = response;
     const ok = status >= 200 && status < 300;
     writeLine(io.stdout, `<-- ${status} ${statusText} in ${ms} ms`);
-    if (text)
-      writeLine(
-        io.stdout,
-        text.length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}… (${text.length} characters)` : text,
-      );
+    if (text) writeLine(io.stdout, length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}… (${length} characters)` : text);
     if (ms > ANSWER_BUDGET_MS) {
       writeLine(
         io.stderr,

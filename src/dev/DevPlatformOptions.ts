@@ -58,8 +58,9 @@ export interface DevPlatformOptions {
   neverServe?: string[];
   /**
    * Told what the developer should know, for the terminal: the signing secret changed (a rotation, or a new one),
-   * a change could not be saved, pending deliveries were resumed, manifest.json was edited (or does not validate). A returned promise is awaited (a rotation is
-   * answered once it resolves, so the backend's env file can be rewritten first).
+   * a change could not be saved, pending deliveries were resumed, manifest.json was edited (or does not validate).
+   * A returned promise is awaited (a rotation is answered once it resolves, so the backend's env file can be
+   * rewritten first).
    */
   onNotice?: (notice: DevNotice) => void | Promise<void>;
 }

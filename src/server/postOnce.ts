@@ -1,12 +1,17 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-/** A backend's answer to one POST: its status line and its body as text. */
+/** A backend's answer to one POST: its status line and its body as text (its first {@link ANSWER_KEPT} characters). */
 export interface PostAnswer {
   status: number;
   statusText: string;
   text: string;
+  /** The body's length in characters, all of it. */
+  length: number;
 }
+
+/** The characters of an answer kept: what people read of it is its start, and a backend may send without end. */
+export const ANSWER_KEPT = 65_536;
 
 /**
  * POSTs `body` to `url` once, as the platform sends a webhook: no redirect followed (the platform posts to the URL
@@ -35,10 +40,14 @@ export function postOnce(
       },
       (response) => {
         let text = '';
+        let length = 0;
         response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
+        response.on('data', (chunk: string) => {
+          length += chunk.length;
+          if (text.length < ANSWER_KEPT) text += chunk.slice(0, ANSWER_KEPT - text.length);
+        });
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text }),
+          resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text, length }),
         );
         response.on('error', reject);
         // A connection closed in the middle of the body ends the wait too (a settled promise ignores this).

@@ -30,6 +30,7 @@ let handled = '';
 let slow = '';
 let failing = '';
 let redirecting = '';
+let verbose = '';
 let secure = '';
 
 /** Listens on a loopback port; resolves the URL of `path` on it. */
@@ -60,6 +61,15 @@ beforeAll(async () => {
   redirecting = await listen(
     createServer((_req, res) => void res.writeHead(307, { location: handled }).end()),
     '/old-hooks',
+  );
+  // A 2xx with a body of 5 MB, sent in 1 KB chunks.
+  verbose = await listen(
+    createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      for (let i = 0; i < 5 * 1024; i++) res.write('x'.repeat(1024));
+      res.end();
+    }),
+    '/',
   );
   // The same verifying backend behind https, its certificate trusted through NODE_EXTRA_CA_CERTS.
   execFileSync(
@@ -163,6 +173,12 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     expect(run.stdout).toMatch(/\n<-- 307 Temporary Redirect in \d+ ms\n$/);
     expect(run.stderr).toMatch(/answered 307, not a 2xx/);
     expect(received.length).toBe(before);
+  });
+
+  it('prints the start of a long answer and its length', async () => {
+    const run = await trigger('scope.granted', '--to', verbose, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/\n<-- 200 OK in \d+ ms\nx{2000}… \(5242880 characters\)\n$/);
   });
 
   it('reports a 401 with the likely cause when the backend holds another secret', async () => {
