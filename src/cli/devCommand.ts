@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -296,6 +297,12 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       writeLine(
         io.stderr,
         `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+      );
+    else if (!packageFile && platform.manifest && !existsSync(resolve(dir, platform.manifest.entry)))
+      // Started anyway: the folder may be a build's output, written after this.
+      writeLine(
+        io.stderr,
+        `svc dev: warning: the entry ${platform.manifest.entry} is not in ${dir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
       );
     if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
     // For `svc publish`: where this store is and its token, in a file only this user can read.

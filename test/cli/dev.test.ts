@@ -1,7 +1,7 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -59,6 +59,20 @@ describe('svc dev', () => {
     } finally {
       squatter.close();
     }
+  });
+
+  it('warns when the entry document is not in the folder, and starts anyway (a build may write it next)', async () => {
+    const dir = await writeAppDir();
+    const complete = await runDev(['.', '--port', '0'], dir);
+    expect(complete.out.stderr).not.toContain('warning: the entry');
+    expect(await complete.stop()).toBe(0);
+    rmSync(join(dir, 'index.html'));
+    const dev = await runDev(['.', '--port', '0'], dir);
+    expect(dev.out.stderr).toContain(
+      `svc dev: warning: the entry index.html is not in ${dir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
+    );
+    expect((await fetch(dev.out.stdout.trim())).status).toBe(200);
+    expect(await dev.stop()).toBe(0);
   });
 
   it('refuses an invalid manifest with exit 1, naming the problem', async () => {
