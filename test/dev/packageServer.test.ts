@@ -2,8 +2,9 @@
 // (only the messenger may frame it; fetch reaches the network allowlist), the host-origin meta tag, no way out of
 // the folder, and CSP reports that name what to change.
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAdvice, type DevPlatform, DevAppError, startDevPlatform } from '../../src/dev';
@@ -58,6 +59,28 @@ describe('the package server', () => {
     expect((await rawGet(`${p.appOrigin}/%2e%2e/%2e%2e/etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
     expect((await fetch(`${p.appOrigin}/missing.html`)).status).toBe(404);
     expect((await fetch(`${p.appOrigin}/index.html`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('serves no file reached through a symbolic link, as svc pack packs none, even one that leads out of the folder', async () => {
+    const dir = await writeAppDir();
+    const outside = await mkdtemp(join(tmpdir(), 'svc-outside-'));
+    await writeFile(join(outside, 'secret.txt'), 'outside the app');
+    await symlink(join(outside, 'secret.txt'), join(dir, 'leak.txt'));
+    await symlink(outside, join(dir, 'linked'));
+    await symlink(join(dir, 'js', 'app.js'), join(dir, 'alias.js'));
+    const platform = await startDevPlatform({ dir, port: 0 });
+    try {
+      for (const path of ['/leak.txt', '/linked/secret.txt', '/alias.js']) {
+        const res = await fetch(`${platform.appOrigin}${path}`);
+        expect(res.status, path).toBe(404);
+        expect(await res.text()).toBe(
+          `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.\n`,
+        );
+      }
+      expect((await fetch(`${platform.appOrigin}/js/app.js`)).status).toBe(200);
+    } finally {
+      await platform.close();
+    }
   });
 
   it('refuses a request addressed to another host name (DNS rebinding)', async () => {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
@@ -45,6 +45,8 @@ export interface PackageServerOptions {
  */
 export async function createPackageServer(options: PackageServerOptions) {
   const root = normalize(options.dir + sep);
+  // The folder as the file system names it (its own path may go through a link, as /tmp does on macOS).
+  const realRoot = normalize((await realpath(options.dir)) + sep);
   let manifest = options.manifest;
   let policies = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
@@ -88,6 +90,14 @@ export async function createPackageServer(options: PackageServerOptions) {
       return fail(res, 404, 'not in the package.');
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return fail(res, 404, `${path} is not in the package.`);
+    // A link inside the folder (to the file or a folder above it) is not served: svc pack refuses links, so the app
+    // would not find the file once packed, and the link may lead out of the folder.
+    if ((await realpath(file)) !== join(realRoot, file.slice(root.length)))
+      return fail(
+        res,
+        404,
+        `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
+      );
     const type = contentTypeOf(file);
     return send(req, res, type, await readFile(file), policies);
   }
