@@ -1,7 +1,7 @@
 // The svc dev messenger page in Firefox or WebKit (SVC_ENGINE), beside the Chromium suites: the page connects its
 // channel (a WebSocket, allowed by the page's Content-Security-Policy), shows a change made by the platform, opens the
-// app at start from the URL svc dev prints, and runs an MCP tool call from the official client in the app and answers
-// it on the same channel.
+// app at start from the URL svc dev prints, reports what the app's CSP blocked, and runs an MCP tool call from the
+// official client in the app and answers it on the same channel.
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,7 +39,11 @@ async function echoApp(): Promise<string> {
     '<!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
   );
   await copyFile(resolve('dist/svc.global.js'), join(dir, 'svc.global.js'));
-  await writeFile(join(dir, 'app.js'), "svc.actions.handle('echo', (input) => input);\n");
+  // And a request outside the manifest's network, which the page's CSP blocks and reports.
+  await writeFile(
+    join(dir, 'app.js'),
+    "svc.actions.handle('echo', (input) => input);\nfetch('https://tracker.example/pixel').catch(() => {});\n",
+  );
   return dir;
 }
 
@@ -93,6 +97,13 @@ describe.sequential(`the messenger page in ${engine}`, () => {
     await until(() => document.querySelector('[data-testid=app-where]')?.textContent?.startsWith('Opened in'));
     await until(() => document.querySelector('[data-testid=app-frame]')?.getAttribute('src')?.startsWith('http'));
     await until(() => location.hash === '#app' && document.documentElement.dataset.live === 'true');
+  });
+
+  it('reports the request the CSP blocked, as the platform reads it, and the page says which host to add', async () => {
+    await expect
+      .poll(() => platform.blocked.map((b) => b.blocked), { timeout: 10_000 })
+      .toContain('https://tracker.example/pixel');
+    await until(() => document.body.textContent?.includes('add "tracker.example" to network.connect'));
   });
 
   it('runs an MCP tool call in the app and answers it on its channel', async () => {

@@ -104,6 +104,14 @@ describe('the package server', () => {
     expect(blockedAdvice('http://127.0.0.1:3000/api', 'connect-src')).toContain('--allow http://127.0.0.1:3000');
     events = p.blocked.map((b) => b.blocked);
     expect(events).toContain('https://tracker.example/pixel');
+    // A report another site's page could send (a simple request: text/plain, no preflight) is refused, not shown.
+    const forged = await fetch(`${p.appOrigin}/__svc/csp-report`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+      body: JSON.stringify({ 'csp-report': { 'blocked-uri': 'https://forged.example/', 'effective-directive': 'x' } }),
+    });
+    expect(forged.status).toBe(415);
+    expect(p.blocked.map((b) => b.blocked)).not.toContain('https://forged.example/');
   });
 });
 

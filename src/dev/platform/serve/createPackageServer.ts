@@ -119,6 +119,10 @@ export async function createPackageServer(options: PackageServerOptions) {
   }
 
   async function report(req: IncomingMessage, res: ServerResponse) {
+    // Browsers send CSP reports as application/csp-report, a type no other site's page can send here without a
+    // preflight this server never answers: any other type is a forged report, which the messenger would show.
+    if (req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== 'application/csp-report')
+      return fail(res, 415, 'CSP reports only (application/csp-report).');
     let text = '';
     for await (const chunk of req) {
       text += chunk;
