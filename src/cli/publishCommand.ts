@@ -7,6 +7,9 @@ import { DEFAULT_DEV_PORT } from './devCommand';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
+/** How long `svc publish` waits for the store's answer: a loopback upload takes well under a second. */
+const PUBLISH_WAIT_MS = 30_000;
+
 /**
  * `svc publish <file.swbn> [--to <svc dev URL>]`: uploads a signed package to the local store of a running `svc dev`.
  * Exit 0 accepted, 1 refused (the store's problem detail is printed), 2 usage error, unreadable file or no store.
@@ -68,12 +71,15 @@ revoked ones included. An accepted version is what installed people run: the ope
         method: 'POST',
         headers: { authorization: `Bearer ${store.token}`, 'content-type': 'application/octet-stream' },
         body: bytes,
+        // A svc dev that is stopped (Ctrl-Z) keeps its port open and never answers.
+        signal: AbortSignal.timeout(PUBLISH_WAIT_MS),
       });
     } catch (error) {
-      writeLine(
-        io.stderr,
-        `svc publish: ${store.url} did not answer (${(error as Error).message}); is svc dev still running?`,
-      );
+      const why =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer in ${PUBLISH_WAIT_MS / 1000} s`
+          : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+      writeLine(io.stderr, `svc publish: ${store.url} did not answer (${why}); is svc dev still running?`);
       return EXIT.usage;
     }
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
