@@ -11,7 +11,7 @@ export interface PostAnswer {
 }
 
 /** The characters of an answer kept: what people read of it is its start, and a backend may send without end. */
-export const ANSWER_KEPT = 65_536;
+const ANSWER_KEPT = 65_536;
 
 /**
  * POSTs `body` to `url` once, as the platform sends a webhook: no redirect followed (the platform posts to the URL
