@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../server/events';
-import { type PostAnswer, postOnce, undeliveredWhy } from '../server/postOnce';
+import { type PostAnswer, postOnce, shownUrl, undeliveredWhy } from '../server/postOnce';
 import { signRequest } from '../server/signRequest';
 import { WEBHOOK_SCHEMAS } from '../server/webhookSchemas';
 import { EXIT, writeLine } from './CliIo';
@@ -167,7 +167,7 @@ Example:
       secret: secret.secret,
       miniAppId: String(built.payload.mini_app_id),
     });
-    writeLine(io.stdout, `POST ${url.href}  ${event}`);
+    writeLine(io.stdout, `POST ${shownUrl(url)}  ${event}`);
     writeLine(io.stdout, body);
     const signal = AbortSignal.timeout(WAIT_MS);
     const started = performance.now();
@@ -179,7 +179,7 @@ Example:
       const why = signal.aborted
         ? `no answer in ${WAIT_MS / 1000} s: the platform gives up after 5 s and retries`
         : undeliveredWhy(error, url);
-      writeLine(io.stderr, `svc trigger: could not deliver to ${url.href} after ${ms} ms (${why}).`);
+      writeLine(io.stderr, `svc trigger: could not deliver to ${shownUrl(url)} after ${ms} ms (${why}).`);
       return EXIT.invalid;
     }
     const ms = Math.round(performance.now() - started);

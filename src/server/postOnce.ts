@@ -75,3 +75,15 @@ export function undeliveredWhy(error: unknown, url: URL): string {
     return `${code}: the backend's certificate is not one Node trusts; for a certificate of your own, set NODE_EXTRA_CA_CERTS to the file of its authority`;
   return `${code ?? (error as Error).message}: is the backend running at ${url.origin}?`;
 }
+
+/**
+ * A URL as people may see it (a terminal, the deliveries in the messenger, the state file): a password it carries, for
+ * a staging backend behind basic authentication, replaced by `***`.
+ * @internal
+ */
+export function shownUrl(url: URL): string {
+  if (!url.password) return url.href;
+  const shown = new URL(url.href);
+  shown.password = '***';
+  return shown.href;
+}

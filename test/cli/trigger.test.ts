@@ -142,6 +142,14 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     }
   });
 
+  it('sends to a backend behind basic authentication, and prints its URL without the password', async () => {
+    const withPassword = handled.replace('http://', 'http://staging:pa55word@');
+    const run = await trigger('scope.granted', '--to', withPassword, '--secret-file', 'secret.txt');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`POST ${handled.replace('http://', 'http://staging:***@')}  scope.granted`);
+    expect(run.stdout + run.stderr).not.toContain('pa55word');
+  });
+
   it('sends to an https backend', async () => {
     const before = received.length;
     const run = await trigger('scope.granted', '--to', secure, '--secret-file', 'secret.txt');

@@ -14,7 +14,7 @@ const SECRET = 'whsec-dev';
  */
 async function startBackend(failures = 0) {
   let failuresLeft = failures;
-  const received: Array<{ event: string; deliveryId: string; userAgent?: string }> = [];
+  const received: Array<{ event: string; deliveryId: string; userAgent?: string; authorization?: string }> = [];
   const server: Server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -29,6 +29,7 @@ async function startBackend(failures = 0) {
         event: (event as { event: string }).event,
         deliveryId: String(req.headers['x-svc-delivery-id']),
         userAgent: req.headers['user-agent'],
+        ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       });
       res.writeHead(200).end();
     } catch {
@@ -61,6 +62,23 @@ describe('webhook delivery', () => {
     expect(delivery.state).toBe('delivered');
     // Named, as firewalls in front of staging backends often refuse a request without a User-Agent.
     expect(received.at(-1)).toEqual({ event: 'scope.granted', deliveryId: delivery.id, userAgent: 'svc-sdk webhooks' });
+    sender.close();
+  });
+
+  it('sends to a URL with a password (basic authentication), and records it without the password', async () => {
+    const { url, received } = await startBackend();
+    const sender = createWebhookSender({
+      url: url.replace('http://', 'http://staging:pa55word@'),
+      miniAppId: 'polls',
+      secrets: () => [SECRET],
+      changed: () => {},
+    });
+    const delivery = sender.send('scope.granted', payload('scope.granted'));
+    await settled(delivery);
+    expect(delivery.state).toBe('delivered');
+    expect(received.at(-1)?.authorization).toBe(`Basic ${btoa('staging:pa55word')}`);
+    expect(delivery.url).toBe(url.replace('http://', 'http://staging:***@'));
+    expect(JSON.stringify(delivery)).not.toContain('pa55word');
     sender.close();
   });
 

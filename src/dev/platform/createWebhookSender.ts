@@ -1,4 +1,4 @@
-import { postOnce, undeliveredWhy } from '../../server/postOnce';
+import { postOnce, shownUrl, undeliveredWhy } from '../../server/postOnce';
 import { signRequest } from '../../server/signRequest';
 import type { DevDelivery } from '../devContract';
 
@@ -38,6 +38,8 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   const maxAttempts = options.maxAttempts ?? 6;
   const timeoutMs = options.timeoutMs ?? 5000;
   const url = new URL(options.url);
+  // What the deliveries record and the messenger shows: no password of the URL's.
+  const shown = shownUrl(url);
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let closed = false;
 
@@ -92,13 +94,15 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   }
 
   return {
+    /** The URL as the deliveries record it (without a password it carries). */
+    url: shown,
     /** Creates a delivery (`resendOf`: the one it sends again), sends it, and returns it (its state changes as attempts happen). */
     send(event: string, payload: Record<string, unknown>, resendOf?: string): DevDelivery {
       const created: DevDelivery = {
         id: crypto.randomUUID(),
         event,
         payload,
-        url: options.url,
+        url: shown,
         state: 'pending',
         attempts: [],
         ...(resendOf ? { resend_of: resendOf } : {}),

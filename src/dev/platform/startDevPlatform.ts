@@ -279,7 +279,7 @@ async function startWebhooks(
     },
     changed: parts.changes.changedInBackground,
   });
-  const resumed = state.deliveries.filter((d) => d.state === 'pending' && d.url === options.webhooks);
+  const resumed = state.deliveries.filter((d) => d.state === 'pending' && d.url === webhooks.url);
   for (const delivery of resumed) webhooks.resume(delivery);
   if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
   return webhooks;
