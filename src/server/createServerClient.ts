@@ -66,6 +66,12 @@ function need(value: unknown, field: string): string {
   return value;
 }
 
+/** The system's error code under a failed fetch (ECONNREFUSED, ENOTFOUND), as ` (CODE)`, or nothing. */
+function systemCode(error: unknown): string {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === 'string' ? ` (${code})` : '';
+}
+
 /**
  * Creates the server API client.
  *
@@ -93,6 +99,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   const baseDelay = options.retry?.baseDelayMs ?? 500;
   const maxDelay = options.retry?.maxDelayMs ?? 5_000;
   const basePath = new URL(base).pathname;
+  const { origin } = new URL(base);
 
   async function request<T>(
     method: 'GET' | 'POST',
@@ -139,7 +146,9 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
           title: aborted ? 'Aborted' : timedOut ? 'Timed out' : 'Network failure',
           detail: aborted
             ? 'the caller aborted the request.'
-            : `${timedOut ? 'no answer in time' : 'the connection failed'}; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
+            : timedOut
+              ? `no answer from ${origin} in time; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`
+              : `the connection to ${origin} failed${systemCode(cause)}: check that baseUrl (SVC_API_BASE) names the running platform; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
           instance,
           retriable: !aborted,
           cause,

@@ -208,6 +208,18 @@ describe('createServerClient', () => {
     expect(drops).toBe(2);
   });
 
+  it('says which platform it could not reach, and the system error, when nothing listens there', async () => {
+    const closed = await serveNode(() => {});
+    await closed.close();
+    const api = createServerClient({ baseUrl: `${closed.url}/v1`, miniAppId, secret, retry: fast });
+    const error = await fail(api.getInstallation('au'));
+    expect(error).toMatchObject({ status: 0, problem: 'network', retriable: true });
+    expect((error as Error).message).toContain(
+      `the connection to ${closed.url} failed (ECONNREFUSED): check that baseUrl (SVC_API_BASE) names the running platform; retry later.`,
+    );
+    expect((error as Error).message).not.toContain(secret);
+  });
+
   it('times out an attempt, and honours an AbortSignal', async () => {
     const server = await serveNode(() => {}); // never answers
     servers.push(server);
