@@ -37,6 +37,38 @@ export interface PackageServerOptions {
 }
 
 /**
+ * The file of the app folder `dir` that `path` names, or why it is not in the package: nothing outside the folder,
+ * no dotfile (.env, .git: a package has none worth serving), nothing excluded, and nothing reached through a
+ * symbolic link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of
+ * the folder).
+ */
+async function fileInFolder(
+  dir: string,
+  path: string,
+  exclude: readonly string[],
+): Promise<string | { missing: string }> {
+  const root = normalize(dir + sep);
+  const file = normalize(join(root, path));
+  if (
+    !file.startsWith(root) ||
+    exclude.some((p) => file === normalize(p) || file.startsWith(`${normalize(p)}.`)) ||
+    file
+      .slice(root.length)
+      .split(sep)
+      .some((part) => part.startsWith('.'))
+  )
+    return { missing: 'not in the package.' };
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) return { missing: `${path} is not in the package.` };
+  // The folder as the file system names it: its own path may go through a link, as /tmp does on macOS.
+  if ((await realpath(file)) !== join(await realpath(dir), file.slice(root.length)))
+    return {
+      missing: `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
+    };
+  return file;
+}
+
+/**
  * Serves a mini app package on its own origin (`http://localhost:<port>`, another site than the messenger on
  * 127.0.0.1), as the platform would: its pages carry the manifest's CSP, a platform policy that only the messenger
  * may frame them and that `fetch`/WebSocket reach only the `network` hosts (and the `--allow` backends), and the
@@ -44,9 +76,6 @@ export interface PackageServerOptions {
  * @public
  */
 export async function createPackageServer(options: PackageServerOptions) {
-  const root = normalize(options.dir + sep);
-  // The folder as the file system names it (its own path may go through a link, as /tmp does on macOS).
-  const realRoot = normalize((await realpath(options.dir)) + sep);
   let manifest = options.manifest;
   let policies = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
@@ -77,27 +106,8 @@ export async function createPackageServer(options: PackageServerOptions) {
       return send(req, res, found.contentType, Buffer.from(found.body), csp);
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
-    const file = normalize(join(root, path));
-    // No way out of the package, and no dotfiles (.env, .git): a package has none worth serving.
-    if (
-      !file.startsWith(root) ||
-      (options.exclude ?? []).some((p) => file === normalize(p) || file.startsWith(`${normalize(p)}.`)) ||
-      file
-        .slice(root.length)
-        .split(sep)
-        .some((part) => part.startsWith('.'))
-    )
-      return fail(res, 404, 'not in the package.');
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) return fail(res, 404, `${path} is not in the package.`);
-    // A link inside the folder (to the file or a folder above it) is not served: svc pack refuses links, so the app
-    // would not find the file once packed, and the link may lead out of the folder.
-    if ((await realpath(file)) !== join(realRoot, file.slice(root.length)))
-      return fail(
-        res,
-        404,
-        `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
-      );
+    const file = await fileInFolder(options.dir, path, options.exclude ?? []);
+    if (typeof file !== 'string') return fail(res, 404, file.missing);
     const type = contentTypeOf(file);
     return send(req, res, type, await readFile(file), policies);
   }
