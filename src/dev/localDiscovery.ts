@@ -17,7 +17,8 @@ export function localDiscoveryPath(name: string): string {
   return join(process.env.SVC_STATE_DIR || join(homedir(), '.svc-sdk'), 'dev', `${name}.json`);
 }
 
-const alive = (pid: number) => {
+/** Whether process `pid` runs (EPERM: it does, as another user's). @internal */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;

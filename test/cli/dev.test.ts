@@ -184,6 +184,34 @@ describe('svc dev', () => {
     },
   );
 
+  it.runIf(existsSync(resolve('dist/cli.js')))(
+    'refuses a --state file another svc dev uses, and takes over one whose svc dev was killed',
+    async () => {
+      const dir = await writeAppDir();
+      const start = () =>
+        spawnProgram('node', [CLI, 'dev', dir, '--port', '0', '--state', 'state.jsonl'], { cwd: dir });
+      const first = start();
+      await first.waitFor(FIRST_LINE);
+      // Two writers would each rewrite the file under the other: the second is refused, and changes nothing.
+      const second = start();
+      const [code] = await once(second.child, 'exit');
+      expect(code).toBe(2);
+      expect(second.stderr).toBe(
+        `svc dev: --state ${join(dir, 'state.jsonl')} is in use by another svc dev (process ${first.child.pid}): stop that one first, or pass another --state.\n`,
+      );
+      expect(readFileSync(join(dir, 'state.jsonl.lock'), 'utf8')).toBe(String(first.child.pid));
+      // Killed, it cannot give the file back: the next start takes it over, and gives it back when it stops.
+      first.child.kill('SIGKILL');
+      await once(first.child, 'exit');
+      const third = start();
+      await third.waitFor(FIRST_LINE);
+      expect(readFileSync(join(dir, 'state.jsonl.lock'), 'utf8')).toBe(String(third.child.pid));
+      expect(await third.stop()).toBe(0);
+      expect(existsSync(join(dir, 'state.jsonl.lock'))).toBe(false);
+      expect(existsSync(join(dir, 'state.jsonl'))).toBe(true);
+    },
+  );
+
   it('names a taken --port and exits 2', async () => {
     const dir = await writeAppDir();
     const taken = createServer();

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DevState } from '../devContract';
+import { alive } from '../localDiscovery';
 import type { SigningSecrets } from './signingSecrets';
 import { checkState } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
@@ -113,6 +114,43 @@ async function removeLeftovers(path: string): Promise<void> {
 }
 
 /**
+ * Takes the state file for this process (`<path>.lock`, holding its id) and returns what gives it back. Two platforms
+ * appending to one file would each rewrite it under the other (and remove the other's temporary files), so a file
+ * another running process holds is refused; a lock whose process is gone (killed) is taken over.
+ */
+async function lockStateFile(path: string): Promise<() => Promise<void>> {
+  const lock = `${path}.lock`;
+  const mine = String(process.pid);
+  const release = async () => {
+    if ((await readFile(lock, 'utf8').catch(() => '')) === mine) await rm(lock, { force: true });
+  };
+  for (let tries = 0; ; tries++) {
+    try {
+      const handle = await open(lock, 'wx', 0o600);
+      await handle.writeFile(mine);
+      await handle.close();
+      return release;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = (await readFile(lock, 'utf8').catch(() => '')).trim();
+    // Created a moment ago and not written yet: its process is writing its id.
+    if (holder === '' && tries < 10) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      continue;
+    }
+    // This process holds it already: a platform started again in it (the next port tried, a test's restart).
+    if (holder === mine) return release;
+    const pid = Number(holder);
+    if (Number.isInteger(pid) && pid > 0 && alive(pid))
+      throw new Error(
+        `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state.`,
+      );
+    await rm(lock, { force: true });
+  }
+}
+
+/**
  * Opens the state file: reads and checks the saved state (a snapshot and its journal), compacts it into one
  * snapshot, and returns a file to append changes to.
  *
@@ -121,9 +159,21 @@ async function removeLeftovers(path: string): Promise<void> {
  * acknowledged change; a line cut short by the kill was never acknowledged and is dropped on the next start. The
  * file holds the signing secrets and is written with mode 600. When the file was removed or a write failed, the
  * next change writes the whole state again (`snapshot()`), and fails with a sentence naming the cause if it cannot.
+ * A file another running process holds (`<path>.lock`) is refused.
  * @internal
  */
 export async function openStateFile(path: string, miniAppId: string): Promise<StateFile> {
+  const unlock = await lockStateFile(path);
+  try {
+    return await openLockedStateFile(path, miniAppId, unlock);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+/** {@link openStateFile}, once this process holds the file; `unlock` gives it back when the file is closed. */
+async function openLockedStateFile(path: string, miniAppId: string, unlock: () => Promise<void>): Promise<StateFile> {
   await removeLeftovers(path);
   let text: string | undefined;
   try {
@@ -207,6 +257,7 @@ export async function openStateFile(path: string, miniAppId: string): Promise<St
       await writing;
       await handle?.close().catch(() => {});
       handle = undefined;
+      await unlock();
     },
   };
 }
