@@ -12,6 +12,7 @@ import {
   startDevPlatform,
 } from '../dev';
 import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
+import { assertStateFileFree } from '../dev/platform/stateFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
@@ -202,7 +203,14 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     // A .swbn file is a signed package; anything else is the app's folder.
     const packageFile = dir.endsWith('.swbn') ? dir : undefined;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
-    if (values.reset && statePath) await rm(statePath, { force: true });
+    if (values.reset && statePath) {
+      const inUse = await assertStateFileFree(statePath).catch((error: Error) => error);
+      if (inUse) {
+        writeLine(io.stderr, `svc dev: ${inUse.message}`);
+        return EXIT.usage;
+      }
+      await rm(statePath, { force: true });
+    }
     const envFile = values['backend-env'];
     let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
     const onNotice = async (notice: DevNotice) => {

@@ -200,6 +200,14 @@ describe('svc dev', () => {
         `svc dev: --state ${join(dir, 'state.jsonl')} is in use by another svc dev (process ${first.child.pid}): stop that one first, or pass another --state.\n`,
       );
       expect(readFileSync(join(dir, 'state.jsonl.lock'), 'utf8')).toBe(String(first.child.pid));
+      // Nor does --reset delete the file under it.
+      const saved = readFileSync(join(dir, 'state.jsonl'), 'utf8');
+      const reset = spawnProgram('node', [CLI, 'dev', dir, '--port', '0', '--state', 'state.jsonl', '--reset'], {
+        cwd: dir,
+      });
+      expect((await once(reset.child, 'exit'))[0]).toBe(2);
+      expect(reset.stderr).toContain(`is in use by another svc dev (process ${first.child.pid})`);
+      expect(readFileSync(join(dir, 'state.jsonl'), 'utf8')).toBe(saved);
       // Killed, it cannot give the file back: the next start takes it over, and gives it back when it stops.
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');

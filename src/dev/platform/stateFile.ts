@@ -142,12 +142,24 @@ async function lockStateFile(path: string): Promise<() => Promise<void>> {
     // This process holds it already: a platform started again in it (the next port tried, a test's restart).
     if (holder === mine) return release;
     const pid = Number(holder);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid))
-      throw new Error(
-        `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state.`,
-      );
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw inUse(path, pid);
     await rm(lock, { force: true });
   }
+}
+
+const inUse = (path: string, pid: number) =>
+  new Error(
+    `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state.`,
+  );
+
+/**
+ * Throws when another running process holds the state file at `path` (what `svc dev --reset` checks before it
+ * deletes the file: a file in use is not deleted under the svc dev that writes it).
+ * @internal
+ */
+export async function assertStateFileFree(path: string): Promise<void> {
+  const pid = Number((await readFile(`${path}.lock`, 'utf8').catch(() => '')).trim());
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw inUse(path, pid);
 }
 
 /**
