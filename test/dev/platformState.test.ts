@@ -43,6 +43,18 @@ describe('the state file', () => {
     expect(await readdir(dir)).toEqual(['.svc-dev.json']);
   });
 
+  it('makes the folders of a path that does not exist yet, readable by this user only', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, '.svc', 'dev', 'state.jsonl');
+    const file = await openStateFile(path, 'polls');
+    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+    await file.close();
+    const again = await openStateFile(path, 'polls');
+    expect(again.state?.mini_app_id).toBe('polls');
+    await again.close();
+    expect((await stat(join(dir, '.svc'))).mode & 0o777).toBe(0o700);
+  });
+
   it('refuses a foreign, broken or partial file with a message naming it, without overwriting it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
     const path = join(dir, 'state.json');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { DevState } from '../devContract';
 import { alive } from '../localDiscovery';
@@ -175,6 +175,8 @@ export async function assertStateFileFree(path: string): Promise<void> {
  * @internal
  */
 export async function openStateFile(path: string, miniAppId: string): Promise<StateFile> {
+  // `--state .svc/state.jsonl` in a fresh clone: the folder is made (this user's only, as the file holds secrets).
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const unlock = await lockStateFile(path);
   try {
     return await openLockedStateFile(path, miniAppId, unlock);
