@@ -220,6 +220,38 @@ describe('svc dev', () => {
     },
   );
 
+  it.runIf(existsSync(resolve('dist/cli.js')))(
+    'keeps running when the reader of its output goes away, and still stops cleanly',
+    async () => {
+      const dir = await writeAppDir();
+      const args = ['dev', dir, '--port', '0', '--state', 'state.jsonl', '--backend-env', 'backend.env'];
+      const dev = spawnProgram('node', [CLI, ...args], { cwd: dir });
+      const url = new URL(((await dev.waitFor(FIRST_LINE)) as RegExpExecArray)[1]!);
+      // As `svc dev 2>&1 | head -1` does once it has the URL: nobody reads its output any more.
+      dev.child.stdout.destroy();
+      dev.child.stderr.destroy();
+      // A server API call, which svc dev prints a line about: that write fails with EPIPE.
+      const env = Object.fromEntries(
+        readFileSync(join(dir, 'backend.env'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=', 2) as [string, string]),
+      );
+      const path = `/v1/apps/${env.SVC_MINI_APP_ID}/installations/au-alice`;
+      for (let i = 0; i < 3; i++) {
+        const headers = await signRequest({
+          body: '',
+          secret: env.SVC_SIGNING_SECRET!,
+          miniAppId: env.SVC_MINI_APP_ID!,
+        });
+        expect((await fetch(`${url.origin}${path}`, { headers })).status).toBe(200);
+      }
+      expect((await fetch(url)).status).toBe(200);
+      expect(await dev.stop('SIGINT')).toBe(0);
+      expect(existsSync(join(dir, 'state.jsonl.lock'))).toBe(false);
+    },
+  );
+
   it('names a taken --port and exits 2', async () => {
     const dir = await writeAppDir();
     const taken = createServer();
