@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import {
   APP_OPEN_FRAGMENT,
   DevAppError,
@@ -46,6 +46,8 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
   const text = Object.entries(backendEnv(platform))
     .map(([k, v]) => `${k}=${v}\n`)
     .join('');
+  // A folder that does not exist yet is made, this user's only (the file holds the signing secret).
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Narrowed before the secret is written: an existing file keeps its mode on write.
   await chmod(path, 0o600).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
@@ -281,49 +283,62 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     }
     if (!fixed && port !== DEFAULT_DEV_PORT)
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
-    if (envFile) await writeBackendEnv(resolve(io.cwd, envFile), platform);
-    // Listening for Ctrl-C before the URL is printed: a stop right after it still closes the platform and removes
-    // its discovery files, instead of Node's default of exiting on the spot. SIGHUP is the terminal closed.
-    const stopped =
-      hooks.stopped ??
-      new Promise<void>((done) => {
-        for (const signal of STOP_SIGNALS) process.once(signal, () => done());
-      });
-    // The printed URL opens the app at start, its frame loading beside the messenger's first screen.
-    const url = platform.appUrl ? `${platform.url}${APP_OPEN_FRAGMENT}` : platform.url;
-    writeLine(io.stdout, url);
-    writeLine(
-      io.stderr,
-      `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
-        `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
-        (envFile
-          ? ` (all settings, the signing secret too, in ${envFile})`
-          : ' (--backend-env <path> writes the signing secret for it)') +
-        `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, and the signing secret with it)'}. Ctrl-C stops.`,
-    );
-    if (values['app-url'])
+    // From here the platform runs: whatever ends the command closes it, or the process would stay up serving.
+    try {
+      if (envFile) {
+        const written = await writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) => error);
+        if (written instanceof Error) {
+          writeLine(
+            io.stderr,
+            `svc dev: --backend-env ${envFile} cannot be written (${written.message}): pass a path you can write to.`,
+          );
+          return EXIT.usage;
+        }
+      }
+      // Listening for Ctrl-C before the URL is printed: a stop right after it still closes the platform and removes
+      // its discovery files, instead of Node's default of exiting on the spot. SIGHUP is the terminal closed.
+      const stopped =
+        hooks.stopped ??
+        new Promise<void>((done) => {
+          for (const signal of STOP_SIGNALS) process.once(signal, () => done());
+        });
+      // The printed URL opens the app at start, its frame loading beside the messenger's first screen.
+      const url = platform.appUrl ? `${platform.url}${APP_OPEN_FRAGMENT}` : platform.url;
+      writeLine(io.stdout, url);
       writeLine(
         io.stderr,
-        `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+        `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
+          `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
+          (envFile
+            ? ` (all settings, the signing secret too, in ${envFile})`
+            : ' (--backend-env <path> writes the signing secret for it)') +
+          `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, and the signing secret with it)'}. Ctrl-C stops.`,
       );
-    else if (!packageFile && platform.manifest && !existsSync(resolve(dir, platform.manifest.entry)))
-      // Started anyway: the folder may be a build's output, written after this.
-      writeLine(
-        io.stderr,
-        `svc dev: warning: the entry ${platform.manifest.entry} is not in ${dir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
-      );
-    if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
-    // For `svc publish`: where this store is and its token, in a file only this user can read.
-    await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
-    if (packageFile)
-      writeLine(
-        io.stderr,
-        `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
-      );
-    if (values.open) openBrowser(url, io);
-    await stopped;
-    await removeStoreDiscovery(platform.origin);
-    await platform.close();
-    return EXIT.ok;
+      if (values['app-url'])
+        writeLine(
+          io.stderr,
+          `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+        );
+      else if (!packageFile && platform.manifest && !existsSync(resolve(dir, platform.manifest.entry)))
+        // Started anyway: the folder may be a build's output, written after this.
+        writeLine(
+          io.stderr,
+          `svc dev: warning: the entry ${platform.manifest.entry} is not in ${dir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
+        );
+      if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
+      // For `svc publish`: where this store is and its token, in a file only this user can read.
+      await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
+      if (packageFile)
+        writeLine(
+          io.stderr,
+          `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
+        );
+      if (values.open) openBrowser(url, io);
+      await stopped;
+      return EXIT.ok;
+    } finally {
+      await removeStoreDiscovery(platform.origin);
+      await platform.close();
+    }
   },
 });

@@ -252,6 +252,34 @@ describe('svc dev', () => {
     },
   );
 
+  it.runIf(existsSync(resolve('dist/cli.js')))(
+    '--backend-env makes its folder, and a path it cannot write ends the command with the platform closed',
+    async () => {
+      const dir = await writeAppDir();
+      const made = spawnProgram('node', [CLI, 'dev', dir, '--port', '0', '--backend-env', 'config/dev/backend.env'], {
+        cwd: dir,
+      });
+      await made.waitFor(FIRST_LINE);
+      expect(readFileSync(join(dir, 'config/dev/backend.env'), 'utf8')).toMatch(/^SVC_SIGNING_SECRET=\S+$/m);
+      expect(statSync(join(dir, 'config')).mode & 0o777).toBe(0o700);
+      expect(await made.stop()).toBe(0);
+      // Under a file, no folder can be made: the command says so and ends, rather than serving on with no URL.
+      const unwritable = spawnProgram(
+        'node',
+        [CLI, 'dev', dir, '--port', '0', '--backend-env', 'manifest.json/x.env'],
+        {
+          cwd: dir,
+        },
+      );
+      const [code] = await once(unwritable.child, 'exit');
+      expect(code).toBe(2);
+      expect(unwritable.stderr).toMatch(
+        /svc dev: --backend-env manifest\.json\/x\.env cannot be written \(EEXIST: file already exists, mkdir '.*manifest\.json'\): pass a path you can write to\.\n$/,
+      );
+      expect(unwritable.stdout).toBe('');
+    },
+  );
+
   it('names a taken --port and exits 2', async () => {
     const dir = await writeAppDir();
     const taken = createServer();
