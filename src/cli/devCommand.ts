@@ -327,7 +327,13 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         );
       if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
       // For `svc publish`: where this store is and its token, in a file only this user can read.
-      await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid });
+      await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid }).catch(
+        (error: Error) =>
+          writeLine(
+            io.stderr,
+            `  (svc publish cannot find this store: ${error.message}; set SVC_STATE_DIR to a writable folder, or upload from the messenger's Settings → Store.)`,
+          ),
+      );
       if (packageFile)
         writeLine(
           io.stderr,

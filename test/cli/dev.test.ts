@@ -280,6 +280,21 @@ describe('svc dev', () => {
     },
   );
 
+  it.runIf(existsSync(resolve('dist/cli.js')))(
+    'serves on when it cannot write its discovery files, and says what the developer loses',
+    async () => {
+      const dir = await writeAppDir();
+      // A state folder under a file: no folder can be made there.
+      const dev = spawnProgram('node', [CLI, 'dev', dir, '--port', '0'], {
+        env: { ...process.env, SVC_STATE_DIR: join(dir, 'manifest.json', 'state') },
+      });
+      await dev.waitFor({ stderr: /svc publish cannot find this store: .*; set SVC_STATE_DIR to a writable folder/ });
+      expect(dev.stderr).toMatch(/svc mcp cannot find this platform: .*; set SVC_STATE_DIR to a writable folder/);
+      expect((await fetch(dev.stdout.trim())).status).toBe(200);
+      expect(await dev.stop()).toBe(0);
+    },
+  );
+
   it('names a taken --port and exits 2', async () => {
     const dir = await writeAppDir();
     const taken = createServer();
