@@ -101,6 +101,20 @@ describe('svc types', () => {
     expect(typeErrors({ 'app.ts': app })).toEqual([]);
   });
 
+  test("writes over its own file again, never over a file of the developer's", async () => {
+    const project = tempProject({ 'manifest.json': pollManifest() });
+    expect((await runSvc(['types'], project)).code).toBe(0);
+    expect((await runSvc(['types'], project)).code).toBe(0);
+    writeFileSync(join(project, 'svc-actions.d.ts'), '// my own declarations\nexport {};\n');
+    const run = await runSvc(['types'], project);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'svc types: svc-actions.d.ts exists and was not written by svc types; pass --out <another file>, or move it away and run svc types again\n',
+    );
+    expect(readFileSync(join(project, 'svc-actions.d.ts'), 'utf8')).toBe('// my own declarations\nexport {};\n');
+    expect((await runSvc(['types', '--out', 'types/svc-actions.d.ts'], project)).code).toBe(0);
+  });
+
   test('refuses an invalid manifest, naming the problems', async () => {
     const m = pollManifest();
     m.actions[0].input_schema.additionalProperties = true;
