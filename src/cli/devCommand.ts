@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   APP_OPEN_FRAGMENT,
@@ -53,6 +53,20 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
     if (error.code !== 'ENOENT') throw error;
   });
   await writeFile(path, text, { mode: 0o600 });
+}
+
+/**
+ * The settings in an existing env file that svc dev does not write (any name but `SVC_…`; blank lines and comments
+ * aside): a project's own `.env` given as `--backend-env` would lose them when svc dev rewrites the file.
+ */
+async function settingsNotOurs(path: string): Promise<string[]> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => /^(?:export\s+)?([^=\s]+)/.exec(line)?.[1] ?? line)
+    .filter((name) => !name.startsWith('SVC_'));
 }
 
 /** The messenger's port when none is given: stable across runs, so the app's meta tag stays right. */
@@ -214,6 +228,13 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       await rm(statePath, { force: true });
     }
     const envFile = values['backend-env'];
+    const foreign = envFile ? await settingsNotOurs(resolve(io.cwd, envFile)) : [];
+    if (foreign.length)
+      return usageError(
+        io,
+        'dev',
+        `--backend-env ${envFile} holds settings svc dev does not write (${foreign.join(', ')}), and svc dev rewrites the whole file: pass a file of its own, such as .env.svc-dev`,
+      );
     let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
     const onNotice = async (notice: DevNotice) => {
       // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.

@@ -109,7 +109,8 @@ describe('svc dev', () => {
     async () => {
       const dir = await writeAppDir();
       const envPath = join(dir, '.env.svc-dev');
-      writeFileSync(envPath, 'OLD=1\n', { mode: 0o644 });
+      // One svc dev wrote before (an old secret), left readable by others.
+      writeFileSync(envPath, '# settings\nSVC_SIGNING_SECRET=old\nSVC_OLD=1\n', { mode: 0o644 });
       chmodSync(envPath, 0o644);
       // Executed as npx does: the shebang's node, then our arguments (Node 20 reads any --env-file among them).
       const dev = spawnProgram(CLI, ['dev', dir, '--port', '0', '--backend-env', '.env.svc-dev'], { cwd: dir });
@@ -122,7 +123,8 @@ describe('svc dev', () => {
           .split('\n')
           .map((l) => l.split('=', 2) as [string, string]),
       );
-      expect(env.OLD).toBeUndefined();
+      expect(env.SVC_OLD).toBeUndefined();
+      expect(env.SVC_SIGNING_SECRET).not.toBe('old');
       // The secret in the file signs a request the platform accepts.
       const headers = await signRequest({ body: '', secret: env.SVC_SIGNING_SECRET!, miniAppId: env.SVC_MINI_APP_ID! });
       const path = `/v1/apps/${env.SVC_MINI_APP_ID}/installations/au-alice`;
@@ -294,6 +296,21 @@ describe('svc dev', () => {
       expect(await dev.stop()).toBe(0);
     },
   );
+
+  it('refuses a --backend-env file holding settings it does not write, since it rewrites the whole file', async () => {
+    const dir = await writeAppDir();
+    const own =
+      "# the project's own\nDATABASE_URL=postgres://localhost/app\nexport STRIPE_KEY=sk_test_1\nSVC_REALM=x\n";
+    writeFileSync(join(dir, '.env'), own);
+    const { out, io: cli } = captureIo(dir);
+    expect(await DEV.run(['.', '--port', '0', '--backend-env', '.env'], cli)).toBe(2);
+    expect(out.stderr).toContain(
+      'svc dev: --backend-env .env holds settings svc dev does not write (DATABASE_URL, STRIPE_KEY), and svc dev rewrites the whole file: pass a file of its own, such as .env.svc-dev',
+    );
+    expect(out.stderr).not.toContain('sk_test_1');
+    expect(out.stdout).toBe('');
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(own);
+  });
 
   it('names a taken --port and exits 2', async () => {
     const dir = await writeAppDir();
