@@ -61,12 +61,15 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
  */
 async function settingsNotOurs(path: string): Promise<string[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
+  // A name is shown, never a value: a line that is no `NAME=value` is shown by its number.
   return text
     .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => /^(?:export\s+)?([^=\s]+)/.exec(line)?.[1] ?? line)
-    .filter((name) => !name.startsWith('SVC_'));
+    .map((line, i) => ({
+      line: line.trim(),
+      name: /^\s*(?:export\s+)?([^=\s]+)\s*=/.exec(line)?.[1] ?? `line ${i + 1}`,
+    }))
+    .filter(({ line, name }) => line && !line.startsWith('#') && !name.startsWith('SVC_'))
+    .map(({ name }) => name);
 }
 
 /** The messenger's port when none is given: stable across runs, so the app's meta tag stays right. */
