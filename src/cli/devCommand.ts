@@ -15,6 +15,7 @@ import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { assertStateFileFree } from '../dev/platform/stateFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
+import { envFileLines } from './envFileLines';
 import { usageError } from './usageError';
 
 /** Options only a test passes: how the command learns to stop (default {@link STOP_SIGNALS}). */
@@ -62,14 +63,9 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
 async function settingsNotOurs(path: string): Promise<string[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
   // A name is shown, never a value: a line that is no `NAME=value` is shown by its number.
-  return text
-    .split(/\r?\n/)
-    .map((line, i) => ({
-      line: line.trim(),
-      name: /^\s*(?:export\s+)?([^=\s]+)\s*=/.exec(line)?.[1] ?? `line ${i + 1}`,
-    }))
-    .filter(({ line, name }) => line && !line.startsWith('#') && !name.startsWith('SVC_'))
-    .map(({ name }) => name);
+  return envFileLines(text)
+    .filter(({ name }) => !name?.startsWith('SVC_'))
+    .map(({ name, number }) => name ?? `line ${number}`);
 }
 
 /** The messenger's port when none is given: stable across runs, so the app's meta tag stays right. */

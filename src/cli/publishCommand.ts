@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { STORE_PATH } from '../dev/storePath';
+import { fetchErrorCode } from '../server/fetchErrorCode';
 import { readStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { EXIT, writeLine } from './CliIo';
 import { DEFAULT_DEV_PORT } from './devCommand';
@@ -78,7 +79,7 @@ revoked ones included. An accepted version is what installed people run: the ope
       const why =
         (error as Error).name === 'TimeoutError'
           ? `no answer in ${PUBLISH_WAIT_MS / 1000} s`
-          : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+          : (fetchErrorCode(error) ?? (error as Error).message);
       writeLine(io.stderr, `svc publish: ${store.url} did not answer (${why}); is svc dev still running?`);
       return EXIT.usage;
     }

@@ -5,6 +5,7 @@ import { type PostAnswer, postOnce, shownUrl, undeliveredWhy } from '../server/p
 import { signRequest } from '../server/signRequest';
 import { WEBHOOK_SCHEMAS } from '../server/webhookSchemas';
 import { EXIT, writeLine } from './CliIo';
+import { envFileLines } from './envFileLines';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 
@@ -15,16 +16,9 @@ const WAIT_MS = 30_000;
 /** Characters of the answer's body printed. */
 const BODY_SHOWN = 2000;
 
-/** Reads `KEY=value` lines, the form `svc dev --backend-env` writes (blank lines and `#` comments skipped). */
-function parseEnvFile(text: string): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match || line.trimStart().startsWith('#')) continue;
-    values[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return values;
-}
+/** The settings of an env file by name (a line that is no `KEY=value` skipped). */
+const parseEnvFile = (text: string): Record<string, string> =>
+  Object.fromEntries(envFileLines(text).flatMap(({ name, value }) => (name ? [[name, value ?? '']] : [])));
 
 /** The signing secret and the mini app id from the options, or the sentence saying what is missing. */
 async function readSecret(

@@ -1,4 +1,5 @@
 import { createRateLimiter, type RateLimiter } from './createRateLimiter';
+import { fetchErrorCode } from './fetchErrorCode';
 import { signRequest } from './signRequest';
 import { SvcApiError } from './SvcApiError';
 import type { AgentDelegation, Card, Installation } from './serverTypes';
@@ -66,12 +67,6 @@ function need(value: unknown, field: string): string {
   return value;
 }
 
-/** The system's error code under a failed fetch (ECONNREFUSED, ENOTFOUND), as ` (CODE)`, or nothing. */
-function systemCode(error: unknown): string {
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
-  return typeof code === 'string' ? ` (${code})` : '';
-}
-
 /**
  * Creates the server API client.
  *
@@ -98,8 +93,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   const budgetMs = options.retry?.budgetMs ?? 30_000;
   const baseDelay = options.retry?.baseDelayMs ?? 500;
   const maxDelay = options.retry?.maxDelayMs ?? 5_000;
-  const basePath = new URL(base).pathname;
-  const { origin } = new URL(base);
+  const { pathname: basePath, origin } = new URL(base);
 
   async function request<T>(
     method: 'GET' | 'POST',
@@ -140,6 +134,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
       } catch (cause) {
         const aborted = call.signal?.aborted;
         const timedOut = !aborted && timeout.aborted;
+        const code = fetchErrorCode(cause);
         const error = new SvcApiError({
           status: 0,
           problem: aborted ? 'aborted' : timedOut ? 'timeout' : 'network',
@@ -148,7 +143,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
             ? 'the caller aborted the request.'
             : timedOut
               ? `no answer from ${origin} in time; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`
-              : `the connection to ${origin} failed${systemCode(cause)}: check that baseUrl (SVC_API_BASE) names the running platform; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
+              : `the connection to ${origin} failed${code ? ` (${code})` : ''}: check that baseUrl (SVC_API_BASE) names the running platform; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
           instance,
           retriable: !aborted,
           cause,

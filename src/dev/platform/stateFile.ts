@@ -113,6 +113,20 @@ async function removeLeftovers(path: string): Promise<void> {
   );
 }
 
+/** The process id written in a state file's lock (`<path>.lock`), or '' when there is none yet. */
+const lockHolder = async (path: string) => (await readFile(`${path}.lock`, 'utf8').catch(() => '')).trim();
+
+/** The id of another process that runs and holds the lock `holder` names, or undefined (none, this one, or gone). */
+function otherRunningHolder(holder: string): number | undefined {
+  const pid = Number(holder);
+  return holder && Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : undefined;
+}
+
+const inUse = (path: string, pid: number) =>
+  new Error(
+    `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state.`,
+  );
+
 /**
  * Takes the state file for this process (`<path>.lock`, holding its id) and returns what gives it back. Two platforms
  * appending to one file would each rewrite it under the other (and remove the other's temporary files), so a file
@@ -122,7 +136,7 @@ async function lockStateFile(path: string): Promise<() => Promise<void>> {
   const lock = `${path}.lock`;
   const mine = String(process.pid);
   const release = async () => {
-    if ((await readFile(lock, 'utf8').catch(() => '')) === mine) await rm(lock, { force: true });
+    if ((await lockHolder(path)) === mine) await rm(lock, { force: true });
   };
   for (let tries = 0; ; tries++) {
     try {
@@ -133,7 +147,7 @@ async function lockStateFile(path: string): Promise<() => Promise<void>> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = (await readFile(lock, 'utf8').catch(() => '')).trim();
+    const holder = await lockHolder(path);
     // Created a moment ago and not written yet: its process is writing its id.
     if (holder === '' && tries < 10) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -141,16 +155,11 @@ async function lockStateFile(path: string): Promise<() => Promise<void>> {
     }
     // This process holds it already: a platform started again in it (the next port tried, a test's restart).
     if (holder === mine) return release;
-    const pid = Number(holder);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw inUse(path, pid);
+    const other = otherRunningHolder(holder);
+    if (other !== undefined) throw inUse(path, other);
     await rm(lock, { force: true });
   }
 }
-
-const inUse = (path: string, pid: number) =>
-  new Error(
-    `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state.`,
-  );
 
 /**
  * Throws when another running process holds the state file at `path` (what `svc dev --reset` checks before it
@@ -158,8 +167,8 @@ const inUse = (path: string, pid: number) =>
  * @internal
  */
 export async function assertStateFileFree(path: string): Promise<void> {
-  const pid = Number((await readFile(`${path}.lock`, 'utf8').catch(() => '')).trim());
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw inUse(path, pid);
+  const other = otherRunningHolder(await lockHolder(path));
+  if (other !== undefined) throw inUse(path, other);
 }
 
 /**

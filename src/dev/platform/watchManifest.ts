@@ -37,8 +37,9 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
         }
         const wasInvalid = reported !== '';
         reported = '';
-        if (JSON.stringify(next.manifest) !== served) {
-          served = JSON.stringify(next.manifest);
+        const text = JSON.stringify(next.manifest);
+        if (text !== served) {
+          served = text;
           edits.changed(next.manifest);
         } else if (wasInvalid) edits.fixed();
       }, 100);

@@ -37,13 +37,15 @@ export interface PackageServerOptions {
 }
 
 /**
- * The file of the app folder `dir` that `path` names, or why it is not in the package: nothing outside the folder,
- * no dotfile (.env, .git: a package has none worth serving), nothing excluded, and nothing reached through a
- * symbolic link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of
- * the folder).
+ * The file of the app folder `dir` that `path` names, or why it is not in the package: nothing outside the folder, no
+ * dotfile (.env, .git: a package has none worth serving), nothing excluded, and nothing reached through a symbolic
+ * link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of the
+ * folder). `realDir` is the folder as the file system names it: its own path may go through a link, as /tmp does on
+ * macOS.
  */
 async function fileInFolder(
   dir: string,
+  realDir: string,
   path: string,
   exclude: readonly string[],
 ): Promise<string | { missing: string }> {
@@ -60,8 +62,7 @@ async function fileInFolder(
     return { missing: 'not in the package.' };
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) return { missing: `${path} is not in the package.` };
-  // The folder as the file system names it: its own path may go through a link, as /tmp does on macOS.
-  if ((await realpath(file)) !== join(await realpath(dir), file.slice(root.length)))
+  if ((await realpath(file)) !== join(realDir, file.slice(root.length)))
     return {
       missing: `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
     };
@@ -76,6 +77,7 @@ async function fileInFolder(
  * @public
  */
 export async function createPackageServer(options: PackageServerOptions) {
+  const realDir = await realpath(options.dir);
   let manifest = options.manifest;
   let policies = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
@@ -106,7 +108,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       return send(req, res, found.contentType, Buffer.from(found.body), csp);
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
-    const file = await fileInFolder(options.dir, path, options.exclude ?? []);
+    const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
     if (typeof file !== 'string') return fail(res, 404, file.missing);
     const type = contentTypeOf(file);
     return send(req, res, type, await readFile(file), policies);
