@@ -39,6 +39,11 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
     // own markup, or the platform that served its package) lists it; and where the browser tells us the parent's
     // real origin, that must be the one too. '*' is never a target. One message covers every way of having no
     // trusted host (no window, no parent, no origin, an untrusted one): the fix is the same.
+    // A page loaded without the launch in its URL (a reload after a hash router changed the fragment, another page
+    // of the app) names no host: it says hello to its parent's origin as the browser reports it, under the same
+    // checks, and the welcome brings the launch.
+    const parent = win?.location?.ancestorOrigins?.[0];
+    origin ??= parent;
     trusted ??= win?.document?.querySelector('meta[name=svc-host-origins]')?.content.split(' ');
     if (
       !win ||
@@ -47,7 +52,7 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
       !trusted?.includes(origin!) ||
       // Where the browser names the parent's origin it must be this one; 'null' (Firefox under a no-referrer
       // policy) names nothing, and the allow-list above still holds.
-      ![origin, 'null', undefined].includes(win.location.ancestorOrigins?.[0])
+      ![origin, 'null', undefined].includes(parent)
     )
       return fail(
         'ERR_NO_HOST',

@@ -2,16 +2,16 @@
 // The imports' order is measured, not alphabetical: it sets the order of the client's modules in an app's bundle,
 // which moves its brotli bytes (docs/performance.md, the client's bytes).
 import { CALL_TABLE } from '../protocol/generated/callTable';
+import { notificationParams } from '../protocol/notificationParams';
 import { connect } from './connect';
 import type { Transport } from '../rpc/Transport';
 import type { PeerMethod } from '../protocol/frames';
 import type { Theme } from '../protocol/types';
 import type { Svc } from '../protocol/Svc';
 import { parseSnapshot, type LaunchSnapshot } from '../protocol/snapshot';
-import { notificationParams } from '../protocol/notificationParams';
+import { readSnapshot } from './readSnapshot';
 import { createEndpoint, type Endpoint, noop } from '../rpc/createEndpoint';
 import { createActions, invalid } from './createActions';
-import { readSnapshot } from './readSnapshot';
 
 /**
  * Options of {@link createSvc}.

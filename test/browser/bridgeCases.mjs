@@ -416,6 +416,78 @@ test("a second hello from the same frame replaces the port; the old channel's pe
   await noErrors(app, 'app');
 });
 
+// ---------------------------------------------------------------- hash routers: the fragment is the app's after start
+// What the launch gave (the host page's createHost({ app }) and its handlers), as `launchSeen()` in the app's page
+// (fixtures/hooks.js) reads it from the synchronous members.
+const LAUNCHED = { id: 'polls', locale: 'de-DE', launchParams: { title: 'Polls', from: 'e2e' }, supports: true };
+
+for (const build of ['iife', 'esm'])
+  test(`a hash router that replaces the fragment before the app first uses svc (${build}): the launch is read as the page loaded`, async (h) => {
+    // Vue Router's hash history rewrites `#svc=…` to `#/svc=…` when the router is made, before any component runs.
+    const { app: appFrame } = await h.open({ build });
+    const app = await appFrame();
+    const out = await app.evaluate(async () => {
+      history.replaceState(null, '', '#/svc=%7B%7D');
+      const sync = window.launchSeen();
+      return { sync, call: await window.settle(window.sdk.svc.auth.state()) };
+    });
+    assert.deepEqual(out.sync, LAUNCHED);
+    assert.deepEqual([out.call.ok, out.call.value], [true, 'signed-in'], JSON.stringify(out.call));
+    await noErrors(app, 'app');
+  });
+
+for (const [how, leave] of [
+  ['a reload', () => location.reload()],
+  ['a link to another page of the app, without the fragment', () => (location.href = location.pathname)],
+])
+  for (const [pair, appAt] of [
+    ['same-site', 'A'],
+    ['cross-site', 'X'],
+  ])
+    test(`${how} after a hash router changed the fragment (${pair}): the new page finds its host`, async (h) => {
+      const { host, app: appFrame } = await h.open({ build: 'esm', appAt: h[appAt] });
+      let app = await appFrame();
+      assert.deepEqual(await app.evaluate(() => window.launchSeen()), LAUNCHED);
+      assert.equal((await app.evaluate(() => window.settle(window.sdk.svc.auth.state()))).value, 'signed-in');
+      await app.evaluate(() => {
+        history.pushState(null, '', '#/settings');
+        window.__left = true;
+      });
+      await app.evaluate(leave);
+      await waitFor(async () => (await appFrame()).evaluate(() => window.__left === undefined), 'the new page');
+      app = await appFrame();
+      const out = await app.evaluate(async () => {
+        const before = window.launchSeen();
+        const call = await window.settle(window.sdk.svc.auth.state());
+        return { before, call, after: window.launchSeen(), language: navigator.language };
+      });
+      assert.deepEqual([out.call.ok, out.call.value], [true, 'signed-in'], JSON.stringify(out.call));
+      assert.equal(await host.evaluate(() => window.attaches), 2, 'the host welcomed the new page');
+      // The page has no launch of its own: the synchronous members are the defaults until the welcome brings it.
+      assert.deepEqual(out.before, { id: '', locale: out.language, launchParams: {}, supports: false });
+      assert.deepEqual(out.after, LAUNCHED);
+      await noErrors(app, 'app');
+    });
+
+test('hostile: a page the app does not list frames it without a fragment; no hello reaches it', async (h) => {
+  // With no launch in the URL the app says hello to its parent's origin as the browser reports it, and only when the
+  // app lists that origin.
+  for (const build of ['iife', 'esm']) {
+    const appUrl = `${h.X}/fixtures/app-${build}.html?trust=${encodeURIComponent(h.H)}`;
+    const page = await h.context.newPage();
+    await page.goto(`${h.E}/fixtures/evil.html?${new URLSearchParams({ frameApp: appUrl })}`);
+    const app = await waitFor(
+      async () => (await page.frames()).find((f) => f.url().startsWith(`${h.X}/fixtures/app-${build}.html`)),
+      'the framed app',
+    );
+    await app.waitForFunction(() => window.sdk);
+    const r = await app.evaluate(() => window.settle(window.sdk.svc.auth.state()));
+    assert.deepEqual([r.ok, r.code, r.retriable], [false, 'ERR_NO_HOST', false], JSON.stringify(r));
+    assert.deepEqual(await page.mainFrame().evaluate(() => window.__hellos), [], 'the impostor got no hello');
+    await noErrors(app, 'app');
+  }
+});
+
 test('a host that never answers: ERR_HOST_UNREACHABLE (retriable) at the 3 s connect timeout; a retry then connects', async (h) => {
   const { host, app: appFrame } = await h.open({ attach: 'manual' });
   const app = await appFrame();

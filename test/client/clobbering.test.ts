@@ -23,7 +23,7 @@ describe('bootstrap globals planted by markup', () => {
 
   it('an element at __svc_launch does not hide the URL fragment', () => {
     g.__svc_launch = new HTMLDivElement();
-    g.location = { hash: `#svc=${encodeURIComponent(JSON.stringify({ app }))}` };
+    g.location = { href: `https://app.example/#svc=${encodeURIComponent(JSON.stringify({ app }))}` };
     expect(createSvc().svc.app.locale).toBe('pt-BR');
   });
 

@@ -20,7 +20,7 @@ describe('the launch snapshot', () => {
   it('is read from the URL fragment a web host built with launchUrl()', () => {
     const host = createHost({ app, handlers: { 'room.current': () => null }, hostOrigin: 'https://host.example' });
     const url = new URL(launchUrl('https://app.example/index.html#/route', host.snapshot));
-    g.location = { hash: url.hash };
+    g.location = { href: url.href };
     const { svc } = createSvc();
     expect([svc.app.id, svc.app.version, svc.app.locale, svc.app.theme]).toEqual([
       '0123456789abcdef',
@@ -35,7 +35,7 @@ describe('the launch snapshot', () => {
 
   it('prefers the snapshot a native host injected', () => {
     g.__svc_launch = { app: { ...app, locale: 'sv' } };
-    g.location = { hash: `#svc=${encodeURIComponent(JSON.stringify({ app }))}` };
+    g.location = { href: `https://app.example/#svc=${encodeURIComponent(JSON.stringify({ app }))}` };
     expect(createSvc().svc.app.locale).toBe('sv');
   });
 
@@ -46,7 +46,7 @@ describe('the launch snapshot', () => {
   });
 
   it('falls back to defaults for a broken fragment or malformed fields', () => {
-    g.location = { hash: '#svc=%7Bnot-json' };
+    g.location = { href: 'https://app.example/#svc=%7Bnot-json' };
     const { svc } = createSvc();
     expect([svc.version, svc.app.id, svc.app.theme]).toEqual(['1.0', '', 'light']);
     expect(svc.supports('room.current')).toBe(false);
