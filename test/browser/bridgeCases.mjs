@@ -416,6 +416,27 @@ test("a second hello from the same frame replaces the port; the old channel's pe
   await noErrors(app, 'app');
 });
 
+test('two clients in one page: the one whose call came last holds the channel, and the host invokes its handlers', async (h) => {
+  // docs/app.md, "Options and several clients": a page has one channel to its host, so use one client.
+  const { host, app: appFrame } = await h.open({ build: 'esm' });
+  const app = await appFrame();
+  await app.evaluate(async () => {
+    window.sdk.svc.actions.handle('ping', () => 'pong');
+    await window.sdk.svc.auth.state();
+  });
+  assert.equal((await host.evaluate(() => window.invoke('ping', {}))).value, 'pong');
+  await app.evaluate(async () => {
+    window.second = window.sdk.createSvc({ timeout: 5_000 }).svc;
+    await window.second.auth.state();
+  });
+  const taken = await host.evaluate(() => window.invoke('ping', {}));
+  assert.equal(taken.code, 'ERR_ACTION_NO_HANDLER', JSON.stringify(taken));
+  await app.evaluate(() => window.sdk.svc.auth.state());
+  assert.equal((await host.evaluate(() => window.invoke('ping', {}))).value, 'pong');
+  assert.equal(await host.evaluate(() => window.attaches), 3);
+  await noErrors(app, 'app');
+});
+
 // ---------------------------------------------------------------- hash routers: the fragment is the app's after start
 // What the launch gave (the host page's createHost({ app }) and its handlers), as `launchSeen()` in the app's page
 // (fixtures/hooks.js) reads it from the synchronous members.
