@@ -48,7 +48,7 @@ export function formatDevEvent(event: DevEvent, now = new Date()): string {
     case 'launch':
       return `${time}  launch   ${event.user} opened the app ${event.room}`;
     case 'no-hello':
-      return `${time}  warning  the app at ${event.app_url} has not said hello ${event.seconds} s after its launch: does it load svc-sdk, and (with --app-url) carry the svc-host-origins meta tag printed above?`;
+      return `${time}  warning  the app at ${event.app_url} has not said hello ${event.seconds} s after its launch. The client says it with the app's first call: if the app has made one, does it load svc-sdk, and (with --app-url) carry the svc-host-origins meta tag printed above?`;
     case 'webhook':
       return `${time}  --> webhook ${event.event} [${event.delivery_id.slice(0, 8)}] attempt ${event.attempt}: ${event.status ?? event.error} (${event.duration_ms} ms)${event.resend_of ? ` (sent again from ${event.resend_of.slice(0, 8)})` : ''}`;
     case 'server-api':

@@ -96,4 +96,6 @@ test('an app that never says hello: a warning in the page and on the terminal, a
   await expect.poll(() => events.map((e) => e.type)).toContain('no-hello');
   expect(events).toContainEqual({ type: 'launch', user: 'Alice', room: 'in # General' });
   expect(formatDevEvent(events.find((e) => e.type === 'no-hello')!)).toContain('has not said hello 10 s');
+  // An app that waits for a click before its first call is silent too: the warning says when it is no fault.
+  await expect(page.getByTestId('notice')).toContainText("The client says it with the app's first call");
 });

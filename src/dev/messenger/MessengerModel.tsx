@@ -118,13 +118,15 @@ export class MessengerModel implements Messenger {
     this.running = undefined;
   }
 
-  // An app that never speaks is usually an app without the client, or one that does not know this origin.
+  // An app that never speaks is usually an app without the client, or one that does not know this origin; but the
+  // client says hello with the app's first call, so an app that waits for a click is silent too, and the warning
+  // says so.
   private expectHello(): void {
     this.hello = window.setTimeout(() => {
       this.hello = 0;
       pageEvent({ type: 'no-hello', seconds: 10 });
       this.say(
-        `${this.manifest.name} has not said hello 10 s after its launch: check that the page loads svc-sdk, and with --app-url that it carries <meta name="svc-host-origins" content="${location.origin}">.`,
+        `${this.manifest.name} has not said hello 10 s after its launch. The client says it with the app's first call: if the app has made one, check that the page loads svc-sdk, and with --app-url that it carries <meta name="svc-host-origins" content="${location.origin}">.`,
         'warn',
       );
     }, 10_000);
