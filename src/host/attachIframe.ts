@@ -1,6 +1,7 @@
 import { WIRE, type WelcomeMessage } from '../protocol/frames';
 import { isPlain } from '../protocol/shape';
 import { portTransport } from '../rpc/portTransport';
+import { APP_FRAME_ALLOW } from './appFrameAllow';
 import type { HostEndpoint } from './types';
 
 /**
@@ -10,7 +11,9 @@ import type { HostEndpoint } from './types';
  * app was navigated to never receives a port, and a nonce already answered is never answered again (a replayed
  * hello cannot rebind the host).
  *
- * Attach before setting `iframe.src`, so that the first hello is not missed.
+ * Attach before setting `iframe.src`, so that the first hello is not missed. A frame without an `allow` attribute of
+ * its own gets {@link APP_FRAME_ALLOW}, the browser features a page of its own would have (the camera, geolocation,
+ * the clipboard...): a frame of another site has none of them otherwise.
  * @returns A function that stops listening (the channel itself is closed with `host.close()`).
  * @public
  */
@@ -25,6 +28,8 @@ export function attachIframe(
   // Every nonce answered, not only the last: a replayed older hello would otherwise rebind the host to a new port
   // and cut the running invocation (PROTOCOL.md: a nonce is answered once).
   const answered = new Set<string>();
+  // Before the frame navigates: the browser fixes a document's features when it loads.
+  if (!iframe.allow) iframe.allow = APP_FRAME_ALLOW;
   const onMessage = (event: MessageEvent) => {
     const d = event.data;
     if (event.source !== iframe.contentWindow || event.origin !== appOrigin || !isPlain(d)) return;

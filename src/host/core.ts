@@ -37,6 +37,7 @@ export {
   type StorageStore,
 } from './rules/createMemoryStorage';
 export { toApp, toHost } from '../protocol/peerMethods';
+export { APP_FRAME_ALLOW } from './appFrameAllow';
 export { attachIframe } from './attachIframe';
 export { tapCalls, type CallObserver } from './tapCalls';
 export { launchUrl } from './launchUrl';

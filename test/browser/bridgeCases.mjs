@@ -416,6 +416,28 @@ test("a second hello from the same frame replaces the port; the old channel's pe
   await noErrors(app, 'app');
 });
 
+test("attachIframe delegates the browser features of APP_FRAME_ALLOW to the app's frame, unless it has its own allow", async (h) => {
+  const { host } = await h.open({ build: 'esm' });
+  const out = await host.evaluate(async () => {
+    const { APP_FRAME_ALLOW, attachIframe, createHost } = window.hostLib;
+    const own = Object.assign(document.createElement('iframe'), { allow: 'camera' });
+    attachIframe(createHost({ handlers: {} }), own, 'https://app.example')();
+    return { APP_FRAME_ALLOW, launched: document.getElementById('app').getAttribute('allow'), own: own.allow };
+  });
+  assert.equal(out.launched, out.APP_FRAME_ALLOW);
+  assert.equal(out.own, 'camera');
+  if (h.engine === 'chromium') {
+    // Chromium says what the frame's document may use; the other engines have no such API.
+    const app = await (await h.open({ build: 'esm' })).app();
+    const allowed = await app.evaluate(() =>
+      ['camera', 'microphone', 'geolocation', 'clipboard-write', 'fullscreen', 'payment'].map((f) =>
+        document.featurePolicy.allowsFeature(f),
+      ),
+    );
+    assert.deepEqual(allowed, [true, true, true, true, true, false]);
+  }
+});
+
 test('two clients in one page: the one whose call came last holds the channel, and the host invokes its handlers', async (h) => {
   // docs/app.md, "Options and several clients": a page has one channel to its host, so use one client.
   const { host, app: appFrame } = await h.open({ build: 'esm' });

@@ -1,0 +1,76 @@
+// The standard web APIs the platform leaves to the engine's own prompts (camera, microphone, geolocation), and the
+// clipboard, from a mini app in `svc dev`: its frame is of another site, so each works only when the messenger
+// delegates it (APP_FRAME_ALLOW, set by attachIframe). The browser grants the prompts here (fake devices, a granted
+// context), so an error is the frame's policy or the API itself.
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../scripts/chromiumArgs.mjs';
+import { startDevPlatform } from '../../src/dev';
+import { APP_FRAME_ALLOW } from '../../src/host';
+import { exchangeManifest } from '../mock/fixtures';
+
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  },
+});
+
+const root = resolve(import.meta.dirname, '../..');
+const APP = `
+const out = document.getElementById('out');
+const settle = (p) => p.then(() => 'ok', (e) => (e.name || 'GeolocationPositionError') + ': ' + e.message);
+document.getElementById('use').addEventListener('click', async () => {
+  const r = {};
+  r.camera = await settle(navigator.mediaDevices.getUserMedia({ video: true }));
+  r.microphone = await settle(navigator.mediaDevices.getUserMedia({ audio: true }));
+  r.geolocation = await settle(new Promise((ok, no) => navigator.geolocation.getCurrentPosition(ok, no, { timeout: 5000 })));
+  r.clipboard = await settle(navigator.clipboard.writeText('copied'));
+  r.bridge = await settle(svc.auth.state());
+  out.textContent = JSON.stringify(r);
+});
+`;
+
+test('a mini app in svc dev uses the camera, the microphone, geolocation and the clipboard, as in a WebView', async ({
+  browser,
+}) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-features-'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><button id="use">use</button><p id="out"></p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+  );
+  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
+  await writeFile(join(dir, 'app.js'), APP);
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const context = await browser.newContext({
+    permissions: ['camera', 'microphone', 'geolocation', 'clipboard-read', 'clipboard-write'],
+    geolocation: { latitude: 52.52, longitude: 13.4 },
+  });
+  try {
+    const page = await context.newPage();
+    const console: string[] = [];
+    page.on('console', (message) => console.push(message.text()));
+    await page.goto(platform.url);
+    await page.getByTestId('open-app').click();
+    await expect(page.getByTestId('app-frame')).toHaveAttribute('allow', APP_FRAME_ALLOW);
+    const app = page.frameLocator('[data-testid=app-frame]');
+    await app.locator('#use').click();
+    await expect(app.locator('#out')).not.toBeEmpty();
+    expect(JSON.parse((await app.locator('#out').textContent())!)).toEqual({
+      camera: 'ok',
+      microphone: 'ok',
+      geolocation: 'ok',
+      clipboard: 'ok',
+      bridge: 'ok',
+    });
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('copied');
+    // Every feature delegated is one this Chromium knows: it names any other in the console at each launch.
+    expect(console.filter((text) => /feature/i.test(text))).toEqual([]);
+  } finally {
+    await context.close();
+    await platform.close();
+  }
+});
