@@ -2,6 +2,7 @@ import { WIRE, type WelcomeMessage } from '../protocol/frames';
 import { isPlain } from '../protocol/shape';
 import { portTransport } from '../rpc/portTransport';
 import { APP_FRAME_ALLOW } from './appFrameAllow';
+import { APP_FRAME_SANDBOX } from './appFrameSandbox';
 import type { HostEndpoint } from './types';
 
 /**
@@ -13,7 +14,8 @@ import type { HostEndpoint } from './types';
  *
  * Attach before setting `iframe.src`, so that the first hello is not missed. A frame without an `allow` attribute of
  * its own gets {@link APP_FRAME_ALLOW}, the browser features a page of its own would have (the camera, geolocation,
- * the clipboard...): a frame of another site has none of them otherwise.
+ * the clipboard...): a frame of another site has none of them otherwise. A frame without a `sandbox` attribute of its
+ * own gets {@link APP_FRAME_SANDBOX}, which keeps the app from navigating the host's page.
  * @returns A function that stops listening (the channel itself is closed with `host.close()`).
  * @public
  */
@@ -28,8 +30,9 @@ export function attachIframe(
   // Every nonce answered, not only the last: a replayed older hello would otherwise rebind the host to a new port
   // and cut the running invocation (PROTOCOL.md: a nonce is answered once).
   const answered = new Set<string>();
-  // Before the frame navigates: the browser fixes a document's features when it loads.
+  // Before the frame navigates: the browser fixes a document's features and sandbox when it loads.
   if (!iframe.allow) iframe.allow = APP_FRAME_ALLOW;
+  if (!iframe.sandbox?.length) iframe.sandbox = APP_FRAME_SANDBOX;
   const onMessage = (event: MessageEvent) => {
     const d = event.data;
     if (event.source !== iframe.contentWindow || event.origin !== appOrigin || !isPlain(d)) return;

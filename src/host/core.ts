@@ -38,6 +38,7 @@ export {
 } from './rules/createMemoryStorage';
 export { toApp, toHost } from '../protocol/peerMethods';
 export { APP_FRAME_ALLOW } from './appFrameAllow';
+export { APP_FRAME_SANDBOX } from './appFrameSandbox';
 export { attachIframe } from './attachIframe';
 export { tapCalls, type CallObserver } from './tapCalls';
 export { launchUrl } from './launchUrl';

@@ -416,16 +416,23 @@ test("a second hello from the same frame replaces the port; the old channel's pe
   await noErrors(app, 'app');
 });
 
-test("attachIframe delegates the browser features of APP_FRAME_ALLOW to the app's frame, unless it has its own allow", async (h) => {
+test("attachIframe gives the app's frame APP_FRAME_ALLOW and APP_FRAME_SANDBOX, unless it has its own", async (h) => {
   const { host } = await h.open({ build: 'esm' });
-  const out = await host.evaluate(async () => {
-    const { APP_FRAME_ALLOW, attachIframe, createHost } = window.hostLib;
+  const out = await host.evaluate(() => {
+    const { APP_FRAME_ALLOW, APP_FRAME_SANDBOX, attachIframe, createHost } = window.hostLib;
     const own = Object.assign(document.createElement('iframe'), { allow: 'camera' });
+    own.setAttribute('sandbox', 'allow-scripts allow-same-origin');
     attachIframe(createHost({ handlers: {} }), own, 'https://app.example')();
-    return { APP_FRAME_ALLOW, launched: document.getElementById('app').getAttribute('allow'), own: own.allow };
+    const launched = document.getElementById('app');
+    return {
+      APP_FRAME_ALLOW,
+      APP_FRAME_SANDBOX,
+      launched: [launched.getAttribute('allow'), launched.getAttribute('sandbox')],
+      own: [own.allow, own.getAttribute('sandbox')],
+    };
   });
-  assert.equal(out.launched, out.APP_FRAME_ALLOW);
-  assert.equal(out.own, 'camera');
+  assert.deepEqual(out.launched, [out.APP_FRAME_ALLOW, out.APP_FRAME_SANDBOX]);
+  assert.deepEqual(out.own, ['camera', 'allow-scripts allow-same-origin']);
   if (h.engine === 'chromium') {
     // Chromium says what the frame's document may use; the other engines have no such API.
     const app = await (await h.open({ build: 'esm' })).app();

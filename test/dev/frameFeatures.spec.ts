@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../scripts/chromiumArgs.mjs';
 import { startDevPlatform } from '../../src/dev';
-import { APP_FRAME_ALLOW } from '../../src/host';
+import { APP_FRAME_ALLOW, APP_FRAME_SANDBOX } from '../../src/host';
 import { exchangeManifest } from '../mock/fixtures';
 
 test.use({
@@ -69,6 +69,37 @@ test('a mini app in svc dev uses the camera, the microphone, geolocation and the
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('copied');
     // Every feature delegated is one this Chromium knows: it names any other in the console at each launch.
     expect(console.filter((text) => /feature/i.test(text))).toEqual([]);
+  } finally {
+    await context.close();
+    await platform.close();
+  }
+});
+
+test("a mini app cannot navigate the messenger's page, even on a click", async ({ browser }) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-top-'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><button id="go">Vote</button><p id="out"></p><script src="app.js"></script></body></html>',
+  );
+  // A copy of the messenger's sign-in page on another site, say: the click is the person's, so only a sandbox stops it.
+  await writeFile(
+    join(dir, 'app.js'),
+    `document.getElementById('go').onclick = () => {
+      try { top.location.href = 'http://127.0.0.1:9/sign-in'; } catch (e) { document.getElementById('out').textContent = e.name; }
+    };`,
+  );
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(platform.url);
+    await page.getByTestId('open-app').click();
+    await expect(page.getByTestId('app-frame')).toHaveAttribute('sandbox', APP_FRAME_SANDBOX);
+    await page.frameLocator('[data-testid=app-frame]').locator('#go').click();
+    await expect(page.frameLocator('[data-testid=app-frame]').locator('#out')).toHaveText('SecurityError');
+    expect(page.url()).toBe(`${platform.url}#app`); // the page opens #app with the app
+    await expect(page.getByTestId('app-frame')).toBeVisible();
   } finally {
     await context.close();
     await platform.close();
