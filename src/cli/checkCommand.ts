@@ -41,8 +41,9 @@ export const CHECK = defineCommand({
   - every declared action has a svc.actions.handle('<name>', ...) in the code, and every handler is declared;
   - a manifest with auth "none" never calls svc.auth.getToken();
   - svc.permissions.request('<scope>') only asks for scopes the manifest declares.
-Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files with the parser that ships with svc-sdk (no TypeScript
-needed, any version works), skipping node_modules, build output (dist, build, out, .next, coverage), hidden
+Parses .js .mjs .cjs .ts .mts .cts .tsx .jsx files, and the <script> elements of .vue .svelte .html files, with
+the parser that ships with svc-sdk (no TypeScript needed, any version works), skipping node_modules, build
+output (dist, build, out, .next, coverage, test reports), hidden
 directories, config files (*.config.*), declaration files and tests. With no --include, the include and exclude
 lists of the project's tsconfig.json are followed when it has them. The project is the manifest's folder, or the
 folder above when the manifest sits in public/ or static/ beside a package.json (its code is in src/, not public/).

@@ -37,11 +37,59 @@ const WRAPPERS = new Set([
 const isNode = (value: unknown): value is Node =>
   typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
 
+type Plugins = ('typescript' | 'jsx')[];
+
 /** Parser plugins by file type: `.ts` files keep `<T>x` type assertions, which JSX would misread. */
-function pluginsFor(fileName: string): ('typescript' | 'jsx')[] {
+function pluginsFor(fileName: string): Plugins {
   if (/\.tsx$/.test(fileName)) return ['typescript', 'jsx'];
   if (/\.[mc]?ts$/.test(fileName)) return ['typescript'];
   return ['jsx'];
+}
+
+/** A script to parse: its text, its parser plugins, and where it starts in its file (1-based line, 0-based column). */
+interface Script {
+  text: string;
+  plugins: Plugins;
+  line: number;
+  column: number;
+}
+
+// A `<script>` element: its opening tag (whose quoted attributes may hold a `>`, as Vue's `generic="T extends
+// Record<string, unknown>"` does), its text, and its end tag.
+const SCRIPT_ELEMENT = /(<script\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)<\/script\s*>/gi;
+// The script types that hold JavaScript; any other (`application/json`, `importmap`, templates) is data.
+const SCRIPT_TYPE = /^(?:module|(?:text|application)\/(?:java|ecma)script)$/i;
+
+const attribute = (tag: string, name: string): string | undefined =>
+  new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
+    .exec(tag)
+    ?.slice(1)
+    .find((value) => value !== undefined);
+
+/**
+ * The scripts of a file: the whole file for JavaScript and TypeScript, and each inline `<script>` element of a Vue
+ * or Svelte component (TypeScript with `lang="ts"`, also TSX with `lang="tsx"`) or of an HTML page (a page that
+ * loads the script-tag client often keeps its code inline). Each keeps its place in the file, so that a finding
+ * points at the right line.
+ */
+function scriptsOf(fileName: string, text: string): Script[] {
+  if (!/\.(?:vue|svelte|html?)$/i.test(fileName)) return [{ text, plugins: pluginsFor(fileName), line: 1, column: 0 }];
+  const scripts: Script[] = [];
+  for (const match of text.matchAll(SCRIPT_ELEMENT)) {
+    const [, tag, body] = match as unknown as [string, string, string];
+    const type = attribute(tag, 'type');
+    if (type !== undefined && !SCRIPT_TYPE.test(type)) continue;
+    const start = match.index + tag.length;
+    const before = text.slice(0, start);
+    const lang = attribute(tag, 'lang')?.toLowerCase();
+    scripts.push({
+      text: body,
+      plugins: lang === 'tsx' ? ['typescript', 'jsx'] : lang === 'ts' ? ['typescript'] : ['jsx'],
+      line: before.split('\n').length,
+      column: start - (before.lastIndexOf('\n') + 1),
+    });
+  }
+  return scripts;
 }
 
 /** Every child node, in source order. */
@@ -66,7 +114,8 @@ function literalText(node: Node | undefined): string | undefined {
 
 /**
  * Finds `svc.actions.handle(...)`, `svc.auth.getToken()`, `svc.auth.signIn()` and `svc.permissions.request(...)`
- * calls in one source file by parsing it, so that comments, strings and look-alike names never count.
+ * calls in one source file by parsing it, so that comments, strings and look-alike names never count: a JavaScript
+ * or TypeScript file, or the `<script>` elements of a Vue or Svelte component or an HTML page.
  *
  * @remarks
  * Parses with `@babel/parser` (TypeScript, JSX and plain JavaScript), which ships with svc-sdk: the check does not
@@ -79,11 +128,16 @@ function literalText(node: Node | undefined): string | undefined {
  * @public
  */
 export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
-  const file = parse(text, {
-    sourceType: 'unambiguous',
-    plugins: pluginsFor(fileName),
-    errorRecovery: true,
-  }) as unknown as Node;
+  const files = scriptsOf(fileName, text).map(
+    (script) =>
+      parse(script.text, {
+        sourceType: 'unambiguous',
+        plugins: script.plugins,
+        errorRecovery: true,
+        startLine: script.line,
+        startColumn: script.column,
+      }) as unknown as Node,
+  );
   const svc = new Set(['svc']);
   const namespaces: Record<Namespace, Set<string>> = { actions: new Set(), auth: new Set(), permissions: new Set() };
   const methods = new Map<string, BridgeCall['kind']>();
@@ -156,7 +210,8 @@ export function findBridgeCalls(fileName: string, text: string): BridgeCall[] {
     if (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') calls.push(node);
     for (const child of children(node)) collect(child);
   };
-  collect(file);
+  // The scripts of one component share its aliases (Vue's `<script>` and `<script setup>`, Svelte's module script).
+  for (const file of files) collect(file);
   // Aliases can build on each other in any order (`const s = svc; const { actions } = s;`): repeat until stable.
   for (let round = 0; round < 5 && declarations.some(([id, init]) => bind(id, init)); round++);
 

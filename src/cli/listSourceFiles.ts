@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 
-const SOURCE = /\.(?:[mc]?[jt]s|[jt]sx)$/;
+// Script files, and the files whose `<script>` elements hold code: Vue and Svelte components, HTML pages.
+const SOURCE = /\.(?:[mc]?[jt]s|[jt]sx|vue|svelte|html?)$/;
 // Build output and tooling folders hold no page of the app's own.
 const SKIPPED_DIRS = new Set([
   'node_modules',
@@ -11,6 +12,8 @@ const SKIPPED_DIRS = new Set([
   'out',
   'coverage',
   'storybook-static',
+  'playwright-report',
+  'test-results',
   '__tests__',
   '__mocks__',
 ]);
@@ -28,10 +31,11 @@ export interface SourceFilter {
 }
 
 /**
- * Lists the mini app's source files under a directory, sorted: `.js .mjs .cjs .ts .mts .cts .tsx .jsx`.
+ * Lists the mini app's source files under a directory, sorted: `.js .mjs .cjs .ts .mts .cts .tsx .jsx`, and the
+ * files whose `<script>` elements hold code: `.vue .svelte .html`.
  *
  * @remarks
- * Skips `node_modules`, build output (`dist`, `build`, `out`, `coverage`), hidden directories (`.next`, `.svelte-kit`),
+ * Skips `node_modules`, build output (`dist`, `build`, `out`, `coverage`, test reports), hidden directories (`.next`, `.svelte-kit`),
  * config files (`*.config.*`), declaration files, and test files (`*.test.*`, `*.spec.*`, `__tests__`,
  * `__mocks__`): a handler registered in a test against a mock host proves nothing about the app. Then keeps the
  * files that match `filter.include` (all when empty) and not `filter.exclude`. Symbolic links are not followed, so

@@ -45,6 +45,22 @@ describe('svc check', () => {
       "src/main.ts:2:3  error: svc.actions.handle('createOrder') registers an action that manifest.json does not declare (did you mean 'create_order'?)",
     );
   });
+  test('reads the scripts of Vue and Svelte components and of HTML pages, and points into them', async () => {
+    const dir = tempProject({
+      'manifest.json': withActions(['create_order', 'cancel_order']),
+      'index.html': '<!doctype html><div id="app"></div><script type="module" src="/src/main.ts"></script>',
+      'src/main.ts': "import App from './App.vue';",
+      'src/App.vue':
+        '<template><p>{{ n }}</p></template>\n<script setup lang="ts">\nsvc.actions.handle(\'create_order\', async () => ({}));\n</script>',
+      'src/Cancel.svelte':
+        "<script>\n  svc.actions.handle('cancel_order', async () => ({}));\n  svc.actions.handle('cancelOrder', h);\n</script>",
+    });
+    const run = await runSvc(['check'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      "src/Cancel.svelte:3:3  error: svc.actions.handle('cancelOrder') registers an action that manifest.json does not declare (did you mean 'cancel_order'?); add it to \"actions\" in the manifest, or remove the handler\nsvc check: 1 error, 0 warnings (4 source files, 2 declared actions)\n",
+    );
+  });
   test('a computed action name is a warning, and a repeated handler too', async () => {
     const dir = tempProject({
       'manifest.json': withActions(['create_order']),

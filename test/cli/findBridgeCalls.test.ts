@@ -69,6 +69,48 @@ describe('findBridgeCalls', () => {
     expect(handled("svc.actions.handle('m', h); export {}", 'a.mjs')).toEqual(['m']);
     expect(handled("module.exports = () => svc.actions.handle('c', h);", 'a.cjs')).toEqual(['c']);
   });
+  test("reads a Vue component's scripts, TypeScript and a generic with a '>' included, at their lines in the file", () => {
+    const vue = [
+      '<template><button @click="save">Save</button></template>',
+      '<script lang="ts">',
+      "import { svc as bridge } from 'svc-sdk';",
+      'export const { actions } = bridge;',
+      '</script>',
+      '<script setup lang="ts" generic="T extends Record<string, unknown>">',
+      "const input = <T>{} as T; actions.handle('create_poll', async () => input);",
+      "  svc.permissions.request('room.context');",
+      '</script>',
+    ].join('\n');
+    expect(findBridgeCalls('Poll.vue', vue)).toEqual([
+      { kind: 'handle', name: 'create_poll', line: 7, column: 27 },
+      { kind: 'request', name: 'room.context', line: 8, column: 3 },
+    ]);
+    // A call on the line of the opening tag is placed after the tag.
+    expect(findBridgeCalls('One.vue', "<script setup>svc.actions.handle('a', h)</script>")).toEqual([
+      { kind: 'handle', name: 'a', line: 1, column: 15 },
+    ]);
+  });
+  test("reads a Svelte component's module and instance scripts as one, and an HTML page's inline scripts", () => {
+    const svelte = [
+      '<script context="module" lang="ts">',
+      '  export const { handle } = svc.actions;',
+      '</script>',
+      '<script lang="ts">',
+      "  handle('vote', async () => ({}));",
+      '</script>',
+      '<button on:click={() => vote()}>Vote</button>',
+    ].join('\n');
+    expect(handled(svelte, 'Poll.svelte')).toEqual(['vote']);
+    const html = [
+      '<!doctype html><script type="importmap">{"imports":{"svc-sdk":"/svc.js"}}</script>',
+      '<script type="application/json" id="data">{"a": 1}</script>',
+      '<script defer src="svc.global.js"></script>',
+      "<script>svc.actions.handle('classic', h);</script>",
+      "<script type=module>svc.actions.handle('module', h);</script>",
+      '<script type="text/x-template">svc.actions.handle(\'template\', h);</script>',
+    ].join('\n');
+    expect(handled(html, 'index.html')).toEqual(['classic', 'module']);
+  });
   test('finds getToken and signIn on svc.auth', () => {
     const calls = findBridgeCalls(
       'a.ts',
