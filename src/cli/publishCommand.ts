@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { STORE_PATH } from '../dev/storePath';
 import { fetchErrorCode } from '../server/fetchErrorCode';
-import { readStoreDiscovery } from '../dev/platform/store/storeDiscovery';
+import { listStoreDiscoveries, readStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { EXIT, writeLine } from './CliIo';
 import { DEFAULT_DEV_PORT } from './devCommand';
 import { defineCommand } from './defineCommand';
@@ -28,7 +28,7 @@ revoked ones included. An accepted version is what installed people run: the ope
     to: {
       type: 'string',
       value: 'url',
-      help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}).`,
+      help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}, else the one svc dev running on this machine).`,
     },
   },
   footer: `Exit codes: 0 accepted, 1 refused by the store, 2 usage error, unreadable file or no svc dev there.
@@ -58,7 +58,21 @@ revoked ones included. An accepted version is what installed people run: the ope
       );
       return EXIT.usage;
     }
-    const store = await readStoreDiscovery(origin.replace('localhost', '127.0.0.1'));
+    let store = await readStoreDiscovery(origin.replace('localhost', '127.0.0.1'));
+    if (!store && !values.to) {
+      // Not on the default port (svc dev --port, or 4310 taken): the one svc dev running elsewhere is meant.
+      const running = await listStoreDiscoveries();
+      if (running.length === 1) {
+        store = running[0]!;
+        writeLine(io.stderr, `svc publish: no svc dev runs at ${origin}; publishing to the one at ${store.url}`);
+      } else if (running.length > 1) {
+        writeLine(
+          io.stderr,
+          `svc publish: no svc dev runs at ${origin}, and ${running.length} run elsewhere (${running.map((r) => r.url).join(', ')}); pass --to with the one that runs this app`,
+        );
+        return EXIT.usage;
+      }
+    }
     if (!store) {
       writeLine(
         io.stderr,

@@ -1,7 +1,8 @@
 /**
  * What happens on the platform, one event at a time, as the terminal prints it (`svc dev` without `--quiet`):
  * a launch in the page, each webhook attempt, each server API call, each blocked request, an app that never said
- * hello, each MCP tool call that ran in the page. Never carries a token or a secret.
+ * hello, each MCP tool call that ran in the page, each package the local store accepted (from `svc publish` or the
+ * messenger's settings). Never carries a token or a secret.
  * @public
  */
 export type DevEvent =
@@ -20,6 +21,13 @@ export type DevEvent =
     }
   | { type: 'server-api'; method: string; path: string; status: number; duration_ms: number }
   | { type: 'blocked'; blocked: string; advice: string }
+  | {
+      type: 'store';
+      /** The version the local store accepted: installed for everyone and served from now on. */
+      version: string;
+      /** The ids of the keys that signed it. */
+      signers: string[];
+    }
   | {
       type: 'mcp';
       /** The tool (the action's name) and the agent that called it. */
@@ -55,6 +63,8 @@ export function formatDevEvent(event: DevEvent, now = new Date()): string {
       return `${time}  <-- ${event.method} ${event.path}: ${event.status} (${event.duration_ms} ms)`;
     case 'blocked':
       return `${time}  blocked  ${event.blocked}: ${event.advice}`;
+    case 'store':
+      return `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on`;
     case 'mcp':
       return `${time}  mcp      ${event.tool} by ${event.agent_id}: ${event.code ? `${event.code}: ${event.message}` : 'result'} (${event.duration_ms} ms)`;
   }

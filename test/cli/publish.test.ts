@@ -2,6 +2,7 @@
 // a port nothing listens on, as after a crash of the server alone. The shipping flow itself, accepted and refused
 // uploads, is in ship.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,4 +32,43 @@ it('says which error it got and what to check when the store does not answer', a
   expect(run.code).toBe(2);
   expect(run.stderr).toBe(`svc publish: ${url} did not answer (ECONNREFUSED); is svc dev still running?\n`);
   expect(run.stderr).not.toContain('publish-token-of-the-test');
+});
+
+it('without --to and nothing on port 4310, finds the one svc dev running elsewhere, or names them when several run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-publish-'));
+  writeFileSync(join(dir, 'app-1.0.0.swbn'), new Uint8Array(64));
+  const none = await runSvc(['publish', 'app-1.0.0.swbn'], dir);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('svc publish: no svc dev runs at http://127.0.0.1:4310 on this machine');
+
+  // A store that answers: the svc dev this test plays, refusing the package as a store refuses a broken one.
+  const answered: string[] = [];
+  const store = createHttpServer((request, response) => {
+    answered.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+    response.writeHead(422, { 'content-type': 'application/problem+json' });
+    response.end(
+      JSON.stringify({ title: 'Not a valid package', status: 422, detail: 'The package failed the check truncated' }),
+    );
+  });
+  await new Promise<void>((ok) => store.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+  try {
+    await writeStoreDiscovery({ url, token: 'token-of-the-only-one', pid: process.pid });
+    const one = await runSvc(['publish', 'app-1.0.0.swbn'], dir);
+    expect(one.stderr).toContain(
+      `svc publish: no svc dev runs at http://127.0.0.1:4310; publishing to the one at ${url}\n`,
+    );
+    expect(answered).toEqual(['POST /__svc/store/packages Bearer token-of-the-only-one']);
+    expect(one.code).toBe(1);
+
+    await writeStoreDiscovery({ url: 'http://127.0.0.1:9', token: 'another', pid: process.pid });
+    const two = await runSvc(['publish', 'app-1.0.0.swbn'], dir);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toBe(
+      `svc publish: no svc dev runs at http://127.0.0.1:4310, and 2 run elsewhere (${[url, 'http://127.0.0.1:9'].sort().join(', ')}); pass --to with the one that runs this app\n`,
+    );
+    expect(answered).toHaveLength(1);
+  } finally {
+    await new Promise<void>((ok) => store.close(() => ok()));
+  }
 });

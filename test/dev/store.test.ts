@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeveloperKey } from '../../src/cli/developerKeys';
 import { idOfKey } from '../../src/cli/developerKeys';
 import { packApp } from '../../src/cli/packApp';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
 import { writeAppDir } from './appDir';
 
 const newKey = (): DeveloperKey => {
@@ -51,8 +51,14 @@ const running: DevPlatform[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => p.close()));
 });
-async function start(bytes: Uint8Array, statePath?: string) {
-  const platform = await startDevPlatform({ package: await writePackage(bytes), port: 0, mcp: false, statePath });
+async function start(bytes: Uint8Array, statePath?: string, onEvent?: (event: DevEvent) => void) {
+  const platform = await startDevPlatform({
+    package: await writePackage(bytes),
+    port: 0,
+    mcp: false,
+    statePath,
+    onEvent,
+  });
   running.push(platform);
   return platform;
 }
@@ -87,7 +93,8 @@ describe('svc dev with a signed package', () => {
 describe('the local store', () => {
   it('accepts only higher versions, compared as integers against the highest ever accepted, and serves them', async () => {
     const key = newKey();
-    const platform = await start(await pack(key.id, '1.9.0', [key]));
+    const events: DevEvent[] = [];
+    const platform = await start(await pack(key.id, '1.9.0', [key]), undefined, (event) => events.push(event));
     expect(platform.state.store).toMatchObject({ key_id: key.id, highest: '1.9.0' });
     await platform.install('alice');
 
@@ -108,6 +115,18 @@ describe('the local store', () => {
     expect(lower.status).toBe(409);
     expect(lower.body.detail).toContain('Version 1.9.5 is not higher than 1.10.0');
     expect(platform.state.store?.versions.map((v) => v.version)).toEqual(['1.9.0', '1.10.0']);
+    // The terminal of svc dev says which version it serves, the one it started with included; a refused upload is
+    // said to the one who sent it.
+    const told = events.filter((e) => e.type === 'store');
+    expect(told).toEqual([
+      { type: 'store', version: '1.9.0', signers: [key.id] },
+      { type: 'store', version: '1.10.0', signers: [key.id] },
+    ]);
+    expect(formatDevEvent(told[1]!)).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d  store    accepted version 1\\.10\\.0, signed by ${key.id}: installed and served from now on$`,
+      ),
+    );
   });
 
   it('counts a revoked version: it cannot be published again, and the next version clears the revocation', async () => {

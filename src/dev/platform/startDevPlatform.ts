@@ -517,6 +517,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       served.current = { manifest: accepted.manifest, files: accepted.files };
       if (app) app.manifest = accepted.manifest;
       mcp?.setManifest(accepted.manifest);
+      tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id) });
     },
   });
   const actions = platformActions({ state, miniAppId, idp, webhooks, secrets }, changes, notice);

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type LocalDiscovery, localDiscoveryPath, readLocalDiscovery, writeLocalDiscovery } from '../../localDiscovery';
 
 /**
@@ -25,4 +26,16 @@ export async function removeStoreDiscovery(url: string, pid = process.pid): Prom
 export async function readStoreDiscovery(url: string): Promise<StoreDiscovery | undefined> {
   const found = await readLocalDiscovery<StoreDiscovery>(discoveryPath(url));
   return found && new URL(found.url).origin === new URL(url).origin ? found : undefined;
+}
+
+/** The stores of every `svc dev` running on this machine for this user, by port. */
+export async function listStoreDiscoveries(): Promise<StoreDiscovery[]> {
+  const folder = join(localDiscoveryPath('store-0'), '..');
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const found = await Promise.all(
+    names
+      .filter((name) => /^store-\d+\.json$/.test(name))
+      .map((name) => readLocalDiscovery<StoreDiscovery>(join(folder, name))),
+  );
+  return found.filter((store): store is StoreDiscovery => store !== undefined).sort((a, b) => (a.url < b.url ? -1 : 1));
 }
