@@ -50,6 +50,35 @@ describe('the package server', () => {
     expect(html).toContain(`<head><meta name="svc-host-origins" content="${p.origin}">`);
   });
 
+  it('puts the meta tag first in the head of a page without a <head> tag, after the doctype (never before it)', async () => {
+    const dir = await writeAppDir();
+    const pages: Record<string, string> = {
+      'no-head.html': '<!doctype html><meta charset="utf-8"><script src="a.js"></script><body><header>top</header>',
+      'html-tag.html': '<!-- built --><!DOCTYPE html>\n<html lang="en"><script src="a.js"></script></html>',
+      'commented.html': '\uFEFF<!-- built by a tool -->\n<!doctype html><title>x</title><header class="bar"></header>',
+      'bare.html': '<p>no doctype at all</p>',
+    };
+    for (const [name, html] of Object.entries(pages)) await writeFile(join(dir, name), html);
+    const q = await startDevPlatform({ dir, port: 0, mcp: false });
+    try {
+      const meta = `<meta name="svc-host-origins" content="${q.origin}">`;
+      // text() drops the byte order mark, which the page keeps.
+      const served = async (name: string) => (await fetch(`${q.appOrigin}/${name}`)).text();
+      expect(await served('no-head.html')).toBe(
+        `<!doctype html>${meta}<meta charset="utf-8"><script src="a.js"></script><body><header>top</header>`,
+      );
+      expect(await served('html-tag.html')).toBe(
+        `<!-- built --><!DOCTYPE html>\n<html lang="en">${meta}<script src="a.js"></script></html>`,
+      );
+      expect(await served('commented.html')).toBe(
+        `<!-- built by a tool -->\n<!doctype html>${meta}<title>x</title><header class="bar"></header>`,
+      );
+      expect(await served('bare.html')).toBe(`${meta}<p>no doctype at all</p>`);
+    } finally {
+      await q.close();
+    }
+  });
+
   it('serves other files without the meta tag, and never a dotfile or a path outside the folder', async () => {
     const js = await fetch(`${p.appOrigin}/js/app.js`);
     expect(js.headers.get('content-type')).toContain('text/javascript');

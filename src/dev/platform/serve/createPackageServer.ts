@@ -69,6 +69,24 @@ async function fileInFolder(
   return file;
 }
 
+// Where a page's first element may go: after its `<head>` tag (not `<header>`), else its `<html>` tag, else its
+// doctype and the comments before it. Before the doctype the page would render in quirks mode.
+const PAGE_START = [
+  /<head(?=[\s>])[^>]*>/i,
+  /<html(?=[\s>])[^>]*>/i,
+  /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>/i,
+];
+
+/** The page with `element` first in its head, before any of its scripts, which read it as they run. */
+function withFirstInHead(html: string, element: string): string {
+  for (const start of PAGE_START) {
+    const found = start.exec(html);
+    if (found)
+      return `${html.slice(0, found.index + found[0].length)}${element}${html.slice(found.index + found[0].length)}`;
+  }
+  return `${element}${html}`;
+}
+
 /**
  * Serves a mini app package on its own origin (`http://localhost:<port>`, another site than the messenger on
  * 127.0.0.1), as the platform would: its pages carry the manifest's CSP, a platform policy that only the messenger
@@ -123,9 +141,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     let body: Buffer | string = content;
     if (type.startsWith('text/html')) {
       headers['content-security-policy'] = [csp.declared, csp.platform];
-      const html = body.toString('utf8');
-      const head = /<head[^>]*>/i.exec(html);
-      body = head ? html.replace(head[0], `${head[0]}${meta}`) : `${meta}${html}`;
+      body = withFirstInHead(body.toString('utf8'), meta);
     }
     res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
   }
