@@ -79,6 +79,33 @@ describe('the package server', () => {
     }
   });
 
+  it('serves each file with the type a browser needs for it, a page named .htm included, with its policies', async () => {
+    const dir = await writeAppDir();
+    const files = ['page.htm', 'module.wasm', 'font.otf', 'clip.webm', 'sound.ogg', 'worker.cjs', 'data.csv', 'x.bin'];
+    for (const name of files) await writeFile(join(dir, name), name === 'page.htm' ? '<!doctype html><p>htm' : 'x');
+    const q = await startDevPlatform({ dir, port: 0, mcp: false });
+    try {
+      const types = await Promise.all(
+        files.map(async (name) => (await fetch(`${q.appOrigin}/${name}`)).headers.get('content-type')),
+      );
+      expect(types).toEqual([
+        'text/html; charset=utf-8',
+        'application/wasm',
+        'font/otf',
+        'video/webm',
+        'audio/ogg',
+        'text/javascript; charset=utf-8',
+        'text/csv; charset=utf-8',
+        'application/octet-stream',
+      ]);
+      const htm = await fetch(`${q.appOrigin}/page.htm`);
+      expect(htm.headers.get('content-security-policy')).toContain(`frame-ancestors ${q.origin}`);
+      expect(await htm.text()).toContain('<meta name="svc-host-origins"');
+    } finally {
+      await q.close();
+    }
+  });
+
   it('serves other files without the meta tag, and never a dotfile or a path outside the folder', async () => {
     const js = await fetch(`${p.appOrigin}/js/app.js`);
     expect(js.headers.get('content-type')).toContain('text/javascript');
