@@ -105,3 +105,45 @@ test("a mini app cannot navigate the messenger's page, even on a click", async (
     await platform.close();
   }
 });
+
+test('in its sandbox a mini app still downloads, opens pop-ups, asks with confirm() and submits forms', async ({
+  browser,
+}) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-sandbox-'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><button id="download">download</button><button id="popup">popup</button><button id="ask">ask</button><form action="index.html"><input name="sent" value="yes"><button id="submit">submit</button></form><p id="out"></p><script src="app.js"></script></body></html>',
+  );
+  await writeFile(
+    join(dir, 'app.js'),
+    `const out = document.getElementById('out');
+    document.getElementById('download').onclick = () => {
+      const a = Object.assign(document.createElement('a'), { href: URL.createObjectURL(new Blob(['42'])), download: 'answer.txt' });
+      a.click();
+    };
+    document.getElementById('popup').onclick = () => window.open('index.html?popup');
+    document.getElementById('ask').onclick = () => { out.textContent = 'confirmed: ' + confirm('Sure?'); };`,
+  );
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const context = await browser.newContext({ acceptDownloads: true });
+  try {
+    const page = await context.newPage();
+    await page.goto(platform.url);
+    await page.getByTestId('open-app').click();
+    const app = page.frameLocator('[data-testid=app-frame]');
+    const [download] = await Promise.all([page.waitForEvent('download'), app.locator('#download').click()]);
+    expect(download.suggestedFilename()).toBe('answer.txt');
+    const [popup] = await Promise.all([context.waitForEvent('page'), app.locator('#popup').click()]);
+    await popup.waitForLoadState();
+    expect(popup.url()).toBe(`${platform.appOrigin}/index.html?popup`);
+    page.once('dialog', (dialog) => dialog.accept());
+    await app.locator('#ask').click();
+    await expect(app.locator('#out')).toHaveText('confirmed: true');
+    await app.locator('#submit').click();
+    await expect.poll(() => page.frames().some((f) => f.url().endsWith('/index.html?sent=yes'))).toBe(true);
+  } finally {
+    await context.close();
+    await platform.close();
+  }
+});
