@@ -366,6 +366,33 @@ async function startPackaged(
   return answer.ok ? undefined : `the store refused ${packaged.file}: ${answer.body.detail}`;
 }
 
+/**
+ * The local store: each version it accepts is served from then on (the page reloads its config and relaunches the
+ * app, as it follows `state.version`), and told to the terminal once the platform has started. The package `svc dev`
+ * starts with goes through the store too, and its start line says so: the terminal's first line stays the URL.
+ */
+function openStore(
+  options: Omit<Parameters<typeof createStore>[0], 'accepted'>,
+  parts: {
+    served: Served;
+    app: DevApp | undefined;
+    mcp: ReturnType<typeof attachMcp> | undefined;
+    tell(event: DevEvent): void;
+  },
+) {
+  let running = false;
+  const store = createStore({
+    ...options,
+    accepted: (accepted) => {
+      parts.served.current = { manifest: accepted.manifest, files: accepted.files };
+      if (parts.app) parts.app.manifest = accepted.manifest;
+      parts.mcp?.setManifest(accepted.manifest);
+      if (running) parts.tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id) });
+    },
+  });
+  return { store, started: () => (running = true) };
+}
+
 /** What {@link buildApp} assembles. */
 interface AppParts {
   options: DevPlatformOptions;
@@ -506,20 +533,10 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   });
   const mcp = bridge?.mcp;
   const publishToken = randomBytes(24).toString('base64url');
-  const store = createStore({
-    state,
-    changed,
-    origin,
-    controlToken,
-    publishToken,
-    accepted: (accepted) => {
-      // Served from now on; the page reloads its config and relaunches the app (it follows state.version).
-      served.current = { manifest: accepted.manifest, files: accepted.files };
-      if (app) app.manifest = accepted.manifest;
-      mcp?.setManifest(accepted.manifest);
-      tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id) });
-    },
-  });
+  const { store, started } = openStore(
+    { state, changed, origin, controlToken, publishToken },
+    { served, app, mcp, tell },
+  );
   const actions = platformActions({ state, miniAppId, idp, webhooks, secrets }, changes, notice);
   const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
@@ -569,6 +586,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   });
   platformApps.set(handle, platformApp);
   const refused = packaged ? await startPackaged(packaged, state, store) : undefined;
+  started();
   if (refused) {
     await handle.close();
     throw new DevAppError(refused);
