@@ -1,11 +1,12 @@
-// The standard web APIs the platform leaves to the engine's own prompts (camera, microphone, geolocation), and the
-// clipboard, from a mini app in `svc dev`: its frame is of another site, so each works only when the messenger
-// delegates it (APP_FRAME_ALLOW, set by attachIframe). The browser grants the prompts here (fake devices, a granted
-// context), so an error is the frame's policy or the API itself.
+// The app's frame in `svc dev`, as attachIframe makes it for every web host. The standard web APIs the platform leaves
+// to the engine's own prompts (camera, microphone, geolocation), and the clipboard: the frame is of another site, so
+// each works only when the messenger delegates it (APP_FRAME_ALLOW). The browser grants the prompts here (fake
+// devices, a granted context), so an error is the frame's policy or the API itself. Its sandbox (APP_FRAME_SANDBOX):
+// no navigation of the messenger's page, and everything else a page does still works.
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { type Browser, type BrowserContextOptions, expect, type Page, test } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../scripts/chromiumArgs.mjs';
 import { startDevPlatform } from '../../src/dev';
 import { APP_FRAME_ALLOW, APP_FRAME_SANDBOX } from '../../src/host';
@@ -19,7 +20,40 @@ test.use({
 });
 
 const root = resolve(import.meta.dirname, '../..');
-const APP = `
+
+/** An app folder: the manifest, a page with `body` that loads `app.js` (after the script-tag client, with `client`). */
+async function appFolder(body: string, script: string, client = false): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
+  const scripts = `${client ? '<script src="svc.global.js"></script>' : ''}<script src="app.js"></script>`;
+  await writeFile(
+    join(dir, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"></head><body>${body}<p id="out"></p>${scripts}</body></html>`,
+  );
+  if (client) await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
+  await writeFile(join(dir, 'app.js'), script);
+  return dir;
+}
+
+/** Runs `check` on the messenger with the app open, in a context of `contextOptions`; closes both after it. */
+async function withApp(
+  browser: Browser,
+  dir: string,
+  contextOptions: BrowserContextOptions,
+  check: (page: Page, platform: Awaited<ReturnType<typeof startDevPlatform>>) => Promise<void>,
+): Promise<void> {
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const context = await browser.newContext(contextOptions);
+  try {
+    const page = await context.newPage();
+    await check(page, platform);
+  } finally {
+    await context.close();
+    await platform.close();
+  }
+}
+
+const USE_FEATURES = `
 const out = document.getElementById('out');
 const settle = (p) => p.then(() => 'ok', (e) => (e.name || 'GeolocationPositionError') + ': ' + e.message);
 document.getElementById('use').addEventListener('click', async () => {
@@ -36,21 +70,12 @@ document.getElementById('use').addEventListener('click', async () => {
 test('a mini app in svc dev uses the camera, the microphone, geolocation and the clipboard, as in a WebView', async ({
   browser,
 }) => {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-features-'));
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8"></head><body><button id="use">use</button><p id="out"></p><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
-  );
-  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
-  await writeFile(join(dir, 'app.js'), APP);
-  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
-  const context = await browser.newContext({
+  const dir = await appFolder('<button id="use">use</button>', USE_FEATURES, true);
+  const granted: BrowserContextOptions = {
     permissions: ['camera', 'microphone', 'geolocation', 'clipboard-read', 'clipboard-write'],
     geolocation: { latitude: 52.52, longitude: 13.4 },
-  });
-  try {
-    const page = await context.newPage();
+  };
+  await withApp(browser, dir, granted, async (page, platform) => {
     const console: string[] = [];
     page.on('console', (message) => console.push(message.text()));
     await page.goto(platform.url);
@@ -69,30 +94,18 @@ test('a mini app in svc dev uses the camera, the microphone, geolocation and the
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('copied');
     // Every feature delegated is one this Chromium knows: it names any other in the console at each launch.
     expect(console.filter((text) => /feature/i.test(text))).toEqual([]);
-  } finally {
-    await context.close();
-    await platform.close();
-  }
+  });
 });
 
 test("a mini app cannot navigate the messenger's page, even on a click", async ({ browser }) => {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-top-'));
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8"></head><body><button id="go">Vote</button><p id="out"></p><script src="app.js"></script></body></html>',
-  );
   // A copy of the messenger's sign-in page on another site, say: the click is the person's, so only a sandbox stops it.
-  await writeFile(
-    join(dir, 'app.js'),
+  const dir = await appFolder(
+    '<button id="go">Vote</button>',
     `document.getElementById('go').onclick = () => {
       try { top.location.href = 'http://127.0.0.1:9/sign-in'; } catch (e) { document.getElementById('out').textContent = e.name; }
     };`,
   );
-  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
+  await withApp(browser, dir, {}, async (page, platform) => {
     await page.goto(platform.url);
     await page.getByTestId('open-app').click();
     await expect(page.getByTestId('app-frame')).toHaveAttribute('sandbox', APP_FRAME_SANDBOX);
@@ -100,23 +113,14 @@ test("a mini app cannot navigate the messenger's page, even on a click", async (
     await expect(page.frameLocator('[data-testid=app-frame]').locator('#out')).toHaveText('SecurityError');
     expect(page.url()).toBe(`${platform.url}#app`); // the page opens #app with the app
     await expect(page.getByTestId('app-frame')).toBeVisible();
-  } finally {
-    await context.close();
-    await platform.close();
-  }
+  });
 });
 
 test('in its sandbox a mini app still downloads, opens pop-ups, asks with confirm() and submits forms', async ({
   browser,
 }) => {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-frame-sandbox-'));
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(exchangeManifest()));
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8"></head><body><button id="download">download</button><button id="popup">popup</button><button id="ask">ask</button><form action="index.html"><input name="sent" value="yes"><button id="submit">submit</button></form><p id="out"></p><script src="app.js"></script></body></html>',
-  );
-  await writeFile(
-    join(dir, 'app.js'),
+  const dir = await appFolder(
+    '<button id="download">download</button><button id="popup">popup</button><button id="ask">ask</button><form action="index.html"><input name="sent" value="yes"><button id="submit">submit</button></form>',
     `const out = document.getElementById('out');
     document.getElementById('download').onclick = () => {
       const a = Object.assign(document.createElement('a'), { href: URL.createObjectURL(new Blob(['42'])), download: 'answer.txt' });
@@ -125,16 +129,13 @@ test('in its sandbox a mini app still downloads, opens pop-ups, asks with confir
     document.getElementById('popup').onclick = () => window.open('index.html?popup');
     document.getElementById('ask').onclick = () => { out.textContent = 'confirmed: ' + confirm('Sure?'); };`,
   );
-  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
-  const context = await browser.newContext({ acceptDownloads: true });
-  try {
-    const page = await context.newPage();
+  await withApp(browser, dir, { acceptDownloads: true }, async (page, platform) => {
     await page.goto(platform.url);
     await page.getByTestId('open-app').click();
     const app = page.frameLocator('[data-testid=app-frame]');
     const [download] = await Promise.all([page.waitForEvent('download'), app.locator('#download').click()]);
     expect(download.suggestedFilename()).toBe('answer.txt');
-    const [popup] = await Promise.all([context.waitForEvent('page'), app.locator('#popup').click()]);
+    const [popup] = await Promise.all([page.context().waitForEvent('page'), app.locator('#popup').click()]);
     await popup.waitForLoadState();
     expect(popup.url()).toBe(`${platform.appOrigin}/index.html?popup`);
     page.once('dialog', (dialog) => dialog.accept());
@@ -142,8 +143,5 @@ test('in its sandbox a mini app still downloads, opens pop-ups, asks with confir
     await expect(app.locator('#out')).toHaveText('confirmed: true');
     await app.locator('#submit').click();
     await expect.poll(() => page.frames().some((f) => f.url().endsWith('/index.html?sent=yes'))).toBe(true);
-  } finally {
-    await context.close();
-    await platform.close();
-  }
+  });
 });
