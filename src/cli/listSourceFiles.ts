@@ -35,9 +35,9 @@ export interface SourceFilter {
  * files whose `<script>` elements hold code: `.vue .svelte .html`.
  *
  * @remarks
- * Skips `node_modules`, build output (`dist`, `build`, `out`, `coverage`, test reports), hidden directories (`.next`, `.svelte-kit`),
- * config files (`*.config.*`), declaration files, and test files (`*.test.*`, `*.spec.*`, `__tests__`,
- * `__mocks__`): a handler registered in a test against a mock host proves nothing about the app. Then keeps the
+ * Skips `node_modules`, build output (`dist`, `build`, `out`, `coverage`, test reports), hidden directories
+ * (`.next`, `.svelte-kit`), config files (`*.config.*`), declaration files, and test files (`*.test.*`, `*.spec.*`,
+ * `__tests__`, `__mocks__`): a handler registered in a test against a mock host proves nothing about the app. Then keeps the
  * files that match `filter.include` (all when empty) and not `filter.exclude`. Symbolic links are not followed, so
  * a link cannot loop or reach outside the project.
  */

@@ -28,7 +28,7 @@ revoked ones included. An accepted version is what installed people run: the ope
     to: {
       type: 'string',
       value: 'url',
-      help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}, else the one svc dev running on this machine).`,
+      help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}, or the only svc dev running).`,
     },
   },
   footer: `Exit codes: 0 accepted, 1 refused by the store, 2 usage error, unreadable file or no svc dev there.

@@ -1,8 +1,8 @@
 /**
  * What happens on the platform, one event at a time, as the terminal prints it (`svc dev` without `--quiet`):
  * a launch in the page, each webhook attempt, each server API call, each blocked request, an app that never said
- * hello, each MCP tool call that ran in the page, each package the local store accepted while it ran (from `svc publish`
- * or the messenger's settings). Never carries a token or a secret.
+ * hello, each MCP tool call that ran in the page, each package the local store accepted while it ran (from
+ * `svc publish` or the messenger's settings). Never carries a token or a secret.
  * @public
  */
 export type DevEvent =
