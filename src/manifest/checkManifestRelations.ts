@@ -1,3 +1,4 @@
+import { parseCsp } from './checkCsp';
 import { checkJsonSchema } from './checkJsonSchema';
 import { isRecord, show } from './helpers';
 import { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
@@ -11,7 +12,8 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * @remarks
  * Errors: duplicate action names, duplicate route paths, duplicate permission scopes, `default_locale` not in
  * `locales`, an action `route` that is not declared, an action both `read_only` and `destructive`, an `entry` outside
- * the package, a JSON Schema error in `input_schema`. Warnings: everything else below.
+ * the package, a JSON Schema error in `input_schema`. Warnings: everything else below, `frame-ancestors` in `csp`
+ * included.
  */
 export function checkManifestRelations(input: unknown): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
@@ -187,5 +189,15 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
       }
     }
   });
+  // Who may frame the app is the platform's to say (frame-ancestors with the messenger's origins); one of the app's
+  // own can only narrow it, and 'none' or 'self' keep every web messenger from showing the app at all.
+  const frameAncestors = typeof input.csp === 'string' ? parseCsp(input.csp).get('frame-ancestors') : undefined;
+  if (frameAncestors)
+    add(
+      'warning',
+      'csp_frame_ancestors',
+      ['csp'],
+      `sets "frame-ancestors ${frameAncestors.join(' ')}", and the platform sets who may frame the app (its messenger's origins): a web messenger that this list leaves out shows an empty frame; remove frame-ancestors from csp`,
+    );
   return issues;
 }

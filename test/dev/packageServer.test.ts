@@ -158,6 +158,10 @@ describe('the package server', () => {
       advice: expect.stringContaining('add "tracker.example" to network.connect'),
     });
     expect(blockedAdvice('http://127.0.0.1:3000/api', 'connect-src')).toContain('--allow http://127.0.0.1:3000');
+    // The page refused a frame: not a host to --allow, but the manifest's frame-ancestors to remove.
+    const framed = blockedAdvice(`${p.appOrigin}/`, 'frame-ancestors');
+    expect(framed).toContain('remove frame-ancestors from the manifest');
+    expect(framed).not.toContain('--allow');
     events = p.blocked.map((b) => b.blocked);
     expect(events).toContain('https://tracker.example/pixel');
     // A report another site's page could send (a simple request: text/plain, no preflight) is refused, not shown.

@@ -110,6 +110,11 @@ describe('cross-field warnings never fail validation', () => {
       '$.actions[0].input_schema.properties.pizza.requird json_schema_unknown_keyword',
     ],
     [
+      'frame-ancestors in csp, which the platform sets',
+      (m) => (m.csp = `${m.csp}; frame-ancestors 'none'`),
+      '$.csp csp_frame_ancestors',
+    ],
+    [
       'a broken output_schema',
       (m) => (m.actions[0].output_schema.required = 'order_id'),
       '$.actions[0].output_schema.required json_schema',

@@ -42,11 +42,15 @@ export function packageCsp(manifest: Manifest, messengerOrigin: string, allow: r
 }
 
 /**
- * What to tell the developer about a request the browser blocked: the host to add to `network`, or the
- * `--allow` flag for a loopback backend.
+ * What to tell the developer about a request the browser blocked: the host to add to `network`, the `--allow` flag
+ * for a loopback backend, or, for the page's own frame, the manifest's `frame-ancestors` to remove.
  * @public
  */
 export function blockedAdvice(blockedUri: string, directive: string): string {
+  // The page itself was refused a frame: by the manifest's own frame-ancestors (svc validate warns of it), or, with
+  // the platform's, because a page other than the messenger framed it.
+  if (directive.startsWith('frame-ancestors'))
+    return `the app's page may not be framed here: remove frame-ancestors from the manifest's csp (the platform sets who may frame the app), or open the app from the messenger.`;
   let url: URL | undefined;
   try {
     url = new URL(blockedUri);
