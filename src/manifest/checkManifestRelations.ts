@@ -12,8 +12,8 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * @remarks
  * Errors: duplicate action names, duplicate route paths, duplicate permission scopes, `default_locale` not in
  * `locales`, an action `route` that is not declared, an action both `read_only` and `destructive`, an `entry` outside
- * the package, a JSON Schema error in `input_schema`. Warnings: everything else below, `frame-ancestors` in `csp`
- * included.
+ * the package, a JSON Schema error in `input_schema`. Warnings: everything else below, `frame-ancestors` and a
+ * `sandbox` that takes scripts or the page's origin away in `csp` included.
  */
 export function checkManifestRelations(input: unknown): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
@@ -191,13 +191,24 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
   });
   // Who may frame the app is the platform's to say (frame-ancestors with the messenger's origins); one of the app's
   // own can only narrow it, and 'none' or 'self' keep every web messenger from showing the app at all.
-  const frameAncestors = typeof input.csp === 'string' ? parseCsp(input.csp).get('frame-ancestors') : undefined;
+  const csp = typeof input.csp === 'string' ? parseCsp(input.csp) : undefined;
+  const frameAncestors = csp?.get('frame-ancestors');
   if (frameAncestors)
     add(
       'warning',
       'csp_frame_ancestors',
       ['csp'],
       `sets "frame-ancestors ${frameAncestors.join(' ')}", and the platform sets who may frame the app (its messenger's origins): a web messenger that this list leaves out shows an empty frame; remove frame-ancestors from csp`,
+    );
+  // A sandbox without scripts, or without the page's own origin (an opaque one, which no host can name), cuts the
+  // page off its host: the bridge needs both.
+  const sandbox = csp?.get('sandbox')?.map((token) => token.toLowerCase());
+  if (sandbox && !(sandbox.includes('allow-scripts') && sandbox.includes('allow-same-origin')))
+    add(
+      'warning',
+      'csp_sandbox',
+      ['csp'],
+      `sets "sandbox${sandbox.length ? ` ${sandbox.join(' ')}` : ''}" without allow-scripts and allow-same-origin: the page loses its scripts or its own origin, and then its module scripts fail to load and svc cannot reach its host; remove sandbox from csp`,
     );
   return issues;
 }

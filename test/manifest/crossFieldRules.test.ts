@@ -115,6 +115,11 @@ describe('cross-field warnings never fail validation', () => {
       '$.csp csp_frame_ancestors',
     ],
     [
+      'a sandbox in csp that takes the page its own origin',
+      (m) => (m.csp = `${m.csp}; sandbox allow-scripts`),
+      '$.csp csp_sandbox',
+    ],
+    [
       'a broken output_schema',
       (m) => (m.actions[0].output_schema.required = 'order_id'),
       '$.actions[0].output_schema.required json_schema',
