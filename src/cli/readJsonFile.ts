@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { withoutByteOrderMark } from '../manifest/withoutByteOrderMark';
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =
@@ -30,7 +31,7 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
         : '';
     return { ok: false, code: 'unreadable', message: `${label} ${why}${hint}` };
   }
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutByteOrderMark(text);
   if (body.trim() === '')
     return {
       ok: false,

@@ -9,12 +9,17 @@ export interface LocalDiscovery {
   pid: number;
 }
 
+/** `$SVC_STATE_DIR/dev` (default `~/.svc-sdk/dev`): the folder of the discovery files. */
+export function localDiscoveryFolder(): string {
+  return join(process.env.SVC_STATE_DIR || join(homedir(), '.svc-sdk'), 'dev');
+}
+
 /**
  * `$SVC_STATE_DIR/dev/<name>.json` (default `~/.svc-sdk`): outside every project, so a token never lands in a
  * repository.
  */
 export function localDiscoveryPath(name: string): string {
-  return join(process.env.SVC_STATE_DIR || join(homedir(), '.svc-sdk'), 'dev', `${name}.json`);
+  return join(localDiscoveryFolder(), `${name}.json`);
 }
 
 /** Whether process `pid` runs (EPERM: it does, as another user's). @internal */

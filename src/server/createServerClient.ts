@@ -135,6 +135,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         const aborted = call.signal?.aborted;
         const timedOut = !aborted && timeout.aborted;
         const code = fetchErrorCode(cause);
+        const after = method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.';
         const error = new SvcApiError({
           status: 0,
           problem: aborted ? 'aborted' : timedOut ? 'timeout' : 'network',
@@ -142,8 +143,8 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
           detail: aborted
             ? 'the caller aborted the request.'
             : timedOut
-              ? `no answer from ${origin} in time; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`
-              : `the connection to ${origin} failed${code ? ` (${code})` : ''}: check that baseUrl (SVC_API_BASE) names the running platform; ${method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.'}`,
+              ? `no answer from ${origin} in time; ${after}`
+              : `the connection to ${origin} failed${code ? ` (${code})` : ''}: check that baseUrl (SVC_API_BASE) names the running platform; ${after}`,
           instance,
           retriable: !aborted,
           cause,

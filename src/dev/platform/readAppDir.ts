@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Manifest, validateManifest } from '../../manifest';
+import { withoutByteOrderMark } from '../../manifest/withoutByteOrderMark';
 
 /** The app a dev platform runs: its folder and its validated manifest. @public */
 export interface DevApp {
@@ -31,8 +32,7 @@ export async function readAppDir(dir: string): Promise<DevApp> {
   }
   let json: unknown;
   try {
-    // A UTF-8 byte order mark is accepted, as svc validate and svc pack accept it: some Windows editors write one.
-    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    json = JSON.parse(withoutByteOrderMark(text));
   } catch (error) {
     throw new DevAppError(`${file}: not JSON (${(error as Error).message}); run \`npx svc validate\` for the line.`);
   }

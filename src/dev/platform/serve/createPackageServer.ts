@@ -81,8 +81,9 @@ const PAGE_START = [
 function withFirstInHead(html: string, element: string): string {
   for (const start of PAGE_START) {
     const found = start.exec(html);
-    if (found)
-      return `${html.slice(0, found.index + found[0].length)}${element}${html.slice(found.index + found[0].length)}`;
+    if (!found) continue;
+    const end = found.index + found[0].length;
+    return `${html.slice(0, end)}${element}${html.slice(end)}`;
   }
   return `${element}${html}`;
 }

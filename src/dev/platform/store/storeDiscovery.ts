@@ -1,6 +1,12 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type LocalDiscovery, localDiscoveryPath, readLocalDiscovery, writeLocalDiscovery } from '../../localDiscovery';
+import {
+  type LocalDiscovery,
+  localDiscoveryFolder,
+  localDiscoveryPath,
+  readLocalDiscovery,
+  writeLocalDiscovery,
+} from '../../localDiscovery';
 
 /**
  * What `svc dev` leaves for `svc publish`: where its store is (`url`, the messenger's origin
@@ -30,7 +36,7 @@ export async function readStoreDiscovery(url: string): Promise<StoreDiscovery | 
 
 /** The stores of every `svc dev` running on this machine for this user, by port. */
 export async function listStoreDiscoveries(): Promise<StoreDiscovery[]> {
-  const folder = join(localDiscoveryPath('store-0'), '..');
+  const folder = localDiscoveryFolder();
   const names = await readdir(folder).catch(() => [] as string[]);
   const found = await Promise.all(
     names
