@@ -6,7 +6,9 @@
 // `svc check`, `svc types`, `tsc --noEmit`; one test file with createMockHost run by Vitest and by Jest with the
 // README's configurations; `vite build`; `svc-sdk dev` printing its URL. Then the starter: `svc init --template
 // vite` from the tarball, its `npm install`, `npm test`, `npm run build`, and `npm run dev` printing one URL where
-// the app works (Chromium opens it, launches the app and posts a hello card through the backend).
+// the app works (Chromium opens it, launches the app and posts a hello card through the backend). `--pm pnpm` or
+// `--pm yarn` runs the starter's part with pnpm 10 or Yarn 4 (Plug'n'Play, its default) instead of npm, each fetched
+// through npx.
 import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,15 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-fresh-'));
 // `svc init` writes the app's key under $SVC_STATE_DIR: this run's own folder, not the real home.
 process.env.SVC_STATE_DIR = join(dir, '.svc-sdk');
 const results = [];
+const pm = process.argv.includes('--pm') ? process.argv[process.argv.indexOf('--pm') + 1] : 'npm';
+/** How the starter's package manager is run: `<bin> install`, `<bin> test`, `<bin> run <script>`. */
+const managers = {
+  npm: 'npm',
+  pnpm: 'npx -y pnpm@10',
+  yarn: 'npx -y -p @yarnpkg/cli-dist@4 yarn',
+};
+const manager = managers[pm];
+if (!manager) throw new Error(`--pm ${pm}: write npm, pnpm or yarn`);
 
 function step(name, command) {
   process.stdout.write(`-- ${name}: ${command}\n`);
@@ -120,13 +131,25 @@ const inStarter = (name, command) => {
     console.error(`${error.stdout ?? ''}${error.stderr ?? ''}`.slice(-3000));
   }
 };
-inStarter('npm install', `npm install --no-audit --no-fund ${tarball} ${devTarball}`);
+// The starter's dependencies on svc-sdk and svc-sdk-dev point at the tarballs, for every package manager alike.
+const starterJson = JSON.parse(readFileSync(join(starter, 'package.json'), 'utf8'));
+starterJson.dependencies['svc-sdk'] = `file:${tarball}`;
+starterJson.devDependencies['svc-sdk-dev'] = `file:${devTarball}`;
+writeFileSync(join(starter, 'package.json'), JSON.stringify(starterJson, null, 2));
+// A lock file of its own: Yarn then treats the starter as a project, not as a folder of the one above it.
+if (pm === 'yarn') writeFileSync(join(starter, 'yarn.lock'), '');
+inStarter(`${pm} install`, pm === 'npm' ? 'npm install --no-audit --no-fund' : `${manager} install`);
 rmSync(tarball);
 rmSync(devTarball);
-inStarter('npm test', 'npm test');
-inStarter('npm run build', 'npm run build');
+inStarter(`${pm} test`, `${manager} test`);
+inStarter(`${pm} run build`, `${manager} run build`);
 await new Promise((done) => {
-  const child = spawn('npm', ['run', 'dev', '--silent'], { cwd: starter, detached: true });
+  // Quiet, so that the URL is the first line: npm and pnpm print the script's name otherwise.
+  const quiet = { npm: 'npm run dev --silent', pnpm: `${manager} --silent run dev`, yarn: `${manager} run dev` }[pm];
+  const child = spawn('sh', ['-c', quiet], {
+    cwd: starter,
+    detached: true,
+  });
   let out = '';
   let err = '';
   const stop = () => {
@@ -163,12 +186,12 @@ await new Promise((done) => {
       }
       await browser.close();
     }
-    results.push(['starter: npm run dev (one URL, the app posts a card)', ok ? 'ok' : 'FAILED']);
+    results.push([`starter: ${pm} run dev (one URL, the app posts a card)`, ok ? 'ok' : 'FAILED']);
     stop();
   });
   child.on('exit', () => {
     clearTimeout(timer);
-    if (!out.includes('checked')) results.push(['starter: npm run dev (one URL, the app posts a card)', 'FAILED']);
+    if (!out.includes('checked')) results.push([`starter: ${pm} run dev (one URL, the app posts a card)`, 'FAILED']);
     done();
   });
 });

@@ -2,7 +2,8 @@
 // change and leaves no temporary file; a failed save is answered and reported, never a crash; pending webhook
 // deliveries are sent after a restart.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ async function startCli(dir: string, args: string[]) {
 }
 
 const control = controlFetch;
+const require = createRequire(import.meta.url);
 
 describe.runIf(existsSync(CLI))('the state file under kill -9', () => {
   it('loses no acknowledged change over 3 kills under load, and leaves no temporary file', async () => {
@@ -69,6 +71,40 @@ describe.runIf(existsSync(CLI))('the state file under kill -9', () => {
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     await dev.stop('SIGINT');
   }, 60_000);
+});
+
+describe.runIf(existsSync(CLI))("the state file under Yarn Plug'n'Play", () => {
+  it("saves and reloads through the file handles of Yarn's file system, which cannot sync()", async () => {
+    const dir = await writeAppDir();
+    const statePath = join(dir, '.svc-dev.jsonl');
+    // As a project on Yarn's Plug'n'Play runs a bin: NODE_OPTIONS requires a script that patches node:fs with Yarn's
+    // own file system (@yarnpkg/fslib, as .pnp.cjs does), whose file handles throw on sync() and datasync().
+    const preload = join(dir, 'pnp-fs.cjs');
+    await writeFile(
+      preload,
+      `const fs = require('node:fs');
+const { NodeFS, PosixFS, patchFs } = require(${JSON.stringify(require.resolve('@yarnpkg/fslib'))});
+patchFs(fs, new PosixFS(new NodeFS({ ...fs, promises: { ...fs.promises } })));
+`,
+    );
+    const env = { ...process.env, NODE_OPTIONS: `--require ${preload}` };
+    const start = async () => {
+      const dev = spawnCli(['dev', dir, '--port', '0', '--state', statePath], { env });
+      await dev.waitFor(FIRST_LINE);
+      return { dev, url: new URL(dev.stdout.trim()) };
+    };
+    const first = await start();
+    const sent = await control(first.url, 'POST', '/__svc/message', { room_id: 'general', text: 'kept' });
+    expect(sent.status).toBe(200);
+    await first.dev.stop('SIGKILL');
+    const second = await start();
+    const state = (await (await control(second.url, 'GET', '/__svc/state')).json()) as {
+      rooms: Array<{ id: string; timeline: Array<{ text?: string }> }>;
+    };
+    expect(state.rooms.find((r) => r.id === 'general')!.timeline.map((e) => e.text)).toContain('kept');
+    expect(second.dev.stderr).not.toContain('Method not implemented');
+    await second.dev.stop('SIGINT');
+  });
 });
 
 describe('a failed save', () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, fdatasync, fsync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import type { DevState } from '../devContract';
 import { alive } from '../localDiscovery';
 import type { SigningSecrets } from './signingSecrets';
@@ -85,6 +86,12 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
   return { state, ...(isSecrets(secrets) ? { secrets } : {}) };
 }
 
+// Flushed through the descriptor, not FileHandle's sync() and datasync(): Yarn's Plug'n'Play replaces node:fs/promises'
+// file handles with its own, whose sync() and datasync() throw "Method not implemented" (svc dev --state, and a
+// starter's npm run dev, then failed at start); fsync on the same descriptor works there as everywhere.
+const flush = promisify(fsync);
+const flushData = promisify(fdatasync);
+
 /** Writes a file whole, durably: a temporary file beside it, fsync, rename over it, fsync the folder. */
 async function writeDurably(path: string, text: string): Promise<void> {
   // Unique per write: two platforms of one process (a test restarting one) never share a temporary file.
@@ -92,13 +99,13 @@ async function writeDurably(path: string, text: string): Promise<void> {
   const handle = await open(temp, 'w', 0o600);
   try {
     await handle.writeFile(text);
-    await handle.sync();
+    await flush(handle.fd);
   } finally {
     await handle.close();
   }
   await rename(temp, path);
   const folder = await open(dirname(path), constants.O_RDONLY).catch(() => undefined);
-  await folder?.sync().catch(() => {});
+  if (folder) await flush(folder.fd).catch(() => {});
   await folder?.close();
 }
 
@@ -247,7 +254,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
       if (broken || !handle || !now || `${now.dev}:${now.ino}` !== identity) await reopen();
       else {
         await handle.write(lines.join(''));
-        await handle.datasync();
+        await flushData(handle.fd);
       }
       broken = false;
     } catch (error) {
