@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import {
   APP_OPEN_FRAGMENT,
   DevAppError,
@@ -16,6 +16,7 @@ import { assertStateFileFree } from '../dev/platform/stateFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { envFileLines } from './envFileLines';
+import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
 
 /** Options only a test passes: how the command learns to stop (default {@link STOP_SIGNALS}). */
@@ -104,20 +105,21 @@ function openBrowser(url: string, io: CliIo): void {
 }
 
 /**
- * `svc dev [dir]`: validates `<dir>/manifest.json`, starts the local platform (the simulated messenger, identity
- * provider, server API, webhooks) and the app's package on its own origin, prints the messenger's URL (ending in
- * `#app`: it opens the app at start), and runs until interrupted. Exit 1 for an invalid manifest, 2 for a usage error.
+ * `svc dev [dir | manifest.json | file.swbn]`: validates `<dir>/manifest.json`, starts the local platform (the
+ * simulated messenger, identity provider, server API, webhooks) and the app's package on its own origin, prints the
+ * messenger's URL (ending in `#app`: it opens the app at start), and runs until interrupted. Exit 1 for an invalid
+ * manifest, 2 for a usage error.
  * @public
  */
 export const DEV = defineCommand({
   name: 'dev',
-  usage: ['[dir | file.swbn]'],
+  usage: ['[dir | manifest.json | file.swbn]'],
   summary: `Run the app in a simulated messenger with the whole platform on loopback.`,
-  description: `Validates <dir>/manifest.json (default .), starts the local platform on 127.0.0.1 (a simulated messenger, the
-identity provider, the server API at /v1, signed webhooks, a local store) and serves the app's package on its own
-origin with its CSP; prints the messenger's URL, which opens the app at start (#app), and runs until Ctrl-C.
-Given a signed package (file.swbn), it verifies it first (a package that fails a check does not start) and serves
-its files only; \`svc publish\` uploads new versions to the local store.`,
+  description: `Validates <dir>/manifest.json (default .; or name the file), starts the local platform on 127.0.0.1 (a
+simulated messenger, the identity provider, the server API at /v1, signed webhooks, a local store) and serves the
+app's package on its own origin with its CSP; prints the messenger's URL, which opens the app at start (#app), and
+runs until Ctrl-C. Given a signed package (file.swbn), it verifies it first (a package that fails a check does not
+start) and serves its files only; \`svc publish\` uploads new versions to the local store.`,
   options: {
     port: {
       type: 'string',
@@ -215,8 +217,14 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     if (retryScale !== undefined && !(retryScale > 0))
       return usageError(io, 'dev', '--retry-scale must be a positive number (0.01 makes retries 100 times faster)');
 
-    // A .swbn file is a signed package; anything else is the app's folder.
+    // A .swbn file is a signed package; anything else is the app's folder, or its manifest.json.
     const packageFile = dir.endsWith('.swbn') ? dir : undefined;
+    const located = packageFile ? undefined : await locatePackage(dir, (path) => relative(io.cwd, path) || '.', 'dev');
+    if (located && !located.ok) {
+      writeLine(io.stderr, `svc dev: ${located.message}`);
+      return EXIT.invalid;
+    }
+    const appDir = located?.dir ?? dir;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
     if (values.reset && statePath) {
       const inUse = await assertStateFileFree(statePath).catch((error: Error) => error);
@@ -257,7 +265,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     for (;;) {
       try {
         platform = await startDevPlatform({
-          ...(packageFile ? { package: packageFile } : { dir }),
+          ...(packageFile ? { package: packageFile } : { dir: appDir }),
           port,
           packagePort: values['package-port'] === undefined ? undefined : Number(values['package-port']),
           webhooks: values.webhooks,
@@ -327,7 +335,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       writeLine(io.stdout, url);
       writeLine(
         io.stderr,
-        `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${dir}; package at ${platform.appUrl}; ` +
+        `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${appDir}; package at ${platform.appUrl}; ` +
           `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
           (envFile
             ? ` (all settings, the signing secret too, in ${envFile})`
@@ -339,11 +347,11 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
           io.stderr,
           `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
         );
-      else if (!packageFile && platform.manifest && !existsSync(resolve(dir, platform.manifest.entry)))
+      else if (!packageFile && platform.manifest && !existsSync(resolve(appDir, platform.manifest.entry)))
         // Started anyway: the folder may be a build's output, written after this.
         writeLine(
           io.stderr,
-          `svc dev: warning: the entry ${platform.manifest.entry} is not in ${dir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
+          `svc dev: warning: the entry ${platform.manifest.entry} is not in ${appDir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
         );
       if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
       // For `svc publish`: where this store is and its token, in a file only this user can read.

@@ -64,3 +64,33 @@ export function globFromProject(glob: string, namedDir: string, projectDir: stri
   if (base.startsWith('..')) return undefined;
   return base === '' ? rest : `${base}/${rest}`;
 }
+
+/**
+ * The folder of an app's package (what `svc dev` serves and `svc pack` signs) from what a person typed: a folder
+ * with a `manifest.json`, or that file itself. A project whose manifest is in its `public/` folder (`svc init
+ * --template vite`) is not a package until it is built: the answer then says to build it, or to pass `public` with
+ * the dev server's page, instead of suggesting `svc init`, which would make a second manifest.
+ */
+export async function locatePackage(
+  given: string,
+  show: (path: string) => string,
+  command: 'dev' | 'pack',
+): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
+  const app = await locateApp(given, show);
+  if (!app.ok) return app;
+  const dir = dirname(app.manifestFile);
+  if (app.manifestFile === resolve(given) && basename(given) !== 'manifest.json')
+    return {
+      ok: false,
+      message: `${show(given)} is a file: pass the package's folder, the one that holds its manifest.json`,
+    };
+  if (dir === resolve(given) || app.manifestFile === resolve(given)) return { ok: true, dir };
+  const build =
+    command === 'dev'
+      ? `run svc dev on the build (npm run build, then svc dev dist), or on ${show(dir)} with your dev server's page (--app-url)`
+      : 'build it (npm run build), then svc pack dist';
+  return {
+    ok: false,
+    message: `${show(given)} has no manifest.json: it is ${show(app.manifestFile)}, in the folder your bundler copies into its build; ${build}`,
+  };
+}

@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { DevAppError, readAppDir } from '../dev';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
 import { EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
+import { locateApp } from './locateApp';
 import { usageError } from './usageError';
 
 /** Options only a test passes: how the stdio server learns to stop (default: its input ends). */
@@ -22,9 +23,11 @@ export const MCP = defineCommand({
   usage: ['[dir]', 'export [dir]'],
   synopsis: 'mcp [dir] | mcp export [dir]',
   summary: `The app's actions as MCP tools over stdio (needs svc dev running), or as JSON.`,
-  description: `svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .) over stdio, for MCP clients
-that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> first and keep its messenger
-page open: the calls run there, and the person confirms them there. The agent id is the client's name.
+  description: `svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .; the folder of its manifest,
+found as svc check finds it: <dir>/manifest.json, else <dir>/public/manifest.json, or the file named) over stdio,
+for MCP clients that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> first and keep
+its messenger page open: the calls run there, and the person confirms them there. The agent id is the client's
+name.
 
 svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
 
@@ -37,7 +40,21 @@ Claude Desktop (claude_desktop_config.json):
     const exporting = positionals[0] === 'export';
     const folders = exporting ? positionals.slice(1) : positionals;
     if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
-    const dir = resolve(io.cwd, folders[0] ?? '.');
+    // The folder svc dev serves, found as svc check finds the manifest: the folder, its public/, or the file named.
+    const given = folders[0] ?? '.';
+    const show = (path: string) => relative(io.cwd, path) || '.';
+    const located = await locateApp(resolve(io.cwd, given), show);
+    if (!located.ok) {
+      writeLine(io.stderr, `svc mcp: ${located.message}`);
+      return EXIT.invalid;
+    }
+    const dir = dirname(located.manifestFile);
+    const named = dir === resolve(io.cwd, given) ? given : show(dir);
+    // A manifest in a project's public/ is served by the project's own dev script (Vite beside svc dev).
+    const start =
+      located.projectDir === dir
+        ? `npx svc-sdk dev ${named}`
+        : `the project's dev script, such as npm run dev, which runs svc dev for ${named}`;
     let app: Awaited<ReturnType<typeof readAppDir>>;
     try {
       app = await readAppDir(dir);
@@ -54,7 +71,7 @@ Claude Desktop (claude_desktop_config.json):
     if (!target) {
       writeLine(
         io.stderr,
-        `svc mcp: no svc dev runs for ${dir}; start it first (npx svc-sdk dev ${folders[0] ?? '.'}), keep it running, ` +
+        `svc mcp: no svc dev runs for ${dir}; start it first (${start}), keep it running, ` +
           'and keep its messenger page open: the tools run there.',
       );
       return EXIT.invalid;
@@ -65,7 +82,8 @@ Claude Desktop (claude_desktop_config.json):
     const { serveMcpStdio } = await import('../dev/mcp/serveMcpStdio');
     const handle = serveMcpStdio({
       discover: () => readDiscovery(dir),
-      dir: folders[0] ?? '.',
+      dir: named,
+      start,
       version: app.manifest.version,
       log: (line) => writeLine(io.stderr, line),
     });

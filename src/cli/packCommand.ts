@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { EXIT, plural, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
+import { locatePackage } from './locateApp';
 import { readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 
@@ -16,18 +17,18 @@ const packageName = (name: string, version: string) =>
   }-${version}.swbn`;
 
 /**
- * `svc pack [dir] --key <file> [--key <file>...] [--out <file>] [--rotated]`: validates the app folder, signs it with
- * every key and writes `<name>-<version>.swbn`. Exit 0 written, 1 refused (nothing written), 2 usage error.
+ * `svc pack [dir | manifest.json] --key <file> [--key <file>...] [--out <file>] [--rotated]`: validates the app
+ * folder, signs it with every key and writes `<name>-<version>.swbn`. Exit 0 written, 1 refused (nothing written), 2 usage error.
  * @public
  */
 export const PACK = defineCommand({
   name: 'pack',
-  usage: ['[dir]'],
+  usage: ['[dir | manifest.json]'],
   summary: `Pack and sign an app folder into <name>-<version>.swbn.`,
-  description: `Validates the app folder (default .) as \`svc validate <dir>\` does (manifest, entry, icons, CSP), checks that
-the manifest's id is derived from a signing key, bundles every file at its path (dot-files and .swbn files left
-out) and signs it with every --key. Writes <name>-<version>.swbn in the working directory. The same folder and
-Ed25519 keys give the same bytes.`,
+  description: `Validates the app folder (default .; or name its manifest.json) as \`svc validate <dir>\` does (manifest,
+entry, icons, CSP), checks that the manifest's id is derived from a signing key, bundles every file at its path
+(dot-files and .swbn files left out) and signs it with every --key. Writes <name>-<version>.swbn in the working
+directory. The same folder and Ed25519 keys give the same bytes.`,
   options: {
     key: {
       type: 'string',
@@ -50,16 +51,22 @@ Example:
   wrote team-polls-1.2.0.swbn (3 files, 48213 bytes), id 3f1c0a9b7d2e4c68, version 1.2.0, signed by 3f1c0a9b7d2e4c68
 `,
   oneDirectory: true,
-  async run({ values, dir }, io) {
+  async run({ values, dir: given }, io) {
     const refuse = (lines: string[]) => {
       for (const line of lines) writeLine(io.stderr, `svc pack: ${line}`);
       writeLine(io.stderr, 'svc pack: nothing written.');
       return EXIT.invalid;
     };
+    const located = await locatePackage(given, (path) => relative(io.cwd, path) || '.', 'pack');
+    if (!located.ok) return refuse([located.message]);
+    const { dir } = located;
     let keyFiles = (values.key ?? []).map((file) => resolve(io.cwd, file));
     if (keyFiles.length === 0) {
-      const read = await readJsonFile(join(dir, 'manifest.json'), join(dir, 'manifest.json'));
-      const id = read.ok ? (read.value as { id?: unknown }).id : undefined;
+      const manifestFile = join(dir, 'manifest.json');
+      const read = await readJsonFile(manifestFile, relative(io.cwd, manifestFile) || manifestFile);
+      // Without a manifest there is no id to find the key by: that is the problem to report, not the key.
+      if (!read.ok) return refuse([read.message]);
+      const id = (read.value as { id?: unknown }).id;
       const found = typeof id === 'string' && /^[0-9a-f]{16}$/.test(id) ? join(keysDir(), `${id}.pem`) : undefined;
       if (
         !found ||

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { validateManifest } from '../manifest';
 import { EXIT, plural, writeLine } from './CliIo';
+import { locateApp } from './locateApp';
 import { readJsonFile } from './readJsonFile';
 import { schemaToType } from './schemaToType';
 import { defineCommand } from './defineCommand';
@@ -36,24 +37,51 @@ export function createActionTypes(
 }
 
 /**
- * `svc types [dir] [--out <file>]`: writes `<dir>/svc-actions.d.ts` (or `--out`) from `<dir>/manifest.json`.
+ * Where the declarations go without `--out`: beside the manifest, unless the manifest is in the project's folder of
+ * static files (`public/`), which the bundler copies into the package: then in the project's `src/` (where the
+ * starter's tsconfig.json looks), else at the project's root.
+ */
+async function defaultOut(manifestFile: string, projectDir: string): Promise<string> {
+  if (dirname(manifestFile) === projectDir) return join(projectDir, 'svc-actions.d.ts');
+  const src = join(projectDir, 'src');
+  const hasSrc = await stat(src).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  return join(hasSrc ? src : projectDir, 'svc-actions.d.ts');
+}
+
+/**
+ * `svc types [dir | manifest.json] [--out <file>]`: writes `svc-actions.d.ts` (or `--out`) from the app's manifest,
+ * found as `svc check` finds it.
  * @public
  */
 export const TYPES = defineCommand({
   name: 'types',
-  usage: ['[dir]'],
+  usage: ['[dir | manifest.json]'],
   summary: `Write svc-actions.d.ts: typed action inputs from the manifest's input_schemas.`,
-  description: `Writes <dir>/svc-actions.d.ts from <dir>/manifest.json (default .): the input type of each declared action, from
-its input_schema. With it in your tsconfig.json, svc.actions.handle() accepts only the declared action names and
-types each handler's input. Run it again after changing the actions.`,
+  description: `Writes svc-actions.d.ts from the app's manifest.json (<dir>/manifest.json, else <dir>/public/manifest.json as
+\`svc init --template vite\` lays it out; or name the file; default .): the input type of each declared action,
+from its input_schema. With it in your tsconfig.json, svc.actions.handle() accepts only the declared action names
+and types each handler's input. Run it again after changing the actions.`,
   options: {
-    out: { type: 'string', value: 'file', help: `Where to write the declarations (default <dir>/svc-actions.d.ts).` },
+    out: {
+      type: 'string',
+      value: 'file',
+      help: `Where to write the declarations (default: beside the manifest; for one in public/,
+the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
+    },
   },
   footer: `Exit codes: 0 written, 1 invalid manifest, 2 usage error or missing manifest.
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
-    const manifestFile = join(dir, 'manifest.json');
+    const app = await locateApp(dir, (path) => relative(io.cwd, path) || '.');
+    if (!app.ok) {
+      writeLine(io.stderr, `svc types: ${app.message}`);
+      return EXIT.usage;
+    }
+    const { manifestFile, projectDir } = app;
     const label = relative(io.cwd, manifestFile) || 'manifest.json';
     const read = await readJsonFile(manifestFile, label);
     if (!read.ok) {
@@ -66,7 +94,7 @@ types each handler's input. Run it again after changing the actions.`,
       writeLine(io.stderr, `svc types: ${label} is invalid; fix it first (svc validate)`);
       return EXIT.invalid;
     }
-    const out = resolve(io.cwd, values.out ?? join(dir, 'svc-actions.d.ts'));
+    const out = resolve(io.cwd, values.out ?? (await defaultOut(manifestFile, projectDir)));
     const text = createActionTypes(
       result.manifest as Parameters<typeof createActionTypes>[0],
       relative(dirname(out), manifestFile) || 'manifest.json',

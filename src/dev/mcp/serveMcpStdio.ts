@@ -69,6 +69,8 @@ export interface ServeMcpStdioOptions {
   discover(): Promise<Target | undefined>;
   /** How the app folder is named in messages (`svc-sdk mcp <dir>`). */
   dir: string;
+  /** The command that starts `svc dev` for the app, for messages (`npx svc-sdk dev <dir>`). */
+  start: string;
   /** The server's version in `serverInfo`. */
   version: string;
   /** Lines for the person (stderr: stdout carries the protocol). */
@@ -86,7 +88,7 @@ export interface ServeMcpStdioOptions {
  * @internal
  */
 export function serveMcpStdio(options: ServeMcpStdioOptions) {
-  const start = `npx svc-sdk dev ${options.dir}`;
+  const { start } = options;
   return serveStdio(
     () => {
       let upstream: { target: Target; client: Promise<Client> } | undefined;

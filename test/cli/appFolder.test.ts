@@ -1,0 +1,103 @@
+// The commands that take an app's folder find its manifest as `svc check` does: the folder, the manifest.json named
+// in its place, or, at the root of a project laid out as `svc init --template vite` makes it, public/manifest.json.
+// Each through the built bin, in the project's folder, as a person types them.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validManifest } from '../manifest/fixtures';
+import { CLI, FIRST_LINE, spawnCli } from '../helpers/spawnProgram';
+import { tempProject } from './runInProcess';
+
+const root = resolve(import.meta.dirname, '../..');
+const built = existsSync(CLI) && existsSync(join(root, 'packages/svc-sdk-dev/dist/run-cli.js'));
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A Vite project as the starter lays it out: package.json and src/ at the root, the manifest in public/. */
+function viteProject(): string {
+  const manifest = validManifest();
+  const dir = tempProject({
+    'package.json': { name: 'my-app', private: true, type: 'module' },
+    'index.html': '<!doctype html><script type="module" src="/src/main.ts"></script>',
+    'src/main.ts': "import { svc } from 'svc-sdk';\nsvc.actions.handle('create_order', async () => ({}));\n",
+    'public/manifest.json': manifest,
+  });
+  folders.push(dir);
+  return dir;
+}
+
+const svc = (args: string[], cwd: string) => {
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, SVC_STATE_DIR: join(cwd, '.svc-state') },
+    timeout: 30_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+};
+
+describe.runIf(built)('the app folder, found as svc check finds it', () => {
+  it('svc types at the root of a Vite project reads public/manifest.json and writes src/svc-actions.d.ts', () => {
+    const dir = viteProject();
+    const run = svc(['types'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('wrote src/svc-actions.d.ts (1 action); include it in your tsconfig.json\n');
+    const written = readFileSync(join(dir, 'src/svc-actions.d.ts'), 'utf8');
+    expect(written).toContain('from ../public/manifest.json');
+    expect(written).toContain('create_order: {');
+    // Not beside the manifest: public/ is copied into the package as it is.
+    expect(readdirSync(join(dir, 'public'))).toEqual(['manifest.json']);
+    // The manifest's file named instead of a folder: the same file.
+    rmSync(join(dir, 'src/svc-actions.d.ts'));
+    expect(svc(['types', 'public/manifest.json'], dir).code).toBe(0);
+    expect(readFileSync(join(dir, 'src/svc-actions.d.ts'), 'utf8')).toBe(written);
+  });
+
+  it('svc dev and svc pack at the root of a Vite project say to build it, not to run svc init', () => {
+    const dir = viteProject();
+    const dev = svc(['dev', '--port', '0'], dir);
+    expect(dev.code).toBe(1);
+    expect(dev.stderr).toBe(
+      "svc dev: . has no manifest.json: it is public/manifest.json, in the folder your bundler copies into its build; run svc dev on the build (npm run build, then svc dev dist), or on public with your dev server's page (--app-url)\n",
+    );
+    const pack = svc(['pack'], dir);
+    expect(pack.code).toBe(1);
+    expect(pack.stderr).toBe(
+      'svc pack: . has no manifest.json: it is public/manifest.json, in the folder your bundler copies into its build; build it (npm run build), then svc pack dist\nsvc pack: nothing written.\n',
+    );
+    expect(readdirSync(dir).filter((name) => name.endsWith('.swbn'))).toEqual([]);
+  });
+
+  it('svc mcp at the root of a Vite project reads public/manifest.json, and names the dev script to start', () => {
+    const dir = viteProject();
+    const exported = svc(['mcp', 'export'], dir);
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(exported.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(['create_order']);
+    const stdio = svc(['mcp'], dir);
+    expect(stdio.code).toBe(1);
+    expect(stdio.stderr).toBe(
+      `svc mcp: no svc dev runs for ${join(dir, 'public')}; start it first (the project's dev script, such as npm run dev, which runs svc dev for public), keep it running, and keep its messenger page open: the tools run there.\n`,
+    );
+  });
+
+  it('svc dev serves the folder of the manifest.json it is given, and refuses another file', async () => {
+    const dir = tempProject({ 'app/manifest.json': validManifest(), 'app/index.html': '<!doctype html><p>hi' });
+    folders.push(dir);
+    const dev = spawnCli(['dev', 'app/manifest.json', '--port', '0'], {
+      cwd: dir,
+      env: { ...process.env, SVC_STATE_DIR: join(dir, '.svc-state') },
+    });
+    expect(((await dev.waitFor(FIRST_LINE)) as RegExpExecArray)[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    await dev.waitFor({ stderr: /from .*app; package at/ });
+    expect(dev.stderr).toContain(`from ${join(dir, 'app')}; package at`);
+    expect(await dev.stop()).toBe(0);
+    const other = svc(['dev', 'app/index.html', '--port', '0'], dir);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toBe(
+      "svc dev: app/index.html is a file: pass the package's folder, the one that holds its manifest.json\n",
+    );
+  });
+});
