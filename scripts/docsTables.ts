@@ -27,6 +27,9 @@ export function errorTable(): string {
   return markdownTable(['Code', 'Meaning', 'Retriable', 'What to do'], rows);
 }
 
+/** The Person column of an operation that waits on a person: `yes`, and the error a host answers when they refuse. */
+const person = (def: OperationDef) => (def.asks?.refusal ? `yes; refused: \`${def.asks.refusal[0]}\`` : 'yes');
+
 /**
  * The operation table: method, params, result, scope, person. A notification's result is `notification` and an
  * empty answer's is `null`, from the registry; OPERATION_DOCS says the rest, and must not say those two.
@@ -44,7 +47,7 @@ export function operationTable(): string {
       doc.params,
       known ?? doc.result!,
       def.scope ? `\`${def.scope}\`` : '',
-      def.kind === 'prompt' ? 'yes' : '',
+      def.kind === 'prompt' ? person(def) : '',
     ];
   });
   return markdownTable(['Method', 'Params', 'Result', 'Scope', 'Person'], rows);

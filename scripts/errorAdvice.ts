@@ -57,7 +57,10 @@ export const ERROR_ADVICE: { readonly [C in keyof typeof ERROR_CODES]: ErrorAdvi
     todo: 'call them inside the handler',
   },
   ERR_CANCELLED: { meaning: 'the person cancelled a sheet or picker', todo: 'nothing; they changed their mind' },
-  ERR_PROTOCOL: { meaning: 'a frame broke the protocol (a malformed answer)', todo: "report it to the host's maker" },
+  ERR_PROTOCOL: {
+    meaning: 'a frame broke the protocol (a malformed frame, or an error without a string code)',
+    todo: "report it to the host's maker",
+  },
   ERR_NO_HOST: {
     meaning: 'no trusted host here: no window (SSR, Node), a top-level page, or a host origin the page does not list',
     todo: 'run inside a host that `<meta name="svc-host-origins">` lists; in tests use `svc-sdk/mock`',

@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   ERR_NO_INVOCATION: false,
   /** The person cancelled (a share sheet, a picker). */
   ERR_CANCELLED: false,
-  /** A frame did not follow the protocol (a malformed answer). */
+  /** A frame did not follow the protocol (a malformed frame, or an error without a string code). */
   ERR_PROTOCOL: false,
   /** Not in a browser, or no host around this page (top-level page, SSR). */
   ERR_NO_HOST: false,

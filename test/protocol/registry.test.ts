@@ -13,6 +13,8 @@ import {
   SCOPE_TO_MANIFEST,
 } from '../../src/host/index';
 import { ERROR_CODES } from '../../src/index';
+import { APP_FRAME_ALLOW } from '../../src/host/appFrameAllow';
+import { APP_FRAME_SANDBOX } from '../../src/host/appFrameSandbox';
 import { createMockHost } from '../../src/mock/index';
 import { exchangeManifest } from '../mock/fixtures';
 import { withTable } from '../../scripts/docsTables';
@@ -160,5 +162,8 @@ describe('the registry is the one contract', () => {
     // The channel's own messages too: what the host sends, the app's announcement, the probe and close.
     for (const name of [...Object.keys(toApp), ...Object.keys(toHost), ...Object.values(PEER)])
       expect(protocol, `PROTOCOL.md lacks ${name}`).toContain(`\`${name}\``);
+    // The app frame's attributes, as a host in another language copies them.
+    expect(protocol).toContain(`\`sandbox="${APP_FRAME_SANDBOX}"\``);
+    expect(protocol).toContain(`\`allow="${APP_FRAME_ALLOW}"\``);
   });
 });
