@@ -155,7 +155,7 @@ export declare const ERROR_CODES: {
     readonly ERR_NO_INVOCATION: false;
     /** The person cancelled (a share sheet, a picker). */
     readonly ERR_CANCELLED: false;
-    /** A frame did not follow the protocol (a malformed answer). */
+    /** A frame did not follow the protocol (a malformed frame, or an error without a string code). */
     readonly ERR_PROTOCOL: false;
     /** Not in a browser, or no host around this page (top-level page, SSR). */
     readonly ERR_NO_HOST: false;
