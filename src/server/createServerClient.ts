@@ -62,6 +62,30 @@ export interface ServerClient {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A redirect answered to a signed request: baseUrl names something other than the server API (a proxy, http for
+ * https). Not retried: every attempt would be answered the same. Where it points is said by origin and path only (a
+ * query may carry a token).
+ */
+function redirected(response: Response, instance: string): SvcApiError {
+  const location = response.headers.get('location');
+  let to = '';
+  try {
+    const target = location ? new URL(location, response.url || undefined) : undefined;
+    if (target) to = ` to ${target.origin}${target.pathname}`;
+  } catch {
+    to = '';
+  }
+  return new SvcApiError({
+    status: response.status,
+    problem: 'redirect',
+    title: 'Redirected',
+    detail: `the server answered a redirect${to}, which a signed request does not follow: set baseUrl (SVC_API_BASE) to the server API's own URL${to ? ' (the one it points to, if that is the platform)' : ''}.`,
+    instance,
+    retriable: false,
+  });
+}
+
 function need(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw new TypeError(`${field} must be a non-empty string.`);
   return value;
@@ -129,7 +153,9 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
           headers,
           body: method === 'GET' ? undefined : body,
           signal,
-          redirect: 'error',
+          // Not followed: a signed request goes to the URL it was signed for. 'manual', not 'error', which Cloudflare
+          // Workers refuse with a TypeError before anything is sent (every call failed there as a network failure).
+          redirect: 'manual',
         });
       } catch (cause) {
         const aborted = call.signal?.aborted;
@@ -155,6 +181,10 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         if (Date.now() + wait > deadline) throw error;
         await sleep(wait);
         continue;
+      }
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        await response.body?.cancel();
+        throw redirected(response, instance);
       }
       if (response.ok) {
         const text = await response.text();

@@ -60,18 +60,32 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
    * platform's 5 s budget. Default 2 000.
    */
   storeTimeoutMs?: number;
-  /** Keeps the runtime alive for work finishing after the answer (Workers: `ctx.waitUntil`). */
+  /**
+   * Keeps the runtime alive for work finishing after the answer. On Workers, where the context is each request's,
+   * pass it with the request instead ({@link WebhookRequestOptions}).
+   */
   waitUntil?: (work: Promise<unknown>) => void;
   /** Now, in seconds (tests). */
   now?: () => number;
 }
 
 /**
- * A webhook endpoint: a Fetch handler `(request) => Promise<Response>`, with `.node` for Node `http` and Express.
+ * What one request brings to the handler: on Cloudflare Workers, `ctx.waitUntil` of that request (the handler, and
+ * its store, are made once per isolate; the context is each request's).
+ * @public
+ */
+export interface WebhookRequestOptions {
+  /** Keeps the runtime alive for work finishing after this request's answer; over the handler's own `waitUntil`. */
+  waitUntil?: (work: Promise<unknown>) => void;
+}
+
+/**
+ * A webhook endpoint: a Fetch handler `(request, options?) => Promise<Response>`, with `.node` for Node `http` and
+ * Express.
  * @public
  */
 export interface WebhookHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, options?: WebhookRequestOptions): Promise<Response>;
   /** Node `http` / Express middleware; reads the raw body itself (mount it before any JSON body parser). */
   node: NodeMiddleware;
 }
@@ -134,7 +148,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     await store.complete(delivery.key, token, doneTtlMs);
   }
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, call?: WebhookRequestOptions): Promise<Response> => {
     const arrived = Date.now();
     if (request.method !== 'POST') return json(405, { error: 'webhooks are POST requests' }, { allow: 'POST' });
     const type = request.headers.get('content-type') ?? '';
@@ -197,7 +211,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         // Acknowledged before the deadline; a failure after this point was reported through onError and released
         // the claim, and the platform does not retry a 2xx: log it.
         const background = work.catch(() => {});
-        options.waitUntil?.(background);
+        // A function only: a framework's second argument (Next.js's route context, a worker's env) is not options.
+        const waitUntil = typeof call?.waitUntil === 'function' ? call.waitUntil : options.waitUntil;
+        waitUntil?.(background);
         return json(202, { ok: true, processing: true });
       }
       return json(200, { ok: true });

@@ -21,6 +21,7 @@ export {
   type WebhookHandler,
   type WebhookHandlerOptions,
   type WebhookHandlers,
+  type WebhookRequestOptions,
 } from './createWebhookHandler';
 export * from './events';
 export { createMemoryIdempotencyStore, type ClaimResult, type IdempotencyStore } from './IdempotencyStore';

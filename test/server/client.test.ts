@@ -220,6 +220,31 @@ describe('createServerClient', () => {
     expect((error as Error).message).not.toContain(secret);
   });
 
+  it('does not follow a redirect, nor retry it, and says where it pointed without its query', async () => {
+    const { seen, baseUrl } = await platform((entry, _n, res) => {
+      if (entry.path.startsWith('/v1/')) res.writeHead(301, { location: '/elsewhere/v1?token=hunter2' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"event_id":"moved"}');
+    });
+    const api = createServerClient({ baseUrl, miniAppId, secret, retry: fast });
+    for (const call of [
+      api.getInstallation('au'),
+      api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }),
+    ]) {
+      const error = await fail(call);
+      expect(error).toMatchObject({ status: 301, problem: 'redirect', retriable: false });
+      const { origin } = new URL(baseUrl);
+      expect((error as Error).message).toContain(
+        `the server answered a redirect to ${origin}/elsewhere/v1, which a signed request does not follow: set baseUrl (SVC_API_BASE) to the server API's own URL`,
+      );
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+    // One request each, and none to where the redirect pointed.
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'GET /v1/apps/0123456789abcdef/installations/au',
+      'POST /v1/rooms/r/cards',
+    ]);
+  });
+
   it('times out an attempt, and honours an AbortSignal', async () => {
     const server = await serveNode(() => {}); // never answers
     servers.push(server);
