@@ -466,10 +466,19 @@ describe('the package', () => {
           createTokenVerifier({ ...options, keys: createLocalJWKSet({ keys: [] }) });
           createTokenVerifier({ ...options, keys: createRemoteJWKSet(new URL('http://idp/certs')) });`;
         expect(typeErrors('jose.mts', nodeNext, withJose)).toEqual([]);
-        // A backend compiled with Node's types alone, without the DOM library. (Not svc-sdk-dev: hono's declarations,
-        // which its platform's types name, need the DOM library's.)
+        // A backend compiled with Node's types alone, without the DOM library, and a host's server that verifies
+        // packages there. (Not svc-sdk-dev: hono's declarations, which its platform's types name, need the DOM
+        // library's. Nor svc-sdk/host: a web host's frames are the DOM's.)
         const backend = `import { createServerClient, createTokenVerifier, requireToken, verifySignature } from 'svc-sdk/server';
-          export const used = [createServerClient, createTokenVerifier, requireToken, verifySignature];`;
+          import { derivePackageId, verifyPackage } from 'svc-sdk/package';
+          import { validateManifest } from 'svc-sdk/manifest';
+          import { createMockHost } from 'svc-sdk/mock';
+          import { webcrypto } from 'node:crypto';
+          export async function keyId(): Promise<string> {
+            const pair = await webcrypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
+            return derivePackageId((pair as webcrypto.CryptoKeyPair).publicKey);
+          }
+          export const used = [createServerClient, createTokenVerifier, requireToken, verifySignature, verifyPackage, validateManifest, createMockHost];`;
         expect(typeErrors('backend.ts', { ...nodeNext, lib: ['lib.es2022.d.ts'] }, backend)).toEqual([]);
       }
     },

@@ -1,4 +1,12 @@
+import type { WebCryptoKey } from '../protocol/WebCryptoKey';
 import { ownBytes } from './packageKeys';
+
+/** A key's SPKI DER bytes: the bytes as they are, or exported from a `CryptoKey`. @internal */
+export async function spkiOf(key: WebCryptoKey | Uint8Array): Promise<Uint8Array> {
+  if (key instanceof Uint8Array) return key;
+  // The structural type is what the declarations name; at run time it is a CryptoKey.
+  return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key as CryptoKey));
+}
 
 /**
  * The svc id of a developer key: the first 16 hex characters of SHA-256 over the public key's SPKI DER encoding.
@@ -15,15 +23,10 @@ import { ownBytes } from './packageKeys';
  * ```
  * @public
  */
-export async function derivePackageId(publicKey: CryptoKey | Uint8Array): Promise<string> {
-  const { subtle } = globalThis.crypto;
-  let spki: Uint8Array;
-  if (publicKey instanceof Uint8Array) spki = publicKey;
-  else {
-    if (publicKey.type !== 'public')
-      throw new TypeError(`derivePackageId(): pass a public key; got a ${publicKey.type} key`);
-    spki = new Uint8Array(await subtle.exportKey('spki', publicKey));
-  }
-  const digest = new Uint8Array(await subtle.digest('SHA-256', ownBytes(spki)));
+export async function derivePackageId(publicKey: WebCryptoKey | Uint8Array): Promise<string> {
+  if (!(publicKey instanceof Uint8Array) && publicKey.type !== 'public')
+    throw new TypeError(`derivePackageId(): pass a public key; got a ${publicKey.type} key`);
+  const spki = await spkiOf(publicKey);
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', ownBytes(spki)));
   return Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
 }

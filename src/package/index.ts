@@ -11,3 +11,4 @@ export { verifyPackage } from './verifyPackage';
 export type { PackageSigner, VerifiedPackage, VerifyPackageOptions } from './verifyPackage';
 export { PackageError, isPackageError, type PackageErrorCode } from './PackageError';
 export type { SignatureType } from './packageKeys';
+export type { WebCryptoKey } from '../protocol/WebCryptoKey';

@@ -1,5 +1,6 @@
 import { type Manifest, validateManifest } from '../manifest';
-import { derivePackageId } from './derivePackageId';
+import { derivePackageId, spkiOf } from './derivePackageId';
+import type { WebCryptoKey } from '../protocol/WebCryptoKey';
 import { ownBytes, type SignatureType, verifySignature } from './packageKeys';
 import { PackageError } from './PackageError';
 import {
@@ -42,7 +43,7 @@ export interface VerifyPackageOptions extends ReadPackageOptions {
    * Public keys bound to the package's id although the id is not derived from them (after a key rotation, the store's
    * record of the id's key): a package signed by one of them passes the id check. `CryptoKey`s or SPKI DER bytes.
    */
-  trustedKeys?: readonly (CryptoKey | Uint8Array)[];
+  trustedKeys?: readonly (WebCryptoKey | Uint8Array)[];
 }
 
 const lengthPrefixed = (parts: Uint8Array[]) => {
@@ -58,11 +59,6 @@ const lengthPrefixed = (parts: Uint8Array[]) => {
 };
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-async function spkiOf(key: CryptoKey | Uint8Array): Promise<Uint8Array> {
-  if (key instanceof Uint8Array) return key;
-  return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key));
-}
 
 async function checkSignature(signature: PackageSignature, index: number, message: Uint8Array): Promise<void> {
   let valid: boolean;

@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, errors, jwtVerify } from 'jose';
+import type { WebCryptoKey } from '../protocol/WebCryptoKey';
 import { SvcTokenError, type TokenFailure } from './SvcTokenError';
 
 // The public types below are the package's own, not jose's: jose is published as an ES module only, and the CommonJS
@@ -9,12 +10,7 @@ import { SvcTokenError, type TokenFailure } from './SvcTokenError';
  * with Node's types alone, without the DOM library, can name it.
  * @public
  */
-export interface TokenKey {
-  readonly type: string;
-  readonly algorithm: { name: string };
-  readonly extractable: boolean;
-  readonly usages: readonly string[];
-}
+export type TokenKey = WebCryptoKey;
 
 /**
  * Finds the key that verifies a token, from its protected header. jose's `createLocalJWKSet(jwks)` and

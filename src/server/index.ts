@@ -14,6 +14,7 @@ export {
 export { SvcSignatureError, isSvcSignatureError, type SignatureFailure } from './SvcSignatureError';
 export { toBytes, type RawBody } from './rawBody';
 export type { HeaderBag } from './readHeader';
+export type { WebCryptoKey } from '../protocol/WebCryptoKey';
 export { verifyWebhook, verifyWebhookDelivery, type WebhookDelivery } from './verifyWebhook';
 export {
   createWebhookHandler,
