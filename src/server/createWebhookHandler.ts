@@ -62,7 +62,7 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
   storeTimeoutMs?: number;
   /**
    * Keeps the runtime alive for work finishing after the answer. On Workers, where the context is each request's,
-   * pass it with the request instead ({@link WebhookRequestOptions}).
+   * pass it with the request instead (`.handle(request, { waitUntil })`).
    */
   waitUntil?: (work: Promise<unknown>) => void;
   /** Now, in seconds (tests). */
@@ -70,8 +70,8 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
 }
 
 /**
- * What one request brings to the handler: on Cloudflare Workers, `ctx.waitUntil` of that request (the handler, and
- * its store, are made once per isolate; the context is each request's).
+ * What one request brings to the handler's `.handle`: on Cloudflare Workers, `ctx.waitUntil` of that request (the
+ * handler, and its store, are made once per isolate; the context is each request's).
  * @public
  */
 export interface WebhookRequestOptions {
@@ -80,12 +80,17 @@ export interface WebhookRequestOptions {
 }
 
 /**
- * A webhook endpoint: a Fetch handler `(request, options?) => Promise<Response>`, with `.node` for Node `http` and
- * Express.
+ * A webhook endpoint: a Fetch handler `(request) => Promise<Response>`, with `.node` for Node `http` and Express, and
+ * `.handle` for a request that brings options of its own (Workers' `ctx.waitUntil`).
  * @public
  */
 export interface WebhookHandler {
-  (request: Request, options?: WebhookRequestOptions): Promise<Response>;
+  (request: Request): Promise<Response>;
+  /**
+   * The same, with this request's options. Not a second parameter of the Fetch handler: frameworks pass their own
+   * second argument (Next.js checks a route handler's, and refuses one it does not know).
+   */
+  handle(request: Request, options?: WebhookRequestOptions): Promise<Response>;
   /** Node `http` / Express middleware; reads the raw body itself (mount it before any JSON body parser). */
   node: NodeMiddleware;
 }
@@ -211,9 +216,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         // Acknowledged before the deadline; a failure after this point was reported through onError and released
         // the claim, and the platform does not retry a 2xx: log it.
         const background = work.catch(() => {});
-        // A function only: a framework's second argument (Next.js's route context, a worker's env) is not options.
-        const waitUntil = typeof call?.waitUntil === 'function' ? call.waitUntil : options.waitUntil;
-        waitUntil?.(background);
+        (call?.waitUntil ?? options.waitUntil)?.(background);
         return json(202, { ok: true, processing: true });
       }
       return json(200, { ok: true });
@@ -223,5 +226,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       clearTimeout(timer);
     }
   };
-  return Object.assign(handle, { node: handleNode(handle) });
+  const fetchHandler = (request: Request) => handle(request);
+  return Object.assign(fetchHandler, { node: handleNode(fetchHandler), handle });
 }

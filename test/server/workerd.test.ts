@@ -38,7 +38,7 @@ export default {
           },
         },
       });
-      return webhooks(request, { waitUntil: ctx.waitUntil.bind(ctx) });
+      return webhooks.handle(request, { waitUntil: ctx.waitUntil.bind(ctx) });
     }
     if (pathname === '/deprovisioned') return Response.json(deprovisioned);
     try {
