@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleServerEntry } from './bundleServerEntry';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -39,14 +39,7 @@ console.log(JSON.stringify(out));
 
 describe('svc-sdk/server under Deno', () => {
   it.skipIf(!existsSync(deno))('signs, verifies, handles a webhook and verifies a JWT', async () => {
-    await build({
-      entryPoints: [join(root, 'src/server/index.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      outfile: join(dir, 'server.mjs'),
-      logLevel: 'silent',
-    });
+    await bundleServerEntry(join(dir, 'server.mjs'));
     writeFileSync(join(dir, 'run.mjs'), script);
     const run = spawnSync(deno, ['run', '--quiet', '--no-prompt', '--allow-read', join(dir, 'run.mjs')], {
       encoding: 'utf8',

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleServerEntry } from './bundleServerEntry';
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startDevPlatform } from '../../src/dev';
 import { signRequest } from '../../src/server';
@@ -73,14 +73,7 @@ describe('svc-sdk/server in workerd (Cloudflare Workers)', () => {
     async () => {
       const platform = await startDevPlatform({ miniAppId: '0123456789abcdef', audience: 'polls', port: 0 });
       onTestFinished(() => platform.close());
-      await build({
-        entryPoints: [join(root, 'src/server/index.ts')],
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        outfile: join(dir, 'server.mjs'),
-        logLevel: 'silent',
-      });
+      await bundleServerEntry(join(dir, 'server.mjs'));
       writeFileSync(join(dir, 'worker.mjs'), worker);
       const port = await freePort();
       const bindings = {
