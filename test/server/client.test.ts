@@ -226,11 +226,12 @@ describe('createServerClient', () => {
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{"event_id":"moved"}');
     });
     const api = createServerClient({ baseUrl, miniAppId, secret, retry: fast });
+    // One after the other: each call's own failure, in order.
     for (const call of [
-      api.getInstallation('au'),
-      api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }),
+      () => api.getInstallation('au'),
+      () => api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }),
     ]) {
-      const error = await fail(call);
+      const error = await fail(call());
       expect(error).toMatchObject({ status: 301, problem: 'redirect', retriable: false });
       const { origin } = new URL(baseUrl);
       expect((error as Error).message).toContain(
