@@ -39,7 +39,7 @@ test('the Agent tab shows the endpoint, whole descriptions, indented MCP results
     await expect(endpoint).not.toContainText(platform.mcpToken!);
     await endpoint.getByRole('button', { name: 'Copy the MCP endpoint' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(platform.mcpUrl);
-    await endpoint.getByRole('button', { name: 'Copy the Claude Code command' }).click();
+    await endpoint.getByRole('button', { name: 'Copy for Claude Code: its claude mcp add command' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       `claude mcp add --transport http svc ${platform.mcpUrl} --header "Authorization: Bearer ${platform.mcpToken}"`,
     );

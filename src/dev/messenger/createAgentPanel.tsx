@@ -239,7 +239,7 @@ function McpEndpoint({ endpoint }: { endpoint: NonNullable<DevConfig['mcp']> }) 
       <CopyButton text={endpoint.url} label="Copy the MCP endpoint" />
       <CopyButton
         text={`claude mcp add --transport http svc ${endpoint.url} --header "${endpoint.header}"`}
-        label="Copy the Claude Code command"
+        label="Copy for Claude Code: its claude mcp add command"
         caption="Copy for Claude Code"
       />
     </div>
