@@ -216,6 +216,23 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     description: "The manifest's entry document is not in the package.",
     expect: 'missing-file',
   });
+  add(
+    'entry-dot-slash.swbn',
+    await sign(bundleOf(appFiles(idA, (m) => (m.entry = './index.html?v=2#top'))), idA, [a]),
+    {
+      description:
+        'An entry written ./index.html?v=2#top: the file /index.html (one leading ./ and the ? and # parts dropped).',
+      expect: 'valid',
+      id: idA,
+      version: '0.1.0',
+      signers: [{ type: 'ed25519', id: idA }],
+      files,
+    },
+  );
+  add('entry-absolute.swbn', await sign(bundleOf(appFiles(idA, (m) => (m.entry = '/index.html'))), idA, [a]), {
+    description: 'An entry written /index.html, which names the path //index.html: no file (write index.html).',
+    expect: 'missing-file',
+  });
   const noManifest = appFiles(idA);
   delete noManifest['/manifest.json'];
   add('missing-manifest.swbn', await sign(bundleOf(noManifest), idA, [a]), {

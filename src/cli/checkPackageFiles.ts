@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ManifestIssue } from '../manifest';
+import { packagePathOf } from '../package/readPackage';
 
 const isFile = (path: string) =>
   stat(path).then(
@@ -9,8 +10,9 @@ const isFile = (path: string) =>
   );
 
 /**
- * Checks that the files a manifest names exist in its package folder: the `entry` document and each icon's `src`
- * (relative to the folder, never outside it). Errors: a package without them cannot be installed or opened.
+ * Checks that the files a manifest names exist in its package folder: the `entry` document and each icon's `src`,
+ * each a path from the folder's root as a host reads it in the package (`packagePathOf`: no leading `/`, no `..`).
+ * Errors: a package without them cannot be installed or opened.
  * @param dir - the package folder (where manifest.json is).
  */
 export async function checkPackageFiles(
@@ -27,14 +29,13 @@ export async function checkPackageFiles(
     });
   const issues: ManifestIssue[] = [];
   for (const { path, file, what } of wanted) {
-    const full = resolve(root, file.split('?')[0]!.split('#')[0]!);
-    const inside = full.startsWith(root + sep);
-    if (inside && (await isFile(full))) continue;
+    const inPackage = packagePathOf(file);
+    if (inPackage && (await isFile(join(root, inPackage)))) continue;
     issues.push({
       path,
-      message: inside
+      message: inPackage
         ? `${path} names ${file}, which is not in ${join(root)}; add ${what} to the package or fix the path`
-        : `${path} names ${file}, outside the package folder; keep every file inside it`,
+        : `${path} names ${file}, which is no path inside the package folder (no leading "/", no ".." or "//"); write it from the folder's root, such as icons/icon-192.png`,
       severity: 'error',
       code: 'missing_file',
     });

@@ -22,12 +22,6 @@ class DuplicateKeyError extends PackageError {
 
 const text = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * Decodes the one CBOR item (RFC 8949) at `offset`: unsigned and negative integers up to 2^53, byte and text strings,
- * arrays, maps (a repeated key is refused), false, true and null, all with definite lengths. Anything else (floats,
- * tags, indefinite lengths) is refused: a package never needs them, and a smaller reader has less to get wrong.
- * @throws {@link PackageError} `truncated` when the input ends inside the item, `malformed` for what it refuses.
- */
 /** The head of the CBOR item at `offset`: its major type, its argument, and where its content starts. */
 export interface CborHead {
   major: number;
@@ -60,9 +54,18 @@ export function readHead(bytes: Uint8Array, offset: number): CborHead {
   return { major, argument, end: offset + 1 + size };
 }
 
+/** A map key's value as a string, so that equal keys (two byte strings with the same bytes too) are one. */
+function keyIdentity(value: CborValue, encoded: Uint8Array): string {
+  if (typeof value === 'string') return `t${value}`;
+  if (typeof value === 'number') return `n${value}`;
+  if (value instanceof Uint8Array) return `b${Array.from(value).join(',')}`;
+  // Arrays, maps and simple values as keys: no package has them; their encoding stands for them.
+  return `e${Array.from(encoded).join(',')}`;
+}
+
 /**
- * Decodes the one CBOR item (RFC 8949) at `offset`: unsigned and negative integers up to 2^53, byte and text strings,
- * arrays, maps (a repeated key is refused), false, true and null, all with definite lengths. Anything else (floats,
+ * Decodes the one CBOR item (RFC 8949) at `offset`: unsigned and negative integers below 2^53, byte and text strings,
+ * arrays, maps (a key repeated by value is refused), false, true and null, all with definite lengths. Anything else (floats,
  * tags, indefinite lengths) is refused: a package never needs them, and a smaller reader has less to get wrong.
  * @throws {@link PackageError} `truncated` when the input ends inside the item, `malformed` for what it refuses.
  */
@@ -101,10 +104,11 @@ export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem
       const seen = new Set<string>();
       for (let i = 0; i < argument; i++) {
         const key = readCbor(bytes, at, depth + 1);
-        // Keys are compared by their encoding, so two equal byte strings (distinct objects) count as a repeat.
-        const encoded = Array.from(bytes.subarray(at, key.end)).join(',');
-        if (seen.has(encoded)) throw new DuplicateKeyError(key.value);
-        seen.add(encoded);
+        // Keys are compared by value, not by encoding: heads need not be minimal, so "webBundleId" can be written two
+        // ways, and a map holding both would give readers that keep the first and the last two different ids.
+        const identity = keyIdentity(key.value, bytes.subarray(at, key.end));
+        if (seen.has(identity)) throw new DuplicateKeyError(key.value);
+        seen.add(identity);
         const value = readCbor(bytes, key.end, depth + 1);
         map.set(key.value, value.value);
         at = value.end;

@@ -159,6 +159,16 @@ export function describePathProblem(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The package path of a file the manifest names (its `entry`, an icon's `src`): the text before any `?` or `#`,
+ * without one leading `./`, after `/`; undefined when that is not a package path (a leading `/`, a `..` segment,
+ * `//`), which then names no file. `index.html` and `./index.html?v=2` are `/index.html`.
+ */
+export function packagePathOf(src: string): string | undefined {
+  const path = `/${src.split(/[?#]/)[0]!.replace(/^\.\//, '')}`;
+  return describePathProblem(path) ? undefined : path;
+}
+
 const bytesOf = (value: CborValue | undefined, what: string): Uint8Array => {
   if (value instanceof Uint8Array) return value;
   throw malformed(`${what} is not a CBOR byte string`);

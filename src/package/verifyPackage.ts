@@ -5,6 +5,7 @@ import { ownBytes, type SignatureType, verifySignature } from './packageKeys';
 import { PackageError } from './PackageError';
 import {
   checkBundleLength,
+  packagePathOf,
   type PackageFile,
   type PackageSignature,
   type ReadPackageOptions,
@@ -78,9 +79,6 @@ async function checkSignature(signature: PackageSignature, index: number, messag
     );
 }
 
-/** The package path of a file the manifest names (`index.html`, `./icons/a.png?v=2` → `/icons/a.png`). */
-const packagePath = (src: string) => `/${src.split(/[?#]/)[0]!.replace(/^\.?\//, '')}`;
-
 /**
  * Verifies a signed package (`.swbn`) as a host must before it runs it: the integrity block, every signature (Ed25519
  * or ECDSA P-256, WebCrypto), that the id is derived from a signing key (or a signer is one of `trustedKeys`), the
@@ -146,8 +144,15 @@ export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOpt
     { src: manifest.entry, what: '$.entry' },
     ...manifest.icons.map((icon, i) => ({ src: icon.src, what: `$.icons[${i}].src` })),
   ];
-  for (const { src, what } of named)
-    if (!files.has(packagePath(src)))
+  for (const { src, what } of named) {
+    const path = packagePathOf(src);
+    if (!path)
+      throw new PackageError(
+        'missing-file',
+        `${what} names ${src}, which is no path inside the package; write it from the package's root, such as icons/icon-192.png`,
+      );
+    if (!files.has(path))
       throw new PackageError('missing-file', `${what} names ${src}, which is not in the package; add it and repack`);
+  }
   return { id: block.id, version: manifest.version, signers, manifest, files };
 }

@@ -38,11 +38,35 @@ describe('svc validate, the starter and packages', () => {
     expect(fixed.stdout).not.toContain('error');
   });
 
-  test('a file named outside the package is refused', async () => {
-    const manifest = createStarterManifest({ id: '9f1c2b3a4d5e6f70' });
-    (manifest as { entry: string }).entry = '../index.html';
-    const dir = tempProject({ 'app/manifest.json': manifest, 'index.html': '<!doctype html>' });
+  test.each(['../index.html', '/index.html', 'sub/../index.html', './/index.html'])(
+    'an entry that is no path inside the package, %s, is refused, as a host reading the package refuses it',
+    async (entry) => {
+      const manifest = createStarterManifest({ id: '9f1c2b3a4d5e6f70' });
+      (manifest as { entry: string }).entry = entry;
+      const dir = tempProject({
+        'app/manifest.json': manifest,
+        'app/index.html': '<!doctype html>',
+        'app/sub/x': '',
+        'index.html': '<!doctype html>',
+      });
+      const run = await runSvc(['validate', 'app'], dir);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        `$.entry names ${entry}, which is no path inside the package folder (no leading "/", no ".." or "//"); write it from the folder's root, such as icons/icon-192.png`,
+      );
+    },
+  );
+
+  test('an entry or icon with a leading ./, a query or a fragment names the file before them', async () => {
+    const manifest = createStarterManifest({ id: '9f1c2b3a4d5e6f70' }) as { entry: string; icons: { src: string }[] };
+    manifest.entry = './index.html?v=2';
+    manifest.icons[0]!.src = `./${manifest.icons[0]!.src}#x`;
+    const files = Object.fromEntries(
+      manifest.icons.map((icon) => [`app/${icon.src.replace(/^\.\/|#x$/g, '')}`, 'png']),
+    );
+    const dir = tempProject({ 'app/manifest.json': manifest, 'app/index.html': '<!doctype html>', ...files });
     const run = await runSvc(['validate', 'app'], dir);
-    expect(run.stdout).toContain('$.entry names ../index.html, outside the package folder');
+    expect(run.stdout).not.toContain('error');
+    expect(run.code).toBe(0);
   });
 });

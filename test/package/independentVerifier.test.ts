@@ -185,8 +185,9 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   }
   if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.test(manifest.version ?? '')) refuse('invalid-manifest');
   if (manifest.id !== id) refuse('id-mismatch');
+  // Check 10: without its ? and # parts and one leading ./, after /, a path of the package.
   for (const src of [manifest.entry ?? '', ...(manifest.icons ?? []).map((i) => i.src)])
-    if (!files.has(`/${src.split(/[?#]/)[0]!.replace(/^\.?\//, '')}`)) refuse('missing-file');
+    if (!files.has(`/${src.split(/[?#]/)[0]!.replace(/^\.\//, '')}`)) refuse('missing-file');
   return { id, version: manifest.version, signers: ids, files: [...files.keys()] };
 }
 

@@ -80,6 +80,21 @@ describe('verifyPackage against wbn-sign and wbn', () => {
     expect([...refused]).toContain('bad-signature');
   });
 
+  it('refuses a map that repeats a key written two ways (heads need not be minimal): readers would differ on the id', async () => {
+    const text = (s: string, head: number[]) => [...head, ...Buffer.from(s)];
+    const block = new Uint8Array([
+      ...[0x84, 0x48, 0xf0, 0x9f, 0x96, 0x8b, 0xf0, 0x9f, 0x93, 0xa6, 0x44, 0x32, 0x62, 0x00, 0x00],
+      0xa2,
+      ...text('webBundleId', [0x6b]),
+      ...text('0123456789abcdef', [0x70]),
+      ...text('webBundleId', [0x78, 0x0b]), // the same key, its length in a one-byte argument
+      ...text('fedcba9876543210', [0x70]),
+      0x80,
+    ]);
+    const refused = await verifyPackage(block).catch((error: PackageError) => error);
+    expect(refused).toMatchObject({ code: 'malformed', message: 'a CBOR map repeats the key "webBundleId"' });
+  });
+
   it('refuses a package over the size limit before reading it, and derives ids from CryptoKeys', async () => {
     const bytes = read('valid.swbn');
     const error = await verifyPackage(bytes, { maxBytes: bytes.length - 1 }).catch((e) => e);
