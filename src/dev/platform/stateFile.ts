@@ -88,7 +88,7 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
 
 // Flushed through the descriptor, not FileHandle's sync() and datasync(): Yarn's Plug'n'Play replaces node:fs/promises'
 // file handles with its own, whose sync() and datasync() throw "Method not implemented" (svc dev --state, and a
-// starter's npm run dev, then failed at start); fsync on the same descriptor works there as everywhere.
+// starter's yarn dev, then failed at start); fsync on the same descriptor works there as everywhere.
 const flush = promisify(fsync);
 const flushData = promisify(fdatasync);
 
