@@ -16,15 +16,25 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-/** Sends raw bytes in the given chunks (each written on its own), signed over their concatenation. */
-async function sendChunks(path: string, chunks: Uint8Array[], secret = p.signingSecret, method = 'POST') {
+/**
+ * Sends raw bytes in the given chunks (each written on its own), signed over their concatenation: with a
+ * Content-Length, or with `chunked` as `Transfer-Encoding: chunked` (Node's http does that when no length is set),
+ * as Go's http.Client sends a body it reads from a stream.
+ */
+async function sendChunks(
+  path: string,
+  chunks: Uint8Array[],
+  secret = p.signingSecret,
+  method = 'POST',
+  { chunked = false } = {},
+) {
   const body = Buffer.concat(chunks);
   const headers = await signRequest({ body, secret, miniAppId: APP });
   const url = new URL(path, p.origin);
   return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method, headers: { ...headers, 'content-length': String(body.length) } },
+      { method, headers: chunked ? headers : { ...headers, 'content-length': String(body.length) } },
       async (res) => {
         const parts: Buffer[] = [];
         for await (const part of res) parts.push(part as Buffer);
@@ -150,6 +160,33 @@ describe('the bytes received', () => {
     expect(entry?.kind === 'card' && entry.card.title).toBe('é€😀');
   });
 
+  it('reads a body of unknown length (Transfer-Encoding: chunked) as it reads one with a Content-Length', async () => {
+    const json = JSON.stringify({ mini_app_id: APP, app_user_id: 'au-alice', card: { title: 'Streamed', body: 'é€' } });
+    const bytes = Buffer.from(json);
+    const chunks = [bytes.subarray(0, 10), bytes.subarray(10, 40), bytes.subarray(40)];
+    const answer = await sendChunks('/v1/rooms/general/cards', chunks, p.signingSecret, 'POST', { chunked: true });
+    expect(answer.status).toBe(201);
+    const entry = p.cards('general').find((c) => c.event_id === answer.body.event_id);
+    expect(entry?.kind === 'card' && entry.card).toMatchObject({ title: 'Streamed', body: 'é€' });
+    // A wrong signature over a chunked body is refused as over any other.
+    const forged = await sendChunks('/v1/rooms/general/cards', chunks, 'not-the-secret', 'POST', { chunked: true });
+    expect(forged.status).toBe(401);
+  });
+
+  it("gives a request of another method, its body's length unknown, its route's answer", async () => {
+    // fetch sends no Content-Length for an OPTIONS, PUT or DELETE without a body, as a browser's preflight does.
+    for (const method of ['OPTIONS', 'PUT', 'DELETE', 'PATCH']) {
+      const api = await fetch(`${p.baseUrl}/apps/${APP}/installations/au-alice`, { method });
+      expect([method, api.status]).toEqual([method, 401]);
+      const controlApi = await fetch(`${p.origin}/__svc/reset`, {
+        method,
+        headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+      });
+      expect([method, controlApi.status]).toEqual([method, 403]);
+      expect((await controlApi.json()).detail).toMatch(/^Origin must be /);
+    }
+  });
+
   it('answers 400 problem details to a correctly signed body that is not UTF-8', async () => {
     const answer = await sendChunks('/v1/rooms/general/cards', [
       Buffer.from('{"mini_app_id":"polls","app_user_id":"au-alice","card":{"title":"'),
@@ -213,6 +250,36 @@ describe('size limits', () => {
       /more than the 262144 this endpoint accepts: send a smaller body/,
     );
     expect(p.cards().length).toBe(before);
+  });
+
+  it('answers 413 to a chunked body over the limit, and to a chunked control body over its limit', async () => {
+    const before = p.cards().length;
+    const chunk = Buffer.from('a'.repeat(64 * 1024));
+    const answer = await sendChunks(
+      '/v1/rooms/general/cards',
+      [chunk, chunk, chunk, chunk, chunk],
+      p.signingSecret,
+      'POST',
+      {
+        chunked: true,
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.body.detail).toMatch(/more than the 262144 this endpoint accepts: send a smaller body/);
+    expect(p.cards().length).toBe(before);
+    // The control API as a page streaming its body would send it (fetch with a ReadableStream: chunked).
+    const streamed = (text: string) =>
+      fetch(`${p.origin}/__svc/message`, {
+        method: 'POST',
+        headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+        body: new Blob([text]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+    const big = await streamed(JSON.stringify({ room_id: 'general', text: 'a'.repeat(70_000) }));
+    expect(big.status).toBe(413);
+    const small = await streamed(JSON.stringify({ room_id: 'general', text: 'streamed hello' }));
+    expect(small.status).toBeLessThan(300);
+    expect(p.state.rooms.find((r) => r.id === 'general')?.timeline.at(-1)).toMatchObject({ text: 'streamed hello' });
   });
 
   it('answers 400 naming the field and its bound to a card body over 100,000 characters', async () => {

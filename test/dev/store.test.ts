@@ -62,12 +62,18 @@ async function start(bytes: Uint8Array, statePath?: string, onEvent?: (event: De
   running.push(platform);
   return platform;
 }
-const publish = (platform: DevPlatform, bytes: Uint8Array, token = platform.publishToken) =>
+/** An upload as svc publish sends it, or with `streamed` as a stream of unknown length (`Transfer-Encoding: chunked`). */
+const publish = (platform: DevPlatform, bytes: Uint8Array, token = platform.publishToken, { streamed = false } = {}) =>
   fetch(`${platform.origin}/__svc/store/packages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-    body: new Uint8Array(bytes),
-  }).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), body: await r.json() }));
+    body: streamed ? new Blob([new Uint8Array(bytes)]).stream() : new Uint8Array(bytes),
+    duplex: 'half',
+  } as RequestInit).then(async (r) => ({
+    status: r.status,
+    type: r.headers.get('content-type'),
+    body: await r.json(),
+  }));
 
 describe('svc dev with a signed package', () => {
   it('serves the package files only, with the manifest CSP, and refuses a tampered package naming the check', async () => {
@@ -157,6 +163,17 @@ describe('the local store', () => {
     expect(oldAlone.body.detail).toContain(`bound to the key ${next.id}`);
     const newAlone = await publish(platform, await pack(old.id, '1.2.0', [next]));
     expect(newAlone.status).toBe(201);
+  });
+
+  it('takes a package streamed without its length (a CI step piping the file), and answers 413 to one too big', async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '1.0.0', [key]));
+    const streamed = await publish(platform, await pack(key.id, '1.0.1', [key]), undefined, { streamed: true });
+    expect(streamed.status).toBe(201);
+    expect(platform.state.store?.versions.at(-1)).toMatchObject({ version: '1.0.1' });
+    const huge = await publish(platform, new Uint8Array(32 * 1024 * 1024 + 1), undefined, { streamed: true });
+    expect(huge.status).toBe(413);
+    expect(platform.state.store?.versions).toHaveLength(2);
   });
 
   it('lets one of two uploads of the same version pass, never both', async () => {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { checkControlRequest } from './checkControlRequest';
+import { limitBody } from './limitBody';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
 
@@ -42,7 +42,7 @@ export function createGuards(options: GuardOptions) {
       },
     /** At most `bytes` of body; a longer one is answered 413 (read to its end first, so the client sees the answer). */
     limit: (bytes: number, detail?: string): MiddlewareHandler<PlatformEnv> =>
-      bodyLimit({
+      limitBody({
         maxSize: bytes,
         onError: (c) => {
           const length = Number(c.req.header('content-length'));

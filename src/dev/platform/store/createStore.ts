@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { compareVersions } from '../../../manifest';
 import { nextPatch } from '../../../manifest/version';
 import { isPackageError, MAX_PACKAGE_BYTES, type VerifiedPackage, verifyPackage } from '../../../package';
 import { checkControlRequest } from '../checkControlRequest';
+import { limitBody } from '../limitBody';
 import type { PlatformEnv } from '../PlatformEnv';
 import { sameToken } from '../../sameToken';
 import type { DevState, DevStoreVersion } from '../../devContract';
@@ -190,7 +190,7 @@ export function createStore(options: StoreOptions) {
         if (refused) return send(problem('forbidden', refused));
         await next();
       },
-      bodyLimit({
+      limitBody({
         maxSize: maxBytes,
         onError: () =>
           send(
