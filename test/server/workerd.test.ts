@@ -4,16 +4,26 @@
 // 'error'), which Deno's test cannot show.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { bundleServerEntry } from './bundleServerEntry';
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startDevPlatform } from '../../src/dev';
 import { signRequest } from '../../src/server';
 
-const root = resolve(import.meta.dirname, '../..');
-const workerd = join(root, 'node_modules/.bin/workerd');
+/**
+ * The workerd binary itself, the path the package's main export gives. node_modules/.bin/workerd is a Node shim that
+ * runs the binary with execFileSync: killing the shim left workerd serving after the tests ended.
+ */
+const workerd = (() => {
+  try {
+    return createRequire(import.meta.url)('workerd').default as string;
+  } catch {
+    return '';
+  }
+})();
 const dir = mkdtempSync(join(tmpdir(), 'svc-workerd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
