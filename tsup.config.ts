@@ -21,6 +21,7 @@ const BUNDLED_IN_BIN = [
   '@cfworker/json-schema',
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/node',
+  'range-parser',
 ];
 const entries = {
   global: 'src/global.ts',

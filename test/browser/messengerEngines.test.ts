@@ -1,13 +1,14 @@
 // The svc dev messenger page in Firefox or WebKit (SVC_ENGINE), beside the Chromium suites: the page connects its
 // channel (a WebSocket, allowed by the page's Content-Security-Policy), shows a change made by the platform, opens the
-// app at start from the URL svc dev prints, reports what the app's CSP blocked, and runs an MCP tool call from the
-// official client in the app and answers it on the same channel.
+// app at start from the URL svc dev prints, reports what the app's CSP blocked, runs an MCP tool call from the
+// official client in the app and answers it on the same channel, and serves the app's sound so that it seeks.
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { SEEK_AUDIO, toneWav } from '../dev/toneWav';
 import { exchangeManifest } from '../mock/fixtures';
 import { launchEngine } from './engines/launchEngine.mjs';
 
@@ -44,6 +45,13 @@ async function echoApp(): Promise<string> {
     join(dir, 'app.js'),
     "svc.actions.handle('echo', (input) => input);\nfetch('https://tracker.example/pixel').catch(() => {});\n",
   );
+  // And a page with a minute of sound, which seeks to 45 s.
+  await writeFile(
+    join(dir, 'sound.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>sound</title></head><body><audio id="a" src="tone.wav" preload="auto"></audio><p id="out"></p><script src="seek.js"></script></body></html>',
+  );
+  await writeFile(join(dir, 'seek.js'), SEEK_AUDIO);
+  await writeFile(join(dir, 'tone.wav'), toneWav(60));
   return dir;
 }
 
@@ -121,4 +129,11 @@ describe.sequential(`the messenger page in ${engine}`, () => {
       await client.close();
     }
   }, 60_000);
+
+  it("plays the app's sound from its length and seeks it: the package server answers byte ranges", async () => {
+    // Opened on the package's own origin: the answers are the same as in the frame. Before the server answered
+    // ranges, Firefox could not seek at all and WebKit failed with a network error at the seek.
+    await page.goto(`${platform.appOrigin}/sound.html`);
+    await until(() => document.getElementById('out')?.textContent === '{"duration":60,"seekable":60,"time":45}');
+  });
 });

@@ -2,7 +2,7 @@
 // to the engine's own prompts (camera, microphone, geolocation), and the clipboard: the frame is of another site, so
 // each works only when the messenger delegates it (APP_FRAME_ALLOW). The browser grants the prompts here (fake
 // devices, a granted context), so an error is the frame's policy or the API itself. Its sandbox (APP_FRAME_SANDBOX):
-// no navigation of the messenger's page, and everything else a page does still works.
+// no navigation of the messenger's page, and everything else a page does still works. And its sound, which seeks.
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +11,7 @@ import { CHROMIUM_ARGS } from '../../scripts/chromiumArgs.mjs';
 import { startDevPlatform } from '../../src/dev';
 import { APP_FRAME_ALLOW, APP_FRAME_SANDBOX } from '../../src/host';
 import { exchangeManifest } from '../mock/fixtures';
+import { SEEK_AUDIO, toneWav } from './toneWav';
 
 test.use({
   launchOptions: {
@@ -94,6 +95,22 @@ test('a mini app in svc dev uses the camera, the microphone, geolocation and the
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('copied');
     // Every feature delegated is one this Chromium knows: it names any other in the console at each launch.
     expect(console.filter((text) => /feature/i.test(text))).toEqual([]);
+  });
+});
+
+test("a mini app's sound knows its length and seeks to any second: the package server answers byte ranges", async ({
+  browser,
+}) => {
+  // Without ranges Chromium took the file for a live stream (no length, no seeking back), Firefox could not seek, and
+  // WebKit failed with a network error at the seek.
+  const dir = await appFolder('<audio id="a" src="tone.wav" preload="auto"></audio>', SEEK_AUDIO);
+  await writeFile(join(dir, 'tone.wav'), toneWav(60));
+  await withApp(browser, dir, {}, async (page, platform) => {
+    await page.goto(platform.url);
+    await page.getByTestId('open-app').click();
+    const out = page.frameLocator('[data-testid=app-frame]').locator('#out');
+    await expect(out).not.toBeEmpty();
+    expect(JSON.parse((await out.textContent())!)).toEqual({ duration: 60, seekable: 60, time: 45 });
   });
 });
 

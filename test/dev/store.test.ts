@@ -84,6 +84,11 @@ describe('svc dev with a signed package', () => {
     expect(await page.text()).toContain('version 1.0.0');
     expect(page.headers.get('content-security-policy')).toContain("object-src 'none'");
     expect((await fetch(new URL('/js/app.js', platform.appUrl))).status).toBe(200);
+    // A byte range of a packaged file, as a media element asks to seek.
+    const part = await fetch(new URL('/js/app.js', platform.appUrl), { headers: { range: 'bytes=0-10' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 0-10/19');
+    expect(await part.text()).toBe('console.log');
     // The folder the package sits in is not served: only the package's files are.
     expect((await fetch(new URL('/app.swbn', platform.appUrl))).status).toBe(404);
     expect((await fetch(new URL('/.env', platform.appUrl))).status).toBe(404);

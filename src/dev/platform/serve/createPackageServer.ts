@@ -1,7 +1,11 @@
+import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import parseRange from 'range-parser';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
@@ -48,7 +52,7 @@ async function fileInFolder(
   realDir: string,
   path: string,
   exclude: readonly string[],
-): Promise<string | { missing: string }> {
+): Promise<{ file: string; size: number } | { missing: string }> {
   const root = normalize(dir + sep);
   const file = normalize(join(root, path));
   if (
@@ -66,7 +70,22 @@ async function fileInFolder(
     return {
       missing: `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
     };
-  return file;
+  return { file, size: info.size };
+}
+
+/**
+ * The bytes of a `size`-byte file that `req` asks for: all of them (no `Range`, or one this server may ignore), one
+ * range, which a media element needs to seek (Safari plays no video without it), or none that exist. Several ranges
+ * get the whole file, as RFC 9110 allows: browsers ask for one. This server gives no validator (nothing is cached),
+ * so an `If-Range` can never match, and the whole file is the answer to it.
+ */
+function byteRange(req: IncomingMessage, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const header = req.headers.range;
+  if (header === undefined || req.headers['if-range'] !== undefined) return undefined;
+  const ranges = parseRange(size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
+  return ranges[0];
 }
 
 // Where a page's first element may go: after its `<head>` tag (not `<header>`), else its `<html>` tag, else its
@@ -124,27 +143,60 @@ export async function createPackageServer(options: PackageServerOptions) {
       const found = files.get(path);
       if (!found) return fail(res, 404, `${path} is not in the package.`);
       const csp = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
-      return send(req, res, found.contentType, Buffer.from(found.body), csp);
+      const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
+      return found.contentType.startsWith('text/html')
+        ? sendPage(req, res, found.contentType, bytes, csp)
+        : send(req, res, found.contentType, bytes.length, (start, end) => bytes.subarray(start, end + 1));
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
-    const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
-    if (typeof file !== 'string') return fail(res, 404, file.missing);
-    const type = contentTypeOf(file);
-    return send(req, res, type, await readFile(file), policies);
+    const found = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
+    if ('missing' in found) return fail(res, 404, found.missing);
+    const type = contentTypeOf(found.file);
+    // Other files are streamed, each range from its offset: a video is read as the browser asks for it, not whole.
+    return type.startsWith('text/html')
+      ? sendPage(req, res, type, await readFile(found.file), policies)
+      : send(req, res, type, found.size, (start, end) => createReadStream(found.file, { start, end }));
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, type: string, content: Buffer, csp: typeof policies) {
+  /** A page: with its policies, and the meta tag the client reads first in its head. */
+  function sendPage(req: IncomingMessage, res: ServerResponse, type: string, html: Buffer, csp: typeof policies) {
+    const page = Buffer.from(withFirstInHead(html.toString('utf8'), meta));
+    return send(req, res, type, page.length, (start, end) => page.subarray(start, end + 1), [
+      csp.declared,
+      csp.platform,
+    ]);
+  }
+
+  /** A file of `size` bytes, or the one range of it the request asks for; `read` gives bytes `start` to `end`. */
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    type: string,
+    size: number,
+    read: (start: number, end: number) => Buffer | Readable,
+    csp?: string[],
+  ) {
+    const range = byteRange(req, size);
+    if (range === 'unsatisfiable')
+      return res
+        .writeHead(416, { 'content-range': `bytes */${size}`, 'content-type': 'text/plain; charset=utf-8' })
+        .end(`no byte of the Range ${req.headers.range} is in the file (${size} bytes).\n`);
+    const { start, end } = range ?? { start: 0, end: size - 1 };
     const headers: Record<string, string | string[]> = {
       'content-type': type,
+      'content-length': String(end - start + 1),
+      'accept-ranges': 'bytes',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
+      ...(range && { 'content-range': `bytes ${start}-${end}/${size}` }),
+      ...(csp && { 'content-security-policy': csp }),
     };
-    let body: Buffer | string = content;
-    if (type.startsWith('text/html')) {
-      headers['content-security-policy'] = [csp.declared, csp.platform];
-      body = withFirstInHead(body.toString('utf8'), meta);
-    }
-    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
+    res.writeHead(range ? 206 : 200, headers);
+    if (req.method === 'HEAD' || size === 0) return res.end();
+    const body = read(start, end);
+    if (Buffer.isBuffer(body)) return res.end(body);
+    // A file gone since its stat, or a browser that stops reading (a seek): the answer ends there, headers sent.
+    return pipeline(body, res).catch(() => res.destroy());
   }
 
   async function report(req: IncomingMessage, res: ServerResponse) {
