@@ -125,6 +125,20 @@ describe('the server API emulator', () => {
     expect(nowhere.body.detail).not.toMatch(/docs\//);
   });
 
+  it('refuses a doubled or trailing slash, and an empty id, with 404 saying how to join the path', async () => {
+    for (const path of ['/v1//rooms/plain/cards', '/v1/rooms/plain/cards/', '/v1/rooms//cards']) {
+      const answer = await call('POST', path, { mini_app_id: APP, app_user_id: 'au1', card });
+      expect(answer.status, path).toBe(404);
+      expect(answer.body.detail, path).toBe(
+        `The path ${path} has an empty segment (a doubled or trailing slash): join the base URL, which ends in /v1, ` +
+          "and the endpoint's path with one slash, as in /v1/rooms/{room_id}/cards, and check that no id in it is empty.",
+      );
+    }
+    expect((await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card })).status).toBe(
+      201,
+    );
+  });
+
   it('names the field, its index and its bound in a 400', async () => {
     const card = { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Vote', deep_link: '/p/1' }, { label: '' }] };
     const refused = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card });

@@ -72,7 +72,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 /** Decodes a path's segments, or undefined when one has malformed percent-encoding. */
 function decodeSegments(path: string): string[] | undefined {
   try {
-    return path.split('/').filter(Boolean).map(decodeURIComponent);
+    return path.split('/').slice(1).map(decodeURIComponent);
   } catch {
     return undefined;
   }
@@ -299,6 +299,13 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
   if (refused) return refused;
   const read = readBody(request, problem);
   if ('refused' in read) return read.refused;
+  // A doubled or trailing slash is refused, not read past: a backend joining `{base_url}/` and `/rooms` would pass
+  // here and could fail against the platform, which documents each path with none.
+  if (instance.split('/').slice(1).includes(''))
+    return problem(
+      'not-found',
+      `The path ${instance} has an empty segment (a doubled or trailing slash): join the base URL, which ends in /v1, and the endpoint's path with one slash, as in /v1/rooms/{room_id}/cards, and check that no id in it is empty.`,
+    );
   const segments = decodeSegments(instance);
   if (!segments)
     return problem(
