@@ -2,7 +2,7 @@
 // (only the messenger may frame it; fetch reaches the network allowlist), the host-origin meta tag, no way out of
 // the folder, and CSP reports that name what to change.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,6 +212,33 @@ describe('the package server', () => {
       expect(head20.range).toBe(`bytes 0-19/${page.length}`);
       expect(head20.body.equals(page.subarray(0, 20))).toBe(true);
       expect((await get('empty.bin')).status).toBe(200);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('cuts off the answer for a file a build shortens while it is sent, and goes on serving', async () => {
+    const dir = await writeAppDir();
+    const file = join(dir, 'big.bin');
+    await writeFile(file, Buffer.alloc(32 * 1024 * 1024, 1));
+    const q = await startDevPlatform({ dir, port: 0, mcp: false });
+    try {
+      const res = await fetch(`${q.appOrigin}/big.bin`);
+      expect(res.headers.get('content-length')).toBe(String(32 * 1024 * 1024));
+      // Written again in place, shorter, as the answer streams: what was promised can no longer come.
+      await truncate(file, 1000);
+      // At once, not when Node closes the idle connection (keepAliveTimeout, 5 s), which a browser may never reach.
+      const cutOff = await Promise.race([
+        res.arrayBuffer().then(
+          () => 'whole',
+          () => 'cut off',
+        ),
+        new Promise((ok) => setTimeout(() => ok('still waiting after 3 s'), 3000)),
+      ]);
+      expect(cutOff).toBe('cut off');
+      const again = await fetch(`${q.appOrigin}/big.bin`);
+      expect(again.headers.get('content-length')).toBe('1000');
+      expect((await again.arrayBuffer()).byteLength).toBe(1000);
     } finally {
       await q.close();
     }

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
@@ -52,7 +51,7 @@ async function fileInFolder(
   realDir: string,
   path: string,
   exclude: readonly string[],
-): Promise<{ file: string; size: number } | { missing: string }> {
+): Promise<string | { missing: string }> {
   const root = normalize(dir + sep);
   const file = normalize(join(root, path));
   if (
@@ -70,7 +69,7 @@ async function fileInFolder(
     return {
       missing: `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
     };
-  return { file, size: info.size };
+  return file;
 }
 
 /**
@@ -149,13 +148,23 @@ export async function createPackageServer(options: PackageServerOptions) {
         : send(req, res, found.contentType, bytes.length, (start, end) => bytes.subarray(start, end + 1));
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
-    const found = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
-    if ('missing' in found) return fail(res, 404, found.missing);
-    const type = contentTypeOf(found.file);
-    // Other files are streamed, each range from its offset: a video is read as the browser asks for it, not whole.
-    return type.startsWith('text/html')
-      ? sendPage(req, res, type, await readFile(found.file), policies)
-      : send(req, res, type, found.size, (start, end) => createReadStream(found.file, { start, end }));
+    const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
+    if (typeof file !== 'string') return fail(res, 404, file.missing);
+    const type = contentTypeOf(file);
+    if (type.startsWith('text/html')) return sendPage(req, res, type, await readFile(file), policies);
+    // Other files are streamed from one open descriptor, each range from its offset: a video is read as the browser
+    // asks for it, not whole per request, and its size and bytes come from the same file even if a build replaces it.
+    const handle = await open(file);
+    let streamed = false;
+    try {
+      const { size } = await handle.stat();
+      send(req, res, type, size, (start, end) => {
+        streamed = true;
+        return handle.createReadStream({ start, end });
+      });
+    } finally {
+      if (!streamed) await handle.close();
+    }
   }
 
   /** A page: with its policies, and the meta tag the client reads first in its head. */
@@ -195,8 +204,17 @@ export async function createPackageServer(options: PackageServerOptions) {
     if (req.method === 'HEAD' || size === 0) return res.end();
     const body = read(start, end);
     if (Buffer.isBuffer(body)) return res.end(body);
-    // A file gone since its stat, or a browser that stops reading (a seek): the answer ends there, headers sent.
-    return pipeline(body, res).catch(() => res.destroy());
+    // A file cut short as it is read (a build writing it again in place) must not end as if it were whole: the
+    // browser would wait for the missing bytes, or read the next answer as them. It is cut off instead, as is an
+    // answer the browser stops reading (a seek). (Node's strictContentLength would throw outside any handler.)
+    let sent = 0;
+    body.on('data', (chunk: Buffer) => {
+      sent += chunk.length;
+    });
+    return pipeline(body, res, { end: false }).then(
+      () => (sent === end - start + 1 ? res.end() : res.destroy()),
+      () => res.destroy(),
+    );
   }
 
   async function report(req: IncomingMessage, res: ServerResponse) {
