@@ -2,14 +2,12 @@ import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import parseRange from 'range-parser';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
 import type { DevBlockedRequest } from '../../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
+import { sendFile } from './sendFile';
 
 /** A request the package's policies blocked, as the platform logs it. @public */
 export type BlockedRequest = DevBlockedRequest;
@@ -72,21 +70,6 @@ async function fileInFolder(
   return file;
 }
 
-/**
- * The bytes of a `size`-byte file that `req` asks for: all of them (no `Range`, or one this server may ignore), one
- * range, which a media element needs to seek (Safari plays no video without it), or none that exist. Several ranges
- * get the whole file, as RFC 9110 allows: browsers ask for one. This server gives no validator (nothing is cached),
- * so an `If-Range` can never match, and the whole file is the answer to it.
- */
-function byteRange(req: IncomingMessage, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  const header = req.headers.range;
-  if (header === undefined || req.headers['if-range'] !== undefined) return undefined;
-  const ranges = parseRange(size, header, { combine: true });
-  if (ranges === -1) return 'unsatisfiable';
-  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
-  return ranges[0];
-}
-
 // Where a page's first element may go: after its `<head>` tag (not `<header>`), else its `<html>` tag, else its
 // doctype and the comments before it. Before the doctype the page would render in quirks mode.
 const PAGE_START = [
@@ -145,7 +128,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
       return found.contentType.startsWith('text/html')
         ? sendPage(req, res, found.contentType, bytes, csp)
-        : send(req, res, found.contentType, bytes.length, (start, end) => bytes.subarray(start, end + 1));
+        : sendFile(req, res, found.contentType, bytes.length, (start, end) => bytes.subarray(start, end + 1));
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
     const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
@@ -158,7 +141,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     let streamed = false;
     try {
       const { size } = await handle.stat();
-      send(req, res, type, size, (start, end) => {
+      sendFile(req, res, type, size, (start, end) => {
         streamed = true;
         return handle.createReadStream({ start, end });
       });
@@ -170,51 +153,10 @@ export async function createPackageServer(options: PackageServerOptions) {
   /** A page: with its policies, and the meta tag the client reads first in its head. */
   function sendPage(req: IncomingMessage, res: ServerResponse, type: string, html: Buffer, csp: typeof policies) {
     const page = Buffer.from(withFirstInHead(html.toString('utf8'), meta));
-    return send(req, res, type, page.length, (start, end) => page.subarray(start, end + 1), [
+    return sendFile(req, res, type, page.length, (start, end) => page.subarray(start, end + 1), [
       csp.declared,
       csp.platform,
     ]);
-  }
-
-  /** A file of `size` bytes, or the one range of it the request asks for; `read` gives bytes `start` to `end`. */
-  function send(
-    req: IncomingMessage,
-    res: ServerResponse,
-    type: string,
-    size: number,
-    read: (start: number, end: number) => Buffer | Readable,
-    csp?: string[],
-  ) {
-    const range = byteRange(req, size);
-    if (range === 'unsatisfiable')
-      return res
-        .writeHead(416, { 'content-range': `bytes */${size}`, 'content-type': 'text/plain; charset=utf-8' })
-        .end(`no byte of the Range ${req.headers.range} is in the file (${size} bytes).\n`);
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    const headers: Record<string, string | string[]> = {
-      'content-type': type,
-      'content-length': String(end - start + 1),
-      'accept-ranges': 'bytes',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      ...(range && { 'content-range': `bytes ${start}-${end}/${size}` }),
-      ...(csp && { 'content-security-policy': csp }),
-    };
-    res.writeHead(range ? 206 : 200, headers);
-    if (req.method === 'HEAD' || size === 0) return res.end();
-    const body = read(start, end);
-    if (Buffer.isBuffer(body)) return res.end(body);
-    // A file cut short as it is read (a build writing it again in place) must not end as if it were whole: the
-    // browser would wait for the missing bytes, or read the next answer as them. It is cut off instead, as is an
-    // answer the browser stops reading (a seek). (Node's strictContentLength would throw outside any handler.)
-    let sent = 0;
-    body.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-    });
-    return pipeline(body, res, { end: false }).then(
-      () => (sent === end - start + 1 ? res.end() : res.destroy()),
-      () => res.destroy(),
-    );
   }
 
   async function report(req: IncomingMessage, res: ServerResponse) {
