@@ -187,6 +187,15 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     description: 'A signature whose attribute names no known key type.',
     expect: 'unknown-signature-type',
   });
+  // The first key's byte string made one byte longer (0x58 0x20 -> 0x58 0x21): that key is no Ed25519 key, and the
+  // stack's second entry is no longer [map, bytes]. The whole stack's shape is checked before any key.
+  const rotation = out.get('rotation.swbn') as Uint8Array;
+  const keyLength = Buffer.from(rotation).indexOf(Buffer.from('ed25519PublicKey')) + 'ed25519PublicKey'.length + 1;
+  add('stack-shape-before-key.swbn', flipped(rotation, keyLength), {
+    description:
+      'rotation.swbn with its first key one byte longer: that key is bad, and the stack is no longer [map, bytes] pairs; the shape of the whole stack is checked first.',
+    expect: 'malformed',
+  });
   add('id-of-other-key.swbn', await sign(bundleOf(appFiles(idB)), idB, [a]), {
     description: 'The id of key B, signed by key A alone.',
     expect: 'untrusted-key',

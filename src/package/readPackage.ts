@@ -107,6 +107,11 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
   if (!Array.isArray(stack.value)) throw malformed('the integrity block signature stack is not a CBOR array');
   if (stack.value.length === 0)
     throw new PackageError('no-signature', 'the package carries no signature; sign it with `svc pack --key <file>`');
+  // The whole stack's shape first, then each signature's key type and key, as PACKAGE.md orders check 5: a stack
+  // whose second entry is not [map, bytes] is malformed even when the first entry's key is bad.
+  for (const [i, entry] of stack.value.entries())
+    if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !(entry[1] instanceof Uint8Array))
+      throw malformed(`signature ${i + 1} is not a CBOR array of [attributes map, signature bytes]`);
   const signatures: PackageSignature[] = [];
   // Walk the stack again by position: each signature's attributes are signed as the bytes they are in the file.
   let at = readHead(bytes, attributes.end).end;
@@ -114,8 +119,6 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
     const attrsStart = readHead(bytes, at).end;
     const attrs = readCbor(bytes, attrsStart);
     at = readCbor(bytes, at).end;
-    if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !(entry[1] instanceof Uint8Array))
-      throw malformed(`signature ${i + 1} is not a CBOR array of [attributes map, signature bytes]`);
     const [map, signature] = entry as [Map<CborValue, CborValue>, Uint8Array];
     const names = [...map.keys()];
     const name = names[0];

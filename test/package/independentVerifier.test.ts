@@ -107,6 +107,10 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   const [stack, blockEnd] = cbor(file, attributesEnd);
   if (!Array.isArray(stack)) refuse('malformed');
   if ((stack as Item[]).length === 0) refuse('no-signature');
+  // Check 5 looks at the shape of every entry before any entry's key.
+  for (const entry of stack as Item[])
+    if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !Buffer.isBuffer(entry[1]))
+      refuse('malformed');
   // Each signature's attribute bytes, by walking the stack: its head, then per entry the entry head and two items.
   let p = (file[attributesEnd]! & 31) < 24 ? attributesEnd + 1 : refuse('malformed');
   const signers = (stack as Item[]).map((entry) => {
@@ -114,8 +118,6 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
     const [attrs, attrEnd] = cbor(file, attrStart);
     const [, entryEnd] = cbor(file, p);
     p = entryEnd;
-    if (!Array.isArray(entry) || entry.length !== 2 || !(attrs instanceof Map) || !Buffer.isBuffer(entry[1]))
-      refuse('malformed');
     const [name, raw] = [...(attrs as Map<Item, Item>)][0] ?? [];
     if ((attrs as Map<Item, Item>).size !== 1 || !Buffer.isBuffer(raw)) refuse('unknown-signature-type');
     if (name !== 'ed25519PublicKey' && name !== 'ecdsaP256SHA256PublicKey') refuse('unknown-signature-type');
