@@ -114,7 +114,16 @@ describe('the package server', () => {
     expect((await rawGet(`${p.appOrigin}/../../../../etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
     expect((await rawGet(`${p.appOrigin}/%2e%2e/%2e%2e/etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
     expect((await fetch(`${p.appOrigin}/missing.html`)).status).toBe(404);
-    expect((await fetch(`${p.appOrigin}/index.html`, { method: 'POST' })).status).toBe(405);
+    const post = await fetch(`${p.appOrigin}/index.html`, { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    const report = await fetch(`${p.appOrigin}/__svc/csp-report`);
+    expect([report.status, report.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('says that a folder asked for without its trailing slash is served with it', async () => {
+    const folder = await fetch(`${p.appOrigin}/js`);
+    expect(folder.status).toBe(404);
+    expect(await folder.text()).toBe('/js is a folder, and a package holds files: link to /js/ for its index.html.\n');
   });
 
   it('serves no file reached through a symbolic link, as svc pack packs none, even one that leads out of the folder', async () => {

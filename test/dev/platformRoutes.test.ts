@@ -133,6 +133,16 @@ describe('routes that do not exist', () => {
     expect(body.detail).toMatch(/There is no route \/nothing\/here/);
   });
 
+  it('answers a route asked with another method 405, naming its methods in Allow, over loopback', async () => {
+    const page = await fetch(`${p.origin}/`, { method: 'DELETE' });
+    expect([page.status, page.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect(((await page.json()) as { detail: string }).detail).toBe('/ is not sent with DELETE: send GET or HEAD.');
+    const store = await fetch(`${p.origin}/__svc/store/packages`, { headers: { origin: p.origin } });
+    expect([store.status, store.headers.get('allow')]).toEqual([405, 'POST']);
+    // A GET route that passes the request on (no such problem type) leaves the path unknown, not 405.
+    await problem(await send('GET', '/errors/no-such-problem'), 404, 'not-found');
+  });
+
   it('answers GET //x as an unknown route (not as the page)', async () => {
     const body = await problem(await send('GET', '//x'), 404, 'not-found');
     expect(body.instance).toBe('//x');

@@ -51,14 +51,25 @@ export function createPlatformApp(parts: PlatformAppParts) {
       requestPath(c),
     );
   });
-  app.notFound((c) =>
-    problemResponse(
+  app.notFound((c) => {
+    // A path that exists with other methods is 405 with the Allow header RFC 9110 requires, not an unknown route.
+    // A route of this very method that passed the request on (an unknown problem name) leaves it unknown.
+    const allowed = methodsOf(app, c.req.path);
+    if (allowed.length && !allowed.includes(c.req.method))
+      return problemResponse(
+        parts.origin,
+        'method-not-allowed',
+        `${requestPath(c)} is not sent with ${c.req.method}: send ${allowed.join(' or ')}.`,
+        requestPath(c),
+        { allow: allowed.join(', ') },
+      );
+    return problemResponse(
       parts.origin,
       'not-found',
       `There is no route ${requestPath(c)}: open the URL svc dev printed.`,
       requestPath(c),
-    ),
-  );
+    );
+  });
   app.route('/', parts.identity);
   // Each problem's `type` URI resolves to a line saying what it is.
   app.get('/errors/:name', (c, next) => {
@@ -83,6 +94,21 @@ export function createPlatformApp(parts: PlatformAppParts) {
   });
   app.route('/', parts.control);
   return app;
+}
+
+const byMethod = new WeakMap<Hono<PlatformEnv>, TrieRouter<string>>();
+
+/** The methods `app` has a route for at `path` (GET with HEAD), routes for any method and middleware left out. */
+function methodsOf(app: Hono<PlatformEnv>, path: string): string[] {
+  let router = byMethod.get(app);
+  if (!router) {
+    // Built on the first miss, once every route is in: the app's own router cannot say which methods a path has.
+    router = new TrieRouter<string>();
+    for (const route of app.routes) if (route.method !== 'ALL') router.add(route.method, route.path, route.method);
+    byMethod.set(app, router);
+  }
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.match(m, path)[0].length > 0);
+  return methods.includes('GET') ? ['GET', 'HEAD', ...methods.slice(1)] : methods;
 }
 
 /** The platform's app. @internal */

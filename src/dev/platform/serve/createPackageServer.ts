@@ -62,6 +62,8 @@ async function fileInFolder(
   )
     return { missing: 'not in the package.' };
   const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory())
+    return { missing: `${path} is a folder, and a package holds files: link to ${path}/ for its index.html.` };
   if (!info?.isFile()) return { missing: `${path} is not in the package.` };
   if ((await realpath(file)) !== join(realDir, file.slice(root.length)))
     return {
@@ -110,8 +112,13 @@ export async function createPackageServer(options: PackageServerOptions) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
     if (!hosts.includes(req.headers.host ?? '')) return fail(res, 403, 'unknown Host; use the URL svc dev printed.');
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.method === 'POST' && url.pathname === CSP_REPORT_PATH) return report(req, res);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'the package is read-only.');
+    // RFC 9110: a 405 names the methods the resource takes.
+    if (url.pathname === CSP_REPORT_PATH) {
+      if (req.method === 'POST') return report(req, res);
+      return fail(res.setHeader('allow', 'POST'), 405, 'the browser POSTs CSP reports here.');
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return fail(res.setHeader('allow', 'GET, HEAD'), 405, 'the package is read-only.');
     let path: string;
     try {
       path = decodeURIComponent(url.pathname);

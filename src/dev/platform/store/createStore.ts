@@ -202,9 +202,13 @@ export function createStore(options: StoreOptions) {
       }),
       async (c) => send(await upload(new Uint8Array(await c.req.arrayBuffer()))),
     )
-    .all(STORE_PATH, () =>
-      send(problem('method-not-allowed', `POST the package's bytes (application/octet-stream) to ${STORE_PATH}.`)),
-    );
+    .all(STORE_PATH, () => {
+      const answer = send(
+        problem('method-not-allowed', `POST the package's bytes (application/octet-stream) to ${STORE_PATH}.`),
+      );
+      answer.headers.set('allow', 'POST');
+      return answer;
+    });
 
   return {
     /** Uploads a package: resolves to the accepted version (201) or a problem detail. Uploads run one at a time. */
