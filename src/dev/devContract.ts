@@ -248,7 +248,7 @@ export interface DevPageStart {
 export interface DevBlockedRequest {
   /** What was blocked (a URL, or `inline`/`eval`). */
   blocked: string;
-  /** The CSP directive that blocked it. */
+  /** The CSP directive that blocked it, or `svc pack` for a file whose name no package can hold. */
   directive: string;
   /** What to change: the host to add to `network`, or the `--allow` flag. */
   advice: string;

@@ -12,11 +12,12 @@ import { runSvc } from '../cli/runInProcess';
 import { writeAppDir } from './appDir';
 
 let p: DevPlatform;
+let appDir: string;
 let events: string[] = [];
 
 beforeAll(async () => {
-  const dir = await writeAppDir();
-  p = await startDevPlatform({ dir, port: 0, allow: ['http://127.0.0.1:3999'] });
+  appDir = await writeAppDir();
+  p = await startDevPlatform({ dir: appDir, port: 0, allow: ['http://127.0.0.1:3999'] });
 });
 afterAll(() => p.close());
 
@@ -118,6 +119,18 @@ describe('the package server', () => {
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     const report = await fetch(`${p.appOrigin}/__svc/csp-report`);
     expect([report.status, report.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('serves no file whose name svc pack refuses, and says so where blocked requests go', async () => {
+    await writeFile(join(appDir, 'my photo.png'), 'png');
+    const res = await fetch(`${p.appOrigin}/my%20photo.png`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('svc pack refuses the file name "my photo.png", so no host would serve it');
+    expect(p.blocked.at(-1)).toMatchObject({
+      blocked: '/my photo.png',
+      directive: 'svc pack',
+      advice: expect.stringMatching(/no spaces.*rename it/),
+    });
   });
 
   it('says that a folder asked for without its trailing slash is served with it', async () => {

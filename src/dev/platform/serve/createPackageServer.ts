@@ -5,6 +5,7 @@ import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
+import { describePathProblem } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
 import { sendFile } from './sendFile';
@@ -41,15 +42,15 @@ export interface PackageServerOptions {
  * The file of the app folder `dir` that `path` names, or why it is not in the package: nothing outside the folder, no
  * dotfile (.env, .git: a package has none worth serving), nothing excluded, and nothing reached through a symbolic
  * link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of the
- * folder). `realDir` is the folder as the file system names it: its own path may go through a link, as /tmp does on
- * macOS.
+ * folder), and no file whose name svc pack refuses (then with the blocked request to tell). `realDir` is the folder as
+ * the file system names it: its own path may go through a link, as /tmp does on macOS.
  */
 async function fileInFolder(
   dir: string,
   realDir: string,
   path: string,
   exclude: readonly string[],
-): Promise<string | { missing: string }> {
+): Promise<string | { missing: string; blocked?: BlockedRequest }> {
   const root = normalize(dir + sep);
   const file = normalize(join(root, path));
   if (
@@ -69,6 +70,14 @@ async function fileInFolder(
     return {
       missing: `${path} is reached through a symbolic link; a package holds files only: copy the file in, or remove the link.`,
     };
+  // A name svc pack refuses (a space, an accent) would never reach a host: not served here either, and told where
+  // blocked requests go, since a missing image or script is easy to miss in the page.
+  const unpackable = describePathProblem(path);
+  if (unpackable) {
+    const advice = `svc pack refuses the file name "${path.slice(1)}", so no host would serve it: ${unpackable}; rename it.`;
+    const blocked = { blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() };
+    return { missing: `${path}: ${advice}`, blocked };
+  }
   return file;
 }
 
@@ -91,6 +100,37 @@ function withFirstInHead(html: string, element: string): string {
   return `${element}${html}`;
 }
 
+/** A plain-text answer of the package server. */
+const fail = (res: ServerResponse, status: number, detail: string) =>
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
+
+/** A CSP report the browser sent, told as a blocked request with what to change. */
+async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocked?: (request: BlockedRequest) => void) {
+  // Browsers send CSP reports as application/csp-report, a type no other site's page can send here without a
+  // preflight this server never answers: any other type is a forged report, which the messenger would show.
+  if (req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== 'application/csp-report')
+    return fail(res, 415, 'CSP reports only (application/csp-report).');
+  let text = '';
+  for await (const chunk of req) {
+    text += chunk;
+    if (text.length > 64_000) return fail(res, 413, 'report too large.');
+  }
+  try {
+    const r = JSON.parse(text)['csp-report'] ?? {};
+    const blocked = String(r['blocked-uri'] ?? '');
+    const directive = String(r['effective-directive'] ?? r['violated-directive'] ?? '');
+    onBlocked?.({
+      blocked,
+      directive,
+      advice: blockedAdvice(blocked, directive),
+      at: new Date().toISOString(),
+    });
+  } catch {
+    // A malformed report is dropped: it is the browser's, and nothing waits on it.
+  }
+  res.writeHead(204).end();
+}
+
 /**
  * Serves a mini app package on its own origin (`http://localhost:<port>`, another site than the messenger on
  * 127.0.0.1), as the platform would: its pages carry the manifest's CSP, a platform policy that only the messenger
@@ -105,16 +145,13 @@ export async function createPackageServer(options: PackageServerOptions) {
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
   let hosts: string[] = [];
 
-  const fail = (res: ServerResponse, status: number, detail: string) =>
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
-
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
     if (!hosts.includes(req.headers.host ?? '')) return fail(res, 403, 'unknown Host; use the URL svc dev printed.');
     const url = new URL(req.url ?? '/', 'http://localhost');
     // RFC 9110: a 405 names the methods the resource takes.
     if (url.pathname === CSP_REPORT_PATH) {
-      if (req.method === 'POST') return report(req, res);
+      if (req.method === 'POST') return receiveReport(req, res, options.onBlocked);
       return fail(res.setHeader('allow', 'POST'), 405, 'the browser POSTs CSP reports here.');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -139,7 +176,10 @@ export async function createPackageServer(options: PackageServerOptions) {
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
     const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
-    if (typeof file !== 'string') return fail(res, 404, file.missing);
+    if (typeof file !== 'string') {
+      if (file.blocked) options.onBlocked?.(file.blocked);
+      return fail(res, 404, file.missing);
+    }
     const type = contentTypeOf(file);
     if (type.startsWith('text/html')) return sendPage(req, res, type, await readFile(file), policies);
     // Other files are streamed from one open descriptor, each range from its offset: a video is read as the browser
@@ -164,32 +204,6 @@ export async function createPackageServer(options: PackageServerOptions) {
       csp.declared,
       csp.platform,
     ]);
-  }
-
-  async function report(req: IncomingMessage, res: ServerResponse) {
-    // Browsers send CSP reports as application/csp-report, a type no other site's page can send here without a
-    // preflight this server never answers: any other type is a forged report, which the messenger would show.
-    if (req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== 'application/csp-report')
-      return fail(res, 415, 'CSP reports only (application/csp-report).');
-    let text = '';
-    for await (const chunk of req) {
-      text += chunk;
-      if (text.length > 64_000) return fail(res, 413, 'report too large.');
-    }
-    try {
-      const r = JSON.parse(text)['csp-report'] ?? {};
-      const blocked = String(r['blocked-uri'] ?? '');
-      const directive = String(r['effective-directive'] ?? r['violated-directive'] ?? '');
-      options.onBlocked?.({
-        blocked,
-        directive,
-        advice: blockedAdvice(blocked, directive),
-        at: new Date().toISOString(),
-      });
-    } catch {
-      // A malformed report is dropped: it is the browser's, and nothing waits on it.
-    }
-    res.writeHead(204).end();
   }
 
   const server = createServer((req, res) => void handle(req, res).catch(() => fail(res, 500, 'internal error.')));
