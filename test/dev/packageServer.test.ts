@@ -121,7 +121,9 @@ describe('the package server', () => {
     expect([report.status, report.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
-  it('serves no file whose name svc pack refuses, and says so where blocked requests go', async () => {
+  it('serves no file svc pack leaves out or refuses, and says so of a name where blocked requests go', async () => {
+    await writeFile(join(appDir, 'app-1.0.0.swbn'), 'an earlier package');
+    expect((await fetch(`${p.appOrigin}/app-1.0.0.swbn`)).status).toBe(404);
     await writeFile(join(appDir, 'my photo.png'), 'png');
     const res = await fetch(`${p.appOrigin}/my%20photo.png`);
     expect(res.status).toBe(404);

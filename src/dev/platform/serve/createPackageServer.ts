@@ -40,7 +40,7 @@ export interface PackageServerOptions {
 
 /**
  * The file of the app folder `dir` that `path` names, or why it is not in the package: nothing outside the folder, no
- * dotfile (.env, .git: a package has none worth serving), nothing excluded, and nothing reached through a symbolic
+ * dotfile (.env, .git: a package has none worth serving), no .swbn, nothing excluded, and nothing reached through a symbolic
  * link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of the
  * folder), and no file whose name svc pack refuses (then with the blocked request to tell). `realDir` is the folder as
  * the file system names it: its own path may go through a link, as /tmp does on macOS.
@@ -62,6 +62,8 @@ async function fileInFolder(
       .some((part) => part.startsWith('.'))
   )
     return { missing: 'not in the package.' };
+  // svc pack leaves earlier packages out of the one it makes.
+  if (file.endsWith('.swbn')) return { missing: `${path} is a package, and svc pack leaves packages out.` };
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory())
     return { missing: `${path} is a folder, and a package holds files: link to ${path}/ for its index.html.` };
