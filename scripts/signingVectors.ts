@@ -15,7 +15,7 @@ export const SIGNING_VECTORS_FILE = 'schema/signing-vectors.json';
 const NOW = 1767225600; // 2026-01-01T00:00:00Z
 const SECRET = 'whsec_vectors_current_9f8e7d6c5b4a';
 const OLD_SECRET = 'whsec_vectors_previous_1a2b3c4d5e6f';
-const APP = 'com.example.polls';
+const APP = '3f1c0a9b7d2e4c68';
 
 const sign = (secret: string, timestamp: number, body: Buffer) =>
   `v0=${createHmac('sha256', secret)
@@ -92,7 +92,7 @@ export function createSigningVectors() {
   );
   // Non-ASCII, a tab, spacing and a final newline: what a JSON parser would not give back byte for byte.
   const deprovisioned = Buffer.from(
-    '{\n  "event": "user.deprovisioned",\n  "occurred_at": "2026-01-01T00:00:00.000Z",\n  "mini_app_id": "com.example.polls",\n  "tenant_id": "acme",\n\t"app_user_id": "au-zoë-🦊"\n}\n',
+    '{\n  "event": "user.deprovisioned",\n  "occurred_at": "2026-01-01T00:00:00.000Z",\n  "mini_app_id": "3f1c0a9b7d2e4c68",\n  "tenant_id": "acme",\n\t"app_user_id": "au-zoë-🦊"\n}\n',
     'utf8',
   );
   const granted = Buffer.from(

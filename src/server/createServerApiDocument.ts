@@ -28,7 +28,7 @@ const SIGNING = `Every server API request and every webhook is signed with HMAC-
 1. Take the timestamp: whole seconds since the Unix epoch, as decimal digits (\`1767000000\`).
 2. Build the signing base: the bytes of the text \`v0:\`, the timestamp, \`:\`, then the raw body, exactly the bytes sent or received, before any JSON parsing or re-serialising. A request without a body (GET) signs the empty body: \`v0:1767000000:\`.
 3. The signature is the text \`v0=\` followed by the lowercase hexadecimal HMAC-SHA256 of the signing base, keyed with the signing secret's UTF-8 bytes (64 hex digits).
-4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app identifier) and \`Content-Type: application/json\`.
+4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app's id: its manifest \`id\`) and \`Content-Type: application/json\`.
 
 To verify: refuse a timestamp that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received, and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).`;
 
@@ -68,7 +68,7 @@ function problemsByStatus(own: Partial<Record<ProblemName, string>>): Map<number
 const EXAMPLE_PARAMS: Record<string, string> = {
   room_id: 'room-1',
   app_user_id: 'au-alice',
-  mini_app_id: 'com.example.polls',
+  mini_app_id: '3f1c0a9b7d2e4c68',
 };
 
 /** Example detail sentences, one per problem, as `svc dev` words them. */
@@ -211,7 +211,10 @@ function webhooks(): Json {
               type: 'string',
               pattern: '^v0=[0-9a-f]{64}$',
             }),
-            header(SIGNATURE_HEADERS.miniApp, 'The mini app identifier.', { type: 'string', minLength: 1 }),
+            header(SIGNATURE_HEADERS.miniApp, "The mini app's id: its manifest `id`.", {
+              type: 'string',
+              minLength: 1,
+            }),
             header(
               'X-Svc-Delivery-Id',
               'Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body.',
@@ -294,7 +297,7 @@ export function createServerApiDocument(version: string): Json {
           SIGNATURE_HEADERS.signature,
           '`v0=` + lowercase hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` keyed with the signing secret: exactly one signature.',
         ),
-        svcMiniApp: signatureScheme(SIGNATURE_HEADERS.miniApp, 'The mini app identifier.'),
+        svcMiniApp: signatureScheme(SIGNATURE_HEADERS.miniApp, "The mini app's id: its manifest `id`."),
       },
       headers: {
         'Retry-After': {

@@ -69,7 +69,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     problems: postProblems({ 'room-encrypted': 'The room is end-to-end encrypted.' }),
     example: {
       request: {
-        mini_app_id: 'com.example.polls',
+        mini_app_id: '3f1c0a9b7d2e4c68',
         app_user_id: 'au-alice',
         card: {
           title: 'Lunch?',
@@ -92,7 +92,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     success: { status: 201, schema: 'NotificationResponse', description: 'Accepted.' },
     problems: postProblems({ 'scope-not-granted': 'The person has not granted the `notifications` scope.' }),
     example: {
-      request: { mini_app_id: 'com.example.polls', title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
+      request: { mini_app_id: '3f1c0a9b7d2e4c68', title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
       response: { notification_id: '0d7f3a52-3c1e-4f7b-8f0a-7a2b9c1d5e60' },
     },
   },

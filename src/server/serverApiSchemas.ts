@@ -56,7 +56,11 @@ const Card = z
   )
   .meta({ description: 'A rich message card.' });
 
-const miniAppId = text(L.id, 'your mini app id', 'The mini app identifier (the same as `X-Svc-Mini-App`).');
+const miniAppId = text(
+  L.id,
+  'your mini app id',
+  "The mini app's id: its manifest `id` (the same as `X-Svc-Mini-App`).",
+);
 const appUserId = text(L.id, "the sub of the person's token", "The person's app user id: the `sub` of their token.");
 
 const PostCardRequest = z

@@ -6,7 +6,7 @@ import type { WebhookEventMap, WebhookEventName } from './events';
 const base = <E extends WebhookEventName>(event: E) => ({
   event: z.literal(event).meta({ description: 'The event name.' }),
   occurred_at: z.iso.datetime().meta({ description: 'When it happened: ISO 8601, UTC.' }),
-  mini_app_id: z.string().min(1).meta({ description: 'The mini app identifier.' }),
+  mini_app_id: z.string().min(1).meta({ description: "The mini app's id: its manifest `id`." }),
   tenant_id: z.string().min(1).meta({ description: 'The tenant of the person (of the mini app, for app.revoked).' }),
 });
 const appUserId = z.string().min(1).meta({ description: "The person's app user id (the `sub` of their token)." });
@@ -17,7 +17,7 @@ const version = z
   .meta({ description: 'The version of the mini app (semantic version).' });
 
 const at = '2026-01-15T09:30:00.000Z';
-const common = { occurred_at: at, mini_app_id: 'com.example.polls', tenant_id: 'acme' };
+const common = { occurred_at: at, mini_app_id: '3f1c0a9b7d2e4c68', tenant_id: 'acme' };
 
 /** One event of the contract: its payload schema, when it is sent, and an example payload. */
 interface WebhookSchema<E extends WebhookEventName> {

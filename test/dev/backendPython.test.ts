@@ -71,7 +71,7 @@ describe.runIf(python)('the Python backend example', () => {
       backend.once('exit', (code) => fail(new Error(`the Python backend exited with ${code}`)));
     });
     platform = await startDevPlatform({
-      miniAppId: 'com.example.polls',
+      miniAppId: '3f1c0a9b7d2e4c68',
       audience: 'a',
       webhooks: hooks,
       retryScale: 0.001,

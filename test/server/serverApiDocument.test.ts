@@ -90,7 +90,7 @@ describe('schema/server-api.openapi.json', () => {
       const [example] = Object.values(op.requestBody.content['application/json'].examples) as { value: unknown }[];
       expect(example!.value).toEqual(WEBHOOK_SCHEMAS[event].example);
       const body = JSON.stringify(example!.value);
-      const headers = new Headers(await signRequest({ body, secret: 's', miniAppId: 'com.example.polls' }));
+      const headers = new Headers(await signRequest({ body, secret: 's', miniAppId: '3f1c0a9b7d2e4c68' }));
       expect(checkWebhook(headers, body)).toEqual([]);
       // A payload without a field the contract requires is caught.
       expect(checkWebhook(headers, JSON.stringify({ ...example!.value!, tenant_id: undefined }))).not.toEqual([]);

@@ -235,7 +235,7 @@ export interface components {
         };
         /** @description Posts a card into a room, on behalf of the mini app, naming the person it is for. */
         PostCardRequest: {
-            /** @description The mini app identifier (the same as `X-Svc-Mini-App`). */
+            /** @description The mini app's id: its manifest `id` (the same as `X-Svc-Mini-App`). */
             mini_app_id: string;
             /** @description The person's app user id: the `sub` of their token. */
             app_user_id: string;
@@ -248,7 +248,7 @@ export interface components {
         };
         /** @description Notifies one person; needs the `notifications` scope granted by that person. */
         NotificationRequest: {
-            /** @description The mini app identifier (the same as `X-Svc-Mini-App`). */
+            /** @description The mini app's id: its manifest `id` (the same as `X-Svc-Mini-App`). */
             mini_app_id: string;
             /** @description Notification title. */
             title: string;
@@ -331,7 +331,7 @@ export interface components {
              * @description When it happened: ISO 8601, UTC.
              */
             occurred_at: string;
-            /** @description The mini app identifier. */
+            /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
             /** @description The tenant of the person (of the mini app, for app.revoked). */
             tenant_id: string;
@@ -352,7 +352,7 @@ export interface components {
              * @description When it happened: ISO 8601, UTC.
              */
             occurred_at: string;
-            /** @description The mini app identifier. */
+            /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
             /** @description The tenant of the person (of the mini app, for app.revoked). */
             tenant_id: string;
@@ -376,7 +376,7 @@ export interface components {
              * @description When it happened: ISO 8601, UTC.
              */
             occurred_at: string;
-            /** @description The mini app identifier. */
+            /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
             /** @description The tenant of the person (of the mini app, for app.revoked). */
             tenant_id: string;
@@ -397,7 +397,7 @@ export interface components {
              * @description When it happened: ISO 8601, UTC.
              */
             occurred_at: string;
-            /** @description The mini app identifier. */
+            /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
             /** @description The tenant of the person (of the mini app, for app.revoked). */
             tenant_id: string;
@@ -418,7 +418,7 @@ export interface components {
              * @description When it happened: ISO 8601, UTC.
              */
             occurred_at: string;
-            /** @description The mini app identifier. */
+            /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
             /** @description The tenant of the person (of the mini app, for app.revoked). */
             tenant_id: string;
@@ -437,7 +437,7 @@ export interface components {
              * @description When it happened: ISO 8601, UTC.
              */
             occurred_at: string;
-            /** @description The mini app identifier. */
+            /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
             /** @description The tenant of the person (of the mini app, for app.revoked). */
             tenant_id: string;
@@ -474,7 +474,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "mini_app_id": "com.example.polls",
+                 *       "mini_app_id": "3f1c0a9b7d2e4c68",
                  *       "app_user_id": "au-alice",
                  *       "card": {
                  *         "title": "Lunch?",
@@ -641,7 +641,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "mini_app_id": "com.example.polls",
+                 *       "mini_app_id": "3f1c0a9b7d2e4c68",
                  *       "title": "Poll closed",
                  *       "body": "Pizza won.",
                  *       "deep_link": "/polls/42"
@@ -1086,7 +1086,7 @@ export interface operations {
                 "X-Svc-Request-Timestamp": string;
                 /** @description `v0=` and 64 lowercase hex digits: exactly one signature. */
                 "X-Svc-Signature": string;
-                /** @description The mini app identifier. */
+                /** @description The mini app's id: its manifest `id`. */
                 "X-Svc-Mini-App": string;
                 /** @description Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body. */
                 "X-Svc-Delivery-Id"?: string;
@@ -1117,7 +1117,7 @@ export interface operations {
                 "X-Svc-Request-Timestamp": string;
                 /** @description `v0=` and 64 lowercase hex digits: exactly one signature. */
                 "X-Svc-Signature": string;
-                /** @description The mini app identifier. */
+                /** @description The mini app's id: its manifest `id`. */
                 "X-Svc-Mini-App": string;
                 /** @description Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body. */
                 "X-Svc-Delivery-Id"?: string;
@@ -1148,7 +1148,7 @@ export interface operations {
                 "X-Svc-Request-Timestamp": string;
                 /** @description `v0=` and 64 lowercase hex digits: exactly one signature. */
                 "X-Svc-Signature": string;
-                /** @description The mini app identifier. */
+                /** @description The mini app's id: its manifest `id`. */
                 "X-Svc-Mini-App": string;
                 /** @description Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body. */
                 "X-Svc-Delivery-Id"?: string;
@@ -1179,7 +1179,7 @@ export interface operations {
                 "X-Svc-Request-Timestamp": string;
                 /** @description `v0=` and 64 lowercase hex digits: exactly one signature. */
                 "X-Svc-Signature": string;
-                /** @description The mini app identifier. */
+                /** @description The mini app's id: its manifest `id`. */
                 "X-Svc-Mini-App": string;
                 /** @description Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body. */
                 "X-Svc-Delivery-Id"?: string;
@@ -1210,7 +1210,7 @@ export interface operations {
                 "X-Svc-Request-Timestamp": string;
                 /** @description `v0=` and 64 lowercase hex digits: exactly one signature. */
                 "X-Svc-Signature": string;
-                /** @description The mini app identifier. */
+                /** @description The mini app's id: its manifest `id`. */
                 "X-Svc-Mini-App": string;
                 /** @description Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body. */
                 "X-Svc-Delivery-Id"?: string;
@@ -1241,7 +1241,7 @@ export interface operations {
                 "X-Svc-Request-Timestamp": string;
                 /** @description `v0=` and 64 lowercase hex digits: exactly one signature. */
                 "X-Svc-Signature": string;
-                /** @description The mini app identifier. */
+                /** @description The mini app's id: its manifest `id`. */
                 "X-Svc-Mini-App": string;
                 /** @description Sent by `svc dev` only, to tell deliveries apart in its inspector; the platform sends no delivery id, so do not key on it: key on the SHA-256 of the body. */
                 "X-Svc-Delivery-Id"?: string;
