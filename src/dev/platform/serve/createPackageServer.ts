@@ -40,10 +40,10 @@ export interface PackageServerOptions {
 
 /**
  * The file of the app folder `dir` that `path` names, or why it is not in the package: nothing outside the folder, no
- * dotfile (.env, .git: a package has none worth serving), no .swbn, nothing excluded, and nothing reached through a symbolic
- * link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of the
- * folder), and no file whose name svc pack refuses (then with the blocked request to tell). `realDir` is the folder as
- * the file system names it: its own path may go through a link, as /tmp does on macOS.
+ * dotfile (.env, .git: a package has none worth serving), no .swbn, nothing excluded, nothing reached through a
+ * symbolic link (svc pack refuses links, so the app would not find the file once packed, and a link may lead out of
+ * the folder), and no file whose name svc pack refuses (then with the blocked request to tell). `realDir` is the
+ * folder as the file system names it: its own path may go through a link, as /tmp does on macOS.
  */
 async function fileInFolder(
   dir: string,
