@@ -156,6 +156,32 @@ describe('the MCP endpoint of svc dev', () => {
     expect(call.body).not.toContain('call stack');
   });
 
+  it("opens a session's event stream (GET) at once, not with the first notification or keep-alive 15 s later", async () => {
+    const init = await rpc(platform, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    const stream = new AbortController();
+    // No notification is due: the answer's headers are all that can arrive before the keep-alive.
+    const opened = fetch(platform.mcpUrl!, {
+      headers: {
+        authorization: `Bearer ${platform.mcpToken}`,
+        accept: 'text/event-stream',
+        'mcp-session-id': init.session!,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      signal: stream.signal,
+    });
+    const late = new Promise<'late'>((resolve) => setTimeout(resolve, 5000, 'late'));
+    const answer = await Promise.race([opened, late]);
+    expect(answer).not.toBe('late');
+    expect([(answer as Response).status, (answer as Response).headers.get('content-type')]).toEqual([
+      200,
+      'text/event-stream',
+    ]);
+    stream.abort();
+  });
+
   it('serves no OAuth discovery metadata', async () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])
       expect((await fetch(`${platform.origin}${path}`)).status).toBe(404);

@@ -142,6 +142,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           })
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null }));
       }
+      if (req.method === 'GET') sendHeadersAtOnce(res);
       await node(req, res);
     },
     /** How many 2025-era sessions are open. */
@@ -163,6 +164,21 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       await modern.close();
     },
   };
+}
+
+/**
+ * Sends the answer's headers as soon as they are written. The SDK's Node adapter leaves them for its first write,
+ * and the event stream a client opens with GET (for the server's notifications) has none until the first
+ * notification or the SDK's keep-alive 15 s later: until then the client cannot tell the stream opened, and one with
+ * a shorter wait for headers gives up on it.
+ */
+function sendHeadersAtOnce(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    writeHead(...args);
+    res.flushHeaders();
+    return res;
+  }) as ServerResponse['writeHead'];
 }
 
 /** A running MCP endpoint (see {@link createMcpEndpoint}). @internal */
