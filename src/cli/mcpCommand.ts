@@ -89,8 +89,14 @@ Claude Desktop (claude_desktop_config.json):
     });
     await (hooks.stopped ??
       new Promise<void>((done) => {
-        process.stdin.once('end', done).once('close', done);
-        for (const signal of STOP_SIGNALS) process.once(signal, done);
+        // The listeners go once one fires: a signal while the bridge closes then stops the process as usual.
+        const stop = () => {
+          process.stdin.off('end', stop).off('close', stop);
+          for (const signal of STOP_SIGNALS) process.off(signal, stop);
+          done();
+        };
+        process.stdin.once('end', stop).once('close', stop);
+        for (const signal of STOP_SIGNALS) process.once(signal, stop);
       }));
     await handle.close();
     return EXIT.ok;

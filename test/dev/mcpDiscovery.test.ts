@@ -108,6 +108,37 @@ describe('the MCP endpoint is announced and discoverable', () => {
     }
   });
 
+  it('svc mcp exits when its client closes stdin, even with a request still finding svc dev', async () => {
+    const platform = await startDevPlatform({ dir, port: 0 });
+    try {
+      // What a script does: `printf … | svc mcp <dir>`, stdin ended right after the requests. The MCP stdio rules
+      // have the server exit then; the request in flight goes unanswered, as the SDK's stdio transport documents.
+      const bridge = spawn(process.execPath, [cli, 'mcp', dir], {
+        env: { ...process.env, SVC_STATE_DIR: state },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | null>((done) => bridge.once('exit', done));
+      const initialize = {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'script', version: '0' },
+      };
+      const lines = [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ];
+      bridge.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+      // It stayed up, holding a connection to svc dev opened after the close, and ignored SIGTERM after that.
+      const late = new Promise<'still running'>((done) => setTimeout(done, 10_000, 'still running'));
+      const code = await Promise.race([exited, late]);
+      if (code === 'still running') bridge.kill('SIGKILL');
+      expect(code).toBe(0);
+    } finally {
+      await platform.close();
+    }
+  });
+
   it('the built svc dev prints the endpoint and the configs, svc mcp reaches it, and the file goes on Ctrl-C', async () => {
     const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0'], {
       stdio: 'pipe',

@@ -92,6 +92,9 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
   return serveStdio(
     () => {
       let upstream: { target: Target; client: Promise<Client> } | undefined;
+      // Set once the stdio connection closes (stdin ended): a request still finding svc dev then opens nothing, as a
+      // connection opened after the close would be closed by no one and keep the process running.
+      let closed = false;
       // The platform found last, to tell a restart (a new port or token) from the same one.
       let last: Target | undefined;
       const server = new Server(
@@ -118,6 +121,7 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
       };
       const connect = async (): Promise<Client> => {
         const found = await options.discover();
+        if (closed) throw new Error('the MCP client closed the connection.');
         if (!found) {
           drop();
           throw new Error(
@@ -162,7 +166,10 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
       };
       server.setRequestHandler('tools/list', () => forward((client) => client.listTools()));
       server.setRequestHandler('tools/call', (request, context) => callTool(server, forward, request, context));
-      server.onclose = drop;
+      server.onclose = () => {
+        closed = true;
+        drop();
+      };
       return server;
     },
     { transport: options.transport },
