@@ -139,8 +139,10 @@ describe('routes that do not exist', () => {
     expect(((await page.json()) as { detail: string }).detail).toBe('/ is not sent with DELETE: send GET or HEAD.');
     const store = await fetch(`${p.origin}/__svc/store/packages`, { headers: { origin: p.origin } });
     expect([store.status, store.headers.get('allow')]).toEqual([405, 'POST']);
-    // A GET route that passes the request on (no such problem type) leaves the path unknown, not 405.
+    // A problem type that does not exist is an unknown route whatever the method, not 405.
     await problem(await send('GET', '/errors/no-such-problem'), 404, 'not-found');
+    await problem(await send('POST', '/errors/no-such-problem', '{}'), 404, 'not-found');
+    await problem(await send('PUT', '/errors/not-found', '{}'), 405, 'method-not-allowed');
   });
 
   it('answers GET //x as an unknown route (not as the page)', async () => {
@@ -216,6 +218,11 @@ describe('the page and the identity provider', () => {
     expect(token.status).toBe(405);
     expect(token.headers.get('allow')).toBe('POST');
     expect(await token.json()).toMatchObject({ error: 'invalid_request' });
+    const certs = `/realms/${p.realm}/protocol/openid-connect/certs`;
+    expect(((await (await send('GET', certs)).json()) as { keys: unknown[] }).keys).toHaveLength(1);
+    const patched = await send('PATCH', certs, '{}');
+    expect(patched.headers.get('allow')).toBe('GET, HEAD');
+    await problem(patched, 405, 'method-not-allowed');
   });
 
   it('resolves each problem type to a line saying what it is', async () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
-import { PROBLEMS, type ProblemName } from '../../server/problems';
+import { PROBLEMS } from '../../server/problems';
 import type { ControlApp } from './createControlApp';
 import type { Guards } from './createGuards';
 import type { PlatformEnv } from './PlatformEnv';
@@ -53,7 +53,7 @@ export function createPlatformApp(parts: PlatformAppParts) {
   });
   app.notFound((c) => {
     // A path that exists with other methods is 405 with the Allow header RFC 9110 requires, not an unknown route.
-    // A route of this very method that passed the request on (an unknown problem name) leaves it unknown.
+    // A route of this very method that passed the request on leaves it unknown.
     const allowed = methodsOf(app, c.req.path);
     if (allowed.length && !allowed.includes(c.req.method))
       return problemResponse(
@@ -71,15 +71,14 @@ export function createPlatformApp(parts: PlatformAppParts) {
     );
   });
   app.route('/', parts.identity);
-  // Each problem's `type` URI resolves to a line saying what it is.
-  app.get('/errors/:name', (c, next) => {
-    const name = c.req.param('name');
-    if (!Object.hasOwn(PROBLEMS, name)) return next();
-    const { status, title } = PROBLEMS[name as ProblemName];
-    return c.body(`${name} (${status}): ${title}. The answer's detail says what to do.\n`, 200, {
-      'content-type': 'text/plain; charset=utf-8',
-    });
-  });
+  // Each problem's `type` URI resolves to a line saying what it is; one route per problem, so that another name is
+  // an unknown route whatever the method.
+  for (const [name, { status, title }] of Object.entries(PROBLEMS))
+    app.get(`/errors/${name}`, (c) =>
+      c.body(`${name} (${status}): ${title}. The answer's detail says what to do.\n`, 200, {
+        'content-type': 'text/plain; charset=utf-8',
+      }),
+    );
   app.route('/', parts.serverApi);
   app.route('/', parts.page);
   app.route('/', parts.store);

@@ -21,7 +21,10 @@ export function identityRoutes(idp: IdentityProvider, realm: string, guards: Gua
     .all(discovery, () => {
       throw new ProblemError('method-not-allowed', 'The discovery document is read with GET.', { allow: 'GET, HEAD' });
     })
-    .all(`${oidc}/certs`, limit, (c) => c.json(idp.jwks))
+    .get(`${oidc}/certs`, limit, (c) => c.json(idp.jwks))
+    .all(`${oidc}/certs`, () => {
+      throw new ProblemError('method-not-allowed', 'The key set is read with GET.', { allow: 'GET, HEAD' });
+    })
     .post(`${oidc}/token`, limit, async (c) => {
       const text = decodeUtf8(new Uint8Array(await c.req.arrayBuffer()));
       const answer =
