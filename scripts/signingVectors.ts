@@ -17,7 +17,7 @@ const SECRET = 'whsec_vectors_current_9f8e7d6c5b4a';
 const OLD_SECRET = 'whsec_vectors_previous_1a2b3c4d5e6f';
 const APP = '3f1c0a9b7d2e4c68';
 
-const sign = (secret: string, timestamp: number, body: Buffer) =>
+const sign = (secret: string, timestamp: number | string, body: Buffer) =>
   `v0=${createHmac('sha256', secret)
     .update(Buffer.concat([Buffer.from(`v0:${timestamp}:`), body]))
     .digest('hex')}`;
@@ -48,6 +48,8 @@ function vector(
   options: {
     signWith?: string;
     timestamp?: number;
+    /** The timestamp header's text, when it is not the number written plainly; the signature covers this text. */
+    stampText?: string;
     secrets?: string[];
     signature?: (real: string) => string;
     sentBody?: Buffer;
@@ -57,7 +59,7 @@ function vector(
     path?: string;
   },
 ): Vector {
-  const timestamp = options.timestamp ?? NOW;
+  const timestamp = options.stampText ?? String(options.timestamp ?? NOW);
   const signWith = options.signWith ?? SECRET;
   const real = sign(signWith, timestamp, body);
   const valid = options.reason === undefined;
@@ -70,7 +72,7 @@ function vector(
     now: NOW,
     body_base64: (options.sentBody ?? body).toString('base64'),
     headers: {
-      'X-Svc-Request-Timestamp': String(timestamp),
+      'X-Svc-Request-Timestamp': timestamp,
       'X-Svc-Signature': options.signature ? options.signature(real) : real,
       'X-Svc-Mini-App': APP,
       'Content-Type': 'application/json',
@@ -156,6 +158,16 @@ export function createSigningVectors() {
       timestamp: NOW + 301,
       reason: 'future-timestamp',
       why: 'Outside the 300 s replay window (401), even with a correct signature.',
+    }),
+    vector('a timestamp with a sign', 'webhook', granted, {
+      stampText: `+${NOW}`,
+      reason: 'malformed-header',
+      why: "Whole seconds as decimal digits 0-9 and nothing else, even signed correctly: a number parser that takes a sign (Go's strconv.ParseInt, Java's Long.parseLong) is not the check.",
+    }),
+    vector('a timestamp with a fraction', 'webhook', granted, {
+      stampText: `${NOW}.0`,
+      reason: 'malformed-header',
+      why: 'Whole seconds, even signed correctly: a float parser is not the check.',
     }),
     vector('uppercase hex', 'webhook', granted, {
       signature: (real) => `v0=${real.slice(3).toUpperCase()}`,

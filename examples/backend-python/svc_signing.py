@@ -17,8 +17,9 @@ TIMESTAMP_HEADER = "X-Svc-Request-Timestamp"
 SIGNATURE_HEADER = "X-Svc-Signature"
 MINI_APP_HEADER = "X-Svc-Mini-App"
 
-_TIMESTAMP = re.compile(r"^\d{1,15}$")
-_SIGNATURE = re.compile(r"^v0=[0-9a-f]{64}$")
+# [0-9], not \d (which takes any Unicode digit), and fullmatch, not $ (which takes a final newline).
+_TIMESTAMP = re.compile(r"[0-9]{1,15}")
+_SIGNATURE = re.compile(r"v0=[0-9a-f]{64}")
 
 
 class SignatureError(Exception):
@@ -70,7 +71,7 @@ def verify(headers, body, secrets, now=None, tolerance=REPLAY_WINDOW_SECONDS):
     for name, value in ((TIMESTAMP_HEADER, stamp), (SIGNATURE_HEADER, signature)):
         if not value:
             raise SignatureError("missing-header", f"the {name} header is missing: the request is not signed.")
-    if not _TIMESTAMP.match(stamp):
+    if not _TIMESTAMP.fullmatch(stamp):
         raise SignatureError("malformed-header", f"{TIMESTAMP_HEADER} must be whole seconds since the Unix epoch.")
     now = int(time.time()) if now is None else now
     skew = int(stamp) - now
@@ -78,7 +79,7 @@ def verify(headers, body, secrets, now=None, tolerance=REPLAY_WINDOW_SECONDS):
         raise SignatureError("stale-timestamp", f"the timestamp is {-skew} s old, more than {tolerance} s.")
     if skew > tolerance:
         raise SignatureError("future-timestamp", f"the timestamp is {skew} s ahead, more than {tolerance} s.")
-    if not _SIGNATURE.match(signature):
+    if not _SIGNATURE.fullmatch(signature):
         raise SignatureError(
             "malformed-signature", f"{SIGNATURE_HEADER} must be exactly 'v0=' and 64 lowercase hex digits."
         )

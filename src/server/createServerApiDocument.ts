@@ -30,7 +30,7 @@ const SIGNING = `Every server API request and every webhook is signed with HMAC-
 3. The signature is the text \`v0=\` followed by the lowercase hexadecimal HMAC-SHA256 of the signing base, keyed with the signing secret's UTF-8 bytes (64 hex digits).
 4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app's id: its manifest \`id\`) and \`Content-Type: application/json\`.
 
-To verify: refuse a timestamp that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received, and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).`;
+To verify: refuse a timestamp that is not decimal digits 0-9 alone (no sign, fraction or space), or that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received, and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).`;
 
 const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
 
@@ -205,7 +205,7 @@ function webhooks(): Json {
           parameters: [
             header(SIGNATURE_HEADERS.timestamp, 'Whole seconds since the Unix epoch.', {
               type: 'string',
-              pattern: '^\\d{1,15}$',
+              pattern: '^[0-9]{1,15}$',
             }),
             header(SIGNATURE_HEADERS.signature, '`v0=` and 64 lowercase hex digits: exactly one signature.', {
               type: 'string',

@@ -73,7 +73,7 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
   ] as const)
     if (!value)
       throw new SvcSignatureError('missing-header', `the ${name} header is missing: the request is not signed.`);
-  if (!/^\d{1,15}$/.test(stamp!))
+  if (!/^[0-9]{1,15}$/.test(stamp!))
     throw new SvcSignatureError(
       'malformed-header',
       `${SIGNATURE_HEADERS.timestamp} must be whole seconds since the Unix epoch.`,
