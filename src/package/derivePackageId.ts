@@ -1,9 +1,12 @@
 import type { WebCryptoKey } from '../protocol/WebCryptoKey';
-import { ownBytes } from './packageKeys';
+import { canonicalSpki, ownBytes } from './packageKeys';
 
-/** A key's SPKI DER bytes: the bytes as they are, or exported from a `CryptoKey`. @internal */
+/**
+ * A key's SPKI DER bytes: the bytes given (a compressed P-256 point made uncompressed, the form ids are derived
+ * from), or exported from a `CryptoKey`. @internal
+ */
 export async function spkiOf(key: WebCryptoKey | Uint8Array): Promise<Uint8Array> {
-  if (key instanceof Uint8Array) return key;
+  if (key instanceof Uint8Array) return canonicalSpki(key);
   // The structural type is what the declarations name; at run time it is a CryptoKey.
   return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key as CryptoKey));
 }
@@ -15,7 +18,8 @@ export async function spkiOf(key: WebCryptoKey | Uint8Array): Promise<Uint8Array
  * @remarks
  * 64 bits name an app; they do not prove who owns it (finding a key for a given id costs about 2^64 tries). The store
  * binds an id to the key of its first upload, and a client trusts the store's record of that key.
- * @param publicKey - a public `CryptoKey` (Ed25519 or ECDSA P-256, extractable), or its SPKI DER bytes.
+ * @param publicKey - a public `CryptoKey` (Ed25519 or ECDSA P-256, extractable), or its SPKI DER bytes (a P-256 point
+ *   compressed or not: the id is over the uncompressed one, as `openssl pkey -pubout` writes it).
  * @example
  * ```ts
  * const { publicKey } = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);

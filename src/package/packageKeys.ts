@@ -14,6 +14,12 @@ const P256_SPKI = Uint8Array.from([
   0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
 ]);
 
+// The same P-256 key with its point compressed (33 bytes), as `openssl ec -conv_form compressed` writes it.
+const P256_COMPRESSED_SPKI = Uint8Array.from([
+  0x30, 0x39, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce,
+  0x3d, 0x03, 0x01, 0x07, 0x03, 0x22, 0x00,
+]);
+
 // P-256 (FIPS 186-4, D.1.2.3): y² = x³ - 3x + b over the prime p.
 const P = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
 const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
@@ -60,6 +66,18 @@ function decompressP256(compressed: Uint8Array): Uint8Array {
   if ((y * y) % P !== rhs) throw new PackageError('bad-key', 'the ECDSA P-256 public key is not a point of the curve');
   if (Number(y & 1n) !== (prefix & 1)) y = P - y;
   return concat(Uint8Array.of(4), toBytes32(x), toBytes32(y));
+}
+
+/**
+ * An SPKI DER key in the form ids are derived from and keys compared in: a P-256 key whose point is compressed gets
+ * its uncompressed point (the same key, in other bytes); any other key is returned as it is.
+ * @throws {@link PackageError} `bad-key` when a compressed P-256 point is no curve point.
+ * @internal
+ */
+export function canonicalSpki(spki: Uint8Array): Uint8Array {
+  const compressed =
+    spki.length === P256_COMPRESSED_SPKI.length + 33 && P256_COMPRESSED_SPKI.every((byte, i) => spki[i] === byte);
+  return compressed ? concat(P256_SPKI, decompressP256(spki.subarray(P256_COMPRESSED_SPKI.length))) : spki;
 }
 
 /**

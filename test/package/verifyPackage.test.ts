@@ -111,6 +111,32 @@ describe('verifyPackage against wbn-sign and wbn', () => {
   });
 });
 
+describe('a P-256 key given with its point compressed', () => {
+  it('is the same key: the same id, and a trusted key that names its signer', async () => {
+    const bytes = read('valid-p256.swbn');
+    const [signer] = (await verifyPackage(bytes)).signers;
+    // The SPKI that `openssl ec -pubin -conv_form compressed -outform DER` writes for the signer's key: the 26 bytes
+    // of its prefix, then 02 or 03 (y even or odd) and x.
+    const uncompressed = Buffer.from(signer!.publicKey);
+    const point = uncompressed.subarray(-65);
+    const compressed = Buffer.concat([
+      Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex'),
+      Buffer.of(2 + (point[64]! & 1)),
+      point.subarray(1, 33),
+    ]);
+    expect(createPublicKey({ key: compressed, format: 'der', type: 'spki' }).asymmetricKeyType).toBe('ec');
+    expect(await derivePackageId(new Uint8Array(compressed))).toBe(signer!.id);
+    const trusted = await verifyPackage(bytes, { trustedKeys: [new Uint8Array(compressed)] });
+    expect(trusted.signers[0]!.trusted).toBe(true);
+    // A compressed point that is no point of the curve is a bad key, said as such.
+    const offCurve = Buffer.from(compressed);
+    offCurve.fill(0xff, offCurve.length - 32);
+    await expect(verifyPackage(bytes, { trustedKeys: [new Uint8Array(offCurve)] })).rejects.toMatchObject({
+      code: 'bad-key',
+    });
+  });
+});
+
 describe('PACKAGE.md', () => {
   it('lists every PackageError code in its table of checks, and no other', () => {
     const root = join(VECTORS_DIR, '../..');
