@@ -173,13 +173,16 @@ describe('the MCP endpoint of svc dev', () => {
       signal: stream.signal,
     });
     const late = new Promise<'late'>((resolve) => setTimeout(resolve, 5000, 'late'));
-    const answer = await Promise.race([opened, late]);
-    expect(answer).not.toBe('late');
-    expect([(answer as Response).status, (answer as Response).headers.get('content-type')]).toEqual([
-      200,
-      'text/event-stream',
-    ]);
-    stream.abort();
+    try {
+      const answer = await Promise.race([opened, late]);
+      expect(answer).not.toBe('late');
+      expect([(answer as Response).status, (answer as Response).headers.get('content-type')]).toEqual([
+        200,
+        'text/event-stream',
+      ]);
+    } finally {
+      stream.abort();
+    }
   });
 
   it('serves no OAuth discovery metadata', async () => {
