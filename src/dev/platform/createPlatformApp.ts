@@ -41,6 +41,8 @@ export function createPlatformApp(parts: PlatformAppParts) {
   // A trie, not Hono's default RegExpRouter: that one compiles every route into its matchers on the first request,
   // which is the page's (4 ms of its 11); with about fifty routes, matching in a trie costs no throughput.
   const app = new Hono<PlatformEnv>({ router: new TrieRouter() });
+  // Built on the first unknown route, once every route is in.
+  let methods: TrieRouter<string> | undefined;
   app.onError((error, c) => {
     if (error instanceof ProblemError)
       return problemResponse(parts.origin, error.problem, error.detail, requestPath(c), error.headers);
@@ -54,7 +56,8 @@ export function createPlatformApp(parts: PlatformAppParts) {
   app.notFound((c) => {
     // A path that exists with other methods is 405 with the Allow header RFC 9110 requires, not an unknown route.
     // A route of this very method that passed the request on leaves it unknown.
-    const allowed = methodsOf(app, c.req.path);
+    methods ??= methodRouter(app);
+    const allowed = methodsAt(methods, c.req.path);
     if (allowed.length && !allowed.includes(c.req.method))
       return problemResponse(
         parts.origin,
@@ -95,17 +98,18 @@ export function createPlatformApp(parts: PlatformAppParts) {
   return app;
 }
 
-const byMethod = new WeakMap<Hono<PlatformEnv>, TrieRouter<string>>();
+/**
+ * A router of `app`'s routes by method, routes for any method and middleware left out: the app's own router cannot
+ * say which methods a path has.
+ */
+function methodRouter(app: Hono<PlatformEnv>): TrieRouter<string> {
+  const router = new TrieRouter<string>();
+  for (const route of app.routes) if (route.method !== 'ALL') router.add(route.method, route.path, route.method);
+  return router;
+}
 
-/** The methods `app` has a route for at `path` (GET with HEAD), routes for any method and middleware left out. */
-function methodsOf(app: Hono<PlatformEnv>, path: string): string[] {
-  let router = byMethod.get(app);
-  if (!router) {
-    // Built on the first miss, once every route is in: the app's own router cannot say which methods a path has.
-    router = new TrieRouter<string>();
-    for (const route of app.routes) if (route.method !== 'ALL') router.add(route.method, route.path, route.method);
-    byMethod.set(app, router);
-  }
+/** The methods `router` has a route for at `path`, GET with HEAD. */
+function methodsAt(router: TrieRouter<string>, path: string): string[] {
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.match(m, path)[0].length > 0);
   return methods.includes('GET') ? ['GET', 'HEAD', ...methods.slice(1)] : methods;
 }

@@ -8,7 +8,8 @@ import { decodeUtf8 } from './decodeUtf8';
 
 /**
  * The identity provider's routes under `/realms/<realm>`: the OpenID discovery document, the key set, and the
- * RFC 8693 token endpoint, which answers RFC 6749 errors (what OAuth clients read), not problem details.
+ * RFC 8693 token endpoint, which answers RFC 6749 errors (what OAuth clients read), not problem details. The key
+ * set's other methods get the platform app's 405 for a path it has with other methods only.
  * @internal
  */
 export function identityRoutes(idp: IdentityProvider, realm: string, guards: Guards) {
@@ -22,9 +23,6 @@ export function identityRoutes(idp: IdentityProvider, realm: string, guards: Gua
       throw new ProblemError('method-not-allowed', 'The discovery document is read with GET.', { allow: 'GET, HEAD' });
     })
     .get(`${oidc}/certs`, limit, (c) => c.json(idp.jwks))
-    .all(`${oidc}/certs`, () => {
-      throw new ProblemError('method-not-allowed', 'The key set is read with GET.', { allow: 'GET, HEAD' });
-    })
     .post(`${oidc}/token`, limit, async (c) => {
       const text = decodeUtf8(new Uint8Array(await c.req.arrayBuffer()));
       const answer =
