@@ -47,9 +47,8 @@ function vector(
   body: Buffer,
   options: {
     signWith?: string;
-    timestamp?: number;
-    /** The timestamp header's text, when it is not the number written plainly; the signature covers this text. */
-    stampText?: string;
+    /** The timestamp header, a number or a text of another form (`+1767225600`); the signature covers its text. */
+    timestamp?: number | string;
     secrets?: string[];
     signature?: (real: string) => string;
     sentBody?: Buffer;
@@ -59,7 +58,7 @@ function vector(
     path?: string;
   },
 ): Vector {
-  const timestamp = options.stampText ?? String(options.timestamp ?? NOW);
+  const timestamp = String(options.timestamp ?? NOW);
   const signWith = options.signWith ?? SECRET;
   const real = sign(signWith, timestamp, body);
   const valid = options.reason === undefined;
@@ -160,12 +159,12 @@ export function createSigningVectors() {
       why: 'Outside the 300 s replay window (401), even with a correct signature.',
     }),
     vector('a timestamp with a sign', 'webhook', granted, {
-      stampText: `+${NOW}`,
+      timestamp: `+${NOW}`,
       reason: 'malformed-header',
       why: "Whole seconds as decimal digits 0-9 and nothing else, even signed correctly: a number parser that takes a sign (Go's strconv.ParseInt, Java's Long.parseLong) is not the check.",
     }),
     vector('a timestamp with a fraction', 'webhook', granted, {
-      stampText: `${NOW}.0`,
+      timestamp: `${NOW}.0`,
       reason: 'malformed-header',
       why: 'Whole seconds, even signed correctly: a float parser is not the check.',
     }),

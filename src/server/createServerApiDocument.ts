@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { SERVER_API_RATE } from './createRateLimiter';
 import { WEBHOOK_EVENTS, type WebhookEventName } from './events';
 import { PROBLEMS, type ProblemName } from './problems';
-import { COMMON_PROBLEMS, SERVER_API_ENDPOINTS } from './serverApiEndpoints';
+import { COMMON_PROBLEMS, EXAMPLE_MINI_APP_ID, SERVER_API_ENDPOINTS } from './serverApiEndpoints';
 import { SERVER_API_LIMITS } from './serverApiLimits';
 import { SERVER_API_SCHEMAS } from './serverApiSchemas';
 import { SIGNATURE_HEADERS } from './signRequest';
@@ -68,7 +68,7 @@ function problemsByStatus(own: Partial<Record<ProblemName, string>>): Map<number
 const EXAMPLE_PARAMS: Record<string, string> = {
   room_id: 'room-1',
   app_user_id: 'au-alice',
-  mini_app_id: '3f1c0a9b7d2e4c68',
+  mini_app_id: EXAMPLE_MINI_APP_ID,
 };
 
 /** Example detail sentences, one per problem, as `svc dev` words them. */

@@ -50,6 +50,9 @@ export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   unavailable: 'Retriable: back off and retry.',
 };
 
+/** The mini app id of the contract's examples: 16 hex characters, the form of an id its key derives. @internal */
+export const EXAMPLE_MINI_APP_ID = '3f1c0a9b7d2e4c68';
+
 /**
  * The four endpoints of the server API, in the platform's order: the local platform answers them, and the published
  * contract is generated from this table and {@link SERVER_API_SCHEMAS}.
@@ -69,7 +72,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     problems: postProblems({ 'room-encrypted': 'The room is end-to-end encrypted.' }),
     example: {
       request: {
-        mini_app_id: '3f1c0a9b7d2e4c68',
+        mini_app_id: EXAMPLE_MINI_APP_ID,
         app_user_id: 'au-alice',
         card: {
           title: 'Lunch?',
@@ -92,7 +95,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     success: { status: 201, schema: 'NotificationResponse', description: 'Accepted.' },
     problems: postProblems({ 'scope-not-granted': 'The person has not granted the `notifications` scope.' }),
     example: {
-      request: { mini_app_id: '3f1c0a9b7d2e4c68', title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
+      request: { mini_app_id: EXAMPLE_MINI_APP_ID, title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
       response: { notification_id: '0d7f3a52-3c1e-4f7b-8f0a-7a2b9c1d5e60' },
     },
   },

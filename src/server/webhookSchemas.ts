@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { WebhookEventMap, WebhookEventName } from './events';
+import { EXAMPLE_MINI_APP_ID } from './serverApiEndpoints';
 
 // The platform shows the payload of `user.deprovisioned` only; the other five follow its shape (the same four
 // fields) plus what each event is about (docs/decisions.md).
@@ -17,7 +18,7 @@ const version = z
   .meta({ description: 'The version of the mini app (semantic version).' });
 
 const at = '2026-01-15T09:30:00.000Z';
-const common = { occurred_at: at, mini_app_id: '3f1c0a9b7d2e4c68', tenant_id: 'acme' };
+const common = { occurred_at: at, mini_app_id: EXAMPLE_MINI_APP_ID, tenant_id: 'acme' };
 
 /** One event of the contract: its payload schema, when it is sent, and an example payload. */
 interface WebhookSchema<E extends WebhookEventName> {
