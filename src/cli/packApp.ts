@@ -4,6 +4,7 @@ import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
 import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
+import { leftOutOfPackage } from '../package/leftOutOfPackage';
 import { describePathProblem } from '../package/readPackage';
 import { checkPackageFiles } from './checkPackageFiles';
 import type { DeveloperKey } from './developerKeys';
@@ -26,7 +27,7 @@ async function listFiles(dir: string) {
     const rel = relative(dir, full);
     const parts = rel.split(sep);
     // Dot-files (.git, .vscode, .env) and earlier packages are never part of the app.
-    if (parts.some((part) => part.startsWith('.')) || entry.name.endsWith('.swbn')) {
+    if (leftOutOfPackage(parts)) {
       if (!parts.slice(0, -1).some((part) => part.startsWith('.'))) skipped.push(rel);
       continue;
     }

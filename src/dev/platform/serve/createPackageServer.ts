@@ -5,6 +5,7 @@ import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
+import { leftOutOfPackage } from '../../../package/leftOutOfPackage';
 import { describePathProblem } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
@@ -53,17 +54,11 @@ async function fileInFolder(
 ): Promise<string | { missing: string; blocked?: BlockedRequest }> {
   const root = normalize(dir + sep);
   const file = normalize(join(root, path));
-  if (
-    !file.startsWith(root) ||
-    exclude.some((p) => file === normalize(p) || file.startsWith(`${normalize(p)}.`)) ||
-    file
-      .slice(root.length)
-      .split(sep)
-      .some((part) => part.startsWith('.'))
-  )
+  if (!file.startsWith(root) || exclude.some((p) => file === normalize(p) || file.startsWith(`${normalize(p)}.`)))
     return { missing: 'not in the package.' };
-  // svc pack leaves earlier packages out of the one it makes.
-  if (file.endsWith('.swbn')) return { missing: `${path} is a package, and svc pack leaves packages out.` };
+  const leftOut = leftOutOfPackage(file.slice(root.length).split(sep));
+  if (leftOut === 'dotfile') return { missing: 'not in the package.' };
+  if (leftOut === 'package') return { missing: `${path} is a package, and svc pack leaves packages out.` };
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory())
     return { missing: `${path} is a folder, and a package holds files: link to ${path}/ for its index.html.` };
