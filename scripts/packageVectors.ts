@@ -10,6 +10,7 @@ import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { createStarterManifest } from '../src/cli/starterManifest';
 import { readPackage, verifyPackage } from '../src/package';
+import { readCbor, readHead } from '../src/package/readCbor';
 
 /** What a verifier must answer for one vector. */
 export interface PackageVector {
@@ -79,6 +80,56 @@ const replaceOnce = (bytes: Uint8Array, from: string, to: string) => {
   out.write(to, at, 'latin1');
   return new Uint8Array(out);
 };
+
+/** A CBOR head: major type and argument, in the shortest form. */
+function head(major: number, n: number): Buffer {
+  if (n < 24) return Buffer.from([(major << 5) | n]);
+  if (n < 256) return Buffer.from([(major << 5) | 24, n]);
+  const out = Buffer.alloc(5);
+  out[0] = (major << 5) | 26;
+  out.writeUInt32BE(n, 1);
+  return out;
+}
+
+/** A web bundle's length item: a byte string of 8 holding `n`, big-endian. */
+const lengthItem = (n: number) => {
+  const out = Buffer.alloc(9);
+  out[0] = 0x48;
+  out.writeBigUInt64BE(BigInt(n), 1);
+  return out;
+};
+
+/**
+ * `bundle` (as wbn writes it) with one more section, `name`, holding the CBOR bytes `raw`, after the others: the
+ * index's offsets count from the responses section, so they stay right.
+ */
+function withSection(bundle: Uint8Array, name: string, raw: Uint8Array): Uint8Array {
+  const bytes = Buffer.from(bundle);
+  const start = readHead(bundle, 0).end;
+  const versionEnd = readCbor(bundle, readCbor(bundle, start).end).end;
+  const magicAndVersion = bytes.subarray(start, versionEnd);
+  const lengthsItem = readCbor(bundle, versionEnd);
+  const lengths = readCbor(lengthsItem.value as Uint8Array, 0).value as (string | number)[];
+  const sectionsHead = readHead(bundle, lengthsItem.end);
+  const sectionsEnd = readCbor(bundle, lengthsItem.end).end;
+  const newLengths = Buffer.concat([
+    head(4, lengths.length + 2),
+    ...lengths.map((x) => (typeof x === 'number' ? head(0, x) : Buffer.concat([head(3, x.length), Buffer.from(x)]))),
+    head(3, name.length),
+    Buffer.from(name),
+    head(0, raw.length),
+  ]);
+  const body = Buffer.concat([
+    head(4, 5),
+    magicAndVersion,
+    head(2, newLengths.length),
+    newLengths,
+    head(4, sectionsHead.argument + 1),
+    bytes.subarray(sectionsHead.end, sectionsEnd),
+    raw,
+  ]);
+  return Buffer.concat([body, lengthItem(body.length + 9)]);
+}
 
 /** Builds every vector: its bytes by file name, the public keys to trust, and the expectations. */
 export async function buildPackageVectors(existing?: (file: string) => Uint8Array | undefined) {
@@ -251,6 +302,43 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
   add('invalid-manifest.swbn', await sign(bundleOf(appFiles(idA, (m) => (m.version = '1.0'))), idA, [a]), {
     description: 'A manifest whose version is not three integers.',
     expect: 'invalid-manifest',
+  });
+  // Check 9 reads the web bundle whose length check 6 confirmed: what runs past its items' ends is malformed there, not
+  // a file cut short; and its last item is the length as a byte string of exactly 8.
+  const plain = bundleOf(appFiles(idA));
+  const sixItems = Buffer.from(plain);
+  sixItems[0] = 0x86;
+  add('bundle-array-too-short.swbn', await sign(sixItems, idA, [a]), {
+    description: 'A web bundle whose head says an array of 6 items, though 5 follow (the bundle has its right length).',
+    expect: 'malformed',
+  });
+  const nineBytes = Buffer.concat([Buffer.from(plain.subarray(0, plain.length - 9)), Buffer.from([0x49, 0])]);
+  const withNine = Buffer.concat([nineBytes, Buffer.alloc(8)]);
+  withNine.writeBigUInt64BE(BigInt(withNine.length), withNine.length - 8);
+  add('bundle-length-nine-bytes.swbn', await sign(withNine, idA, [a]), {
+    description:
+      'A web bundle whose last item is a byte string of 9 (a zero, then the right length), not of 8: its last 8 bytes are right.',
+    expect: 'malformed',
+  });
+  // A map's keys compare by value: [1] written 0x81 0x01 and 0x81 0x18 0x01 is one key, repeated. In a section a
+  // verifier ignores, so only the CBOR rule refuses it.
+  add(
+    'repeated-key-two-ways.swbn',
+    await sign(withSection(plain, 'x', Buffer.from('a281010181180102', 'hex')), idA, [a]),
+    {
+      description:
+        'A web bundle with an extra section x, { [1]: 1, [1]: 2 }, its second key written with a longer head: a repeated key, compared by value.',
+      expect: 'malformed',
+    },
+  );
+  const extraSection = withSection(plain, 'x', Buffer.from('a2810102810203', 'hex'));
+  add('extra-section.swbn', await sign(extraSection, idA, [a]), {
+    description: 'A web bundle with an extra section x, { [1]: 2, [2]: 3 }, which a verifier ignores.',
+    expect: 'valid',
+    id: idA,
+    version: '0.1.0',
+    signers: [{ type: 'ed25519', id: idA }],
+    files,
   });
   return { files: out, vectors };
 }

@@ -3,10 +3,19 @@ import { canonicalSpki, ownBytes } from './packageKeys';
 
 /**
  * A key's SPKI DER bytes: the bytes given (a compressed P-256 point made uncompressed, the form ids are derived
- * from), or exported from a `CryptoKey`. @internal
+ * from), or exported from a `CryptoKey`. `name` says which argument it is, for the error of anything else.
+ * @throws TypeError for a value that is neither (a PEM string, a Node `KeyObject`, a private key).
+ * @internal
  */
-export async function spkiOf(key: WebCryptoKey | Uint8Array): Promise<Uint8Array> {
+export async function spkiOf(key: WebCryptoKey | Uint8Array, name: string): Promise<Uint8Array> {
   if (key instanceof Uint8Array) return canonicalSpki(key);
+  const type = (key as { type?: unknown } | null)?.type;
+  if (type !== 'public' || typeof (key as { algorithm?: unknown }).algorithm !== 'object')
+    throw new TypeError(
+      type === 'private' || type === 'secret'
+        ? `${name}: pass a public key; got a ${type} key`
+        : `${name}: pass a public CryptoKey or its SPKI DER bytes (a Uint8Array); for a PEM file, decode the base64 between its BEGIN and END lines`,
+    );
   // The structural type is what the declarations name; at run time it is a CryptoKey.
   return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key as CryptoKey));
 }
@@ -28,9 +37,7 @@ export async function spkiOf(key: WebCryptoKey | Uint8Array): Promise<Uint8Array
  * @public
  */
 export async function derivePackageId(publicKey: WebCryptoKey | Uint8Array): Promise<string> {
-  if (!(publicKey instanceof Uint8Array) && publicKey.type !== 'public')
-    throw new TypeError(`derivePackageId(): pass a public key; got a ${publicKey.type} key`);
-  const spki = await spkiOf(publicKey);
+  const spki = await spkiOf(publicKey, 'derivePackageId()');
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', ownBytes(spki)));
   return Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -10,12 +10,24 @@ export interface CborItem {
   end: number;
 }
 
+/** A map key as an error names it: text quoted, bytes in hex, an array or a map by its kind. */
+const describeKey = (key: CborValue) =>
+  typeof key === 'string'
+    ? JSON.stringify(key)
+    : key instanceof Uint8Array
+      ? `h'${Array.from(key, (b) => b.toString(16).padStart(2, '0')).join('')}'`
+      : Array.isArray(key)
+        ? `[…] (an array of ${key.length})`
+        : key instanceof Map
+          ? `{…} (a map of ${key.size})`
+          : String(key);
+
 /** The `malformed` error of a map that repeats a key; `duplicateKey` is that key. */
 class DuplicateKeyError extends PackageError {
   readonly duplicateKey: CborValue;
 
   constructor(key: CborValue) {
-    super('malformed', `a CBOR map repeats the key ${JSON.stringify(typeof key === 'string' ? key : String(key))}`);
+    super('malformed', `a CBOR map repeats the key ${describeKey(key)}`);
     this.duplicateKey = key;
   }
 }
@@ -54,13 +66,20 @@ export function readHead(bytes: Uint8Array, offset: number): CborHead {
   return { major, argument, end: offset + 1 + size };
 }
 
-/** A map key's value as a string, so that equal keys (two byte strings with the same bytes too) are one. */
-function keyIdentity(value: CborValue, encoded: Uint8Array): string {
-  if (typeof value === 'string') return `t${value}`;
-  if (typeof value === 'number') return `n${value}`;
-  if (value instanceof Uint8Array) return `b${Array.from(value).join(',')}`;
-  // Arrays, maps and simple values as keys: no package has them; their encoding stands for them.
-  return `e${Array.from(encoded).join(',')}`;
+/**
+ * A value as a string, equal for equal values however they are encoded: heads need not be minimal, and a map's
+ * entries may come in any order, so `[1]` written two ways, or `{a: 1, b: 2}` and `{b: 2, a: 1}`, are one key.
+ */
+function identityOf(value: CborValue): string {
+  if (typeof value === 'string') return `t${JSON.stringify(value)}`;
+  if (value instanceof Uint8Array) return `b${Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  if (Array.isArray(value)) return `[${value.map(identityOf).join(',')}]`;
+  if (value instanceof Map)
+    return `{${Array.from(value, ([k, v]) => `${identityOf(k)}:${identityOf(v)}`)
+      .sort()
+      .join(',')}}`;
+  // Numbers, false, true and null: `n1`, `nfalse`, `nnull` differ from each other and from every other form.
+  return `n${String(value)}`;
 }
 
 /**
@@ -106,7 +125,7 @@ export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem
         const key = readCbor(bytes, at, depth + 1);
         // Keys are compared by value, not by encoding: heads need not be minimal, so "webBundleId" can be written two
         // ways, and a map holding both would give readers that keep the first and the last two different ids.
-        const identity = keyIdentity(key.value, bytes.subarray(at, key.end));
+        const identity = identityOf(key.value);
         if (seen.has(identity)) throw new DuplicateKeyError(key.value);
         seen.add(identity);
         const value = readCbor(bytes, key.end, depth + 1);

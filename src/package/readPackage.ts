@@ -1,4 +1,4 @@
-import { type CborValue, readCbor, readHead } from './readCbor';
+import { type CborItem, type CborValue, readCbor, readHead } from './readCbor';
 import { KEY_ATTRIBUTES, type SignatureType, spkiOfSigner } from './packageKeys';
 import { PackageError } from './PackageError';
 
@@ -199,33 +199,40 @@ export function checkBundleLength(bundle: Uint8Array): void {
 }
 
 /**
+ * {@link readCbor} inside the web bundle, whose length check 6 has confirmed: an item that runs past its end (an
+ * array that says 6 items and holds 5) is a malformed bundle, not a file cut short.
+ */
+function readBundleItem(bytes: Uint8Array, offset: number): CborItem {
+  try {
+    return readCbor(bytes, offset);
+  } catch (error) {
+    if (error instanceof PackageError && error.code === 'truncated')
+      throw malformed('an item of the web bundle runs past the end of the bytes that hold it');
+    throw error;
+  }
+}
+
+/**
  * Reads the web bundle (version b2) that follows the integrity block (PACKAGE.md, check 9): its sections,
  * and every file of its index with the response it points to.
  * @throws {@link PackageError} naming the first check that fails.
  */
 function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
-  if (bundle.length < 8) throw new PackageError('truncated', 'the file ends before its web bundle');
-  const view = new DataView(bundle.buffer, bundle.byteOffset, bundle.byteLength);
-  const declared = Number(view.getBigUint64(bundle.length - 8));
-  if (declared > bundle.length)
-    throw new PackageError(
-      'truncated',
-      `the web bundle says it is ${declared} bytes but ${bundle.length} are left: the file was cut short; copy it again`,
-    );
-  if (declared !== bundle.length)
-    throw malformed(
-      `the web bundle says it is ${declared} bytes, but ${bundle.length} bytes follow the integrity block`,
-    );
-  const top = readCbor(bundle, 0);
+  checkBundleLength(bundle);
+  const top = readBundleItem(bundle, 0);
   if (top.end !== bundle.length) throw malformed('bytes follow the web bundle');
   const parts = top.value;
   if (!Array.isArray(parts) || parts.length !== 5) throw malformed('the web bundle is not a CBOR array of 5 items');
-  if (!equalBytes(bytesOf(parts[0], 'the web bundle magic'), BUNDLE_MAGIC))
+  // The magic and the version compare as whole items: any other item there (another type included) is not them.
+  if (!(parts[0] instanceof Uint8Array) || !equalBytes(parts[0], BUNDLE_MAGIC))
     throw new PackageError('bad-magic', 'the web bundle does not start with its magic 🌐📦');
-  if (!equalBytes(bytesOf(parts[1], 'the web bundle version'), BUNDLE_VERSION))
+  if (!(parts[1] instanceof Uint8Array) || !equalBytes(parts[1], BUNDLE_VERSION))
     throw new PackageError('unsupported-version', 'the web bundle is not version b2; repack it with `svc pack`');
+  // The length item is `bytes .size 8`; its value, the bundle's last 8 bytes, was checked above (check 6).
+  if (!(parts[4] instanceof Uint8Array) || parts[4].length !== 8)
+    throw malformed("the web bundle's last item is not its length as a byte string of 8");
   const lengthsBytes = bytesOf(parts[2], 'the section lengths');
-  const lengths = readCbor(lengthsBytes, 0);
+  const lengths = readBundleItem(lengthsBytes, 0);
   const sections = parts[3];
   if (lengths.end !== lengthsBytes.length || !Array.isArray(lengths.value) || !Array.isArray(sections))
     throw malformed('the section lengths or the sections are not CBOR arrays');
@@ -281,7 +288,7 @@ function readResponse(path: string, value: CborValue): PackageFile {
   if (!Array.isArray(value) || value.length !== 2) throw malformed(`the response of ${path} is not [headers, body]`);
   const headerBytes = bytesOf(value[0], `the headers of ${path}`);
   const body = bytesOf(value[1], `the body of ${path}`);
-  const headers = readCbor(headerBytes, 0);
+  const headers = readBundleItem(headerBytes, 0);
   if (headers.end !== headerBytes.length || !(headers.value instanceof Map))
     throw malformed(`the headers of ${path} are not one CBOR map`);
   const decode = new TextDecoder();

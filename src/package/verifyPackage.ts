@@ -96,6 +96,10 @@ async function checkSignature(signature: PackageSignature, index: number, messag
  * @public
  */
 export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOptions = {}): Promise<VerifiedPackage> {
+  // The caller's keys first: a wrong argument is the caller's to fix whatever the package holds.
+  const keys = options.trustedKeys ?? [];
+  if (!Array.isArray(keys)) throw new TypeError('trustedKeys: pass an array of keys (one key goes in [ ])');
+  const trusted = await Promise.all(keys.map((key, i) => spkiOf(key, `trustedKeys[${i}]`)));
   const block = readIntegrityBlock(bytes, options);
   const bundle = bytes.subarray(block.bundleStart);
   checkBundleLength(bundle);
@@ -103,7 +107,6 @@ export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOpt
   for (const [i, signature] of block.signatures.entries())
     await checkSignature(signature, i, lengthPrefixed([hash, block.unsignedBlock, signature.attributes]));
 
-  const trusted = await Promise.all((options.trustedKeys ?? []).map(spkiOf));
   const signers: PackageSigner[] = [];
   for (const signature of block.signatures)
     signers.push({

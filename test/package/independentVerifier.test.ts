@@ -19,6 +19,19 @@ const refuse = (code: string): never => {
 
 type Item = number | string | Buffer | Item[] | Map<Item, Item>;
 
+/** One string per value, whatever its encoding: a map's entries sorted, so that their order does not count. */
+const valueKey = (v: Item): string =>
+  Buffer.isBuffer(v)
+    ? `b${v.toString('hex')}`
+    : Array.isArray(v)
+      ? `[${v.map(valueKey).join(',')}]`
+      : v instanceof Map
+        ? `{${[...v]
+            .map(([k, x]) => `${valueKey(k)}:${valueKey(x)}`)
+            .sort()
+            .join(',')}}`
+        : JSON.stringify(v);
+
 /** PACKAGE.md section 1: definite-length uints, bytes, text, arrays and maps; a repeated key is refused. */
 function cbor(b: Buffer, at: number): [Item, number] {
   if (at >= b.length) refuse('truncated');
@@ -54,7 +67,8 @@ function cbor(b: Buffer, at: number): [Item, number] {
     const keys = new Set<string>();
     for (let i = 0; i < n; i++) {
       const [k, q] = cbor(b, p);
-      const raw = b.subarray(p, q).toString('hex');
+      // Compared by value: heads need not be minimal, and a map's entries may come in any order.
+      const raw = valueKey(k);
       if (keys.has(raw)) refuse(typeof k === 'string' && k.startsWith('/') ? 'duplicate-path' : 'malformed');
       keys.add(raw);
       const [v, r] = cbor(b, q);
@@ -95,6 +109,15 @@ const u64 = (n: number) => {
   return b;
 };
 const PATH = /^\/([A-Za-z0-9\-._~!$&'()*+,;=:@]+\/)*[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
+
+/** `read()`, with a `truncated` inside the web bundle made `malformed`. */
+function inBundle<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof Refused && error.code === 'truncated' ? new Refused('malformed') : error;
+  }
+}
 
 /** PACKAGE.md section 4, checks 1 to 10 (check 10 with the manifest fields it names, not every manifest rule). */
 function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
@@ -148,12 +171,14 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   if (!ids.includes(id as string) && !signers.some((s) => trusted.some((t) => t.equals(s.key))))
     refuse('untrusted-key');
 
-  const [top, topEnd] = cbor(bundle, 0);
+  // Check 6 confirmed the bundle's length: an item that runs past the end of what holds it is malformed, not cut short.
+  const [top, topEnd] = inBundle(() => cbor(bundle, 0));
   if (topEnd !== bundle.length || !Array.isArray(top) || top.length !== 5) refuse('malformed');
-  const [magic, version, lengthsBytes, sections] = top as Item[];
+  const [magic, version, lengthsBytes, sections, length] = top as Item[];
   if (!Buffer.isBuffer(magic) || !magic.equals(Buffer.from('f09f8c90f09f93a6', 'hex'))) refuse('bad-magic');
   if (!Buffer.isBuffer(version) || !version.equals(Buffer.from('62320000', 'hex'))) refuse('unsupported-version');
-  const lengths = cbor(lengthsBytes as Buffer, 0)[0] as Item[];
+  if (!Buffer.isBuffer(length) || length.length !== 8) refuse('malformed');
+  const lengths = inBundle(() => cbor(lengthsBytes as Buffer, 0))[0] as Item[];
   // Where each section starts: after the top head, the magic, the version, the lengths and the sections' head.
   let q = 1;
   for (let i = 0; i < 3; i++) q = cbor(bundle, q)[1];
@@ -173,7 +198,7 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
     const at = (responsesStart as number) + offset;
     const [response, end] = cbor(bundle, at);
     if (end - at !== length) refuse('malformed');
-    const headers = cbor((response as Buffer[])[0]!, 0)[0] as Map<Buffer, Buffer>;
+    const headers = inBundle(() => cbor((response as Buffer[])[0]!, 0))[0] as Map<Buffer, Buffer>;
     const status = [...headers].find(([k]) => k.toString() === ':status')?.[1].toString();
     if (status !== '200') refuse('malformed');
     files.set(path, (response as Buffer[])[1]!);

@@ -8,6 +8,7 @@ import { getBundleId } from 'wbn-sign';
 import { describe, expect, it } from 'vitest';
 import { buildPackageVectors, type PackageVector, VECTORS_DIR } from '../../scripts/packageVectors';
 import { derivePackageId, isPackageError, PackageError, readPackage, verifyPackage } from '../../src/package';
+import { readCbor } from '../../src/package/readCbor';
 
 const read = (file: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, file)));
 const vectors: PackageVector[] = JSON.parse(readFileSync(join(VECTORS_DIR, 'vectors.json'), 'utf8'));
@@ -93,6 +94,33 @@ describe('verifyPackage against wbn-sign and wbn', () => {
     ]);
     const refused = await verifyPackage(block).catch((error: PackageError) => error);
     expect(refused).toMatchObject({ code: 'malformed', message: 'a CBOR map repeats the key "webBundleId"' });
+  });
+
+  it('compares keys that are maps by value: the same entries in another order are the same key', () => {
+    // { {a: 1, b: 2}: 1, {b: 2, a: 1}: 2 }
+    const map = Buffer.from('a2a2616101616202 01 a2616202616101 02'.replaceAll(' ', ''), 'hex');
+    expect(() => readCbor(new Uint8Array(map), 0)).toThrow('a CBOR map repeats the key {…} (a map of 2)');
+    // { {a: 1}: 1, {a: 2}: 2 }: two keys
+    const twoKeys = Buffer.from('a2a16161010 1a161610202'.replaceAll(' ', ''), 'hex');
+    expect(readCbor(new Uint8Array(twoKeys), 0).value).toBeInstanceOf(Map);
+  });
+
+  it('says what trustedKeys takes when it is given something else, before reading the package', async () => {
+    const bytes = read('valid.swbn');
+    const pem = readFileSync(join(VECTORS_DIR, vectors.find((v) => v.trust)!.trust![0]!), 'utf8');
+    const { privateKey } = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign'])) as CryptoKeyPair;
+    for (const [keys, message] of [
+      [[pem], 'trustedKeys[0]: pass a public CryptoKey or its SPKI DER bytes (a Uint8Array); for a PEM file, decode'],
+      [[read('valid.swbn'), privateKey], 'trustedKeys[1]: pass a public key; got a private key'],
+      [pem, 'trustedKeys: pass an array of keys'],
+    ] as const) {
+      const error = await verifyPackage(new Uint8Array(0), { trustedKeys: keys as never }).catch((e) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toContain(message);
+    }
+    // A good key list and an empty file: the package's own error.
+    expect(await codeOf(verifyPackage(new Uint8Array(0), { trustedKeys: [] }))).toBe('empty');
+    expect(await codeOf(verifyPackage(bytes, { trustedKeys: trustOf(vectors.find((v) => v.trust)!) }))).toBe('valid');
   });
 
   it('refuses a package over the size limit before reading it, and derives ids from CryptoKeys', async () => {
