@@ -312,8 +312,7 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     description: 'A web bundle whose head says an array of 6 items, though 5 follow (the bundle has its right length).',
     expect: 'malformed',
   });
-  const nineBytes = Buffer.concat([Buffer.from(plain.subarray(0, plain.length - 9)), Buffer.from([0x49, 0])]);
-  const withNine = Buffer.concat([nineBytes, Buffer.alloc(8)]);
+  const withNine = Buffer.concat([plain.subarray(0, plain.length - 9), Buffer.from([0x49, 0]), Buffer.alloc(8)]);
   withNine.writeBigUInt64BE(BigInt(withNine.length), withNine.length - 8);
   add('bundle-length-nine-bytes.swbn', await sign(withNine, idA, [a]), {
     description:

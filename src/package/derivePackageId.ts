@@ -1,3 +1,4 @@
+import { toHex } from '../protocol/bytes';
 import type { WebCryptoKey } from '../protocol/WebCryptoKey';
 import { canonicalSpki, ownBytes } from './packageKeys';
 
@@ -39,5 +40,5 @@ export async function spkiOf(key: WebCryptoKey | Uint8Array, name: string): Prom
 export async function derivePackageId(publicKey: WebCryptoKey | Uint8Array): Promise<string> {
   const spki = await spkiOf(publicKey, 'derivePackageId()');
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', ownBytes(spki)));
-  return Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(digest.subarray(0, 8));
 }

@@ -1,3 +1,4 @@
+import { toHex } from '../protocol/bytes';
 import { PackageError } from './PackageError';
 
 /** A decoded CBOR item: what a package holds (no floats, tags or indefinite lengths). */
@@ -15,7 +16,7 @@ const describeKey = (key: CborValue) =>
   typeof key === 'string'
     ? JSON.stringify(key)
     : key instanceof Uint8Array
-      ? `h'${Array.from(key, (b) => b.toString(16).padStart(2, '0')).join('')}'`
+      ? `h'${toHex(key)}'`
       : Array.isArray(key)
         ? `[…] (an array of ${key.length})`
         : key instanceof Map
@@ -72,7 +73,7 @@ export function readHead(bytes: Uint8Array, offset: number): CborHead {
  */
 function identityOf(value: CborValue): string {
   if (typeof value === 'string') return `t${JSON.stringify(value)}`;
-  if (value instanceof Uint8Array) return `b${Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  if (value instanceof Uint8Array) return `b${toHex(value)}`;
   if (Array.isArray(value)) return `[${value.map(identityOf).join(',')}]`;
   if (value instanceof Map)
     return `{${Array.from(value, ([k, v]) => `${identityOf(k)}:${identityOf(v)}`)

@@ -1,3 +1,4 @@
+import { toHex } from '../protocol/bytes';
 import { createRateLimiter, type RateLimiter, SERVER_API_RATE, sleep } from './createRateLimiter';
 import { type RedisClientLike, redisCommand } from './redisCommand';
 
@@ -62,7 +63,7 @@ const PROBE_MS = 1_000;
 
 async function sha1(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(digest);
 }
 
 /** Rejects with `Error('no answer')` after `ms`, unless `promise` settles first. */
