@@ -32,6 +32,8 @@ export function backendEnv(platform: DevPlatform): Record<string, string> {
     SVC_REALM: platform.realm,
     SVC_AUDIENCE: platform.audience,
     SVC_MINI_APP_ID: platform.miniAppId,
+    // The version the platform serves: the one its events name (svc trigger sends it too).
+    SVC_APP_VERSION: platform.state.version,
     // The app's exact origin: the one a backend lets call it from a browser (requireToken({ origins })).
     ...(platform.appOrigin ? { SVC_APP_ORIGIN: platform.appOrigin } : {}),
     SVC_SIGNING_SECRET: platform.signingSecret,
@@ -252,6 +254,11 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     };
     const seenBlocked = new Set<string>();
     const onEvent = (event: DevEvent) => {
+      // A published version is the one events name from now on: the env file says so (svc trigger reads it).
+      if (event.type === 'store' && platform && envFile)
+        void writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) =>
+          writeLine(io.stderr, `svc dev: --backend-env ${envFile} could not be rewritten (${error.message}).`),
+        );
       if (values.quiet) return;
       // A page retries a blocked request as often as it likes: each one is printed once.
       if (event.type === 'blocked') {

@@ -25,7 +25,7 @@ async function readSecret(
   cwd: string,
   backendEnv: string | undefined,
   secretFile: string | undefined,
-): Promise<{ secret: string; miniAppId?: string } | { problem: string }> {
+): Promise<{ secret: string; miniAppId?: string; version?: string } | { problem: string }> {
   if (backendEnv && secretFile)
     return { problem: 'give --backend-env or --secret-file, not both: one of them holds the signing secret' };
   const file = backendEnv ?? secretFile;
@@ -49,21 +49,29 @@ async function readSecret(
   const env = parseEnvFile(text);
   if (!env.SVC_SIGNING_SECRET)
     return { problem: `${file} has no SVC_SIGNING_SECRET line: write it with svc dev --backend-env <file>` };
-  return { secret: env.SVC_SIGNING_SECRET, ...(env.SVC_MINI_APP_ID ? { miniAppId: env.SVC_MINI_APP_ID } : {}) };
+  return {
+    secret: env.SVC_SIGNING_SECRET,
+    ...(env.SVC_MINI_APP_ID ? { miniAppId: env.SVC_MINI_APP_ID } : {}),
+    ...(env.SVC_APP_VERSION ? { version: env.SVC_APP_VERSION } : {}),
+  };
 }
 
-/** The event's example with fresh `occurred_at`, the mini app id and the `--set` overrides, or what is wrong. */
+/**
+ * The event's example with fresh `occurred_at`, the mini app id and version of the backend's env file (`version` only
+ * in the events that carry one), and the `--set` overrides; or what is wrong.
+ */
 function buildPayload(
   event: WebhookEventName,
   sets: readonly string[],
-  miniAppId: string | undefined,
+  app: { miniAppId?: string; version?: string },
 ): { payload: Record<string, unknown> } | { problem: string } {
   const { schema, example } = WEBHOOK_SCHEMAS[event];
   const fields = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape);
   const payload: Record<string, unknown> = {
     ...example,
     occurred_at: new Date().toISOString(),
-    ...(miniAppId ? { mini_app_id: miniAppId } : {}),
+    ...(app.miniAppId ? { mini_app_id: app.miniAppId } : {}),
+    ...(app.version && 'version' in example ? { version: app.version } : {}),
   };
   for (const set of sets) {
     const at = set.indexOf('=');
@@ -108,7 +116,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`,
     'backend-env': {
       type: 'string',
       value: 'file',
-      help: 'The env file svc dev --backend-env writes: its SVC_SIGNING_SECRET signs,\nits SVC_MINI_APP_ID names the mini app.',
+      help: 'The env file svc dev --backend-env writes: its SVC_SIGNING_SECRET signs,\nits SVC_MINI_APP_ID and SVC_APP_VERSION name the mini app and version.',
     },
     'secret-file': { type: 'string', value: 'file', help: 'A file holding the signing secret alone.' },
     set: {
@@ -152,7 +160,7 @@ Example:
       );
     const secret = await readSecret(io.cwd, values['backend-env'], values['secret-file']);
     if ('problem' in secret) return usageError(io, 'trigger', secret.problem);
-    const built = buildPayload(event, values.set ?? [], secret.miniAppId);
+    const built = buildPayload(event, values.set ?? [], secret);
     if ('problem' in built) return usageError(io, 'trigger', built.problem);
 
     const body = JSON.stringify(built.payload);

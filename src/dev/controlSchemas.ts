@@ -3,11 +3,11 @@ import { WEBHOOK_EVENTS } from '../server/events';
 import { LIMITS } from './limits';
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
-const id = (field: string) =>
+const id = (field: string, what = 'a person id such as alice') =>
   z
-    .string({ error: `${field} must be a string: send an id such as alice.` })
-    .min(1, { error: `${field} is empty: send an id such as alice.` })
-    .max(LIMITS.id, { error: `${field} is longer than ${LIMITS.id} characters: send an id.` });
+    .string({ error: `${field} must be a string: send ${what}.` })
+    .min(1, { error: `${field} is empty: send ${what}.` })
+    .max(LIMITS.id, { error: `${field} is longer than ${LIMITS.id} characters: send ${what}.` });
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} must be a string: send text.` })
@@ -24,7 +24,10 @@ const userAction = z.object({ user_id: id('user_id').optional() });
  * contract names (`ControlBody` in src/dev/devContract.ts). @internal
  */
 export const CONTROL_BODIES = {
-  'POST /__svc/subject-token': z.object({ user_id: id('user_id').optional(), agent_id: id('agent_id').optional() }),
+  'POST /__svc/subject-token': z.object({
+    user_id: id('user_id').optional(),
+    agent_id: id('agent_id', 'an agent id such as agent-7').optional(),
+  }),
   'POST /__svc/install': userAction,
   'POST /__svc/uninstall': userAction.extend({
     removed_by: z.enum(['user', 'admin'], { error: "removed_by is not known: send 'user' or 'admin'." }).optional(),
@@ -33,7 +36,7 @@ export const CONTROL_BODIES = {
   'POST /__svc/grant': userAction.extend({ scope: text('scope', LIMITS.id) }),
   'POST /__svc/revoke': userAction.extend({ scope: text('scope', LIMITS.id) }),
   'POST /__svc/message': z.object({
-    room_id: id('room_id'),
+    room_id: id('room_id', 'a room id such as general'),
     text: text('text', LIMITS.messageText),
     // The card the person confirmed sending with svc.message.send, shown in the timeline as a card.
     card: z
@@ -78,8 +81,8 @@ export const CONTROL_BODIES = {
       .max(LIMITS.id, { error: `current_room_id is longer than ${LIMITS.id} characters: send a room id.` })
       .optional(),
   }),
-  'POST /__svc/notifications/read': z.object({ id: id('id') }),
-  'POST /__svc/deliveries/resend': z.object({ id: id('id') }),
+  'POST /__svc/notifications/read': z.object({ id: id('id', "a notification's id from GET /__svc/state") }),
+  'POST /__svc/deliveries/resend': z.object({ id: id('id', "a delivery's id from GET /__svc/state") }),
   'POST /__svc/deliveries/test': z.object({
     event: z.enum(WEBHOOK_EVENTS, { error: `event is not known: send one of ${WEBHOOK_EVENTS.join(', ')}.` }),
   }),

@@ -2,7 +2,12 @@ import * as z from 'zod';
 import { SERVER_API_RATE } from './createRateLimiter';
 import { WEBHOOK_EVENTS, type WebhookEventName } from './events';
 import { PROBLEMS, type ProblemName } from './problems';
-import { COMMON_PROBLEMS, EXAMPLE_MINI_APP_ID, SERVER_API_ENDPOINTS } from './serverApiEndpoints';
+import {
+  COMMON_PROBLEMS,
+  EXAMPLE_MINI_APP_ID,
+  SERVER_API_ENDPOINTS,
+  type ServerApiEndpoint,
+} from './serverApiEndpoints';
 import { SERVER_API_LIMITS } from './serverApiLimits';
 import { SERVER_API_SCHEMAS } from './serverApiSchemas';
 import { SIGNATURE_HEADERS } from './signRequest';
@@ -71,15 +76,35 @@ const EXAMPLE_PARAMS: Record<string, string> = {
   mini_app_id: EXAMPLE_MINI_APP_ID,
 };
 
-/** Example detail sentences, one per problem, as `svc dev` words them. */
+/**
+ * The example details that differ by endpoint, as `svc dev` words them: a field of that endpoint's request, an id of
+ * its path.
+ */
+const ENDPOINT_DETAILS: Record<string, Partial<Record<ProblemName, string>>> = {
+  postCard: {
+    'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
+    'not-found': 'room room-9 is unknown: post into a room the app was opened in (rooms: room-1, room-2).',
+  },
+  notify: {
+    'invalid-request': 'title has 300 characters: send at most 256.',
+    'not-found': "app_user_id au-zed is unknown or left the tenant: use the sub of the person's token.",
+  },
+  getInstallation: {
+    'invalid-request': 'app_user_id has 300 characters: send at most 256.',
+    'not-found': `mini app 0000000000000000 is not the one this platform runs: ask for ${EXAMPLE_MINI_APP_ID}.`,
+  },
+  verifyAgent: {
+    'invalid-request': 'token is missing: send the app token that carries the act claim.',
+    'not-found': "The token's subject is no longer known: stop acting for this person.",
+  },
+};
+
+/** Example detail sentences, one per problem, as `svc dev` words them, where the endpoint does not change them. */
 const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
-  'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
   'invalid-signature':
     'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).',
   'scope-not-granted': 'The person has not granted notifications: ask for it inside the mini app.',
   'tenant-policy': "The tenant's policy forbids this for the mini app: ask the tenant's administrator.",
-  'not-found': "app_user_id au-zed is unknown or left the tenant: use the sub of the person's token.",
-  'method-not-allowed': '/v1/rooms/r1/cards is not read with GET: send POST /v1/rooms/{room_id}/cards.',
   'room-encrypted': 'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
   'version-revoked': 'Version 1.2.0 was revoked: stop serving it and ship a new version.',
   'payload-too-large': 'The body has 300000 bytes, more than the 262144 this endpoint accepts: send a smaller body.',
@@ -87,8 +112,19 @@ const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
   unavailable: 'The service is briefly unavailable: retry with backoff.',
 };
 
+/** The example detail of `name` answered by `endpoint` at `instance`. */
+function exampleDetail(name: ProblemName, endpoint: ServerApiEndpoint, instance: string): string {
+  if (name === 'method-not-allowed') {
+    const other = endpoint.method === 'GET' ? 'POST' : 'GET';
+    return `${instance} is not read with ${other}: send ${endpoint.method} /v1${endpoint.path}.`;
+  }
+  return ENDPOINT_DETAILS[endpoint.operationId]?.[name] ?? EXAMPLE_DETAILS[name] ?? PROBLEMS[name].title;
+}
+
 /** The error answers of one endpoint: problem details whose `type` ends in one of the status's problem names. */
-function errorResponses(path: string, own: Partial<Record<ProblemName, string>>): Json {
+function errorResponses(endpoint: ServerApiEndpoint): Json {
+  const { path, problems: own } = endpoint;
+  const instance = `/v1${path.replace(/\{(\w+)\}/g, (_, param: string) => EXAMPLE_PARAMS[param] ?? param)}`;
   const responses: Json = {};
   for (const [status, problems] of problemsByStatus(own)) {
     const names = problems.map(([name]) => name);
@@ -120,8 +156,8 @@ function errorResponses(path: string, own: Partial<Record<ProblemName, string>>)
                   type: `${ERRORS_URL}/${name}`,
                   title: PROBLEMS[name].title,
                   status,
-                  detail: EXAMPLE_DETAILS[name] ?? PROBLEMS[name].title,
-                  instance: `/v1${path.replace(/\{(\w+)\}/g, (_, param: string) => EXAMPLE_PARAMS[param] ?? param)}`,
+                  detail: exampleDetail(name, endpoint, instance),
+                  instance,
                 },
               },
             ]),
@@ -176,7 +212,7 @@ function paths(): Json {
             },
           },
         },
-        ...errorResponses(endpoint.path, endpoint.problems),
+        ...errorResponses(endpoint),
       },
     };
     out[endpoint.path] = { ...out[endpoint.path], [endpoint.method.toLowerCase()]: operation };

@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { SERVER_API_LIMITS as L } from './serverApiLimits';
 
 // Each message lacks its field's name: the one reading the issue puts the field's path in front (`card.title is
-// missing: ...`), which also names the index of an action (`card.actions[2].label`).
+// missing: ...`), which also names the index of an action (`card.actions[2].label`). A length is in characters
+// (Unicode code points), as zod's `max` and JSON Schema's `maxLength` count: an emoji is one, not two UTF-16 units.
+const characters = (input: unknown) => [...String(input)].length;
 const text = (max: number, what: string, description: string) =>
   z
     .string({
@@ -12,7 +14,7 @@ const text = (max: number, what: string, description: string) =>
           : `must be a string: send ${what} as a non-empty string.`,
     })
     .min(1, { error: `is missing: send ${what} as a non-empty string.` })
-    .max(max, { error: (issue) => `has ${String(issue.input).length} characters: send at most ${max}.` })
+    .max(max, { error: (issue) => `has ${characters(issue.input)} characters: send at most ${max}.` })
     .meta({ description });
 
 const CardAction = z
@@ -36,7 +38,7 @@ const Card = z
       body: z
         .string({ error: 'is missing: send the card text as a string.' })
         .max(L.cardBody, {
-          error: (issue) => `has ${String(issue.input).length} characters: send at most ${L.cardBody}.`,
+          error: (issue) => `has ${characters(issue.input)} characters: send at most ${L.cardBody}.`,
         })
         .meta({ description: 'Card body text (may be empty).' }),
       actions: z

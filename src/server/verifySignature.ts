@@ -97,6 +97,11 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
 
   if (options.miniAppId !== undefined) {
     const app = readHeader(headers, SIGNATURE_HEADERS.miniApp);
+    if (!app)
+      throw new SvcSignatureError(
+        'missing-header',
+        `the ${SIGNATURE_HEADERS.miniApp} header is missing: send this mini app's id in it with every signed request.`,
+      );
     if (app !== options.miniAppId)
       throw new SvcSignatureError(
         'wrong-mini-app',

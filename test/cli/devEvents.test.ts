@@ -52,7 +52,7 @@ describe('svc dev on the terminal', () => {
     const dir = await writeAppDir();
     const webhooks = ['--webhooks', `http://127.0.0.1:${hookPort}/hooks`];
     const dev = await run(dir, ['.', '--port', '0', '--backend-env', 'backend.env', ...webhooks]);
-    expect((await dev.control('/grant', { scope: 'svc.notifications' })).status).toBe(200);
+    expect((await dev.control('/grant', { scope: 'svc.files.read' })).status).toBe(200);
     await until(() => dev.out.stderr.includes('webhook scope.granted'));
     expect(dev.out.stderr).toMatch(/--> webhook scope\.granted \[[\w-]{8}\] attempt 1: 200 \(\d+ ms\)/);
     expect((await fetch(`${dev.url.origin}/v1/installations/au-alice`)).status).toBe(401);
@@ -69,7 +69,7 @@ describe('svc dev on the terminal', () => {
     expect(await dev.stop()).toBe(0);
 
     const quiet = await run(dir, ['.', '--port', '0', '--quiet', ...webhooks]);
-    await quiet.control('/grant', { scope: 'svc.notifications' });
+    await quiet.control('/grant', { scope: 'svc.files.read' });
     await fetch(`${quiet.url.origin}/v1/installations/au-alice`);
     // Nothing printed is marked by no event: wait for what the lines would report to be done (the delivery made,
     // which the state shows after its line would have been written), then look.
@@ -94,7 +94,7 @@ describe('svc dev on the terminal', () => {
     const webhooks = ['--webhooks', `http://127.0.0.1:${await listen(hook)}/hooks`];
     const dir = await writeAppDir();
     const first = await run(dir, ['.', '--port', '0', '--state', 'state.json', ...webhooks]);
-    await first.control('/grant', { scope: 'svc.notifications' });
+    await first.control('/grant', { scope: 'svc.files.read' });
     await until(() => first.out.stderr.includes('webhook scope.granted'));
     const old = /webhook scope\.granted \[([\w-]{8})\]/.exec(first.out.stderr)![1]!;
     expect(await first.stop()).toBe(0);
@@ -117,20 +117,20 @@ describe('svc dev on the terminal', () => {
       return ((await res.json()) as { grants: { scopes: string[] }[] }).grants.flatMap((g) => g.scopes);
     };
     const first = await run(dir, ['.', '--port', '0', '--state', 'state.json']);
-    await first.control('/grant', { scope: 'svc.notifications' });
+    await first.control('/grant', { scope: 'svc.files.read' });
     expect(await first.stop()).toBe(0);
     const kept = await run(dir, ['.', '--port', '0', '--state', 'state.json']);
-    expect(await grants(kept)).toContain('svc.notifications');
+    expect(await grants(kept)).toContain('svc.files.read');
     expect(await kept.stop()).toBe(0);
     const again = await run(dir, ['.', '--port', '0', '--state', 'state.json', '--reset']);
     expect(again.out.stderr).toContain('--reset starts afresh');
-    expect(await grants(again)).not.toContain('svc.notifications');
+    expect(await grants(again)).not.toContain('svc.files.read');
     await again.control('/grant', { scope: 'svc.room.context' });
     expect(await again.stop()).toBe(0);
     const last = await run(dir, ['.', '--port', '0', '--state', 'state.json']);
     const after = await grants(last);
     expect(after).toContain('svc.room.context');
-    expect(after).not.toContain('svc.notifications');
+    expect(after).not.toContain('svc.files.read');
     expect(await last.stop()).toBe(0);
   });
 });

@@ -130,7 +130,7 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     // dev runs the package; publish uploads new versions to its store.
     const child = spawn(
       process.execPath,
-      [binPath, 'dev', 'ship-test-0.1.0.swbn', '--port', '0', '--no-mcp', '--quiet'],
+      [binPath, 'dev', 'ship-test-0.1.0.swbn', '--port', '0', '--no-mcp', '--quiet', '--backend-env', 'backend.env'],
       {
         cwd: dir,
         env: { ...process.env, SVC_STATE_DIR: join(dir, 'home') },
@@ -145,6 +145,8 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     const url = new URL(out.trim()).origin;
     const appUrl = /package at (\S+);/.exec(err)![1]!;
     expect(await (await fetch(appUrl)).text()).toContain('v1');
+    const servedVersion = () => /^SVC_APP_VERSION=(.*)$/m.exec(readFileSync(join(dir, 'backend.env'), 'utf8'))?.[1];
+    expect(servedVersion()).toBe('0.1.0');
     const same = svc(['publish', 'ship-test-0.1.0.swbn', '--to', url], dir);
     expect(same.code).toBe(1);
     expect(same.stderr).toContain('Version 0.1.0 is not higher than 0.1.0');
@@ -155,6 +157,8 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     expect(published.code, published.stderr).toBe(0);
     expect(published.stdout).toContain(`${id} 0.2.0`);
     expect(await (await fetch(appUrl)).text()).toContain('v2');
+    // The backend's env file names the version served now (svc trigger sends it).
+    await expect.poll(servedVersion).toBe('0.2.0');
 
     // Rotate: one release signed by the old and the new key moves the id to the new key.
     expect(svc(['keygen', '--out', 'new.pem'], dir).code).toBe(0);

@@ -17,7 +17,7 @@ const SECRET = 'whsec_trigger_test_4f1d2c';
 const dir = mkdtempSync(join(tmpdir(), 'svc-trigger-'));
 writeFileSync(
   join(dir, 'backend.env'),
-  `SVC_API_BASE=http://127.0.0.1:1/v1\nSVC_MINI_APP_ID=com.example.trigger\nSVC_SIGNING_SECRET=${SECRET}\n`,
+  `SVC_API_BASE=http://127.0.0.1:1/v1\nSVC_MINI_APP_ID=com.example.trigger\nSVC_APP_VERSION=2.3.4\nSVC_SIGNING_SECRET=${SECRET}\n`,
 );
 writeFileSync(join(dir, 'secret.txt'), `${SECRET}\n`);
 writeFileSync(join(dir, 'wrong.txt'), 'whsec_not_this_one\n');
@@ -132,6 +132,19 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     // A fresh occurred_at, not the example's.
     expect(Date.now() - Date.parse(event.occurred_at)).toBeLessThan(60_000);
     expect(run.stdout + run.stderr).not.toContain(SECRET);
+  });
+
+  it("names the version of the backend's env file in the events that carry one, unless --set says another", async () => {
+    for (const event of ['installation.created', 'app.revoked'] as const) {
+      const run = await trigger(event, '--to', handled, '--backend-env', 'backend.env');
+      expect(run.code, run.stderr).toBe(0);
+      expect(received.at(-1)).toMatchObject({ event, version: '2.3.4', mini_app_id: 'com.example.trigger' });
+    }
+    const set = await trigger('app.revoked', '--to', handled, '--backend-env', 'backend.env', '--set', 'version=3.0.0');
+    expect(set.code, set.stderr).toBe(0);
+    expect(received.at(-1)).toMatchObject({ version: '3.0.0' });
+    expect((await trigger('scope.granted', '--to', handled, '--backend-env', 'backend.env')).code).toBe(0);
+    expect(received.at(-1)).not.toHaveProperty('version');
   });
 
   it('sends every event with --secret-file', async () => {

@@ -47,7 +47,7 @@ describe("the page's channel", () => {
     const first = await page.next(() => true);
     expect(first.event).toBe('state');
     expect((first.data as { state: { revision?: number } }).state).toEqual(JSON.parse(JSON.stringify(platform.state)));
-    await platform.grant('notifications');
+    await platform.grant('svc.files.read');
     const patch = await page.next((m) => m.event === 'patch');
     expect((patch.data as { revision: number }).revision).toBe(platform.state.revision);
     page.socket.close();
@@ -57,7 +57,7 @@ describe("the page's channel", () => {
     const had = platform.state.revision ?? 0;
     const page = open(platform.origin, `?token=${token}&revision=${had}`);
     expect(await page.opened).toBe(101);
-    await platform.grant('room.context');
+    await platform.grant('svc.room.context');
     // The first message is the change's patch: the state the page had was not sent again.
     const firstMessage = await page.next(() => true);
     expect(firstMessage.event).toBe('patch');

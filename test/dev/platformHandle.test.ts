@@ -44,8 +44,8 @@ describe('the platform handle', () => {
   });
 
   it('acts as the person and the administrator, each with its signed webhook', async () => {
-    await p.grant('svc.notifications');
-    await p.revoke('svc.notifications');
+    await p.grant('svc.files.read');
+    await p.revoke('svc.files.read');
     await p.uninstall(undefined, 'admin');
     await p.install();
     await delivered(4);
@@ -60,7 +60,24 @@ describe('the platform handle', () => {
     await delivered(5);
     expect(received.at(-1)).toMatchObject({ event: 'user.deprovisioned', app_user_id: 'au-bob' });
     await expect(p.appToken({ userId: 'bob' })).rejects.toThrow(/left the tenant/);
-    await expect(p.grant('svc.notifications', 'nobody')).rejects.toThrow(/user_id nobody is unknown/);
+    await expect(p.grant('svc.files.read', 'nobody')).rejects.toThrow(/user_id nobody is unknown/);
+  });
+
+  it('grants only scopes the manifest declares, and sends an event only for a change', async () => {
+    const sent = () => p.state.deliveries.map((d) => d.event);
+    const before = sent().length;
+    await expect(p.grant('notifications')).rejects.toThrow(
+      /scope notifications is not declared in manifest.json's permissions, so no person can grant it: send one of svc\.identity\.basic, /,
+    );
+    await expect(p.grant('svc.notifications')).rejects.toThrow(/not declared/);
+    await p.install(); // installed already, at this version
+    await p.uninstall();
+    await p.uninstall();
+    await p.install();
+    await p.install();
+    await p.grant('svc.files.read');
+    await p.grant('svc.files.read');
+    expect(sent().slice(before)).toEqual(['installation.deleted', 'installation.created', 'scope.granted']);
   });
 
   it('shows what the backend posted: cards per room', async () => {

@@ -17,24 +17,32 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 /**
- * Sends raw bytes in the given chunks (each written on its own), signed over their concatenation: with a
- * Content-Length, or with `chunked` as `Transfer-Encoding: chunked` (Node's http does that when no length is set),
- * as Go's http.Client sends a body it reads from a stream.
+ * Sends raw bytes in the given chunks (each written on its own), signed over their concatenation (or over
+ * `signedBody`, with `leaveOut` headers left out): with a Content-Length, or with `chunked` as
+ * `Transfer-Encoding: chunked` (Node's http does that when no length is set), as Go's http.Client sends a body it reads
+ * from a stream.
  */
 async function sendChunks(
   path: string,
   chunks: Uint8Array[],
   secret = p.signingSecret,
   method = 'POST',
-  { chunked = false } = {},
+  { chunked = false, signedBody = undefined as Uint8Array | undefined, leaveOut = [] as string[] } = {},
 ) {
   const body = Buffer.concat(chunks);
-  const headers = await signRequest({ body, secret, miniAppId: APP });
+  const signed = await signRequest({ body: signedBody ?? body, secret, miniAppId: APP });
+  const headers = Object.fromEntries(Object.entries(signed).filter(([name]) => !leaveOut.includes(name.toLowerCase())));
   const url = new URL(path, p.origin);
   return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method, headers: chunked ? headers : { ...headers, 'content-length': String(body.length) } },
+      {
+        method,
+        // Said outright: Node's client frames a GET's body in chunks only when told to.
+        headers: chunked
+          ? { ...headers, 'transfer-encoding': 'chunked' }
+          : { ...headers, 'content-length': String(body.length) },
+      },
       async (res) => {
         const parts: Buffer[] = [];
         for await (const part of res) parts.push(part as Buffer);
@@ -171,6 +179,21 @@ describe('the bytes received', () => {
     // A wrong signature over a chunked body is refused as over any other.
     const forged = await sendChunks('/v1/rooms/general/cards', chunks, 'not-the-secret', 'POST', { chunked: true });
     expect(forged.status).toBe(401);
+  });
+
+  it('checks the signature of a GET over the bytes it carries too, and asks for a missing X-Svc-Mini-App', async () => {
+    const path = `/v1/apps/${APP}/installations/au-alice`;
+    const body = Buffer.from('{"why":"a GET that carries a body"}');
+    expect((await sendChunks(path, [body], p.signingSecret, 'GET')).status).toBe(200);
+    expect((await sendChunks(path, [body], p.signingSecret, 'GET', { chunked: true })).status).toBe(200);
+    // Signed over no body but sent with one: the bytes received are not the bytes signed.
+    const unsigned = await sendChunks(path, [body], p.signingSecret, 'GET', { signedBody: new Uint8Array() });
+    expect(unsigned.status).toBe(401);
+    const anonymous = await sendChunks(path, [], p.signingSecret, 'GET', { leaveOut: ['x-svc-mini-app'] });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.detail).toBe(
+      "the X-Svc-Mini-App header is missing: send this mini app's id in it with every signed request.",
+    );
   });
 
   it("gives a request of another method, its body's length unknown, its route's answer", async () => {

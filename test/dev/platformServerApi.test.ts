@@ -139,6 +139,23 @@ describe('the server API emulator', () => {
     );
   });
 
+  it('bounds an id in the path as in a body: 400 naming it, counted in characters (an emoji is one)', async () => {
+    const card = { mini_app_id: APP, app_user_id: 'au1', card: { title: 'T', body: '' } };
+    const room = await call('POST', `/v1/rooms/${'r'.repeat(257)}/cards`, card);
+    expect(room.status).toBe(400);
+    expect(room.body.detail).toBe('room_id has 257 characters: send at most 256.');
+    const fox = (n: number) => encodeURIComponent('🦊'.repeat(n));
+    const user = await call('GET', `/v1/apps/${APP}/installations/${fox(257)}`);
+    expect(user.body.detail).toBe('app_user_id has 257 characters: send at most 256.');
+    // 256 emoji are within the bound (512 UTF-16 units): an unknown person, not a malformed request.
+    expect((await call('GET', `/v1/apps/${APP}/installations/${fox(256)}`)).status).toBe(404);
+    const title = await call('POST', '/v1/rooms/plain/cards', { ...card, card: { title: '🦊'.repeat(257), body: '' } });
+    expect(title.body.detail).toBe('card.title has 257 characters: send at most 256.');
+    expect(
+      (await call('POST', '/v1/rooms/plain/cards', { ...card, card: { title: '🦊'.repeat(256), body: '' } })).status,
+    ).toBe(201);
+  });
+
   it('names the field, its index and its bound in a 400', async () => {
     const card = { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Vote', deep_link: '/p/1' }, { label: '' }] };
     const refused = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card });

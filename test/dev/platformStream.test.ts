@@ -37,9 +37,9 @@ describe('the event stream', () => {
     expect(first.event).toBe('state');
     let state = JSON.parse(first.data).state;
     // Each change's patch carries what it wrote, never the rest of the state.
-    await platform.grant('notifications');
-    await platform.grant('room.context');
-    await platform.revoke('notifications');
+    await platform.grant('svc.files.read');
+    await platform.grant('svc.room.context');
+    await platform.revoke('svc.files.read');
     const sizes: number[] = [];
     while ((state.revision ?? 0) < (await (await fetch(`${url.origin}/__svc/state`, { headers })).json()).revision) {
       const next = (await stream.next()).value!;

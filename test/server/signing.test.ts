@@ -132,6 +132,14 @@ describe('signRequest and verifySignature', () => {
     expect(
       (await failure(verifySignature({ body, headers: signed }, { secrets: [secret], now, miniAppId: 'b' }))).reason,
     ).toBe('wrong-mini-app');
+    const { 'X-Svc-Mini-App': _app, ...anonymous } = signed;
+    const noApp = await failure(
+      verifySignature({ body, headers: anonymous }, { secrets: [secret], now, miniAppId: 'a' }),
+    );
+    expect([noApp.reason, noApp.message]).toEqual([
+      'missing-header',
+      "the X-Svc-Mini-App header is missing: send this mini app's id in it with every signed request.",
+    ]);
   });
 
   it('never puts a secret or a signature in an error message', async () => {

@@ -5,6 +5,8 @@ import type { ControlRoute, ControlRoutes, DevState, DevUser, StateRoute } from 
 import type { WebhookEventName } from '../../server/events';
 import { WEBHOOK_SCHEMAS } from '../../server/webhookSchemas';
 import { initialState } from './initialState';
+import type { Manifest } from '../../manifest';
+import { manifestFacts } from '../../manifest/manifestFacts';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
 import { rotateSecrets, type SigningSecrets } from './signingSecrets';
@@ -22,6 +24,8 @@ export interface ControlContext {
    * when it cut short the overlap of the rotation before (the secret two generations back stopped verifying).
    */
   rotated?(endedOverlap: boolean): void | Promise<void>;
+  /** The manifest served now, whose `permissions` are the scopes a person can grant; none without a manifest. */
+  manifest?(): Manifest | undefined;
 }
 
 /** What a route's action returns: its answer, or nothing when it changed the state (the answer is then the state). */
@@ -69,6 +73,13 @@ function actionHelpers(ctx: ControlContext) {
   };
   const setScope = (userId: string, scope: string, on: boolean) => {
     if (!scope) throw new Error('scope is missing: send a manifest scope name such as svc.notifications.');
+    // A person is only ever asked for what the manifest declares (a revoke of anything granted stays possible).
+    const manifest = ctx.manifest?.();
+    const declared = manifest && [...manifestFacts(manifest).manifestScopes];
+    if (on && declared && !declared.includes(scope))
+      throw new Error(
+        `scope ${scope} is not declared in manifest.json's permissions, so no person can grant it: send one of ${declared.join(', ') || '(none: the manifest declares no permissions)'}, or declare it first.`,
+      );
     let grant = state.grants.find((g) => g.user_id === userId);
     if (!grant) {
       grant = { user_id: userId, mini_app_id: ctx.miniAppId, scopes: [] };
@@ -95,6 +106,9 @@ function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: R
     }),
     'POST /__svc/install': (b) => {
       const user = userOf(b.user_id);
+      // An event tells of a change: installing what is installed (this version) changes nothing and sends none.
+      const now = state.installations.find((i) => i.user_id === user.id);
+      if (now?.installed && now.version === state.version) return;
       state.installations = state.installations.filter((i) => i.user_id !== user.id);
       state.installations.push({
         user_id: user.id,
@@ -107,7 +121,9 @@ function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: R
     },
     'POST /__svc/uninstall': (b) => {
       const user = userOf(b.user_id);
-      for (const i of state.installations) if (i.user_id === user.id) i.installed = false;
+      const installed = state.installations.filter((i) => i.user_id === user.id && i.installed);
+      if (!installed.length) return;
+      for (const i of installed) i.installed = false;
       emit('installation.deleted', {
         app_user_id: user.app_user_id,
         removed_by: b.removed_by === 'admin' ? 'admin' : 'user',

@@ -45,16 +45,24 @@ export function createGuards(options: GuardOptions) {
       limitBody({
         maxSize: bytes,
         onError: (c) => {
-          const length = Number(c.req.header('content-length'));
-          const size = Number.isFinite(length) && length > bytes ? String(length) : `over ${bytes}`;
-          throw new ProblemError(
-            'payload-too-large',
-            detail ??
-              `The body has ${size} bytes, more than the ${bytes} this endpoint accepts: send a smaller body (limits in docs/dev.md).`,
-          );
+          throw bodyTooLarge(bytes, c.req.header('content-length'), detail);
         },
       }),
   };
+}
+
+/**
+ * The 413 of a body over `bytes`, naming its length when it declared one (`Content-Length`), or `detail`.
+ * @internal
+ */
+export function bodyTooLarge(bytes: number, contentLength: string | undefined, detail?: string): ProblemError {
+  const length = Number(contentLength);
+  const size = Number.isFinite(length) && length > bytes ? String(length) : `over ${bytes}`;
+  return new ProblemError(
+    'payload-too-large',
+    detail ??
+      `The body has ${size} bytes, more than the ${bytes} this endpoint accepts: send a smaller body (limits in docs/dev.md).`,
+  );
 }
 
 /** The guards of one platform. @internal */

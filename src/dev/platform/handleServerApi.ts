@@ -179,7 +179,7 @@ function postingAnswers({ ctx, state, problem, userByAppId, parse, checkApp, unk
       if (!room)
         return problem(
           'not-found',
-          `room ${room_id.slice(0, LIMITS.id)} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
+          `room ${room_id} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
         );
       if (!userByAppId(app_user_id)) return unknownUser(app_user_id);
       if (room.is_encrypted)
@@ -210,7 +210,7 @@ function postingAnswers({ ctx, state, problem, userByAppId, parse, checkApp, unk
       const bad = checkApp(mini_app_id);
       if (bad) return bad;
       const user = userByAppId(app_user_id);
-      if (!user) return unknownUser(app_user_id.slice(0, LIMITS.id));
+      if (!user) return unknownUser(app_user_id);
       const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
       if (!grant?.scopes.includes(ctx.notificationsScope))
         return problem(
@@ -241,10 +241,10 @@ function readingAnswers({ ctx, state, problem, userByAppId, parse, unknownUser }
       if (mini_app_id !== state.mini_app_id)
         return problem(
           'not-found',
-          `mini app ${mini_app_id.slice(0, LIMITS.id)} is not the one this platform runs: ask for ${state.mini_app_id}.`,
+          `mini app ${mini_app_id} is not the one this platform runs: ask for ${state.mini_app_id}.`,
         );
       const user = userByAppId(app_user_id);
-      if (!user) return unknownUser(app_user_id.slice(0, LIMITS.id));
+      if (!user) return unknownUser(app_user_id);
       const inst = state.installations.find((i) => i.user_id === user.id && i.mini_app_id === state.mini_app_id);
       const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
       return json(200, {
@@ -319,6 +319,10 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
   });
   const hit = atPath.find(({ endpoint }) => endpoint.method === request.method);
   if (hit) {
+    // An id in the path has the bound an id in a body has (the contract's maxLength, in code points).
+    for (const [name, value] of Object.entries(hit.params))
+      if ([...value].length > LIMITS.id)
+        return problem('invalid-request', `${name} has ${[...value].length} characters: send at most ${LIMITS.id}.`);
     // Each endpoint's answer, by its operationId in the contract.
     const helpers = answerHelpers(ctx, read.body, problem);
     const answers = { ...postingAnswers(helpers), ...readingAnswers(helpers) };

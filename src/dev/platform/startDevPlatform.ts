@@ -12,6 +12,7 @@ import type { DevConfig, DevState } from '../devContract';
 import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
+import { answerOtherUpgrades } from './answerOtherUpgrades';
 import { authorizeExchange } from './authorizeExchange';
 import { type Changes, createChanges } from './createChanges';
 import { createControlApp } from './createControlApp';
@@ -138,6 +139,7 @@ async function listen(port: number | undefined, file: StateFile | undefined, pag
     overrideGlobalObjects: false,
     websocket: { server: pages.server },
   }) as Server;
+  answerOtherUpgrades(server);
   try {
     await new Promise<void>((ok, fail) => server.once('error', fail).listen(port ?? 0, '127.0.0.1', ok));
   } catch (error) {
@@ -537,7 +539,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     { state, changed, origin, controlToken, publishToken },
     { served, app, mcp, tell },
   );
-  const actions = platformActions({ state, miniAppId, idp, webhooks, secrets }, changes, notice);
+  const actions = platformActions(
+    { state, miniAppId, idp, webhooks, secrets, manifest: () => served.current?.manifest ?? app?.manifest },
+    changes,
+    notice,
+  );
   const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
