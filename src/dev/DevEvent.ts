@@ -18,6 +18,8 @@ export type DevEvent =
       duration_ms: number;
       /** The delivery this one sends again, when it is a "send again". */
       resend_of?: string;
+      /** The last attempt failed too: no more are made (the delivery is `failed`). */
+      gave_up?: true;
     }
   | { type: 'server-api'; method: string; path: string; status: number; duration_ms: number }
   | { type: 'blocked'; blocked: string; advice: string }
@@ -58,7 +60,7 @@ export function formatDevEvent(event: DevEvent, now = new Date()): string {
     case 'no-hello':
       return `${time}  warning  the app at ${event.app_url} has not said hello ${event.seconds} s after its launch. The client says it with the app's first call: if the app has made one, does it load svc-sdk, and (with --app-url) carry the svc-host-origins meta tag printed above?`;
     case 'webhook':
-      return `${time}  --> webhook ${event.event} [${event.delivery_id.slice(0, 8)}] attempt ${event.attempt}: ${event.status ?? event.error} (${event.duration_ms} ms)${event.resend_of ? ` (sent again from ${event.resend_of.slice(0, 8)})` : ''}`;
+      return `${time}  --> webhook ${event.event} [${event.delivery_id.slice(0, 8)}] attempt ${event.attempt}: ${event.status ?? event.error} (${event.duration_ms} ms)${event.resend_of ? ` (sent again from ${event.resend_of.slice(0, 8)})` : ''}${event.gave_up ? `\n${time}  failed   webhook ${event.event} [${event.delivery_id.slice(0, 8)}]: no answer 2xx in ${event.attempt} attempts, so no more are made (the platform retries for 24 hours, then alerts in its developer console). Fix the backend, then press "send again" in the webhook panel.` : ''}`;
     case 'server-api':
       return `${time}  <-- ${event.method} ${event.path}: ${event.status} (${event.duration_ms} ms)`;
     case 'blocked':

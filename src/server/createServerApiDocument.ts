@@ -42,7 +42,23 @@ const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5
 /** A JSON Schema of zod's, as an OpenAPI component: no `$schema` or `$id` of its own inside the document. */
 function component(schema: Json): Json {
   const { $schema: _schema, $id: _id, ...rest } = schema;
-  return rest;
+  return open(rest);
+}
+
+/**
+ * The schema with every object left open (`additionalProperties: false` taken out). The zod schemas of answers and
+ * events are closed, so the project's conformance tests catch a field `svc dev` sends that the contract does not
+ * state; a published closed object would tell a receiver in any language to refuse the fields a newer platform adds,
+ * where the contract says to ignore them.
+ */
+function open(schema: unknown): Json {
+  if (Array.isArray(schema)) return schema.map(open) as unknown as Json;
+  if (!schema || typeof schema !== 'object') return schema as Json;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === 'additionalProperties' && value === false))
+      .map(([key, value]) => [key, open(value)]),
+  );
 }
 
 /** The schemas of the contract by name, with references between them as `#/components/schemas/<name>`. */
@@ -52,7 +68,7 @@ function componentSchemas(): Record<string, Json> {
   for (const event of WEBHOOK_EVENTS) registry.add(WEBHOOK_SCHEMAS[event].schema, { id: EVENT_SCHEMA_NAMES[event] });
   const { schemas } = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
-    // Input: request bodies keep unknown fields open; answers and events are closed by their own schemas.
+    // Input: request bodies keep unknown fields open (answers and events are opened by component()).
     io: 'input',
     uri: (id) => `#/components/schemas/${id}`,
   });

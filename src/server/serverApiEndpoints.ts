@@ -39,7 +39,7 @@ const postProblems = (problems: Partial<Record<ProblemName, string>>): Partial<R
 /** The problems every endpoint answers, with when. @internal */
 export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-request':
-    'Malformed: a path segment with malformed percent-encoding, or a body that is not a JSON object encoded as UTF-8.',
+    'Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json, or a body that is not a JSON object encoded as UTF-8.',
   'invalid-signature':
     'The signature is missing, does not match, or its timestamp differs from now by more than 300 s.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor; `Retry-After` says when to retry.',

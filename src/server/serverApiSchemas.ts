@@ -98,7 +98,10 @@ const Installation = z
     version: z
       .string()
       .regex(/^\d+\.\d+\.\d+$/)
-      .meta({ description: 'The installed version (semantic version).' }),
+      .meta({
+        description:
+          'The installed version (semantic version). When `installed` is false: the version the person last had, or the version served now if they never installed it.',
+      }),
     granted_scopes: z
       .array(z.string())
       .meta({ description: 'The manifest scopes the person granted (empty when not installed).' }),

@@ -8,7 +8,10 @@ const base = <E extends WebhookEventName>(event: E) => ({
   event: z.literal(event).meta({ description: 'The event name.' }),
   occurred_at: z.iso.datetime().meta({ description: 'When it happened: ISO 8601, UTC.' }),
   mini_app_id: z.string().min(1).meta({ description: "The mini app's id: its manifest `id`." }),
-  tenant_id: z.string().min(1).meta({ description: 'The tenant of the person (of the mini app, for app.revoked).' }),
+  tenant_id: z.string().min(1).meta({
+    description:
+      'The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version.',
+  }),
 });
 const appUserId = z.string().min(1).meta({ description: "The person's app user id (the `sub` of their token)." });
 const scope = z.string().min(1).meta({ description: 'The manifest scope, such as `svc.notifications`.' });
@@ -37,8 +40,8 @@ const scopeEvent = <E extends 'scope.granted' | 'scope.revoked'>(event: E, summa
 /**
  * The six webhook events as zod schemas, each with when it is sent and an example payload: the published contract
  * (`schema/server-api.openapi.json`'s `webhooks`) is generated from them, `svc trigger` and the webhook panel's
- * "send a test event" send their examples. Payloads are closed, so a conformance test catches a field the contract
- * does not state; a receiver should still ignore fields it does not know.
+ * "send a test event" send their examples. Payloads are closed here, so a conformance test catches a field the
+ * contract does not state; the published document leaves them open, as a receiver ignores fields it does not know.
  * @internal
  */
 export const WEBHOOK_SCHEMAS: { [E in WebhookEventName]: WebhookSchema<E> } = {

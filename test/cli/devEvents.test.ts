@@ -86,6 +86,31 @@ describe('svc dev on the terminal', () => {
     expect(await quiet.stop()).toBe(0);
   });
 
+  it('says on its own line when a delivery failed for good, and what to do', async () => {
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(503).end());
+    });
+    const hookPort = await listen(hook);
+    const dir = await writeAppDir();
+    const dev = await run(dir, [
+      '.',
+      '--port',
+      '0',
+      '--retry-scale',
+      '0.001',
+      '--webhooks',
+      `http://127.0.0.1:${hookPort}/hooks`,
+    ]);
+    await dev.control('/grant', { scope: 'svc.files.read' });
+    await until(() => dev.out.stderr.includes('failed   webhook'));
+    expect(dev.out.stderr.match(/--> webhook scope\.granted \[\w+\] attempt \d: 503/g)).toHaveLength(6);
+    expect(dev.out.stderr).toMatch(
+      /failed {3}webhook scope\.granted \[\w{8}\]: no answer 2xx in 6 attempts, so no more are made .*press "send again" in the webhook panel\./,
+    );
+    expect(await dev.stop()).toBe(0);
+  });
+
   it('after a restart with --state, only new webhook attempts are printed, never an old delivery as new', async () => {
     const hook = createServer((req, res) => {
       req.resume();

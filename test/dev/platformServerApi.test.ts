@@ -156,6 +156,22 @@ describe('the server API emulator', () => {
     ).toBe(201);
   });
 
+  it('takes a POST only as application/json, as the platform requires of every signed request with a body', async () => {
+    const body = JSON.stringify({ mini_app_id: APP, app_user_id: 'au1', card: { title: 'T', body: '' } });
+    const post = async (type: string) => {
+      const { 'Content-Type': _, ...signed } = await signRequest({ body, secret: secrets[0]!, miniAppId: APP });
+      const headers = { ...signed, 'content-type': type };
+      const response = await fetch(`${base}/v1/rooms/plain/cards`, { method: 'POST', headers, body });
+      return { status: response.status, detail: ((await response.json()) as { detail?: string }).detail };
+    };
+    expect(await post('text/plain')).toEqual({
+      status: 400,
+      detail: 'The Content-Type header is "text/plain": send the JSON body with Content-Type: application/json.',
+    });
+    expect((await post('application/x-www-form-urlencoded')).status).toBe(400);
+    expect((await post('Application/JSON; charset=utf-8')).status).toBe(201);
+  });
+
   it('names the field, its index and its bound in a 400', async () => {
     const card = { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Vote', deep_link: '/p/1' }, { label: '' }] };
     const refused = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card });

@@ -12,12 +12,37 @@ export const contract: Json = JSON.parse(
   readFileSync(join(import.meta.dirname, '../../schema/server-api.openapi.json'), 'utf8'),
 );
 
+/**
+ * The contract's components, with what `svc dev` sends closed: the published document leaves answers, events and
+ * problem details open (a receiver ignores fields it does not know), and these checks refuse a field `svc dev` sends
+ * that the contract does not state. Request bodies stay open, as the platform reads them.
+ */
+const closedComponents: Json = {
+  ...contract.components,
+  schemas: Object.fromEntries(
+    Object.entries(contract.components.schemas as Json).map(([name, schema]) => [
+      name,
+      name.endsWith('Request') ? schema : close(schema),
+    ]),
+  ),
+};
+
+/** The schema with each object that lists its properties closed to others. */
+function close(schema: unknown): any {
+  if (Array.isArray(schema)) return schema.map(close);
+  if (!schema || typeof schema !== 'object') return schema;
+  const closed = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, close(value)]));
+  return 'properties' in closed && !('additionalProperties' in closed)
+    ? { ...closed, additionalProperties: false }
+    : closed;
+}
+
 const validators = new Map<object, Validator>();
 /** The issues of `value` against `schema` (a part of the contract), as sentences. */
 function check(schema: object, value: unknown): string[] {
   let validator = validators.get(schema);
   if (!validator) {
-    validator = new Validator({ ...schema, components: contract.components } as never, '2020-12', false);
+    validator = new Validator({ ...schema, components: closedComponents } as never, '2020-12', false);
     validators.set(schema, validator);
   }
   const result = validator.validate(value);

@@ -94,6 +94,22 @@ describe('schema/server-api.openapi.json', () => {
       expect(checkWebhook(headers, body)).toEqual([]);
       // A payload without a field the contract requires is caught.
       expect(checkWebhook(headers, JSON.stringify({ ...example!.value!, tenant_id: undefined }))).not.toEqual([]);
+      // One with a field it does not state is caught by the project's checks, which close what svc dev sends.
+      expect(checkWebhook(headers, JSON.stringify({ ...example!.value!, new_field: 1 }))).toContain(
+        `webhook ${event} #: Property "new_field" does not match additional properties schema.`,
+      );
     }
+  });
+
+  test('leaves answers, events and problem details open: a receiver ignores the fields a newer platform adds', () => {
+    const closed: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (!value || typeof value !== 'object') return;
+      if ((value as { additionalProperties?: unknown }).additionalProperties === false) closed.push(at);
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${at}/${key}`);
+    };
+    walk(contract, '#');
+    expect(closed).toEqual([]);
+    expect(contract.webhooks['scope.granted'].post.description).toContain('Ignore fields you do not know.');
   });
 });

@@ -266,7 +266,7 @@ export interface components {
         Installation: {
             /** @description Whether the person has the mini app installed. */
             installed: boolean;
-            /** @description The installed version (semantic version). */
+            /** @description The installed version (semantic version). When `installed` is false: the version the person last had, or the version served now if they never installed it. */
             version: string;
             /** @description The manifest scopes the person granted (empty when not installed). */
             granted_scopes: string[];
@@ -333,7 +333,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person (of the mini app, for app.revoked). */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -354,7 +354,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person (of the mini app, for app.revoked). */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -378,7 +378,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person (of the mini app, for app.revoked). */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -399,7 +399,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person (of the mini app, for app.revoked). */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -420,7 +420,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person (of the mini app, for app.revoked). */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -439,7 +439,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person (of the mini app, for app.revoked). */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
             tenant_id: string;
             /** @description The revoked version. */
             version: string;
@@ -820,7 +820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, or a body that is not a JSON object encoded as UTF-8. */
+            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json, or a body that is not a JSON object encoded as UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -45,6 +45,7 @@ export function createChanges(options: ChangesOptions) {
           duration_ms: a.duration_ms,
           ...(a.status === undefined ? { error: a.error } : { status: a.status }),
           ...(d.resend_of ? { resend_of: d.resend_of } : {}),
+          ...(d.state === 'failed' && told + i + 1 === d.attempts.length ? { gave_up: true as const } : {}),
         });
       });
       toldAttempts.set(d.id, d.attempts.length);

@@ -119,6 +119,15 @@ async function admit(request: ApiRequest, ctx: ServerApiContext, problem: Proble
 /** A POST's body as a JSON object (`{}` for other methods), or the problem that says what is wrong with it. */
 function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<string, unknown> } | { refused: ApiAnswer } {
   if (request.method !== 'POST') return { body: {} };
+  // The platform's rule for every signed request with a body; a backend that leaves it out would fail there only.
+  const type = String(request.headers['content-type'] ?? '');
+  if (type.split(';')[0]!.trim().toLowerCase() !== 'application/json')
+    return {
+      refused: problem(
+        'invalid-request',
+        `The Content-Type header is ${type ? `"${type.slice(0, 100)}"` : 'missing'}: send the JSON body with Content-Type: application/json.`,
+      ),
+    };
   const read = parseJsonObject(request.body);
   if (!('fault' in read)) return { body: read.value };
   return {
