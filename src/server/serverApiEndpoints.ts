@@ -65,7 +65,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     operationId: 'postCard',
     summary: 'Post a card into a room',
     description:
-      "Posts a card into a room the mini app was opened in. An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.",
+      "Posts a card into a room the mini app was opened in, for a person in that room (a room they are not in answers 404 `not-found`). An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.",
     params: { room_id: 'The room.' },
     request: 'PostCardRequest',
     success: { status: 201, schema: 'PostCardResponse', description: 'Posted.' },

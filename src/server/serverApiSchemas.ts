@@ -24,7 +24,7 @@ const CardAction = z
       deep_link: text(
         L.deepLink,
         'a route inside the app',
-        'A route inside the mini app, opened when the button is pressed.',
+        'A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow). Anything else (a URL, an undeclared route) is 400, as no person could open it.',
       ),
     },
     { error: 'must be {label, deep_link}: fix or omit it.' },
@@ -82,7 +82,11 @@ const NotificationRequest = z
     mini_app_id: miniAppId,
     title: text(L.notificationTitle, 'the notification title', 'Notification title.'),
     body: text(L.notificationBody, 'the notification text', 'Notification text.'),
-    deep_link: text(L.deepLink, 'a route inside the app', 'A route inside the mini app, opened from the notification.'),
+    deep_link: text(
+      L.deepLink,
+      'a route inside the app',
+      "A route inside the mini app, opened from the notification: a path that matches one of the manifest `routes`, as a card action's `deep_link`.",
+    ),
   })
   .meta({ description: 'Notifies one person; needs the `notifications` scope granted by that person.' });
 

@@ -156,6 +156,46 @@ describe('the server API emulator', () => {
     ).toBe(201);
   });
 
+  it('posts a card only for a person in the room, and deep links only to routes the manifest declares', async () => {
+    state.users.push({ id: 'u2', app_user_id: 'au2', display_name: 'Zed', tenant_id: 't1' });
+    ctx.routes = () => [{ path: '/' }, { path: '/poll/:id' }];
+    try {
+      const card = (app_user_id: string, deep_link = '/poll/7') => ({
+        mini_app_id: APP,
+        app_user_id,
+        card: { title: 'T', body: '', actions: [{ label: 'Open', deep_link }] },
+      });
+      const outsider = await call('POST', '/v1/rooms/plain/cards', card('au2'));
+      expect([outsider.status, outsider.body.detail]).toEqual([
+        404,
+        'room plain is not one au2 is in: post into a room the person opened the app in.',
+      ]);
+      expect((await call('POST', '/v1/rooms/plain/cards', card('au1'))).status).toBe(201);
+      for (const link of ['https://evil.example', '//evil.example/poll', '/polls/42', '/poll/%E0']) {
+        const refused = await call('POST', '/v1/rooms/plain/cards', card('au1', link));
+        expect([link, refused.status, refused.body.detail]).toEqual([
+          link,
+          400,
+          `card.actions[0].deep_link ${link} is not a route manifest.json declares, so no person could open it: send a path that matches one of /, /poll/:id.`,
+        ]);
+      }
+      state.grants[0]!.scopes = ['svc.notifications'];
+      const note = { mini_app_id: APP, title: 'T', body: 'B', deep_link: 'https://evil.example' };
+      const notified = await call('POST', '/v1/users/au1/notifications', note);
+      expect([notified.status, notified.body.detail]).toEqual([
+        400,
+        'deep_link https://evil.example is not a route manifest.json declares, so no person could open it: send a path that matches one of /, /poll/:id.',
+      ]);
+      expect(
+        (await call('POST', '/v1/users/au1/notifications', { ...note, deep_link: '/poll/7?tab=results' })).status,
+      ).toBe(201);
+    } finally {
+      state.users.pop();
+      state.grants[0]!.scopes = [];
+      delete ctx.routes;
+    }
+  });
+
   it('takes a POST only as application/json, as the platform requires of every signed request with a body', async () => {
     const body = JSON.stringify({ mini_app_id: APP, app_user_id: 'au1', card: { title: 'T', body: '' } });
     const post = async (type: string) => {

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Post a card into a room
-         * @description Posts a card into a room the mini app was opened in. An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.
+         * @description Posts a card into a room the mini app was opened in, for a person in that room (a room they are not in answers 404 `not-found`). An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.
          */
         post: operations["postCard"];
         delete?: never;
@@ -221,7 +221,7 @@ export interface components {
         CardAction: {
             /** @description Button text. */
             label: string;
-            /** @description A route inside the mini app, opened when the button is pressed. */
+            /** @description A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow). Anything else (a URL, an undeclared route) is 400, as no person could open it. */
             deep_link: string;
         };
         /** @description A rich message card. */
@@ -254,7 +254,7 @@ export interface components {
             title: string;
             /** @description Notification text. */
             body: string;
-            /** @description A route inside the mini app, opened from the notification. */
+            /** @description A route inside the mini app, opened from the notification: a path that matches one of the manifest `routes`, as a card action's `deep_link`. */
             deep_link: string;
         };
         /** @description The notification was accepted. */

@@ -16,7 +16,7 @@ import { uiAnswers } from './answers';
 import { type AgentPanelModel, createAgentPanel } from './createAgentPanel';
 import { type CallLogModel, createCallLog } from './createCallLog';
 import { createStateStore, isNewer, type StateStore } from './createStateStore';
-import { matchRoute } from './matchRoute';
+import { matchRoute } from '../matchRoute';
 import { mcpCalls } from './mcpCalls';
 import type { BodyOf, ButtonRoute, Launch, Messenger, OpenApp, SettingsActions, Tab } from './Messenger';
 import { settingsActions } from './settingsActions';

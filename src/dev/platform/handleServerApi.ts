@@ -7,6 +7,7 @@ import { SERVER_API_ENDPOINTS } from '../../server/serverApiEndpoints';
 import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
 import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
+import { matchRoute } from '../matchRoute';
 import { LIMITS } from '../limits';
 import { parseJsonObject } from './parseJsonObject';
 
@@ -44,6 +45,8 @@ export interface ServerApiContext {
   notificationsScope: string;
   /** Called after a change, so the platform saves and streams it; resolves once the change is durable. */
   changed(): void | Promise<void>;
+  /** The routes the served manifest declares, which a deep link must match; none without a manifest. */
+  routes?(): readonly { path: string }[] | undefined;
 }
 
 /**
@@ -169,14 +172,35 @@ function answerHelpers(ctx: ServerApiContext, body: Record<string, unknown>, pro
       `app_user_id ${id} is unknown or left the tenant: use the sub of the person's token (known now: ${appUsers()}).`,
     );
 
-  return { ctx, state, problem, userByAppId, parse, checkApp, unknownUser };
+  // A deep link a person could not open (a URL, or a route the manifest does not declare) is refused when posted,
+  // not when someone presses it.
+  const checkLink = (field: string, link: string): ApiAnswer | undefined => {
+    const routes = ctx.routes?.();
+    if (!routes || (link.startsWith('/') && !link.startsWith('//') && opensRoute(routes, link))) return undefined;
+    return problem(
+      'invalid-request',
+      `${field} ${link.slice(0, 100)} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => r.path).join(', ')}.`,
+    );
+  };
+
+  return { ctx, state, problem, userByAppId, parse, checkApp, unknownUser, checkLink };
+}
+
+/** Whether `link` opens one of `routes` (a malformed percent-encoding opens none). */
+function opensRoute(routes: readonly { path: string }[], link: string): boolean {
+  try {
+    return matchRoute([...routes], link) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The helpers of one request. */
 type Helpers = ReturnType<typeof answerHelpers>;
 
 /** The endpoints that post into the messenger: a card into a room, a notification to a person. */
-function postingAnswers({ ctx, state, problem, userByAppId, parse, checkApp, unknownUser }: Helpers): Answers {
+function postingAnswers(helpers: Helpers): Answers {
+  const { ctx, state, problem, userByAppId, parse, checkApp, unknownUser, checkLink } = helpers;
   return {
     postCard: async ({ room_id = '' }) => {
       const parsed = parse(SERVER_API_SCHEMAS.PostCardRequest);
@@ -190,7 +214,18 @@ function postingAnswers({ ctx, state, problem, userByAppId, parse, checkApp, unk
           'not-found',
           `room ${room_id} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
         );
-      if (!userByAppId(app_user_id)) return unknownUser(app_user_id);
+      const user = userByAppId(app_user_id);
+      if (!user) return unknownUser(app_user_id);
+      // The card is for a person in the room: never posted into a room of theirs they are not in, or another tenant's.
+      if (!room.members.includes(user.id))
+        return problem(
+          'not-found',
+          `room ${room_id} is not one ${app_user_id} is in: post into a room the person opened the app in.`,
+        );
+      for (const [i, action] of (card.actions ?? []).entries()) {
+        const bad = checkLink(`card.actions[${i}].deep_link`, action.deep_link);
+        if (bad) return bad;
+      }
       if (room.is_encrypted)
         return problem(
           'room-encrypted',
@@ -220,6 +255,8 @@ function postingAnswers({ ctx, state, problem, userByAppId, parse, checkApp, unk
       if (bad) return bad;
       const user = userByAppId(app_user_id);
       if (!user) return unknownUser(app_user_id);
+      const badLink = checkLink('deep_link', deep_link);
+      if (badLink) return badLink;
       const grant = state.grants.find((g) => g.user_id === user.id && g.mini_app_id === state.mini_app_id);
       if (!grant?.scopes.includes(ctx.notificationsScope))
         return problem(

@@ -22,6 +22,8 @@ export interface ServerApiRoutesContext {
   changed(): Promise<void>;
   /** Told of each request with its answer's status and time, for the terminal. */
   tell(event: DevEvent): void;
+  /** The routes of the served manifest (deep links must match one); none without a manifest. */
+  routes(): readonly { path: string }[] | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export function serverApiRoutes(ctx: ServerApiRoutesContext) {
           notificationsScope: 'svc.notifications',
           verifyToken: async (t) => (await ctx.idp.verify(t, ctx.audience)).payload,
           changed: ctx.changed,
+          routes: ctx.routes,
         },
       );
       return c.body(JSON.stringify(answer.body), answer.status as 200, answer.headers);

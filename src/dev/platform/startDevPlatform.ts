@@ -451,6 +451,7 @@ function buildApp(parts: AppParts) {
       take: createRequestBucket(parts.options.now),
       changed,
       tell,
+      routes: () => (parts.served.current?.manifest ?? parts.app?.manifest)?.routes,
     }),
     page: pageRoutes({
       controlToken,
