@@ -131,7 +131,7 @@ describe('a failed save', () => {
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     const problem = (await refused.json()) as { detail: string };
     expect(problem.detail).toMatch(
-      /The change is applied but not saved to .*state\.jsonl \(ENOENT\).*Make the folder writable/,
+      /The change is applied but not saved to .*state\.jsonl \(ENOENT\).*Its folder .* was removed while svc dev ran: make it again, or restart with another --state; the next change saves the whole state again\./,
     );
     expect(notices.filter((n) => n.kind === 'save-failed')).toHaveLength(1);
     await mkdir(folder);

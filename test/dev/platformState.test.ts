@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,13 @@ describe('the state file', () => {
     const { settings: _, ...partial } = state;
     await writeFile(path, JSON.stringify(partial));
     await expect(openStateFile(path, 'polls')).rejects.toThrow(/settings is missing/);
+    // A folder is said to be one, in one line (it was Node's EISDIR with a stack trace), and left as it is.
+    const folder = join(dir, 'kept');
+    await mkdir(folder);
+    await expect(openStateFile(folder, 'polls')).rejects.toThrow(
+      `--state ${folder} is a folder: name a file, such as ${join(folder, '.svc-dev.json')}.`,
+    );
+    expect(await readdir(folder)).toEqual([]);
   });
 });
 

@@ -209,7 +209,11 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EISDIR')
+      throw new Error(`--state ${path} is a folder: name a file, such as ${join(path, '.svc-dev.json')}.`);
+    if (code !== 'ENOENT')
+      throw new Error(`--state ${path} cannot be read (${code}): pass a file this user can read and write.`);
   }
   let loaded: { state: DevState; secrets?: SigningSecrets } | undefined;
   if (text !== undefined) {
@@ -236,8 +240,15 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   };
   const why = (error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
+    // What to do depends on what failed: the folder gone, the disk full, or the file or its folder not writable.
+    const fix =
+      code === 'ENOENT'
+        ? `Its folder ${dirname(path)} was removed while svc dev ran: make it again, or restart with another --state`
+        : code === 'ENOSPC'
+          ? 'Free space on that disk'
+          : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
     return new Error(
-      `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. Make the folder writable (or restart with another --state); the next change saves the whole state again.`,
+      `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. ${fix}; the next change saves the whole state again.`,
     );
   };
 

@@ -1,4 +1,5 @@
-import { watch } from 'node:fs';
+import { existsSync, type FSWatcher, statSync, watch } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Manifest } from '../../manifest';
 import { type DevApp, readAppDir } from './readAppDir';
 
@@ -12,45 +13,99 @@ export interface ManifestEdits {
   fixed(): void;
 }
 
+/** How often a folder that was removed is looked for again, in ms. */
+const LOOK_AGAIN_MS = 250;
+
 /**
  * Watches an app folder's `manifest.json` (debounced) and tells `edits` of each new valid manifest. One that does
  * not validate keeps the last valid one served, and is reported (each reason once): a save mid-edit should not go
- * unnoticed. A signed package is not watched: a new version comes through the store. Returns what stops the watch.
+ * unnoticed. A folder removed and made again (`rm -rf dist` before a build writes it anew) is looked for until it is
+ * back, then watched again and read: a watch on the removed folder would never fire again. A signed package is not
+ * watched: a new version comes through the store. Returns what stops the watch.
  * @internal
  */
 export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
   if ('files' in app) return () => {};
   let debounce: NodeJS.Timeout | undefined;
+  let looking: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  let stopped = false;
   let served = JSON.stringify(app.manifest);
   let reported = '';
-  try {
-    // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
-    const watcher = watch(app.dir, (_event, name) => {
-      if (name !== 'manifest.json') return;
-      clearTimeout(debounce);
-      debounce = setTimeout(async () => {
-        const next = await readAppDir(app.dir).catch((error: Error) => error);
-        if (next instanceof Error) {
-          if (next.message !== reported) edits.invalid(next.message);
-          reported = next.message;
-          return;
-        }
-        const wasInvalid = reported !== '';
-        reported = '';
-        const text = JSON.stringify(next.manifest);
-        if (text !== served) {
-          served = text;
-          edits.changed(next.manifest);
-        } else if (wasInvalid) edits.fixed();
-      }, 100);
-    });
-    watcher.on('error', () => watcher.close());
-    return () => {
-      clearTimeout(debounce);
+  // The folder watched, by its inode (a folder made again at the same path is another one, unless the file system
+  // gave it the same number), and whether the watch saw the folder itself go.
+  let watched: number | undefined;
+  let replaced = false;
+  const folderId = () => {
+    try {
+      return statSync(app.dir).ino;
+    } catch {
+      return undefined;
+    }
+  };
+  const report = (message: string) => {
+    if (message !== reported) edits.invalid(message);
+    reported = message;
+  };
+  const check = async () => {
+    // Removed and made again between two looks: the watch is on the removed folder, so it moves to the new one.
+    if (watcher && (replaced || folderId() !== watched)) {
+      replaced = false;
       watcher.close();
-    };
-  } catch {
-    // No watch on this file system: the manifest stays the one svc dev started with.
-    return () => {};
-  }
+      if (!arm()) watcher = undefined;
+    }
+    if (!existsSync(join(app.dir, 'manifest.json'))) {
+      report(`${join(app.dir, 'manifest.json')} is not there (removed, or a build is writing the folder anew).`);
+      if (!existsSync(app.dir)) lost();
+      return;
+    }
+    const next = await readAppDir(app.dir).catch((error: Error) => error);
+    if (next instanceof Error) return report(next.message);
+    const wasInvalid = reported !== '';
+    reported = '';
+    const text = JSON.stringify(next.manifest);
+    if (text !== served) {
+      served = text;
+      edits.changed(next.manifest);
+    } else if (wasInvalid) edits.fixed();
+  };
+  const later = () => {
+    clearTimeout(debounce);
+    debounce = setTimeout(check, 100);
+  };
+  // The folder is gone: its watch is dead. Look for it again until it is back, then watch it and read it.
+  const lost = () => {
+    watcher?.close();
+    watcher = undefined;
+    if (stopped || looking) return;
+    looking = setInterval(() => {
+      if (!existsSync(app.dir)) return;
+      clearInterval(looking);
+      looking = undefined;
+      if (arm()) later();
+    }, LOOK_AGAIN_MS);
+  };
+  const arm = (): boolean => {
+    try {
+      watched = folderId();
+      // The folder, not the file: editors replace the file on save, which ends a watch on the file itself.
+      watcher = watch(app.dir, (_event, name) => {
+        // The folder's own name: it was removed or renamed, and this watch sees nothing from now on.
+        if (name === basename(app.dir)) replaced = true;
+        if (name === 'manifest.json' || replaced || !existsSync(app.dir)) later();
+      });
+      watcher.on('error', lost);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // No watch on this file system: the manifest stays the one svc dev started with.
+  if (!arm()) return () => {};
+  return () => {
+    stopped = true;
+    clearTimeout(debounce);
+    clearInterval(looking);
+    watcher?.close();
+  };
 }

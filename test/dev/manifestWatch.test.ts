@@ -1,0 +1,42 @@
+// svc dev follows manifest.json across a rebuild that removes the app's folder and writes it anew (`rm -rf dist`,
+// then the build): the watch moves to the new folder, and an edit after it is served, with the page's CSP.
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { type DevNotice, type DevPlatform, startDevPlatform } from '../../src/dev';
+import { writeAppDir } from './appDir';
+
+let platform: DevPlatform | undefined;
+afterEach(() => platform?.close());
+
+/** Sets the manifest's version in the folder's manifest.json. */
+async function setVersion(dir: string, version: string) {
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(file, JSON.stringify({ ...manifest, version }, null, 2));
+}
+
+it.each([
+  ['removed, then written anew at once', false],
+  ['removed, and written anew a second later', true],
+])('follows manifest.json when its folder is %s', async (_, pause) => {
+  const dir = await writeAppDir();
+  const build = join(tmpdir(), `svc-build-${Date.now()}-${pause}`);
+  await cp(dir, build, { recursive: true });
+  const notices: DevNotice[] = [];
+  platform = await startDevPlatform({ dir, port: 0, mcp: false, onNotice: (n) => void notices.push(n) });
+  await rm(dir, { recursive: true });
+  if (pause) {
+    await expect.poll(() => notices.at(-1)?.message ?? '').toContain('manifest.json is not there');
+    // Not the starter's advice: `svc init` would write a new app over the build.
+    expect(notices.at(-1)?.message).not.toContain('svc init');
+  }
+  await cp(build, dir, { recursive: true });
+  await setVersion(dir, '9.9.9');
+  await expect.poll(() => platform!.manifest?.version, { timeout: 5000 }).toBe('9.9.9');
+  // And the next edit too: the watch is on the new folder.
+  await setVersion(dir, '9.9.10');
+  await expect.poll(() => platform!.manifest?.version, { timeout: 5000 }).toBe('9.9.10');
+  expect(notices.map((n) => n.kind)).toContain('manifest-edited');
+});
