@@ -245,8 +245,20 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         `--backend-env ${envFile} holds settings svc dev does not write (${foreign.join(', ')}), and svc dev rewrites the whole file: pass a file of its own, such as .env.svc-dev`,
       );
     let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
+    // The version served may have changed: the env file names it. A file that cannot be written is said, and kept.
+    const versionChanged = async () => {
+      if (!platform || !envFile) return;
+      await writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) =>
+        writeLine(
+          io.stderr,
+          `svc dev: --backend-env ${envFile} could not be rewritten (${error.message}): make it writable; it is written again at the next version or secret change.`,
+        ),
+      );
+    };
     const onNotice = async (notice: DevNotice) => {
       // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
+      // An edit of the manifest may change the version served, which the env file names.
+      if (notice.kind === 'manifest-edited') await versionChanged();
       if (notice.kind === 'secret-changed' && platform && envFile) {
         await writeBackendEnv(resolve(io.cwd, envFile), platform);
         writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds both: reload your backend's settings.`);
@@ -255,10 +267,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     const seenBlocked = new Set<string>();
     const onEvent = (event: DevEvent) => {
       // A published version is the one events name from now on: the env file says so (svc trigger reads it).
-      if (event.type === 'store' && platform && envFile)
-        void writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) =>
-          writeLine(io.stderr, `svc dev: --backend-env ${envFile} could not be rewritten (${error.message}).`),
-        );
+      if (event.type === 'store') void versionChanged();
       if (values.quiet) return;
       // A page retries a blocked request as often as it likes: each one is printed once.
       if (event.type === 'blocked') {

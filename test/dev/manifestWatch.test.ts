@@ -1,5 +1,6 @@
 // svc dev follows manifest.json across a rebuild that removes the app's folder and writes it anew (`rm -rf dist`,
-// then the build): the watch moves to the new folder, and an edit after it is served, with the page's CSP.
+// then the build): the watch moves to the new folder, and an edit after it is served. An edited version is the one
+// served; an edited id is refused (another app).
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,4 +40,21 @@ it.each([
   await setVersion(dir, '9.9.10');
   await expect.poll(() => platform!.manifest?.version, { timeout: 5000 }).toBe('9.9.10');
   expect(notices.map((n) => n.kind)).toContain('manifest-edited');
+});
+
+it('serves an edited version as the one events name, and refuses an edit of the id', async () => {
+  const dir = await writeAppDir();
+  const notices: DevNotice[] = [];
+  platform = await startDevPlatform({ dir, port: 0, mcp: false, onNotice: (n) => void notices.push(n) });
+  const id = platform.manifest!.id;
+  await setVersion(dir, '2.0.0');
+  await expect.poll(() => platform!.state.version).toBe('2.0.0');
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(file, JSON.stringify({ ...manifest, id: '1111111111111111' }));
+  await expect.poll(() => notices.at(-1)?.kind).toBe('manifest-invalid');
+  expect(notices.at(-1)!.message).toContain(
+    `the id changed from ${id} to 1111111111111111, which makes it another mini app, with its own state and keys: put the id back, or restart svc dev to run the other one (with another --state).`,
+  );
+  expect(platform.manifest!.id).toBe(id);
 });

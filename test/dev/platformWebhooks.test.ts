@@ -163,4 +163,29 @@ describe('webhook delivery', () => {
     expect(delivery.attempts.map((a) => a.status)).toEqual([401, 401]);
     sender.close();
   });
+
+  it('cuts short an attempt in flight when it stops, counting none: the delivery stays pending for the next start', async () => {
+    // A backend that never answers: before, stopping waited out the 5 s budget and counted a timeout.
+    let arrived = false;
+    let ended = false;
+    const server = createServer((req) => {
+      arrived = true;
+      req.on('close', () => (ended = true));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => server.close(() => ok())));
+    const changes: DevDelivery[] = [];
+    const sender = createWebhookSender({
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+      miniAppId: 'polls',
+      secrets: () => [SECRET],
+      changed: (d) => void changes.push(d),
+    });
+    const delivery = sender.send('scope.granted', payload('scope.granted'));
+    await expect.poll(() => arrived).toBe(true);
+    sender.close();
+    await expect.poll(() => ended).toBe(true);
+    await expect.poll(() => changes.length).toBe(1);
+    expect(delivery).toMatchObject({ state: 'pending', attempts: [] });
+  });
 });

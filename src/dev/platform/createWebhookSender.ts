@@ -42,6 +42,8 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   const shown = shownUrl(url);
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let closed = false;
+  // Aborts the attempts in flight when the platform stops: Ctrl-C does not wait out a backend's 5 s.
+  const stopping = new AbortController();
 
   async function attempt(delivery: DevDelivery): Promise<void> {
     const body = JSON.stringify(delivery.payload);
@@ -56,9 +58,10 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         ...headers,
         'X-Svc-Delivery-Id': delivery.id,
       };
-      const signal = AbortSignal.timeout(timeoutMs);
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([timeout, stopping.signal]);
       const response = await postOnce(url, sent, body, signal).catch((error: unknown) => {
-        throw new Error(signal.aborted ? 'timeout' : undeliveredWhy(error, url));
+        throw new Error(timeout.aborted ? 'timeout' : undeliveredWhy(error, url));
       });
       // What the inspector shows: the headers as sent, the signature cut to its prefix (enough to tell two apart).
       delivery.headers = Object.fromEntries(
@@ -70,6 +73,12 @@ export function createWebhookSender(options: WebhookSenderOptions) {
       record.error = (error as Error).message;
     }
     record.duration_ms = Date.now() - started;
+    if (stopping.signal.aborted && record.status === undefined) {
+      // Cut short by the stop, not answered: no attempt to count. It stays pending, sent again at the next start.
+      delivery.next_attempt_at = new Date().toISOString();
+      options.changed(delivery);
+      return;
+    }
     delivery.attempts.push(record);
     const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
     if (ok) {
@@ -126,6 +135,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     /** Stops pending retries. */
     close() {
       closed = true;
+      stopping.abort();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
     },

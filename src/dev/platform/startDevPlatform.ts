@@ -247,6 +247,11 @@ function watchEdits(
     changed(next) {
       parts.mcp?.manifestEdited(next);
       app.manifest = next;
+      // The version served is the one events name and the backend's env file says.
+      if (parts.changes.state.version !== next.version) {
+        parts.changes.state.version = next.version;
+        parts.changes.changedInBackground();
+      }
       parts.pkg?.setManifest(next);
       parts.changes.broadcast('manifest', { type: 'manifest' });
       void notice('manifest-edited', 'manifest.json changed: serving it now; open pages reload with it.');

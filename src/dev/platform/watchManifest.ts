@@ -61,6 +61,11 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
     }
     const next = await readAppDir(app.dir).catch((error: Error) => error);
     if (next instanceof Error) return report(next.message);
+    // Another id is another mini app (its own state, keys and tokens): not something to switch to mid-run.
+    if (next.manifest.id !== app.manifest.id)
+      return report(
+        `${join(app.dir, 'manifest.json')}: the id changed from ${app.manifest.id} to ${next.manifest.id}, which makes it another mini app, with its own state and keys: put the id back, or restart svc dev to run the other one (with another --state).`,
+      );
     const wasInvalid = reported !== '';
     reported = '';
     const text = JSON.stringify(next.manifest);
