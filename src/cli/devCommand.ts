@@ -18,6 +18,7 @@ import { defineCommand } from './defineCommand';
 import { envFileLines } from './envFileLines';
 import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
+import { httpUrl } from '../dev/httpUrl';
 
 /** Options only a test passes: how the command learns to stop (default {@link STOP_SIGNALS}). */
 export interface DevCommandHooks {
@@ -77,7 +78,8 @@ export const DEFAULT_DEV_PORT = 4310;
 const PORT_TRIES = 20;
 
 const isPort = (value: string | undefined) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536);
-const isLoopbackOrigin = (value: string) => /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(value);
+const isLoopbackOrigin = (value: string) =>
+  /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(value) && httpUrl(value);
 
 /** How long after it starts a failure of the opener is its own, not that of the browser it may have become. */
 const OPEN_FAILS_WITHIN_MS = 5000;
@@ -199,12 +201,22 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
   async run({ values, dir }, io, hooks: DevCommandHooks = {}) {
     for (const flag of ['port', 'package-port'] as const)
       if (!isPort(values[flag])) return usageError(io, 'dev', `--${flag} must be a port number (0 for any free one)`);
+    if (values.port !== undefined && values.port === values['package-port'] && Number(values.port) !== 0)
+      return usageError(
+        io,
+        'dev',
+        `--port and --package-port are both ${values.port}: the messenger and the app are two origins, on two ports`,
+      );
     const bad = (values.allow ?? []).find((o) => !isLoopbackOrigin(o));
     if (bad) return usageError(io, 'dev', `--allow ${bad}: give a loopback origin such as http://127.0.0.1:3000`);
     for (const flag of ['webhooks', 'app-url'] as const) {
       const value = values[flag];
-      if (value !== undefined && !/^https?:\/\/[^\s/]/.test(value))
-        return usageError(io, 'dev', `--${flag} must be an http(s) URL, such as http://localhost:3000/svc/webhooks`);
+      if (value !== undefined && !httpUrl(value))
+        return usageError(
+          io,
+          'dev',
+          `--${flag} ${value} is not a whole http(s) URL (a port is at most 65535): write it such as http://localhost:3000/svc/webhooks`,
+        );
     }
     const elicit = values.elicit;
     if (elicit !== undefined && elicit !== 'sheet' && elicit !== 'agent')
@@ -212,7 +224,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     const agentId = values['agent-id'];
     if (agentId !== undefined && !/^[\w.:@-]{1,64}$/.test(agentId))
       return usageError(io, 'dev', '--agent-id must be 1 to 64 letters, digits or . _ - : @ (such as claude-code)');
-    const badOrigin = (values['mcp-origin'] ?? []).find((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+    const badOrigin = (values['mcp-origin'] ?? []).find((o) => !httpUrl(o) || new URL(o).origin !== o);
     if (badOrigin)
       return usageError(io, 'dev', `--mcp-origin ${badOrigin}: give an exact origin such as http://127.0.0.1:6274`);
     const retryScale = values['retry-scale'] === undefined ? undefined : Number(values['retry-scale']);
@@ -260,8 +272,14 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       // An edit of the manifest may change the version served, which the env file names.
       if (notice.kind === 'manifest-edited') await versionChanged();
       if (notice.kind === 'secret-changed' && platform && envFile) {
-        await writeBackendEnv(resolve(io.cwd, envFile), platform);
-        writeLine(io.stderr, `svc dev: ${notice.message} ${envFile} now holds both: reload your backend's settings.`);
+        const failed = await writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) => error);
+        // The rotation happened either way: webhooks are signed with the new secret, which the backend must get.
+        writeLine(
+          io.stderr,
+          failed
+            ? `svc dev: ${notice.message} But ${envFile} could not be rewritten (${failed.message}): until your backend has the new secret, it refuses every webhook (401). Make the file writable and rotate again: the file then holds the secrets that verify.`
+            : `svc dev: ${notice.message} ${envFile} now holds both: reload your backend's settings.`,
+        );
       } else writeLine(io.stderr, `svc dev: ${notice.message}`);
     };
     const seenBlocked = new Set<string>();

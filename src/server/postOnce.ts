@@ -73,6 +73,9 @@ export function undeliveredWhy(error: unknown, url: URL): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code && TLS_CERTIFICATE_ERROR.test(code))
     return `${code}: the backend's certificate is not one Node trusts; for a certificate of your own, set NODE_EXTRA_CA_CERTS to the file of its authority`;
+  // A backend that took the connection and dropped it is running: it failed on the request (a crash, a proxy).
+  if (code === 'ECONNRESET' || code === 'EPIPE')
+    return `${code}: the backend at ${url.origin} closed the connection without answering; look at its log`;
   return `${code ?? (error as Error).message}: is the backend running at ${url.origin}?`;
 }
 

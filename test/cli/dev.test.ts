@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEV } from '../../src/cli/devCommand';
+import { startDevPlatform } from '../../src/dev';
 import { controlFetch } from '../helpers/controlApi';
 import { runDev } from '../helpers/runDev';
 import { captureIo } from './runInProcess';
@@ -92,6 +93,21 @@ describe('svc dev', () => {
     expect(out.stderr).toContain('--allow https://evil.example');
     expect(await DEV.run(['--port', 'x'], cli)).toBe(2);
     expect(await DEV.run(['--retry-scale', '-1'], cli)).toBe(2);
+    expect(await DEV.run(['--port', '4400', '--package-port', '4400'], cli)).toBe(2);
+    expect(out.stderr).toContain('--port and --package-port are both 4400: the messenger and the app are two origins');
+    // A port over 65535 fails `new URL`: refused here, not halfway through the start (which then kept its ports).
+    for (const [flag, value] of [
+      ['--webhooks', 'http://127.0.0.1:99999/h'],
+      ['--app-url', 'http://127.0.0.1:99999'],
+      ['--allow', 'http://127.0.0.1:99999'],
+      ['--mcp-origin', 'http://127.0.0.1:99999'],
+    ]) {
+      expect(await DEV.run([flag!, value!], cli), flag).toBe(2);
+      expect(out.stderr).toContain(`${flag} ${value}`);
+    }
+    await expect(
+      startDevPlatform({ miniAppId: 'polls', audience: 'a', webhooks: 'http://127.0.0.1:99999/h' }),
+    ).rejects.toThrow('webhooks: http://127.0.0.1:99999/h is not an http(s) URL with a valid port');
   });
 
   it.runIf(existsSync(resolve('dist/cli.js')))('the built bin prints one URL and exits 0 on SIGINT', async () => {
@@ -199,7 +215,7 @@ describe('svc dev', () => {
       const [code] = await once(second.child, 'exit');
       expect(code).toBe(2);
       expect(second.stderr).toBe(
-        `svc dev: --state ${join(dir, 'state.jsonl')} is in use by another svc dev (process ${first.child.pid}): stop that one first, or pass another --state.\n`,
+        `svc dev: --state ${join(dir, 'state.jsonl')} is in use by another svc dev (process ${first.child.pid}): stop that one first, or pass another --state. If no svc dev runs (its process id was given to another program since), delete ${join(dir, 'state.jsonl')}.lock.\n`,
       );
       expect(readFileSync(join(dir, 'state.jsonl.lock'), 'utf8')).toBe(String(first.child.pid));
       // Nor does --reset delete the file under it.

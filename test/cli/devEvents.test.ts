@@ -1,7 +1,7 @@
 // `svc dev` on the terminal: a stable default port (moving on when taken, saying so), the exact meta tag for
 // --app-url, one line per event (webhook attempts, server API calls) unless --quiet, the env file rewritten on a
 // rotation, and --reset back to a fresh state file.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,21 @@ describe('svc dev on the terminal', () => {
     expect(quiet.out.stderr).not.toContain('-->');
     expect(quiet.out.stderr).not.toContain('<--');
     expect(await quiet.stop()).toBe(0);
+  });
+
+  it('says on the terminal when a rotation could not rewrite --backend-env, and the rotation stands', async () => {
+    const dir = await writeAppDir();
+    const dev = await run(dir, ['.', '--port', '0', '--backend-env', 'backend.env']);
+    // A folder where the file was: no write can land (chmod alone does not stop root).
+    rmSync(join(dir, 'backend.env'));
+    mkdirSync(join(dir, 'backend.env'));
+    const rotated = await dev.control('/rotate-secret', {});
+    expect(rotated.status).toBe(200);
+    await until(() => dev.out.stderr.includes('could not be rewritten'));
+    expect(dev.out.stderr).toMatch(
+      /the signing secret was rotated .* But backend\.env could not be rewritten \(EISDIR.*\): until your backend has the new secret, it refuses every webhook \(401\)\. Make the file writable and rotate again/,
+    );
+    expect(await dev.stop()).toBe(0);
   });
 
   it('says on its own line when a delivery failed for good, and what to do', async () => {

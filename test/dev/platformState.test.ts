@@ -43,6 +43,29 @@ describe('the state file', () => {
     expect(await readdir(dir)).toEqual(['.svc-dev.json']);
   });
 
+  it('refuses a journal line svc dev never writes, naming the line in words of the journal', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, '.svc-dev.json');
+    const file = await openStateFile(path, 'polls');
+    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+    await file.close();
+    const saved = await readFile(path, 'utf8');
+    for (const [line, why] of [
+      ['{"x":1}', 'it is not a journal entry, {"p": [...]} or {"secrets": {...}}'],
+      ['null', 'it is not a journal entry, {"p": [...]} or {"secrets": {...}}'],
+      ['[1]', 'it is not a journal entry, {"p": [...]} or {"secrets": {...}}'],
+      [
+        '{"p":[[["rooms","0","timeline","length"],"abc"]]}',
+        'the journal sets rooms.0.timeline.length to a value it cannot hold',
+      ],
+    ]) {
+      await writeFile(path, `${saved}${line}\n`);
+      await expect(openStateFile(path, 'polls'), line).rejects.toThrow(
+        `--state ${path} line 2 is damaged (${why}): delete that line and the ones after it to keep the state before it, or delete the file.`,
+      );
+    }
+  });
+
   it('makes the folders of a path that does not exist yet, readable by this user only', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
     const path = join(dir, '.svc', 'dev', 'state.jsonl');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createWebhookSender } from '../../src/dev/platform/createWebhookSender';
 import type { DevDelivery } from '../../src/dev/devContract';
+import { formatDevEvent } from '../../src/dev';
 import { verifyWebhook, type WebhookEventName } from '../../src/server';
 import { WEBHOOK_SCHEMAS } from '../../src/server/webhookSchemas';
 
@@ -98,6 +99,20 @@ describe('webhook delivery', () => {
     sender.close();
   });
 
+  it('says on the terminal that a redirect is not followed, and what to give instead', () => {
+    const line = formatDevEvent({
+      type: 'webhook',
+      event: 'scope.granted',
+      delivery_id: '3f2a9c1b-0000',
+      attempt: 1,
+      status: 302,
+      duration_ms: 4,
+    });
+    expect(line).toMatch(
+      /--> webhook scope\.granted \[3f2a9c1b\] attempt 1: 302 \(a redirect, not followed: give --webhooks the final URL\) \(4 ms\)$/,
+    );
+  });
+
   it('does not follow a redirect: the signed delivery goes to the URL given alone, and a 3xx is a failed attempt', async () => {
     const { url: elsewhere, received } = await startBackend();
     const redirecting = createServer((_req, res) => void res.writeHead(307, { location: elsewhere }).end());
@@ -130,6 +145,18 @@ describe('webhook delivery', () => {
     await settled(nobody);
     expect(nobody.attempts[0]!.error).toBe(`ECONNREFUSED: is the backend running at http://127.0.0.1:${port}?`);
     refused.close();
+    // A backend that takes the request and drops the connection is running: its own log says why.
+    const dropping = createServer((req) => req.socket.destroy());
+    await new Promise<void>((ok) => dropping.listen(0, '127.0.0.1', ok));
+    onTestFinished(() => new Promise<void>((ok) => dropping.close(() => ok())));
+    const dropPort = (dropping.address() as AddressInfo).port;
+    const reset = createWebhookSender({ ...options, url: `http://127.0.0.1:${dropPort}/webhooks` });
+    const dropped = reset.send('scope.granted', payload('scope.granted'));
+    await settled(dropped);
+    expect(dropped.attempts[0]!.error).toBe(
+      `ECONNRESET: the backend at http://127.0.0.1:${dropPort} closed the connection without answering; look at its log`,
+    );
+    reset.close();
     // Headers and part of a body, then nothing: the attempt ends at its budget as a timeout.
     const stalling = createServer((_req, res) => void res.writeHead(200, { 'content-length': '100' }).write('{"ok"'));
     await new Promise<void>((ok) => stalling.listen(0, '127.0.0.1', ok));

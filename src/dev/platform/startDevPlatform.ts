@@ -13,6 +13,7 @@ import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
 import { answerOtherUpgrades } from './answerOtherUpgrades';
+import { httpUrl } from '../httpUrl';
 import { authorizeExchange } from './authorizeExchange';
 import { type Changes, createChanges } from './createChanges';
 import { createControlApp } from './createControlApp';
@@ -85,6 +86,15 @@ function pageScriptReader(): () => Promise<string | undefined> {
  * verified: after a key rotation, the state's store holds the key to trust.
  */
 async function openApp(options: DevPlatformOptions) {
+  // Checked before anything opens or listens: a URL that fails later would leave the start half done.
+  for (const [name, value] of [
+    ['webhooks', options.webhooks],
+    ['appUrl', options.appUrl],
+  ] as const)
+    if (value !== undefined && !httpUrl(value))
+      throw new TypeError(
+        `${name}: ${value} is not an http(s) URL with a valid port: write it whole, such as http://localhost:3000/svc/webhooks.`,
+      );
   const opened = options.package ? await openAppPackage(options.package) : undefined;
   const early = opened && options.statePath ? await openStateFile(options.statePath, opened.id) : undefined;
   const bound = early?.state?.store?.key;

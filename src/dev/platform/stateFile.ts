@@ -75,6 +75,10 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
     let record: { p?: StoredPatch[]; secrets?: SigningSecrets };
     try {
       record = JSON.parse(line) as typeof record;
+      // Each line svc dev writes is {"p": [patches]} or {"secrets": …}: anything else was not written by it.
+      const entry = record !== null && typeof record === 'object' && !Array.isArray(record);
+      if (!entry || !(Array.isArray(record.p) || isSecrets(record.secrets)))
+        throw new Error('it is not a journal entry, {"p": [...]} or {"secrets": {...}}');
       if (record.p) applyPatches(state, record.p);
     } catch (error) {
       throw new Error(
@@ -131,7 +135,7 @@ function otherRunningHolder(holder: string): number | undefined {
 
 const inUse = (path: string, pid: number) =>
   new Error(
-    `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state.`,
+    `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state. If no svc dev runs (its process id was given to another program since), delete ${path}.lock.`,
   );
 
 /**

@@ -62,7 +62,12 @@ export function applyPatches(root: Record<string, unknown>, patches: StoredPatch
     const last = path.at(-1)!;
     if (path.some((key) => FORBIDDEN.has(key)))
       throw new Error(`the journal names ${path.join('.')}, which is not data`);
-    if (patch.length < 2) delete node[last];
-    else node[last] = patch[1];
+    try {
+      if (patch.length < 2) delete node[last];
+      else node[last] = patch[1];
+    } catch {
+      // An array's length set to what is no length (RangeError): said in the journal's words, not JavaScript's.
+      throw new Error(`the journal sets ${path.join('.')} to a value it cannot hold`);
+    }
   }
 }
