@@ -3,7 +3,8 @@
 // the folder, and CSP reports that name what to change.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -354,5 +355,38 @@ describe('startDevPlatform({ dir })', () => {
     else expect(csp).toContain(`script-src 'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
     expect((await fetch(`${p.origin}/`)).status).toBe(403);
     expect((await fetch(`${p.origin}/?token=wrong`)).status).toBe(403);
+  });
+});
+
+/** Whether this machine has the IPv6 loopback (a container may not). */
+async function hasIpv6Loopback(): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe.runIf(await hasIpv6Loopback())('the package origin, http://localhost:<port>', () => {
+  it('is served on ::1 too, which browsers try first for localhost, so no other program can answer for it', async () => {
+    const port = Number(new URL(p.appOrigin).port);
+    const answer = await fetch(`http://[::1]:${port}/index.html`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-security-policy')).toContain('frame-ancestors');
+  });
+
+  it('is not started on a port whose ::1 side another program holds: that port is taken', async () => {
+    const impostor = createServer((_req, res) => res.end('impostor'));
+    await new Promise<void>((ok) => impostor.listen(0, '::1', ok));
+    const port = (impostor.address() as AddressInfo).port;
+    try {
+      const dir = await writeAppDir();
+      await expect(startDevPlatform({ dir, port: 0, packagePort: port, mcp: false })).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+        option: '--package-port',
+      });
+    } finally {
+      await new Promise<void>((ok) => impostor.close(() => ok()));
+    }
   });
 });

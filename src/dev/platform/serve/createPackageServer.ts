@@ -1,5 +1,5 @@
 import { open, readFile, realpath, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../../manifest';
@@ -203,10 +203,12 @@ export async function createPackageServer(options: PackageServerOptions) {
     ]);
   }
 
-  const server = createServer((req, res) => void handle(req, res).catch(() => fail(res, 500, 'internal error.')));
-  await new Promise<void>((ok, no) => server.once('error', no).listen(options.port ?? 0, '127.0.0.1', ok));
-  const port = (server.address() as AddressInfo).port;
-  hosts = [`localhost:${port}`, `127.0.0.1:${port}`];
+  const servers = await listenOnBothLoopbacks(
+    options.port,
+    (req, res) => void handle(req, res).catch(() => fail(res, 500, 'internal error.')),
+  );
+  const port = (servers[0]!.address() as AddressInfo).port;
+  hosts = [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`];
   const origin = `http://localhost:${port}`;
   return {
     /** The package's origin: `http://localhost:<port>`. */
@@ -222,12 +224,44 @@ export async function createPackageServer(options: PackageServerOptions) {
       manifest = next;
       policies = packageCsp(next, options.messengerOrigin, options.allow ?? []);
     },
-    close: () =>
-      new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
+    close: () => Promise.all(servers.map(closeServer)).then(() => {}),
   };
+}
+
+/** Closes a server and every connection it holds. */
+const closeServer = (server: Server) =>
+  new Promise<void>((ok) => {
+    server.closeAllConnections();
+    server.close(() => ok());
+  });
+
+/** Listens on `port` of one loopback address; a failure to bind rejects with Node's error. */
+const listenOn = (server: Server, port: number, host: string) =>
+  new Promise<void>((ok, no) => server.once('error', no).listen(port, host, ok));
+
+/**
+ * One port on both loopback addresses, 127.0.0.1 and ::1. The package's origin is `http://localhost:<port>`, and
+ * browsers resolve `localhost` to ::1 first: a server on 127.0.0.1 alone left [::1]:<port> to any other program, which
+ * then got the app's frame and its launch context. A port whose ::1 side another program holds is taken
+ * (`EADDRINUSE`, for the caller to move or report); a machine without IPv6 serves 127.0.0.1 alone. With no port given,
+ * a free one on both is looked for.
+ */
+async function listenOnBothLoopbacks(port: number | undefined, handler: RequestListener): Promise<Server[]> {
+  for (let tries = 0; ; tries++) {
+    const v4 = createServer(handler);
+    await listenOn(v4, port ?? 0, '127.0.0.1');
+    const bound = (v4.address() as AddressInfo).port;
+    const v6 = createServer(handler);
+    const failed = await listenOn(v6, bound, '::1').then(
+      () => undefined,
+      (error: NodeJS.ErrnoException) => error,
+    );
+    if (!failed) return [v4, v6];
+    if (failed.code === 'EADDRNOTAVAIL' || failed.code === 'EAFNOSUPPORT') return [v4];
+    await closeServer(v4);
+    if (port !== undefined && port !== 0) throw failed;
+    if (tries >= 20) throw failed;
+  }
 }
 
 /** A running package server. @public */
