@@ -1,8 +1,8 @@
 // The state file under faults, through the built CLI and real HTTP: kill -9 during writes loses no acknowledged
 // change and leaves no temporary file; a failed save is answered and reported, never a crash; pending webhook
 // deliveries are sent after a restart.
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -124,23 +124,54 @@ describe('a failed save', () => {
         body: JSON.stringify({ room_id: 'general', text }),
       });
     expect((await send('saved')).status).toBe(200);
-    // The folder removed: the next save cannot write the state anywhere.
+    // A file where the folder was: the next save cannot write the state anywhere.
     await rm(folder, { recursive: true });
+    await writeFile(folder, 'not a folder');
     const refused = await send('not saved');
     expect(refused.status).toBe(500);
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     const problem = (await refused.json()) as { detail: string };
     expect(problem.detail).toMatch(
-      /The change is applied but not saved to .*state\.jsonl \(ENOENT\).*Its folder .* was removed while svc dev ran: make it again, or restart with another --state; the next change saves the whole state again\./,
+      /The change is applied but not saved to .*state\.jsonl \((EEXIST|ENOTDIR)\).*writable, or restart with another --state; the next change saves the whole state again\./,
     );
     expect(notices.filter((n) => n.kind === 'save-failed')).toHaveLength(1);
-    await mkdir(folder);
+    // The folder removed (`rm -rf .svc` while it runs): made again, with the lock, and the whole state saved.
+    await rm(folder);
     expect((await send('saved again')).status).toBe(200);
+    expect(readFileSync(join(folder, 'state.jsonl.lock'), 'utf8')).toBe(String(process.pid));
     await p.close();
     const again = await startDevPlatform({ miniAppId: 'polls', audience: 'a', statePath: join(folder, 'state.jsonl') });
     const texts = again.messages('general').map((m) => (m as { text: string }).text);
     expect(texts).toEqual(expect.arrayContaining(['saved', 'not saved', 'saved again']));
     await again.close();
+  });
+});
+
+describe.runIf(existsSync(CLI))('a state folder removed while svc dev runs', () => {
+  it('is not written by this platform once another svc dev took the path: its change is refused, naming that one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const statePath = join(folder, 'state.jsonl');
+    const dir = await writeAppDir();
+    const p = await startDevPlatform({ dir, port: 0, mcp: false, statePath });
+    await rm(folder, { recursive: true });
+    // Another svc dev starts on the path the removal freed, and holds it from now on.
+    const other = spawnCli(['dev', dir, '--port', '0', '--no-mcp', '--state', statePath]);
+    await other.waitFor(FIRST_LINE);
+    try {
+      const refused = await fetch(`${p.origin}/__svc/message`, {
+        method: 'POST',
+        headers: platformHeaders(p),
+        body: JSON.stringify({ room_id: 'general', text: 'not into the other one' }),
+      });
+      expect(refused.status).toBe(500);
+      expect(((await refused.json()) as { detail: string }).detail).toContain(
+        `(ELOCKED): --state ${statePath} is in use by another svc dev (process ${other.child.pid})`,
+      );
+      expect(readFileSync(`${statePath}.lock`, 'utf8')).toBe(String(other.child.pid));
+    } finally {
+      await other.stop('SIGINT');
+      await p.close();
+    }
   });
 });
 

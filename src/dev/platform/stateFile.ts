@@ -134,8 +134,11 @@ function otherRunningHolder(holder: string): number | undefined {
 }
 
 const inUse = (path: string, pid: number) =>
-  new Error(
-    `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state. If no svc dev runs (its process id was given to another program since), delete ${path}.lock.`,
+  Object.assign(
+    new Error(
+      `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state. If no svc dev runs (its process id was given to another program since), delete ${path}.lock.`,
+    ),
+    { code: 'ELOCKED', pid },
   );
 
 /**
@@ -237,6 +240,10 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   const reopen = async () => {
     await handle?.close().catch(() => {});
     handle = undefined;
+    // A folder removed under the running platform (`rm -rf .svc`, `git clean`) took the lock with it: both are made
+    // again, as at the start, before the whole state is written; a lock another svc dev took meanwhile refuses.
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await lockStateFile(path);
     await writeDurably(path, snapshotLine());
     handle = await open(path, 'a', 0o600);
     const s = await handle.stat();
@@ -246,8 +253,8 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     const code = (error as NodeJS.ErrnoException).code;
     // What to do depends on what failed: the folder gone, the disk full, or the file or its folder not writable.
     const fix =
-      code === 'ENOENT'
-        ? `Its folder ${dirname(path)} was removed while svc dev ran: make it again, or restart with another --state`
+      code === 'ELOCKED'
+        ? `Another svc dev (process ${(error as { pid?: number }).pid}) took the file while its folder was gone: stop one of the two`
         : code === 'ENOSPC'
           ? 'Free space on that disk'
           : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
