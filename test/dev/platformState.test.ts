@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +64,49 @@ describe('the state file', () => {
         `--state ${path} line 2 is damaged (${why}): delete that line and the ones after it to keep the state before it, or delete the file.`,
       );
     }
+  });
+
+  it('leaves no temporary file (it holds the secrets) when a save cannot take the place of the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, 'state.json');
+    const file = await openStateFile(path, 'polls');
+    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+    // A folder with something in it where the file was: the rename over it fails.
+    await rm(path);
+    await mkdir(join(path, 'inside'), { recursive: true });
+    await expect(file.append('{"p":[[["settings","locale"],"fr"]]}\n')).rejects.toThrow(
+      /The change is applied but not saved to .*state\.json \(E\w+\)/,
+    );
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    await file.close();
+  });
+
+  it('writes the whole state again when the file was cut under it, so the file still loads', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, 'state.json');
+    const file = await openStateFile(path, 'polls');
+    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+    await truncate(path, 0); // an editor emptying it, or `: > state.json`
+    await file.append('{"p":[[["settings","locale"],"fr"]]}\n');
+    await file.close();
+    // The snapshot is back (the change itself is in the state the snapshot is taken from, in the platform).
+    expect((await openStateFile(path, 'polls')).state?.mini_app_id).toBe('polls');
+  });
+
+  it('follows a path through a symbolic link to the file it names, and leaves the link a link', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const real = join(dir, 'real.json');
+    const link = join(dir, 'link.json');
+    const first = await openStateFile(real, 'polls');
+    await first.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+    await first.close();
+    await symlink(real, link);
+    const viaLink = await openStateFile(link, 'polls');
+    expect(viaLink.state?.mini_app_id).toBe('polls');
+    await viaLink.compact(() => ({ state: viaLink.state!, secrets: { current: 'secret-1' } }));
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readdir(dir)).toContain('real.json.lock');
+    await viaLink.close();
   });
 
   it('makes the folders of a path that does not exist yet, readable by this user only', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, fdatasync, fsync } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DevState } from '../devContract';
@@ -102,12 +102,18 @@ async function writeDurably(path: string, text: string): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
-    await handle.writeFile(text);
-    await flush(handle.fd);
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(text);
+      await flush(handle.fd);
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    // Not left beside the state until the next start: it holds the signing secrets.
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
   }
-  await rename(temp, path);
   const folder = await open(dirname(path), constants.O_RDONLY).catch(() => undefined);
   if (folder) await flush(folder.fd).catch(() => {});
   await folder?.close();
@@ -197,7 +203,10 @@ export async function assertStateFileFree(path: string): Promise<void> {
  * A file another running process holds (`<path>.lock`) is refused.
  * @internal
  */
-export async function openStateFile(path: string, miniAppId: string): Promise<StateFile> {
+export async function openStateFile(given: string, miniAppId: string): Promise<StateFile> {
+  // A path through a symbolic link is the file it names: locked there (a second svc dev through another name is
+  // refused), and written there (a rename over the link would replace it with a file of its own).
+  const path = await realpath(given).catch(() => given);
   // `--state .svc/state.jsonl` in a fresh clone: the folder is made (this user's only, as the file holds secrets).
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const unlock = await lockStateFile(path);
@@ -233,6 +242,8 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
 
   let handle: FileHandle | undefined;
   let identity = '';
+  // The bytes this platform has written to the file: one shorter was cut (truncated, emptied by an editor).
+  let size = 0;
   let snapshot: () => { state: DevState; secrets: SigningSecrets } = () => {
     throw new Error('compact() first');
   };
@@ -248,6 +259,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     handle = await open(path, 'a', 0o600);
     const s = await handle.stat();
     identity = `${s.dev}:${s.ino}`;
+    size = s.size;
   };
   const why = (error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -271,12 +283,14 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   let batch: { lines: string[]; done: Promise<void> } | undefined;
   const write = async (lines: string[]) => {
     try {
-      // The file replaced or removed under us: appending to the old one would save nothing anyone reads.
+      // The file replaced, removed or cut under us: appending to it would save nothing anyone can load.
       const now = await stat(path).catch(() => undefined);
-      if (broken || !handle || !now || `${now.dev}:${now.ino}` !== identity) await reopen();
+      if (broken || !handle || !now || `${now.dev}:${now.ino}` !== identity || now.size < size) await reopen();
       else {
-        await handle.write(lines.join(''));
+        const text = lines.join('');
+        await handle.write(text);
         await flushData(handle.fd);
+        size += Buffer.byteLength(text);
       }
       broken = false;
     } catch (error) {
