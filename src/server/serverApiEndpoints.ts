@@ -77,7 +77,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
         card: {
           title: 'Lunch?',
           body: 'Pizza or sushi: vote by noon.',
-          actions: [{ label: 'Vote', deep_link: '/polls/42' }],
+          actions: [{ label: 'Vote', deep_link: '/poll?id=42' }],
         },
       },
       response: { event_id: '$9f1c2a7e-6d1b-4c1e-9a51-3f0e8b2d4c11' },
@@ -95,7 +95,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     success: { status: 201, schema: 'NotificationResponse', description: 'Accepted.' },
     problems: postProblems({ 'scope-not-granted': 'The person has not granted the `notifications` scope.' }),
     example: {
-      request: { mini_app_id: EXAMPLE_MINI_APP_ID, title: 'Poll closed', body: 'Pizza won.', deep_link: '/polls/42' },
+      request: { mini_app_id: EXAMPLE_MINI_APP_ID, title: 'Poll closed', body: 'Pizza won.', deep_link: '/poll?id=42' },
       response: { notification_id: '0d7f3a52-3c1e-4f7b-8f0a-7a2b9c1d5e60' },
     },
   },

@@ -482,7 +482,7 @@ export interface operations {
                  *         "actions": [
                  *           {
                  *             "label": "Vote",
-                 *             "deep_link": "/polls/42"
+                 *             "deep_link": "/poll?id=42"
                  *           }
                  *         ]
                  *       }
@@ -644,7 +644,7 @@ export interface operations {
                  *       "mini_app_id": "3f1c0a9b7d2e4c68",
                  *       "title": "Poll closed",
                  *       "body": "Pizza won.",
-                 *       "deep_link": "/polls/42"
+                 *       "deep_link": "/poll?id=42"
                  *     }
                  */
                 "application/json": components["schemas"]["NotificationRequest"];
