@@ -102,6 +102,15 @@ describe('the control API bodies', () => {
     expect(list.detail).toMatch(/must be a JSON object/);
     const text = await problem(await send('POST', '/__svc/install', 'nope'), 400, 'invalid-request');
     expect(text.detail).toMatch(/not JSON/);
+    // Each id says which id to send, not a person's for every route.
+    for (const [path, body, detail] of [
+      ['/__svc/deliveries/resend', '{"id":""}', "id is empty: send a delivery's id from GET /__svc/state."],
+      ['/__svc/notifications/read', '{"id":7}', "id must be a string: send a notification's id from GET /__svc/state."],
+      ['/__svc/message', '{"room_id":"","text":"hi"}', 'room_id is empty: send a room id such as general.'],
+      ['/__svc/subject-token', '{"agent_id":""}', 'agent_id is empty: send an agent id such as agent-7.'],
+      ['/__svc/install', '{"user_id":""}', 'user_id is empty: send a person id such as alice.'],
+    ] as const)
+      expect((await problem(await send('POST', path, body), 400, 'invalid-request')).detail, path).toBe(detail);
   });
 
   it('checks the page events like every other route', async () => {

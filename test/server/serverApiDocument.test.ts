@@ -101,6 +101,26 @@ describe('schema/server-api.openapi.json', () => {
     }
   });
 
+  test('gives each endpoint its own 400, 404 and 405 examples: a field of its request, its path, its method', () => {
+    const details = (status: string) =>
+      Object.entries(contract.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => {
+          const [example] = Object.values(op.responses[status].content['application/problem+json'].examples) as {
+            value: { detail: string; instance: string };
+          }[];
+          return { path, method, ...example!.value };
+        }),
+      );
+    for (const status of ['400', '404', '405'])
+      expect(new Set(details(status).map((d) => d.detail)).size, status).toBe(4);
+    for (const { path, method, detail, instance } of details('405')) {
+      expect(detail).toBe(
+        `${instance} is not read with ${method === 'get' ? 'POST' : 'GET'}: send ${method.toUpperCase()} /v1${path}.`,
+      );
+      expect(instance.split('/').length).toBe(`/v1${path}`.split('/').length);
+    }
+  });
+
   test('leaves answers, events and problem details open: a receiver ignores the fields a newer platform adds', () => {
     const closed: string[] = [];
     const walk = (value: unknown, at: string) => {
