@@ -257,22 +257,29 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         `--backend-env ${envFile} holds settings svc dev does not write (${foreign.join(', ')}), and svc dev rewrites the whole file: pass a file of its own, such as .env.svc-dev`,
       );
     let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
+    // Writes the env file again (a version or a secret changed): the error when it cannot be written, said by the caller.
+    const rewriteBackendEnv = async (): Promise<Error | undefined> =>
+      platform && envFile
+        ? writeBackendEnv(resolve(io.cwd, envFile), platform).then(
+            () => undefined,
+            (error: Error) => error,
+          )
+        : undefined;
     // The version served may have changed: the env file names it. A file that cannot be written is said, and kept.
     const versionChanged = async () => {
-      if (!platform || !envFile) return;
-      await writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) =>
+      const failed = await rewriteBackendEnv();
+      if (failed)
         writeLine(
           io.stderr,
-          `svc dev: --backend-env ${envFile} could not be rewritten (${error.message}): make it writable; it is written again at the next version or secret change.`,
-        ),
-      );
+          `svc dev: --backend-env ${envFile} could not be rewritten (${failed.message}): make it writable; it is written again at the next version or secret change.`,
+        );
     };
     const onNotice = async (notice: DevNotice) => {
       // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
       // An edit of the manifest may change the version served, which the env file names.
       if (notice.kind === 'manifest-edited') await versionChanged();
       if (notice.kind === 'secret-changed' && platform && envFile) {
-        const failed = await writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) => error);
+        const failed = await rewriteBackendEnv();
         // The rotation happened either way: webhooks are signed with the new secret, which the backend must get.
         writeLine(
           io.stderr,

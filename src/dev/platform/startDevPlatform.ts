@@ -13,6 +13,7 @@ import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
 import { answerOtherUpgrades } from './answerOtherUpgrades';
+import { closeServer } from './closeServer';
 import { httpUrl } from '../httpUrl';
 import { authorizeExchange } from './authorizeExchange';
 import { type Changes, createChanges } from './createChanges';
@@ -159,12 +160,6 @@ async function listen(port: number | undefined, file: StateFile | undefined, pag
   return { server, serve: (app) => (fetch = app.fetch) };
 }
 
-/** Stops the server (every HTTP connection; stopAll closes the pages' WebSockets first). */
-async function stopServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((ok) => server.close(() => ok()));
-}
-
 /** Stops what a platform started, in order: the watch, the agent bridge, webhooks, the pages, both servers, the file. */
 function stopAll(parts: {
   stopWatching(): void;
@@ -182,7 +177,7 @@ function stopAll(parts: {
     await parts.mcp?.close();
     parts.webhooks?.close();
     parts.pages.closeAll();
-    await Promise.all([stopServer(parts.server), parts.pkg?.close()]);
+    await Promise.all([closeServer(parts.server), parts.pkg?.close()]);
     await parts.file?.close();
   };
 }
@@ -424,8 +419,8 @@ interface AppParts {
   pages: Pages;
   store: ReturnType<typeof createStore>;
   actions: ReturnType<typeof platformActions>;
-  app: DevApp | undefined;
-  served: Served;
+  /** The manifest served now: the store's latest version, else the folder's (edited) one. */
+  running(): Manifest | undefined;
   blocked: BlockedRequest[];
   appUrl: string;
   appOrigin: string;
@@ -442,7 +437,7 @@ function buildApp(parts: AppParts) {
     return {
       appOrigin: parts.appOrigin,
       appUrl: parts.appUrl,
-      manifest: (parts.served.current?.manifest ?? parts.app?.manifest ?? {}) as Manifest,
+      manifest: (parts.running() ?? {}) as Manifest,
       authUrl: origin,
       realm: parts.realm,
       baseUrl: `${origin}/v1`,
@@ -466,7 +461,7 @@ function buildApp(parts: AppParts) {
       take: createRequestBucket(parts.options.now),
       changed,
       tell,
-      routes: () => (parts.served.current?.manifest ?? parts.app?.manifest)?.routes,
+      routes: () => parts.running()?.routes,
     }),
     page: pageRoutes({
       controlToken,
@@ -521,13 +516,14 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const controlToken = randomBytes(24).toString('base64url');
   const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };
+  const running = () => served.current?.manifest ?? app?.manifest;
   const idp = await createIdentityProvider({
     authUrl: origin,
     realm,
     authorize: authorizeExchange({
       state,
       audience,
-      running: () => served.current?.manifest ?? app?.manifest,
+      running,
       manifest: () => app?.manifest,
     }),
   });
@@ -536,7 +532,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     app && !options.appUrl
       ? await servePackage(options, { app, origin, raw, served, onBlocked }, notice).catch(async (error) => {
           // Nothing may keep running when the start fails: the caller reports the error and exits.
-          await stopServer(server);
+          await closeServer(server);
           await file?.close();
           throw Object.assign(error as Error, { option: '--package-port' });
         })
@@ -555,11 +551,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     { state, changed, origin, controlToken, publishToken },
     { served, app, mcp, tell },
   );
-  const actions = platformActions(
-    { state, miniAppId, idp, webhooks, secrets, manifest: () => served.current?.manifest ?? app?.manifest },
-    changes,
-    notice,
-  );
+  const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
   const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
   const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
   const appOrigin = appUrl ? new URL(appUrl).origin : '';
@@ -576,8 +568,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     pages,
     store,
     actions,
-    app,
-    served,
+    running,
     blocked,
     appUrl,
     appOrigin,

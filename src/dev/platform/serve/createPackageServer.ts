@@ -10,6 +10,7 @@ import { describePathProblem } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
 import { sendFile } from './sendFile';
+import { closeServer } from '../closeServer';
 
 /** A request the package's policies blocked, as the platform logs it. @public */
 export type BlockedRequest = DevBlockedRequest;
@@ -227,13 +228,6 @@ export async function createPackageServer(options: PackageServerOptions) {
     close: () => Promise.all(servers.map(closeServer)).then(() => {}),
   };
 }
-
-/** Closes a server and every connection it holds. */
-const closeServer = (server: Server) =>
-  new Promise<void>((ok) => {
-    server.closeAllConnections();
-    server.close(() => ok());
-  });
 
 /** Listens on `port` of one loopback address; a failure to bind rejects with Node's error. */
 const listenOn = (server: Server, port: number, host: string) =>
