@@ -134,6 +134,12 @@ describe('the package', () => {
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
     )[0].files.map((f: { path: string }) => f.path);
     expect(packed).toEqual(expect.arrayContaining(['schema/server-api.openapi.json', 'schema/signing-vectors.json']));
+    // Every guide the README links to, and the messages name (docs/dev.md's limits, docs/ship.md), is installed too.
+    const linked = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/\((docs\/[\w-]+\.md)/g)].map(
+      (m) => m[1],
+    );
+    expect(linked.length).toBeGreaterThan(5);
+    expect(packed).toEqual(expect.arrayContaining([...new Set([...linked, 'docs/dev.md', 'docs/ship.md'])]));
   });
 
   it.runIf(devBuilt)(
@@ -235,7 +241,8 @@ describe('the package', () => {
     const packed: string[] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
     )[0].files.map((f: { path: string }) => f.path);
-    expect(packed.filter((path) => /dev-ui|(^|\/)dev\.|createMcpEndpoint|run-cli/.test(path))).toEqual([]);
+    const built = packed.filter((path) => !path.startsWith('docs/'));
+    expect(built.filter((path) => /dev-ui|(^|\/)dev\.|createMcpEndpoint|run-cli/.test(path))).toEqual([]);
     expect(pkg.exports['./dev']).toBeUndefined();
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@cfworker/json-schema', '@noble/hashes', 'jose', 'zod']);
   });

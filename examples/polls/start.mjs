@@ -1,7 +1,7 @@
 // npm start: Team Polls in the simulated messenger, with its backend, on loopback. Builds the page for the
 // backend's address, starts the backend and the local platform (svc-sdk-dev), prints the messenger's URL.
 import { execSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -35,8 +35,14 @@ if (Math.min(...built) < sources) {
   // The JavaScript alone: the type declarations are most of a full build's time, and running needs none of them
   // (`npm run build` and `npm test` make both).
   console.error('npm start: building svc-sdk (a fresh clone, or its sources changed since the last build)...');
-  for (const dist of ['dist', 'packages/svc-sdk-dev/dist'])
-    await rm(join(root, dist), { recursive: true, force: true });
+  // The old JavaScript goes (its chunks are named anew by each build); the type declarations of an earlier full
+  // build stay, so that what type-checks against the built svc-sdk (the examples, an editor) still finds them.
+  for (const dist of ['dist', 'packages/svc-sdk-dev/dist']) {
+    if (!existsSync(join(root, dist))) continue;
+    const files = readdirSync(join(root, dist), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    for (const file of files.filter((f) => !/\.d\.c?ts$/.test(f.name)))
+      await rm(join(file.parentPath ?? file.path, file.name), { force: true });
+  }
   execSync('npx tsup --silent', { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_BUILD_JS_ONLY: '1' } });
   console.error(`npm start: svc-sdk built in ${took(started)}.`);
 }

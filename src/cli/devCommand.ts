@@ -12,7 +12,7 @@ import {
   startDevPlatform,
 } from '../dev';
 import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
-import { assertStateFileFree } from '../dev/platform/stateFile';
+import { assertFileFree, lockFile } from '../dev/platform/lockFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { envFileLines } from './envFileLines';
@@ -241,7 +241,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     const appDir = located?.dir ?? dir;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
     if (values.reset && statePath) {
-      const inUse = await assertStateFileFree(statePath).catch((error: Error) => error);
+      const inUse = await assertFileFree(statePath, '--state').catch((error: Error) => error);
       if (inUse) {
         writeLine(io.stderr, `svc dev: ${inUse.message}`);
         return EXIT.usage;
@@ -265,14 +265,14 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
             (error: Error) => error,
           )
         : undefined;
-    // The version served may have changed: the env file names it. A file that cannot be written is said, and kept.
-    const versionChanged = async () => {
+    // The version served may have changed: the env file names it. A file that cannot be written is said, and kept;
+    // the sentence is also the publisher's warning.
+    const versionChanged = async (): Promise<string | undefined> => {
       const failed = await rewriteBackendEnv();
-      if (failed)
-        writeLine(
-          io.stderr,
-          `svc dev: --backend-env ${envFile} could not be rewritten (${failed.message}): make it writable; it is written again at the next version or secret change.`,
-        );
+      if (!failed) return undefined;
+      const warning = `--backend-env ${envFile} could not be rewritten (${failed.message}), so your backend still has the version before: make it writable; it is written again at the next version or secret change.`;
+      writeLine(io.stderr, `svc dev: ${warning}`);
+      return warning;
     };
     const onNotice = async (notice: DevNotice) => {
       // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
@@ -289,17 +289,9 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         );
       } else writeLine(io.stderr, `svc dev: ${notice.message}`);
     };
-    const seenBlocked = new Set<string>();
+    // The platform tells each blocked request once, however often the page retries it.
     const onEvent = (event: DevEvent) => {
-      // A published version is the one events name from now on: the env file says so (svc trigger reads it).
-      if (event.type === 'store') void versionChanged();
-      if (values.quiet) return;
-      // A page retries a blocked request as often as it likes: each one is printed once.
-      if (event.type === 'blocked') {
-        if (seenBlocked.has(event.blocked)) return;
-        seenBlocked.add(event.blocked);
-      }
-      writeLine(io.stderr, formatDevEvent(event));
+      if (!values.quiet) writeLine(io.stderr, formatDevEvent(event));
     };
     const fixed = values.port !== undefined;
     let port = fixed ? Number(values.port) : DEFAULT_DEV_PORT;
@@ -320,6 +312,8 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
           mcpOrigins: values['mcp-origin'],
           onNotice,
           onEvent,
+          // A published version is the one events name from now on: the env file says so (svc trigger reads it).
+          onVersionServed: versionChanged,
           ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
         });
         break;
@@ -353,13 +347,24 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     if (!fixed && port !== DEFAULT_DEV_PORT)
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
     // From here the platform runs: whatever ends the command closes it, or the process would stay up serving.
+    let unlockEnv: (() => Promise<void>) | undefined;
     try {
       if (envFile) {
-        const written = await writeBackendEnv(resolve(io.cwd, envFile), platform).catch((error: Error) => error);
+        const path = resolve(io.cwd, envFile);
+        // Another svc dev writing the same file would give the backend its secret and API base instead of ours.
+        const written = await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+          .then(() => lockFile(path, '--backend-env'))
+          .then(async (unlock) => {
+            unlockEnv = unlock;
+            await writeBackendEnv(path, platform!);
+          })
+          .catch((error: NodeJS.ErrnoException) => error);
         if (written instanceof Error) {
           writeLine(
             io.stderr,
-            `svc dev: --backend-env ${envFile} cannot be written (${written.message}): pass a path you can write to.`,
+            written.code === 'ELOCKED'
+              ? `svc dev: ${written.message}`
+              : `svc dev: --backend-env ${envFile} cannot be written (${written.message}): pass a path you can write to.`,
           );
           return EXIT.usage;
         }
@@ -414,6 +419,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     } finally {
       await removeStoreDiscovery(platform.origin);
       await platform.close();
+      await unlockEnv?.();
     }
   },
 });

@@ -4,6 +4,7 @@ import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
 import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
+import { isPrivateKey } from '../package/isPrivateKey';
 import { leftOutOfPackage } from '../package/leftOutOfPackage';
 import { describePathProblem } from '../package/readPackage';
 import { checkPackageFiles } from './checkPackageFiles';
@@ -80,7 +81,7 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     size += body.length;
-    if (body.subarray(0, 64).toString('latin1').includes('PRIVATE KEY-----'))
+    if (isPrivateKey(body))
       problems.push(`${path.slice(1)} is a private key; keep keys out of the app folder (move it, then pack again)`);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }

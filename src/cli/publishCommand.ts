@@ -103,9 +103,13 @@ revoked ones included. An accepted version is what installed people run: the ope
         io.stdout,
         `published ${label}: ${body.id} ${body.version}, signed by ${(body.signers as string[]).join(' and ')}; the id is bound to key ${body.key_id}`,
       );
+      // Published all the same: what svc dev could not do after (its --backend-env not rewritten).
+      if (typeof body.warning === 'string') writeLine(io.stderr, `svc publish: but svc dev says: ${body.warning}`);
       return EXIT.ok;
     }
-    writeLine(io.stderr, `svc publish: refused (${response.status} ${body.title ?? ''}): ${body.detail ?? ''}`);
+    // A 5xx is svc dev's failure, not a refusal: its detail says whether the version was accepted.
+    const verdict = response.status >= 500 ? 'failed' : 'refused';
+    writeLine(io.stderr, `svc publish: ${verdict} (${response.status} ${body.title ?? ''}): ${body.detail ?? ''}`);
     return EXIT.invalid;
   },
 });

@@ -114,10 +114,11 @@ export function starterTemplate(options: StarterOptions): Record<string, string 
     )}\n`,
     '.gitignore': `node_modules/
 dist/
-# The backend's settings (the signing secret among them) and the simulated messenger's state.
+# The backend's settings (the signing secret among them) and the simulated messenger's state, with their locks.
 .env
 .env.*
 .svc-dev.json
+.svc-dev.json.lock
 `,
     'README.md': `# ${options.name}
 

@@ -43,7 +43,20 @@ export type DevEvent =
     };
 
 /**
- * One line for the terminal, like `stripe listen`: the time, what happened and its outcome.
+ * A character no terminal line may carry as it is: a control character (a newline would start a line that looks like
+ * svc dev's own, an escape sequence would drive the terminal) or a bidirectional override, which reorders what
+ * follows it on screen.
+ */
+const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `text` with each unprintable character written as its `\u` escape, as JSON would. */
+const printable = (text: string) =>
+  text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * One line for the terminal, like `stripe listen`: the time, what happened and its outcome. What others wrote (a
+ * reported URL, an agent's name, an error's message) cannot start a line or send the terminal a control sequence:
+ * its control characters are written as `\u` escapes.
  * @example
  * ```ts
  * const delivery_id = '3f2a9c1b-5d4e-4f6a-8b7c-2d1e0f9a8b7c';
@@ -54,13 +67,25 @@ export type DevEvent =
  */
 export function formatDevEvent(event: DevEvent, now = new Date()): string {
   const time = now.toTimeString().slice(0, 8);
+  return [eventLines(event, time)].flat().map(printable).join('\n');
+}
+
+/** The event's line, or its lines: a delivery that gave up says so on a line of its own. */
+function eventLines(event: DevEvent, time: string): string | string[] {
   switch (event.type) {
     case 'launch':
       return `${time}  launch   ${event.user} opened the app ${event.room}`;
     case 'no-hello':
       return `${time}  warning  the app at ${event.app_url} has not said hello ${event.seconds} s after its launch. The client says it with the app's first call: if the app has made one, does it load svc-sdk, and (with --app-url) carry the svc-host-origins meta tag printed above?`;
     case 'webhook':
-      return `${time}  --> webhook ${event.event} [${event.delivery_id.slice(0, 8)}] attempt ${event.attempt}: ${event.status ?? event.error}${event.status !== undefined && event.status >= 300 && event.status < 400 ? ' (a redirect, not followed: give --webhooks the final URL)' : ''} (${event.duration_ms} ms)${event.resend_of ? ` (sent again from ${event.resend_of.slice(0, 8)})` : ''}${event.gave_up ? `\n${time}  failed   webhook ${event.event} [${event.delivery_id.slice(0, 8)}]: no answer 2xx in ${event.attempt} attempts, so no more are made (the platform retries for 24 hours, then alerts in its developer console). Fix the backend, then press "send again" in the webhook panel.` : ''}`;
+      return [
+        `${time}  --> webhook ${event.event} [${event.delivery_id.slice(0, 8)}] attempt ${event.attempt}: ${event.status ?? event.error}${event.status !== undefined && event.status >= 300 && event.status < 400 ? ' (a redirect, not followed: give --webhooks the final URL)' : ''} (${event.duration_ms} ms)${event.resend_of ? ` (sent again from ${event.resend_of.slice(0, 8)})` : ''}`,
+        ...(event.gave_up
+          ? [
+              `${time}  failed   webhook ${event.event} [${event.delivery_id.slice(0, 8)}]: no answer 2xx in ${event.attempt} attempts, so no more are made (the platform retries for 24 hours, then alerts in its developer console). Fix the backend, then press "send again" in the webhook panel.`,
+            ]
+          : []),
+      ];
     case 'server-api':
       return `${time}  <-- ${event.method} ${event.path}: ${event.status} (${event.duration_ms} ms)`;
     case 'blocked':

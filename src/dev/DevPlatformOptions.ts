@@ -63,6 +63,12 @@ export interface DevPlatformOptions {
    * rewritten first).
    */
   onNotice?: (notice: DevNotice) => void | Promise<void>;
+  /**
+   * Told that the store accepted a version (`svc publish`, the messenger's settings), which is served from now on,
+   * before the upload is answered. A sentence it returns is the answer's `warning`, which `svc publish` prints: what
+   * the publisher should know, such as a backend's env file that could not be rewritten with the new version.
+   */
+  onVersionServed?: (version: string) => string | undefined | Promise<string | undefined>;
 }
 
 /** Something the developer should know about the running platform. @public */

@@ -20,4 +20,9 @@ export const LIMITS = {
   /** Characters of a message a person sends through the app, and of a room name. */
   messageText: 10_000,
   roomName: 100,
+  /**
+   * Blocked requests kept and shown (the latest; each request once), so that reports, which anyone on this machine
+   * can send, cannot grow the platform or the page without end.
+   */
+  blockedRequests: 100,
 } as const;

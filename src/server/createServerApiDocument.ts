@@ -125,6 +125,8 @@ const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
   'version-revoked': 'Version 1.2.0 was revoked: stop serving it and ship a new version.',
   'payload-too-large': 'The body has 300000 bytes, more than the 262144 this endpoint accepts: send a smaller body.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor: retry after 2 s (Retry-After).',
+  'internal-error':
+    'The change is applied but not saved to /home/dev/polls/.svc-dev/state.jsonl (ENOSPC): ENOSPC: no space left on device, write. Free space on that disk; the next change saves the whole state again. Do not send the request again: what it asked for is done.',
   unavailable: 'The service is briefly unavailable: retry with backoff.',
 };
 

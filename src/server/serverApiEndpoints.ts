@@ -47,6 +47,8 @@ export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'not-found': 'Unknown room, user or mini app, or no endpoint at this path.',
   'method-not-allowed': 'The path exists with another method; `Allow` names it.',
   'payload-too-large': 'The body is larger than 256 KiB.',
+  'internal-error':
+    'The platform failed on this request. `detail` says whether what it asked for is done: a POST it says is done must not be sent again, as it would be done twice.',
   unavailable: 'Retriable: back off and retry.',
 };
 

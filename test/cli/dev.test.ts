@@ -299,6 +299,45 @@ describe('svc dev', () => {
   );
 
   it.runIf(existsSync(resolve('dist/cli.js')))(
+    'refuses a --backend-env file another running svc dev writes, naming it, and frees the file when it stops',
+    async () => {
+      const dir = await writeAppDir();
+      const args = (state: string) => [
+        CLI,
+        'dev',
+        dir,
+        '--port',
+        '0',
+        '--state',
+        state,
+        '--backend-env',
+        '.env.svc-dev',
+      ];
+      const first = spawnProgram('node', args('a.json'), { cwd: dir });
+      await first.waitFor(FIRST_LINE);
+      const written = readFileSync(join(dir, '.env.svc-dev'), 'utf8');
+      expect(written).toContain(`SVC_API_BASE=${new URL(first.stdout.trim()).origin}/v1`);
+      // A second svc dev on the same file would replace the first's secret and API base under its backend.
+      const second = spawnProgram('node', args('b.json'), { cwd: dir });
+      const [code] = await once(second.child, 'exit');
+      expect(code).toBe(2);
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `svc dev: --backend-env .*\\.env\\.svc-dev is in use by another svc dev \\(process ${first.child.pid}\\): stop that one first, or pass another --backend-env\\.`,
+        ),
+      );
+      expect(readFileSync(join(dir, '.env.svc-dev'), 'utf8')).toBe(written);
+      expect(await first.stop()).toBe(0);
+      expect(existsSync(join(dir, '.env.svc-dev.lock'))).toBe(false);
+      // Once the first stopped, the file is free for the next.
+      const third = spawnProgram('node', args('b.json'), { cwd: dir });
+      await third.waitFor(FIRST_LINE);
+      expect(readFileSync(join(dir, '.env.svc-dev'), 'utf8')).toContain(new URL(third.stdout.trim()).origin);
+      expect(await third.stop()).toBe(0);
+    },
+  );
+
+  it.runIf(existsSync(resolve('dist/cli.js')))(
     'serves on when it cannot write its discovery files, and says what the developer loses',
     async () => {
       const dir = await writeAppDir();

@@ -86,6 +86,32 @@ describe('svc dev on the terminal', () => {
     expect(await quiet.stop()).toBe(0);
   });
 
+  it('prints a blocked request once, its control characters escaped, so a report cannot forge a line', async () => {
+    const dir = await writeAppDir();
+    const dev = await run(dir, ['.', '--port', '0']);
+    const appUrl = /package at (\S+);/.exec(dev.out.stderr)![1]!;
+    // The report address is in the app page's CSP, as the browser reads it.
+    const csp = (await fetch(appUrl)).headers.get('content-security-policy')!;
+    const reportPath = /report-uri (\S+?)[;,]/.exec(csp)![1]!;
+    const forged = 'https://evil.example/x\n20:59:59  launch   \u001b[31mFAKE: run this\u001b[0m\u202e';
+    for (let i = 0; i < 3; i++) {
+      const sent = await fetch(new URL(reportPath, appUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/csp-report' },
+        body: JSON.stringify({ 'csp-report': { 'blocked-uri': forged, 'effective-directive': 'img-src' } }),
+      });
+      expect(sent.status).toBe(204);
+    }
+    await until(() => dev.out.stderr.includes('blocked  '));
+    const lines = dev.out.stderr.split('\n').filter((line) => line.includes('evil.example'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d {2}blocked {2}https:\/\/evil\.example\/x\\u000a20:59:59 {2}launch {3}\\u001b\[31mFAKE: run this\\u001b\[0m\\u202e: /,
+    );
+    expect([dev.out.stderr.includes('\u001b'), dev.out.stderr.includes('\u202e')]).toEqual([false, false]);
+    expect(await dev.stop()).toBe(0);
+  });
+
   it('says on the terminal when a rotation could not rewrite --backend-env, and the rotation stands', async () => {
     const dir = await writeAppDir();
     const dev = await run(dir, ['.', '--port', '0', '--backend-env', 'backend.env']);

@@ -157,8 +157,12 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     expect(published.code, published.stderr).toBe(0);
     expect(published.stdout).toContain(`${id} 0.2.0`);
     expect(await (await fetch(appUrl)).text()).toContain('v2');
-    // The backend's env file names the version served now (svc trigger sends it).
-    await expect.poll(servedVersion).toBe('0.2.0');
+    // The backend's env file names the version served now (svc trigger sends it), before the publisher is answered.
+    expect(servedVersion()).toBe('0.2.0');
+    // An env file that cannot be written (a folder in its place): published all the same, and the publisher hears
+    // that the backend still has the version before, not only svc dev's terminal.
+    rmSync(join(dir, 'backend.env'));
+    mkdirSync(join(dir, 'backend.env'));
 
     // Rotate: one release signed by the old and the new key moves the id to the new key.
     expect(svc(['keygen', '--out', 'new.pem'], dir).code).toBe(0);
@@ -169,6 +173,10 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     const rotation = svc(['publish', 'ship-test-0.3.0.swbn', '--to', url], dir);
     expect(rotation.code, rotation.stderr).toBe(0);
     expect(rotation.stdout).toContain(`the id is bound to key ${newId}`);
+    expect(rotation.stderr).toMatch(
+      /^svc publish: but svc dev says: --backend-env backend\.env could not be rewritten \(EISDIR.*\), so your backend still has the version before: make it writable; it is written again at the next version or secret change\.\n$/,
+    );
+    rmSync(join(dir, 'backend.env'), { recursive: true });
     setVersion(app, '0.4.0');
     const notDerived = svc(['pack', 'app', '--key', 'new.pem'], dir);
     expect(notDerived.code).toBe(1);
@@ -176,7 +184,10 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     expect(svc(['pack', 'app', '--key', 'new.pem', '--rotated'], dir).code).toBe(0);
     expect(svc(['verify', 'ship-test-0.4.0.swbn'], dir).stderr).toContain('invalid (untrusted-key)');
     expect(svc(['verify', 'ship-test-0.4.0.swbn', '--trust', 'new.pub.pem'], dir).code).toBe(0);
-    expect(svc(['publish', 'ship-test-0.4.0.swbn', '--to', url], dir).code).toBe(0);
+    const fourth = svc(['publish', 'ship-test-0.4.0.swbn', '--to', url], dir);
+    expect(fourth.code).toBe(0);
+    expect(fourth.stderr).toBe('');
+    expect(servedVersion()).toBe('0.4.0');
     setVersion(app, '0.5.0');
     expect(svc(['pack', 'app', '--key', key], dir).code).toBe(0);
     const oldKey = svc(['publish', 'ship-test-0.5.0.swbn', '--to', url], dir);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAdvice, type DevPlatform, DevAppError, startDevPlatform } from '../../src/dev';
 import { runSvc } from '../cli/runInProcess';
+import { platformHeaders } from '../helpers/controlApi';
 import { writeAppDir } from './appDir';
 
 let p: DevPlatform;
@@ -21,6 +22,18 @@ beforeAll(async () => {
   p = await startDevPlatform({ dir: appDir, port: 0, allow: ['http://127.0.0.1:3999'] });
 });
 afterAll(() => p.close());
+
+/** Where the browser sends CSP reports: the report-uri of the app page's CSP. */
+const reportPath = async () =>
+  /report-uri (\S+?)[;,]/.exec((await fetch(p.appUrl)).headers.get('content-security-policy')!)![1]!;
+
+/** Posts a CSP report as the browser does, to `path` (default the page's report address). */
+const sendReport = async (report: Record<string, string>, path?: string, type = 'application/csp-report') =>
+  fetch(new URL(path ?? (await reportPath()), p.appOrigin), {
+    method: 'POST',
+    headers: { 'content-type': type, origin: 'https://evil.example' },
+    body: JSON.stringify({ 'csp-report': report }),
+  });
 
 /** A raw GET with a chosen Host header (fetch cannot set one). */
 function rawGet(url: string, host: string): Promise<{ status: number; body: string }> {
@@ -47,7 +60,8 @@ describe('the package server', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain(`frame-ancestors ${p.origin}`);
     expect(csp).toContain("connect-src 'self' https://api.polls.example http://127.0.0.1:3999");
-    expect(csp).toContain('report-uri /__svc/csp-report');
+    // The reports' address is this run's own: another site's page cannot name it in its own CSP.
+    expect(csp).toMatch(/report-uri \/__svc\/csp-report\/[\w-]{16}, .*report-uri \/__svc\/csp-report\/[\w-]{16}$/);
     const html = await res.text();
     expect(html).toContain(`<head><meta name="svc-host-origins" content="${p.origin}">`);
   });
@@ -118,7 +132,7 @@ describe('the package server', () => {
     expect((await fetch(`${p.appOrigin}/missing.html`)).status).toBe(404);
     const post = await fetch(`${p.appOrigin}/index.html`, { method: 'POST' });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
-    const report = await fetch(`${p.appOrigin}/__svc/csp-report`);
+    const report = await fetch(new URL(await reportPath(), p.appOrigin));
     expect([report.status, report.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
@@ -274,13 +288,9 @@ describe('the package server', () => {
   });
 
   it('turns a CSP report into a blocked request with the host to add', async () => {
-    const report = {
-      'csp-report': { 'blocked-uri': 'https://tracker.example/pixel', 'effective-directive': 'connect-src' },
-    };
-    const res = await fetch(`${p.appOrigin}/__svc/csp-report`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/csp-report' },
-      body: JSON.stringify(report),
+    const res = await sendReport({
+      'blocked-uri': 'https://tracker.example/pixel',
+      'effective-directive': 'connect-src',
     });
     expect(res.status).toBe(204);
     expect(p.blocked.at(-1)).toMatchObject({
@@ -294,14 +304,48 @@ describe('the package server', () => {
     expect(framed).not.toContain('--allow');
     events = p.blocked.map((b) => b.blocked);
     expect(events).toContain('https://tracker.example/pixel');
-    // A report another site's page could send (a simple request: text/plain, no preflight) is refused, not shown.
-    const forged = await fetch(`${p.appOrigin}/__svc/csp-report`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
-      body: JSON.stringify({ 'csp-report': { 'blocked-uri': 'https://forged.example/', 'effective-directive': 'x' } }),
-    });
-    expect(forged.status).toBe(415);
+    // A report another site's page could send (a simple request: text/plain, no preflight) is refused, not shown;
+    // so is one its own CSP sends to the address every run had before (its reports are of the browser's own type).
+    const forged = { 'blocked-uri': 'https://forged.example/', 'effective-directive': 'x' };
+    expect((await sendReport(forged, undefined, 'text/plain')).status).toBe(415);
+    expect((await sendReport(forged, '/__svc/csp-report')).status).toBe(404);
+    expect((await sendReport(forged, '/__svc/csp-report/AAAAAAAAAAAAAAAA')).status).toBe(404);
     expect(p.blocked.map((b) => b.blocked)).not.toContain('https://forged.example/');
+  });
+
+  it('keeps each blocked request once, the latest 100, each URL cut to 1,000 characters', async () => {
+    for (let i = 0; i < 3; i++)
+      await sendReport({ 'blocked-uri': 'https://again.example/pixel', 'effective-directive': 'img-src' });
+    expect(p.blocked.filter((b) => b.blocked === 'https://again.example/pixel')).toHaveLength(1);
+    const long = `https://long.example/${'x'.repeat(60_000)}`;
+    expect((await sendReport({ 'blocked-uri': long, 'effective-directive': 'img-src' })).status).toBe(204);
+    expect(p.blocked.at(-1)!.blocked).toBe(long.slice(0, 1000));
+    // A flood of distinct reports (anyone on this machine can send them) keeps the platform and its page small.
+    await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        sendReport({ 'blocked-uri': `https://flood.example/${i}`, 'effective-directive': 'img-src' }),
+      ),
+    );
+    expect(p.blocked).toHaveLength(100);
+    const config = await (await fetch(`${p.origin}/__svc/config`, { headers: platformHeaders(p) })).text();
+    expect(config.length).toBeLessThan(200_000);
+  });
+
+  it('serves no private key, which svc pack refuses too, and says so where blocked requests go', async () => {
+    const pem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFAKEFAKEFAKE\n-----END PRIVATE KEY-----\n';
+    await writeFile(join(appDir, 'dev-key.pem'), pem);
+    const res = await fetch(`${p.appOrigin}/dev-key.pem`);
+    expect(res.status).toBe(404);
+    const body = await res.text();
+    expect(body).not.toContain('BEGIN PRIVATE KEY');
+    expect(body).toContain('dev-key.pem is a private key, which svc pack refuses to pack and svc dev to serve');
+    expect(p.blocked.at(-1)).toMatchObject({ blocked: '/dev-key.pem', directive: 'svc pack' });
+    // A page is still served whole, read from the descriptor whose first bytes were looked at.
+    const page = `<!doctype html><html><head></head><body>${'long page '.repeat(10_000)}</body></html>`;
+    await writeFile(join(appDir, 'long.html'), page);
+    expect(
+      (await (await fetch(`${p.appOrigin}/long.html`)).text()).endsWith(`${'long page '.repeat(3)}</body></html>`),
+    ).toBe(true);
   });
 });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DevNotice, startDevPlatform } from '../../src/dev';
+import { createServerClient, type SvcApiError } from '../../src/server';
 import { controlFetch, platformHeaders } from '../helpers/controlApi';
 import { CLI, FIRST_LINE, spawnCli } from '../helpers/spawnProgram';
 import { writeAppDir } from './appDir';
@@ -135,6 +136,16 @@ describe('a failed save', () => {
       /The change is applied but not saved to .*state\.jsonl \((EEXIST|ENOTDIR)\).*writable, or restart with another --state; the next change saves the whole state again\./,
     );
     expect(notices.filter((n) => n.kind === 'save-failed')).toHaveLength(1);
+    // A backend's card, through the signed server API: its 500 says that the card is posted, so that the backend does
+    // not post it twice (it said "retry" before), and our client does not send it again.
+    const api = createServerClient({ baseUrl: p.baseUrl, miniAppId: 'polls', secret: p.signingSecret });
+    const card = { app_user_id: 'au-alice', card: { title: 'posted, not saved', body: 'once' } };
+    const failed = await api.postCard('general', card).catch((error: SvcApiError) => error);
+    expect(failed).toMatchObject({ status: 500, retriable: false });
+    expect((failed as SvcApiError).detail).toMatch(
+      /^The change is applied but not saved to .*Do not send the request again: what it asked for is done\.$/,
+    );
+    expect((failed as SvcApiError).detail).not.toMatch(/retry/);
     // The folder removed (`rm -rf .svc` while it runs): made again, with the lock, and the whole state saved.
     await rm(folder);
     expect((await send('saved again')).status).toBe(200);
@@ -143,6 +154,10 @@ describe('a failed save', () => {
     const again = await startDevPlatform({ miniAppId: 'polls', audience: 'a', statePath: join(folder, 'state.jsonl') });
     const texts = again.messages('general').map((m) => (m as { text: string }).text);
     expect(texts).toEqual(expect.arrayContaining(['saved', 'not saved', 'saved again']));
+    const titles = again.state.rooms
+      .find((r) => r.id === 'general')!
+      .timeline.flatMap((e) => (e.kind === 'card' ? [e.card.title] : []));
+    expect(titles).toEqual(['posted, not saved']);
     await again.close();
   });
 });

@@ -3,7 +3,7 @@
 // signatures, versions compared as integers against the highest ever accepted (revoked ones included), one upload
 // at a time, tenant-private distribution, and the store kept in the state file across a restart.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -228,6 +228,23 @@ describe('the local store', () => {
       /private to the tenants acme; this person's tenant globex/,
     );
     expect(platform.state.store?.versions[0]?.tenants).toEqual(['acme']);
+  });
+
+  it('serves a version whose save failed, and answers 500 saying it is accepted, not to publish it again', async () => {
+    const key = newKey();
+    const folder = await mkdtemp(join(tmpdir(), 'svc-store-state-'));
+    const platform = await start(await pack(key.id, '1.0.0', [key]), join(folder, 'state.json'));
+    // A file where the folder was: the save of the accepted version cannot be written anywhere.
+    await rm(folder, { recursive: true });
+    await writeFile(folder, 'not a folder');
+    const failed = await publish(platform, await pack(key.id, '1.1.0', [key]));
+    expect(failed.status).toBe(500);
+    expect(failed.body.detail).toMatch(/not saved to .*Do not send the request again: what it asked for is done\.$/);
+    // What the state says is what is served: the accepted version, not the one before it.
+    expect(platform.state.version).toBe('1.1.0');
+    expect(await (await fetch(platform.appUrl)).text()).toContain('version 1.1.0');
+    expect((await publish(platform, await pack(key.id, '1.1.0', [key]))).status).toBe(409);
+    await rm(folder);
   });
 
   it('keeps its record in the state file: after a restart the bound key and the highest version still hold', async () => {

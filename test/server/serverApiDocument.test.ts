@@ -62,11 +62,15 @@ describe('schema/server-api.openapi.json', () => {
           }
           if (status === '429') expect(response.headers['Retry-After'].$ref).toBe('#/components/headers/Retry-After');
         }
-    // Every problem the server API answers; `forbidden` and `internal-error` belong to svc dev's control API.
+    // Every problem the server API answers; `forbidden` belongs to svc dev's control API.
     expect([...named].sort()).toEqual(
       Object.keys(PROBLEMS)
-        .filter((name) => name !== 'forbidden' && name !== 'internal-error')
+        .filter((name) => name !== 'forbidden')
         .sort(),
+    );
+    // A 500 says whether the request's change is done, so that a POST is not sent twice.
+    expect(contract.paths['/rooms/{room_id}/cards'].post.responses['500'].description).toMatch(
+      /must not be sent again/,
     );
     expect(contract.paths['/users/{app_user_id}/notifications'].post.responses['403'].description).toMatch(
       /scope-not-granted/,

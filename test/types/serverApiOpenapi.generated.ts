@@ -612,6 +612,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `internal-error`: The platform failed on this request. `detail` says whether what it asked for is done: a POST it says is done must not be sent again, as it would be done twice. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        type?: unknown;
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
             /** @description `unavailable`: Retriable: back off and retry. */
             503: {
                 headers: {
@@ -771,6 +784,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `internal-error`: The platform failed on this request. `detail` says whether what it asked for is done: a POST it says is done must not be sent again, as it would be done twice. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        type?: unknown;
+                        /** @constant */
+                        status?: 500;
+                    };
+                };
+            };
             /** @description `unavailable`: Retriable: back off and retry. */
             503: {
                 headers: {
@@ -910,6 +936,19 @@ export interface operations {
                         type?: unknown;
                         /** @constant */
                         status?: 429;
+                    };
+                };
+            };
+            /** @description `internal-error`: The platform failed on this request. `detail` says whether what it asked for is done: a POST it says is done must not be sent again, as it would be done twice. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        type?: unknown;
+                        /** @constant */
+                        status?: 500;
                     };
                 };
             };
@@ -1060,6 +1099,19 @@ export interface operations {
                         type?: unknown;
                         /** @constant */
                         status?: 429;
+                    };
+                };
+            };
+            /** @description `internal-error`: The platform failed on this request. `detail` says whether what it asked for is done: a POST it says is done must not be sent again, as it would be done twice. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        type?: unknown;
+                        /** @constant */
+                        status?: 500;
                     };
                 };
             };

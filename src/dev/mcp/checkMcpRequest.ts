@@ -21,12 +21,14 @@ const LOOPBACK_HOSTS = localhostAllowedHostnames();
 /**
  * Checks one request to `/mcp`: a loopback `Host` (DNS rebinding; the SDK's host-header validation), no `Origin`
  * unless it is exactly an allowed one (the app's own origin is `http://localhost:<port>`, and the SDK's host-name-only
- * Origin check would let the app call its own actions as an agent), then the bearer token compared in constant time.
+ * Origin check would let the app call its own actions as an agent), then the bearer token compared in constant time;
+ * with `preflight`, a browser's CORS preflight, which carries no token: the Host and an allowed Origin.
  * @internal
  */
 export function checkMcpRequest(
   headers: { get(name: string): string | null },
   guard: McpGuard,
+  { preflight = false } = {},
 ): McpRefusal | undefined {
   if (!validateHostHeader(headers.get('host'), LOOPBACK_HOSTS).ok)
     return { status: 403, message: 'Host must be 127.0.0.1, localhost or [::1]: connect to the URL svc dev printed.' };
@@ -36,6 +38,8 @@ export function checkMcpRequest(
       status: 403,
       message: `Origin ${origin} may not call this MCP endpoint; MCP clients send no Origin (a browser client's origin must be allowed with --mcp-origin).`,
     };
+  // A CORS preflight carries no token, and asks only whether its origin may send the request that follows.
+  if (preflight) return origin === null ? { status: 403, message: 'A preflight names its Origin.' } : undefined;
   // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are the same.
   const auth = /^Bearer +([A-Za-z0-9_-]+)$/i.exec(headers.get('authorization') ?? '');
   if (!sameToken(auth?.[1], guard.token))

@@ -129,10 +129,18 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   return {
     /** Serves one request to `/mcp` (the caller routes by path). */
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const refusal = checkMcpRequest(
-        { get: (name) => first(req.headers[name.toLowerCase()]) ?? null },
-        { token: options.token, allowedOrigins: options.allowedOrigins ?? [] },
-      );
+      const headers = { get: (name: string) => first(req.headers[name.toLowerCase()]) ?? null };
+      const guard = { token: options.token, allowedOrigins: options.allowedOrigins ?? [] };
+      // A browser client of an allowed origin (--mcp-origin) may read the answers, that origin exactly.
+      const origin = headers.get('origin');
+      if (origin !== null && guard.allowedOrigins.includes(origin)) corsFor(origin, res);
+      // Its preflight carries no token (browsers never send one): it is answered once the Host and Origin pass.
+      if (req.method === 'OPTIONS' && headers.get('access-control-request-method') !== null) {
+        req.resume();
+        const refused = checkMcpRequest(headers, guard, { preflight: true });
+        return void res.writeHead(refused?.status ?? 204).end();
+      }
+      const refusal = checkMcpRequest(headers, guard);
       if (refusal) {
         req.resume();
         return void res
@@ -164,6 +172,22 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       await modern.close();
     },
   };
+}
+
+/** The request headers a browser client of the MCP endpoint sends beyond the simple ones. */
+const CORS_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id';
+
+/**
+ * The CORS headers of an answer to `origin`, an allowed one: it, exactly (never `*`), may read the answer and the
+ * headers a client needs (the session id, the protocol version, why a token was refused), and send what MCP sends.
+ */
+function corsFor(origin: string, res: ServerResponse): void {
+  res.setHeader('access-control-allow-origin', origin);
+  res.setHeader('vary', 'Origin');
+  res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
+  res.setHeader('access-control-allow-methods', 'GET, POST, DELETE');
+  res.setHeader('access-control-allow-headers', CORS_REQUEST_HEADERS);
+  res.setHeader('access-control-max-age', '600');
 }
 
 /**

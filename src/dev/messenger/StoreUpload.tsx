@@ -11,7 +11,7 @@ async function upload(input: HTMLInputElement): Promise<void> {
   result.value = `Uploading ${file.name}…`;
   try {
     const accepted = await uploadPackage(await file.arrayBuffer());
-    result.value = `Version ${accepted.version} accepted: the app relaunches with it.`;
+    result.value = `Version ${accepted.version} accepted: the app relaunches with it.${accepted.warning ? ` But ${accepted.warning}` : ''}`;
   } catch (error) {
     result.value = `Refused: ${(error as Error).message}`;
   }

@@ -52,10 +52,13 @@ export async function control<R extends ControlRoute>(
 }
 
 /**
- * Uploads a signed package to the local store (the settings' upload): resolves to the accepted version's record, or
- * rejects with the store's problem detail (which names both versions when the version is not higher).
+ * Uploads a signed package to the local store (the settings' upload): resolves to the accepted version's record (with
+ * a `warning` when svc dev could not do all that follows, such as rewriting the backend's env file), or rejects with
+ * the store's problem detail (which names both versions when the version is not higher).
  */
-export async function uploadPackage(bytes: ArrayBuffer): Promise<{ version: string; key_id: string }> {
+export async function uploadPackage(
+  bytes: ArrayBuffer,
+): Promise<{ version: string; key_id: string; warning?: string }> {
   const res = await fetch(STORE_PATH, {
     method: 'POST',
     headers: { [CONTROL_TOKEN_HEADER]: token, 'content-type': 'application/octet-stream' },

@@ -4,6 +4,7 @@
 import { effect, signal } from '@preact/signals';
 import { render } from 'preact';
 import { type DevPageStart, PAGE_START_ID } from '../devContract';
+import { LIMITS } from '../limits';
 import { type Connection, control, follow, loadConfig } from './api';
 import { MessengerModel } from './MessengerModel';
 import { MessengerPage } from './MessengerPage';
@@ -65,7 +66,7 @@ async function start(root: HTMLElement): Promise<void> {
   follow(
     (next) => m.onState(next),
     (request) => {
-      m.blocked.value = [...m.blocked.value, request];
+      m.blocked.value = [...m.blocked.value, request].slice(-LIMITS.blockedRequests);
       toast(`Blocked: ${request.advice}`, 'error');
     },
     (next) => {

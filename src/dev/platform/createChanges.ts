@@ -2,6 +2,7 @@ import type { DevEvent } from '../DevEvent';
 import type { DevNotice } from '../DevPlatformOptions';
 import type { DevState, DevStreamEvents } from '../devContract';
 import type { Pages } from './createPageChannel';
+import { ProblemError } from './ProblemError';
 import type { SigningSecrets } from './signingSecrets';
 import type { StateFile } from './stateFile';
 import { type Patch, patchesJson, trackChanges } from './trackChanges';
@@ -80,7 +81,9 @@ export function createChanges(options: ChangesOptions) {
       const message = (error as Error).message;
       broadcast('problem', { type: 'problem', message });
       await options.notice('save-failed', message);
-      throw error;
+      // What the request asked for is done, only not on disk: its answer (500) says so, as a client that sent it
+      // again would post the card or the message twice.
+      throw new ProblemError('internal-error', `${message} Do not send the request again: what it asked for is done.`);
     }
   };
   return {

@@ -61,11 +61,8 @@ export function createControlApp(ctx: ControlAppContext) {
     await refusing(run);
     const durable = ctx.changed();
     const answer = c.json(ctx.state);
-    try {
-      await durable;
-    } catch (error) {
-      throw new ProblemError('internal-error', (error as Error).message);
-    }
+    // A failed save rejects with its own 500, which says that the change is made.
+    await durable;
     return answer;
   };
   const relay = <R extends McpRoute>(route: R, body: McpPageBody) =>

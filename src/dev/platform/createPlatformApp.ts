@@ -46,10 +46,13 @@ export function createPlatformApp(parts: PlatformAppParts) {
   app.onError((error, c) => {
     if (error instanceof ProblemError)
       return problemResponse(parts.origin, error.problem, error.detail, requestPath(c), error.headers);
+    // A failure nobody foresaw may come after part of a change: a read can be sent again, a change only once the
+    // sender has looked at what it did.
+    const next = c.req.method === 'GET' ? 'retry' : 'it may be done in part, so look before you send it again';
     return problemResponse(
       parts.origin,
       'internal-error',
-      `The platform failed on this request (${error.message}): retry, and report it if it happens again.`,
+      `The platform failed on this request (${error.message}): ${next}, and report it if it happens again.`,
       requestPath(c),
     );
   });

@@ -9,6 +9,7 @@ import { manifestFacts } from '../../manifest/manifestFacts';
 import type { DevEvent } from '../DevEvent';
 import type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
 import type { DevConfig, DevState } from '../devContract';
+import { LIMITS } from '../limits';
 import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
@@ -160,17 +161,23 @@ async function listen(port: number | undefined, file: StateFile | undefined, pag
   return { server, serve: (app) => (fetch = app.fetch) };
 }
 
-/** Stops what a platform started, in order: the watch, the agent bridge, webhooks, the pages, both servers, the file. */
-function stopAll(parts: {
+/** What a platform has started so far: filled in as the start goes on, so a start that fails stops what it started. */
+interface Started {
   stopWatching(): void;
-  mcp: ReturnType<typeof attachMcp> | undefined;
+  mcp?: ReturnType<typeof attachMcp>;
   app: DevApp | undefined;
-  webhooks: WebhookSender | undefined;
+  webhooks?: WebhookSender;
   pages: Pages;
   server: Server;
-  pkg: PackageServer | undefined;
+  pkg?: PackageServer;
   file: StateFile | undefined;
-}) {
+}
+
+/**
+ * Stops what a platform started, in order: the watch, the agent bridge, webhooks, the pages, both servers, the file.
+ * `parts` is read when it runs: what a failed start had not started yet is not there.
+ */
+function stopAll(parts: Started) {
   return async () => {
     parts.stopWatching();
     if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url);
@@ -194,7 +201,7 @@ interface Served {
 async function servePackage(
   options: DevPlatformOptions,
   parts: { app: DevApp; origin: string; raw: DevState; served: Served; onBlocked(request: BlockedRequest): void },
-  notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
+  notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
 ): Promise<PackageServer> {
   const keptPort = options.packagePort === undefined ? parts.raw.package_port : undefined;
   const serve = (port: number | undefined) =>
@@ -211,19 +218,27 @@ async function servePackage(
   return serve(options.packagePort ?? keptPort).catch(async (error: NodeJS.ErrnoException) => {
     if (keptPort === undefined || error.code !== 'EADDRINUSE') throw error;
     const moved = await serve(0);
+    // Told before the platform runs: a handler that throws fails the start, which stops this server too.
     await notice(
       'package-port-moved',
       `the app's port ${keptPort} (kept in ${options.statePath}) is taken, so it is served from ${moved.origin} now: give your backend the new origin (--backend-env writes it as SVC_APP_ORIGIN).`,
-    );
+    ).catch(async (error) => {
+      await moved.close();
+      throw error;
+    });
     return moved;
   });
 }
 
-/** The requests the package's policies blocked, each told to the terminal and the pages as it comes. */
+/**
+ * The requests the package's policies blocked, each told to the terminal and the pages when it first comes (a page
+ * retries a blocked request as often as it likes), the latest {@link LIMITS}.blockedRequests kept.
+ */
 function blockedRequests(tell: (event: DevEvent) => void, changes: Changes) {
   const blocked: BlockedRequest[] = [];
   const onBlocked = (request: BlockedRequest) => {
-    blocked.push(request);
+    if (blocked.some((b) => b.directive === request.directive && b.blocked === request.blocked)) return;
+    if (blocked.push(request) > LIMITS.blockedRequests) blocked.shift();
     tell({ type: 'blocked', blocked: request.blocked, advice: request.advice });
     changes.broadcast('blocked', { type: 'blocked', request });
   };
@@ -390,6 +405,7 @@ function openStore(
     app: DevApp | undefined;
     mcp: ReturnType<typeof attachMcp> | undefined;
     tell(event: DevEvent): void;
+    versionServed: DevPlatformOptions['onVersionServed'];
   },
 ) {
   let running = false;
@@ -399,7 +415,9 @@ function openStore(
       parts.served.current = { manifest: accepted.manifest, files: accepted.files };
       if (parts.app) parts.app.manifest = accepted.manifest;
       parts.mcp?.setManifest(accepted.manifest);
-      if (running) parts.tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id) });
+      if (!running) return undefined;
+      parts.tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id) });
+      return Promise.resolve(parts.versionServed?.(accepted.version));
     },
   });
   return { store, started: () => (running = true) };
@@ -505,9 +523,15 @@ function buildApp(parts: AppParts) {
 export async function startDevPlatform(options: DevPlatformOptions) {
   const { app, packaged, file, miniAppId, audience, version } = await openApp(options);
   const realm = options.realm ?? 'svc-dev';
-  const notice = (kind: DevNotice['kind'], message: string) => options.onNotice?.({ kind, message });
+  // A handler that throws rejects, as one that returns a rejected promise does: a start it fails stops what it started.
+  const notice = async (kind: DevNotice['kind'], message: string) => options.onNotice?.({ kind, message });
   const tell = (event: DevEvent) => options.onEvent?.(event);
-  const { raw, secrets } = await loadState(file, { miniAppId, version }, notice, options.statePath);
+  const { raw, secrets } = await loadState(file, { miniAppId, version }, notice, options.statePath).catch(
+    async (error) => {
+      await file?.close();
+      throw error;
+    },
+  );
   const pages = createPageChannel();
   const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
   const { state, changed } = changes;
@@ -517,99 +541,100 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const controlToken = randomBytes(24).toString('base64url');
   const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };
   const running = () => served.current?.manifest ?? app?.manifest;
-  const idp = await createIdentityProvider({
-    authUrl: origin,
-    realm,
-    authorize: authorizeExchange({
-      state,
+  // Nothing may keep running when the start fails (a port taken, a save that fails, a notice's handler that throws):
+  // the caller reports the error and exits.
+  const started: Started = { stopWatching() {}, app, pages, server, file };
+  const close = stopAll(started);
+  try {
+    const idp = await createIdentityProvider({
+      authUrl: origin,
+      realm,
+      authorize: authorizeExchange({ state, audience, running, manifest: () => app?.manifest }),
+    });
+    const { blocked, onBlocked } = blockedRequests(tell, changes);
+    const pkg =
+      app && !options.appUrl
+        ? await servePackage(options, { app, origin, raw, served, onBlocked }, notice).catch((error) => {
+            throw Object.assign(error as Error, { option: '--package-port' });
+          })
+        : undefined;
+    started.pkg = pkg;
+    const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
+    started.webhooks = webhooks;
+    if (file && pkg) await keepPackagePort(pkg, changes);
+    const bridge = await startMcp(app, {
+      options,
+      origin,
+      pages: pages.channel,
+      secrets: () => [controlToken, ...validSecrets(secrets)],
+    });
+    const mcp = bridge?.mcp;
+    started.mcp = mcp;
+    const publishToken = randomBytes(24).toString('base64url');
+    const { store, started: storeRuns } = openStore(
+      { state, changed, origin, controlToken, publishToken },
+      { served, app, mcp, tell, versionServed: options.onVersionServed },
+    );
+    const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
+    started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
+    const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
+    const appOrigin = appUrl ? new URL(appUrl).origin : '';
+    const platformApp = buildApp({
+      options,
+      origin,
+      controlToken,
+      realm,
       audience,
+      idp,
+      secrets,
+      changes,
+      tell,
+      pages,
+      store,
+      actions,
       running,
-      manifest: () => app?.manifest,
-    }),
-  });
-  const { blocked, onBlocked } = blockedRequests(tell, changes);
-  const pkg =
-    app && !options.appUrl
-      ? await servePackage(options, { app, origin, raw, served, onBlocked }, notice).catch(async (error) => {
-          // Nothing may keep running when the start fails: the caller reports the error and exits.
-          await closeServer(server);
-          await file?.close();
-          throw Object.assign(error as Error, { option: '--package-port' });
-        })
-      : undefined;
-  const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
-  if (file && pkg) await keepPackagePort(pkg, changes);
-  const bridge = await startMcp(app, {
-    options,
-    origin,
-    pages: pages.channel,
-    secrets: () => [controlToken, ...validSecrets(secrets)],
-  });
-  const mcp = bridge?.mcp;
-  const publishToken = randomBytes(24).toString('base64url');
-  const { store, started } = openStore(
-    { state, changed, origin, controlToken, publishToken },
-    { served, app, mcp, tell },
-  );
-  const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
-  const stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
-  const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
-  const appOrigin = appUrl ? new URL(appUrl).origin : '';
-  const platformApp = buildApp({
-    options,
-    origin,
-    controlToken,
-    realm,
-    audience,
-    idp,
-    secrets,
-    changes,
-    tell,
-    pages,
-    store,
-    actions,
-    running,
-    blocked,
-    appUrl,
-    appOrigin,
-    mcp: () => mcp,
-  });
-  listening.serve(platformApp);
-  const handle = platformHandle({
-    origin,
-    controlToken,
-    realm,
-    miniAppId,
-    audience,
-    state,
-    secrets,
-    actions,
-    changed,
-    idp,
-    appUrl,
-    appOrigin,
-    get manifest() {
-      return app?.manifest;
-    },
-    blocked,
-    mcpUrl: mcp?.url,
-    mcpToken: mcp?.token,
-    mcpConfigs: bridge?.configs,
-    close: stopAll({ stopWatching, mcp, app, webhooks, pages, server, pkg, file }),
-  });
-  platformApps.set(handle, platformApp);
-  const refused = packaged ? await startPackaged(packaged, state, store) : undefined;
-  started();
-  if (refused) {
-    await handle.close();
-    throw new DevAppError(refused);
+      blocked,
+      appUrl,
+      appOrigin,
+      mcp: () => mcp,
+    });
+    listening.serve(platformApp);
+    const handle = platformHandle({
+      origin,
+      controlToken,
+      realm,
+      miniAppId,
+      audience,
+      state,
+      secrets,
+      actions,
+      changed,
+      idp,
+      appUrl,
+      appOrigin,
+      get manifest() {
+        return app?.manifest;
+      },
+      blocked,
+      mcpUrl: mcp?.url,
+      mcpToken: mcp?.token,
+      mcpConfigs: bridge?.configs,
+      close,
+    });
+    platformApps.set(handle, platformApp);
+    const refused = packaged ? await startPackaged(packaged, state, store) : undefined;
+    storeRuns();
+    if (refused) throw new DevAppError(refused);
+    return Object.assign(handle, {
+      /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
+      publishToken,
+      /** The local store (`svc publish` and the messenger's settings upload through it). */
+      store,
+    });
+  } catch (error) {
+    await close();
+    throw error;
   }
-  return Object.assign(handle, {
-    /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
-    publishToken,
-    /** The local store (`svc publish` and the messenger's settings upload through it). */
-    store,
-  });
 }
 
 /** A running platform. @public */

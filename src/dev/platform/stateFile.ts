@@ -4,7 +4,7 @@ import { type FileHandle, mkdir, open, readdir, readFile, realpath, rename, rm, 
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DevState } from '../devContract';
-import { alive } from '../localDiscovery';
+import { lockFile } from './lockFile';
 import type { SigningSecrets } from './signingSecrets';
 import { checkState } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
@@ -130,67 +130,6 @@ async function removeLeftovers(path: string): Promise<void> {
   );
 }
 
-/** The process id written in a state file's lock (`<path>.lock`), or '' when there is none yet. */
-const lockHolder = async (path: string) => (await readFile(`${path}.lock`, 'utf8').catch(() => '')).trim();
-
-/** The id of another process that runs and holds the lock `holder` names, or undefined (none, this one, or gone). */
-function otherRunningHolder(holder: string): number | undefined {
-  const pid = Number(holder);
-  return holder && Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : undefined;
-}
-
-const inUse = (path: string, pid: number) =>
-  Object.assign(
-    new Error(
-      `--state ${path} is in use by another svc dev (process ${pid}): stop that one first, or pass another --state. If no svc dev runs (its process id was given to another program since), delete ${path}.lock.`,
-    ),
-    { code: 'ELOCKED', pid },
-  );
-
-/**
- * Takes the state file for this process (`<path>.lock`, holding its id) and returns what gives it back. Two platforms
- * appending to one file would each rewrite it under the other (and remove the other's temporary files), so a file
- * another running process holds is refused; a lock whose process is gone (killed) is taken over.
- */
-async function lockStateFile(path: string): Promise<() => Promise<void>> {
-  const lock = `${path}.lock`;
-  const mine = String(process.pid);
-  const release = async () => {
-    if ((await lockHolder(path)) === mine) await rm(lock, { force: true });
-  };
-  for (let tries = 0; ; tries++) {
-    try {
-      const handle = await open(lock, 'wx', 0o600);
-      await handle.writeFile(mine);
-      await handle.close();
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = await lockHolder(path);
-    // Created a moment ago and not written yet: its process is writing its id.
-    if (holder === '' && tries < 10) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      continue;
-    }
-    // This process holds it already: a platform started again in it (the next port tried, a test's restart).
-    if (holder === mine) return release;
-    const other = otherRunningHolder(holder);
-    if (other !== undefined) throw inUse(path, other);
-    await rm(lock, { force: true });
-  }
-}
-
-/**
- * Throws when another running process holds the state file at `path` (what `svc dev --reset` checks before it
- * deletes the file: a file in use is not deleted under the svc dev that writes it).
- * @internal
- */
-export async function assertStateFileFree(path: string): Promise<void> {
-  const other = otherRunningHolder(await lockHolder(path));
-  if (other !== undefined) throw inUse(path, other);
-}
-
 /**
  * Opens the state file: reads and checks the saved state (a snapshot and its journal), compacts it into one
  * snapshot, and returns a file to append changes to.
@@ -209,7 +148,7 @@ export async function openStateFile(given: string, miniAppId: string): Promise<S
   const path = await realpath(given).catch(() => given);
   // `--state .svc/state.jsonl` in a fresh clone: the folder is made (this user's only, as the file holds secrets).
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const unlock = await lockStateFile(path);
+  const unlock = await lockFile(path, '--state');
   try {
     return await openLockedStateFile(path, miniAppId, unlock);
   } catch (error) {
@@ -254,7 +193,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     // A folder removed under the running platform (`rm -rf .svc`, `git clean`) took the lock with it: both are made
     // again, as at the start, before the whole state is written; a lock another svc dev took meanwhile refuses.
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await lockStateFile(path);
+    await lockFile(path, '--state');
     await writeDurably(path, snapshotLine());
     handle = await open(path, 'a', 0o600);
     const s = await handle.stat();

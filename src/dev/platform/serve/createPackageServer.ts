@@ -1,14 +1,16 @@
-import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
+import { isPrivateKey } from '../../../package/isPrivateKey';
 import { leftOutOfPackage } from '../../../package/leftOutOfPackage';
 import { describePathProblem } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
-import { blockedAdvice, CSP_REPORT_PATH, packageCsp } from './packageCsp';
+import { blockedAdvice, CSP_REPORT_PATH, type PackagePolicies, packageCsp } from './packageCsp';
 import { sendFile } from './sendFile';
 import { closeServer } from '../closeServer';
 
@@ -102,6 +104,9 @@ function withFirstInHead(html: string, element: string): string {
 const fail = (res: ServerResponse, status: number, detail: string) =>
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
 
+/** The characters of a reported URL kept: a URL longer is cut (a data: URL, a tracker's query). */
+const MAX_BLOCKED_URI = 1000;
+
 /** A CSP report the browser sent, told as a blocked request with what to change. */
 async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocked?: (request: BlockedRequest) => void) {
   // Browsers send CSP reports as application/csp-report, a type no other site's page can send here without a
@@ -115,8 +120,9 @@ async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocke
   }
   try {
     const r = JSON.parse(text)['csp-report'] ?? {};
-    const blocked = String(r['blocked-uri'] ?? '');
-    const directive = String(r['effective-directive'] ?? r['violated-directive'] ?? '');
+    // Bounded: what the platform keeps and the messenger shows stays small, whatever a report holds.
+    const blocked = String(r['blocked-uri'] ?? '').slice(0, MAX_BLOCKED_URI);
+    const directive = String(r['effective-directive'] ?? r['violated-directive'] ?? '').slice(0, 100);
     onBlocked?.({
       blocked,
       directive,
@@ -139,7 +145,11 @@ async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocke
 export async function createPackageServer(options: PackageServerOptions) {
   const realDir = await realpath(options.dir);
   let manifest = options.manifest;
-  let policies = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
+  // The reports' address is this run's own, and only the app's pages carry it (in their CSP header): another site's
+  // page could otherwise point its own CSP's reports here and fill the messenger with advice of its choosing.
+  const reportPath = `${CSP_REPORT_PATH}/${randomBytes(12).toString('base64url')}`;
+  const csp = (m: Manifest) => packageCsp(m, options.messengerOrigin, options.allow ?? [], reportPath);
+  let policies = csp(manifest);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
   let hosts: string[] = [];
 
@@ -148,10 +158,12 @@ export async function createPackageServer(options: PackageServerOptions) {
     if (!hosts.includes(req.headers.host ?? '')) return fail(res, 403, 'unknown Host; use the URL svc dev printed.');
     const url = new URL(req.url ?? '/', 'http://localhost');
     // RFC 9110: a 405 names the methods the resource takes.
-    if (url.pathname === CSP_REPORT_PATH) {
+    if (url.pathname === reportPath) {
       if (req.method === 'POST') return receiveReport(req, res, options.onBlocked);
       return fail(res.setHeader('allow', 'POST'), 405, 'the browser POSTs CSP reports here.');
     }
+    if (url.pathname.startsWith(CSP_REPORT_PATH))
+      return fail(res, 404, "not this run's report address: the browser sends reports where the page's CSP says.");
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return fail(res.setHeader('allow', 'GET, HEAD'), 405, 'the package is read-only.');
     let path: string;
@@ -166,10 +178,9 @@ export async function createPackageServer(options: PackageServerOptions) {
       if (path.endsWith('/')) path += path === '/' ? manifest.entry.replace(/^\.?\//, '') : 'index.html';
       const found = files.get(path);
       if (!found) return fail(res, 404, `${path} is not in the package.`);
-      const csp = packageCsp(manifest, options.messengerOrigin, options.allow ?? []);
       const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
       return found.contentType.startsWith('text/html')
-        ? sendPage(req, res, found.contentType, bytes, csp)
+        ? sendPage(req, res, found.contentType, bytes, csp(manifest))
         : sendFile(req, res, found.contentType, bytes.length, (start, end) => bytes.subarray(start, end + 1));
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
@@ -179,12 +190,18 @@ export async function createPackageServer(options: PackageServerOptions) {
       return fail(res, 404, file.missing);
     }
     const type = contentTypeOf(file);
-    if (type.startsWith('text/html')) return sendPage(req, res, type, await readFile(file), policies);
-    // Other files are streamed from one open descriptor, each range from its offset: a video is read as the browser
-    // asks for it, not whole per request, and its size and bytes come from the same file even if a build replaces it.
+    // Files are read from one open descriptor, each range from its offset: a video is read as the browser asks for
+    // it, not whole per request, and its size and bytes come from the same file even if a build replaces it.
     const handle = await open(file);
     let streamed = false;
     try {
+      const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
+      if (isPrivateKey(head.subarray(0, bytesRead))) {
+        const advice = `${path.slice(1)} is a private key, which svc pack refuses to pack and svc dev to serve: anyone who can load the app's files could read it. Move it out of the app folder.`;
+        options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
+        return fail(res, 404, `${path}: ${advice}`);
+      }
+      if (type.startsWith('text/html')) return sendPage(req, res, type, await handle.readFile(), policies);
       const { size } = await handle.stat();
       sendFile(req, res, type, size, (start, end) => {
         streamed = true;
@@ -196,11 +213,11 @@ export async function createPackageServer(options: PackageServerOptions) {
   }
 
   /** A page: with its policies, and the meta tag the client reads first in its head. */
-  function sendPage(req: IncomingMessage, res: ServerResponse, type: string, html: Buffer, csp: typeof policies) {
-    const page = Buffer.from(withFirstInHead(html.toString('utf8'), meta));
-    return sendFile(req, res, type, page.length, (start, end) => page.subarray(start, end + 1), [
-      csp.declared,
-      csp.platform,
+  function sendPage(req: IncomingMessage, res: ServerResponse, type: string, html: Buffer, page: PackagePolicies) {
+    const bytes = Buffer.from(withFirstInHead(html.toString('utf8'), meta));
+    return sendFile(req, res, type, bytes.length, (start, end) => bytes.subarray(start, end + 1), [
+      page.declared,
+      page.platform,
     ]);
   }
 
@@ -223,7 +240,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     /** Serves an edited manifest's policies from now on (the entry URL stays the one the server started with). */
     setManifest(next: Manifest) {
       manifest = next;
-      policies = packageCsp(next, options.messengerOrigin, options.allow ?? []);
+      policies = csp(next);
     },
     close: () => Promise.all(servers.map(closeServer)).then(() => {}),
   };

@@ -1,7 +1,10 @@
 import { parseCsp } from '../../../manifest';
 import type { Manifest } from '../../../manifest';
 
-/** Where the package server receives the browser's CSP violation reports (on the package's own origin). */
+/**
+ * Where the package server receives the browser's CSP violation reports (on the package's own origin), followed by
+ * a segment each run draws anew, which only the app's own pages carry.
+ */
 export const CSP_REPORT_PATH = '/__svc/csp-report';
 
 /** The two policies a package page is served with. @public */
@@ -19,15 +22,21 @@ export interface PackagePolicies {
  * The Content-Security-Policy headers of a package page. Both are sent: a browser enforces every policy it gets,
  * so a request must pass the manifest's own policy and the platform's network allowlist.
  * @param allow - loopback origins of the developer's backends (e.g. `http://127.0.0.1:3000`).
+ * @param reportUri - where the browser sends its reports; the package server gives a path of its own run.
  * @public
  */
-export function packageCsp(manifest: Manifest, messengerOrigin: string, allow: readonly string[]): PackagePolicies {
+export function packageCsp(
+  manifest: Manifest,
+  messengerOrigin: string,
+  allow: readonly string[],
+  reportUri = CSP_REPORT_PATH,
+): PackagePolicies {
   const directives = parseCsp(manifest.csp);
   const connect = directives.get('connect-src') ?? directives.get('default-src');
   // A dev-only relaxation: the backends the developer named are reachable whatever the manifest's connect-src
   // says, since a production manifest names the production hosts, not localhost.
   if (allow.length && connect) directives.set('connect-src', [...connect, ...allow]);
-  directives.set('report-uri', [CSP_REPORT_PATH]);
+  directives.set('report-uri', [reportUri]);
   const declared = [...directives].map(([name, values]) => [name, ...values].join(' ')).join('; ');
   const hosts = [
     ...(manifest.network.connect ?? []).map((h) => `https://${h}`),
@@ -36,7 +45,7 @@ export function packageCsp(manifest: Manifest, messengerOrigin: string, allow: r
   const platform = [
     `frame-ancestors ${messengerOrigin}`,
     `connect-src 'self' ${[...hosts, ...allow].join(' ')}`.trim(),
-    `report-uri ${CSP_REPORT_PATH}`,
+    `report-uri ${reportUri}`,
   ].join('; ');
   return { declared, platform };
 }

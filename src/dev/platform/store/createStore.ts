@@ -29,7 +29,7 @@ type StoreProblemName = keyof typeof STORE_PROBLEMS;
 
 /** What an upload gets: the accepted version's record (201), or a problem detail (RFC 9457). */
 export type StoreAnswer =
-  | { ok: true; status: 201; body: DevStoreVersion & { id: string; key_id: string } }
+  | { ok: true; status: 201; body: DevStoreVersion & { id: string; key_id: string; warning?: string } }
   | {
       ok: false;
       status: number;
@@ -48,8 +48,11 @@ export interface StoreOptions {
   controlToken: string;
   /** The token `svc publish` sends (from the discovery file only this user can read). */
   publishToken: string;
-  /** Told of each accepted package, after the state is saved: the platform serves it from now on. */
-  accepted(pkg: VerifiedPackage): void;
+  /**
+   * Told of each accepted package, after the state is saved: the platform serves it from now on. A sentence it
+   * resolves to is the answer's `warning`.
+   */
+  accepted(pkg: VerifiedPackage): Promise<string | undefined> | undefined;
   /** The largest package accepted; default {@link MAX_PACKAGE_BYTES}. */
   maxBytes?: number;
 }
@@ -139,9 +142,15 @@ async function acceptPackage(
   state.version = pkg.version;
   state.version_revoked = false;
   for (const installation of state.installations) installation.version = pkg.version;
-  await options.changed();
-  options.accepted(pkg);
-  return { ok: true, status: 201, body: { id: pkg.id, key_id: key.id, ...version } };
+  // A save that fails leaves the version accepted all the same (the state says so): it is served, and the failure
+  // answered.
+  let warning: string | undefined;
+  try {
+    await options.changed();
+  } finally {
+    warning = await options.accepted(pkg);
+  }
+  return { ok: true, status: 201, body: { id: pkg.id, key_id: key.id, ...version, ...(warning ? { warning } : {}) } };
 }
 
 /**
