@@ -76,6 +76,8 @@ for (const theme of ['light', 'dark'] as const) {
       page,
       tab,
     }) => {
+      // Nine sheets, each analysed by axe (1-2 s apiece): about 20 s on a quiet machine, over 30 s on a busy one.
+      test.slow();
       if (theme === 'dark') await dark(page);
       await tab('Agent');
       await page.getByTestId('input-delete_poll-poll_id').fill('no-such-poll');
