@@ -8,6 +8,7 @@ import { EXIT, writeLine } from './CliIo';
 import { envFileLines } from './envFileLines';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
+import { webhookBody } from '../dev/webhookBody';
 
 /** The platform's answer budget for a webhook, in ms. */
 const ANSWER_BUDGET_MS = 5000;
@@ -163,14 +164,15 @@ Example:
     const built = buildPayload(event, values.set ?? [], secret);
     if ('problem' in built) return usageError(io, 'trigger', built.problem);
 
-    const body = JSON.stringify(built.payload);
+    const body = webhookBody(built.payload);
     const headers = await signRequest({
       body,
       secret: secret.secret,
       miniAppId: String(built.payload.mini_app_id),
     });
     writeLine(io.stdout, `POST ${shownUrl(url)}  ${event}`);
-    writeLine(io.stdout, body);
+    // The body as sent, its own final newline aside.
+    writeLine(io.stdout, body.trimEnd());
     const signal = AbortSignal.timeout(WAIT_MS);
     const started = performance.now();
     let response: PostAnswer;

@@ -5,6 +5,16 @@ import { APP_FRAME_ALLOW } from './appFrameAllow';
 import { APP_FRAME_SANDBOX } from './appFrameSandbox';
 import type { HostEndpoint } from './types';
 
+/** The origin of `url` as the browser writes it, or undefined for what is no URL (a bare host name, `*`) or has none. */
+function originOf(url: string): string | undefined {
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The web host's side of the bootstrap: answers a hello only when it comes from `iframe`'s window and from
  * `appOrigin` exactly, by sending a welcome to that origin with a fresh `MessagePort`. A later hello (the app
@@ -25,8 +35,12 @@ export function attachIframe(
   appOrigin: string,
   win: Window = window,
 ): () => void {
-  if (!appOrigin || appOrigin === '*' || appOrigin === 'null')
-    throw new TypeError(`attachIframe(): appOrigin must be the app's exact origin, not '${appOrigin}'.`);
+  // Compared as the browser writes `event.origin`: a trailing slash, a path or upper case would match no hello, and
+  // the app would wait for a welcome that never comes.
+  if (!appOrigin || originOf(appOrigin) !== appOrigin)
+    throw new TypeError(
+      `attachIframe(): appOrigin must be the app's exact origin as the browser writes it (scheme, host and port; no path, no trailing slash, lower case), such as '${originOf(appOrigin) ?? 'https://app.example'}', not '${appOrigin}'.`,
+    );
   // Every nonce answered, not only the last: a replayed older hello would otherwise rebind the host to a new port
   // and cut the running invocation (PROTOCOL.md: a nonce is answered once).
   const answered = new Set<string>();

@@ -190,7 +190,8 @@ export function checkBundleLength(bundle: Uint8Array): void {
   if (declared > BigInt(bundle.length))
     throw new PackageError(
       'truncated',
-      `the web bundle's last 8 bytes give a length of ${declared} but ${bundle.length} bytes are there: the file was cut short; copy it again`,
+      // Bytes added after the end move the length out of the last 8 bytes too: what those then give is no length.
+      `the web bundle's last 8 bytes give a length of ${declared} but ${bundle.length} bytes are there: the file was cut short, or bytes were added after its end; copy it again`,
     );
   if (declared !== BigInt(bundle.length))
     throw malformed(

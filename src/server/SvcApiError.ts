@@ -26,9 +26,12 @@ const FALLBACK: Record<string, string> = {
  * @public
  */
 export class SvcApiError extends brandedError('SvcApiError') {
-  /** The HTTP status; 0 when no answer came (network failure, timeout, abort). */
+  /** The HTTP status; 0 when no answer came (network failure, timeout, abort); the answer's when its body was cut off. */
   readonly status: number;
-  /** The problem name from `type` (`room-encrypted`, `scope-not-granted`, …), or a local one (`network`, `timeout`, `aborted`). */
+  /**
+   * The problem name from `type` (`room-encrypted`, `scope-not-granted`, …), or a local one (`network`, `timeout`,
+   * `aborted`; `invalid-answer` for a 2xx whose body is not JSON).
+   */
   readonly problem: string;
   readonly title: string;
   /** The server's sentence saying what to do. */
@@ -79,8 +82,7 @@ export class SvcApiError extends brandedError('SvcApiError') {
     const status = response.status;
     const known = Object.entries(PROBLEMS).find(([, p]) => p.status === status)?.[0];
     const problem = problemName(body?.type) ?? known ?? `http-${status}`;
-    const header = response.headers.get('retry-after');
-    const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+    const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
     return new SvcApiError({
       status,
       problem,
@@ -92,6 +94,16 @@ export class SvcApiError extends brandedError('SvcApiError') {
       ...(body && typeof body.type === 'string' ? { body: body as Problem } : {}),
     });
   }
+}
+
+/**
+ * The seconds `Retry-After` says to wait: a number of seconds, or an HTTP date (RFC 9110 allows both), from now.
+ */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /**

@@ -33,7 +33,9 @@ export interface ServerClientOptions {
 
 /** Options of one call. @public */
 export interface CallOptions {
+  /** Ends the whole call, retries and waits included: `AbortSignal.timeout(ms)` bounds it in time. */
   signal?: AbortSignal;
+  /** Ms each attempt of this call may take (default the client's `timeoutMs`); retries may follow within the budget. */
   timeoutMs?: number;
 }
 
@@ -92,6 +94,52 @@ function need(value: unknown, field: string): string {
 }
 
 /**
+ * The body of a 2xx answer, parsed. Its headers came, so the platform acted: a body that stops (the time is up, the
+ * connection drops) or is not JSON is an {@link SvcApiError} like any other failure, saying so, never the bare
+ * `TimeoutError` or `SyntaxError` underneath.
+ */
+async function readAnswer<T>(
+  response: Response,
+  at: { method: string; instance: string; origin: string; timedOut(): boolean },
+): Promise<T> {
+  const failed = (problem: string, title: string, detail: string, cause: unknown) =>
+    new SvcApiError({
+      status: response.status,
+      problem,
+      title,
+      detail,
+      instance: at.instance,
+      // A read can be sent again; a POST was acted on (its 2xx came), so sending it again would act twice.
+      retriable: at.method === 'GET',
+      cause,
+    });
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (cause) {
+    const how = at.timedOut() ? 'did not end in time' : `was cut off (${fetchErrorCode(cause) ?? 'connection lost'})`;
+    const then = at.method === 'GET' ? 'retry.' : 'the platform acted on it: do not send it again.';
+    throw failed(
+      at.timedOut() ? 'timeout' : 'network',
+      'Answer cut off',
+      `${at.origin} answered ${response.status}, but the answer's body ${how}; ${then}`,
+      cause,
+    );
+  }
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw failed(
+      'invalid-answer',
+      'Answer not JSON',
+      `${at.origin} answered ${response.status} with a body that is not JSON: check that baseUrl (SVC_API_BASE) names the platform's server API.`,
+      cause,
+    );
+  }
+}
+
+/**
  * Creates the server API client.
  *
  * @remarks
@@ -107,8 +155,11 @@ function need(value: unknown, field: string): string {
  */
 export function createServerClient(options: ServerClientOptions): ServerClient {
   const base = need(options.baseUrl, 'createServerClient(): baseUrl').replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(base))
-    throw new TypeError('createServerClient(): baseUrl must be an http(s) URL ending in /v1.');
+  // The base address carries the version segment: without it every path misses (404 from the platform).
+  if (!/^https?:\/\/[^/]+(\/.*)?\/v1$/.test(base))
+    throw new TypeError(
+      `createServerClient(): baseUrl must be an http(s) URL ending in /v1, the server API's base (SVC_API_BASE, such as http://127.0.0.1:4310/v1), not '${base}'.`,
+    );
   const miniAppId = need(options.miniAppId, 'createServerClient(): miniAppId');
   const secret = need(options.secret, 'createServerClient(): secret');
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -161,7 +212,12 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         const aborted = call.signal?.aborted;
         const timedOut = !aborted && timeout.aborted;
         const code = fetchErrorCode(cause);
-        const after = method === 'POST' ? 'the platform may or may not have acted on it.' : 'retry later.';
+        // Refused or not found: no connection was made, so nothing was sent and a POST is as safe to retry as a GET.
+        const unsent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+        const after =
+          method === 'POST' && !unsent
+            ? 'the platform may or may not have acted on it.'
+            : 'nothing was done; retry later.';
         const error = new SvcApiError({
           status: 0,
           problem: aborted ? 'aborted' : timedOut ? 'timeout' : 'network',
@@ -175,7 +231,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
           retriable: !aborted,
           cause,
         });
-        const safe = method === 'GET' || options.retryUnknownOutcome;
+        const safe = method === 'GET' || (unsent && !timedOut) || options.retryUnknownOutcome;
         if (aborted || !safe || attempt >= max) throw error;
         const wait = backoff(attempt);
         if (Date.now() + wait > deadline) throw error;
@@ -186,10 +242,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         await response.body?.cancel();
         throw redirected(response, instance);
       }
-      if (response.ok) {
-        const text = await response.text();
-        return (text ? JSON.parse(text) : undefined) as T;
-      }
+      if (response.ok) return readAnswer<T>(response, { method, instance, origin, timedOut: () => timeout.aborted });
       const error = await SvcApiError.fromResponse(response, instance);
       // The platform's Retry-After holds for every request of this vendor: the limiter makes all of them wait (at
       // most 5 minutes, so a wild value cannot stall every replica for hours).

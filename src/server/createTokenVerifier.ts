@@ -105,7 +105,7 @@ function readIssuer(token: string): string | undefined {
 
 const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
-function failure(error: unknown): SvcTokenError {
+function failure(error: unknown, audience: string, token: string): SvcTokenError {
   if (error instanceof SvcTokenError) return error;
   const code = (error as { code?: string })?.code;
   const claim = (error as { claim?: string })?.claim;
@@ -126,8 +126,19 @@ function failure(error: unknown): SvcTokenError {
     if (reason === 'missing') return new SvcTokenError('missing-claim', `the token has no '${claim}' claim.`);
     if (claim === 'iss')
       return new SvcTokenError('wrong-issuer', 'the token was issued by another issuer than this realm.');
-    if (claim === 'aud')
-      return new SvcTokenError('wrong-audience', 'the token is for another audience than this mini app.');
+    if (claim === 'aud') {
+      // Audiences name backends, not secrets: both are said, so the mismatch can be found.
+      let aud: unknown;
+      try {
+        aud = decodeJwt(token).aud;
+      } catch {
+        aud = undefined;
+      }
+      return new SvcTokenError(
+        'wrong-audience',
+        `the token is for ${JSON.stringify(aud ?? null)}, not for this backend's audience ${JSON.stringify(audience)}: set audience (SVC_AUDIENCE) to the manifest's auth.audience, or the app sent the token of another backend.`,
+      );
+    }
     return new SvcTokenError('invalid-claim', `the token's '${claim}' claim is invalid.`);
   }
   const known = code ? map[code] : undefined;
@@ -199,6 +210,15 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (Array.isArray(aud) && (aud.length !== 1 || aud[0] !== options.audience))
         throw new SvcTokenError('wrong-audience', 'the token names other audiences besides this mini app: refused.');
       const claims = payload as VerifiedToken['claims'];
+      // Refused rather than read as less: a scope claim that is no string, or an act claim that names no agent,
+      // would otherwise pass as a token with no scopes, or as the person's own (an agent's limits skipped).
+      if (claims.scope !== undefined && typeof claims.scope !== 'string')
+        throw new SvcTokenError(
+          'invalid-claim',
+          "the token's 'scope' claim is not a string of space-separated scopes.",
+        );
+      if (claims.act !== undefined && (typeof claims.act?.sub !== 'string' || claims.act.sub === ''))
+        throw new SvcTokenError('invalid-claim', "the token's 'act' claim names no agent (act.sub): refused.");
       const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
       const result: VerifiedToken = { sub: payload.sub!, scopes, claims };
       if (claims.act && typeof claims.act.sub === 'string') result.actor = { sub: claims.act.sub };
@@ -209,7 +229,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
           'keys-unavailable',
           `the realm's key set at ${keysUrl} answered ${keysStatus}: check authUrl and realm.`,
         );
-      throw failure(error);
+      throw failure(error, options.audience, token);
     }
   }
 

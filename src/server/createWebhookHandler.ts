@@ -8,7 +8,7 @@ import {
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './IdempotencyStore';
 import { handleNode, type NodeMiddleware } from './nodeAdapter';
 import { isSvcSignatureError } from './SvcSignatureError';
-import type { VerifySignatureOptions } from './verifySignature';
+import { checkSignatureHeaders, type VerifySignatureOptions } from './verifySignature';
 import { type WebhookDelivery, verifyWebhookDelivery } from './verifyWebhook';
 
 /**
@@ -65,6 +65,16 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
    * pass it with the request instead (`.handle(request, { waitUntil })`).
    */
   waitUntil?: (work: Promise<unknown>) => void;
+  /**
+   * The largest body read, in bytes; a larger one is answered `413` unread. Default 1 MiB: the platform's events
+   * are a few hundred bytes.
+   */
+  maxBodyBytes?: number;
+  /**
+   * Ms the body may take to arrive, from the request's arrival; a body that stops is answered `408`, within the
+   * platform's 5 s. Default 3 000.
+   */
+  bodyTimeoutMs?: number;
   /** Now, in seconds (tests). */
   now?: () => number;
 }
@@ -85,7 +95,8 @@ export interface WebhookRequestOptions {
  * @public
  */
 export interface WebhookHandler {
-  (request: Request): Promise<Response>;
+  /** Takes the Fetch `Request`, or a Hono context (`app.post(path, webhooks)`), whose `c.req.raw` it reads. */
+  (request: Request | { req: { raw: Request } }): Promise<Response>;
   /**
    * The same, with this request's options. Not a second parameter of the Fetch handler: frameworks pass their own
    * second argument (Next.js checks a route handler's, and refuses one it does not know).
@@ -97,6 +108,66 @@ export interface WebhookHandler {
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/** The request a handler was given: the Fetch `Request` itself, or a Hono context's `c.req.raw`. */
+function requestOf(input: { req: { raw: Request } }): Request {
+  const raw = (input as { req?: { raw?: unknown } } | undefined)?.req?.raw;
+  if (raw instanceof Request) return raw;
+  throw new TypeError(
+    'the webhook handler takes the Fetch Request (Next.js, Workers, Bun, Deno) or a Hono context; use webhooks.node for Express and node:http.',
+  );
+}
+
+/**
+ * The body's bytes, read up to `maxBytes` within `ms`: past either, the answer to send instead (413, 408). A body
+ * that says its length is refused unread when that length is too large.
+ */
+async function readBody(
+  request: Request,
+  maxBytes: number,
+  time: { left: number; budget: number },
+): Promise<Uint8Array | Response> {
+  const tooLarge = () =>
+    json(413, { error: 'body-too-large', message: `the body is over ${maxBytes} bytes, more than any event.` });
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return tooLarge();
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, time.left));
+  });
+  try {
+    for (;;) {
+      // A connection that drops mid-body rejects the read: answered, not thrown (nobody will read the answer, but
+      // onError hears of it once).
+      const next = await Promise.race([reader.read(), late]).catch(() => 'cut' as const);
+      if (next === 'cut') return json(400, { error: 'body-cut-off', message: 'the body ended before it was whole.' });
+      if (next === 'late') {
+        void reader.cancel().catch(() => {});
+        const message = `the body did not arrive within ${time.budget} ms of the request.`;
+        return json(408, { error: 'body-timeout', message });
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > maxBytes) {
+        void reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
 
 /**
  * Builds a webhook endpoint that verifies each delivery, runs its typed handler at most once per delivery, and
@@ -124,6 +195,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const doneTtlMs = options.doneTtlMs ?? 48 * 3600_000;
   const ackAfterMs = options.ackAfterMs ?? 4_000;
   const storeTimeoutMs = options.storeTimeoutMs ?? 2_000;
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 3_000;
   const unreachable = (why: string) =>
     json(
       503,
@@ -162,12 +235,21 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       const { secrets, tolerance, miniAppId } = options;
       const now = options.now?.();
-      delivery = await verifyWebhookDelivery(request, {
+      const verify = {
         secrets,
         ...(tolerance === undefined ? {} : { tolerance }),
         ...(miniAppId === undefined ? {} : { miniAppId }),
         ...(now === undefined ? {} : { now }),
-      });
+      };
+      // The headers first: an unsigned or stale request is refused before a byte of its body is read.
+      checkSignatureHeaders(request.headers, verify);
+      const left = arrived + bodyTimeoutMs - Date.now();
+      const body = await readBody(request, maxBodyBytes, { left, budget: bodyTimeoutMs });
+      if (body instanceof Response) {
+        options.onError?.(new Error(`webhook body refused: ${body.status}`));
+        return body;
+      }
+      delivery = await verifyWebhookDelivery({ body, headers: request.headers }, verify);
     } catch (error) {
       options.onError?.(error);
       if (isSvcSignatureError(error)) return json(error.status, { error: error.reason, message: error.message });
@@ -226,6 +308,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       clearTimeout(timer);
     }
   };
-  const fetchHandler = (request: Request) => handle(request);
-  return Object.assign(fetchHandler, { node: handleNode(fetchHandler), handle });
+  // A Hono route passes its context, not the request: its `c.req.raw` is the request (anything else fails at once).
+  const fetchHandler = (input: Request | { req: { raw: Request } }) =>
+    handle(input instanceof Request ? input : requestOf(input));
+  return Object.assign(fetchHandler, { node: handleNode(fetchHandler, options.onError), handle });
 }

@@ -35,26 +35,36 @@ const PARSED =
   'the request body was already parsed by a JSON body parser, so its raw bytes are gone and no signature can match: ' +
   "mount this middleware before express.json(), or use express.raw({ type: 'application/json' }) on this route.";
 
-/** Reads the raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself. */
-async function readNodeBody(req: NodeRequestLike): Promise<Uint8Array | string> {
+/**
+ * The raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself as a `ReadableStream`, read
+ * as the handler reads it: a handler that refuses the request on its headers, or stops at a size or a deadline, does
+ * not wait for a body it will not use.
+ */
+function nodeBody(req: NodeRequestLike): Uint8Array | string | ReadableStream<Uint8Array> {
   if (req.rawBody !== undefined) return req.rawBody;
   if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
   // Anything else in `body`, or a stream already read to its end, means a parser consumed the bytes.
   if (req.body !== undefined || req.readableEnded) throw new TypeError(PARSED);
-  const chunks: Uint8Array[] = [];
-  await new Promise<void>((resolve, reject) => {
-    req.on('data', (chunk) => chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk));
-    req.on('end', () => resolve());
-    req.on('error', (e) => reject(e));
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      // Once the reader has stopped (cancel), what the socket still brings is dropped, not pushed into a stream
+      // that would throw on it.
+      const settle = (step: () => void) => {
+        if (!open) return;
+        open = false;
+        step();
+      };
+      req.on('data', (chunk) => {
+        if (open) controller.enqueue(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+      });
+      req.on('end', () => settle(() => controller.close()));
+      req.on('error', (e) => settle(() => controller.error(e)));
+    },
+    cancel() {
+      open = false;
+    },
   });
-  const size = chunks.reduce((n, c) => n + c.length, 0);
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
-  return body;
 }
 
 /** Turns a Node request into a Fetch `Request` with its raw body. */
@@ -66,8 +76,9 @@ export async function toFetchRequest(req: NodeRequestLike): Promise<Request> {
   }
   const method = req.method ?? 'GET';
   const url = `http://${headers.get('host') ?? 'localhost'}${req.url ?? '/'}`;
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readNodeBody(req);
-  return new Request(url, { method, headers, body: body as BodyInit | undefined });
+  const body = method === 'GET' || method === 'HEAD' ? undefined : nodeBody(req);
+  // `duplex: 'half'`: what a Request with a stream body needs (Node's fetch refuses one without it).
+  return new Request(url, { method, headers, body: body as BodyInit | undefined, duplex: 'half' } as RequestInit);
 }
 
 /** Writes a Fetch `Response` to a Node response. */
@@ -79,13 +90,20 @@ export async function writeNodeResponse(res: NodeResponseLike, response: Respons
   res.end(new Uint8Array(await response.arrayBuffer()));
 }
 
-/** Adapts a Fetch handler to Node `http` / Express. A parsed body is answered 500 with the fix, and reported. */
-export function handleNode(handle: (request: Request) => Promise<Response>): NodeMiddleware {
+/**
+ * Adapts a Fetch handler to Node `http` / Express. A parsed body is answered 500 with the fix, and reported: to
+ * `onError` when given, and to Express's error handling (`next`) when there is one.
+ */
+export function handleNode(
+  handle: (request: Request) => Promise<Response>,
+  onError?: (error: unknown) => void,
+): NodeMiddleware {
   return async (req, res, next) => {
     try {
       const response = await handle(await toFetchRequest(req));
       await writeNodeResponse(res, response);
     } catch (error) {
+      onError?.(error);
       if (next) return next(error);
       res.statusCode = 500;
       res.setHeader('content-type', 'application/json');

@@ -61,7 +61,32 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
     );
   // Checked first: a parsed body is the commonest mistake, and its message says how to fix it.
   const body = typeof request.body === 'string' ? request.body : toBytes(request.body);
-  const { headers } = request;
+  const { stamp, mac } = checkSignatureHeaders(request.headers, options);
+  const base = signingBase(stamp, body);
+  for (const secret of secrets) {
+    const found = hmacKey(secret);
+    const key = found instanceof CryptoKey ? found : await found;
+    if (await crypto.subtle.verify('HMAC', key, mac, base)) return Number(stamp);
+  }
+  throw new SvcSignatureError(
+    'bad-signature',
+    `the signature matches none of the ${secrets.length} configured secret(s). Check the secret (no surrounding ` +
+      'whitespace; the current one, and the previous one during a rotation), and that nothing re-serialised the body ' +
+      '(a proxy or a JSON parser) before verification.',
+  );
+}
+
+/**
+ * The signing headers' checks, which need no body: present, well formed, a timestamp within the window, the mini
+ * app's id when `options.miniAppId` is given. A receiver runs them before it reads a body, so that an unsigned
+ * request is refused without reading what it sends.
+ * @throws {@link SvcSignatureError} naming what is wrong (`reason`).
+ * @internal
+ */
+export function checkSignatureHeaders(
+  headers: SignedRequest['headers'],
+  options: Pick<VerifySignatureOptions, 'miniAppId' | 'now' | 'tolerance'>,
+): { stamp: string; mac: Uint8Array<ArrayBuffer> } {
   if (!headers || typeof headers !== 'object')
     throw new SvcSignatureError('missing-header', 'no headers given: pass the request headers.');
 
@@ -117,16 +142,5 @@ export async function verifySignature(request: SignedRequest, options: VerifySig
       'malformed-signature',
       `${SIGNATURE_HEADERS.signature} must be exactly 'v0=' followed by 64 lowercase hex digits.`,
     );
-  const base = signingBase(stamp!, body);
-  for (const secret of secrets) {
-    const found = hmacKey(secret);
-    const key = found instanceof CryptoKey ? found : await found;
-    if (await crypto.subtle.verify('HMAC', key, mac, base)) return Number(stamp);
-  }
-  throw new SvcSignatureError(
-    'bad-signature',
-    `the signature matches none of the ${secrets.length} configured secret(s). Check the secret (no surrounding ` +
-      'whitespace; the current one, and the previous one during a rotation), and that nothing re-serialised the body ' +
-      '(a proxy or a JSON parser) before verification.',
-  );
+  return { stamp: stamp!, mac };
 }

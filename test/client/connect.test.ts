@@ -190,4 +190,19 @@ describe('the host side of the bootstrap', () => {
     expect(() => attachIframe(host, w.iframe, '*', w.host as never)).toThrow(/exact origin/);
     expect(() => attachIframe(host, w.iframe, 'null', w.host as never)).toThrow(/exact origin/);
   });
+
+  it('refuses an origin the browser would write otherwise, saying how it writes it: no hello would ever match', () => {
+    const w = framedApp();
+    const host = createHost({ app, handlers: {} });
+    for (const [given, written] of [
+      ['https://app.example/', 'https://app.example'],
+      ['https://App.Example', 'https://app.example'],
+      ['https://app.example/index.html', 'https://app.example'],
+      ['https://app.example:443', 'https://app.example'],
+      ['app.example', 'https://app.example'],
+    ])
+      expect(() => attachIframe(host, w.iframe, given!, w.host as never)).toThrow(
+        `must be the app's exact origin as the browser writes it (scheme, host and port; no path, no trailing slash, lower case), such as '${written}', not '${given}'.`,
+      );
+  });
 });

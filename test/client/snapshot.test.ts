@@ -33,6 +33,23 @@ describe('the launch snapshot', () => {
     expect(url.pathname).toBe('/index.html');
   });
 
+  it('is written as #svc=<encodeURIComponent(JSON)>, after the fragment the URL had, which stays as it was', () => {
+    const { snapshot } = createHost({ app: { ...app, launch_params: { q: 'a b+c&d=e/f#g' } }, handlers: {} });
+    const built = launchUrl('https://app.example/index.html', snapshot);
+    // What a reader following the protocol does (a native host, a host in another language): no form decoding.
+    const written = new URL(built).hash.slice('#svc='.length);
+    expect(written).toBe(encodeURIComponent(JSON.stringify(snapshot)));
+    expect(JSON.parse(decodeURIComponent(written)).app.launch_params.q).toBe('a b+c&d=e/f#g');
+    // A hash route and a plain anchor stay what they were, and a snapshot already there is replaced.
+    expect(new URL(launchUrl('https://app.example/#/polls/7', snapshot)).hash).toBe(`#/polls/7&svc=${written}`);
+    expect(new URL(launchUrl('https://app.example/#top', snapshot)).hash).toBe(`#top&svc=${written}`);
+    const other = createHost({ app, handlers: {} }).snapshot;
+    expect(new URL(launchUrl(built, other)).hash).toBe(`#svc=${encodeURIComponent(JSON.stringify(other))}`);
+    // And the client reads it back whole.
+    g.location = { href: launchUrl('https://app.example/#/polls/7', snapshot) };
+    expect(createSvc().svc.app.launchParams).toEqual({ q: 'a b+c&d=e/f#g' });
+  });
+
   it('prefers the snapshot a native host injected', () => {
     g.__svc_launch = { app: { ...app, locale: 'sv' } };
     g.location = { href: `https://app.example/#svc=${encodeURIComponent(JSON.stringify({ app }))}` };

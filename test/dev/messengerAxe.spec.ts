@@ -29,9 +29,10 @@ async function dark(page: Page): Promise<void> {
 
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`${theme} theme`, () => {
+    // Each test runs axe four to nine times (1-2 s a scan) through a whole flow: 10-25 s on a quiet machine, past
+    // 30 s on a busy 2-core one (two CI runs beside other work). Three times the timeout, for every test here.
+    test.slow();
     test('every panel of the developer tools, with content', async ({ page, app, tab }) => {
-      // Eight axe scans and a whole flow: on a loaded 2-core machine it came to the end of 30 s at its last scan.
-      test.slow();
       if (theme === 'dark') await dark(page);
       await expectAccessible(page, 'the home screen');
       await page.getByTestId('room-general').click();
@@ -76,8 +77,6 @@ for (const theme of ['light', 'dark'] as const) {
       page,
       tab,
     }) => {
-      // Nine sheets, each analysed by axe (1-2 s apiece): about 20 s on a quiet machine, over 30 s on a busy one.
-      test.slow();
       if (theme === 'dark') await dark(page);
       await tab('Agent');
       await page.getByTestId('input-delete_poll-poll_id').fill('no-such-poll');

@@ -1,6 +1,6 @@
 // The handle a backend's integration test drives: a real app token from the platform's RFC 8693 exchange, verified
 // by svc-sdk/server unchanged; person and administrator calls with their webhooks; what the backend posted.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
@@ -10,11 +10,13 @@ import { writeAppDir } from './appDir';
 let p: DevPlatform;
 let backend: Server;
 const received: { event: string; app_user_id?: string; scope?: string }[] = [];
+const bodies: { body: string; headers: IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
   backend = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
+    bodies.push({ body, headers: req.headers });
     const event = await verifyWebhook({ body, headers: req.headers }, { secrets: [p.signingSecret] }).catch(
       () => undefined,
     );
@@ -78,6 +80,34 @@ describe('the platform handle', () => {
     await p.grant('svc.files.read');
     await p.grant('svc.files.read');
     expect(sent().slice(before)).toEqual(['installation.deleted', 'installation.created', 'scope.granted']);
+  });
+
+  it("grants another person's scope at the first grant, as the server API then answers", async () => {
+    const api = createServerClient({ baseUrl: p.baseUrl, miniAppId: p.miniAppId, secret: p.signingSecret });
+    const sent = () =>
+      p.state.deliveries.map((d) => `${d.event} ${(d.payload as { app_user_id?: string }).app_user_id}`);
+    const before = sent().length;
+    await p.grant('svc.files.read', 'carol');
+    // The first grant of a person who had none was kept on an object the state did not hold: nothing granted.
+    expect((await api.getInstallation('au-carol')).granted_scopes).toEqual(['svc.files.read']);
+    await p.grant('svc.files.read', 'carol');
+    await p.revoke('svc.files.read', 'carol');
+    expect((await api.getInstallation('au-carol')).granted_scopes).toEqual([]);
+    expect(sent().slice(before)).toEqual(['scope.granted au-carol', 'scope.revoked au-carol']);
+  });
+
+  it('sends bodies that a backend which parses and writes them again cannot verify, as against the platform', async () => {
+    await p.revoke('svc.files.read');
+    await p.grant('svc.files.read');
+    await expect.poll(() => bodies.length).toBeGreaterThan(0);
+    const { body, headers } = bodies.at(-1)!;
+    expect(body).toBe(`${JSON.stringify(JSON.parse(body), null, 2)}\n`);
+    await expect(verifyWebhook({ body, headers }, { secrets: [p.signingSecret] })).resolves.toBeTruthy();
+    // The commonest webhook mistake: a JSON body parser ran first, and the body was written again from its result.
+    const rewritten = JSON.stringify(JSON.parse(body));
+    await expect(verifyWebhook({ body: rewritten, headers }, { secrets: [p.signingSecret] })).rejects.toMatchObject({
+      reason: 'bad-signature',
+    });
   });
 
   it('shows what the backend posted: cards per room', async () => {

@@ -1,6 +1,8 @@
 // The README's recipes, run for real: Express, Fastify, a Next.js App Router route handler, and plain node:http.
 import express from 'express';
 import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookHandler, signRequest } from '../../src/server';
 import { serveFetch, serveNode } from './loopback';
@@ -113,5 +115,84 @@ describe('adapters', () => {
     expect((await post(server.url)).status).toBe(200);
     expect((await post(server.url, '{"truncated":')).status).toBe(400); // signed, but not JSON
     expect(deleted).toEqual(['au_9']);
+  });
+
+  it('Hono: `app.post(path, handle)` is given the context, and reads c.req.raw', async () => {
+    const { deleted, handle } = recorder();
+    const app = new Hono();
+    app.post('/svc/webhooks', handle);
+    const server = await serveFetch((request) => Promise.resolve(app.fetch(request)));
+    closers.push(server.close);
+    expect((await post(`${server.url}/svc/webhooks`)).status).toBe(200);
+    expect(deleted).toEqual(['au_9']);
+  });
+
+  it('Express: the body-already-parsed mistake is told to onError too, not only to Express', async () => {
+    const errors: unknown[] = [];
+    const handle = createWebhookHandler({ secrets: [secret], on: {}, onError: (error) => errors.push(error) });
+    const app = express();
+    app.use(express.json());
+    app.post('/svc/webhooks', handle.node);
+    app.use((_error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+      res.status(500).json({}),
+    );
+    const server = await serveNode(app);
+    closers.push(server.close);
+    expect((await post(`${server.url}/svc/webhooks`)).status).toBe(500);
+    expect(String(errors[0])).toContain('already parsed');
+  });
+});
+
+describe('the body a webhook handler reads', () => {
+  /** A raw request on a socket: `head` lines, then `body`, the socket kept open (a body that never ends). */
+  async function raw(url: string, head: Record<string, string>, body: string) {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    closers.push(async () => socket.destroy());
+    const lines = Object.entries({ host: `${hostname}:${port}`, 'content-type': 'application/json', ...head });
+    socket.write(`POST /hooks HTTP/1.1\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
+    const started = Date.now();
+    let answer = '';
+    await new Promise<void>((done) => {
+      socket.on('data', (chunk) => {
+        answer += chunk;
+        if (answer.includes('\r\n\r\n')) done();
+      });
+      socket.on('close', () => done());
+    });
+    return { status: Number(answer.split(' ')[1]), ms: Date.now() - started, answer };
+  }
+
+  async function serve(options: { maxBodyBytes?: number; bodyTimeoutMs?: number } = {}) {
+    const errors: unknown[] = [];
+    const handle = createWebhookHandler({ secrets: [secret], on: {}, onError: (e) => errors.push(e), ...options });
+    const server = await serveNode((req, res) => void handle.node(req, res));
+    closers.push(server.close);
+    return { url: server.url, errors };
+  }
+
+  it('refuses an unsigned request on its headers, without waiting for a body that never ends', async () => {
+    const { url } = await serve();
+    const answer = await raw(url, { 'content-length': String(64 * 1024 * 1024) }, '{"event":');
+    expect(answer.status).toBe(401);
+    expect(answer.ms).toBeLessThan(2000);
+  });
+
+  it('answers 408 to a signed body that stops, within its time, and 413 to one over the limit', async () => {
+    const { url, errors } = await serve({ maxBodyBytes: 1000, bodyTimeoutMs: 300 });
+    const signed = await signRequest({ body: JSON.stringify(event), secret, miniAppId: 'm' });
+    const stalled = await raw(url, { ...signed, 'transfer-encoding': 'chunked' }, '5\r\n{"eve\r\n');
+    expect(stalled.status).toBe(408);
+    expect(stalled.answer).toContain('the body did not arrive within 300 ms of the request.');
+    // Said to be too large before it is read, by its length; and once too much of it came, without one.
+    expect((await raw(url, { ...signed, 'content-length': '5000' }, '{')).status).toBe(413);
+    const chunk = 'x'.repeat(600);
+    const streamed = await raw(
+      url,
+      { ...signed, 'transfer-encoding': 'chunked' },
+      `258\r\n${chunk}\r\n258\r\n${chunk}\r\n`,
+    );
+    expect(streamed.status).toBe(413);
+    expect(errors.length).toBeGreaterThanOrEqual(3);
   });
 });

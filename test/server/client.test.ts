@@ -215,7 +215,7 @@ describe('createServerClient', () => {
     const error = await fail(api.getInstallation('au'));
     expect(error).toMatchObject({ status: 0, problem: 'network', retriable: true });
     expect((error as Error).message).toContain(
-      `the connection to ${closed.url} failed (ECONNREFUSED): check that baseUrl (SVC_API_BASE) names the running platform; retry later.`,
+      `the connection to ${closed.url} failed (ECONNREFUSED): check that baseUrl (SVC_API_BASE) names the running platform; nothing was done; retry later.`,
     );
     expect((error as Error).message).not.toContain(secret);
   });
@@ -259,8 +259,55 @@ describe('createServerClient', () => {
     expect(await fail(pending)).toMatchObject({ problem: 'aborted', retriable: false });
   });
 
+  it('fails as SvcApiError when a 2xx body stops or is not JSON, saying whether the platform acted', async () => {
+    const server = await serveNode((req, res) => {
+      req.resume();
+      res.writeHead(req.url!.includes('garbled') ? 200 : 201, { 'content-type': 'application/json' });
+      // Headers, then part of the body, then nothing: the answer's body never ends.
+      if (req.url!.includes('garbled')) res.end('<html>a proxy page</html>');
+      else res.write('{"event_id":');
+    });
+    servers.push(server);
+    const api = createServerClient({ baseUrl: `${server.url}/v1`, miniAppId, secret, timeoutMs: 200 });
+    const stalled = await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }));
+    expect(isSvcApiError(stalled)).toBe(true);
+    expect(stalled).toMatchObject({ status: 201, problem: 'timeout', retriable: false });
+    expect((stalled as Error).message).toContain(
+      "answered 201, but the answer's body did not end in time; the platform acted on it: do not send it again.",
+    );
+    const garbled = await fail(api.getInstallation('garbled'));
+    expect(garbled).toMatchObject({ status: 200, problem: 'invalid-answer', retriable: true });
+    expect((garbled as Error).message).toContain('answered 200 with a body that is not JSON');
+  });
+
+  it('retries a POST whose connection was refused (nothing sent), and reads Retry-After as an HTTP date', async () => {
+    const closed = await serveNode(() => {});
+    await closed.close();
+    let tries = 0;
+    const counting: typeof fetch = (input, init) => {
+      tries++;
+      return fetch(input, init);
+    };
+    const api = createServerClient({ baseUrl: `${closed.url}/v1`, miniAppId, secret, retry: fast, fetch: counting });
+    const refused = await fail(api.postCard('r', { app_user_id: 'a', card: { title: 't', body: 'b' } }));
+    expect(refused).toMatchObject({ status: 0, problem: 'network', retriable: true });
+    expect((refused as Error).message).toContain('(ECONNREFUSED)');
+    expect((refused as Error).message).toContain('nothing was done; retry later.');
+    expect(tries).toBeGreaterThan(1);
+    const when = new Date(Date.now() + 120_000).toUTCString();
+    const { baseUrl } = await platform((_entry, _n, res) => problem(res, 503, 'unavailable', { 'retry-after': when }));
+    const limited = createServerClient({ baseUrl, miniAppId, secret, retry: { max: 0 } });
+    const error = (await fail(limited.getInstallation('au'))) as SvcApiError;
+    expect(error.retryAfter).toBeGreaterThanOrEqual(118);
+    expect(error.retryAfter).toBeLessThanOrEqual(120);
+  });
+
   it('refuses bad arguments by name before sending', async () => {
     expect(() => createServerClient({ baseUrl: 'ftp://x', miniAppId, secret })).toThrow(/baseUrl/);
+    // Without the version segment every path would miss: said at once, with what to pass.
+    expect(() => createServerClient({ baseUrl: 'http://127.0.0.1:4310', miniAppId, secret })).toThrow(
+      "createServerClient(): baseUrl must be an http(s) URL ending in /v1, the server API's base (SVC_API_BASE, such as http://127.0.0.1:4310/v1), not 'http://127.0.0.1:4310'.",
+    );
     const api = createServerClient({ baseUrl: 'http://127.0.0.1:9/v1', miniAppId, secret });
     await expect(api.notify('au', { title: '', body: 'b', deep_link: '/' })).rejects.toThrow(/title/);
     await expect(api.postCard('', { app_user_id: 'a', card: { title: 't', body: 'b' } })).rejects.toThrow(/roomId/);

@@ -71,7 +71,23 @@ describe('createTokenVerifier', () => {
       'wrong-audience',
     );
     expect((await verifier().verify(await token({ aud: [audience] }))).sub).toBe('au_123');
-    expect((await refusal(verifier().verify(await token({ aud: 'other-app' })))).reason).toBe('wrong-audience');
+    const other = await refusal(verifier().verify(await token({ aud: 'other-app' })));
+    expect(other.reason).toBe('wrong-audience');
+    // Both audiences named (they name backends, not secrets), and where to set this one.
+    expect(other.message).toContain(`the token is for "other-app", not for this backend's audience "${audience}"`);
+  });
+
+  it('refuses an act claim that names no agent, and a scope claim that is no string, rather than reading less', async () => {
+    for (const claims of [{ act: {} }, { act: { sub: '' } }, { act: 'agent-7' }, { act: null }])
+      expect(await refusal(verifier().verify(await token(claims)))).toMatchObject({
+        reason: 'invalid-claim',
+        message: expect.stringContaining("'act' claim names no agent"),
+      });
+    for (const scope of [['polls:write'], 42])
+      expect(await refusal(verifier().verify(await token({ scope })))).toMatchObject({
+        reason: 'invalid-claim',
+        message: expect.stringContaining("'scope' claim is not a string"),
+      });
   });
 
   it('requires exp, refuses an expired token, another issuer, alg none and HS256', async () => {

@@ -82,8 +82,10 @@ function actionHelpers(ctx: ControlContext) {
       );
     let grant = state.grants.find((g) => g.user_id === userId);
     if (!grant) {
-      grant = { user_id: userId, mini_app_id: ctx.miniAppId, scopes: [] };
-      state.grants.push(grant);
+      state.grants.push({ user_id: userId, mini_app_id: ctx.miniAppId, scopes: [] });
+      // The state keeps a copy of what is pushed (trackChanges): the scopes are set on that copy, not on the object
+      // pushed, which nothing reads.
+      grant = state.grants.at(-1)!;
     }
     // An event tells of a change: refusing a scope never granted revokes nothing, and granting one already granted
     // grants nothing, so neither sends one (the platform's events are granted and revoked, not asked or refused).

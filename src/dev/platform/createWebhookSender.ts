@@ -1,6 +1,7 @@
 import { postOnce, shownUrl, undeliveredWhy } from '../../server/postOnce';
 import { signRequest } from '../../server/signRequest';
 import type { DevDelivery } from '../devContract';
+import { webhookBody } from '../webhookBody';
 
 /** Options of {@link createWebhookSender}. @internal */
 export interface WebhookSenderOptions {
@@ -46,7 +47,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   const stopping = new AbortController();
 
   async function attempt(delivery: DevDelivery): Promise<void> {
-    const body = JSON.stringify(delivery.payload);
+    const body = webhookBody(delivery.payload);
     const started = Date.now();
     const record: DevDelivery['attempts'][number] = { at: new Date(started).toISOString(), duration_ms: 0 };
     try {
