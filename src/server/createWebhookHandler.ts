@@ -226,7 +226,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     await store.complete(delivery.key, token, doneTtlMs);
   }
 
-  const handle = async (request: Request, call?: WebhookRequestOptions): Promise<Response> => {
+  // A request answered before its body was read (a wrong method, type or signature) has its body cancelled: the
+  // Node adapter then drops what the socket still brings, instead of keeping it for a reader that never comes.
+  const handle = (request: Request, call?: WebhookRequestOptions): Promise<Response> =>
+    answer(request, call).finally(() => {
+      if (!request.bodyUsed) void request.body?.cancel().catch(() => {});
+    });
+  const answer = async (request: Request, call?: WebhookRequestOptions): Promise<Response> => {
     const arrived = Date.now();
     if (request.method !== 'POST') return json(405, { error: 'webhooks are POST requests' }, { allow: 'POST' });
     const type = request.headers.get('content-type') ?? '';
