@@ -5,7 +5,6 @@
  * @internal
  */
 export function isPrivateKey(head: Uint8Array): boolean {
-  return Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 64))
-    .toString('latin1')
-    .includes('PRIVATE KEY-----');
+  // One byte a character, whatever the bytes: the marker is ASCII, and a binary file reads as no marker.
+  return new TextDecoder('latin1').decode(head.subarray(0, 64)).includes('PRIVATE KEY-----');
 }
