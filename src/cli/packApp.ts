@@ -106,6 +106,12 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
         `the package is ${signedWebBundle.length} bytes, over the limit of ${MAX_PACKAGE_BYTES}; ship smaller assets`,
       ],
     };
+  // A project's dependencies in the package: the folder packed is the project's, not the app's build.
+  const dependencies = listed.files.filter((f) => f.path.startsWith('/node_modules/')).length;
+  if (dependencies)
+    warnings.push(
+      `the package holds node_modules/ (${dependencies} files): this looks like the project's folder, not the app's; pack the folder your build writes (such as dist), which holds the app's own files`,
+    );
   return {
     ok: true,
     bytes: signedWebBundle,

@@ -1,0 +1,34 @@
+// packApp on folders a developer gives it by mistake: the project's folder, with its dependencies, is packed but
+// said to be that, since the app's own files are the build's.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type DeveloperKey, idOfKey } from '../../src/cli/developerKeys';
+import { packApp } from '../../src/cli/packApp';
+import { writeAppDir } from '../dev/appDir';
+
+describe('packApp', () => {
+  it("warns when the folder holds node_modules/: it is the project's folder, not the app's build", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const key: DeveloperKey = { file: 'key.pem', privateKey, publicKey, id: idOfKey(publicKey) };
+    const dir = await writeAppDir((m) => {
+      m.id = key.id;
+    });
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    for (const icon of manifest.icons) {
+      await mkdir(dirname(join(dir, icon.src)), { recursive: true });
+      await writeFile(join(dir, icon.src), 'png');
+    }
+    const clean = await packApp({ dir, keys: [key] });
+    expect(clean.ok && clean.warnings.filter((w) => w.includes('node_modules'))).toEqual([]);
+    for (const file of ['node_modules/left-pad/index.js', 'node_modules/left-pad/package.json']) {
+      await mkdir(dirname(join(dir, file)), { recursive: true });
+      await writeFile(join(dir, file), '{}');
+    }
+    const packed = await packApp({ dir, keys: [key] });
+    expect(packed.ok && packed.warnings).toContain(
+      "the package holds node_modules/ (2 files): this looks like the project's folder, not the app's; pack the folder your build writes (such as dist), which holds the app's own files",
+    );
+  });
+});
