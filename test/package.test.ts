@@ -247,6 +247,35 @@ describe('the package', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@cfworker/json-schema', '@noble/hashes', 'jose', 'zod']);
   });
 
+  it.runIf(devBuilt)(
+    "svc-sdk-dev's declarations type-check in a Node-only project (no DOM library, skipLibCheck off)",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-dev-types-'));
+      // What a backend's tests write: the platform started from TypeScript, with Node's types alone.
+      writeFileSync(
+        join(dir, 'sample.mts'),
+        `import { startDevPlatform, type DevPlatform } from '${devRoot}/dist/index.js';\n` +
+          `const p: DevPlatform = await startDevPlatform({ dir: '.', port: 0 });\nawait p.close();\n`,
+      );
+      const program = ts.createProgram([join(dir, 'sample.mts')], {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2022.d.ts'],
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules/@types')],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      // Hono's own declarations need the DOM library's CloseEvent: they were pulled in by the store's routes.
+      expect(problems).toEqual([]);
+    },
+  );
+
   it.runIf(built)('bundles each entry with esbuild, as an app or a host does, without a warning', async () => {
     const entries = Object.keys(pkg.exports)
       .filter((path) => typeof pkg.exports[path] !== 'string')

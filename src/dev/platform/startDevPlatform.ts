@@ -628,8 +628,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     return Object.assign(handle, {
       /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
       publishToken,
-      /** The local store (`svc publish` and the messenger's settings upload through it). */
-      store,
+      /**
+       * The local store (`svc publish` and the messenger's settings upload through it). Its upload only: its routes
+       * are the platform's, and would put Hono's types in this package's declarations.
+       */
+      store: { upload: store.upload },
     });
   } catch (error) {
     await close();
