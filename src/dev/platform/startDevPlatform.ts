@@ -143,7 +143,7 @@ interface Listening {
  * before the app that names it is built). The app answers requests and the page's WebSocket upgrades alike
  * (@hono/node-server with `ws`; the app's guards run before any upgrade).
  */
-async function listen(port: number | undefined, file: StateFile | undefined, pages: Pages): Promise<Listening> {
+async function listen(port: number | undefined, pages: Pages): Promise<Listening> {
   let fetch: (request: Request, env: HttpBindings) => unknown = () => new Response(null, { status: 503 });
   const server = createAdaptorServer({
     fetch: (request, env) => fetch(request, env as HttpBindings),
@@ -152,12 +152,11 @@ async function listen(port: number | undefined, file: StateFile | undefined, pag
     websocket: { server: pages.server },
   }) as Server;
   answerOtherUpgrades(server);
-  try {
-    await new Promise<void>((ok, fail) => server.once('error', fail).listen(port ?? 0, '127.0.0.1', ok));
-  } catch (error) {
-    await file?.close();
-    throw Object.assign(error as Error, { option: '--port' });
-  }
+  await new Promise<void>((ok, fail) => server.once('error', fail).listen(port ?? 0, '127.0.0.1', ok)).catch(
+    (error: Error) => {
+      throw Object.assign(error, { option: '--port' });
+    },
+  );
   return { server, serve: (app) => (fetch = app.fetch) };
 }
 
@@ -168,7 +167,7 @@ interface Started {
   app: DevApp | undefined;
   webhooks?: WebhookSender;
   pages: Pages;
-  server: Server;
+  server?: Server;
   pkg?: PackageServer;
   file: StateFile | undefined;
 }
@@ -184,7 +183,7 @@ function stopAll(parts: Started) {
     await parts.mcp?.close();
     parts.webhooks?.close();
     parts.pages.closeAll();
-    await Promise.all([closeServer(parts.server), parts.pkg?.close()]);
+    await Promise.all([parts.server && closeServer(parts.server), parts.pkg?.close()]);
     await parts.file?.close();
   };
 }
@@ -526,26 +525,23 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   // A handler that throws rejects, as one that returns a rejected promise does: a start it fails stops what it started.
   const notice = async (kind: DevNotice['kind'], message: string) => options.onNotice?.({ kind, message });
   const tell = (event: DevEvent) => options.onEvent?.(event);
-  const { raw, secrets } = await loadState(file, { miniAppId, version }, notice, options.statePath).catch(
-    async (error) => {
-      await file?.close();
-      throw error;
-    },
-  );
   const pages = createPageChannel();
-  const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
-  const { state, changed } = changes;
-  const listening = await listen(options.port, file, pages);
-  const { server } = listening;
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const controlToken = randomBytes(24).toString('base64url');
-  const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };
-  const running = () => served.current?.manifest ?? app?.manifest;
-  // Nothing may keep running when the start fails (a port taken, a save that fails, a notice's handler that throws):
-  // the caller reports the error and exits.
-  const started: Started = { stopWatching() {}, app, pages, server, file };
+  // Nothing may keep running when the start fails (the state file that cannot be compacted, a port taken, a save
+  // that fails, a notice's handler that throws): what has started is stopped, the state file given back, and the
+  // caller reports the error and exits.
+  const started: Started = { stopWatching() {}, app, pages, file };
   const close = stopAll(started);
   try {
+    const { raw, secrets } = await loadState(file, { miniAppId, version }, notice, options.statePath);
+    const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
+    const { state, changed } = changes;
+    const listening = await listen(options.port, pages);
+    const { server } = listening;
+    started.server = server;
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const controlToken = randomBytes(24).toString('base64url');
+    const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };
+    const running = () => served.current?.manifest ?? app?.manifest;
     const idp = await createIdentityProvider({
       authUrl: origin,
       realm,
