@@ -2,7 +2,7 @@
 // version that is not higher is refused with both versions named; a higher one relaunches the open app with it.
 // And verifyPackage (svc-sdk/package) bundled for the browser verifies a package in the page, WebCrypto only.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -61,6 +61,48 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
   expect(platform.state.version).toBe('1.1.0');
   expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.1.0');
+});
+
+test('what an upload was answered with beyond the acceptance is said after the relaunch: a warning, a failed save', async ({
+  messenger,
+}) => {
+  const folder = await mkdtemp(join(tmpdir(), 'svc-store-ui-'));
+  const first = join(folder, 'app-1.0.0.swbn');
+  await writeFile(first, await pack('1.0.0'));
+  const warning = '--backend-env .env could not be rewritten (EISDIR), so your backend still has the version before.';
+  const stateFolder = join(folder, 'state');
+  const { page } = await messenger({
+    package: first,
+    port: 0,
+    mcp: false,
+    statePath: join(stateFolder, 'state.json'),
+    onVersionServed: () => warning,
+  });
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  const upload = async (version: string) => {
+    await page.getByTestId('tab-Settings').click();
+    await page.getByTestId('store-upload').setInputFiles({
+      name: `app-${version}.swbn`,
+      mimeType: 'application/octet-stream',
+      buffer: await pack(version),
+    });
+    // The page reloads for the new version, the app open again: what the answer added is above the timeline.
+    await expect(page.frameLocator('[data-testid=app-frame]').locator('body')).toHaveText(`version ${version}`);
+    await expect(page.getByTestId('toasts')).toContainText(`${version} is installed`);
+  };
+  await upload('1.1.0');
+  await expect(page.getByTestId('notice')).toHaveText(`Polls 1.1.0 is installed. The store also said: ${warning}`);
+
+  // A file where the state's folder was: the version is served, and its save fails (500).
+  await rm(stateFolder, { recursive: true });
+  await writeFile(stateFolder, 'not a folder');
+  await upload('1.2.0');
+  await expect(page.getByTestId('notice')).toContainText(
+    'Polls 1.2.0 is installed. The store also said: The change is applied but not saved',
+  );
+  await expect(page.getByTestId('notice')).toContainText('Do not send the request again');
+  await rm(stateFolder);
 });
 
 // A plain page (no platform): `test` from messengerTest would give the Polls session's.

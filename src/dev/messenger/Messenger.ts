@@ -79,6 +79,11 @@ export interface Messenger {
   close(): void;
   /** Opens a deep link (a card's button, a notification) when it matches a declared route. */
   openLink(link: string): void;
+  /**
+   * Uploads a package to the store; a version accepted reloads the page once the answer is in, and the new page says
+   * what the answer added (a warning). Rejects with the store's problem detail.
+   */
+  upload(bytes: ArrayBuffer): Promise<{ version: string; warning?: string }>;
   /** Says something above the timeline (`kind` 'warn' for what the person should notice). */
   say(text: string, kind?: string): void;
   readonly settings: SettingsActions;

@@ -10,7 +10,7 @@ import {
   type DevUser,
 } from '../devContract';
 import { offeredTo } from '../offeredTo';
-import { control, pageEvent } from './api';
+import { control, pageEvent, uploadPackage } from './api';
 import { launchApp } from './appHost';
 import { uiAnswers } from './answers';
 import { type AgentPanelModel, createAgentPanel } from './createAgentPanel';
@@ -25,6 +25,8 @@ import { toast } from './toasts';
 
 /** Set before the page reloads for a version the store accepted (the URL says whether the app was open). */
 const UPDATED = 'svc-dev-updated';
+/** What the upload of that version was answered with beyond its acceptance (a warning, a failed save), if anything. */
+const UPDATED_NOTE = 'svc-dev-updated-note';
 
 /** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
 export const roomLabel = (room: DevRoom | null) =>
@@ -54,6 +56,10 @@ export class MessengerModel implements Messenger {
   private current: Launch = { room: null, params: {} };
   private launchedAs = { user: '', room: '' };
   private hello = 0;
+  /** The upload in flight: the reload for the version served meanwhile waits for its answer. */
+  private uploading: { version?: string } | undefined;
+  /** What the last upload was answered with beyond its acceptance, for the version it concerns. */
+  private uploadNote: { version: string; text: string } | undefined;
 
   constructor(
     readonly config: DevConfig,
@@ -258,8 +264,8 @@ export class MessengerModel implements Messenger {
       if (!known.has(n.id) && n.user_id === next.settings.current_user_id) toast(`🔔 ${n.title}: ${n.body}`);
     // A version the store accepted: the page takes its manifest and relaunches the app with it.
     if (next.version !== previous.version && next.store?.highest === next.version) {
-      sessionStorage.setItem(UPDATED, next.version);
-      location.reload();
+      if (this.uploading) this.uploading.version = next.version;
+      else this.reloadFor(next.version);
       return;
     }
     this.store.apply(next);
@@ -277,9 +283,50 @@ export class MessengerModel implements Messenger {
    */
   resume(): void {
     const updated = sessionStorage.getItem(UPDATED);
+    const note = sessionStorage.getItem(UPDATED_NOTE);
     sessionStorage.removeItem(UPDATED);
+    sessionStorage.removeItem(UPDATED_NOTE);
     if (updated) toast(`${this.manifest.name} ${updated} is installed: the store accepted it.`);
-    if (location.hash !== APP_OPEN_FRAGMENT) return;
-    void this.open({ room: this.room.value, params: {} }).then((open) => open || this.showInUrl(false));
+    // A toast goes in seconds: what the publisher must act on stays above the timeline (after the launch clears it).
+    const warn = () =>
+      updated &&
+      note &&
+      this.say(`${this.manifest.name} ${updated} is installed. The store also said: ${note}`, 'warn');
+    if (location.hash !== APP_OPEN_FRAGMENT) return void warn();
+    void this.open({ room: this.room.value, params: {} }).then((open) => {
+      if (!open) this.showInUrl(false);
+      warn();
+    });
+  }
+
+  /**
+   * Uploads a package to the store, as the settings' upload does. A version accepted reloads the page, once the
+   * answer is in: a warning it carries (the backend's env file not rewritten), or a save that failed after the
+   * version was served, is said after the reload instead of lost with the page.
+   */
+  async upload(bytes: ArrayBuffer): Promise<{ version: string; warning?: string }> {
+    const upload: { version?: string } = {};
+    this.uploading = upload;
+    this.uploadNote = undefined;
+    try {
+      const accepted = await uploadPackage(bytes);
+      // The answer may come before or after the state that reloads the page: the note waits for either.
+      if (accepted.warning) this.uploadNote = { version: accepted.version, text: accepted.warning };
+      return accepted;
+    } catch (error) {
+      // Refused (nothing served), or served and then not saved: only the second reloads, and says why after it.
+      if (upload.version) this.uploadNote = { version: upload.version, text: (error as Error).message };
+      throw error;
+    } finally {
+      this.uploading = undefined;
+      if (upload.version) this.reloadFor(upload.version);
+    }
+  }
+
+  /** Reloads the page for a version the store accepted; the new page says so, and what its upload added. */
+  private reloadFor(version: string): void {
+    sessionStorage.setItem(UPDATED, version);
+    if (this.uploadNote?.version === version) sessionStorage.setItem(UPDATED_NOTE, this.uploadNote.text);
+    location.reload();
   }
 }

@@ -1,16 +1,15 @@
 import { signal } from '@preact/signals';
-import { uploadPackage } from './api';
 import type { Messenger } from './Messenger';
 
 /** What the last upload came to (kept while the settings are not shown). */
 const result = signal('');
 
-async function upload(input: HTMLInputElement): Promise<void> {
+async function upload(m: Messenger, input: HTMLInputElement): Promise<void> {
   const file = input.files?.[0];
   if (!file) return;
   result.value = `Uploading ${file.name}…`;
   try {
-    const accepted = await uploadPackage(await file.arrayBuffer());
+    const accepted = await m.upload(await file.arrayBuffer());
     result.value = `Version ${accepted.version} accepted: the app relaunches with it.${accepted.warning ? ` But ${accepted.warning}` : ''}`;
   } catch (error) {
     result.value = `Refused: ${(error as Error).message}`;
@@ -43,7 +42,7 @@ export function StoreUpload({ m }: { m: Messenger }) {
           type="file"
           accept=".swbn"
           data-testid="store-upload"
-          onChange={(e) => void upload(e.currentTarget as HTMLInputElement)}
+          onChange={(e) => void upload(m, e.currentTarget as HTMLInputElement)}
         />
       </label>
       <p class="note" role="status" data-testid="store-result">
