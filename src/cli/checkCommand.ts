@@ -11,6 +11,7 @@ import type { BridgeCall } from './findBridgeCalls';
 import type { SourceFilter } from './listSourceFiles';
 import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
+import { printable } from '../manifest/printable';
 
 /**
  * One finding of `svc check`, at a place in the manifest or in the code.
@@ -265,7 +266,8 @@ function report(io: CliIo, findings: CheckFinding[], files: number, actions: num
     writeLine(io.stdout, JSON.stringify({ ok: code === EXIT.ok, files, actions, findings }, null, 2));
     return code;
   }
-  for (const f of findings) writeLine(io.stdout, `${f.file}:${f.line}:${f.column}  ${f.severity}: ${f.message}`);
+  for (const f of findings)
+    writeLine(io.stdout, `${f.file}:${f.line}:${f.column}  ${f.severity}: ${printable(f.message)}`);
   const warnings = findings.length - errors;
   const scanned = `${plural(files, 'source file')}, ${plural(actions, 'declared action')}`;
   writeLine(

@@ -19,6 +19,7 @@ import { envFileLines } from './envFileLines';
 import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
 import { httpUrl } from '../dev/httpUrl';
+import { printable } from '../manifest/printable';
 
 /** Options only a test passes: how the command learns to stop (default {@link STOP_SIGNALS}). */
 export interface DevCommandHooks {
@@ -381,7 +382,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       writeLine(io.stdout, url);
       writeLine(
         io.stderr,
-        `svc dev: ${platform.manifest?.name ?? platform.miniAppId} ${platform.state.version} from ${appDir}; package at ${platform.appUrl}; ` +
+        `svc dev: ${printable(platform.manifest?.name ?? platform.miniAppId)} ${platform.state.version} from ${appDir}; package at ${platform.appUrl}; ` +
           `backend: SVC_API_BASE=${platform.baseUrl} SVC_AUTH_URL=${platform.authUrl} SVC_REALM=${platform.realm}` +
           (envFile
             ? ` (all settings, the signing secret too, in ${envFile})`

@@ -11,6 +11,7 @@ import { checkPackageFiles } from './checkPackageFiles';
 import type { DeveloperKey } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
 import { readJsonFile } from './readJsonFile';
+import { printable } from '../manifest/printable';
 
 /** What {@link packApp} made, or every reason it refused. */
 export type PackResult =
@@ -33,13 +34,13 @@ async function listFiles(dir: string) {
       continue;
     }
     if (entry.isSymbolicLink()) {
-      problems.push(`${rel} is a symbolic link; a package holds files only: copy the file in, or remove the link`);
+      problems.push(`${printable(rel)} is a symbolic link; a package holds files only: copy the file in, or remove the link`);
       continue;
     }
     if (!entry.isFile()) continue;
     const path = `/${parts.join('/')}`;
     const problem = describePathProblem(path);
-    if (problem) problems.push(`${rel} cannot be packed: ${problem}; rename it`);
+    if (problem) problems.push(`${printable(rel)} cannot be packed: ${problem}; rename it`);
     else files.push({ path, full });
   }
   // A byte-wise order, so the same folder always gives the same bundle.

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { withoutByteOrderMark } from '../manifest/withoutByteOrderMark';
+import { decodeJsonText } from '../manifest/decodeJsonText';
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =
@@ -11,12 +11,12 @@ export type JsonFileResult =
  *
  * @remarks
  * `JSON.parse` reports an offset (`at position 42`) for most errors; people need a line and a column, so the offset
- * is converted. Where it reports none (`Unexpected token ']'`), the JavaScript parser the CLI already uses finds it. A UTF-8 byte order mark is accepted, since some Windows editors write one.
+ * is converted. Where it reports none (`Unexpected token ']'`), the JavaScript parser the CLI already uses finds it. A UTF-8 byte order mark is accepted, since some Windows editors write one; bytes that are not UTF-8 are refused, naming where.
  */
 export async function readJsonFile(file: string, label: string): Promise<JsonFileResult> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why =
@@ -31,7 +31,9 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
         : '';
     return { ok: false, code: 'unreadable', message: `${label} ${why}${hint}` };
   }
-  const body = withoutByteOrderMark(text);
+  const decoded = decodeJsonText(bytes);
+  if (!decoded.ok) return { ...decoded, code: 'bad_json', message: `${label} ${decoded.message}` };
+  const body = decoded.text;
   if (body.trim() === '')
     return {
       ok: false,

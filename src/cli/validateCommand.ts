@@ -8,6 +8,7 @@ import { locateApp } from './locateApp';
 import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
+import { printable } from '../manifest/printable';
 
 interface FileReport {
   file: string;
@@ -101,7 +102,8 @@ Example:
         writeLine(io.stderr, `svc validate: ${report.error.message}`);
         continue;
       }
-      for (const issue of report.issues) writeLine(io.stdout, `${report.file}: ${issue.severity}: ${issue.message}`);
+      for (const issue of report.issues)
+        writeLine(io.stdout, `${report.file}: ${issue.severity}: ${printable(issue.message)}`);
       const errors = report.issues.filter((issue) => issue.severity === 'error').length;
       const warnings = report.issues.length - errors;
       const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : '']

@@ -1,3 +1,5 @@
+import { printable } from '../manifest/printable';
+
 /**
  * What happens on the platform, one event at a time, as the terminal prints it (`svc dev` without `--quiet`):
  * a launch in the page, each webhook attempt, each server API call, each blocked request, an app that never said
@@ -41,17 +43,6 @@ export type DevEvent =
       message?: string;
       duration_ms: number;
     };
-
-/**
- * A character no terminal line may carry as it is: a control character (a newline would start a line that looks like
- * svc dev's own, an escape sequence would drive the terminal) or a bidirectional override, which reorders what
- * follows it on screen.
- */
-const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
-
-/** `text` with each unprintable character written as its `\u` escape, as JSON would. */
-const printable = (text: string) =>
-  text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * One line for the terminal, like `stripe listen`: the time, what happened and its outcome. What others wrote (a

@@ -53,6 +53,7 @@ export const ActionSchema = z
       30,
       undefined,
       'What the action does for an agent (at least 30 characters): context, units and formats, and what is irreversible.',
+      { lines: true },
     ),
     route: z.string().optional().meta({ description: 'A declared route that shows the action, such as "/orders".' }),
     input_schema: InputSchemaSchema,

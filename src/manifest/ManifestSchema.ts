@@ -72,7 +72,7 @@ export const ManifestSchema = z
         description:
           'Package version: three dot-separated integers (major.minor.patch), higher than the published one.',
       }),
-    description: boundedText(10, 300, 'What the mini app does (10 to 300 characters).'),
+    description: boundedText(10, 300, 'What the mini app does (10 to 300 characters).', { lines: true }),
     icons: z
       .array(IconSchema)
       .min(2, tooFew('add icons in at least two sizes, such as 192x192 and 512x512'))

@@ -1,13 +1,20 @@
+import { codePointName } from './helpers';
 /**
  * One CSP rule violation: a stable code and a sentence saying what to write instead.
  * @public
  */
 export interface CspProblem {
-  /** `csp_empty`, `csp_object_src`, `csp_script_src` or `csp_duplicate_directive`. */
+  /** `csp_empty`, `csp_not_ascii`, `csp_object_src`, `csp_script_src` or `csp_duplicate_directive`. */
   code: string;
   /** What is wrong and what to write instead, worded to follow the field name (`$.csp must ...`). */
   message: string;
 }
+
+/**
+ * What separates a directive's name and sources: ASCII whitespace alone, as browsers split a policy. A no-break space
+ * is part of a token, so `object-src\u00a0'none'` is one unknown directive to a browser, not `object-src`.
+ */
+const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
 
 /**
  * Splits a content security policy into its directives: lowercase name to its list of sources.
@@ -20,7 +27,7 @@ export interface CspProblem {
 export function parseCsp(csp: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();
   for (const part of csp.split(';')) {
-    const [name, ...sources] = part.trim().split(/\s+/).filter(Boolean);
+    const [name, ...sources] = part.split(ASCII_WHITESPACE).filter(Boolean);
     if (name === undefined) continue;
     const key = name.toLowerCase();
     if (!directives.has(key)) directives.set(key, sources);
@@ -45,9 +52,18 @@ export function checkCsp(csp: string): CspProblem[] {
   if (csp.trim() === '') {
     return [{ code: 'csp_empty', message: `is empty; write at least "script-src 'self'; object-src 'none'"` }];
   }
+  // A policy is ASCII: a browser reads any other character as part of a name or source none of its rules know.
+  const odd = /[^\x20-\x7e\t]/u.exec(csp);
+  if (odd) {
+    const at = [...csp.slice(0, odd.index)].length + 1;
+    problems.push({
+      code: 'csp_not_ascii',
+      message: `holds ${JSON.stringify(odd[0])} (${codePointName(odd[0])}) at character ${at}: a policy is ASCII; write plain spaces and ASCII text`,
+    });
+  }
   const seen = new Set<string>();
   for (const part of csp.split(';')) {
-    const name = part.trim().split(/\s+/)[0]?.toLowerCase();
+    const name = part.split(ASCII_WHITESPACE).find(Boolean)?.toLowerCase();
     if (!name) continue;
     if (seen.has(name)) {
       problems.push({

@@ -2,6 +2,7 @@ import { parseCsp } from './checkCsp';
 import { checkJsonSchema } from './checkJsonSchema';
 import { isRecord, show } from './helpers';
 import { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
+import { routeKey } from './routeKey';
 
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -31,13 +32,14 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
     severity: ManifestIssueSeverity,
     code: string,
     what: string,
+    sameAs: (value: string) => string = (value) => value,
   ): void => {
     const seen = new Map<unknown, number>();
     list(input[key]).forEach((item, i) => {
       const value = prop === null ? item : field(item, prop);
       if (typeof value !== 'string') return;
-      const first = seen.get(value);
-      if (first === undefined) seen.set(value, i);
+      const first = seen.get(sameAs(value));
+      if (first === undefined) seen.set(sameAs(value), i);
       else
         add(
           severity,
@@ -48,7 +50,7 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
     });
   };
   duplicates('actions', 'name', 'error', 'duplicate_action', 'the action name');
-  duplicates('routes', 'path', 'error', 'duplicate_route', 'the route path');
+  duplicates('routes', 'path', 'error', 'duplicate_route', 'the route path', routeKey);
   duplicates('permissions', 'scope', 'error', 'duplicate_scope', 'the scope');
   duplicates('icons', 'sizes', 'warning', 'duplicate_icon_size', 'the size');
   duplicates('locales', null, 'warning', 'duplicate_locale', 'the locale');
@@ -142,21 +144,20 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
     );
   }
 
-  const routes = new Set(
-    list(input.routes)
-      .map((route) => field(route, 'path'))
-      .filter((p) => typeof p === 'string'),
-  );
+  const routes = list(input.routes)
+    .map((route) => field(route, 'path'))
+    .filter((p) => typeof p === 'string');
+  const routeKeys = new Set(routes.map(routeKey));
   list(input.actions).forEach((action, i) => {
     const route = field(action, 'route');
     // Compare the path alone: a query string or fragment does not make a different route.
     const routePath = typeof route === 'string' ? (route.split(/[?#]/)[0] ?? '') : '';
-    if (typeof route === 'string' && !routes.has(routePath)) {
+    if (typeof route === 'string' && !routeKeys.has(routeKey(routePath))) {
       add(
         'error',
         'action_route_undeclared',
         ['actions', i, 'route'],
-        `${show(route)} is not a declared route; add {"path": ${show(routePath)}, "title": "..."} to routes or use one of ${[...routes].map(show).join(', ') || 'the declared routes'}`,
+        `${show(route)} is not a declared route; add {"path": ${show(routePath)}, "title": "..."} to routes or use one of ${routes.map(show).join(', ') || 'the declared routes'}`,
       );
     }
     const annotations = field(action, 'annotations');

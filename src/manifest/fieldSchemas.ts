@@ -77,6 +77,25 @@ export const DistributionSchema = z
   });
 
 /**
+ * A route path: a URL's path, as a link to the app is written. Not `//` first (a link to another host wherever it
+ * is resolved against the messenger's URL), no `?` or `#` (a link's query and fragment are not part of its route),
+ * no space, control character or `\` (a browser would encode or rewrite them, so the link would not be this path).
+ */
+const ROUTE_PATH = /^\/(?!\/)[^?#\\\s\p{Cc}]*$/u;
+
+/** Why a route path is not one, and what to write. */
+function routePathProblem(path: string): string {
+  if (!path.startsWith('/')) return `must start with "/"; write "/${path}"`;
+  if (path.startsWith('//'))
+    return `must not start with "//", which links to another host; write "/${path.replace(/^\/+/, '')}"`;
+  const query = /[?#]/.exec(path);
+  if (query)
+    return `holds "${query[0]}" at character ${[...path.slice(0, query.index)].length + 1}: a route is a path alone (a link may add a query); write ${JSON.stringify(path.slice(0, query.index))}`;
+  const odd = /[\\\s\p{Cc}]/u.exec(path)!;
+  return `holds ${JSON.stringify(odd[0])} at character ${[...path.slice(0, odd.index)].length + 1}: a link cannot carry it as written; percent-encode it (${encodeURIComponent(odd[0])}) or remove it`;
+}
+
+/**
  * An entry of `routes`: a path that can be opened, including by universal links.
  * @public
  */
@@ -84,8 +103,8 @@ export const RouteSchema = z
   .strictObject({
     path: z
       .string()
-      .regex(/^\//, { error: ({ input }) => `must start with "/"; write "/${String(input)}"` })
-      .meta({ description: 'Route path starting with "/", such as "/orders".' }),
+      .regex(ROUTE_PATH, { error: ({ input }) => routePathProblem(String(input)) })
+      .meta({ description: 'Route path starting with "/", such as "/orders"; no query, fragment, space or "\\".' }),
     title: boundedText(1, undefined, 'Title of the screen at this route.'),
   })
   .meta({ description: 'A declared route; an undeclared route cannot be opened by an external link.' });

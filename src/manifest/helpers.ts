@@ -6,6 +6,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A character as a person can look it up: `U+001B`, `U+00E9`. */
+export function codePointName(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /** Shows a value in a message: JSON for small values, the type name otherwise. */
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';

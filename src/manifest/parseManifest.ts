@@ -146,7 +146,8 @@ function unknownKey(parent: readonly PropertyKey[], key: string, object: unknown
   });
   const schema = object instanceof z.ZodObject ? object : undefined;
   const rules = schema ? closedObjectRules.get(schema) : undefined;
-  const refused = rules?.refused?.[key];
+  // Own keys only: a manifest's `__proto__` or `constructor` would find the table's inherited members.
+  const refused = rules?.refused && Object.hasOwn(rules.refused, key) ? rules.refused[key] : undefined;
   if (refused) return issue(refused.message, refused.code);
   const allowed = schema ? Object.keys(schema.shape) : [];
   const near = allowed.find((name) => normalise(name) === normalise(key)) ?? closestName(key, allowed);

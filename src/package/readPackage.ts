@@ -1,3 +1,4 @@
+import { codePointName } from '../manifest/helpers';
 import { type CborItem, type CborValue, readCbor, readHead } from './readCbor';
 import { KEY_ATTRIBUTES, type SignatureType, spkiOfSigner } from './packageKeys';
 import { PackageError } from './PackageError';
@@ -143,9 +144,6 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
   return { id, signatures, unsignedBlock, bundleStart: stack.end };
 }
 
-/** A path segment: RFC 3986 `pchar` without percent-encoding, and never `.` or `..`. */
-const SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
-
 /**
  * Why `path` is not a package path, or undefined when it is one: `/`, then segments of letters, digits and
  * `-._~!$&'()*+,;=:@` separated by single slashes, none of them `.` or `..`.
@@ -157,8 +155,9 @@ export function describePathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '.' || s === '..'))
     return 'it holds a "." or ".." segment (it would leave its folder)';
   if (segments.some((s) => s === '')) return 'it holds an empty segment ("//" or a trailing "/")';
-  if (!segments.every((s) => SEGMENT.test(s)))
-    return "it holds a character other than letters, digits and -._~!$&'()*+,;=:@ (no spaces, %, ? or #)";
+  const odd = segments.join('/').match(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/u)?.[0];
+  if (odd !== undefined)
+    return `it holds ${JSON.stringify(odd)} (${codePointName(odd)}), which is not an ASCII letter, digit or one of -._~!$&'()*+,;=:@ (no spaces, accents, %, ? or #)`;
   return undefined;
 }
 

@@ -8,18 +8,24 @@ import { type DeveloperKey, idOfKey } from '../../src/cli/developerKeys';
 import { packApp } from '../../src/cli/packApp';
 import { writeAppDir } from '../dev/appDir';
 
+/** An app folder that packs as it is (its icons written), and a key whose id it has. */
+async function appWithIcons(): Promise<{ dir: string; key: DeveloperKey }> {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const key: DeveloperKey = { file: 'key.pem', privateKey, publicKey, id: idOfKey(publicKey) };
+  const dir = await writeAppDir((m) => {
+    m.id = key.id;
+  });
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  for (const icon of manifest.icons) {
+    await mkdir(dirname(join(dir, icon.src)), { recursive: true });
+    await writeFile(join(dir, icon.src), 'png');
+  }
+  return { dir, key };
+}
+
 describe('packApp', () => {
   it("warns when the folder holds node_modules/: it is the project's folder, not the app's build", async () => {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const key: DeveloperKey = { file: 'key.pem', privateKey, publicKey, id: idOfKey(publicKey) };
-    const dir = await writeAppDir((m) => {
-      m.id = key.id;
-    });
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    for (const icon of manifest.icons) {
-      await mkdir(dirname(join(dir, icon.src)), { recursive: true });
-      await writeFile(join(dir, icon.src), 'png');
-    }
+    const { dir, key } = await appWithIcons();
     const clean = await packApp({ dir, keys: [key] });
     expect(clean.ok && clean.warnings.filter((w) => w.includes('node_modules'))).toEqual([]);
     for (const file of ['node_modules/left-pad/index.js', 'node_modules/left-pad/package.json']) {
@@ -30,5 +36,19 @@ describe('packApp', () => {
     expect(packed.ok && packed.warnings).toContain(
       "the package holds node_modules/ (2 files): this looks like the project's folder, not the app's; pack the folder your build writes (such as dist), which holds the app's own files",
     );
+  });
+
+  it('names the character a file name cannot hold, and writes a control character as its escape', async () => {
+    const { dir, key } = await appWithIcons();
+    for (const name of ['café.js', 'x\u001b[31m.js', 'r\u202egnp.js']) await writeFile(join(dir, name), '');
+    const packed = await packApp({ dir, keys: [key] });
+    expect(packed.ok).toBe(false);
+    const problems = packed.ok ? [] : packed.problems;
+    const note =
+      "which is not an ASCII letter, digit or one of -._~!$&'()*+,;=:@ (no spaces, accents, %, ? or #); rename it";
+    expect(problems).toContain(`café.js cannot be packed: it holds "é" (U+00E9), ${note}`);
+    // No line of the terminal takes an escape sequence or a reordering of what follows from a file name.
+    expect(problems).toContain(`x\\u001b[31m.js cannot be packed: it holds "\\u001b" (U+001B), ${note}`);
+    expect(problems).toContain(`r\\u202egnp.js cannot be packed: it holds "\u202e" (U+202E), ${note}`);
   });
 });

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type Json, validManifest } from '../manifest/fixtures';
 import { runSvc, tempProject } from './runInProcess';
@@ -21,6 +23,24 @@ describe('svc validate', () => {
       'manifest.json: invalid (1 error, 1 warning)',
       '',
     ]);
+  });
+  test('a manifest that is not UTF-8 is refused where the first byte is not, not repaired', async () => {
+    const dir = tempProject({});
+    const text = `${JSON.stringify(validManifest(), null, 2)}\n`.replace('"Pizza Orders"', '"Café Orders"');
+    // The é saved as Latin-1 (one byte, 0xE9): the name would reach the store as "Caf\uFFFD Orders".
+    writeFileSync(join(dir, 'manifest.json'), Buffer.from(text, 'latin1'));
+    const latin1 = await runSvc(['validate'], dir);
+    expect(latin1.code).toBe(2);
+    expect(latin1.stderr + latin1.stdout).toContain(
+      'manifest.json is not UTF-8: byte 0xE9 at line 4, column 15 is no UTF-8 character (a file saved as Latin-1 or Windows-1252?); save it as UTF-8',
+    );
+    writeFileSync(join(dir, 'manifest.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const utf16 = await runSvc(['validate'], dir);
+    expect(utf16.code).toBe(2);
+    expect(utf16.stderr + utf16.stdout).toContain('manifest.json is UTF-16 text; save it as UTF-8');
+    // The same text as UTF-8, with or without the byte order mark, is valid.
+    writeFileSync(join(dir, 'manifest.json'), `\ufeff${text}`);
+    expect((await runSvc(['validate'], dir)).code).toBe(0);
   });
   test('warnings alone do not fail', async () => {
     const m: Json = validManifest();

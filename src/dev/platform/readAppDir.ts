@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Manifest, validateManifest } from '../../manifest';
-import { withoutByteOrderMark } from '../../manifest/withoutByteOrderMark';
+import { decodeJsonText } from '../../manifest/decodeJsonText';
 
 /** The app a dev platform runs: its folder and its validated manifest. @public */
 export interface DevApp {
@@ -24,15 +24,17 @@ export class DevAppError extends Error {
 export async function readAppDir(dir: string): Promise<DevApp> {
   const root = resolve(dir);
   const file = join(root, 'manifest.json');
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch {
     throw new DevAppError(`${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`);
   }
+  const decoded = decodeJsonText(bytes);
+  if (!decoded.ok) throw new DevAppError(`${file} ${decoded.message}.`);
   let json: unknown;
   try {
-    json = JSON.parse(withoutByteOrderMark(text));
+    json = JSON.parse(decoded.text);
   } catch (error) {
     throw new DevAppError(`${file}: not JSON (${(error as Error).message}); run \`npx svc validate\` for the line.`);
   }
