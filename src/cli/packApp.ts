@@ -34,7 +34,9 @@ async function listFiles(dir: string) {
       continue;
     }
     if (entry.isSymbolicLink()) {
-      problems.push(`${printable(rel)} is a symbolic link; a package holds files only: copy the file in, or remove the link`);
+      problems.push(
+        `${printable(rel)} is a symbolic link; a package holds files only: copy the file in, or remove the link`,
+      );
       continue;
     }
     if (!entry.isFile()) continue;

@@ -30,6 +30,11 @@ export interface HostCallContext {
    * made for whoever invoked it): a host mints an agent's token with `act.sub` from it.
    */
   acting?: ActionContext;
+  /**
+   * Aborts when the page that made the call is gone: it left or reloaded, another page took its place, or the host
+   * closed. Nobody receives the answer then: a prompt the call opened should close, and its effect not be done.
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -16,7 +16,7 @@ export type {
   HostOptions,
   Invocation,
 } from './types';
-export type { AnswerName, ActionConfirmRequest, HostAnswers } from './rules/HostAnswers';
+export type { AnswerName, AnswerOptions, ActionConfirmRequest, HostAnswers } from './rules/HostAnswers';
 export type { ConfirmPolicy, InvokeContext } from './rules/actionRules';
 export {
   withRules,

@@ -86,6 +86,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     return isThenable(ok) ? Promise.resolve(ok).then(notGranted) : notGranted(ok);
   };
 
+  // The signal of the channel calls arrive on now (see open): only the newest endpoint delivers calls.
+  let channel = new AbortController();
   const inbound = new Map<string, InboundHandler>();
   inbound.set(PEER.handlers, (params) => {
     // A malformed announcement is dropped: it is a notification, with nobody to answer.
@@ -111,7 +113,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       const problem = def.params(params, '');
       if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
       if (!handler) throw fail('ERR_UNSUPPORTED', 'this host does not offer it; check svc.supports() first.');
-      const context: HostCallContext = { method: name };
+      const context: HostCallContext = { method: name, signal: channel.signal };
       const current = [...running.values()].at(-1);
       if (current) context.acting = current.context;
       if (def.bound) {
@@ -161,8 +163,24 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   let waiting: ((t: Transport) => void) | undefined;
   // Set when the host was given a transport of its own (see channelsOver): closing the host closes it.
   let closePipe: (() => void) | undefined;
-  const open = (transport: Transport | Promise<Transport>) =>
-    (endpoint = createEndpoint({ transport, handlers: inbound, timeout: options.actionTimeout ?? 600_000 }));
+  const open = (transport: Transport | Promise<Transport>) => {
+    // Aborted when this channel's endpoint lets go of its pipe (the page said goodbye, a new page attached, the host
+    // closed): the calls it carried are then nobody's, so the prompts they opened close and are not acted on.
+    const gone = (channel = new AbortController());
+    const letGo = (t: Transport): Transport => ({
+      send: (message) => t.send(message),
+      listen: (receive) => t.listen(receive),
+      close: () => {
+        gone.abort();
+        t.close();
+      },
+    });
+    return (endpoint = createEndpoint({
+      transport: isThenable(transport) ? Promise.resolve(transport).then(letGo) : letGo(transport),
+      handlers: inbound,
+      timeout: options.actionTimeout ?? 600_000,
+    }));
+  };
   // Until an app connects, calls to it wait (bounded by their timeout) for the first transport.
   const current = () => endpoint ?? open(new Promise<Transport>((resolve) => (waiting = resolve)));
 

@@ -99,3 +99,18 @@ test('an app that never says hello: a warning in the page and on the terminal, a
   // An app that waits for a click before its first call is silent too: the warning says when it is no fault.
   await expect(page.getByTestId('notice')).toContainText("The client says it with the app's first call");
 });
+
+test("a prompt of an app page that reloads closes, and the new page's own prompts are asked", async ({ messenger }) => {
+  const app = await open(messenger, exchangeManifest());
+  await app.locator('#confirm').click();
+  await expect(page.getByTestId('confirm-sheet')).toBeVisible();
+  // The app's page reloads under the sheet (a dev server's full reload): nobody waits for that answer any more.
+  const frame = page.frames().find((f) => f.url().startsWith(platform.appUrl))!;
+  await frame.evaluate(() => location.reload());
+  await expect(page.getByTestId('confirm-sheet')).toBeHidden();
+  // The reloaded page is not behind a sheet: its own question is asked and answered.
+  await app.locator('#confirm').click();
+  await expect(page.getByTestId('confirm-sheet')).toContainText('The poll goes.');
+  await page.getByTestId('confirm-sheet-yes').click();
+  await expect(app.locator('#out')).toHaveText('true');
+});

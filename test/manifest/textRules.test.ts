@@ -90,8 +90,7 @@ describe('keys named like object members', () => {
     (key) => {
       const manifest: Json = JSON.parse(`{"${key}": {"x": 1}, ${JSON.stringify(validManifest()).slice(1)}`);
       const result = validateManifest(manifest);
-      expect(result.ok).toBe(false);
-      const issue = result.issues.find((i) => i.path === `$.${key}`);
+      const issue = (result.ok ? [] : result.issues).find((i) => i.path === `$.${key}`);
       expect(issue?.code).toBe('unknown_field');
       expect(issue?.message).toMatch(new RegExp(`^\\$\\.${key} is not a manifest field; remove it \\(allowed: `));
     },

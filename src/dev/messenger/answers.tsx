@@ -83,7 +83,7 @@ const elicit: NonNullable<HostAnswers['elicit']> = ({ prompt, schema, action, si
 /** The file picker sheet: the offered files, one or several to tick. */
 const pick =
   (appName: string): NonNullable<HostAnswers['pick']> =>
-  ({ options, offered }) => {
+  ({ options, offered }, { signal } = {}) => {
     const chosen = new Set<SvcFile>();
     const toggle = (file: SvcFile, on: boolean) => {
       if (!options.multiple) chosen.clear();
@@ -109,6 +109,7 @@ const pick =
         { label: 'Cancel', value: null, testid: 'picker-cancel' },
         { label: 'Choose', value: () => offered.filter((f) => chosen.has(f)), primary: true, testid: 'picker-choose' },
       ],
+      signal,
     );
   };
 
@@ -119,7 +120,8 @@ const pick =
 export function uiAnswers(appName: string): HostAnswers {
   return {
     permission: askPermission(appName),
-    send: (message) =>
+    // A prompt of a page that is gone (it reloaded) closes: the rules then do nothing with its answer.
+    send: (message, { signal } = {}) =>
       yesNo(
         'send-sheet',
         `Send this message from ${appName}?`,
@@ -135,6 +137,7 @@ export function uiAnswers(appName: string): HostAnswers {
         </>,
         'Send',
         'Cancel',
+        signal,
       ),
     confirmAction: ({ title, input, context, destructive, signal }) =>
       yesNo(
@@ -148,17 +151,19 @@ export function uiAnswers(appName: string): HostAnswers {
         'Refuse',
         signal,
       ),
-    confirm: ({ title, body }) => yesNo('confirm-sheet', title, <p>{body}</p>, 'OK', 'Cancel'),
+    confirm: ({ title, body }, { signal } = {}) => yesNo('confirm-sheet', title, <p>{body}</p>, 'OK', 'Cancel', signal),
     elicit,
     pick: pick(appName),
-    share: ({ title, url }) => yesNo('share-sheet', `Share "${title}"`, <p>{url}</p>, 'Share', 'Cancel'),
-    signIn: () =>
+    share: ({ title, url }, { signal } = {}) =>
+      yesNo('share-sheet', `Share "${title}"`, <p>{url}</p>, 'Share', 'Cancel', signal),
+    signIn: (_, { signal } = {}) =>
       yesNo(
         'signin-sheet',
         `Sign in to ${appName}`,
         <p class="note">Simulated external OAuth sign-in.</p>,
         'Sign in',
         'Cancel',
+        signal,
       ),
   };
 }

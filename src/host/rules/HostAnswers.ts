@@ -24,10 +24,24 @@ export interface ActionConfirmRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * What an answer to an app's prompt is given beside its request.
+ * @public
+ */
+export interface AnswerOptions {
+  /**
+   * Aborts when the page that asked is gone: it left or reloaded, another page took its place, or the host closed.
+   * Close the prompt then: an answer given after it is not acted on (nothing is sent, shared or picked), and the new
+   * page asks again if it still wants to.
+   */
+  signal?: AbortSignal;
+}
+
 /** What the operations ask (their `asks` entries), each as the answer a host gives. */
 type OperationAnswers = {
   [A in NonNullable<Operations[MethodName]['asks']> as A['answer']]?: (
     request: A extends Asks<string, infer Request, unknown> ? Request : never,
+    options?: AnswerOptions,
   ) => Maybe<A extends Asks<string, unknown, infer Answer> ? Answer : never>;
 };
 

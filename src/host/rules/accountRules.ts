@@ -51,7 +51,8 @@ export function accountRules({
       const refusal = authModeRefusal(auth.type, 'auth.signIn');
       if (refusal) throw wrong('auth.signIn', refusal);
       if (session.signedIn) return;
-      if (!(await ask('signIn', 'auth.signIn'))) throw new SvcError(...signInRefusal, false, 'auth.signIn');
+      if (!(await ask('signIn', 'auth.signIn', undefined, context.signal)))
+        throw new SvcError(...signInRefusal, false, 'auth.signIn');
       session.signedIn = true;
       await platform['auth.signIn']?.(params, context);
     },

@@ -63,7 +63,7 @@ export function appRules({
     (handlers as Record<string, unknown>)[name] =
       answers[asks.answer as AnswerName] && (run || !effect)
         ? async (params: unknown, context: HostCallContext) => {
-            const answer = await ask(asks.answer as AnswerName, name, params as never);
+            const answer = await ask(asks.answer as AnswerName, name, params as never, context.signal);
             // Without a refusal the answer is the result (checked like any host answer).
             if (!asks.refusal) return answer;
             if (!answer) throw new SvcError(asks.refusal[0], asks.refusal[1], false, name);
@@ -96,7 +96,7 @@ export function appRules({
     offer && answers.pick
       ? async (options, context) => {
           const offered = ((await offer(options, context)) as SvcFile[]).filter((f) => accepts(f.type, options.accept));
-          const picked = await ask('pick', 'files.pick', { options, offered });
+          const picked = await ask('pick', 'files.pick', { options, offered }, context.signal);
           if (picked === null) throw new SvcError(cancelCode, cancelMessage, false, 'files.pick');
           if (!options.multiple && picked.length > 1)
             throw new SvcError(
