@@ -39,6 +39,9 @@ To verify: refuse a timestamp that is not decimal digits 0-9 alone (no sign, fra
 
 const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
 
+// What every request body is, beyond its schema: the encoding, and the byte cap answered 413.
+const REQUEST_BODY = `A JSON object encoded as UTF-8 (\`Content-Type: application/json\`), of at most ${SERVER_API_LIMITS.serverApiBody} bytes (${SERVER_API_LIMITS.serverApiBody / 1024 / 1024} MiB; a larger body is 413 \`payload-too-large\`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or \`\\u\` escapes as an encoder that writes ASCII does).`;
+
 /** A JSON Schema of zod's, as an OpenAPI component: no `$schema` or `$id` of its own inside the document. */
 function component(schema: Json): Json {
   const { $schema: _schema, $id: _id, ...rest } = schema;
@@ -123,7 +126,7 @@ const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
   'tenant-policy': "The tenant's policy forbids this for the mini app: ask the tenant's administrator.",
   'room-encrypted': 'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
   'version-revoked': 'Version 1.2.0 was revoked: stop serving it and ship a new version.',
-  'payload-too-large': 'The body has 300000 bytes, more than the 262144 this endpoint accepts: send a smaller body.',
+  'payload-too-large': `The body has 3000000 bytes, more than the ${SERVER_API_LIMITS.serverApiBody} this endpoint accepts: send a smaller body.`,
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor: retry after 2 s (Retry-After).',
   'internal-error':
     'The change is applied but not saved to /home/dev/polls/.svc-dev/state.jsonl (ENOSPC): ENOSPC: no space left on device, write. Free space on that disk; the next change saves the whole state again. Do not send the request again: what it asked for is done.',
@@ -211,6 +214,7 @@ function paths(): Json {
         ? {
             requestBody: {
               required: true,
+              description: REQUEST_BODY,
               content: {
                 'application/json': {
                   schema: { $ref: `#/components/schemas/${endpoint.request}` },

@@ -470,6 +470,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). */
         requestBody: {
             content: {
                 /**
@@ -585,7 +586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -650,6 +651,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). */
         requestBody: {
             content: {
                 /**
@@ -757,7 +759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -912,7 +914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -974,6 +976,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). */
         requestBody: {
             content: {
                 /**
@@ -1075,7 +1078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
