@@ -403,7 +403,7 @@ describe('problem details everywhere', () => {
       expect(isSvcApiError(error)).toBe(true);
       expect(error.detail).toMatch(/^[A-Za-z_].*: .*\.$/);
     }
-    expect(refusals[0].detail).toMatch(/room nowhere is unknown: post into a room/);
+    expect(refusals[0].detail).toMatch(/room "nowhere" is unknown: post into a room/);
     expect(refusals[3].detail).toMatch(/no act claim, so no agent is acting: call \/agents\/verify only with/);
   });
 

@@ -168,7 +168,7 @@ describe('the server API emulator', () => {
       const outsider = await call('POST', '/v1/rooms/plain/cards', card('au2'));
       expect([outsider.status, outsider.body.detail]).toEqual([
         404,
-        'room plain is not one au2 is in: post into a room the person opened the app in.',
+        'room "plain" is not one "au2" is in: post into a room the person opened the app in.',
       ]);
       expect((await call('POST', '/v1/rooms/plain/cards', card('au1'))).status).toBe(201);
       for (const link of ['https://evil.example', '//evil.example/poll', '/polls/42', '/poll/%E0']) {

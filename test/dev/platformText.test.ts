@@ -85,3 +85,61 @@ describe('the server API body cap', () => {
     }
   });
 });
+
+describe('text that is not text', () => {
+  it('refuses a lone surrogate sent as a \\u escape with 400 naming the field, and stores nothing', async () => {
+    const before = p.cards().length;
+    // JSON.stringify writes a lone surrogate as the escape \ud800, as a backend holding one would send it.
+    const title = await send('/v1/rooms/general/cards', cardJson({ title: 'T \ud800', body: '' }));
+    expect(title.status).toBe(400);
+    expect(title.body.detail).toBe(
+      'card.title contains a lone surrogate (U+D800) at character 3: send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).',
+    );
+    const label = await send(
+      '/v1/rooms/general/cards',
+      cardJson({ title: 'T', body: '😀\udc00', actions: [{ label: 'x', deep_link: '/' }] }),
+    );
+    expect(label.body.detail).toMatch(/^card\.body contains a lone surrogate \(U\+DC00\) at character 2: /);
+    const key = await send('/v1/rooms/general/cards', cardJson({ title: 'T', body: '', '\ud800x': 1 }));
+    expect(key.body.detail).toMatch(
+      /^card\["\\ud800x"\] has a name with a lone surrogate \(U\+D800\) at character 1: /,
+    );
+    const note = await send(
+      '/v1/users/au-alice/notifications',
+      JSON.stringify({ mini_app_id: APP, title: 'T', body: 'x\ud83d', deep_link: '/' }),
+    );
+    expect([note.status, note.body.detail]).toEqual([400, expect.stringMatching(/^body contains a lone surrogate/)]);
+    // A pair written as two escapes is one character, and lands.
+    const pair = await send('/v1/rooms/general/cards', asciiJson(cardJson({ title: 'T 😀', body: '' })));
+    expect(pair.status).toBe(201);
+    expect(p.cards().length).toBe(before + 1);
+  });
+
+  it('refuses a charset other than utf-8 with 400 saying to send UTF-8, and takes utf-8 in any spelling', async () => {
+    const json = cardJson({ title: 'Café', body: '' });
+    for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"']) {
+      const answer = await send('/v1/rooms/general/cards', json, { 'content-type': type });
+      expect(answer.status, type).toBe(400);
+      expect(answer.body.detail, type).toMatch(
+        /^The Content-Type header is ".*", which names the charset ".*": send the JSON body encoded as UTF-8, with charset=utf-8 or no charset\.$/,
+      );
+    }
+    for (const type of ['application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'application/json'])
+      expect((await send('/v1/rooms/general/cards', json, { 'content-type': type })).status, type).toBe(201);
+  });
+
+  it('quotes ids and header values with JSON escapes, so a trailing space or a byte beyond ASCII shows', async () => {
+    const spaced = await send(`/v1/apps/${APP}/installations/au-alice%20`, '', {}, 'GET');
+    expect(spaced.status).toBe(404);
+    expect(spaced.body.detail).toMatch(/^app_user_id "au-alice " is unknown or left the tenant: /);
+    const room = await send('/v1/rooms/gen%C3%A9ral/cards', cardJson({ title: 'T', body: '' }));
+    expect(room.body.detail).toMatch(/^room "gen\\u00e9ral" is unknown: /);
+    // The header's bytes C3 A9 (é in UTF-8) arrive as two Latin-1 characters: shown as such, not as mojibake.
+    const type = await send('/v1/rooms/general/cards', cardJson({ title: 'T', body: '' }), {
+      'content-type': Buffer.from('application/jsoné').toString('latin1'),
+    });
+    expect(type.body.detail).toBe(
+      'The Content-Type header is "application/json\\u00c3\\u00a9": send the JSON body with Content-Type: application/json.',
+    );
+  });
+});
