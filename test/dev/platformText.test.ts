@@ -143,3 +143,58 @@ describe('text that is not text', () => {
     );
   });
 });
+
+describe('deep links', () => {
+  /** Posts a card whose one action opens `deep_link`. */
+  const postLink = (deep_link: string) =>
+    send('/v1/rooms/general/cards', cardJson({ title: 'T', body: '', actions: [{ label: 'Open', deep_link }] }));
+
+  it('opens a declared route written percent-encoded, as a URL library writes it, or decomposed', async () => {
+    for (const link of [
+      '/café',
+      '/caf%C3%A9',
+      '/CAF%c3%a9'.toLowerCase(),
+      '/cafe\u0301',
+      '/p/caf%C3%A9?tab=r%C3%A9sultats',
+    ])
+      expect((await postLink(link)).status, link).toBe(201);
+  });
+
+  it('refuses malformed percent-encoding with 400 naming the field, as in a notification', async () => {
+    const card = await postLink('/p/%E0%A4%A');
+    expect([card.status, card.body.detail]).toEqual([
+      400,
+      'card.actions[0].deep_link "/p/%E0%A4%A" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
+    ]);
+    const note = await send(
+      '/v1/users/au-alice/notifications',
+      JSON.stringify({ mini_app_id: APP, title: 'T', body: 'B', deep_link: '/caf%C3' }),
+    );
+    expect([note.status, note.body.detail]).toEqual([
+      400,
+      'deep_link "/caf%C3" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
+    ]);
+  });
+
+  it('refuses a raw space or control character naming the field, the character and its encoding', async () => {
+    const space = await postLink('/p/a b');
+    expect([space.status, space.body.detail]).toEqual([
+      400,
+      'card.actions[0].deep_link "/p/a b" holds a space (U+0020) at character 5: percent-encode it (%20), as encodeURIComponent does.',
+    ]);
+    const nul = await postLink('/p/\u0000');
+    expect(nul.body.detail).toBe(
+      'card.actions[0].deep_link "/p/\\u0000" holds a control character (U+0000) at character 4: percent-encode it (%00), as encodeURIComponent does.',
+    );
+    expect((await postLink('/p/a%20b')).status).toBe(201);
+  });
+
+  it('shows a look-alike of a declared route with \\u escapes, so the refusal does not print the route itself', async () => {
+    // A Cyrillic а (U+0430) in place of the Latin a.
+    const lookalike = await postLink('/c\u0430fé');
+    expect(lookalike.status).toBe(400);
+    expect(lookalike.body.detail).toBe(
+      'card.actions[0].deep_link "/c\\u0430f\\u00e9" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/caf\\u00e9", "/p/:id" (each segment is compared percent-decoded).',
+    );
+  });
+});

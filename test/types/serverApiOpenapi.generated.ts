@@ -221,7 +221,7 @@ export interface components {
         CardAction: {
             /** @description Button text. */
             label: string;
-            /** @description A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow). Anything else (a URL, an undeclared route) is 400, as no person could open it. */
+            /** @description A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow), each segment compared percent-decoded and in Unicode NFC on both sides, so `/caf%C3%A9` opens a declared `/café`. Anything else (a URL, an undeclared route) is 400, as no person could open it; so is a link no URL library writes: a raw space or control character (percent-encode it), or malformed percent-encoding (`%E0`). */
             deep_link: string;
         };
         /** @description A rich message card. */
@@ -254,7 +254,7 @@ export interface components {
             title: string;
             /** @description Notification text. */
             body: string;
-            /** @description A route inside the mini app, opened from the notification: a path that matches one of the manifest `routes`, as a card action's `deep_link`. */
+            /** @description A route inside the mini app, opened from the notification: a path that matches one of the manifest `routes`, percent-decoded, under the rules of a card action's `deep_link`. */
             deep_link: string;
         };
         /** @description The notification was accepted. */
