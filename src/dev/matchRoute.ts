@@ -1,17 +1,37 @@
 /**
+ * A path segment as routes and links are compared: percent-decoded and in NFC, so `caf%C3%A9` (how a URL library
+ * writes it), `café` and `cafe\u0301` (the decomposed spelling some editors save) are one segment; undefined when its
+ * percent-encoding is malformed (`%E0`). An encoded `/` stays inside its segment, as the path was split before.
+ */
+function segmentKey(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment).normalize('NFC');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The launch parameters of a deep link, when it matches one of the manifest's routes (`/poll/:id` matches
  * `/poll/7` as `{ route: '/poll/:id', id: '7' }`); `undefined` when no declared route matches, so a link can
- * never launch the app somewhere it did not declare.
+ * never launch the app somewhere it did not declare. Segments are compared percent-decoded and in NFC on both sides
+ * (`/caf%C3%A9` opens a declared `/café`); a `:name` parameter is its segment percent-decoded, as sent. A link whose
+ * percent-encoding is malformed matches nothing (it is never thrown on).
  */
 export function matchRoute(routes: { path: string }[], link: string): Record<string, string> | undefined {
-  const [path = '', query = ''] = link.split('?');
+  const queryAt = link.indexOf('?');
+  const path = queryAt < 0 ? link : link.slice(0, queryAt);
+  const query = queryAt < 0 ? '' : link.slice(queryAt + 1);
   const parts = path.split('/').filter(Boolean);
+  const keys = parts.map(segmentKey);
+  if (keys.includes(undefined)) return undefined;
   for (const route of routes) {
     const pattern = route.path.split('/').filter(Boolean);
     if (pattern.length !== parts.length) continue;
     const params: Record<string, string> = { route: route.path };
     const fits = pattern.every((p, i) => {
-      if (!p.startsWith(':')) return p === parts[i];
+      // A route's own malformed escape is compared as written: the manifest's check names it.
+      if (!p.startsWith(':')) return (segmentKey(p) ?? p) === keys[i];
       params[p.slice(1)] = decodeURIComponent(parts[i]!);
       return true;
     });

@@ -39,6 +39,9 @@ To verify: refuse a timestamp that is not decimal digits 0-9 alone (no sign, fra
 
 const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
 
+// What every request body is, beyond its schema: the encoding, and the byte cap answered 413.
+const REQUEST_BODY = `A JSON object encoded as UTF-8 (\`Content-Type: application/json\`, with \`charset=utf-8\` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most ${SERVER_API_LIMITS.serverApiBody} bytes (${SERVER_API_LIMITS.serverApiBody / 1024 / 1024} MiB; a larger body is 413 \`payload-too-large\`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or \`\\u\` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a \`\\ud800\` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (\`1e400\`). \`detail\` quotes ids and header values as JSON strings with \`\\u\` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows.`;
+
 /** A JSON Schema of zod's, as an OpenAPI component: no `$schema` or `$id` of its own inside the document. */
 function component(schema: Json): Json {
   const { $schema: _schema, $id: _id, ...rest } = schema;
@@ -99,15 +102,15 @@ const EXAMPLE_PARAMS: Record<string, string> = {
 const ENDPOINT_DETAILS: Record<string, Partial<Record<ProblemName, string>>> = {
   postCard: {
     'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
-    'not-found': 'room room-9 is unknown: post into a room the app was opened in (rooms: room-1, room-2).',
+    'not-found': 'room "room-9" is unknown: post into a room the app was opened in (rooms: "room-1", "room-2").',
   },
   notify: {
     'invalid-request': 'title has 300 characters: send at most 256.',
-    'not-found': "app_user_id au-zed is unknown or left the tenant: use the sub of the person's token.",
+    'not-found': 'app_user_id "au-zed" is unknown or left the tenant: use the sub of the person\'s token.',
   },
   getInstallation: {
     'invalid-request': 'app_user_id has 300 characters: send at most 256.',
-    'not-found': `mini app 0000000000000000 is not the one this platform runs: ask for ${EXAMPLE_MINI_APP_ID}.`,
+    'not-found': `mini app "0000000000000000" is not the one this platform runs: ask for "${EXAMPLE_MINI_APP_ID}".`,
   },
   verifyAgent: {
     'invalid-request': 'token is missing: send the app token that carries the act claim.',
@@ -123,7 +126,7 @@ const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
   'tenant-policy': "The tenant's policy forbids this for the mini app: ask the tenant's administrator.",
   'room-encrypted': 'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
   'version-revoked': 'Version 1.2.0 was revoked: stop serving it and ship a new version.',
-  'payload-too-large': 'The body has 300000 bytes, more than the 262144 this endpoint accepts: send a smaller body.',
+  'payload-too-large': `The body has 3000000 bytes, more than the ${SERVER_API_LIMITS.serverApiBody} this endpoint accepts: send a smaller body.`,
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor: retry after 2 s (Retry-After).',
   'internal-error':
     'The change is applied but not saved to /home/dev/polls/.svc-dev/state.jsonl (ENOSPC): ENOSPC: no space left on device, write. Free space on that disk; the next change saves the whole state again. Do not send the request again: what it asked for is done.',
@@ -211,6 +214,7 @@ function paths(): Json {
         ? {
             requestBody: {
               required: true,
+              description: REQUEST_BODY,
               content: {
                 'application/json': {
                   schema: { $ref: `#/components/schemas/${endpoint.request}` },

@@ -1,4 +1,5 @@
 import type { ProblemName } from './problems';
+import { SERVER_API_LIMITS } from './serverApiLimits';
 import type { SERVER_API_SCHEMAS } from './serverApiSchemas';
 
 /** A schema's name in {@link SERVER_API_SCHEMAS}. */
@@ -39,14 +40,14 @@ const postProblems = (problems: Partial<Record<ProblemName, string>>): Partial<R
 /** The problems every endpoint answers, with when. @internal */
 export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-request':
-    'Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json, or a body that is not a JSON object encoded as UTF-8.',
+    'Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json or names a charset other than utf-8, a body that is not a JSON object encoded as UTF-8, or a string in it that is not well-formed Unicode (a lone surrogate, `detail` names the field).',
   'invalid-signature':
     'The signature is missing, does not match, or its timestamp differs from now by more than 300 s.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor; `Retry-After` says when to retry.',
   'version-revoked': 'The service revoked this version of the mini app (webhook `app.revoked`).',
   'not-found': 'Unknown room, user or mini app, or no endpoint at this path.',
   'method-not-allowed': 'The path exists with another method; `Allow` names it.',
-  'payload-too-large': 'The body is larger than 256 KiB.',
+  'payload-too-large': `The body is larger than ${SERVER_API_LIMITS.serverApiBody} bytes (${SERVER_API_LIMITS.serverApiBody / 1024 / 1024} MiB), the cap on every request body; \`detail\` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it.`,
   'internal-error':
     'The platform failed on this request. `detail` says whether what it asked for is done: a POST it says is done must not be sent again, as it would be done twice.',
   unavailable: 'Retriable: back off and retry.',

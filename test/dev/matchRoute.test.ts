@@ -20,3 +20,20 @@ describe('matchRoute', () => {
     expect(matchRoute(routes, '/poll?route=/admin')).toEqual({ route: '/poll' });
   });
 });
+
+describe('matchRoute on encoded and composed text', () => {
+  const cafe = [{ path: '/café' }, { path: '/p/:id' }];
+
+  it('compares each segment percent-decoded and in NFC on both sides', () => {
+    expect(matchRoute(cafe, '/caf%C3%A9')).toEqual({ route: '/café' });
+    expect(matchRoute(cafe, '/cafe\u0301')).toEqual({ route: '/café' });
+    expect(matchRoute([{ path: '/caf%C3%A9' }], '/café')).toEqual({ route: '/caf%C3%A9' });
+    // An encoded slash stays inside its segment: it never makes two of one.
+    expect(matchRoute(cafe, '/p/a%2Fb')).toEqual({ route: '/p/:id', id: 'a/b' });
+  });
+
+  it('matches nothing, and never throws, on malformed percent-encoding', () => {
+    expect(matchRoute(cafe, '/p/%E0')).toBeUndefined();
+    expect(matchRoute(cafe, '/caf%C3')).toBeUndefined();
+  });
+});

@@ -156,6 +156,64 @@ describe('the MCP endpoint of svc dev', () => {
     expect(call.body).not.toContain('call stack');
   });
 
+  /** A tools/call of create_poll in a fresh 2025-era session, with `args` as the exact text or bytes of its arguments. */
+  async function callWith(args: string | Buffer) {
+    const init = await rpc(platform, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'odd', version: '0' } },
+    });
+    await rpc(platform, { method: 'notifications/initialized' }, init.session);
+    const body = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_poll","arguments":'),
+      Buffer.from(args),
+      Buffer.from('}}'),
+    ]);
+    const res = await fetch(platform.mcpUrl!, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${platform.mcpToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': init.session!,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body,
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  it('refuses a body that is not UTF-8 with a JSON-RPC parse error, instead of running it with U+FFFD', async () => {
+    const call = await callWith(
+      Buffer.concat([Buffer.from('{"question":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    );
+    expect(call.status).toBe(400);
+    expect(JSON.parse(call.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the request body is not valid UTF-8: send JSON encoded as UTF-8.' },
+      id: null,
+    });
+  });
+
+  it('names an own __proto__ argument as it names any key the inputSchema does not accept, instead of dropping it', async () => {
+    const call = await callWith('{"question":"Lunch?","__proto__":{"question":"x"}}');
+    expect(call.status).toBe(200);
+    expect(call.body).toContain(
+      'ERR_ACTION_INVALID_INPUT: the arguments do not fit the inputSchema of create_poll: $.__proto__ is not an accepted property; remove it',
+    );
+  });
+
+  it('names a lone surrogate and a number out of range where the agent sent them, not as the null they become', async () => {
+    const lone = await callWith('{"question":"Lunch \\ud800?"}');
+    expect(lone.body).toContain(
+      'ERR_ACTION_INVALID_INPUT: the arguments of create_poll: $.question contains a lone surrogate (U+D800) at character 7; send well-formed Unicode text',
+    );
+    const huge = await callWith('{"question":"Lunch?","options":["a","b"],"n":1e400}');
+    expect(huge.body).toContain(
+      'ERR_ACTION_INVALID_INPUT: the arguments of create_poll: $.n is a number out of range (beyond ±1.8e308, read as Infinity); send a finite number.',
+    );
+    expect(huge.body).not.toContain('got null');
+  });
+
   it("opens a session's event stream (GET) at once, not with the first notification or keep-alive 15 s later", async () => {
     const init = await rpc(platform, {
       method: 'initialize',

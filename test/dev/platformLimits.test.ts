@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { createServerClient, isSvcApiError, signRequest } from '../../src/server';
 import { checkServerApiAnswer } from '../helpers/serverApiContract';
+import { SERVER_API_LIMITS } from '../../src/server/serverApiLimits';
 
 const APP = 'polls';
 let p: DevPlatform;
@@ -270,14 +271,14 @@ describe('size limits', () => {
     expectProblem(
       { status: response.status, type: response.headers.get('content-type'), body: await response.json() },
       413,
-      /more than the 262144 this endpoint accepts: send a smaller body/,
+      new RegExp(`more than the ${SERVER_API_LIMITS.serverApiBody} this endpoint accepts: send a smaller body`),
     );
     expect(p.cards().length).toBe(before);
   });
 
   it('answers 413 to a chunked body over the limit, and to a chunked control body over its limit', async () => {
     const before = p.cards().length;
-    const chunk = Buffer.from('a'.repeat(64 * 1024));
+    const chunk = Buffer.from('a'.repeat(512 * 1024));
     const answer = await sendChunks(
       '/v1/rooms/general/cards',
       [chunk, chunk, chunk, chunk, chunk],
@@ -288,7 +289,9 @@ describe('size limits', () => {
       },
     );
     expect(answer.status).toBe(413);
-    expect(answer.body.detail).toMatch(/more than the 262144 this endpoint accepts: send a smaller body/);
+    expect(answer.body.detail).toMatch(
+      `more than the ${SERVER_API_LIMITS.serverApiBody} this endpoint accepts: send a smaller body`,
+    );
     expect(p.cards().length).toBe(before);
     // The control API as a page streaming its body would send it (fetch with a ReadableStream: chunked).
     const streamed = (text: string) =>
@@ -400,7 +403,7 @@ describe('problem details everywhere', () => {
       expect(isSvcApiError(error)).toBe(true);
       expect(error.detail).toMatch(/^[A-Za-z_].*: .*\.$/);
     }
-    expect(refusals[0].detail).toMatch(/room nowhere is unknown: post into a room/);
+    expect(refusals[0].detail).toMatch(/room "nowhere" is unknown: post into a room/);
     expect(refusals[3].detail).toMatch(/no act claim, so no agent is acting: call \/agents\/verify only with/);
   });
 

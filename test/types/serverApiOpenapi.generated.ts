@@ -221,7 +221,7 @@ export interface components {
         CardAction: {
             /** @description Button text. */
             label: string;
-            /** @description A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow). Anything else (a URL, an undeclared route) is 400, as no person could open it. */
+            /** @description A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow), each segment compared percent-decoded and in Unicode NFC on both sides, so `/caf%C3%A9` opens a declared `/café`. Anything else (a URL, an undeclared route) is 400, as no person could open it; so is a link no URL library writes: a raw space or control character (percent-encode it), or malformed percent-encoding (`%E0`). */
             deep_link: string;
         };
         /** @description A rich message card. */
@@ -254,7 +254,7 @@ export interface components {
             title: string;
             /** @description Notification text. */
             body: string;
-            /** @description A route inside the mini app, opened from the notification: a path that matches one of the manifest `routes`, as a card action's `deep_link`. */
+            /** @description A route inside the mini app, opened from the notification: a path that matches one of the manifest `routes`, percent-decoded, under the rules of a card action's `deep_link`. */
             deep_link: string;
         };
         /** @description The notification was accepted. */
@@ -470,6 +470,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
         requestBody: {
             content: {
                 /**
@@ -585,7 +586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -650,6 +651,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
         requestBody: {
             content: {
                 /**
@@ -757,7 +759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -846,7 +848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json, or a body that is not a JSON object encoded as UTF-8. */
+            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json or names a charset other than utf-8, a body that is not a JSON object encoded as UTF-8, or a string in it that is not well-formed Unicode (a lone surrogate, `detail` names the field). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -912,7 +914,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -974,6 +976,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
         requestBody: {
             content: {
                 /**
@@ -1075,7 +1078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `payload-too-large`: The body is larger than 256 KiB. */
+            /** @description `payload-too-large`: The body is larger than 2097152 bytes (2 MiB), the cap on every request body; `detail` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it. */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -11,6 +11,7 @@ import type { Manifest } from '../../manifest';
 import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { createLegacySessions } from './createLegacySessions';
+import { readUtf8Request } from './readUtf8Request';
 import { createToolCall, type McpEra } from './createToolCall';
 import { toolsFromManifest } from './toolsFromManifest';
 
@@ -52,14 +53,53 @@ function listedSchema(schema: Record<string, unknown>): StandardSchemaWithJSON {
 }
 
 /**
- * A POST's body parsed once, for the era check, the clientInfo fix and the SDK alike (each would otherwise clone the
- * request and parse it again); a body that is no JSON stays text, for the SDK to answer with its parse error.
+ * The key an own `__proto__` property of a tool call's arguments travels under through the SDK, one per endpoint and
+ * unguessable. The SDK checks `arguments` as a record, which copies each key by assignment: `__proto__` then sets the
+ * copy's prototype and the property is gone, so the call would run without it. Moved aside before and put back after
+ * (see {@link restoreOwnProto}), it reaches the manifest's validator, which names it as it names any other key.
  */
-async function parseBody(request: Request): Promise<{ request: Request; parsedBody?: unknown }> {
+const ownProtoKey = () => `svc-own-__proto__-${crypto.randomUUID()}`;
+
+/** The arguments of each `tools/call` in a parsed body (one message or a batch) with an own `__proto__` moved aside. */
+function moveOwnProto(parsed: unknown, key: string): void {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const call = message as { method?: unknown; params?: { arguments?: unknown } } | null;
+    if (typeof call !== 'object' || call === null || call.method !== 'tools/call') continue;
+    const args = call.params?.arguments;
+    if (typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) continue;
+    // The own property read and removed as such: `args.__proto__` would be the accessor on Object.prototype.
+    const { value } = Object.getOwnPropertyDescriptor(args, '__proto__')!;
+    Object.defineProperty(args, key, { value, enumerable: true, configurable: true, writable: true });
+    Reflect.deleteProperty(args, '__proto__');
+  }
+}
+
+/** The arguments as the agent sent them: the own `__proto__` moved aside by {@link moveOwnProto} back as an own key. */
+function restoreOwnProto(args: unknown, key: string): unknown {
+  if (typeof args !== 'object' || args === null || !Object.hasOwn(args, key)) return args;
+  // fromEntries defines properties: `__proto__` stays a key instead of becoming the prototype.
+  return Object.fromEntries(Object.entries(args).map(([name, value]) => [name === key ? '__proto__' : name, value]));
+}
+
+// The JSON-RPC parse error (-32700) of a body that is not UTF-8, as the SDK answers one that is not JSON.
+const NOT_UTF8 = {
+  jsonrpc: '2.0',
+  error: { code: -32700, message: 'Parse error: the request body is not valid UTF-8: send JSON encoded as UTF-8.' },
+  id: null,
+};
+
+/**
+ * A POST's body parsed once, for the era check, the clientInfo fix and the SDK alike (each would otherwise clone the
+ * request and parse it again), with an own `__proto__` of a call's arguments moved aside; a body that is no JSON
+ * stays text, for the SDK to answer with its parse error.
+ */
+async function parseBody(request: Request, protoKey: string): Promise<{ request: Request; parsedBody?: unknown }> {
   if (request.method !== 'POST') return { request };
   const text = await request.text();
   try {
-    return { request, parsedBody: JSON.parse(text) };
+    const parsedBody: unknown = JSON.parse(text);
+    moveOwnProto(parsedBody, protoKey);
+    return { request, parsedBody };
   } catch {
     return { request: new Request(request, { body: text }) };
   }
@@ -77,6 +117,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export function createMcpEndpoint(options: McpEndpointOptions) {
   let manifest = options.manifest;
   const callTool = createToolCall(options);
+  const protoKey = ownProtoKey();
 
   /** Registers the manifest's actions as the server's tools, in the manifest's order, instead of those it had. */
   const registerTools = (server: McpServer, registered: RegisteredTool[], era: McpEra) => {
@@ -93,7 +134,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
             annotations: tool.annotations,
             _meta: tool._meta,
           },
-          (args, ctx) => callTool({ manifest, name: tool.name, args, ctx, server, era }),
+          (args, ctx) =>
+            callTool({ manifest, name: tool.name, args: restoreOwnProto(args, protoKey), ctx, server, era }),
         ),
       );
   };
@@ -119,7 +161,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const legacy = createLegacySessions(() => build('legacy'), { ...SESSION_LIMITS, ...options.sessions });
   const node = toNodeHandler({
     async fetch(received: Request) {
-      const { request, parsedBody } = await parseBody(received);
+      const { request, parsedBody } = await parseBody(received, protoKey);
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });
@@ -151,7 +193,11 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null }));
       }
       if (req.method === 'GET') sendHeadersAtOnce(res);
-      await node(req, res);
+      if (req.method !== 'POST') return node(req, res);
+      const checked = await readUtf8Request(req);
+      if (!checked)
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(NOT_UTF8));
+      await node(checked, res);
     },
     /** How many 2025-era sessions are open. */
     get openSessions() {

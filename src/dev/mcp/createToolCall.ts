@@ -1,9 +1,10 @@
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { createInputValidator, type InputValidator, type Manifest } from '../../manifest';
+import { createInputValidator, formatJsonPath, type InputValidator, type Manifest } from '../../manifest';
 import { redactText } from '../../protocol/redactText';
 import type { InvocationRelay, RelayCall } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
 import { exceedsDepth } from './exceedsDepth';
+import { findMalformedValue } from '../findMalformedValue';
 import { isObjectRoot, WRAPPED_RESULT } from './toolsFromManifest';
 
 type Action = NonNullable<Manifest['actions']>[number];
@@ -136,6 +137,20 @@ export function createToolCall(options: ToolCallOptions) {
       return errorResult(
         'ERR_ACTION_INVALID_INPUT',
         `the arguments of ${action.name} nest more than ${MAX_ARGUMENT_DEPTH} levels deep: send them flatter, as its inputSchema describes.`,
+        false,
+      );
+    // What JSON.parse lets through but the app could not be given as sent: a lone surrogate (a `\ud800` escape without
+    // its low half) is no text, and a number beyond a double's range (1e400) is Infinity, which reaches the app as
+    // null; named here as the agent sent them, not as the null they would become.
+    const malformed = findMalformedValue(input);
+    if (malformed)
+      return errorResult(
+        'ERR_ACTION_INVALID_INPUT',
+        `the arguments of ${action.name}: ${formatJsonPath(malformed.path)} ${malformed.problem}; ${
+          malformed.problem.includes('surrogate')
+            ? 'send well-formed Unicode text (a \\u escape of a surrogate must be one of a high-low pair).'
+            : 'send a finite number.'
+        }`,
         false,
       );
     const validate = validators.get(action) ?? createInputValidator(action.input_schema);

@@ -16,6 +16,7 @@ import { uiAnswers } from './answers';
 import { type AgentPanelModel, createAgentPanel } from './createAgentPanel';
 import { type CallLogModel, createCallLog } from './createCallLog';
 import { createStateStore, isNewer, type StateStore } from './createStateStore';
+import { jsonQuote } from '../jsonQuote';
 import { matchRoute } from '../matchRoute';
 import { mcpCalls } from './mcpCalls';
 import type { BodyOf, ButtonRoute, Launch, Messenger, OpenApp, SettingsActions, Tab } from './Messenger';
@@ -250,7 +251,8 @@ export class MessengerModel implements Messenger {
   openLink(link: string): void {
     const params = matchRoute(this.manifest.routes ?? [], link);
     if (params) void this.open({ room: this.room.value, params });
-    else toast(`${link} is not a declared route of the app.`, 'error');
+    // Quoted with escapes: a look-alike of a declared route must not read as the route itself.
+    else toast(`${jsonQuote(link)} is not a declared route of the app.`, 'error');
   }
 
   /** A new state, from the event stream or from a control call's answer. */

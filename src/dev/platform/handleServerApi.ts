@@ -10,6 +10,8 @@ import { matchPath } from './matchPath';
 import { matchRoute } from '../matchRoute';
 import { LIMITS } from '../limits';
 import { parseJsonObject } from './parseJsonObject';
+import { findMalformedValue } from '../findMalformedValue';
+import { jsonQuote as q } from '../jsonQuote';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */
 export interface ApiRequest {
@@ -119,28 +121,57 @@ async function admit(request: ApiRequest, ctx: ServerApiContext, problem: Proble
     );
 }
 
+/**
+ * Why a POST's Content-Type is refused, or undefined when it is JSON in UTF-8: `application/json`, with
+ * `charset=utf-8` (any case, quoted or not) or no charset. The value is quoted with JSON escapes, so a stray space or
+ * a byte that is not ASCII shows.
+ */
+function contentTypeFault(type: string): string | undefined {
+  const [media = '', ...params] = type.split(';');
+  if (media.trim().toLowerCase() !== 'application/json')
+    return `The Content-Type header is ${type ? q(type.slice(0, 100)) : 'missing'}: send the JSON body with Content-Type: application/json.`;
+  for (const param of params) {
+    const [name = '', value = ''] = param.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = value.trim().replace(/^"(.*)"$/, '$1');
+    // The body is read as UTF-8 whatever the header says: one that names another charset says it is not.
+    if (charset.toLowerCase() !== 'utf-8')
+      return `The Content-Type header is ${q(type.slice(0, 100))}, which names the charset ${q(charset.slice(0, 40))}: send the JSON body encoded as UTF-8, with charset=utf-8 or no charset.`;
+  }
+  return undefined;
+}
+
 /** A POST's body as a JSON object (`{}` for other methods), or the problem that says what is wrong with it. */
 function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<string, unknown> } | { refused: ApiAnswer } {
   if (request.method !== 'POST') return { body: {} };
   // The platform's rule for every signed request with a body; a backend that leaves it out would fail there only.
-  const type = String(request.headers['content-type'] ?? '');
-  if (type.split(';')[0]!.trim().toLowerCase() !== 'application/json')
+  const typeFault = contentTypeFault(String(request.headers['content-type'] ?? ''));
+  if (typeFault) return { refused: problem('invalid-request', typeFault) };
+  const read = parseJsonObject(request.body);
+  if ('fault' in read)
     return {
       refused: problem(
         'invalid-request',
-        `The Content-Type header is ${type ? `"${type.slice(0, 100)}"` : 'missing'}: send the JSON body with Content-Type: application/json.`,
+        read.fault === 'utf8'
+          ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'
+          : 'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
       ),
     };
-  const read = parseJsonObject(request.body);
-  if (!('fault' in read)) return { body: read.value };
-  return {
-    refused: problem(
-      'invalid-request',
-      read.fault === 'utf8'
-        ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'
-        : 'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
-    ),
-  };
+  // What JSON.parse lets through but is not text (a lone `\ud800` escape) or not a number (1e400): refused as sent,
+  // here, instead of stored and served to people whose clients cannot encode it.
+  const malformed = findMalformedValue(read.value);
+  if (malformed)
+    return {
+      refused: problem(
+        'invalid-request',
+        `${fieldPath(malformed.path)} ${malformed.problem}: ${
+          malformed.problem.includes('surrogate')
+            ? 'send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).'
+            : 'send a finite number.'
+        }`,
+      ),
+    };
+  return { body: read.value };
 }
 
 /** What the endpoints share: the state, the body checked against a schema, and the refusals they have in common. */
@@ -150,7 +181,7 @@ function answerHelpers(ctx: ServerApiContext, body: Record<string, unknown>, pro
   const appUsers = () =>
     state.users
       .filter((u) => !u.deprovisioned)
-      .map((u) => u.app_user_id)
+      .map((u) => q(u.app_user_id))
       .join(', ');
   // The body checked against the contract's schema: the first issue names its field and bound.
   const parse = <T>(schema: z.ZodType<T>): { data: T } | { refused: ApiAnswer } => {
@@ -164,35 +195,51 @@ function answerHelpers(ctx: ServerApiContext, body: Record<string, unknown>, pro
       ? undefined
       : problem(
           'not-found',
-          `mini_app_id ${id} is not the mini app this platform runs: send ${state.mini_app_id} (SVC_MINI_APP_ID).`,
+          `mini_app_id ${q(id)} is not the mini app this platform runs: send ${q(state.mini_app_id)} (SVC_MINI_APP_ID).`,
         );
   const unknownUser = (id: string) =>
     problem(
       'not-found',
-      `app_user_id ${id} is unknown or left the tenant: use the sub of the person's token (known now: ${appUsers()}).`,
+      `app_user_id ${q(id)} is unknown or left the tenant: use the sub of the person's token (known now: ${appUsers()}).`,
     );
 
   // A deep link a person could not open (a URL, or a route the manifest does not declare) is refused when posted,
-  // not when someone presses it.
+  // not when someone presses it; so is one no URL library would write, whatever the manifest declares.
   const checkLink = (field: string, link: string): ApiAnswer | undefined => {
+    const malformed = linkFault(link);
+    if (malformed) return problem('invalid-request', `${field} ${q(link.slice(0, 100))} ${malformed}`);
     const routes = ctx.routes?.();
-    if (!routes || (link.startsWith('/') && !link.startsWith('//') && opensRoute(routes, link))) return undefined;
+    if (!routes || (link.startsWith('/') && !link.startsWith('//') && matchRoute([...routes], link))) return undefined;
     return problem(
       'invalid-request',
-      `${field} ${link.slice(0, 100)} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => r.path).join(', ')}.`,
+      `${field} ${q(link.slice(0, 100))} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => q(r.path)).join(', ')} (each segment is compared percent-decoded).`,
     );
   };
 
   return { ctx, state, problem, userByAppId, parse, checkApp, unknownUser, checkLink };
 }
 
-/** Whether `link` opens one of `routes` (a malformed percent-encoding opens none). */
-function opensRoute(routes: readonly { path: string }[], link: string): boolean {
-  try {
-    return matchRoute([...routes], link) !== undefined;
-  } catch {
-    return false;
+/**
+ * What makes a deep link one no URL library writes, as the rest of a sentence with the fix, or undefined: a space or a
+ * control character as it is (`new URL`, Go's `url.URL` and Java's `URI` percent-encode them), or malformed
+ * percent-encoding in its path (`%E0`, which decodes to no text).
+ */
+function linkFault(link: string): string | undefined {
+  const raw = /[\p{Cc}\p{Zs}\u2028\u2029]/u.exec(link);
+  if (raw) {
+    const character = raw[0];
+    const name = `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    const kind = /\p{Cc}/u.test(character) ? 'a control character' : 'a space';
+    return `holds ${kind} (${name}) at character ${[...link.slice(0, raw.index)].length + 1}: percent-encode it (${encodeURIComponent(character)}), as encodeURIComponent does.`;
   }
+  const queryAt = link.indexOf('?');
+  const path = queryAt < 0 ? link : link.slice(0, queryAt);
+  try {
+    for (const segment of path.split('/')) decodeURIComponent(segment);
+  } catch {
+    return 'has malformed percent-encoding: encode each segment of its path with encodeURIComponent.';
+  }
+  return undefined;
 }
 
 /** The helpers of one request. */
@@ -212,7 +259,7 @@ function postingAnswers(helpers: Helpers): Answers {
       if (!room)
         return problem(
           'not-found',
-          `room ${room_id} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => r.id).join(', ')}).`,
+          `room ${q(room_id)} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => q(r.id)).join(', ')}).`,
         );
       const user = userByAppId(app_user_id);
       if (!user) return unknownUser(app_user_id);
@@ -220,7 +267,7 @@ function postingAnswers(helpers: Helpers): Answers {
       if (!room.members.includes(user.id))
         return problem(
           'not-found',
-          `room ${room_id} is not one ${app_user_id} is in: post into a room the person opened the app in.`,
+          `room ${q(room_id)} is not one ${q(app_user_id)} is in: post into a room the person opened the app in.`,
         );
       for (const [i, action] of (card.actions ?? []).entries()) {
         const bad = checkLink(`card.actions[${i}].deep_link`, action.deep_link);
@@ -287,7 +334,7 @@ function readingAnswers({ ctx, state, problem, userByAppId, parse, unknownUser }
       if (mini_app_id !== state.mini_app_id)
         return problem(
           'not-found',
-          `mini app ${mini_app_id} is not the one this platform runs: ask for ${state.mini_app_id}.`,
+          `mini app ${q(mini_app_id)} is not the one this platform runs: ask for ${q(state.mini_app_id)}.`,
         );
       const user = userByAppId(app_user_id);
       if (!user) return unknownUser(app_user_id);
@@ -390,10 +437,16 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
 /** A contract path (`/rooms/{room_id}/cards`) as a pattern of matchPath's (`/v1/rooms/:room_id/cards`). */
 const pattern = (path: string) => `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
 
-/** A zod issue's path as a field name: `card.actions[2].label`. */
+/**
+ * A zod issue's path as a field name: `card.actions[2].label`; a name that is not a plain word is quoted with JSON
+ * escapes (`card["\ud800"]`), so whatever it holds shows.
+ */
 function fieldPath(path: readonly PropertyKey[]): string {
-  return (
-    path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i ? '.' : ''}${String(key)}`)).join('') ||
-    'The body'
-  );
+  const part = (key: PropertyKey, i: number) =>
+    typeof key === 'number'
+      ? `[${key}]`
+      : /^[A-Za-z_$][\w$]*$/.test(String(key))
+        ? `${i ? '.' : ''}${String(key)}`
+        : `[${q(String(key))}]`;
+  return path.map(part).join('') || 'The body';
 }

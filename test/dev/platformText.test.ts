@@ -1,0 +1,200 @@
+// Text in the server API over real HTTP on loopback, against startDevPlatform serving a mini app whose manifest
+// declares non-ASCII routes: what the field bounds allow fits the body cap however it is encoded, and text that is
+// not text (a lone surrogate, another charset) is refused naming the field.
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { signRequest } from '../../src/server';
+import { SERVER_API_LIMITS } from '../../src/server/serverApiLimits';
+import { checkServerApiAnswer } from '../helpers/serverApiContract';
+import { writeAppDir } from './appDir';
+
+const APP = '0123456789abcdef';
+let p: DevPlatform;
+
+beforeAll(async () => {
+  const dir = await writeAppDir((manifest) => {
+    manifest.routes = [
+      { path: '/', title: 'Home' },
+      { path: '/café', title: 'Café' },
+      { path: '/p/:id', title: 'Poll' },
+    ];
+  });
+  p = await startDevPlatform({ dir, port: 0 });
+});
+afterAll(() => p.close());
+
+/**
+ * Sends `body` (text as it is, or exact bytes) signed over its bytes, with `headers` over the signing ones, through
+ * node:http (fetch would normalise a Content-Type and cannot send bytes in a header), and checks the answer against
+ * the published contract.
+ */
+async function send(path: string, body: string | Uint8Array, headers: Record<string, string> = {}, method = 'POST') {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+  const signed = await signRequest({ body: bytes, secret: p.signingSecret, miniAppId: APP });
+  const url = new URL(path, p.origin);
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method, headers: { ...signed, 'content-length': String(bytes.length), ...headers } },
+      async (res) => {
+        const parts: Buffer[] = [];
+        for await (const part of res) parts.push(part as Buffer);
+        const text = Buffer.concat(parts).toString('utf8');
+        const answer = { status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined };
+        const issues = checkServerApiAnswer({
+          method,
+          path: url.pathname,
+          status: answer.status,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: answer.body,
+        });
+        if (issues.length) reject(new Error(`svc dev broke its contract:\n${issues.join('\n')}`));
+        else resolve(answer);
+      },
+    );
+    req.on('error', reject);
+    req.end(bytes);
+  });
+}
+
+/** A card body for the room every person of svc dev is in. */
+const cardJson = (card: Record<string, unknown>) => JSON.stringify({ mini_app_id: APP, app_user_id: 'au-alice', card });
+
+/** JSON as an encoder that writes ASCII only (Python's json.dumps by default): every other character a \u escape. */
+const asciiJson = (json: string) =>
+  json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+describe('the server API body cap', () => {
+  it('takes a card with every field at its bound in emoji, as raw UTF-8 and as ASCII-only JSON', async () => {
+    const L = SERVER_API_LIMITS;
+    const card = {
+      title: '😀'.repeat(L.cardTitle),
+      body: '😀'.repeat(L.cardBody),
+      actions: Array.from({ length: L.cardActions }, () => ({
+        label: '😀'.repeat(L.actionLabel),
+        deep_link: `/p/${'😀'.repeat(L.deepLink - 3)}`,
+      })),
+    };
+    for (const json of [cardJson(card), asciiJson(cardJson(card))]) {
+      expect(Buffer.byteLength(json)).toBeGreaterThan(256 * 1024);
+      const answer = await send('/v1/rooms/general/cards', json);
+      expect(answer.status).toBe(201);
+      const posted = p.cards('general').find((c) => c.event_id === answer.body.event_id);
+      expect(posted?.kind === 'card' && posted.card.body).toBe(card.body);
+    }
+  });
+});
+
+describe('text that is not text', () => {
+  it('refuses a lone surrogate sent as a \\u escape with 400 naming the field, and stores nothing', async () => {
+    const before = p.cards().length;
+    // JSON.stringify writes a lone surrogate as the escape \ud800, as a backend holding one would send it.
+    const title = await send('/v1/rooms/general/cards', cardJson({ title: 'T \ud800', body: '' }));
+    expect(title.status).toBe(400);
+    expect(title.body.detail).toBe(
+      'card.title contains a lone surrogate (U+D800) at character 3: send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).',
+    );
+    const label = await send(
+      '/v1/rooms/general/cards',
+      cardJson({ title: 'T', body: '😀\udc00', actions: [{ label: 'x', deep_link: '/' }] }),
+    );
+    expect(label.body.detail).toMatch(/^card\.body contains a lone surrogate \(U\+DC00\) at character 2: /);
+    const key = await send('/v1/rooms/general/cards', cardJson({ title: 'T', body: '', '\ud800x': 1 }));
+    expect(key.body.detail).toMatch(
+      /^card\["\\ud800x"\] has a name with a lone surrogate \(U\+D800\) at character 1: /,
+    );
+    const note = await send(
+      '/v1/users/au-alice/notifications',
+      JSON.stringify({ mini_app_id: APP, title: 'T', body: 'x\ud83d', deep_link: '/' }),
+    );
+    expect([note.status, note.body.detail]).toEqual([400, expect.stringMatching(/^body contains a lone surrogate/)]);
+    // A pair written as two escapes is one character, and lands.
+    const pair = await send('/v1/rooms/general/cards', asciiJson(cardJson({ title: 'T 😀', body: '' })));
+    expect(pair.status).toBe(201);
+    expect(p.cards().length).toBe(before + 1);
+  });
+
+  it('refuses a charset other than utf-8 with 400 saying to send UTF-8, and takes utf-8 in any spelling', async () => {
+    const json = cardJson({ title: 'Café', body: '' });
+    for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"']) {
+      const answer = await send('/v1/rooms/general/cards', json, { 'content-type': type });
+      expect(answer.status, type).toBe(400);
+      expect(answer.body.detail, type).toMatch(
+        /^The Content-Type header is ".*", which names the charset ".*": send the JSON body encoded as UTF-8, with charset=utf-8 or no charset\.$/,
+      );
+    }
+    for (const type of ['application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'application/json'])
+      expect((await send('/v1/rooms/general/cards', json, { 'content-type': type })).status, type).toBe(201);
+  });
+
+  it('quotes ids and header values with JSON escapes, so a trailing space or a byte beyond ASCII shows', async () => {
+    const spaced = await send(`/v1/apps/${APP}/installations/au-alice%20`, '', {}, 'GET');
+    expect(spaced.status).toBe(404);
+    expect(spaced.body.detail).toMatch(/^app_user_id "au-alice " is unknown or left the tenant: /);
+    const room = await send('/v1/rooms/gen%C3%A9ral/cards', cardJson({ title: 'T', body: '' }));
+    expect(room.body.detail).toMatch(/^room "gen\\u00e9ral" is unknown: /);
+    // The header's bytes C3 A9 (é in UTF-8) arrive as two Latin-1 characters: shown as such, not as mojibake.
+    const type = await send('/v1/rooms/general/cards', cardJson({ title: 'T', body: '' }), {
+      'content-type': Buffer.from('application/jsoné').toString('latin1'),
+    });
+    expect(type.body.detail).toBe(
+      'The Content-Type header is "application/json\\u00c3\\u00a9": send the JSON body with Content-Type: application/json.',
+    );
+  });
+});
+
+describe('deep links', () => {
+  /** Posts a card whose one action opens `deep_link`. */
+  const postLink = (deep_link: string) =>
+    send('/v1/rooms/general/cards', cardJson({ title: 'T', body: '', actions: [{ label: 'Open', deep_link }] }));
+
+  it('opens a declared route written percent-encoded, as a URL library writes it, or decomposed', async () => {
+    for (const link of [
+      '/café',
+      '/caf%C3%A9',
+      '/CAF%c3%a9'.toLowerCase(),
+      '/cafe\u0301',
+      '/p/caf%C3%A9?tab=r%C3%A9sultats',
+    ])
+      expect((await postLink(link)).status, link).toBe(201);
+  });
+
+  it('refuses malformed percent-encoding with 400 naming the field, as in a notification', async () => {
+    const card = await postLink('/p/%E0%A4%A');
+    expect([card.status, card.body.detail]).toEqual([
+      400,
+      'card.actions[0].deep_link "/p/%E0%A4%A" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
+    ]);
+    const note = await send(
+      '/v1/users/au-alice/notifications',
+      JSON.stringify({ mini_app_id: APP, title: 'T', body: 'B', deep_link: '/caf%C3' }),
+    );
+    expect([note.status, note.body.detail]).toEqual([
+      400,
+      'deep_link "/caf%C3" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
+    ]);
+  });
+
+  it('refuses a raw space or control character naming the field, the character and its encoding', async () => {
+    const space = await postLink('/p/a b');
+    expect([space.status, space.body.detail]).toEqual([
+      400,
+      'card.actions[0].deep_link "/p/a b" holds a space (U+0020) at character 5: percent-encode it (%20), as encodeURIComponent does.',
+    ]);
+    const nul = await postLink('/p/\u0000');
+    expect(nul.body.detail).toBe(
+      'card.actions[0].deep_link "/p/\\u0000" holds a control character (U+0000) at character 4: percent-encode it (%00), as encodeURIComponent does.',
+    );
+    expect((await postLink('/p/a%20b')).status).toBe(201);
+  });
+
+  it('shows a look-alike of a declared route with \\u escapes, so the refusal does not print the route itself', async () => {
+    // A Cyrillic а (U+0430) in place of the Latin a.
+    const lookalike = await postLink('/c\u0430fé');
+    expect(lookalike.status).toBe(400);
+    expect(lookalike.body.detail).toBe(
+      'card.actions[0].deep_link "/c\\u0430f\\u00e9" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/caf\\u00e9", "/p/:id" (each segment is compared percent-decoded).',
+    );
+  });
+});
