@@ -25,4 +25,17 @@ export const LIMITS = {
    * can send, cannot grow the platform or the page without end.
    */
   blockedRequests: 100,
+  /**
+   * Rows the messenger's call log keeps (the latest, with a count of the earlier ones): an agent calling all day
+   * would otherwise grow the page, and slow each call that renders a row, without end.
+   */
+  callLogRows: 500,
+  /**
+   * Finished webhook deliveries (delivered or failed) a start keeps from the state file, the latest; every pending
+   * one is kept, to be sent again. Each holds its payload and every attempt, so a backend often down would
+   * otherwise grow the state, and the time each change takes, without end.
+   */
+  finishedDeliveries: 500,
+  /** Deliveries the messenger's webhook inspector draws, the latest, with a count of the earlier ones. */
+  deliveriesShown: 200,
 } as const;

@@ -1,15 +1,4 @@
-/**
- * A path segment as routes and links are compared: percent-decoded and in NFC, so `caf%C3%A9` (how a URL library
- * writes it), `café` and `cafe\u0301` (the decomposed spelling some editors save) are one segment; undefined when its
- * percent-encoding is malformed (`%E0`). An encoded `/` stays inside its segment, as the path was split before.
- */
-function segmentKey(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment).normalize('NFC');
-  } catch {
-    return undefined;
-  }
-}
+import { segmentKey } from '../manifest/routeKey';
 
 /**
  * The launch parameters of a deep link, when it matches one of the manifest's routes (`/poll/:id` matches

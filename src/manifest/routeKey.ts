@@ -1,20 +1,26 @@
 /**
- * A route path as routes are told apart and links matched to them: each segment percent-decoded and the whole in
- * NFC, so `/café`, `/caf%C3%A9` (how a URL library writes it) and `/cafe\u0301` (the decomposed spelling some
- * editors save) are one route. An encoded `/` stays encoded: `/a%2Fb` is one segment, not two.
+ * A path segment as routes and links are compared: percent-decoded and in NFC, so `caf%C3%A9` (how a URL library
+ * writes it), `café` and `cafe\u0301` (the decomposed spelling some editors save) are one segment; undefined when its
+ * percent-encoding is malformed (`%E0`).
+ * @internal
+ */
+export function segmentKey(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment).normalize('NFC');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A route path as routes are told apart: each segment as {@link segmentKey} has it, so `/café`, `/caf%C3%A9` and
+ * `/cafe\u0301` are one route. An encoded `/` stays encoded (`/a%2Fb` is one segment, not two), and a malformed
+ * escape is kept as written: the route's own rules refuse it where it matters.
  * @internal
  */
 export function routeKey(path: string): string {
   return path
     .split('/')
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment).replaceAll('/', '%2F');
-      } catch {
-        // A malformed escape (`%E0`) is kept as written: the route's own rules refuse it where it matters.
-        return segment;
-      }
-    })
-    .join('/')
-    .normalize('NFC');
+    .map((segment) => (segmentKey(segment) ?? segment).replaceAll('/', '%2F'))
+    .join('/');
 }

@@ -23,10 +23,14 @@ export interface IdempotencyStore {
 
 /**
  * An in-memory store: one process only (development, a single instance). Several instances need a shared store,
- * such as {@link createRedisIdempotencyStore}.
+ * such as {@link createRedisIdempotencyStore}. Expired keys are dropped as new ones come, so a long-running backend
+ * holds only the keys of the last `ttlMs`; `size` says how many it holds.
  * @public
  */
-export function createMemoryIdempotencyStore(now: () => number = Date.now): IdempotencyStore {
+export function createMemoryIdempotencyStore(
+  now: () => number = Date.now,
+): IdempotencyStore & { readonly size: number } {
+  // In the order of their expiry within each kind (a completion is moved to the end): the oldest are first.
   const entries = new Map<string, { token: string; done: boolean; expires: number }>();
   const live = (key: string) => {
     const entry = entries.get(key);
@@ -36,14 +40,27 @@ export function createMemoryIdempotencyStore(now: () => number = Date.now): Idem
     }
     return entry;
   };
+  // Drops expired keys from the front until a live one: each claim adds one key, and this frees those expired.
+  const sweep = () => {
+    const at = now();
+    for (const [key, entry] of entries) {
+      if (entry.expires > at) return;
+      entries.delete(key);
+    }
+  };
   return {
+    get size() {
+      return entries.size;
+    },
     async claim(key, token, leaseMs) {
+      sweep();
       const entry = live(key);
       if (entry) return entry.done ? 'done' : 'in-progress';
       entries.set(key, { token, done: false, expires: now() + leaseMs });
       return 'claimed';
     },
     async complete(key, token, ttlMs) {
+      entries.delete(key);
       entries.set(key, { token, done: true, expires: now() + ttlMs });
     },
     async release(key, token) {

@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import type { Svc } from '../../src/index';
 import { type DevEvent, type DevPlatform, formatDevEvent } from '../../src/dev';
 import { exchangeManifest, type Json, oauthManifest } from '../mock/fixtures';
 import { expect, type MessengerFixtures, test } from './messengerTest';
@@ -113,4 +114,22 @@ test("a prompt of an app page that reloads closes, and the new page's own prompt
   await expect(page.getByTestId('confirm-sheet')).toContainText('The poll goes.');
   await page.getByTestId('confirm-sheet-yes').click();
   await expect(app.locator('#out')).toHaveText('true');
+});
+
+test('the call log keeps its latest 500 rows and says how many earlier calls it dropped', async ({ messenger }) => {
+  const app = await open(messenger, exchangeManifest());
+  await expect(app.locator('#confirm')).toBeVisible();
+  const frame = page.frames().find((f) => f.url().startsWith(platform.appUrl))!;
+  // An agent calling all day: each call is a row, and the page must not grow (nor each row slow down) without end.
+  await frame.evaluate(async () => {
+    for (let i = 0; i < 520; i++) await (globalThis as unknown as { svc: Svc }).svc.storage.get(`k${i}`);
+  });
+  await page.getByTestId('tab-Calls').click();
+  const rows = page.locator('[data-testid=call-row], [data-testid=call-mark]');
+  await expect(rows).toHaveCount(500);
+  await expect(page.getByTestId('call-earlier')).toHaveText(/^2\d earlier calls not shown: the latest 500 are kept\.$/);
+  await expect(page.locator('[data-testid=call-row][data-method="storage.get"]').first()).toBeVisible();
+  await page.getByTestId('call-clear').click();
+  await expect(rows).toHaveCount(0);
+  await expect(page.getByTestId('call-earlier')).toHaveCount(0);
 });

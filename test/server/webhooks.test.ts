@@ -240,4 +240,22 @@ describe('createMemoryIdempotencyStore', () => {
     clock += 25 * 3600_000; // past the platform's 24-hour retry period
     expect(await store.claim('k', 'd', 1000)).toBe('done');
   });
+
+  it('drops expired keys as new ones come: a long-running backend holds only the last ttl of them', async () => {
+    let clock = 0;
+    const store = createMemoryIdempotencyStore(() => clock);
+    const day = 24 * 3600_000;
+    for (let i = 0; i < 10_000; i++) {
+      clock += 10;
+      await store.claim(`first-${i}`, 't', 30_000);
+      await store.complete(`first-${i}`, 't', 2 * day);
+    }
+    // A claim whose handler crashed is no completion: it goes when its lease ends, behind the completions too.
+    await store.claim('crashed', 't', 30_000);
+    expect(store.size).toBe(10_001);
+    clock += 2 * day + 1; // every key above has expired
+    await store.claim('next', 't', 30_000);
+    expect(store.size).toBe(1);
+    expect(await store.claim('first-0', 'u', 30_000)).toBe('claimed');
+  });
 });

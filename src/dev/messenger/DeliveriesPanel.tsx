@@ -5,6 +5,7 @@ import { JsonBlock } from './CopyButton';
 import type { Messenger } from './Messenger';
 import { scopeInWords } from './scopeInWords';
 import { time } from './SettingsPanel';
+import { LIMITS } from '../limits';
 
 /** Which deliveries are opened, the event filter and the test event: kept while the tab is not shown. */
 const opened = new Set<string>();
@@ -164,11 +165,16 @@ export function DeliveriesPanel({ m }: { m: Messenger }) {
       <div class="list">
         {deliveries.length ? null : <p class="note">No webhook yet (start svc dev with --webhooks &lt;url&gt;).</p>}
         {deliveries
-          .slice()
+          .slice(-LIMITS.deliveriesShown)
           .reverse()
           .map((d) => (
             <Delivery key={d.id} d={d} m={m} />
           ))}
+        {deliveries.length > LIMITS.deliveriesShown ? (
+          <p class="note" data-testid="deliveries-earlier">
+            {`${deliveries.length - LIMITS.deliveriesShown} earlier deliveries not shown: the latest ${LIMITS.deliveriesShown} are.`}
+          </p>
+        ) : null}
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import { type Signal, signal } from '@preact/signals';
 import { tapCalls } from '../../host/core';
+import { LIMITS } from '../limits';
 import type { Transport } from '../../rpc/Transport';
 import { JsonBlock } from './CopyButton';
 import { prettyJson } from './redactTokens';
@@ -30,17 +31,24 @@ export interface CallLogModel {
   /** Told of every message from the app (the first one is its hello). */
   onHeard(fn: () => void): void;
   readonly entries: Signal<Entry[]>;
+  /** Rows dropped from the end to keep the latest {@link LIMITS.callLogRows}. */
+  readonly earlier: Signal<number>;
   readonly filter: Signal<string>;
+  /** Empties the log (its count of earlier rows too). */
+  clear(): void;
 }
 
 /** The call log's model: rows newest first, the filter's text. */
 export function createCallLog(): CallLogModel {
   const entries = signal<Entry[]>([]);
+  const earlier = signal(0);
   let ids = 0;
   let heard: (() => void) | undefined;
   let via: string | undefined;
   const prepend = (entry: Entry) => {
-    entries.value = [entry, ...entries.value];
+    const kept = [entry, ...entries.value];
+    if (kept.length > LIMITS.callLogRows) earlier.value += kept.splice(LIMITS.callLogRows).length;
+    entries.value = kept;
   };
   const tap = (transport: Transport): Transport => {
     const tapped = tapCalls<Signal<LoggedCall>>(transport, {
@@ -79,7 +87,12 @@ export function createCallLog(): CallLogModel {
       heard = fn;
     },
     entries,
+    earlier,
     filter: signal(''),
+    clear: () => {
+      entries.value = [];
+      earlier.value = 0;
+    },
   };
 }
 
@@ -103,7 +116,7 @@ export function CallLog({ log }: { log: CallLogModel }) {
           value={log.filter.value}
           onInput={(e) => (log.filter.value = (e.currentTarget as HTMLInputElement).value)}
         />
-        <button type="button" data-testid="call-clear" onClick={() => (log.entries.value = [])}>
+        <button type="button" data-testid="call-clear" onClick={() => log.clear()}>
           Clear
         </button>
       </div>
@@ -127,6 +140,13 @@ export function CallLog({ log }: { log: CallLogModel }) {
               <CallRows key={entry.id} call={entry.call} open={entry.open} filter={text} />
             ),
           )}
+          {log.earlier.value ? (
+            <tr class="mark" data-testid="call-earlier">
+              <td
+                colSpan={4}
+              >{`${log.earlier.value} earlier calls not shown: the latest ${LIMITS.callLogRows} are kept.`}</td>
+            </tr>
+          ) : null}
         </tbody>
       </table>
     </div>

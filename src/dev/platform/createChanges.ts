@@ -1,6 +1,6 @@
 import type { DevEvent } from '../DevEvent';
 import type { DevNotice } from '../DevPlatformOptions';
-import type { DevState, DevStreamEvents } from '../devContract';
+import type { DevDelivery, DevState, DevStreamEvents } from '../devContract';
 import type { Pages } from './createPageChannel';
 import { ProblemError } from './ProblemError';
 import type { SigningSecrets } from './signingSecrets';
@@ -34,8 +34,19 @@ export function createChanges(options: ChangesOptions) {
   // Attempts already told, per delivery: a change reports only the new ones. Those a saved state holds were told
   // by the run that made them, so a restart does not print an old delivery as new.
   const toldAttempts = new Map<string, number>(raw.deliveries.map((d) => [d.id, d.attempts.length]));
+  // Only deliveries that may still get attempts are looked at, so a change costs the same however many finished:
+  // each is watched from when it is added (the list only grows, until a reset puts a new one in its place).
+  const watched = new Set<DevDelivery>();
+  let list = raw.deliveries;
+  let seen = 0;
   const tellAttempts = () => {
-    for (const d of raw.deliveries) {
+    if (raw.deliveries !== list) {
+      [list, seen] = [raw.deliveries, 0];
+      watched.clear();
+    }
+    for (; seen < list.length; seen++) watched.add(list[seen]!);
+    for (const d of watched) {
+      if (d.state !== 'pending') watched.delete(d);
       const told = toldAttempts.get(d.id) ?? 0;
       d.attempts.slice(told).forEach((a, i) => {
         options.tell({

@@ -32,6 +32,7 @@ import { pageRoutes } from './pageRoutes';
 import { platformApps } from './platformApps';
 import { serverApiRoutes } from './serverApiRoutes';
 import { newSecret, type SigningSecrets, validSecrets } from './signingSecrets';
+import { keptDeliveries } from './keptDeliveries';
 import { openStateFile, type StateFile } from './stateFile';
 import { platformHandle } from './platformHandle';
 import { type DevApp, DevAppError, readAppDir } from './readAppDir';
@@ -112,7 +113,7 @@ async function openApp(options: DevPlatformOptions) {
   return { app, packaged, file, ...identity };
 }
 
-/** The state and secrets to start from: the state file's (compacted), or fresh ones. */
+/** The state and secrets to start from: the state file's (its oldest finished deliveries dropped, compacted), or fresh ones. */
 async function loadState(
   file: StateFile | undefined,
   identity: { miniAppId: string; version: string },
@@ -121,6 +122,8 @@ async function loadState(
 ) {
   const raw: DevState = file?.state ?? initialState(identity.miniAppId, identity.version);
   raw.version = identity.version;
+  // Dropped before anything holds a delivery: the state tracks writes by index, so none may move while it runs.
+  raw.deliveries = keptDeliveries(raw.deliveries);
   const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
   if (file && !file.secrets)
     await notice(
