@@ -119,6 +119,8 @@ with ./ or ../ is read from <dir>); repeatable.`,
     const { manifestScopes: declaredScopes, actions: declared, authMode: authType } = manifestFacts(read.value);
 
     const handlers = new Map<string, string>();
+    // Where a handler with a computed name is registered, if anywhere (the first).
+    let computed: string | undefined;
     for (const source of sources) {
       const at = (call: BridgeCall, severity: ManifestIssueSeverity, code: string, message: string): void => {
         findings.push({ file: show(source), line: call.line, column: call.column, severity, code, message });
@@ -140,6 +142,7 @@ with ./ or ../ is read from <dir>); repeatable.`,
       for (const call of calls) {
         const where = `${show(source)}:${call.line}:${call.column}`;
         if (call.kind === 'handle' && call.name === undefined) {
+          computed ??= where;
           at(
             call,
             'warning',
@@ -194,14 +197,23 @@ with ./ or ../ is read from <dir>); repeatable.`,
       }
     }
     for (const [name, index] of declared) {
-      if (!handlers.has(name)) {
+      if (handlers.has(name)) continue;
+      // A handler registered through a function of the app's (a React hook, a Vue composable) reaches handle()
+      // with a computed name: the action may well be registered, so the app's build is not failed for it.
+      if (computed)
+        inManifest(
+          `$.actions[${index}].name`,
+          'warning',
+          'action_without_handler',
+          `action '${name}' is declared and no svc.actions.handle('${name}', ...) is written as such; the handler with a computed name at ${computed} may register it: make sure it does (an invocation of an action without a handler fails)`,
+        );
+      else
         inManifest(
           `$.actions[${index}].name`,
           'error',
           'action_without_handler',
           `action '${name}' is declared but no code registers it; add svc.actions.handle('${name}', async (input, context) => { ... }) to the mini app`,
         );
-      }
     }
     return report(io, findings, sources.length, declared.size, values.json === true);
   },

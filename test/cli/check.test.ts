@@ -34,6 +34,21 @@ describe('svc check', () => {
       /^manifest.json:\d+:\d+ {2}error: action 'cancel_order' is declared but no code registers it; add svc.actions.handle\('cancel_order', async \(input, context\) => \{ \.\.\. \}\) to the mini app\n/,
     );
   });
+  test('a handler registered through a hook (a computed name) turns a missing literal handler into a warning', async () => {
+    // The React way: a hook ties the handler to a component's life, and handle() gets the hook's parameter.
+    const dir = tempProject({
+      'manifest.json': withActions(['add_note']),
+      'src/hooks.ts':
+        "export function useAction(name: string, run: () => Promise<unknown>) {\n  useEffect(() => svc.actions.handle(name, run), [name, run]);\n}",
+      'src/App.tsx': "useAction('add_note', async () => ({}));",
+    });
+    const run = await runSvc(['check'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      "warning: action 'add_note' is declared and no svc.actions.handle('add_note', ...) is written as such; the handler with a computed name at src/hooks.ts:2:19 may register it: make sure it does",
+    );
+    expect(run.stdout).toMatch(/src\/hooks.ts:2:\d+ {2}warning: svc.actions.handle\(\) gets a computed action name/);
+  });
   test('reports a handler for an undeclared action at file:line:col, with a suggestion', async () => {
     const dir = tempProject({
       'manifest.json': withActions(['create_order']),
