@@ -1,3 +1,4 @@
+import { MESSAGE_BODY_CHARACTERS } from '../host/rules/messageProblem';
 import { SERVER_API_LIMITS } from '../server/serverApiLimits';
 
 /**
@@ -18,7 +19,7 @@ export const LIMITS = {
   /** Bytes of a token endpoint form. */
   tokenForm: 16 * 1024,
   /** Characters of a message a person sends through the app, and of a room name. */
-  messageText: 10_000,
+  messageText: MESSAGE_BODY_CHARACTERS,
   roomName: 100,
   /**
    * Blocked requests kept and shown (the latest; each request once), so that reports, which anyone on this machine

@@ -5,6 +5,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { LIMITS } from '../../src/dev/limits';
 
 let p: DevPlatform;
 let port: number;
@@ -91,7 +92,7 @@ describe('a body over the limit', () => {
   const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
 
   it('with a Content-Length is read before its 413, so the next request on the connection is answered', async () => {
-    const body = 'a'.repeat(300_000);
+    const body = 'a'.repeat(LIMITS.serverApiBody + 1000);
     const text = await exchange([post(`Content-Length: ${body.length}\r\n`), body, certs()], (t) =>
       t.includes('"keys"'),
     );
@@ -101,15 +102,18 @@ describe('a body over the limit', () => {
 
   it('sent in chunks is read to its end too, and the next request is answered', async () => {
     const part = chunk('b'.repeat(64 * 1024));
-    const text = await exchange(
-      [post('Transfer-Encoding: chunked\r\n'), part, part, part, part, part, '0\r\n\r\n', certs()],
-      (t) => t.includes('"keys"'),
+    const parts: string[] = Array(Math.ceil(LIMITS.serverApiBody / (64 * 1024)) + 1).fill(part);
+    const text = await exchange([post('Transfer-Encoding: chunked\r\n'), ...parts, '0\r\n\r\n', certs()], (t) =>
+      t.includes('"keys"'),
     );
     expect(statuses(text)).toEqual([413, 200]);
   });
 
   it('that stops coming is answered 413 with Connection: close, and the connection closed', async () => {
-    const text = await exchange([post('Content-Length: 100000000\r\n'), 'c'.repeat(1_000_000)], () => false);
+    const text = await exchange(
+      [post('Content-Length: 100000000\r\n'), 'c'.repeat(LIMITS.serverApiBody + 1000)],
+      () => false,
+    );
     expect(statuses(text)).toEqual([413]);
     expect(text).toMatch(/^connection: close/im);
     expect(text).toContain('The body has 100000000 bytes');

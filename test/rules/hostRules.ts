@@ -159,6 +159,45 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         expect(send).toHaveBeenCalledTimes(2);
       });
 
+      test('a message the platform would refuse is refused naming the field, before the person is asked', async () => {
+        const send = vi.fn(() => true);
+        const manifest = exchangeManifest();
+        manifest.routes.push({ path: '/poll/:id', title: 'Poll' }, { path: '/café', title: 'Café' });
+        const { svc } = make({ manifest, answers: { send }, permissions: { 'room.send': 'granted' } });
+        const card = (deep_link: string) => ({
+          room_id: '!r',
+          body: 'A poll',
+          card: { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Open', deep_link }] },
+        });
+        const refused = async (message: Parameters<Svc['message']['send']>[0], sentence: string) => {
+          const error = await rejectsWith(svc.message.send(message), 'ERR_INVALID_ARGUMENT');
+          expect(error.message).toBe(`svc.message.send(): ${sentence}`);
+        };
+        await refused({ room_id: '!r', body: '😀'.repeat(10_001) }, 'body has 10001 characters: send at most 10000.');
+        await refused(
+          card('javascript:alert(1)'),
+          'card.actions[0].deep_link "javascript:alert(1)" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id", "/caf\\u00e9" (each segment is compared percent-decoded).',
+        );
+        await refused(
+          card('//evil.example/poll/1'),
+          'card.actions[0].deep_link "//evil.example/poll/1" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id", "/caf\\u00e9" (each segment is compared percent-decoded).',
+        );
+        await refused(
+          card('/poll/%E0'),
+          'card.actions[0].deep_link "/poll/%E0" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
+        );
+        await refused(
+          { room_id: '!r', body: 'x', card: { title: 'T\ud800', body: '' } },
+          'card.title holds half of a character (a lone surrogate) at character 2: send whole characters.',
+        );
+        expect(send).not.toHaveBeenCalled();
+        // At its bounds, and with a link as a URL library writes it, the message is asked and sent.
+        await svc.message.send({ room_id: '!r', body: '😀'.repeat(10_000) });
+        await svc.message.send(card('/caf%C3%A9?tab=1'));
+        await svc.message.send(card('/poll/7'));
+        expect(send).toHaveBeenCalledTimes(3);
+      });
+
       test('storage keeps JSON and refuses to pass the 256 KB quota', async () => {
         const { svc } = make({ manifest: exchangeManifest() });
         await svc.storage.set('a', { n: 1 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { decodeUtf8 } from '../platform/decodeUtf8';
+import { decodeUtf8 } from '../decodeUtf8';
 
 /** The MCP SDK's Node adapter's own cap on a body (4 MiB): past it, its 413 answers, so it is not read twice here. */
 const ADAPTER_BODY_BYTES = 4 * 1024 * 1024;

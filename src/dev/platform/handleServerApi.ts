@@ -7,11 +7,11 @@ import { SERVER_API_ENDPOINTS } from '../../server/serverApiEndpoints';
 import { SERVER_API_SCHEMAS } from '../../server/serverApiSchemas';
 import type { DevNotification, DevState } from '../devContract';
 import { matchPath } from './matchPath';
-import { matchRoute } from '../matchRoute';
+import { deepLinkProblem } from '../../manifest/deepLinkProblem';
 import { LIMITS } from '../limits';
 import { parseJsonObject } from './parseJsonObject';
 import { findMalformedValue } from '../findMalformedValue';
-import { jsonQuote as q } from '../jsonQuote';
+import { jsonQuote as q } from '../../manifest/jsonQuote';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */
 export interface ApiRequest {
@@ -206,40 +206,11 @@ function answerHelpers(ctx: ServerApiContext, body: Record<string, unknown>, pro
   // A deep link a person could not open (a URL, or a route the manifest does not declare) is refused when posted,
   // not when someone presses it; so is one no URL library would write, whatever the manifest declares.
   const checkLink = (field: string, link: string): ApiAnswer | undefined => {
-    const malformed = linkFault(link);
-    if (malformed) return problem('invalid-request', `${field} ${q(link.slice(0, 100))} ${malformed}`);
-    const routes = ctx.routes?.();
-    if (!routes || (link.startsWith('/') && !link.startsWith('//') && matchRoute([...routes], link))) return undefined;
-    return problem(
-      'invalid-request',
-      `${field} ${q(link.slice(0, 100))} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => q(r.path)).join(', ')} (each segment is compared percent-decoded).`,
-    );
+    const bad = deepLinkProblem(link, ctx.routes?.());
+    return bad ? problem('invalid-request', `${field} ${bad}`) : undefined;
   };
 
   return { ctx, state, problem, userByAppId, parse, checkApp, unknownUser, checkLink };
-}
-
-/**
- * What makes a deep link one no URL library writes, as the rest of a sentence with the fix, or undefined: a space or a
- * control character as it is (`new URL`, Go's `url.URL` and Java's `URI` percent-encode them), or malformed
- * percent-encoding in its path (`%E0`, which decodes to no text).
- */
-function linkFault(link: string): string | undefined {
-  const raw = /[\p{Cc}\p{Zs}\u2028\u2029]/u.exec(link);
-  if (raw) {
-    const character = raw[0];
-    const name = `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    const kind = /\p{Cc}/u.test(character) ? 'a control character' : 'a space';
-    return `holds ${kind} (${name}) at character ${[...link.slice(0, raw.index)].length + 1}: percent-encode it (${encodeURIComponent(character)}), as encodeURIComponent does.`;
-  }
-  const queryAt = link.indexOf('?');
-  const path = queryAt < 0 ? link : link.slice(0, queryAt);
-  try {
-    for (const segment of path.split('/')) decodeURIComponent(segment);
-  } catch {
-    return 'has malformed percent-encoding: encode each segment of its path with encodeURIComponent.';
-  }
-  return undefined;
 }
 
 /** The helpers of one request. */

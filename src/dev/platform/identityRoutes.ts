@@ -4,7 +4,7 @@ import type { Guards } from './createGuards';
 import { LIMITS } from '../limits';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
-import { decodeUtf8 } from './decodeUtf8';
+import { decodeUtf8 } from '../decodeUtf8';
 
 /**
  * The identity provider's routes under `/realms/<realm>`: the OpenID discovery document, the key set, and the

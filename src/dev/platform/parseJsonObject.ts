@@ -1,4 +1,4 @@
-import { decodeUtf8 } from './decodeUtf8';
+import { decodeUtf8 } from '../decodeUtf8';
 
 /** A body read as a JSON object, or what is wrong with it: not UTF-8, not JSON, or JSON but not an object. */
 export type JsonObjectRead = { value: Record<string, unknown> } | { fault: 'utf8' | 'json' | 'shape' };

@@ -1,6 +1,6 @@
 import type { InputValidator, Manifest } from '../../manifest';
 import type { PermissionScope } from '../../protocol/scopes';
-import type { SvcError } from '../../protocol/SvcError';
+import { SvcError } from '../../protocol/SvcError';
 import type { HostHandlers } from '../HostHandlers';
 import { accountRules, type SignInState } from './accountRules';
 import { actionRules, type CallApp, type ConfirmPolicy, type InvokeContext } from './actionRules';
@@ -8,6 +8,7 @@ import { appRules } from './appRules';
 import { createAsk } from './createAsk';
 import { createMemoryStorage, type StorageStore } from './createMemoryStorage';
 import { createMemoryGrants, type GrantStore } from './GrantStore';
+import { messageProblem } from './messageProblem';
 import type { HostAnswers } from './HostAnswers';
 import { type PermissionRules, permissionRules } from './permissionRules';
 
@@ -107,15 +108,24 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
       ask,
       validator,
     });
+    const handlers: HostHandlers = {
+      ...effects,
+      ...accountRules({ manifest, effects, permissions, session, ask }),
+      ...appRules({ effects, answers, storage: options.storage ?? createMemoryStorage(), ask, validator }),
+    };
+    // A message the platform would refuse is refused before the person is asked to send it.
+    const send = handlers['message.send'];
+    if (send)
+      handlers['message.send'] = (message, context) => {
+        const problem = messageProblem(message, manifest.routes);
+        if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', problem, false, 'message.send');
+        return send(message, context);
+      };
     return {
       manifest,
       permissions,
       session,
-      handlers: {
-        ...effects,
-        ...accountRules({ manifest, effects, permissions, session, ask }),
-        ...appRules({ effects, answers, storage: options.storage ?? createMemoryStorage(), ask, validator }),
-      },
+      handlers,
       async scopeProblem(scope, method) {
         const state = await permissions.state(scope);
         return state === 'granted' ? undefined : permissions.notGranted(scope, method, state);

@@ -1,4 +1,4 @@
-import { segmentKey } from '../manifest/routeKey';
+import { segmentKey } from './routeKey';
 
 /**
  * The launch parameters of a deep link, when it matches one of the manifest's routes (`/poll/:id` matches
@@ -6,6 +6,7 @@ import { segmentKey } from '../manifest/routeKey';
  * never launch the app somewhere it did not declare. Segments are compared percent-decoded and in NFC on both sides
  * (`/caf%C3%A9` opens a declared `/café`); a `:name` parameter is its segment percent-decoded, as sent. A link whose
  * percent-encoding is malformed matches nothing (it is never thrown on).
+ * @internal
  */
 export function matchRoute(routes: { path: string }[], link: string): Record<string, string> | undefined {
   const queryAt = link.indexOf('?');

@@ -1,6 +1,6 @@
 // Deep links launch the app only at routes its manifest declares, with their parameters.
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../../src/dev/matchRoute';
+import { matchRoute } from '../../src/manifest/matchRoute';
 
 const routes = [{ path: '/' }, { path: '/poll' }, { path: '/poll/:id/results' }];
 

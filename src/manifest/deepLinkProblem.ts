@@ -1,0 +1,30 @@
+import { codePointName } from './helpers';
+import { jsonQuote } from './jsonQuote';
+import { matchRoute } from './matchRoute';
+
+/**
+ * What makes `link` a deep link no person could open, as a sentence that follows the field's name and says what to
+ * send, or undefined: one no URL library writes (a space or a control character as it is, which `new URL`, Go's
+ * `url.URL` and Java's `URI` percent-encode; malformed percent-encoding, which decodes to no text), or one that is
+ * no route the manifest declares (a URL, `//host`, an undeclared path). The same rule for a card the app sends
+ * through its host and one its backend posts to the server API.
+ * @internal
+ */
+export function deepLinkProblem(link: string, routes: readonly { path: string }[] | undefined): string | undefined {
+  const quoted = jsonQuote(link.slice(0, 100));
+  const raw = /[\p{Cc}\p{Zs}\u2028\u2029]/u.exec(link);
+  if (raw) {
+    const character = raw[0];
+    const kind = /\p{Cc}/u.test(character) ? 'a control character' : 'a space';
+    return `${quoted} holds ${kind} (${codePointName(character)}) at character ${[...link.slice(0, raw.index)].length + 1}: percent-encode it (${encodeURIComponent(character)}), as encodeURIComponent does.`;
+  }
+  const queryAt = link.indexOf('?');
+  const path = queryAt < 0 ? link : link.slice(0, queryAt);
+  try {
+    for (const segment of path.split('/')) decodeURIComponent(segment);
+  } catch {
+    return `${quoted} has malformed percent-encoding: encode each segment of its path with encodeURIComponent.`;
+  }
+  if (!routes || (link.startsWith('/') && !link.startsWith('//') && matchRoute([...routes], link))) return undefined;
+  return `${quoted} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => jsonQuote(r.path)).join(', ')} (each segment is compared percent-decoded).`;
+}
