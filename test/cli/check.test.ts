@@ -39,7 +39,7 @@ describe('svc check', () => {
     const dir = tempProject({
       'manifest.json': withActions(['add_note']),
       'src/hooks.ts':
-        "export function useAction(name: string, run: () => Promise<unknown>) {\n  useEffect(() => svc.actions.handle(name, run), [name, run]);\n}",
+        'export function useAction(name: string, run: () => Promise<unknown>) {\n  useEffect(() => svc.actions.handle(name, run), [name, run]);\n}',
       'src/App.tsx': "useAction('add_note', async () => ({}));",
     });
     const run = await runSvc(['check'], dir);

@@ -61,8 +61,11 @@ async function allowHostByEdit(dir: string, platform: DevPlatform) {
   expect(platform.manifest?.network.connect).toContain('api.edited.example');
 }
 
-/** One JSON-RPC message to the endpoint over a real socket (2025-era headers), with its session when given. */
-async function rpc(platform: DevPlatform, message: object | string, session?: string | null) {
+/**
+ * One JSON-RPC message to the endpoint over a real socket (2025-era headers), with its session when given: an object
+ * (its jsonrpc and id added), or the body as it is (text or exact bytes).
+ */
+async function rpc(platform: DevPlatform, message: object | string | Uint8Array, session?: string | null) {
   const res = await fetch(platform.mcpUrl!, {
     method: 'POST',
     headers: {
@@ -71,7 +74,12 @@ async function rpc(platform: DevPlatform, message: object | string, session?: st
       accept: 'application/json, text/event-stream',
       ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
     },
-    body: typeof message === 'string' ? message : JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+    body:
+      typeof message === 'string'
+        ? message
+        : message instanceof Uint8Array
+          ? new Uint8Array(message)
+          : JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
   });
   return { status: res.status, session: res.headers.get('mcp-session-id'), body: await res.text() };
 }
@@ -168,18 +176,8 @@ describe('the MCP endpoint of svc dev', () => {
       Buffer.from(args),
       Buffer.from('}}'),
     ]);
-    const res = await fetch(platform.mcpUrl!, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${platform.mcpToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': init.session!,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body,
-    });
-    return { status: res.status, body: await res.text() };
+    const { status, body: answer } = await rpc(platform, body, init.session);
+    return { status, body: answer };
   }
 
   it('refuses a body that is not UTF-8 with a JSON-RPC parse error, instead of running it with U+FFFD', async () => {

@@ -26,8 +26,7 @@ it('a start keeps the pending deliveries and the latest finished ones, in their 
   const options = { dir, port: 0, mcp: false, webhooks, statePath, retryScale: 1000 };
   const first = await startDevPlatform(options);
   const finished = LIMITS.finishedDeliveries + 20;
-  for (let i = 0; i < finished; i++)
-    await (i % 2 ? first.revoke('svc.room.context') : first.grant('svc.room.context'));
+  for (let i = 0; i < finished; i++) await (i % 2 ? first.revoke('svc.room.context') : first.grant('svc.room.context'));
   await expect.poll(() => first.state.deliveries.filter((d) => d.state === 'delivered').length).toBe(finished);
   up = false;
   await first.grant('svc.files.read');

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { createServerClient, isSvcApiError, signRequest } from '../../src/server';
-import { checkServerApiAnswer } from '../helpers/serverApiContract';
+import { readCheckedAnswer } from '../helpers/serverApiContract';
 import { SERVER_API_LIMITS } from '../../src/server/serverApiLimits';
 
 const APP = 'polls';
@@ -44,22 +44,7 @@ async function sendChunks(
           ? { ...headers, 'transfer-encoding': 'chunked' }
           : { ...headers, 'content-length': String(body.length) },
       },
-      async (res) => {
-        const parts: Buffer[] = [];
-        for await (const part of res) parts.push(part as Buffer);
-        const text = Buffer.concat(parts).toString('utf8');
-        const answer = { status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-        // Not through fetch, so the contract check of every answer happens here.
-        const issues = checkServerApiAnswer({
-          method,
-          path: url.pathname,
-          status: answer.status,
-          headers: new Headers(res.headers as Record<string, string>),
-          body: answer.body,
-        });
-        if (issues.length) reject(new Error(`svc dev broke its contract:\n${issues.join('\n')}`));
-        else resolve(answer);
-      },
+      (res) => readCheckedAnswer(res, method, url.pathname).then(resolve, reject),
     );
     req.on('error', reject);
     // Each chunk on its own tick, so the server reads them separately.

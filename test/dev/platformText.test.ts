@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { signRequest } from '../../src/server';
 import { SERVER_API_LIMITS } from '../../src/server/serverApiLimits';
-import { checkServerApiAnswer } from '../helpers/serverApiContract';
+import { readCheckedAnswer } from '../helpers/serverApiContract';
 import { writeAppDir } from './appDir';
 
 const APP = '0123456789abcdef';
@@ -37,21 +37,7 @@ async function send(path: string, body: string | Uint8Array, headers: Record<str
     const req = httpRequest(
       url,
       { method, headers: { ...signed, 'content-length': String(bytes.length), ...headers } },
-      async (res) => {
-        const parts: Buffer[] = [];
-        for await (const part of res) parts.push(part as Buffer);
-        const text = Buffer.concat(parts).toString('utf8');
-        const answer = { status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined };
-        const issues = checkServerApiAnswer({
-          method,
-          path: url.pathname,
-          status: answer.status,
-          headers: new Headers(res.headers as Record<string, string>),
-          body: answer.body,
-        });
-        if (issues.length) reject(new Error(`svc dev broke its contract:\n${issues.join('\n')}`));
-        else resolve(answer);
-      },
+      (res) => readCheckedAnswer(res, method, url.pathname).then(resolve, reject),
     );
     req.on('error', reject);
     req.end(bytes);

@@ -1,6 +1,7 @@
 // Checks answers and webhooks against the published contract, schema/server-api.openapi.json, in-process with
 // @cfworker/json-schema: the schema of the operation and status, with the document's components for its $refs.
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 
@@ -93,6 +94,30 @@ export function checkServerApiAnswer(exchange: ServerApiExchange): string[] {
   for (const name of Object.keys(response.headers ?? {}))
     if (!headers.get(name)) issues.push(`${where}: the ${name} header is missing`);
   return [...issues, ...check((media as Json).schema, body).map((issue) => `${where} ${issue}`)];
+}
+
+/**
+ * Reads an answer taken through node:http (a test that needs byte-level control of the request) and checks it against
+ * the published contract, as the fetch-based helpers do: rejects naming each way it breaks the contract.
+ */
+export async function readCheckedAnswer(
+  res: IncomingMessage,
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: any }> {
+  const parts: Buffer[] = [];
+  for await (const part of res) parts.push(part as Buffer);
+  const text = Buffer.concat(parts).toString('utf8');
+  const answer = { status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  const issues = checkServerApiAnswer({
+    method,
+    path,
+    status: answer.status,
+    headers: new Headers(res.headers as Record<string, string>),
+    body: answer.body,
+  });
+  if (issues.length) throw new Error(`svc dev broke its contract:\n${issues.join('\n')}`);
+  return answer;
 }
 
 /** What in a webhook as sent the contract does not allow: its headers and its payload, by its event name. */
