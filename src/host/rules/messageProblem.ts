@@ -22,19 +22,19 @@ export function messageProblem(message: OutgoingMessage, routes: readonly { path
   };
   const { card } = message;
   const actions = card?.actions ?? [];
-  return (
+  const whole =
     text('body', message.body, MESSAGE_BODY_CHARACTERS) ??
-    (card && (text('card.title', card.title, L.cardTitle) ?? text('card.body', card.body, L.cardBody))) ??
-    (actions.length > L.cardActions
-      ? `card.actions has ${actions.length} actions: send at most ${L.cardActions}.`
-      : undefined) ??
-    actions
-      .map(
-        (a, i) =>
-          text(`card.actions[${i}].label`, a.label, L.actionLabel) ??
-          text(`card.actions[${i}].deep_link`, a.deep_link, L.deepLink) ??
-          ((bad) => bad && `card.actions[${i}].deep_link ${bad}`)(deepLinkProblem(a.deep_link, routes)),
-      )
-      .find(Boolean)
-  );
+    (card && (text('card.title', card.title, L.cardTitle) ?? text('card.body', card.body, L.cardBody)));
+  if (whole) return whole;
+  if (actions.length > L.cardActions)
+    return `card.actions has ${actions.length} actions: send at most ${L.cardActions}.`;
+  for (const [i, action] of actions.entries()) {
+    const field = `card.actions[${i}]`;
+    const bounds =
+      text(`${field}.label`, action.label, L.actionLabel) ?? text(`${field}.deep_link`, action.deep_link, L.deepLink);
+    if (bounds) return bounds;
+    const link = deepLinkProblem(action.deep_link, routes);
+    if (link) return `${field}.deep_link ${link}`;
+  }
+  return undefined;
 }
