@@ -166,7 +166,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   const open = (transport: Transport | Promise<Transport>) => {
     // Aborted when this channel's endpoint lets go of its pipe (the page said goodbye, a new page attached, the host
     // closed): the calls it carried are then nobody's, so the prompts they opened close and are not acted on.
-    const gone = (channel = new AbortController());
+    channel = new AbortController();
+    const gone = channel;
     const letGo = (t: Transport): Transport => ({
       send: (message) => t.send(message),
       listen: (receive) => t.listen(receive),
@@ -175,11 +176,12 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
         t.close();
       },
     });
-    return (endpoint = createEndpoint({
+    endpoint = createEndpoint({
       transport: isThenable(transport) ? Promise.resolve(transport).then(letGo) : letGo(transport),
       handlers: inbound,
       timeout: options.actionTimeout ?? 600_000,
-    }));
+    });
+    return endpoint;
   };
   // Until an app connects, calls to it wait (bounded by their timeout) for the first transport.
   const current = () => endpoint ?? open(new Promise<Transport>((resolve) => (waiting = resolve)));
