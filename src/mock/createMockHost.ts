@@ -5,6 +5,7 @@ import { createMemoryGrants } from '../host/rules/GrantStore';
 import { createMemoryStorage } from '../host/rules/createMemoryStorage';
 import { assertManifest } from '../manifest';
 import { undeclaredAdvice } from '../manifest/manifestFacts';
+import { type PeerMethod, WIRE } from '../protocol/frames';
 import { methods, type MethodName } from '../protocol/methods';
 import { SvcError } from '../protocol/SvcError';
 import type { Identity } from '../protocol/types';
@@ -83,8 +84,9 @@ export function createMockHost(options: MockHostOptions): MockHost {
     transport: tapTransport(hostEnd, calls),
   });
   const rules = endpoint.rules!;
+  let closed = false;
   const client = createSvc({
-    transport: appEnd,
+    transport: toldOfClose(appEnd, () => closed),
     snapshot: endpoint.snapshot,
     timeout: options.timeout,
     promptTimeout: options.promptTimeout,
@@ -160,9 +162,30 @@ export function createMockHost(options: MockHostOptions): MockHost {
       faults.clear();
     },
     close() {
+      closed = true;
       client.close();
       endpoint.close();
       inFlight.close();
     },
+  };
+}
+
+/**
+ * The app's end of the pipe, answering a call made after the mock host closed with the host's goodbye, so the call
+ * rejects at once (`ERR_DISCONNECTED`). A client that made no call before the close had no channel to hear the
+ * goodbye the host sent then, and its calls waited out their whole timeout (10 s, past a test's own).
+ */
+function toldOfClose(transport: Transport, closed: () => boolean): Transport {
+  let receive: ((message: unknown) => void) | undefined;
+  return {
+    send(message) {
+      if (!closed()) return transport.send(message);
+      queueMicrotask(() => receive?.({ svc: WIRE, method: 'rpc.close' satisfies PeerMethod, params: {} }));
+    },
+    listen(r) {
+      receive = r;
+      transport.listen(r);
+    },
+    close: () => transport.close(),
   };
 }

@@ -127,6 +127,17 @@ describe('records and lifecycle', () => {
     host.close();
     await rejectsWith(pending, 'ERR_DISCONNECTED');
   });
+
+  test('a call after close rejects ERR_DISCONNECTED at once, also when none came before it', async () => {
+    // An effect that runs after a test's afterEach(() => host.close()) waited out its 10 s timeout here.
+    for (const callFirst of [false, true]) {
+      // A call timeout past the test's own: a call left to wait fails the test instead of rejecting.
+      const host = createMockHost({ manifest: noneManifest(), timeout: 60_000 });
+      if (callFirst) await host.svc.storage.get('k');
+      host.close();
+      await rejectsWith(host.svc.storage.get('k'), 'ERR_DISCONNECTED');
+    }
+  });
 });
 
 describe('installMockSvc', () => {

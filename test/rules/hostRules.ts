@@ -22,6 +22,7 @@ export const SUITE_EFFECTS = {
   'auth.getToken': () => ({ access_token: 'opaque-token', expires_in: 300 }),
   'room.current': () => null,
   'message.send': () => ({ event_id: '$1' }),
+  'files.save': () => ({ file_id: 'f-1' }),
 };
 
 /**
@@ -196,6 +197,34 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         await svc.message.send(card('/caf%C3%A9?tab=1'));
         await svc.message.send(card('/poll/7'));
         expect(send).toHaveBeenCalledTimes(3);
+      });
+
+      test('a file is saved under a file name: a path, a control or reordering character, or nothing visible is refused', async () => {
+        const { svc } = make({ manifest: exchangeManifest(), permissions: { 'files.write': 'granted' } });
+        const save = (name: string) => svc.files.save({ name, blob: new Blob(['42'], { type: 'text/plain' }) });
+        const refused = async (name: string, sentence: string) => {
+          const error = await rejectsWith(save(name), 'ERR_INVALID_ARGUMENT');
+          expect(error.message).toBe(`svc.files.save(): ${sentence}`);
+        };
+        await refused(
+          '../../etc/passwd',
+          'name "../../etc/passwd" is a path: send a file name alone, such as "passwd".',
+        );
+        await refused('a\\b.txt', 'name "a\\\\b.txt" is a path: send a file name alone, such as "b.txt".');
+        await refused('..', 'name ".." is no file name: send one such as "result.txt".');
+        await refused(
+          'invoice\u202efdp.exe',
+          'name "invoice\\u202efdp.exe" holds U+202E at character 8, which would show another name than the one saved: remove it.',
+        );
+        await refused(
+          'a\u0000.txt',
+          'name "a\\u0000.txt" holds U+0000 at character 2, which would show another name than the one saved: remove it.',
+        );
+        await refused(
+          '\u200b',
+          'name "\\u200b" shows nothing (only spaces or invisible characters): send a visible name.',
+        );
+        expect(await save('Résumé 2026.pdf')).toEqual({ file_id: expect.any(String) });
       });
 
       test('storage keeps JSON and refuses to pass the 256 KB quota', async () => {

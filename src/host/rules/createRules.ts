@@ -1,13 +1,15 @@
 import type { InputValidator, Manifest } from '../../manifest';
+import type { MethodParams } from '../../protocol/methods';
 import type { PermissionScope } from '../../protocol/scopes';
 import { SvcError } from '../../protocol/SvcError';
-import type { HostHandlers } from '../HostHandlers';
+import type { HostCallContext, HostHandlers } from '../HostHandlers';
 import { accountRules, type SignInState } from './accountRules';
 import { actionRules, type CallApp, type ConfirmPolicy, type InvokeContext } from './actionRules';
 import { appRules } from './appRules';
 import { createAsk } from './createAsk';
 import { createMemoryStorage, type StorageStore } from './createMemoryStorage';
 import { createMemoryGrants, type GrantStore } from './GrantStore';
+import { fileNameProblem } from './fileNameProblem';
 import { messageProblem } from './messageProblem';
 import type { HostAnswers } from './HostAnswers';
 import { type PermissionRules, permissionRules } from './permissionRules';
@@ -113,14 +115,9 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
       ...accountRules({ manifest, effects, permissions, session, ask }),
       ...appRules({ effects, answers, storage: options.storage ?? createMemoryStorage(), ask, validator }),
     };
-    // A message the platform would refuse is refused before the person is asked to send it.
-    const send = handlers['message.send'];
-    if (send)
-      handlers['message.send'] = (message, context) => {
-        const problem = messageProblem(message, manifest.routes);
-        if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', problem, false, 'message.send');
-        return send(message, context);
-      };
+    // A message or a file name the platform would refuse is refused before the person is asked.
+    refuseFirst(handlers, 'message.send', (message) => messageProblem(message, manifest.routes));
+    refuseFirst(handlers, 'files.save', fileNameProblem);
     return {
       manifest,
       permissions,
@@ -132,5 +129,20 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
       },
       invoke: actions.invoke,
     };
+  };
+}
+
+/** Puts a check of `method`'s arguments before its handler: a problem it names rejects `ERR_INVALID_ARGUMENT`. */
+function refuseFirst<M extends 'message.send' | 'files.save'>(
+  handlers: HostHandlers,
+  method: M,
+  problemOf: (params: MethodParams<M>) => string | undefined,
+): void {
+  const handler = handlers[method] as ((params: MethodParams<M>, context: HostCallContext) => unknown) | undefined;
+  if (!handler) return;
+  (handlers as Record<string, unknown>)[method] = (params: MethodParams<M>, context: HostCallContext) => {
+    const problem = problemOf(params);
+    if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
+    return handler(params, context);
   };
 }
