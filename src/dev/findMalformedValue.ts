@@ -1,25 +1,18 @@
+import { codePointName, loneSurrogate } from '../manifest/helpers';
+
 /** Where a JSON value holds something that is not text or not a number, and what it is. @internal */
 export interface MalformedValue {
   /** The keys from the root to the value (or to the property whose name is malformed). */
   path: (string | number)[];
   /** What is wrong, as the rest of a sentence that starts with the path: `contains a lone surrogate (U+D800) at character 3`. */
   problem: string;
+  /** What to send instead, as a sentence of its own. */
+  fix: string;
 }
 
-/** The first lone surrogate of `text` and its place in code points (1-based), or undefined when it is well-formed. */
-function loneSurrogate(text: string): { code: string; at: number } | undefined {
-  // In `u` mode a pair is one code point, so \p{Cs} matches a surrogate only when it is alone (isWellFormed, in ES2024).
-  if (!/\p{Cs}/u.test(text)) return undefined;
-  let at = 0;
-  for (const character of text) {
-    at += 1;
-    // A lone surrogate is the one "character" the string iterator yields as a single UTF-16 unit in that range.
-    const unit = character.charCodeAt(0);
-    if (character.length === 1 && unit >= 0xd800 && unit <= 0xdfff)
-      return { code: `U+${unit.toString(16).toUpperCase()}`, at };
-  }
-  return undefined;
-}
+const SEND_TEXT =
+  'send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).';
+const SEND_NUMBER = 'send a finite number.';
 
 /**
  * The first string (value or property name) of a parsed JSON value that is not well-formed UTF-16, or number that is
@@ -37,9 +30,14 @@ export function findMalformedValue(value: unknown): MalformedValue | undefined {
     const [item, path] = stack.pop()!;
     if (typeof item === 'string') {
       const lone = loneSurrogate(item);
-      if (lone) return { path, problem: `contains a lone surrogate (${lone.code}) at character ${lone.at}` };
+      if (lone)
+        return {
+          path,
+          problem: `contains a lone surrogate (${codePointName(lone.character)}) at character ${lone.at}`,
+          fix: SEND_TEXT,
+        };
     } else if (typeof item === 'number' && !Number.isFinite(item)) {
-      return { path, problem: `is a number out of range (beyond ±1.8e308, read as ${item})` };
+      return { path, problem: `is a number out of range (beyond ±1.8e308, read as ${item})`, fix: SEND_NUMBER };
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i -= 1) stack.push([item[i], [...path, i]]);
     } else if (typeof item === 'object' && item !== null) {
@@ -49,7 +47,8 @@ export function findMalformedValue(value: unknown): MalformedValue | undefined {
         if (lone)
           return {
             path: [...path, key],
-            problem: `has a name with a lone surrogate (${lone.code}) at character ${lone.at}`,
+            problem: `has a name with a lone surrogate (${codePointName(lone.character)}) at character ${lone.at}`,
+            fix: SEND_TEXT,
           };
       }
       for (const [key, child] of entries.reverse()) stack.push([child, [...path, key]]);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { codePointName } from './helpers';
+import { characterAt, codePointName, loneSurrogate } from './helpers';
 
 /** A character no one-line text shows: C0 controls, DEL and C1 controls (a line break and a tab among them). */
 const CONTROL = /\p{Cc}/u;
@@ -7,9 +7,6 @@ const CONTROL = /\p{Cc}/u;
 const CONTROL_BUT_LINES = /(?![\t\n])\p{Cc}/u;
 /** Text that shows nothing: spaces, format characters (a zero-width space, a joiner) and marks with no base. */
 const INVISIBLE = /^[\p{White_Space}\p{Cf}\p{Mn}\p{Me}]*$/u;
-
-/** The character at `index` (UTF-16) of `value`, counted in characters (code points) from 1, as the bounds count. */
-const characterAt = (value: string, index: number) => [...value.slice(0, index)].length + 1;
 
 /**
  * A string schema whose length bounds count Unicode code points, as JSON Schema `minLength`/`maxLength` do, and
@@ -39,12 +36,11 @@ export function boundedText(
       if (max !== undefined && length > max) {
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
       }
-      // With the u flag a lone surrogate is a code point of its own, of the category Cs.
-      const half = /\p{Cs}/u.exec(value);
+      const half = loneSurrogate(value);
       if (half) {
         refuse(
           'not_text',
-          `holds half of a character (a lone surrogate, ${codePointName(half[0])}) at character ${characterAt(value, half.index)}: write the whole character or remove it`,
+          `holds half of a character (a lone surrogate, ${codePointName(half.character)}) at character ${half.at}: write the whole character or remove it`,
         );
       }
       const control = (lines ? CONTROL_BUT_LINES : CONTROL).exec(value);

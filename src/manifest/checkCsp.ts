@@ -1,4 +1,4 @@
-import { codePointName } from './helpers';
+import { characterAt, codePointName } from './helpers';
 /**
  * One CSP rule violation: a stable code and a sentence saying what to write instead.
  * @public
@@ -55,7 +55,7 @@ export function checkCsp(csp: string): CspProblem[] {
   // A policy is ASCII: a browser reads any other character as part of a name or source none of its rules know.
   const odd = /[^\x20-\x7e\t]/u.exec(csp);
   if (odd) {
-    const at = [...csp.slice(0, odd.index)].length + 1;
+    const at = characterAt(csp, odd.index);
     problems.push({
       code: 'csp_not_ascii',
       message: `holds ${JSON.stringify(odd[0])} (${codePointName(odd[0])}) at character ${at}: a policy is ASCII; write plain spaces and ASCII text`,

@@ -1,4 +1,4 @@
-import { codePointName } from './helpers';
+import { characterAt, codePointName } from './helpers';
 import { jsonQuote } from './jsonQuote';
 import { matchRoute } from './matchRoute';
 
@@ -16,7 +16,7 @@ export function deepLinkProblem(link: string, routes: readonly { path: string }[
   if (raw) {
     const character = raw[0];
     const kind = /\p{Cc}/u.test(character) ? 'a control character' : 'a space';
-    return `${quoted} holds ${kind} (${codePointName(character)}) at character ${[...link.slice(0, raw.index)].length + 1}: percent-encode it (${encodeURIComponent(character)}), as encodeURIComponent does.`;
+    return `${quoted} holds ${kind} (${codePointName(character)}) at character ${characterAt(link, raw.index)}: percent-encode it (${encodeURIComponent(character)}), as encodeURIComponent does.`;
   }
   const queryAt = link.indexOf('?');
   const path = queryAt < 0 ? link : link.slice(0, queryAt);

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { MANIFEST_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { boundedText } from './boundedText';
-import { closedObjectRules, notAllowed, show, tooFew } from './helpers';
+import { characterAt, closedObjectRules, notAllowed, show, tooFew } from './helpers';
 import { describeHostProblem, HOST_PATTERN } from './hostName';
 
 /** `<width>x<height>`, digits only. */
@@ -90,9 +90,9 @@ function routePathProblem(path: string): string {
     return `must not start with "//", which links to another host; write "/${path.replace(/^\/+/, '')}"`;
   const query = /[?#]/.exec(path);
   if (query)
-    return `holds "${query[0]}" at character ${[...path.slice(0, query.index)].length + 1}: a route is a path alone (a link may add a query); write ${JSON.stringify(path.slice(0, query.index))}`;
+    return `holds "${query[0]}" at character ${characterAt(path, query.index)}: a route is a path alone (a link may add a query); write ${JSON.stringify(path.slice(0, query.index))}`;
   const odd = /[\\\s\p{Cc}]/u.exec(path)!;
-  return `holds ${JSON.stringify(odd[0])} at character ${[...path.slice(0, odd.index)].length + 1}: a link cannot carry it as written; percent-encode it (${encodeURIComponent(odd[0])}) or remove it`;
+  return `holds ${JSON.stringify(odd[0])} at character ${characterAt(path, odd.index)}: a link cannot carry it as written; percent-encode it (${encodeURIComponent(odd[0])}) or remove it`;
 }
 
 /**

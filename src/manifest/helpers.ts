@@ -11,6 +11,24 @@ export function codePointName(character: string): string {
   return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/**
+ * Where the UTF-16 `index` of `text` is, counted in characters (Unicode code points) from 1, as length bounds count:
+ * the position a message names, so an emoji before it counts one.
+ */
+export function characterAt(text: string, index: number): number {
+  return [...text.slice(0, index)].length + 1;
+}
+
+/**
+ * The first lone surrogate of `text` (half of a character: a `\ud800` escape without its other half) and where it is
+ * (see {@link characterAt}); undefined when the text is whole characters. In `u` mode a pair is one code point, so
+ * `\p{Cs}` matches a surrogate only when it is alone.
+ */
+export function loneSurrogate(text: string): { character: string; at: number } | undefined {
+  const half = /\p{Cs}/u.exec(text);
+  return half ? { character: half[0], at: characterAt(text, half.index) } : undefined;
+}
+
 /** Shows a value in a message: JSON for small values, the type name otherwise. */
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';

@@ -146,11 +146,7 @@ export function createToolCall(options: ToolCallOptions) {
     if (malformed)
       return errorResult(
         'ERR_ACTION_INVALID_INPUT',
-        `the arguments of ${action.name}: ${formatJsonPath(malformed.path)} ${malformed.problem}; ${
-          malformed.problem.includes('surrogate')
-            ? 'send well-formed Unicode text (a \\u escape of a surrogate must be one of a high-low pair).'
-            : 'send a finite number.'
-        }`,
+        `the arguments of ${action.name}: ${formatJsonPath(malformed.path)} ${malformed.problem}; ${malformed.fix}`,
         false,
       );
     const validate = validators.get(action) ?? createInputValidator(action.input_schema);

@@ -162,14 +162,7 @@ function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<strin
   const malformed = findMalformedValue(read.value);
   if (malformed)
     return {
-      refused: problem(
-        'invalid-request',
-        `${fieldPath(malformed.path)} ${malformed.problem}: ${
-          malformed.problem.includes('surrogate')
-            ? 'send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).'
-            : 'send a finite number.'
-        }`,
-      ),
+      refused: problem('invalid-request', `${fieldPath(malformed.path)} ${malformed.problem}: ${malformed.fix}`),
     };
   return { body: read.value };
 }

@@ -1,4 +1,4 @@
-import { codePointName } from '../../manifest/helpers';
+import { characterAt, codePointName } from '../../manifest/helpers';
 import { jsonQuote } from '../../manifest/jsonQuote';
 
 /**
@@ -18,7 +18,7 @@ export function fileNameProblem({ name }: { name: string }): string | undefined 
   if (name === '.' || name === '..') return `name ${quoted} is no file name: send one such as "result.txt".`;
   const odd = /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069]/u.exec(name);
   if (odd)
-    return `name ${quoted} holds ${codePointName(odd[0])} at character ${[...name.slice(0, odd.index)].length + 1}, which would show another name than the one saved: remove it.`;
+    return `name ${quoted} holds ${codePointName(odd[0])} at character ${characterAt(name, odd.index)}, which would show another name than the one saved: remove it.`;
   if (/^[\p{White_Space}\p{Cf}]*$/u.test(name))
     return `name ${quoted} shows nothing (only spaces or invisible characters): send a visible name.`;
   return undefined;

@@ -1,4 +1,5 @@
 import { deepLinkProblem } from '../../manifest/deepLinkProblem';
+import { loneSurrogate } from '../../manifest/helpers';
 import type { OutgoingMessage } from '../../protocol/types';
 import { SERVER_API_LIMITS as L } from '../../server/serverApiLimits';
 
@@ -14,9 +15,9 @@ export const MESSAGE_BODY_CHARACTERS = 10_000;
  */
 export function messageProblem(message: OutgoingMessage, routes: readonly { path: string }[]): string | undefined {
   const text = (field: string, value: string, max: number) => {
-    const half = /\p{Cs}/u.exec(value);
+    const half = loneSurrogate(value);
     if (half)
-      return `${field} holds half of a character (a lone surrogate) at character ${[...value.slice(0, half.index)].length + 1}: send whole characters.`;
+      return `${field} holds half of a character (a lone surrogate) at character ${half.at}: send whole characters.`;
     const length = [...value].length;
     return length > max ? `${field} has ${length} characters: send at most ${max}.` : undefined;
   };
