@@ -231,7 +231,15 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       // Before any app attached there is no channel to close: fail what waits for one, and let a later attach
       // start afresh.
       if (endpoint) {
-        endpoint.close();
+        // Said in the host's words: the calls pending here are the app's answers to invocations, and "channel
+        // closed" told an agent nothing it could act on.
+        endpoint.close(
+          new SvcError(
+            'ERR_DISCONNECTED',
+            'the host closed the app before it answered. Invoke the action again.',
+            true,
+          ),
+        );
         if (waiting) {
           waiting = undefined;
           endpoint = undefined;

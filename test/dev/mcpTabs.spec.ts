@@ -146,3 +146,18 @@ for (const transport of ['http', 'stdio'] as const) {
     expect(code(await client.callTool({ name: 'echo', arguments: {} }))).toBe('ERR_HOST_UNREACHABLE');
   });
 }
+
+test('the person closes the app during a call: the agent is told the app was closed, and the next call opens it', async ({
+  browser,
+}) => {
+  const tab = await openTab(browser);
+  const client = await connect('http');
+  const { call: held } = await startHold(client);
+  await tab.getByTestId('app-close').click();
+  const ended = await held;
+  expect(code(ended)).toBe('ERR_DISCONNECTED');
+  expect(resultText(ended)).toBe(
+    'ERR_DISCONNECTED: the host closed the app before it answered. Invoke the action again.',
+  );
+  expect((await client.callTool({ name: 'echo', arguments: {} })).structuredContent).toEqual({ echoed: true });
+});
