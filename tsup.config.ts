@@ -22,6 +22,7 @@ const BUNDLED_IN_BIN = [
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/node',
   'range-parser',
+  'p-limit',
 ];
 const entries = {
   global: 'src/global.ts',

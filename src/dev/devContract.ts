@@ -345,6 +345,11 @@ export interface ControlRoutes {
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: ControlBody<'POST /__svc/deliveries/resend'>; response: DevState };
   /**
+   * Send again every failed delivery not sent again yet (the webhook panel's "Send the failed ones again"), oldest
+   * first: for a backend that was down longer than the retries last.
+   */
+  'POST /__svc/deliveries/resend-failed': { request: Record<string, never>; response: DevState };
+  /**
    * Send a test event: the contract's example of `event` about the person using the messenger now, signed and
    * delivered like any other (the webhook panel's "Send a test event").
    */

@@ -71,3 +71,26 @@ test('sends a test event about the person using the messenger, and explains a 40
   );
   await expect(page.locator('[data-testid=delivery][data-state="delivered"] [data-testid=overlap-401]')).toHaveCount(0);
 });
+
+test('sends every failed delivery again with one button, which then goes away', async ({ messenger }) => {
+  const { platform, page } = await messenger({
+    dir: await writeAppDir(),
+    port: 0,
+    webhooks: `http://127.0.0.1:${(backend.address() as AddressInfo).port}/hooks`,
+    retryScale: 0.001,
+  });
+  // A backend that holds no secret refuses everything, as one that is down would.
+  secrets = [];
+  await page.getByTestId('tab-Webhooks').click();
+  await page.getByTestId('test-event').selectOption('scope.granted');
+  await page.getByTestId('send-test-event').click();
+  await page.getByTestId('send-test-event').click();
+  await expect(page.locator('[data-testid=delivery][data-state="failed"]')).toHaveCount(2);
+  const button = page.getByTestId('resend-failed');
+  await expect(button).toHaveText('Send the 2 failed ones again');
+  secrets = [platform.signingSecret];
+  await button.click();
+  await expect(page.locator('[data-testid=delivery][data-state="delivered"]')).toHaveCount(2);
+  await expect(page.getByTestId('resend-of')).toHaveCount(2);
+  await expect(button).toHaveCount(0);
+});

@@ -106,8 +106,17 @@ function Delivery({ d, m }: { d: DevDelivery; m: Messenger }) {
   );
 }
 
-/** The filter by event, and a test event: the contract's example about the person on screen, sent like any other. */
-function Controls({ m, events }: { m: Messenger; events: string[] }) {
+/** How many deliveries failed and were not sent again: what "Send the failed ones again" sends. */
+function waitingFailed(deliveries: DevDelivery[]): number {
+  const resent = new Set(deliveries.map((d) => d.resend_of));
+  return deliveries.filter((d) => d.state === 'failed' && !resent.has(d.id)).length;
+}
+
+/**
+ * The filter by event, a test event (the contract's example about the person on screen, sent like any other), and
+ * the failed deliveries sent again at once, for a backend that was down longer than the retries last.
+ */
+function Controls({ m, events, failed }: { m: Messenger; events: string[]; failed: number }) {
   const value = (e: Event) => (e.currentTarget as HTMLSelectElement).value;
   return (
     <>
@@ -147,6 +156,17 @@ function Controls({ m, events }: { m: Messenger; events: string[] }) {
           Send a test event
         </button>
       </div>
+      {failed ? (
+        <div class="row">
+          <button
+            type="button"
+            data-testid="resend-failed"
+            onClick={() => m.act('POST /__svc/deliveries/resend-failed', {})}
+          >
+            {`Send the ${failed === 1 ? 'failed one' : `${failed} failed ones`} again`}
+          </button>
+        </div>
+      ) : null}
     </>
   );
 }
@@ -154,14 +174,15 @@ function Controls({ m, events }: { m: Messenger; events: string[] }) {
 /**
  * The webhook inspector: each delivery with the person and scope it is about, its target URL, the headers as sent
  * (signature cut to its prefix), the payload, and each attempt's status, timing and response body (a duplicate
- * says so); "send again" makes a new delivery linked to the original. A filter by event.
+ * says so); "send again" makes a new delivery linked to the original, and "Send the failed ones again" does so for
+ * each failed one not sent again yet. A filter by event.
  */
 export function DeliveriesPanel({ m }: { m: Messenger }) {
   const deliveries = m.store.slices.deliveries.value;
   const events = [...new Set(deliveries.map((d) => d.event))].sort();
   return (
     <div data-testid="deliveries">
-      <Controls m={m} events={events} />
+      <Controls m={m} events={events} failed={waitingFailed(deliveries)} />
       <div class="list">
         {deliveries.length ? null : <p class="note">No webhook yet (start svc dev with --webhooks &lt;url&gt;).</p>}
         {deliveries

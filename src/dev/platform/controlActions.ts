@@ -205,6 +205,13 @@ function adminActions(ctx: ControlContext, { state, emit, userOf }: ReturnType<t
       if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
       ctx.webhooks.send(old.event, old.payload, old.id);
     },
+    'POST /__svc/deliveries/resend-failed': () => {
+      if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
+      const resent = new Set(state.deliveries.map((d) => d.resend_of));
+      // Taken first: each resend adds a delivery to the list this reads.
+      const failed = state.deliveries.filter((d) => d.state === 'failed' && !resent.has(d.id));
+      for (const old of failed) ctx.webhooks.send(old.event, old.payload, old.id);
+    },
     'POST /__svc/deliveries/test': (b) => {
       if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
       // The contract's example, about the person using the messenger now and this app's version.

@@ -113,6 +113,9 @@ export function createControlApp(ctx: ControlAppContext) {
     .post('/deliveries/resend', body('POST /__svc/deliveries/resend'), (c) =>
       changeState(c, () => actions['POST /__svc/deliveries/resend'](c.req.valid('json'))),
     )
+    .post('/deliveries/resend-failed', jsonBody<Record<string, never>>(), (c) =>
+      changeState(c, () => actions['POST /__svc/deliveries/resend-failed']({})),
+    )
     .post('/deliveries/test', body('POST /__svc/deliveries/test'), (c) =>
       changeState(c, () => actions['POST /__svc/deliveries/test'](c.req.valid('json'))),
     )

@@ -1,6 +1,8 @@
+import pLimit from 'p-limit';
 import { postOnce, shownUrl, undeliveredWhy } from '../../server/postOnce';
 import { signRequest } from '../../server/signRequest';
 import type { DevDelivery } from '../devContract';
+import { LIMITS } from '../limits';
 import { webhookBody } from '../webhookBody';
 
 /** Options of {@link createWebhookSender}. @internal */
@@ -30,8 +32,8 @@ export interface WebhookSenderOptions {
 }
 
 /**
- * Sends signed webhooks to the backend, retrying failures (non-2xx, network error, over 5 s) with exponential
- * backoff, and keeping every attempt in the delivery log.
+ * Sends signed webhooks to the backend, a few attempts at a time, retrying failures (non-2xx, network error, over
+ * 5 s) with exponential backoff, and keeping every attempt in the delivery log.
  * @internal
  */
 export function createWebhookSender(options: WebhookSenderOptions) {
@@ -45,6 +47,9 @@ export function createWebhookSender(options: WebhookSenderOptions) {
   let closed = false;
   // Aborts the attempts in flight when the platform stops: Ctrl-C does not wait out a backend's 5 s.
   const stopping = new AbortController();
+  // A few attempts at a time, the rest in the order they became due (LIMITS.webhookAttemptsInFlight).
+  const inFlight = pLimit(LIMITS.webhookAttemptsInFlight);
+  const queue = (delivery: DevDelivery) => void inFlight(() => attempt(delivery));
 
   async function attempt(delivery: DevDelivery): Promise<void> {
     const body = webhookBody(delivery.payload);
@@ -96,7 +101,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
       delivery.next_attempt_at = new Date(Date.now() + delay).toISOString();
       const timer = setTimeout(() => {
         timers.delete(timer);
-        void attempt(delivery);
+        queue(delivery);
       }, delay);
       timers.add(timer);
     }
@@ -118,7 +123,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         ...(resendOf ? { resend_of: resendOf } : {}),
       };
       const delivery = options.add ? options.add(created) : created;
-      void attempt(delivery);
+      queue(delivery);
       return delivery;
     },
     /** Sends a delivery left pending by a stopped platform, at its planned time (at once when that has passed). */
@@ -127,7 +132,7 @@ export function createWebhookSender(options: WebhookSenderOptions) {
       const timer = setTimeout(
         () => {
           timers.delete(timer);
-          void attempt(delivery);
+          queue(delivery);
         },
         Math.min(Math.max(0, Number.isFinite(due) ? due : 0), 60_000),
       );
@@ -137,6 +142,8 @@ export function createWebhookSender(options: WebhookSenderOptions) {
     close() {
       closed = true;
       stopping.abort();
+      // Attempts still waiting their turn are not made: their deliveries stay pending for the next start.
+      inFlight.clearQueue();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
     },

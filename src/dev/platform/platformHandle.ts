@@ -126,6 +126,8 @@ export function platformHandle(p: HandleParts) {
     revokeVersion: (reason?: string) => run('POST /__svc/revoke-version', { reason }),
     /** Starts a secret rotation: a new secret signs; the old one still verifies for `overlapSeconds`. */
     rotateSecret: (overlapSeconds?: number) => run('POST /__svc/rotate-secret', { overlap_seconds: overlapSeconds }),
+    /** Sends again every failed delivery not sent again yet, oldest first (each a new delivery with `resend_of`). */
+    resendFailed: () => run('POST /__svc/deliveries/resend-failed', {}),
     /** Back to the first launch's state: people, rooms, the app installed for Alice and Carol, nothing else. */
     reset: () => run('POST /__svc/reset', {}),
     /** Cards the backend posted, of one room or all. */
