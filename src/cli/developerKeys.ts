@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'n
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { text as streamText } from 'node:stream/consumers';
 
 /** A developer key read from its file (`file` as the user named it, for messages). */
 export interface DeveloperKey {
@@ -36,7 +37,8 @@ const supported = (key: KeyObject) =>
 /**
  * Reads a private key (PKCS#8 PEM, as `svc keygen` writes it) for signing. Resolves to the key and the warnings to
  * print (a file others can read), or to a sentence saying why it cannot sign (a public key, not a key, another
- * algorithm), naming the file and what to pass instead.
+ * algorithm), naming the file and what to pass instead. `file` `-` is standard input, read to its end: a CI step
+ * pipes its secret in, and no file holds it.
  */
 export async function readDeveloperKey(
   file: string,
@@ -45,7 +47,10 @@ export async function readDeveloperKey(
   let text: string;
   let mode: number;
   try {
-    [text, mode] = await Promise.all([readFile(file, 'utf8'), stat(file).then((s) => s.mode)]);
+    [text, mode] =
+      file === '-'
+        ? [await streamText(process.stdin), 0o600]
+        : await Promise.all([readFile(file, 'utf8'), stat(file).then((s) => s.mode)]);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {

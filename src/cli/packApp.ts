@@ -39,7 +39,12 @@ async function listFiles(dir: string) {
       );
       continue;
     }
-    if (!entry.isFile()) continue;
+    // A folder is carried by its files; a pipe, socket or device is not a file a page can load: named, not packed.
+    if (entry.isDirectory()) continue;
+    if (!entry.isFile()) {
+      skipped.push(`${rel} (not a file)`);
+      continue;
+    }
     const path = `/${parts.join('/')}`;
     const problem = describePathProblem(path);
     if (problem) problems.push(`${printable(rel)} cannot be packed: ${problem}; rename it`);

@@ -6,6 +6,7 @@ import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
 import { locatePackage } from './locateApp';
 import { readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
+import { outFileProblem } from './outFileProblem';
 
 /** The package's file name: the app's name in lowercase letters, digits and dashes, then its version. */
 const packageName = (name: string, version: string) =>
@@ -35,7 +36,8 @@ directory. The same folder and Ed25519 keys give the same bytes.`,
       multiple: true,
       value: 'file',
       help: `A private key to sign with (repeatable: to rotate a key, sign one release with the old
-and the new key). Default: $SVC_STATE_DIR/keys/<the manifest's id>.pem.`,
+and the new key); - reads it from standard input (a CI secret, never written to disk).
+Default: $SVC_STATE_DIR/keys/<the manifest's id>.pem.`,
     },
     out: { type: 'string', value: 'file', help: `Write the package here instead.` },
     rotated: {
@@ -60,16 +62,21 @@ Example:
     const located = await locatePackage(given, (path) => relative(io.cwd, path) || '.', 'pack');
     if (!located.ok) return refuse([located.message]);
     const { dir } = located;
-    let keyFiles = (values.key ?? []).map((file) => resolve(io.cwd, file));
+    // `-` is standard input, as a CI step pipes its secret in.
+    let keyFiles = (values.key ?? []).map((file) => (file === '-' ? file : resolve(io.cwd, file)));
     if (keyFiles.length === 0) {
       const manifestFile = join(dir, 'manifest.json');
       const read = await readJsonFile(manifestFile, relative(io.cwd, manifestFile) || manifestFile);
       // Without a manifest there is no id to find the key by: that is the problem to report, not the key.
       if (!read.ok) return refuse([read.message]);
       const id = (read.value as { id?: unknown }).id;
-      const found = typeof id === 'string' && /^[0-9a-f]{16}$/.test(id) ? join(keysDir(), `${id}.pem`) : undefined;
+      // The key is found by the id: one that is no id is the manifest's problem to name, not a missing --key.
+      if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))
+        return refuse([
+          `$.id is ${id === undefined ? 'missing' : JSON.stringify(id)}: an app's id is 16 lowercase hex characters, derived from its key. Write the id svc keygen printed, or pass --key <file> (the key of the id).`,
+        ]);
+      const found = join(keysDir(), `${id}.pem`);
       if (
-        !found ||
         !(await access(found).then(
           () => true,
           () => false,
@@ -78,7 +85,7 @@ Example:
         return usageError(
           io,
           'pack',
-          `no --key given${found ? ` and no ${found}` : ''}; pass --key <file>, the private key of the manifest's id (svc keygen makes one)`,
+          `no --key given and no ${found}; pass --key <file>, the private key of the manifest's id (svc keygen makes one)`,
         );
       keyFiles = [found];
     }
@@ -86,7 +93,10 @@ Example:
     const keys: DeveloperKey[] = [];
     const problems: string[] = [];
     for (const file of keyFiles) {
-      const read = await readDeveloperKey(file, relative(io.cwd, file) || file);
+      const read = await readDeveloperKey(
+        file,
+        file === '-' ? 'the key on standard input' : relative(io.cwd, file) || file,
+      );
       if ('problem' in read) problems.push(read.problem);
       else {
         for (const warning of read.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
@@ -100,6 +110,8 @@ Example:
     if (!packed.ok) return refuse(packed.problems);
     for (const warning of packed.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
     const out = resolve(io.cwd, values.out ?? packageName(packed.manifest.name, packed.manifest.version));
+    const outProblem = await outFileProblem(out, keyFiles, relative(io.cwd, out) || out);
+    if (outProblem) return refuse([outProblem]);
     // Written beside, then renamed: a reader never sees half a package.
     const temporary = `${out}.${process.pid}.tmp`;
     await writeFile(temporary, packed.bytes);

@@ -7,6 +7,7 @@ import { EXIT, writeLine } from './CliIo';
 import { DEFAULT_DEV_PORT } from './devCommand';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
+import { localDiscoveryFolder } from '../dev/localDiscovery';
 
 /** How long `svc publish` waits for the store's answer: a loopback upload takes well under a second. */
 const PUBLISH_WAIT_MS = 30_000;
@@ -74,9 +75,16 @@ revoked ones included. An accepted version is what installed people run: the ope
       }
     }
     if (!store) {
+      // Something answers there, yet left no file here: a svc dev of another user, or of another SVC_STATE_DIR.
+      const answers = await fetch(origin, { signal: AbortSignal.timeout(2000) }).then(
+        () => true,
+        () => false,
+      );
       writeLine(
         io.stderr,
-        `svc publish: no svc dev runs at ${origin} on this machine; start one (svc dev <file.swbn>), or pass --to <the URL it printed>`,
+        answers
+          ? `svc publish: a server answers at ${origin}, but no svc dev there left its publish token in ${localDiscoveryFolder()}: run svc publish as the user, and with the SVC_STATE_DIR, that started svc dev, or upload the file in its messenger's Settings → Store`
+          : `svc publish: no svc dev runs at ${origin} on this machine; start one (svc dev <file.swbn>), or pass --to <the URL it printed>`,
       );
       return EXIT.usage;
     }

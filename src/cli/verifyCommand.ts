@@ -46,10 +46,10 @@ in the package. Prints the id, the version, the signers and the files.`,
       bytes = await readFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      writeLine(
-        io.stderr,
-        `svc verify: ${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the .swbn file \`svc pack\` wrote`,
-      );
+      const message = `${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the .swbn file \`svc pack\` wrote`;
+      // A JSON reader gets its answer on stdout too, as for a package that fails a check.
+      if (values.json) writeLine(io.stdout, JSON.stringify({ ok: false, code: 'unreadable', message }, null, 2));
+      writeLine(io.stderr, `svc verify: ${message}`);
       return EXIT.usage;
     }
     try {

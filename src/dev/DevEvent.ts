@@ -31,6 +31,12 @@ export type DevEvent =
       version: string;
       /** The ids of the keys that signed it. */
       signers: string[];
+      /** The key the app's id is bound to now. */
+      key_id: string;
+      /** The key it was bound to before, when this version rotated it. */
+      moved_from?: string;
+      /** What the publisher should know (a key the id moved away from signed it too). */
+      notice?: string;
     }
   | {
       type: 'mcp';
@@ -82,7 +88,13 @@ function eventLines(event: DevEvent, time: string): string | string[] {
     case 'blocked':
       return `${time}  blocked  ${event.blocked}: ${event.advice}`;
     case 'store':
-      return `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on`;
+      return [
+        `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on`,
+        ...(event.moved_from
+          ? [`${time}  store    the id moved from key ${event.moved_from} to ${event.key_id} (a rotation)`]
+          : []),
+        ...(event.notice ? [`${time}  warning  ${event.notice}`] : []),
+      ];
     case 'mcp':
       return `${time}  mcp      ${event.tool} by ${event.agent_id}: ${event.code ? `${event.code}: ${event.message}` : 'result'} (${event.duration_ms} ms)`;
   }

@@ -79,7 +79,9 @@ export interface DevNotice {
     | 'deliveries-resumed'
     | 'package-port-moved'
     | 'manifest-edited'
-    | 'manifest-invalid';
+    | 'manifest-invalid'
+    /** The package svc dev started with is not the latest build the store accepted (an older one, or another). */
+    | 'package-not-accepted';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }

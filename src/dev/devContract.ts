@@ -197,6 +197,11 @@ export interface DevStoreState {
   highest: string;
   /** Every accepted version, oldest first. */
   versions: DevStoreVersion[];
+  /**
+   * The keys the id moved away from (SPKI DER, base64), oldest first: a rotation never moves it back to one, and a
+   * release they sign with the bound key leaves the binding where it is.
+   */
+  retired_keys?: string[];
 }
 
 /** One version the local store accepted. @public */

@@ -52,6 +52,10 @@ function partsOf(version: string): bigint[] {
 export function describeVersionProblem(value: string): string {
   const trimmed = value.replace(/^v/i, '');
   if (trimmed !== value && isVersion(trimmed)) return `drop the leading "v": write "${trimmed}"`;
+  // A semver pre-release or build suffix holds dots of its own: counting parts would miss the point.
+  const suffixed = /^(\d+\.\d+\.\d+)([-+].*)$/.exec(value);
+  if (suffixed)
+    return `a version has no pre-release or build suffix ("${suffixed[2]}"): write three integers such as "${suffixed[1]}", and test a release before it with svc dev`;
   const parts = value.split('.');
   if (parts.length !== 3) {
     return `write exactly three dot-separated integers (major.minor.patch) such as "1.0.0"; "${value}" has ${parts.length} part${parts.length === 1 ? '' : 's'}`;

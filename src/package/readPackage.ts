@@ -12,6 +12,13 @@ export const MAX_PACKAGE_BYTES = 32 * 1024 * 1024;
 
 /** The first 10 bytes of every package: a CBOR array of 4, then the 8-byte magic 🖋📦 as a byte string. */
 const BLOCK_START = Uint8Array.from([0x84, 0x48, 0xf0, 0x9f, 0x96, 0x8b, 0xf0, 0x9f, 0x93, 0xa6]);
+/**
+ * Whether `head` (a file's first bytes, at least 10) starts as a package does: what may be overwritten by a new one.
+ * @internal
+ */
+export const startsAsPackage = (head: Uint8Array): boolean =>
+  equalBytes(head.subarray(0, BLOCK_START.length), BLOCK_START);
+
 /** The integrity block's version, a 4-byte string: `2b` and two zero bytes. */
 const BLOCK_VERSION = Uint8Array.from([0x44, 0x32, 0x62, 0x00, 0x00]);
 /** The web bundle's magic 🌐📦 and its version `b2`, as CBOR byte strings. */

@@ -28,9 +28,10 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 /** Runs `bin` (a path to the svc bin, or dist/cli.js) in `cwd` with its own key folder. */
 function runner(bin: string, home: string) {
-  return (args: string[], cwd: string) => {
+  return (args: string[], cwd: string, input?: string) => {
     const run = spawnSync(process.execPath, [bin, ...args], {
       cwd,
+      input,
       encoding: 'utf8',
       env: { ...process.env, SVC_STATE_DIR: home, NO_COLOR: '1' },
       timeout: 60_000,
@@ -252,6 +253,13 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
   it('svc verify: a file that is not there, or a PNG, is told apart', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-bad-'));
     expect(svc(['verify', 'nope.swbn'], dir)).toMatchObject({ code: 2 });
+    const json = svc(['verify', 'nope.swbn', '--json'], dir);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      code: 'unreadable',
+      message: 'nope.swbn does not exist; pass the .swbn file `svc pack` wrote',
+    });
     writeFileSync(join(dir, 'icon.swbn'), PNG);
     expect(svc(['verify', 'icon.swbn'], dir).stderr).toContain('invalid (bad-magic)');
   });
@@ -270,6 +278,58 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
     writeFileSync(join(dir, 'junk.pem'), 'hello');
     expect(svc(['pack', 'app', '--key', 'junk.pem'], dir).stderr).toContain('junk.pem is not a private key in PEM');
+    expect(swbnIn(dir)).toEqual([]);
+  });
+
+  it('svc pack --out never overwrites a key, the manifest or a folder; an older package there is replaced', () => {
+    const dir = fresh();
+    const key = readFileSync(join(dir, 'key.pem'));
+    const manifest = readFileSync(join(dir, 'app/manifest.json'));
+    const swapped = svc(['pack', 'app', '--key', 'key.pem', '--out', 'key.pem'], dir);
+    expect(swapped.code).toBe(1);
+    expect(swapped.stderr).toContain('--out key.pem is a key it signs with: the package would replace the key.');
+    const onManifest = svc(['pack', 'app', '--key', 'key.pem', '--out', 'app/manifest.json'], dir);
+    expect(onManifest.code).toBe(1);
+    expect(onManifest.stderr).toContain(
+      '--out app/manifest.json exists and is not a package, so it would be overwritten: choose another --out, or remove the file first.',
+    );
+    expect(svc(['pack', 'app', '--key', 'key.pem', '--out', 'app'], dir).stderr).toContain(
+      '--out app is a folder: name the package',
+    );
+    expect(readFileSync(join(dir, 'key.pem')).equals(key)).toBe(true);
+    expect(readFileSync(join(dir, 'app/manifest.json')).equals(manifest)).toBe(true);
+    expect(swbnIn(dir)).toEqual([]);
+    // A pipe in the folder is named as left out (and packing does not wait on it).
+    execFileSync('mkfifo', [join(dir, 'app/pipe')]);
+    const packed = svc(['pack', 'app', '--key', 'key.pem', '--out', 'app.swbn'], dir);
+    expect(packed.code).toBe(0);
+    expect(packed.stderr).toContain('svc pack: left out .vscode, pipe (not a file)');
+    setVersion(join(dir, 'app'), '0.2.0');
+    expect(svc(['pack', 'app', '--key', 'key.pem', '--out', 'app.swbn'], dir).code).toBe(0);
+    expect(svc(['verify', 'app.swbn'], dir).stdout).toContain('0.2.0');
+  });
+
+  it('svc pack --key - reads the key from standard input, as a CI step pipes its secret', () => {
+    const dir = fresh();
+    const key = readFileSync(join(dir, 'key.pem'), 'utf8');
+    const piped = svc(['pack', 'app', '--key', '-', '--out', 'ci.swbn'], dir, key);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(svc(['verify', 'ci.swbn'], dir).code).toBe(0);
+    const junk = svc(['pack', 'app', '--key', '-', '--out', 'junk.swbn'], dir, 'hello');
+    expect(junk.code).toBe(1);
+    expect(junk.stderr).toContain('the key on standard input is not a private key in PEM');
+  });
+
+  it('svc pack without --key names a manifest id that is no id, not a missing key', () => {
+    const dir = fresh();
+    const file = join(dir, 'app/manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...manifest, id: manifest.id.toUpperCase() }));
+    const run = svc(['pack', 'app'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `$.id is "${manifest.id.toUpperCase()}": an app's id is 16 lowercase hex characters, derived from its key.`,
+    );
     expect(swbnIn(dir)).toEqual([]);
   });
 
@@ -292,6 +352,10 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(app, 'leak.pem'), readFileSync(join(dir, 'key.pem')));
     expect(pack().stderr).toContain('leak.pem is a private key; keep keys out of the app folder');
     rmSync(join(app, 'leak.pem'));
+    // The same key in DER, as `openssl pkey -outform DER` and KMS exports write it.
+    execFileSync('openssl', ['pkey', '-in', 'key.pem', '-outform', 'DER', '-out', 'app/leak.der'], { cwd: dir });
+    expect(pack().stderr).toContain('leak.der is a private key; keep keys out of the app folder');
+    rmSync(join(app, 'leak.der'));
     writeFileSync(join(app, 'big.bin'), Buffer.alloc(33 * 1024 * 1024));
     const big = pack();
     expect(big.code).toBe(1);

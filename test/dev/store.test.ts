@@ -129,7 +129,7 @@ describe('the local store', () => {
     // The terminal of svc dev says which version it serves from now on (the one it started with is in its start
     // line); a refused upload is said to the one who sent it.
     const told = events.filter((e) => e.type === 'store');
-    expect(told).toEqual([{ type: 'store', version: '1.10.0', signers: [key.id] }]);
+    expect(told).toEqual([{ type: 'store', version: '1.10.0', signers: [key.id], key_id: key.id }]);
     expect(formatDevEvent(told[0]!)).toMatch(
       new RegExp(
         `^\\d\\d:\\d\\d:\\d\\d  store    accepted version 1\\.10\\.0, signed by ${key.id}: installed and served from now on$`,
@@ -154,9 +154,13 @@ describe('the local store', () => {
     const old = newKey();
     const next = newKey();
     const platform = await start(await pack(old.id, '1.0.0', [old]));
+    // The id is derived from no signer, and no signer is the bound key: the store's refusal, not a broken package.
     const stranger = await publish(platform, await pack(old.id, '1.0.1', [next]));
-    expect(stranger.status).toBe(422); // the id is derived from neither signer and none is trusted: verification fails
-    expect(stranger.body.code).toBe('untrusted-key');
+    expect(stranger.status).toBe(403);
+    expect(stranger.body).toMatchObject({ code: 'untrusted-key', bound_key_id: old.id });
+    expect(stranger.body.detail).toBe(
+      `The id ${old.id} is bound to the key ${old.id}, and no key that signed the package is it. Sign with the bound key; to move to a new key, sign one release with both (svc pack --key old.pem --key new.pem).`,
+    );
 
     const rotation = await publish(platform, await pack(old.id, '1.1.0', [old, next]));
     expect(rotation.status).toBe(201);
@@ -168,6 +172,31 @@ describe('the local store', () => {
     expect(oldAlone.body.detail).toContain(`bound to the key ${next.id}`);
     const newAlone = await publish(platform, await pack(old.id, '1.2.0', [next]));
     expect(newAlone.status).toBe(201);
+  });
+
+  it('never moves the id back: a later release signed by the old and the new key again keeps the new one bound', async () => {
+    const old = newKey();
+    const next = newKey();
+    const events: DevEvent[] = [];
+    const platform = await start(await pack(old.id, '1.0.0', [old]), undefined, (e) => events.push(e));
+    expect((await publish(platform, await pack(old.id, '1.1.0', [old, next]))).status).toBe(201);
+    // A CI job that still passes both --key flags: accepted as the bound key's release, and said so.
+    const again = await publish(platform, await pack(old.id, '1.2.0', [old, next]));
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ key_id: next.id, signers: [old.id, next.id] });
+    expect(again.body.warning).toBe(
+      `${old.id} also signed it, a key this id moved away from: the id stays bound to ${next.id}. Sign with ${next.id} alone (svc pack --key <its file> --rotated).`,
+    );
+    expect(platform.state.store).toMatchObject({ key_id: next.id, retired_keys: [expect.any(String)] });
+    expect((await publish(platform, await pack(old.id, '1.3.0', [old]))).status).toBe(403);
+    expect((await publish(platform, await pack(old.id, '1.3.0', [next]))).status).toBe(201);
+    // The terminal says when the id moved, and warns of the old key's signature.
+    const lines = events.filter((e) => e.type === 'store').map((e) => formatDevEvent(e));
+    expect(lines[0]).toMatch(
+      new RegExp(`\\n\\d\\d:\\d\\d:\\d\\d  store    the id moved from key ${old.id} to ${next.id} \\(a rotation\\)$`),
+    );
+    expect(lines[1]).toMatch(new RegExp(`\\n\\d\\d:\\d\\d:\\d\\d  warning  ${old.id} also signed it`));
+    expect(lines[2]).not.toContain('\n');
   });
 
   it('takes a package streamed without its length (a CI step piping the file), and answers 413 to one too big', async () => {
@@ -213,6 +242,16 @@ describe('the local store', () => {
       body: new Uint8Array(bytes),
     });
     expect(page.status).toBe(403);
+    // A script that sends no token (curl --data-binary) is told which one to send, not about Origin.
+    const script = await fetch(`${platform.origin}/__svc/store/packages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(bytes),
+    });
+    expect(script.status).toBe(403);
+    expect((await script.json()).detail).toBe(
+      "Send the publish token: svc publish does (it reads it from the file svc dev wrote for this user), or upload the file in the messenger's Settings → Store.",
+    );
     expect(JSON.stringify(platform.state.store)).toBe(before);
   });
 
@@ -265,5 +304,36 @@ describe('the local store', () => {
     const stale = await publish(again, await pack(key.id, '1.4.0', [next]));
     expect(stale.status).toBe(409);
     expect(stale.body.detail).toContain('not higher than 1.5.0');
+  });
+
+  it('runs an older or another build of an accepted version at a restart, and says so', async () => {
+    const key = newKey();
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-state-')), 'state.json');
+    const first = await pack(key.id, '1.0.0', [key]);
+    const platform = await start(first, statePath);
+    expect((await publish(platform, await pack(key.id, '1.1.0', [key]))).status).toBe(201);
+    await platform.close();
+    running.length = 0;
+    const startWith = async (bytes: Uint8Array) => {
+      const notices: string[] = [];
+      const file = await writePackage(bytes);
+      const again = await startDevPlatform({
+        package: file,
+        port: 0,
+        mcp: false,
+        statePath,
+        onNotice: ({ kind, message }) => void notices.push(`${kind}: ${message.replace(file, 'app.swbn')}`),
+      });
+      await again.close();
+      return notices;
+    };
+    expect(await startWith(first)).toEqual([
+      'package-not-accepted: app.swbn is version 1.0.0, older than 1.1.0, the highest the store accepted: svc dev runs 1.0.0; the next version to publish must still be above 1.1.0.',
+    ]);
+    // Another build under an accepted version: the page differs, so do the bytes.
+    const rebuilt = await pack(key.id, '1.1.0', [key], (m) => (m.name = 'Rebuilt'));
+    expect(await startWith(rebuilt)).toEqual([
+      'package-not-accepted: app.swbn is version 1.1.0, but the store accepted another build of it: svc dev runs it all the same; to publish it, raise its version above 1.1.0.',
+    ]);
   });
 });

@@ -105,6 +105,13 @@ describe('verifyPackage against wbn-sign and wbn', () => {
     expect(readCbor(new Uint8Array(twoKeys), 0).value).toBeInstanceOf(Map);
   });
 
+  it('reads an item 16 arrays deep and refuses one 17 deep, as PACKAGE.md says', () => {
+    // [[[…[0]…]]]: n arrays of one around a 0, which sits at depth n.
+    const nested = (n: number) => new Uint8Array([...Array(n).fill(0x81), 0x00]);
+    expect(() => readCbor(nested(16), 0)).not.toThrow();
+    expect(() => readCbor(nested(17), 0)).toThrow('CBOR nested deeper than 16 levels');
+  });
+
   it('says what trustedKeys takes when it is given something else, before reading the package', async () => {
     const bytes = read('valid.swbn');
     const pem = readFileSync(join(VECTORS_DIR, vectors.find((v) => v.trust)!.trust![0]!), 'utf8');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -377,20 +377,37 @@ const pageCsp = (appOrigin: string, origin: string, scriptHash?: string) =>
   ].join('; ');
 
 /**
- * The package svc dev starts with is uploaded to the store (the first one binds the id to its key); one the store
- * already holds is run again as it is, if it is signed by the key the id is bound to. Returns why not, if not.
+ * The package svc dev starts with is uploaded to the store (the first one binds the id to its key); one at or below
+ * the highest version the store accepted is run again as it is, if it is signed by the key the id is bound to, and
+ * the developer is told when that is not the latest accepted build. Returns why not, if not.
  */
 async function startPackaged(
   packaged: NonNullable<Awaited<ReturnType<typeof openApp>>['packaged']>,
   state: DevState,
   store: ReturnType<typeof createStore>,
+  notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
 ): Promise<string | undefined> {
-  const bound = state.store?.key;
-  const known = state.store && compareVersions(packaged.manifest.version, state.store.highest) <= 0;
-  if (known)
-    return packaged.signers.some((s) => Buffer.from(s.publicKey).toString('base64') === bound)
-      ? undefined
-      : `the id ${packaged.manifest.id} is bound to the key ${state.store?.key_id} in this state, and ${packaged.file} is not signed by it; sign it with that key, or start afresh with --reset`;
+  const record = state.store;
+  if (record && compareVersions(packaged.manifest.version, record.highest) <= 0) {
+    if (!packaged.signers.some((s) => Buffer.from(s.publicKey).toString('base64') === record.key))
+      return `the id ${packaged.manifest.id} is bound to the key ${record.key_id} in this state, and ${packaged.file} is not signed by it; sign it with that key, or start afresh with --reset`;
+    const { version } = packaged.manifest;
+    const sha256 = createHash('sha256').update(packaged.bytes).digest('hex');
+    const accepted = record.versions.find((v) => v.version === version);
+    // Run all the same (an older build is what one starts to compare), but never silently: the store's rules still
+    // count the highest version, and a version is never reused.
+    if (accepted?.sha256 !== sha256)
+      await notice(
+        'package-not-accepted',
+        `${packaged.file} is version ${version}, but the store accepted ${accepted ? 'another build of it' : `no ${version}`}: svc dev runs it all the same; to publish it, raise its version above ${record.highest}.`,
+      );
+    else if (version !== record.highest)
+      await notice(
+        'package-not-accepted',
+        `${packaged.file} is version ${version}, older than ${record.highest}, the highest the store accepted: svc dev runs ${version}; the next version to publish must still be above ${record.highest}.`,
+      );
+    return undefined;
+  }
   const answer = await store.upload(packaged.bytes);
   return answer.ok ? undefined : `the store refused ${packaged.file}: ${answer.body.detail}`;
 }
@@ -413,12 +430,12 @@ function openStore(
   let running = false;
   const store = createStore({
     ...options,
-    accepted: (accepted) => {
+    accepted: (accepted, binding) => {
       parts.served.current = { manifest: accepted.manifest, files: accepted.files };
       if (parts.app) parts.app.manifest = accepted.manifest;
       parts.mcp?.setManifest(accepted.manifest);
       if (!running) return undefined;
-      parts.tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id) });
+      parts.tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id), ...binding });
       return Promise.resolve(parts.versionServed?.(accepted.version));
     },
   });
@@ -621,7 +638,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       close,
     });
     platformApps.set(handle, platformApp);
-    const refused = packaged ? await startPackaged(packaged, state, store) : undefined;
+    const refused = packaged ? await startPackaged(packaged, state, store, notice) : undefined;
     storeRuns();
     if (refused) throw new DevAppError(refused);
     return Object.assign(handle, {

@@ -82,6 +82,7 @@ const DevStateSchema = z.looseObject({
       key_id: str,
       highest: str,
       versions: z.array(z.looseObject({ version: str, sha256: str, signers: z.array(str), accepted_at: str })),
+      retired_keys: z.array(str).optional(),
     })
     .optional(),
 });

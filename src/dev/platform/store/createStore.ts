@@ -36,6 +36,16 @@ export type StoreAnswer =
       body: { type: string; title: string; status: number; detail: string; instance: string } & Record<string, unknown>;
     };
 
+/** Where an accepted package left the id's key. */
+export interface StoreBinding {
+  /** The id of the key the app's id is bound to now. */
+  key_id: string;
+  /** The key it was bound to before, when this package rotated it. */
+  moved_from?: string;
+  /** What the publisher should know: the package was also signed by a key the id moved away from. */
+  notice?: string;
+}
+
 /** Options of {@link createStore}. */
 export interface StoreOptions {
   /** The platform's state (tracked): the store keeps its record in `state.store`. */
@@ -52,10 +62,14 @@ export interface StoreOptions {
    * Told of each accepted package, after the state is saved: the platform serves it from now on. A sentence it
    * resolves to is the answer's `warning`.
    */
-  accepted(pkg: VerifiedPackage): Promise<string | undefined> | undefined;
+  accepted(pkg: VerifiedPackage, binding: StoreBinding): Promise<string | undefined> | undefined;
   /** The largest package accepted; default {@link MAX_PACKAGE_BYTES}. */
   maxBytes?: number;
 }
+
+/** What to do when the package is not signed by the key the id is bound to. */
+const SIGN_WITH_BOUND =
+  'Sign with the bound key; to move to a new key, sign one release with both (svc pack --key old.pem --key new.pem).';
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
@@ -89,6 +103,14 @@ async function acceptPackage(
     pkg = await verifyPackage(bytes, { maxBytes, trustedKeys: bound ? [bound] : [] });
   } catch (error) {
     if (!isPackageError(error)) throw error;
+    // Signed by a key that is not the bound one (nor the one the id derives from): the store's rule, as for a package
+    // of the bound key's id signed by another.
+    if (error.code === 'untrusted-key' && record)
+      return problem(
+        'key-not-bound',
+        `The id ${state.mini_app_id} is bound to the key ${record.key_id}, and no key that signed the package is it. ${SIGN_WITH_BOUND}`,
+        { code: error.code, bound_key_id: record.key_id },
+      );
     if (error.code === 'too-large') return problem('payload-too-large', error.message, { code: error.code });
     return problem('invalid-package', `The package failed the check ${error.code}: ${error.message}`, {
       code: error.code,
@@ -101,12 +123,13 @@ async function acceptPackage(
     );
   const signer = (key: Uint8Array) => pkg.signers.find((s) => base64(s.publicKey) === base64(key));
   let key = pkg.signers.find((s) => s.id === pkg.id);
+  let notice: string | undefined;
   if (record && bound) {
     const boundSigner = signer(bound);
     if (!boundSigner)
       return problem(
         'key-not-bound',
-        `The id ${pkg.id} is bound to the key ${record.key_id}, and the package is signed by ${pkg.signers.map((s) => s.id).join(', ')}. Sign with the bound key; to move to a new key, sign one release with both (svc pack --key old.pem --key new.pem).`,
+        `The id ${pkg.id} is bound to the key ${record.key_id}, and the package is signed by ${pkg.signers.map((s) => s.id).join(', ')}. ${SIGN_WITH_BOUND}`,
         { bound_key_id: record.key_id },
       );
     const others = pkg.signers.filter((s) => s !== boundSigner);
@@ -115,7 +138,14 @@ async function acceptPackage(
         'key-not-bound',
         `A rotation moves the id to one new key, and the package is signed by ${others.length} keys besides the bound one (${others.map((s) => s.id).join(', ')}). Sign with the bound key and the one new key.`,
       );
-    key = others[0] ?? boundSigner;
+    const [other] = others;
+    // A rotation never leads back: a release signed again with a key the id moved away from (a CI job that still
+    // passes both --key flags) is the bound key's release, and the id stays where it is. Moving back would make the
+    // old key, perhaps the leaked one, the only key accepted.
+    if (other && record.retired_keys?.includes(base64(other.publicKey))) {
+      key = boundSigner;
+      notice = `${other.id} also signed it, a key this id moved away from: the id stays bound to ${record.key_id}. Sign with ${record.key_id} alone (svc pack --key <its file> --rotated).`;
+    } else key = other ?? boundSigner;
   }
   if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
   if (record && compareVersions(pkg.version, record.highest) <= 0)
@@ -133,30 +163,36 @@ async function acceptPackage(
     accepted_at: new Date().toISOString(),
     ...(distribution?.channel === 'tenant-private' ? { tenants: [...distribution.tenants] } : {}),
   };
+  const moved = record && record.key !== base64(key.publicKey);
   state.store = {
     key: base64(key.publicKey),
     key_id: key.id,
     highest: pkg.version,
     versions: [...(record?.versions ?? []), version],
+    ...(moved || record?.retired_keys
+      ? { retired_keys: [...(record.retired_keys ?? []), ...(moved ? [record.key] : [])] }
+      : {}),
   };
   state.version = pkg.version;
   state.version_revoked = false;
   for (const installation of state.installations) installation.version = pkg.version;
   // A save that fails leaves the version accepted all the same (the state says so): it is served, and the failure
   // answered.
-  let warning: string | undefined;
+  let served: string | undefined;
   try {
     await options.changed();
   } finally {
-    warning = await options.accepted(pkg);
+    served = await options.accepted(pkg, { key_id: key.id, ...(moved ? { moved_from: record.key_id } : {}), notice });
   }
+  const warning = [notice, served].filter(Boolean).join(' ');
   return { ok: true, status: 201, body: { id: pkg.id, key_id: key.id, ...version, ...(warning ? { warning } : {}) } };
 }
 
 /**
  * The local store of `svc dev`, holding the platform's version rules: it verifies each package as a host does; binds
  * the id to its key on the first upload and afterwards accepts only packages signed by the bound key (one signed by
- * the bound key and one other moves the binding to the other: a rotation); compares versions as three integers with
+ * the bound key and one other moves the binding to the other: a rotation, never back to a key it moved away from);
+ * compares versions as three integers with
  * the highest it ever accepted, revoked ones included; and takes uploads one at a time, so two at once cannot both
  * pass. An accepted version becomes the installed version, and is served at once.
  */
@@ -171,6 +207,9 @@ export function createStore(options: StoreOptions) {
   /** Whether the request may publish: `svc publish`'s bearer token, or the messenger page's control request. */
   const refusal = (headers: Record<string, string>): string | undefined => {
     const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
+    // Neither a page nor svc publish: a script that sent no token learns which one to send.
+    if (bearer === undefined && headers.origin === undefined)
+      return "Send the publish token: svc publish does (it reads it from the file svc dev wrote for this user), or upload the file in the messenger's Settings → Store.";
     if (bearer === undefined)
       return checkControlRequest(headers, { token: options.controlToken, origin: options.origin });
     const expectedHost = new URL(options.origin).host;

@@ -1,0 +1,30 @@
+import { open } from 'node:fs/promises';
+import { startsAsPackage } from '../package/readPackage';
+
+/**
+ * Why `svc pack` must not write its package to `out`, or undefined when it may: `out` is one of the keys it signs
+ * with, a folder, or an existing file that is not a package (a key, the app's manifest.json). An older package there
+ * is replaced, as a build replaces its output; anything else was a slip (`--key` and `--out` swapped, a file name
+ * completed wrong), and the key it would destroy is the app's only proof of its updates.
+ * @internal
+ */
+export async function outFileProblem(out: string, keyFiles: string[], shown: string): Promise<string | undefined> {
+  if (keyFiles.includes(out))
+    return `--out ${shown} is a key it signs with: the package would replace the key. Choose another --out.`;
+  let file: Awaited<ReturnType<typeof open>>;
+  try {
+    file = await open(out, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return `--out ${shown} cannot be read (${(error as NodeJS.ErrnoException).code}): choose another --out.`;
+  }
+  try {
+    if ((await file.stat()).isDirectory()) return `--out ${shown} is a folder: name the package's file.`;
+    const head = new Uint8Array(10);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    if (bytesRead === head.length && startsAsPackage(head)) return undefined;
+    return `--out ${shown} exists and is not a package, so it would be overwritten: choose another --out, or remove the file first.`;
+  } finally {
+    await file.close();
+  }
+}
