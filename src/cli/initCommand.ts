@@ -81,28 +81,37 @@ and build (the one template is vite).`,
     await mkdir(dir, { recursive: true });
     await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
     writeLine(io.stdout, `${exists ? 'replaced' : 'wrote'} ${label}`);
-    const editor = await writeEditorSettings(dir);
-    const settingsLabel = relative(io.cwd, join(dir, '.vscode', 'settings.json'));
-    if (typeof editor === 'object')
-      writeLine(
-        io.stdout,
-        `left ${settingsLabel} alone: ${editor.skipped}; add the mapping from the README ("Editor setup") by hand`,
-      );
-    else if (editor !== 'present')
-      writeLine(
-        io.stdout,
-        `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes manifest.json)`,
-      );
+    await mapManifestSchema(dir, 'manifest.json', io);
     writeLine(io.stdout, 'Next:');
     writeLine(io.stdout, '  - fill in "name", "description", "vendor" and the icons, then run `svc validate`');
     writeLine(
       io.stdout,
-      '  - install svc-sdk in this project so editors find the schema (other editors: see the README, "Editor setup")',
+      `  - install svc-sdk in this project so editors find the schema (other editors: ${EDITOR_SETUP})`,
     );
     writeLine(io.stdout, '  - `svc pack` signs the app folder into a package (docs/ship.md)');
     return EXIT.ok;
   },
 });
+
+// Where the editor mapping is documented: the README has no such section, and in an installed package the docs are
+// under node_modules/svc-sdk/docs.
+const EDITOR_SETUP = 'see "Editor setup" in svc-sdk\'s docs/manifest.md';
+
+/**
+ * Maps the app's manifest to the JSON Schema in `<dir>/.vscode/settings.json` and says what it did, for both the plain
+ * manifest and the starter project, so VS Code completes and checks the manifest either way.
+ */
+async function mapManifestSchema(dir: string, manifestFile: string, io: CliIo): Promise<void> {
+  const editor = await writeEditorSettings(dir, manifestFile);
+  const settingsLabel = relative(io.cwd, join(dir, '.vscode', 'settings.json'));
+  if (typeof editor === 'object')
+    writeLine(io.stdout, `left ${settingsLabel} alone: ${editor.skipped}; add the mapping by hand (${EDITOR_SETUP})`);
+  else if (editor !== 'present')
+    writeLine(
+      io.stdout,
+      `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes ${manifestFile})`,
+    );
+}
 
 /**
  * The id of the app's key, telling which key it is: `--key` (a private key), else the key of the id already in an
@@ -148,7 +157,8 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
 /**
  * `svc init <dir> --template vite`: a project that runs: a Vite + TypeScript page, its manifest and icons, a
  * backend on svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk-dev, and the scripts
- * dev, test and build. Refuses a folder that is not empty (exit 1) unless --force.
+ * dev, test and build; `public/manifest.json` is mapped to the schema in `.vscode/settings.json`. Refuses a folder
+ * that is not empty (exit 1) unless --force.
  */
 async function writeTemplate(
   dir: string,
@@ -178,6 +188,9 @@ async function writeTemplate(
     await writeFile(join(dir, path), content);
   }
   writeLine(io.stdout, `wrote ${Object.keys(files).length} files in ${label}`);
+  // The starter's manifest is in public/ (Vite copies it into dist/): map that file, not a manifest.json anywhere,
+  // which would also claim dist/manifest.json and any other JSON file of that name in the project.
+  await mapManifestSchema(dir, 'public/manifest.json', io);
   writeLine(io.stdout, 'Next:');
   if (label !== '.') writeLine(io.stdout, `  cd ${label}`);
   writeLine(io.stdout, '  npm install');

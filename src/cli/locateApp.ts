@@ -69,13 +69,25 @@ export function globFromProject(glob: string, namedDir: string, projectDir: stri
  * The folder of an app's package (what `svc dev` serves and `svc pack` signs) from what a person typed: a folder
  * with a `manifest.json`, or that file itself. A project whose manifest is in its `public/` folder (`svc init
  * --template vite`) is not a package until it is built: the answer then says to build it, or to pass `public` with
- * the dev server's page, instead of suggesting `svc init`, which would make a second manifest.
+ * the dev server's page, instead of suggesting `svc init`, which would make a second manifest. A folder that does not
+ * exist is answered the same way: build the app, or name the folder that holds its manifest.
  */
 export async function locatePackage(
   given: string,
   show: (path: string) => string,
   command: 'dev' | 'pack',
 ): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
+  // A folder that is not there is most often the build's output before the first build (`svc pack dist` right after
+  // `svc init --template vite`): building is the fix, not `svc init`, which reading its manifest would suggest.
+  const exists = await stat(given).then(
+    () => true,
+    () => false,
+  );
+  if (!exists && !given.endsWith('.json'))
+    return {
+      ok: false,
+      message: `${show(given)} does not exist: build the app first (npm run build), or pass the folder that holds manifest.json`,
+    };
   const app = await locateApp(given, show);
   if (!app.ok) return app;
   const dir = dirname(app.manifestFile);

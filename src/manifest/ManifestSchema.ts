@@ -105,7 +105,7 @@ export const ManifestSchema = z
       $schema: {
         code: 'schema_key',
         message:
-          'is not a manifest field: a manifest allows no properties beyond those listed, so the store refuses it. Remove it, and map manifest.json to the schema in your editor instead (`svc init` writes .vscode/settings.json; see the README, "Editor setup")',
+          'is not a manifest field: a manifest allows no properties beyond those listed, so the store refuses it. Remove it, and map manifest.json to the schema in your editor instead (`svc init` writes .vscode/settings.json; see "Editor setup" in svc-sdk\'s docs/manifest.md)',
       },
     },
   });

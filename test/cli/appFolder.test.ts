@@ -2,12 +2,12 @@
 // in its place, or, at the root of a project laid out as `svc init --template vite` makes it, public/manifest.json.
 // Each through the built bin, in the project's folder, as a person types them.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validManifest } from '../manifest/fixtures';
 import { CLI, FIRST_LINE, spawnCli } from '../helpers/spawnProgram';
-import { tempProject } from './runInProcess';
+import { runSvc, tempProject } from './runInProcess';
 
 const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(CLI) && existsSync(join(root, 'packages/svc-sdk-dev/dist/run-cli.js'));
@@ -98,6 +98,29 @@ describe.runIf(built)('the app folder, found as svc check finds it', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toBe(
       "svc dev: app/index.html is a file: pass the package's folder, the one that holds its manifest.json\n",
+    );
+  });
+});
+
+// In process, on the source: the refusal comes before anything starts, and the built bin would hand pack and dev to
+// whichever svc-sdk-dev node_modules resolves, which need not be this checkout's.
+describe('a build folder that is not there', () => {
+  it('svc pack dist and svc dev dist before the first build say to build, and svc init only for a folder without a manifest', async () => {
+    const dir = viteProject();
+    const pack = await runSvc(['pack', 'dist'], dir);
+    expect(pack.code).toBe(1);
+    expect(pack.stderr).toBe(
+      'svc pack: dist does not exist: build the app first (npm run build), or pass the folder that holds manifest.json\nsvc pack: nothing written.\n',
+    );
+    const dev = await runSvc(['dev', 'dist', '--port', '0'], dir);
+    expect(dev.code).toBe(1);
+    expect(dev.stderr).toBe(
+      'svc dev: dist does not exist: build the app first (npm run build), or pass the folder that holds manifest.json\n',
+    );
+    // A folder that is there but holds no manifest is not a missing build: svc init makes the manifest.
+    mkdirSync(join(dir, 'dist'));
+    expect((await runSvc(['pack', 'dist'], dir)).stderr).toBe(
+      'svc pack: no manifest.json in dist or dist/public; create one with `svc init`, or pass the folder that holds it\nsvc pack: nothing written.\n',
     );
   });
 });

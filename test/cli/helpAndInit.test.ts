@@ -55,6 +55,8 @@ describe('svc init', () => {
     const run = await runSvc(['init'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^made this app's key: .*\nwrote manifest.json\nwrote .vscode\/settings.json/);
+    // The editor set-up is in docs/manifest.md (the README has no such section).
+    expect(run.stdout).toContain(`(other editors: see "Editor setup" in svc-sdk's docs/manifest.md)\n`);
     const written = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     expect(written.$schema).toBeUndefined();
     expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))).toEqual({
@@ -80,7 +82,9 @@ describe('svc init', () => {
     const dir = tempProject({ '.vscode/settings.json': '{\n  // mine\n  "editor.tabSize": 4\n}\n' });
     const run = await runSvc(['init'], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/left .vscode\/settings.json alone: .*comments.*add the mapping from the README/);
+    expect(run.stdout).toMatch(
+      /left .vscode\/settings.json alone: .*comments.*; add the mapping by hand \(see "Editor setup" in svc-sdk's docs\/manifest.md\)\n/,
+    );
     expect(readFileSync(join(dir, '.vscode/settings.json'), 'utf8')).toContain('// mine');
   });
   test('without --key makes the app a key (mode 600, outside the project) and writes the id openssl derives from it', async () => {

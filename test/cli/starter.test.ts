@@ -61,6 +61,15 @@ describe('svc init --template vite', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'test']);
     expect((await runSvc(['validate', 'public/manifest.json'], dir)).code).toBe(0);
+    // VS Code completes and checks the manifest where the starter keeps it, as a plain `svc init` does.
+    expect(first.stdout).toContain(
+      `wrote ${join('my-app', '.vscode', 'settings.json')} (VS Code validates and completes public/manifest.json)`,
+    );
+    expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))).toEqual({
+      'json.schemas': [
+        { fileMatch: ['/public/manifest.json'], url: './node_modules/svc-sdk/schema/manifest.schema.json' },
+      ],
+    });
     const again = await runSvc(['init', 'my-app', '--template', 'vite'], parent);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('my-app is not empty');

@@ -449,6 +449,46 @@ describe('actions.cancel', () => {
   });
 });
 
+describe('an action that fails in the app', () => {
+  it("answers ERR_ACTION_FAILED with the app's message, then where to look and what to do", async () => {
+    const token = 'k'.repeat(43);
+    const relay = createInvocationRelay({
+      page: () => undefined,
+      pageOrigin: 'http://127.0.0.1:1',
+      personTimeout: 1000,
+      keepalive: 1000,
+      secrets: () => [],
+    });
+    // As the page answers a handler that threw: the code and the client's sentence, nothing an agent can act on.
+    relay.run = async () => ({
+      ok: false,
+      code: 'ERR_ACTION_FAILED',
+      message: 'action create_poll failed: Failed to fetch',
+      retriable: false,
+    });
+    const endpoint = createMcpEndpoint({ manifest: exchangeManifest() as never, relay, token, version: '1.0.0' });
+    const server = createServer((req, res) => void endpoint.handle(req, res));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const client = new Client({ name: 'failure-test', version: '0' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
+      const result = await client.callTool({ name: 'list_polls', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect((result.content as Array<{ text: string }>)[0]!.text).toBe(
+        "ERR_ACTION_FAILED: action create_poll failed: Failed to fetch. The app's handler failed: the messenger page's console shows why. Change the arguments if they caused it, or fix the handler, then call again.",
+      );
+      expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_FAILED', retriable: false });
+    } finally {
+      await client.close().catch(() => {});
+      await endpoint.close();
+      server.close();
+    }
+  });
+});
+
 describe('2025-era sessions', () => {
   it('are capped (the least recently used goes) and closed once idle; the client is told to initialize again', async () => {
     const token = 'k'.repeat(43);

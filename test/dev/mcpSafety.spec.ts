@@ -250,7 +250,7 @@ test('a result the app cannot pass back is a clear, non-retriable error, printed
   const client = await connectMcp(platform);
   const result = await client.callTool({ name: 'unsendable', arguments: {} });
   expect(resultText(result)).toBe(
-    'ERR_ACTION_FAILED: action unsendable returned a result that cannot be passed back (a function, an AbortSignal, a DOM node or a class instance in it): return plain data, as its output_schema describes.',
+    "ERR_ACTION_FAILED: action unsendable returned a result that cannot be passed back (a function, an AbortSignal, a DOM node or a class instance in it): return plain data, as its output_schema describes. The app's handler failed: the messenger page's console shows why. Change the arguments if they caused it, or fix the handler, then call again.",
   );
   expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_FAILED', retriable: false });
   const told = events.find((e) => e.type === 'mcp' && e.tool === 'unsendable');

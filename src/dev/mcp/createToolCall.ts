@@ -43,11 +43,19 @@ const ADVICE: Record<string, string> = {
   ERR_ACTION_INVALID_INPUT: "Fix the arguments to fit the tool's inputSchema and call again.",
   ERR_ACTION_NOT_DECLARED: 'Call tools/list for the tools the app has now.',
   ERR_CANCELLED: 'Nothing more happens for this call.',
+  // The app's own failure (its handler threw, or its output did not fit): the agent cannot see the page, so say where
+  // the cause shows and that calling again as it is fails the same way.
+  ERR_ACTION_FAILED:
+    "The app's handler failed: the messenger page's console shows why. Change the arguments if they caused it, or fix the handler, then call again.",
 };
 
 /** An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token. */
 function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
-  const text = `${code}: ${redactText(message)}${ADVICE[code] ? ` ${ADVICE[code]}` : ''}`;
+  const said = redactText(message);
+  const advice = ADVICE[code];
+  // The app's own sentence may end without a stop ('action create_poll failed: Failed to fetch'): one before the
+  // advice keeps the two sentences apart.
+  const text = `${code}: ${said}${advice ? `${/[.!?]$/.test(said) ? '' : '.'} ${advice}` : ''}`;
   return { isError: true, content: [{ type: 'text', text }], _meta: { [SVC_ERROR_META]: { code, retriable } } };
 }
 
