@@ -73,7 +73,7 @@ Example:
       // The key is found by the id: one that is no id is the manifest's problem to name, not a missing --key.
       if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))
         return refuse([
-          `$.id is ${id === undefined ? 'missing' : JSON.stringify(id)}: an app's id is 16 lowercase hex characters, derived from its key. Write the id svc keygen printed, or pass --key <file> (the key of the id).`,
+          `$.id is ${id === undefined ? 'missing' : JSON.stringify(id)}: an app's id is 16 lowercase hex characters, derived from its key. Pass --key <file> (the key of the id), or write the id that svc keygen printed.`,
         ]);
       const found = join(keysDir(), `${id}.pem`);
       if (
