@@ -62,7 +62,8 @@ export const ERROR_ADVICE: { readonly [C in keyof typeof ERROR_CODES]: ErrorAdvi
     todo: "report it to the host's maker",
   },
   ERR_NO_HOST: {
-    meaning: 'no trusted host here: no window (SSR, Node), a top-level page, or a host origin the page does not list',
+    meaning:
+      "no trusted host here, and the message says why: no window (SSR, Node), no host's frame, another parent origin, an unlisted origin",
     todo: 'run inside a host that `<meta name="svc-host-origins">` lists; in tests use `svc-sdk/mock`',
   },
   ERR_HOST_UNREACHABLE: {

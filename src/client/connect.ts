@@ -2,9 +2,9 @@
 // The imports' order is measured, not alphabetical: it sets the order of the client's modules in an app's bundle,
 // which moves its brotli bytes (docs/performance.md, the client's bytes).
 import { SvcError } from '../protocol/SvcError';
-import { NATIVE_CONTRACT, WIRE } from '../protocol/frames';
-import { takeGlobal } from './takeGlobal';
 import { portTransport } from '../rpc/portTransport';
+import { takeGlobal } from './takeGlobal';
+import { NATIVE_CONTRACT, WIRE } from '../protocol/frames';
 import type { Transport } from '../rpc/Transport';
 
 let nativePort: unknown;
@@ -37,27 +37,26 @@ export function connect(origin: string | undefined, timeout: number, trusted?: s
           );
     // Whoever frames the app writes its fragment, so the host origin it names is trusted only when the app (its
     // own markup, or the platform that served its package) lists it; and where the browser tells us the parent's
-    // real origin, that must be the one too. '*' is never a target. One message covers every way of having no
-    // trusted host (no window, no parent, no origin, an untrusted one): the fix is the same.
+    // real origin, that must be the one too. '*' is never a target.
     // A page loaded without the launch in its URL (a reload after a hash router changed the fragment, another page
     // of the app) names no host: it says hello to its parent's origin as the browser reports it, under the same
     // checks, and the welcome brings the launch.
-    const parent = win?.location?.ancestorOrigins?.[0];
+    // Each way of having no trusted host has its message, which says which one it is and never prints a missing
+    // origin: no window (SSR, Node); no host's frame (a top-level page, or a frame whose host nobody names: no
+    // launch, and a browser that does not report the parent); a parent the browser reports as another origin than
+    // the one named ('null', Firefox under a no-referrer policy, names nothing, and the allow-list still holds); an
+    // origin the app does not list. Their order and wording are measured (docs/performance.md, the client's bytes).
+    if (!win) return fail('ERR_NO_HOST', 'no window (SSR, Node): call svc in a browser');
+    const parent = win.location?.ancestorOrigins?.[0];
     origin ??= parent;
-    trusted ??= win?.document?.querySelector('meta[name=svc-host-origins]')?.content.split(' ');
-    if (
-      !win ||
-      win.parent == win ||
-      origin == '*' ||
-      !trusted?.includes(origin!) ||
-      // Where the browser names the parent's origin it must be this one; 'null' (Firefox under a no-referrer
-      // policy) names nothing, and the allow-list above still holds.
-      ![origin, 'null', undefined].includes(parent)
-    )
-      return fail(
-        'ERR_NO_HOST',
-        `no trusted host ${origin}: list it in <meta name=svc-host-origins>; in tests use svc-sdk/mock`,
-      );
+    trusted ??= win.document?.querySelector('meta[name=svc-host-origins]')?.content.split(' ');
+    if (!origin || win.parent == win)
+      return fail('ERR_NO_HOST', 'not in a host frame: open the app in a host; in tests use svc-sdk/mock');
+    // The browser's origins are never empty: an opaque one reads 'null'.
+    if (parent && parent != origin && parent != 'null')
+      return fail('ERR_NO_HOST', `the parent frame is ${parent}, not ${origin}`);
+    if (origin == '*' || !trusted?.includes(origin))
+      return fail('ERR_NO_HOST', `${origin} is not in <meta name=svc-host-origins>`);
     // The nonce pairs the welcome with this hello (a reload's or reconnection's hello has a new one); it keeps nobody
     // out, the source and origin checks do, so it need not be unguessable: Math.random, since WebKit's first
     // crypto.getRandomValues costs 0.4 ms of the first call.

@@ -84,7 +84,7 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
           return transport;
         },
       );
-    current = createEndpoint({ transport, handlers, timeout: options.timeout ?? 10_000 });
+    current = createEndpoint(transport, handlers, options.timeout ?? 10_000);
     // A new channel means a new host side: tell it which action handlers this app has.
     announce(current);
     return current;
@@ -168,11 +168,15 @@ export function createSvc(options: SvcOptions = {}): SvcClient {
 
   for (const [name, args, flags = ''] of entries) {
     const [ns, member] = name.split('.') as [string, string];
-    // Positional argument names, or '@' when the one argument is the params object.
-    const keys = args ? args.split(',') : [];
     svc[ns] ??= {};
     svc[ns][member] ??= (...given: unknown[]) => {
-      const params: object = args == '@' ? (given[0] ?? {}) : Object.fromEntries(keys.map((key, i) => [key, given[i]]));
+      // `args`: positional argument names (none when empty), or '@' when the one argument is the params object.
+      const params: object =
+        args == '@'
+          ? (given[0] ?? {})
+          : args
+            ? Object.fromEntries(args.split(',').map((key, i) => [key, given[i]]))
+            : {};
       if (flags.includes('n')) return notify(name, params);
       const answer = endpoint().call(name, params, flags.includes('p') ? promptTimeout : undefined);
       return flags.includes('v') ? answer.then(noop) : answer;

@@ -176,11 +176,11 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
         t.close();
       },
     });
-    endpoint = createEndpoint({
-      transport: isThenable(transport) ? Promise.resolve(transport).then(letGo) : letGo(transport),
-      handlers: inbound,
-      timeout: options.actionTimeout ?? 600_000,
-    });
+    endpoint = createEndpoint(
+      isThenable(transport) ? Promise.resolve(transport).then(letGo) : letGo(transport),
+      inbound,
+      options.actionTimeout ?? 600_000,
+    );
     return endpoint;
   };
   // Until an app connects, calls to it wait (bounded by their timeout) for the first transport.

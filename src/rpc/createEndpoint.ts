@@ -1,21 +1,12 @@
 // The imports' order is measured, not alphabetical: it sets the order of the client's modules in an app's bundle,
 // which moves its brotli bytes (docs/performance.md, the client's bytes).
 import type { Transport } from './Transport';
-import { isFrame, type PeerMethod, WIRE } from '../protocol/frames';
-import { fromWireError, SvcError, toWireError } from '../protocol/SvcError';
+import { type PeerMethod, WIRE } from '../protocol/frames';
+import { isPlain } from '../protocol/shape';
+import { fromWireError, isSvcError, SvcError, toWireError, type WireError } from '../protocol/SvcError';
 
 /** Answers one inbound request or notification. */
 export type InboundHandler = (params: unknown) => unknown;
-
-/** Options of {@link createEndpoint}. */
-export interface EndpointOptions {
-  /** The pipe, or a promise of it while a bootstrap runs; a rejected promise rejects every call with its error. */
-  transport: Transport | Promise<Transport>;
-  /** Inbound operations by wire name. A `Map`, so a name like `__proto__` can never reach a prototype. */
-  handlers: Map<string, InboundHandler>;
-  /** Default time in ms to wait for an answer. */
-  timeout: number;
-}
 
 /** One side of a channel: calls, answers and notifications both ways. */
 export interface Endpoint {
@@ -51,17 +42,30 @@ const closedError = (why: string) => new SvcError('ERR_DISCONNECTED', `channel c
 /**
  * Creates one side of a channel over a {@link Transport}.
  *
+ * @param given - the pipe, or a promise of it while a bootstrap runs; a rejected promise rejects every call with its
+ * error.
+ * @param handlers - inbound operations by wire name. A `Map`, so a name like `__proto__` can never reach a prototype.
+ * @param wait - the default time in ms to wait for an answer.
+ *
  * @remarks
+ * Positional parameters, not an options object: property names survive minification, and the object cost the
+ * browser client 16 bytes brotli.
+ *
  * Inbound frames are checked before they are trusted: foreign traffic, unknown ids and answers to calls that have
  * already settled are dropped without a sound, so a forged frame can neither throw into the page nor settle
  * someone else's call.
  */
-export function createEndpoint({ transport: given, handlers, timeout: wait }: EndpointOptions): Endpoint {
+export function createEndpoint(
+  given: Transport | Promise<Transport>,
+  handlers: Map<string, InboundHandler>,
+  wait: number,
+): Endpoint {
   const pending = new Map<string, Pending>();
-  // Ids only need to be unique on this private channel; a short random prefix names the endpoint in logs, and
-  // short ids keep the structured clone of every frame cheap. Nothing depends on guessing it, so Math.random (WebKit's
-  // first crypto.getRandomValues costs 0.4 ms of an app's first call).
-  const prefix = Math.random().toString(36).slice(2, 8);
+  // Ids only need to be unique on this private channel; a random prefix names the endpoint in logs. Nothing depends
+  // on guessing it, so Math.random (WebKit's first crypto.getRandomValues costs 0.4 ms of an app's first call), in
+  // the very expression of the client's nonce (connect.ts), which brotli then has for free: ten or so characters,
+  // the structured clone of a frame does not notice them.
+  const prefix = Math.random().toString(36).slice(2);
   const ready = Promise.resolve(given);
   let seq = 0;
   // Why the endpoint closed: every call pending then, and every call made after, is rejected with it.
@@ -117,7 +121,8 @@ export function createEndpoint({ transport: given, handlers, timeout: wait }: En
   };
 
   const receive = (m: unknown) => {
-    if (closed || !isFrame(m)) return;
+    // A frame of this wire version (frames.ts's isFrame, written out: the call costs the browser client 8 bytes).
+    if (closed || !isPlain(m) || m.svc !== WIRE) return;
     const { id, method } = m;
     if (typeof method == 'string') {
       // The other side is gone: nobody is there to say goodbye to. Over a pipe that outlives pages (a native
@@ -147,7 +152,7 @@ export function createEndpoint({ transport: given, handlers, timeout: wait }: En
       // Only a string can be a pending id: anything else is not in the table.
       const [method, resolve, reject] = take(id as string);
       if (!Object.hasOwn(m, 'error')) resolve(m.result);
-      else reject(fromWireError(m.error, method));
+      else reject(fromWireError(m.error as WireError | undefined, method));
     }
   };
 
@@ -185,7 +190,8 @@ export function createEndpoint({ transport: given, handlers, timeout: wait }: En
       else t.listen(receive);
       transport = t;
     },
-    (e) => endpoint.close(e instanceof SvcError ? e : closedError(String(e))),
+    // isSvcError is what `instanceof SvcError` asks, with fewer bytes.
+    (e) => endpoint.close(isSvcError(e) ? e : closedError(String(e))),
   );
   return endpoint;
 }

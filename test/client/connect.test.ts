@@ -52,12 +52,14 @@ describe('the window bootstrap', () => {
     expect([...w.appWin.sent, ...w.hostWin.sent].map((m) => m.targetOrigin)).not.toContain('*');
   });
 
-  it('fails with ERR_NO_HOST at once when the host origin is unknown', async () => {
+  it('fails with ERR_NO_HOST at once when the host origin is unknown, saying so without "undefined"', async () => {
+    // No launch names the host, and the browser does not report the parent (jsdom, and Firefox without
+    // ancestorOrigins): nobody can tell which host frames the app.
     w = world({ hostOrigin: null });
     await expect(w.svc.auth.state()).rejects.toMatchObject({
       code: 'ERR_NO_HOST',
       retriable: false,
-      message: expect.stringContaining('svc-host-origins'),
+      message: 'svc.auth.state(): not in a host frame: open the app in a host; in tests use svc-sdk/mock',
     });
     expect(w.appWin.sent).toEqual([]);
   });
@@ -66,7 +68,7 @@ describe('the window bootstrap', () => {
     w = world({ hostOrigins: ['https://messenger.example'] });
     const error = await w.svc.storage.set('k', 'secret').catch((e) => e);
     expect(error).toMatchObject({ code: 'ERR_NO_HOST', retriable: false });
-    expect(error.message).toContain('https://host.example');
+    expect(error.message).toBe('svc.storage.set(): https://host.example is not in <meta name=svc-host-origins>');
     expect(w.appWin.sent).toEqual([]); // no hello, so no call can follow
   });
 
@@ -82,14 +84,20 @@ describe('the window bootstrap', () => {
   it('refuses every host when the page lists none', async () => {
     w = world({ hostOrigins: null });
     (w.appWin as any).document = { querySelector: () => null };
-    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+    await expect(w.svc.auth.state()).rejects.toMatchObject({
+      code: 'ERR_NO_HOST',
+      message: 'svc.auth.state(): https://host.example is not in <meta name=svc-host-origins>',
+    });
     expect(w.appWin.sent).toEqual([]);
   });
 
   it('refuses when the browser reports another parent origin (location.ancestorOrigins)', async () => {
     w = world();
     (w.appWin.location as any).ancestorOrigins = ['https://evil.example'];
-    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+    await expect(w.svc.auth.state()).rejects.toMatchObject({
+      code: 'ERR_NO_HOST',
+      message: 'svc.auth.state(): the parent frame is https://evil.example, not https://host.example',
+    });
     expect(w.appWin.sent).toEqual([]);
     (w.appWin.location as any).ancestorOrigins = ['https://host.example'];
     expect(await w.svc.auth.state()).toBe('signed-in');
@@ -98,14 +106,59 @@ describe('the window bootstrap', () => {
   it("never takes '*' as the host origin, even when listed", async () => {
     w = world({ hostOrigins: ['*'] });
     const client = createSvc({ snapshot: { ...w.host.snapshot, host_origin: '*' }, hostOrigins: ['*'] });
-    await expect(client.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+    await expect(client.svc.auth.state()).rejects.toMatchObject({
+      code: 'ERR_NO_HOST',
+      message: 'svc.auth.state(): * is not in <meta name=svc-host-origins>',
+    });
     expect(w.appWin.sent).toEqual([]);
   });
 
-  it('fails with ERR_NO_HOST in a top-level page (no parent)', async () => {
+  it('fails with ERR_NO_HOST in a top-level page (no parent), with or without a host named', async () => {
     w = world();
     w.appWin.parent = w.appWin;
-    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST' });
+    const message = 'svc.auth.state(): not in a host frame: open the app in a host; in tests use svc-sdk/mock';
+    await expect(w.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST', message });
+    // The page opened on its own: no launch names a host, and a top-level page has no ancestor origins.
+    const alone = createSvc({ snapshot: { ...w.host.snapshot, host_origin: undefined }, hostOrigins: [] });
+    await expect(alone.svc.auth.state()).rejects.toMatchObject({ code: 'ERR_NO_HOST', message });
+  });
+
+  it('says which case of ERR_NO_HOST applies, and never prints "undefined"', async () => {
+    w = undefined; // each case below makes its own world and closes it
+    const refusal = async (setUp: (w: ReturnType<typeof world>) => void, options?: Parameters<typeof world>[0]) => {
+      const one = world(options);
+      setUp(one);
+      const e = await one.svc.room.current().catch((x) => x);
+      one.client.close();
+      one.host.close();
+      one.detach();
+      expect(e).toMatchObject({ code: 'ERR_NO_HOST', retriable: false, method: 'room.current' });
+      expect(e.message).not.toContain('undefined');
+      return e.message;
+    };
+    const trim = (message: string) => message.replace('svc.room.current(): ', '');
+    // A top-level page, named host or not.
+    expect(trim(await refusal((w) => (w.appWin.parent = w.appWin)))).toBe(
+      'not in a host frame: open the app in a host; in tests use svc-sdk/mock',
+    );
+    expect(trim(await refusal((w) => (w.appWin.parent = w.appWin), { hostOrigin: null }))).toBe(
+      'not in a host frame: open the app in a host; in tests use svc-sdk/mock',
+    );
+    // An origin the app does not list, named by the launch or reported by the browser alone.
+    expect(trim(await refusal(() => {}, { hostOrigins: ['https://messenger.example'] }))).toBe(
+      'https://host.example is not in <meta name=svc-host-origins>',
+    );
+    expect(
+      trim(
+        await refusal((w) => ((w.appWin.location as any).ancestorOrigins = ['https://other.example']), {
+          hostOrigin: null,
+        }),
+      ),
+    ).toBe('https://other.example is not in <meta name=svc-host-origins>');
+    // The browser reports a parent other than the origin named.
+    expect(trim(await refusal((w) => ((w.appWin.location as any).ancestorOrigins = ['https://evil.example'])))).toBe(
+      'the parent frame is https://evil.example, not https://host.example',
+    );
   });
 
   it('rejects with a retriable ERR_HOST_UNREACHABLE within the connect timeout when nobody answers', async () => {

@@ -65,7 +65,7 @@ describe('an endpoint under hostile frames', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostileFrame, { maxLength: 25 }), async (frames) => {
         const t = driven();
-        const ep = createEndpoint({ transport: t, handlers, timeout: 60_000 });
+        const ep = createEndpoint(t, handlers, 60_000);
         const calls = [0, 1, 2].map((i) => track(ep.call(`m${i}`, { i })));
         await flush();
         const ids = t.sent.map((f) => f.id as string);
@@ -102,7 +102,7 @@ describe('an endpoint under hostile frames', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 20 }), fc.array(hostileFrame, { maxLength: 5 }), async (n, after) => {
         const t = driven();
-        const ep = createEndpoint({ transport: t, handlers, timeout: 60_000 });
+        const ep = createEndpoint(t, handlers, 60_000);
         const calls = Array.from({ length: n }, (_, i) => track(ep.call('m', i)));
         await flush();
         t.deliver({ svc: 1, method: 'rpc.close', params: {} });
@@ -134,7 +134,7 @@ describe('an endpoint under hostile frames', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostileFrame, { maxLength: 15 }), async (frames) => {
         const { port1, port2 } = new MessageChannel();
-        const ep = createEndpoint({ transport: portTransport(port1 as any), handlers, timeout: 60_000 });
+        const ep = createEndpoint(portTransport(port1 as any), handlers, 60_000);
         const requests: any[] = [];
         port2.onmessage = (e) => void requests.push(e.data);
         const calls = [track(ep.call('a', 1)), track(ep.call('b', 2))];
