@@ -132,7 +132,7 @@ function Sheet({ sheet }: { sheet: OpenSheet }) {
       >
         <h2 id={titleId}>{sheet.title}</h2>
         {sheet.body}
-        <div class="err" role="alert" data-testid={`${sheet.testid}-error`}>
+        <div class="err" role="alert" id={`${sheet.testid}-error`} data-testid={`${sheet.testid}-error`}>
           {error.value}
         </div>
         <div class="buttons">
