@@ -7,12 +7,13 @@ import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { exchangeManifest, type Json } from '../mock/fixtures';
+import { controlFetch } from '../helpers/controlApi';
 import { expect, type MessengerFixtures, test } from './messengerTest';
 
 const root = resolve(import.meta.dirname, '../..');
 
-// An action with a required text field and an optional number, answered with its input; and buttons for a long
-// message, many messages, a long confirm and an error toast.
+// An action with a required text field and an optional number, answered with its input; and buttons for a
+// confirmation and an error toast, both with long unbroken words.
 const APP = `
 svc.actions.handle('count_items', async (input) => input);
 const on = (id, fn) => {
@@ -21,8 +22,6 @@ const on = (id, fn) => {
   document.body.append(button);
 };
 const long = 'x'.repeat(2000);
-on('long', () => svc.message.send({ text: long }));
-on('many', async () => { for (let i = 0; i < 30; i++) await svc.message.send({ text: 'Message ' + i }); });
 on('confirm', () => svc.ui.confirm({ title: 'Delete ' + 'y'.repeat(300) + '?', body: long }));
 on('error', async () => svc.ui.toast({ message: 'It failed: ' + long, kind: 'error' }));
 `;
@@ -62,8 +61,34 @@ async function a11yApp(): Promise<string> {
 
 /** The messenger on {@link a11yApp}, in a viewport of `width` × `height`. */
 async function openA11y(messenger: MessengerFixtures['messenger'], width = 1500, height = 860): Promise<Page> {
-  const { page } = await messenger({ dir: await a11yApp(), port: 0 }, { width, height });
+  const { platform, page } = await messenger({ dir: await a11yApp(), port: 0, mcp: false }, { width, height });
+  posted.set(page, new URL(platform.url));
   return page;
+}
+
+const posted = new WeakMap<Page, URL>();
+
+/** Posts a message into # General, as the person's own client would (through the control API). */
+async function post(page: Page, text: string, card?: Json): Promise<void> {
+  const response = await controlFetch(posted.get(page)!, 'POST', '/__svc/message', { room_id: 'general', text, card });
+  expect(response.status).toBe(200);
+}
+
+/** Opens the app and presses one of its buttons. */
+async function press(page: Page, button: string): Promise<void> {
+  // Closed, the app's panel is inert (its buttons keep their boxes, in a column of no width).
+  if (await page.getByTestId('app-panel').evaluate((el) => (el as HTMLElement).inert))
+    await page.getByTestId('open-app').click();
+  await page.frameLocator('[data-testid=app-frame]').locator(`#${button}`).click();
+}
+
+/** The violations axe finds on the messenger (WCAG 2.2 A/AA and best practices), the app's frame left out. */
+async function axe(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .exclude('[data-testid=app-frame]')
+    .analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.describe('the agent panel', () => {
@@ -101,5 +126,39 @@ test.describe('the agent panel', () => {
     await expect(result).toHaveAttribute('aria-live', 'polite');
     await expect(name).toHaveAttribute('aria-invalid', 'false');
     await expect(page.getByTestId('progress-count_items')).toHaveAttribute('role', 'log');
+  });
+});
+
+test.describe('the timeline', () => {
+  test('is a named log a keyboard reaches, and axe finds nothing with many messages', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    for (let i = 0; i < 40; i++) await post(page, `Message ${i}`);
+    await expect(page.getByTestId('message')).toHaveCount(40);
+    const log = page.getByRole('log', { name: 'Messages in # General' });
+    await expect(log).toHaveAttribute('tabindex', '0');
+    await page.getByTestId('open-app').focus();
+    await page.keyboard.press('Tab');
+    await expect(log).toBeFocused();
+    expect(await axe(page)).toEqual([]);
+  });
+});
+
+test.describe('sheets', () => {
+  test('Escape declines a sheet wherever focus is, and Tab goes round the sheet', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await press(page, 'confirm');
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet).toBeVisible();
+    // Past the last button, Tab comes back to the first one.
+    await page.getByTestId('confirm-sheet-yes').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('confirm-sheet-no')).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.getByTestId('confirm-sheet-yes')).toBeFocused();
+    // Focus on the page's body, as after a click on the sheet's text.
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
   });
 });
