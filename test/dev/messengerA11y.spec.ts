@@ -91,6 +91,10 @@ async function axe(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** Whether the page scrolls sideways. */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
 test.describe('the agent panel', () => {
   test('an optional number left empty is left out of the input, and the action runs', async ({ messenger }) => {
     const page = await openA11y(messenger);
@@ -141,6 +145,20 @@ test.describe('the timeline', () => {
     await expect(log).toBeFocused();
     expect(await axe(page)).toEqual([]);
   });
+
+  test('a long word, a long card and a long confirmation wrap instead of running out of their box', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 1280, 800);
+    await post(page, 'z'.repeat(2000), { title: 't'.repeat(250), body: 'b'.repeat(2000) });
+    await expect(page.getByTestId('message')).toHaveCount(1);
+    const box = page.locator('.timeline-box');
+    expect(await box.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await press(page, 'confirm');
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet).toBeVisible();
+    expect(await sheet.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  });
 });
 
 test.describe('sheets', () => {
@@ -160,5 +178,75 @@ test.describe('sheets', () => {
     expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
     await page.keyboard.press('Escape');
     await expect(sheet).toBeHidden();
+  });
+});
+
+test.describe('low vision', () => {
+  test('at 320 px wide the page reflows: nothing scrolls sideways, on any tab, with the app open', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 320, 800);
+    await post(page, `A link: https://example.com/${'path/'.repeat(40)}`);
+    expect(await scrollsSideways(page), 'the room').toBe(false);
+    for (const name of ['Agent', 'Calls', 'Webhooks', 'Blocked', 'Notifications', 'Settings']) {
+      await page.getByTestId(`tab-${name}`).click();
+      expect(await scrollsSideways(page), name).toBe(false);
+    }
+    await page.getByTestId('open-app').click();
+    await expect(page.getByTestId('app-close')).toBeVisible();
+    expect(await scrollsSideways(page), 'the app open').toBe(false);
+    await page.screenshot({ path: test.info().outputPath('reflow-320.png'), fullPage: true });
+    // 400 % of a 1280 × 1024 screen.
+    await page.setViewportSize({ width: 320, height: 256 });
+    expect(await scrollsSideways(page), '320 × 256').toBe(false);
+  });
+
+  test('in forced colours the chosen tab and room stand out, and a sheet keeps its edge', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await page.emulateMedia({ forcedColors: 'active' });
+    const background = (testid: string) =>
+      page.getByTestId(testid).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background('tab-Agent')).not.toBe(await background('tab-Calls'));
+    await page.getByTestId('room-general').click();
+    expect(await background('room-general')).not.toBe(await background('home'));
+    await press(page, 'confirm');
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet).toBeVisible();
+    expect(await sheet.evaluate((el) => getComputedStyle(el).borderTopWidth)).not.toBe('0px');
+    await page.screenshot({ path: test.info().outputPath('forced-colors.png') });
+  });
+
+  test('in a short window, a control Shift+Tab reaches in the tools shows below the sticky tab row', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 1280, 400);
+    await page.getByTestId('tab-Settings').click();
+    await page.getByTestId('store-upload').focus();
+    const tabs = (await page.locator('.tabs').boundingBox())!;
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Shift+Tab');
+      const { top, name, inPanel } = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const inPanel = el.id !== 'tool-panel' && !!el.closest('#tool-panel');
+        return { top: el.getBoundingClientRect().top, name: el.dataset.testid ?? el.tagName, inPanel };
+      });
+      if (!inPanel) break;
+      expect(top, `${name} under the tab row`).toBeGreaterThanOrEqual(tabs.y + tabs.height);
+    }
+  });
+
+  test('an error toast is an alert, holds its long word inside the window, and stays while the pointer is on it', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 1280, 800);
+    await press(page, 'error');
+    const toast = page.getByRole('alert').getByTestId('toast');
+    await expect(toast).toContainText('It failed');
+    const box = (await toast.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    await toast.hover();
+    // Past the 6 s a short toast stays (this one is long: its time grows with it, so the hover is what is checked
+    // by the count below only loosely).
+    await expect(toast).toBeVisible();
   });
 });
