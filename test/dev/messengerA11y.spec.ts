@@ -250,3 +250,49 @@ test.describe('low vision', () => {
     await expect(toast).toBeVisible();
   });
 });
+
+test.describe('the keyboard', () => {
+  test('the arrow keys, Home and End move between the tabs; the row is one Tab stop', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    const tab = (name: string) => page.getByTestId(`tab-${name}`);
+    await tab('Agent').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Calls')).toBeFocused();
+    await expect(tab('Calls')).toHaveAttribute('aria-selected', 'true');
+    await expect(tab('Agent')).toHaveAttribute('tabindex', '-1');
+    await page.keyboard.press('End');
+    await expect(tab('Settings')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Agent')).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect(tab('Settings')).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(tab('Agent')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Tab');
+    await expect(page.locator('#tool-panel')).toBeFocused();
+  });
+
+  test("after Close the focus is on the button that opens the app again, not lost on the page's body", async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    await page.getByTestId('open-app').click();
+    await page.getByTestId('app-close').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('open-app')).toBeFocused();
+  });
+
+  test('the arrow keys on the closed "Signed in as" select do not switch person; Enter does', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await page.getByTestId('tab-Settings').click();
+    const signedIn = page.getByTestId('signed-in');
+    const before = await signedIn.textContent();
+    await page.getByTestId('user').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByTestId('user')).not.toHaveValue(/^$/);
+    await page.waitForTimeout(500);
+    await expect(signedIn).toHaveText(before!);
+    await page.keyboard.press('Enter');
+    await expect(signedIn).not.toHaveText(before!);
+  });
+});
