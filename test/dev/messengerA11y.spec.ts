@@ -133,6 +133,15 @@ test.describe('the agent panel', () => {
   });
 });
 
+test('headings reach the app panel and each action of the agent panel', async ({ messenger }) => {
+  const page = await openA11y(messenger);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByRole('region', { name: 'Polls' }).getByRole('heading', { level: 2 })).toHaveText('Polls');
+  await expect(page.getByRole('heading', { level: 2, name: 'Actions' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'Count items' })).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+});
+
 test.describe('the timeline', () => {
   test('is a named log a keyboard reaches, and axe finds nothing with many messages', async ({ messenger }) => {
     const page = await openA11y(messenger);

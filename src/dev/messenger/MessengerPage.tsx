@@ -69,7 +69,10 @@ function AppPanel({ m }: { m: Messenger }) {
     <section class="app" aria-label={m.manifest.name} data-testid="app-panel" inert={!app}>
       <header>
         <div class="grow">
-          <strong data-testid="app-title">{app?.title ?? m.manifest.name}</strong>
+          {/* A heading, so a screen reader's list of headings reaches the app's panel. */}
+          <h2 class="app-title" data-testid="app-title">
+            {app?.title ?? m.manifest.name}
+          </h2>
           <div class="note" data-testid="app-where">
             {app?.where ?? ''}
           </div>

@@ -219,7 +219,8 @@ function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel 
   const failed = kind === 'refused' || kind === 'err';
   return (
     <div class="action" data-testid={`action-${action.name}`}>
-      <strong>{action.title}</strong>
+      {/* A heading each, so a screen reader goes from one action to the next. */}
+      <h3 class="action-title">{action.title}</h3>
       <div class="note">
         {`${action.name} · confirm: ${action.confirm}${action.annotations?.destructive ? ' · destructive' : ''}`}
       </div>
@@ -364,6 +365,7 @@ export function AgentPanel({ panel }: { panel: AgentPanelModel }) {
       <h2 class="title">MCP calls</h2>
       {panel.endpoint ? <McpEndpoint endpoint={panel.endpoint} /> : null}
       <McpCalls panel={panel} />
+      <h2 class="title">Actions</h2>
       {panel.actions.length ? null : <p class="note">The manifest declares no actions.</p>}
       {panel.actions.map((view) => (
         <ActionForm key={view.action.name} view={view} panel={panel} />
