@@ -86,7 +86,9 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 /* Toasts never reach past the window's right edge; the row they sit in lets clicks through to the page beside them. */
 .toasts { position: fixed; bottom: 14px; left: 200px; right: 14px; display: flex; flex-direction: column;
   align-items: flex-start; gap: 6px; z-index: 40; pointer-events: none; }
-.toasts > div { display: contents; }
+/* Each of its two live regions (errors, the others) a column of its own: a region kept out of the layout
+   (display: contents) may be kept out of what a screen reader hears too. */
+.toasts > div { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; }
 .toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; white-space: pre-line;
   pointer-events: auto; max-height: 40vh; overflow: auto; }
 .toast.error { background: var(--bad); color: var(--on-status); }
