@@ -59,6 +59,10 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   // The page reloads with the new manifest and reopens the app, now the new version.
   await expect(page.frameLocator('[data-testid=app-frame]').locator('body')).toHaveText('version 1.1.0');
   await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
+  // The keyboard's place is kept across the reload: the settings, the upload focused, its status saying the outcome.
+  await expect(page.getByTestId('tab-Settings')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('store-upload')).toBeFocused();
+  await expect(page.getByTestId('store-result')).toContainText('1.1.0 is installed');
   expect(platform.state.version).toBe('1.1.0');
   expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.1.0');
 });

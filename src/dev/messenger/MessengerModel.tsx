@@ -19,7 +19,17 @@ import { createStateStore, isNewer, type StateStore } from './createStateStore';
 import { jsonQuote } from '../../manifest/jsonQuote';
 import { matchRoute } from '../../manifest/matchRoute';
 import { mcpCalls } from './mcpCalls';
-import type { BodyOf, ButtonRoute, Launch, Messenger, OpenApp, SettingsActions, Tab } from './Messenger';
+import {
+  type BodyOf,
+  type ButtonRoute,
+  type Launch,
+  type Messenger,
+  type OpenApp,
+  type SettingsActions,
+  TABS,
+  type Tab,
+} from './Messenger';
+import { storeResult } from './StoreUpload';
 import { settingsActions } from './settingsActions';
 import { sheet } from './sheet';
 import { toast } from './toasts';
@@ -28,6 +38,8 @@ import { toast } from './toasts';
 const UPDATED = 'svc-dev-updated';
 /** What the upload of that version was answered with beyond its acceptance (a warning, a failed save), if anything. */
 const UPDATED_NOTE = 'svc-dev-updated-note';
+/** The developer tools' tab shown when the page reloaded for that version. */
+const UPDATED_TAB = 'svc-dev-updated-tab';
 
 /** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
 export const roomLabel = (room: DevRoom | null) =>
@@ -288,7 +300,11 @@ export class MessengerModel implements Messenger {
     const note = sessionStorage.getItem(UPDATED_NOTE);
     sessionStorage.removeItem(UPDATED);
     sessionStorage.removeItem(UPDATED_NOTE);
-    if (updated) toast(`${this.manifest.name} ${updated} is installed: the store accepted it.`);
+    if (updated) {
+      const said = `${this.manifest.name} ${updated} is installed: the store accepted it.`;
+      toast(said);
+      this.backToUpload(said);
+    }
     // A toast goes in seconds: what the publisher must act on stays above the timeline (after the launch clears it).
     const warn = () =>
       updated &&
@@ -325,9 +341,25 @@ export class MessengerModel implements Messenger {
     }
   }
 
+  /**
+   * After the reload for a version: the tab shown before it is shown again and, once the page is drawn, the store's
+   * status says what came of the upload (read out, as it changes after the page is there) and, from the settings, the
+   * upload takes the focus: where a keyboard left it, not the page's start.
+   */
+  private backToUpload(said: string): void {
+    const tab = sessionStorage.getItem(UPDATED_TAB) as Tab | null;
+    sessionStorage.removeItem(UPDATED_TAB);
+    if (tab && TABS.includes(tab)) this.tab.value = tab;
+    setTimeout(() => {
+      storeResult.value = said;
+      if (tab === 'Settings') document.querySelector<HTMLElement>('[data-testid=store-upload]')?.focus();
+    });
+  }
+
   /** Reloads the page for a version the store accepted; the new page says so, and what its upload added. */
   private reloadFor(version: string): void {
     sessionStorage.setItem(UPDATED, version);
+    sessionStorage.setItem(UPDATED_TAB, this.tab.value);
     if (this.uploadNote?.version === version) sessionStorage.setItem(UPDATED_NOTE, this.uploadNote.text);
     location.reload();
   }

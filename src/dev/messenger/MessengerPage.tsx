@@ -56,6 +56,12 @@ function Frame({ frame }: { frame: HTMLIFrameElement }) {
   return <div class="frame" ref={slot} />;
 }
 
+/** Closes the app; the focus, which was on Close (inert now), goes to the button that opens it again. */
+function closeApp(m: Messenger): void {
+  m.close();
+  document.querySelector<HTMLElement>('[data-testid=open-app]')?.focus();
+}
+
 /** The open app: its title, where it was opened, Reload and Close, and its frame. Closed: no width, and inert. */
 function AppPanel({ m }: { m: Messenger }) {
   const app = m.app.value;
@@ -63,7 +69,10 @@ function AppPanel({ m }: { m: Messenger }) {
     <section class="app" aria-label={m.manifest.name} data-testid="app-panel" inert={!app}>
       <header>
         <div class="grow">
-          <strong data-testid="app-title">{app?.title ?? m.manifest.name}</strong>
+          {/* A heading, so a screen reader's list of headings reaches the app's panel. */}
+          <h2 class="app-title" data-testid="app-title">
+            {app?.title ?? m.manifest.name}
+          </h2>
           <div class="note" data-testid="app-where">
             {app?.where ?? ''}
           </div>
@@ -71,7 +80,7 @@ function AppPanel({ m }: { m: Messenger }) {
         <button type="button" data-testid="app-reload" onClick={() => m.reload()}>
           Reload
         </button>
-        <button type="button" data-testid="app-close" onClick={() => m.close()}>
+        <button type="button" data-testid="app-close" onClick={() => closeApp(m)}>
           Close
         </button>
       </header>
@@ -108,13 +117,30 @@ const PANELS: Record<Tab, (props: { m: Messenger }) => preact.JSX.Element> = {
   Settings: SettingsPanel,
 };
 
-/** The developer tools: a tab row with counts, and the chosen tab's panel (the others keep their state). */
+/**
+ * The tab row's keys, as the WAI-ARIA tabs pattern has them: the arrows go to the previous or next tab (round the
+ * row), Home and End to the first and last; the tab reached is chosen and takes the focus.
+ */
+function onTabKey(m: Messenger, event: KeyboardEvent): void {
+  const at = TABS.indexOf(m.tab.value);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: TABS.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  const name = TABS[(to + TABS.length) % TABS.length]!;
+  m.tab.value = name;
+  document.getElementById(`tab-${name}`)?.focus();
+}
+
+/**
+ * The developer tools: a tab row with counts, and the chosen tab's panel (the others keep their state). The row is
+ * one Tab stop, the chosen tab (the arrows move within it), and the panel the next.
+ */
 function Tools({ m }: { m: Messenger }) {
   const shown = m.tab.value;
   const Panel = PANELS[shown];
   return (
     <aside class="tools" aria-label="Developer tools">
-      <div class="tabs" role="tablist">
+      <div class="tabs" role="tablist" aria-label="Developer tools" onKeyDown={(e) => onTabKey(m, e)}>
         {TABS.map((name) => (
           <button
             type="button"
@@ -123,6 +149,7 @@ function Tools({ m }: { m: Messenger }) {
             id={`tab-${name}`}
             aria-selected={name === shown ? 'true' : 'false'}
             aria-controls="tool-panel"
+            tabIndex={name === shown ? 0 : -1}
             class={name === shown ? 'on' : ''}
             data-testid={`tab-${name}`}
             onClick={() => (m.tab.value = name)}
@@ -132,7 +159,8 @@ function Tools({ m }: { m: Messenger }) {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id="tool-panel" aria-labelledby={`tab-${shown}`}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a tab panel is a Tab stop (WAI-ARIA tabs): a panel that starts with text is reached from its tab by one Tab */}
+      <div role="tabpanel" id="tool-panel" aria-labelledby={`tab-${shown}`} tabIndex={0}>
         <Panel m={m} />
       </div>
     </aside>

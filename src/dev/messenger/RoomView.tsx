@@ -64,7 +64,10 @@ function HomeGrid({ m }: { m: Messenger }) {
   );
 }
 
-/** The timeline's box: it stays at the newest message when it was there, else where the person scrolled. */
+/**
+ * The timeline's box: it stays at the newest message when it was there, else where the person scrolled; a named log a
+ * keyboard reaches.
+ */
 function TimelineBox({ m }: { m: Messenger }) {
   const room = m.room.value;
   const box = useRef<HTMLDivElement>(null);
@@ -82,8 +85,11 @@ function TimelineBox({ m }: { m: Messenger }) {
     const el = box.current!;
     atEnd.current = el.scrollHeight - el.clientHeight - el.scrollTop < 4;
   };
+  // A room's history is a log: what arrives is read out, politely. The box scrolls, so it takes the focus (the arrow
+  // keys and Page Up scroll it in every browser, not only in Chromium, which makes a scroller focusable on its own).
+  const log = room ? { role: 'log' as const, 'aria-label': `Messages in ${roomLabel(room)}`, tabIndex: 0 } : {};
   return (
-    <div class="timeline-box" ref={box} onScroll={onScroll}>
+    <div class="timeline-box" ref={box} onScroll={onScroll} {...log}>
       {room ? <Timeline m={m} room={room} /> : <HomeGrid m={m} />}
     </div>
   );

@@ -8,6 +8,33 @@ import { StoreUpload } from './StoreUpload';
 export const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
 const selected = (event: Event) => (event.currentTarget as HTMLSelectElement).value;
 
+/** The selects an arrow key stepped through, closed: their choice waits for Enter or for the focus to leave. */
+const stepping = new WeakSet<EventTarget>();
+
+/**
+ * A select's handlers that apply its choice on purpose: picked from its list, Enter, or leaving it. Not at each arrow
+ * key on the closed select (Chromium changes the value at each), which switched person, and relaunched the app, at
+ * each step on the way to the one wanted.
+ */
+function chosenOnPurpose(apply: (value: string) => void) {
+  const done = (event: Event) => {
+    stepping.delete(event.currentTarget!);
+    apply(selected(event));
+  };
+  return {
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key === 'Enter') done(event);
+      else if (!event.altKey && /^(Arrow|Home$|End$|Page)/.test(event.key)) stepping.add(event.currentTarget!);
+    },
+    onChange: (event: Event) => {
+      if (!stepping.has(event.currentTarget!)) apply(selected(event));
+    },
+    onBlur: (event: Event) => {
+      if (stepping.has(event.currentTarget!)) done(event);
+    },
+  };
+}
+
 /** Theme and locale: the events reach the app. */
 function Appearance({ m }: { m: Messenger }) {
   const s = m.store.slices.settings.value;
@@ -27,7 +54,7 @@ function Appearance({ m }: { m: Messenger }) {
           <select
             data-testid="locale"
             value={s.locale}
-            onChange={(e) => m.act('PATCH /__svc/settings', { locale: selected(e) })}
+            {...chosenOnPurpose((locale) => m.act('PATCH /__svc/settings', { locale }))}
           >
             {['en', 'de', 'fr', 'ja'].map((l) => (
               <option key={l} value={l}>
@@ -54,7 +81,7 @@ function Person({ m }: { m: Messenger }) {
         <select
           data-testid="user"
           value={me?.id}
-          onChange={(e) => m.act('PATCH /__svc/settings', { current_user_id: selected(e) })}
+          {...chosenOnPurpose((id) => m.act('PATCH /__svc/settings', { current_user_id: id }))}
         >
           {users.map((u) => (
             <option key={u.id} value={u.id}>

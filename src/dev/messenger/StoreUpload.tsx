@@ -1,8 +1,9 @@
 import { signal } from '@preact/signals';
 import type { Messenger } from './Messenger';
 
-/** What the last upload came to (kept while the settings are not shown). */
-const result = signal('');
+/** What the last upload came to (kept while the settings are not shown, and said again after the page's reload). */
+export const storeResult = signal('');
+const result = storeResult;
 
 async function upload(m: Messenger, input: HTMLInputElement): Promise<void> {
   const file = input.files?.[0];

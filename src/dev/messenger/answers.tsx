@@ -3,7 +3,7 @@ import type { HostAnswers } from '../../host/core';
 import { createInputValidator } from '../../manifest/createInputValidator';
 import type { SvcFile } from '../../protocol/types';
 import { CardView } from './CardView';
-import { createSchemaForm } from './createSchemaForm';
+import { createSchemaForm, refusedFields } from './createSchemaForm';
 import { scopeInWords } from './scopeInWords';
 import { sheet } from './sheet';
 
@@ -52,13 +52,13 @@ const askPermission =
 
 /** The elicit sheet: a form from the schema; an answer that does not fit it never leaves the sheet. */
 const elicit: NonNullable<HostAnswers['elicit']> = ({ prompt, schema, action, signal }) => {
-  const form = createSchemaForm(schema, 'elicit-field');
+  const form = createSchemaForm(schema, 'elicit-field', 'elicit-sheet-error');
   // The host's own check.
   const validate = createInputValidator(schema);
   const read = () => {
     const value = form.read();
     const issues = validate(value);
-    form.invalid.value = issues.length > 0;
+    form.invalid.value = issues.length > 0 && refusedFields(issues.map((i) => i.path));
     if (issues.length)
       throw new Error(
         `${issues.map((i) => i.message.replace(/^\$\./, '').replace(/^\$ /, 'The answer ')).join('; ')}. Correct it, or refuse.`,

@@ -1,11 +1,12 @@
 import { batch, type Signal, signal } from '@preact/signals';
 import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
+import { createInputValidator } from '../../manifest/createInputValidator';
 import { isSvcError } from '../../protocol/SvcError';
 import type { DevConfig } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
 import { CopyButton } from './CopyButton';
-import { createSchemaForm, type SchemaForm } from './createSchemaForm';
+import { createSchemaForm, refusedFields, type SchemaForm } from './createSchemaForm';
 import { prettyJson } from './redactTokens';
 
 type ActionDecl = NonNullable<Manifest['actions']>[number];
@@ -68,7 +69,7 @@ export function createAgentPanel(
 ): AgentPanelModel {
   const views: ActionView[] = actions.map((action) => ({
     action,
-    form: createSchemaForm(action.input_schema, `input-${action.name}`),
+    form: createSchemaForm(action.input_schema, `input-${action.name}`, outcomeId(action.name)),
     progress: signal([]),
     outcome: signal(undefined),
   }));
@@ -76,6 +77,7 @@ export function createAgentPanel(
   const mcp = mcpRows();
   const run = async ({ action, form, progress, outcome }: ActionView, by: 'agent' | 'user') => {
     let input: unknown;
+    form.invalid.value = false;
     try {
       input = form.read();
     } catch (error) {
@@ -94,6 +96,9 @@ export function createAgentPanel(
       outcome.value = { kind: 'ok', text: prettyJson(await current.invokeAction(action.name, input, context)) };
     } catch (error) {
       outcome.value = { kind: 'err', text: errorText(error) };
+      // The host's refusal names the fields by their path: the same check, here, says which to mark.
+      if (isSvcError(error) && error.code === 'ERR_ACTION_INVALID_INPUT')
+        form.invalid.value = refusedFields(createInputValidator(action.input_schema)(input).map((i) => i.path));
     }
   };
   return {
@@ -172,19 +177,29 @@ function mcpRows() {
   };
 }
 
+/** The id of the element an action's refusal or error is in: the refused field is described by it. */
+const outcomeId = (action: string) => `outcome-${action}`;
+
 /** An outcome: `running…`, a refusal, or the whole result or error with a copy button. */
-function OutcomeView({ outcome, pre }: { outcome: Outcome | undefined; pre?: boolean }) {
+function OutcomeView({ outcome, pre, id }: { outcome: Outcome | undefined; pre?: boolean; id?: string }) {
   if (!outcome) return null;
   if (outcome.kind === 'pending')
     return pre ? <pre class="pending">running…</pre> : <span class="pending">running…</span>;
-  if (outcome.kind === 'refused') return <span class="err">{outcome.text}</span>;
+  if (outcome.kind === 'refused')
+    return (
+      <span class="err" id={id}>
+        {outcome.text}
+      </span>
+    );
   return (
     <div class="json">
       <div class="row">
         <strong class={`grow ${outcome.kind}`}>{outcome.kind === 'ok' ? 'Result' : 'Error'}</strong>
         <CopyButton text={outcome.text} />
       </div>
-      <pre class={outcome.kind}>{outcome.text}</pre>
+      <pre class={outcome.kind} id={outcome.kind === 'err' ? id : undefined}>
+        {outcome.text}
+      </pre>
     </div>
   );
 }
@@ -200,9 +215,12 @@ const Progress = ({ lines }: { lines: string[] }) => (
 /** One declared action: its form, the two ways to invoke it, its progress and outcome. */
 function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
   const { action, form } = view;
+  const kind = view.outcome.value?.kind;
+  const failed = kind === 'refused' || kind === 'err';
   return (
     <div class="action" data-testid={`action-${action.name}`}>
-      <strong>{action.title}</strong>
+      {/* A heading each, so a screen reader goes from one action to the next. */}
+      <h3 class="action-title">{action.title}</h3>
       <div class="note">
         {`${action.name} · confirm: ${action.confirm}${action.annotations?.destructive ? ' · destructive' : ''}`}
       </div>
@@ -221,11 +239,13 @@ function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel 
           Invoke as person
         </button>
       </div>
-      <div class="note" data-testid={`progress-${action.name}`}>
+      {/* Read out as they come, with focus still on the button: progress as a log, the outcome politely, a refusal or
+          an error at once. */}
+      <div class="note" role="log" data-testid={`progress-${action.name}`}>
         <Progress lines={view.progress.value} />
       </div>
-      <div data-testid={`result-${action.name}`}>
-        <OutcomeView outcome={view.outcome.value} />
+      <div aria-live={failed ? 'assertive' : 'polite'} data-testid={`result-${action.name}`}>
+        <OutcomeView outcome={view.outcome.value} id={outcomeId(action.name)} />
       </div>
     </div>
   );
@@ -345,6 +365,7 @@ export function AgentPanel({ panel }: { panel: AgentPanelModel }) {
       <h2 class="title">MCP calls</h2>
       {panel.endpoint ? <McpEndpoint endpoint={panel.endpoint} /> : null}
       <McpCalls panel={panel} />
+      <h2 class="title">Actions</h2>
       {panel.actions.length ? null : <p class="note">The manifest declares no actions.</p>}
       {panel.actions.map((view) => (
         <ActionForm key={view.action.name} view={view} panel={panel} />

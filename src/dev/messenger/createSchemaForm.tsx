@@ -7,17 +7,39 @@ type Schema = Record<string, any>;
 /** A form generated from a JSON Schema: its fields (kept while the panel is not shown), and how to read its value. */
 export interface SchemaForm {
   Form(): JSX.Element;
-  /** The value entered; throws with a sentence naming the field when it cannot be read. */
+  /**
+   * The value entered; throws with a sentence naming the field when it cannot be read, and marks that field refused.
+   * An optional field left empty is left out.
+   */
   read(): unknown;
-  /** Marks the fields as refused (`aria-invalid`), or not. */
-  invalid: Signal<boolean>;
+  /**
+   * The fields marked refused (`aria-invalid`, described by the message saying why): `true` every one, a list of
+   * names those the refusal is about, `false` none.
+   */
+  invalid: Signal<boolean | string[]>;
+}
+
+/** How a field is drawn: refused or not, and where the message saying why is (its `aria-describedby`). */
+interface FieldProps {
+  invalid: boolean;
+  errorId: string | undefined;
 }
 
 interface Field {
   name: string;
-  Field(props: { invalid: boolean }): JSX.Element;
+  Field(props: FieldProps): JSX.Element;
+  /** The value, or `undefined` for a field left empty that has no empty value of its type (a number). */
   read(): unknown;
 }
+
+/** What a field says besides its value: refused (and why), required, and its hint, for a screen reader. */
+function described({ invalid, errorId }: FieldProps, required: boolean, hintId?: string) {
+  const by = [invalid ? errorId : undefined, hintId].filter(Boolean).join(' ');
+  return { 'aria-invalid': invalid, 'aria-describedby': by || undefined, 'aria-required': required || undefined };
+}
+
+/** A required field's label says so in words, as the schema does. */
+const labelOf = (label: string, required: boolean) => (required ? `${label} (required)` : label);
 
 const simple = (s: Schema | undefined) =>
   !!s &&
@@ -26,16 +48,16 @@ const simple = (s: Schema | undefined) =>
 const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
 
 /** One input for a simple schema; `name` labels it and names it in errors. */
-function field(name: string, schema: Schema, testid: string): Field {
+function field(name: string, schema: Schema, testid: string, required: boolean): Field {
   const label = schema.title ?? name;
   if (Array.isArray(schema.enum)) {
     const value = signal(String(schema.enum[0] ?? ''));
-    const Field = ({ invalid }: { invalid: boolean }) => (
+    const Field = (props: FieldProps) => (
       <label>
-        {`${label} `}
+        {`${labelOf(label, required)} `}
         <select
           data-testid={testid}
-          aria-invalid={invalid}
+          {...described(props, required)}
           value={value.value}
           onChange={(e) => (value.value = text(e))}
         >
@@ -51,12 +73,13 @@ function field(name: string, schema: Schema, testid: string): Field {
   }
   if (schema.type === 'boolean') {
     const checked = signal(false);
-    const Field = ({ invalid }: { invalid: boolean }) => (
+    // Never marked required: a checkbox always has a value, ticked or not.
+    const Field = (props: FieldProps) => (
       <label>
         <input
           type="checkbox"
           data-testid={testid}
-          aria-invalid={invalid}
+          {...described(props, false)}
           checked={checked.value}
           onChange={(e) => (checked.value = (e.currentTarget as HTMLInputElement).checked)}
         />
@@ -65,19 +88,19 @@ function field(name: string, schema: Schema, testid: string): Field {
     );
     return { name, Field, read: () => checked.value };
   }
-  return textField(name, label, schema, testid);
+  return textField(name, labelOf(label, required), schema, testid, required);
 }
 
 /** A list of strings (one per line), a string or a number. */
-function textField(name: string, label: string, schema: Schema, testid: string): Field {
+function textField(name: string, label: string, schema: Schema, testid: string, required: boolean): Field {
   const value = signal('');
   if (schema.type === 'array') {
-    const Field = ({ invalid }: { invalid: boolean }) => (
+    const Field = (props: FieldProps) => (
       <label>
         {`${label} (one per line)`}
         <textarea
           data-testid={testid}
-          aria-invalid={invalid}
+          {...described(props, required)}
           placeholder="one per line"
           value={value.value}
           onInput={(e) => (value.value = text(e))}
@@ -93,50 +116,86 @@ function textField(name: string, label: string, schema: Schema, testid: string):
   }
   const read = () => {
     if (schema.type === 'string') return value.value;
+    // Empty is no number: the field is left out, and the schema alone says whether it may be.
+    if (value.value.trim() === '') return undefined;
     const n = Number(value.value);
-    if (value.value.trim() === '' || !Number.isFinite(n)) throw new Error(`${label} must be a number.`);
+    if (!Number.isFinite(n)) throw new Error(`${label} must be a number.`);
     return n;
   };
-  const inputProps = (invalid: boolean) => ({
+  const hintId = schema.description ? `${testid}-hint` : undefined;
+  const inputProps = (props: FieldProps) => ({
     'data-testid': testid,
-    'aria-invalid': invalid,
+    ...described(props, required, hintId),
     value: value.value,
     onInput: (e: Event) => {
       value.value = text(e);
     },
   });
-  // The description goes below the field, whole: as a placeholder a narrow input cut it mid-word.
-  const Field = ({ invalid }: { invalid: boolean }) => (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the input is the label's child, in either branch
-    <label>
-      {`${label} `}
-      {schema.type === 'string' ? (
-        <input type="text" {...inputProps(invalid)} />
-      ) : (
-        <input type="number" {...inputProps(invalid)} />
-      )}
-      {schema.description ? <span class="note hint">{schema.description}</span> : null}
-    </label>
+  // The description goes below the field, whole (as a placeholder a narrow input cut it mid-word), and outside the
+  // label: it describes the field, it does not name it.
+  const Field = (props: FieldProps) => (
+    <div>
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: the input is the label's child, in either branch */}
+      <label>
+        {`${label} `}
+        {schema.type === 'string' ? (
+          <input type="text" {...inputProps(props)} />
+        ) : (
+          <input type="number" {...inputProps(props)} />
+        )}
+      </label>
+      {hintId ? (
+        <span class="note hint" id={hintId}>
+          {schema.description}
+        </span>
+      ) : null}
+    </div>
   );
   return { name, Field, read };
 }
 
+/** Reads a field; one that cannot be read is marked refused, alone. */
+function readField(f: Field, invalid: Signal<boolean | string[]>): unknown {
+  try {
+    return f.read();
+  } catch (error) {
+    invalid.value = [f.name];
+    throw error;
+  }
+}
+
+/**
+ * The fields a validator's issues are about (`$.name…` is `name`), to mark them refused; `true`, every field, when
+ * one is about the value as a whole.
+ */
+export function refusedFields(paths: string[]): boolean | string[] {
+  const names = paths.map((path) => /^\$\.([^.[]+)/.exec(path)?.[1]);
+  return names.every(Boolean) ? (names as string[]) : true;
+}
+
+const isInvalid = (invalid: boolean | string[], name: string) =>
+  invalid === true || (Array.isArray(invalid) && invalid.includes(name));
+
 /**
  * Builds a form for `schema`: fields for an object of simple properties (strings, enums, numbers, booleans, lists of
  * strings) or for one simple value; a JSON editor for anything a form cannot express (nested objects, unions).
- * Optional fields left empty are left out.
+ * Optional fields left empty are left out; required ones are marked so. `errorId` is the element that says why an
+ * answer was refused: a refused field is described by it.
  */
-export function createSchemaForm(schema: Schema, testid: string): SchemaForm {
-  const invalid = signal(false);
+export function createSchemaForm(schema: Schema, testid: string, errorId?: string): SchemaForm {
+  const invalid = signal<boolean | string[]>(false);
   const properties: Record<string, Schema> | undefined =
     schema?.type === 'object' ? (schema.properties ?? {}) : undefined;
   if (properties && Object.values(properties).every(simple)) {
     const required = new Set<string>(schema.required ?? []);
-    const fields = Object.entries(properties).map(([name, s]) => field(name, s, `${testid}-${name}`));
+    const fields = Object.entries(properties).map(([name, s]) =>
+      field(name, s, `${testid}-${name}`, required.has(name)),
+    );
     const read = () => {
       const value: Record<string, unknown> = {};
       for (const f of fields) {
-        const v = f.read();
+        const v = readField(f, invalid);
+        if (v === undefined) continue;
         const empty = v === '' || (Array.isArray(v) && v.length === 0);
         if (!empty || required.has(f.name)) value[f.name] = v;
       }
@@ -145,21 +204,27 @@ export function createSchemaForm(schema: Schema, testid: string): SchemaForm {
     const Form = () => (
       <div>
         {fields.map(({ name, Field }) => (
-          <Field key={name} invalid={invalid.value} />
+          <Field key={name} invalid={isInvalid(invalid.value, name)} errorId={errorId} />
         ))}
       </div>
     );
     return { Form, read, invalid };
   }
   if (simple(schema)) {
-    const { Field, read } = field('value', schema, testid);
-    return { Form: () => <Field invalid={invalid.value} />, read, invalid };
+    const f = field('value', schema, testid, false);
+    const Form = () => <f.Field invalid={isInvalid(invalid.value, 'value')} errorId={errorId} />;
+    return { Form, read: () => readField(f, invalid), invalid };
   }
-  return jsonForm(schema, testid, invalid);
+  return jsonForm(schema, testid, invalid, errorId);
 }
 
 /** A JSON editor, for a schema a form cannot express. */
-function jsonForm(schema: Schema, testid: string, invalid: Signal<boolean>): SchemaForm {
+function jsonForm(
+  schema: Schema,
+  testid: string,
+  invalid: Signal<boolean | string[]>,
+  errorId: string | undefined,
+): SchemaForm {
   const value = signal(schema?.type === 'object' ? '{}' : '');
   const Form = () => (
     <div>
@@ -167,7 +232,7 @@ function jsonForm(schema: Schema, testid: string, invalid: Signal<boolean>): Sch
         <span class="note">This schema needs JSON:</span>
         <textarea
           data-testid={`${testid}-json`}
-          aria-invalid={invalid.value}
+          {...described({ invalid: invalid.value !== false, errorId }, false)}
           value={value.value}
           onInput={(e) => (value.value = text(e))}
         />
@@ -178,6 +243,7 @@ function jsonForm(schema: Schema, testid: string, invalid: Signal<boolean>): Sch
     try {
       return JSON.parse(value.value);
     } catch (error) {
+      invalid.value = true;
       throw new Error(`the JSON does not parse: ${(error as Error).message}`);
     }
   };

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 
 /** One button of a {@link sheet}: the first one declines (Escape presses it). */
 export interface SheetButton<T> {
@@ -95,6 +95,45 @@ export function SheetHost() {
   return open ? <Sheet key={open} sheet={open} /> : null;
 }
 
+/** The buttons, fields and links a Tab reaches in the sheet, in order. */
+const focusables = (el: HTMLElement) =>
+  [...el.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], summary')].filter(
+    (e) => !(e as HTMLButtonElement).disabled && e.getClientRects().length > 0,
+  );
+
+/**
+ * The keys of a modal dialog, listened to on the document, so that they work wherever focus is (on the page's body
+ * after a click on the sheet's text, say): Escape presses the first (declining) button, and Tab and Shift+Tab go round
+ * the sheet's controls instead of leaving it.
+ */
+function useSheetKeys(dialog: { current: HTMLDivElement | null }, sheet: OpenSheet): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        sheet.choose(sheet.buttons[0]!);
+        return;
+      }
+      const el = dialog.current;
+      if (event.key !== 'Tab' || !el) return;
+      const all = focusables(el);
+      const at = all.indexOf(document.activeElement as HTMLElement);
+      const edge = event.shiftKey
+        ? at <= 0
+          ? all.at(-1)
+          : undefined
+        : at === all.length - 1 || at < 0
+          ? all[0]
+          : undefined;
+      if (!edge) return;
+      event.preventDefault();
+      edge.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [sheet]);
+}
+
 function Sheet({ sheet }: { sheet: OpenSheet }) {
   const dialog = useRef<HTMLDivElement>(null);
   // The first field when there is one to fill, else the main button; for a destructive choice the declining one, so
@@ -113,11 +152,7 @@ function Sheet({ sheet }: { sheet: OpenSheet }) {
   useLayoutEffect(() => {
     if (error.value) dialog.current!.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
   }, [error.value]);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape') return;
-    event.preventDefault();
-    sheet.choose(sheet.buttons[0]!);
-  };
+  useSheetKeys(dialog, sheet);
   const titleId = `${sheet.testid}-title`;
   return (
     <div class="scrim">
@@ -128,11 +163,11 @@ function Sheet({ sheet }: { sheet: OpenSheet }) {
         aria-modal="true"
         aria-labelledby={titleId}
         data-testid={sheet.testid}
-        onKeyDown={onKeyDown}
+        tabIndex={-1}
       >
         <h2 id={titleId}>{sheet.title}</h2>
         {sheet.body}
-        <div class="err" role="alert" data-testid={`${sheet.testid}-error`}>
+        <div class="err" role="alert" id={`${sheet.testid}-error`} data-testid={`${sheet.testid}-error`}>
           {error.value}
         </div>
         <div class="buttons">

@@ -14,7 +14,7 @@ body { margin: 0; background: var(--bg); color: var(--text); height: 100vh; }
 button { font: inherit; border: 1px solid var(--line); background: var(--panel); color: var(--text); border-radius: 6px;
   padding: 4px 10px; cursor: pointer; }
 button:disabled { cursor: default; opacity: 0.75; }
-button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible {
+button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, [tabindex]:focus-visible {
   outline: 2px solid var(--accent); outline-offset: 1px; }
 button.primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
 button.danger { color: var(--bad); }
@@ -57,7 +57,9 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 /* The frame's slot is no box of its own: the iframe fills the panel as its direct child would. */
 .app .frame { display: contents; }
 .grow { flex: 1; min-width: 0; }
-.tools { background: var(--panel); padding: 0 10px 10px; }
+.app-title, .action-title { font-size: inherit; margin: 0; }
+/* A control the keyboard reaches scrolls into view below the sticky tab row, not under it. */
+.tools { background: var(--panel); padding: 0 10px 10px; scroll-padding-top: 52px; }
 .tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
   z-index: 1; }
 .tabs button { padding: 3px 5px; font-size: 13px; white-space: nowrap; position: relative; }
@@ -81,8 +83,14 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 .action.unread { border-left: 4px solid var(--accent); }
 .action label { display: block; margin: 4px 0; }
 .hint { display: block; margin-top: 2px; }
-.toasts { position: fixed; bottom: 14px; left: 200px; display: flex; flex-direction: column; gap: 6px; z-index: 40; }
-.toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; white-space: pre-line; }
+/* Toasts never reach past the window's right edge; the row they sit in lets clicks through to the page beside them. */
+.toasts { position: fixed; bottom: 14px; left: 200px; right: 14px; display: flex; flex-direction: column;
+  align-items: flex-start; gap: 6px; z-index: 40; pointer-events: none; }
+/* Each of its two live regions (errors, the others) a column of its own: a region kept out of the layout
+   (display: contents) may be kept out of what a screen reader hears too. */
+.toasts > div { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; }
+.toast { background: var(--text); color: var(--bg); padding: 8px 12px; border-radius: 8px; white-space: pre-line;
+  pointer-events: auto; max-height: 40vh; overflow: auto; }
 .toast.error { background: var(--bad); color: var(--on-status); }
 .toast.success { background: var(--good); color: var(--on-status); }
 .scrim { position: fixed; inset: 0; background: rgb(0 0 0 / 45%); display: flex; align-items: center;
@@ -94,6 +102,30 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 .sheet .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
 .note { color: var(--muted); font-size: 12px; }
 .banner { padding: 8px 12px; background: var(--bad); color: var(--on-status); }
+/* A word longer than its box (a URL, a token, a name without spaces) breaks instead of running out of it. */
+.msg, .card, .sheet, .toast, .notice, .room, .tile, .action, .main header, .app header, code { overflow-wrap: anywhere; }
+.main header > *, .app header > * { min-width: 0; }
+/* Narrower than the four columns (a small window, or zoomed in up to 400%): one column, the page scrolls, and no
+   column scrolls on its own, so nothing needs scrolling sideways. */
+@media (max-width: 1023px) {
+  body { height: auto; }
+  .shell, .shell.closed { display: flex; flex-direction: column; height: auto; }
+  .side, .main, .app, .tools { overflow: visible; border-right: 0; border-bottom: 1px solid var(--line); }
+  .shell.closed .app { display: none; }
+  .main header { flex-wrap: wrap; }
+  .timeline-box { max-height: 60vh; min-height: 120px; }
+  .app iframe { height: 80vh; flex: none; }
+  .tabs { position: static; flex-wrap: wrap; }
+  input, select { max-width: 100%; }
+  .toasts { left: 14px; }
+}
+/* Forced colours drop backgrounds and shadows: the chosen tab and room keep the system's selection colours, and a
+   sheet or a toast keeps an edge against the page behind it. */
+@media (forced-colors: active) {
+  .tabs button.on, .room.current { forced-color-adjust: none; background: Highlight; color: HighlightText;
+    border: 1px solid Highlight; }
+  .sheet, .toast { border: 1px solid CanvasText; }
+}
 `;
 
 /** Text colour / background pairs the themes must keep at 4.5:1 or more (custom property names). */

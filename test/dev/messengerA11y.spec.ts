@@ -1,0 +1,311 @@
+// The accessibility review's findings (keyboard, screen reader, low vision), each checked through a real Chromium as
+// the reviewer met it: the agent panel's forms and what they announce, the timeline as a log, Escape wherever focus
+// is, reflow at 320 px, long words, forced colours, toasts, the tabs' arrow keys and where focus goes after Close.
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { exchangeManifest, type Json } from '../mock/fixtures';
+import { controlFetch } from '../helpers/controlApi';
+import { expect, type MessengerFixtures, test } from './messengerTest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+// An action with a required text field and an optional number, answered with its input; and buttons for a
+// confirmation and an error toast, both with long unbroken words.
+const APP = `
+svc.actions.handle('count_items', async (input) => input);
+const on = (id, fn) => {
+  const button = Object.assign(document.createElement('button'), { id, textContent: id });
+  button.addEventListener('click', () => fn().catch(() => {}));
+  document.body.append(button);
+};
+const long = 'x'.repeat(2000);
+on('confirm', () => svc.ui.confirm({ title: 'Delete ' + 'y'.repeat(300) + '?', body: long }));
+on('error', async () => svc.ui.toast({ message: 'It failed: ' + long, kind: 'error' }));
+`;
+
+/** The app's package: its manifest with `count_items`, a page running {@link APP}, and the script-tag client. */
+async function a11yApp(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-a11y-'));
+  const manifest: Json = exchangeManifest();
+  manifest.permissions = [{ scope: 'svc.message.send', purpose: 'Post into the room.' }];
+  manifest.actions = [
+    {
+      name: 'count_items',
+      title: 'Count items',
+      description: 'Counts the items with a name. Nothing is deleted.',
+      input_schema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'The item name' },
+          count: { type: 'integer', minimum: 1 },
+        },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+      confirm: 'never',
+    },
+  ];
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"></head><body><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+  );
+  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
+  await writeFile(join(dir, 'app.js'), APP);
+  return dir;
+}
+
+/** The messenger on {@link a11yApp}, in a viewport of `width` × `height`. */
+async function openA11y(messenger: MessengerFixtures['messenger'], width = 1500, height = 860): Promise<Page> {
+  const { platform, page } = await messenger({ dir: await a11yApp(), port: 0, mcp: false }, { width, height });
+  posted.set(page, new URL(platform.url));
+  return page;
+}
+
+const posted = new WeakMap<Page, URL>();
+
+/** Posts a message into # General, as the person's own client would (through the control API). */
+async function post(page: Page, text: string, card?: Json): Promise<void> {
+  const response = await controlFetch(posted.get(page)!, 'POST', '/__svc/message', { room_id: 'general', text, card });
+  expect(response.status).toBe(200);
+}
+
+/** Opens the app and presses one of its buttons. */
+async function press(page: Page, button: string): Promise<void> {
+  // Closed, the app's panel is inert (its buttons keep their boxes, in a column of no width).
+  if (await page.getByTestId('app-panel').evaluate((el) => (el as HTMLElement).inert))
+    await page.getByTestId('open-app').click();
+  await page.frameLocator('[data-testid=app-frame]').locator(`#${button}`).click();
+}
+
+/** The violations axe finds on the messenger (WCAG 2.2 A/AA and best practices), the app's frame left out. */
+async function axe(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .exclude('[data-testid=app-frame]')
+    .analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Whether the page scrolls sideways. */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+test.describe('the agent panel', () => {
+  test('an optional number left empty is left out of the input, and the action runs', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await page.getByTestId('input-count_items-name').fill('pens');
+    await page.getByTestId('invoke-agent-count_items').click();
+    await expect(page.getByTestId('result-count_items')).toContainText('Result');
+    await expect(page.getByTestId('result-count_items').locator('pre')).toHaveText(/"name": "pens"/);
+    await expect(page.getByTestId('result-count_items')).not.toContainText('count');
+  });
+
+  test('a refused field is marked invalid and described by the refusal, which is announced at once', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    const name = page.getByTestId('input-count_items-name');
+    const count = page.getByTestId('input-count_items-count');
+    await expect(name).toHaveAttribute('aria-required', 'true');
+    await expect(page.getByRole('textbox', { name: 'name (required)' })).toHaveAccessibleDescription('The item name');
+    await expect(count).not.toHaveAttribute('aria-required', 'true');
+    // The host refuses the missing name: that field, and it alone, is marked.
+    await count.fill('3');
+    await page.getByTestId('invoke-agent-count_items').click();
+    const result = page.getByTestId('result-count_items');
+    await expect(result).toContainText('ERR_ACTION_INVALID_INPUT');
+    await expect(result).toHaveAttribute('aria-live', 'assertive');
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(count).toHaveAttribute('aria-invalid', 'false');
+    await expect(name).toHaveAccessibleDescription(/ERR_ACTION_INVALID_INPUT[\s\S]*The item name/);
+    // Filled: the marks go, and the result is said politely.
+    await name.fill('pens');
+    await page.getByTestId('invoke-agent-count_items').click();
+    await expect(result).toContainText('Result');
+    await expect(result).toHaveAttribute('aria-live', 'polite');
+    await expect(name).toHaveAttribute('aria-invalid', 'false');
+    await expect(page.getByTestId('progress-count_items')).toHaveAttribute('role', 'log');
+  });
+});
+
+test('headings reach the app panel and each action of the agent panel', async ({ messenger }) => {
+  const page = await openA11y(messenger);
+  await page.getByTestId('open-app').click();
+  await expect(page.getByRole('region', { name: 'Polls' }).getByRole('heading', { level: 2 })).toHaveText('Polls');
+  await expect(page.getByRole('heading', { level: 2, name: 'Actions' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'Count items' })).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+});
+
+test.describe('the timeline', () => {
+  test('is a named log a keyboard reaches, and axe finds nothing with many messages', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    for (let i = 0; i < 40; i++) await post(page, `Message ${i}`);
+    await expect(page.getByTestId('message')).toHaveCount(40);
+    const log = page.getByRole('log', { name: 'Messages in # General' });
+    await expect(log).toHaveAttribute('tabindex', '0');
+    await page.getByTestId('open-app').focus();
+    await page.keyboard.press('Tab');
+    await expect(log).toBeFocused();
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test('a long word, a long card and a long confirmation wrap instead of running out of their box', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 1280, 800);
+    await post(page, 'z'.repeat(2000), { title: 't'.repeat(250), body: 'b'.repeat(2000) });
+    await expect(page.getByTestId('message')).toHaveCount(1);
+    const box = page.locator('.timeline-box');
+    expect(await box.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await press(page, 'confirm');
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet).toBeVisible();
+    expect(await sheet.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  });
+});
+
+test.describe('sheets', () => {
+  test('Escape declines a sheet wherever focus is, and Tab goes round the sheet', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await press(page, 'confirm');
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet).toBeVisible();
+    // Past the last button, Tab comes back to the first one.
+    await page.getByTestId('confirm-sheet-yes').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('confirm-sheet-no')).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.getByTestId('confirm-sheet-yes')).toBeFocused();
+    // Focus on the page's body, as after a click on the sheet's text.
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+  });
+});
+
+test.describe('low vision', () => {
+  test('at 320 px wide the page reflows: nothing scrolls sideways, on any tab, with the app open', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 320, 800);
+    await post(page, `A link: https://example.com/${'path/'.repeat(40)}`);
+    expect(await scrollsSideways(page), 'the room').toBe(false);
+    for (const name of ['Agent', 'Calls', 'Webhooks', 'Blocked', 'Notifications', 'Settings']) {
+      await page.getByTestId(`tab-${name}`).click();
+      expect(await scrollsSideways(page), name).toBe(false);
+    }
+    await page.getByTestId('open-app').click();
+    await expect(page.getByTestId('app-close')).toBeVisible();
+    expect(await scrollsSideways(page), 'the app open').toBe(false);
+    await page.screenshot({ path: test.info().outputPath('reflow-320.png'), fullPage: true });
+    // 400 % of a 1280 × 1024 screen.
+    await page.setViewportSize({ width: 320, height: 256 });
+    expect(await scrollsSideways(page), '320 × 256').toBe(false);
+  });
+
+  test('in forced colours the chosen tab and room stand out, and a sheet keeps its edge', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await page.emulateMedia({ forcedColors: 'active' });
+    const background = (testid: string) =>
+      page.getByTestId(testid).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background('tab-Agent')).not.toBe(await background('tab-Calls'));
+    await page.getByTestId('room-general').click();
+    expect(await background('room-general')).not.toBe(await background('home'));
+    await press(page, 'confirm');
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet).toBeVisible();
+    expect(await sheet.evaluate((el) => getComputedStyle(el).borderTopWidth)).not.toBe('0px');
+    await page.screenshot({ path: test.info().outputPath('forced-colors.png') });
+  });
+
+  test('in a short window, a control Shift+Tab reaches in the tools shows below the sticky tab row', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 1280, 400);
+    await page.getByTestId('tab-Settings').click();
+    await page.getByTestId('store-upload').focus();
+    const tabs = (await page.locator('.tabs').boundingBox())!;
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Shift+Tab');
+      const { top, name, inPanel } = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const inPanel = el.id !== 'tool-panel' && !!el.closest('#tool-panel');
+        return { top: el.getBoundingClientRect().top, name: el.dataset.testid ?? el.tagName, inPanel };
+      });
+      if (!inPanel) break;
+      expect(top, `${name} under the tab row`).toBeGreaterThanOrEqual(tabs.y + tabs.height);
+    }
+  });
+
+  test('an error toast is an alert, holds its long word inside the window, and stays while the pointer is on it', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger, 1280, 800);
+    // The page's clock from here on: the toast's time passes at once, and the pointer is what holds it.
+    await page.clock.install();
+    await press(page, 'error');
+    const toast = page.getByRole('alert').getByTestId('toast');
+    await expect(toast).toHaveCount(1);
+    const box = (await toast.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    await toast.hover();
+    await page.clock.runFor(10 * 60_000);
+    await expect(toast).toHaveCount(1);
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(2000);
+    await expect(toast).toHaveCount(0);
+  });
+});
+
+test.describe('the keyboard', () => {
+  test('the arrow keys, Home and End move between the tabs; the row is one Tab stop', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    const tab = (name: string) => page.getByTestId(`tab-${name}`);
+    await tab('Agent').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Calls')).toBeFocused();
+    await expect(tab('Calls')).toHaveAttribute('aria-selected', 'true');
+    await expect(tab('Agent')).toHaveAttribute('tabindex', '-1');
+    await page.keyboard.press('End');
+    await expect(tab('Settings')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Agent')).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect(tab('Settings')).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(tab('Agent')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Tab');
+    await expect(page.locator('#tool-panel')).toBeFocused();
+  });
+
+  test("after Close the focus is on the button that opens the app again, not lost on the page's body", async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    await page.getByTestId('open-app').click();
+    await page.getByTestId('app-close').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('open-app')).toBeFocused();
+  });
+
+  test('the arrow keys on the closed "Signed in as" select do not switch person; Enter does', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await page.getByTestId('tab-Settings').click();
+    const signedIn = page.getByTestId('signed-in');
+    const before = await signedIn.textContent();
+    await page.getByTestId('user').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByTestId('user')).not.toHaveValue(/^$/);
+    await page.waitForTimeout(500);
+    await expect(signedIn).toHaveText(before!);
+    await page.keyboard.press('Enter');
+    await expect(signedIn).not.toHaveText(before!);
+  });
+});
