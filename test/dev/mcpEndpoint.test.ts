@@ -449,16 +449,20 @@ describe('actions.cancel', () => {
   });
 });
 
+/** A relay with no messenger page: its calls are answered by the test, or fail as no page is open. */
+const pagelessRelay = () =>
+  createInvocationRelay({
+    page: () => undefined,
+    pageOrigin: 'http://127.0.0.1:1',
+    personTimeout: 1000,
+    keepalive: 1000,
+    secrets: () => [],
+  });
+
 describe('an action that fails in the app', () => {
   it("answers ERR_ACTION_FAILED with the app's message, then where to look and what to do", async () => {
     const token = 'k'.repeat(43);
-    const relay = createInvocationRelay({
-      page: () => undefined,
-      pageOrigin: 'http://127.0.0.1:1',
-      personTimeout: 1000,
-      keepalive: 1000,
-      secrets: () => [],
-    });
+    const relay = pagelessRelay();
     // As the page answers a handler that threw: the code and the client's sentence, nothing an agent can act on.
     relay.run = async () => ({
       ok: false,
@@ -492,13 +496,7 @@ describe('an action that fails in the app', () => {
 describe('2025-era sessions', () => {
   it('are capped (the least recently used goes) and closed once idle; the client is told to initialize again', async () => {
     const token = 'k'.repeat(43);
-    const relay = createInvocationRelay({
-      page: () => undefined,
-      pageOrigin: 'http://127.0.0.1:1',
-      personTimeout: 1000,
-      keepalive: 1000,
-      secrets: () => [],
-    });
+    const relay = pagelessRelay();
     const endpoint = createMcpEndpoint({
       manifest: exchangeManifest() as never,
       relay,

@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Browser, Page } from '@playwright/test';
 import type { DevPlatform } from '../../src/dev';
-import { exchangeManifest } from '../mock/fixtures';
+import { exchangeManifest, type Json } from '../mock/fixtures';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -24,10 +24,17 @@ export interface TestAction {
   input_schema?: Record<string, unknown>;
 }
 
-/** Writes an app folder declaring `actions`, whose page runs `script` after the svc script tag; returns its path. */
-export async function writeMcpTestApp(actions: TestAction[], script: string): Promise<string> {
+/**
+ * Writes an app folder declaring `actions`, whose page runs `script` after the svc script tag; `change` edits the
+ * manifest before it is written. Returns its path.
+ */
+export async function writeMcpTestApp(
+  actions: TestAction[],
+  script: string,
+  change: (manifest: Json) => void = () => {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-mcp-'));
-  const manifest = exchangeManifest();
+  const manifest: Json = exchangeManifest();
   manifest.network = { connect: [] };
   manifest.actions = actions.map(({ confirm = 'never', destructive = false, input_schema, ...action }) => ({
     ...action,
@@ -35,6 +42,7 @@ export async function writeMcpTestApp(actions: TestAction[], script: string): Pr
     annotations: { read_only: !destructive, destructive, idempotent: !destructive, open_world: false },
     confirm,
   }));
+  change(manifest);
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
   await writeFile(
     join(dir, 'index.html'),

@@ -1,16 +1,12 @@
 // The accessibility review's findings (keyboard, screen reader, low vision), each checked through a real Chromium as
 // the reviewer met it: the agent panel's forms and what they announce, the timeline as a log, Escape wherever focus
 // is, reflow at 320 px, long words, forced colours, toasts, the tabs' arrow keys and where focus goes after Close.
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { exchangeManifest, type Json } from '../mock/fixtures';
+import type { Json } from '../mock/fixtures';
 import { controlFetch } from '../helpers/controlApi';
+import { writeMcpTestApp } from './mcpTestApp';
 import { expect, type MessengerFixtures, test } from './messengerTest';
-
-const root = resolve(import.meta.dirname, '../..');
 
 // An action with a required text field and an optional number, answered with its input; and buttons for a
 // confirmation and an error toast, both with long unbroken words.
@@ -27,37 +23,27 @@ on('error', async () => svc.ui.toast({ message: 'It failed: ' + long, kind: 'err
 `;
 
 /** The app's package: its manifest with `count_items`, a page running {@link APP}, and the script-tag client. */
-async function a11yApp(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-a11y-'));
-  const manifest: Json = exchangeManifest();
-  manifest.permissions = [{ scope: 'svc.message.send', purpose: 'Post into the room.' }];
-  manifest.actions = [
-    {
-      name: 'count_items',
-      title: 'Count items',
-      description: 'Counts the items with a name. Nothing is deleted.',
-      input_schema: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', minLength: 1, description: 'The item name' },
-          count: { type: 'integer', minimum: 1 },
+const a11yApp = () =>
+  writeMcpTestApp(
+    [
+      {
+        name: 'count_items',
+        title: 'Count items',
+        description: 'Counts the items with a name. Nothing is deleted.',
+        input_schema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', minLength: 1, description: 'The item name' },
+            count: { type: 'integer', minimum: 1 },
+          },
+          required: ['name'],
+          additionalProperties: false,
         },
-        required: ['name'],
-        additionalProperties: false,
       },
-      annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
-      confirm: 'never',
-    },
-  ];
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8"></head><body><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+    ],
+    APP,
+    (manifest) => (manifest.permissions = [{ scope: 'svc.message.send', purpose: 'Post into the room.' }]),
   );
-  await copyFile(join(root, 'dist/svc.global.js'), join(dir, 'svc.global.js'));
-  await writeFile(join(dir, 'app.js'), APP);
-  return dir;
-}
 
 /** The messenger on {@link a11yApp}, in a viewport of `width` × `height`. */
 async function openA11y(messenger: MessengerFixtures['messenger'], width = 1500, height = 860): Promise<Page> {
