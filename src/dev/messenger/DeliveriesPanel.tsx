@@ -6,6 +6,7 @@ import type { Messenger } from './Messenger';
 import { scopeInWords } from './scopeInWords';
 import { time } from './SettingsPanel';
 import { LIMITS } from '../limits';
+import { failedNotSentAgain } from '../failedNotSentAgain';
 
 /** Which deliveries are opened, the event filter and the test event: kept while the tab is not shown. */
 const opened = new Set<string>();
@@ -106,12 +107,6 @@ function Delivery({ d, m }: { d: DevDelivery; m: Messenger }) {
   );
 }
 
-/** How many deliveries failed and were not sent again: what "Send the failed ones again" sends. */
-function waitingFailed(deliveries: DevDelivery[]): number {
-  const resent = new Set(deliveries.map((d) => d.resend_of));
-  return deliveries.filter((d) => d.state === 'failed' && !resent.has(d.id)).length;
-}
-
 /**
  * The filter by event, a test event (the contract's example about the person on screen, sent like any other), and
  * the failed deliveries sent again at once, for a backend that was down longer than the retries last.
@@ -182,7 +177,7 @@ export function DeliveriesPanel({ m }: { m: Messenger }) {
   const events = [...new Set(deliveries.map((d) => d.event))].sort();
   return (
     <div data-testid="deliveries">
-      <Controls m={m} events={events} failed={waitingFailed(deliveries)} />
+      <Controls m={m} events={events} failed={failedNotSentAgain(deliveries).length} />
       <div class="list">
         {deliveries.length ? null : <p class="note">No webhook yet (start svc dev with --webhooks &lt;url&gt;).</p>}
         {deliveries

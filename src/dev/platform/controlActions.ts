@@ -10,6 +10,7 @@ import { manifestFacts } from '../../manifest/manifestFacts';
 import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
 import { rotateSecrets, type SigningSecrets } from './signingSecrets';
+import { failedNotSentAgain } from '../failedNotSentAgain';
 
 /** What the control actions act on. */
 export interface ControlContext {
@@ -207,10 +208,8 @@ function adminActions(ctx: ControlContext, { state, emit, userOf }: ReturnType<t
     },
     'POST /__svc/deliveries/resend-failed': () => {
       if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');
-      const resent = new Set(state.deliveries.map((d) => d.resend_of));
       // Taken first: each resend adds a delivery to the list this reads.
-      const failed = state.deliveries.filter((d) => d.state === 'failed' && !resent.has(d.id));
-      for (const old of failed) ctx.webhooks.send(old.event, old.payload, old.id);
+      for (const old of failedNotSentAgain(state.deliveries)) ctx.webhooks.send(old.event, old.payload, old.id);
     },
     'POST /__svc/deliveries/test': (b) => {
       if (!ctx.webhooks) throw new Error('There is no webhook URL to send to: start svc dev with --webhooks <url>.');

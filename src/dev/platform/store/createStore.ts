@@ -164,14 +164,14 @@ async function acceptPackage(
     ...(distribution?.channel === 'tenant-private' ? { tenants: [...distribution.tenants] } : {}),
   };
   const moved = record && record.key !== base64(key.publicKey);
+  // The key a rotation moved away from joins the retired ones; absent until a first rotation.
+  const retired = moved ? [...(record.retired_keys ?? []), record.key] : record?.retired_keys;
   state.store = {
     key: base64(key.publicKey),
     key_id: key.id,
     highest: pkg.version,
     versions: [...(record?.versions ?? []), version],
-    ...(moved || record?.retired_keys
-      ? { retired_keys: [...(record.retired_keys ?? []), ...(moved ? [record.key] : [])] }
-      : {}),
+    ...(retired ? { retired_keys: retired } : {}),
   };
   state.version = pkg.version;
   state.version_revoked = false;
