@@ -68,7 +68,9 @@ export const CONTROL_BODIES = {
     is_encrypted: z.boolean({ error: 'is_encrypted must be a boolean: send true or false.' }).optional(),
   }),
   'PATCH /__svc/settings': z.object({
-    theme: z.enum(['light', 'dark'], { error: "theme is not known: send 'light' or 'dark'." }).optional(),
+    theme: z
+      .enum(['system', 'light', 'dark'], { error: "theme is not known: send 'system', 'light' or 'dark'." })
+      .optional(),
     locale: z
       .string({ error: 'locale must be a string: send a language tag such as en or fr-CA.' })
       .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}$/, {

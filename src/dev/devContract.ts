@@ -145,7 +145,8 @@ export interface DevDelivery {
 
 /** Settings the messenger page shows. @public */
 export interface DevSettings {
-  theme: 'light' | 'dark';
+  /** The messenger's theme; 'system' (a new state's) follows the system's colour scheme, in the page and the app. */
+  theme: 'system' | 'light' | 'dark';
   locale: string;
   /** The person the page acts as (platform user id). */
   current_user_id: string;

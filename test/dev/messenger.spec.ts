@@ -144,11 +144,28 @@ test('a request outside the manifest network is blocked, and the log says which 
   await expect(page.getByTestId('blocked').first()).toContainText('add "tracker.example" to network.connect');
 });
 
-test('the theme reaches the app', async () => {
+test('the theme reaches the app, and follows the system while it is "System"', async () => {
   await tab('Settings');
-  await page.getByTestId('theme-toggle').click();
+  const theme = page.getByTestId('theme');
+  await expect(theme).toHaveValue('system');
+  await theme.selectOption('dark');
   await expect(app().locator('body')).toHaveAttribute('data-theme', 'dark');
-  await page.getByTestId('theme-toggle').click();
+  await theme.selectOption('light');
+  await expect(app().locator('body')).toHaveAttribute('data-theme', 'light');
+  // A person whose system is dark sees the page and the app dark, and both follow the system when it changes.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await theme.selectOption('system');
+  await expect(theme.locator('option[value=system]')).toHaveText('System (dark)');
+  await expect(page.locator('body')).toHaveClass(/dark/);
+  await expect(app().locator('body')).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('body')).not.toHaveClass(/dark/);
+  await expect(app().locator('body')).toHaveAttribute('data-theme', 'light');
+  // A launch on a dark system starts dark.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByTestId('app-reload').click();
+  await expect(app().locator('body')).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await expect(app().locator('body')).toHaveAttribute('data-theme', 'light');
 });
 

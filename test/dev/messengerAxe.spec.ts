@@ -23,7 +23,7 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
 /** Switches the page to the dark theme (Settings), as a person would. */
 async function dark(page: Page): Promise<void> {
   await page.getByTestId('tab-Settings').click();
-  await page.getByTestId('theme-toggle').click();
+  await page.getByTestId('theme').selectOption('dark');
   await expect(page.locator('body')).toHaveClass(/dark/);
 }
 

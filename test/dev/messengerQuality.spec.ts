@@ -39,7 +39,7 @@ test('text reaches 4.5:1 in the light and the dark theme, computed from the them
   for (const theme of ['light', 'dark']) {
     if (theme === 'dark') {
       await tab('Settings');
-      await page.getByTestId('theme-toggle').click();
+      await page.getByTestId('theme').selectOption('dark');
       await expect(page.locator('body')).toHaveClass(/dark/);
     }
     const low = (await contrasts(page)).filter((c) => c.ratio < 4.5);

@@ -11,7 +11,7 @@ for (const theme of ['light', 'dark'] as const) {
     const suffix = theme === 'dark' ? '-dark' : '';
     if (theme === 'dark') {
       await tab('Settings');
-      await page.getByTestId('theme-toggle').click();
+      await page.getByTestId('theme').selectOption('dark');
       await expect(page.locator('body')).toHaveClass(/dark/);
     }
     await page.getByTestId('open-app').click();

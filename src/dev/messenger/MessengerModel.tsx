@@ -1,4 +1,4 @@
-import { computed, type ReadonlySignal, type Signal, signal } from '@preact/signals';
+import { computed, effect, type ReadonlySignal, type Signal, signal } from '@preact/signals';
 import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
 import {
@@ -31,6 +31,7 @@ import {
 } from './Messenger';
 import { storeResult } from './StoreUpload';
 import { settingsActions } from './settingsActions';
+import { shownTheme } from './shownTheme';
 import { sheet } from './sheet';
 import { toast } from './toasts';
 
@@ -59,6 +60,8 @@ export class MessengerModel implements Messenger {
   readonly me: ReadonlySignal<DevUser | undefined>;
   readonly myRooms: ReadonlySignal<DevRoom[]>;
   readonly room: ReadonlySignal<DevRoom | null>;
+  /** The theme the page and the app show: the setting, or the system's colour scheme while it is 'system'. */
+  readonly theme: ReadonlySignal<'light' | 'dark'>;
   readonly app = signal<OpenApp | undefined>(undefined);
   readonly frame: Signal<HTMLIFrameElement>;
   readonly notice = signal({ text: '', kind: 'info' });
@@ -87,6 +90,12 @@ export class MessengerModel implements Messenger {
     // A person sees the rooms of their own tenant only.
     this.myRooms = computed(() => rooms.value.filter((r) => r.members.includes(settings.value.current_user_id)));
     this.room = computed(() => this.myRooms.value.find((r) => r.id === settings.value.current_room_id) ?? null);
+    this.theme = shownTheme(settings);
+    // The open app follows the theme shown, whether the setting changed it or the system's colour scheme did.
+    effect(() => {
+      const theme = this.theme.value;
+      this.running?.host.setTheme(theme);
+    });
     // The open app's host, opening it first (in the current room) when it is closed.
     const appHost = async () => {
       if (!this.running) await this.open({ room: this.room.value, params: {} });
@@ -167,6 +176,7 @@ export class MessengerModel implements Messenger {
     this.running = launchApp({
       config: this.config,
       state: this.store.current,
+      theme: this.theme.value,
       iframe,
       launch,
       log: this.log,
@@ -283,7 +293,6 @@ export class MessengerModel implements Messenger {
       return;
     }
     this.store.apply(next);
-    if (next.settings.theme !== previous.settings.theme) this.running?.host.setTheme(next.settings.theme);
     // Another person is another app user, and another room another launch: relaunch there, as the native clients
     // do, so the app never posts into a room the person left.
     const moved =

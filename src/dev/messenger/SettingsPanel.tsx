@@ -1,7 +1,9 @@
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
+import type { DevSettings } from '../devContract';
 import { forgetRefusals, refusedScopes } from './appHost';
 import type { Messenger } from './Messenger';
 import { scopeInWords } from './scopeInWords';
+import { systemColorScheme } from './shownTheme';
 import { StoreUpload } from './StoreUpload';
 
 /** A time of day as the person's clock shows it. */
@@ -35,20 +37,25 @@ function chosenOnPurpose(apply: (value: string) => void) {
   };
 }
 
-/** Theme and locale: the events reach the app. */
+/** Theme (the system's colour scheme by default) and locale: the events reach the app. */
 function Appearance({ m }: { m: Messenger }) {
   const s = m.store.slices.settings.value;
   return (
     <div>
       <h2>Appearance</h2>
       <div class="row">
-        <button
-          type="button"
-          data-testid="theme-toggle"
-          onClick={() => m.act('PATCH /__svc/settings', { theme: s.theme === 'light' ? 'dark' : 'light' })}
-        >
-          {`Theme: ${s.theme}`}
-        </button>
+        <label>
+          {'Theme '}
+          <select
+            data-testid="theme"
+            value={s.theme}
+            {...chosenOnPurpose((theme) => m.act('PATCH /__svc/settings', { theme: theme as DevSettings['theme'] }))}
+          >
+            <option value="system">{`System (${systemColorScheme.value})`}</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
         <label>
           {'Locale '}
           <select

@@ -97,6 +97,8 @@ export function forgetPageState(): void {
 export interface AppLaunch {
   config: DevConfig;
   state: () => DevState;
+  /** The theme the app opens in: the setting, or the system's colour scheme. */
+  theme: 'light' | 'dark';
   iframe: HTMLIFrameElement;
   launch: Launch;
   log: CallLogModel;
@@ -174,7 +176,7 @@ export function launchApp(options: AppLaunch): { host: HostEndpoint; detach: () 
       storage,
     }),
     hostOrigin: location.origin,
-    app: { theme: settings.theme, locale: settings.locale, launch_params: launch.params },
+    app: { theme: options.theme, locale: settings.locale, launch_params: launch.params },
   });
   // Every channel the iframe opens goes through the call log.
   const attach = host.attach.bind(host);

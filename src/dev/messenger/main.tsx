@@ -54,7 +54,7 @@ async function start(root: HTMLElement): Promise<void> {
   const m = new MessengerModel(config, state);
   // The theme applies to the whole page, the sheets and the banner included.
   effect(() => {
-    document.body.classList.toggle('dark', m.store.slices.settings.value.theme === 'dark');
+    document.body.classList.toggle('dark', m.theme.value === 'dark');
   });
   // Before the first render, so the app's frame (when the URL opens it) is in the first screen and starts loading
   // with it.

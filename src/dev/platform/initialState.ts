@@ -32,7 +32,7 @@ export function initialState(miniAppId: string, version: string): DevState {
     grants: [{ user_id: 'alice', mini_app_id: miniAppId, scopes: [] }],
     notifications: [],
     deliveries: [],
-    settings: { theme: 'light', locale: 'en', current_user_id: 'alice', current_room_id: 'general' },
+    settings: { theme: 'system', locale: 'en', current_user_id: 'alice', current_room_id: 'general' },
     secret: { generation: 1 },
   };
 }

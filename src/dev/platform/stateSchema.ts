@@ -69,7 +69,7 @@ const DevStateSchema = z.looseObject({
     }),
   ),
   settings: z.looseObject({
-    theme: z.enum(['light', 'dark']),
+    theme: z.enum(['system', 'light', 'dark']),
     locale: str,
     current_user_id: str,
     current_room_id: str,
