@@ -196,8 +196,11 @@ document.body.dataset.theme = svc.app.theme;
 svc.app.onThemeChange((theme) => {
   document.body.dataset.theme = theme;
 });
-document.getElementById('say-hello')!.addEventListener('click', async () => {
+const sayHello = document.getElementById('say-hello')!;
+sayHello.addEventListener('click', async () => {
   status.textContent = await app.sayHello();
+  // The host's permission sheet, if it showed one, took the focus out of this frame: give it back to the button.
+  if (document.activeElement === document.body) sayHello.focus();
 });
 `,
     'src/app.ts': `// What the app does, apart from the page: testable against svc-sdk/mock with a stand-in for fetch.

@@ -31,8 +31,11 @@ test('launches in the plain room; a poll created in the app is posted by the bac
   await app().getByTestId('create').click();
   // The permission sheet shows the manifest's purpose; the person allows.
   await expect(page.getByTestId('permission-sheet')).toContainText('Know which room a new poll belongs to.');
-  await page.getByTestId('permission-allow').click();
+  await page.getByTestId('permission-allow').press('Enter');
   await expect(app().getByTestId('status')).toHaveText('Poll posted to the room.');
+  // The page gives the focus back to the app's frame, and the app to its button (the browser forgets which control
+  // in the frame had it).
+  await expect(app().getByTestId('create')).toBeFocused();
   await expect(page.getByTestId('card')).toContainText('Lunch?');
   expect(platform.cards('general')).toHaveLength(1);
 });

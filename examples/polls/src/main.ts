@@ -30,6 +30,8 @@ $('create').addEventListener('click', async () => {
     .filter(Boolean);
   try {
     const poll = await app.createPoll({ question, options }, await app.currentRoom());
+    // The permission sheet, if the host showed one, took the focus out of this frame: give it back to the button.
+    if (document.activeElement === document.body) $('create').focus();
     // Reminders need the notifications scope, asked for when the person turns them on, not before.
     $('remind').hidden = false;
     $('remind').onclick = async () => {
