@@ -168,6 +168,15 @@ export function createSigningVectors() {
       reason: 'malformed-header',
       why: 'Whole seconds, even signed correctly: a float parser is not the check.',
     }),
+    vector('a timestamp of 16 digits', 'webhook', granted, {
+      timestamp: `000000${NOW}`,
+      reason: 'malformed-header',
+      why: 'At most 15 decimal digits, even signed correctly and with the right value: check the text, not the number it parses to.',
+    }),
+    vector('a timestamp with leading zeros, 15 digits', 'webhook', granted, {
+      timestamp: `00000${NOW}`,
+      why: 'Leading zeros are allowed within 15 digits; the signing base uses the header text exactly as received, zeros included.',
+    }),
     vector('uppercase hex', 'webhook', granted, {
       signature: (real) => `v0=${real.slice(3).toUpperCase()}`,
       reason: 'malformed-signature',

@@ -31,7 +31,7 @@ class SignatureError(Exception):
 
 
 def sign(secret, timestamp, body):
-    """The ``X-Svc-Signature`` value for ``body`` (bytes) at ``timestamp`` (int seconds)."""
+    """The ``X-Svc-Signature`` value for ``body`` (bytes) at ``timestamp`` (int seconds, or the header's text)."""
     base = b"v0:" + str(timestamp).encode("ascii") + b":" + body
     return "v0=" + hmac.new(secret.encode("utf-8"), base, hashlib.sha256).hexdigest()
 
@@ -72,7 +72,9 @@ def verify(headers, body, secrets, now=None, tolerance=REPLAY_WINDOW_SECONDS):
         if not value:
             raise SignatureError("missing-header", f"the {name} header is missing: the request is not signed.")
     if not _TIMESTAMP.fullmatch(stamp):
-        raise SignatureError("malformed-header", f"{TIMESTAMP_HEADER} must be whole seconds since the Unix epoch.")
+        raise SignatureError(
+            "malformed-header", f"{TIMESTAMP_HEADER} must be whole seconds since the Unix epoch: 1 to 15 decimal digits."
+        )
     now = int(time.time()) if now is None else now
     skew = int(stamp) - now
     if skew < -tolerance:

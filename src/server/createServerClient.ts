@@ -50,12 +50,16 @@ export interface ServerClient {
     input: { app_user_id: string; card: Card },
     options?: CallOptions,
   ): Promise<{ event_id: string }>;
-  /** Notifies a person (needs their `notifications` grant, else 403 `scope-not-granted`). */
+  /**
+   * Notifies a person (needs their `notifications` grant, else 403 `scope-not-granted`). Resolves the
+   * `notification_id` of the `201` answer; any other 2xx (a platform that answers 200 or 204 without a body)
+   * resolves `{}`.
+   */
   notify(
     appUserId: string,
     input: { title: string; body: string; deep_link: string },
     options?: CallOptions,
-  ): Promise<void>;
+  ): Promise<{ notification_id?: string }>;
   /** Reads the installation state, to check a notification will land before sending it. */
   getInstallation(appUserId: string, options?: CallOptions): Promise<Installation>;
   /** Verifies an agent's token (one carrying `act`), to apply a lower limit to agent-initiated actions. */
@@ -279,7 +283,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         call,
       ),
     notify: async (appUserId, input, call) => {
-      await request(
+      const answer = await request<{ notification_id?: unknown } | undefined>(
         'POST',
         `/users/${seg(appUserId, 'notify(): appUserId')}/notifications`,
         {
@@ -290,6 +294,8 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         },
         call,
       );
+      const id = answer?.notification_id;
+      return typeof id === 'string' ? { notification_id: id } : {};
     },
     getInstallation: async (appUserId, call) =>
       request(

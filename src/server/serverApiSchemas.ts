@@ -13,7 +13,7 @@ const text = (max: number, what: string, description: string) =>
           ? `is missing: send ${what} as a non-empty string.`
           : `must be a string: send ${what} as a non-empty string.`,
     })
-    .min(1, { error: `is missing: send ${what} as a non-empty string.` })
+    .min(1, { error: `is empty: send ${what} as a non-empty string.` })
     .max(max, { error: (issue) => `has ${characters(issue.input)} characters: send at most ${max}.` })
     .meta({ description });
 
@@ -122,7 +122,7 @@ const AgentVerifyRequest = z
             ? 'is missing: send the app token that carries the act claim.'
             : 'must be a string: send the app token that carries the act claim.',
       })
-      .min(1, { error: 'is missing: send the app token that carries the act claim.' })
+      .min(1, { error: 'is empty: send the app token that carries the act claim.' })
       .meta({ description: 'The app token an agent obtained (it carries the `act` claim).' }),
   })
   .meta({ description: 'The token to verify.' });

@@ -101,7 +101,7 @@ export function checkSignatureHeaders(
   if (!/^[0-9]{1,15}$/.test(stamp!))
     throw new SvcSignatureError(
       'malformed-header',
-      `${SIGNATURE_HEADERS.timestamp} must be whole seconds since the Unix epoch.`,
+      `${SIGNATURE_HEADERS.timestamp} must be whole seconds since the Unix epoch: 1 to 15 decimal digits.`,
     );
 
   const now = options.now ?? Math.floor(Date.now() / 1000);

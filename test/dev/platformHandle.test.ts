@@ -63,6 +63,11 @@ describe('the platform handle', () => {
     expect(received.at(-1)).toMatchObject({ event: 'user.deprovisioned', app_user_id: 'au-bob' });
     await expect(p.appToken({ userId: 'bob' })).rejects.toThrow(/left the tenant/);
     await expect(p.grant('svc.files.read', 'nobody')).rejects.toThrow(/user_id nobody is unknown/);
+    // Nothing about a removed person reaches the backend after user.deprovisioned, and a second removal sends none.
+    for (const after of [p.grant('svc.files.read', 'bob'), p.revoke('svc.files.read', 'bob'), p.install('bob')])
+      await expect(after).rejects.toThrow('user_id bob was removed from the tenant (user.deprovisioned)');
+    await p.deprovision('bob');
+    expect(p.state.deliveries.filter((d) => d.event === 'user.deprovisioned')).toHaveLength(1);
   });
 
   it('grants only scopes the manifest declares, and sends an event only for a change', async () => {

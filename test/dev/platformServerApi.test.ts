@@ -215,7 +215,13 @@ describe('the server API emulator', () => {
   it('names the field, its index and its bound in a 400', async () => {
     const card = { title: 'Lunch?', body: 'Vote', actions: [{ label: 'Vote', deep_link: '/p/1' }, { label: '' }] };
     const refused = await call('POST', '/v1/rooms/plain/cards', { mini_app_id: APP, app_user_id: 'au1', card });
-    expect(refused.body.detail).toBe('card.actions[1].label is missing: send a button label as a non-empty string.');
+    expect(refused.body.detail).toBe('card.actions[1].label is empty: send a button label as a non-empty string.');
+    const untitled = await call('POST', '/v1/rooms/plain/cards', {
+      mini_app_id: APP,
+      app_user_id: 'au1',
+      card: { body: 'Vote' },
+    });
+    expect(untitled.body.detail).toBe('card.title is missing: send the card title as a non-empty string.');
     const long = await call('POST', '/v1/users/au1/notifications', {
       mini_app_id: APP,
       title: 'x'.repeat(257),

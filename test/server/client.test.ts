@@ -65,6 +65,16 @@ const fail = async (p: Promise<unknown>) => {
 const fast = { baseDelayMs: 5, maxDelayMs: 20 };
 
 describe('createServerClient', () => {
+  it("resolves a notification's id from the 201 the contract gives it", async () => {
+    const { baseUrl } = await platform((_req, _n, res) =>
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"notification_id":"n-1"}'),
+    );
+    const api = createServerClient({ baseUrl, miniAppId, secret });
+    expect(await api.notify('au', { title: 'Poll closed', body: 'See results', deep_link: '/polls/7' })).toEqual({
+      notification_id: 'n-1',
+    });
+  });
+
   it('calls each endpoint with signed requests and the documented bodies', async () => {
     const { seen, baseUrl } = await platform(({ path }, _n, res) => {
       if (path.endsWith('/cards'))
@@ -85,7 +95,8 @@ describe('createServerClient', () => {
     expect(await api.postCard('!room:1', { app_user_id: 'au', card: { title: 'Lunch?', body: 'Vote' } })).toEqual({
       event_id: '$e1',
     });
-    await api.notify('au', { title: 'Poll closed', body: 'See results', deep_link: '/polls/7' });
+    // A 2xx without a body (this server's 202) resolves no id.
+    expect(await api.notify('au', { title: 'Poll closed', body: 'See results', deep_link: '/polls/7' })).toEqual({});
     expect((await api.getInstallation('au')).granted_scopes).toEqual(['svc.notifications']);
     expect((await api.verifyAgent('eyJ.a.b')).actor.kind).toBe('svc_agent');
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([

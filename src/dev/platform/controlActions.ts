@@ -72,6 +72,16 @@ function actionHelpers(ctx: ControlContext) {
     if (!user) throw new Error(`user_id ${id} is unknown: send one of ${state.users.map((u) => u.id).join(', ')}.`);
     return user;
   };
+  // After user.deprovisioned the backend deletes the person's data, and the server API no longer knows them: an
+  // event about them afterwards would make a backend keep data of someone who left.
+  const memberOf = (id?: string): DevUser => {
+    const user = userOf(id);
+    if (user.deprovisioned)
+      throw new Error(
+        `user_id ${user.id} was removed from the tenant (user.deprovisioned): no install, uninstall, grant or revoke of theirs reaches the backend any more. Reset the state to have them back.`,
+      );
+    return user;
+  };
   const setScope = (userId: string, scope: string, on: boolean) => {
     if (!scope) throw new Error('scope is missing: send a manifest scope name such as svc.notifications.');
     // A person is only ever asked for what the manifest declares (a revoke of anything granted stays possible).
@@ -95,11 +105,14 @@ function actionHelpers(ctx: ControlContext) {
     emit(on ? 'scope.granted' : 'scope.revoked', { app_user_id: userOf(userId).app_user_id, scope });
   };
 
-  return { state, emit, userOf, setScope };
+  return { state, emit, userOf, memberOf, setScope };
 }
 
 /** What a person does in the messenger: tokens, installs, scopes, messages, rooms, settings. */
-function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: ReturnType<typeof actionHelpers>) {
+function personActions(
+  ctx: ControlContext,
+  { state, emit, userOf, memberOf, setScope }: ReturnType<typeof actionHelpers>,
+) {
   return {
     'GET /__svc/state': () => state,
     'POST /__svc/subject-token': async (b) => ({
@@ -108,7 +121,7 @@ function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: R
       expires_in: 3600,
     }),
     'POST /__svc/install': (b) => {
-      const user = userOf(b.user_id);
+      const user = memberOf(b.user_id);
       // An event tells of a change: installing what is installed (this version) changes nothing and sends none.
       const now = state.installations.find((i) => i.user_id === user.id);
       if (now?.installed && now.version === state.version) return;
@@ -123,7 +136,7 @@ function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: R
       emit('installation.created', { app_user_id: user.app_user_id, version: state.version });
     },
     'POST /__svc/uninstall': (b) => {
-      const user = userOf(b.user_id);
+      const user = memberOf(b.user_id);
       const installed = state.installations.filter((i) => i.user_id === user.id && i.installed);
       if (!installed.length) return;
       for (const i of installed) i.installed = false;
@@ -134,11 +147,13 @@ function personActions(ctx: ControlContext, { state, emit, userOf, setScope }: R
     },
     'POST /__svc/deprovision': (b) => {
       const user = userOf(b.user_id);
+      // Removed once: a second removal changes nothing and sends no second event.
+      if (user.deprovisioned) return;
       user.deprovisioned = true;
       emit('user.deprovisioned', { app_user_id: user.app_user_id });
     },
-    'POST /__svc/grant': (b) => setScope(userOf(b.user_id).id, b.scope ?? '', true),
-    'POST /__svc/revoke': (b) => setScope(userOf(b.user_id).id, b.scope ?? '', false),
+    'POST /__svc/grant': (b) => setScope(memberOf(b.user_id).id, b.scope ?? '', true),
+    'POST /__svc/revoke': (b) => setScope(memberOf(b.user_id).id, b.scope ?? '', false),
     'POST /__svc/message': (b) => {
       const room = state.rooms.find((r) => r.id === b.room_id);
       if (!room)
