@@ -56,6 +56,18 @@ async function listFiles(dir: string) {
 }
 
 /**
+ * Whether `body` holds one of the signing keys in a form the markers miss: its PKCS#8 bytes in base64 (a key pasted
+ * into a script or a config without its PEM lines) or its private part as a JSON Web Key writes it.
+ */
+function holdsSigningKey(body: Buffer, keys: DeveloperKey[]): boolean {
+  return keys.some(({ privateKey }) => {
+    const der = privateKey.export({ format: 'der', type: 'pkcs8' });
+    const { d } = privateKey.export({ format: 'jwk' });
+    return body.includes(der.toString('base64')) || (d !== undefined && body.includes(d));
+  });
+}
+
+/**
  * Packs an app folder into a signed package: validates it as `svc validate <folder>` does, refuses a manifest `id`
  * derived from none of the keys (unless `rotated`), bundles every file at its path (wbn) and signs the bundle with
  * every key (wbn-sign). The same folder and Ed25519 keys give the same bytes. The package is verified before it is
@@ -89,8 +101,10 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     size += body.length;
-    if (isPrivateKey(body))
-      problems.push(`${path.slice(1)} is a private key; keep keys out of the app folder (move it, then pack again)`);
+    if (isPrivateKey(body) || holdsSigningKey(body, keys))
+      problems.push(
+        `${path.slice(1)} is or holds a private key; keep keys out of the app folder (move it, then pack again)`,
+      );
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }
   if (size > MAX_PACKAGE_BYTES)

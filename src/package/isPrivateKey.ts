@@ -1,13 +1,24 @@
+// Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
+// the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
+// and people add comments and blank lines.
+const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+// A PuTTY key file, and a JSON Web Key with its private part (`d`), in any member order.
+const PUTTY_PRIVATE = /^PuTTY-User-Key-File-\d+: /m;
+const JWK_TYPE = /"kty"\s*:\s*"(?:OKP|EC|RSA)"/;
+const JWK_PRIVATE = /"d"\s*:\s*"[A-Za-z0-9_-]{16,}"/;
+
 /**
- * Whether a file whose first bytes are `head` (64 are enough) is a private key: in PEM (`-----BEGIN PRIVATE
- * KEY-----`, or an RSA, EC or encrypted one), or in DER (PKCS#8, SEC1 or PKCS#1, what `openssl pkey -outform DER`
- * and KMS exports write). `svc pack` refuses to pack one, and `svc dev` refuses to serve one, since anyone who can
- * load the app's files could read it.
+ * Whether `bytes`, a file or its beginning, holds a private key: in PEM (`-----BEGIN PRIVATE KEY-----`, an RSA, EC,
+ * OpenSSH or encrypted one) anywhere in it, as a PuTTY key or a private JSON Web Key, or starting as one in DER
+ * (PKCS#8, SEC1 or PKCS#1, what `openssl pkey -outform DER` and KMS exports write). `svc pack` refuses to pack one,
+ * and `svc dev` refuses to serve one, since anyone who can load the app's files could read it.
  * @internal
  */
-export function isPrivateKey(head: Uint8Array): boolean {
-  // One byte a character, whatever the bytes: the marker is ASCII, and a binary file reads as no marker.
-  return new TextDecoder('latin1').decode(head.subarray(0, 64)).includes('PRIVATE KEY-----') || isDerPrivateKey(head);
+export function isPrivateKey(bytes: Uint8Array): boolean {
+  if (isDerPrivateKey(bytes)) return true;
+  // One character a byte, whatever the bytes: the markers are ASCII, and a binary file reads as no marker.
+  const text = new TextDecoder('latin1').decode(bytes);
+  return PEM_PRIVATE.test(text) || PUTTY_PRIVATE.test(text) || (JWK_TYPE.test(text) && JWK_PRIVATE.test(text));
 }
 
 /**

@@ -1,6 +1,7 @@
 // Shipping an app through the built bin: keygen, init, pack, verify, dev, publish and a key rotation from a clean
 // folder with the CLI installed from the packed tarballs (svc-sdk, and svc-sdk-dev for pack, dev and publish); the openssl-recomputed id; a changed byte anywhere caught;
 // and every bad input refused with exit 1 and a message saying what to do, writing nothing.
+import { createPrivateKey } from 'node:crypto';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -349,12 +350,26 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(app, 'my file.js'), '');
     expect(pack().stderr).toContain('my file.js cannot be packed');
     rmSync(join(app, 'my file.js'));
-    writeFileSync(join(app, 'leak.pem'), readFileSync(join(dir, 'key.pem')));
-    expect(pack().stderr).toContain('leak.pem is a private key; keep keys out of the app folder');
-    rmSync(join(app, 'leak.pem'));
+    const pem = readFileSync(join(dir, 'key.pem'), 'utf8');
+    // The key as svc keygen writes it; after the lines `openssl pkcs12 -nodes` writes before it; after 100 blank
+    // lines; its base64 pasted into a script; and as a JSON Web Key.
+    const der = execFileSync('openssl', ['pkey', '-in', 'key.pem', '-outform', 'DER'], { cwd: dir });
+    const jwk = createPrivateKey(pem).export({ format: 'jwk' });
+    const leaks = {
+      'leak.pem': pem,
+      'backup.pem': `Bag Attributes\n    localKeyID: 5A 1F 0C 33\n    friendlyName: svc-app\nKey Attributes: <No Attributes>\n${pem}`,
+      'notes.txt': `${'\n'.repeat(100)}${pem}`,
+      'config.js': `export const signingKey = '${der.toString('base64')}';\n`,
+      'key.json': JSON.stringify({ x: jwk.x, d: jwk.d, crv: jwk.crv, kty: jwk.kty }),
+    };
+    for (const [name, text] of Object.entries(leaks)) {
+      writeFileSync(join(app, name), text);
+      expect(pack().stderr, name).toContain(`${name} is or holds a private key; keep keys out of the app folder`);
+      rmSync(join(app, name));
+    }
     // The same key in DER, as `openssl pkey -outform DER` and KMS exports write it.
-    execFileSync('openssl', ['pkey', '-in', 'key.pem', '-outform', 'DER', '-out', 'app/leak.der'], { cwd: dir });
-    expect(pack().stderr).toContain('leak.der is a private key; keep keys out of the app folder');
+    writeFileSync(join(app, 'leak.der'), der);
+    expect(pack().stderr).toContain('leak.der is or holds a private key; keep keys out of the app folder');
     rmSync(join(app, 'leak.der'));
     writeFileSync(join(app, 'big.bin'), Buffer.alloc(33 * 1024 * 1024));
     const big = pack();

@@ -117,6 +117,17 @@ describe('the package server', () => {
       const htm = await fetch(`${q.appOrigin}/page.htm`);
       expect(htm.headers.get('content-security-policy')).toContain(`frame-ancestors ${q.origin}`);
       expect(await htm.text()).toContain('<meta name="svc-host-origins"');
+      // Every answer carries both policies, not pages alone: an SVG or XML document runs scripts as a page does
+      // (its fetches to hosts the manifest does not name must fail too), and a worker takes its script's policy.
+      await writeFile(
+        join(dir, 'evil.svg'),
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/x")</script></svg>',
+      );
+      for (const name of [...files, 'evil.svg']) {
+        const csp = (await fetch(`${q.appOrigin}/${name}`)).headers.get('content-security-policy') ?? '';
+        expect(csp, name).toContain("script-src 'self'");
+        expect(csp, name).toContain(`frame-ancestors ${q.origin}`);
+      }
     } finally {
       await q.close();
     }
@@ -340,6 +351,16 @@ describe('the package server', () => {
     expect(body).not.toContain('BEGIN PRIVATE KEY');
     expect(body).toContain('dev-key.pem is a private key, which svc pack refuses to pack and svc dev to serve');
     expect(p.blocked.at(-1)).toMatchObject({ blocked: '/dev-key.pem', directive: 'svc pack' });
+    // Nor when text comes before it, as `openssl pkcs12 -nodes` writes it, or many blank lines.
+    for (const [name, before] of [
+      ['backup.pem', 'Bag Attributes\n    localKeyID: 5A 1F 0C 33\n    friendlyName: svc-app\n'],
+      ['notes.txt', '\n'.repeat(1000)],
+    ]) {
+      await writeFile(join(appDir, name!), `${before}${pem}`);
+      const refused = await fetch(`${p.appOrigin}/${name}`);
+      expect(refused.status, name).toBe(404);
+      expect(await refused.text()).not.toContain('BEGIN PRIVATE KEY');
+    }
     // A page is still served whole, read from the descriptor whose first bytes were looked at.
     const page = `<!doctype html><html><head></head><body>${'long page '.repeat(10_000)}</body></html>`;
     await writeFile(join(appDir, 'long.html'), page);

@@ -83,7 +83,10 @@ describe('svc dev with a signed package', () => {
     const page = await fetch(platform.appUrl);
     expect(await page.text()).toContain('version 1.0.0');
     expect(page.headers.get('content-security-policy')).toContain("object-src 'none'");
-    expect((await fetch(new URL('/js/app.js', platform.appUrl))).status).toBe(200);
+    const script = await fetch(new URL('/js/app.js', platform.appUrl));
+    expect(script.status).toBe(200);
+    // Every file of the package carries the policies, not its pages alone (an SVG runs scripts too).
+    expect(script.headers.get('content-security-policy')).toContain("object-src 'none'");
     // A byte range of a packaged file, as a media element asks to seek.
     const part = await fetch(new URL('/js/app.js', platform.appUrl), { headers: { range: 'bytes=0-10' } });
     expect(part.status).toBe(206);

@@ -14,6 +14,19 @@ import { blockedAdvice, CSP_REPORT_PATH, type PackagePolicies, packageCsp } from
 import { sendFile } from './sendFile';
 import { closeServer } from '../closeServer';
 
+/**
+ * Whether a content type is an HTML page, which gets the client's meta tag. Media types are case-insensitive. Every
+ * answer carries the policies, not pages alone: an SVG or XML document runs scripts too, and a worker's script
+ * answer sets the worker's own policy.
+ */
+const isPage = (type: string) => type.toLowerCase().startsWith('text/html');
+
+/** The two policies as one header's values: a browser enforces each of them. */
+const headerOf = (policies: PackagePolicies) => [policies.declared, policies.platform];
+
+/** How much of a file svc dev looks through for a private key before serving it. */
+const KEY_SCAN_BYTES = 1024 * 1024;
+
 /** A request the package's policies blocked, as the platform logs it. @public */
 export type BlockedRequest = DevBlockedRequest;
 
@@ -179,9 +192,17 @@ export async function createPackageServer(options: PackageServerOptions) {
       const found = files.get(path);
       if (!found) return fail(res, 404, `${path} is not in the package.`);
       const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
-      return found.contentType.startsWith('text/html')
-        ? sendPage(req, res, found.contentType, bytes, csp(manifest))
-        : sendFile(req, res, found.contentType, bytes.length, (start, end) => bytes.subarray(start, end + 1));
+      const ofPackage = csp(manifest);
+      return isPage(found.contentType)
+        ? sendPage(req, res, found.contentType, bytes, ofPackage)
+        : sendFile(
+            req,
+            res,
+            found.contentType,
+            bytes.length,
+            (start, end) => bytes.subarray(start, end + 1),
+            headerOf(ofPackage),
+          );
     }
     if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
     const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
@@ -195,18 +216,27 @@ export async function createPackageServer(options: PackageServerOptions) {
     const handle = await open(file);
     let streamed = false;
     try {
-      const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
+      // A key is looked for in the file's first MiB: a key file is a few KB, whatever text comes before it, and a
+      // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
+      const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
       if (isPrivateKey(head.subarray(0, bytesRead))) {
         const advice = `${path.slice(1)} is a private key, which svc pack refuses to pack and svc dev to serve: anyone who can load the app's files could read it. Move it out of the app folder.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
         return fail(res, 404, `${path}: ${advice}`);
       }
-      if (type.startsWith('text/html')) return sendPage(req, res, type, await handle.readFile(), policies);
+      if (isPage(type)) return sendPage(req, res, type, await handle.readFile(), policies);
       const { size } = await handle.stat();
-      sendFile(req, res, type, size, (start, end) => {
-        streamed = true;
-        return handle.createReadStream({ start, end });
-      });
+      sendFile(
+        req,
+        res,
+        type,
+        size,
+        (start, end) => {
+          streamed = true;
+          return handle.createReadStream({ start, end });
+        },
+        headerOf(policies),
+      );
     } finally {
       if (!streamed) await handle.close();
     }
@@ -215,10 +245,7 @@ export async function createPackageServer(options: PackageServerOptions) {
   /** A page: with its policies, and the meta tag the client reads first in its head. */
   function sendPage(req: IncomingMessage, res: ServerResponse, type: string, html: Buffer, page: PackagePolicies) {
     const bytes = Buffer.from(withFirstInHead(html.toString('utf8'), meta));
-    return sendFile(req, res, type, bytes.length, (start, end) => bytes.subarray(start, end + 1), [
-      page.declared,
-      page.platform,
-    ]);
+    return sendFile(req, res, type, bytes.length, (start, end) => bytes.subarray(start, end + 1), headerOf(page));
   }
 
   const servers = await listenOnBothLoopbacks(

@@ -20,7 +20,7 @@ function byteRange(req: IncomingMessage, size: number): { start: number; end: nu
 /**
  * Answers a request for a file of `size` bytes with all of it or the one range it asks for (206), or 416 when no byte
  * of that range is in the file; `read` gives bytes `start` to `end`, both included. The answer carries `type`, and
- * `csp` when it is a page.
+ * `csp`: the app's policies go with every answer, since an SVG or XML document runs scripts as a page does.
  * @internal
  */
 export function sendFile(
