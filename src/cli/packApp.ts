@@ -68,6 +68,20 @@ function holdsSigningKey(body: Buffer, keys: DeveloperKey[]): boolean {
 }
 
 /**
+ * What secret `body` is or holds, said for the refusal, or undefined: a private key, or a file `svc dev` writes with
+ * the platform's signing secret in it (its `--state` file, its `--backend-env` file), which `svc dev` never serves.
+ */
+function secretIn(body: Buffer, keys: DeveloperKey[]): string | undefined {
+  if (isPrivateKey(body) || holdsSigningKey(body, keys))
+    return 'is or holds a private key; keep keys out of the app folder';
+  if (body.subarray(0, 16).toString('latin1') === '{"svc_dev_state"')
+    return "is svc dev's state file, which holds the signing secret; keep it out of the app folder (svc dev --state <a file outside it>)";
+  if (/^SVC_SIGNING_SECRET=/m.test(body.toString('latin1')))
+    return "holds SVC_SIGNING_SECRET, the backend's signing secret; keep it out of the app folder (svc dev --backend-env <a file outside it>)";
+  return undefined;
+}
+
+/**
  * Packs an app folder into a signed package: validates it as `svc validate <folder>` does, refuses a manifest `id`
  * derived from none of the keys (unless `rotated`), bundles every file at its path (wbn) and signs the bundle with
  * every key (wbn-sign). The same folder and Ed25519 keys give the same bytes. The package is verified before it is
@@ -101,10 +115,8 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     size += body.length;
-    if (isPrivateKey(body) || holdsSigningKey(body, keys))
-      problems.push(
-        `${path.slice(1)} is or holds a private key; keep keys out of the app folder (move it, then pack again)`,
-      );
+    const secret = secretIn(body, keys);
+    if (secret) problems.push(`${path.slice(1)} ${secret} (move it, then pack again)`);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }
   if (size > MAX_PACKAGE_BYTES)

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
+import { printable } from '../manifest/printable';
 import { isPackageError, verifyPackage } from '../package';
 import { EXIT, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
@@ -65,19 +66,24 @@ in the package. Prints the id, the version, the signers and the files.`,
         writeLine(io.stdout, JSON.stringify({ ok: true, id: pkg.id, version: pkg.version, signers, files }, null, 2));
         return EXIT.ok;
       }
-      writeLine(io.stdout, `${label}: valid: ${pkg.manifest.name} ${pkg.version}, id ${pkg.id}, ${bytes.length} bytes`);
+      // What the package says is written escaped: an escape sequence in a name or a content type could otherwise
+      // erase a "signed by" line above it.
+      writeLine(
+        io.stdout,
+        `${label}: valid: ${printable(pkg.manifest.name)} ${pkg.version}, id ${pkg.id}, ${bytes.length} bytes`,
+      );
       for (const s of signers)
         writeLine(
           io.stdout,
           `  signed by ${s.type} key ${s.id}${s.derived ? ' (the id is derived from it)' : ''}${s.trusted ? ' (trusted)' : ''}`,
         );
-      for (const f of files) writeLine(io.stdout, `  ${f.path}  ${f.type}  ${f.bytes} bytes`);
+      for (const f of files) writeLine(io.stdout, `  ${printable(f.path)}  ${printable(f.type)}  ${f.bytes} bytes`);
       return EXIT.ok;
     } catch (error) {
       if (!isPackageError(error)) throw error;
       if (values.json)
         writeLine(io.stdout, JSON.stringify({ ok: false, code: error.code, message: error.message }, null, 2));
-      writeLine(io.stderr, `svc verify: ${label}: invalid (${error.code}): ${error.message}`);
+      writeLine(io.stderr, `svc verify: ${label}: invalid (${error.code}): ${printable(error.message)}`);
       return EXIT.invalid;
     }
   },

@@ -334,6 +334,19 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(swbnIn(dir)).toEqual([]);
   });
 
+  it("svc verify writes a package's own words escaped: a bidirectional override cannot reorder its line", () => {
+    const dir = fresh();
+    const manifestPath = join(dir, 'app', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    // The manifest refuses control characters in the name; an override is a letter-like character it lets through.
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, name: 'Polls \u202egnp.exe' }));
+    expect(svc(['pack', 'app', '--key', 'key.pem', '--out', 'p.swbn'], dir).code).toBe(0);
+    const run = svc(['verify', 'p.swbn'], dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('\u202e');
+    expect(run.stdout).toContain('valid: Polls \\u202egnp.exe ');
+  });
+
   it('svc pack refuses a missing entry or icon, an invalid manifest, bad file names, a key inside, and an oversized app', () => {
     const dir = fresh();
     const app = join(dir, 'app');
@@ -365,6 +378,22 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     for (const [name, text] of Object.entries(leaks)) {
       writeFileSync(join(app, name), text);
       expect(pack().stderr, name).toContain(`${name} is or holds a private key; keep keys out of the app folder`);
+      rmSync(join(app, name));
+    }
+    // svc dev's state and backend env files, which hold the signing secret, when they were written into the folder.
+    const devSecrets = {
+      'state.json': [
+        '{"svc_dev_state":1,"state":{}}\n',
+        "state.json is svc dev's state file, which holds the signing secret; keep it out of the app folder",
+      ],
+      'backend.env': [
+        'SVC_API_BASE=http://127.0.0.1:1/v1\nSVC_SIGNING_SECRET=whsec_x\n',
+        "backend.env holds SVC_SIGNING_SECRET, the backend's signing secret; keep it out of the app folder",
+      ],
+    };
+    for (const [name, [text, refusal]] of Object.entries(devSecrets)) {
+      writeFileSync(join(app, name), text!);
+      expect(pack().stderr, name).toContain(refusal);
       rmSync(join(app, name));
     }
     // The same key in DER, as `openssl pkey -outform DER` and KMS exports write it.
