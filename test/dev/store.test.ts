@@ -213,6 +213,24 @@ describe('the local store', () => {
     expect(platform.state.store?.versions).toHaveLength(2);
   });
 
+  it('started from a folder, refuses a first upload lower than the version the folder runs', async () => {
+    const key = newKey();
+    const dir = await writeAppDir((m) => {
+      m.id = key.id;
+      m.version = '1.2.0';
+    });
+    const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+    running.push(platform);
+    const lower = await publish(platform, await pack(key.id, '1.1.9', [key]));
+    expect(lower.status).toBe(409);
+    expect(lower.body.detail).toBe(
+      'Version 1.1.9 is lower than 1.2.0, the version svc dev runs from the app folder: publish 1.2.0 or a higher version.',
+    );
+    expect(platform.state.store).toBeUndefined();
+    // The folder's own version, packed, is its first release.
+    expect((await publish(platform, await pack(key.id, '1.2.0', [key]))).status).toBe(201);
+  });
+
   it('lets one of two uploads of the same version pass, never both', async () => {
     const key = newKey();
     const platform = await start(await pack(key.id, '1.0.0', [key]));

@@ -154,6 +154,14 @@ async function acceptPackage(
       `Version ${pkg.version} is not higher than ${record.highest}, the highest version this store accepted for ${pkg.id} (revoked versions count): publish a higher version, such as ${nextPatch(record.highest)}.`,
       { version: pkg.version, highest: record.highest },
     );
+  // The first upload to a svc dev started from a folder has no record to compare with, but the folder's version runs:
+  // a lower one would take the app back to an older version than the one the person has.
+  if (!record && compareVersions(pkg.version, state.version) < 0)
+    return problem(
+      'version-not-higher',
+      `Version ${pkg.version} is lower than ${state.version}, the version svc dev runs from the app folder: publish ${state.version} or a higher version.`,
+      { version: pkg.version, highest: state.version },
+    );
   // No await between the checks above and this write: the next upload sees it.
   const distribution = pkg.manifest.distribution;
   const version: DevStoreVersion = {
