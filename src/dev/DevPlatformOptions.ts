@@ -54,6 +54,11 @@ export interface DevPlatformOptions {
   mcpOrigins?: string[];
   /** How long (ms) an MCP call waits for the person to answer a sheet before the agent is told to retry; 50 s. */
   mcpPersonTimeout?: number;
+  /**
+   * How long (ms) an MCP call waits for a messenger page after the last one closed or svc dev reloaded it for an
+   * edited manifest, before it fails with `ERR_HOST_UNREACHABLE`: a reload is back within a second or two; 10 s.
+   */
+  mcpPageWait?: number;
   /** Files in `dir` the package server must never serve (the backend's env file); the state file never is. */
   neverServe?: string[];
   /**

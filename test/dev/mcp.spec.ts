@@ -160,7 +160,7 @@ test.describe('Team Polls over MCP', () => {
         { onprogress: (p) => void seen.push(p), timeout: 120_000 },
       );
       await expect(page.getByTestId('action-sheet')).toContainText('Agent svc-test: Delete a poll?');
-      await expect.poll(() => seen.map((p) => p.message)).toContain('waiting for confirmation in svc dev');
+      await expect.poll(() => seen.map((p) => p.message)).toContain('waiting for the person to answer in svc dev');
       await page.getByTestId('action-sheet-yes').click();
       const result = await approved;
       expect(result.isError).toBeFalsy();

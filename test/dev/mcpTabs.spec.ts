@@ -1,6 +1,8 @@
 // Messenger tabs closing while MCP calls run and wait in the queue: in every order, over HTTP and over the stdio
 // bridge (`svc mcp`), a call whose tab closed fails at once, the queue moves on, and later calls go to the tab still
-// open or fail at once with ERR_HOST_UNREACHABLE. The official MCP client, the messenger page in Chromium.
+// open, or wait a moment for a page (a reload comes back) and then fail with ERR_HOST_UNREACHABLE. The official MCP
+// client, the messenger page in Chromium.
+import { readFile, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,8 +39,13 @@ test.beforeEach(async () => {
       { name: 'echo', title: 'Echo', description: 'Answers at once with { echoed: true }.' },
     ],
     APP,
+    // `hold` changes something (neither read-only nor idempotent): an agent cut off during it must look first.
+    (manifest) => {
+      manifest.actions[0].annotations = { read_only: false, destructive: false, idempotent: false, open_world: false };
+    },
   );
-  platform = await startDevPlatform({ dir, port: 0 });
+  // A page that closed is waited for 1.5 s here (10 s by default): long enough for a reload.
+  platform = await startDevPlatform({ dir, port: 0, mcpPageWait: 1500 });
   delete process.env.SVC_STATE_DIR;
 });
 test.afterEach(async () => {
@@ -88,7 +95,7 @@ const code = (result: { _meta?: Record<string, unknown> }) =>
   (result._meta?.['dev.svc/error'] as { code?: string } | undefined)?.code;
 
 for (const transport of ['http', 'stdio'] as const) {
-  test(`${transport}: the only tab closes: the running call and the queued one fail at once, and so does the next`, async ({
+  test(`${transport}: the only tab closes: the running call fails at once, the queued one and the next after the wait`, async ({
     browser,
   }) => {
     const tab = await openTab(browser);
@@ -98,7 +105,11 @@ for (const transport of ['http', 'stdio'] as const) {
     await tab.close();
     const [first, second] = await Promise.all([held, queued]);
     expect(code(first)).toBe('ERR_DISCONNECTED');
-    expect(resultText(first)).toMatch(/the messenger page closed during the call/);
+    // `hold` is neither read-only nor idempotent: it may have done part of its work, and the agent is told to look.
+    expect(resultText(first)).toMatch(
+      /the messenger page closed during the call\. Open the messenger page svc dev printed .*\. The action may have done part of its work: check what it did before you call it again\.$/,
+    );
+    expect(first._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
     expect(code(second)).toBe('ERR_HOST_UNREACHABLE');
     const later = await client.callTool({ name: 'echo', arguments: {} });
     expect(code(later)).toBe('ERR_HOST_UNREACHABLE');
@@ -146,6 +157,39 @@ for (const transport of ['http', 'stdio'] as const) {
     expect(code(await client.callTool({ name: 'echo', arguments: {} }))).toBe('ERR_HOST_UNREACHABLE');
   });
 }
+
+test('the person reloads the tab: the running call fails, the queued one waits and runs in the reloaded page', async ({
+  browser,
+}) => {
+  const tab = await openTab(browser);
+  const client = await connect('http');
+  const { call: held } = await startHold(client);
+  const { call: queued } = await queueEcho(client);
+  await tab.reload();
+  expect(code(await held)).toBe('ERR_DISCONNECTED');
+  const echoed = await queued;
+  expect(echoed.isError, resultText(echoed)).toBeFalsy();
+  expect(echoed.structuredContent).toEqual({ echoed: true });
+});
+
+test('svc dev reloads the page for an edited manifest: the agent is told so, and the queued call runs after it', async ({
+  browser,
+}) => {
+  await openTab(browser);
+  const client = await connect('http');
+  const { call: held } = await startHold(client);
+  const { call: queued } = await queueEcho(client);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, name: `${manifest.name} (edited)` }));
+  const ended = await held;
+  expect(code(ended)).toBe('ERR_DISCONNECTED');
+  expect(resultText(ended)).toMatch(
+    /^ERR_DISCONNECTED: svc dev reloaded the messenger page for the edited manifest\.json during the call, and the app stopped\. The next call runs in the reloaded page\./,
+  );
+  const echoed = await queued;
+  expect(echoed.isError, resultText(echoed)).toBeFalsy();
+  expect(echoed.structuredContent).toEqual({ echoed: true });
+});
 
 test('the person closes the app during a call: the agent is told the app was closed, and the next call opens it', async ({
   browser,

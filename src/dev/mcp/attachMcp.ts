@@ -22,9 +22,6 @@ export interface AttachMcpParts {
   secrets(): readonly string[];
 }
 
-// How long a call waits for the messenger page to come back after it reloaded for a changed manifest.
-const RELOAD_WAIT = 10_000;
-
 /**
  * The agent bridge of a running platform: the MCP endpoint at `/mcp` with its own 256-bit token, the relay to the
  * messenger page (its control routes join the platform's); told of an edited manifest (`manifestEdited`), it waits
@@ -34,7 +31,15 @@ const RELOAD_WAIT = 10_000;
 export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpParts) {
   // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
   const stale = new WeakSet<OpenPage>();
+  const pageWait = options.mcpPageWait ?? 10_000;
+  // Until when a call waits for a page: svc dev's reload for an edited manifest, or a page that just closed (a person
+  // reloading it looks the same as a tab closed for good, and a reload is back within a second or two).
   let reloadUntil = 0;
+  pages.onOpen((page) =>
+    page.onClose(() => {
+      reloadUntil = Math.max(reloadUntil, Date.now() + pageWait);
+    }),
+  );
   const freshPage = () =>
     pages
       .pages()
@@ -43,21 +48,24 @@ export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpPar
   const token = randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: freshPage,
-    // After a manifest change a call waits (bounded) for a reloaded page instead of failing while it loads: until a
-    // page opens, or the wait's end.
-    async pageReady() {
+    // While a page reloads a call waits (bounded) for it instead of failing: until a page opens, the wait's end, or
+    // the call's cancellation.
+    async pageReady(signal) {
       const left = reloadUntil - Date.now();
-      if (freshPage() || left <= 0) return;
+      if (freshPage() || left <= 0 || signal?.aborted) return;
       await new Promise<void>((ready) => {
         const stopListening = pages.onOpen(() => finish());
         const timer = setTimeout(() => finish(), left);
+        signal?.addEventListener('abort', finish, { once: true });
         function finish() {
           clearTimeout(timer);
           stopListening();
+          signal?.removeEventListener('abort', finish);
           ready();
         }
       });
     },
+    reloadedBySvcDev: (page) => stale.has(page),
     pageOrigin: origin,
     personTimeout: options.mcpPersonTimeout ?? 50_000,
     keepalive: 15_000,
@@ -92,7 +100,7 @@ export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpPar
    */
   const manifestEdited = (next: Manifest) => {
     for (const page of pages.pages()) stale.add(page);
-    reloadUntil = Date.now() + RELOAD_WAIT;
+    reloadUntil = Date.now() + pageWait;
     const actions = JSON.stringify(next.actions ?? []);
     if (actions === servedActions) return;
     servedActions = actions;

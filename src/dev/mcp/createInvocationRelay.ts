@@ -10,6 +10,11 @@ export interface RelayCall {
   input: unknown;
   /** The agent id the host puts in the invocation's context (and the token's `act.sub`). */
   agentId: string;
+  /**
+   * Whether calling it again after it stopped halfway is harmless (the action is read-only or idempotent): only then
+   * is a call cut off by a closing page retriable.
+   */
+  safeToRepeat?: boolean;
   /** Aborted when the MCP client cancels the call (or its stream closes). */
   signal: AbortSignal;
   /** Sends a progress message to the MCP client (a no-op when it sent no progress token). */
@@ -30,8 +35,10 @@ export type RelayOutcome =
 export interface RelayOptions {
   /** The messenger page's event stream the calls go to (the newest open page), or undefined when none is open. */
   page(): OpenPage | undefined;
-  /** Resolves when a call may look for its page (at once, unless a page is reloading). */
-  pageReady?(): Promise<void>;
+  /** Resolves when a call may look for its page: at once, unless a page is reloading (or `signal` aborts first). */
+  pageReady?(signal?: AbortSignal): Promise<void>;
+  /** Whether svc dev itself reloads `page` (for an edited manifest), rather than a person closing it. */
+  reloadedBySvcDev?(page: OpenPage): boolean;
   /** The messenger's address without its launch token, named in errors. */
   pageOrigin: string;
   /** How long the person may take to answer a confirmation or elicit sheet before the agent is told to retry. */
@@ -84,6 +91,9 @@ function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
   }
 }
 
+// A sheet is open for the call: a confirmation, a question or a permission the app asked for.
+const WAITING_FOR_PERSON = 'waiting for the person to answer in svc dev';
+
 /** Sends one event to a page. */
 const event = <K extends keyof DevStreamEvents>(page: OpenPage, type: K, data: DevStreamEvents[K]) =>
   page.send(type, JSON.stringify(data));
@@ -91,6 +101,28 @@ const event = <K extends keyof DevStreamEvents>(page: OpenPage, type: K, data: D
 /** What to tell an agent when no page can run its call. */
 const openPageAdvice = (options: RelayOptions) =>
   `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
+
+/**
+ * The error of a call whose page closed while it ran: why (svc dev's reload, or a closed tab), where a call runs now,
+ * and whether calling again is safe: the handler stopped wherever it was, so an action that is not read-only or
+ * idempotent may have done part of its work.
+ */
+function cutOff(page: OpenPage, call: RelayCall, options: RelayOptions): RelayOutcome {
+  const reloaded = options.reloadedBySvcDev?.(page) === true;
+  const other = options.page();
+  const why = reloaded
+    ? 'svc dev reloaded the messenger page for the edited manifest.json during the call, and the app stopped.'
+    : 'the messenger page closed during the call.';
+  const where = reloaded
+    ? 'The next call runs in the reloaded page.'
+    : other && other !== page
+      ? 'The next call runs in the other open messenger page.'
+      : `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token).`;
+  const again = call.safeToRepeat
+    ? 'Then call the tool again.'
+    : 'The action may have done part of its work: check what it did before you call it again.';
+  return fail('ERR_DISCONNECTED', `${why} ${where} ${again}`, call.safeToRepeat === true);
+}
 
 /**
  * Runs one call in a page: sends the invocation, keeps the agent's client alive with progress, and ends the call
@@ -114,7 +146,7 @@ function runInPage(
     ended(outcome);
   };
   const keepalive = setInterval(
-    () => call.progress(waitingForPerson ? 'waiting for confirmation in svc dev' : 'still running in svc dev'),
+    () => call.progress(waitingForPerson ? WAITING_FOR_PERSON : 'still running in svc dev'),
     options.keepalive,
   );
   stop.signal.addEventListener('abort', () => clearInterval(keepalive));
@@ -123,14 +155,13 @@ function runInPage(
     finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
   };
   call.signal.addEventListener('abort', cancel, { once: true, signal: stop.signal });
-  const closed = () =>
-    finish(fail('ERR_DISCONNECTED', `the messenger page closed during the call. ${openPageAdvice(options)}`, true));
+  const closed = () => finish(cutOff(page, call, options));
   stop.signal.addEventListener('abort', page.onClose(closed));
   const waiting = (on: boolean) => {
     waitingForPerson = on;
     clearTimeout(personTimer);
     if (!on) return;
-    call.progress('waiting for confirmation in svc dev');
+    call.progress(WAITING_FOR_PERSON);
     personTimer = setTimeout(() => {
       event(page, 'mcp-cancel', { id });
       finish(
@@ -163,6 +194,7 @@ function runInPage(
  */
 export function createInvocationRelay(options: RelayOptions) {
   let running: Running | undefined;
+  let waitingForPage = false;
   const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void }> = [];
   const openPage = openPageAdvice(options);
 
@@ -177,15 +209,22 @@ export function createInvocationRelay(options: RelayOptions) {
     reportQueue();
   };
 
-  const start = (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
+  const start = async (call: RelayCall, resolve: (outcome: RelayOutcome) => void) => {
+    // A call whose turn comes while the page reloads (a person's reload, or svc dev's) waits for it, as a new call
+    // does; meanwhile it counts as running, so no later call overtakes it.
+    if (!options.page()) {
+      waitingForPage = true;
+      await options.pageReady?.(call.signal);
+      waitingForPage = false;
+    }
+    if (call.signal.aborted) {
+      resolve(fail('ERR_CANCELLED', 'the call was cancelled before it started.'));
+      return next();
+    }
     const page = options.page();
     // A stream already closed would swallow the invocation and never close again: the call would hang.
     if (!page || page.closed) {
       resolve(fail('ERR_HOST_UNREACHABLE', `no messenger page is open. ${openPage}`, true));
-      return next();
-    }
-    if (call.signal.aborted) {
-      resolve(fail('ERR_CANCELLED', 'the call was cancelled before it started.'));
       return next();
     }
     running = runInPage(page, call, options, (outcome) => {
@@ -197,8 +236,8 @@ export function createInvocationRelay(options: RelayOptions) {
   // Starts the call now, or when the calls before it have ended.
   const queued = (call: RelayCall) =>
     new Promise<RelayOutcome>((resolve) => {
-      if (!running) return start(call, resolve);
-      const entry = { call, start: () => start(call, resolve), stop: resolve };
+      if (!running && !waitingForPage) return void start(call, resolve);
+      const entry = { call, start: () => void start(call, resolve), stop: resolve };
       queue.push(entry);
       call.signal.addEventListener(
         'abort',
@@ -224,7 +263,7 @@ export function createInvocationRelay(options: RelayOptions) {
     /** Runs one call when its turn comes; never rejects. */
     async run(call: RelayCall): Promise<RelayOutcome> {
       const started = Date.now();
-      await options.pageReady?.();
+      await options.pageReady?.(call.signal);
       const outcome = await queued(call);
       options.onEnded?.({
         type: 'mcp',

@@ -188,6 +188,7 @@ export function createToolCall(options: ToolCallOptions) {
       name: action.name,
       input,
       agentId: options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name),
+      safeToRepeat: action.annotations.read_only || action.annotations.idempotent,
       // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
       // just closes, and the call (and any sheet it raised) must end with it.
       signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),
