@@ -327,6 +327,12 @@ export function createTokenVectors() {
       'exp, nbf and iat are numbers.',
     ),
     refused(
+      'sub as a number',
+      es256(claims({ sub: 42 })),
+      'invalid-claim',
+      'sub is the identity to act on: a non-empty string.',
+    ),
+    refused(
       'act without sub',
       es256(claims({ act: {} })),
       'invalid-claim',
