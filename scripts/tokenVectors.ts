@@ -1,18 +1,22 @@
 /**
  * Writes schema/token-vectors.json: test vectors for verifying the tokens a mini app sends its backend, for a backend
- * in any language. The tokens are signed here with node:crypto (ES256 with the arithmetic below, each signature
- * checked by node:crypto), not with svc-sdk/server or jose, so the SDK's tests that run them check its verifier
- * against an independent computation. test/server/tokenVectors.test.ts fails while the committed file is stale.
+ * in any language. The tokens are signed here with node:crypto, not with svc-sdk/server or jose, so the SDK's tests
+ * that run them check its verifier against an independent computation. ES256 and PS256 are randomised in node:crypto,
+ * so those two are computed below with a nonce or salt derived from the message (the file comes out the same on every
+ * run), and node:crypto verifies each of their signatures. test/server/tokenVectors.test.ts fails while the committed
+ * file is stale.
  *
  *   npm run schema:token-vectors
  */
 import {
+  constants,
   createECDH,
   createHash,
   createHmac,
   createPrivateKey,
   createPublicKey,
   type KeyObject,
+  privateEncrypt,
   sign,
   verify,
 } from 'node:crypto';
@@ -44,6 +48,18 @@ const RSA_JWK = {
   dp: 'kpOfQPKxgl8xkSgLYCanIE2h4VEAVm1KwZDmTbdHAIV0ysMO1BtotsGOrjdWljUcjs-BUen2D9mVGRZelXF0LEJGy5scQaXUHsOCktD6HPwUCy1ZyAPsobgnAr4_BsAk_qJfNxKhblVU50gm3hhbsTj1sFMK7qgSD43tgIgnnx8',
   dq: 'q0Rnounl9ooo_zg9_8OQSoOsbivgWHsoA-3PK1ZXBsZjn1kns6gKb895xedgm3vpJ4ODemRsJVLdjeNStfG7AyTMkS9JRb_2xiiDCUb2-4YwxuX9ZgLpYLRX3vikWl4ewXq7h4pUvjlrCx6K3Z4LlZs63Jeu8g8EEMt3GrhiQyc',
   qi: 'CDp-hw9W7vldXrubdg6zCmXja7GfPAiOB4_FNao7hRrSwOtFuRVt4JwsQd74Y2pDusUQGYFTjYrg3zID5iTxKyfroBk2xt0f0_ZP0E7esJRYpk4znmRWwCLM5OWjM8lVV0ukCncGXPPxtkBxrqbdweAe497adqsmhogkYj5-DR0',
+};
+/** A second RSA key, for PS256: one key, one algorithm. */
+const PS256_JWK = {
+  kty: 'RSA',
+  n: 'irYKpa3KXZT9Gxw08sLt98ib2L6O9YGR9oqRkwuETgLktYfWtlXnpc4g5mUdo1icjS7v7yekSxx3dl4VnnYjLVlCs4suR72Qc340onHciNbA1izJ3dxKC6EHRH6l-5EY_4cDgfS_6UkZKpGcAscS4zJM0YHGSuVvzVSeOo8pjDCBXT7V4shg-eICV-zUseyLHJRhuFY8u1kMNz2lRIm35Z3qmFsz-TYIQgmWqWwZqu51URSKz2fnCxw243UjKVD08Oq7f8OOY4ouopAHw2UNaw3Gyq-cfExSvq7gzso9tUjj4gLii1Xmfo6QuMoR76kidAPSk2fLGrn9VgvjlCg13w',
+  e: 'AQAB',
+  d: 'O72_xC-fksKSaFSzsUKnPyrVhHo-FBrkBK0VmaFCMF8qpcyFey5wgIbQwKoYI7wMYPowOG54Yik2gnJvGTqEWAmzoqR1IEzSpAtdHAGyG_VyREwx_S3dbjjCaoupbTnG7Hb32cbRyOXEwwLHkKKwzc1iLHGaN7OtfV_ObiYunMO8-VLMOunQXtT7PKwIGpJiLKHNfiJ_QYUF4F6rjBKI9cwPYNOWu01QWLnX184OANJRr1vUJXgfOF2h1fVaMEmcImJCcvcS2Y09rFN6r6jqizSXfUBvQM3ea3Mx30eecfgn0fiwUtTKYFuUIxZuX66DWVhkmwR0ptDr5Lp7Tjx14Q',
+  p: 'wDYRDK1eRKdTcS4EOc0fKWEDZ6CZsChKrMyYViA73WLiaomXy95f0Ycd-mYtl4fTEP5VDHAma8-1oSkFRXEKsUN92AJngGrqEK4tI60o6IUZwH55ZsMWlN0x55jl0CbHGOU3Hoy9o6SVcZLyDi8krspWvzF8-oHlSgnttkkvuSk',
+  q: 'uL6y0tyDa-TNRiSHIrJ_YEESYa_VrXX572lxjvegUtgDoSwICBqChbCwJQSg0zrie_rUyy4mdzgE4n9dWDMdnEBw2oSMDYe5wT-ixLay5nrUkJM1reKX-RygNMaTdOOAmP6RqakcvVqZbq7BDiBuE6J1f1ETCF0jZn-ql8zi78c',
+  dp: 'nLA2i-AUleDVm9EIbtoxSfkk3mhEgR8HaQBMOwGB68J9kp3h2bbI47TDEmoTRpDZ1eOPD1mpaH_lr6ASBP7W2ZSMVPf4ye3eK4ThlVDGpW5DhPFVJBlrIiWDVioFRf8mlLveiA_xVCKKFRDWNAvoWnjl6Gx-VnRnp0iauNvGhKk',
+  dq: 'nOZAYzqqVriz6Y1eQ4aLDUlWfiZid_YJNV489mmx_Im-02Pc0l0JWtdLUbUTjTGmZhsKHCDuxDOMWnxG34BR9oD4F22YsGkDxm7wItbzKzFIVBzh6vLVlNjN6uR3GT-Z2NXjCc85PEu0oT7DcObz9bL0zRMi8eiABy4HyPJWDcM',
+  qi: 'Hp_qWBmRghV_FLnu6KNAWnCfOE8HsuHdGNwLSTabW-57V-YF0gk_hZ6oGPafItOgt_JYFt7-Bwcgxyt2WVcUhM2Vjz7e00od3Z6DnqKvMPNmbZQc_VI14L7IAaL3OQSaHYcfguH5m9KyYFiMSQ2l5o7iffTIT4bMx7AcjSRzMrw',
 };
 
 const b64u = (data: Buffer | string) => Buffer.from(data).toString('base64url');
@@ -89,13 +105,47 @@ const toBigInt = (bytes: Buffer) => BigInt(`0x${bytes.toString('hex')}`);
 const to32 = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
 
 function signEs256(d: string, data: Buffer, publicKey: KeyObject): Buffer {
-  const z = toBigInt(createHash('sha256').update(data).digest());
+  const z = toBigInt(sha256(data));
   const k = mod(toBigInt(createHmac('sha256', Buffer.from(d, 'hex')).update(data).digest()), N - 1n) + 1n;
   const r = mod(multiply(k, G)![0], N);
   const s = mod(inverse(k, N) * (z + r * BigInt(`0x${d}`)), N);
   const signature = Buffer.concat([to32(r), to32(s)]);
   if (!verify('sha256', data, { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature))
     throw new Error('an ES256 vector does not verify with node:crypto');
+  return signature;
+}
+
+const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+
+/** MGF1 with SHA-256 (RFC 8017, appendix B.2.1). */
+function mgf1(seed: Buffer, length: number): Buffer {
+  const blocks: Buffer[] = [];
+  for (let counter = 0; blocks.length * 32 < length; counter++) {
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(counter);
+    blocks.push(sha256(seed, c));
+  }
+  return Buffer.concat(blocks).subarray(0, length);
+}
+
+// RSASSA-PSS (RFC 8017, section 8.1) with SHA-256 and a 32-byte salt. node:crypto draws the salt at random, so this
+// encodes with a salt derived from the message, has node:crypto apply the private key to the encoding alone (no
+// padding), and has it verify the result as PS256.
+function signPs256(data: Buffer): Buffer {
+  const key = createPrivateKey({ key: PS256_JWK, format: 'jwk' });
+  const emLength = 256; // a 2048-bit modulus: emBits 2047, 256 bytes
+  const salt = sha256(Buffer.from('token-vectors salt:'), data);
+  const h = sha256(Buffer.alloc(8), sha256(data), salt);
+  const db = Buffer.concat([Buffer.alloc(emLength - 32 - 32 - 2), Buffer.from([1]), salt]);
+  const masked = Buffer.from(db.map((byte, i) => byte ^ mgf1(h, db.length)[i]!));
+  masked[0]! &= 0x7f; // 8 * emLength - emBits = 1 leftmost bit cleared
+  const signature = privateEncrypt(
+    { key, padding: constants.RSA_NO_PADDING },
+    Buffer.concat([masked, h, Buffer.from([0xbc])]),
+  );
+  const publicKey = createPublicKey(key);
+  const options = { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
+  if (!verify('sha256', data, options, signature)) throw new Error('a PS256 vector does not verify with node:crypto');
   return signature;
 }
 
@@ -120,11 +170,12 @@ const KID = {
   es256: 'acme-es256-2026',
   eddsa: 'acme-eddsa-2026',
   rs256: 'acme-rs256-2026',
+  ps256: 'acme-ps256-2026',
   unpublished: 'acme-es256-next',
 };
 
 /** How a vector's token is signed. */
-type Signer = 'es256' | 'es256-unpublished' | 'eddsa' | 'rs256' | 'hs256-public-key' | 'none';
+type Signer = 'es256' | 'es256-unpublished' | 'eddsa' | 'rs256' | 'ps256' | 'hs256-public-key' | 'none';
 
 function signature(signer: Signer, input: Buffer): Buffer {
   switch (signer) {
@@ -136,6 +187,8 @@ function signature(signer: Signer, input: Buffer): Buffer {
       return sign(null, input, ed25519);
     case 'rs256':
       return sign('sha256', input, rsa);
+    case 'ps256':
+      return signPs256(input);
     case 'hs256-public-key':
       // The classic confusion: the realm's public key, as PEM, used as an HMAC secret.
       return createHmac('sha256', platformEc.publicKey.export({ format: 'pem', type: 'spki' }))
@@ -210,14 +263,9 @@ export function createTokenVectors() {
   // Standard base64 of this payload has a '+' or a '/', which base64url has not.
   const plusPayload = Buffer.from(JSON.stringify(claims({ sub: 'au-~~~>>>?' }))).toString('base64');
   if (!/[+/]/.test(plusPayload)) throw new Error('the malformed payload vector needs a + or / in its base64');
-  const vectors: TokenVector[] = [
-    valid('ES256, the algorithm the platform issues', good, alice, 'Signed with the realm key of its kid.'),
-    valid(
-      'ES256, an agent acting for the person',
-      es256(claims({ scope: 'svc.notifications polls.vote', act: { sub: 'agent-7' } })),
-      { sub: 'au-alice', scopes: ['svc.notifications', 'polls.vote'], actor: { sub: 'agent-7' } },
-      'act.sub names the agent: act for sub, with the limits you set for agents.',
-    ),
+  // One token per algorithm, each also sent with its payload changed after signing.
+  const byAlgorithm = [
+    valid('ES256, the algorithm the platform issues', good, alice, 'ECDSA on P-256 with SHA-256, r and s.'),
     valid(
       'EdDSA (Ed25519)',
       jws({ alg: 'EdDSA', typ: 'JWT', kid: KID.eddsa }, claims(), 'eddsa'),
@@ -229,6 +277,21 @@ export function createTokenVectors() {
       jws({ alg: 'RS256', typ: 'JWT', kid: KID.rs256 }, claims(), 'rs256'),
       alice,
       'RSASSA-PKCS1-v1_5 with SHA-256, a 2048-bit key.',
+    ),
+    valid(
+      'PS256',
+      jws({ alg: 'PS256', typ: 'JWT', kid: KID.ps256 }, claims(), 'ps256'),
+      alice,
+      'RSASSA-PSS with SHA-256, MGF1 with SHA-256 and a 32-byte salt.',
+    ),
+  ];
+  const vectors: TokenVector[] = [
+    ...byAlgorithm,
+    valid(
+      'ES256, an agent acting for the person',
+      es256(claims({ scope: 'svc.notifications polls.vote', act: { sub: 'agent-7' } })),
+      { sub: 'au-alice', scopes: ['svc.notifications', 'polls.vote'], actor: { sub: 'agent-7' } },
+      'act.sub names the agent: act for sub, with the limits you set for agents.',
     ),
     valid(
       'no scope claim',
@@ -260,12 +323,15 @@ export function createTokenVectors() {
       'bad-signature',
       'A forgery: the kid is the realm’s, the signature is not.',
     ),
-    refused(
-      'payload changed after signing',
-      `${goodHeader}.${b64u(JSON.stringify(claims({ sub: 'au-mallory' })))}.${good.split('.')[2]}`,
-      'bad-signature',
-      'The signature covers the header and payload text exactly.',
-    ),
+    ...byAlgorithm.map((v) => {
+      const [header, , signed] = v.token.split('.');
+      return refused(
+        `${v.name.split(',')[0]}: payload changed after signing`,
+        `${header}.${b64u(JSON.stringify(claims({ sub: 'au-mallory' })))}.${signed}`,
+        'bad-signature',
+        'The signature covers the header and payload text exactly.',
+      );
+    }),
     refused(
       'alg none',
       jws({ alg: 'none', typ: 'JWT' }, claims(), 'none'),
@@ -385,6 +451,7 @@ export function createTokenVectors() {
         { ...platformEc.jwk, kid: KID.es256, alg: 'ES256', use: 'sig' },
         { ...(createPublicKey(ed25519).export({ format: 'jwk' }) as object), kid: KID.eddsa, alg: 'EdDSA', use: 'sig' },
         { kty: 'RSA', n: RSA_JWK.n, e: RSA_JWK.e, kid: KID.rs256, alg: 'RS256', use: 'sig' },
+        { kty: 'RSA', n: PS256_JWK.n, e: PS256_JWK.e, kid: KID.ps256, alg: 'PS256', use: 'sig' },
       ],
     },
     vectors,

@@ -4,8 +4,7 @@ The rules, in the order svc-sdk/server applies them (docs/backend.md, "Verifying
 parts; the issuer; the header's alg among the allowed ones (never none, never HMAC); the realm key of the token's kid,
 fitting that alg (on an unknown kid the key set is fetched again, at most every 30 s); the signature; the claims
 (exp, sub, iss, aud required; aud exactly the audience; exp and nbf with 5 s of tolerance; scope a string; act naming
-its agent). Signatures: ES256 (P-256), EdDSA (Ed25519) and RS256, with pow() and hashlib. PS256, which svc-sdk/server
-also accepts, is left out here: the platform issues ES256.
+its agent). Signatures: ES256 (P-256), EdDSA (Ed25519), RS256 and PS256, with pow() and hashlib.
 """
 
 import base64
@@ -16,7 +15,7 @@ import threading
 import time
 import urllib.request
 
-ALGORITHMS = ("ES256", "EdDSA", "RS256")
+ALGORITHMS = ("RS256", "PS256", "ES256", "EdDSA")
 CLOCK_TOLERANCE = 5
 REFETCH_COOLDOWN = 30
 CACHE_MAX_AGE = 600
@@ -183,8 +182,40 @@ def _verify_rs256(jwk, data, signature):
     return pow(int.from_bytes(signature, "big"), e, n).to_bytes(size, "big") == expected
 
 
-_VERIFY = {"ES256": _verify_es256, "EdDSA": _verify_eddsa, "RS256": _verify_rs256}
-_KEY_TYPE = {"ES256": ("EC", "P-256"), "EdDSA": ("OKP", "Ed25519"), "RS256": ("RSA", None)}
+def _mgf1(seed, length):
+    """MGF1 with SHA-256 (RFC 8017, appendix B.2.1)."""
+    out = b"".join(hashlib.sha256(seed + i.to_bytes(4, "big")).digest() for i in range((length + 31) // 32))
+    return out[:length]
+
+
+def _verify_ps256(jwk, data, signature):
+    # RSASSA-PSS with SHA-256, MGF1 with SHA-256 and a 32-byte salt (RFC 8017, section 9.1.2; RFC 7518, section 3.5).
+    n = int.from_bytes(b64url_decode(jwk["n"]), "big")
+    e = int.from_bytes(b64url_decode(jwk["e"]), "big")
+    size = (n.bit_length() + 7) // 8
+    if n.bit_length() < 2048 or len(signature) != size or int.from_bytes(signature, "big") >= n:
+        return False
+    em_bits = n.bit_length() - 1
+    em_len = (em_bits + 7) // 8
+    em = pow(int.from_bytes(signature, "big"), e, n).to_bytes(size, "big")
+    if size > em_len and em[0] != 0:
+        return False
+    em = em[-em_len:]
+    masked, h = em[: em_len - 33], em[em_len - 33 : -1]
+    top = 8 * em_len - em_bits  # the leftmost bits, which must be zero
+    if em[-1] != 0xBC or masked[0] >> (8 - top):
+        return False
+    db = bytearray(a ^ b for a, b in zip(masked, _mgf1(h, len(masked))))
+    db[0] &= 0xFF >> top
+    padding = em_len - 32 - 32 - 2
+    if any(db[:padding]) or db[padding] != 1:
+        return False
+    salt = bytes(db[padding + 1 :])
+    return hashlib.sha256(b"\x00" * 8 + hashlib.sha256(data).digest() + salt).digest() == h
+
+
+_VERIFY = {"ES256": _verify_es256, "EdDSA": _verify_eddsa, "RS256": _verify_rs256, "PS256": _verify_ps256}
+_KEY_TYPE = {"ES256": ("EC", "P-256"), "EdDSA": ("OKP", "Ed25519"), "RS256": ("RSA", None), "PS256": ("RSA", None)}
 
 
 def _fits(jwk, alg, kid):
