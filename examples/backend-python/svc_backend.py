@@ -10,7 +10,7 @@
     python3 svc_backend.py vectors <signing-vectors.json>
         Checks svc_signing against every signing test vector.
     python3 svc_backend.py tokens <token-vectors.json>
-        Checks svc_tokens against every token test vector.
+        Checks svc_tokens against every token test vector, and its key set against their unknown_kid rule.
 
 The env file is the one ``svc dev --backend-env <file>`` writes (SVC_API_BASE, SVC_MINI_APP_ID, SVC_SIGNING_SECRET,
 and SVC_SIGNING_SECRET_PREVIOUS during a rotation; SVC_AUTH_URL, SVC_REALM, SVC_AUDIENCE and SVC_APP_ORIGIN for the
@@ -246,7 +246,43 @@ def tokens(args):
     print(f"{len(content['vectors']) - len(failed)} of {len(content['vectors'])} token vectors pass")
     for line in failed:
         print(f"  FAIL {line}", file=sys.stderr)
-    return 1 if failed else 0
+    refetch = check_unknown_kid(content)
+    if not refetch:
+        print("unknown kid: the key set fetched again once, at most every 30 s")
+    for line in refetch:
+        print(f"  FAIL unknown kid: {line}", file=sys.stderr)
+    return 1 if failed or refetch else 0
+
+
+def check_unknown_kid(content):
+    """The vectors' unknown_kid rule, with a clock and key set answers of our own: a rotation not yet seen."""
+    held = content["verifier"]
+    token = next(case["token"] for case in content["vectors"] if case["valid"])
+    kid = json.loads(svc_tokens.b64url_decode(token.split(".")[0]))["kid"]
+    before = [key for key in content["jwks"]["keys"] if key["kid"] != kid]
+    answers, fetches, now = [before, content["jwks"]["keys"]], [], [0]
+
+    def fetch():
+        fetches.append(now[0])
+        return answers[min(len(fetches), len(answers)) - 1]
+
+    keys = svc_tokens.KeySet("https://keys.invalid/", clock=lambda: now[0], fetch=fetch)
+
+    def outcome():
+        try:
+            svc_tokens.verify(token, keys, held["issuer"], held["audience"], now=held["now"])
+            return "valid"
+        except svc_tokens.TokenError as error:
+            return error.reason
+
+    problems = []
+    # Fetched first at 0 without the token's key: refused, and no second fetch within 30 s.
+    for at, expected, count in ((0, "unknown-key", 1), (29, "unknown-key", 1), (30, "valid", 2), (31, "valid", 2)):
+        now[0] = at
+        got = outcome()
+        if got != expected or len(fetches) != count:
+            problems.append(f"at {at} s expected {expected} after {count} fetch(es), got {got} after {len(fetches)}")
+    return problems
 
 
 def main():

@@ -234,17 +234,22 @@ def _fits(jwk, alg, kid):
 class KeySet:
     """The realm's keys from ``jwks_uri``: cached for 10 minutes, fetched again at most every 30 s on an unknown kid."""
 
-    def __init__(self, jwks_uri=None, keys=None, clock=time.monotonic):
+    def __init__(self, jwks_uri=None, keys=None, clock=time.monotonic, fetch=None):
+        """``keys`` alone: a fixed set, never fetched. ``fetch`` and ``clock`` replace the HTTP fetch and the clock."""
         self.jwks_uri = jwks_uri
         self.keys = keys
         self.clock = clock
+        self.fetch = fetch or self._fetch_over_http
         self.fetched_at = None if keys is None else clock()
         self.lock = threading.Lock()
 
+    def _fetch_over_http(self):
+        with urllib.request.urlopen(self.jwks_uri, timeout=5) as response:
+            return json.load(response)["keys"]
+
     def _fetch(self):
         try:
-            with urllib.request.urlopen(self.jwks_uri, timeout=5) as response:
-                keys = json.load(response)["keys"]
+            keys = self.fetch()
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise TokenError("keys-unavailable", f"the realm keys at {self.jwks_uri} could not be fetched.") from error
         self.keys, self.fetched_at = keys, self.clock()
