@@ -122,18 +122,32 @@ describe('the package', () => {
     },
   );
 
-  it('ships the server API contract and the signing vectors as JSON exports, in the packed files', () => {
+  it('ships the server API contract, the signing and token vectors as JSON exports, and the Python example, in the packed files', () => {
     const loaded = node(`
       const { createRequire } = await import('node:module');
       const require = createRequire(import.meta.url);
       const contract = require('svc-sdk/server-api.openapi.json');
       const vectors = require('svc-sdk/signing-vectors.json');
-      console.log(JSON.stringify([contract.openapi, Object.keys(contract.webhooks).length, vectors.vectors.length > 0]));`);
-    expect(JSON.parse(loaded)).toEqual(['3.1.0', 6, true]);
-    const packed = JSON.parse(
+      const tokens = require('svc-sdk/token-vectors.json');
+      console.log(JSON.stringify([contract.openapi, Object.keys(contract.webhooks).length, vectors.vectors.length > 0,
+        tokens.vectors.length > 0, tokens.jwks.keys.every((key) => !('d' in key))]));`);
+    expect(JSON.parse(loaded)).toEqual(['3.1.0', 6, true, true, true]);
+    const packed: string[] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
     )[0].files.map((f: { path: string }) => f.path);
-    expect(packed).toEqual(expect.arrayContaining(['schema/server-api.openapi.json', 'schema/signing-vectors.json']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'schema/server-api.openapi.json',
+        'schema/signing-vectors.json',
+        'schema/token-vectors.json',
+      ]),
+    );
+    // The recipe for a backend in another language, which README.md and docs/backend.md link to, and nothing else
+    // of examples/ (no tests, no caches).
+    const tracked = execFileSync('git', ['ls-files', 'examples/backend-python'], { cwd: root, encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(packed.filter((path) => path.startsWith('examples/')).sort()).toEqual(tracked.sort());
     // Every guide the README links to, and the messages name (docs/dev.md's limits, docs/ship.md), is installed too.
     const linked = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/\((docs\/[\w-]+\.md)/g)].map(
       (m) => m[1],
@@ -490,8 +504,10 @@ describe('the package', () => {
         // The published contract as JSON modules, by the exports map or by typesVersions.
         const json = `import contract from 'svc-sdk/server-api.openapi.json';
           import vectors from 'svc-sdk/signing-vectors.json';
+          import tokens from 'svc-sdk/token-vectors.json';
           import schema from 'svc-sdk/manifest.schema.json';
-          export const read: [string, number, string] = [contract.openapi, vectors.vectors.length, schema.$schema];`;
+          export const read: [string, number, number, string] =
+            [contract.openapi, vectors.vectors.length, tokens.vectors.length, schema.$schema];`;
         const jsonModules = { resolveJsonModule: true };
         expect(typeErrors('json-node10.ts', { ...node10, ...jsonModules }, json)).toEqual([]);
         expect(typeErrors('json-bundler.ts', { ...bundler, ...jsonModules }, json)).toEqual([]);

@@ -1,4 +1,4 @@
-// The published contract's figures: the size of schema/server-api.openapi.json and schema/signing-vectors.json, and
+// The published contract's figures: the size of schema/server-api.openapi.json and the signing and token vectors, and
 // the time `svc trigger` takes from the command to its printed answer against a local backend (the built bin, a
 // fresh Node process each time, a createWebhookHandler backend on loopback).
 // `node scripts/bench/contract.mjs [--quick]` (build first).
@@ -12,9 +12,9 @@ import { brotliCompressSync, constants } from 'node:zlib';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** Bytes and brotli bytes of the two shipped contract files. */
+/** Bytes and brotli bytes of the shipped contract files. */
 export function contractSizes() {
-  return ['schema/server-api.openapi.json', 'schema/signing-vectors.json'].map((file) => {
+  return ['schema/server-api.openapi.json', 'schema/signing-vectors.json', 'schema/token-vectors.json'].map((file) => {
     const bytes = readFileSync(resolve(root, file));
     const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
     return { file, bytes: bytes.length, brotli };

@@ -210,6 +210,9 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (Array.isArray(aud) && (aud.length !== 1 || aud[0] !== options.audience))
         throw new SvcTokenError('wrong-audience', 'the token names other audiences besides this mini app: refused.');
       const claims = payload as VerifiedToken['claims'];
+      // jose checks that sub is present, not what it is; the backend keys the person's data on it.
+      if (typeof claims.sub !== 'string' || claims.sub === '')
+        throw new SvcTokenError('invalid-claim', "the token's 'sub' claim is not a non-empty string: refused.");
       // Refused rather than read as less: a scope claim that is no string, or an act claim that names no agent,
       // would otherwise pass as a token with no scopes, or as the person's own (an agent's limits skipped).
       if (claims.scope !== undefined && typeof claims.scope !== 'string')
@@ -220,7 +223,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (claims.act !== undefined && (typeof claims.act?.sub !== 'string' || claims.act.sub === ''))
         throw new SvcTokenError('invalid-claim', "the token's 'act' claim names no agent (act.sub): refused.");
       const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
-      const result: VerifiedToken = { sub: payload.sub!, scopes, claims };
+      const result: VerifiedToken = { sub: claims.sub, scopes, claims };
       if (claims.act && typeof claims.act.sub === 'string') result.actor = { sub: claims.act.sub };
       return result;
     } catch (error) {

@@ -1,15 +1,16 @@
 // examples/backend-python, a backend in Python's standard library only, against svc dev on loopback: it passes every
-// signing vector, verifies the webhooks svc dev sends (also across a rotation, holding both secrets), deletes a
-// person's data on user.deprovisioned once (a resend is a duplicate), gets its signed card posted, and acknowledges
-// every event the built `svc trigger` sends it.
+// signing and token vector, verifies the tokens svc dev issues (GET /api/whoami), verifies the webhooks svc dev sends
+// (also across a rotation, holding both secrets), deletes a person's data on user.deprovisioned once (a resend is a
+// duplicate), gets its signed card posted, and acknowledges every event the built `svc trigger` sends it.
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendEnv } from '../../src/cli/devCommand';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { ACCESS_TOKEN_TYPE, type DevPlatform, startDevPlatform, TOKEN_EXCHANGE_GRANT } from '../../src/dev';
+import { createTokenVerifier } from '../../src/server';
 import { platformHeaders } from '../helpers/controlApi';
 import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
@@ -88,6 +89,83 @@ describe.runIf(python)('the Python backend example', () => {
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^(\d+) of \1 signing vectors pass\n$/);
     expect(code).toBe(0);
+  });
+
+  it('passes every token vector, and fetches the key set again on an unknown kid as they say', async () => {
+    const { code, stdout, stderr } = await run('tokens', resolve('schema/token-vectors.json'));
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(
+      /^(\d+) of \1 token vectors pass\nunknown kid: the key set fetched again once, at most every 30 s\n$/,
+    );
+    expect(code).toBe(0);
+  });
+
+  it("verifies the tokens svc dev issues at GET /api/whoami, an agent's too, and refuses a forged one", async () => {
+    const whoami = (token?: string, origin?: string) =>
+      fetch(`${new URL(hooks).origin}/api/whoami`, {
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(origin ? { origin } : {}) },
+      });
+    /** A token of the app for alice, as the runtime exchanges it: with an agent acting for her when `agent` is set. */
+    const token = async (agent?: string) => {
+      const { subject_token, actor_token } = (await (
+        await fetch(`${platform.origin}/__svc/subject-token`, {
+          method: 'POST',
+          headers: platformHeaders(platform),
+          body: JSON.stringify({ user_id: 'alice', ...(agent ? { agent_id: agent } : {}) }),
+        })
+      ).json()) as { subject_token: string; actor_token?: string };
+      const answer = await fetch(`${platform.authUrl}/realms/${platform.realm}/protocol/openid-connect/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: TOKEN_EXCHANGE_GRANT,
+          subject_token,
+          subject_token_type: ACCESS_TOKEN_TYPE,
+          audience: platform.audience,
+          ...(actor_token ? { actor_token, actor_token_type: ACCESS_TOKEN_TYPE } : {}),
+        }),
+      });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { access_token: string }).access_token;
+    };
+    const alice = platform.state.users.find((u) => u.id === 'alice')!;
+    const issued = await token();
+    const mine = await whoami(issued);
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toEqual({ sub: alice.app_user_id, scopes: expect.any(Array) });
+    const agents = await whoami(await token('agent-7'));
+    expect(agents.status).toBe(200);
+    expect(await agents.json()).toMatchObject({ sub: alice.app_user_id, actor: { sub: expect.any(String) } });
+    // svc-sdk/server reads the same tokens the same way.
+    const verifier = createTokenVerifier({
+      authUrl: platform.authUrl,
+      realm: platform.realm,
+      audience: platform.audience,
+    });
+    expect((await verifier.verify(issued)).sub).toBe(alice.app_user_id);
+    // A byte of the signature changed; no token at all.
+    const [head, body, signature] = issued.split('.');
+    const flipped = `${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
+    const forged = await whoami(`${head}.${body}.${flipped}`);
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(await forged.json()).toMatchObject({ error: 'bad-signature' });
+    expect(await (await whoami()).json()).toMatchObject({ error: 'missing-token' });
+    // The app calls from its package's origin: that origin alone is answered with CORS, its preflight too.
+    const app = 'http://127.0.0.1:5173';
+    await writeFile(envPath, `${await readFile(envPath, 'utf8')}SVC_APP_ORIGIN=${app}\n`);
+    const preflight = (origin: string) =>
+      fetch(`${new URL(hooks).origin}/api/whoami`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+    const allowed = await preflight(app);
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(app);
+    expect(allowed.headers.get('access-control-allow-headers')).toBe('authorization');
+    expect((await preflight('http://evil.test')).status).toBe(403);
+    expect((await whoami(issued, app)).headers.get('access-control-allow-origin')).toBe(app);
+    expect((await whoami(issued, 'http://evil.test')).headers.get('access-control-allow-origin')).toBeNull();
+    await writeEnv();
   });
 
   it('verifies the webhooks svc dev sends and handles user.deprovisioned once', async () => {
