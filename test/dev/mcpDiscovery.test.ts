@@ -3,7 +3,7 @@
 // the official MCP client over the stdio bridge; the file goes when the platform closes (Ctrl-C, or its terminal
 // closed), and the next start removes those a killed platform left.
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -21,7 +21,11 @@ let dir: string;
 beforeEach(async () => {
   state = await mkdtemp(join(tmpdir(), 'svc-state-'));
   process.env.SVC_STATE_DIR = state;
-  dir = await mkdtemp(join(tmpdir(), 'svc-polls-'));
+  // The app in a project that has svc-sdk installed (here: linked to this repository), as a developer's is.
+  const project = await mkdtemp(join(tmpdir(), 'svc-project-'));
+  await mkdir(join(project, 'node_modules'));
+  await symlink(root, join(project, 'node_modules', 'svc-sdk'), 'dir');
+  dir = join(project, 'polls');
   await cp(join(root, 'examples/polls'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
 });
 afterEach(() => {
@@ -50,11 +54,27 @@ describe('the MCP endpoint is announced and discoverable', () => {
       expect(platform.mcpConfigs).toContain(`claude mcp add --transport http svc ${platform.mcpUrl} --header`);
       // The Inspector's CLI takes --method directly: a `--` before it leaves it "Method is required".
       expect(platform.mcpConfigs).toMatch(
-        /inspector --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list$/m,
+        /inspector@2 --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list$/m,
       );
-      expect(platform.mcpConfigs).toContain(
-        JSON.stringify({ mcpServers: { svc: { command: 'npx', args: ['svc-sdk', 'mcp', dir] } } }),
+      // Claude Desktop starts its servers in a folder of its own: the command names this Node and the project's
+      // svc CLI by absolute paths, and works from any folder.
+      const desktop = JSON.parse(/Claude Desktop: claude_desktop_config\.json (.+)$/m.exec(platform.mcpConfigs!)![1]!);
+      expect(desktop).toEqual({
+        mcpServers: { svc: { command: process.execPath, args: [join(root, 'dist', 'cli.js'), 'mcp', dir] } },
+      });
+      const fromElsewhere = new Client({ name: 'desktop-test', version: '1.0.0' });
+      await fromElsewhere.connect(
+        new StdioClientTransport({
+          ...desktop.mcpServers.svc,
+          cwd: tmpdir(),
+          env: { ...process.env, SVC_STATE_DIR: state } as Record<string, string>,
+        }),
       );
+      try {
+        expect((await fromElsewhere.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      } finally {
+        await fromElsewhere.close();
+      }
       expect(await stdioTools()).toEqual(['create_poll', 'delete_poll']);
     } finally {
       await platform.close();

@@ -1,3 +1,21 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * The command that starts `svc mcp <dir>` from anywhere: Claude Desktop starts its servers in a folder of its own,
+ * where `npx svc-sdk` would not find the project's svc-sdk (and would ask the registry for another). So: this Node
+ * and the svc CLI of the svc-sdk the app folder resolves, by absolute paths; `npx` when none resolves.
+ * @internal
+ */
+export function stdioCommand(dir: string): { command: string; args: string[] } {
+  try {
+    const pkg = createRequire(join(dir, 'package.json')).resolve('svc-sdk/package.json');
+    return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js'), 'mcp', dir] };
+  } catch {
+    return { command: 'npx', args: ['svc-sdk', 'mcp', dir] };
+  }
+}
+
 /**
  * What `svc dev` prints below the messenger's URL: the MCP endpoint and ready-to-paste configurations for Claude
  * Code, VS Code (`.vscode/mcp.json`), the MCP Inspector's CLI, and Claude Desktop (through `svc mcp`, over stdio).
@@ -8,12 +26,12 @@ export function mcpConfigs(url: string, token: string, dir: string): string {
   const vscode = JSON.stringify({
     servers: { svc: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } },
   });
-  const desktop = JSON.stringify({ mcpServers: { svc: { command: 'npx', args: ['svc-sdk', 'mcp', dir] } } });
+  const desktop = JSON.stringify({ mcpServers: { svc: stdioCommand(dir) } });
   return [
     `MCP: ${url} (header "${header}"; keep the messenger page open: the tools run there)`,
     `  Claude Code:    claude mcp add --transport http svc ${url} --header "${header}"`,
     `  VS Code:        .vscode/mcp.json ${vscode}`,
-    `  MCP Inspector:  npx @modelcontextprotocol/inspector --cli --server-url ${url} --transport http --header "${header}" --method tools/list`,
+    `  MCP Inspector:  npx @modelcontextprotocol/inspector@2 --cli --server-url ${url} --transport http --header "${header}" --method tools/list`,
     `  Claude Desktop: claude_desktop_config.json ${desktop}`,
   ].join('\n');
 }
