@@ -8,6 +8,8 @@ export interface MalformedValue {
   problem: string;
   /** What to send instead, as a sentence of its own. */
   fix: string;
+  /** A string (or a property name) that is not well-formed Unicode, or a number that is not finite. */
+  kind: 'text' | 'number';
 }
 
 const SEND_TEXT =
@@ -35,9 +37,15 @@ export function findMalformedValue(value: unknown): MalformedValue | undefined {
           path,
           problem: `contains a lone surrogate (${codePointName(lone.character)}) at character ${lone.at}`,
           fix: SEND_TEXT,
+          kind: 'text',
         };
     } else if (typeof item === 'number' && !Number.isFinite(item)) {
-      return { path, problem: `is a number out of range (beyond ±1.8e308, read as ${item})`, fix: SEND_NUMBER };
+      return {
+        path,
+        problem: `is a number out of range (beyond ±1.8e308, read as ${item})`,
+        fix: SEND_NUMBER,
+        kind: 'number',
+      };
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i -= 1) stack.push([item[i], [...path, i]]);
     } else if (typeof item === 'object' && item !== null) {
@@ -49,6 +57,7 @@ export function findMalformedValue(value: unknown): MalformedValue | undefined {
             path: [...path, key],
             problem: `has a name with a lone surrogate (${codePointName(lone.character)}) at character ${lone.at}`,
             fix: SEND_TEXT,
+            kind: 'text',
           };
       }
       for (const [key, child] of entries.reverse()) stack.push([child, [...path, key]]);

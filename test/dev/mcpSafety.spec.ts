@@ -54,6 +54,7 @@ svc.actions.handle('ask_room', async () => {
   }
 });
 svc.actions.handle('unsendable', (_input, context) => ({ signal: context.signal }));
+svc.actions.handle('square', ({ n }) => n * n);
 svc.actions.handle('remove', () => {
   out.textContent = 'removed';
   return { removed: true };
@@ -95,6 +96,18 @@ test.beforeEach(async ({ browser }) => {
         name: 'unsendable',
         title: 'Unsendable',
         description: 'Returns an AbortSignal, which cannot be passed back.',
+      },
+      {
+        name: 'square',
+        title: 'Square',
+        description: 'Returns n squared: Infinity beyond 1.3e154.',
+        input_schema: {
+          type: 'object',
+          properties: { n: { type: 'number' } },
+          required: ['n'],
+          additionalProperties: false,
+        },
+        output_schema: { type: 'number' },
       },
       {
         name: 'remove',
@@ -245,6 +258,18 @@ for (const [era, negotiation] of ERAS) {
     }
   });
 }
+
+for (const [era, negotiation] of ERAS)
+  test(`${era}: a result JSON cannot carry (Infinity) is the handler's failure, not a result that breaks its outputSchema`, async () => {
+    const client = await connectMcp(platform, { versionNegotiation: negotiation });
+    expect((await client.callTool({ name: 'square', arguments: { n: 3 } })).structuredContent).toEqual({ result: 9 });
+    const result = await client.callTool({ name: 'square', arguments: { n: 1e300 } });
+    expect(resultText(result)).toMatch(
+      /^ERR_ACTION_FAILED: the handler's output cannot be sent as JSON: \$ is not a finite number \(JSON has no Infinity or NaN, and would send null\): return a finite number, or null\./,
+    );
+    expect(result.structuredContent).toBeUndefined();
+    await client.close();
+  });
 
 test('a result the app cannot pass back is a clear, non-retriable error, printed in the terminal', async () => {
   const client = await connectMcp(platform);

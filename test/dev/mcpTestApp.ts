@@ -22,6 +22,7 @@ export interface TestAction {
   confirm?: 'never' | 'if_destructive' | 'always';
   destructive?: boolean;
   input_schema?: Record<string, unknown>;
+  output_schema?: Record<string, unknown>;
 }
 
 /**

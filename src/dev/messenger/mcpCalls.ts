@@ -1,7 +1,9 @@
 import type { HostAnswers, HostEndpoint } from '../../host/core';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
+import { findMalformedValue } from '../findMalformedValue';
 import { redactSecrets } from '../redactSecrets';
+import { formatJsonPath } from '../../manifest/ManifestIssue';
 import { answerRelayed } from './api';
 import { prettyJson } from './redactTokens';
 
@@ -48,7 +50,20 @@ async function runInApp(
         true,
       );
     const context = { invoked_by: 'agent', agent_id: call.agent_id } as const;
-    return { result: await endpoint.invokeAction(call.name, call.input, context, { signal }) };
+    const result = await endpoint.invokeAction(call.name, call.input, context, { signal });
+    // The result travels as JSON, which has no Infinity or NaN (they would arrive as null, breaking the tool's own
+    // outputSchema) and no lone surrogate: said to the agent as the handler's failure, with where it is.
+    const malformed = findMalformedValue(result);
+    if (malformed) {
+      const where = formatJsonPath(malformed.path);
+      throw new SvcError(
+        'ERR_ACTION_FAILED',
+        malformed.kind === 'number'
+          ? `the handler's output cannot be sent as JSON: ${where} is not a finite number (JSON has no Infinity or NaN, and would send null): return a finite number, or null.`
+          : `the handler's output cannot be sent as JSON: ${where} ${malformed.problem}: return well-formed Unicode text.`,
+      );
+    }
+    return { result };
   } catch (error) {
     return { error: agentError(error) };
   }
