@@ -432,6 +432,24 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     files,
   });
 
+  // wbn folds header names to lowercase: a header content-typf, renamed Content-Type after building.
+  const twoTypes = new BundleBuilder('b2');
+  for (const [path, body] of Object.entries(appFiles(idA)).sort(([x], [y]) => (x < y ? -1 : 1))) {
+    const type = path.endsWith('.json') ? 'application/json' : path.endsWith('.png') ? 'image/png' : 'text/html';
+    const headers: Record<string, string> = { 'content-type': type };
+    if (path === '/index.html') headers['content-typf'] = 'text/plain';
+    twoTypes.addExchange(path, 200, headers, body);
+  }
+  add(
+    'header-name-uppercase.swbn',
+    await sign(replaceOnce(twoTypes.createBundle(), 'content-typf', 'Content-Type'), idA, [a]),
+    {
+      description:
+        'The entry document with a Content-Type header (text/plain) beside its content-type: header names are lowercase.',
+      expect: 'malformed',
+    },
+  );
+
   // The manifest's JSON (PACKAGE.md, check 10).
   const twice = appFiles(idA);
   twice['/manifest.json'] = (twice['/manifest.json'] as string).replace('{', `{\n  "id": "${idB}",`);

@@ -364,8 +364,16 @@ function readResponse(path: string, value: CborValue): PackageFile {
     throw malformed(`the headers of ${path} are not one CBOR map`);
   const decode = new TextDecoder();
   const field = new Map<string, string>();
-  for (const [k, v] of headers.value)
-    field.set(decode.decode(bytesOf(k, `a header name of ${path}`)), decode.decode(bytesOf(v, `a header of ${path}`)));
+  for (const [k, v] of headers.value) {
+    const name = decode.decode(bytesOf(k, `a header name of ${path}`));
+    // Lowercase names only, as Web Bundles write them: with Content-Type beside content-type, a host that folds case
+    // would find two content types and keep either.
+    if (name !== ':status' && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name))
+      throw malformed(
+        `the response of ${path} has the header name ${printableText(name)}; header names are lowercase tokens`,
+      );
+    field.set(name, decode.decode(bytesOf(v, `a header of ${path}`)));
+  }
   if (field.get(':status') !== '200') throw malformed(`the response of ${path} does not have status 200`);
   const contentType = field.get('content-type');
   if (contentType === undefined) throw malformed(`the response of ${path} has no content-type`);

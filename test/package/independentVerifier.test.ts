@@ -255,6 +255,8 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
     const headers = inBundle(() => cbor((response as Buffer[])[0]!, 0))[0] as Map<Buffer, Buffer>;
     const status = [...headers].find(([k]) => k.toString() === ':status')?.[1].toString();
     if (status !== '200') refuse('malformed');
+    if ([...headers.keys()].some((k) => k.toString() !== ':status' && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(k.toString())))
+      refuse('malformed');
     const type = [...headers].find(([k]) => k.toString() === 'content-type')?.[1].toString('latin1');
     if (!CONTENT_TYPE.test(type ?? '')) refuse('bad-content-type');
     files.set(path, (response as Buffer[])[1]!);
