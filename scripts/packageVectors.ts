@@ -3,7 +3,7 @@
 // test/package/vectors.test.ts fails when they drift from what this script makes. Deterministic: fixed Ed25519 keys
 // (seeds from fixed labels) sign the same bytes the same way. An ECDSA P-256 signature is randomized, so the P-256
 // vector is kept as it is while it still verifies over the same bundle with the same key.
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign as signBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BundleBuilder } from 'wbn';
@@ -44,11 +44,11 @@ const idOf = (key: KeyObject) =>
 /** A 1×1 PNG's bytes are enough: a verifier checks that icons are present, not what they show. */
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
-function bundleOf(files: Record<string, string | Uint8Array>): Uint8Array {
+function bundleOf(files: Record<string, string | Uint8Array>, types: Record<string, string> = {}): Uint8Array {
   const builder = new BundleBuilder('b2');
   for (const path of Object.keys(files).sort()) {
     const type = path.endsWith('.json') ? 'application/json' : path.endsWith('.png') ? 'image/png' : 'text/html';
-    builder.addExchange(path, 200, { 'content-type': type }, files[path]!);
+    builder.addExchange(path, 200, { 'content-type': types[path] ?? type }, files[path]!);
   }
   return builder.createBundle();
 }
@@ -71,6 +71,30 @@ async function sign(bundle: Uint8Array, id: string, keys: KeyObject[]): Promise<
     keys.map((k) => new NodeCryptoSigningStrategy(k)),
   );
   return (await signer.sign()).signedWebBundle;
+}
+
+const cborText = (s: string) => Buffer.concat([head(3, Buffer.byteLength(s)), Buffer.from(s)]);
+
+/**
+ * Signs `bundle` with Ed25519 `keys` under integrity block attributes given as CBOR bytes, as PACKAGE.md section 3
+ * says: for attributes wbn-sign does not write (an extra attribute).
+ */
+function signWithAttributes(bundle: Uint8Array, attributes: Uint8Array, keys: KeyObject[]): Uint8Array {
+  const start = Buffer.from('8448f09f968bf09f93a64432620000', 'hex');
+  const u64 = (n: number) => {
+    const out = Buffer.alloc(8);
+    out.writeBigUInt64BE(BigInt(n));
+    return out;
+  };
+  const unsigned = Buffer.concat([start, attributes, Buffer.of(0x80)]);
+  const hash = createHash('sha512').update(bundle).digest();
+  const entries = keys.map((key) => {
+    const raw = (createPublicKey(key).export({ type: 'spki', format: 'der' }) as Buffer).subarray(-32);
+    const attrs = Buffer.concat([head(5, 1), cborText('ed25519PublicKey'), head(2, 32), raw]);
+    const message = Buffer.concat([u64(64), hash, u64(unsigned.length), unsigned, u64(attrs.length), attrs]);
+    return Buffer.concat([head(4, 2), attrs, head(2, 64), signBytes(null, message, key)]);
+  });
+  return Buffer.concat([start, attributes, head(4, keys.length), ...entries, bundle]);
 }
 
 const replaceOnce = (bytes: Uint8Array, from: string, to: string) => {
@@ -338,6 +362,120 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     version: '0.1.0',
     signers: [{ type: 'ed25519', id: idA }],
     files,
+  });
+
+  // Limits of the integrity block (PACKAGE.md, section 1): each refused however well signed.
+  const [c, d, e] = ['C', 'D', 'E'].map(seedKey) as [KeyObject, KeyObject, KeyObject];
+  add('five-signatures.swbn', await sign(plain, idA, [a, b, c, d, e]), {
+    description: 'Signed by five keys, each signature valid: a stack holds at most 4, refused from its head.',
+    expect: 'malformed',
+  });
+  add('repeated-signer.swbn', await sign(plain, idA, [a, a]), {
+    description: 'Signed twice by key A: no two signatures are by the same key.',
+    expect: 'malformed',
+  });
+  const bigAttributes = Buffer.concat([
+    head(5, 2),
+    cborText('webBundleId'),
+    cborText(idA),
+    cborText('x'),
+    head(2, 4096),
+    Buffer.alloc(4096),
+  ]);
+  add('block-over-4096-bytes.swbn', signWithAttributes(plain, bigAttributes, [a]), {
+    description:
+      'An integrity block whose attributes hold one more attribute, x, of 4096 zero bytes (signed): the block is over 4096 bytes.',
+    expect: 'malformed',
+  });
+
+  // Paths a host could not write as one file on every file system (PACKAGE.md, section 1).
+  for (const [name, path, what] of [
+    ['colon', '/C:/x.js', 'a ":"'],
+    ['dots-only', '/.../x.js', 'a segment of three dots'],
+    ['trailing-dot', '/x.js.', 'a segment ending with "."'],
+    ['device', '/assets/Aux.js', 'the Windows device name aux (with an extension, in another case)'],
+  ] as const)
+    add(`bad-path-${name}.swbn`, await sign(bundleOf({ ...appFiles(idA), [path]: 'x' }), idA, [a]), {
+      description: `A file path with ${what}.`,
+      expect: 'bad-path',
+    });
+  add('duplicate-path-case.swbn', await sign(bundleOf({ ...appFiles(idA), '/Index.html': 'other' }), idA, [a]), {
+    description: '/Index.html beside /index.html: one file where case is ignored.',
+    expect: 'duplicate-path',
+  });
+  add(
+    'duplicate-path-case-manifest.swbn',
+    await sign(bundleOf({ ...appFiles(idA), '/MANIFEST.JSON': '{}' }), idA, [a]),
+    {
+      description: '/MANIFEST.JSON beside /manifest.json: written last, it would replace the manifest verified.',
+      expect: 'duplicate-path',
+    },
+  );
+
+  // Content types (PACKAGE.md, section 1): each made by replacing image/png's bytes with as many others.
+  const withPngType = (type: string) => replaceOnce(bundleOf(appFiles(idA)), 'image/png', type);
+  add('content-type-crlf.swbn', await sign(withPngType('image/\r\nx'), idA, [a]), {
+    description: 'An icon whose content type holds CR and LF ("image/\\r\\nx"): a host could split a header on it.',
+    expect: 'bad-content-type',
+  });
+  add('content-type-uppercase.swbn', await sign(withPngType('IMAGE/PNG'), idA, [a]), {
+    description: 'An icon whose content type is IMAGE/PNG: type and subtype are lowercase.',
+    expect: 'bad-content-type',
+  });
+  const parameters = bundleOf(appFiles(idA), { '/index.html': 'text/html ;charset="utf-8"; q="a\\"b"' });
+  add('content-type-parameters.swbn', await sign(parameters, idA, [a]), {
+    description: 'An entry document whose content type has a quoted parameter value and spaces around ";" (valid).',
+    expect: 'valid',
+    id: idA,
+    version: '0.1.0',
+    signers: [{ type: 'ed25519', id: idA }],
+    files,
+  });
+
+  // wbn folds header names to lowercase: a header content-typf, renamed Content-Type after building.
+  const twoTypes = new BundleBuilder('b2');
+  for (const [path, body] of Object.entries(appFiles(idA)).sort(([x], [y]) => (x < y ? -1 : 1))) {
+    const type = path.endsWith('.json') ? 'application/json' : path.endsWith('.png') ? 'image/png' : 'text/html';
+    const headers: Record<string, string> = { 'content-type': type };
+    if (path === '/index.html') headers['content-typf'] = 'text/plain';
+    twoTypes.addExchange(path, 200, headers, body);
+  }
+  add(
+    'header-name-uppercase.swbn',
+    await sign(replaceOnce(twoTypes.createBundle(), 'content-typf', 'Content-Type'), idA, [a]),
+    {
+      description:
+        'The entry document with a Content-Type header (text/plain) beside its content-type: header names are lowercase.',
+      expect: 'malformed',
+    },
+  );
+
+  // The manifest's JSON (PACKAGE.md, check 10).
+  const twice = appFiles(idA);
+  twice['/manifest.json'] = (twice['/manifest.json'] as string).replace('{', `{\n  "id": "${idB}",`);
+  add('manifest-repeated-key.swbn', await sign(bundleOf(twice), idA, [a]), {
+    description: `A manifest with "id" twice, first "${idB}", then "${idA}": parsers differ on which one counts.`,
+    expect: 'invalid-manifest',
+  });
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < 32; i++)
+    schema = { type: 'object', properties: { a: schema }, required: ['a'], additionalProperties: false };
+  const deep = appFiles(idA, (m) => {
+    m.actions = [
+      {
+        name: 'deep',
+        title: 'Deep',
+        description: 'An action whose input schema nests 32 objects, each inside the properties of the one before.',
+        input_schema: schema,
+        annotations: { read_only: true, destructive: false, idempotent: true, open_world: false },
+        confirm: 'never',
+      },
+    ];
+  });
+  add('manifest-too-deep.swbn', await sign(bundleOf(deep), idA, [a]), {
+    description:
+      "A manifest whose action's input_schema nests 32 objects in properties: objects and arrays 68 deep, over 64.",
+    expect: 'invalid-manifest',
   });
   return { files: out, vectors };
 }

@@ -19,6 +19,7 @@ export type PackageErrorCode =
   | 'untrusted-key'
   | 'bad-path'
   | 'duplicate-path'
+  | 'bad-content-type'
   | 'missing-file'
   | 'invalid-manifest'
   | 'id-mismatch';

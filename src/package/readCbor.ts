@@ -86,13 +86,14 @@ function identityOf(value: CborValue): string {
 /**
  * Decodes the one CBOR item (RFC 8949) at `offset`: unsigned and negative integers below 2^53, byte and text strings,
  * arrays, maps (a key repeated by value is refused), false, true and null, all with definite lengths. Anything else (floats,
- * tags, indefinite lengths) is refused: a package never needs them, and a smaller reader has less to get wrong.
+ * tags, indefinite lengths) is refused: a package never needs them, and a smaller reader has less to get wrong. An
+ * array or map whose count of items is more than the bytes left (each item takes at least one) is refused from its head.
  * @throws {@link PackageError} `truncated` when the input ends inside the item, `malformed` for what it refuses.
  */
 export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem {
   if (depth > 16) throw new PackageError('malformed', 'CBOR nested deeper than 16 levels');
   const { major, argument, end } = readHead(bytes, offset);
-  let at = end;
+  const at = end;
   switch (major) {
     case 0:
       return { value: argument, end: at };
@@ -110,30 +111,17 @@ export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem
         throw new PackageError('malformed', `CBOR text at byte ${offset} is not UTF-8`);
       }
     }
-    case 4: {
-      const items: CborValue[] = [];
-      for (let i = 0; i < argument; i++) {
-        const item = readCbor(bytes, at, depth + 1);
-        items.push(item.value);
-        at = item.end;
-      }
-      return { value: items, end: at };
-    }
+    case 4:
     case 5: {
-      const map = new Map<CborValue, CborValue>();
-      const seen = new Set<string>();
-      for (let i = 0; i < argument; i++) {
-        const key = readCbor(bytes, at, depth + 1);
-        // Keys are compared by value, not by encoding: heads need not be minimal, so "webBundleId" can be written two
-        // ways, and a map holding both would give readers that keep the first and the last two different ids.
-        const identity = identityOf(key.value);
-        if (seen.has(identity)) throw new DuplicateKeyError(key.value);
-        seen.add(identity);
-        const value = readCbor(bytes, key.end, depth + 1);
-        map.set(key.value, value.value);
-        at = value.end;
-      }
-      return { value: map, end: at };
+      // Every item takes at least one byte, so a count the remaining bytes cannot hold is refused from the head alone,
+      // before a loop that long starts: a head is no reason to spend time or memory.
+      const least = major === 4 ? argument : 2 * argument;
+      if (least > bytes.length - at)
+        throw new PackageError(
+          'truncated',
+          `the file ends at byte ${bytes.length}, before the ${argument} ${major === 4 ? 'items of the CBOR array' : 'entries of the CBOR map'} at ${offset}`,
+        );
+      return major === 4 ? readArray(bytes, at, argument, depth) : readMap(bytes, at, argument, depth);
     }
     case 7: {
       const simple = [false, true, null][argument - 20];
@@ -143,4 +131,35 @@ export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem
     default:
       throw new PackageError('malformed', `CBOR tag at byte ${offset}; a package holds none`);
   }
+}
+
+/** The `count` items of a CBOR array whose content starts at `at`. */
+function readArray(bytes: Uint8Array, at: number, count: number, depth: number): CborItem {
+  const items: CborValue[] = [];
+  let end = at;
+  for (let i = 0; i < count; i++) {
+    const item = readCbor(bytes, end, depth + 1);
+    items.push(item.value);
+    end = item.end;
+  }
+  return { value: items, end };
+}
+
+/** The `count` entries of a CBOR map whose content starts at `at`; a key repeated by value is refused. */
+function readMap(bytes: Uint8Array, at: number, count: number, depth: number): CborItem {
+  const map = new Map<CborValue, CborValue>();
+  const seen = new Set<string>();
+  let end = at;
+  for (let i = 0; i < count; i++) {
+    const key = readCbor(bytes, end, depth + 1);
+    // Keys are compared by value, not by encoding: heads need not be minimal, so "webBundleId" can be written two
+    // ways, and a map holding both would give readers that keep the first and the last two different ids.
+    const identity = identityOf(key.value);
+    if (seen.has(identity)) throw new DuplicateKeyError(key.value);
+    seen.add(identity);
+    const value = readCbor(bytes, key.end, depth + 1);
+    map.set(key.value, value.value);
+    end = value.end;
+  }
+  return { value: map, end };
 }

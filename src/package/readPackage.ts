@@ -65,6 +65,20 @@ export interface ReadPackageOptions {
   maxBytes?: number;
 }
 
+/**
+ * The most signatures an integrity block may hold: a key rotation needs two, and four leave room. A longer stack is
+ * refused from its head, before any entry is read, so that a file of many signatures costs no more than one of four.
+ * @internal
+ */
+export const MAX_SIGNATURES = 4;
+
+/**
+ * The largest integrity block, in bytes: four signatures and the id take about 600. Checks 4 and 5 read no byte past
+ * it, so a block that is all one huge attribute or signature is refused before it is decoded.
+ * @internal
+ */
+export const MAX_INTEGRITY_BLOCK_BYTES = 4096;
+
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 const malformed = (message: string) => new PackageError('malformed', message);
 
@@ -103,7 +117,20 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
         ? 'the file ends inside the integrity block version'
         : 'the integrity block is not version 2 ("2b"); repack it with `svc pack`',
     );
-  const attributes = readCbor(bytes, 15);
+  // Only the first MAX_INTEGRITY_BLOCK_BYTES are read: an item that runs past them makes the block too long.
+  const block = bytes.subarray(0, MAX_INTEGRITY_BLOCK_BYTES);
+  const inBlock = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof PackageError && error.code === 'truncated' && block.length < bytes.length)
+        throw malformed(
+          `the integrity block runs past byte ${MAX_INTEGRITY_BLOCK_BYTES}, the most it may take (an id and at most ${MAX_SIGNATURES} signatures); sign the package again with \`svc pack\``,
+        );
+      throw error;
+    }
+  };
+  const attributes = inBlock(() => readCbor(block, 15));
   const id = attributes.value instanceof Map ? attributes.value.get('webBundleId') : undefined;
   if (!(attributes.value instanceof Map)) throw malformed('the integrity block attributes are not a CBOR map');
   if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))
@@ -111,22 +138,29 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
       'bad-id',
       `the integrity block's webBundleId ${JSON.stringify(id ?? null)} is not an svc id (16 lowercase hex characters)`,
     );
-  const stack = readCbor(bytes, attributes.end);
-  if (!Array.isArray(stack.value)) throw malformed('the integrity block signature stack is not a CBOR array');
-  if (stack.value.length === 0)
+  // The stack's head first: its count alone decides an empty or too long stack, before any entry is decoded.
+  const stackHead = inBlock(() => readHead(block, attributes.end));
+  if (stackHead.major !== 4) throw malformed('the integrity block signature stack is not a CBOR array');
+  if (stackHead.argument === 0)
     throw new PackageError('no-signature', 'the package carries no signature; sign it with `svc pack --key <file>`');
+  if (stackHead.argument > MAX_SIGNATURES)
+    throw malformed(
+      `the integrity block says it holds ${stackHead.argument} signatures; a package holds at most ${MAX_SIGNATURES} (a key rotation needs 2): sign it with its id's key, and the new one after a rotation`,
+    );
+  const stack = inBlock(() => readCbor(block, attributes.end));
+  const entries = stack.value as CborValue[];
   // The whole stack's shape first, then each signature's key type and key, as PACKAGE.md orders check 5: a stack
   // whose second entry is not [map, bytes] is malformed even when the first entry's key is bad.
-  for (const [i, entry] of stack.value.entries())
+  for (const [i, entry] of entries.entries())
     if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !(entry[1] instanceof Uint8Array))
       throw malformed(`signature ${i + 1} is not a CBOR array of [attributes map, signature bytes]`);
   const signatures: PackageSignature[] = [];
   // Walk the stack again by position: each signature's attributes are signed as the bytes they are in the file.
-  let at = readHead(bytes, attributes.end).end;
-  for (const [i, entry] of stack.value.entries()) {
-    const attrsStart = readHead(bytes, at).end;
-    const attrs = readCbor(bytes, attrsStart);
-    at = readCbor(bytes, at).end;
+  let at = stackHead.end;
+  for (const [i, entry] of entries.entries()) {
+    const attrsStart = readHead(block, at).end;
+    const attrs = readCbor(block, attrsStart);
+    at = readCbor(block, at).end;
     const [map, signature] = entry as [Map<CborValue, CborValue>, Uint8Array];
     const names = [...map.keys()];
     const name = names[0];
@@ -138,12 +172,14 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
         'unknown-signature-type',
         `signature ${i + 1} has the attributes ${JSON.stringify(names.map(String))}; a signature carries exactly one of ed25519PublicKey or ecdsaP256SHA256PublicKey (bytes)`,
       );
-    signatures.push({
-      type,
-      publicKey: spkiOfSigner(type, key),
-      signature,
-      attributes: bytes.subarray(attrsStart, attrs.end),
-    });
+    const publicKey = spkiOfSigner(type, key);
+    // One key signing twice adds nothing, and would let one signer stand for two (PACKAGE.md, check 5).
+    const earlier = signatures.findIndex((s) => equalBytes(s.publicKey, publicKey));
+    if (earlier >= 0)
+      throw malformed(
+        `signature ${i + 1} is by the key of signature ${earlier + 1}; each key signs a package once, so drop the repeated signature`,
+      );
+    signatures.push({ type, publicKey, signature, attributes: bytes.subarray(attrsStart, attrs.end) });
   }
   const unsignedBlock = new Uint8Array(attributes.end + 1);
   unsignedBlock.set(bytes.subarray(0, attributes.end));
@@ -152,8 +188,15 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
 }
 
 /**
+ * Names Windows gives to devices in every folder, with any extension (`nul.txt` is `nul`): a file written there opens
+ * the device instead. `conin$` and `conout$` are the console's.
+ */
+const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)(\.|$)/i;
+
+/**
  * Why `path` is not a package path, or undefined when it is one: `/`, then segments of letters, digits and
- * `-._~!$&'()*+,;=:@` separated by single slashes, none of them `.` or `..`.
+ * `-._~!$&'()*+,;=@` separated by single slashes, none of them only dots, ending with a dot, or a Windows device
+ * name. A host writes a package's files to disk: each rule keeps a path meaning one file on every file system.
  */
 export function describePathProblem(path: string): string | undefined {
   if (!path.startsWith('/')) return 'it does not start with "/" (a package path is absolute from the package root)';
@@ -162,9 +205,19 @@ export function describePathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '.' || s === '..'))
     return 'it holds a "." or ".." segment (it would leave its folder)';
   if (segments.some((s) => s === '')) return 'it holds an empty segment ("//" or a trailing "/")';
-  const odd = segments.join('/').match(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/u)?.[0];
+  const odd = segments.join('/').match(/[^A-Za-z0-9\-._~!$&'()*+,;=@/]/u)?.[0];
+  if (odd === ':') return 'it holds ":" (Windows reads it as a drive, such as C:, or as a stream of a file)';
   if (odd !== undefined)
-    return `it holds ${JSON.stringify(odd)} (${codePointName(odd)}), which is not an ASCII letter, digit or one of -._~!$&'()*+,;=:@ (no spaces, accents, %, ? or #)`;
+    return `it holds ${JSON.stringify(odd)} (${codePointName(odd)}), which is not an ASCII letter, digit or one of -._~!$&'()*+,;=@ (no spaces, accents, :, %, ? or #)`;
+  // Windows drops a name's trailing dots: "x.js." opens x.js, and "..." the folder itself.
+  const dotted = segments.find((s) => s.endsWith('.'));
+  if (dotted !== undefined)
+    return /^\.+$/.test(dotted)
+      ? `its segment ${JSON.stringify(dotted)} is only dots, which Windows reads as the folder itself`
+      : `its segment ${JSON.stringify(dotted)} ends with ".", which Windows drops (it would open ${JSON.stringify(dotted.replace(/\.+$/, ''))})`;
+  const device = segments.find((s) => WINDOWS_DEVICES.test(s));
+  if (device !== undefined)
+    return `its segment ${JSON.stringify(device)} is a Windows device name (con, prn, aux, nul, com0-9, lpt0-9, conin$, conout$, with any extension), which names no file there`;
   return undefined;
 }
 
@@ -277,10 +330,21 @@ function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
     offset = end;
   }
   const files = new Map<string, PackageFile>();
+  // Paths by their ASCII lowercase: on a file system that ignores case, /Index.html and /index.html are one file, and
+  // the one written last would replace the one verified.
+  const byFolded = new Map<string, string>();
   for (const [path, location] of index.value) {
     if (typeof path !== 'string') throw malformed('an index key is not a text path');
     const problem = describePathProblem(path);
     if (problem) throw new PackageError('bad-path', `the file path ${JSON.stringify(path)} is refused: ${problem}`);
+    const folded = path.toLowerCase(); // a valid path is ASCII: no other case mapping applies
+    const twin = byFolded.get(folded);
+    if (twin !== undefined)
+      throw new PackageError(
+        'duplicate-path',
+        `the paths ${JSON.stringify(twin)} and ${JSON.stringify(path)} differ only in case: where case is ignored (Windows, macOS) they are one file; rename one`,
+      );
+    byFolded.set(folded, path);
     const [start, length] = Array.isArray(location) ? location : [];
     const response = typeof start === 'number' ? byOffset.get(start) : undefined;
     if (!Array.isArray(location) || location.length !== 2 || !response || response.length !== length)
@@ -300,13 +364,43 @@ function readResponse(path: string, value: CborValue): PackageFile {
     throw malformed(`the headers of ${path} are not one CBOR map`);
   const decode = new TextDecoder();
   const field = new Map<string, string>();
-  for (const [k, v] of headers.value)
-    field.set(decode.decode(bytesOf(k, `a header name of ${path}`)), decode.decode(bytesOf(v, `a header of ${path}`)));
+  for (const [k, v] of headers.value) {
+    const name = decode.decode(bytesOf(k, `a header name of ${path}`));
+    // Lowercase names only, as Web Bundles write them: with Content-Type beside content-type, a host that folds case
+    // would find two content types and keep either.
+    if (name !== ':status' && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name))
+      throw malformed(
+        `the response of ${path} has the header name ${printableText(name)}; header names are lowercase tokens`,
+      );
+    field.set(name, decode.decode(bytesOf(v, `a header of ${path}`)));
+  }
   if (field.get(':status') !== '200') throw malformed(`the response of ${path} does not have status 200`);
   const contentType = field.get('content-type');
   if (contentType === undefined) throw malformed(`the response of ${path} has no content-type`);
+  if (!MEDIA_TYPE.test(contentType))
+    throw new PackageError(
+      'bad-content-type',
+      `the content type of ${path}, ${printableText(contentType)}, is not a media type in lowercase, type/subtype with optional "; name=value" parameters in printable ASCII (such as text/html; charset=utf-8); repack it with \`svc pack\``,
+    );
   return { path, contentType, body };
 }
+
+// RFC 9110's token (section 5.6.2), and a parameter value that is a token or a quoted string (5.6.4), printable ASCII
+// only: no control character, CR or LF that a host could split a header on, and nothing outside ASCII.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const LOWER_TOKEN = "[!#$%&'*+.^_`|~0-9a-z-]+";
+const VALUE = `(?:${TOKEN}|"(?:[ !#-\\[\\]-~]|\\\\[ -~])*")`;
+/**
+ * A content type a package may give: `type/subtype` in lowercase (hosts compare them as bytes, so `TEXT/HTML` cannot
+ * pass as another type than text/html), then `; name=value` parameters, spaces allowed around the `;`.
+ */
+const MEDIA_TYPE = new RegExp(`^${LOWER_TOKEN}/${LOWER_TOKEN}(?: *; *${TOKEN}=${VALUE})*$`);
+
+/** `text` quoted for a message: what is not printable ASCII as an escape, and at most 100 characters. */
+const printableText = (text: string) => {
+  const quoted = JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+  return quoted.replace(/[^ -~]/g, (c) => (c === '…' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+};
 
 /**
  * Reads a signed package (`.swbn`) without checking its signatures: the id, each signature's type and key, and

@@ -1,5 +1,6 @@
 import { type Manifest, validateManifest } from '../manifest';
 import { derivePackageId, spkiOf } from './derivePackageId';
+import { describeJsonProblem } from './describeJsonProblem';
 import type { WebCryptoKey } from '../protocol/WebCryptoKey';
 import { ownBytes, type SignatureType, verifySignature } from './packageKeys';
 import { PackageError } from './PackageError';
@@ -126,11 +127,16 @@ export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOpt
   if (!manifestFile)
     throw new PackageError('missing-file', 'the package has no /manifest.json; pack the folder that holds it');
   let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(manifestFile.body));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(manifestFile.body);
+    json = JSON.parse(text);
   } catch (error) {
     throw new PackageError('invalid-manifest', `/manifest.json is not UTF-8 JSON (${(error as Error).message})`);
   }
+  // Before validation, which recurses: a text nested thousands deep would overflow its stack.
+  const jsonProblem = describeJsonProblem(text);
+  if (jsonProblem) throw new PackageError('invalid-manifest', `/manifest.json is refused: ${jsonProblem}`);
   const result = validateManifest(json);
   if (!result.ok)
     throw new PackageError(

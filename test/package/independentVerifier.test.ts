@@ -53,6 +53,8 @@ function cbor(b: Buffer, at: number): [Item, number] {
     const s = b.subarray(p, p + n);
     return [major === 2 ? s : s.toString('utf8'), p + n];
   }
+  // Each item takes a byte at least: a count the bytes left cannot hold is refused before any item is read.
+  if ((major === 4 && n > b.length - p) || (major === 5 && 2 * n > b.length - p)) refuse('truncated');
   if (major === 4) {
     const a: Item[] = [];
     for (let i = 0; i < n; i++) {
@@ -108,7 +110,38 @@ const u64 = (n: number) => {
   b.writeBigUInt64BE(BigInt(n));
   return b;
 };
-const PATH = /^\/([A-Za-z0-9\-._~!$&'()*+,;=:@]+\/)*[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
+const PATH = /^\/([A-Za-z0-9\-._~!$&'()*+,;=@]+\/)*[A-Za-z0-9\-._~!$&'()*+,;=@]+$/;
+const DEVICE = /^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)(\.|$)/i;
+const badPath = (path: string) =>
+  !PATH.test(path) ||
+  path
+    .split('/')
+    .slice(1)
+    .some((s) => s.endsWith('.') || DEVICE.test(s));
+// PACKAGE.md section 1's content-type grammar.
+const TCHARS = "!#$%&'*+\\-.^_`|~0-9a-z";
+const CONTENT_TYPE = new RegExp(
+  `^[${TCHARS}]+/[${TCHARS}]+( *; *[${TCHARS}A-Z]+=([${TCHARS}A-Z]+|"([\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*"))*$`,
+);
+
+/** Check 10's JSON rules, without recursion: the depth of arrays and objects, and a key repeated in one object. */
+function jsonRefused(text: string): boolean {
+  const open: { keys: Set<string> | undefined }[] = [];
+  const tokens = text.match(/"(?:[^"\\]|\\.)*"|[{}[\]:]/g) ?? [];
+  for (const [i, token] of tokens.entries()) {
+    if (token === '{' || token === '[') {
+      open.push({ keys: token === '{' ? new Set() : undefined });
+      if (open.length > 64) return true;
+    } else if (token === '}' || token === ']') open.pop();
+    else if (token.startsWith('"') && tokens[i + 1] === ':') {
+      const keys = open.at(-1)!.keys!;
+      const key = JSON.parse(token) as string;
+      if (keys.has(key)) return true;
+      keys.add(key);
+    }
+  }
+  return false;
+}
 
 /** `read()`, with a `truncated` inside the web bundle made `malformed`. */
 function inBundle<T>(read: () => T): T {
@@ -124,18 +157,33 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   if (file.length === 0) refuse('empty');
   if (!file.subarray(0, 10).equals(Buffer.from('8448f09f968bf09f93a6', 'hex'))) refuse('bad-magic');
   if (!file.subarray(10, 15).equals(Buffer.from('4432620000', 'hex'))) refuse('unsupported-version');
-  const [attributes, attributesEnd] = cbor(file, 15);
+  // Checks 4 and 5 read the first 4096 bytes: an item past them makes the block too long.
+  const block = file.subarray(0, 4096);
+  const inBlock = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      const past = error instanceof Refused && error.code === 'truncated' && block.length < file.length;
+      throw past ? new Refused('malformed') : error;
+    }
+  };
+  const [attributes, attributesEnd] = inBlock(() => cbor(block, 15));
   const id = attributes instanceof Map ? attributes.get('webBundleId') : refuse('malformed');
   if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id)) refuse('bad-id');
-  const [stack, blockEnd] = cbor(file, attributesEnd);
-  if (!Array.isArray(stack)) refuse('malformed');
-  if ((stack as Item[]).length === 0) refuse('no-signature');
+  // The stack's head alone: an array, of 1 to 4 signatures.
+  if (attributesEnd >= block.length) inBlock(() => refuse('truncated'));
+  if (block[attributesEnd]! >> 5 !== 4) refuse('malformed');
+  const count = block[attributesEnd]! & 31;
+  if (count === 0) refuse('no-signature');
+  if (count > 4) refuse('malformed');
+  const [stack, blockEnd] = inBlock(() => cbor(block, attributesEnd));
   // Check 5 looks at the shape of every entry before any entry's key.
   for (const entry of stack as Item[])
     if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !Buffer.isBuffer(entry[1]))
       refuse('malformed');
   // Each signature's attribute bytes, by walking the stack: its head, then per entry the entry head and two items.
   let p = (file[attributesEnd]! & 31) < 24 ? attributesEnd + 1 : refuse('malformed');
+  const seen = new Set<string>();
   const signers = (stack as Item[]).map((entry) => {
     const attrStart = p + 1;
     const [attrs, attrEnd] = cbor(file, attrStart);
@@ -144,9 +192,12 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
     const [name, raw] = [...(attrs as Map<Item, Item>)][0] ?? [];
     if ((attrs as Map<Item, Item>).size !== 1 || !Buffer.isBuffer(raw)) refuse('unknown-signature-type');
     if (name !== 'ed25519PublicKey' && name !== 'ecdsaP256SHA256PublicKey') refuse('unknown-signature-type');
+    const key = spki(name as string, raw as Buffer);
+    if (seen.has(key.toString('hex'))) refuse('malformed');
+    seen.add(key.toString('hex'));
     return {
       name: name as string,
-      key: spki(name as string, raw as Buffer),
+      key,
       sig: (entry as Item[])[1] as Buffer,
       attrs: file.subarray(attrStart, attrEnd),
     };
@@ -193,14 +244,21 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   const index = (sections as Item[])[(lengths as Item[]).indexOf('index') / 2] as Map<string, number[]>;
   const responsesStart = starts.get('responses') ?? refuse('malformed');
   const files = new Map<string, Buffer>();
+  const lowercase = new Set<string>();
   for (const [path, [offset, length]] of index as Map<string, [number, number]>) {
-    if (!PATH.test(path) || path.split('/').some((s) => s === '.' || s === '..')) refuse('bad-path');
+    if (badPath(path)) refuse('bad-path');
+    if (lowercase.has(path.toLowerCase())) refuse('duplicate-path');
+    lowercase.add(path.toLowerCase());
     const at = (responsesStart as number) + offset;
     const [response, end] = cbor(bundle, at);
     if (end - at !== length) refuse('malformed');
     const headers = inBundle(() => cbor((response as Buffer[])[0]!, 0))[0] as Map<Buffer, Buffer>;
     const status = [...headers].find(([k]) => k.toString() === ':status')?.[1].toString();
     if (status !== '200') refuse('malformed');
+    if ([...headers.keys()].some((k) => k.toString() !== ':status' && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(k.toString())))
+      refuse('malformed');
+    const type = [...headers].find(([k]) => k.toString() === 'content-type')?.[1].toString('latin1');
+    if (!CONTENT_TYPE.test(type ?? '')) refuse('bad-content-type');
     files.set(path, (response as Buffer[])[1]!);
   }
   const manifestBytes = files.get('/manifest.json') ?? refuse('missing-file');
@@ -210,6 +268,7 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   } catch {
     return refuse('invalid-manifest');
   }
+  if (jsonRefused((manifestBytes as Buffer).toString('utf8'))) refuse('invalid-manifest');
   if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.test(manifest.version ?? '')) refuse('invalid-manifest');
   if (manifest.id !== id) refuse('id-mismatch');
   // Check 10: without its ? and # parts and one leading ./, after /, a path of the package.

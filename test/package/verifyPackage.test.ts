@@ -1,14 +1,16 @@
 // svc-sdk/package against the shipped vectors (and their drift from scripts/packageVectors.ts), against wbn-sign's
 // and wbn's own reading of the same packages, and against every single-byte change of a package.
-import { createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bundle } from 'wbn';
+import { Bundle, BundleBuilder } from 'wbn';
 import { getBundleId } from 'wbn-sign';
 import { describe, expect, it } from 'vitest';
 import { buildPackageVectors, type PackageVector, VECTORS_DIR } from '../../scripts/packageVectors';
 import { derivePackageId, isPackageError, PackageError, readPackage, verifyPackage } from '../../src/package';
+import { describeJsonProblem, MAX_JSON_DEPTH } from '../../src/package/describeJsonProblem';
 import { readCbor } from '../../src/package/readCbor';
+import { MAX_INTEGRITY_BLOCK_BYTES, MAX_SIGNATURES } from '../../src/package/readPackage';
 
 const read = (file: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, file)));
 const vectors: PackageVector[] = JSON.parse(readFileSync(join(VECTORS_DIR, 'vectors.json'), 'utf8'));
@@ -199,5 +201,241 @@ describe('PACKAGE.md', () => {
     expect(documented).toEqual(codes);
     // Every code a vector expects is one of them.
     for (const vector of vectors) expect(['valid', ...codes]).toContain(vector.expect);
+  });
+});
+
+// What an unsigned file may make a verifier do: each limit is decided from a head or a byte count, so these inputs
+// are built so that reading one item past the limit would give another error than the one asserted.
+const BLOCK_START = Buffer.from('8448f09f968bf09f93a64432620000', 'hex');
+const cborHead = (major: number, n: number) => {
+  if (n < 24) return Buffer.of((major << 5) | n);
+  const out = Buffer.alloc(5);
+  out[0] = (major << 5) | 26;
+  out.writeUInt32BE(n, 1);
+  return out;
+};
+const cborText = (s: string) => Buffer.concat([cborHead(3, Buffer.byteLength(s)), Buffer.from(s)]);
+const attributesOf = (id: string) => Buffer.concat([cborHead(5, 1), cborText('webBundleId'), cborText(id)]);
+const u64 = (n: number) => {
+  const out = Buffer.alloc(8);
+  out.writeBigUInt64BE(BigInt(n));
+  return out;
+};
+/** A fresh Ed25519 key and the id derived from it. */
+async function newKey(): Promise<{ key: KeyObject; id: string }> {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const spki = new Uint8Array(createPublicKey(privateKey).export({ type: 'spki', format: 'der' }));
+  return { key: privateKey, id: await derivePackageId(spki) };
+}
+/** One signature entry of the stack, `[{ ed25519PublicKey }, signature]`, valid over `bundle` under `id`. */
+function signatureEntry(bundle: Uint8Array, id: string, key: KeyObject): Buffer {
+  const unsigned = Buffer.concat([BLOCK_START, attributesOf(id), Buffer.of(0x80)]);
+  const raw = (createPublicKey(key).export({ type: 'spki', format: 'der' }) as Buffer).subarray(-32);
+  const attrs = Buffer.concat([cborHead(5, 1), cborText('ed25519PublicKey'), cborHead(2, 32), raw]);
+  const hash = createHash('sha512').update(bundle).digest();
+  const message = Buffer.concat([u64(64), hash, u64(unsigned.length), unsigned, u64(attrs.length), attrs]);
+  return Buffer.concat([cborHead(4, 2), attrs, cborHead(2, 64), sign(null, message, key)]);
+}
+/** A package of `bundle` under `id` whose stack says `count` signatures and holds `entries`. */
+const packageOf = (id: string, count: number, entries: Buffer, bundle: Uint8Array) =>
+  new Uint8Array(Buffer.concat([BLOCK_START, attributesOf(id), cborHead(4, count), entries, bundle]));
+/** A web bundle of `files`, each path's content type by its extension unless `types` gives it. */
+function bundleOf(files: Record<string, string | Uint8Array>, types: Record<string, string> = {}): Uint8Array {
+  const builder = new BundleBuilder('b2');
+  for (const path of Object.keys(files).sort()) {
+    const type = types[path] ?? (path.endsWith('.json') ? 'application/json' : 'text/html');
+    builder.addExchange(path, 200, { 'content-type': type }, files[path]!);
+  }
+  return builder.createBundle();
+}
+/** valid.swbn's manifest, as an object. */
+const validManifest = () =>
+  JSON.parse(new TextDecoder().decode(readPackage(read('valid.swbn')).files.get('/manifest.json')!.body));
+/** valid.swbn's files, with `manifest` as the text of /manifest.json. */
+const appFiles = (manifest: string) =>
+  Object.fromEntries(
+    [...readPackage(read('valid.swbn')).files].map(([path, file]) => [
+      path,
+      path === '/manifest.json' ? manifest : file.body,
+    ]),
+  ) as Record<string, string | Uint8Array>;
+/** A package signed by a fresh key, of valid.swbn's files under its id, with `extra` files and content `types`. */
+async function signedApp(
+  extra: Record<string, string> = {},
+  types: Record<string, string> = {},
+  manifestOf = (id: string) => JSON.stringify({ ...validManifest(), id }),
+): Promise<Uint8Array> {
+  const { key, id } = await newKey();
+  const bundle = bundleOf({ ...appFiles(manifestOf(id)), ...extra }, types);
+  return packageOf(id, 1, signatureEntry(bundle, id, key), bundle);
+}
+
+describe('limits that keep an unsigned file cheap (F3)', () => {
+  it(`refuses a stack of more than ${MAX_SIGNATURES} signatures from its head, naming the count once`, async () => {
+    const p256 = read('valid-p256.swbn');
+    const { bundle, id } = readPackage(p256);
+    // 416,666 copies of one P-256 signer with an 8-byte garbage signature (30 MB), as the review sent: refused from the
+    // stack's head, before any key is decompressed.
+    const name = Buffer.from(p256).indexOf('ecdsaP256SHA256PublicKey');
+    const point = Buffer.from(p256.subarray(name + 26, name + 26 + 33));
+    const one = Buffer.concat([
+      cborHead(4, 2),
+      cborHead(5, 1),
+      cborText('ecdsaP256SHA256PublicKey'),
+      Buffer.of(0x58, 33),
+      point,
+      cborHead(2, 8),
+      Buffer.alloc(8, 0x30),
+    ]);
+    const copies = Buffer.alloc(one.length * 416_666);
+    for (let at = 0; at < copies.length; at += one.length) one.copy(copies, at);
+    const flood = await verifyPackage(packageOf(id, 416_666, copies, bundle)).catch((e: PackageError) => e);
+    expect(flood).toMatchObject({
+      code: 'malformed',
+      message: `the integrity block says it holds 416666 signatures; a package holds at most ${MAX_SIGNATURES} (a key rotation needs 2): sign it with its id's key, and the new one after a rotation`,
+    });
+    // By construction: the entries after the head are bytes no CBOR reader accepts (0xff, a break), so an entry read
+    // would have given another message.
+    const garbage = await verifyPackage(packageOf(id, 5, Buffer.alloc(64, 0xff), bundle)).catch((e) => e);
+    expect(garbage).toMatchObject({ code: 'malformed', message: expect.stringContaining('holds 5 signatures') });
+  });
+
+  it("refuses 150,000 valid signatures by the id's own key, and two, as one key signing twice", async () => {
+    const { key, id } = await newKey();
+    const { bundle } = readPackage(read('valid.swbn'));
+    const entry = signatureEntry(bundle, id, key);
+    const many = await verifyPackage(packageOf(id, 150_000, Buffer.concat(Array(150_000).fill(entry)), bundle)).catch(
+      (e) => e,
+    );
+    expect(many).toMatchObject({ code: 'malformed', message: expect.stringContaining('holds 150000 signatures') });
+    // Within the cap, a repeat is refused by its key; the message names the two signatures, not the key many times.
+    const twice = await verifyPackage(packageOf(id, 2, Buffer.concat([entry, entry]), bundle)).catch((e) => e);
+    expect(twice).toMatchObject({
+      code: 'malformed',
+      message:
+        'signature 2 is by the key of signature 1; each key signs a package once, so drop the repeated signature',
+    });
+  });
+
+  it(`refuses an integrity block over ${MAX_INTEGRITY_BLOCK_BYTES} bytes, and a count no bytes could hold, from its head`, async () => {
+    const { bundle, id } = readPackage(read('valid.swbn'));
+    // The attributes hold a 30,000,000-item array of 0x00 (30 MB): the block is refused at byte 4096.
+    const attributes = Buffer.concat([
+      cborHead(5, 2),
+      cborText('webBundleId'),
+      cborText(id),
+      cborText('x'),
+      cborHead(4, 30_000_000),
+    ]);
+    const huge = Buffer.concat([BLOCK_START, attributes, Buffer.alloc(30_000_000), Buffer.of(0x80), bundle]);
+    expect(await verifyPackage(new Uint8Array(huge)).catch((e) => e)).toMatchObject({
+      code: 'malformed',
+      message: `the integrity block runs past byte ${MAX_INTEGRITY_BLOCK_BYTES}, the most it may take (an id and at most ${MAX_SIGNATURES} signatures); sign the package again with \`svc pack\``,
+    });
+    // A file shorter than the limit whose array says more items than bytes follow: refused from the array's head
+    // (an item-by-item reader would say the file ends at its end, inside the first missing item).
+    const short = Buffer.concat([BLOCK_START, attributes, Buffer.alloc(10)]);
+    expect(await verifyPackage(new Uint8Array(short)).catch((e) => e)).toMatchObject({
+      code: 'truncated',
+      message: `the file ends at byte ${short.length}, before the 30000000 items of the CBOR array at ${BLOCK_START.length + attributes.length - 5}`,
+    });
+    // The same count inside the web bundle, whose length check 6 confirmed, is malformed.
+    const map = Buffer.concat([cborHead(5, 2_000_000), Buffer.alloc(10)]);
+    expect(() => readCbor(new Uint8Array(map), 0)).toThrow('before the 2000000 entries of the CBOR map at 0');
+  });
+});
+
+describe('the manifest JSON (F5, F7)', () => {
+  it('refuses a manifest nested 20,000 levels as invalid-manifest, naming the limit, before validation recurses', async () => {
+    let schema = '{"type":"string"}';
+    for (let i = 0; i < 10_000; i++)
+      schema = `{"type":"object","properties":{"a":${schema}},"additionalProperties":false}`;
+    const deep = (id: string) =>
+      JSON.stringify({ ...validManifest(), id, actions: ['SCHEMA'] }).replace('"SCHEMA"', schema);
+    const refused = await verifyPackage(await signedApp({}, {}, deep)).catch((e) => e);
+    expect(refused).toBeInstanceOf(PackageError);
+    expect(refused).toMatchObject({
+      code: 'invalid-manifest',
+      message: expect.stringContaining(
+        `/manifest.json is refused: it nests arrays and objects more than ${MAX_JSON_DEPTH} deep (at $.actions[0].properties.a.properties`,
+      ),
+    });
+  });
+
+  it('refuses a key repeated in any object, compared unescaped, and reads a text as deep as the limit', async () => {
+    expect(describeJsonProblem('{"a": 1, "b": {"a": 2}, "c": "a"}')).toBeUndefined();
+    expect(describeJsonProblem('{"a": 1, "\\u0061": 2}')).toBe(
+      'it repeats the key "a" in $ (parsers differ on which one counts); keep one',
+    );
+    expect(describeJsonProblem('{"x": [{"k": "\\"{,"}, {"k": 1, "k": 2}]}')).toBe(
+      'it repeats the key "k" in $.x[1] (parsers differ on which one counts); keep one',
+    );
+    const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(describeJsonProblem(nested(MAX_JSON_DEPTH))).toBeUndefined();
+    expect(describeJsonProblem(nested(MAX_JSON_DEPTH + 1))).toContain('more than 64 deep (at $[0][0][0]');
+    // Through verifyPackage: the icons' second "src" would win in JavaScript, the first in other parsers.
+    const twice = (id: string) =>
+      JSON.stringify({ ...validManifest(), id }).replace('"src":', '"src":"icons/none.png","src":');
+    expect(await verifyPackage(await signedApp({}, {}, twice)).catch((e) => e)).toMatchObject({
+      code: 'invalid-manifest',
+      message:
+        '/manifest.json is refused: it repeats the key "src" in $.icons[0] (parsers differ on which one counts); keep one',
+    });
+  });
+});
+
+describe('paths and content types a host in another language could read otherwise (F4, F7)', () => {
+  it.each([
+    ['/C:/x.js', 'it holds ":" (Windows reads it as a drive, such as C:, or as a stream of a file)'],
+    ['/a/.../x.js', 'its segment "..." is only dots, which Windows reads as the folder itself'],
+    ['/x.js.', 'its segment "x.js." ends with ".", which Windows drops (it would open "x.js")'],
+    ['/NUL', 'its segment "NUL" is a Windows device name'],
+    ['/a/com1.tar.gz', 'its segment "com1.tar.gz" is a Windows device name'],
+    ['/conout$.txt', 'its segment "conout$.txt" is a Windows device name'],
+  ])('refuses the path %s', async (path, problem) => {
+    const refused = await verifyPackage(await signedApp({ [path]: 'x' })).catch((e) => e);
+    expect(refused).toMatchObject({ code: 'bad-path', message: expect.stringContaining(problem) });
+  });
+
+  it('accepts names that only look like those: a device name inside a longer one, dots inside, a leading dot', async () => {
+    const extra = { '/console.js': 'x', '/nul-x.js': 'x', '/com10.js': 'x', '/a..b.js': 'x', '/.well-known/x': 'x' };
+    const pkg = await verifyPackage(await signedApp(extra));
+    expect([...pkg.files.keys()]).toEqual(expect.arrayContaining(Object.keys(extra)));
+  });
+
+  it('refuses two paths equal but for case, naming both once', async () => {
+    const refused = await verifyPackage(await signedApp({ '/icons/ICON-192.PNG': 'x' })).catch((e) => e);
+    expect(refused).toMatchObject({
+      code: 'duplicate-path',
+      message:
+        'the paths "/icons/ICON-192.PNG" and "/icons/icon-192.png" differ only in case: where case is ignored (Windows, macOS) they are one file; rename one',
+    });
+  });
+
+  it.each([
+    ['text/html; charset=utf-8', 'valid'],
+    ['application/vnd.api+json', 'valid'],
+    ['text/html;charset="a b; c"', 'valid'],
+    ['text/html; Charset=UTF-8', 'valid'],
+    ['Text/html', 'bad-content-type'],
+    ['text/html\u001b[31m', 'bad-content-type'],
+    ['text/html\r\nx-frame-options: allow', 'bad-content-type'],
+    ['text/html; charset=utf-8\n', 'bad-content-type'],
+    ['text/html;', 'bad-content-type'],
+    ['text/html; charset', 'bad-content-type'],
+    ['text/html; charset="utf-8', 'bad-content-type'],
+    ['text/htmlé', 'bad-content-type'],
+    ['text', 'bad-content-type'],
+    [' text/html', 'bad-content-type'],
+    ['', 'bad-content-type'],
+  ])('gives the content type %j of the entry document: %s', async (type, code) => {
+    expect(await codeOf(verifyPackage(await signedApp({}, { '/index.html': type })))).toBe(code);
+  });
+
+  it('names a content type with its control characters escaped', async () => {
+    const refused = await verifyPackage(await signedApp({}, { '/index.html': 'text/html\r\n\u001b\u202e' })).catch(
+      (e) => e,
+    );
+    expect(refused.message).toContain('the content type of /index.html, "text/html\\r\\n\\u001b\\u202e", is not');
   });
 });

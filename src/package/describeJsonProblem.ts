@@ -1,0 +1,73 @@
+/**
+ * The deepest a package's `/manifest.json` may nest arrays and objects, its top-level object counting as 1: a
+ * manifest needs about 10 (an action's `input_schema` inside `actions`), and a validator or a host's parser that
+ * recurses has a bounded stack.
+ * @internal
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** One open array or object, and the name of the value being read in it, for a path such as `$.actions[0]`. */
+interface Frame {
+  object: boolean;
+  /** Its path from the root. */
+  path: string;
+  /** The keys met so far, decoded (an object's). */
+  keys: Set<string>;
+  /** In an object: whether the next string is a key. */
+  expectKey: boolean;
+  /** The current key (object) or index (array). */
+  at: string | number;
+}
+
+const pathOf = (frame: Frame) =>
+  typeof frame.at === 'number'
+    ? `${frame.path}[${frame.at}]`
+    : /^[A-Za-z_$][\w$]*$/.test(frame.at)
+      ? `${frame.path}.${frame.at}`
+      : `${frame.path}[${JSON.stringify(frame.at)}]`;
+
+/** `path` cut to a length a message can show. */
+const shortPath = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+
+/**
+ * Why the JSON `text` is refused though `JSON.parse` reads it, or undefined: arrays and objects nested more than
+ * {@link MAX_JSON_DEPTH} deep, or an object that repeats a key (compared decoded: `"a"` and `"\u0061"` are one). JSON
+ * parsers differ on a repeated key (JavaScript keeps the last, others the first or refuse it), so hosts in two
+ * languages would read two manifests from one package. One pass over the text, without recursion, so a deep text
+ * costs no stack.
+ * @param text - JSON that `JSON.parse` accepts.
+ * @internal
+ */
+export function describeJsonProblem(text: string): string | undefined {
+  const stack: Frame[] = [];
+  const top = () => stack[stack.length - 1];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const frame = top();
+      if (frame?.object && frame.expectKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (frame.keys.has(key))
+          return `it repeats the key ${JSON.stringify(key)} in ${shortPath(frame.path)} (parsers differ on which one counts); keep one`;
+        frame.keys.add(key);
+        frame.at = key;
+        frame.expectKey = false;
+      }
+      i = end;
+    } else if (c === '{' || c === '[') {
+      const parent = top();
+      const path = parent ? pathOf(parent) : '$';
+      if (stack.length === MAX_JSON_DEPTH)
+        return `it nests arrays and objects more than ${MAX_JSON_DEPTH} deep (at ${shortPath(path)}); a manifest needs far fewer, so flatten it`;
+      stack.push({ object: c === '{', path, keys: new Set(), expectKey: c === '{', at: 0 });
+    } else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',') {
+      const frame = top()!;
+      if (frame.object) frame.expectKey = true;
+      else frame.at = (frame.at as number) + 1;
+    }
+  }
+  return undefined;
+}
