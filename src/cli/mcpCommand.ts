@@ -14,27 +14,28 @@ export interface McpCommandHooks {
 
 /**
  * `svc mcp [dir]`: the stdio form of the MCP tools of the `svc dev` running for `dir` (found through the discovery
- * file it wrote); `svc mcp export [dir]`: prints the `tools/list` result of `<dir>/manifest.json` as JSON, no
- * platform needed. Exit 1 when no `svc dev` runs for the folder or the manifest is invalid, 2 for a usage error.
+ * file it wrote; served from the manifest until one runs); `svc mcp export [dir]`: prints the `tools/list` result of
+ * `<dir>/manifest.json` as JSON, no platform needed. Exit 1 when the manifest is invalid, 2 for a usage error.
  * @public
  */
 export const MCP = defineCommand({
   name: 'mcp',
   usage: ['[dir]', 'export [dir]'],
   synopsis: 'mcp [dir] | mcp export [dir]',
-  summary: `The app's actions as MCP tools over stdio (needs svc dev running), or as JSON.`,
+  summary: `The app's actions as MCP tools over stdio (their calls run in svc dev), or as JSON.`,
   description: `svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .; the folder of its manifest,
 found as svc check finds it: <dir>/manifest.json, else <dir>/public/manifest.json, or the file named) over stdio,
-for MCP clients that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> first and keep
-its messenger page open: the calls run there, and the person confirms them there. The agent id is the client's
-name.
+for MCP clients that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> and keep its
+messenger page open: the calls run there, and the person confirms them there. Started before svc dev, it lists the
+manifest's tools and answers a call with an error that says to start svc dev, until svc dev runs. The agent id is
+the client's name.
 
 svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
 
 Claude Desktop (claude_desktop_config.json):
   { "mcpServers": { "svc": { "command": "npx", "args": ["svc-sdk", "mcp", "/path/to/app"] } } }`,
   options: {},
-  footer: `Exit codes: 0 stopped, 1 no svc dev runs for the folder or the manifest is invalid, 2 usage error.
+  footer: `Exit codes: 0 stopped, 1 the manifest is invalid, 2 usage error.
 `,
   async run({ positionals }, io, hooks: McpCommandHooks = {}) {
     const exporting = positionals[0] === 'export';
@@ -68,20 +69,31 @@ Claude Desktop (claude_desktop_config.json):
       return EXIT.ok;
     }
     const target = await readDiscovery(dir);
-    if (!target) {
-      writeLine(
-        io.stderr,
-        `svc mcp: no svc dev runs for ${dir}; start it first (${start}), keep it running, ` +
-          'and keep its messenger page open: the tools run there.',
+    // stdout carries the protocol: everything for people goes to stderr. A client that starts its servers at launch
+    // (Claude Desktop) may start this one before svc dev: it is served from the manifest until svc dev runs.
+    writeLine(
+      io.stderr,
+      target
+        ? `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`
+        : `svc mcp: no svc dev runs for ${dir} yet; serving the tools of ${app.manifest.name} from its manifest ` +
+            `over stdio. Their calls run once svc dev runs: start it (${start}) and keep its messenger page open.`,
+    );
+    // The manifest as it is now, for the tools served while no svc dev runs: one made invalid mid-edit keeps the
+    // last valid one, as svc dev does.
+    let manifest = app.manifest;
+    const current = async () => {
+      manifest = await readAppDir(dir).then(
+        (read) => read.manifest,
+        () => manifest,
       );
-      return EXIT.invalid;
-    }
-    // stdout carries the protocol: everything for people goes to stderr.
-    writeLine(io.stderr, `svc mcp: serving the tools of ${app.manifest.name} from ${target.url} over stdio.`);
+      return manifest;
+    };
     // The MCP SDK is loaded when the bridge runs, not when any other command of the CLI starts.
     const { serveMcpStdio } = await import('../dev/mcp/serveMcpStdio');
     const handle = serveMcpStdio({
       discover: () => readDiscovery(dir),
+      found: target,
+      manifest: current,
       dir: named,
       start,
       version: app.manifest.version,

@@ -106,10 +106,18 @@ describe('the MCP endpoint is announced and discoverable', () => {
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
       await platform.close();
-      // Stopped: the error says so and how to go on.
-      await expect(client.listTools()).rejects.toThrow(
-        `no svc dev runs for ${dir} now: start it again (npx svc-sdk dev ${dir})`,
-      );
+      // Stopped: the tools are the manifest's, and a call's error result says how to go on.
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      const stopped = await client.callTool({
+        name: 'create_poll',
+        arguments: { question: 'Lunch?', options: ['a', 'b'] },
+      });
+      expect(stopped.isError).toBe(true);
+      expect(stopped.content).toEqual([
+        expect.objectContaining({
+          text: `ERR_HOST_UNREACHABLE: no svc dev runs for ${dir} now: start it (npx svc-sdk dev ${dir}) and keep its messenger page open; this bridge finds it by itself on the next call.`,
+        }),
+      ]);
       // Started again, on another port with another token: the next request reaches it.
       platform = await startDevPlatform({ dir, port: 0 });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);

@@ -12,6 +12,7 @@ import { checkMcpRequest } from './checkMcpRequest';
 import type { InvocationRelay } from './createInvocationRelay';
 import { createLegacySessions } from './createLegacySessions';
 import { readUtf8Request } from './readUtf8Request';
+import { serverIdentity } from './serverIdentity';
 import { createToolCall, type McpEra } from './createToolCall';
 import { toolsFromManifest } from './toolsFromManifest';
 
@@ -141,17 +142,13 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   };
 
   const build = (era: McpEra) => {
-    const server = new McpServer(
-      { name: 'svc-dev', title: `svc dev: ${manifest.name}`, version: options.version },
-      {
-        capabilities: { tools: { listChanged: true } },
-        instructions:
-          `The tools are the actions of the mini app "${manifest.name}" running in svc dev. A person watches the ` +
-          'messenger page and confirms the calls its rules require.',
-        // A changed manifest removes and registers every tool: its clients hear of it once.
-        debouncedNotificationMethods: ['notifications/tools/list_changed'],
-      },
-    );
+    const { info, instructions } = serverIdentity(manifest.name, options.version);
+    const server = new McpServer(info, {
+      capabilities: { tools: { listChanged: true } },
+      instructions,
+      // A changed manifest removes and registers every tool: its clients hear of it once.
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+    });
     const registered: RegisteredTool[] = [];
     registerTools(server, registered, era);
     return { server, registered };

@@ -1,17 +1,24 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
+import { CLIENT_INFO_META_KEY, Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { McpDiscovery } from './discoveryFile';
+import type { Manifest } from '../../manifest';
+import { createStdioWire } from './createStdioWire';
+import { createUpstream, type UpstreamTarget } from './createUpstream';
+import { serverIdentity } from './serverIdentity';
+import { toolsFromManifest } from './toolsFromManifest';
 
-type Target = Pick<McpDiscovery, 'url' | 'token'>;
-
-type Forward = <T>(use: (client: Client) => Promise<T>, signal?: AbortSignal) => Promise<T>;
 type CallToolRequest = Parameters<Client['callTool']>[0];
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+type ListResult = Awaited<ReturnType<Client['listTools']>>;
+/** A request forwarded to svc dev: `use` with its client, or `offline()` while none runs. */
+type Forward = <T>(use: (client: Client) => Promise<T>, offline: () => T | Promise<T>) => Promise<T>;
 
 // How long the client may take to answer the ping that follows forwarded progress, before the result goes anyway.
 const SETTLE_TIMEOUT = 5000;
 // How long the result waits after forwarded progress for a 2026-07-28 client, which cannot be pinged.
 const MODERN_SETTLE_MS = 20;
+// How often the bridge looks for svc dev after answering without one, to tell the client when its tools change.
+const WATCH_MS = 1000;
 
 /**
  * One `tools/call`, forwarded with its progress. The MCP SDK's client dispatches a notification a microtask after it
@@ -27,6 +34,7 @@ async function callTool(
   forward: Forward,
   request: { params: CallToolRequest },
   context: ServerContext,
+  offline: () => CallResult,
 ) {
   const progressToken = context.mcpReq._meta?.progressToken;
   let forwarded = false;
@@ -46,7 +54,7 @@ async function callTool(
               .catch(() => {});
           },
         }),
-      context.mcpReq.signal,
+      offline,
     );
   } finally {
     const { signal, envelope } = context.mcpReq;
@@ -66,7 +74,11 @@ export interface ServeMcpStdioOptions {
    * Finds the running `svc dev` (its discovery file): read before each request, so a restarted platform (a new port
    * or token) is followed, and undefined while none runs.
    */
-  discover(): Promise<Target | undefined>;
+  discover(): Promise<UpstreamTarget | undefined>;
+  /** The platform found when the bridge started, if one ran then. */
+  found?: UpstreamTarget;
+  /** The app's manifest as it is now (the last valid one): the tools while no svc dev runs, and the server's title. */
+  manifest(): Promise<Manifest>;
   /** How the app folder is named in messages (`svc-sdk mcp <dir>`). */
   dir: string;
   /** The command that starts `svc dev` for the app, for messages (`npx svc-sdk dev <dir>`). */
@@ -79,99 +91,91 @@ export interface ServeMcpStdioOptions {
   transport?: Transport;
 }
 
+/** The name the MCP client gave itself: in `initialize` (2025 era), or in each request's envelope (2026-07-28). */
+function clientName(server: Server, context: ServerContext): string {
+  const envelope = context.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined;
+  const named = server.getClientVersion()?.name ?? envelope?.[CLIENT_INFO_META_KEY]?.name;
+  return typeof named === 'string' && named !== '' ? named : 'svc-mcp-stdio';
+}
+
 /**
  * The stdio form of `svc dev`'s MCP endpoint, for clients that cannot reach a local HTTP server (Claude Desktop):
  * every `tools/list` and `tools/call` is forwarded to the running platform under the stdio client's own name (its
  * agent id), with progress and cancellation passed through; the tool list's changes too. The platform is found again
- * before each request, so a restart of `svc dev` is followed without restarting the client, and a stopped one is
- * named in the error.
+ * before each request, so a restart of `svc dev` is followed without restarting the client. While none runs (a
+ * client that starts its servers at launch, before the person starts svc dev), `initialize` and `tools/list` are
+ * answered from the manifest and a call with an error result that says to start it; once it runs, the client is
+ * told when its tools differ from those it listed.
  * @internal
  */
 export function serveMcpStdio(options: ServeMcpStdioOptions) {
-  const { start } = options;
+  const { dir, start } = options;
+  const notStarted = (): CallResult => {
+    const code = 'ERR_HOST_UNREACHABLE';
+    const text = `${code}: no svc dev runs for ${dir} now: start it (${start}) and keep its messenger page open; this bridge finds it by itself on the next call.`;
+    return { isError: true, content: [{ type: 'text', text }], _meta: { 'dev.svc/error': { code, retriable: true } } };
+  };
   return serveStdio(
-    () => {
-      let upstream: { target: Target; client: Promise<Client> } | undefined;
-      // Set once the stdio connection closes (stdin ended): a request still finding svc dev then opens nothing, as a
-      // connection opened after the close would be closed by no one and keep the process running.
+    async () => {
+      const { info, instructions } = serverIdentity((await options.manifest()).name, options.version);
+      const server = new Server(info, { capabilities: { tools: { listChanged: true } }, instructions });
+      const toolsChanged = () => void server.sendToolListChanged().catch(() => {});
+      const upstream = createUpstream({ ...options, onToolsChanged: toolsChanged });
+      // The tools the client was last given, to tell it when svc dev, once it runs, serves others.
+      let listed: string | undefined;
+      let watching: ReturnType<typeof setTimeout> | undefined;
       let closed = false;
-      // The platform found last, to tell a restart (a new port or token) from the same one.
-      let last: Target | undefined;
-      const server = new Server(
-        { name: 'svc-dev', version: options.version },
-        { capabilities: { tools: { listChanged: true } } },
-      );
-      const drop = () => {
-        void upstream?.client.then((client) => client.close()).catch(() => {});
-        upstream = undefined;
+      const watch = (name: string) => {
+        if (watching || closed) return;
+        watching = setTimeout(async () => {
+          const found = await options.discover();
+          watching = undefined;
+          if (!found) return watch(name);
+          const now = await upstream
+            .forward(
+              name,
+              (client) => client.listTools(),
+              () => undefined,
+            )
+            .catch(() => {});
+          if (now && listed !== undefined && JSON.stringify(now.tools) !== listed) toolsChanged();
+        }, WATCH_MS);
+        // Looking for svc dev never keeps the process running once the client has gone.
+        watching.unref();
       };
-      // Connected on first use, named after the client that connected here: the platform's agent id is that name.
-      const open = (target: Target) => {
-        const client = new Client(
-          { name: server.getClientVersion()?.name ?? 'svc-mcp-stdio', version: options.version },
-          { listChanged: { tools: { onChanged: () => void server.sendToolListChanged().catch(() => {}) } } },
+      const forwardFor =
+        (context: ServerContext): Forward =>
+        (use, offline) => {
+          const name = clientName(server, context);
+          return upstream.forward(
+            name,
+            use,
+            () => {
+              watch(name);
+              return offline();
+            },
+            context.mcpReq.signal,
+          );
+        };
+      server.setRequestHandler('tools/list', async (_request, context) => {
+        const result = await forwardFor(context)(
+          (client) => client.listTools(),
+          // The manifest's validator gave every input schema an object root, as MCP's tool type has.
+          async () => toolsFromManifest(await options.manifest()) as ListResult,
         );
-        return client
-          .connect(
-            new StreamableHTTPClientTransport(new URL(target.url), {
-              requestInit: { headers: { Authorization: `Bearer ${target.token}` } },
-            }),
-          )
-          .then(() => client);
-      };
-      const connect = async (): Promise<Client> => {
-        const found = await options.discover();
-        if (closed) throw new Error('the MCP client closed the connection.');
-        if (!found) {
-          drop();
-          throw new Error(
-            `no svc dev runs for ${options.dir} now: start it again (${start}) and keep its messenger page open; this bridge finds it by itself on the next call.`,
-          );
-        }
-        const moved = (target: Target | undefined) =>
-          !!target && (target.url !== found.url || target.token !== found.token);
-        if (moved(last)) options.log(`svc mcp: svc dev restarted; forwarding to ${found.url} now.`);
-        last = found;
-        if (moved(upstream?.target)) drop();
-        if (!upstream) {
-          const client = open(found);
-          upstream = { target: found, client };
-          client.catch(() => {
-            if (upstream?.client === client) upstream = undefined;
-          });
-        }
-        return upstream.client.catch((error: Error) => {
-          throw new Error(
-            `svc dev is not reachable at ${found.url} (${error.message}); if it stopped, start it again (${start}).`,
-          );
-        });
-      };
-      // A failure of the connection itself (svc dev stopped or restarted mid-request) drops it, so the next request
-      // connects afresh; a call is not run again (it may have run), the agent is told to call again.
-      const forward = async <T>(use: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> => {
-        const client = await connect();
-        try {
-          return await use(client);
-        } catch (error) {
-          if (signal?.aborted) throw error;
-          drop();
-          const reason = error instanceof Error ? error.message : String(error);
-          const now = await options.discover();
-          throw new Error(
-            now
-              ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
-              : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
-          );
-        }
-      };
-      server.setRequestHandler('tools/list', () => forward((client) => client.listTools()));
-      server.setRequestHandler('tools/call', (request, context) => callTool(server, forward, request, context));
+        listed = JSON.stringify(result.tools);
+        return result;
+      });
+      server.setRequestHandler('tools/call', (request, context) =>
+        callTool(server, forwardFor(context), request, context, notStarted),
+      );
       server.onclose = () => {
         closed = true;
-        drop();
+        clearTimeout(watching);
+        upstream.close();
       };
       return server;
     },
-    { transport: options.transport },
+    { transport: options.transport ?? createStdioWire() },
   );
 }

@@ -1,0 +1,117 @@
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { McpDiscovery } from './discoveryFile';
+
+/** Where a running `svc dev` serves its MCP endpoint, and the token it takes. @internal */
+export type UpstreamTarget = Pick<McpDiscovery, 'url' | 'token'>;
+
+/** Options of {@link createUpstream}. @internal */
+export interface UpstreamOptions {
+  /** Finds the running `svc dev` (its discovery file), or undefined while none runs. */
+  discover(): Promise<UpstreamTarget | undefined>;
+  /** The platform found when the bridge started, if one ran then (a later one is announced on stderr). */
+  found?: UpstreamTarget;
+  /** The command that starts `svc dev` for the app, for messages. */
+  start: string;
+  /** The bridge's version in its client info. */
+  version: string;
+  /** Lines for the person (stderr). */
+  log(line: string): void;
+  /** Called when svc dev says its tool list changed. */
+  onToolsChanged(): void;
+}
+
+/**
+ * The stdio bridge's connection to the running `svc dev`: opened on first use under the MCP client's own name (the
+ * platform's agent id is that name), and found again before each request, so a restart (a new port or token) is
+ * followed and a stopped platform is noticed.
+ * @internal
+ */
+export function createUpstream(options: UpstreamOptions) {
+  const { start } = options;
+  let current: { target: UpstreamTarget; name: string; client: Promise<Client> } | undefined;
+  // Set once the stdio connection closes (stdin ended): a request still finding svc dev then opens nothing, as a
+  // connection opened after the close would be closed by no one and keep the process running.
+  let closed = false;
+  // The platform found last, to tell a restart (a new port or token) from the same one.
+  let last = options.found;
+  const drop = () => {
+    void current?.client.then((client) => client.close()).catch(() => {});
+    current = undefined;
+  };
+  const open = (target: UpstreamTarget, name: string) => {
+    const client = new Client(
+      { name, version: options.version },
+      { listChanged: { tools: { onChanged: options.onToolsChanged } } },
+    );
+    return client
+      .connect(
+        new StreamableHTTPClientTransport(new URL(target.url), {
+          requestInit: { headers: { Authorization: `Bearer ${target.token}` } },
+        }),
+      )
+      .then(() => client);
+  };
+  /** The client connected to the running svc dev under `name`, or undefined when none runs. */
+  const connect = async (name: string): Promise<Client | undefined> => {
+    const found = await options.discover();
+    if (closed) throw new Error('the MCP client closed the connection.');
+    if (!found) {
+      drop();
+      return undefined;
+    }
+    const moved = (target: UpstreamTarget | undefined) =>
+      !!target && (target.url !== found.url || target.token !== found.token);
+    if (moved(last)) options.log(`svc mcp: svc dev restarted; forwarding to ${found.url} now.`);
+    else if (!last) options.log(`svc mcp: svc dev started; forwarding to ${found.url} now.`);
+    last = found;
+    if (moved(current?.target) || (current && current.name !== name)) drop();
+    if (!current) {
+      const client = open(found, name);
+      current = { target: found, name, client };
+      client.catch(() => {
+        if (current?.client === client) current = undefined;
+      });
+    }
+    return current.client.catch((error: Error) => {
+      throw new Error(
+        `svc dev is not reachable at ${found.url} (${error.message}); if it stopped, start it again (${start}).`,
+      );
+    });
+  };
+  return {
+    /**
+     * Runs `use` with the client connected to svc dev under `name`, or answers `offline()` while none runs. A JSON-RPC
+     * error svc dev answered (an unknown tool: -32602) reaches the caller as it came, code, message and data: it says
+     * what to do, and svc dev is there. A failure of the connection itself (svc dev stopped or restarted mid-request)
+     * drops it, so the next request connects afresh; a call is not run again (it may have run), the agent is told to
+     * call again.
+     */
+    async forward<T>(
+      name: string,
+      use: (client: Client) => Promise<T>,
+      offline: () => T | Promise<T>,
+      signal?: AbortSignal,
+    ): Promise<T> {
+      const client = await connect(name);
+      if (!client) return offline();
+      try {
+        return await use(client);
+      } catch (error) {
+        if (signal?.aborted || ProtocolError.isInstance(error)) throw error;
+        drop();
+        const reason = error instanceof Error ? error.message : String(error);
+        const now = await options.discover();
+        throw new Error(
+          now
+            ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
+            : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
+        );
+      }
+    },
+    /** Closes the connection, and opens none after. */
+    close() {
+      closed = true;
+      drop();
+    },
+  };
+}

@@ -1,0 +1,239 @@
+// The stdio bridge as an outside client meets it: the built `svc mcp <dir>` driven over stdio by the official MCP
+// client (both protocol eras) and by raw JSON lines, against a real platform with the app open in Chromium. An
+// error svc dev answers reaches the client as svc dev sent it; the app sees the client's own name as its agent id in
+// both eras; a bridge started before svc dev serves the manifest's tools and says to start svc dev, then relays once
+// it runs; `initialize` says what HTTP says, and a line that is not JSON is answered with the parse error.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { connectMcp, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = join(root, 'dist/cli.js');
+const ERAS = [
+  ['2025-era', undefined],
+  ['2026-07-28', { mode: 'auto' as const }],
+] as const;
+type Negotiation = (typeof ERAS)[number][1];
+
+// `whoami` answers who the app was told called it: the context's agent id, and the actor (`act.sub`) of the
+// delegated token the app gets during the call (read from its claims, so the token itself never leaves the page).
+const APP = `
+svc.actions.handle('whoami', async (_input, context) => {
+  const { access_token: token } = await svc.auth.getToken();
+  const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  document.getElementById('out').textContent = 'called by ' + context.agent_id;
+  return { agent_id: context.agent_id, act_sub: claims.act && claims.act.sub };
+});
+`;
+const WHOAMI = {
+  name: 'whoami',
+  title: 'Who am I',
+  description: 'Says who called it: the agent id the app was given.',
+};
+
+let dir: string;
+let state: string;
+let platform: DevPlatform | undefined;
+let page: Page | undefined;
+const bridges: Client[] = [];
+
+test.beforeEach(async () => {
+  state = await mkdtemp(join(tmpdir(), 'svc-state-'));
+  dir = await writeMcpTestApp([WHOAMI], APP);
+});
+test.afterEach(async () => {
+  for (const client of bridges.splice(0)) await client.close().catch(() => {});
+  await page?.close();
+  await platform?.close();
+  page = platform = undefined;
+});
+
+/** Starts svc dev for the app (its discovery file in this test's state folder) and opens its messenger page. */
+async function startPlatform(browser: Browser): Promise<DevPlatform> {
+  process.env.SVC_STATE_DIR = state;
+  try {
+    platform = await startDevPlatform({ dir, port: 0 });
+  } finally {
+    delete process.env.SVC_STATE_DIR;
+  }
+  page = await openLivePage(browser, platform);
+  return platform;
+}
+
+/** The official client over the built `svc mcp <dir>`, with what the bridge writes on stderr and the changes heard. */
+async function connectStdio(name: string, negotiation: Negotiation) {
+  const changes: string[][] = [];
+  const client = new Client(
+    { name, version: '0' },
+    {
+      versionNegotiation: negotiation,
+      listChanged: { tools: { onChanged: (_error, tools) => void changes.push((tools ?? []).map((t) => t.name)) } },
+    },
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', dir],
+    env: { ...(process.env as Record<string, string>), SVC_STATE_DIR: state },
+    stderr: 'pipe',
+  });
+  const log = { stderr: '' };
+  transport.stderr?.on('data', (chunk) => (log.stderr += chunk));
+  await client.connect(transport);
+  bridges.push(client);
+  return { client, log, changes };
+}
+
+/** The error a request was refused with, as the client holds it: its JSON-RPC code, message and data. */
+async function refusal(request: Promise<unknown>) {
+  const error = await request.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(ProtocolError.isInstance(error), String(error)).toBe(true);
+  const { code, message, data } = error as ProtocolError;
+  return { code, message, data };
+}
+
+for (const [era, negotiation] of ERAS) {
+  test(`${era}: a JSON-RPC error of svc dev reaches the client unchanged, and the bridge stays connected`, async ({
+    browser,
+  }) => {
+    const running = await startPlatform(browser);
+    const { client, log } = await connectStdio('error-test', negotiation);
+    const http = await connectMcp(running, { versionNegotiation: negotiation });
+    const overStdio = await refusal(client.callTool({ name: 'nope', arguments: {} }));
+    expect(overStdio).toEqual(await refusal(http.callTool({ name: 'nope', arguments: {} })));
+    expect(overStdio).toMatchObject({ code: -32602, message: expect.stringContaining('Tool nope not found') });
+    expect(overStdio.message).not.toContain('connection');
+    await http.close();
+    // Nothing was lost: the next call runs in the page over the same connection to svc dev.
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(log.stderr).not.toContain('restarted');
+  });
+
+  test(`${era}: the app sees the client's own name as the agent id and the delegated token's actor`, async ({
+    browser,
+  }) => {
+    await startPlatform(browser);
+    const { client } = await connectStdio('Claude Desktop', negotiation);
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(result.structuredContent).toEqual({ agent_id: 'claude-desktop', act_sub: 'claude-desktop' });
+    await expect(page!.frameLocator('[data-testid=app-frame]').locator('#out')).toHaveText('called by claude-desktop');
+    await page!.getByTestId('tab-Agent').click();
+    await expect(page!.getByTestId('mcp-call').first()).toContainText('whoami · MCP · claude-desktop');
+  });
+
+  test(`${era}: started before svc dev, it serves the manifest's tools, says to start svc dev, then relays`, async ({
+    browser,
+  }) => {
+    const { client, log, changes } = await connectStdio('early-bird', negotiation);
+    expect(log.stderr).toContain(`svc mcp: no svc dev runs for ${dir} yet; serving the tools of`);
+    expect(client.getInstructions()).toContain('running in svc dev');
+    const offline = await client.listTools();
+    expect(offline.tools.map((t) => t.name)).toEqual(['whoami']);
+    const early = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(early.isError).toBe(true);
+    expect(resultText(early)).toBe(
+      `ERR_HOST_UNREACHABLE: no svc dev runs for ${dir} now: start it (npx svc-sdk dev ${dir}) and keep its messenger page open; this bridge finds it by itself on the next call.`,
+    );
+    expect(early._meta?.['dev.svc/error']).toEqual({ code: 'ERR_HOST_UNREACHABLE', retriable: true });
+
+    // svc dev starts with another action: the client is told its tools changed, without calling anything.
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    manifest.actions.push({ ...manifest.actions[0], name: 'whoami_too', title: 'Who am I, again' });
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const running = await startPlatform(browser);
+    await expect.poll(() => changes.at(-1), { timeout: 10_000 }).toEqual(['whoami', 'whoami_too']);
+    expect(log.stderr).toContain(`svc mcp: svc dev started; forwarding to ${running.mcpUrl} now.`);
+    const http = await connectMcp(running);
+    expect((await client.listTools()).tools).toEqual((await http.listTools()).tools);
+    await http.close();
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.isError, resultText(result)).toBeFalsy();
+    expect(result.structuredContent).toEqual({ agent_id: 'early-bird', act_sub: 'early-bird' });
+  });
+
+  test(`${era}: initialize names the app and says what the tools are, as over HTTP`, async ({ browser }) => {
+    const running = await startPlatform(browser);
+    const { client } = await connectStdio('hello-test', negotiation);
+    const http = await connectMcp(running, { versionNegotiation: negotiation });
+    expect(client.getServerVersion()).toEqual(http.getServerVersion());
+    expect(client.getServerVersion()?.title).toBe(`svc dev: ${running.manifest!.name}`);
+    expect(client.getInstructions()).toBe(http.getInstructions());
+    expect(client.getInstructions()).toContain(`the mini app "${running.manifest!.name}"`);
+    await http.close();
+  });
+}
+
+test('offline, the manifest tools are those svc dev lists once it runs, and no change is announced', async ({
+  browser,
+}) => {
+  const { client, changes } = await connectStdio('same-tools', undefined);
+  const offline = (await client.listTools()).tools;
+  const running = await startPlatform(browser);
+  const http = await connectMcp(running);
+  expect(offline).toEqual((await http.listTools()).tools);
+  await http.close();
+  // The bridge looks every second; by 3 s it has found svc dev and compared.
+  await new Promise((wait) => setTimeout(wait, 3000));
+  expect(changes).toEqual([]);
+  expect((await client.listTools()).tools).toEqual(offline);
+});
+
+/** The bridge as a raw process, and the JSON lines it writes on stdout. */
+function spawnBridge(): { child: ChildProcessWithoutNullStreams; lines: () => Array<Record<string, unknown>> } {
+  const child = spawn(process.execPath, [cli, 'mcp', dir], { env: { ...process.env, SVC_STATE_DIR: state } });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const lines = () =>
+    out
+      .slice(0, out.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, lines };
+}
+
+test('a line that is not JSON is answered with the parse error (id null), and the next one is served', async ({
+  browser,
+}) => {
+  await startPlatform(browser);
+  const { child, lines } = spawnBridge();
+  try {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    };
+    child.stdin.write('this is not json\n');
+    child.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a])); // `{`, a byte that is never UTF-8, `}`
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    await expect.poll(() => lines().length, { timeout: 10_000 }).toBe(3);
+    const [notJson, notUtf8, initialized] = lines();
+    expect(notJson).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the line is not JSON: send one JSON-RPC message a line.' },
+    });
+    expect(notUtf8).toMatchObject({ id: null, error: { code: -32700, message: expect.stringContaining('UTF-8') } });
+    expect(initialized).toMatchObject({
+      id: 1,
+      result: {
+        serverInfo: { name: 'svc-dev', title: expect.stringMatching(/^svc dev: /) },
+        instructions: expect.stringContaining('svc dev'),
+      },
+    });
+  } finally {
+    child.stdin.end();
+  }
+  expect(await new Promise((done) => child.once('exit', done))).toBe(0);
+});
