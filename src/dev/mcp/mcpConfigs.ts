@@ -5,9 +5,8 @@ import { dirname, join } from 'node:path';
  * The command that starts `svc mcp <dir>` from anywhere: Claude Desktop starts its servers in a folder of its own,
  * where `npx svc-sdk` would not find the project's svc-sdk (and would ask the registry for another). So: this Node
  * and the svc CLI of the svc-sdk the app folder resolves, by absolute paths; `npx` when none resolves.
- * @internal
  */
-export function stdioCommand(dir: string): { command: string; args: string[] } {
+function stdioCommand(dir: string): { command: string; args: string[] } {
   try {
     const pkg = createRequire(join(dir, 'package.json')).resolve('svc-sdk/package.json');
     return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js'), 'mcp', dir] };
