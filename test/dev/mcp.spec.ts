@@ -171,7 +171,10 @@ test.describe('Team Polls over MCP', () => {
       await page.getByTestId('action-sheet-no').click();
       const refusal = await refused;
       expect(refusal.isError).toBe(true);
-      expect(text(refusal)).toMatch(/^ERR_PERMISSION_DENIED: /);
+      // Said as the agent's tool call, without the host's function name (invokeAction('delete_poll'): ).
+      expect(text(refusal)).toMatch(
+        /^ERR_PERMISSION_DENIED: the person refused to confirm it; the handler did not run\./,
+      );
       expect(refusal.structuredContent).toBeUndefined();
       expect(refusal._meta?.['dev.svc/error']).toEqual({ code: 'ERR_PERMISSION_DENIED', retriable: false });
       await client.close();

@@ -117,7 +117,13 @@ describe('the MCP endpoint of svc dev', () => {
     const none = await raw(platform.mcpUrl!, { host });
     expect(none.status).toBe(401);
     expect(none.body).not.toContain(platform.mcpToken);
-    expect((await raw(platform.mcpUrl!, { host, authorization: `Bearer ${'x'.repeat(43)}` })).status).toBe(401);
+    expect(none.body).toContain(
+      'send the header \\"Authorization: Bearer <token>\\" with the MCP token svc dev printed.',
+    );
+    // A token, but not this run's: most often an earlier run's, still in a client's configuration.
+    const stale = await raw(platform.mcpUrl!, { host, authorization: `Bearer ${'x'.repeat(43)}` });
+    expect(stale.status).toBe(401);
+    expect(stale.body).toContain("the token is not this run's MCP token: svc dev makes a new one at each start.");
     expect((await raw(platform.mcpUrl!, { ...auth, host: 'attacker.example' })).status).toBe(403);
     expect(
       (await raw(platform.mcpUrl!, { ...auth, host: `attacker.example:${new URL(platform.origin).port}` })).status,

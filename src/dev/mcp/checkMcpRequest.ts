@@ -41,11 +41,17 @@ export function checkMcpRequest(
   // A CORS preflight carries no token, and asks only whether its origin may send the request that follows.
   if (preflight) return origin === null ? { status: 403, message: 'A preflight names its Origin.' } : undefined;
   // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are the same.
-  const auth = /^Bearer +([A-Za-z0-9_-]+)$/i.exec(headers.get('authorization') ?? '');
+  const header = headers.get('authorization');
+  const auth = /^Bearer +([A-Za-z0-9_-]+)$/i.exec(header ?? '');
   if (!sameToken(auth?.[1], guard.token))
     return {
       status: 401,
-      message: 'send the header "Authorization: Bearer <token>" with the MCP token svc dev printed.',
+      // A token sent but not this run's is most often an earlier run's, baked into a client's configuration.
+      message: auth
+        ? "the token is not this run's MCP token: svc dev makes a new one at each start. Put the token it printed at this start in your client (Claude Code: claude mcp add again; the stdio form, svc mcp <dir>, follows restarts by itself)."
+        : header
+          ? 'send the token as "Authorization: Bearer <token>", with the MCP token svc dev printed.'
+          : 'send the header "Authorization: Bearer <token>" with the MCP token svc dev printed.',
     };
   return undefined;
 }

@@ -22,13 +22,15 @@ interface Current {
 }
 
 /**
- * The error an agent is told: the SvcError's code and sentence without the `svc.<method>(): ` the host's side of the
- * channel put before an app's own message (the agent called a tool, not that method).
+ * The error an agent is told: the SvcError's code and sentence without the function names the host's side puts
+ * before it, the `svc.<method>(): ` of an app's own message or the host rules' `invokeAction('<name>'): ` (the agent
+ * called a tool, not these functions).
  */
 function agentError(error: unknown): { code: string; message: string; retriable: boolean } {
   if (!isSvcError(error)) return { code: 'ERR_INTERNAL', message: String(error), retriable: false };
   const prefix = error.method ? `svc.${error.method}(): ` : '';
-  const message = prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const own = prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const message = own.replace(/^invokeAction\((?:'[^']*')?\): /, '');
   return { code: error.code, message, retriable: error.retriable };
 }
 
