@@ -158,6 +158,56 @@ for (const transport of ['http', 'stdio'] as const) {
   });
 }
 
+test('a call cancelled by notifications/cancelled ends its event stream (it gets no answer, as MCP says)', async ({
+  browser,
+}) => {
+  await openTab(browser);
+  const headers = {
+    authorization: `Bearer ${platform.mcpToken}`,
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+  };
+  const post = (body: object, session?: string) =>
+    fetch(platform.mcpUrl!, {
+      method: 'POST',
+      headers: { ...headers, ...(session && { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }) },
+      body: JSON.stringify(body),
+    });
+  const init = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const session = init.headers.get('mcp-session-id')!;
+  await init.text();
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+  const call = await post(
+    {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'hold', arguments: {}, _meta: { progressToken: 'p2' } },
+    },
+    session,
+  );
+  const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = '';
+  while (!seen.includes('holding')) seen += (await reader.read()).value ?? '';
+  const cancelled = await post(
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'stop' } },
+    session,
+  );
+  expect(cancelled.status).toBe(202);
+  // The stream ends (no answer comes for a cancelled request), instead of sending keep-alives for good.
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  expect(seen).not.toContain('"id":2');
+});
+
 test('the person reloads the tab: the running call fails, the queued one waits and runs in the reloaded page', async ({
   browser,
 }) => {

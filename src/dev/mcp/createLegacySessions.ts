@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { type McpServer, type RequestId, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 /** How many 2025-era sessions stay open at most, and after how long unused one closes. @internal */
 export interface SessionLimits {
@@ -89,6 +89,10 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
       sessions.delete(id);
       sessions.set(id, { ...session, used: Date.now() });
       return session.transport.handleRequest(request, { parsedBody });
+    },
+    /** Ends the event stream of one request of a session (a cancelled call, which gets no answer). */
+    closeStream(id: string, requestId: RequestId) {
+      sessions.get(id)?.transport.closeSSEStream(requestId);
     },
     /** What each open session's server was built with. */
     built: () => [...sessions.values()].map((session) => session.built),

@@ -135,8 +135,22 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
             annotations: tool.annotations,
             _meta: tool._meta,
           },
-          (args, ctx) =>
-            callTool({ manifest, name: tool.name, args: restoreOwnProto(args, protoKey), ctx, server, era }),
+          async (args, ctx) => {
+            const result = await callTool({
+              manifest,
+              name: tool.name,
+              args: restoreOwnProto(args, protoKey),
+              ctx,
+              server,
+              era,
+            });
+            // A call the client cancelled gets no answer (as MCP says), so the SDK would keep its event stream open
+            // with keep-alives for good: it ends once the SDK has passed over the answer.
+            const { sessionId } = ctx;
+            if (ctx.mcpReq.signal.aborted && sessionId)
+              setImmediate(() => legacy.closeStream(sessionId, ctx.mcpReq.id));
+            return result;
+          },
         ),
       );
   };
