@@ -130,7 +130,13 @@ describe('svc init --template vite', () => {
         await expect
           .poll(() => stderr)
           .toMatch(/^MCP: http:\/\/127\.0\.0\.1:\d+\/mcp \(header "Authorization: Bearer /m);
-        expect(stderr).toContain(`"args":["svc-sdk","mcp","${join(dir, 'public')}"]`);
+        // Claude Desktop's line names this Node and the project's svc CLI by absolute paths (it starts servers
+        // in a folder of its own).
+        const desktop = JSON.parse(/claude_desktop_config\.json (.+)$/m.exec(stderr)![1]!);
+        expect(desktop.mcpServers.svc).toEqual({
+          command: process.execPath,
+          args: [expect.stringMatching(/\/dist\/cli\.js$/), 'mcp', join(dir, 'public')],
+        });
       } finally {
         const exit = new Promise((r) => child.once('exit', r));
         child.kill('SIGINT');

@@ -99,7 +99,14 @@ test.describe('Team Polls over MCP', () => {
       for (const action of actions) {
         const tool = tools.find((t) => t.name === action.name)!;
         expect(tool.title).toBe(action.title);
-        expect(tool.description).toBe(action.description);
+        // An action the person confirms says so where models read: its description.
+        const confirmed =
+          action.confirm === 'always' || (action.confirm === 'if_destructive' && action.annotations.destructive);
+        expect(tool.description).toBe(
+          confirmed
+            ? `${action.description} (The person confirms each call in the messenger before it runs.)`
+            : action.description,
+        );
         expect(tool.inputSchema).toEqual(action.input_schema);
         if (action.output_schema) expect(tool.outputSchema).toEqual(action.output_schema);
         expect(tool.annotations).toMatchObject({

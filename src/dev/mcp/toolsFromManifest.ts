@@ -37,10 +37,15 @@ export const isObjectRoot = (schema: Record<string, unknown> | undefined) => sch
 function toolFromAction(action: Action): McpTool {
   const output = action.output_schema;
   const a = action.annotations;
+  // Models read the description, not `_meta` or the hints: a call that waits for a person says so, so that the model
+  // can tell the person and does not take the wait for a hang.
+  const confirmed = action.confirm === 'always' || (action.confirm === 'if_destructive' && a.destructive);
   const tool: McpTool = {
     name: action.name,
     title: action.title,
-    description: action.description,
+    description: confirmed
+      ? `${action.description} (The person confirms each call in the messenger before it runs.)`
+      : action.description,
     inputSchema: action.input_schema,
     annotations: {
       title: action.title,
