@@ -186,6 +186,46 @@ function runInPage(
 }
 
 /**
+ * The three control routes the page answers a running call through: its progress (and whether a sheet waits for the
+ * person), its result or error, and an elicitation it asks of the agent. `current` finds the running call of a body.
+ */
+function pageRoutes(current: (body: PageBody) => Running, options: RelayOptions) {
+  return {
+    'POST /__svc/mcp/progress': (body: PageBody) => {
+      const entry = current(body);
+      let message: string | undefined;
+      if (typeof body.message === 'string' && body.message) {
+        message = redactSecrets(body.message, options.secrets());
+        entry.call.progress(message);
+      }
+      if (typeof body.waiting === 'boolean') entry.waiting(body.waiting);
+      return { ok: true as const, ...(message === undefined ? {} : { message }) };
+    },
+    'POST /__svc/mcp/result': (body: PageBody): McpSent => {
+      const entry = current(body);
+      const outcome = pageOutcome(body, options.secrets());
+      entry.finish(outcome);
+      return outcome.ok
+        ? { result: outcome.value }
+        : { error: { code: outcome.code, message: outcome.message, retriable: outcome.retriable } };
+    },
+    'POST /__svc/mcp/elicit': async (body: PageBody) => {
+      const entry = current(body);
+      const schema = body.schema;
+      if (!entry.call.elicit || typeof body.prompt !== 'string' || typeof schema !== 'object' || schema === null)
+        return { answered: false };
+      entry.waiting(false);
+      const secrets = options.secrets();
+      const answer = await entry.call.elicit({
+        prompt: redactSecrets(body.prompt, secrets),
+        schema: redactSecrets(schema, secrets),
+      });
+      return answer ? { answered: true, value: answer.value } : { answered: false };
+    },
+  } satisfies McpRouteHandlers;
+}
+
+/**
  * Runs tool calls in the messenger page, one at a time: the page receives each invocation on its event stream
  * (`mcp-invoke`, `mcp-cancel`) and answers through three control routes (`POST /__svc/mcp/progress`, `/result`,
  * `/elicit`). Calls wait in a queue (their position reported as progress); a closed page, a cancelled call and a
@@ -279,39 +319,7 @@ export function createInvocationRelay(options: RelayOptions) {
       return queue.length;
     },
     /** The control routes the page answers through. */
-    routes: {
-      'POST /__svc/mcp/progress': (body: PageBody) => {
-        const entry = current(body);
-        let message: string | undefined;
-        if (typeof body.message === 'string' && body.message) {
-          message = redactSecrets(body.message, options.secrets());
-          entry.call.progress(message);
-        }
-        if (typeof body.waiting === 'boolean') entry.waiting(body.waiting);
-        return { ok: true as const, ...(message === undefined ? {} : { message }) };
-      },
-      'POST /__svc/mcp/result': (body: PageBody): McpSent => {
-        const entry = current(body);
-        const outcome = pageOutcome(body, options.secrets());
-        entry.finish(outcome);
-        return outcome.ok
-          ? { result: outcome.value }
-          : { error: { code: outcome.code, message: outcome.message, retriable: outcome.retriable } };
-      },
-      'POST /__svc/mcp/elicit': async (body: PageBody) => {
-        const entry = current(body);
-        const schema = body.schema;
-        if (!entry.call.elicit || typeof body.prompt !== 'string' || typeof schema !== 'object' || schema === null)
-          return { answered: false };
-        entry.waiting(false);
-        const secrets = options.secrets();
-        const answer = await entry.call.elicit({
-          prompt: redactSecrets(body.prompt, secrets),
-          schema: redactSecrets(schema, secrets),
-        });
-        return answer ? { answered: true, value: answer.value } : { answered: false };
-      },
-    } satisfies McpRouteHandlers,
+    routes: pageRoutes(current, options),
     /** Ends every call (the platform is closing). */
     close() {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
