@@ -139,6 +139,42 @@ describe('the MCP endpoint of svc dev', () => {
     );
   });
 
+  it('tells a 2025-era client what to send: the session id initialize answered with, the clientInfo it needs', async () => {
+    const send = (method: string, body?: object) =>
+      fetch(platform.mcpUrl!, {
+        method,
+        headers: {
+          authorization: `Bearer ${platform.mcpToken}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: body && JSON.stringify(body),
+      }).then(async (r) => ({
+        status: r.status,
+        message: ((await r.json()) as { error: { message: string } }).error.message,
+      }));
+    const noSession = {
+      status: 400,
+      message:
+        'Bad Request: send the Mcp-Session-Id header that the answer to initialize carried (initialize first if you have none).',
+    };
+    expect(await send('POST', { jsonrpc: '2.0', id: 1, method: 'tools/list' })).toEqual(noSession);
+    expect(await send('GET')).toEqual(noSession);
+    expect(await send('DELETE')).toEqual(noSession);
+    expect(
+      await send('POST', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {} },
+      }),
+    ).toEqual({
+      status: 400,
+      message:
+        'Bad Request: initialize needs params.clientInfo with the client\'s name ({ "name": "my-agent", "version": "1.0.0" }).',
+    });
+  });
+
   it('takes the bearer scheme in any case, and an initialize whose clientInfo has no version', async () => {
     const host = new URL(platform.origin).host;
     for (const scheme of ['bearer', 'BEARER', 'Bearer'])

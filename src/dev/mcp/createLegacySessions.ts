@@ -29,6 +29,28 @@ function fillClientVersion(body: unknown): void {
   }
 }
 
+/** A JSON-RPC error answer of status 400, with no id (the request's may be unknown). */
+const badRequest = (message: string) =>
+  Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: `Bad Request: ${message}` }, id: null },
+    { status: 400 },
+  );
+
+/**
+ * What is wrong with a 2025-era request that has no session, or undefined for an `initialize` that opens one: any
+ * other request needs the session `initialize` answered with, and `initialize` needs its `clientInfo`.
+ */
+function sessionlessProblem(method: string, body: unknown): string | undefined {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const init = messages.find((m) => isRecord(m) && m.method === 'initialize');
+  if (method !== 'POST' || !isRecord(init))
+    return 'send the Mcp-Session-Id header that the answer to initialize carried (initialize first if you have none).';
+  const info = isRecord(init.params) ? init.params.clientInfo : undefined;
+  if (!isRecord(info) || typeof info.name !== 'string')
+    return 'initialize needs params.clientInfo with the client\'s name ({ "name": "my-agent", "version": "1.0.0" }).';
+  return undefined;
+}
+
 /**
  * The 2025-era clients' sessions (the sessionful Streamable HTTP transport, so that the server can send them
  * requests such as elicitation): one server each, built by `build`, kept least recently used first (a use moves a
@@ -79,7 +101,11 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
     /** Serves one 2025-era request, its body parsed once by the caller. */
     async serve(request: Request, parsedBody: unknown): Promise<Response> {
       const id = request.headers.get('mcp-session-id');
-      if (!id) return open(request, parsedBody);
+      if (!id) {
+        // The SDK answers each of these "Server not initialized"; the client is told what to send instead.
+        const problem = sessionlessProblem(request.method, parsedBody);
+        return problem ? badRequest(problem) : open(request, parsedBody);
+      }
       const session = sessions.get(id);
       if (!session)
         return Response.json(
