@@ -387,7 +387,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
           (envFile
             ? ` (all settings, the signing secret too, in ${envFile})`
             : ' (--backend-env <path> writes the signing secret for it)') +
-          `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, and the signing secret with it)'}. Ctrl-C stops.`,
+          `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, with the signing secret and the MCP token)'}. Ctrl-C stops.`,
       );
       if (values['app-url'])
         writeLine(

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDevPlatform } from '../../src/dev';
@@ -41,6 +41,33 @@ async function stdioTools(): Promise<string[]> {
     await client.close();
   }
 }
+
+describe('the MCP token', () => {
+  it('is kept in the --state file: a client configured with it goes on working after a restart', async () => {
+    const statePath = join(state, 'state.jsonl');
+    const first = await startDevPlatform({ dir, port: 0, statePath });
+    const token = first.mcpToken!;
+    await first.close();
+    const again = await startDevPlatform({ dir, port: 0, statePath });
+    try {
+      expect(again.mcpToken).toBe(token);
+      const client = new Client({ name: 'restart-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(again.mcpUrl!), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      await client.close();
+    } finally {
+      await again.close();
+    }
+    // Without a state file, each start makes its own.
+    const memory = await startDevPlatform({ dir, port: 0 });
+    expect(memory.mcpToken).not.toBe(token);
+    await memory.close();
+  });
+});
 
 describe('the MCP endpoint is announced and discoverable', () => {
   it('startDevPlatform({ dir }) writes the discovery file, has the lines to print, and removes the file on close', async () => {

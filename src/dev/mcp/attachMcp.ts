@@ -20,6 +20,8 @@ export interface AttachMcpParts {
   pages: PageChannel;
   /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
   secrets(): readonly string[];
+  /** The bearer token to require, kept in the state file (`--state`); a new one when absent. */
+  token?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface AttachMcpParts {
  * for the reloaded page and tells clients when the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, pages, secrets, token: kept }: AttachMcpParts) {
   // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
   const stale = new WeakSet<OpenPage>();
   const pageWait = options.mcpPageWait ?? 10_000;
@@ -45,7 +47,7 @@ export function attachMcp({ options, app, origin, pages, secrets }: AttachMcpPar
       .pages()
       .filter((page) => !page.closed && !stale.has(page))
       .at(-1);
-  const token = randomBytes(32).toString('base64url');
+  const token = kept ?? randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: freshPage,
     // While a page reloads a call waits (bounded) for it instead of failing: until a page opens, the wait's end, or

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 export interface SigningSecrets {
   /** Signs webhooks and verifies server API requests. */
   current: string;
-  /** Still verifies (and co-signs webhooks) until `until`, in ms since the epoch. */
+  /** Still verifies server API requests until `until`, in ms since the epoch (webhooks carry the current one's signature alone). */
   previous?: { secret: string; until: number };
 }
 

@@ -130,8 +130,10 @@ async function loadState(
       'secret-changed',
       `a new signing secret, kept in ${statePath} from now on: give it to your backend (--backend-env writes it).`,
     );
-  if (file) await file.compact(() => ({ state: raw, secrets }));
-  return { raw, secrets };
+  // With a state file the MCP token is kept too, so that the clients configured with it go on working after a restart.
+  const mcpToken = file ? (file.mcpToken ?? randomBytes(32).toString('base64url')) : undefined;
+  if (file) await file.compact(() => ({ state: raw, secrets, ...(mcpToken ? { mcp_token: mcpToken } : {}) }));
+  return { raw, secrets, mcpToken };
 }
 
 /** The messenger origin's server and the app it serves once built. */
@@ -552,7 +554,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const started: Started = { stopWatching() {}, app, pages, file };
   const close = stopAll(started);
   try {
-    const { raw, secrets } = await loadState(file, { miniAppId, version }, notice, options.statePath);
+    const { raw, secrets, mcpToken } = await loadState(file, { miniAppId, version }, notice, options.statePath);
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
     const listening = await listen(options.port, pages);
@@ -583,6 +585,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       origin,
       pages: pages.channel,
       secrets: () => [controlToken, ...validSecrets(secrets)],
+      token: mcpToken,
     });
     const mcp = bridge?.mcp;
     started.mcp = mcp;

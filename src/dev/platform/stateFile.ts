@@ -10,11 +10,22 @@ import { checkState } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
 import { applyPatches } from './trackChanges';
 
-/** The first line of a state file: the whole state, and the signing secrets (which the page never receives). */
+/**
+ * The first line of a state file: the whole state, the signing secrets and the MCP token (which the page never
+ * receives).
+ */
 interface Snapshot {
   svc_dev_state: 1;
   state: DevState;
   secrets?: SigningSecrets;
+  /** The MCP endpoint's bearer token, kept so that the clients configured with it go on working after a restart. */
+  mcp_token?: string;
+}
+
+/** What the state file keeps besides the state: its secrets. @internal */
+export interface KeptSecrets {
+  secrets: SigningSecrets;
+  mcp_token?: string;
 }
 
 /** A state file opened for appending. @internal */
@@ -23,11 +34,13 @@ export interface StateFile {
   state?: DevState;
   /** The signing secrets kept with it, or undefined when the file had none. */
   secrets?: SigningSecrets;
+  /** The MCP token kept with it, or undefined when the file had none. */
+  mcpToken?: string;
   /**
    * Writes the whole state as one snapshot (the journal compacted) and makes the file ready to append to. Called
    * once, at start, with what writes the snapshot then and after a failed write.
    */
-  compact(snapshot: () => { state: DevState; secrets: SigningSecrets }): Promise<void>;
+  compact(snapshot: () => { state: DevState } & KeptSecrets): Promise<void>;
   /**
    * Appends one journal line (ending in a newline) and resolves once it is on disk (fsync). Lines appended while a
    * write is in flight go to disk together in the next one.
@@ -47,7 +60,7 @@ const isSecrets = (value: unknown): value is SigningSecrets => {
 };
 
 /** Reads a state file: a snapshot line, then journal lines; a last line cut short (never acknowledged) is dropped. */
-function parseStateFile(text: string, path: string): { state: unknown; secrets?: SigningSecrets } {
+function parseStateFile(text: string, path: string): { state: unknown; secrets?: SigningSecrets; mcpToken?: string } {
   const whole = (() => {
     try {
       return JSON.parse(text) as Record<string, unknown>;
@@ -87,7 +100,10 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
     }
     if (record.secrets) secrets = record.secrets;
   }
-  return { state, ...(isSecrets(secrets) ? { secrets } : {}) };
+  // A token of another shape (edited by hand) is not kept: the platform makes a new one.
+  const mcpToken =
+    typeof head.mcp_token === 'string' && /^[A-Za-z0-9_-]{43}$/.test(head.mcp_token) ? head.mcp_token : undefined;
+  return { state, ...(isSecrets(secrets) ? { secrets } : {}), ...(mcpToken ? { mcpToken } : {}) };
 }
 
 // Flushed through the descriptor, not FileHandle's sync() and datasync(): Yarn's Plug'n'Play replaces node:fs/promises'
@@ -170,20 +186,24 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     if (code !== 'ENOENT')
       throw new Error(`--state ${path} cannot be read (${code}): pass a file this user can read and write.`);
   }
-  let loaded: { state: DevState; secrets?: SigningSecrets } | undefined;
+  let loaded: { state: DevState; secrets?: SigningSecrets; mcpToken?: string } | undefined;
   if (text !== undefined) {
     const parsed = parseStateFile(text, path);
     const state = checkState(parsed.state, `--state ${path}`);
     if (state.mini_app_id !== miniAppId)
       throw new Error(`--state ${path} belongs to mini app ${state.mini_app_id}, not ${miniAppId}: pass another path.`);
-    loaded = { state, ...(parsed.secrets ? { secrets: parsed.secrets } : {}) };
+    loaded = {
+      state,
+      ...(parsed.secrets ? { secrets: parsed.secrets } : {}),
+      ...(parsed.mcpToken ? { mcpToken: parsed.mcpToken } : {}),
+    };
   }
 
   let handle: FileHandle | undefined;
   let identity = '';
   // The bytes this platform has written to the file: one shorter was cut (truncated, emptied by an editor).
   let size = 0;
-  let snapshot: () => { state: DevState; secrets: SigningSecrets } = () => {
+  let snapshot: () => { state: DevState } & KeptSecrets = () => {
     throw new Error('compact() first');
   };
   const snapshotLine = () => `${JSON.stringify({ svc_dev_state: 1, ...snapshot() })}\n`;
