@@ -71,14 +71,19 @@ def _p256_add(a, b):
     return (x, (slope * (a[0] - x) - a[1]) % _P)
 
 
-def _p256_multiply(k, point):
-    result = None
+def _multiply(k, point, add, identity):
+    # Double and add, for either curve: k times the point, `identity` its zero.
+    result = identity
     while k:
         if k & 1:
-            result = _p256_add(result, point)
-        point = _p256_add(point, point)
+            result = add(result, point)
+        point = add(point, point)
         k >>= 1
     return result
+
+
+def _p256_multiply(k, point):
+    return _multiply(k, point, _p256_add, None)
 
 
 def _verify_es256(jwk, data, signature):
@@ -121,13 +126,7 @@ def _ed_add(a, b):
 
 
 def _ed_multiply(k, point):
-    result = (0, 1, 1, 0)
-    while k:
-        if k & 1:
-            result = _ed_add(result, point)
-        point = _ed_add(point, point)
-        k >>= 1
-    return result
+    return _multiply(k, point, _ed_add, (0, 1, 1, 0))
 
 
 def _ed_decode(data):
