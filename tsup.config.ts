@@ -138,10 +138,13 @@ export default defineConfig([
     external: ['svc-sdk-dev'],
     noExternal: ['@babel/parser'],
     banner: { js: '#!/usr/bin/env node' },
-    // No map: with the sources' text it weighed 1.6 MB, a tenth of the install budget (scripts/size.mjs), and without
-    // it (0.5 MB, most of it @babel/parser's) it only named files no install has, neither ours (src/ is not
-    // published) nor @babel/parser's (it ships lib/ alone). The library's entries keep their maps, sources included.
-    sourcemap: false,
+    // Its map without the sources' text (with @babel/parser's it weighed 1.6 MB, a tenth of the install budget): it is
+    // read for the third-party notices, then left out of dist/ (scripts/dropBinMaps.mjs), as it would name only files
+    // no install has.
+    sourcemap: true,
+    esbuildOptions(options) {
+      options.sourcesContent = false;
+    },
   },
   {
     // svc-sdk-dev's bin (`svc-sdk-dev`, every command) and the command line svc-sdk's bin hands the others to
