@@ -133,7 +133,7 @@ describe('svc init --template vite', () => {
         // Claude Desktop's line names this Node and the project's svc CLI by absolute paths (it starts servers
         // in a folder of its own).
         const desktop = JSON.parse(/claude_desktop_config\.json (.+)$/m.exec(stderr)![1]!);
-        expect(desktop.mcpServers.svc).toEqual({
+        expect(desktop.mcpServers.svc).toMatchObject({
           command: process.execPath,
           args: [expect.stringMatching(/\/dist\/cli\.js$/), 'mcp', join(dir, 'public')],
         });

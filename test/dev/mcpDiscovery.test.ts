@@ -83,20 +83,21 @@ describe('the MCP endpoint is announced and discoverable', () => {
       expect(platform.mcpConfigs).toMatch(
         /inspector@2 --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list$/m,
       );
-      // Claude Desktop starts its servers in a folder of its own: the command names this Node and the project's
-      // svc CLI by absolute paths, and works from any folder.
+      // Claude Desktop starts its servers in a folder of its own, without the terminal's environment: the command
+      // names this Node and the project's svc CLI by absolute paths, with the SVC_STATE_DIR svc dev runs with, and
+      // works from any folder as it is printed.
       const desktop = JSON.parse(/Claude Desktop: claude_desktop_config\.json (.+)$/m.exec(platform.mcpConfigs!)![1]!);
       expect(desktop).toEqual({
-        mcpServers: { svc: { command: process.execPath, args: [join(root, 'dist', 'cli.js'), 'mcp', dir] } },
+        mcpServers: {
+          svc: {
+            command: process.execPath,
+            args: [join(root, 'dist', 'cli.js'), 'mcp', dir],
+            env: { SVC_STATE_DIR: state },
+          },
+        },
       });
       const fromElsewhere = new Client({ name: 'desktop-test', version: '1.0.0' });
-      await fromElsewhere.connect(
-        new StdioClientTransport({
-          ...desktop.mcpServers.svc,
-          cwd: tmpdir(),
-          env: { ...process.env, SVC_STATE_DIR: state } as Record<string, string>,
-        }),
-      );
+      await fromElsewhere.connect(new StdioClientTransport({ ...desktop.mcpServers.svc, cwd: tmpdir() }));
       try {
         expect((await fromElsewhere.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
       } finally {

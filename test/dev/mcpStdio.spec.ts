@@ -202,7 +202,7 @@ function spawnBridge(): { child: ChildProcessWithoutNullStreams; lines: () => Ar
   return { child, lines };
 }
 
-test('a line that is not JSON is answered with the parse error (id null), and the next one is served', async ({
+test('a line that is not JSON (or no JSON-RPC message) is answered with its error (id null), and the next one is served', async ({
   browser,
 }) => {
   await startPlatform(browser);
@@ -216,9 +216,14 @@ test('a line that is not JSON is answered with the parse error (id null), and th
     };
     child.stdin.write('this is not json\n');
     child.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a])); // `{`, a byte that is never UTF-8, `}`
+    child.stdin.write('{"foo":1}\n'); // JSON, but no JSON-RPC message
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
-    await expect.poll(() => lines().length, { timeout: 10_000 }).toBe(3);
-    const [notJson, notUtf8, initialized] = lines();
+    await expect.poll(() => lines().length, { timeout: 10_000 }).toBe(4);
+    const [notJson, notUtf8, notRpc, initialized] = lines();
+    expect(notRpc).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('"jsonrpc": "2.0"') },
+    });
     expect(notJson).toEqual({
       jsonrpc: '2.0',
       id: null,

@@ -107,7 +107,7 @@ for (const transport of ['http', 'stdio'] as const) {
     expect(code(first)).toBe('ERR_DISCONNECTED');
     // `hold` is neither read-only nor idempotent: it may have done part of its work, and the agent is told to look.
     expect(resultText(first)).toMatch(
-      /the messenger page closed during the call\. Open the messenger page svc dev printed .*\. The action may have done part of its work: check what it did before you call it again\.$/,
+      /the messenger page closed or reloaded during the call\. If it reloaded, the next call runs in it once it is back; if it closed, open the messenger page svc dev printed .*\. The action may have done part of its work: check what it did before you call it again\.$/,
     );
     expect(first._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
     expect(code(second)).toBe('ERR_HOST_UNREACHABLE');
@@ -250,8 +250,10 @@ test('the person closes the app during a call: the agent is told the app was clo
   await tab.getByTestId('app-close').click();
   const ended = await held;
   expect(code(ended)).toBe('ERR_DISCONNECTED');
+  // `hold` is neither read-only nor idempotent: it may have done part of its work, so the agent is told to look first.
   expect(resultText(ended)).toBe(
-    'ERR_DISCONNECTED: the host closed the app before it answered. Invoke the action again.',
+    'ERR_DISCONNECTED: the person closed or reloaded the app before it answered. The action may have done part of its work: check what it did before you call it again.',
   );
+  expect(ended._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
   expect((await client.callTool({ name: 'echo', arguments: {} })).structuredContent).toEqual({ echoed: true });
 });

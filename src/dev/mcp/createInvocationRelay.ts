@@ -110,14 +110,15 @@ const openPageAdvice = (options: RelayOptions) =>
 function cutOff(page: OpenPage, call: RelayCall, options: RelayOptions): RelayOutcome {
   const reloaded = options.reloadedBySvcDev?.(page) === true;
   const other = options.page();
+  // A person's reload looks like a closed tab here until the page is back, a moment later: both are said.
   const why = reloaded
     ? 'svc dev reloaded the messenger page for the edited manifest.json during the call, and the app stopped.'
-    : 'the messenger page closed during the call.';
+    : 'the messenger page closed or reloaded during the call.';
   const where = reloaded
     ? 'The next call runs in the reloaded page.'
     : other && other !== page
       ? 'The next call runs in the other open messenger page.'
-      : `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token).`;
+      : `If it reloaded, the next call runs in it once it is back; if it closed, open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token).`;
   const again = call.safeToRepeat
     ? 'Then call the tool again.'
     : 'The action may have done part of its work: check what it did before you call it again.';

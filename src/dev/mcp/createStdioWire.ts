@@ -6,34 +6,49 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 const NEWLINE = 0x0a;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The JSON-RPC parse error (-32700) of a line; its id could not be read, so it is null, as JSON-RPC says. */
-const parseError = (message: string) =>
-  ({
-    jsonrpc: '2.0',
-    id: null,
-    error: { code: -32700, message: `Parse error: ${message}` },
-  }) as unknown as JSONRPCMessage;
+/**
+ * The JSON-RPC error answering a line the SDK would skip: a parse error (-32700) for one that is not JSON, an invalid
+ * request (-32600) for JSON that is no JSON-RPC message. Its id could not be read, so it is null, as JSON-RPC says.
+ */
+const lineError = ({ code, message }: { code: number; message: string }) =>
+  ({ jsonrpc: '2.0', id: null, error: { code, message } }) as unknown as JSONRPCMessage;
 
-/** Why a line of stdin is no JSON-RPC message the SDK could read, or undefined when it is JSON (or blank). */
-function unreadable(line: Uint8Array): string | undefined {
+/** Whether a parsed value has the shape of a JSON-RPC 2.0 message (or a batch of them), as the SDK reads one. */
+const isMessage = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.length > 0 && value.every(isMessage)
+    : typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+
+/** Why a line of stdin is no JSON-RPC message the SDK could read, or undefined when it is one (or blank). */
+function unreadable(line: Uint8Array): { code: number; message: string } | undefined {
   let text: string;
   try {
     text = utf8.decode(line);
   } catch {
-    return 'the line is not valid UTF-8: send JSON encoded as UTF-8, one message a line.';
+    return {
+      code: -32700,
+      message: 'Parse error: the line is not valid UTF-8: send JSON encoded as UTF-8, one message a line.',
+    };
   }
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    JSON.parse(text);
-    return undefined;
+    value = JSON.parse(text);
   } catch {
-    return 'the line is not JSON: send one JSON-RPC message a line.';
+    return { code: -32700, message: 'Parse error: the line is not JSON: send one JSON-RPC message a line.' };
   }
+  return isMessage(value)
+    ? undefined
+    : {
+        code: -32600,
+        message: 'Invalid Request: the line is JSON but no JSON-RPC 2.0 message: send an object with "jsonrpc": "2.0".',
+      };
 }
 
 /**
  * The stdio transport of `svc mcp`: the MCP SDK's, reading `input` through a filter that answers each line that is
- * not JSON (or not UTF-8) with the JSON-RPC parse error (-32700, id null). The SDK's transport skips such a line
+ * not JSON (or not UTF-8) with the JSON-RPC parse error (-32700, id null), and JSON that is no JSON-RPC message with
+ * the invalid request error (-32600), as the HTTP endpoint answers it. The SDK's transport skips such a line
  * without a word, and its client would wait for an answer forever. Every other line goes on as it came, so the SDK
  * parses it again (a message costs two parses, small beside the call it carries).
  * @internal
@@ -50,7 +65,7 @@ export function createStdioWire(input: Readable = process.stdin, output: Writabl
         start = end + 1;
         const problem = unreadable(line);
         if (problem === undefined) kept.push(line);
-        else void wire.send(parseError(problem)).catch(() => {});
+        else void wire.send(lineError(problem)).catch(() => {});
       }
       tail = data.subarray(start);
       // A line longer than the SDK takes goes on as it came, for the SDK to refuse as it does (it closes).

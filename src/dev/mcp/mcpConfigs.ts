@@ -2,16 +2,22 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
+ * The `SVC_STATE_DIR` this svc dev runs with, for the bridge's environment: it finds the platform by the discovery
+ * file there, and Claude Desktop starts it without the terminal's environment.
+ */
+const stateDir = () => (process.env.SVC_STATE_DIR ? { env: { SVC_STATE_DIR: process.env.SVC_STATE_DIR } } : {});
+
+/**
  * The command that starts `svc mcp <dir>` from anywhere: Claude Desktop starts its servers in a folder of its own,
  * where `npx svc-sdk` would not find the project's svc-sdk (and would ask the registry for another). So: this Node
  * and the svc CLI of the svc-sdk the app folder resolves, by absolute paths; `npx` when none resolves.
  */
-function stdioCommand(dir: string): { command: string; args: string[] } {
+function stdioCommand(dir: string): { command: string; args: string[]; env?: Record<string, string> } {
   try {
     const pkg = createRequire(join(dir, 'package.json')).resolve('svc-sdk/package.json');
-    return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js'), 'mcp', dir] };
+    return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js'), 'mcp', dir], ...stateDir() };
   } catch {
-    return { command: 'npx', args: ['svc-sdk', 'mcp', dir] };
+    return { command: 'npx', args: ['svc-sdk', 'mcp', dir], ...stateDir() };
   }
 }
 

@@ -103,10 +103,14 @@ export class MessengerModel implements Messenger {
     };
     this.agent = createAgentPanel(this.manifest.actions ?? [], appHost, config.mcp);
     // An MCP call runs in the open app, or opens it in the current room first.
-    this.mcp = mcpCalls(appHost, {
-      show: (call) => this.agent.showMcp(call),
-      mark: (label) => this.log.markVia(label),
-    });
+    this.mcp = mcpCalls(
+      appHost,
+      {
+        show: (call) => this.agent.showMcp(call),
+        mark: (label) => this.log.markVia(label),
+      },
+      this.manifest.actions ?? [],
+    );
     this.log.onHeard(() => this.stopWaiting());
     this.settings = settingsActions(this);
   }

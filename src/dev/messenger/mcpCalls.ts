@@ -1,4 +1,5 @@
 import type { HostAnswers, HostEndpoint } from '../../host/core';
+import type { Manifest } from '../../manifest';
 import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
 import { findMalformedValue } from '../findMalformedValue';
@@ -42,6 +43,7 @@ async function runInApp(
   host: () => Promise<HostEndpoint | undefined>,
   call: McpInvoke,
   signal: AbortSignal,
+  safeToRepeat: (name: string) => boolean,
 ): Promise<McpPageBody> {
   try {
     const endpoint = await host();
@@ -67,7 +69,19 @@ async function runInApp(
     }
     return { result };
   } catch (error) {
-    return { error: agentError(error) };
+    const told = agentError(error);
+    // The person closed or reloaded the app while its handler ran: it stopped wherever it was, so an action that is
+    // neither read-only nor idempotent may have done part of its work, and calling it again could do it twice.
+    if (told.code === 'ERR_DISCONNECTED' && !safeToRepeat(call.name))
+      return {
+        error: {
+          code: told.code,
+          message:
+            'the person closed or reloaded the app before it answered. The action may have done part of its work: check what it did before you call it again.',
+          retriable: false,
+        },
+      };
+    return { error: told };
   }
 }
 
@@ -90,7 +104,15 @@ const tooLarge =
  * progress, "waiting for the person" while a sheet is open, elicit (to the agent when the platform says so), the
  * result or the SvcError. A cancel aborts the invocation's signal, which closes its sheets.
  */
-export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: McpCallView) {
+export function mcpCalls(
+  host: () => Promise<HostEndpoint | undefined>,
+  view: McpCallView,
+  actions: NonNullable<Manifest['actions']>,
+) {
+  const safeToRepeat = (name: string) => {
+    const hints = actions.find((a) => a.name === name)?.annotations;
+    return hints?.read_only === true || hints?.idempotent === true;
+  };
   let current: Current | undefined;
   // Progress and the result one at a time, in the order the app gave them: a progress message sent without waiting
   // could otherwise reach the platform after the result, which ends the call, and the agent would never get it. An
@@ -112,7 +134,7 @@ export function mcpCalls(host: () => Promise<HostEndpoint | undefined>, view: Mc
       const controller = new AbortController();
       // The app is given the call first; the row and the call log's mark follow in the same task (before any call of
       // the app's can arrive), so their rendering is off the agent's path, as it is on the way back.
-      const answering = runInApp(host, call, controller.signal);
+      const answering = runInApp(host, call, controller.signal, safeToRepeat);
       const row = view.show(call);
       current = { call, controller, row };
       view.mark(`MCP · ${call.agent_id}`);
