@@ -125,6 +125,13 @@ test('headings reach the app panel and each action of the agent panel', async ({
   await expect(page.getByRole('region', { name: 'Polls' }).getByRole('heading', { level: 2 })).toHaveText('Polls');
   await expect(page.getByRole('heading', { level: 2, name: 'Actions' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 3, name: 'Count items' })).toBeVisible();
+  // One h1, first of all the headings (the room list's h2s come before the room's title in the page), read by
+  // screen readers, not shown; the room's title is an h2 under it.
+  const levels = await page.locator('h1, h2, h3').evaluateAll((all) => all.map((h) => h.tagName));
+  expect(levels[0]).toBe('H1');
+  expect(levels.filter((tag) => tag === 'H1')).toHaveLength(1);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText("Polls in svc dev's messenger");
+  await expect(page.getByRole('heading', { level: 2, name: '# General' })).toBeVisible();
   expect(await axe(page)).toEqual([]);
 });
 

@@ -174,6 +174,11 @@ function Tools({ m }: { m: Messenger }) {
 export function MessengerPage({ m }: { m: Messenger }) {
   return (
     <>
+      {/* The page's one h1, first, so that the headings read in order (the room list's h2s come before the room's
+          title), in the page's banner; shown to screen readers only, as the layout already says where one is. */}
+      <header class="visually-hidden">
+        <h1>{`${m.manifest.name} in svc dev's messenger`}</h1>
+      </header>
       <div class={`shell ${m.app.value ? '' : 'closed'}`}>
         <RoomList m={m} />
         <RoomView m={m} />

@@ -102,7 +102,7 @@ export function RoomView({ m }: { m: Messenger }) {
   return (
     <main class="main" aria-label="Room">
       <header>
-        <h1 data-testid="room-title">{roomLabel(room)}</h1>
+        <h2 data-testid="room-title">{roomLabel(room)}</h2>
         <button
           type="button"
           class="primary"

@@ -37,7 +37,9 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .room.current { background: var(--accent); color: var(--accent-text); }
 .main { display: flex; flex-direction: column; }
 .main header { padding: 10px 14px; border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
-.main header h1 { font-size: 16px; margin: 0; flex: 1; }
+.main header h2 { font-size: 16px; margin: 0; flex: 1; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+  white-space: nowrap; }
 .notice { margin: 10px 14px 0; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--line);
   background: var(--panel); }
 .notice.warn { border-left: 4px solid var(--warn); } .notice.error { border-left: 4px solid var(--bad); }
