@@ -1,7 +1,9 @@
 // Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
-// and people add comments and blank lines.
-const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+// and people add comments and blank lines. The marker must begin a key: a line break, header lines (`Proc-Type:`,
+// `DEK-Info:`) and a line of base64 after it. A library that writes keys (jsencrypt) holds the marker as text in its
+// code, followed by a quote, not by a key.
+const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----\r?\n(?:[A-Za-z-]+:[^\n]*\n)*\r?\n?[A-Za-z0-9+/=]{24,}/;
 // A PuTTY key file, and a JSON Web Key with its private part (`d`), in any member order.
 const PUTTY_PRIVATE = /^PuTTY-User-Key-File-\d+: /m;
 const JWK_TYPE = /"kty"\s*:\s*"(?:OKP|EC|RSA)"/;

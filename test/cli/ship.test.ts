@@ -380,6 +380,15 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       expect(pack().stderr, name).toContain(`${name} is or holds a private key; keep keys out of the app folder`);
       rmSync(join(app, name));
     }
+    // A library that writes keys (jsencrypt) holds the marker as text in its code, not a key: it is packed.
+    writeFileSync(
+      join(app, 'keys.js'),
+      'var key = "-----BEGIN RSA PRIVATE KEY-----\\n";\nkey += wordwrap(this.getPrivateBaseKeyB64()) + "\\n";\nkey += "-----END RSA PRIVATE KEY-----";\n',
+    );
+    const packed = svc(['pack', 'app', '--key', 'key.pem', '--out', 'lib.swbn'], dir);
+    expect(packed.code, packed.stderr).toBe(0);
+    rmSync(join(dir, 'lib.swbn'));
+    rmSync(join(app, 'keys.js'));
     // svc dev's state and backend env files, which hold the signing secret, when they were written into the folder.
     const devSecrets = {
       'state.json': [

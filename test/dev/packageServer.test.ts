@@ -351,6 +351,10 @@ describe('the package server', () => {
     expect(body).not.toContain('BEGIN PRIVATE KEY');
     expect(body).toContain('dev-key.pem is a private key, which svc pack refuses to pack and svc dev to serve');
     expect(p.blocked.at(-1)).toMatchObject({ blocked: '/dev-key.pem', directive: 'svc pack' });
+    // A library that writes keys holds the marker as text in its code: it is served.
+    const library = 'var key = "-----BEGIN RSA PRIVATE KEY-----\\n"; key += wordwrap(b64) + "\\n";\n';
+    await writeFile(join(appDir, 'jsencrypt.js'), library);
+    expect(await (await fetch(`${p.appOrigin}/jsencrypt.js`)).text()).toBe(library);
     // Nor when text comes before it, as `openssl pkcs12 -nodes` writes it, or many blank lines.
     for (const [name, before] of [
       ['backup.pem', 'Bag Attributes\n    localKeyID: 5A 1F 0C 33\n    friendlyName: svc-app\n'],
