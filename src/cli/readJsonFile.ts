@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { decodeJsonText } from '../manifest/decodeJsonText';
+import { describeJsonProblem } from '../package/describeJsonProblem';
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =
@@ -42,8 +43,9 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
       line: 1,
       column: 1,
     };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(body), text: body };
+    value = JSON.parse(body);
   } catch (cause) {
     const raw = (cause as Error).message;
     const match = /at position (\d+)/.exec(raw);
@@ -69,6 +71,11 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
       column,
     };
   }
+  // What JSON.parse reads but a host refuses (PACKAGE.md, check 10), said before validation, which recurses: a manifest
+  // nested thousands deep would overflow its stack, and a repeated key is read one way here and another elsewhere.
+  const problem = describeJsonProblem(body);
+  if (problem) return { ok: false, code: 'bad_json', message: `${label} is refused: ${problem}` };
+  return { ok: true, value, text: body };
 }
 
 type Node = { type: string; start: number; extra?: { raw?: string; trailingComma?: number; parenthesized?: boolean } };

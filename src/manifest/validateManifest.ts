@@ -5,7 +5,11 @@ import { ManifestError } from './ManifestError';
 import type { ManifestIssue } from './ManifestIssue';
 import type { Manifest } from './ManifestSchema';
 import { parseManifest } from './parseManifest';
+import { tooDeepPath } from './tooDeepPath';
 import { compareVersions, isVersion, nextPatch } from './version';
+
+/** The deepest a manifest may nest arrays and objects, its top-level object counting as 1 (as PACKAGE.md says). */
+const MAX_MANIFEST_DEPTH = 64;
 
 /**
  * Options of {@link validateManifest}.
@@ -47,6 +51,20 @@ export function validateManifest(input: unknown, options: ValidateManifestOption
       `previousVersion "${previousVersion}" is not a version; pass three dot-separated integers such as "1.2.3"`,
     );
   }
+  // Before the validator, which recurses: a manifest needs about 10 levels, and one thousands deep would overflow it.
+  const deep = tooDeepPath(input, MAX_MANIFEST_DEPTH);
+  if (deep !== undefined)
+    return {
+      ok: false,
+      issues: [
+        {
+          path: deep,
+          message: `${deep} nests more than ${MAX_MANIFEST_DEPTH} levels of arrays and objects, the most a manifest may (it needs about 10): flatten it`,
+          severity: 'error',
+          code: 'too_deep',
+        },
+      ],
+    };
   const issues: ManifestIssue[] = [];
   const candidate = renameModeKey(input, issues);
   const parsed = parseManifest(candidate);

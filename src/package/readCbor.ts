@@ -84,14 +84,26 @@ function identityOf(value: CborValue): string {
 }
 
 /**
+ * How many more CBOR items one read may decode, and the sentence it is refused with past them: a byte can hold an
+ * item (an empty map), and millions of them would take gigabytes as values, signed or not.
+ * @internal
+ */
+export interface ItemBudget {
+  left: number;
+  refusal: string;
+}
+
+/**
  * Decodes the one CBOR item (RFC 8949) at `offset`: unsigned and negative integers below 2^53, byte and text strings,
  * arrays, maps (a key repeated by value is refused), false, true and null, all with definite lengths. Anything else (floats,
  * tags, indefinite lengths) is refused: a package never needs them, and a smaller reader has less to get wrong. An
- * array or map whose count of items is more than the bytes left (each item takes at least one) is refused from its head.
+ * array or map whose count of items is more than the bytes left (each item takes at least one) is refused from its head,
+ * and with a `budget`, an item past its count.
  * @throws {@link PackageError} `truncated` when the input ends inside the item, `malformed` for what it refuses.
  */
-export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem {
+export function readCbor(bytes: Uint8Array, offset: number, depth = 0, budget?: ItemBudget): CborItem {
   if (depth > 16) throw new PackageError('malformed', 'CBOR nested deeper than 16 levels');
+  if (budget && --budget.left < 0) throw new PackageError('malformed', budget.refusal);
   const { major, argument, end } = readHead(bytes, offset);
   const at = end;
   switch (major) {
@@ -121,7 +133,7 @@ export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem
           'truncated',
           `the file ends at byte ${bytes.length}, before the ${argument} ${major === 4 ? 'items of the CBOR array' : 'entries of the CBOR map'} at ${offset}`,
         );
-      return major === 4 ? readArray(bytes, at, argument, depth) : readMap(bytes, at, argument, depth);
+      return major === 4 ? readArray(bytes, at, argument, depth, budget) : readMap(bytes, at, argument, depth, budget);
     }
     case 7: {
       const simple = [false, true, null][argument - 20];
@@ -134,11 +146,11 @@ export function readCbor(bytes: Uint8Array, offset: number, depth = 0): CborItem
 }
 
 /** The `count` items of a CBOR array whose content starts at `at`. */
-function readArray(bytes: Uint8Array, at: number, count: number, depth: number): CborItem {
+function readArray(bytes: Uint8Array, at: number, count: number, depth: number, budget?: ItemBudget): CborItem {
   const items: CborValue[] = [];
   let end = at;
   for (let i = 0; i < count; i++) {
-    const item = readCbor(bytes, end, depth + 1);
+    const item = readCbor(bytes, end, depth + 1, budget);
     items.push(item.value);
     end = item.end;
   }
@@ -146,18 +158,18 @@ function readArray(bytes: Uint8Array, at: number, count: number, depth: number):
 }
 
 /** The `count` entries of a CBOR map whose content starts at `at`; a key repeated by value is refused. */
-function readMap(bytes: Uint8Array, at: number, count: number, depth: number): CborItem {
+function readMap(bytes: Uint8Array, at: number, count: number, depth: number, budget?: ItemBudget): CborItem {
   const map = new Map<CborValue, CborValue>();
   const seen = new Set<string>();
   let end = at;
   for (let i = 0; i < count; i++) {
-    const key = readCbor(bytes, end, depth + 1);
+    const key = readCbor(bytes, end, depth + 1, budget);
     // Keys are compared by value, not by encoding: heads need not be minimal, so "webBundleId" can be written two
     // ways, and a map holding both would give readers that keep the first and the last two different ids.
     const identity = identityOf(key.value);
     if (seen.has(identity)) throw new DuplicateKeyError(key.value);
     seen.add(identity);
-    const value = readCbor(bytes, key.end, depth + 1);
+    const value = readCbor(bytes, key.end, depth + 1, budget);
     map.set(key.value, value.value);
     end = value.end;
   }

@@ -1,5 +1,5 @@
 import { codePointName } from '../manifest/helpers';
-import { type CborItem, type CborValue, readCbor, readHead } from './readCbor';
+import { type CborItem, type CborValue, type ItemBudget, readCbor, readHead } from './readCbor';
 import { KEY_ATTRIBUTES, type SignatureType, spkiOfSigner } from './packageKeys';
 import { PackageError } from './PackageError';
 
@@ -259,12 +259,19 @@ export function checkBundleLength(bundle: Uint8Array): void {
 }
 
 /**
+ * The most CBOR items the web bundle may hold, each counted (a map's key and value are two): about ten a file, so a
+ * package of 10,000 files is far within it, and decoding the most it allows takes some tens of megabytes.
+ * @internal
+ */
+export const MAX_BUNDLE_ITEMS = 200_000;
+
+/**
  * {@link readCbor} inside the web bundle, whose length check 6 has confirmed: an item that runs past its end (an
  * array that says 6 items and holds 5) is a malformed bundle, not a file cut short.
  */
-function readBundleItem(bytes: Uint8Array, offset: number): CborItem {
+function readBundleItem(bytes: Uint8Array, offset: number, budget?: ItemBudget): CborItem {
   try {
-    return readCbor(bytes, offset);
+    return readCbor(bytes, offset, 0, budget);
   } catch (error) {
     if (error instanceof PackageError && error.code === 'truncated')
       throw malformed('an item of the web bundle runs past the end of the bytes that hold it');
@@ -279,7 +286,10 @@ function readBundleItem(bytes: Uint8Array, offset: number): CborItem {
  */
 function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
   checkBundleLength(bundle);
-  const top = readBundleItem(bundle, 0);
+  const top = readBundleItem(bundle, 0, {
+    left: MAX_BUNDLE_ITEMS,
+    refusal: `the web bundle holds more than ${MAX_BUNDLE_ITEMS} CBOR items (a package of 10,000 files holds about 100,000)`,
+  });
   if (top.end !== bundle.length) throw malformed('bytes follow the web bundle');
   const parts = top.value;
   if (!Array.isArray(parts) || parts.length !== 5) throw malformed('the web bundle is not a CBOR array of 5 items');

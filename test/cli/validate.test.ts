@@ -24,6 +24,19 @@ describe('svc validate', () => {
       '',
     ]);
   });
+  test('a manifest nested 20,000 deep, or repeating a key, is refused as a host refuses it, not with a crash', async () => {
+    const dir = tempProject({});
+    const text = JSON.stringify(validManifest());
+    writeFileSync(join(dir, 'manifest.json'), `${text.slice(0, -1)},"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`);
+    const deep = await runSvc(['validate'], dir);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr + deep.stdout).toContain('manifest.json is refused: ');
+    expect(deep.stderr + deep.stdout).not.toContain('RangeError');
+    writeFileSync(join(dir, 'manifest.json'), `{"id":"ffffffffffffffff",${text.slice(1)}`);
+    const twice = await runSvc(['validate'], dir);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr + twice.stdout).toMatch(/manifest\.json is refused: .*"id"/);
+  });
   test('a manifest that is not UTF-8 is refused where the first byte is not, not repaired', async () => {
     const dir = tempProject({});
     const text = `${JSON.stringify(validManifest(), null, 2)}\n`.replace('"Pizza Orders"', '"Café Orders"');

@@ -329,3 +329,23 @@ describe('field rules', () => {
     expect(!result.ok && result.issues[0]?.message).toBe('$ must be a JSON object (the manifest); got an array');
   });
 });
+
+describe('a manifest nested too deep', () => {
+  test('is refused with one issue naming where, not a stack overflow: the validator recurses, so depth is asked first', () => {
+    let input: unknown = [];
+    for (let i = 0; i < 20_000; i++) input = [input];
+    const result = validateManifest({ ...validManifest(), x: input });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]).toMatchObject({ code: 'too_deep', severity: 'error' });
+    expect(result.issues[0]!.message).toMatch(/^\$\.x(\[0\])+ nests more than 64 levels of arrays and objects/);
+    // 64 levels are a manifest's to use (a deep input_schema); the rest of the rules then apply as usual.
+    let fits: unknown = {};
+    for (let i = 0; i < 62; i++) fits = { a: fits };
+    expect(validateManifest({ ...validManifest(), x: fits }).ok).toBe(false);
+    expect(
+      (validateManifest({ ...validManifest(), x: fits }) as { issues: { code: string }[] }).issues.map((i) => i.code),
+    ).not.toContain('too_deep');
+  });
+});

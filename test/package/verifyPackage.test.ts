@@ -10,7 +10,7 @@ import { buildPackageVectors, type PackageVector, VECTORS_DIR } from '../../scri
 import { derivePackageId, isPackageError, PackageError, readPackage, verifyPackage } from '../../src/package';
 import { describeJsonProblem, MAX_JSON_DEPTH } from '../../src/package/describeJsonProblem';
 import { readCbor } from '../../src/package/readCbor';
-import { MAX_INTEGRITY_BLOCK_BYTES, MAX_SIGNATURES } from '../../src/package/readPackage';
+import { MAX_BUNDLE_ITEMS, MAX_INTEGRITY_BLOCK_BYTES, MAX_SIGNATURES } from '../../src/package/readPackage';
 
 const read = (file: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, file)));
 const vectors: PackageVector[] = JSON.parse(readFileSync(join(VECTORS_DIR, 'vectors.json'), 'utf8'));
@@ -343,6 +343,18 @@ describe('limits that keep an unsigned file cheap (F3)', () => {
     const map = Buffer.concat([cborHead(5, 2_000_000), Buffer.alloc(10)]);
     expect(() => readCbor(new Uint8Array(map), 0)).toThrow('before the 2000000 entries of the CBOR map at 0');
   });
+});
+
+describe('the web bundle, signed by anyone for their own id (security re-check N1)', () => {
+  it(`refuses more than ${MAX_BUNDLE_ITEMS} CBOR items, and takes a package of 10,000 files`, async () => {
+    const files = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`/f${i}.js`, 'x']));
+    // 30,000 files are about 210,000 items: refused as they are counted, before they are all values.
+    await expect(verifyPackage(await signedApp(files(30_000)))).rejects.toMatchObject({
+      code: 'malformed',
+      message: expect.stringContaining(`the web bundle holds more than ${MAX_BUNDLE_ITEMS} CBOR items`),
+    });
+    expect((await verifyPackage(await signedApp(files(10_000)))).files.size).toBeGreaterThan(10_000);
+  }, 60_000);
 });
 
 describe('the manifest JSON (F5, F7)', () => {
