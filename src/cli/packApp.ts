@@ -74,9 +74,10 @@ function holdsSigningKey(body: Buffer, keys: DeveloperKey[]): boolean {
 function secretIn(body: Buffer, keys: DeveloperKey[]): string | undefined {
   if (isPrivateKey(body) || holdsSigningKey(body, keys))
     return 'is or holds a private key; keep keys out of the app folder';
-  if (body.subarray(0, 16).toString('latin1') === '{"svc_dev_state"')
+  // Also a copy saved pretty-printed or with a byte order mark, and an env file that exports the secret.
+  if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(body.subarray(0, 64).toString('latin1')))
     return "is svc dev's state file, which holds the signing secret; keep it out of the app folder (svc dev --state <a file outside it>)";
-  if (/^SVC_SIGNING_SECRET=/m.test(body.toString('latin1')))
+  if (/^\s*(?:export\s+)?SVC_SIGNING_SECRET\s*=/m.test(body.toString('latin1')))
     return "holds SVC_SIGNING_SECRET, the backend's signing secret; keep it out of the app folder (svc dev --backend-env <a file outside it>)";
   return undefined;
 }

@@ -399,6 +399,15 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
         'SVC_API_BASE=http://127.0.0.1:1/v1\nSVC_SIGNING_SECRET=whsec_x\n',
         "backend.env holds SVC_SIGNING_SECRET, the backend's signing secret; keep it out of the app folder",
       ],
+      // A copy saved pretty-printed with a byte order mark, and an env file that exports the secret.
+      'copy.json': [
+        '\uFEFF{\n  "svc_dev_state": 1,\n  "state": {}\n}\n',
+        "copy.json is svc dev's state file, which holds the signing secret; keep it out of the app folder",
+      ],
+      'env.sh': [
+        'export SVC_SIGNING_SECRET=whsec_x\n',
+        "env.sh holds SVC_SIGNING_SECRET, the backend's signing secret; keep it out of the app folder",
+      ],
     };
     for (const [name, [text, refusal]] of Object.entries(devSecrets)) {
       writeFileSync(join(app, name), text!);
