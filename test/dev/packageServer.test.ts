@@ -140,7 +140,10 @@ describe('the package server', () => {
     expect((await fetch(`${p.appOrigin}/.env`)).status).toBe(404);
     expect((await rawGet(`${p.appOrigin}/../../../../etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
     expect((await rawGet(`${p.appOrigin}/%2e%2e/%2e%2e/etc/passwd`, new URL(p.appOrigin).host)).status).toBe(404);
-    expect((await fetch(`${p.appOrigin}/missing.html`)).status).toBe(404);
+    const missing = await fetch(`${p.appOrigin}/missing.html`);
+    expect(missing.status).toBe(404);
+    // It names the path asked for: never sniffed as a page.
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
     const post = await fetch(`${p.appOrigin}/index.html`, { method: 'POST' });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     const report = await fetch(new URL(await reportPath(), p.appOrigin));

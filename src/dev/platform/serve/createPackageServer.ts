@@ -113,9 +113,14 @@ function withFirstInHead(html: string, element: string): string {
   return `${element}${html}`;
 }
 
-/** A plain-text answer of the package server. */
+/**
+ * A plain-text answer of the package server. It names the path asked for, so it is never sniffed as a page
+ * (`nosniff`), as the files it serves are not.
+ */
 const fail = (res: ServerResponse, status: number, detail: string) =>
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
+  res
+    .writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+    .end(`${detail}\n`);
 
 /** The characters of a reported URL kept: a URL longer is cut (a data: URL, a tracker's query). */
 const MAX_BLOCKED_URI = 1000;
