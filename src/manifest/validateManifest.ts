@@ -8,8 +8,13 @@ import { parseManifest } from './parseManifest';
 import { tooDeepPath } from './tooDeepPath';
 import { compareVersions, isVersion, nextPatch } from './version';
 
-/** The deepest a manifest may nest arrays and objects, its top-level object counting as 1 (as PACKAGE.md says). */
-const MAX_MANIFEST_DEPTH = 64;
+/**
+ * The deepest a manifest may nest arrays and objects, its top-level object counting as 1 (PACKAGE.md, check 10): a
+ * manifest needs about 10 (an action's `input_schema` inside `actions`), and a validator or a host's parser that
+ * recurses has a bounded stack.
+ * @internal
+ */
+export const MAX_MANIFEST_DEPTH = 64;
 
 /**
  * Options of {@link validateManifest}.

@@ -1,10 +1,4 @@
-/**
- * The deepest a package's `/manifest.json` may nest arrays and objects, its top-level object counting as 1: a
- * manifest needs about 10 (an action's `input_schema` inside `actions`), and a validator or a host's parser that
- * recurses has a bounded stack.
- * @internal
- */
-export const MAX_JSON_DEPTH = 64;
+import { MAX_MANIFEST_DEPTH } from '../manifest/validateManifest';
 
 /** One open array or object, and the name of the value being read in it, for a path such as `$.actions[0]`. */
 interface Frame {
@@ -31,7 +25,7 @@ const shortPath = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}â
 
 /**
  * Why the JSON `text` is refused though `JSON.parse` reads it, or undefined: arrays and objects nested more than
- * {@link MAX_JSON_DEPTH} deep, or an object that repeats a key (compared decoded: `"a"` and `"\u0061"` are one). JSON
+ * {@link MAX_MANIFEST_DEPTH} deep, or an object that repeats a key (compared decoded: `"a"` and `"\u0061"` are one). JSON
  * parsers differ on a repeated key (JavaScript keeps the last, others the first or refuse it), so hosts in two
  * languages would read two manifests from one package. One pass over the text, without recursion, so a deep text
  * costs no stack.
@@ -59,8 +53,8 @@ export function describeJsonProblem(text: string): string | undefined {
     } else if (c === '{' || c === '[') {
       const parent = top();
       const path = parent ? pathOf(parent) : '$';
-      if (stack.length === MAX_JSON_DEPTH)
-        return `it nests arrays and objects more than ${MAX_JSON_DEPTH} deep (at ${shortPath(path)}); a manifest needs far fewer, so flatten it`;
+      if (stack.length === MAX_MANIFEST_DEPTH)
+        return `it nests arrays and objects more than ${MAX_MANIFEST_DEPTH} deep (at ${shortPath(path)}); a manifest needs far fewer, so flatten it`;
       stack.push({ object: c === '{', path, keys: new Set(), expectKey: c === '{', at: 0 });
     } else if (c === '}' || c === ']') stack.pop();
     else if (c === ',') {

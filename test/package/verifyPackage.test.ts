@@ -8,7 +8,8 @@ import { getBundleId } from 'wbn-sign';
 import { describe, expect, it } from 'vitest';
 import { buildPackageVectors, type PackageVector, VECTORS_DIR } from '../../scripts/packageVectors';
 import { derivePackageId, isPackageError, PackageError, readPackage, verifyPackage } from '../../src/package';
-import { describeJsonProblem, MAX_JSON_DEPTH } from '../../src/package/describeJsonProblem';
+import { MAX_MANIFEST_DEPTH } from '../../src/manifest/validateManifest';
+import { describeJsonProblem } from '../../src/package/describeJsonProblem';
 import { readCbor } from '../../src/package/readCbor';
 import { MAX_BUNDLE_ITEMS, MAX_INTEGRITY_BLOCK_BYTES, MAX_SIGNATURES } from '../../src/package/readPackage';
 
@@ -369,7 +370,7 @@ describe('the manifest JSON (F5, F7)', () => {
     expect(refused).toMatchObject({
       code: 'invalid-manifest',
       message: expect.stringContaining(
-        `/manifest.json is refused: it nests arrays and objects more than ${MAX_JSON_DEPTH} deep (at $.actions[0].properties.a.properties`,
+        `/manifest.json is refused: it nests arrays and objects more than ${MAX_MANIFEST_DEPTH} deep (at $.actions[0].properties.a.properties`,
       ),
     });
   });
@@ -383,8 +384,8 @@ describe('the manifest JSON (F5, F7)', () => {
       'it repeats the key "k" in $.x[1] (parsers differ on which one counts); keep one',
     );
     const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-    expect(describeJsonProblem(nested(MAX_JSON_DEPTH))).toBeUndefined();
-    expect(describeJsonProblem(nested(MAX_JSON_DEPTH + 1))).toContain('more than 64 deep (at $[0][0][0]');
+    expect(describeJsonProblem(nested(MAX_MANIFEST_DEPTH))).toBeUndefined();
+    expect(describeJsonProblem(nested(MAX_MANIFEST_DEPTH + 1))).toContain('more than 64 deep (at $[0][0][0]');
     // Through verifyPackage: the icons' second "src" would win in JavaScript, the first in other parsers.
     const twice = (id: string) =>
       JSON.stringify({ ...validManifest(), id }).replace('"src":', '"src":"icons/none.png","src":');

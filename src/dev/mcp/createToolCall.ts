@@ -1,9 +1,9 @@
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { createInputValidator, formatJsonPath, type InputValidator, type Manifest } from '../../manifest';
+import { tooDeepPath } from '../../manifest/tooDeepPath';
 import { redactText } from '../../protocol/redactText';
 import type { InvocationRelay, RelayCall } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
-import { exceedsDepth } from './exceedsDepth';
 import { findMalformedValue } from '../findMalformedValue';
 import { isObjectRoot, WRAPPED_RESULT } from './toolsFromManifest';
 
@@ -141,7 +141,7 @@ export function createToolCall(options: ToolCallOptions) {
   // Per action object: a changed manifest brings new ones, and their validators with them.
   const validators = new WeakMap<Action, InputValidator>();
   const check = (action: Action, input: unknown): CallToolResult | undefined => {
-    if (exceedsDepth(input, MAX_ARGUMENT_DEPTH))
+    if (tooDeepPath(input, MAX_ARGUMENT_DEPTH) !== undefined)
       return errorResult(
         'ERR_ACTION_INVALID_INPUT',
         `the arguments of ${action.name} nest more than ${MAX_ARGUMENT_DEPTH} levels deep: send them flatter, as its inputSchema describes.`,
