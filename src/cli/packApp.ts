@@ -56,23 +56,24 @@ async function listFiles(dir: string) {
 }
 
 /**
- * Whether `body` holds one of the signing keys in a form the markers miss: its PKCS#8 bytes in base64 (a key pasted
- * into a script or a config without its PEM lines) or its private part as a JSON Web Key writes it.
+ * The signing keys as texts the PEM markers miss, looked for in every file: the PKCS#8 bytes in base64 (a key pasted
+ * into a script or a config without its PEM lines) and the private part as a JSON Web Key writes it. Exported once
+ * per pack, not per file.
  */
-function holdsSigningKey(body: Buffer, keys: DeveloperKey[]): boolean {
-  return keys.some(({ privateKey }) => {
-    const der = privateKey.export({ format: 'der', type: 'pkcs8' });
+function signingKeyTexts(keys: DeveloperKey[]): string[] {
+  return keys.flatMap(({ privateKey }) => {
     const { d } = privateKey.export({ format: 'jwk' });
-    return body.includes(der.toString('base64')) || (d !== undefined && body.includes(d));
+    return [privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'), ...(d === undefined ? [] : [d])];
   });
 }
 
 /**
- * What secret `body` is or holds, said for the refusal, or undefined: a private key, or a file `svc dev` writes with
- * the platform's signing secret in it (its `--state` file, its `--backend-env` file), which `svc dev` never serves.
+ * What secret `body` is or holds, said for the refusal, or undefined: a private key (in a form the markers find, or
+ * one of `keyTexts`), or a file `svc dev` writes with the platform's signing secret in it (its `--state` file, its
+ * `--backend-env` file), which `svc dev` never serves.
  */
-function secretIn(body: Buffer, keys: DeveloperKey[]): string | undefined {
-  if (isPrivateKey(body) || holdsSigningKey(body, keys))
+function secretIn(body: Buffer, keyTexts: readonly string[]): string | undefined {
+  if (isPrivateKey(body) || keyTexts.some((text) => body.includes(text)))
     return 'is or holds a private key; keep keys out of the app folder';
   // Also a copy saved pretty-printed or with a byte order mark, and an env file that exports the secret.
   if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(body.subarray(0, 64).toString('latin1')))
@@ -112,11 +113,12 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const listed = await listFiles(dir);
   const problems = [...listed.problems];
   const builder = new BundleBuilder('b2');
+  const keyTexts = signingKeyTexts(keys);
   let size = 0;
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     size += body.length;
-    const secret = secretIn(body, keys);
+    const secret = secretIn(body, keyTexts);
     if (secret) problems.push(`${path.slice(1)} ${secret} (move it, then pack again)`);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }

@@ -5,6 +5,7 @@ import { redactText } from '../../protocol/redactText';
 import type { InvocationRelay, RelayCall } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
 import { findMalformedValue } from '../findMalformedValue';
+import { safeToRepeat } from '../safeToRepeat';
 import { isObjectRoot, WRAPPED_RESULT } from './toolsFromManifest';
 
 type Action = NonNullable<Manifest['actions']>[number];
@@ -188,7 +189,7 @@ export function createToolCall(options: ToolCallOptions) {
       name: action.name,
       input,
       agentId: options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name),
-      safeToRepeat: action.annotations.read_only || action.annotations.idempotent,
+      safeToRepeat: safeToRepeat(action),
       // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
       // just closes, and the call (and any sheet it raised) must end with it.
       signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),

@@ -4,6 +4,7 @@ import { isSvcError, SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
 import { findMalformedValue } from '../findMalformedValue';
 import { redactSecrets } from '../redactSecrets';
+import { safeToRepeat } from '../safeToRepeat';
 import { formatJsonPath } from '../../manifest/ManifestIssue';
 import { answerRelayed } from './api';
 import { prettyJson } from './redactTokens';
@@ -43,7 +44,7 @@ async function runInApp(
   host: () => Promise<HostEndpoint | undefined>,
   call: McpInvoke,
   signal: AbortSignal,
-  safeToRepeat: (name: string) => boolean,
+  repeatable: (name: string) => boolean,
 ): Promise<McpPageBody> {
   try {
     const endpoint = await host();
@@ -72,7 +73,7 @@ async function runInApp(
     const told = agentError(error);
     // The person closed or reloaded the app while its handler ran: it stopped wherever it was, so an action that is
     // neither read-only nor idempotent may have done part of its work, and calling it again could do it twice.
-    if (told.code === 'ERR_DISCONNECTED' && !safeToRepeat(call.name))
+    if (told.code === 'ERR_DISCONNECTED' && !repeatable(call.name))
       return {
         error: {
           code: told.code,
@@ -109,10 +110,7 @@ export function mcpCalls(
   view: McpCallView,
   actions: NonNullable<Manifest['actions']>,
 ) {
-  const safeToRepeat = (name: string) => {
-    const hints = actions.find((a) => a.name === name)?.annotations;
-    return hints?.read_only === true || hints?.idempotent === true;
-  };
+  const repeatable = (name: string) => safeToRepeat(actions.find((a) => a.name === name));
   let current: Current | undefined;
   // Progress and the result one at a time, in the order the app gave them: a progress message sent without waiting
   // could otherwise reach the platform after the result, which ends the call, and the agent would never get it. An
@@ -134,7 +132,7 @@ export function mcpCalls(
       const controller = new AbortController();
       // The app is given the call first; the row and the call log's mark follow in the same task (before any call of
       // the app's can arrive), so their rendering is off the agent's path, as it is on the way back.
-      const answering = runInApp(host, call, controller.signal, safeToRepeat);
+      const answering = runInApp(host, call, controller.signal, repeatable);
       const row = view.show(call);
       current = { call, controller, row };
       view.mark(`MCP · ${call.agent_id}`);
