@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OpenPage, PageChannel } from '../PageChannel';
 import type { Manifest } from '../../manifest';
@@ -20,8 +19,8 @@ export interface AttachMcpParts {
   pages: PageChannel;
   /** The platform's secrets an agent must never be sent: the control token and the valid signing secrets. */
   secrets(): readonly string[];
-  /** The bearer token to require, kept in the state file (`--state`); a new one when absent. */
-  token?: string;
+  /** The bearer token to require (256 bits, base64url), the state file's with `--state`. */
+  token: string;
 }
 
 /**
@@ -30,7 +29,7 @@ export interface AttachMcpParts {
  * for the reloaded page and tells clients when the tool list changed.
  * @internal
  */
-export function attachMcp({ options, app, origin, pages, secrets, token: kept }: AttachMcpParts) {
+export function attachMcp({ options, app, origin, pages, secrets, token }: AttachMcpParts) {
   // Pages opened before the manifest changed: they reload, and never run a call with the old rules.
   const stale = new WeakSet<OpenPage>();
   const pageWait = options.mcpPageWait ?? 10_000;
@@ -47,7 +46,6 @@ export function attachMcp({ options, app, origin, pages, secrets, token: kept }:
       .pages()
       .filter((page) => !page.closed && !stale.has(page))
       .at(-1);
-  const token = kept ?? randomBytes(32).toString('base64url');
   const relay = createInvocationRelay({
     page: freshPage,
     // While a page reloads a call waits (bounded) for it instead of failing: until a page opens, the wait's end, or

@@ -98,9 +98,12 @@ const WAITING_FOR_PERSON = 'waiting for the person to answer in svc dev';
 const event = <K extends keyof DevStreamEvents>(page: OpenPage, type: K, data: DevStreamEvents[K]) =>
   page.send(type, JSON.stringify(data));
 
+/** The messenger page's address as advice names it (its launch token is not given to an agent). */
+const printedPage = (options: RelayOptions) =>
+  `the messenger page svc dev printed (${options.pageOrigin}/ with its launch token)`;
+
 /** What to tell an agent when no page can run its call. */
-const openPageAdvice = (options: RelayOptions) =>
-  `Open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token) and call the tool again.`;
+const openPageAdvice = (options: RelayOptions) => `Open ${printedPage(options)} and call the tool again.`;
 
 /**
  * The error of a call whose page closed while it ran: why (svc dev's reload, or a closed tab), where a call runs now,
@@ -118,7 +121,7 @@ function cutOff(page: OpenPage, call: RelayCall, options: RelayOptions): RelayOu
     ? 'The next call runs in the reloaded page.'
     : other && other !== page
       ? 'The next call runs in the other open messenger page.'
-      : `If it reloaded, the next call runs in it once it is back; if it closed, open the messenger page svc dev printed (${options.pageOrigin}/ with its launch token).`;
+      : `If it reloaded, the next call runs in it once it is back; if it closed, open ${printedPage(options)}.`;
   const again = call.safeToRepeat
     ? 'Then call the tool again.'
     : 'The action may have done part of its work: check what it did before you call it again.';
@@ -304,7 +307,7 @@ export function createInvocationRelay(options: RelayOptions) {
     /** Runs one call when its turn comes; never rejects. */
     async run(call: RelayCall): Promise<RelayOutcome> {
       const started = Date.now();
-      await options.pageReady?.(call.signal);
+      // A call waits for a reloading page when its turn comes (start), whether it came first or was queued.
       const outcome = await queued(call);
       options.onEnded?.({
         type: 'mcp',

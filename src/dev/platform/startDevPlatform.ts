@@ -130,9 +130,10 @@ async function loadState(
       'secret-changed',
       `a new signing secret, kept in ${statePath} from now on: give it to your backend (--backend-env writes it).`,
     );
-  // With a state file the MCP token is kept too, so that the clients configured with it go on working after a restart.
-  const mcpToken = file ? (file.mcpToken ?? randomBytes(32).toString('base64url')) : undefined;
-  if (file) await file.compact(() => ({ state: raw, secrets, ...(mcpToken ? { mcp_token: mcpToken } : {}) }));
+  // The MCP endpoint's token (256 bits), kept with a state file too, so that the clients configured with it go on
+  // working after a restart.
+  const mcpToken = file?.mcpToken ?? randomBytes(32).toString('base64url');
+  if (file) await file.compact(() => ({ state: raw, secrets, mcp_token: mcpToken }));
   return { raw, secrets, mcpToken };
 }
 
