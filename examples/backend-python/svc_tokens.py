@@ -170,15 +170,24 @@ def _verify_eddsa(jwk, data, signature):
 _SHA256_DIGEST_INFO = bytes.fromhex("3031300d060960864801650304020105000420")
 
 
-def _verify_rs256(jwk, data, signature):
+def _rsa_open(jwk, signature):
+    """The RSA public operation on ``signature`` with the key ``jwk``: ``(modulus bits, bytes)``, or None when the key is
+    under 2048 bits, or the signature is not the modulus's length or not below it (RFC 8017, sections 5.2.2, 8.1.2)."""
     n = int.from_bytes(b64url_decode(jwk["n"]), "big")
     e = int.from_bytes(b64url_decode(jwk["e"]), "big")
     size = (n.bit_length() + 7) // 8
     if n.bit_length() < 2048 or len(signature) != size or int.from_bytes(signature, "big") >= n:
+        return None
+    return n.bit_length(), pow(int.from_bytes(signature, "big"), e, n).to_bytes(size, "big")
+
+
+def _verify_rs256(jwk, data, signature):
+    opened = _rsa_open(jwk, signature)
+    if opened is None:
         return False
+    encoded = opened[1]
     digest = _SHA256_DIGEST_INFO + hashlib.sha256(data).digest()
-    expected = b"\x00\x01" + b"\xff" * (size - len(digest) - 3) + b"\x00" + digest
-    return pow(int.from_bytes(signature, "big"), e, n).to_bytes(size, "big") == expected
+    return encoded == b"\x00\x01" + b"\xff" * (len(encoded) - len(digest) - 3) + b"\x00" + digest
 
 
 def _mgf1(seed, length):
@@ -189,15 +198,13 @@ def _mgf1(seed, length):
 
 def _verify_ps256(jwk, data, signature):
     # RSASSA-PSS with SHA-256, MGF1 with SHA-256 and a 32-byte salt (RFC 8017, section 9.1.2; RFC 7518, section 3.5).
-    n = int.from_bytes(b64url_decode(jwk["n"]), "big")
-    e = int.from_bytes(b64url_decode(jwk["e"]), "big")
-    size = (n.bit_length() + 7) // 8
-    if n.bit_length() < 2048 or len(signature) != size or int.from_bytes(signature, "big") >= n:
+    opened = _rsa_open(jwk, signature)
+    if opened is None:
         return False
-    em_bits = n.bit_length() - 1
+    bits, em = opened
+    em_bits = bits - 1
     em_len = (em_bits + 7) // 8
-    em = pow(int.from_bytes(signature, "big"), e, n).to_bytes(size, "big")
-    if size > em_len and em[0] != 0:
+    if len(em) > em_len and em[0] != 0:
         return False
     em = em[-em_len:]
     masked, h = em[: em_len - 33], em[em_len - 33 : -1]
