@@ -145,6 +145,12 @@ for (const [era, negotiation] of ERAS) {
       `ERR_HOST_UNREACHABLE: no svc dev runs for ${dir} now: start it (npx svc-sdk dev ${dir}) and keep its messenger page open; this bridge finds it by itself on the next call.`,
     );
     expect(early._meta?.['dev.svc/error']).toEqual({ code: 'ERR_HOST_UNREACHABLE', retriable: true });
+    // What svc dev would refuse, the bridge refuses alike without it: a tool the app does not have, and arguments
+    // that do not fit (svc dev's answers are compared below, once it runs).
+    const unknownOffline = await refusal(client.callTool({ name: 'nope', arguments: {} }));
+    expect(unknownOffline).toMatchObject({ code: -32602, message: expect.stringContaining('Tool nope not found') });
+    const badOffline = await client.callTool({ name: 'whoami', arguments: { extra: 1 } });
+    expect(badOffline._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_INVALID_INPUT', retriable: false });
 
     // svc dev starts with another action: the client is told its tools changed, without calling anything.
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
@@ -153,8 +159,10 @@ for (const [era, negotiation] of ERAS) {
     const running = await startPlatform(browser);
     await expect.poll(() => changes.at(-1), { timeout: 10_000 }).toEqual(['whoami', 'whoami_too']);
     expect(log.stderr).toContain(`svc mcp: svc dev started; forwarding to ${running.mcpUrl} now.`);
-    const http = await connectMcp(running);
+    const http = await connectMcp(running, { versionNegotiation: negotiation });
     expect((await client.listTools()).tools).toEqual((await http.listTools()).tools);
+    expect(unknownOffline).toEqual(await refusal(http.callTool({ name: 'nope', arguments: {} })));
+    expect(badOffline).toEqual(await http.callTool({ name: 'whoami', arguments: { extra: 1 } }));
     await http.close();
     const result = await client.callTool({ name: 'whoami', arguments: {} });
     expect(result.isError, resultText(result)).toBeFalsy();
@@ -176,8 +184,15 @@ for (const [era, negotiation] of ERAS) {
 test('offline, the manifest tools are those svc dev lists once it runs, and no change is announced', async ({
   browser,
 }) => {
+  // A tool with an output schema too: svc dev's list gives its fields in another order than the manifest's tools.
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  const output_schema = { type: 'object', properties: { agent_id: { type: 'string' } }, required: ['agent_id'] };
+  manifest.actions.push({ ...manifest.actions[0], name: 'whoami_typed', output_schema });
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
   const { client, changes } = await connectStdio('same-tools', undefined);
   const offline = (await client.listTools()).tools;
+  // A call while none runs starts the bridge's look for svc dev, as the list does.
+  expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBe(true);
   const running = await startPlatform(browser);
   const http = await connectMcp(running);
   expect(offline).toEqual((await http.listTools()).tools);

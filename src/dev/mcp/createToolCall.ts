@@ -132,16 +132,15 @@ const elicitOf =
   };
 
 /**
- * The handler of every tool: finds the action in the manifest of now, checks the arguments (depth, then the
- * manifest's validator) so that a bad call fails at once with svc's code and advice, runs it in the page through
- * the relay with progress, cancellation and (with `--elicit agent`, 2025-era clients that can) form elicitation, and
- * answers its output or its error as an MCP result.
+ * The check of a call's arguments before it runs (depth, values JSON cannot carry, then the manifest's validator): an
+ * `ERR_ACTION_INVALID_INPUT` result saying what to fix, or undefined when they fit. svc dev's endpoint and the stdio
+ * bridge (before svc dev runs) refuse the same arguments with the same words.
  * @internal
  */
-export function createToolCall(options: ToolCallOptions) {
+export function createArgumentCheck() {
   // Per action object: a changed manifest brings new ones, and their validators with them.
   const validators = new WeakMap<Action, InputValidator>();
-  const check = (action: Action, input: unknown): CallToolResult | undefined => {
+  return (action: Action, input: unknown): CallToolResult | undefined => {
     if (tooDeepPath(input, MAX_ARGUMENT_DEPTH) !== undefined)
       return errorResult(
         'ERR_ACTION_INVALID_INPUT',
@@ -171,7 +170,17 @@ export function createToolCall(options: ToolCallOptions) {
       );
     return undefined;
   };
+}
 
+/**
+ * The handler of every tool: finds the action in the manifest of now, checks the arguments (depth, then the
+ * manifest's validator) so that a bad call fails at once with svc's code and advice, runs it in the page through
+ * the relay with progress, cancellation and (with `--elicit agent`, 2025-era clients that can) form elicitation, and
+ * answers its output or its error as an MCP result.
+ * @internal
+ */
+export function createToolCall(options: ToolCallOptions) {
+  const check = createArgumentCheck();
   return async ({ manifest, name, args, ctx, server, era }: ToolCall): Promise<CallToolResult> => {
     const action = manifest.actions?.find((a) => a.name === name);
     if (!action)

@@ -1,7 +1,16 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@modelcontextprotocol/client';
-import { CLIENT_INFO_META_KEY, Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Manifest } from '../../manifest';
+import { createArgumentCheck } from './createToolCall';
 import { createStdioWire } from './createStdioWire';
 import { createUpstream, type UpstreamTarget } from './createUpstream';
 import { serverIdentity } from './serverIdentity';
@@ -34,7 +43,7 @@ async function callTool(
   forward: Forward,
   request: { params: CallToolRequest },
   context: ServerContext,
-  offline: () => CallResult,
+  offline: () => Promise<CallResult>,
 ) {
   const progressToken = context.mcpReq._meta?.progressToken;
   let forwarded = false;
@@ -110,7 +119,14 @@ function clientName(server: Server, context: ServerContext): string {
  */
 export function serveMcpStdio(options: ServeMcpStdioOptions) {
   const { dir, start } = options;
-  const notStarted = (): CallResult => {
+  const checkArguments = createArgumentCheck();
+  // A call while no svc dev runs: refused as svc dev would refuse it when it cannot run (a tool the app does not have,
+  // arguments that do not fit), so the agent fixes the call rather than waiting for svc dev; else, start svc dev.
+  const notStarted = async ({ name, arguments: args }: CallToolRequest): Promise<CallResult> => {
+    const action = (await options.manifest()).actions?.find((a) => a.name === name);
+    if (!action) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    const refused = checkArguments(action, args ?? {});
+    if (refused) return refused as CallResult;
     const code = 'ERR_HOST_UNREACHABLE';
     const text = `${code}: no svc dev runs for ${dir} now: start it (${start}) and keep its messenger page open; this bridge finds it by itself on the next call.`;
     return { isError: true, content: [{ type: 'text', text }], _meta: { 'dev.svc/error': { code, retriable: true } } };
@@ -121,8 +137,9 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
       const server = new Server(info, { capabilities: { tools: { listChanged: true } }, instructions });
       const toolsChanged = () => void server.sendToolListChanged().catch(() => {});
       const upstream = createUpstream({ ...options, onToolsChanged: toolsChanged });
-      // The tools the client was last given, to tell it when svc dev, once it runs, serves others.
-      let listed: string | undefined;
+      // The tools the client was last given, to tell it when svc dev, once it runs, serves others (compared as
+      // values: svc dev's list may give a tool's fields in another order).
+      let listed: ListResult['tools'] | undefined;
       let watching: ReturnType<typeof setTimeout> | undefined;
       let closed = false;
       const watch = (name: string) => {
@@ -138,7 +155,7 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
               () => undefined,
             )
             .catch(() => {});
-          if (now && listed !== undefined && JSON.stringify(now.tools) !== listed) toolsChanged();
+          if (now && listed !== undefined && !isDeepStrictEqual(now.tools, listed)) toolsChanged();
         }, WATCH_MS);
         // Looking for svc dev never keeps the process running once the client has gone.
         watching.unref();
@@ -163,11 +180,11 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
           // The manifest's validator gave every input schema an object root, as MCP's tool type has.
           async () => toolsFromManifest(await options.manifest()) as ListResult,
         );
-        listed = JSON.stringify(result.tools);
+        listed = result.tools;
         return result;
       });
       server.setRequestHandler('tools/call', (request, context) =>
-        callTool(server, forwardFor(context), request, context, notStarted),
+        callTool(server, forwardFor(context), request, context, () => notStarted(request.params)),
       );
       server.onclose = () => {
         closed = true;
