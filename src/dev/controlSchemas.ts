@@ -14,60 +14,72 @@ const text = (field: string, max: number) =>
     .min(1, { error: `${field} is missing: send a non-empty string.` })
     .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` });
 
+/**
+ * An object of these fields and no other: a misspelt field (`user` for `user_id`) is named, where it would be ignored
+ * and the route would act on the default (the current person) without a word. `what` is the sentence for a value that
+ * is not an object at all.
+ */
+const fields = <S extends z.ZodRawShape>(shape: S, what?: string) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `${issue.keys.join(', ')} ${issue.keys.length > 1 ? 'are not fields' : 'is not a field'} here: the fields are ${Object.keys(shape).join(', ')}.`
+        : what,
+  });
+
 /** Seconds a rotated-out secret may still verify: at most 30 days (the default is the platform's one hour). */
 const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
 
-const userAction = z.object({ user_id: id('user_id').optional() });
+const userAction = { user_id: id('user_id').optional() };
 
 /**
  * The body schema of each control route that takes one: what the route checks, and (its input) the body type the
  * contract names (`ControlBody` in src/dev/devContract.ts). @internal
  */
 export const CONTROL_BODIES = {
-  'POST /__svc/subject-token': z.object({
+  'POST /__svc/subject-token': fields({
     user_id: id('user_id').optional(),
     agent_id: id('agent_id', 'an agent id such as agent-7').optional(),
   }),
-  'POST /__svc/install': userAction,
-  'POST /__svc/uninstall': userAction.extend({
+  'POST /__svc/install': fields(userAction),
+  'POST /__svc/uninstall': fields({
+    ...userAction,
     removed_by: z.enum(['user', 'admin'], { error: "removed_by is not known: send 'user' or 'admin'." }).optional(),
   }),
-  'POST /__svc/deprovision': userAction,
-  'POST /__svc/grant': userAction.extend({ scope: text('scope', LIMITS.id) }),
-  'POST /__svc/revoke': userAction.extend({ scope: text('scope', LIMITS.id) }),
-  'POST /__svc/message': z.object({
+  'POST /__svc/deprovision': fields(userAction),
+  'POST /__svc/grant': fields({ ...userAction, scope: text('scope', LIMITS.id) }),
+  'POST /__svc/revoke': fields({ ...userAction, scope: text('scope', LIMITS.id) }),
+  'POST /__svc/message': fields({
     room_id: id('room_id', 'a room id such as general'),
     text: text('text', LIMITS.messageText),
     // The card the person confirmed sending with svc.message.send, shown in the timeline as a card.
-    card: z
-      .object(
-        {
-          title: text('card.title', LIMITS.cardTitle),
-          body: z.string({ error: 'card.body must be a string: send text.' }).max(LIMITS.cardBody, {
-            error: `card.body is longer than ${LIMITS.cardBody} characters: send at most ${LIMITS.cardBody}.`,
-          }),
-          actions: z
-            .array(
-              z.object({
-                label: text('card.actions[].label', LIMITS.actionLabel),
-                deep_link: text('card.actions[].deep_link', LIMITS.deepLink),
-              }),
-              { error: 'card.actions must be a list of { label, deep_link }.' },
-            )
-            .max(LIMITS.cardActions, {
-              error: `card.actions has more than ${LIMITS.cardActions}: send at most that many.`,
-            })
-            .default([]),
-        },
-        { error: 'card must be { title, body, actions: [{ label, deep_link }] }.' },
-      )
-      .optional(),
+    card: fields(
+      {
+        title: text('card.title', LIMITS.cardTitle),
+        body: z.string({ error: 'card.body must be a string: send text.' }).max(LIMITS.cardBody, {
+          error: `card.body is longer than ${LIMITS.cardBody} characters: send at most ${LIMITS.cardBody}.`,
+        }),
+        actions: z
+          .array(
+            fields({
+              label: text('card.actions[].label', LIMITS.actionLabel),
+              deep_link: text('card.actions[].deep_link', LIMITS.deepLink),
+            }),
+            { error: 'card.actions must be a list of { label, deep_link }.' },
+          )
+          .max(LIMITS.cardActions, {
+            error: `card.actions has more than ${LIMITS.cardActions}: send at most that many.`,
+          })
+          .default([]),
+      },
+      'card must be { title, body, actions: [{ label, deep_link }] }.',
+    ).optional(),
   }),
-  'POST /__svc/rooms': z.object({
+  'POST /__svc/rooms': fields({
     name: text('name', LIMITS.roomName),
     is_encrypted: z.boolean({ error: 'is_encrypted must be a boolean: send true or false.' }).optional(),
   }),
-  'PATCH /__svc/settings': z.object({
+  'PATCH /__svc/settings': fields({
     theme: z
       .enum(['system', 'light', 'dark'], { error: "theme is not known: send 'system', 'light' or 'dark'." })
       .optional(),
@@ -83,13 +95,13 @@ export const CONTROL_BODIES = {
       .max(LIMITS.id, { error: `current_room_id is longer than ${LIMITS.id} characters: send a room id.` })
       .optional(),
   }),
-  'POST /__svc/notifications/read': z.object({ id: id('id', "a notification's id from GET /__svc/state") }),
-  'POST /__svc/deliveries/resend': z.object({ id: id('id', "a delivery's id from GET /__svc/state") }),
-  'POST /__svc/deliveries/test': z.object({
+  'POST /__svc/notifications/read': fields({ id: id('id', "a notification's id from GET /__svc/state") }),
+  'POST /__svc/deliveries/resend': fields({ id: id('id', "a delivery's id from GET /__svc/state") }),
+  'POST /__svc/deliveries/test': fields({
     event: z.enum(WEBHOOK_EVENTS, { error: `event is not known: send one of ${WEBHOOK_EVENTS.join(', ')}.` }),
   }),
-  'POST /__svc/revoke-version': z.object({ reason: text('reason', 500).optional() }),
-  'POST /__svc/rotate-secret': z.object({
+  'POST /__svc/revoke-version': fields({ reason: text('reason', 500).optional() }),
+  'POST /__svc/rotate-secret': fields({
     overlap_seconds: z
       .number({ error: 'overlap_seconds must be a number: send whole seconds, such as 3600.' })
       .int({ error: 'overlap_seconds has a fraction: send whole seconds.' })
@@ -102,12 +114,12 @@ export const CONTROL_BODIES = {
   'POST /__svc/page-event': z.discriminatedUnion(
     'type',
     [
-      z.object({
+      fields({
         type: z.literal('launch'),
         user: z.string({ error: 'user must be a string: send the person id.' }).max(LIMITS.id),
         room: z.string({ error: 'room must be a string: send the room id.' }).max(LIMITS.id),
       }),
-      z.object({
+      fields({
         type: z.literal('no-hello'),
         seconds: z.number({ error: 'seconds must be a number: send how long the app was silent.' }),
       }),

@@ -347,6 +347,32 @@ describe('size limits', () => {
     expect(p.state.secret.generation).toBe(1);
     expect(p.state.settings.locale).toBe('en');
   });
+
+  it('answers 400 naming a field the route does not have, and does nothing, where it would act on the default', async () => {
+    const grants = JSON.stringify(p.state.grants);
+    // `user` for `user_id` would grant the current person the scope, without a word.
+    expectProblem(
+      await control('POST', '/__svc/grant', { user: 'bob', scope: 'messages.send' }),
+      400,
+      /^user is not a field here: the fields are user_id, scope\.$/,
+    );
+    expect(JSON.stringify(p.state.grants)).toBe(grants);
+    expectProblem(
+      await control('PATCH', '/__svc/settings', { theme: 'dark', colour: 'red', size: 2 }),
+      400,
+      /^colour, size are not fields here: the fields are theme, locale, current_user_id, current_room_id\.$/,
+    );
+    expect(p.state.settings.theme).not.toBe('dark');
+    expectProblem(
+      await control('POST', '/__svc/message', {
+        room_id: 'general',
+        text: 'hi',
+        card: { title: 't', body: 'b', actions: [{ label: 'Open', deep_link: '/x', href: '/x' }] },
+      }),
+      400,
+      /^card\.actions\.0: href is not a field here: the fields are label, deep_link\.$/,
+    );
+  });
 });
 
 describe('problem details everywhere', () => {

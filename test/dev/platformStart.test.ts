@@ -80,14 +80,20 @@ describe('startDevPlatform', () => {
     expect(notify.status).toBe(201);
     expect((await control('/__svc/message', { room_id: 'board', text: 'Vote!' })).status).toBe(200);
     expect((await control('/__svc/message', { room_id: 'nope', text: 'x' })).status).toBe(400);
-    const patched = await fetch(`${p.origin}/__svc/settings`, {
-      method: 'PATCH',
-      headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken },
-      body: '{"theme":"dark","__proto__":{"polluted":true}}',
-    });
-    expect(((await patched.json()) as { settings: { theme: string } }).settings.theme).toBe('dark');
+    const patch = (body: string) =>
+      fetch(`${p.origin}/__svc/settings`, {
+        method: 'PATCH',
+        headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken },
+        body,
+      });
+    // An own `__proto__` is a field like any other: named, and nothing polluted.
+    const polluting = await patch('{"theme":"dark","__proto__":{"polluted":true}}');
+    expect(polluting.status).toBe(400);
+    expect(((await polluting.json()) as { detail: string }).detail).toMatch(/^__proto__ is not a field here/);
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
     expect(p.state.settings).not.toHaveProperty('polluted');
+    const patched = await patch('{"theme":"dark"}');
+    expect(((await patched.json()) as { settings: { theme: string } }).settings.theme).toBe('dark');
     expect((await control('/__svc/uninstall')).status).toBe(200);
     expect((await exchange()).status).toBe(400);
     await expect.poll(() => events).toEqual(['scope.granted', 'installation.deleted']);
