@@ -85,6 +85,37 @@ export async function readDeveloperKey(
   return { key: { file: label, privateKey, publicKey, id: idOfKey(publicKey) }, warnings };
 }
 
+/**
+ * The texts a file may hold a developer key in that `isPrivateKey` cannot tell from other text, since they are the
+ * key's own bytes without a marker: its PKCS#8 bytes in base64 and base64url (a key pasted into a script or a config
+ * without its PEM lines), and its private part (the Ed25519 seed, the P-256 scalar) as a JSON Web Key writes it
+ * (`d`), in standard base64 and in hex. `svc pack` refuses a file holding one of its signing keys' texts, and `svc
+ * dev` will not serve one holding the app's key's texts.
+ */
+export function privateKeyTexts(privateKey: KeyObject): string[] {
+  const der = privateKey.export({ format: 'der', type: 'pkcs8' });
+  const { d } = privateKey.export({ format: 'jwk' });
+  // Padding is left off: a text may be written with or without it.
+  const texts = [der.toString('base64').replace(/=+$/, ''), der.toString('base64url')];
+  if (d !== undefined) {
+    const secret = Buffer.from(d, 'base64url');
+    const hex = secret.toString('hex');
+    texts.push(d, secret.toString('base64').replace(/=+$/, ''), hex, hex.toUpperCase());
+  }
+  return [...new Set(texts)];
+}
+
+/**
+ * The texts of the developer key `svc keygen` (or `svc init`) wrote for the app `id` in the keys folder, for `svc dev`
+ * to serve no file holding them; none when that folder has no readable key of the id (the app's key kept elsewhere).
+ */
+export async function developerKeyTexts(id: string): Promise<string[]> {
+  // Only an id names a file there (a manifest being edited may hold anything).
+  if (!/^[0-9a-f]{16}$/.test(id)) return [];
+  const read = await readDeveloperKey(join(keysDir(), `${id}.pem`));
+  return 'key' in read && read.key.id === id ? privateKeyTexts(read.key.privateKey) : [];
+}
+
 /** Reads a public key (or the public half of a private key) in PEM, for `--trust`; undefined when it is neither. */
 export async function readPublicKey(file: string): Promise<KeyObject | string> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error);

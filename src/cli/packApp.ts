@@ -8,7 +8,7 @@ import { isPrivateKey } from '../package/isPrivateKey';
 import { leftOutOfPackage } from '../package/leftOutOfPackage';
 import { describePathProblem } from '../package/readPackage';
 import { checkPackageFiles } from './checkPackageFiles';
-import type { DeveloperKey } from './developerKeys';
+import { type DeveloperKey, privateKeyTexts } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
 import { readJsonFile } from './readJsonFile';
 import { printable } from '../manifest/printable';
@@ -53,18 +53,6 @@ async function listFiles(dir: string) {
   // A byte-wise order, so the same folder always gives the same bundle.
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped: skipped.sort(), problems };
-}
-
-/**
- * The signing keys as texts the PEM markers miss, looked for in every file: the PKCS#8 bytes in base64 (a key pasted
- * into a script or a config without its PEM lines) and the private part as a JSON Web Key writes it. Exported once
- * per pack, not per file.
- */
-function signingKeyTexts(keys: DeveloperKey[]): string[] {
-  return keys.flatMap(({ privateKey }) => {
-    const { d } = privateKey.export({ format: 'jwk' });
-    return [privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'), ...(d === undefined ? [] : [d])];
-  });
 }
 
 /**
@@ -113,7 +101,8 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const listed = await listFiles(dir);
   const problems = [...listed.problems];
   const builder = new BundleBuilder('b2');
-  const keyTexts = signingKeyTexts(keys);
+  // Exported once per pack, not per file.
+  const keyTexts = keys.flatMap(({ privateKey }) => privateKeyTexts(privateKey));
   let size = 0;
   for (const { path, full } of listed.files) {
     const body = await readFile(full);

@@ -9,18 +9,61 @@ const PUTTY_PRIVATE = /^PuTTY-User-Key-File-\d+: /m;
 const JWK_TYPE = /"kty"\s*:\s*"(?:OKP|EC|RSA)"/;
 const JWK_PRIVATE = /"d"\s*:\s*"[A-Za-z0-9_-]{16,}"/;
 
+// `-----BEGIN ` in base64, as it reads wherever it starts in the encoded text (at a multiple of 3 bytes, or 1 or 2
+// bytes after one): the base64 of a whole key file (`base64 key.pem`, a CI secret), or of a text holding one. Each
+// starts a group of four characters, so the text decodes from it (with one or two of the five dashes in the group
+// before).
+const BASE64_PEM = /LS0tLS1CRUdJTi|LS0tQkVHSU4g|LS0tLUJFR0lO/g;
+// The base64 (or base64url) from such a marker on, lines wrapped or not (`base64` wraps at 76 characters, a multiple
+// of four, so the groups stay whole without the line breaks).
+const BASE64_RUN = /[A-Za-z0-9+/_\r\n-]+/y;
+
+// The start of a PEM, PuTTY or JWK marker in UTF-16 or UTF-32 (either byte order): `-----`, `PuTTY`, `"kty"`.
+const WIDE_MARKER = /(?:-\0{1,3}){4}-|P\0{1,3}u\0{1,3}T\0{1,3}T\0{1,3}Y|"\0{1,3}k\0{1,3}t\0{1,3}y/;
+
+/** Whether `text` holds a private key in one of the text forms (PEM, PuTTY, a private JWK). */
+const holdsKeyText = (text: string) =>
+  PEM_PRIVATE.test(text) || PUTTY_PRIVATE.test(text) || (JWK_TYPE.test(text) && JWK_PRIVATE.test(text));
+
 /**
  * Whether `bytes`, a file or its beginning, holds a private key: in PEM (`-----BEGIN PRIVATE KEY-----`, an RSA, EC,
- * OpenSSH or encrypted one) anywhere in it, as a PuTTY key or a private JSON Web Key, or starting as one in DER
- * (PKCS#8, SEC1 or PKCS#1, what `openssl pkey -outform DER` and KMS exports write). `svc pack` refuses to pack one,
- * and `svc dev` refuses to serve one, since anyone who can load the app's files could read it.
+ * OpenSSH or encrypted one) anywhere in it, as a PuTTY key or a private JSON Web Key, each also saved as UTF-16 or
+ * UTF-32 (Windows editors' "Unicode") or as the base64 of a text holding it (`base64 key.pem`), or starting as one in
+ * DER (PKCS#8, SEC1 or PKCS#1, what `openssl pkey -outform DER` and KMS exports write). `svc pack` refuses to pack
+ * one, and `svc dev` refuses to serve one, since anyone who can load the app's files could read it. A key split into
+ * pieces, or encoded some other way, is not found: the rule stays "keep keys out of the app folder".
  * @internal
  */
 export function isPrivateKey(bytes: Uint8Array): boolean {
   if (isDerPrivateKey(bytes)) return true;
   // One character a byte, whatever the bytes: the markers are ASCII, and a binary file reads as no marker.
   const text = new TextDecoder('latin1').decode(bytes);
-  return PEM_PRIVATE.test(text) || PUTTY_PRIVATE.test(text) || (JWK_TYPE.test(text) && JWK_PRIVATE.test(text));
+  if (holdsKeyText(text)) return true;
+  // UTF-16 and UTF-32 put zero bytes between an ASCII text's characters: without them, the key reads as above (only
+  // looked at when a marker's first characters show so, as a large binary file holds many zero bytes).
+  if (WIDE_MARKER.test(text) && holdsKeyText(text.replaceAll('\0', ''))) return true;
+  return pemsInBase64(text).some((pem) => PEM_PRIVATE.test(pem));
+}
+
+/** The texts the base64 in `text` holds from each encoded `-----BEGIN ` on, each starting with the marker. */
+function pemsInBase64(text: string): string[] {
+  const pems: string[] = [];
+  let readUntil = 0;
+  for (const marker of text.matchAll(BASE64_PEM)) {
+    // A marker inside a run already decoded was looked at with it.
+    if (marker.index < readUntil) continue;
+    BASE64_RUN.lastIndex = marker.index;
+    const run = BASE64_RUN.exec(text)![0];
+    readUntil = marker.index + run.length;
+    const groups = run
+      .replace(/[\r\n]/g, '')
+      .replace(/-/g, '+')
+      .replace(/_/g, '/');
+    // Whole groups of four: a run that ends mid-group still decodes up to there.
+    const decoded = atob(groups.slice(0, groups.length & ~3));
+    pems.push(`-----${decoded.replace(/^-+/, '')}`);
+  }
+  return pems;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Shipping an app through the built bin: keygen, init, pack, verify, dev, publish and a key rotation from a clean
 // folder with the CLI installed from the packed tarballs (svc-sdk, and svc-sdk-dev for pack, dev and publish); the openssl-recomputed id; a changed byte anywhere caught;
 // and every bad input refused with exit 1 and a message saying what to do, writing nothing.
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -423,6 +423,68 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(big.code).toBe(1);
     expect(big.stderr).toContain('over the package limit of 33554432');
     expect(swbnIn(dir)).toEqual([]);
+  });
+
+  it('finds the key saved in other encodings: svc pack refuses the file, and svc dev does not serve it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-encoded-'));
+    // No --key: svc init makes the app's key in the keys folder, where svc pack and svc dev find it by the id.
+    expect(svc(['init', 'app'], dir).code).toBe(0);
+    const app = join(dir, 'app');
+    completeApp(app);
+    const { id } = JSON.parse(readFileSync(join(app, 'manifest.json'), 'utf8'));
+    const pem = readFileSync(join(home, 'keys', `${id}.pem`), 'utf8');
+    const seed = Buffer.from(createPrivateKey(pem).export({ format: 'jwk' }).d!, 'base64url');
+    const wrapped = (text: string) => Buffer.from(text).toString('base64').replace(/.{76}/g, '$&\n');
+    const leaks: Record<string, string | Buffer> = {
+      // Windows editors' "Unicode" (UTF-16 with its byte order mark), and UTF-16BE without one.
+      'key-utf16.pem': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pem, 'utf16le')]),
+      'key-utf16be.pem': Buffer.from(pem, 'utf16le').swap16(),
+      // `base64 key.pem` (wrapped at 76), a CI secret on one line, and the base64 of text before the key (so the
+      // marker sits one or two bytes into a group).
+      'key.b64': wrapped(pem),
+      'ci.env': `SIGNING_KEY=${Buffer.from(pem).toString('base64')}\n`,
+      'bag.b64': Buffer.from(`Bag Attributes\n${pem}`).toString('base64url'),
+      'bag2.b64': Buffer.from(`x\n${pem}`).toString('base64'),
+      // The raw seed, in hex and in standard base64.
+      'seed.hex': `const seed = '${seed.toString('hex')}';\n`,
+      'seed.js': `export default ${JSON.stringify(seed.toString('base64'))};\n`,
+    };
+    for (const [name, bytes] of Object.entries(leaks)) {
+      writeFileSync(join(app, name), bytes);
+      const run = svc(['pack', 'app'], dir);
+      expect(run.stderr, name).toContain(`${name} is or holds a private key; keep keys out of the app folder`);
+      expect(run.stderr, name).not.toContain(seed.toString('hex'));
+    }
+    // What holds no private key is packed: the base64 of a public key and of a certificate's PEM, a random hex.
+    const publicPem = createPublicKey(pem).export({ format: 'pem', type: 'spki' }) as string;
+    const clean = mkdtempSync(join(tmpdir(), 'svc-clean-'));
+    expect(svc(['init', 'app'], clean).code).toBe(0);
+    completeApp(join(clean, 'app'));
+    writeFileSync(join(clean, 'app', 'public.b64'), wrapped(publicPem));
+    writeFileSync(join(clean, 'app', 'cert.b64'), wrapped(`-----BEGIN CERTIFICATE-----\n${'A'.repeat(64)}\n`));
+    writeFileSync(join(clean, 'app', 'id.hex'), randomBytes(32).toString('hex'));
+    const packed = svc(['pack', 'app'], clean);
+    expect(packed.code, packed.stderr).toBe(0);
+
+    // svc dev, through the built bin: none of those files is served; the app's other files are.
+    const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'dev', 'app', '--port', '0', '--no-mcp'], {
+      cwd: dir,
+      env: { ...process.env, SVC_STATE_DIR: home },
+    });
+    try {
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      for (let i = 0; i < 400 && !/package at (\S+);/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+      const appUrl = /package at (\S+);/.exec(err)![1]!;
+      for (const name of Object.keys(leaks)) {
+        const response = await fetch(new URL(name, appUrl));
+        expect(response.status, name).toBe(404);
+        expect(await response.text(), name).toContain(`${name} is a private key, which svc pack refuses`);
+      }
+      expect((await fetch(new URL('index.html', appUrl))).status).toBe(200);
+    } finally {
+      child.kill();
+    }
   });
 
   it('a P-256 key from svc keygen --type p256 signs a package that verifies, with the id openssl derives', () => {

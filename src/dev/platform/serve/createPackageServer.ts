@@ -46,6 +46,8 @@ export interface PackageServerOptions {
    * state file holding the signing secret and its temporary files, the backend's env file).
    */
   exclude?: readonly string[];
+  /** The developer key's texts no served file may hold (see `DevPlatformOptions.keyTexts`); asked once. */
+  keyTexts?: () => Promise<readonly string[]>;
   /**
    * Serve a signed package's files (by path) with its manifest's CSP instead of the folder (while it returns one):
    * nothing else is reachable. Asked on every request, so an update the store accepted is served at once.
@@ -53,6 +55,15 @@ export interface PackageServerOptions {
   source?: () => { manifest: Manifest; files: ReadonlyMap<string, PackageFile> } | undefined;
   /** Called for every request the browser reports blocked. */
   onBlocked?: (request: BlockedRequest) => void;
+}
+
+/**
+ * The developer key's texts, read when the first file is served (never on the way to the printed URL) and kept; a key
+ * that cannot be read has none.
+ */
+function readOnce(read: (() => Promise<readonly string[]>) | undefined) {
+  let texts: Promise<readonly string[]> | undefined;
+  return () => (texts ??= (read?.() ?? Promise.resolve([])).catch(() => []));
 }
 
 /**
@@ -170,6 +181,7 @@ export async function createPackageServer(options: PackageServerOptions) {
   let policies = csp(manifest);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
   let hosts: string[] = [];
+  const keyTexts = readOnce(options.keyTexts);
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
@@ -224,7 +236,8 @@ export async function createPackageServer(options: PackageServerOptions) {
       // A key is looked for in the file's first MiB: a key file is a few KB, whatever text comes before it, and a
       // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
       const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
-      if (isPrivateKey(head.subarray(0, bytesRead))) {
+      const read = head.subarray(0, bytesRead);
+      if (isPrivateKey(read) || (await keyTexts()).some((text) => read.includes(text))) {
         const advice = `${path.slice(1)} is a private key, which svc pack refuses to pack and svc dev to serve: anyone who can load the app's files could read it. Move it out of the app folder.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
         return fail(res, 404, `${path}: ${advice}`);
