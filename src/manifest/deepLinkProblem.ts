@@ -5,8 +5,8 @@ import { matchRoute } from './matchRoute';
 /**
  * What makes `link` a deep link no person could open, as a sentence that follows the field's name and says what to
  * send, or undefined: one no URL library writes (a space or a control character as it is, which `new URL`, Go's
- * `url.URL` and Java's `URI` percent-encode; malformed percent-encoding, which decodes to no text), or one that is
- * no route the manifest declares (a URL, `//host`, an undeclared path). The same rule for a card the app sends
+ * `url.URL` and Java's `URI` percent-encode; malformed percent-encoding, which decodes to no text), one with a
+ * fragment (`#…`, which no route holds), or one that is no route the manifest declares (a URL, `//host`, an undeclared path). The same rule for a card the app sends
  * through its host and one its backend posts to the server API.
  * @internal
  */
@@ -18,6 +18,12 @@ export function deepLinkProblem(link: string, routes: readonly { path: string }[
     const kind = /\p{Cc}/u.test(character) ? 'a control character' : 'a space';
     return `${quoted} holds ${kind} (${codePointName(character)}) at character ${characterAt(link, raw.index)}: percent-encode it (${encodeURIComponent(character)}), as encodeURIComponent does.`;
   }
+  // A fragment would reach the app inside a parameter or the query's last value (`/poll/7#votes` opens poll
+  // `7#votes`): a deep link is a route, its parameters and its query, which the host hands to the app as launch
+  // parameters; the app's address keeps its fragment for the host.
+  const fragmentAt = link.indexOf('#');
+  if (fragmentAt >= 0)
+    return `${quoted} has a fragment (${jsonQuote(link.slice(fragmentAt, fragmentAt + 40))}), which no route holds: drop it, or send what it says as a query parameter (?section=…), or percent-encode a # that belongs to a value (%23).`;
   const queryAt = link.indexOf('?');
   const path = queryAt < 0 ? link : link.slice(0, queryAt);
   try {

@@ -5,10 +5,12 @@ import { segmentKey } from './routeKey';
  * `/poll/7` as `{ route: '/poll/:id', id: '7' }`); `undefined` when no declared route matches, so a link can
  * never launch the app somewhere it did not declare. Segments are compared percent-decoded and in NFC on both sides
  * (`/caf%C3%A9` opens a declared `/café`); a `:name` parameter is its segment percent-decoded, as sent. A link whose
- * percent-encoding is malformed matches nothing (it is never thrown on).
+ * percent-encoding is malformed, or that has a fragment (`#…`), matches nothing (it is never thrown on).
  * @internal
  */
 export function matchRoute(routes: { path: string }[], link: string): Record<string, string> | undefined {
+  // A route has no fragment: one would end up inside a parameter or the query's last value.
+  if (link.includes('#')) return undefined;
   const queryAt = link.indexOf('?');
   const path = queryAt < 0 ? link : link.slice(0, queryAt);
   const query = queryAt < 0 ? '' : link.slice(queryAt + 1);

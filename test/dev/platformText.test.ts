@@ -162,6 +162,24 @@ describe('deep links', () => {
     ]);
   });
 
+  it('refuses a fragment, which would reach the app inside a parameter, in a card and a notification', async () => {
+    const card = await postLink('/p/r%C3%A9sultats#votes');
+    expect([card.status, card.body.detail]).toEqual([
+      400,
+      'card.actions[0].deep_link "/p/r%C3%A9sultats#votes" has a fragment ("#votes"), which no route holds: drop it, or send what it says as a query parameter (?section=…), or percent-encode a # that belongs to a value (%23).',
+    ]);
+    const note = await send(
+      '/v1/users/au-alice/notifications',
+      JSON.stringify({ mini_app_id: APP, title: 'T', body: 'B', deep_link: '/?tab=1#top' }),
+    );
+    expect([note.status, note.body.detail]).toEqual([
+      400,
+      'deep_link "/?tab=1#top" has a fragment ("#top"), which no route holds: drop it, or send what it says as a query parameter (?section=…), or percent-encode a # that belongs to a value (%23).',
+    ]);
+    // A # that belongs to a value is percent-encoded, and opens the route with it.
+    expect((await postLink('/p/%23votes')).status).toBe(201);
+  });
+
   it('refuses a raw space or control character naming the field, the character and its encoding', async () => {
     const space = await postLink('/p/a b');
     expect([space.status, space.body.detail]).toEqual([

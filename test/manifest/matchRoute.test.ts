@@ -19,6 +19,12 @@ describe('matchRoute', () => {
   it('never lets the query override the route', () => {
     expect(matchRoute(routes, '/poll?route=/admin')).toEqual({ route: '/poll' });
   });
+
+  it('matches nothing with a fragment, which would end up inside a parameter or the last query value', () => {
+    expect(matchRoute(routes, '/poll/7#votes/results')).toBeUndefined();
+    expect(matchRoute(routes, '/poll?id=7#votes')).toBeUndefined();
+    expect(matchRoute(routes, '/poll/7%23votes/results')).toEqual({ route: '/poll/:id/results', id: '7#votes' });
+  });
 });
 
 describe('matchRoute on encoded and composed text', () => {

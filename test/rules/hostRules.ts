@@ -187,6 +187,11 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
           card('/poll/%E0'),
           'card.actions[0].deep_link "/poll/%E0" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
         );
+        // A fragment would reach the app inside the poll's id ("7#votes").
+        await refused(
+          card('/poll/7#votes'),
+          'card.actions[0].deep_link "/poll/7#votes" has a fragment ("#votes"), which no route holds: drop it, or send what it says as a query parameter (?section=…), or percent-encode a # that belongs to a value (%23).',
+        );
         await refused(
           { room_id: '!r', body: 'x', card: { title: 'T\ud800', body: '' } },
           'card.title holds half of a character (a lone surrogate) at character 2: send whole characters.',
@@ -196,7 +201,8 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         await svc.message.send({ room_id: '!r', body: '😀'.repeat(10_000) });
         await svc.message.send(card('/caf%C3%A9?tab=1'));
         await svc.message.send(card('/poll/7'));
-        expect(send).toHaveBeenCalledTimes(3);
+        await svc.message.send(card('/poll/7%23votes'));
+        expect(send).toHaveBeenCalledTimes(4);
       });
 
       test('a file is saved under a file name: a path, a control or reordering character, or nothing visible is refused', async () => {
