@@ -477,7 +477,164 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
       "A manifest whose action's input_schema nests 32 objects in properties: objects and arrays 68 deep, over 64.",
     expect: 'invalid-manifest',
   });
+
+  // The depth limit (PACKAGE.md, section 1): the block and the bundle are each the outermost item, at depth 0, so an
+  // attribute's value and an extra section are at depth 2; inside 14 arrays an item is at depth 16, inside 15 at 17.
+  const nested = (arrays: number) => Buffer.concat([...Array.from({ length: arrays }, () => head(4, 1)), head(0, 1)]);
+  const withAttribute = (value: Buffer) =>
+    Buffer.concat([head(5, 2), cborText('webBundleId'), cborText(idA), cborText('x'), value]);
+  add('attribute-depth-16.swbn', signWithAttributes(plain, withAttribute(nested(14)), [a]), {
+    description: 'An integrity block attribute x holding 14 nested arrays around 1: the 1 is at depth 16 (valid).',
+    expect: 'valid',
+    id: idA,
+    version: '0.1.0',
+    signers: [{ type: 'ed25519', id: idA }],
+    files,
+  });
+  add('attribute-depth-17.swbn', signWithAttributes(plain, withAttribute(nested(15)), [a]), {
+    description: 'An integrity block attribute x holding 15 nested arrays around 1: the 1 is at depth 17.',
+    expect: 'malformed',
+  });
+  add('section-depth-16.swbn', await sign(withSection(plain, 'x', nested(14)), idA, [a]), {
+    description: 'An extra section x holding 14 nested arrays around 1: the 1 is at depth 16 of the bundle (valid).',
+    expect: 'valid',
+    id: idA,
+    version: '0.1.0',
+    signers: [{ type: 'ed25519', id: idA }],
+    files,
+  });
+  add('section-depth-17.swbn', await sign(withSection(plain, 'x', nested(15)), idA, [a]), {
+    description: 'An extra section x holding 15 nested arrays around 1: the 1 is at depth 17 of the bundle.',
+    expect: 'malformed',
+  });
+  // What CBOR a package never holds, each in an extra section a verifier would otherwise ignore.
+  for (const [name, raw, what] of [
+    ['float', 'f93c00', 'the half-precision float 1.0'],
+    ['tag', 'c11a5f5e1000', 'a tagged item (tag 1, a date)'],
+    ['indefinite', '9f01ff', 'an array of indefinite length'],
+    ['integer-2-53', '1b0020000000000000', 'the integer 2^53'],
+    ['count-past-end', '9a7fffffff', 'an array whose head counts 2^31 - 1 items, more than the bytes left'],
+  ] as const)
+    add(`cbor-${name}.swbn`, await sign(withSection(plain, 'x', Buffer.from(raw, 'hex')), idA, [a]), {
+      description: `An extra section x holding ${what}.`,
+      expect: 'malformed',
+    });
+
+  // The integrity block's other codes.
+  const cutAt4096 = signWithAttributes(plain, bigAttributes, [a]).subarray(0, 4096);
+  add('block-cut-at-4096.swbn', cutAt4096, {
+    description:
+      'block-over-4096-bytes.swbn cut to its first 4096 bytes: the attribute runs past the end of a file of at most 4096 bytes.',
+    expect: 'truncated',
+  });
+  const version3 = Buffer.from(valid);
+  version3[11] = 0x33;
+  add('block-version.swbn', version3, {
+    description: 'valid.swbn with the integrity block version "3b" instead of "2b".',
+    expect: 'unsupported-version',
+  });
+  const shortId = Buffer.concat([head(5, 1), cborText('webBundleId'), cborText(idA.slice(1))]);
+  add('bad-id.swbn', signWithAttributes(plain, shortId, [a]), {
+    description: 'A webBundleId of 15 hex characters.',
+    expect: 'bad-id',
+  });
+  const p256Package = out.get('valid-p256.swbn') as Uint8Array;
+  const p256Signature = readPackage(p256Package).signatures[0]!;
+  const badKey = Buffer.from(p256Package);
+  const keyAt = badKey.indexOf(Buffer.from('ecdsaP256SHA256PublicKey')) + 'ecdsaP256SHA256PublicKey'.length + 2;
+  badKey.fill(0xff, keyAt + 1, keyAt + 33);
+  add('bad-key-p256.swbn', badKey, {
+    description: "valid-p256.swbn with its key's x all 0xFF: more than the field prime p, so no point.",
+    expect: 'bad-key',
+  });
+  // The web bundle's own magic and version (check 9), each signed.
+  const otherMagic = Buffer.from(plain);
+  otherMagic.write('WEBBUNDL', otherMagic.indexOf(Buffer.from('f09f8c90f09f93a6', 'hex')), 'latin1');
+  add('bundle-magic.swbn', await sign(otherMagic, idA, [a]), {
+    description: 'A web bundle whose magic is the text WEBBUNDL instead of the bytes of 🌐📦.',
+    expect: 'bad-magic',
+  });
+  add('bundle-version.swbn', await sign(replaceOnce(plain, 'b2\u0000\u0000', 'b3\u0000\u0000'), idA, [a]), {
+    description: 'A web bundle of version b3.',
+    expect: 'unsupported-version',
+  });
+  add('bundle-seven-bytes.swbn', Buffer.concat([readIntegrityBytes(valid), Buffer.alloc(7)]), {
+    description: "valid.swbn's integrity block followed by 7 bytes: fewer than the web bundle's length item takes.",
+    expect: 'truncated',
+  });
+
+  // Signatures as crypto libraries differ on them (PACKAGE.md, section 3): each made from a valid one.
+  const withSignature = (pkg: Uint8Array, signature: Uint8Array) => {
+    const { unsignedBlock, bundle, signatures } = readPackage(pkg);
+    const entry = Buffer.concat([head(4, 2), signatures[0]!.attributes, head(2, signature.length), signature]);
+    return Buffer.concat([unsignedBlock.subarray(0, -1), head(4, 1), entry, bundle]);
+  };
+  const [r, s] = derIntegers(p256Signature.signature);
+  const N = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
+  add('p256-high-s.swbn', withSignature(p256Package, derSignature(r, N - s)), {
+    description: 'valid-p256.swbn with s replaced by n - s (the same signature in its high-S form): accepted.',
+    expect: 'valid',
+    id: idP,
+    version: '0.1.0',
+    signers: [{ type: 'ecdsa-p256', id: idP }],
+    files,
+  });
+  const padded = (n: bigint) => Buffer.concat([Buffer.of(0), integerBytes(n)]);
+  add('p256-der-padded.swbn', withSignature(p256Package, derOf(padded(r), integerBytes(s))), {
+    description: 'valid-p256.swbn with r written with one more leading zero byte: not DER (minimal integers).',
+    expect: 'bad-signature',
+  });
+  add(
+    'p256-der-trailing-byte.swbn',
+    withSignature(p256Package, Buffer.concat([p256Signature.signature, Buffer.of(0)])),
+    {
+      description: 'valid-p256.swbn with a zero byte after the DER sequence of its signature.',
+      expect: 'bad-signature',
+    },
+  );
+  const raw32 = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
+  add('p256-raw-r-s.swbn', withSignature(p256Package, Buffer.concat([raw32(r), raw32(s)])), {
+    description: 'valid-p256.swbn with its signature as raw r || s (64 bytes) instead of DER.',
+    expect: 'bad-signature',
+  });
+  const edSignature = Buffer.from(readPackage(valid).signatures[0]!.signature);
+  const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+  const sPlusL = BigInt(`0x${Buffer.from(edSignature.subarray(32)).reverse().toString('hex')}`) + L;
+  const nonCanonical = Buffer.concat([
+    edSignature.subarray(0, 32),
+    Buffer.from(sPlusL.toString(16).padStart(64, '0'), 'hex').reverse(),
+  ]);
+  add('ed25519-s-plus-l.swbn', withSignature(valid, nonCanonical), {
+    description: 'valid.swbn with S replaced by S + L: the same equation holds, but RFC 8032 requires S < L.',
+    expect: 'bad-signature',
+  });
   return { files: out, vectors };
+}
+
+/** The integrity block of a package: its bytes before the web bundle. */
+function readIntegrityBytes(pkg: Uint8Array): Uint8Array {
+  return pkg.subarray(0, pkg.length - readPackage(pkg).bundle.length);
+}
+
+/** An INTEGER's content bytes in DER: big-endian, minimal, with a zero byte before a set high bit. */
+function integerBytes(n: bigint): Buffer {
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  const bytes = Buffer.from(hex, 'hex');
+  return bytes[0]! & 0x80 ? Buffer.concat([Buffer.of(0), bytes]) : bytes;
+}
+
+/** A DER `SEQUENCE { INTEGER, INTEGER }` of two INTEGERs' content bytes, written as given. */
+const derOf = (r: Buffer, s: Buffer) =>
+  Buffer.concat([Buffer.of(0x30, r.length + s.length + 4, 0x02, r.length), r, Buffer.of(0x02, s.length), s]);
+const derSignature = (r: bigint, s: bigint) => derOf(integerBytes(r), integerBytes(s));
+
+/** The r and s of a DER ECDSA signature (short form lengths, as a P-256 signature has). */
+function derIntegers(der: Uint8Array): [bigint, bigint] {
+  const rLength = der[3]!;
+  const r = Buffer.from(der.subarray(4, 4 + rLength));
+  const s = Buffer.from(der.subarray(6 + rLength, 6 + rLength + der[5 + rLength]!));
+  return [BigInt(`0x${r.toString('hex')}`), BigInt(`0x${s.toString('hex')}`)];
 }
 
 /** A fixed P-256 key: its private scalar from a fixed label (below the group order, as almost every hash is). */

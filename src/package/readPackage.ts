@@ -130,7 +130,8 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
       throw error;
     }
   };
-  const attributes = inBlock(() => readCbor(block, 15));
+  // The block is the outermost item (depth 0): its attributes and its stack are at depth 1 (PACKAGE.md, section 1).
+  const attributes = inBlock(() => readCbor(block, 15, 1));
   const id = attributes.value instanceof Map ? attributes.value.get('webBundleId') : undefined;
   if (!(attributes.value instanceof Map)) throw malformed('the integrity block attributes are not a CBOR map');
   if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))
@@ -147,7 +148,7 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
     throw malformed(
       `the integrity block says it holds ${stackHead.argument} signatures; a package holds at most ${MAX_SIGNATURES} (a key rotation needs 2): sign it with its id's key, and the new one after a rotation`,
     );
-  const stack = inBlock(() => readCbor(block, attributes.end));
+  const stack = inBlock(() => readCbor(block, attributes.end, 1));
   const entries = stack.value as CborValue[];
   // The whole stack's shape first, then each signature's key type and key, as PACKAGE.md orders check 5: a stack
   // whose second entry is not [map, bytes] is malformed even when the first entry's key is bad.
@@ -159,8 +160,8 @@ export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOption
   let at = stackHead.end;
   for (const [i, entry] of entries.entries()) {
     const attrsStart = readHead(block, at).end;
-    const attrs = readCbor(block, attrsStart);
-    at = readCbor(block, at).end;
+    const attrs = readCbor(block, attrsStart, 3);
+    at = readCbor(block, at, 2).end;
     const [map, signature] = entry as [Map<CborValue, CborValue>, Uint8Array];
     const names = [...map.keys()];
     const name = names[0];

@@ -164,6 +164,15 @@ describe('the package server', () => {
     });
   });
 
+  it('decodes a path segment by segment: an encoded slash names no file; / is the entry document', async () => {
+    expect((await fetch(`${p.appOrigin}/js/%61pp.js`)).status).toBe(200);
+    const slash = await fetch(`${p.appOrigin}/js%2Fapp.js`);
+    expect(slash.status).toBe(404);
+    expect(await slash.text()).toBe("/js%2Fapp.js names no file: a path's segments hold no encoded slash (%2F).\n");
+    const root = await fetch(`${p.appOrigin}/`);
+    expect(await root.text()).toBe(await (await fetch(p.appUrl)).text());
+  });
+
   it('says that a folder asked for without its trailing slash is served with it', async () => {
     const folder = await fetch(`${p.appOrigin}/js`);
     expect(folder.status).toBe(404);

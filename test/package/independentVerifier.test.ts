@@ -32,8 +32,12 @@ const valueKey = (v: Item): string =>
             .join(',')}}`
         : JSON.stringify(v);
 
-/** PACKAGE.md section 1: definite-length uints, bytes, text, arrays and maps; a repeated key is refused. */
-function cbor(b: Buffer, at: number): [Item, number] {
+/**
+ * PACKAGE.md section 1: definite-length uints, bytes, text, arrays and maps, at most 16 deep and each number below
+ * 2^53; a repeated key is refused. `depth` is the item's: 0 for the outermost.
+ */
+function cbor(b: Buffer, at: number, depth = 0): [Item, number] {
+  if (depth > 16) refuse('malformed');
   if (at >= b.length) refuse('truncated');
   const major = b[at]! >> 5;
   const info = b[at]! & 31;
@@ -44,7 +48,11 @@ function cbor(b: Buffer, at: number): [Item, number] {
     const size = 2 ** (info - 24);
     if (p + size > b.length) refuse('truncated');
     n = Number(b.readUIntBE(p, Math.min(size, 6)));
-    if (size === 8) n = Number(b.readBigUInt64BE(p));
+    if (size === 8) {
+      const big = b.readBigUInt64BE(p);
+      if (big >= 2n ** 53n) refuse('malformed');
+      n = Number(big);
+    }
     p += size;
   }
   if (major === 0) return [n, p];
@@ -58,7 +66,7 @@ function cbor(b: Buffer, at: number): [Item, number] {
   if (major === 4) {
     const a: Item[] = [];
     for (let i = 0; i < n; i++) {
-      const [v, q] = cbor(b, p);
+      const [v, q] = cbor(b, p, depth + 1);
       a.push(v);
       p = q;
     }
@@ -68,12 +76,12 @@ function cbor(b: Buffer, at: number): [Item, number] {
     const m = new Map<Item, Item>();
     const keys = new Set<string>();
     for (let i = 0; i < n; i++) {
-      const [k, q] = cbor(b, p);
+      const [k, q] = cbor(b, p, depth + 1);
       // Compared by value: heads need not be minimal, and a map's entries may come in any order.
       const raw = valueKey(k);
       if (keys.has(raw)) refuse(typeof k === 'string' && k.startsWith('/') ? 'duplicate-path' : 'malformed');
       keys.add(raw);
-      const [v, r] = cbor(b, q);
+      const [v, r] = cbor(b, q, depth + 1);
       m.set(k, v);
       p = r;
     }
@@ -167,7 +175,8 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
       throw past ? new Refused('malformed') : error;
     }
   };
-  const [attributes, attributesEnd] = inBlock(() => cbor(block, 15));
+  // The block is the outermost item: its attributes and its stack are at depth 1.
+  const [attributes, attributesEnd] = inBlock(() => cbor(block, 15, 1));
   const id = attributes instanceof Map ? attributes.get('webBundleId') : refuse('malformed');
   if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id)) refuse('bad-id');
   // The stack's head alone: an array, of 1 to 4 signatures.
@@ -176,7 +185,7 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   const count = block[attributesEnd]! & 31;
   if (count === 0) refuse('no-signature');
   if (count > 4) refuse('malformed');
-  const [stack, blockEnd] = inBlock(() => cbor(block, attributesEnd));
+  const [stack, blockEnd] = inBlock(() => cbor(block, attributesEnd, 1));
   // Check 5 looks at the shape of every entry before any entry's key.
   for (const entry of stack as Item[])
     if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] instanceof Map) || !Buffer.isBuffer(entry[1]))

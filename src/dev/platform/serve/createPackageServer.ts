@@ -8,7 +8,7 @@ import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
 import { isPrivateKey } from '../../../package/isPrivateKey';
 import { leftOutOfPackage } from '../../../package/leftOutOfPackage';
-import { describePathProblem } from '../../../package/readPackage';
+import { describePathProblem, packagePathOf } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
 import { blockedAdvice, CSP_REPORT_PATH, type PackagePolicies, packageCsp } from './packageCsp';
 import { sendFile } from './sendFile';
@@ -55,6 +55,25 @@ export interface PackageServerOptions {
   source?: () => { manifest: Manifest; files: ReadonlyMap<string, PackageFile> } | undefined;
   /** Called for every request the browser reports blocked. */
   onBlocked?: (request: BlockedRequest) => void;
+}
+
+/**
+ * The file a request's URL path asks for (PACKAGE.md, "Serving"), or the answer's status and why not. The path is
+ * decoded segment by segment: an encoded slash (%2F) stays inside its segment, where it names no file, as no package
+ * path holds one. `/` is the entry document as the manifest names it (`./index.html?v=2` is /index.html); a folder,
+ * its index.html.
+ */
+function requestedPath(pathname: string, entry: string): { path: string } | { status: 400 | 404; detail: string } {
+  let path: string;
+  try {
+    path = pathname.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return { status: 400, detail: 'malformed path.' };
+  }
+  if (path.split('/').length !== pathname.split('/').length)
+    return { status: 404, detail: `${pathname} names no file: a path's segments hold no encoded slash (%2F).` };
+  if (path === '/') return { path: packagePathOf(entry) ?? `/${entry}` };
+  return { path: path.endsWith('/') ? `${path}index.html` : path };
 }
 
 /**
@@ -196,16 +215,12 @@ export async function createPackageServer(options: PackageServerOptions) {
       return fail(res, 404, "not this run's report address: the browser sends reports where the page's CSP says.");
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return fail(res.setHeader('allow', 'GET, HEAD'), 405, 'the package is read-only.');
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      return fail(res, 400, 'malformed path.');
-    }
     const source = options.source?.();
+    const asked = requestedPath(url.pathname, (source?.manifest ?? manifest).entry);
+    if ('status' in asked) return fail(res, asked.status, asked.detail);
+    const { path } = asked;
     if (source) {
       const { manifest, files } = source;
-      if (path.endsWith('/')) path += path === '/' ? manifest.entry.replace(/^\.?\//, '') : 'index.html';
       const found = files.get(path);
       if (!found) return fail(res, 404, `${path} is not in the package.`);
       const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
@@ -221,7 +236,6 @@ export async function createPackageServer(options: PackageServerOptions) {
             headerOf(ofPackage),
           );
     }
-    if (path.endsWith('/')) path += path === '/' ? manifest.entry : 'index.html';
     const file = await fileInFolder(options.dir, realDir, path, options.exclude ?? []);
     if (typeof file !== 'string') {
       if (file.blocked) options.onBlocked?.(file.blocked);
