@@ -169,29 +169,39 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
   };
   const valid = await sign(bundleOf(appFiles(idA)), idA, [a]);
   const files = ['/index.html', '/manifest.json', '/icons/icon-192.png', '/icons/icon-512.png'];
-  add('valid.swbn', valid, {
-    description: 'A valid package signed by one Ed25519 key; the id is derived from it.',
+  /** What a verifier answers for a valid package of the app's files signed by key A alone, at version 0.1.0. */
+  const validA = (description: string): Omit<PackageVector, 'file'> => ({
+    description,
     expect: 'valid',
     id: idA,
     version: '0.1.0',
     signers: [{ type: 'ed25519', id: idA }],
     files,
   });
+  add('valid.swbn', valid, validA('A valid package signed by one Ed25519 key; the id is derived from it.'));
 
-  // P-256: reuse the stored vector while it verifies over the same bundle with the same key.
+  // P-256: an ECDSA signature is randomized, so a stored vector is reused while it still verifies over the same
+  // bundle, under the same id, with the same keys in the same order.
   const pKey = p256PrivateKey();
   const idP = idOf(pKey);
+  const spkiOf = (key: KeyObject) =>
+    new Uint8Array(createPublicKey(key).export({ type: 'spki', format: 'der' }) as Buffer);
+  const stable = async (file: string, bundle: Uint8Array, id: string, keys: KeyObject[]) => {
+    const stored = existing?.(file);
+    const same =
+      stored &&
+      (await verifyPackage(stored, { trustedKeys: keys.map(spkiOf) }).then(
+        (p) =>
+          p.id === id &&
+          Buffer.from(readPackage(stored).bundle).equals(Buffer.from(bundle)) &&
+          readPackage(stored).signatures.every((s, i) => Buffer.from(s.publicKey).equals(spkiOf(keys[i]!))) &&
+          readPackage(stored).signatures.length === keys.length,
+        () => false,
+      ));
+    return same ? stored : sign(bundle, id, keys);
+  };
   const pBundle = bundleOf(appFiles(idP));
-  const stored = existing?.('valid-p256.swbn');
-  let pBytes: Uint8Array | undefined;
-  if (stored) {
-    const ok = await verifyPackage(stored).then(
-      (p) => p.id === idP && Buffer.from(readPackage(stored).bundle).equals(Buffer.from(pBundle)),
-      () => false,
-    );
-    if (ok) pBytes = stored;
-  }
-  add('valid-p256.swbn', pBytes ?? (await sign(pBundle, idP, [pKey])), {
+  add('valid-p256.swbn', await stable('valid-p256.swbn', pBundle, idP, [pKey]), {
     description: 'A valid package signed by one ECDSA P-256 key (DER signature, compressed key in the block).',
     expect: 'valid',
     id: idP,
@@ -224,6 +234,37 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     id: idA,
     version: '0.3.0',
     signers: [{ type: 'ed25519', id: idB }],
+    files,
+  });
+
+  // A rotation between key types, and a P-256 key trusted as a compressed point (PACKAGE.md, section 2).
+  const p256Rotation = bundleOf(appFiles(idA, (m) => (m.version = '0.2.0')));
+  add('rotation-p256.swbn', await stable('rotation-p256.swbn', p256Rotation, idA, [a, pKey]), {
+    description: 'A rotation from an Ed25519 key to a P-256 one: id of key A, signed by key A and key P.',
+    expect: 'valid',
+    id: idA,
+    version: '0.2.0',
+    signers: [
+      { type: 'ed25519', id: idA },
+      { type: 'ecdsa-p256', id: idP },
+    ],
+    files,
+  });
+  const p256Rotated = bundleOf(appFiles(idA, (m) => (m.version = '0.3.0')));
+  const rotatedToP = await stable('rotated-p256.swbn', p256Rotated, idA, [pKey]);
+  out.set('key-p-compressed.pub.pem', compressedSpkiPem(pKey));
+  add('rotated-p256.swbn', rotatedToP, {
+    description: 'After that rotation: id of key A, signed by key P alone. Valid only when key P is trusted.',
+    expect: 'untrusted-key',
+  });
+  add('rotated-p256.swbn', rotatedToP, {
+    description:
+      'The same package, with key P trusted as SPKI DER of its compressed point (key-p-compressed.pub.pem): the same key.',
+    trust: ['key-p-compressed.pub.pem'],
+    expect: 'valid',
+    id: idA,
+    version: '0.3.0',
+    signers: [{ type: 'ecdsa-p256', id: idP }],
     files,
   });
 
@@ -303,15 +344,9 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
   add(
     'entry-dot-slash.swbn',
     await sign(bundleOf(appFiles(idA, (m) => (m.entry = './index.html?v=2#top'))), idA, [a]),
-    {
-      description:
-        'An entry written ./index.html?v=2#top: the file /index.html (one leading ./ and the ? and # parts dropped).',
-      expect: 'valid',
-      id: idA,
-      version: '0.1.0',
-      signers: [{ type: 'ed25519', id: idA }],
-      files,
-    },
+    validA(
+      'An entry written ./index.html?v=2#top: the file /index.html (one leading ./ and the ? and # parts dropped).',
+    ),
   );
   add('entry-absolute.swbn', await sign(bundleOf(appFiles(idA, (m) => (m.entry = '/index.html'))), idA, [a]), {
     description: 'An entry written /index.html, which names the path //index.html: no file (write index.html).',
@@ -355,14 +390,11 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     },
   );
   const extraSection = withSection(plain, 'x', Buffer.from('a2810102810203', 'hex'));
-  add('extra-section.swbn', await sign(extraSection, idA, [a]), {
-    description: 'A web bundle with an extra section x, { [1]: 2, [2]: 3 }, which a verifier ignores.',
-    expect: 'valid',
-    id: idA,
-    version: '0.1.0',
-    signers: [{ type: 'ed25519', id: idA }],
-    files,
-  });
+  add(
+    'extra-section.swbn',
+    await sign(extraSection, idA, [a]),
+    validA('A web bundle with an extra section x, { [1]: 2, [2]: 3 }, which a verifier ignores.'),
+  );
 
   // Limits of the integrity block (PACKAGE.md, section 1): each refused however well signed.
   const [c, d, e] = ['C', 'D', 'E'].map(seedKey) as [KeyObject, KeyObject, KeyObject];
@@ -423,14 +455,11 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     expect: 'bad-content-type',
   });
   const parameters = bundleOf(appFiles(idA), { '/index.html': 'text/html ;charset="utf-8"; q="a\\"b"' });
-  add('content-type-parameters.swbn', await sign(parameters, idA, [a]), {
-    description: 'An entry document whose content type has a quoted parameter value and spaces around ";" (valid).',
-    expect: 'valid',
-    id: idA,
-    version: '0.1.0',
-    signers: [{ type: 'ed25519', id: idA }],
-    files,
-  });
+  add(
+    'content-type-parameters.swbn',
+    await sign(parameters, idA, [a]),
+    validA('An entry document whose content type has a quoted parameter value and spaces around ";" (valid).'),
+  );
 
   // wbn folds header names to lowercase: a header content-typf, renamed Content-Type after building.
   const twoTypes = new BundleBuilder('b2');
@@ -483,26 +512,20 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
   const nested = (arrays: number) => Buffer.concat([...Array.from({ length: arrays }, () => head(4, 1)), head(0, 1)]);
   const withAttribute = (value: Buffer) =>
     Buffer.concat([head(5, 2), cborText('webBundleId'), cborText(idA), cborText('x'), value]);
-  add('attribute-depth-16.swbn', signWithAttributes(plain, withAttribute(nested(14)), [a]), {
-    description: 'An integrity block attribute x holding 14 nested arrays around 1: the 1 is at depth 16 (valid).',
-    expect: 'valid',
-    id: idA,
-    version: '0.1.0',
-    signers: [{ type: 'ed25519', id: idA }],
-    files,
-  });
+  add(
+    'attribute-depth-16.swbn',
+    signWithAttributes(plain, withAttribute(nested(14)), [a]),
+    validA('An integrity block attribute x holding 14 nested arrays around 1: the 1 is at depth 16 (valid).'),
+  );
   add('attribute-depth-17.swbn', signWithAttributes(plain, withAttribute(nested(15)), [a]), {
     description: 'An integrity block attribute x holding 15 nested arrays around 1: the 1 is at depth 17.',
     expect: 'malformed',
   });
-  add('section-depth-16.swbn', await sign(withSection(plain, 'x', nested(14)), idA, [a]), {
-    description: 'An extra section x holding 14 nested arrays around 1: the 1 is at depth 16 of the bundle (valid).',
-    expect: 'valid',
-    id: idA,
-    version: '0.1.0',
-    signers: [{ type: 'ed25519', id: idA }],
-    files,
-  });
+  add(
+    'section-depth-16.swbn',
+    await sign(withSection(plain, 'x', nested(14)), idA, [a]),
+    validA('An extra section x holding 14 nested arrays around 1: the 1 is at depth 16 of the bundle (valid).'),
+  );
   add('section-depth-17.swbn', await sign(withSection(plain, 'x', nested(15)), idA, [a]), {
     description: 'An extra section x holding 15 nested arrays around 1: the 1 is at depth 17 of the bundle.',
     expect: 'malformed',
@@ -609,6 +632,18 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     expect: 'bad-signature',
   });
   return { files: out, vectors };
+}
+
+/** A P-256 public key as PEM of the SPKI DER of its compressed point (59 bytes), as `openssl ec -conv_form compressed` writes it. */
+function compressedSpkiPem(key: KeyObject): string {
+  const uncompressed = (createPublicKey(key).export({ type: 'spki', format: 'der' }) as Buffer).subarray(-65);
+  const point = Buffer.concat([Buffer.of(2 + (uncompressed[64]! & 1)), uncompressed.subarray(1, 33)]);
+  const der = Buffer.concat([Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex'), point]);
+  const lines = der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n');
+  return `-----BEGIN PUBLIC KEY-----\n${lines}\n-----END PUBLIC KEY-----\n`;
 }
 
 /** The integrity block of a package: its bytes before the web bundle. */

@@ -18,7 +18,7 @@ import { defineCommand } from './defineCommand';
 import { envFileLines } from './envFileLines';
 import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
-import { developerKeyTexts } from './developerKeys';
+import { developerKeyForms } from './developerKeys';
 import { httpUrl } from '../dev/httpUrl';
 import { printable } from '../manifest/printable';
 
@@ -317,7 +317,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
           // A published version is the one events name from now on: the env file says so (svc trigger reads it).
           onVersionServed: versionChanged,
           ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
-          keyTexts: developerKeyTexts,
+          keyForms: developerKeyForms,
         });
         break;
       } catch (error) {

@@ -86,34 +86,34 @@ export async function readDeveloperKey(
 }
 
 /**
- * The texts a file may hold a developer key in that `isPrivateKey` cannot tell from other text, since they are the
- * key's own bytes without a marker: its PKCS#8 bytes in base64 and base64url (a key pasted into a script or a config
- * without its PEM lines), and its private part (the Ed25519 seed, the P-256 scalar) as a JSON Web Key writes it
- * (`d`), in standard base64 and in hex. `svc pack` refuses a file holding one of its signing keys' texts, and `svc
- * dev` will not serve one holding the app's key's texts.
+ * The forms a file may hold a developer key in that `isPrivateKey` cannot tell from other bytes, since they are the
+ * key's own bytes without a marker: its PKCS#8 DER and its private part (the Ed25519 seed, the P-256 scalar) as they
+ * are, the DER in base64 and base64url (a key pasted into a script or a config without its PEM lines), and the
+ * private part as a JSON Web Key writes it (`d`), in standard base64 and in hex (lowercase: `holdsKeyForm` compares hex
+ * in any case). `svc pack` refuses a file holding one of its signing keys' forms, and `svc dev` will not serve one
+ * holding the app's key's.
  */
-export function privateKeyTexts(privateKey: KeyObject): string[] {
+export function privateKeyForms(privateKey: KeyObject): (string | Uint8Array)[] {
   const der = privateKey.export({ format: 'der', type: 'pkcs8' });
   const { d } = privateKey.export({ format: 'jwk' });
   // Padding is left off: a text may be written with or without it.
-  const texts = [der.toString('base64').replace(/=+$/, ''), der.toString('base64url')];
+  const forms: (string | Uint8Array)[] = [der, der.toString('base64').replace(/=+$/, ''), der.toString('base64url')];
   if (d !== undefined) {
     const secret = Buffer.from(d, 'base64url');
-    const hex = secret.toString('hex');
-    texts.push(d, secret.toString('base64').replace(/=+$/, ''), hex, hex.toUpperCase());
+    forms.push(secret, d, secret.toString('base64').replace(/=+$/, ''), secret.toString('hex'));
   }
-  return [...new Set(texts)];
+  return forms;
 }
 
 /**
- * The texts of the developer key `svc keygen` (or `svc init`) wrote for the app `id` in the keys folder, for `svc dev`
+ * The forms of the developer key `svc keygen` (or `svc init`) wrote for the app `id` in the keys folder, for `svc dev`
  * to serve no file holding them; none when that folder has no readable key of the id (the app's key kept elsewhere).
  */
-export async function developerKeyTexts(id: string): Promise<string[]> {
+export async function developerKeyForms(id: string): Promise<(string | Uint8Array)[]> {
   // Only an id names a file there (a manifest being edited may hold anything).
   if (!/^[0-9a-f]{16}$/.test(id)) return [];
   const read = await readDeveloperKey(join(keysDir(), `${id}.pem`));
-  return 'key' in read && read.key.id === id ? privateKeyTexts(read.key.privateKey) : [];
+  return 'key' in read && read.key.id === id ? privateKeyForms(read.key.privateKey) : [];
 }
 
 /** Reads a public key (or the public half of a private key) in PEM, for `--trust`; undefined when it is neither. */

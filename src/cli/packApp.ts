@@ -4,11 +4,11 @@ import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
 import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
-import { isPrivateKey } from '../package/isPrivateKey';
+import { holdsKeyForm, isPrivateKey } from '../package/isPrivateKey';
 import { leftOutOfPackage } from '../package/leftOutOfPackage';
 import { describePathProblem } from '../package/readPackage';
 import { checkPackageFiles } from './checkPackageFiles';
-import { type DeveloperKey, privateKeyTexts } from './developerKeys';
+import { type DeveloperKey, privateKeyForms } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
 import { readJsonFile } from './readJsonFile';
 import { printable } from '../manifest/printable';
@@ -57,11 +57,11 @@ async function listFiles(dir: string) {
 
 /**
  * What secret `body` is or holds, said for the refusal, or undefined: a private key (in a form the markers find, or
- * one of `keyTexts`), or a file `svc dev` writes with the platform's signing secret in it (its `--state` file, its
+ * one of `keyForms`), or a file `svc dev` writes with the platform's signing secret in it (its `--state` file, its
  * `--backend-env` file), which `svc dev` never serves.
  */
-function secretIn(body: Buffer, keyTexts: readonly string[]): string | undefined {
-  if (isPrivateKey(body) || keyTexts.some((text) => body.includes(text)))
+function secretIn(body: Buffer, keyForms: readonly (string | Uint8Array)[]): string | undefined {
+  if (isPrivateKey(body) || holdsKeyForm(body, keyForms))
     return 'is or holds a private key; keep keys out of the app folder';
   // Also a copy saved pretty-printed or with a byte order mark, and an env file that exports the secret.
   if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(body.subarray(0, 64).toString('latin1')))
@@ -102,12 +102,12 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const problems = [...listed.problems];
   const builder = new BundleBuilder('b2');
   // Exported once per pack, not per file.
-  const keyTexts = keys.flatMap(({ privateKey }) => privateKeyTexts(privateKey));
+  const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
   let size = 0;
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     size += body.length;
-    const secret = secretIn(body, keyTexts);
+    const secret = secretIn(body, keyForms);
     if (secret) problems.push(`${path.slice(1)} ${secret} (move it, then pack again)`);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }

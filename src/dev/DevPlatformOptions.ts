@@ -62,11 +62,12 @@ export interface DevPlatformOptions {
   /** Files in `dir` the package server must never serve (the backend's env file); the state file never is. */
   neverServe?: string[];
   /**
-   * The texts of the app's developer key (its base64, its private part in hex) for the app's id: no file of `dir`
-   * holding one is served, as `svc pack` packs none. Asked once, when the first file is served. The CLI gives those
-   * of the key `svc keygen` wrote for the id, if it finds it; a private key in PEM, DER or a JWK is refused without it.
+   * The forms of the app's developer key (its bytes, its base64, its private part in hex) for the app's id: no file
+   * of `dir` holding one is served, as `svc pack` packs none. Asked once, when the first file is served. The CLI gives
+   * those of the key `svc keygen` wrote for the id, if it finds it; a private key in PEM, DER or a JWK is refused
+   * without it.
    */
-  keyTexts?: (miniAppId: string) => Promise<readonly string[]>;
+  keyForms?: (miniAppId: string) => Promise<readonly (string | Uint8Array)[]>;
   /**
    * Told what the developer should know, for the terminal: the signing secret changed (a rotation, or a new one),
    * a change could not be saved, pending deliveries were resumed, manifest.json was edited (or does not validate).

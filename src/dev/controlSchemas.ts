@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { WEBHOOK_EVENTS } from '../server/events';
+import { jsonQuote } from '../manifest/jsonQuote';
 import { LIMITS } from './limits';
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
@@ -21,11 +22,19 @@ const text = (field: string, max: number) =>
  */
 const fields = <S extends z.ZodRawShape>(shape: S, what?: string) =>
   z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `${issue.keys.join(', ')} ${issue.keys.length > 1 ? 'are not fields' : 'is not a field'} here: the fields are ${Object.keys(shape).join(', ')}.`
-        : what,
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownFields(issue.keys, Object.keys(shape)) : what),
   });
+
+/**
+ * The sentence for fields a body should not have: the first three named as JSON strings (a name may hold an invisible
+ * character, or be as long as the body), then how many more, and the fields the route takes.
+ */
+function unknownFields(keys: string[], known: string[]): string {
+  const named = keys.slice(0, 3).map((key) => jsonQuote(key.length > 40 ? `${key.slice(0, 40)}…` : key));
+  const more = keys.length > 3 ? ` and ${keys.length - 3} more` : '';
+  const which = `unknown field${keys.length > 1 ? 's' : ''} ${named.join(', ')}${more}`;
+  return known.length ? `${which}: the fields are ${known.join(', ')}.` : `${which}: this route takes none, send {}.`;
+}
 
 /** Seconds a rotated-out secret may still verify: at most 30 days (the default is the platform's one hour). */
 const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
@@ -97,6 +106,8 @@ export const CONTROL_BODIES = {
   }),
   'POST /__svc/notifications/read': fields({ id: id('id', "a notification's id from GET /__svc/state") }),
   'POST /__svc/deliveries/resend': fields({ id: id('id', "a delivery's id from GET /__svc/state") }),
+  'POST /__svc/deliveries/resend-failed': fields({}),
+  'POST /__svc/reset': fields({}),
   'POST /__svc/deliveries/test': fields({
     event: z.enum(WEBHOOK_EVENTS, { error: `event is not known: send one of ${WEBHOOK_EVENTS.join(', ')}.` }),
   }),

@@ -1,40 +1,55 @@
+// What stands between a PEM key's lines where a key is pasted: a line break, as it is or escaped in a string or a
+// JSON file (`\n`, a Google service account's `private_key`), an HTML `<br>`, the spaces of an indented YAML block or
+// a Markdown quote's `>`.
+const PEM_BREAK = String.raw`(?:\r|\n|\\r|\\n|[ \t>]|<br\s*/?>)*`;
 // Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
-// and people add comments and blank lines. The marker must begin a key: a line break, header lines (`Proc-Type:`,
-// `DEK-Info:`) and a line of base64 after it. A library that writes keys (jsencrypt) holds the marker as text in its
-// code, followed by a quote, not by a key.
-const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----\r?\n(?:[A-Za-z-]+:[^\n]*\n)*\r?\n?[A-Za-z0-9+/=]{24,}/;
+// and people add comments and blank lines. The marker must begin a key: header lines (`Proc-Type:`, `DEK-Info:`) may
+// follow, then at least 24 characters of base64. A library that writes keys (jsencrypt) holds the marker as text in
+// its code, followed by `\n"`, a quote, not by a key.
+const PEM_PRIVATE = new RegExp(
+  `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----${PEM_BREAK}(?:[A-Za-z-]+:[^\\n\\\\]*${PEM_BREAK})*[A-Za-z0-9+/=]{24,}`,
+);
 // A PuTTY key file, and a JSON Web Key with its private part (`d`), in any member order.
 const PUTTY_PRIVATE = /^PuTTY-User-Key-File-\d+: /m;
-const JWK_TYPE = /"kty"\s*:\s*"(?:OKP|EC|RSA)"/;
-const JWK_PRIVATE = /"d"\s*:\s*"[A-Za-z0-9_-]{16,}"/;
-
-// `-----BEGIN ` in base64, as it reads wherever it starts in the encoded text (at a multiple of 3 bytes, or 1 or 2
-// bytes after one): the base64 of a whole key file (`base64 key.pem`, a CI secret), or of a text holding one. Each
-// starts a group of four characters, so the text decodes from it (with one or two of the five dashes in the group
-// before).
-const BASE64_PEM = /LS0tLS1CRUdJTi|LS0tQkVHSU4g|LS0tLUJFR0lO/g;
-// The base64 (or base64url) from such a marker on, lines wrapped or not (`base64` wraps at 76 characters, a multiple
-// of four, so the groups stay whole without the line breaks).
-const BASE64_RUN = /[A-Za-z0-9+/_\r\n-]+/y;
-
-// The start of a PEM, PuTTY or JWK marker in UTF-16 or UTF-32 (either byte order): `-----`, `PuTTY`, `"kty"`.
-const WIDE_MARKER = /(?:-\0{1,3}){4}-|P\0{1,3}u\0{1,3}T\0{1,3}T\0{1,3}Y|"\0{1,3}k\0{1,3}t\0{1,3}y/;
+// Its member names quoted or not (a JavaScript object literal: `{ kty: 'OKP', d: '…' }`).
+const JWK_TYPE = /["']?\bkty["']?\s*:\s*["'](?:OKP|EC|RSA)["']/;
+const JWK_PRIVATE = /["']?\bd["']?\s*:\s*["'][A-Za-z0-9_-]{16,}["']/;
 
 /** Whether `text` holds a private key in one of the text forms (PEM, PuTTY, a private JWK). */
 const holdsKeyText = (text: string) =>
   PEM_PRIVATE.test(text) || PUTTY_PRIVATE.test(text) || (JWK_TYPE.test(text) && JWK_PRIVATE.test(text));
 
+// The start of a PEM, PuTTY or JWK marker in UTF-16 or UTF-32 (either byte order): `-----`, `PuTTY`, `"kty"`.
+const WIDE_MARKER = /(?:-\0{1,3}){4}-|P\0{1,3}u\0{1,3}T\0{1,3}T\0{1,3}Y|"\0{1,3}k\0{1,3}t\0{1,3}y/;
+
+/**
+ * Each text form's marker as it reads in base64 wherever it starts in the encoded text (at a multiple of 3 bytes, or
+ * 1 or 2 bytes after one): the whole groups of four characters that only the marker's own bytes make.
+ */
+const BASE64_MARKERS = new RegExp(
+  ['-----BEGIN ', 'PuTTY-User-Key-File-', '"kty"']
+    .flatMap((marker) =>
+      [0, 1, 2].map((pad) =>
+        btoa('x'.repeat(pad) + marker).slice(pad ? 4 : 0, Math.floor((pad + marker.length) / 3) * 4),
+      ),
+    )
+    .join('|'),
+  'g',
+);
+const BASE64_CHARACTER = /[A-Za-z0-9+/_-]/;
+
 /**
  * Whether `bytes`, a file or its beginning, holds a private key: in PEM (`-----BEGIN PRIVATE KEY-----`, an RSA, EC,
- * OpenSSH or encrypted one) anywhere in it, as a PuTTY key or a private JSON Web Key, each also saved as UTF-16 or
- * UTF-32 (Windows editors' "Unicode") or as the base64 of a text holding it (`base64 key.pem`), or starting as one in
- * DER (PKCS#8, SEC1 or PKCS#1, what `openssl pkey -outform DER` and KMS exports write). `svc pack` refuses to pack
- * one, and `svc dev` refuses to serve one, since anyone who can load the app's files could read it. A key split into
- * pieces, or encoded some other way, is not found: the rule stays "keep keys out of the app folder".
+ * OpenSSH or encrypted one) anywhere in it, its lines broken as they are or escaped in a string, as a PuTTY key or a
+ * private JSON Web Key, each also saved as UTF-16 or UTF-32 (Windows editors' "Unicode") or as the base64 of a text
+ * holding it (`base64 key.pem`, wrapped or not), or starting as one in DER (PKCS#8, SEC1 or PKCS#1, what `openssl
+ * pkey -outform DER` and KMS exports write). `svc pack` refuses to pack one, and `svc dev` refuses to serve one,
+ * since anyone who can load the app's files could read it. A key split into pieces, or encoded some other way, is
+ * not found: the rule stays "keep keys out of the app folder".
  * @internal
  */
-export function isPrivateKey(bytes: Uint8Array): boolean {
+export function isPrivateKey(bytes: Uint8Array, inBase64 = false): boolean {
   if (isDerPrivateKey(bytes)) return true;
   // One character a byte, whatever the bytes: the markers are ASCII, and a binary file reads as no marker.
   const text = new TextDecoder('latin1').decode(bytes);
@@ -42,28 +57,55 @@ export function isPrivateKey(bytes: Uint8Array): boolean {
   // UTF-16 and UTF-32 put zero bytes between an ASCII text's characters: without them, the key reads as above (only
   // looked at when a marker's first characters show so, as a large binary file holds many zero bytes).
   if (WIDE_MARKER.test(text) && holdsKeyText(text.replaceAll('\0', ''))) return true;
-  return pemsInBase64(text).some((pem) => PEM_PRIVATE.test(pem));
+  // The base64 of a key file, decoded and looked at again (once: no key hides in base64 of base64 by accident).
+  return !inBase64 && base64Around(text).some((decoded) => isPrivateKey(decoded, true));
 }
 
-/** The texts the base64 in `text` holds from each encoded `-----BEGIN ` on, each starting with the marker. */
-function pemsInBase64(text: string): string[] {
-  const pems: string[] = [];
+/**
+ * The bytes of each base64 text in `text` that holds a marker (line breaks taken out first: `base64` wraps its lines
+ * at 76 characters, a multiple of four, so the groups stay whole, and a break may fall inside a marker). The text
+ * starts where its run of base64 characters does, or up to three characters later (a word of the line before it
+ * joins it once the break is out), so each of the four is decoded.
+ */
+function base64Around(text: string): Uint8Array[] {
+  const joined = text.replace(/\r?\n/g, '');
+  const found: Uint8Array[] = [];
   let readUntil = 0;
-  for (const marker of text.matchAll(BASE64_PEM)) {
+  for (const marker of joined.matchAll(BASE64_MARKERS)) {
     // A marker inside a run already decoded was looked at with it.
     if (marker.index < readUntil) continue;
-    BASE64_RUN.lastIndex = marker.index;
-    const run = BASE64_RUN.exec(text)![0];
-    readUntil = marker.index + run.length;
-    const groups = run
-      .replace(/[\r\n]/g, '')
-      .replace(/-/g, '+')
-      .replace(/_/g, '/');
-    // Whole groups of four: a run that ends mid-group still decodes up to there.
-    const decoded = atob(groups.slice(0, groups.length & ~3));
-    pems.push(`-----${decoded.replace(/^-+/, '')}`);
+    let start = marker.index;
+    while (start > 0 && BASE64_CHARACTER.test(joined[start - 1]!)) start -= 1;
+    let end = marker.index + marker[0].length;
+    while (end < joined.length && BASE64_CHARACTER.test(joined[end]!)) end += 1;
+    readUntil = end;
+    // The shortest key file, an Ed25519 PEM, takes 160 characters of base64; a marker alone is no key.
+    if (end - start < 100) continue;
+    const run = joined.slice(start, end).replace(/-/g, '+').replace(/_/g, '/');
+    for (let skip = 0; skip < 4; skip++) {
+      const groups = run.slice(skip);
+      // Its last group may lack its padding (`atob` takes it so), but not three of its characters.
+      const binary = atob(groups.length % 4 === 1 ? groups.slice(0, -1) : groups);
+      found.push(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    }
   }
-  return pems;
+  return found;
+}
+
+/**
+ * Whether `bytes` holds one of `forms`, the forms of one known key (`privateKeyForms` in the CLI): its bytes (the raw
+ * seed, the PKCS#8 DER) anywhere, and its texts also across line breaks and spaces and `\n` escapes (base64 wrapped in
+ * lines, a PEM's body without its markers, a string in a JSON file), and in hex whatever its case and separators
+ * (`8b:df:…` as `openssl pkey -text` prints it, `0x8b, 0xdf` in a byte array). Node only (Buffer).
+ * @internal
+ */
+export function holdsKeyForm(bytes: Uint8Array, forms: readonly (string | Uint8Array)[]): boolean {
+  if (forms.length === 0) return false;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (forms.some((form) => typeof form !== 'string' && buffer.includes(Buffer.from(form)))) return true;
+  const flat = buffer.toString('latin1').replace(/\s+|\\[rnt]/g, '');
+  const hex = flat.replace(/0x|[:,'"]/gi, '').toLowerCase();
+  return forms.some((form) => typeof form === 'string' && (flat.includes(form) || hex.includes(form)));
 }
 
 /**

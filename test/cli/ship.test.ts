@@ -445,9 +445,28 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       'ci.env': `SIGNING_KEY=${Buffer.from(pem).toString('base64')}\n`,
       'bag.b64': Buffer.from(`Bag Attributes\n${pem}`).toString('base64url'),
       'bag2.b64': Buffer.from(`x\n${pem}`).toString('base64'),
-      // The raw seed, in hex and in standard base64.
+      // A prefix whose length puts a line break inside the encoded marker (50 bytes, wrapped at 76).
+      'cut.b64': wrapped(`${'x'.repeat(49)}\n${pem}`),
+      // Line breaks that are no line breaks: a JSON string (a service account's private_key), an indented YAML block.
+      'sa.json': JSON.stringify({ type: 'service_account', private_key: pem }),
+      'values.yaml': `signing:\n  key: |\n${pem.replace(/^/gm, '    ')}`,
+      // The base64 of a JSON Web Key file.
+      'jwk.b64': Buffer.from(JSON.stringify(createPrivateKey(pem).export({ format: 'jwk' }))).toString('base64'),
+      // The raw seed: as bytes, in hex (also as openssl pkey -text prints it, and as a byte array), in standard
+      // base64; and the PKCS#8 base64 wrapped as a PEM body without its markers (here at 32 columns).
+      'seed.bin': Buffer.concat([Buffer.from('seed:'), seed]),
       'seed.hex': `const seed = '${seed.toString('hex')}';\n`,
+      'seed.txt': `priv:\n    ${seed
+        .toString('hex')
+        .toUpperCase()
+        .replace(/(..)(?!$)/g, '$1:')
+        .replace(/(.{45})/g, '$1\n    ')}\n`,
+      'seed-bytes.js': `const seed = [${[...seed].map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ')}];\n`,
       'seed.js': `export default ${JSON.stringify(seed.toString('base64'))};\n`,
+      'body.txt': createPrivateKey(pem)
+        .export({ format: 'der', type: 'pkcs8' })
+        .toString('base64')
+        .replace(/.{32}/g, '$&\n'),
     };
     for (const [name, bytes] of Object.entries(leaks)) {
       writeFileSync(join(app, name), bytes);

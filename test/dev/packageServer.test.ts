@@ -35,11 +35,14 @@ const sendReport = async (report: Record<string, string>, path?: string, type = 
     body: JSON.stringify({ 'csp-report': report }),
   });
 
-/** A raw GET with a chosen Host header (fetch cannot set one). */
-function rawGet(url: string, host: string): Promise<{ status: number; body: string }> {
+/**
+ * A raw GET of `url` with a chosen Host header (fetch cannot set one); `path` is sent as it is (`new URL` would
+ * resolve its `..`).
+ */
+function rawGet(url: string, host: string, path?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = request({ host: '127.0.0.1', port: u.port, path: u.pathname, headers: { host } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: u.port, path: path ?? u.pathname, headers: { host } }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -73,6 +76,10 @@ describe('the package server', () => {
       'html-tag.html': '<!-- built --><!DOCTYPE html>\n<html lang="en"><script src="a.js"></script></html>',
       'commented.html': '\uFEFF<!-- built by a tool -->\n<!doctype html><title>x</title><header class="bar"></header>',
       'bare.html': '<p>no doctype at all</p>',
+      // A <head> inside a comment or an attribute value is none; a script before the head opens it itself.
+      'head-in-comment.html': '<!doctype html><!-- <head> --><head data-x="a>b"><title>x</title>',
+      'script-first.html': '<!doctype html><script src="a.js"></script><head><title>x</title>',
+      'bom.html': '\uFEFF<p>no doctype</p>',
     };
     for (const [name, html] of Object.entries(pages)) await writeFile(join(dir, name), html);
     const q = await startDevPlatform({ dir, port: 0, mcp: false });
@@ -90,6 +97,15 @@ describe('the package server', () => {
         `<!-- built by a tool -->\n<!doctype html>${meta}<title>x</title><header class="bar"></header>`,
       );
       expect(await served('bare.html')).toBe(`${meta}<p>no doctype at all</p>`);
+      expect(await served('head-in-comment.html')).toBe(
+        `<!doctype html><!-- <head> --><head data-x="a>b">${meta}<title>x</title>`,
+      );
+      expect(await served('script-first.html')).toBe(
+        `<!doctype html>${meta}<script src="a.js"></script><head><title>x</title>`,
+      );
+      // After the byte order mark, which stays the page's first bytes.
+      const bom = Buffer.from(await (await fetch(`${q.appOrigin}/bom.html`)).arrayBuffer());
+      expect(bom.toString('utf8')).toBe(`\uFEFF${meta}<p>no doctype</p>`);
     } finally {
       await q.close();
     }
@@ -166,6 +182,10 @@ describe('the package server', () => {
 
   it('decodes a path segment by segment: an encoded slash names no file; / is the entry document', async () => {
     expect((await fetch(`${p.appOrigin}/js/%61pp.js`)).status).toBe(200);
+    // As sent, not resolved: a package's index holds no empty, . or .. segment (browsers resolve them themselves).
+    for (const path of ['/js/../js/app.js', '/js/%2e%2e/js/app.js', '//js/app.js', '/js//app.js', '/./js/app.js'])
+      expect((await rawGet(p.appOrigin, new URL(p.appOrigin).host, path)).status, path).toBe(404);
+    expect((await rawGet(p.appOrigin, new URL(p.appOrigin).host, '/../../../etc/passwd')).status).toBe(404);
     const slash = await fetch(`${p.appOrigin}/js%2Fapp.js`);
     expect(slash.status).toBe(404);
     expect(await slash.text()).toBe("/js%2Fapp.js names no file: a path's segments hold no encoded slash (%2F).\n");
@@ -214,6 +234,7 @@ describe('the package server', () => {
         range: res.headers.get('content-range'),
         length: res.headers.get('content-length'),
         accept: res.headers.get('accept-ranges'),
+        nosniff: res.headers.get('x-content-type-options'),
         body: Buffer.from(await res.arrayBuffer()),
       };
     };
@@ -254,6 +275,7 @@ describe('the package server', () => {
         const none = await get(path!, { range: range! });
         expect(none.status, range).toBe(416);
         expect(none.range, range).toBe(`bytes */${path === 'empty.bin' ? 0 : 1000}`);
+        expect(none.nosniff, range).toBe('nosniff');
       }
       // Two ranges apart, a malformed header, another unit, and an If-Range (this server gives no validator for it
       // to match): the whole file, as RFC 9110 allows.

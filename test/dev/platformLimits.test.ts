@@ -354,13 +354,13 @@ describe('size limits', () => {
     expectProblem(
       await control('POST', '/__svc/grant', { user: 'bob', scope: 'messages.send' }),
       400,
-      /^user is not a field here: the fields are user_id, scope\.$/,
+      /^unknown field "user": the fields are user_id, scope\.$/,
     );
     expect(JSON.stringify(p.state.grants)).toBe(grants);
     expectProblem(
       await control('PATCH', '/__svc/settings', { theme: 'dark', colour: 'red', size: 2 }),
       400,
-      /^colour, size are not fields here: the fields are theme, locale, current_user_id, current_room_id\.$/,
+      /^unknown fields "colour", "size": the fields are theme, locale, current_user_id, current_room_id\.$/,
     );
     expect(p.state.settings.theme).not.toBe('dark');
     expectProblem(
@@ -370,8 +370,21 @@ describe('size limits', () => {
         card: { title: 't', body: 'b', actions: [{ label: 'Open', deep_link: '/x', href: '/x' }] },
       }),
       400,
-      /^card\.actions\.0: href is not a field here: the fields are label, deep_link\.$/,
+      /^card\.actions\.0: unknown field "href": the fields are label, deep_link\.$/,
     );
+    // A route that takes no field: {"user": …} to reset would have reset everything.
+    const rooms = p.state.rooms.length;
+    expectProblem(
+      await control('POST', '/__svc/reset', { user: 'bob' }),
+      400,
+      /^unknown field "user": this route takes none, send \{\}\.$/,
+    );
+    expect(p.state.rooms.length).toBe(rooms);
+    // Thousands of them: three named (quoted: one may hold an invisible character), then a count.
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 1]));
+    const answer = await control('POST', '/__svc/grant', { ...many, 'user_id\u200b': 'bob', scope: 'x' });
+    expectProblem(answer, 400, /^unknown fields "k0", "k1", "k2" and 4998 more: the fields are user_id, scope\.$/);
+    expect(answer.body.detail.length).toBeLessThan(200);
   });
 });
 

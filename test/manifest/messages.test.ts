@@ -87,6 +87,9 @@ describe('messages name the field and say what to write instead', () => {
     expect(version('v1.2.3')).toBe('$.version is not a version: drop the leading "v": write "1.2.3"');
     expect(version('1.02.3')).toMatch(/remove the leading zeros: write "1.2.3"/);
     expect(version('1.2')).toMatch(/three dot-separated integers .* has 2 parts/);
+    expect(version('2026120600.0.0')).toBe(
+      '$.version is not a version: each part has at most 9 digits (2026120600 has 10), so that every host reads it as a 32-bit integer: write a smaller number, such as "1.0.0"',
+    );
     // A pre-release's own dots are not parts: the suffix is named.
     expect(version('1.0.0-beta.1')).toBe(
       '$.version is not a version: a version has no pre-release or build suffix ("-beta.1"): write three integers such as "1.0.0", and test a release before it with svc dev',

@@ -113,13 +113,13 @@ export function createControlApp(ctx: ControlAppContext) {
     .post('/deliveries/resend', body('POST /__svc/deliveries/resend'), (c) =>
       changeState(c, () => actions['POST /__svc/deliveries/resend'](c.req.valid('json'))),
     )
-    .post('/deliveries/resend-failed', jsonBody<Record<string, never>>(), (c) =>
+    .post('/deliveries/resend-failed', body('POST /__svc/deliveries/resend-failed'), (c) =>
       changeState(c, () => actions['POST /__svc/deliveries/resend-failed']({})),
     )
     .post('/deliveries/test', body('POST /__svc/deliveries/test'), (c) =>
       changeState(c, () => actions['POST /__svc/deliveries/test'](c.req.valid('json'))),
     )
-    .post('/reset', jsonBody<Record<string, never>>(), (c) => changeState(c, () => actions['POST /__svc/reset']({})))
+    .post('/reset', body('POST /__svc/reset'), (c) => changeState(c, () => actions['POST /__svc/reset']({})))
     .post('/page-event', body('POST /__svc/page-event'), (c) => {
       ctx.pageEvent(c.req.valid('json'));
       return c.body(null, 204);

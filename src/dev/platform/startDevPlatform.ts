@@ -217,7 +217,7 @@ async function servePackage(
       allow: options.allow,
       port,
       exclude: [...(options.statePath ? [resolve(options.statePath)] : []), ...(options.neverServe ?? [])],
-      keyTexts: options.keyTexts && (() => options.keyTexts!(parts.app.manifest.id)),
+      keyForms: options.keyForms && (() => options.keyForms!(parts.app.manifest.id)),
       source: () => parts.served.current,
       onBlocked: parts.onBlocked,
     });

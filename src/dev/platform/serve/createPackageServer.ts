@@ -6,7 +6,7 @@ import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
-import { isPrivateKey } from '../../../package/isPrivateKey';
+import { holdsKeyForm, isPrivateKey } from '../../../package/isPrivateKey';
 import { leftOutOfPackage } from '../../../package/leftOutOfPackage';
 import { describePathProblem, packagePathOf } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
@@ -46,8 +46,8 @@ export interface PackageServerOptions {
    * state file holding the signing secret and its temporary files, the backend's env file).
    */
   exclude?: readonly string[];
-  /** The developer key's texts no served file may hold (see `DevPlatformOptions.keyTexts`); asked once. */
-  keyTexts?: () => Promise<readonly string[]>;
+  /** The developer key's forms no served file may hold (see `DevPlatformOptions.keyForms`); asked once. */
+  keyForms?: () => Promise<readonly (string | Uint8Array)[]>;
   /**
    * Serve a signed package's files (by path) with its manifest's CSP instead of the folder (while it returns one):
    * nothing else is reachable. Asked on every request, so an update the store accepted is served at once.
@@ -70,19 +70,23 @@ function requestedPath(pathname: string, entry: string): { path: string } | { st
   } catch {
     return { status: 400, detail: 'malformed path.' };
   }
-  if (path.split('/').length !== pathname.split('/').length)
+  const segments = path.split('/');
+  if (segments.length !== pathname.split('/').length)
     return { status: 404, detail: `${pathname} names no file: a path's segments hold no encoded slash (%2F).` };
+  // Compared exactly, as a host looks a path up in the package's index: no segment is empty, `.` or `..`.
+  if (segments.slice(1, -1).includes('') || segments.some((segment) => segment === '.' || segment === '..'))
+    return { status: 404, detail: `${pathname} names no file: a package path has no empty, . or .. segment.` };
   if (path === '/') return { path: packagePathOf(entry) ?? `/${entry}` };
   return { path: path.endsWith('/') ? `${path}index.html` : path };
 }
 
 /**
- * The developer key's texts, read when the first file is served (never on the way to the printed URL) and kept; a key
- * that cannot be read has none.
+ * The developer key's forms, read when the first file is served (never on the way to the printed URL) and kept; a
+ * key that cannot be read has none.
  */
-function readOnce(read: (() => Promise<readonly string[]>) | undefined) {
-  let texts: Promise<readonly string[]> | undefined;
-  return () => (texts ??= (read?.() ?? Promise.resolve([])).catch(() => []));
+function readOnce(read: (() => Promise<readonly (string | Uint8Array)[]>) | undefined) {
+  let forms: Promise<readonly (string | Uint8Array)[]> | undefined;
+  return () => (forms ??= (read?.() ?? Promise.resolve([])).catch(() => []));
 }
 
 /**
@@ -124,23 +128,34 @@ async function fileInFolder(
   return file;
 }
 
-// Where a page's first element may go: after its `<head>` tag (not `<header>`), else its `<html>` tag, else its
-// doctype and the comments before it. Before the doctype the page would render in quirks mode.
-const PAGE_START = [
-  /<head(?=[\s>])[^>]*>/i,
-  /<html(?=[\s>])[^>]*>/i,
-  /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<!doctype[^>]*>/i,
-];
+// What may come before a page's head and stays before the first element: a byte order mark, white space, comments
+// (one left open runs to the end), the doctype (before it, the page would render in quirks mode), a processing
+// instruction, and the `<html>` start tag.
+const PROLOGUE = /\uFEFF|\s+|<!--[\s\S]*?(?:-->|$)|<![^>]*>|<\?[^>]*>/y;
+// A start tag, to its `>`: a quoted attribute value may hold one (`<head data-x="a>b">`).
+const START_TAG = /<([a-zA-Z][^\s/>]*)(?:[^>"']|"[^"]*"|'[^']*')*>/y;
 
-/** The page with `element` first in its head, before any of its scripts, which read it as they run. */
+/**
+ * The page with `element` first in its head, before anything that runs (PACKAGE.md, "Serving"): after the prologue
+ * and the `<html>` tag, after the `<head>` tag when the next tag is that one, else before whatever comes next (a
+ * `<script>` there opens the head itself, and would run before a tag placed after a later `<head>`). Read as a
+ * browser reads it: a `<head>` inside a comment or an attribute value is none.
+ */
 function withFirstInHead(html: string, element: string): string {
-  for (const start of PAGE_START) {
-    const found = start.exec(html);
-    if (!found) continue;
-    const end = found.index + found[0].length;
-    return `${html.slice(0, end)}${element}${html.slice(end)}`;
+  let at = 0;
+  for (;;) {
+    PROLOGUE.lastIndex = at;
+    const skipped = PROLOGUE.exec(html)?.[0];
+    if (skipped) {
+      at += skipped.length;
+      continue;
+    }
+    START_TAG.lastIndex = at;
+    const tag = START_TAG.exec(html);
+    const name = tag?.[1]?.toLowerCase();
+    if (name === 'html' || name === 'head') at += tag![0].length;
+    if (name !== 'html') return `${html.slice(0, at)}${element}${html.slice(at)}`;
   }
-  return `${element}${html}`;
 }
 
 /**
@@ -200,7 +215,7 @@ export async function createPackageServer(options: PackageServerOptions) {
   let policies = csp(manifest);
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
   let hosts: string[] = [];
-  const keyTexts = readOnce(options.keyTexts);
+  const keyForms = readOnce(options.keyForms);
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
@@ -216,7 +231,9 @@ export async function createPackageServer(options: PackageServerOptions) {
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return fail(res.setHeader('allow', 'GET, HEAD'), 405, 'the package is read-only.');
     const source = options.source?.();
-    const asked = requestedPath(url.pathname, (source?.manifest ?? manifest).entry);
+    // The path as sent: `new URL` would resolve `..` and read `//x/` as a host, where a package names no such file.
+    const sent = req.url?.startsWith('/') ? req.url.replace(/[?#][\s\S]*$/, '') : url.pathname;
+    const asked = requestedPath(sent, (source?.manifest ?? manifest).entry);
     if ('status' in asked) return fail(res, asked.status, asked.detail);
     const { path } = asked;
     if (source) {
@@ -251,7 +268,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
       const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
       const read = head.subarray(0, bytesRead);
-      if (isPrivateKey(read) || (await keyTexts()).some((text) => read.includes(text))) {
+      if (isPrivateKey(read) || holdsKeyForm(read, await keyForms())) {
         const advice = `${path.slice(1)} is a private key, which svc pack refuses to pack and svc dev to serve: anyone who can load the app's files could read it. Move it out of the app folder.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
         return fail(res, 404, `${path}: ${advice}`);

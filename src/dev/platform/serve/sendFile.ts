@@ -34,7 +34,11 @@ export function sendFile(
   const range = byteRange(req, size);
   if (range === 'unsatisfiable')
     return res
-      .writeHead(416, { 'content-range': `bytes */${size}`, 'content-type': 'text/plain; charset=utf-8' })
+      .writeHead(416, {
+        'content-range': `bytes */${size}`,
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+      })
       .end(`no byte of the Range ${req.headers.range} is in the file (${size} bytes).\n`);
   const { start, end } = range ?? { start: 0, end: size - 1 };
   const headers: Record<string, string | string[]> = {
