@@ -236,6 +236,8 @@ export interface DevConfig {
   blocked: DevBlockedRequest[];
   /** Where the state is saved (`--state`), absolute; absent when it lives in memory only. */
   statePath?: string;
+  /** The backend's webhook URL (`--webhooks`); absent when the platform sends no webhook. */
+  webhooks?: string;
   /** The MCP endpoint and the header an MCP client sends; absent when the platform serves none. */
   mcp?: { url: string; header: string };
 }

@@ -94,3 +94,12 @@ test('sends every failed delivery again with one button, which then goes away', 
   await expect(page.getByTestId('resend-of')).toHaveCount(2);
   await expect(button).toHaveCount(0);
 });
+
+test('without a webhook URL, the test event cannot be sent and the panel says how to give one', async ({
+  messenger,
+}) => {
+  const { page } = await messenger({ dir: await writeAppDir(), port: 0 });
+  await page.getByTestId('tab-Webhooks').click();
+  await expect(page.getByTestId('send-test-event')).toBeDisabled();
+  await expect(page.getByText('No webhook yet (start svc dev with --webhooks <url>).')).toBeVisible();
+});

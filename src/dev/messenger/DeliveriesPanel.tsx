@@ -146,6 +146,8 @@ function Controls({ m, events, failed }: { m: Messenger; events: string[]; faile
         <button
           type="button"
           data-testid="send-test-event"
+          // Without a webhook URL there is nowhere to send it: the note below says how to give one.
+          disabled={!m.config.webhooks}
           onClick={() => m.act('POST /__svc/deliveries/test', { event: testEvent.value })}
         >
           Send a test event

@@ -484,6 +484,7 @@ function buildApp(parts: AppParts) {
       baseUrl: `${origin}/v1`,
       blocked: parts.blocked,
       ...(parts.options.statePath ? { statePath: parts.options.statePath } : {}),
+      ...(parts.options.webhooks ? { webhooks: parts.options.webhooks } : {}),
       ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
     };
   };
