@@ -257,3 +257,35 @@ test('a line that is not JSON (or no JSON-RPC message) is answered with its erro
   }
   expect(await new Promise((done) => child.once('exit', done))).toBe(0);
 });
+
+test('an own __proto__ in the arguments is named as any key the inputSchema refuses, before svc dev and with it', async ({
+  browser,
+}) => {
+  const { child, lines } = spawnBridge();
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  };
+  // Written by hand: JSON.stringify would leave out a __proto__ made by an object literal.
+  const call = (id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"whoami","arguments":{"__proto__":{"x":1}}}}\n`;
+  const refusal =
+    'ERR_ACTION_INVALID_INPUT: the arguments do not fit the inputSchema of whoami: $.__proto__ is not an accepted property; remove it';
+  try {
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    child.stdin.write(call(2));
+    await expect.poll(() => lines().find((l) => l.id === 2), { timeout: 10_000 }).toBeTruthy();
+    const before = lines().find((l) => l.id === 2) as { result: { content: { text: string }[] } };
+    expect(before.result.content[0]!.text).toContain(refusal);
+    await startPlatform(browser);
+    child.stdin.write(call(3));
+    await expect.poll(() => lines().find((l) => l.id === 3), { timeout: 10_000 }).toBeTruthy();
+    const running = lines().find((l) => l.id === 3) as { result: { content: { text: string }[] } };
+    expect(running.result.content[0]!.text).toContain(refusal);
+  } finally {
+    child.stdin.end();
+  }
+});

@@ -11,6 +11,7 @@ import {
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Manifest } from '../../manifest';
 import { createArgumentCheck } from './createToolCall';
+import { ownProtoKey, restoreOwnProto } from './ownProto';
 import { createStdioWire } from './createStdioWire';
 import { createUpstream, type UpstreamTarget } from './createUpstream';
 import { serverIdentity } from './serverIdentity';
@@ -120,6 +121,7 @@ function clientName(server: Server, context: ServerContext): string {
 export function serveMcpStdio(options: ServeMcpStdioOptions) {
   const { dir, start } = options;
   const checkArguments = createArgumentCheck();
+  const protoKey = ownProtoKey();
   // A call while no svc dev runs: refused as svc dev would refuse it when it cannot run (a tool the app does not have,
   // arguments that do not fit), so the agent fixes the call rather than waiting for svc dev; else, start svc dev.
   const notStarted = async ({ name, arguments: args }: CallToolRequest): Promise<CallResult> => {
@@ -183,9 +185,12 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         listed = result.tools;
         return result;
       });
-      server.setRequestHandler('tools/call', (request, context) =>
-        callTool(server, forwardFor(context), request, context, () => notStarted(request.params)),
-      );
+      server.setRequestHandler('tools/call', (request, context) => {
+        // The arguments as the agent sent them, an own `__proto__` included (the wire moved it aside).
+        const args = restoreOwnProto(request.params.arguments, protoKey) as Record<string, unknown> | undefined;
+        const params = { ...request.params, arguments: args };
+        return callTool(server, forwardFor(context), { params } as typeof request, context, () => notStarted(params));
+      });
       server.onclose = () => {
         closed = true;
         clearTimeout(watching);
@@ -193,6 +198,6 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
       };
       return server;
     },
-    { transport: options.transport ?? createStdioWire() },
+    { transport: options.transport ?? createStdioWire(protoKey) },
   );
 }
