@@ -100,7 +100,10 @@ export function privateKeyForms(privateKey: KeyObject): (string | Uint8Array)[] 
   const forms: (string | Uint8Array)[] = [der, der.toString('base64').replace(/=+$/, ''), der.toString('base64url')];
   if (d !== undefined) {
     const secret = Buffer.from(d, 'base64url');
-    forms.push(secret, d, secret.toString('base64').replace(/=+$/, ''), secret.toString('hex'));
+    // In base64, the characters that hold its bits alone: also found where more bytes follow it in one text
+    // (tweetnacl's 64-byte secret key, the seed and then the public key).
+    const whole = Math.floor((secret.length * 8) / 6);
+    forms.push(secret, d.slice(0, whole), secret.toString('base64').slice(0, whole), secret.toString('hex'));
   }
   return forms;
 }

@@ -1,14 +1,16 @@
-// What stands between a PEM key's lines where a key is pasted: a line break, as it is or escaped in a string or a
-// JSON file (`\n`, a Google service account's `private_key`), an HTML `<br>`, the spaces of an indented YAML block or
-// a Markdown quote's `>`.
-const PEM_BREAK = String.raw`(?:\r|\n|\\r|\\n|[ \t>]|<br\s*/?>)*`;
+// What stands between a PEM key's lines where a key is pasted: a line break, as it is, escaped in a string or a JSON
+// file (`\n`, `\\n` in JSON inside JSON: a Google service account's `private_key`), as an HTML entity or URL-encoded,
+// an HTML `<br>`, the spaces of an indented YAML block, a Markdown quote's `>`, a comment's `#` or `//`, the quotes
+// and commas of an array of lines.
+const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|&#1[03];|%0[aAdD]|[ \t>#/"',]|<br\s*/?>)*`;
 // Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
-// and people add comments and blank lines. The marker must begin a key: header lines (`Proc-Type:`, `DEK-Info:`) may
-// follow, then at least 24 characters of base64. A library that writes keys (jsencrypt) holds the marker as text in
+// and people add comments and blank lines. A PGP private key block too. The marker must begin a key: header lines
+// (`Proc-Type:`, `DEK-Info:`, `Version:`) may follow, then a line of base64 (60 characters at least: a PEM line holds
+// 64, and a shortened example in a document, `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, is no key). A library that writes keys (jsencrypt) holds the marker as text in
 // its code, followed by `\n"`, a quote, not by a key.
 const PEM_PRIVATE = new RegExp(
-  `-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----${PEM_BREAK}(?:[A-Za-z-]+:[^\\n\\\\]*${PEM_BREAK})*[A-Za-z0-9+/=]{24,}`,
+  `-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----${PEM_BREAK}(?:[A-Za-z-]+:[^\\n\\\\]*${PEM_BREAK})*[A-Za-z0-9+/=]{60,}`,
 );
 // A PuTTY key file, and a JSON Web Key with its private part (`d`), in any member order.
 const PUTTY_PRIVATE = /^PuTTY-User-Key-File-\d+: /m;
@@ -108,10 +110,14 @@ export function holdsKeyForm(bytes: Uint8Array, forms: readonly (string | Uint8A
   return forms.some((form) => typeof form === 'string' && (flat.includes(form) || hex.includes(form)));
 }
 
+// The type of a PKCS#12 file's content, PKCS#7 data (OID 1.2.840.113549.1.7.1), with its tag and length.
+const PKCS7_DATA = Uint8Array.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01]);
+
 /**
  * Whether `head` starts as a private key in DER: a SEQUENCE whose first element is the version (INTEGER 0 or 1),
  * then, for PKCS#8, the algorithm (a SEQUENCE starting with its OID); for SEC1 (EC), the key (an OCTET STRING); for
- * PKCS#1 (RSA), the modulus (a long INTEGER). A certificate or a public key starts with a SEQUENCE there instead.
+ * PKCS#1 (RSA), the modulus (a long INTEGER); or a PKCS#12 file (version 3, then its data). A certificate or a public
+ * key starts with a SEQUENCE there instead.
  */
 function isDerPrivateKey(head: Uint8Array): boolean {
   if (head[0] !== 0x30) return false;
@@ -120,6 +126,14 @@ function isDerPrivateKey(head: Uint8Array): boolean {
   if (at < 0 || head[at] !== 0x02 || head[at + 1] !== 0x01) return false;
   const version = head[at + 2];
   const next = head[at + 3];
+  // PKCS#12 (a .p12 or .pfx file: version 3, then its content, data), which holds a private key, encrypted or not,
+  // as an encrypted PEM key is refused too.
+  if (version === 3 && next === 0x30) {
+    // The content's SEQUENCE length (one byte, or 0x8n and n more), then its type.
+    const length = head[at + 4]!;
+    const typeAt = at + 5 + (length < 0x80 ? 0 : length & 0x7f);
+    return PKCS7_DATA.every((byte, i) => head[typeAt + i] === byte);
+  }
   if (next === 0x30) return (version === 0 || version === 1) && head[at + 5] === 0x06;
   if (next === 0x04) return version === 1;
   return next === 0x02 && version === 0 && (head[at + 4] === 0x81 || head[at + 4] === 0x82);

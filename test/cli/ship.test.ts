@@ -450,6 +450,18 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       // Line breaks that are no line breaks: a JSON string (a service account's private_key), an indented YAML block.
       'sa.json': JSON.stringify({ type: 'service_account', private_key: pem }),
       'values.yaml': `signing:\n  key: |\n${pem.replace(/^/gm, '    ')}`,
+      // JSON inside JSON (\\n), each line commented out, an array of lines, HTML entities for the line breaks.
+      'nested.json': JSON.stringify(JSON.stringify({ private_key: pem })),
+      'commented.sh': pem.replace(/^/gm, '# '),
+      'lines.json': JSON.stringify(pem.trim().split('\n')),
+      'key.html': `<pre>${pem.replace(/\n/g, '&#10;')}</pre>`,
+      // tweetnacl's secret key: the seed, then the public key, in one base64 text.
+      'nacl.js': `const secretKey = '${Buffer.concat([seed, Buffer.alloc(32, 7)]).toString('base64')}';\n`,
+      // A PKCS#12 file, with a password or without (openssl pkcs12 -export).
+      'key.p12': execFileSync('sh', [
+        '-c',
+        `openssl req -new -x509 -key '${join(home, 'keys', `${id}.pem`)}' -subj /CN=x -days 1 | openssl pkcs12 -export -inkey '${join(home, 'keys', `${id}.pem`)}' -passout pass:x`,
+      ]),
       // The base64 of a JSON Web Key file.
       'jwk.b64': Buffer.from(JSON.stringify(createPrivateKey(pem).export({ format: 'jwk' }))).toString('base64'),
       // The raw seed: as bytes, in hex (also as openssl pkey -text prints it, and as a byte array), in standard
@@ -482,6 +494,11 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(clean, 'app', 'public.b64'), wrapped(publicPem));
     writeFileSync(join(clean, 'app', 'cert.b64'), wrapped(`-----BEGIN CERTIFICATE-----\n${'A'.repeat(64)}\n`));
     writeFileSync(join(clean, 'app', 'id.hex'), randomBytes(32).toString('hex'));
+    // A document's shortened example of a key, which holds no key.
+    writeFileSync(
+      join(clean, 'app', 'help.md'),
+      '```\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\n-----END PRIVATE KEY-----\n```\n',
+    );
     const packed = svc(['pack', 'app'], clean);
     expect(packed.code, packed.stderr).toBe(0);
 

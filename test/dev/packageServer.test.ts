@@ -80,6 +80,7 @@ describe('the package server', () => {
       'head-in-comment.html': '<!doctype html><!-- <head> --><head data-x="a>b"><title>x</title>',
       'script-first.html': '<!doctype html><script src="a.js"></script><head><title>x</title>',
       'bom.html': '\uFEFF<p>no doctype</p>',
+      'empty-comment.html': '<!--><!doctype html><!---><head><title>x</title>',
     };
     for (const [name, html] of Object.entries(pages)) await writeFile(join(dir, name), html);
     const q = await startDevPlatform({ dir, port: 0, mcp: false });
@@ -103,6 +104,8 @@ describe('the package server', () => {
       expect(await served('script-first.html')).toBe(
         `<!doctype html>${meta}<script src="a.js"></script><head><title>x</title>`,
       );
+      // `<!-->` and `<!--->` are whole comments to a browser: they hide nothing after them.
+      expect(await served('empty-comment.html')).toBe(`<!--><!doctype html><!---><head>${meta}<title>x</title>`);
       // After the byte order mark, which stays the page's first bytes.
       const bom = Buffer.from(await (await fetch(`${q.appOrigin}/bom.html`)).arrayBuffer());
       expect(bom.toString('utf8')).toBe(`\uFEFF${meta}<p>no doctype</p>`);
@@ -377,7 +380,7 @@ describe('the package server', () => {
   });
 
   it('serves no private key, which svc pack refuses too, and says so where blocked requests go', async () => {
-    const pem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFAKEFAKEFAKE\n-----END PRIVATE KEY-----\n';
+    const pem = `-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI${'FAKE'.repeat(11)}\n-----END PRIVATE KEY-----\n`;
     await writeFile(join(appDir, 'dev-key.pem'), pem);
     const res = await fetch(`${p.appOrigin}/dev-key.pem`);
     expect(res.status).toBe(404);
