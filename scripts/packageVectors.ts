@@ -507,6 +507,53 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     expect: 'invalid-manifest',
   });
 
+  // The rules of check 10 a host in another language checks itself (PACKAGE.md, "Check 10's manifest rules").
+  const manifestText = (change: (text: string) => string) => {
+    const files = appFiles(idA);
+    files['/manifest.json'] = change(files['/manifest.json'] as string);
+    return bundleOf(files);
+  };
+  for (const [name, change, what] of [
+    [
+      'csp-line-break',
+      (t: string) => t.replace(`object-src 'none';`, `object-src 'none';\\n`),
+      'a csp holding a line break',
+    ],
+    ['version-ten-digits', (t: string) => t.replace('"0.1.0"', '"1234567890.0.0"'), 'a version part of 10 digits'],
+    [
+      'lone-surrogate',
+      (t: string) => t.replace('"Vector App"', '"Vector \\ud800App"'),
+      'a name holding a lone surrogate',
+    ],
+    [
+      'network-url',
+      (t: string) => t.replace('"connect": []', '"connect": ["https://api.example.com"]'),
+      'a network host written as a URL',
+    ],
+  ] as const)
+    add(`manifest-${name}.swbn`, await sign(manifestText(change), idA, [a]), {
+      description: `A manifest with ${what}.`,
+      expect: 'invalid-manifest',
+    });
+  add(
+    'manifest-version-float.swbn',
+    await sign(
+      manifestText((t) => t.replace('"manifest_version": 1', '"manifest_version": 1.0')),
+      idA,
+      [a],
+    ),
+    validA('A manifest whose manifest_version is written 1.0: the integer 1 in JSON (valid).'),
+  );
+  add(
+    'section-repeated-path.swbn',
+    await sign(withSection(plain, 'x', Buffer.from('a2622f610162 2f6102'.replace(' ', ''), 'hex')), idA, [a]),
+    {
+      description:
+        'An extra section x, { "/a": 1, "/a": 2 }: a repeated key that is a text starting with "/" is a repeated path wherever it is.',
+      expect: 'duplicate-path',
+    },
+  );
+
   // The depth limit (PACKAGE.md, section 1): the block and the bundle are each the outermost item, at depth 0, so an
   // attribute's value and an extra section are at depth 2; inside 14 arrays an item is at depth 16, inside 15 at 17.
   const nested = (arrays: number) => Buffer.concat([...Array.from({ length: arrays }, () => head(4, 1)), head(0, 1)]);

@@ -271,14 +271,35 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
     files.set(path, (response as Buffer[])[1]!);
   }
   const manifestBytes = files.get('/manifest.json') ?? refuse('missing-file');
-  let manifest: { id?: string; version?: string; entry?: string; icons?: { src: string }[] };
+  let manifest: {
+    id?: string;
+    version?: string;
+    entry?: string;
+    icons?: { src: string }[];
+    csp?: unknown;
+    network?: { connect?: string[]; socket?: string[] };
+  };
   try {
     manifest = JSON.parse((manifestBytes as Buffer).toString('utf8'));
   } catch {
     return refuse('invalid-manifest');
   }
   if (jsonRefused((manifestBytes as Buffer).toString('utf8'))) refuse('invalid-manifest');
-  if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.test(manifest.version ?? '')) refuse('invalid-manifest');
+  // The closed set of check 10 a host checks itself: the version's parts at most 9 digits, the csp printable ASCII
+  // with tabs, network hosts bare lowercase names, and no lone surrogate in any string.
+  const part = '(0|[1-9]\\d{0,8})';
+  if (!new RegExp(`^${part}\\.${part}\\.${part}$`).test(manifest.version ?? '')) refuse('invalid-manifest');
+  if (typeof manifest.csp !== 'string' || /[^\x20-\x7e\t]/.test(manifest.csp)) refuse('invalid-manifest');
+  const HOST = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.(?!\d+$)[a-z0-9-]{1,63}(?<!-)$/;
+  for (const host of [...(manifest.network?.connect ?? []), ...(manifest.network?.socket ?? [])])
+    if (!HOST.test(host)) refuse('invalid-manifest');
+  // In a u-mode pattern a pair is one character: \p{Cs} finds a surrogate alone.
+  let lone = false;
+  JSON.parse((manifestBytes as Buffer).toString('utf8'), (key, value) => {
+    if (/\p{Cs}/u.test(key) || (typeof value === 'string' && /\p{Cs}/u.test(value))) lone = true;
+    return value;
+  });
+  if (lone) refuse('invalid-manifest');
   if (manifest.id !== id) refuse('id-mismatch');
   // Check 10: without its ? and # parts and one leading ./, after /, a path of the package.
   for (const src of [manifest.entry ?? '', ...(manifest.icons ?? []).map((i) => i.src)])
