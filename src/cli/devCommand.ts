@@ -123,8 +123,8 @@ export const DEV = defineCommand({
   summary: `Run the app in a simulated messenger with the whole platform on loopback.`,
   description: `Validates <dir>/manifest.json (default .; or name the file), starts the local platform on 127.0.0.1 (a
 simulated messenger, the identity provider, the server API at /v1, signed webhooks, a local store) and serves the
-app's package on its own origin with its CSP; prints the messenger's URL, which opens the app at start (#app), and
-runs until Ctrl-C. Given a signed package (file.swbn), it verifies it first (a package that fails a check does not
+app's package on its own origin with its CSP (http://localhost:<port>, on 127.0.0.1 and ::1); prints the messenger's
+URL, which opens the app at start (#app), and runs until Ctrl-C. Given a signed package (file.swbn), it verifies it first (a package that fails a check does not
 start) and serves its files only; \`svc publish\` uploads new versions to the local store.`,
   options: {
     port: {
