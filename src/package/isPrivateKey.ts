@@ -1,8 +1,8 @@
 // What stands between a PEM key's lines where a key is pasted: a line break, as it is, escaped in a string or a JSON
-// file (`\n`, `\\n` in JSON inside JSON: a Google service account's `private_key`), as an HTML entity or URL-encoded,
-// an HTML `<br>`, the spaces of an indented YAML block, a Markdown quote's `>`, a comment's `#` or `//`, the quotes
-// and commas of an array of lines.
-const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|&#1[03];|%0[aAdD]|[ \t>#/"',]|<br\s*/?>)*`;
+// file (`\n`, `\u000a`, `\\n` in JSON inside JSON: a Google service account's `private_key`), continued with a `\`,
+// as an HTML entity or URL-encoded, an HTML `<br>`, the spaces of an indented YAML block, a Markdown quote's `>`, a
+// comment's `#`, `//`, ` * `, `;` or `--`, the quotes and commas of an array of lines.
+const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|&#1[03];|&#x[aAdD];|%0[aAdD]|[ \t>#/"',*;\\-]|<br\s*/?>)*`;
 // Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
 // and people add comments and blank lines. A PGP private key block too. The marker must begin a key: header lines
@@ -27,7 +27,8 @@ const WIDE_MARKER = /(?:-\0{1,3}){4}-|P\0{1,3}u\0{1,3}T\0{1,3}T\0{1,3}Y|"\0{1,3}
 
 /**
  * Each text form's marker as it reads in base64 wherever it starts in the encoded text (at a multiple of 3 bytes, or
- * 1 or 2 bytes after one): the whole groups of four characters that only the marker's own bytes make.
+ * 1 or 2 bytes after one): the whole groups of four characters that only the marker's own bytes make. A marker only
+ * says where to decode: what is decoded must then be a key.
  */
 const BASE64_MARKERS = new RegExp(
   ['-----BEGIN ', 'PuTTY-User-Key-File-', '"kty"']
@@ -36,6 +37,9 @@ const BASE64_MARKERS = new RegExp(
         btoa('x'.repeat(pad) + marker).slice(pad ? 4 : 0, Math.floor((pad + marker.length) / 3) * 4),
       ),
     )
+    // And the base64 of a DER key without its PEM lines, as each starts (aligned: DER is at the start of its base64):
+    // PKCS#8 of Ed25519, P-256 and RSA, and PKCS#12 (`base64 cert.p12`, a CI secret; a data: URI).
+    .concat(['MC4CAQAwBQYDK2Vw', 'AgEAMBMGByqGSM49AgEGCCqGSM49AwEH', 'ADANBgkqhkiG9w0BAQEFAASC', 'AzCC'])
     .join('|'),
   'g',
 );

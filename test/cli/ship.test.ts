@@ -457,10 +457,19 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       'key.html': `<pre>${pem.replace(/\n/g, '&#10;')}</pre>`,
       // tweetnacl's secret key: the seed, then the public key, in one base64 text.
       'nacl.js': `const secretKey = '${Buffer.concat([seed, Buffer.alloc(32, 7)]).toString('base64')}';\n`,
+      // \u000a in a JSON string, a line continued with \, and a ` * ` comment's lines.
+      'unicode.json': `{"key": "${pem.trim().replace(/\n/g, '\\u000a')}"}`,
+      'continued.properties': `key=${pem.trim().replace(/\n/g, '\\n\\\n  ')}\n`,
+      'starred.js': `/*\n${pem.replace(/^/gm, ' * ')}*/\n`,
       // A PKCS#12 file, with a password or without (openssl pkcs12 -export).
       'key.p12': execFileSync('sh', [
         '-c',
         `openssl req -new -x509 -key '${join(home, 'keys', `${id}.pem`)}' -subj /CN=x -days 1 | openssl pkcs12 -export -inkey '${join(home, 'keys', `${id}.pem`)}' -passout pass:x`,
+      ]),
+      // The base64 of a PKCS#12 file, as a CI secret holds it.
+      'p12.b64': execFileSync('sh', [
+        '-c',
+        `openssl req -new -x509 -key '${join(home, 'keys', `${id}.pem`)}' -subj /CN=x -days 1 | openssl pkcs12 -export -inkey '${join(home, 'keys', `${id}.pem`)}' -passout pass:x | base64`,
       ]),
       // The base64 of a JSON Web Key file.
       'jwk.b64': Buffer.from(JSON.stringify(createPrivateKey(pem).export({ format: 'jwk' }))).toString('base64'),

@@ -80,7 +80,7 @@ describe('the package server', () => {
       'head-in-comment.html': '<!doctype html><!-- <head> --><head data-x="a>b"><title>x</title>',
       'script-first.html': '<!doctype html><script src="a.js"></script><head><title>x</title>',
       'bom.html': '\uFEFF<p>no doctype</p>',
-      'empty-comment.html': '<!--><!doctype html><!---><head><title>x</title>',
+      'empty-comment.html': '<!--><!doctype html><!---><!-- a --!><head><title>x</title>',
     };
     for (const [name, html] of Object.entries(pages)) await writeFile(join(dir, name), html);
     const q = await startDevPlatform({ dir, port: 0, mcp: false });
@@ -104,8 +104,10 @@ describe('the package server', () => {
       expect(await served('script-first.html')).toBe(
         `<!doctype html>${meta}<script src="a.js"></script><head><title>x</title>`,
       );
-      // `<!-->` and `<!--->` are whole comments to a browser: they hide nothing after them.
-      expect(await served('empty-comment.html')).toBe(`<!--><!doctype html><!---><head>${meta}<title>x</title>`);
+      // `<!-->` and `<!--->` are whole comments to a browser, and `--!>` ends one: they hide nothing after them.
+      expect(await served('empty-comment.html')).toBe(
+        `<!--><!doctype html><!---><!-- a --!><head>${meta}<title>x</title>`,
+      );
       // After the byte order mark, which stays the page's first bytes.
       const bom = Buffer.from(await (await fetch(`${q.appOrigin}/bom.html`)).arrayBuffer());
       expect(bom.toString('utf8')).toBe(`\uFEFF${meta}<p>no doctype</p>`);

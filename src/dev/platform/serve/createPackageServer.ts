@@ -129,9 +129,9 @@ async function fileInFolder(
 }
 
 // What may come before a page's head and stays before the first element: a byte order mark, white space, comments
-// (`<!-->` and `<!--->` are whole ones; one left open runs to the end), the doctype (before it, the page would render in quirks mode), a processing
-// instruction, and the `<html>` start tag.
-const PROLOGUE = /\uFEFF|\s+|<!--(?:-?>|[\s\S]*?(?:-->|$))|<![^>]*>|<\?[^>]*>/y;
+// (`<!-->` and `<!--->` are whole ones, `--!>` ends one too; one left open runs to the end), the doctype (before it,
+// the page would render in quirks mode), a processing instruction, and the `<html>` start tag.
+const PROLOGUE = /\uFEFF|\s+|<!--(?:-?>|[\s\S]*?(?:--!?>|$))|<![^>]*>|<\?[^>]*>/y;
 // A start tag, to its `>`: a quoted attribute value may hold one (`<head data-x="a>b">`).
 const START_TAG = /<([a-zA-Z][^\s/>]*)(?:[^>"']|"[^"]*"|'[^']*')*>/y;
 
