@@ -536,6 +536,15 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
       expect: 'invalid-manifest',
     });
   add(
+    'manifest-csp-tab.swbn',
+    await sign(
+      manifestText((t) => t.replace(`object-src 'none'`, `object-src\\t'none'`)),
+      idA,
+      [a],
+    ),
+    validA("A manifest whose csp separates object-src from 'none' by a tab, which a policy may hold (valid)."),
+  );
+  add(
     'manifest-version-float.swbn',
     await sign(
       manifestText((t) => t.replace('"manifest_version": 1', '"manifest_version": 1.0')),
