@@ -7,8 +7,8 @@ const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|&#1[03];|&#x[aAdD];
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
 // and people add comments and blank lines. A PGP private key block too. The marker must begin a key: header lines
 // (`Proc-Type:`, `DEK-Info:`, `Version:`) may follow, then a line of base64 (60 characters at least: a PEM line holds
-// 64, and a shortened example in a document, `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, is no key). A library that writes keys (jsencrypt) holds the marker as text in
-// its code, followed by `\n"`, a quote, not by a key.
+// 64, and a shortened example in a document, `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, is no key). A library that
+// writes keys (jsencrypt) holds the marker as text in its code, followed by `\n"`, a quote, not by a key.
 const PEM_PRIVATE = new RegExp(
   `-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----${PEM_BREAK}(?:[A-Za-z-]+:[^\\n\\\\]*${PEM_BREAK})*[A-Za-z0-9+/=]{60,}`,
 );

@@ -42,7 +42,7 @@ const WATCH_MS = 1000;
 async function callTool(
   server: Server,
   forward: Forward,
-  request: { params: CallToolRequest },
+  params: CallToolRequest,
   context: ServerContext,
   offline: () => Promise<CallResult>,
 ) {
@@ -51,7 +51,7 @@ async function callTool(
   try {
     return await forward(
       (client) =>
-        client.callTool(request.params, {
+        client.callTool(params, {
           signal: context.mcpReq.signal,
           // The platform bounds the person's wait itself and keeps the call alive with progress.
           timeout: 24 * 3600_000,
@@ -189,7 +189,7 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         // The arguments as the agent sent them, an own `__proto__` included (the wire moved it aside).
         const args = restoreOwnProto(request.params.arguments, protoKey) as Record<string, unknown> | undefined;
         const params = { ...request.params, arguments: args };
-        return callTool(server, forwardFor(context), { params } as typeof request, context, () => notStarted(params));
+        return callTool(server, forwardFor(context), params, context, () => notStarted(params));
       });
       server.onclose = () => {
         closed = true;
