@@ -99,7 +99,7 @@ function signWithAttributes(bundle: Uint8Array, attributes: Uint8Array, keys: Ke
 
 const replaceOnce = (bytes: Uint8Array, from: string, to: string) => {
   const out = Buffer.from(bytes);
-  const at = out.indexOf(from);
+  const at = out.indexOf(from, 0, 'latin1');
   if (at < 0 || from.length !== to.length) throw new Error(`cannot replace ${from}`);
   out.write(to, at, 'latin1');
   return new Uint8Array(out);
@@ -559,6 +559,27 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
     {
       description:
         'An extra section x, { "/a": 1, "/a": 2 }: a repeated key that is a text starting with "/" is a repeated path wherever it is.',
+      expect: 'duplicate-path',
+    },
+  );
+
+  // A response's headers are CBOR inside a byte string, read by the same rule: two text keys "/a" take the bytes of a
+  // longer content type, so every length around them stays right.
+  const headed = bundleOf({ ...appFiles(idA), '/x.txt': 'x' }, { '/x.txt': 'text/plain;a=12345678' });
+  add(
+    'headers-repeated-path.swbn',
+    await sign(
+      replaceOnce(
+        headed,
+        '\xa2\x47:status\x43200\x4ccontent-type\x55text/plain;a=12345678',
+        '\xa4\x47:status\x43200\x4ccontent-type\x4dtext/html;a=b\x62/a\x40\x62/a\x40',
+      ),
+      idA,
+      [a],
+    ),
+    {
+      description:
+        'The headers of /x.txt hold the text key "/a" twice beside their byte string names: a repeated key that is a text starting with "/" is a repeated path in a response\'s headers too.',
       expect: 'duplicate-path',
     },
   );
