@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { decodeJsonText } from '../manifest/decodeJsonText';
-import { describeJsonProblem } from '../package/describeJsonProblem';
+import { describeJsonProblem } from '../package/findJsonProblem';
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =

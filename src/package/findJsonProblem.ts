@@ -23,16 +23,19 @@ const pathOf = (frame: Frame) =>
 /** `path` cut to a length a message can show. */
 const shortPath = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
 
+/** What {@link findJsonProblem} finds: an object that repeats a key, or arrays and objects nested too deep. */
+export type JsonProblem = { repeatedKey: string; path: string } | { tooDeep: true; path: string };
+
 /**
- * Why the JSON `text` is refused though `JSON.parse` reads it, or undefined: arrays and objects nested more than
- * {@link MAX_MANIFEST_DEPTH} deep, or an object that repeats a key (compared decoded: `"a"` and `"\u0061"` are one). JSON
- * parsers differ on a repeated key (JavaScript keeps the last, others the first or refuse it), so hosts in two
- * languages would read two manifests from one package. One pass over the text, without recursion, so a deep text
- * costs no stack.
+ * What `JSON.parse` reads but a reader in another language may read otherwise, or undefined: an object that repeats a
+ * key (compared decoded: `"a"` and `"\u0061"` are one; JavaScript keeps the last, other parsers the first or refuse
+ * it, so two readers would see two values in one text), or arrays and objects nested more than `maxDepth` deep. One
+ * pass over the text, without recursion, so a deep text costs no stack. `path` is where, cut to a length a message
+ * can show (`$.actions[0]`).
  * @param text - JSON that `JSON.parse` accepts.
  * @internal
  */
-export function describeJsonProblem(text: string): string | undefined {
+export function findJsonProblem(text: string, maxDepth = Number.POSITIVE_INFINITY): JsonProblem | undefined {
   const stack: Frame[] = [];
   const top = () => stack[stack.length - 1];
   for (let i = 0; i < text.length; i++) {
@@ -43,8 +46,7 @@ export function describeJsonProblem(text: string): string | undefined {
       const frame = top();
       if (frame?.object && frame.expectKey) {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (frame.keys.has(key))
-          return `it repeats the key ${JSON.stringify(key)} in ${shortPath(frame.path)} (parsers differ on which one counts); keep one`;
+        if (frame.keys.has(key)) return { repeatedKey: key, path: shortPath(frame.path) };
         frame.keys.add(key);
         frame.at = key;
         frame.expectKey = false;
@@ -53,8 +55,7 @@ export function describeJsonProblem(text: string): string | undefined {
     } else if (c === '{' || c === '[') {
       const parent = top();
       const path = parent ? pathOf(parent) : '$';
-      if (stack.length === MAX_MANIFEST_DEPTH)
-        return `it nests arrays and objects more than ${MAX_MANIFEST_DEPTH} deep (at ${shortPath(path)}); a manifest needs far fewer, so flatten it`;
+      if (stack.length === maxDepth) return { tooDeep: true, path: shortPath(path) };
       stack.push({ object: c === '{', path, keys: new Set(), expectKey: c === '{', at: 0 });
     } else if (c === '}' || c === ']') stack.pop();
     else if (c === ',') {
@@ -64,4 +65,19 @@ export function describeJsonProblem(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Why the manifest's JSON `text` is refused though `JSON.parse` reads it, or undefined: {@link findJsonProblem} with
+ * the manifest's depth limit, {@link MAX_MANIFEST_DEPTH}, said as a sentence. A host in another language would read
+ * another manifest from a package that repeats a key.
+ * @param text - JSON that `JSON.parse` accepts.
+ * @internal
+ */
+export function describeJsonProblem(text: string): string | undefined {
+  const problem = findJsonProblem(text, MAX_MANIFEST_DEPTH);
+  if (!problem) return undefined;
+  return 'repeatedKey' in problem
+    ? `it repeats the key ${JSON.stringify(problem.repeatedKey)} in ${problem.path} (parsers differ on which one counts); keep one`
+    : `it nests arrays and objects more than ${MAX_MANIFEST_DEPTH} deep (at ${problem.path}); a manifest needs far fewer, so flatten it`;
 }

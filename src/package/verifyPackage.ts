@@ -1,6 +1,6 @@
 import { type Manifest, validateManifest } from '../manifest';
 import { derivePackageId, spkiOf } from './derivePackageId';
-import { describeJsonProblem } from './describeJsonProblem';
+import { describeJsonProblem } from './findJsonProblem';
 import type { WebCryptoKey } from '../protocol/WebCryptoKey';
 import { ownBytes, type SignatureType, verifySignature } from './packageKeys';
 import { PackageError } from './PackageError';

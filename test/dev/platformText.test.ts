@@ -101,6 +101,32 @@ describe('text that is not text', () => {
     expect(p.cards().length).toBe(before + 1);
   });
 
+  it('refuses a body that repeats a key, where it is, and posts nothing', async () => {
+    const before = p.cards().length;
+    const head = `{"mini_app_id": "${APP}", "app_user_id": "au-alice", "card": `;
+    // JSON.parse would post the second title; a parser that keeps the first (a proxy, a log) would see another card.
+    const top = await send('/v1/rooms/general/cards', `${head}{"title": "A", "body": "", "title": "B"}}`);
+    expect([top.status, top.body.detail]).toEqual([
+      400,
+      'The body repeats the field "title" in $.card: send each field once (JSON parsers differ on which one counts).',
+    ]);
+    const escaped = await send(
+      '/v1/users/au-alice/notifications',
+      `{"mini_app_id": "${APP}", "title": "T", "body": "x", "deep_link": "/", "\\u0062ody": "y"}`,
+    );
+    expect([escaped.status, escaped.body.detail]).toEqual([
+      400,
+      expect.stringMatching(/^The body repeats the field "body" in \$: /),
+    ]);
+    // The same key in two objects is no repeat.
+    const fine = await send(
+      '/v1/rooms/general/cards',
+      `${head}{"title": "T", "body": "", "actions": [{"label": "a", "deep_link": "/"}, {"label": "b", "deep_link": "/"}]}}`,
+    );
+    expect([fine.status, fine.body.detail]).toEqual([201, undefined]);
+    expect(p.cards().length).toBe(before + 1);
+  });
+
   it('refuses a charset other than utf-8 with 400 saying to send UTF-8, and takes utf-8 in any spelling', async () => {
     const json = cardJson({ title: 'Café', body: '' });
     for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"']) {

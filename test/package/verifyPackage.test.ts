@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPackageVectors, type PackageVector, VECTORS_DIR } from '../../scripts/packageVectors';
 import { derivePackageId, isPackageError, PackageError, readPackage, verifyPackage } from '../../src/package';
 import { MAX_MANIFEST_DEPTH } from '../../src/manifest/validateManifest';
-import { describeJsonProblem } from '../../src/package/describeJsonProblem';
+import { describeJsonProblem } from '../../src/package/findJsonProblem';
 import { readCbor } from '../../src/package/readCbor';
 import { MAX_BUNDLE_ITEMS, MAX_INTEGRITY_BLOCK_BYTES, MAX_SIGNATURES } from '../../src/package/readPackage';
 

@@ -470,7 +470,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). An object names each property once: a repeated name (also when one is written with `\u` escapes) is 400 naming it, since JSON parsers differ on which value counts. `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
         requestBody: {
             content: {
                 /**
@@ -651,7 +651,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). An object names each property once: a repeated name (also when one is written with `\u` escapes) is 400 naming it, since JSON parsers differ on which value counts. `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
         requestBody: {
             content: {
                 /**
@@ -848,7 +848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json or names a charset other than utf-8, a body that is not a JSON object encoded as UTF-8, or a string in it that is not well-formed Unicode (a lone surrogate, `detail` names the field). */
+            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json or names a charset other than utf-8, a body that is not a JSON object encoded as UTF-8, a string in it that is not well-formed Unicode (a lone surrogate, `detail` names the field), or an object in it that names a property twice. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -976,7 +976,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
+        /** @description A JSON object encoded as UTF-8 (`Content-Type: application/json`, with `charset=utf-8` or no charset; a body that is not UTF-8, or a header naming another charset, is 400), of at most 2097152 bytes (2 MiB; a larger body is 413 `payload-too-large`). The cap leaves room for every field at its bound, however its characters are encoded (raw UTF-8, or `\u` escapes as an encoder that writes ASCII does). Every string, and every property name, must be well-formed Unicode: a lone surrogate (a `\ud800` escape not followed by its low half), which no UTF-8 can carry, is 400 naming the field; so is a number beyond a double's range (`1e400`). An object names each property once: a repeated name (also when one is written with `\u` escapes) is 400 naming it, since JSON parsers differ on which value counts. `detail` quotes ids and header values as JSON strings with `\u` escapes for every character beyond printable ASCII, so a trailing space or a look-alike character shows. */
         requestBody: {
             content: {
                 /**

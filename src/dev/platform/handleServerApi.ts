@@ -152,9 +152,11 @@ function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<strin
     return {
       refused: problem(
         'invalid-request',
-        read.fault === 'utf8'
-          ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'
-          : 'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
+        read.fault === 'repeated'
+          ? read.message
+          : read.fault === 'utf8'
+            ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'
+            : 'The body is not a JSON object: send a JSON object such as {"mini_app_id": …}.',
       ),
     };
   // What JSON.parse lets through but is not text (a lone `\ud800` escape) or not a number (1e400): refused as sent,

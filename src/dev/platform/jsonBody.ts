@@ -14,7 +14,8 @@ const FAULTS = {
 /** A JSON object body (an empty one is `{}`), or a {@link ProblemError} naming what is wrong with it. */
 async function readObject(body: Promise<ArrayBuffer>): Promise<Record<string, unknown>> {
   const read = parseJsonObject(new Uint8Array(await body), true);
-  if ('fault' in read) throw new ProblemError('invalid-request', FAULTS[read.fault]);
+  if ('fault' in read)
+    throw new ProblemError('invalid-request', read.fault === 'repeated' ? read.message : FAULTS[read.fault]);
   return read.value;
 }
 

@@ -1,11 +1,20 @@
+import { jsonQuote } from '../../manifest/jsonQuote';
+import { findJsonProblem } from '../../package/findJsonProblem';
 import { decodeUtf8 } from '../decodeUtf8';
 
-/** A body read as a JSON object, or what is wrong with it: not UTF-8, not JSON, or JSON but not an object. */
-export type JsonObjectRead = { value: Record<string, unknown> } | { fault: 'utf8' | 'json' | 'shape' };
+/**
+ * A body read as a JSON object, or what is wrong with it: not UTF-8, not JSON, JSON but not an object, or an object
+ * that repeats a key (`repeated`, with the sentence that says which, where, and what to send instead).
+ */
+export type JsonObjectRead =
+  | { value: Record<string, unknown> }
+  | { fault: 'utf8' | 'json' | 'shape' }
+  | { fault: 'repeated'; message: string };
 
 /**
  * Reads the exact bytes of a body as a JSON object (the one parser of the control API's and the server API's
- * bodies; each says in its own words what to send instead). An empty body is `{}` when `emptyIsObject`.
+ * bodies; each says in its own words what to send instead, but for a repeated key, said here). An empty body is `{}`
+ * when `emptyIsObject`.
  * @internal
  */
 export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false): JsonObjectRead {
@@ -19,5 +28,13 @@ export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false): JsonO
     return { fault: 'json' };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { fault: 'shape' };
+  // JSON.parse keeps a repeated key's last value, other parsers the first: a proxy or a log in front of the platform
+  // would read another request than the one done, so the body names each field once.
+  const problem = findJsonProblem(text);
+  if (problem && 'repeatedKey' in problem)
+    return {
+      fault: 'repeated',
+      message: `The body repeats the field ${jsonQuote(problem.repeatedKey)} in ${problem.path}: send each field once (JSON parsers differ on which one counts).`,
+    };
   return { value: parsed as Record<string, unknown> };
 }
