@@ -372,6 +372,12 @@ describe('size limits', () => {
       400,
       /^card\.actions\.0: unknown field "href": the fields are label, deep_link\.$/,
     );
+    // A misspelt field is missing too: the answer names the one to rename, not the one to add.
+    expectProblem(
+      await control('POST', '/__svc/message', { roomid: 'general', text: 'hi' }),
+      400,
+      /^unknown field "roomid": the fields are /,
+    );
     // A route that takes no field: {"user": …} to reset would have reset everything.
     const rooms = p.state.rooms.length;
     expectProblem(

@@ -20,14 +20,15 @@ async function readObject(body: Promise<ArrayBuffer>): Promise<Record<string, un
 }
 
 /**
- * Checks a body against a schema, or throws a {@link ProblemError} whose detail is the first issue's sentence, naming
- * the field.
+ * Checks a body against a schema, or throws a {@link ProblemError} whose detail is the first issue's sentence (a
+ * field the route does not have first), naming the field.
  * @internal
  */
 export function checkBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  // A misspelt field is both unknown and missing: naming the unknown one says what to fix.
+  const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
   const field = issue?.path.join('.') ?? '';
   // Zod's own sentences (a wrong type at the root) lack the field; ours start with it.
   const message = issue?.message ?? 'the body is not valid.';
