@@ -2,6 +2,7 @@
 // declares non-ASCII routes: what the field bounds allow fits the body cap however it is encoded, and text that is
 // not text (a lone surrogate, another charset) is refused naming the field.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { signRequest } from '../../src/server';
@@ -225,6 +226,56 @@ describe('deep links', () => {
     expect(lookalike.status).toBe(400);
     expect(lookalike.body.detail).toBe(
       'card.actions[0].deep_link "/c\\u0430f\\u00e9" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/caf\\u00e9", "/p/:id" (each segment is compared percent-decoded).',
+    );
+  });
+});
+
+/** Sends `head` as raw bytes on a fresh connection (no client would send it) and reads the whole answer. */
+function sendRaw(head: Buffer): Promise<string> {
+  const { port } = new URL(p.origin);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(head));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+  });
+}
+
+describe('a request that is not HTTP/1.1 as written', () => {
+  it('is answered 400 as problem details saying what to send, where Node would send a bare 400', async () => {
+    const cases = [
+      [
+        Buffer.from('POST /v1/rooms/caf\xc3\xa9/cards HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'latin1'),
+        '/v1/rooms/caf%C3%A9/cards',
+        /^The request is not HTTP\/1\.1 as written \(Invalid char in url path\): percent-encode each path segment /,
+      ],
+      [
+        Buffer.from('GET /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Svc-Mini-App: a\x01b\r\n\r\n', 'latin1'),
+        '/v1/apps',
+        /\(Invalid header value char\): send each header name as a token .* no control character\.$/,
+      ],
+      [
+        Buffer.from('POST /v1/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'),
+        '/v1/x',
+        /\(Duplicate Content-Length\): send one Content-Length header\.$/,
+      ],
+    ] as const;
+    for (const [head, instance, detail] of cases) {
+      const answer = await sendRaw(head);
+      const [top = '', body = ''] = answer.split('\r\n\r\n');
+      expect(top).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(top).toContain('content-type: application/problem+json');
+      const problem = JSON.parse(body);
+      expect(problem).toMatchObject({ type: `${p.origin}/errors/invalid-request`, status: 400, instance });
+      expect(problem.detail).toMatch(detail);
+    }
+    // Headers past Node's limit keep Node's own 431; the server answers the next connection as before.
+    expect(await sendRaw(Buffer.from(`GET / HTTP/1.1\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`))).toMatch(
+      /^HTTP\/1\.1 431 /,
+    );
+    expect(await sendRaw(Buffer.from('GET /v1/nope HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'))).toMatch(
+      /^HTTP\/1\.1 40[14] /,
     );
   });
 });

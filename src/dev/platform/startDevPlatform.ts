@@ -13,6 +13,7 @@ import { LIMITS } from '../limits';
 import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
+import { answerMalformedRequests } from './answerMalformedRequests';
 import { answerOtherUpgrades } from './answerOtherUpgrades';
 import { closeServer } from './closeServer';
 import { httpUrl } from '../httpUrl';
@@ -163,6 +164,7 @@ async function listen(port: number | undefined, pages: Pages): Promise<Listening
       throw Object.assign(error, { option: '--port' });
     },
   );
+  answerMalformedRequests(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return { server, serve: (app) => (fetch = app.fetch) };
 }
 
