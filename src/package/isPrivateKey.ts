@@ -1,8 +1,9 @@
 // What stands between a PEM key's lines where a key is pasted: a line break, as it is, escaped in a string or a JSON
-// file (`\n`, `\u000a`, `\\n` in JSON inside JSON: a Google service account's `private_key`), continued with a `\`,
-// as an HTML entity or URL-encoded, an HTML `<br>`, the spaces of an indented YAML block, a Markdown quote's `>`, a
-// comment's `#`, `//`, ` * `, `;` or `--`, the quotes and commas of an array of lines.
-const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|&#1[03];|&#x[aAdD];|%0[aAdD]|[ \t>#/"',*;\\-]|<br\s*/?>)*`;
+// file (`\n`, `\u000a`, `\u{a}`, `\\n` in JSON inside JSON: a Google service account's `private_key`), continued with
+// a `\`, as an HTML entity (`&#10;`, `&#x0A;`, `&NewLine;`, the `;` left off as browsers allow) or URL-encoded, an HTML
+// `<br>`, the spaces of an indented YAML block, a Markdown quote's `>`, a comment's `#`, `//`, ` * `, `;` or `--`, the
+// quotes and commas of an array of lines, the `+` or `.` joining string literals (JavaScript, Java, PHP).
+const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|\\u\{0*[aAdD]\}|&#0*1[03];?|&#x0*[aAdD];?|&NewLine;|%0[aAdD]|[ \t>#/"'\x60,*;+.\\-]|<br\s*/?>)*`;
 // Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
 // and people add comments and blank lines. A PGP private key block too. The marker must begin a key: header lines
@@ -37,22 +38,23 @@ const BASE64_MARKERS = new RegExp(
         btoa('x'.repeat(pad) + marker).slice(pad ? 4 : 0, Math.floor((pad + marker.length) / 3) * 4),
       ),
     )
-    // And the base64 of a DER key without its PEM lines, as each starts (aligned: DER is at the start of its base64):
-    // PKCS#8 of Ed25519, P-256 and RSA, and PKCS#12 (`base64 cert.p12`, a CI secret; a data: URI).
-    .concat(['MC4CAQAwBQYDK2Vw', 'AgEAMBMGByqGSM49AgEGCCqGSM49AwEH', 'ADANBgkqhkiG9w0BAQEFAASC', 'AzCC'])
     .join('|'),
   'g',
 );
 const BASE64_CHARACTER = /[A-Za-z0-9+/_-]/;
+// A run of base64 as long as the shortest DER key's (an Ed25519 or X25519 PKCS#8 key: 48 bytes, 64 characters), each
+// DER key starting with `M` (its SEQUENCE), at the run's start or up to three characters later.
+const BASE64_RUN = /[A-Za-z0-9+/_-]{64,}/g;
 
 /**
  * Whether `bytes`, a file or its beginning, holds a private key: in PEM (`-----BEGIN PRIVATE KEY-----`, an RSA, EC,
  * OpenSSH or encrypted one) anywhere in it, its lines broken as they are or escaped in a string, as a PuTTY key or a
  * private JSON Web Key, each also saved as UTF-16 or UTF-32 (Windows editors' "Unicode") or as the base64 of a text
- * holding it (`base64 key.pem`, wrapped or not), or starting as one in DER (PKCS#8, SEC1 or PKCS#1, what `openssl
- * pkey -outform DER` and KMS exports write). `svc pack` refuses to pack one, and `svc dev` refuses to serve one,
- * since anyone who can load the app's files could read it. A key split into pieces, or encoded some other way, is
- * not found: the rule stays "keep keys out of the app folder".
+ * holding it (`base64 key.pem`, wrapped or not), or in DER (PKCS#8 of any algorithm, SEC1, PKCS#1 or PKCS#12: what
+ * `openssl pkey -outform DER` and KMS exports write), as it is at the file's start or in base64 anywhere (a PEM body
+ * without its lines, `base64 cert.p12`). `svc pack` refuses to pack one, and `svc dev` refuses to serve one, since
+ * anyone who can load the app's files could read it. A key split into pieces, or encoded some other way, is not
+ * found: the rule stays "keep keys out of the app folder".
  * @internal
  */
 export function isPrivateKey(bytes: Uint8Array, inBase64 = false): boolean {
@@ -63,18 +65,43 @@ export function isPrivateKey(bytes: Uint8Array, inBase64 = false): boolean {
   // UTF-16 and UTF-32 put zero bytes between an ASCII text's characters: without them, the key reads as above (only
   // looked at when a marker's first characters show so, as a large binary file holds many zero bytes).
   if (WIDE_MARKER.test(text) && holdsKeyText(text.replaceAll('\0', ''))) return true;
-  // The base64 of a key file, decoded and looked at again (once: no key hides in base64 of base64 by accident).
-  return !inBase64 && base64Around(text).some((decoded) => isPrivateKey(decoded, true));
+  if (inBase64) return false;
+  // The base64 of a key, decoded and looked at again (once: no key hides in base64 of base64 by accident).
+  const joined = joinBase64Lines(text);
+  return holdsDerInBase64(joined) || base64Around(joined).some((decoded) => isPrivateKey(decoded, true));
 }
 
 /**
- * The bytes of each base64 text in `text` that holds a marker (line breaks taken out first: `base64` wraps its lines
- * at 76 characters, a multiple of four, so the groups stay whole, and a break may fall inside a marker). The text
- * starts where its run of base64 characters does, or up to three characters later (a word of the line before it
- * joins it once the break is out), so each of the four is decoded.
+ * `text` with the breaks of wrapped base64 taken out: line breaks as they are or escaped in a string (`\n`), with the
+ * indentation of the line after them (a YAML block, an indented file), so that each wrapped text is one run of base64
+ * (`base64` wraps at 76 characters, a multiple of four, so the groups stay whole). A PEM-style armor line
+ * (`certutil -encode` puts the base64 of a .pfx between `-----BEGIN CERTIFICATE-----` lines) becomes a space, which
+ * ends a run, as its dashes would read as base64url.
  */
-function base64Around(text: string): Uint8Array[] {
-  const joined = text.replace(/\r?\n/g, '');
+function joinBase64Lines(text: string): string {
+  return text.replace(/-----(?:BEGIN|END) [A-Z0-9 ]+-----/g, ' ').replace(/(?:\r?\n|\\r\\n|\\n)[ \t]*/g, '');
+}
+
+/** Whether a run of base64 in `joined` starts as a DER private key (its first 32 characters decoded: 24 bytes). */
+function holdsDerInBase64(joined: string): boolean {
+  for (const run of joined.matchAll(BASE64_RUN))
+    for (let skip = 0; skip < 4; skip++) {
+      if (run[0][skip] !== 'M') continue;
+      const head = run[0]
+        .slice(skip, skip + 32)
+        .replace(/-/g, '+')
+        .replace(/_/g, '/');
+      if (isDerPrivateKey(Uint8Array.from(atob(head), (c) => c.charCodeAt(0)))) return true;
+    }
+  return false;
+}
+
+/**
+ * The bytes of each base64 text in `joined` (line breaks taken out) that holds a text form's marker, a break
+ * possibly having fallen inside the marker. The text starts where its run of base64 characters does, or up to three
+ * characters later (a word of the line before it joins it once the break is out), so each of the four is decoded.
+ */
+function base64Around(joined: string): Uint8Array[] {
   const found: Uint8Array[] = [];
   let readUntil = 0;
   for (const marker of joined.matchAll(BASE64_MARKERS)) {
@@ -102,7 +129,8 @@ function base64Around(text: string): Uint8Array[] {
  * Whether `bytes` holds one of `forms`, the forms of one known key (`privateKeyForms` in the CLI): its bytes (the raw
  * seed, the PKCS#8 DER) anywhere, and its texts also across line breaks and spaces and `\n` escapes (base64 wrapped in
  * lines, a PEM's body without its markers, a string in a JSON file), and in hex whatever its case and separators
- * (`8b:df:…` as `openssl pkey -text` prints it, `0x8b, 0xdf` in a byte array). Node only (Buffer).
+ * (`8b:df:…` as `openssl pkey -text` prints it, `0x8b, 0xdf` or `0x8` in a byte array, `\x8b` in a string), and its
+ * bytes as an array of decimal numbers (`139, 223`, or Java's signed `-117, -33`). Node only (Buffer).
  * @internal
  */
 export function holdsKeyForm(bytes: Uint8Array, forms: readonly (string | Uint8Array)[]): boolean {
@@ -110,8 +138,17 @@ export function holdsKeyForm(bytes: Uint8Array, forms: readonly (string | Uint8A
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (forms.some((form) => typeof form !== 'string' && buffer.includes(Buffer.from(form)))) return true;
   const flat = buffer.toString('latin1').replace(/\s+|\\[rnt]/g, '');
-  const hex = flat.replace(/0x|[:,'"]/gi, '').toLowerCase();
-  return forms.some((form) => typeof form === 'string' && (flat.includes(form) || hex.includes(form)));
+  // Hex as byte arrays write it: `0x8b`, `0x8` (`b.toString(16)`), `0x8bu8` (Rust), `\x8b` (Python, C strings).
+  const hex = flat
+    .replace(/(?:0x|\\x)([0-9a-f]{1,2})(?:[iu]8)?(?![0-9a-f])/gi, (_, digits: string) => digits.padStart(2, '0'))
+    .replace(/[:,'"]/g, '')
+    .toLowerCase();
+  if (forms.some((form) => typeof form === 'string' && (flat.includes(form) || hex.includes(form)))) return true;
+  // Decimal byte arrays: `[139, 223, …]` (`Array.from(seed)`), Java's signed bytes (`-117`), each read as a byte.
+  const arrays = [...flat.matchAll(/(?:-?\d{1,3},){15,}-?\d{1,3}/g)].map((m) =>
+    Buffer.from(m[0].split(',').map((n) => Number(n) & 0xff)),
+  );
+  return arrays.some((array) => forms.some((form) => typeof form !== 'string' && array.includes(Buffer.from(form))));
 }
 
 // The type of a PKCS#12 file's content, PKCS#7 data (OID 1.2.840.113549.1.7.1), with its tag and length.

@@ -1,7 +1,7 @@
 // Shipping an app through the built bin: keygen, init, pack, verify, dev, publish and a key rotation from a clean
 // folder with the CLI installed from the packed tarballs (svc-sdk, and svc-sdk-dev for pack, dev and publish); the openssl-recomputed id; a changed byte anywhere caught;
 // and every bad input refused with exit 1 and a message saying what to do, writing nothing.
-import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -488,13 +488,51 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
         .export({ format: 'der', type: 'pkcs8' })
         .toString('base64')
         .replace(/.{32}/g, '$&\n'),
+      // Its seed as other languages write bytes: hex without padding (`b.toString(16)`), Rust's `u8` suffix, C's and
+      // Python's `\x8b`, decimal numbers (`Array.from(seed)`) and Java's signed bytes.
+      'seed-nopad.js': `const seed = [${[...seed].map((b) => `0x${b.toString(16)}`).join(', ')}];\n`,
+      'seed.rs': `const SEED: [u8; 32] = [${[...seed].map((b) => `0x${b.toString(16)}u8`).join(', ')}];\n`,
+      'seed.py': `SEED = b"${[...seed].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')}"\n`,
+      'seed-decimal.js': `const seed = new Uint8Array([${[...seed].join(', ')}]);\n`,
+      'Seed.java': `byte[] seed = {${[...seed].map((b) => (b << 24) >> 24).join(', ')}};\n`,
+      // A PEM written as string literals joined by +, and line breaks as other entities and escapes spell them.
+      'concat.js': `const key =\n${pem
+        .trim()
+        .split('\n')
+        .map((line) => `  '${line}\\n'`)
+        .join(' +\n')};\n`,
+      'entities.html': `<pre>${pem.replace(/\n/g, '&#010;')}</pre><pre>${pem.replace(/\n/g, '&NewLine;')}</pre>`,
+      'braces.js': `const key = "${pem.trim().replace(/\n/g, '\\u{a}')}";\n`,
     };
-    for (const [name, bytes] of Object.entries(leaks)) {
-      writeFileSync(join(app, name), bytes);
-      const run = svc(['pack', 'app'], dir);
+    // Other keys than the app's, in base64 without their PEM lines (another app's key in a monorepo, a CI secret):
+    // Ed25519 (svc keygen's type), X25519, Ed448, P-384 and RSA; wrapped and indented as a YAML block, in a JSON
+    // string with \n between its lines, and a .p12 as Windows' certutil -encode writes it.
+    const others = {
+      ed25519: generateKeyPairSync('ed25519'),
+      x25519: generateKeyPairSync('x25519'),
+      ed448: generateKeyPairSync('ed448'),
+    };
+    for (const [type, { privateKey }] of Object.entries(others))
+      leaks[`other-${type}.env`] =
+        `OTHER_APP_KEY=${privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}\n`;
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ format: 'der', type: 'pkcs8' });
+    leaks['other-p384.yaml'] =
+      `signing:\n  key: |\n${p384.toString('base64').replace(/.{64}/g, '$&\n').replace(/^/gm, '    ')}\n`;
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'der', type: 'pkcs8' });
+    leaks['other-rsa.json'] = `{"key": "${rsa.toString('base64').replace(/.{76}/g, '$&\\n')}"}`;
+    const p12 = execFileSync('sh', [
+      '-c',
+      `openssl req -new -x509 -key '${join(home, 'keys', `${id}.pem`)}' -subj /CN=x -days 1 | openssl pkcs12 -export -inkey '${join(home, 'keys', `${id}.pem`)}' -passout pass:x`,
+    ]);
+    leaks['certutil.txt'] =
+      `-----BEGIN CERTIFICATE-----\r\n${p12.toString('base64').replace(/.{64}/g, '$&\r\n')}\r\n-----END CERTIFICATE-----\r\n`;
+    // One pack names every file it refuses.
+    for (const [name, bytes] of Object.entries(leaks)) writeFileSync(join(app, name), bytes);
+    const run = svc(['pack', 'app'], dir);
+    expect(run.code).toBe(1);
+    for (const name of Object.keys(leaks))
       expect(run.stderr, name).toContain(`${name} is or holds a private key; keep keys out of the app folder`);
-      expect(run.stderr, name).not.toContain(seed.toString('hex'));
-    }
+    expect(run.stderr).not.toContain(seed.toString('hex'));
     // What holds no private key is packed: the base64 of a public key and of a certificate's PEM, a random hex.
     const publicPem = createPublicKey(pem).export({ format: 'pem', type: 'spki' }) as string;
     const clean = mkdtempSync(join(tmpdir(), 'svc-clean-'));
@@ -503,6 +541,13 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(clean, 'app', 'public.b64'), wrapped(publicPem));
     writeFileSync(join(clean, 'app', 'cert.b64'), wrapped(`-----BEGIN CERTIFICATE-----\n${'A'.repeat(64)}\n`));
     writeFileSync(join(clean, 'app', 'id.hex'), randomBytes(32).toString('hex'));
+    // Public keys and a certificate in base64 without PEM lines, and numbers that are no key.
+    const otherPublic = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' });
+    writeFileSync(join(clean, 'app', 'public.env'), `PUBLIC_KEY=${otherPublic.toString('base64')}\n`);
+    writeFileSync(
+      join(clean, 'app', 'table.js'),
+      `export const table = [${Array.from({ length: 256 }, (_, i) => (i * 7) % 256).join(', ')}];\n`,
+    );
     // A document's shortened example of a key, which holds no key.
     writeFileSync(
       join(clean, 'app', 'help.md'),
