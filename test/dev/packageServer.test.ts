@@ -116,6 +116,38 @@ describe('the package server', () => {
     }
   });
 
+  it('keeps every other byte of a page: UTF-16 gets the tag in UTF-16, another charset keeps its bytes', async () => {
+    const dir = await writeAppDir();
+    const page = '<!doctype html><head><title>Café</title>';
+    const utf16le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(page, 'utf16le')]);
+    const pages: Record<string, Buffer> = {
+      'le.html': utf16le,
+      'be.html': Buffer.from(utf16le).swap16(),
+      // A last byte that ends no code unit stays after the others.
+      'odd.html': Buffer.concat([utf16le, Buffer.from([0x41])]),
+      'latin1.html': Buffer.from(page, 'latin1'),
+      // A no-break space is text, which opens the body: the tag goes before it, not after a later <head>.
+      'nbsp.html': Buffer.from('\u00a0<head><script src="a.js"></script>'),
+      'two-marks.html': Buffer.from('\uFEFF\uFEFF<head><script src="a.js"></script>'),
+    };
+    for (const [name, bytes] of Object.entries(pages)) await writeFile(join(dir, name), bytes);
+    const q = await startDevPlatform({ dir, port: 0, mcp: false });
+    try {
+      const meta = `<meta name="svc-host-origins" content="${q.origin}">`;
+      const served = async (name: string) => Buffer.from(await (await fetch(`${q.appOrigin}/${name}`)).arrayBuffer());
+      const withMeta = `<!doctype html><head>${meta}<title>Café</title>`;
+      const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(withMeta, 'utf16le')]);
+      expect(await served('le.html')).toEqual(le);
+      expect(await served('be.html')).toEqual(Buffer.from(le).swap16());
+      expect(await served('odd.html')).toEqual(Buffer.concat([le, Buffer.from([0x41])]));
+      expect(await served('latin1.html')).toEqual(Buffer.from(withMeta, 'latin1'));
+      expect((await served('nbsp.html')).toString()).toBe(`${meta}\u00a0<head><script src="a.js"></script>`);
+      expect((await served('two-marks.html')).toString()).toBe(`\uFEFF${meta}\uFEFF<head><script src="a.js"></script>`);
+    } finally {
+      await q.close();
+    }
+  });
+
   it('serves each file with the type a browser needs for it, a page named .htm included, with its policies', async () => {
     const dir = await writeAppDir();
     const files = ['page.htm', 'module.wasm', 'font.otf', 'clip.webm', 'sound.ogg', 'worker.cjs', 'data.csv', 'x.bin'];

@@ -128,21 +128,22 @@ async function fileInFolder(
   return file;
 }
 
-// What may come before a page's head and stays before the first element: a byte order mark, white space, comments
-// (`<!-->` and `<!--->` are whole ones, `--!>` ends one too; one left open runs to the end), the doctype (before it,
-// the page would render in quirks mode), a processing instruction, and the `<html>` start tag.
-const PROLOGUE = /\uFEFF|\s+|<!--(?:-?>|[\s\S]*?(?:--!?>|$))|<![^>]*>|<\?[^>]*>/y;
+// What may come before a page's head and stays before the first element: ASCII white space (HTML's: a no-break space
+// or a second byte order mark is text, which opens the body), comments (`<!-->` and `<!--->` are whole ones, `--!>`
+// ends one too; one left open runs to the end), the doctype (before it, the page would render in quirks mode), a
+// processing instruction, and the `<html>` start tag.
+const PROLOGUE = /[\t\n\f\r ]+|<!--(?:-?>|[\s\S]*?(?:--!?>|$))|<![^>]*>|<\?[^>]*>/y;
 // A start tag, to its `>`: a quoted attribute value may hold one (`<head data-x="a>b">`).
 const START_TAG = /<([a-zA-Z][^\s/>]*)(?:[^>"']|"[^"]*"|'[^']*')*>/y;
 
 /**
- * The page with `element` first in its head, before anything that runs (PACKAGE.md, "Serving"): after the prologue
- * and the `<html>` tag, after the `<head>` tag when the next tag is that one, else before whatever comes next (a
- * `<script>` there opens the head itself, and would run before a tag placed after a later `<head>`). Read as a
- * browser reads it: a `<head>` inside a comment or an attribute value is none.
+ * The page's text with `element` first in its head, before anything that runs (PACKAGE.md, "Serving"): after the
+ * prologue and the `<html>` tag, after the `<head>` tag when the next tag is that one, else before whatever comes
+ * next (a `<script>` there opens the head itself, and would run before a tag placed after a later `<head>`). Read as
+ * a browser reads it: a `<head>` inside a comment or an attribute value is none. `at` is where the text starts (after
+ * a byte order mark).
  */
-function withFirstInHead(html: string, element: string): string {
-  let at = 0;
+function withFirstInHead(html: string, element: string, at = 0): string {
   for (;;) {
     PROLOGUE.lastIndex = at;
     const skipped = PROLOGUE.exec(html)?.[0];
@@ -156,6 +157,24 @@ function withFirstInHead(html: string, element: string): string {
     if (name === 'html' || name === 'head') at += tag![0].length;
     if (name !== 'html') return `${html.slice(0, at)}${element}${html.slice(at)}`;
   }
+}
+
+/**
+ * The page's bytes with `element` (ASCII) first in its head, every other byte as it was: a UTF-16 page (its byte
+ * order mark says so, and a browser reads it so whatever the header) gets the element in UTF-16; any other is read a
+ * byte a character, so UTF-8, its byte order mark, and a page in another charset keep their bytes.
+ */
+function pageWithFirstInHead(html: Buffer, element: string): Buffer {
+  const littleEndian = html[0] === 0xff && html[1] === 0xfe;
+  if (littleEndian || (html[0] === 0xfe && html[1] === 0xff)) {
+    // Whole code units only: an odd last byte stays as it is, after them.
+    const units = Buffer.from(html.subarray(0, html.length - (html.length % 2)));
+    const text = (littleEndian ? units : units.swap16()).toString('utf16le');
+    const out = Buffer.from(withFirstInHead(text, element, 1), 'utf16le');
+    return Buffer.concat([littleEndian ? out : out.swap16(), html.subarray(units.length)]);
+  }
+  const utf8Mark = html[0] === 0xef && html[1] === 0xbb && html[2] === 0xbf;
+  return Buffer.from(withFirstInHead(html.toString('latin1'), element, utf8Mark ? 3 : 0), 'latin1');
 }
 
 /**
@@ -293,7 +312,7 @@ export async function createPackageServer(options: PackageServerOptions) {
 
   /** A page: with its policies, and the meta tag the client reads first in its head. */
   function sendPage(req: IncomingMessage, res: ServerResponse, type: string, html: Buffer, page: PackagePolicies) {
-    const bytes = Buffer.from(withFirstInHead(html.toString('utf8'), meta));
+    const bytes = pageWithFirstInHead(html, meta);
     return sendFile(req, res, type, bytes.length, (start, end) => bytes.subarray(start, end + 1), headerOf(page));
   }
 
