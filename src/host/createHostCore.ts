@@ -245,8 +245,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
           endpoint = undefined;
         }
       }
-      // A transport of the host's own closes after the goodbye has left (a memory pair delivers a microtask later).
-      if (closePipe) queueMicrotask(closePipe);
+      // A transport of the host's own closes after the goodbye has left (a memory pair delivers a promise's turn later;
+      // not queueMicrotask, which fake timers replace).
+      if (closePipe) Promise.resolve().then(closePipe);
     },
   };
   if (options.transport) closePipe = channelsOver(options.transport, host.attach);

@@ -2,7 +2,9 @@ import type { HostEndpoint } from '../host/types';
 import type { Manifest } from '../manifest';
 import type { MethodName } from '../protocol/methods';
 import type { PermissionScope } from '../protocol/scopes';
-import type { Svc } from '../protocol/Svc';
+// By the package's name, not its path: the declarations then name svc-sdk's own Svc, which `npx svc types` augments
+// (declare module 'svc-sdk'), so host.svc.actions.handle() is typed by the manifest as the app's svc is.
+import type { Svc } from 'svc-sdk';
 import type { Identity, PermissionState, Theme } from '../protocol/types';
 import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';
 import type { InvokeContext as MockInvokeContext } from '../host/rules/actionRules';
@@ -59,7 +61,11 @@ export interface MockHost {
     context?: MockInvokeContext,
     options?: { signal?: AbortSignal },
   ): Promise<unknown>;
-  /** Throws naming every declared action without a handler (and every handler for an undeclared action). */
+  /**
+   * Throws naming every declared action without a handler (and every handler for an undeclared action), as of the
+   * last announcement that arrived: call it after `await host.flush()`, since the app's `svc.actions.handle` reaches
+   * the host as a message.
+   */
   assertActionsHandled(): void;
   /** Makes the next calls to `method` reject, answer late, or never answer. */
   fail(method: MethodName, fault: MockFault & { code: string }): void;

@@ -45,11 +45,24 @@ export function countInFlight(): InFlight {
   const listening = [false, false];
   const end = (transport: Transport, self: 0 | 1): Transport => ({
     send(message) {
-      if (!closed && listening[1 - self]) {
+      const counted = !closed && listening[1 - self];
+      if (counted) {
         inTransit[1 - self]!++;
         sent++;
       }
-      return transport.send(message);
+      // A message that never leaves (a value that cannot be cloned: its call rejects) is not waited for.
+      const lost = () => {
+        if (counted && inTransit[1 - self]! > 0) inTransit[1 - self]!--;
+        changed();
+      };
+      try {
+        const sending = transport.send(message);
+        sending?.catch(lost);
+        return sending;
+      } catch (error) {
+        lost();
+        throw error;
+      }
     },
     listen(receive) {
       listening[self] = true;

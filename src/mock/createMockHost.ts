@@ -36,7 +36,8 @@ const isNotification = (method: string) => methods[method as MethodName]?.kind =
  * `options.answers`; a prompt without an answer rejects `ERR_MOCK_UNANSWERED`, naming the answer to add.
  * Operations that need a scope reject `ERR_SCOPE_NOT_GRANTED` until it is granted, and never prompt on their own.
  * @throws {@link ManifestError} naming each problem when `options.manifest` is invalid.
- * @throws TypeError when `options.permissions` sets a scope the manifest does not declare.
+ * @throws TypeError when `options.manifest` is missing, or `options.permissions` sets a scope the manifest does not
+ * declare.
  * @example
  * ```ts
  * const host = createMockHost({ manifest, room: { room_id: '!r', is_encrypted: true, member_count: 3 },
@@ -49,6 +50,11 @@ const isNotification = (method: string) => methods[method as MethodName]?.kind =
  */
 export function createMockHost(options: MockHostOptions): MockHost {
   if (!options || typeof options !== 'object') throw new TypeError('createMockHost(): pass { manifest, ... }');
+  // Said of the option: the manifest's own checks would say "$ is required" of a value the test never gave.
+  if (options.manifest === undefined)
+    throw new TypeError(
+      'createMockHost(): options.manifest is required: pass the parsed manifest.json (import manifest from "./manifest.json").',
+    );
   const manifest = assertManifest(options.manifest);
   const given = options.identity ?? {};
   const identity: Identity = {
@@ -139,7 +145,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
       const lines = [
         ...(missing.length
           ? [
-              `declared actions without a handler: ${missing.join(', ')} (register each with svc.actions.handle(name, handler))`,
+              // The app's announcement is a message: a test that checks before it arrived is told so.
+              `declared actions without a handler: ${missing.join(', ')} (register each with svc.actions.handle(name, handler); an app that registers them reaches the host by a message: await host.flush() before this check)`,
             ]
           : []),
         ...(undeclared.length
@@ -180,7 +187,7 @@ function toldOfClose(transport: Transport, closed: () => boolean): Transport {
   return {
     send(message) {
       if (!closed()) return transport.send(message);
-      queueMicrotask(() => receive?.({ svc: WIRE, method: 'rpc.close' satisfies PeerMethod, params: {} }));
+      void Promise.resolve().then(() => receive?.({ svc: WIRE, method: 'rpc.close' satisfies PeerMethod, params: {} }));
     },
     listen(r) {
       receive = r;

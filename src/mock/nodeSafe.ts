@@ -39,7 +39,11 @@ async function pack(v: unknown, depth = 0): Promise<unknown> {
   }
   if (!isPlainAnyRealm(v) || depth > 64) return v;
   const entries = await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await pack(x, depth + 1)] as const));
-  return Array.isArray(v) ? entries.map(([, x]) => x) : Object.fromEntries(entries);
+  if (!Array.isArray(v)) return Object.fromEntries(entries);
+  // Each item at its key: a hole stays a hole, as structuredClone keeps it (JSON then reads it as null).
+  const items: Record<string, unknown> = new Array(v.length) as never;
+  for (const [k, x] of entries) items[k] = x;
+  return items;
 }
 
 // Rebuilds objects and arrays in this realm (Object.fromEntries defines data properties: `__proto__` stays a key),

@@ -55,17 +55,34 @@ export const blob: Check<Blob> = /* @__PURE__ */ typeCheck(
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** Whether `v` is a plain JSON value (finite numbers, plain objects and arrays only). */
-const isJson = (v: unknown, depth = 0): boolean =>
-  depth < 64 &&
-  (v === null ||
-    typeof v == 'string' ||
-    typeof v == 'boolean' ||
-    Number.isFinite(v) ||
-    ((Array.isArray(v) || isPlain(v)) && Object.values(v).every((x) => isJson(x, depth + 1))));
+/**
+ * Where `v` stops being a plain JSON value (finite numbers, plain objects and arrays only), said as `<path> is <what
+ * it is>`, or undefined: the first such place, so a large value's one Date or NaN is found without a search.
+ */
+const notJson = (v: unknown, path: string, depth = 0): string | undefined => {
+  if (v === null || typeof v == 'string' || typeof v == 'boolean' || Number.isFinite(v)) return;
+  if (depth > 63) return `${path} nests more than 64 deep`;
+  if (Array.isArray(v) || isPlain(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      const bad = notJson(x, Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`, depth + 1);
+      if (bad) return bad;
+    }
+    return;
+  }
+  const what =
+    typeof v == 'number' || v === undefined
+      ? String(v)
+      : typeof v == 'object'
+        ? `a ${(v as object).constructor?.name ?? 'object'}`
+        : `a ${typeof v}`;
+  return `${path} is ${what}`;
+};
 
-/** A JSON value (no functions, Dates, Blobs, undefined or NaN). */
-export const json: Check<JsonValue> = /* @__PURE__ */ typeCheck(isJson, 'JSON');
+/** A JSON value (no functions, Dates, Blobs, undefined or NaN): the refusal names the first place that is not. */
+export const json: Check<JsonValue> = (v, path) => {
+  const bad = notJson(v, path || 'the argument');
+  return bad && `${bad}, which is not JSON: send strings, finite numbers, booleans, null, arrays and plain objects`;
+};
 
 /** Whether `v` is a plain object (not an array, Date, Blob or class instance). */
 export function isPlain(v: unknown): v is Record<string, unknown> {

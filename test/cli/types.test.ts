@@ -95,6 +95,26 @@ describe('svc types', () => {
     expect(typeErrors({ 'svc-actions.d.ts': generated, 'app.ts': app })).toEqual([]);
   });
 
+  test("types the mock's host.svc as the app's svc: one Svc, which the generated file augments", async () => {
+    const project = tempProject({ 'manifest.json': pollManifest() });
+    await runSvc(['types'], project);
+    const generated = readFileSync(join(project, 'svc-actions.d.ts'), 'utf8');
+    const test = [
+      "import type { Svc } from 'svc-sdk';",
+      "import { createMockHost } from 'svc-sdk/mock';",
+      'declare const manifest: Parameters<typeof createMockHost>[0]["manifest"];',
+      'const host = createMockHost({ manifest });',
+      'const same: Svc = host.svc;',
+      "host.svc.actions.handle('create_poll', async (input) => ({ question: input.question }));",
+      '// @ts-expect-error: not a declared action',
+      "host.svc.actions.handle('create_pol', async () => ({}));",
+      '// @ts-expect-error: no such input field',
+      "host.svc.actions.handle('create_poll', async (input) => input.questoin);",
+      'export { same };',
+    ].join('\n');
+    expect(typeErrors({ 'svc-actions.d.ts': generated, 'mock.test.ts': test })).toEqual([]);
+  });
+
   test('without generated types, handle() takes any name and an untyped input', () => {
     const app =
       "import { svc } from 'svc-sdk';\nsvc.actions.handle('anything', async (input) => input.whatever);\nexport {};\n";

@@ -16,12 +16,46 @@ describe('cloneMessage without structuredClone (as in Jest jsdom)', () => {
     expect(copy.bytes).not.toBe(message.bytes);
   });
 
-  it('refuses what postMessage refuses: functions, symbols, class instances', () => {
+  it('refuses what postMessage refuses: functions and symbols', () => {
     vi.stubGlobal('structuredClone', undefined);
-    for (const bad of [{ f: () => 1 }, { s: Symbol('x') }, { m: new Map() }, [new (class Poll {})()]])
+    for (const bad of [{ f: () => 1 }, { s: Symbol('x') }, [1, () => 2]])
       expect(() => cloneMessage(bad), JSON.stringify(Object.keys(bad))).toThrow(
         expect.objectContaining({ name: 'DataCloneError' }),
       );
+  });
+
+  it("copies as the runtime's structuredClone does: class instances, Maps, Sets, RegExps, errors, holes", () => {
+    class Poll {
+      constructor(
+        readonly question: string,
+        readonly votes: number[],
+      ) {}
+      get total() {
+        return this.votes.length;
+      }
+    }
+    const sparse: number[] = [];
+    sparse[3] = 7;
+    const values = [
+      new Poll('Lunch?', [1, 2]),
+      new Map<unknown, unknown>([
+        ['k', { a: 1 }],
+        [1, new Set([2, 3])],
+      ]),
+      /a+b/gi,
+      new TypeError('bad'),
+      sparse,
+      { nested: { list: [new Date(5), new Uint8Array([1])], flag: new Boolean(false) } },
+    ];
+    const real = structuredClone;
+    for (const value of values) {
+      const expected = real(value);
+      vi.stubGlobal('structuredClone', undefined);
+      const copy = cloneMessage(value);
+      vi.unstubAllGlobals();
+      expect(copy).toStrictEqual(expected);
+      expect(Object.keys(copy as object)).toEqual(Object.keys(expected as object));
+    }
   });
 
   it('uses structuredClone where the runtime has it', () => {

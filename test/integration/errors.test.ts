@@ -12,8 +12,8 @@ describe('errors', () => {
 
   it.each([
     ['storage.set', (s: any) => s.storage.set('', 1), 'key must be a non-empty string'],
-    ['storage.set', (s: any) => s.storage.set('k', Number.NaN), 'value must be JSON'],
-    ['storage.set', (s: any) => s.storage.set('k', { when: new Date() }), 'value must be JSON'],
+    ['storage.set', (s: any) => s.storage.set('k', Number.NaN), 'value is NaN, which is not JSON'],
+    ['storage.set', (s: any) => s.storage.set('k', { when: new Date() }), 'value.when is a Date, which is not JSON'],
     ['storage.get', (s: any) => s.storage.get(7), 'key must be a non-empty string'],
     ['message.send', (s: any) => s.message.send({ body: 'x' }), 'room_id must be a non-empty string'],
     [

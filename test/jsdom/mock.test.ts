@@ -49,6 +49,42 @@ describe('svc-sdk/mock under jsdom', () => {
     host.close();
   });
 
+  test("works under Jest's default fake timers, which fake queueMicrotask too", async () => {
+    jest.useFakeTimers();
+    try {
+      const host = createMockHost({ manifest: exchangeManifest() });
+      await host.svc.storage.set('k', 1);
+      expect(await host.svc.storage.get('k')).toBe(1);
+      host.svc.ui.toast({ message: 'saved' });
+      await host.flush();
+      expect(host.ui.toasts.map((t: { message: string }) => t.message)).toEqual(['saved']);
+      host.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('copies what the app sends as postMessage would, without structuredClone', async () => {
+    expect(typeof structuredClone).toBe('undefined');
+    const host = createMockHost({ manifest: exchangeManifest() });
+    class Item {
+      constructor(readonly text: string) {}
+    }
+    await host.svc.storage.set('item', new Item('milk'));
+    expect(await host.svc.storage.get('item')).toEqual({ text: 'milk' });
+    const votes: number[] = [];
+    votes[2] = 5;
+    await host.svc.storage.set('votes', votes);
+    expect(await host.svc.storage.get('votes')).toEqual([null, null, 5]);
+    // A Map crosses the channel, and the host refuses it where JSON is needed, naming where it is.
+    const map = await host.svc.storage.set('m', { m: new Map() }).catch((e: Error) => e.message);
+    expect(map).toContain('value.m is a Map, which is not JSON');
+    // A function cannot cross: refused before sending, and flush does not wait for it.
+    expect(await codeOf(host.svc.storage.set('f', () => 1))).toBe('ERR_INVALID_ARGUMENT');
+    await host.flush();
+    host.close();
+  });
+
   test('getToken mints a signed token with Web Crypto', async () => {
     const host = createMockHost({ manifest: exchangeManifest() });
     const { access_token } = await host.svc.auth.getToken();

@@ -31,6 +31,24 @@ describe('actions', () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  test('an input that is not JSON (undefined, a function, NaN) rejects ERR_ACTION_INVALID_INPUT naming where', async () => {
+    const host = createMockHost({ manifest: exchangeManifest() });
+    const handler = vi.fn(() => ({ polls: [] }));
+    host.svc.actions.handle('list_polls', handler);
+    const none = await rejectsWith(host.invokeAction('list_polls', undefined), 'ERR_ACTION_INVALID_INPUT');
+    expect(none.message).toBe(
+      "invokeAction('list_polls'): the input does not fit input_schema: $ is undefined, which is not JSON: send strings, finite numbers, booleans, null, arrays and plain objects (pass {} for an action without fields).",
+    );
+    const fn = await rejectsWith(host.invokeAction('list_polls', { f: () => 1 }), 'ERR_ACTION_INVALID_INPUT');
+    expect(fn.message).toContain('$.f is a function, which is not JSON');
+    const nan = await rejectsWith(
+      host.invokeAction('create_poll', { question: Number.NaN }),
+      'ERR_ACTION_INVALID_INPUT',
+    );
+    expect(nan.message).toContain('$.question is NaN, which is not JSON');
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   test('confirm: always asks answers.confirmAction and sets confirmed', async () => {
     const confirmAction = vi.fn(() => true);
     const host = createMockHost({ manifest: exchangeManifest(), answers: { confirmAction } });
@@ -46,6 +64,7 @@ describe('actions', () => {
         destructive: expect.any(Boolean),
         title: expect.any(String),
       }),
+      { signal: undefined },
     );
     expect(handler.mock.calls[0]![1]).toEqual({
       invoked_by: 'agent',
@@ -127,6 +146,49 @@ describe('actions', () => {
     for (const name of ['create_poll', 'delete_poll', 'close_poll']) host.svc.actions.handle(name, () => null);
     await host.flush();
     expect(() => host.assertActionsHandled()).toThrow(/create_pol\b/);
+    // Asked before the announcement arrived: the answer says to flush first, not only that handlers are missing.
+    const early = createMockHost({ manifest: exchangeManifest() });
+    for (const name of ['list_polls', 'create_poll', 'delete_poll', 'close_poll'])
+      early.svc.actions.handle(name, () => null);
+    expect(() => early.assertActionsHandled()).toThrow(/await host\.flush\(\) before this check/);
+    await early.flush();
+    expect(() => early.assertActionsHandled()).not.toThrow();
+  });
+
+  test('an elicit answer that does not fit the schema rejects ERR_MOCK_BAD_ANSWER, not a retriable host error', async () => {
+    const host = createMockHost({ manifest: exchangeManifest(), answers: { elicit: () => 42 } });
+    host.svc.actions.handle('list_polls', async () => {
+      const error = await host.svc.actions
+        .elicit({ prompt: 'Name?', schema: { type: 'string' } })
+        .catch((e: { code: string; retriable: boolean; message: string }) => e);
+      const { code, retriable, message } = error as { code: string; retriable: boolean; message: string };
+      return { code, retriable, message };
+    });
+    expect(await host.invokeAction('list_polls', {})).toEqual({
+      code: 'ERR_MOCK_BAD_ANSWER',
+      retriable: false,
+      message:
+        'svc.actions.elicit(): answers.elicit returned 42, which does not fit the schema the app asked with ($ must be a string; got 42); return a value that fits it, or null for a refusal.',
+    });
+  });
+
+  test("the test's answers get the host's signal, which aborts when the host closes", async () => {
+    let signal: AbortSignal | undefined;
+    const host = createMockHost({
+      manifest: exchangeManifest(),
+      answers: {
+        confirm: (_request, options) => {
+          signal = options?.signal;
+          return new Promise(() => {});
+        },
+      },
+    });
+    const asked = host.svc.ui.confirm({ title: 'Delete?', body: 'The poll goes.' }).catch((e) => e.code);
+    await host.flush();
+    expect(signal?.aborted).toBe(false);
+    host.close();
+    expect(await asked).toBe('ERR_DISCONNECTED');
+    expect(signal?.aborted).toBe(true);
   });
 
   test('elicit answers from answers.elicit (null when refused); progress messages are recorded', async () => {

@@ -54,6 +54,27 @@ describe('flush', () => {
     expect(await hung).toMatchObject({ code: 'ERR_DISCONNECTED' });
   });
 
+  test('does not wait for a call the client refused before sending (a value that cannot be cloned)', async () => {
+    const host = createMockHost({ manifest: noneManifest() });
+    await expect(host.svc.storage.set('k', (() => 1) as never)).rejects.toMatchObject({ code: 'ERR_INVALID_ARGUMENT' });
+    await host.flush();
+    host.svc.ui.setTitle('after');
+    await host.flush();
+    expect(host.ui.title).toBe('after');
+    host.close();
+  });
+
+  test('delivers and flushes when fake timers replace queueMicrotask too (as Jest does by default)', async () => {
+    vi.useFakeTimers({ toFake: ['queueMicrotask', 'setTimeout', 'setInterval', 'Date'] });
+    const host = createMockHost({ manifest: noneManifest() });
+    await host.svc.storage.set('k', 1);
+    expect(await host.svc.storage.get('k')).toBe(1);
+    host.svc.ui.toast({ message: 'under fake timers' });
+    await host.flush();
+    expect(host.ui.toasts.map((t) => t.message)).toEqual(['under fake timers']);
+    host.close();
+  });
+
   test('resolves after close, with messages still in transit', async () => {
     const host = createMockHost({ manifest: noneManifest() });
     host.svc.ui.setTitle('never arrives');

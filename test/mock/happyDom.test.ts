@@ -45,3 +45,15 @@ test('theme changes reach the page', async () => {
   await host.setTheme('dark');
   expect(document.documentElement.dataset.theme).toBe('dark');
 });
+
+test('an array keeps its holes and a class instance arrives as its fields, as postMessage copies them', async () => {
+  const votes: number[] = [];
+  votes[2] = 5;
+  await globalThis.svc.storage.set('votes', votes);
+  expect(await globalThis.svc.storage.get('votes')).toEqual([null, null, 5]);
+  class Item {
+    constructor(readonly text: string) {}
+  }
+  await globalThis.svc.storage.set('item', new Item('milk') as never);
+  expect(await globalThis.svc.storage.get('item')).toEqual({ text: 'milk' });
+});

@@ -104,7 +104,13 @@ describe('files', () => {
       'a.csv',
       'c.csv',
     ]);
-    expect(await host.svc.files.pick({ accept: ['application/pdf'] })).toEqual([]);
+    // Nothing to offer: the person can only cancel, and the test is told which option gives files.
+    const none = await rejectsWith(host.svc.files.pick({ accept: ['application/pdf'] }), 'ERR_CANCELLED');
+    expect(none.message).toMatch(/offered no file that accept \["application\/pdf"\] allows.*createMockHost\(\{ files/);
+    const empty = createMockHost({ manifest: exchangeManifest(), permissions });
+    expect((await rejectsWith(empty.svc.files.pick(), 'ERR_CANCELLED')).message).toMatch(
+      /^svc\.files\.pick\(\): the picker offered no file, so the person cancelled; pass createMockHost/,
+    );
   });
 
   test('answers.pick chooses among the offered files, and null cancels with ERR_CANCELLED', async () => {

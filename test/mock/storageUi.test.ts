@@ -18,6 +18,25 @@ describe('storage', () => {
   test('rejects values that are not JSON with ERR_INVALID_ARGUMENT', async () => {
     const { svc } = createMockHost({ manifest: noneManifest() });
     await rejectsWith(svc.storage.set('d', new Date() as never), 'ERR_INVALID_ARGUMENT');
+    // The first place that is not JSON, named, in a large value.
+    const items = Array.from({ length: 50 }, (_, i) => ({ text: `item ${i}`, when: i === 37 ? new Date() : 'today' }));
+    const error = await rejectsWith(svc.storage.set('list', { items } as never), 'ERR_INVALID_ARGUMENT');
+    expect(error.message).toBe(
+      'svc.storage.set(): value.items[37].when is a Date, which is not JSON: send strings, finite numbers, booleans, null, arrays and plain objects.',
+    );
+    for (const [value, said] of [
+      [{ n: Number.NaN }, 'value.n is NaN'],
+      [{ a: undefined }, 'value.a is undefined'],
+      [{ m: new Map() }, 'value.m is a Map'],
+      [[1, new Set()], 'value[1] is a Set'],
+    ] as const)
+      expect((await rejectsWith(svc.storage.set('x', value as never), 'ERR_INVALID_ARGUMENT')).message).toContain(said);
+  });
+
+  test('a forgotten manifest option is named as the option', () => {
+    expect(() => createMockHost({} as never)).toThrow(
+      'createMockHost(): options.manifest is required: pass the parsed manifest.json (import manifest from "./manifest.json").',
+    );
   });
 
   test('data survives across hosts only when they share a store', async () => {

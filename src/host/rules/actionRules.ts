@@ -1,5 +1,6 @@
 import type { InputValidator, Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
+import { json } from '../../protocol/shape';
 import { cancelled } from '../cancelled';
 import type { ActionContext } from '../../protocol/types';
 import type { Ask } from './createAsk';
@@ -91,6 +92,13 @@ export function actionRules({
       throw fail('ERR_INVALID_ARGUMENT', "context.invoked_by must be 'agent' or 'user'.");
     if (by === 'agent' && (typeof context.agent_id !== 'string' || !context.agent_id))
       throw fail('ERR_INVALID_ARGUMENT', 'an agent invocation must name its agent: pass context.agent_id.');
+    // A value that is no JSON (undefined, a function, NaN) would reach the schema's validator as none of its types.
+    const notJson = json(input, '$');
+    if (notJson)
+      throw fail(
+        'ERR_ACTION_INVALID_INPUT',
+        `the input does not fit input_schema: ${notJson} (pass {} for an action without fields).`,
+      );
     let validate = inputs.get(name);
     if (!validate) {
       validate = validator(action.input_schema);
