@@ -151,11 +151,16 @@ export function holdsKeyForm(bytes: Uint8Array, forms: readonly (string | Uint8A
   return arrays.some((array) => forms.some((form) => typeof form !== 'string' && array.includes(Buffer.from(form))));
 }
 
+// The OIDs, with their tag and length, of PBES2 (1.2.840.113549.1.5.13) and the start of PKCS#12's password-based
+// schemes (1.2.840.113549.1.12.1.x), an encrypted PKCS#8 key's algorithm.
+const PBES2 = Uint8Array.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05, 0x0d]);
+const PKCS12_PBE = Uint8Array.from([0x06, 0x0a, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01]);
 // The type of a PKCS#12 file's content, PKCS#7 data (OID 1.2.840.113549.1.7.1), with its tag and length.
 const PKCS7_DATA = Uint8Array.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01]);
 
 /**
- * Whether `head` starts as a private key in DER: a SEQUENCE whose first element is the version (INTEGER 0 or 1),
+ * Whether `head` starts as a private key in DER: an encrypted PKCS#8 key (its password-based algorithm first), or a
+ * SEQUENCE whose first element is the version (INTEGER 0 or 1),
  * then, for PKCS#8, the algorithm (a SEQUENCE starting with its OID); for SEC1 (EC), the key (an OCTET STRING); for
  * PKCS#1 (RSA), the modulus (a long INTEGER); or a PKCS#12 file (version 3, then its data). A certificate or a public
  * key starts with a SEQUENCE there instead.
@@ -164,7 +169,14 @@ function isDerPrivateKey(head: Uint8Array): boolean {
   if (head[0] !== 0x30) return false;
   // The outer SEQUENCE's length is one byte, or 0x81 / 0x82 and one or two more.
   const at = head[1]! < 0x80 ? 2 : head[1] === 0x81 ? 3 : head[1] === 0x82 ? 4 : -1;
-  if (at < 0 || head[at] !== 0x02 || head[at + 1] !== 0x01) return false;
+  if (at < 0) return false;
+  // An encrypted PKCS#8 key (EncryptedPrivateKeyInfo: its encryption algorithm first, a SEQUENCE starting with the
+  // OID of PBES2 or of a PKCS#12 password-based scheme), as an encrypted PEM key is refused too.
+  if (head[at] === 0x30) {
+    const oid = at + 2 + (head[at + 1]! < 0x80 ? 0 : head[at + 1]! & 0x7f);
+    return [PBES2, PKCS12_PBE].some((prefix) => prefix.every((byte, i) => head[oid + i] === byte));
+  }
+  if (head[at] !== 0x02 || head[at + 1] !== 0x01) return false;
   const version = head[at + 2];
   const next = head[at + 3];
   // PKCS#12 (a .p12 or .pfx file: version 3, then its content, data), which holds a private key, encrypted or not,

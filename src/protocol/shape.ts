@@ -61,7 +61,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  */
 const notJson = (v: unknown, path: string, depth = 0): string | undefined => {
   if (v === null || typeof v == 'string' || typeof v == 'boolean' || Number.isFinite(v)) return;
-  if (depth > 63) return `${path} nests more than 64 deep`;
+  if (depth > 63) return `${path} nests more than 64 deep (or holds itself)`;
   if (Array.isArray(v) || isPlain(v)) {
     for (const [k, x] of Object.entries(v)) {
       const bad = notJson(x, Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`, depth + 1);
@@ -69,12 +69,8 @@ const notJson = (v: unknown, path: string, depth = 0): string | undefined => {
     }
     return;
   }
-  const what =
-    typeof v == 'number' || v === undefined
-      ? String(v)
-      : typeof v == 'object'
-        ? `a ${(v as object).constructor?.name ?? 'object'}`
-        : `a ${typeof v}`;
+  const name = typeof v == 'object' ? ((v as object).constructor?.name ?? 'object') : typeof v;
+  const what = typeof v == 'number' || v === undefined ? String(v) : `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
   return `${path} is ${what}`;
 };
 

@@ -53,6 +53,13 @@ describe('storage', () => {
     expect(error.message).toMatch(/2\d{5} bytes/);
     expect(error.message).toContain(String(STORAGE_QUOTA));
     expect(await host.svc.storage.get('more')).toBeUndefined();
+    // A value whose JSON is longer than a string can be (a sparse array of 2^28 items) is over the quota too, not
+    // an internal error an app would retry.
+    const huge = await rejectsWith(host.svc.storage.set('huge', new Array(2 ** 28) as never), 'ERR_QUOTA_EXCEEDED');
+    expect([huge.retriable, huge.message]).toEqual([
+      false,
+      `svc.storage.set(): storing 'huge' would use more bytes than a string holds, over the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data in IndexedDB.`,
+    ]);
     // Replacing a value counts the new size, not both.
     await host.svc.storage.set('big', 'x'.repeat(250_000));
     await host.svc.storage.clear();

@@ -39,11 +39,16 @@ export const storedBytes = (key: string, value: JsonValue | undefined): number =
  * @public
  */
 export function checkQuota(store: StorageStore, key: string, value: JsonValue): void {
-  const next = store.bytes - storedBytes(key, store.get(key)) + storedBytes(key, value);
+  let next = Number.POSITIVE_INFINITY;
+  try {
+    next = store.bytes - storedBytes(key, store.get(key)) + storedBytes(key, value);
+  } catch {
+    // Its JSON is longer than a string can be (a sparse array of 2^28 items): over any quota.
+  }
   if (next > STORAGE_QUOTA)
     throw new SvcError(
       'ERR_QUOTA_EXCEEDED',
-      `storing '${key}' would use ${next} bytes of the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data in IndexedDB.`,
+      `storing '${key}' would use ${Number.isFinite(next) ? `${next} bytes` : 'more bytes than a string holds'}, over the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data in IndexedDB.`,
       false,
       'storage.set',
     );
