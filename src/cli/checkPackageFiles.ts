@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ManifestIssue } from '../manifest';
-import { packagePathOf } from '../package/readPackage';
+import { MAX_PACKAGE_BYTES, packagePathOf } from '../package/readPackage';
+import { largestFiles, listAppFiles } from './listAppFiles';
 
 const isFile = (path: string) =>
   stat(path).then(
@@ -41,4 +42,24 @@ export async function checkPackageFiles(
     });
   }
   return issues;
+}
+
+/**
+ * Checks the package folder's size against the package limit, as `svc pack` will (summed from the file system, what
+ * `svc pack` packs): an error naming the three largest files, so a build that `svc validate dist` checks fails there,
+ * not at `svc pack`.
+ * @param dir - the package folder (where manifest.json is).
+ */
+export async function checkPackageSize(dir: string): Promise<ManifestIssue[]> {
+  const { files } = await listAppFiles(resolve(dir));
+  const size = files.reduce((sum, f) => sum + f.size, 0);
+  if (size <= MAX_PACKAGE_BYTES) return [];
+  return [
+    {
+      path: '$',
+      message: `the files of ${resolve(dir)} add up to ${size} bytes, ${size - MAX_PACKAGE_BYTES} over the package limit of ${MAX_PACKAGE_BYTES}, which svc pack refuses; the largest: ${largestFiles(files)}; ship smaller assets (compress images, leave source maps out, fetch large data from your backend)`,
+      severity: 'error',
+      code: 'too_large',
+    },
+  ];
 }

@@ -1,59 +1,20 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
 import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
 import { holdsKeyForm, isPrivateKey } from '../package/isPrivateKey';
-import { leftOutOfPackage } from '../package/leftOutOfPackage';
-import { describePathProblem } from '../package/readPackage';
 import { checkPackageFiles } from './checkPackageFiles';
+import { largestFiles, listAppFiles } from './listAppFiles';
 import { type DeveloperKey, privateKeyForms } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
 import { readJsonFile } from './readJsonFile';
-import { printable } from '../manifest/printable';
 
 /** What {@link packApp} made, or every reason it refused. */
 export type PackResult =
   | { ok: true; bytes: Uint8Array; manifest: Manifest; files: string[]; skipped: string[]; warnings: string[] }
   | { ok: false; problems: string[] };
-
-/** Every file under `dir` by its package path, and what is left out (dot-files, packages) or refused (links). */
-async function listFiles(dir: string) {
-  const files: { path: string; full: string }[] = [];
-  const skipped: string[] = [];
-  const problems: string[] = [];
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    const full = join(entry.parentPath, entry.name);
-    const rel = relative(dir, full);
-    const parts = rel.split(sep);
-    // Dot-files (.git, .vscode, .env) and earlier packages are never part of the app.
-    if (leftOutOfPackage(parts)) {
-      if (!parts.slice(0, -1).some((part) => part.startsWith('.'))) skipped.push(rel);
-      continue;
-    }
-    if (entry.isSymbolicLink()) {
-      problems.push(
-        `${printable(rel)} is a symbolic link; a package holds files only: copy the file in, or remove the link`,
-      );
-      continue;
-    }
-    // A folder is carried by its files; a pipe, socket or device is not a file a page can load: named, not packed.
-    if (entry.isDirectory()) continue;
-    if (!entry.isFile()) {
-      skipped.push(`${rel} (not a file)`);
-      continue;
-    }
-    const path = `/${parts.join('/')}`;
-    const problem = describePathProblem(path);
-    if (problem) problems.push(`${printable(rel)} cannot be packed: ${problem}; rename it`);
-    else files.push({ path, full });
-  }
-  // A byte-wise order, so the same folder always gives the same bundle.
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped: skipped.sort(), problems };
-}
 
 /**
  * What secret `body` is or holds, said for the refusal, or undefined: a private key (in a form the markers find, or
@@ -98,23 +59,28 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
           ` (after the store moved ${manifest.id} to a new key, pass --rotated)`,
       ],
     };
-  const listed = await listFiles(dir);
+  const listed = await listAppFiles(dir);
   const problems = [...listed.problems];
   const builder = new BundleBuilder('b2');
   // Exported once per pack, not per file.
   const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
-  let size = 0;
+  // Summed from the file system before a byte is read: a video or a data dump in the folder is refused at once,
+  // however large, instead of read whole (and scanned) first.
+  const size = listed.files.reduce((sum, f) => sum + f.size, 0);
+  if (size > MAX_PACKAGE_BYTES)
+    return {
+      ok: false,
+      problems: [
+        ...problems,
+        `the files add up to ${size} bytes, ${size - MAX_PACKAGE_BYTES} over the package limit of ${MAX_PACKAGE_BYTES}; the largest: ${largestFiles(listed.files)}; ship smaller assets (compress images, leave source maps out, fetch large data from your backend)`,
+      ],
+    };
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
-    size += body.length;
     const secret = secretIn(body, keyForms);
     if (secret) problems.push(`${path.slice(1)} ${secret} (move it, then pack again)`);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }
-  if (size > MAX_PACKAGE_BYTES)
-    problems.push(
-      `the files add up to ${size} bytes, over the package limit of ${MAX_PACKAGE_BYTES}; ship smaller assets (compress images, fetch large data from your backend)`,
-    );
   if (problems.length > 0) return { ok: false, problems };
   const bundle = builder.createBundle();
   const signer = new IntegrityBlockSigner(
@@ -129,7 +95,7 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
     return {
       ok: false,
       problems: [
-        `the package is ${signedWebBundle.length} bytes, over the limit of ${MAX_PACKAGE_BYTES}; ship smaller assets`,
+        `the package is ${signedWebBundle.length} bytes, ${signedWebBundle.length - MAX_PACKAGE_BYTES} over the limit of ${MAX_PACKAGE_BYTES}: the files add up to ${size} bytes, and the index, headers and signature of ${listed.files.length} files take ${signedWebBundle.length - size} more; the largest: ${largestFiles(listed.files)}; ship smaller assets or fewer files`,
       ],
     };
   // A project's dependencies in the package: the folder packed is the project's, not the app's build.

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { STORE_PATH } from '../dev/storePath';
 import { fetchErrorCode } from '../server/fetchErrorCode';
+import { isPackageError } from '../package';
+import { readPackageFile } from '../package/readPackageFile';
 import { listStoreDiscoveries, readStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { EXIT, writeLine } from './CliIo';
 import { DEFAULT_DEV_PORT } from './devCommand';
@@ -32,7 +33,7 @@ revoked ones included. An accepted version is what installed people run: the ope
       help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}, or the only svc dev running).`,
     },
   },
-  footer: `Exit codes: 0 accepted, 1 refused by the store, 2 usage error, unreadable file or no svc dev there.
+  footer: `Exit codes: 0 accepted, 1 refused by the store (or over its size limit, before sending), 2 usage error, unreadable file or no svc dev there.
 `,
   async run({ values, positionals }, io) {
     if (positionals.length !== 1)
@@ -51,7 +52,12 @@ revoked ones included. An accepted version is what installed people run: the ope
       );
     const file = resolve(io.cwd, positionals[0]!);
     const label = relative(io.cwd, file) || file;
-    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => error);
+    // Over the store's limit, refused here from its size: nothing is read or sent.
+    const bytes = await readPackageFile(file).catch((error: NodeJS.ErrnoException) => error);
+    if (isPackageError(bytes)) {
+      writeLine(io.stderr, `svc publish: ${label}: refused (${bytes.code}): ${bytes.message}`);
+      return EXIT.invalid;
+    }
     if (bytes instanceof Error) {
       writeLine(
         io.stderr,

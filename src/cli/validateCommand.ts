@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { checkPlaceholders, isVersion, type ManifestIssue, validateManifest } from '../manifest';
-import { checkPackageFiles } from './checkPackageFiles';
+import { checkPackageFiles, checkPackageSize } from './checkPackageFiles';
 import { EXIT, plural, writeLine } from './CliIo';
 import { lintForAgents } from './lintForAgents';
 import { locateApp } from './locateApp';
@@ -80,7 +80,12 @@ Example:
         continue;
       }
       const result = validateManifest(read.value, previous === undefined ? {} : { previousVersion: previous });
-      const missing = folder ? await checkPackageFiles(resolve(io.cwd, given), read.value as object) : [];
+      const missing = folder
+        ? [
+            ...(await checkPackageFiles(resolve(io.cwd, given), read.value as object)),
+            ...(await checkPackageSize(resolve(io.cwd, given))),
+          ]
+        : [];
       // The agent lint reads a valid manifest only: an invalid one gets its errors first.
       const agent = values.agent && result.ok ? lintForAgents(result.manifest) : [];
       const issues = [

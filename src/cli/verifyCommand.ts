@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { printable } from '../manifest/printable';
-import { isPackageError, verifyPackage } from '../package';
+import { isPackageError, type PackageError, verifyPackage } from '../package';
+import { readPackageFile } from '../package/readPackageFile';
 import { EXIT, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { readPublicKey } from './developerKeys';
@@ -42,10 +42,17 @@ in the package. Prints the id, the version, the signers and the files.`,
       if (typeof key === 'string') return usageError(io, 'verify', `--trust ${key}`);
       trustedKeys.push(new Uint8Array(key.export({ type: 'spki', format: 'der' })));
     }
+    const refused = (error: PackageError) => {
+      if (values.json)
+        writeLine(io.stdout, JSON.stringify({ ok: false, code: error.code, message: error.message }, null, 2));
+      writeLine(io.stderr, `svc verify: ${label}: invalid (${error.code}): ${printable(error.message)}`);
+      return EXIT.invalid;
+    };
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(file);
+      bytes = await readPackageFile(file);
     } catch (error) {
+      if (isPackageError(error)) return refused(error);
       const code = (error as NodeJS.ErrnoException).code;
       const message = `${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the .swbn file \`svc pack\` wrote`;
       // A JSON reader gets its answer on stdout too, as for a package that fails a check.
@@ -81,10 +88,7 @@ in the package. Prints the id, the version, the signers and the files.`,
       return EXIT.ok;
     } catch (error) {
       if (!isPackageError(error)) throw error;
-      if (values.json)
-        writeLine(io.stdout, JSON.stringify({ ok: false, code: error.code, message: error.message }, null, 2));
-      writeLine(io.stderr, `svc verify: ${label}: invalid (${error.code}): ${printable(error.message)}`);
-      return EXIT.invalid;
+      return refused(error);
     }
   },
 });

@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  truncateSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -418,11 +419,51 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(app, 'leak.der'), der);
     expect(pack().stderr).toContain('leak.der is or holds a private key; keep keys out of the app folder');
     rmSync(join(app, 'leak.der'));
-    writeFileSync(join(app, 'big.bin'), Buffer.alloc(33 * 1024 * 1024));
+    // Files whose sizes add up to less than the limit, whose package is over it: each file's path and headers count.
+    writeFileSync(join(app, 'near.bin'), Buffer.alloc(33_554_432 - 1200));
+    const near = pack();
+    expect(near.code).toBe(1);
+    expect(near.stderr).toMatch(
+      /the package is \d+ bytes, \d+ over the limit of 33554432: the files add up to \d+ bytes, and the index, headers and signature of \d+ files take \d+ more; the largest: near\.bin \(\d+ bytes\)/,
+    );
+    rmSync(join(app, 'near.bin'));
+    // A file of gigabytes (a video, a data dump) is refused from its size, before anything is read: read whole, it
+    // took gigabytes of memory and crashed Node past 512 MiB. A sparse file: no disk is used.
+    writeFileSync(join(app, 'small.bin'), 'x');
+    truncateSync(join(app, 'small.bin'), 3 * 1024 ** 3);
     const big = pack();
     expect(big.code).toBe(1);
-    expect(big.stderr).toContain('over the package limit of 33554432');
+    expect(big.stderr).toMatch(
+      /the files add up to 32212\d{5} bytes, 31\d{8} over the package limit of 33554432; the largest: small\.bin \(3221225472 bytes\), /,
+    );
+    // svc validate of the folder says so too, before svc pack.
+    const validated = svc(['validate', 'app'], dir);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toMatch(
+      /app\/manifest\.json: error: the files of .* add up to \d+ bytes, \d+ over the package limit of 33554432, which svc pack refuses; the largest: small\.bin \(3221225472 bytes\)/,
+    );
+    rmSync(join(app, 'small.bin'));
+    expect(svc(['validate', 'app'], dir).code).toBe(0);
     expect(swbnIn(dir)).toEqual([]);
+    // A package file of gigabytes is too-large from its size: svc verify, svc publish (nothing sent) and svc dev.
+    writeFileSync(join(dir, 'huge.swbn'), 'x');
+    truncateSync(join(dir, 'huge.swbn'), 3 * 1024 ** 3);
+    const verified = svc(['verify', 'huge.swbn'], dir);
+    expect([verified.code, verified.stderr]).toEqual([
+      1,
+      'svc verify: huge.swbn: invalid (too-large): the package is 3221225472 bytes, over the limit of 33554432; ship smaller assets (compress images, split lazy data to your backend)\n',
+    ]);
+    const published = svc(['publish', 'huge.swbn', '--to', 'http://127.0.0.1:9'], dir);
+    expect([published.code, published.stderr]).toEqual([
+      1,
+      'svc publish: huge.swbn: refused (too-large): the package is 3221225472 bytes, over the limit of 33554432; ship smaller assets (compress images, split lazy data to your backend)\n',
+    ]);
+    const dev = svc(['dev', 'huge.swbn', '--port', '0', '--no-mcp'], dir);
+    expect(dev.code).toBe(1);
+    expect(dev.stderr).toContain(
+      'huge.swbn is not a package a host would run (too-large): the package is 3221225472 bytes',
+    );
+    rmSync(join(dir, 'huge.swbn'));
   });
 
   it('finds the key saved in other encodings: svc pack refuses the file, and svc dev does not serve it', async () => {
@@ -524,6 +565,15 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       '-c',
       `openssl req -new -x509 -key '${join(home, 'keys', `${id}.pem`)}' -subj /CN=x -days 1 | openssl pkcs12 -export -inkey '${join(home, 'keys', `${id}.pem`)}' -passout pass:x`,
     ]);
+    // An encrypted PKCS#8 key in DER (openssl pkcs8 -topk8 -outform DER), and its base64.
+    const encrypted = others.ed25519.privateKey.export({
+      format: 'der',
+      type: 'pkcs8',
+      cipher: 'aes-256-cbc',
+      passphrase: 'x',
+    });
+    leaks['encrypted.der'] = encrypted;
+    leaks['encrypted.env'] = `KEY=${encrypted.toString('base64')}\n`;
     leaks['certutil.txt'] =
       `-----BEGIN CERTIFICATE-----\r\n${p12.toString('base64').replace(/.{64}/g, '$&\r\n')}\r\n-----END CERTIFICATE-----\r\n`;
     // One pack names every file it refuses.
@@ -541,6 +591,13 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(clean, 'app', 'public.b64'), wrapped(publicPem));
     writeFileSync(join(clean, 'app', 'cert.b64'), wrapped(`-----BEGIN CERTIFICATE-----\n${'A'.repeat(64)}\n`));
     writeFileSync(join(clean, 'app', 'id.hex'), randomBytes(32).toString('hex'));
+    // A certificate in DER and in base64 (it starts as an encrypted key's SEQUENCE does, with no algorithm in it).
+    const certificate = execFileSync('sh', [
+      '-c',
+      `openssl req -new -x509 -key '${join(home, 'keys', `${id}.pem`)}' -subj /CN=x -days 1 -outform DER`,
+    ]);
+    writeFileSync(join(clean, 'app', 'cert.der'), certificate);
+    writeFileSync(join(clean, 'app', 'cert.env'), `CERT=${certificate.toString('base64')}\n`);
     // Public keys and a certificate in base64 without PEM lines, and numbers that are no key.
     const otherPublic = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' });
     writeFileSync(join(clean, 'app', 'public.env'), `PUBLIC_KEY=${otherPublic.toString('base64')}\n`);

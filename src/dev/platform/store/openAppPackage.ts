@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isPackageError, type PackageFile, type PackageSigner, verifyPackage } from '../../../package';
 import { readIntegrityBlock } from '../../../package/readPackage';
+import { readPackageFile } from '../../../package/readPackageFile';
 import { type DevApp, DevAppError } from '../readAppDir';
 
 /** The app of a signed package: its verified manifest, its files, and the keys that signed it. */
@@ -31,8 +31,9 @@ export async function openAppPackage(file: string) {
   const path = resolve(file);
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readFile(path));
+    bytes = await readPackageFile(path);
   } catch (error) {
+    if (isPackageError(error)) throw refusal(path, error);
     throw new DevAppError(
       `${path}: cannot be read (${(error as NodeJS.ErrnoException).code}); pass the .swbn file \`svc pack\` wrote.`,
     );

@@ -1,0 +1,56 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { printable } from '../manifest/printable';
+import { leftOutOfPackage } from '../package/leftOutOfPackage';
+import { describePathProblem } from '../package/readPackage';
+
+/**
+ * Every file under `dir` by its package path, with its size from the file system (so that the package limit is
+ * checked before any file is read), and what is left out (dot-files, packages) or refused (links, names a package
+ * cannot hold): what `svc pack` packs, and what `svc validate <folder>` sums.
+ */
+export async function listAppFiles(dir: string) {
+  const files: { path: string; full: string; size: number }[] = [];
+  const skipped: string[] = [];
+  const problems: string[] = [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    const full = join(entry.parentPath, entry.name);
+    const rel = relative(dir, full);
+    const parts = rel.split(sep);
+    // Dot-files (.git, .vscode, .env) and earlier packages are never part of the app.
+    if (leftOutOfPackage(parts)) {
+      if (!parts.slice(0, -1).some((part) => part.startsWith('.'))) skipped.push(rel);
+      continue;
+    }
+    if (entry.isSymbolicLink()) {
+      problems.push(
+        `${printable(rel)} is a symbolic link; a package holds files only: copy the file in, or remove the link`,
+      );
+      continue;
+    }
+    // A folder is carried by its files; a pipe, socket or device is not a file a page can load: named, not packed.
+    if (entry.isDirectory()) continue;
+    if (!entry.isFile()) {
+      skipped.push(`${rel} (not a file)`);
+      continue;
+    }
+    const path = `/${parts.join('/')}`;
+    const problem = describePathProblem(path);
+    if (problem) problems.push(`${printable(rel)} cannot be packed: ${problem}; rename it`);
+    else files.push({ path, full, size: 0 });
+  }
+  // Each file's size from the file system, so that the limit is checked before any is read.
+  await Promise.all(files.map(async (f) => (f.size = (await stat(f.full)).size)));
+  // A byte-wise order, so the same folder always gives the same bundle.
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped: skipped.sort(), problems };
+}
+
+/** The three largest files, with their sizes, for a refusal over the size limit. */
+export const largestFiles = (files: readonly { path: string; size: number }[]) =>
+  [...files]
+    .sort((a, b) => b.size - a.size)
+    .slice(0, 3)
+    .map((f) => `${printable(f.path.slice(1))} (${f.size} bytes)`)
+    .join(', ');
