@@ -260,8 +260,8 @@ export function checkBundleLength(bundle: Uint8Array): void {
 }
 
 /**
- * The most CBOR items the web bundle may hold, each counted (a map's key and value are two): about ten a file, so a
- * package of 10,000 files is far within it, and decoding the most it allows takes some tens of megabytes.
+ * The most CBOR items the web bundle may hold, each counted (a map's key and value are two): 7 a file and 8 of the
+ * bundle's own, so at most 28,570 files, and decoding the most it allows takes some tens of megabytes.
  * @internal
  */
 export const MAX_BUNDLE_ITEMS = 200_000;
@@ -289,7 +289,7 @@ function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
   checkBundleLength(bundle);
   const top = readBundleItem(bundle, 0, {
     left: MAX_BUNDLE_ITEMS,
-    refusal: `the web bundle holds more than ${MAX_BUNDLE_ITEMS} CBOR items (a package of 10,000 files holds about 100,000)`,
+    refusal: `the web bundle holds more than ${MAX_BUNDLE_ITEMS} CBOR items (7 a file and 8 more: at most 28,570 files)`,
   });
   if (top.end !== bundle.length) throw malformed('bytes follow the web bundle');
   const parts = top.value;

@@ -466,6 +466,19 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     rmSync(join(dir, 'huge.swbn'));
   });
 
+  it('svc pack refuses more files than a package holds, from their count, before reading any', () => {
+    const dir = fresh();
+    const app = join(dir, 'app');
+    mkdirSync(join(app, 'locales'));
+    // With the app's own four files, more than 7 CBOR items a file and 8 of the bundle's own allow.
+    for (let i = 0; i < 28_570; i++) writeFileSync(join(app, 'locales', `${i}.json`), '{}');
+    const run = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect([run.code, run.stderr]).toEqual([
+      1,
+      'svc pack: the folder holds 28574 files, more than the 28570 a package holds (its web bundle holds at most 200000 CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend\nsvc pack: nothing written.\n',
+    ]);
+  });
+
   it('finds the key saved in other encodings: svc pack refuses the file, and svc dev does not serve it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-encoded-'));
     // No --key: svc init makes the app's key in the keys folder, where svc pack and svc dev find it by the id.

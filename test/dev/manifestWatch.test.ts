@@ -58,3 +58,30 @@ it('serves an edited version as the one events name, and refuses an edit of the 
   );
   expect(platform.manifest!.id).toBe(id);
 });
+
+it("serves a build tool's burst of manifests once a second, the newest, and reports no write caught half done", async () => {
+  const dir = await writeAppDir();
+  const notices: DevNotice[] = [];
+  platform = await startDevPlatform({ dir, port: 0, mcp: false, onNotice: (n) => void notices.push(n) });
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  // Four builds a second for five seconds, each writing the file as most tools do: emptied, then written, each step
+  // long enough for the watch's debounce to read it.
+  const started = Date.now();
+  for (let build = 1; build <= 20; build++) {
+    await writeFile(file, '');
+    await new Promise((r) => setTimeout(r, 130));
+    await writeFile(file, JSON.stringify({ ...manifest, description: `The app of build ${build}` }, null, 2));
+    await new Promise((r) => setTimeout(r, 130));
+  }
+  await expect.poll(() => platform!.manifest?.description, { timeout: 5000 }).toBe('The app of build 20');
+  const seconds = (Date.now() - started) / 1000;
+  const edits = notices.filter((n) => n.kind === 'manifest-edited');
+  // One a second at most (each reloads every open page), and never a false "not JSON".
+  expect(edits.length).toBeGreaterThan(0);
+  expect(edits.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  expect(notices.filter((n) => n.kind === 'manifest-invalid')).toEqual([]);
+  // A file that stays broken is still reported.
+  await writeFile(file, '{');
+  await expect.poll(() => notices.at(-1)?.kind, { timeout: 5000 }).toBe('manifest-invalid');
+});

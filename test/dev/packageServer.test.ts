@@ -2,9 +2,10 @@
 // (only the messenger may frame it; fetch reaches the network allowlist), the host-origin meta tag, no way out of
 // the folder, and CSP reports that name what to change.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { readlinkSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -360,6 +361,44 @@ describe('the package server', () => {
       const again = await fetch(`${q.appOrigin}/big.bin`);
       expect(again.headers.get('content-length')).toBe('1000');
       expect((await again.arrayBuffer()).byteLength).toBe(1000);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('leaves no file open after downloads the browser aborts, however early', async () => {
+    const dir = await writeAppDir();
+    const file = join(dir, 'video.bin');
+    await writeFile(file, Buffer.alloc(8 * 1024 * 1024, 1));
+    const q = await startDevPlatform({ dir, port: 0, mcp: false });
+    const openOnFile = async () =>
+      (await readdir('/proc/self/fd').catch(() => [] as string[])).filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === file;
+        } catch {
+          return false;
+        }
+      }).length;
+    try {
+      const { port } = new URL(q.appOrigin);
+      // Each request's connection closes at once, after its first bytes, or a few milliseconds in: a reload, a seek.
+      for (let i = 0; i < 60; i++)
+        await new Promise<void>((done) => {
+          const socket = connect(Number(port), '127.0.0.1', () => {
+            socket.write(`GET /video.bin HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`);
+            if (i % 3 === 0) socket.destroy();
+            else socket.once('data', () => setTimeout(() => socket.destroy(), i % 3 === 1 ? 0 : 5));
+          });
+          socket.once('close', () => done());
+          socket.on('error', () => {});
+        });
+      // Closed as each answer ends, not when garbage collection finds the handle.
+      let open = await openOnFile();
+      for (let i = 0; i < 50 && open > 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        open = await openOnFile();
+      }
+      expect(open).toBe(0);
     } finally {
       await q.close();
     }

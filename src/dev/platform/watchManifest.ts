@@ -15,11 +15,22 @@ export interface ManifestEdits {
 
 /** How often a folder that was removed is looked for again, in ms. */
 const LOOK_AGAIN_MS = 250;
+/**
+ * How long a manifest that does not read stays unreported, in ms: a build writes a file by truncating it, then
+ * writing it, and a read between the two finds an empty or cut file that was never the developer's.
+ */
+const SETTLE_MS = 300;
+/**
+ * The least time between two manifests served, in ms: each reloads every open page, and a build tool in watch mode
+ * writes the folder several times a second; the newest is served once the second is over.
+ */
+const MIN_CHANGE_INTERVAL_MS = 1000;
 
 /**
- * Watches an app folder's `manifest.json` (debounced) and tells `edits` of each new valid manifest. One that does
- * not validate keeps the last valid one served, and is reported (each reason once): a save mid-edit should not go
- * unnoticed. A folder removed and made again (`rm -rf dist` before a build writes it anew) is looked for until it is
+ * Watches an app folder's `manifest.json` (debounced) and tells `edits` of each new valid manifest, at most one a
+ * second (a build in watch mode writes it several times a second; each served reloads the open pages). One that does
+ * not validate, read again after {@link SETTLE_MS} (a build's write caught half done is none), keeps the last valid
+ * one served, and is reported (each reason once): a save mid-edit should not go unnoticed. A folder removed and made again (`rm -rf dist` before a build writes it anew) is looked for until it is
  * back, then watched again and read: a watch on the removed folder would never fire again. A signed package is not
  * watched: a new version comes through the store. Returns what stops the watch.
  * @internal
@@ -47,6 +58,9 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
     if (message !== reported) edits.invalid(message);
     reported = message;
   };
+  // When the last manifest was served, and whether a failed read waits to be read again before it is reported.
+  let lastChange = 0;
+  let settling = false;
   const check = async () => {
     // Removed and made again between two looks: the watch is on the removed folder, so it moves to the new one.
     if (watcher && (replaced || folderId() !== watched)) {
@@ -60,7 +74,18 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
       return;
     }
     const next = await readAppDir(app.dir).catch((error: Error) => error);
-    if (next instanceof Error) return report(next.message);
+    if (next instanceof Error) {
+      // Read again once the file has settled: only a failure that lasts is the developer's.
+      if (!settling) {
+        settling = true;
+        clearTimeout(debounce);
+        debounce = setTimeout(check, SETTLE_MS);
+        return;
+      }
+      settling = false;
+      return report(next.message);
+    }
+    settling = false;
     // Another id is another mini app (its own state, keys and tokens): not something to switch to mid-run.
     if (next.manifest.id !== app.manifest.id)
       return report(
@@ -70,12 +95,21 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
     reported = '';
     const text = JSON.stringify(next.manifest);
     if (text !== served) {
+      // At most one a second: the newest is read again, and served, when the second is over.
+      const wait = lastChange + MIN_CHANGE_INTERVAL_MS - Date.now();
+      if (wait > 0) {
+        clearTimeout(debounce);
+        debounce = setTimeout(check, wait);
+        return;
+      }
+      lastChange = Date.now();
       served = text;
       edits.changed(next.manifest);
     } else if (wasInvalid) edits.fixed();
   };
   const later = () => {
     clearTimeout(debounce);
+    settling = false;
     debounce = setTimeout(check, 100);
   };
   // The folder is gone: its watch is dead. Look for it again until it is back, then watch it and read it.

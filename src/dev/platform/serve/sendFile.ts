@@ -51,7 +51,10 @@ export function sendFile(
     ...(csp && { 'content-security-policy': csp }),
   };
   res.writeHead(range ? 206 : 200, headers);
-  if (req.method === 'HEAD' || size === 0) return res.end();
+  // A browser that went away while the file was being opened (an aborted download, a reload) gets no stream: one
+  // piped into a closed answer would wait for a drain that never comes, holding its file open until garbage
+  // collection (and Node's warning in the terminal).
+  if (req.method === 'HEAD' || size === 0 || res.destroyed) return res.end();
   const body = read(start, end);
   if (Buffer.isBuffer(body)) return res.end(body);
   // A file cut short as it is read (a build writing it again in place) must not end as if it were whole: the
