@@ -1,5 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { DevAppError, readAppDir } from '../dev';
+import { openAppPackage } from '../dev/platform/store/openAppPackage';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
 import { EXIT, STOP_SIGNALS, writeLine } from './CliIo';
@@ -20,15 +21,16 @@ export interface McpCommandHooks {
  */
 export const MCP = defineCommand({
   name: 'mcp',
-  usage: ['[dir]', 'export [dir]'],
-  synopsis: 'mcp [dir] | mcp export [dir]',
+  usage: ['[dir | file.swbn]', 'export [dir]'],
+  synopsis: 'mcp [dir | file.swbn] | mcp export [dir]',
   summary: `The app's actions as MCP tools over stdio (their calls run in svc dev), or as JSON.`,
   description: `svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .; the folder of its manifest,
 found as svc check finds it: <dir>/manifest.json, else <dir>/public/manifest.json, or the file named) over stdio,
 for MCP clients that cannot reach a local HTTP server (Claude Desktop). Start npx svc-sdk dev <dir> and keep its
 messenger page open: the calls run there, and the person confirms them there. Started before svc dev, it lists the
 manifest's tools and answers a call with an error that says to start svc dev, until svc dev runs. The agent id is
-the client's name.
+the client's name. Given a signed package (file.swbn), the tools are the package's, for the svc dev running it
+(svc dev file.swbn prints this configuration).
 
 svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
 
@@ -41,29 +43,13 @@ Claude Desktop (claude_desktop_config.json):
     const exporting = positionals[0] === 'export';
     const folders = exporting ? positionals.slice(1) : positionals;
     if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
-    // The folder svc dev serves, found as svc check finds the manifest: the folder, its public/, or the file named.
     const given = folders[0] ?? '.';
-    const show = (path: string) => relative(io.cwd, path) || '.';
-    const located = await locateApp(resolve(io.cwd, given), show);
-    if (!located.ok) {
-      writeLine(io.stderr, `svc mcp: ${located.message}`);
+    const found = given.endsWith('.swbn') ? await packageApp(resolve(io.cwd, given)) : await folderApp(given, io);
+    if ('problem' in found) {
+      writeLine(io.stderr, `svc mcp: ${found.problem}`);
       return EXIT.invalid;
     }
-    const dir = dirname(located.manifestFile);
-    const named = dir === resolve(io.cwd, given) ? given : show(dir);
-    // A manifest in a project's public/ is served by the project's own dev script (Vite beside svc dev).
-    const start =
-      located.projectDir === dir
-        ? `npx svc-sdk dev ${named}`
-        : `the project's dev script, such as npm run dev, which runs svc dev for ${named}`;
-    let app: Awaited<ReturnType<typeof readAppDir>>;
-    try {
-      app = await readAppDir(dir);
-    } catch (error) {
-      if (!(error instanceof DevAppError)) throw error;
-      writeLine(io.stderr, `svc mcp: ${error.message}`);
-      return EXIT.invalid;
-    }
+    const { dir, named, start, app } = found;
     if (exporting) {
       writeLine(io.stdout, JSON.stringify(toolsFromManifest(app.manifest), null, 2));
       return EXIT.ok;
@@ -82,6 +68,8 @@ Claude Desktop (claude_desktop_config.json):
     // last valid one, as svc dev does.
     let manifest = app.manifest;
     const current = async () => {
+      // A package's manifest is the one it was signed with.
+      if (given.endsWith('.swbn')) return manifest;
       manifest = await readAppDir(dir).then(
         (read) => read.manifest,
         () => manifest,
@@ -114,3 +102,41 @@ Claude Desktop (claude_desktop_config.json):
     return EXIT.ok;
   },
 });
+
+/**
+ * The app of a folder, found as svc check finds the manifest (the folder, its public/, or the file named): the folder
+ * svc dev serves, and how to start svc dev for it.
+ */
+async function folderApp(given: string, io: { cwd: string }) {
+  const show = (path: string) => relative(io.cwd, path) || '.';
+  const located = await locateApp(resolve(io.cwd, given), show);
+  if (!located.ok) return { problem: located.message };
+  const dir = dirname(located.manifestFile);
+  const named = dir === resolve(io.cwd, given) ? given : show(dir);
+  // A manifest in a project's public/ is served by the project's own dev script (Vite beside svc dev).
+  const start =
+    located.projectDir === dir
+      ? `npx svc-sdk dev ${named}`
+      : `the project's dev script, such as npm run dev, which runs svc dev for ${named}`;
+  try {
+    return { dir, named, start, app: await readAppDir(dir) };
+  } catch (error) {
+    if (!(error instanceof DevAppError)) throw error;
+    return { problem: error.message };
+  }
+}
+
+/**
+ * The app of a signed package (`svc dev app.swbn` prints a Claude Desktop configuration that starts `svc mcp
+ * app.swbn`): its manifest once the package verifies, and the folder svc dev, run for the package, is found by.
+ */
+async function packageApp(file: string) {
+  try {
+    const opened = await openAppPackage(file);
+    const app = await opened.verify([]);
+    return { dir: app.dir, named: file, start: `npx svc-sdk dev ${file}`, app };
+  } catch (error) {
+    if (!(error instanceof DevAppError)) throw error;
+    return { problem: error.message };
+  }
+}

@@ -3,7 +3,7 @@
 // the official MCP client over the stdio bridge; the file goes when the platform closes (Ctrl-C, or its terminal
 // closed), and the next start removes those a killed platform left.
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -214,6 +214,51 @@ describe('the MCP endpoint is announced and discoverable', () => {
     }
     expect(await exit).toBe(0);
     expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
+  it('for a package, the Claude Desktop configuration svc dev prints starts a svc mcp that lists its tools', async () => {
+    // The example signed with a key of this test's own: its id is the key's.
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args], { cwd: dir, env: { ...process.env, SVC_STATE_DIR: state } });
+    const keygen = run(['keygen', '--out', join(state, 'key.pem')]);
+    const id = /id ([0-9a-f]{16})/.exec(`${keygen.stdout}${keygen.stderr}`)![1]!;
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, id }, null, 2));
+    const pkg = join(dir, '..', 'polls.swbn');
+    expect(run(['pack', '.', '--key', join(state, 'key.pem'), '--out', pkg]).status).toBe(0);
+    const child = spawn(process.execPath, [cli, 'dev', pkg, '--port', '0'], {
+      cwd: join(dir, '..'),
+      stdio: 'pipe',
+      env: { ...process.env, SVC_STATE_DIR: state },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exit = new Promise((done) => child.once('exit', done));
+    try {
+      await expect
+        .poll(() => stderr, { timeout: 10_000 })
+        .toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
+      // Exactly what a person pastes: its command, arguments and environment.
+      const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr)![1]!).mcpServers.svc;
+      expect(config.args.at(-1)).toBe(pkg);
+      const client = new Client({ name: 'desktop', version: '0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: config.command,
+          args: config.args,
+          env: { ...(process.env as Record<string, string>), ...config.env },
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exit).toBe(0);
   });
 
   it("the built svc dev removes its files when its terminal closes (SIGHUP), and a killed one's when it starts", async () => {

@@ -44,7 +44,7 @@ import {
   type PackageServerOptions,
 } from './serve/createPackageServer';
 import { createStore } from './store/createStore';
-import { openAppPackage } from './store/openAppPackage';
+import { type DevPackageApp, openAppPackage } from './store/openAppPackage';
 import { watchManifest } from './watchManifest';
 
 export type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
@@ -355,7 +355,8 @@ function platformActions(
 async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof attachMcp>[0], 'app'>) {
   if (!app || parts.options.mcp === false) return undefined;
   const mcp = attachMcp({ ...parts, app });
-  let configs = mcpConfigs(mcp.url, mcp.token, app.dir);
+  // `svc mcp` is started for what svc dev runs: the folder, or the package file (whose folder holds no manifest).
+  let configs = mcpConfigs(mcp.url, mcp.token, 'file' in app ? (app as DevPackageApp).file : app.dir);
   const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
     (error: Error) => error,
   );
