@@ -6,6 +6,8 @@ const CLIENT_PREFIX = 'mcp__svc__';
 const MAX_TOOL_NAME = 64;
 // Keywords some model providers refuse in tool schemas (Gemini among them).
 const REFUSED = new Set(['$ref', '$defs', 'definitions', '$schema', '$dynamicRef', '$anchor']);
+/** The most tools many agent clients and model APIs pass to a model at once (OpenAI's function calling, for one). */
+const MAX_TOOLS = 128;
 
 type Path = Array<string | number>;
 
@@ -23,7 +25,7 @@ function refusedKeywords(schema: unknown, path: Path, found: Path[] = []): Path[
 /**
  * `svc validate --agent`: what makes an action a poor MCP tool, as warnings (the manifest stays valid): a name too
  * long once a client prefixes it, schema keywords some model providers refuse, an output schema without an object
- * root (it is served wrapped as `{ result }`). A destructive action with `confirm: "never"` is already a warning of
+ * root (it is served wrapped as `{ result }`), more actions than many clients pass a model (128). A destructive action with `confirm: "never"` is already a warning of
  * every validation.
  * @public
  */
@@ -59,5 +61,12 @@ export function lintForAgents(manifest: Pick<Manifest, 'actions'>): ManifestIssu
           'and returns results the same way: give it an object root to avoid the wrapper.',
       );
   });
+  const count = manifest.actions?.length ?? 0;
+  if (count > MAX_TOOLS)
+    warn(
+      ['actions'],
+      'agent_tool_count',
+      `declares ${count} actions; many agent clients and model APIs pass at most ${MAX_TOOLS} tools to a model (OpenAI's function calling, for one), so an agent may not see them all: merge actions that differ by a parameter, or keep the agent-facing ones to ${MAX_TOOLS}.`,
+    );
   return issues;
 }

@@ -442,6 +442,22 @@ describe('the CLI', () => {
     );
     // Destructive with confirm "never" is a warning of every validation, reported once.
     expect(codes.filter((c: string) => c.endsWith('$.actions[0].confirm'))).toHaveLength(1);
+    expect(codes).not.toContain('agent_tool_count $.actions');
+    // More actions than many clients pass a model: said once, for the list.
+    const many = exchangeManifest() as { actions: Array<Record<string, unknown>> };
+    many.actions = Array.from({ length: 129 }, (_, i) => ({ ...many.actions[0], name: `read_${i}` }));
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(many));
+    const counted = JSON.parse(
+      (await run(process.execPath, [cli, 'validate', '--agent', '--json', join(dir, 'manifest.json')])).stdout,
+    );
+    expect(counted.ok).toBe(true);
+    expect(
+      counted.files[0].issues
+        .filter((i: { code: string }) => i.code === 'agent_tool_count')
+        .map((i: { message: string }) => i.message),
+    ).toEqual([
+      "$.actions declares 129 actions; many agent clients and model APIs pass at most 128 tools to a model (OpenAI's function calling, for one), so an agent may not see them all: merge actions that differ by a parameter, or keep the agent-facing ones to 128.",
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 // The messenger's Agent tab as a developer uses it with an MCP client: the endpoint with buttons that copy it and
 // the Claude Code command, field descriptions shown whole, MCP results indented with a Copy button, and a reset
 // that empties what the tab showed. Chromium, the official MCP client over a real socket.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startDevPlatform } from '../../src/dev';
 import { connectMcp, writeMcpTestApp } from './mcpTestApp';
@@ -69,6 +70,117 @@ test('the Agent tab shows the endpoint, whole descriptions, indented MCP results
     await client.close();
   } finally {
     await context.close();
+    await platform.close();
+  }
+});
+
+test('many actions: a filter, cards folded to a line that open to their form, and what an invocation shows', async ({
+  browser,
+}) => {
+  const names = Array.from({ length: 30 }, (_, i) => `record_${i}`);
+  const dir = await writeMcpTestApp(
+    names.map((name, i) => ({
+      name,
+      title: `Record ${i}`,
+      description:
+        i === 7 ? 'Finds the invoice of a customer by its number.' : `Reads the record numbered ${i} from the list.`,
+      input_schema: {
+        type: 'object',
+        properties: { note: { type: 'string', description: 'Anything.' } },
+        additionalProperties: false,
+      },
+    })),
+    `for (const name of ${JSON.stringify(names)}) svc.actions.handle(name, ({ note }) => ({ name, note }));`,
+  );
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(platform.url);
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    await page.getByTestId('tab-Agent').click();
+    await expect(page.getByTestId('action-count')).toHaveText('30 actions');
+    // Folded: a line each, no form until the card opens.
+    await expect(page.getByTestId('action-record_3').locator('summary')).toContainText('Record 3');
+    await expect(page.getByTestId('invoke-agent-record_3')).toHaveCount(0);
+    // The filter reads names, titles and descriptions.
+    await page.getByTestId('action-filter').fill('record_2');
+    await expect(page.getByTestId('action-count')).toHaveText('11 of 30 actions');
+    await page.getByTestId('action-filter').fill('INVOICE');
+    await expect(page.getByTestId('action-count')).toHaveText('1 of 30 actions');
+    await expect(page.locator('[data-testid^="action-record_"]')).toHaveCount(1);
+    const card = page.getByTestId('action-record_7');
+    await card.locator('summary').click();
+    await card.getByTestId('input-record_7-note').fill('from a folded card');
+    await card.getByTestId('invoke-agent-record_7').click();
+    await expect(page.getByTestId('result-record_7')).toContainText('"note": "from a folded card"');
+    // Kept while the tab is not shown: the filter, the open card and its result.
+    await page.getByTestId('tab-Calls').click();
+    await page.getByTestId('tab-Agent').click();
+    await expect(page.getByTestId('action-filter')).toHaveValue('INVOICE');
+    await expect(page.getByTestId('result-record_7')).toContainText('from a folded card');
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid=agent-panel]').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  } finally {
+    await context.close();
+    await platform.close();
+  }
+});
+
+test('a nested property gets a JSON box of its own, started from its required fields; the flat ones keep theirs', async ({
+  browser,
+}) => {
+  const dir = await writeMcpTestApp(
+    [
+      {
+        name: 'create_task',
+        title: 'Create a task',
+        description: 'Creates a task with its owner and the people assigned to it.',
+        input_schema: {
+          type: 'object',
+          properties: {
+            title: { type: 'string' },
+            metadata: {
+              type: 'object',
+              properties: { owner: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+              required: ['owner'],
+            },
+            assignees: {
+              type: 'array',
+              items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            },
+          },
+          required: ['title', 'metadata'],
+          additionalProperties: false,
+        },
+      },
+    ],
+    "svc.actions.handle('create_task', (input) => input);",
+  );
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const page = await browser.newPage();
+  try {
+    await page.goto(platform.url);
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    await page.getByTestId('tab-Agent').click();
+    const action = page.getByTestId('action-create_task');
+    await expect(action.getByLabel('title (required)', { exact: true })).toHaveAttribute('type', 'text');
+    const metadata = action.getByTestId('input-create_task-metadata');
+    await expect(metadata).toHaveValue('{"owner":""}');
+    await expect(action.locator('#input-create_task-metadata-hint')).toHaveText('object of owner*, tags (* required)');
+    await expect(action.getByTestId('input-create_task-assignees')).toHaveValue('');
+    await expect(action.locator('#input-create_task-assignees-hint')).toHaveText('array of name* (* required)');
+    await action.getByLabel('title (required)', { exact: true }).fill('Ship it');
+    await metadata.fill('{"owner": "ann", "tags": ["q4"]}');
+    await action.getByTestId('invoke-agent-create_task').click();
+    await expect(page.getByTestId('result-create_task')).toContainText('"owner": "ann"');
+    // An optional box left empty is left out; one that does not parse is refused, naming it.
+    await expect(page.getByTestId('result-create_task')).not.toContainText('assignees');
+    await action.getByTestId('input-create_task-assignees').fill('[{"name": ');
+    await action.getByTestId('invoke-agent-create_task').click();
+    await expect(page.getByTestId('result-create_task')).toContainText('assignees is not JSON: ');
+  } finally {
+    await page.close();
     await platform.close();
   }
 });

@@ -19,7 +19,14 @@ interface ActionView {
   form: SchemaForm;
   progress: Signal<string[]>;
   outcome: Signal<Outcome | undefined>;
+  /** Whether its card is open, when the panel folds them (more than {@link FOLD_AFTER} actions). */
+  open: Signal<boolean>;
 }
+
+/** Past this many actions the cards are folded to a line each (a form is built when its card opens). */
+const FOLD_AFTER = 12;
+/** Past this many actions the panel has a filter. */
+const FILTER_AFTER = 5;
 
 interface McpRow {
   id: number;
@@ -38,6 +45,8 @@ export interface AgentPanelModel {
   /** How many earlier MCP calls left the list (the terminal printed each). */
   readonly mcpEarlier: Signal<number>;
   readonly agentId: Signal<string>;
+  /** The filter's text: the actions whose name, title or description hold it are listed. */
+  readonly filter: Signal<string>;
   readonly endpoint: DevConfig['mcp'];
   /** Invokes an action from its form, as an agent or as the person. */
   run(view: ActionView, by: 'agent' | 'user'): Promise<void>;
@@ -72,8 +81,10 @@ export function createAgentPanel(
     form: createSchemaForm(action.input_schema, `input-${action.name}`, outcomeId(action.name)),
     progress: signal([]),
     outcome: signal(undefined),
+    open: signal(false),
   }));
   const agentId = signal('agent-1');
+  const filter = signal('');
   const mcp = mcpRows();
   const run = async ({ action, form, progress, outcome }: ActionView, by: 'agent' | 'user') => {
     let input: unknown;
@@ -106,12 +117,16 @@ export function createAgentPanel(
     mcpCalls: mcp.rows,
     mcpEarlier: mcp.earlier,
     agentId,
+    filter,
     endpoint,
     run,
     progress(action, message) {
       // The page never shows a usable token, whoever invoked the action.
       const view = views.find((v) => v.action.name === action);
-      if (view) view.progress.value = [...view.progress.value, redactSecrets(message)];
+      if (!view) return;
+      view.progress.value = [...view.progress.value, redactSecrets(message)];
+      // A folded card opens to show what its invocation says.
+      view.open.value = true;
     },
     clear() {
       for (const view of views) {
@@ -212,18 +227,52 @@ const Progress = ({ lines }: { lines: string[] }) => (
   </>
 );
 
+/** The line that names an action: its name, its confirm floor, whether it is destructive. */
+const actionLine = (action: ActionDecl) =>
+  `${action.name} · confirm: ${action.confirm}${action.annotations?.destructive ? ' · destructive' : ''}`;
+
+/**
+ * One declared action, folded to its title and name when the panel has many: the card opens (and its form is built)
+ * when the person opens it, or when an invocation of it shows progress.
+ */
+function FoldedAction({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
+  const { action } = view;
+  return (
+    <details
+      class="action"
+      data-testid={`action-${action.name}`}
+      open={view.open.value}
+      onToggle={(e) => (view.open.value = (e.currentTarget as HTMLDetailsElement).open)}
+    >
+      <summary>
+        <strong>{action.title}</strong>
+        <span class="note">{` ${actionLine(action)}`}</span>
+      </summary>
+      {view.open.value ? <ActionBody view={view} panel={panel} /> : null}
+    </details>
+  );
+}
+
 /** One declared action: its form, the two ways to invoke it, its progress and outcome. */
 function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
-  const { action, form } = view;
-  const kind = view.outcome.value?.kind;
-  const failed = kind === 'refused' || kind === 'err';
+  const { action } = view;
   return (
     <div class="action" data-testid={`action-${action.name}`}>
       {/* A heading each, so a screen reader goes from one action to the next. */}
       <h3 class="action-title">{action.title}</h3>
-      <div class="note">
-        {`${action.name} · confirm: ${action.confirm}${action.annotations?.destructive ? ' · destructive' : ''}`}
-      </div>
+      <div class="note">{actionLine(action)}</div>
+      <ActionBody view={view} panel={panel} />
+    </div>
+  );
+}
+
+/** An action's description, form, buttons, progress and outcome. */
+function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
+  const { action, form } = view;
+  const kind = view.outcome.value?.kind;
+  const failed = kind === 'refused' || kind === 'err';
+  return (
+    <>
       <p class="note">{action.description}</p>
       <form.Form />
       <div class="row">
@@ -247,7 +296,7 @@ function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel 
       <div aria-live={failed ? 'assertive' : 'polite'} data-testid={`result-${action.name}`}>
         <OutcomeView outcome={view.outcome.value} id={outcomeId(action.name)} />
       </div>
-    </div>
+    </>
   );
 }
 
@@ -367,9 +416,41 @@ export function AgentPanel({ panel }: { panel: AgentPanelModel }) {
       <McpCalls panel={panel} />
       <h2 class="title">Actions</h2>
       {panel.actions.length ? null : <p class="note">The manifest declares no actions.</p>}
-      {panel.actions.map((view) => (
-        <ActionForm key={view.action.name} view={view} panel={panel} />
-      ))}
+      <Actions panel={panel} />
     </div>
+  );
+}
+
+/** The declared actions, filtered by the filter's text when there are more than a few, folded when there are many. */
+function Actions({ panel }: { panel: AgentPanelModel }) {
+  const all = panel.actions;
+  const text = panel.filter.value.trim().toLowerCase();
+  const shown = text
+    ? all.filter(({ action }) =>
+        [action.name, action.title, action.description].some((field) => field.toLowerCase().includes(text)),
+      )
+    : all;
+  const Card = all.length > FOLD_AFTER ? FoldedAction : ActionForm;
+  return (
+    <>
+      {all.length > FILTER_AFTER ? (
+        <label class="row">
+          Filter
+          <input
+            type="search"
+            data-testid="action-filter"
+            placeholder="name, title or description"
+            value={panel.filter.value}
+            onInput={(e) => (panel.filter.value = (e.currentTarget as HTMLInputElement).value)}
+          />
+          <span class="note" role="status" data-testid="action-count">
+            {text ? `${shown.length} of ${all.length} actions` : `${all.length} actions`}
+          </span>
+        </label>
+      ) : null}
+      {shown.map((view) => (
+        <Card key={view.action.name} view={view} panel={panel} />
+      ))}
+    </>
   );
 }

@@ -177,8 +177,9 @@ const isInvalid = (invalid: boolean | string[], name: string) =>
   invalid === true || (Array.isArray(invalid) && invalid.includes(name));
 
 /**
- * Builds a form for `schema`: fields for an object of simple properties (strings, enums, numbers, booleans, lists of
- * strings) or for one simple value; a JSON editor for anything a form cannot express (nested objects, unions).
+ * Builds a form for `schema`: for an object, a field for each simple property (strings, enums, numbers, booleans,
+ * lists of strings) and a JSON box for each other one (nested objects, lists of objects, unions), started from the
+ * required properties it holds; a field for one simple value; a JSON editor, so started, for anything else.
  * Optional fields left empty are left out; required ones are marked so. `errorId` is the element that says why an
  * answer was refused: a refused field is described by it.
  */
@@ -186,10 +187,12 @@ export function createSchemaForm(schema: Schema, testid: string, errorId?: strin
   const invalid = signal<boolean | string[]>(false);
   const properties: Record<string, Schema> | undefined =
     schema?.type === 'object' ? (schema.properties ?? {}) : undefined;
-  if (properties && Object.values(properties).every(simple)) {
+  if (properties) {
     const required = new Set<string>(schema.required ?? []);
+    // A field for each simple property, a JSON box for each other one (a nested object, a list of objects, a union):
+    // one such property leaves the others their fields.
     const fields = Object.entries(properties).map(([name, s]) =>
-      field(name, s, `${testid}-${name}`, required.has(name)),
+      (simple(s) ? field : jsonField)(name, s, `${testid}-${name}`, required.has(name)),
     );
     const read = () => {
       const value: Record<string, unknown> = {};
@@ -218,6 +221,67 @@ export function createSchemaForm(schema: Schema, testid: string, errorId?: strin
   return jsonForm(schema, testid, invalid, errorId);
 }
 
+/**
+ * A value of `schema` to start a JSON box from: an object holds its required properties, each started the same way;
+ * anything else is the empty value of its type.
+ */
+function skeleton(schema: Schema | undefined, depth = 0): unknown {
+  if (!schema || depth > 8) return null;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0] ?? null;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'object' || (!type && schema.properties)) {
+    const out: Record<string, unknown> = {};
+    for (const name of schema.required ?? []) out[name] = skeleton(schema.properties?.[name], depth + 1);
+    return out;
+  }
+  return ({ array: [], string: '', number: 0, integer: 0, boolean: false } as Record<string, unknown>)[type] ?? null;
+}
+
+/** A property a field cannot express, as JSON: started from its skeleton when required, left out when empty. */
+function jsonField(name: string, schema: Schema, testid: string, required: boolean): Field {
+  const start = required ? skeleton(schema) : null;
+  const value = signal(start === null ? '' : JSON.stringify(start));
+  const label = labelOf(schema.title ?? name, required);
+  const hintId = `${testid}-hint`;
+  const Field = (props: FieldProps) => (
+    <div>
+      <label>
+        {`${label} (JSON)`}
+        <textarea
+          data-testid={testid}
+          {...described(props, required, hintId)}
+          value={value.value}
+          onInput={(e) => (value.value = text(e))}
+        />
+      </label>
+      <span class="note hint" id={hintId}>
+        {`${schema.description ? `${schema.description} ` : ''}${schemaLine(schema)}`}
+      </span>
+    </div>
+  );
+  const read = () => {
+    if (value.value.trim() === '') return undefined;
+    try {
+      return JSON.parse(value.value);
+    } catch (error) {
+      throw new Error(`${label} is not JSON: ${(error as Error).message}`);
+    }
+  };
+  return { name, Field, read };
+}
+
+/** What a JSON box takes, in a line: its type and, for an object, its properties (required ones marked). */
+function schemaLine(schema: Schema): string {
+  const required = new Set<string>(schema.required ?? []);
+  const of = (s: Schema | undefined) => (s?.type === 'object' && s.properties ? Object.keys(s.properties) : undefined);
+  const names = of(schema) ?? of(schema.items);
+  const listed = names?.map((n) => (required.has(n) || new Set(schema.items?.required ?? []).has(n) ? `${n}*` : n));
+  const type =
+    schema.type ?? (schema.oneOf ? 'one of several shapes' : schema.anyOf ? 'any of several shapes' : 'JSON');
+  return `${Array.isArray(type) ? type.join(' or ') : type}${listed ? ` of ${listed.join(', ')} (* required)` : ''}`;
+}
+
 /** A JSON editor, for a schema a form cannot express. */
 function jsonForm(
   schema: Schema,
@@ -225,7 +289,8 @@ function jsonForm(
   invalid: Signal<boolean | string[]>,
   errorId: string | undefined,
 ): SchemaForm {
-  const value = signal(schema?.type === 'object' ? '{}' : '');
+  const start = skeleton(schema);
+  const value = signal(start === null ? '' : JSON.stringify(start, null, 2));
   const Form = () => (
     <div>
       <label>

@@ -84,6 +84,8 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 .action { border: 1px solid var(--line); border-radius: 8px; padding: 8px; margin: 8px 0; }
 .action.unread { border-left: 4px solid var(--accent); }
 .action label { display: block; margin: 4px 0; }
+details.action > summary { cursor: pointer; }
+details.action[open] > summary { margin-bottom: 4px; }
 .hint { display: block; margin-top: 2px; }
 /* Toasts never reach past the window's right edge; the row they sit in lets clicks through to the page beside them. */
 .toasts { position: fixed; bottom: 14px; left: 200px; right: 14px; display: flex; flex-direction: column;
