@@ -60,7 +60,10 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  * it is>`, or undefined: the first such place, so a large value's one Date or NaN is found without a search.
  */
 const notJson = (v: unknown, path: string, depth = 0): string | undefined => {
-  if (v === null || typeof v == 'string' || typeof v == 'boolean' || Number.isFinite(v)) return;
+  // A lone surrogate is no Unicode text: UTF-8, which a synced store and an agent's JSON are sent in, cannot carry it.
+  if (typeof v == 'string')
+    return (v as { isWellFormed?(): boolean }).isWellFormed?.() === false ? `${path} holds a lone surrogate` : undefined;
+  if (v === null || typeof v == 'boolean' || Number.isFinite(v)) return;
   if (depth > 63) return `${path} nests more than 64 deep (or holds itself)`;
   if (Array.isArray(v) || isPlain(v)) {
     for (const [k, x] of Object.entries(v)) {

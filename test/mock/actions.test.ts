@@ -46,6 +46,12 @@ describe('actions', () => {
       'ERR_ACTION_INVALID_INPUT',
     );
     expect(nan.message).toContain('$.question is NaN, which is not JSON');
+    // A lone surrogate is no text an agent's JSON can carry (svc dev's MCP endpoint refuses it too).
+    const lone = await rejectsWith(
+      host.invokeAction('create_poll', { question: 'Lunch \ud800?' }),
+      'ERR_ACTION_INVALID_INPUT',
+    );
+    expect(lone.message).toContain('$.question holds a lone surrogate, which is not JSON');
     expect(handler).not.toHaveBeenCalled();
   });
 

@@ -29,6 +29,7 @@ describe('storage', () => {
       [{ a: undefined }, 'value.a is undefined'],
       [{ m: new Map() }, 'value.m is a Map'],
       [[1, new Set()], 'value[1] is a Set'],
+      [{ name: 'caf\udc00' }, 'value.name holds a lone surrogate'],
     ] as const)
       expect((await rejectsWith(svc.storage.set('x', value as never), 'ERR_INVALID_ARGUMENT')).message).toContain(said);
   });
