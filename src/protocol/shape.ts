@@ -62,7 +62,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 const notJson = (v: unknown, path: string, depth = 0): string | undefined => {
   // A lone surrogate is no Unicode text: UTF-8, which a synced store and an agent's JSON are sent in, cannot carry it.
   if (typeof v == 'string')
-    return (v as { isWellFormed?(): boolean }).isWellFormed?.() === false ? `${path} holds a lone surrogate` : undefined;
+    return (v as { isWellFormed?(): boolean }).isWellFormed?.() === false
+      ? `${path} holds a lone surrogate`
+      : undefined;
   if (v === null || typeof v == 'boolean' || Number.isFinite(v)) return;
   if (depth > 63) return `${path} nests more than 64 deep (or holds itself)`;
   if (Array.isArray(v) || isPlain(v)) {
