@@ -32,6 +32,19 @@ afterEach(() => {
   delete process.env.SVC_STATE_DIR;
 });
 
+/** The built `svc dev` for `target` (a folder or a package), started in `cwd`, and what it wrote to stderr so far. */
+function builtDev(target: string, cwd?: string) {
+  const child = spawn(process.execPath, [cli, 'dev', target, '--port', '0'], {
+    cwd,
+    stdio: 'pipe',
+    env: { ...process.env, SVC_STATE_DIR: state },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exit = new Promise((done) => child.once('exit', done));
+  return { child, stderr: () => stderr, exit };
+}
+
 /** The tool names `svc mcp <dir>` (the built bin, over stdio) lists. */
 async function stdioTools(): Promise<string[]> {
   const client = await connectMcpStdio(dir, state, 'discovery-test');
@@ -196,17 +209,11 @@ describe('the MCP endpoint is announced and discoverable', () => {
   });
 
   it('the built svc dev prints the endpoint and the configs, svc mcp reaches it, and the file goes on Ctrl-C', async () => {
-    const child = spawn(process.execPath, [cli, 'dev', dir, '--port', '0'], {
-      stdio: 'pipe',
-      env: { ...process.env, SVC_STATE_DIR: state },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exit = new Promise((done) => child.once('exit', done));
+    const { child, stderr, exit } = builtDev(dir);
     try {
-      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/^MCP: http:\/\/127\.0\.0\.1:\d+\/mcp /m);
-      expect(stderr).toMatch(/^ {2}Claude Code: {4}claude mcp add --transport http svc /m);
-      expect(stderr).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
+      await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^MCP: http:\/\/127\.0\.0\.1:\d+\/mcp /m);
+      expect(stderr()).toMatch(/^ {2}Claude Code: {4}claude mcp add --transport http svc /m);
+      expect(stderr()).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
       await expect.poll(() => readDiscovery(dir)).toMatchObject({ pid: child.pid });
       expect(await stdioTools()).toEqual(['create_poll', 'delete_poll']);
     } finally {
@@ -226,20 +233,11 @@ describe('the MCP endpoint is announced and discoverable', () => {
     await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, id }, null, 2));
     const pkg = join(dir, '..', 'polls.swbn');
     expect(run(['pack', '.', '--key', join(state, 'key.pem'), '--out', pkg]).status).toBe(0);
-    const child = spawn(process.execPath, [cli, 'dev', pkg, '--port', '0'], {
-      cwd: join(dir, '..'),
-      stdio: 'pipe',
-      env: { ...process.env, SVC_STATE_DIR: state },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exit = new Promise((done) => child.once('exit', done));
+    const { child, stderr, exit } = builtDev(pkg, join(dir, '..'));
     try {
-      await expect
-        .poll(() => stderr, { timeout: 10_000 })
-        .toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
+      await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
       // Exactly what a person pastes: its command, arguments and environment.
-      const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr)![1]!).mcpServers.svc;
+      const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers.svc;
       expect(config.args.at(-1)).toBe(pkg);
       const client = new Client({ name: 'desktop', version: '0' });
       await client.connect(
