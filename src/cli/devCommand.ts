@@ -15,12 +15,16 @@ import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { assertFileFree, lockFile } from '../dev/platform/lockFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
+import { checkPackageSize } from './checkPackageFiles';
 import { envFileLines } from './envFileLines';
 import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
 import { developerKeyForms } from './developerKeys';
 import { httpUrl } from '../dev/httpUrl';
 import { printable } from '../manifest/printable';
+
+/** How long after its start svc dev sums the folder's files against the package limit, in ms. */
+const SIZE_CHECK_AFTER_MS = 3000;
 
 /** Options only a test passes: how the command learns to stop (default {@link STOP_SIGNALS}). */
 export interface DevCommandHooks {
@@ -259,6 +263,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
         `--backend-env ${envFile} holds settings svc dev does not write (${foreign.join(', ')}), and svc dev rewrites the whole file: pass a file of its own, such as .env.svc-dev`,
       );
     let platform: Awaited<ReturnType<typeof startDevPlatform>> | undefined;
+    let sizeCheck: NodeJS.Timeout | undefined;
     // Writes the env file again (a version or a secret changed): the error when it cannot be written, said by the caller.
     const rewriteBackendEnv = async (): Promise<Error | undefined> =>
       platform && envFile
@@ -402,6 +407,19 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
           io.stderr,
           `svc dev: warning: the entry ${platform.manifest.entry} is not in ${appDir}, so the app's frame shows a 404: build the app into this folder, pass the folder that holds it, or pass --app-url <your dev server>.`,
         );
+      // A folder svc pack would refuse for its size is said once, after the start: summing a large build's files then
+      // costs the start and the page's first load nothing.
+      if (!packageFile && !values['app-url'])
+        sizeCheck = setTimeout(
+          () =>
+            void checkPackageSize(appDir).then(
+              (issues) => {
+                for (const issue of issues) writeLine(io.stderr, `svc dev: warning: ${issue.message}.`);
+              },
+              () => {},
+            ),
+          SIZE_CHECK_AFTER_MS,
+        );
       if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
       // For `svc publish`: where this store is and its token, in a file only this user can read.
       await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid }).catch(
@@ -420,6 +438,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       await stopped;
       return EXIT.ok;
     } finally {
+      clearTimeout(sizeCheck);
       await removeStoreDiscovery(platform.origin);
       await platform.close();
       await unlockEnv?.();

@@ -348,7 +348,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(run.stdout).toContain('valid: Polls \\u202egnp.exe ');
   });
 
-  it('svc pack refuses a missing entry or icon, an invalid manifest, bad file names, a key inside, and an oversized app', () => {
+  it('svc pack refuses a missing entry or icon, an invalid manifest, bad file names, a key inside, and an oversized app', async () => {
     const dir = fresh();
     const app = join(dir, 'app');
     const pack = () => svc(['pack', 'app', '--key', 'key.pem'], dir);
@@ -442,6 +442,22 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(validated.stdout).toMatch(
       /app\/manifest\.json: error: the files of .* add up to \d+ bytes, \d+ over the package limit of 33554432, which svc pack refuses; the largest: small\.bin \(3221225472 bytes\)/,
     );
+    // svc dev serves it, and says so once, after its start.
+    const dev = spawn(process.execPath, [join(root, 'dist/cli.js'), 'dev', 'app', '--port', '0', '--no-mcp'], {
+      cwd: dir,
+      env: { ...process.env, SVC_STATE_DIR: home },
+    });
+    try {
+      let err = '';
+      dev.stderr.on('data', (d) => (err += d));
+      await expect
+        .poll(() => err, { timeout: 10_000 })
+        .toMatch(
+          /^svc dev: warning: the files of .* add up to \d+ bytes, \d+ over the package limit of 33554432, which svc pack refuses; the largest: small\.bin \(3221225472 bytes\)/m,
+        );
+    } finally {
+      dev.kill();
+    }
     rmSync(join(app, 'small.bin'));
     expect(svc(['validate', 'app'], dir).code).toBe(0);
     expect(swbnIn(dir)).toEqual([]);
@@ -458,13 +474,13 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       1,
       'svc publish: huge.swbn: refused (too-large): the package is 3221225472 bytes, over the limit of 33554432; ship smaller assets (compress images, split lazy data to your backend)\n',
     ]);
-    const dev = svc(['dev', 'huge.swbn', '--port', '0', '--no-mcp'], dir);
-    expect(dev.code).toBe(1);
-    expect(dev.stderr).toContain(
+    const devRun = svc(['dev', 'huge.swbn', '--port', '0', '--no-mcp'], dir);
+    expect(devRun.code).toBe(1);
+    expect(devRun.stderr).toContain(
       'huge.swbn is not a package a host would run (too-large): the package is 3221225472 bytes',
     );
     rmSync(join(dir, 'huge.swbn'));
-  });
+  }, 60_000);
 
   it('svc pack refuses more files than a package holds, from their count, before reading any', () => {
     const dir = fresh();
