@@ -195,6 +195,25 @@ describe('actions', () => {
     host.close();
     expect(await asked).toBe('ERR_DISCONNECTED');
     expect(signal?.aborted).toBe(true);
+    // An elicit sheet of an invocation no invoker can cancel closes with the page that asked.
+    let sheet: AbortSignal | undefined;
+    const other = createMockHost({
+      manifest: exchangeManifest(),
+      answers: {
+        elicit: ({ signal }) => {
+          sheet = signal;
+          return new Promise(() => {});
+        },
+      },
+    });
+    other.svc.actions.handle('list_polls', () =>
+      other.svc.actions.elicit({ prompt: 'Name?', schema: { type: 'string' } }),
+    );
+    const invoked = other.invokeAction('list_polls', {}).catch((e) => e.code);
+    await expect.poll(() => sheet).toBeDefined();
+    other.close();
+    await invoked;
+    expect(sheet?.aborted).toBe(true);
   });
 
   test('elicit answers from answers.elicit (null when refused); progress messages are recorded', async () => {
@@ -208,10 +227,12 @@ describe('actions', () => {
       return { name, other };
     });
     expect(await host.invokeAction('list_polls', {})).toEqual({ name: 'Team lunch', other: null });
+    // Without the invoker's signal, the asking page's: the sheet closes when the page is gone.
     expect(elicit.mock.calls[0]![0]).toEqual({
       prompt: 'Poll name?',
       schema: { type: 'string' },
       action: 'list_polls',
+      signal: expect.any(AbortSignal),
     });
     await host.flush();
     expect(host.progress).toEqual([

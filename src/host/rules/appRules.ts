@@ -72,12 +72,13 @@ export function appRules({
         : undefined;
   }
   handlers['actions.elicit'] = answers.elicit
-    ? async ({ prompt, schema }, { invocation }) => {
+    ? async ({ prompt, schema }, { invocation, signal }) => {
         const value = await ask('elicit', 'actions.elicit', {
           prompt,
           schema,
           action: invocation!.name,
-          signal: invocation!.signal,
+          // The invoker's, else the asking page's: the sheet closes when either is gone.
+          signal: invocation!.signal ?? signal,
         });
         // null is the person refusing; anything else must fit the schema the app asked with.
         const issues = value === null ? [] : (validatorOf(schema)?.(value) ?? []);
