@@ -35,8 +35,10 @@ const defaults: Partial<Record<string, Answer>> = {
   share: () => true,
 };
 
-/** What is wrong with an elicit answer against the app's schema; none for a schema that does not compile (the host's
- * rule: it then checks nothing). */
+/**
+ * What is wrong with an elicit answer against the app's schema; none for a schema that does not compile (the host's
+ * rule: it then checks nothing).
+ */
 function issuesOf(schema: Record<string, unknown>, value: unknown) {
   try {
     return createInputValidator(schema)(value);

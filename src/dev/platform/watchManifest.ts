@@ -30,9 +30,10 @@ const MIN_CHANGE_INTERVAL_MS = 1000;
  * Watches an app folder's `manifest.json` (debounced) and tells `edits` of each new valid manifest, at most one a
  * second (a build in watch mode writes it several times a second; each served reloads the open pages). One that does
  * not validate, read again after {@link SETTLE_MS} (a build's write caught half done is none), keeps the last valid
- * one served, and is reported (each reason once): a save mid-edit should not go unnoticed. A folder removed and made again (`rm -rf dist` before a build writes it anew) is looked for until it is
- * back, then watched again and read: a watch on the removed folder would never fire again. A signed package is not
- * watched: a new version comes through the store. Returns what stops the watch.
+ * one served, and is reported (each reason once): a save mid-edit should not go unnoticed. A folder removed and made
+ * again (`rm -rf dist` before a build writes it anew) is looked for until it is back, then watched again and read: a
+ * watch on the removed folder would never fire again. A signed package is not watched: a new version comes through
+ * the store. Returns what stops the watch.
  * @internal
  */
 export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
