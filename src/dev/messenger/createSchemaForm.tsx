@@ -271,12 +271,15 @@ function jsonField(name: string, schema: Schema, testid: string, required: boole
   return { name, Field, read };
 }
 
-/** What a JSON box takes, in a line: its type and, for an object, its properties (required ones marked). */
+/**
+ * What a JSON box takes, in a line: its type and, for an object or a list of objects, the object's properties
+ * (required ones marked).
+ */
 function schemaLine(schema: Schema): string {
-  const required = new Set<string>(schema.required ?? []);
-  const of = (s: Schema | undefined) => (s?.type === 'object' && s.properties ? Object.keys(s.properties) : undefined);
-  const names = of(schema) ?? of(schema.items);
-  const listed = names?.map((n) => (required.has(n) || new Set(schema.items?.required ?? []).has(n) ? `${n}*` : n));
+  const shape: Schema | undefined = schema.type === 'array' ? schema.items : schema;
+  const names = shape?.type === 'object' && shape.properties ? Object.keys(shape.properties) : undefined;
+  const required = new Set<string>(shape?.required ?? []);
+  const listed = names?.map((n) => (required.has(n) ? `${n}*` : n));
   const type =
     schema.type ?? (schema.oneOf ? 'one of several shapes' : schema.anyOf ? 'any of several shapes' : 'JSON');
   return `${Array.isArray(type) ? type.join(' or ') : type}${listed ? ` of ${listed.join(', ')} (* required)` : ''}`;
