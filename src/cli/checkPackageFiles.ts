@@ -51,8 +51,7 @@ export async function checkPackageFiles(
  * @param dir - the package folder (where manifest.json is).
  */
 export async function checkPackageSize(dir: string): Promise<ManifestIssue[]> {
-  const { files } = await listAppFiles(resolve(dir));
-  const size = files.reduce((sum, f) => sum + f.size, 0);
+  const { files, size } = await listAppFiles(resolve(dir));
   if (size <= MAX_PACKAGE_BYTES) return [];
   return [
     {

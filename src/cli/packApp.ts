@@ -4,7 +4,7 @@ import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
 import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
-import { MAX_BUNDLE_ITEMS } from '../package/readPackage';
+import { MAX_BUNDLE_ITEMS, MAX_PACKAGE_FILES } from '../package/readPackage';
 import { holdsKeyForm, isPrivateKey } from '../package/isPrivateKey';
 import { checkPackageFiles } from './checkPackageFiles';
 import { largestFiles, listAppFiles } from './listAppFiles';
@@ -65,20 +65,18 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const builder = new BundleBuilder('b2');
   // Exported once per pack, not per file.
   const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
-  // A web bundle holds 7 CBOR items a file (its path, offset and length in the index; its response and two byte
-  // strings) and 8 of its own: past the verifier's limit, refused before anything is read or built.
-  const maxFiles = Math.floor((MAX_BUNDLE_ITEMS - 8) / 7);
-  if (listed.files.length > maxFiles)
+  // Past the files a web bundle holds within the verifier's item limit: refused before anything is read or built.
+  if (listed.files.length > MAX_PACKAGE_FILES)
     return {
       ok: false,
       problems: [
         ...problems,
-        `the folder holds ${listed.files.length} files, more than the ${maxFiles} a package holds (its web bundle holds at most ${MAX_BUNDLE_ITEMS} CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend`,
+        `the folder holds ${listed.files.length} files, more than the ${MAX_PACKAGE_FILES} a package holds (its web bundle holds at most ${MAX_BUNDLE_ITEMS} CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend`,
       ],
     };
   // Summed from the file system before a byte is read: a video or a data dump in the folder is refused at once,
   // however large, instead of read whole (and scanned) first.
-  const size = listed.files.reduce((sum, f) => sum + f.size, 0);
+  const { size } = listed;
   if (size > MAX_PACKAGE_BYTES)
     return {
       ok: false,

@@ -98,11 +98,7 @@ export interface IntegrityBlock {
 export function readIntegrityBlock(bytes: Uint8Array, options: ReadPackageOptions = {}): IntegrityBlock {
   const max = options.maxBytes ?? MAX_PACKAGE_BYTES;
   if (bytes.length === 0) throw new PackageError('empty', 'the file is empty; pass the .swbn file `svc pack` wrote');
-  if (bytes.length > max)
-    throw new PackageError(
-      'too-large',
-      `the package is ${bytes.length} bytes, over the limit of ${max}; ship smaller assets (compress images, split lazy data to your backend)`,
-    );
+  if (bytes.length > max) throw tooLarge(bytes.length, max);
   if (!equalBytes(bytes.subarray(0, BLOCK_START.length), BLOCK_START))
     throw new PackageError(
       'bad-magic',
@@ -267,6 +263,23 @@ export function checkBundleLength(bundle: Uint8Array): void {
 export const MAX_BUNDLE_ITEMS = 200_000;
 
 /**
+ * The most files a package holds: the web bundle's items are 7 a file (its path, offset and length in the index; its
+ * response and two byte strings) and 8 of its own, within {@link MAX_BUNDLE_ITEMS}.
+ * @internal
+ */
+export const MAX_PACKAGE_FILES = Math.floor((MAX_BUNDLE_ITEMS - 8) / 7);
+
+/**
+ * The refusal of a package of `size` bytes over `max`, whether its size came from its bytes or from the file system.
+ * @internal
+ */
+export const tooLarge = (size: number, max: number) =>
+  new PackageError(
+    'too-large',
+    `the package is ${size} bytes, over the limit of ${max}; ship smaller assets (compress images, split lazy data to your backend)`,
+  );
+
+/**
  * {@link readCbor} inside the web bundle, whose length check 6 has confirmed: an item that runs past its end (an
  * array that says 6 items and holds 5) is a malformed bundle, not a file cut short.
  */
@@ -289,7 +302,7 @@ function readBundle(bundle: Uint8Array): ReadonlyMap<string, PackageFile> {
   checkBundleLength(bundle);
   const top = readBundleItem(bundle, 0, {
     left: MAX_BUNDLE_ITEMS,
-    refusal: `the web bundle holds more than ${MAX_BUNDLE_ITEMS} CBOR items (7 a file and 8 more: at most 28,570 files)`,
+    refusal: `the web bundle holds more than ${MAX_BUNDLE_ITEMS} CBOR items (7 a file and 8 more: at most ${MAX_PACKAGE_FILES} files)`,
   });
   if (top.end !== bundle.length) throw malformed('bytes follow the web bundle');
   const parts = top.value;

@@ -1,24 +1,19 @@
 import { open } from 'node:fs/promises';
-import { PackageError } from './PackageError';
-import { MAX_PACKAGE_BYTES } from './readPackage';
+import { MAX_PACKAGE_BYTES, tooLarge } from './readPackage';
 
 /**
  * Reads a package file (`.swbn`) whole, after checking its size against the limit from the file system: a file over
  * it is refused as `too-large` before a byte is read (a wrong file of gigabytes costs no memory, and is told the same
  * way at any size). Node only.
  * @param maxBytes - The largest package accepted; default {@link MAX_PACKAGE_BYTES}.
- * @throws {@link PackageError} `too-large`; the file system's error (with its `code`) when it cannot be read.
+ * @throws `PackageError` `too-large`; the file system's error (with its `code`) when it cannot be read.
  * @internal
  */
 export async function readPackageFile(path: string, maxBytes = MAX_PACKAGE_BYTES): Promise<Uint8Array<ArrayBuffer>> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
-    if (size > maxBytes)
-      throw new PackageError(
-        'too-large',
-        `the package is ${size} bytes, over the limit of ${maxBytes}; ship smaller assets (compress images, split lazy data to your backend)`,
-      );
+    if (size > maxBytes) throw tooLarge(size, maxBytes);
     return new Uint8Array(await handle.readFile());
   } finally {
     await handle.close();
