@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -481,6 +481,33 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
     rmSync(join(dir, 'huge.swbn'));
   }, 60_000);
+
+  it('svc verify, publish and dev refuse a device, a pipe or a folder given as the package, before reading it', () => {
+    const dir = fresh();
+    // /dev/zero would be read without end, and opening a pipe nobody writes to waits for ever.
+    execFileSync('mkfifo', [join(dir, 'pipe.swbn')]);
+    mkdirSync(join(dir, 'folder.swbn'));
+    for (const [given, label, code] of [
+      ['/dev/zero', relative(dir, '/dev/zero'), 'not a regular file'],
+      ['pipe.swbn', 'pipe.swbn', 'not a regular file'],
+      ['folder.swbn', 'folder.swbn', 'EISDIR'],
+    ]) {
+      const verified = svc(['verify', given!], dir);
+      expect([verified.code, verified.stderr]).toEqual([
+        2,
+        `svc verify: ${label} cannot be read (${code}); pass the .swbn file \`svc pack\` wrote\n`,
+      ]);
+      const published = svc(['publish', given!, '--to', 'http://127.0.0.1:9'], dir);
+      expect([published.code, published.stderr]).toEqual([
+        2,
+        `svc publish: ${label} cannot be read (${code}); pass the .swbn file \`svc pack\` wrote\n`,
+      ]);
+      if (!given!.endsWith('.swbn')) continue;
+      const devRun = svc(['dev', given!, '--port', '0', '--no-mcp'], dir);
+      expect(devRun.code).toBe(1);
+      expect(devRun.stderr).toContain(`${join(dir, given!)}: cannot be read (${code}); pass the .swbn file`);
+    }
+  });
 
   it('svc pack refuses more files than a package holds, from their count, before reading any', () => {
     const dir = fresh();
