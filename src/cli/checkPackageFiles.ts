@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ManifestIssue } from '../manifest';
-import { MAX_PACKAGE_BYTES, packagePathOf } from '../package/readPackage';
-import { largestFiles, listAppFiles } from './listAppFiles';
+import { packagePathOf } from '../package/readPackage';
+import { listAppFiles } from './listAppFiles';
+import { packageOverLimit } from './packageOverLimit';
 
 const isFile = (path: string) =>
   stat(path).then(
@@ -45,20 +46,14 @@ export async function checkPackageFiles(
 }
 
 /**
- * Checks the package folder's size against the package limit, as `svc pack` will (summed from the file system, what
- * `svc pack` packs): an error naming the three largest files, so a build that `svc validate dist` checks fails there,
- * not at `svc pack`.
+ * Checks the package folder against a package's limits as `svc pack` will (its files' count, their sizes from the file
+ * system, and the index and headers they add): an error saying why, so a build that `svc validate dist` checks fails
+ * there, not at `svc pack`. Nothing is read.
  * @param dir - the package folder (where manifest.json is).
  */
 export async function checkPackageSize(dir: string): Promise<ManifestIssue[]> {
-  const { files, size } = await listAppFiles(resolve(dir));
-  if (size <= MAX_PACKAGE_BYTES) return [];
-  return [
-    {
-      path: '$',
-      message: `the files of ${resolve(dir)} add up to ${size} bytes, ${size - MAX_PACKAGE_BYTES} over the package limit of ${MAX_PACKAGE_BYTES}, which svc pack refuses; the largest: ${largestFiles(files)}; ship smaller assets (compress images, leave source maps out, fetch large data from your backend)`,
-      severity: 'error',
-      code: 'too_large',
-    },
-  ];
+  const root = resolve(dir);
+  const overLimit = packageOverLimit((await listAppFiles(root)).files);
+  if (!overLimit) return [];
+  return [{ path: '$', message: `svc pack would refuse ${root}: ${overLimit}`, severity: 'error', code: 'too_large' }];
 }

@@ -5,8 +5,8 @@ import { leftOutOfPackage } from '../package/leftOutOfPackage';
 import { describePathProblem } from '../package/readPackage';
 
 /**
- * Every file under `dir` by its package path, with its size from the file system, and their total (so that the
- * package limit is checked before any file is read), and what is left out (dot-files, packages) or refused (links,
+ * Every file under `dir` by its package path, with its size from the file system (so that the package's limits are
+ * checked before any file is read), and what is left out (dot-files, packages) or refused (links,
  * names a package cannot hold): what `svc pack` packs, and what `svc validate <folder>` sums.
  */
 export async function listAppFiles(dir: string) {
@@ -44,7 +44,7 @@ export async function listAppFiles(dir: string) {
   await Promise.all(files.map(async (f) => (f.size = (await stat(f.full)).size)));
   // A byte-wise order, so the same folder always gives the same bundle.
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, size: files.reduce((sum, f) => sum + f.size, 0), skipped: skipped.sort(), problems };
+  return { files, skipped: skipped.sort(), problems };
 }
 
 /** The three largest files, with their sizes, for a refusal over the size limit. */

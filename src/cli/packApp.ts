@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
-import { MAX_PACKAGE_BYTES, verifyPackage } from '../package';
-import { MAX_BUNDLE_ITEMS, MAX_PACKAGE_FILES } from '../package/readPackage';
+import { verifyPackage } from '../package';
 import { holdsKeyForm, isPrivateKey } from '../package/isPrivateKey';
 import { checkPackageFiles } from './checkPackageFiles';
-import { largestFiles, listAppFiles } from './listAppFiles';
+import { listAppFiles } from './listAppFiles';
+import { packageOverLimit, packageTooLarge } from './packageOverLimit';
 import { type DeveloperKey, privateKeyForms } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
 import { readJsonFile } from './readJsonFile';
@@ -65,26 +65,10 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const builder = new BundleBuilder('b2');
   // Exported once per pack, not per file.
   const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
-  // Past the files a web bundle holds within the verifier's item limit: refused before anything is read or built.
-  if (listed.files.length > MAX_PACKAGE_FILES)
-    return {
-      ok: false,
-      problems: [
-        ...problems,
-        `the folder holds ${listed.files.length} files, more than the ${MAX_PACKAGE_FILES} a package holds (its web bundle holds at most ${MAX_BUNDLE_ITEMS} CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend`,
-      ],
-    };
-  // Summed from the file system before a byte is read: a video or a data dump in the folder is refused at once,
-  // however large, instead of read whole (and scanned) first.
-  const { size } = listed;
-  if (size > MAX_PACKAGE_BYTES)
-    return {
-      ok: false,
-      problems: [
-        ...problems,
-        `the files add up to ${size} bytes, ${size - MAX_PACKAGE_BYTES} over the package limit of ${MAX_PACKAGE_BYTES}; the largest: ${largestFiles(listed.files)}; ship smaller assets (compress images, leave source maps out, fetch large data from your backend)`,
-      ],
-    };
+  // More files than a bundle holds, or more bytes than a package holds with the files' index and headers: refused
+  // from the file system's sizes before anything is read or built (a video in the folder is not read whole first).
+  const overLimit = packageOverLimit(listed.files);
+  if (overLimit) return { ok: false, problems: [...problems, overLimit] };
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     const secret = secretIn(body, keyForms);
@@ -101,13 +85,9 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const { signedWebBundle } = await signer.sign();
   const trustedKeys = keys.map((key) => new Uint8Array(key.publicKey.export({ type: 'spki', format: 'der' })));
   await verifyPackage(signedWebBundle, { trustedKeys, maxBytes: Number.MAX_SAFE_INTEGER });
-  if (signedWebBundle.length > MAX_PACKAGE_BYTES)
-    return {
-      ok: false,
-      problems: [
-        `the package is ${signedWebBundle.length} bytes, ${signedWebBundle.length - MAX_PACKAGE_BYTES} over the limit of ${MAX_PACKAGE_BYTES}: the files add up to ${size} bytes, and the index, headers and signature of ${listed.files.length} files take ${signedWebBundle.length - size} more; the largest: ${largestFiles(listed.files)}; ship smaller assets or fewer files`,
-      ],
-    };
+  // Another kind of key, or more than one, signs with more bytes than the check above counted.
+  const tooLarge = packageTooLarge(listed.files, signedWebBundle.length);
+  if (tooLarge) return { ok: false, problems: [tooLarge] };
   // A project's dependencies in the package: the folder packed is the project's, not the app's build.
   const dependencies = listed.files.filter((f) => f.path.startsWith('/node_modules/')).length;
   if (dependencies)

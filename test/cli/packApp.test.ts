@@ -5,7 +5,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type DeveloperKey, idOfKey } from '../../src/cli/developerKeys';
+import { listAppFiles } from '../../src/cli/listAppFiles';
 import { packApp } from '../../src/cli/packApp';
+import { packedSizeOf } from '../../src/cli/packageOverLimit';
 import { writeAppDir } from '../dev/appDir';
 
 /** An app folder that packs as it is (its icons written), and a key whose id it has. */
@@ -50,5 +52,28 @@ describe('packApp', () => {
     // No line of the terminal takes an escape sequence or a reordering of what follows from a file name.
     expect(problems).toContain(`x\\u001b[31m.js cannot be packed: it holds "\\u001b" (U+001B), ${note}`);
     expect(problems).toContain(`r\\u202egnp.js cannot be packed: it holds "\u202e" (U+202E), ${note}`);
+  });
+
+  it("counts the package it writes to the byte from the files' paths and sizes, as svc validate does", async () => {
+    const { dir, key } = await appWithIcons();
+    // Sizes, path lengths, types and counts on each side of where a CBOR head grows (24, 256, 65,536).
+    const shapes: [count: number, size: number, name: (i: number) => string][] = [
+      [1, 0, () => 'empty.txt'],
+      [3, 23, (i) => `f${i}.js`],
+      [2, 24, (i) => `${'p'.repeat(20)}${i}.wasm`],
+      [20, 255, (i) => `assets/${'q'.repeat(200)}${i}.json`],
+      [2, 65_535, (i) => `d${i}.bin`],
+      [2, 70_000, (i) => `e${i}.unknown-type`],
+    ];
+    for (const [count, size, name] of shapes) {
+      for (let i = 0; i < count; i++) {
+        await mkdir(dirname(join(dir, name(i))), { recursive: true });
+        await writeFile(join(dir, name(i)), Buffer.alloc(size, 7));
+      }
+      const packed = await packApp({ dir, keys: [key] });
+      expect(packed.ok || packed.problems).toBe(true);
+      const { files } = await listAppFiles(dir);
+      expect(packedSizeOf(files), `${files.length} files`).toBe(packed.ok && packed.bytes.length);
+    }
   });
 });

@@ -423,9 +423,14 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     writeFileSync(join(app, 'near.bin'), Buffer.alloc(33_554_432 - 1200));
     const near = pack();
     expect(near.code).toBe(1);
-    expect(near.stderr).toMatch(
-      /the package is \d+ bytes, \d+ over the limit of 33554432: the files add up to \d+ bytes, and the index, headers and signature of \d+ files take \d+ more; the largest: near\.bin \(\d+ bytes\)/,
-    );
+    const overByIndex =
+      /the package is (\d+) bytes, \d+ over the limit of 33554432: the files add up to \d+ bytes, and the index, headers and signature of \d+ files take \d+ more; the largest: near\.bin \(\d+ bytes\)/;
+    expect(near.stderr).toMatch(overByIndex);
+    // svc validate of the folder says so too, with the same size, before svc pack (the app's key is Ed25519).
+    const nearValidated = svc(['validate', 'app'], dir);
+    expect(nearValidated.code).toBe(1);
+    expect(nearValidated.stdout).toMatch(overByIndex);
+    expect(nearValidated.stdout.match(overByIndex)![1]).toBe(near.stderr.match(overByIndex)![1]);
     rmSync(join(app, 'near.bin'));
     // A file of gigabytes (a video, a data dump) is refused from its size, before anything is read: read whole, it
     // took gigabytes of memory and crashed Node past 512 MiB. A sparse file: no disk is used.
@@ -440,7 +445,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     const validated = svc(['validate', 'app'], dir);
     expect(validated.code).toBe(1);
     expect(validated.stdout).toMatch(
-      /app\/manifest\.json: error: the files of .* add up to \d+ bytes, \d+ over the package limit of 33554432, which svc pack refuses; the largest: small\.bin \(3221225472 bytes\)/,
+      /app\/manifest\.json: error: svc pack would refuse .*app: the files add up to \d+ bytes, \d+ over the package limit of 33554432; the largest: small\.bin \(3221225472 bytes\)/,
     );
     // svc dev serves it, and says so once, after its start.
     const dev = spawn(process.execPath, [join(root, 'dist/cli.js'), 'dev', 'app', '--port', '0', '--no-mcp'], {
@@ -453,7 +458,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       await expect
         .poll(() => err, { timeout: 10_000 })
         .toMatch(
-          /^svc dev: warning: the files of .* add up to \d+ bytes, \d+ over the package limit of 33554432, which svc pack refuses; the largest: small\.bin \(3221225472 bytes\)/m,
+          /^svc dev: warning: svc pack would refuse .*app: the files add up to \d+ bytes, \d+ over the package limit of 33554432; the largest: small\.bin \(3221225472 bytes\)/m,
         );
     } finally {
       dev.kill();
@@ -520,6 +525,11 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       1,
       'svc pack: the folder holds 28574 files, more than the 28570 a package holds (its web bundle holds at most 200000 CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend\nsvc pack: nothing written.\n',
     ]);
+    const validated = svc(['validate', 'app'], dir);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout).toContain(
+      `svc pack would refuse ${app}: the folder holds 28574 files, more than the 28570 a package holds`,
+    );
   });
 
   it('finds the key saved in other encodings: svc pack refuses the file, and svc dev does not serve it', async () => {
