@@ -59,7 +59,7 @@ it('serves an edited version as the one events name, and refuses an edit of the 
   expect(platform.manifest!.id).toBe(id);
 });
 
-it("serves a build tool's burst of manifests once a second, the newest, and reports no write caught half done", async () => {
+it("serves a build tool's burst of manifests once a second, the newest, and reports no write or removal caught half done", async () => {
   const dir = await writeAppDir();
   const notices: DevNotice[] = [];
   platform = await startDevPlatform({ dir, port: 0, mcp: false, onNotice: (n) => void notices.push(n) });
@@ -80,6 +80,15 @@ it("serves a build tool's burst of manifests once a second, the newest, and repo
   // One a second at most (each reloads every open page), and never a false "not JSON".
   expect(edits.length).toBeGreaterThan(0);
   expect(edits.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  expect(notices.filter((n) => n.kind === 'manifest-invalid')).toEqual([]);
+  // Builds that remove the file and write it again a moment later: it was never missing for the developer.
+  for (let build = 21; build <= 25; build++) {
+    await rm(file);
+    await new Promise((r) => setTimeout(r, 130));
+    await writeFile(file, JSON.stringify({ ...manifest, description: `The app of build ${build}` }, null, 2));
+    await new Promise((r) => setTimeout(r, 130));
+  }
+  await expect.poll(() => platform!.manifest?.description, { timeout: 5000 }).toBe('The app of build 25');
   expect(notices.filter((n) => n.kind === 'manifest-invalid')).toEqual([]);
   // A file that stays broken is still reported.
   await writeFile(file, '{');

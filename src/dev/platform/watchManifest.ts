@@ -29,7 +29,8 @@ const MIN_CHANGE_INTERVAL_MS = 1000;
 /**
  * Watches an app folder's `manifest.json` (debounced) and tells `edits` of each new valid manifest, at most one a
  * second (a build in watch mode writes it several times a second; each served reloads the open pages). One that does
- * not validate, read again after {@link SETTLE_MS} (a build's write caught half done is none), keeps the last valid
+ * not validate or is not there, looked at again after {@link SETTLE_MS} (a build's write caught half done, or its
+ * folder caught between its removal and its new files, is none), keeps the last valid
  * one served, and is reported (each reason once): a save mid-edit should not go unnoticed. A folder removed and made
  * again (`rm -rf dist` before a build writes it anew) is looked for until it is back, then watched again and read: a
  * watch on the removed folder would never fire again. A signed package is not watched: a new version comes through
@@ -69,14 +70,14 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
       watcher.close();
       if (!arm()) watcher = undefined;
     }
-    if (!existsSync(join(app.dir, 'manifest.json'))) {
-      report(`${join(app.dir, 'manifest.json')} is not there (removed, or a build is writing the folder anew).`);
-      if (!existsSync(app.dir)) lost();
-      return;
-    }
-    const next = await readAppDir(app.dir).catch((error: Error) => error);
+    const file = join(app.dir, 'manifest.json');
+    const next = existsSync(file)
+      ? await readAppDir(app.dir).catch((error: Error) => error)
+      : new Error(`${file} is not there (removed, or a build is writing the folder anew).`);
     if (next instanceof Error) {
-      // Read again once the file has settled: only a failure that lasts is the developer's.
+      if (!existsSync(app.dir)) lost();
+      // Read again once the file has settled: only a failure that lasts is the developer's (a build removes the
+      // manifest, or its folder, and writes it again a moment later).
       if (!settling) {
         settling = true;
         clearTimeout(debounce);
