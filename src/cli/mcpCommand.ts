@@ -1,5 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { DevAppError, readAppDir } from '../dev';
+import { readBoundKey } from '../dev/platform/stateFile';
 import { openAppPackage } from '../dev/platform/store/openAppPackage';
 import { readDiscovery } from '../dev/mcp/discoveryFile';
 import { toolsFromManifest } from '../dev/mcp/toolsFromManifest';
@@ -21,8 +22,8 @@ export interface McpCommandHooks {
  */
 export const MCP = defineCommand({
   name: 'mcp',
-  usage: ['[dir | file.swbn]', 'export [dir]'],
-  synopsis: 'mcp [dir | file.swbn] | mcp export [dir]',
+  usage: ['[dir | file.swbn [--state <file>]]', 'export [dir]'],
+  synopsis: 'mcp [dir | file.swbn [--state <file>]] | mcp export [dir]',
   summary: `The app's actions as MCP tools over stdio (their calls run in svc dev), or as JSON.`,
   description: `svc mcp [dir] serves the MCP tools of the svc dev running for <dir> (default .; the folder of its manifest,
 found as svc check finds it: <dir>/manifest.json, else <dir>/public/manifest.json, or the file named) over stdio,
@@ -30,21 +31,32 @@ for MCP clients that cannot reach a local HTTP server (Claude Desktop). Start np
 messenger page open: the calls run there, and the person confirms them there. Started before svc dev, it lists the
 manifest's tools and answers a call with an error that says to start svc dev, until svc dev runs. The agent id is
 the client's name. Given a signed package (file.swbn), the tools are the package's, for the svc dev running it
-(svc dev file.swbn prints this configuration).
+(svc dev file.swbn prints this configuration, with the --state it runs with: after a key rotation, the package's
+new key is trusted as that store's record binds it).
 
 svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
 
 Claude Desktop (claude_desktop_config.json):
   { "mcpServers": { "svc": { "command": "npx", "args": ["svc-sdk", "mcp", "/path/to/app"] } } }`,
-  options: {},
+  options: {
+    state: {
+      type: 'string',
+      value: 'file',
+      help: `For a package: the --state file of the svc dev running it, whose store's record says which key its id is bound to after a rotation (read, never written).`,
+    },
+  },
   footer: `Exit codes: 0 stopped, 1 the manifest is invalid, 2 usage error.
 `,
-  async run({ positionals }, io, hooks: McpCommandHooks = {}) {
+  async run({ positionals, values }, io, hooks: McpCommandHooks = {}) {
     const exporting = positionals[0] === 'export';
     const folders = exporting ? positionals.slice(1) : positionals;
     if (folders.length > 1) return usageError(io, 'mcp', `one app folder at most; got ${folders.join(', ')}`);
     const given = folders[0] ?? '.';
-    const found = given.endsWith('.swbn') ? await packageApp(resolve(io.cwd, given)) : await folderApp(given, io);
+    const packaged = given.endsWith('.swbn');
+    if (values.state !== undefined && !packaged)
+      return usageError(io, 'mcp', `--state is for a package (file.swbn); ${given} is an app folder`);
+    const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
+    const found = packaged ? await packageApp(resolve(io.cwd, given), statePath) : await folderApp(given, io);
     if ('problem' in found) {
       writeLine(io.stderr, `svc mcp: ${found.problem}`);
       return EXIT.invalid;
@@ -69,7 +81,7 @@ Claude Desktop (claude_desktop_config.json):
     let manifest = app.manifest;
     const current = async () => {
       // A package's manifest is the one it was signed with.
-      if (given.endsWith('.swbn')) return manifest;
+      if (packaged) return manifest;
       manifest = await readAppDir(dir).then(
         (read) => read.manifest,
         () => manifest,
@@ -128,13 +140,22 @@ async function folderApp(given: string, io: { cwd: string }) {
 
 /**
  * The app of a signed package (`svc dev app.swbn` prints a Claude Desktop configuration that starts `svc mcp
- * app.swbn`): its manifest once the package verifies, and the folder svc dev, run for the package, is found by.
+ * app.swbn`): its manifest once the package verifies, and the folder svc dev, run for the package, is found by. With
+ * svc dev's `--state` file, the key its store bound the id to is trusted, as svc dev trusts it.
  */
-async function packageApp(file: string) {
+async function packageApp(file: string, statePath: string | undefined) {
   try {
     const opened = await openAppPackage(file);
-    const app = await opened.verify([]);
-    return { dir: app.dir, named: file, start: `npx svc-sdk dev ${file}`, app };
+    // A state file that is not this app's is said as a package's refusal is.
+    const bound = statePath ? await readBoundKey(statePath, opened.id).catch((error: Error) => error) : undefined;
+    if (bound instanceof Error) return { problem: bound.message };
+    const app = await opened.verify(bound ? [new Uint8Array(Buffer.from(bound, 'base64'))] : []);
+    return {
+      dir: app.dir,
+      named: file,
+      start: `npx svc-sdk dev ${file}${statePath ? ` --state ${statePath}` : ''}`,
+      app,
+    };
   } catch (error) {
     if (!(error instanceof DevAppError)) throw error;
     return { problem: error.message };

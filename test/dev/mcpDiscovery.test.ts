@@ -33,8 +33,8 @@ afterEach(() => {
 });
 
 /** The built `svc dev` for `target` (a folder or a package), started in `cwd`, and what it wrote to stderr so far. */
-function builtDev(target: string, cwd?: string) {
-  const child = spawn(process.execPath, [cli, 'dev', target, '--port', '0'], {
+function builtDev(target: string, cwd?: string, extra: string[] = []) {
+  const child = spawn(process.execPath, [cli, 'dev', target, '--port', '0', ...extra], {
     cwd,
     stdio: 'pipe',
     env: { ...process.env, SVC_STATE_DIR: state },
@@ -257,6 +257,76 @@ describe('the MCP endpoint is announced and discoverable', () => {
       child.kill('SIGINT');
     }
     expect(await exit).toBe(0);
+  });
+
+  it('after a key rotation, the configuration svc dev prints for a package run with --state trusts the new key', async () => {
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, SVC_STATE_DIR: state },
+      });
+    const keygen = run(['keygen', '--out', join(state, 'old.pem')]);
+    const id = /id ([0-9a-f]{16})/.exec(`${keygen.stdout}${keygen.stderr}`)![1]!;
+    expect(run(['keygen', '--out', join(state, 'new.pem')]).status).toBe(0);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    const pack = async (version: string, keys: string[], more: string[] = []) => {
+      await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, id, version }, null, 2));
+      const out = join(dir, '..', `polls-${version}.swbn`);
+      const packed = run(['pack', '.', ...keys.flatMap((k) => ['--key', join(state, k)]), '--out', out, ...more]);
+      expect(packed.status, packed.stderr).toBe(0);
+      return out;
+    };
+    const statePath = join(state, 'dev-state.jsonl');
+    // The store binds the id to the new key: the first version, then one both keys sign, published to it.
+    const first = builtDev(await pack('1.0.0', ['old.pem']), join(dir, '..'), ['--state', statePath]);
+    try {
+      await expect.poll(first.stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: /m);
+      const rotation = run(['publish', await pack('1.1.0', ['old.pem', 'new.pem'])]);
+      expect(rotation.status, rotation.stderr).toBe(0);
+    } finally {
+      first.child.kill('SIGINT');
+    }
+    expect(await first.exit).toBe(0);
+    // A version the new key alone signs: svc dev runs it, trusting the state's record, and so does svc mcp.
+    const rotated = await pack('1.2.0', ['new.pem'], ['--rotated']);
+    const alone = run(['mcp', rotated]);
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toContain('(untrusted-key): the package id');
+    expect(alone.stderr).toContain(
+      'the id is bound to (svc dev and svc mcp trust the key the store of their --state file binds)',
+    );
+    const { child, stderr, exit } = builtDev(rotated, join(dir, '..'), ['--state', statePath]);
+    try {
+      await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
+      const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers.svc;
+      expect(config.args.slice(-3)).toEqual([rotated, '--state', statePath]);
+      const client = new Client({ name: 'desktop', version: '0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: config.command,
+          args: config.args,
+          env: { ...(process.env as Record<string, string>), ...config.env },
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exit).toBe(0);
+    // Another app's state file is named, not trusted.
+    const otherState = join(state, 'other.jsonl');
+    await writeFile(otherState, (await readFile(statePath, 'utf8')).replaceAll(id, '0123456789abcdef'));
+    const other = run(['mcp', rotated, '--state', otherState]);
+    expect([other.status, other.stderr]).toEqual([
+      1,
+      `svc mcp: --state ${otherState} belongs to mini app 0123456789abcdef, not ${id}: pass another path.\n`,
+    ]);
   });
 
   it("the built svc dev removes its files when its terminal closes (SIGHUP), and a killed one's when it starts", async () => {

@@ -10,28 +10,35 @@ const stateDir = () => (process.env.SVC_STATE_DIR ? { env: { SVC_STATE_DIR: proc
 /**
  * The command that starts `svc mcp <dir>` from anywhere: Claude Desktop starts its servers in a folder of its own,
  * where `npx svc-sdk` would not find the project's svc-sdk (and would ask the registry for another). So: this Node
- * and the svc CLI of the svc-sdk the app folder resolves, by absolute paths; `npx` when none resolves.
+ * and the svc CLI of the svc-sdk the app folder resolves, by absolute paths; `npx` when none resolves. For a package
+ * run with a state file, that file too: its store's record says which key the id is bound to after a rotation.
  */
-function stdioCommand(dir: string): { command: string; args: string[]; env?: Record<string, string> } {
+function stdioCommand(
+  dir: string,
+  statePath?: string,
+): { command: string; args: string[]; env?: Record<string, string> } {
+  const args = ['mcp', dir, ...(statePath && dir.endsWith('.swbn') ? ['--state', statePath] : [])];
   try {
     const pkg = createRequire(join(dir, 'package.json')).resolve('svc-sdk/package.json');
-    return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js'), 'mcp', dir], ...stateDir() };
+    return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js'), ...args], ...stateDir() };
   } catch {
-    return { command: 'npx', args: ['svc-sdk', 'mcp', dir], ...stateDir() };
+    return { command: 'npx', args: ['svc-sdk', ...args], ...stateDir() };
   }
 }
 
 /**
  * What `svc dev` prints below the messenger's URL: the MCP endpoint and ready-to-paste configurations for Claude
  * Code, VS Code (`.vscode/mcp.json`), the MCP Inspector's CLI, and Claude Desktop (through `svc mcp`, over stdio).
+ * @param dir - the app's folder, or its package file.
+ * @param statePath - the state file svc dev runs with, if any (absolute).
  * @internal
  */
-export function mcpConfigs(url: string, token: string, dir: string): string {
+export function mcpConfigs(url: string, token: string, dir: string, statePath?: string): string {
   const header = `Authorization: Bearer ${token}`;
   const vscode = JSON.stringify({
     servers: { svc: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } },
   });
-  const desktop = JSON.stringify({ mcpServers: { svc: stdioCommand(dir) } });
+  const desktop = JSON.stringify({ mcpServers: { svc: stdioCommand(dir, statePath) } });
   return [
     `MCP: ${url} (header "${header}"; keep the messenger page open: the tools run there)`,
     `  Claude Code:    claude mcp add --transport http svc ${url} --header "${header}"`,

@@ -356,7 +356,13 @@ async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof a
   if (!app || parts.options.mcp === false) return undefined;
   const mcp = attachMcp({ ...parts, app });
   // `svc mcp` is started for what svc dev runs: the folder, or the package file (whose folder holds no manifest).
-  let configs = mcpConfigs(mcp.url, mcp.token, 'file' in app ? (app as DevPackageApp).file : app.dir);
+  const { statePath } = parts.options;
+  let configs = mcpConfigs(
+    mcp.url,
+    mcp.token,
+    'file' in app ? (app as DevPackageApp).file : app.dir,
+    statePath && resolve(statePath),
+  );
   const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
     (error: Error) => error,
   );

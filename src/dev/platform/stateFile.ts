@@ -146,6 +146,30 @@ async function removeLeftovers(path: string): Promise<void> {
   );
 }
 
+/** A state file's state, checked, and refused when it is another app's. */
+function stateOf(saved: unknown, path: string, miniAppId: string): DevState {
+  const state = checkState(saved, `--state ${path}`);
+  if (state.mini_app_id !== miniAppId)
+    throw new Error(`--state ${path} belongs to mini app ${state.mini_app_id}, not ${miniAppId}: pass another path.`);
+  return state;
+}
+
+/**
+ * The key a state file's store has bound the app's id to (base64 of its SPKI), read without taking the file: `svc mcp
+ * file.swbn --state` trusts it, as the svc dev writing the file does, for a package its new key alone signs after a
+ * rotation. Undefined when the file is not there or its store has no record yet.
+ * @throws Error naming the file when it is not a state file of this app.
+ * @internal
+ */
+export async function readBoundKey(path: string, miniAppId: string): Promise<string | undefined> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new Error(`--state ${path} cannot be read (${error.code}): pass the file svc dev runs with.`);
+  });
+  if (text === undefined) return undefined;
+  return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;
+}
+
 /**
  * Opens the state file: reads and checks the saved state (a snapshot and its journal), compacts it into one
  * snapshot, and returns a file to append changes to.
@@ -189,9 +213,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   let loaded: { state: DevState; secrets?: SigningSecrets; mcpToken?: string } | undefined;
   if (text !== undefined) {
     const parsed = parseStateFile(text, path);
-    const state = checkState(parsed.state, `--state ${path}`);
-    if (state.mini_app_id !== miniAppId)
-      throw new Error(`--state ${path} belongs to mini app ${state.mini_app_id}, not ${miniAppId}: pass another path.`);
+    const state = stateOf(parsed.state, path, miniAppId);
     loaded = {
       state,
       ...(parsed.secrets ? { secrets: parsed.secrets } : {}),

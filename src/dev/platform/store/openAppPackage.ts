@@ -18,7 +18,10 @@ export interface DevPackageApp extends DevApp {
 
 const refusal = (path: string, error: unknown) => {
   if (!isPackageError(error)) return error;
-  return new DevAppError(`${path} is not a package a host would run (${error.code}): ${error.message}`);
+  // svc dev and svc mcp trust no key given by hand: the store's record in the state file is theirs.
+  const hint =
+    error.code === 'untrusted-key' ? ' (svc dev and svc mcp trust the key the store of their --state file binds)' : '';
+  return new DevAppError(`${path} is not a package a host would run (${error.code}): ${error.message}${hint}`);
 };
 
 /**
