@@ -273,6 +273,30 @@ describe('the package', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@cfworker/json-schema', '@noble/hashes', 'jose', 'zod']);
   });
 
+  it.runIf(built)('loads no dependency from the client or svc-sdk/host/core, in ESM and CommonJS', () => {
+    // host/core is the host's side without the manifest validator: a zod import anywhere in its chunks put zod's
+    // global registry in every host page that bundled it (and needed zod where nothing else did).
+    const bare = (entry: string) => {
+      const seen = new Set<string>();
+      const found: string[] = [];
+      const walk = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const code = readFileSync(join(root, 'dist', file), 'utf8');
+        for (const [, spec] of code.matchAll(/(?:from\s*|import\s*\(?|require\()\s*['"]([^'"]+)['"]/g))
+          if (spec!.startsWith('./')) walk(spec!.slice(2));
+          else found.push(`${file} loads ${spec}`);
+      };
+      walk(entry);
+      return found;
+    };
+    for (const entry of ['index.js', 'index.cjs', 'host-core.js', 'host-core.cjs'])
+      expect(bare(entry), entry).toEqual([]);
+    // The validator's entries do load it (svc-sdk/package too: it checks the package's manifest): the walk sees one.
+    for (const entry of ['manifest.js', 'package.cjs'])
+      expect(bare(entry), entry).toEqual(expect.arrayContaining([expect.stringMatching(/ loads zod$/)]));
+  });
+
   it.runIf(devBuilt)(
     "svc-sdk-dev's declarations type-check in a Node-only project (no DOM library, skipLibCheck off)",
     () => {

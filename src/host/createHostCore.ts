@@ -34,20 +34,25 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   const running = new Map<string, Invocation>();
   const handled = new Set<string>();
   // Invocations waiting for the app to announce a handler (an app launched for the invocation is still loading):
-  // each is checked on every announcement, over channels too (a reload), until its name is announced.
+  // each is checked on every announcement, over channels too (a reload), until its name is announced. Once the app
+  // has announced handlers but not this one, it waits a second more from the latest announcement (the rest of the
+  // handle() calls of its load), not the whole `ms`: an app that is up and lacks the handler is told so soon.
   const waiters = new Set<() => void>();
   const announced = (name: string, ms: number) =>
     new Promise<void>((done) => {
       const check = () => {
-        if (!handled.has(name)) return;
-        end();
+        if (handled.has(name)) end();
+        else if (handled.size) {
+          clearTimeout(timer);
+          timer = setTimeout(end, Math.min(ms, 1e3));
+        }
       };
       const end = () => {
         waiters.delete(check);
         clearTimeout(timer);
         done();
       };
-      const timer = setTimeout(end, ms);
+      let timer = setTimeout(end, ms);
       waiters.add(check);
       check();
     });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { boundedText } from './boundedText';
-import { closedObjectRules } from './helpers';
+import { closedObjectRules } from './closedObjectRules';
 
 /** One shape of `auth`, picked by its `type`. */
 function variant<Shape extends z.ZodRawShape>(shape: Shape) {

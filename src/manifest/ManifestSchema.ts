@@ -3,7 +3,8 @@ import { ActionSchema } from './ActionSchema';
 import { AuthSchema } from './AuthSchema';
 import { boundedText } from './boundedText';
 import { checkCsp } from './checkCsp';
-import { closedObjectRules, show, tooFew } from './helpers';
+import { closedObjectRules } from './closedObjectRules';
+import { show, tooFew } from './helpers';
 import {
   DistributionSchema,
   IconSchema,

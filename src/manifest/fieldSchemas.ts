@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { MANIFEST_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../protocol/scopes';
 import { boundedText } from './boundedText';
-import { characterAt, closedObjectRules, notAllowed, show, tooFew } from './helpers';
+import { closedObjectRules } from './closedObjectRules';
+import { characterAt, notAllowed, show, tooFew } from './helpers';
 import { describeHostProblem, HOST_PATTERN } from './hostName';
 
 /** `<width>x<height>`, digits only. */

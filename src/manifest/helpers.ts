@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { closestName } from './closestName';
 
 /** Narrows to a plain JSON object (not an array, not null). */
@@ -79,17 +78,3 @@ export function tooFew(advice: string): { error: (issue: { minimum: unknown; inp
     },
   };
 }
-
-/** What a closed object tells about keys it does not allow. */
-export interface ClosedObjectRules {
-  /** The key whose value picked this object inside a discriminated union, such as `type` in `auth`. */
-  variantKey?: string;
-  /** Keys that are not fields here but deserve their own advice: a rule code and the sentence after the path. */
-  refused?: Record<string, { code: string; message: string }>;
-}
-
-/**
- * The unknown-key rules of the manifest's closed objects, registered beside each object's schema and read when a
- * manifest has a key the object does not allow.
- */
-export const closedObjectRules = z.registry<ClosedObjectRules>();

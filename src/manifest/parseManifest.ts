@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { closestName } from './closestName';
-import { closedObjectRules, kindOf, notAllowed, show } from './helpers';
+import { closedObjectRules } from './closedObjectRules';
+import { kindOf, notAllowed, show } from './helpers';
 import { formatJsonPath, type ManifestIssue } from './ManifestIssue';
 import { type Manifest, ManifestSchema } from './ManifestSchema';
 

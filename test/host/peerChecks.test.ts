@@ -1,7 +1,7 @@
 // The host-to-app registry (toApp) is checked by the host before it sends (test/host has those); the app trusts its
 // host, except that only `confirmed: true` reads as a person's approval and a theme it cannot style is ignored. The
 // app's handler announcement (toHost) is checked by the host on receipt: a malformed one is dropped, never trusted.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSvc } from '../../src/client/createSvc';
 import { createHost, createMemoryPair, PEER, WIRE } from '../../src/host';
 import { exchangeManifest } from '../mock/fixtures';
@@ -82,5 +82,44 @@ describe('the channel registries', () => {
     const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
     svc.actions.handle('list_polls', () => ['p1']);
     expect(await result).toEqual(['p1']);
+  });
+
+  describe('an app that announced other handlers', () => {
+    // Only the timeouts are faked: the memory pair delivers on promise turns, and settle() waits for a real turn.
+    beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
+    afterEach(() => vi.useRealTimers());
+
+    it('is refused a second after its latest announcement, not after the whole handlerWait', async () => {
+      const [appEnd, hostEnd] = createMemoryPair();
+      const host = createHost({ manifest: exchangeManifest(), transport: hostEnd });
+      const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+      svc.actions.handle('close_poll', () => null);
+      await settle();
+      const result = host.invokeAction('list_polls', {}, { invoked_by: 'agent', agent_id: 'a-1' });
+      const outcome = result.then(
+        () => 'ran',
+        (error) => error.code,
+      );
+      await settle();
+      await vi.advanceTimersByTimeAsync(999);
+      expect(await Promise.race([outcome, 'waiting'])).toBe('waiting');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBe('ERR_ACTION_NO_HANDLER');
+    });
+
+    it('still waits for the rest of its handle() calls, each announcement giving it another second', async () => {
+      const [appEnd, hostEnd] = createMemoryPair();
+      const host = createHost({ manifest: exchangeManifest(), transport: hostEnd });
+      const result = host.invokeAction('list_polls', {}, { invoked_by: 'user' });
+      await settle();
+      // The app loads its modules one after another: one handler now, one 800 ms later, the invoked one 1.6 s later.
+      const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+      svc.actions.handle('close_poll', () => null);
+      await vi.advanceTimersByTimeAsync(800);
+      svc.actions.handle('delete_poll', () => null);
+      await vi.advanceTimersByTimeAsync(800);
+      svc.actions.handle('list_polls', () => ['p1']);
+      expect(await result).toEqual(['p1']);
+    });
   });
 });

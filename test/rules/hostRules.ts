@@ -328,6 +328,20 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         const host = await handled({ manifest });
         await rejectsWith(host.invoke('list_polls', {}), 'ERR_ACTION_FAILED');
       });
+
+      test('an output that is no JSON (the handler returned nothing) rejects ERR_ACTION_FAILED, saying so', async () => {
+        const manifest = exchangeManifest();
+        manifest.actions[0].output_schema = { type: 'object', required: ['polls'] };
+        const host = make({ manifest });
+        host.svc.actions.handle('list_polls', () => undefined as never);
+        await host.flush();
+        await expect(host.invoke('list_polls', {})).rejects.toMatchObject({
+          code: 'ERR_ACTION_FAILED',
+          message: expect.stringContaining(
+            "invokeAction('list_polls'): the handler's output does not fit output_schema: $ is undefined, which is not JSON",
+          ),
+        });
+      });
     });
   });
 }

@@ -134,9 +134,11 @@ export function actionRules({
     }
 
     const output = await call(name, input, { ...who, confirmed });
-    const bad = action.output_schema ? (outputCheck(name, action.output_schema)?.(output) ?? []) : [];
-    if (bad.length)
-      throw fail('ERR_ACTION_FAILED', `the handler's output does not fit output_schema: ${issuesText(bad)}.`);
+    // A value that is no JSON (the handler returned nothing) would reach the schema's validator as none of its types.
+    const bad =
+      action.output_schema &&
+      (json(output, '$') || issuesText(outputCheck(name, action.output_schema)?.(output) ?? []));
+    if (bad) throw fail('ERR_ACTION_FAILED', `the handler's output does not fit output_schema: ${bad}.`);
     return output;
   };
 

@@ -32,8 +32,10 @@ export interface RuleOptions {
   /** The host's action confirmation policy, which may only add confirmations to the manifest's floor. */
   confirmActions?: ConfirmPolicy;
   /**
-   * Ms an invocation waits for an app that has not yet announced its handlers (just launched, still loading)
-   * before refusing with `ERR_ACTION_NO_HANDLER`. Default 10 000; 0 refuses at once.
+   * Ms an invocation waits for the app to announce a handler of its action before refusing with
+   * `ERR_ACTION_NO_HANDLER`: this long while the app has announced none (just launched, still loading); once it has
+   * announced others, a second from its latest announcement (the rest of its load's `handle()` calls), or this long
+   * if shorter. Default 10 000; 0 refuses at once.
    */
   handlerWait?: number;
 }
