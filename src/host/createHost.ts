@@ -19,7 +19,8 @@ import type { HostEndpoint, HostOptions } from './types';
  */
 export function createHost(options: HostOptions): HostEndpoint {
   const { manifest, answers, grants, storage, signedIn, confirmActions, handlerWait, ...bridge } = options;
-  if (manifest === undefined) return createHostCore(bridge);
+  // Without a manifest, the bare bridge: given answers or grants, it refuses them rather than ignore them.
+  if (manifest === undefined) return createHostCore(options);
   return createHostCore({
     ...bridge,
     rules: withRules({

@@ -1,3 +1,4 @@
+import { isUnoffered } from './rules/unoffered';
 import { BRIDGE_VERSION, PEER } from '../protocol/frames';
 import { isMethodName, type MethodName, methods } from '../protocol/methods';
 import { toApp, toHost } from '../protocol/peerMethods';
@@ -30,6 +31,17 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  * @public
  */
 export function createHostCore(options: BridgeOptions): HostEndpoint {
+  // The rules' options without the rules (a host moved from svc-sdk/host, or one that left out the manifest) would be
+  // ignored, and every call let through: refused.
+  const ruleOption =
+    !options.rules &&
+    ['manifest', 'answers', 'grants', 'confirmActions'].find(
+      (key) => (options as Record<string, unknown>)[key] != null,
+    );
+  if (ruleOption)
+    throw new TypeError(
+      `createHost(): ${ruleOption} needs the rules: pass the manifest too (svc-sdk/host), or rules: withRules({ manifest, validator, answers }) (svc-sdk/host/core)`,
+    );
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();
   const handled = new Set<string>();
@@ -58,7 +70,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     });
   const rules = options.rules?.({ effects: options.handlers ?? {}, handled, announced });
   const impl: HostHandlers = rules ? rules.handlers : (options.handlers ?? {});
-  const offered = Object.keys(impl).filter((name) => isMethodName(name) && typeof impl[name] === 'function');
+  const offered = Object.keys(impl).filter(
+    (name) => isMethodName(name) && typeof impl[name] === 'function' && !isUnoffered(impl[name]),
+  );
   const m = rules?.manifest;
   const app = {
     id: m?.id ?? '',
@@ -104,7 +118,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   for (const name of Object.keys(methods) as MethodName[]) {
     const def = methods[name];
     const own = impl[name] as ((p: unknown, c: HostCallContext) => unknown) | undefined;
-    const handler = own && offered.includes(name) ? (options.around?.(name, own) ?? own) : undefined;
+    // Offered or not (an unoffered one answers with its refusal), a function of the host's runs.
+    const handler = typeof own === 'function' ? (options.around?.(name, own) ?? own) : undefined;
     const fail = (code: string, why: string) => new SvcError(code, why, false, name);
     // A host bug is reported to the host's developer here, not as a malformed answer in the app.
     const checked = (result: unknown) => {
@@ -151,6 +166,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     try {
       return await current().call(PEER.invoke, params);
     } catch (error) {
+      // Past actionTimeout the host gives up: the app is told to stop the handler, as for a cancel.
+      if (isSvcError(error) && error.code === 'ERR_TIMEOUT') cancel();
       // The app's client answers its own failures as ERR_ACTION_FAILED or the handler's SvcError; this generic
       // answer of its channel means the result could not be posted back (structured clone refused it), which no
       // retry fixes.

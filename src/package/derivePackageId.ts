@@ -1,15 +1,25 @@
 import { toHex } from '../protocol/bytes';
 import type { WebCryptoKey } from '../protocol/WebCryptoKey';
-import { canonicalSpki, ownBytes } from './packageKeys';
+import { canonicalSpki, isPackageKeySpki, ownBytes } from './packageKeys';
 
 /**
  * A key's SPKI DER bytes: the bytes given (a compressed P-256 point made uncompressed, the form ids are derived
  * from), or exported from a `CryptoKey`. `name` says which argument it is, for the error of anything else.
- * @throws TypeError for a value that is neither (a PEM string, a Node `KeyObject`, a private key).
+ * @throws TypeError for a value that is neither (a PEM string, a Node `KeyObject`, a private key), bytes that are no
+ * Ed25519 or P-256 public key, or a key that cannot be exported.
  * @internal
  */
 export async function spkiOf(key: WebCryptoKey | Uint8Array, name: string): Promise<Uint8Array> {
-  if (key instanceof Uint8Array) return canonicalSpki(key);
+  if (key instanceof Uint8Array) {
+    // A corrupt key store's bytes would otherwise match no signer, and go unnoticed until a rotated package is refused.
+    // (A compressed P-256 point off the curve is a PackageError, bad-key, from canonicalSpki.)
+    const spki = canonicalSpki(key);
+    if (!isPackageKeySpki(spki))
+      throw new TypeError(
+        `${name}: these ${key.length} bytes are no SPKI DER encoding of an Ed25519 or P-256 public key (openssl pkey -pubout -outform DER writes one)`,
+      );
+    return spki;
+  }
   const type = (key as { type?: unknown } | null)?.type;
   if (type !== 'public' || typeof (key as { algorithm?: unknown }).algorithm !== 'object')
     throw new TypeError(
@@ -18,7 +28,13 @@ export async function spkiOf(key: WebCryptoKey | Uint8Array, name: string): Prom
         : `${name}: pass a public CryptoKey or its SPKI DER bytes (a Uint8Array); for a PEM file, decode the base64 between its BEGIN and END lines`,
     );
   // The structural type is what the declarations name; at run time it is a CryptoKey.
-  return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key as CryptoKey));
+  try {
+    return new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', key as CryptoKey));
+  } catch (error) {
+    throw new TypeError(
+      `${name}: the key cannot be exported (${(error as Error).message}); make it extractable, or pass its SPKI DER bytes`,
+    );
+  }
 }
 
 /**

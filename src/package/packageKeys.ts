@@ -68,6 +68,14 @@ function decompressP256(compressed: Uint8Array): Uint8Array {
   return concat(Uint8Array.of(4), toBytes32(x), toBytes32(y));
 }
 
+/** Whether `spki` is the SPKI DER encoding of an Ed25519 key or an uncompressed P-256 point, the keys packages hold. */
+export const isPackageKeySpki = (spki: Uint8Array): boolean =>
+  [ED25519_SPKI, P256_SPKI].some(
+    (prefix) =>
+      spki.length === prefix.length + (prefix === ED25519_SPKI ? 32 : 65) &&
+      prefix.every((byte, i) => spki[i] === byte),
+  );
+
 /**
  * An SPKI DER key in the form ids are derived from and keys compared in: a P-256 key whose point is compressed gets
  * its uncompressed point (the same key, in other bytes); any other key is returned as it is.

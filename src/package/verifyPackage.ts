@@ -43,7 +43,8 @@ export interface VerifiedPackage {
 export interface VerifyPackageOptions extends ReadPackageOptions {
   /**
    * Public keys bound to the package's id although the id is not derived from them (after a key rotation, the store's
-   * record of the id's key): a package signed by one of them passes the id check. `CryptoKey`s or SPKI DER bytes.
+   * record of the id's key): a package signed by one of them passes the id check. Extractable `CryptoKey`s, or the
+   * SPKI DER bytes of Ed25519 or P-256 keys; anything else is a TypeError naming it, not a key silently ignored.
    */
   trustedKeys?: readonly (WebCryptoKey | Uint8Array)[];
 }
@@ -85,7 +86,9 @@ async function checkSignature(signature: PackageSignature, index: number, messag
  * or ECDSA P-256, WebCrypto), that the id is derived from a signing key (or a signer is one of `trustedKeys`), the
  * file paths, and that `/manifest.json` is a valid manifest whose `id` is the package's and whose entry and icons
  * are inside. Runs in browsers and Node (no Node-only API). PACKAGE.md describes each check, in this order.
- * @throws {@link PackageError} with the `code` of the first check that fails and a message saying what to do.
+ * @param given - the package's bytes: a Uint8Array (a Node Buffer too) or an ArrayBuffer (`response.arrayBuffer()`).
+ * @throws {@link PackageError} with the `code` of the first check that fails and a message saying what to do;
+ * TypeError for arguments that are no bytes or no keys.
  * @example
  * ```ts
  * import { readFile } from 'node:fs/promises';
@@ -96,7 +99,18 @@ async function checkSignature(signature: PackageSignature, index: number, messag
  * ```
  * @public
  */
-export async function verifyPackage(bytes: Uint8Array, options: VerifyPackageOptions = {}): Promise<VerifiedPackage> {
+export async function verifyPackage(
+  given: Uint8Array | ArrayBuffer,
+  options: VerifyPackageOptions = {},
+): Promise<VerifiedPackage> {
+  // What fetch's arrayBuffer() gives is taken as it is. By their tags, not instanceof: a test environment (Jest's
+  // jsdom) gives Node's Buffer a Uint8Array of another realm.
+  const tag = Object.prototype.toString.call(given);
+  const bytes = tag === '[object ArrayBuffer]' ? new Uint8Array(given as ArrayBuffer) : (given as Uint8Array);
+  if (tag !== '[object ArrayBuffer]' && tag !== '[object Uint8Array]')
+    throw new TypeError(
+      "verifyPackage(): pass the package's bytes, a Uint8Array or an ArrayBuffer (such as a Node Buffer, or new Uint8Array(await response.arrayBuffer()))",
+    );
   // The caller's keys first: a wrong argument is the caller's to fix whatever the package holds.
   const keys = options.trustedKeys ?? [];
   if (!Array.isArray(keys)) throw new TypeError('trustedKeys: pass an array of keys (one key goes in [ ])');

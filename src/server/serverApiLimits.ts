@@ -1,18 +1,4 @@
-/** The bounds of the fields, in characters (Unicode code points), and the actions of a card. */
-const FIELD_LIMITS = {
-  /** Characters of an id sent by a client (room, app user, mini app, delivery). */
-  id: 256,
-  /** Characters of a card title / body, actions per card, characters of an action label. */
-  cardTitle: 256,
-  cardBody: 100_000,
-  cardActions: 5,
-  actionLabel: 64,
-  /** Characters of a deep link (card action or notification). */
-  deepLink: 2048,
-  /** Characters of a notification title / body. */
-  notificationTitle: 256,
-  notificationBody: 4096,
-} as const;
+import { SERVER_API_FIELD_LIMITS as FIELD_LIMITS } from './serverApiFieldLimits';
 
 /**
  * The most bytes one character of a string can take in a JSON body: a character outside the Basic Multilingual Plane

@@ -84,6 +84,63 @@ describe('the channel registries', () => {
     expect(await result).toEqual(['p1']);
   });
 
+  it('an operation whose answer the host lacks is not offered, and its call is refused naming that answer', async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    // A host that can ask the person one thing only: whether a message may be sent.
+    const host = createHost({
+      manifest: exchangeManifest(),
+      transport: hostEnd,
+      answers: { send: () => true },
+      handlers: { 'message.send': () => ({ event_id: '$1' }) },
+    });
+    const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    expect(svc.supports('message.send')).toBe(true);
+    const asking = ['ui.confirm', 'ui.share', 'permissions.request', 'files.pick'] as const;
+    expect(asking.map((name) => svc.supports(name))).toEqual([false, false, false, false]);
+    await expect(svc.ui.confirm({ title: 'Delete?', body: 'It cannot be undone.' })).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED',
+      message: 'svc.ui.confirm(): this host cannot ask the person (it gives no answers.confirm).',
+    });
+    await expect(svc.permissions.request('room.context')).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED',
+      message: 'svc.permissions.request(): this host cannot ask the person (it gives no answers.permission).',
+    });
+    // Reading a scope's state asks nobody: it is offered.
+    expect(await svc.permissions.query('room.context')).toBe('prompt');
+  });
+
+  it('past actionTimeout, the app is told to stop the handler, as for a cancel', async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    const host = createHost({ manifest: exchangeManifest(), transport: hostEnd, actionTimeout: 200 });
+    const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    let signal: AbortSignal | undefined;
+    // A handler that never answers by itself: only its signal says the host gave up.
+    svc.actions.handle('list_polls', (_input, context) => {
+      signal = context.signal;
+      return new Promise(() => {});
+    });
+    await settle();
+    await expect(host.invokeAction('list_polls', {}, { invoked_by: 'user' })).rejects.toMatchObject({
+      code: 'ERR_TIMEOUT',
+    });
+    await settle();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("refuses the rules' options without the rules, rather than ignore them and let every call through", async () => {
+    const core = await import('../../src/host/core');
+    const answers = { send: () => false };
+    // A host moved from svc-sdk/host to svc-sdk/host/core that kept its options.
+    expect(() => core.createHost({ manifest: exchangeManifest(), answers } as never)).toThrow(
+      'createHost(): manifest needs the rules: pass the manifest too (svc-sdk/host), or rules: withRules({ manifest, validator, answers }) (svc-sdk/host/core)',
+    );
+    // svc-sdk/host without the manifest is the bare bridge, which has no rules to answer with.
+    expect(() => createHost({ answers, handlers: {} })).toThrow('createHost(): answers needs the rules');
+    expect(() => createHost({ grants: { get: () => undefined, set: () => {} }, handlers: {} })).toThrow(
+      'createHost(): grants needs',
+    );
+  });
+
   describe('an app that announced other handlers', () => {
     // Only the timeouts are faked: the memory pair delivers on promise turns, and settle() waits for a real turn.
     beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));

@@ -119,10 +119,17 @@ describe('verifyPackage against wbn-sign and wbn', () => {
     const bytes = read('valid.swbn');
     const pem = readFileSync(join(VECTORS_DIR, vectors.find((v) => v.trust)!.trust![0]!), 'utf8');
     const { privateKey } = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign'])) as CryptoKeyPair;
+    const [spki] = trustOf(vectors.find((v) => v.trust)!);
+    // A public key imported as not extractable: its bytes cannot be compared with a signer's.
+    const sealed = await crypto.subtle.importKey('spki', spki!, { name: 'Ed25519' }, false, ['verify']);
     for (const [keys, message] of [
       [[pem], 'trustedKeys[0]: pass a public CryptoKey or its SPKI DER bytes (a Uint8Array); for a PEM file, decode'],
-      [[read('valid.swbn'), privateKey], 'trustedKeys[1]: pass a public key; got a private key'],
+      [[spki, privateKey], 'trustedKeys[1]: pass a public key; got a private key'],
       [pem, 'trustedKeys: pass an array of keys'],
+      // A corrupt key store's entry, and a package's bytes where a key belongs: refused, not ignored.
+      [[new Uint8Array([1, 2, 3])], 'trustedKeys[0]: these 3 bytes are no SPKI DER encoding of an Ed25519 or P-256'],
+      [[spki, read('valid.swbn')], 'trustedKeys[1]: these'],
+      [[sealed], 'trustedKeys[0]: the key cannot be exported ('],
     ] as const) {
       const error = await verifyPackage(new Uint8Array(0), { trustedKeys: keys as never }).catch((e) => e);
       expect(error).toBeInstanceOf(TypeError);
@@ -130,6 +137,12 @@ describe('verifyPackage against wbn-sign and wbn', () => {
     }
     // A good key list and an empty file: the package's own error.
     expect(await codeOf(verifyPackage(new Uint8Array(0), { trustedKeys: [] }))).toBe('empty');
+    // What fetch's arrayBuffer() gives is a package too; a file name is not.
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    expect(await codeOf(verifyPackage(buffer))).toBe('valid');
+    await expect(verifyPackage('valid.swbn' as never)).rejects.toThrow(
+      "verifyPackage(): pass the package's bytes, a Uint8Array or an ArrayBuffer",
+    );
     expect(await codeOf(verifyPackage(bytes, { trustedKeys: trustOf(vectors.find((v) => v.trust)!) }))).toBe('valid');
   });
 

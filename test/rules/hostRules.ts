@@ -133,6 +133,11 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         const exchange = make({ manifest: exchangeManifest() });
         await rejectsWith(exchange.svc.auth.signIn(), 'ERR_WRONG_AUTH_MODE');
         expect(await exchange.svc.auth.state()).toBe('signed-in');
+        // Neither is offered, so an app that detects features leaves them out.
+        expect([none.svc.supports('auth.getToken'), exchange.svc.supports('auth.signIn')]).toEqual([false, false]);
+        expect(exchange.svc.supports('auth.getToken')).toBe(true);
+        const oauth = make({ manifest: oauthManifest(), answers: { signIn: () => true } });
+        expect([oauth.svc.supports('auth.signIn'), oauth.svc.supports('auth.getToken')]).toEqual([true, true]);
       });
 
       test('external-oauth: signed out until the person signs in', async () => {
@@ -158,6 +163,22 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         await svc.message.send({ room_id: '!r', body: 'one' });
         await rejectsWith(svc.message.send({ room_id: '!r', body: 'two' }), 'ERR_PERMISSION_DENIED');
         expect(send).toHaveBeenCalledTimes(2);
+      });
+
+      test("only true is a yes: a <dialog>'s returnValue or another truthy answer sends and signs in nothing", async () => {
+        // What an HTML <dialog> gives as its returnValue, and what a careless UI layer may.
+        for (const no of ['cancel', 'false', 1]) {
+          const answer = () => no as never;
+          const { svc } = make({
+            manifest: exchangeManifest(),
+            answers: { send: answer },
+            permissions: { 'room.send': 'granted' },
+          });
+          await rejectsWith(svc.message.send({ room_id: '!r', body: 'one' }), 'ERR_PERMISSION_DENIED');
+          const oauth = make({ manifest: oauthManifest(), answers: { signIn: answer } });
+          await rejectsWith(oauth.svc.auth.signIn(), 'ERR_PERMISSION_DENIED');
+          expect(await oauth.svc.auth.state()).toBe('signed-out');
+        }
       });
 
       test('a message the platform would refuse is refused naming the field, before the person is asked', async () => {

@@ -6,6 +6,7 @@ import type { Identity } from '../../protocol/types';
 import type { HostHandlers } from '../HostHandlers';
 import type { Ask } from './createAsk';
 import type { PermissionRules } from './permissionRules';
+import { unoffered } from './unoffered';
 
 const signInRefusal = methods['auth.signIn'].asks.refusal!;
 
@@ -51,7 +52,7 @@ export function accountRules({
       const refusal = authModeRefusal(auth.type, 'auth.signIn');
       if (refusal) throw wrong('auth.signIn', refusal);
       if (session.signedIn) return;
-      if (!(await ask('signIn', 'auth.signIn', undefined, context.signal)))
+      if ((await ask('signIn', 'auth.signIn', undefined, context.signal)) !== true)
         throw new SvcError(...signInRefusal, false, 'auth.signIn');
       session.signedIn = true;
       await platform['auth.signIn']?.(params, context);
@@ -91,5 +92,8 @@ export function accountRules({
         );
       return getToken(params, context);
     };
+  // A call the auth mode does not have is not offered (svc.supports() says so), and refused naming the mode.
+  for (const method of ['auth.signIn', 'auth.getToken'] as const)
+    if (authModeRefusal(auth.type, method) && handlers[method]) unoffered(handlers[method]);
   return handlers;
 }

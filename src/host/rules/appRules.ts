@@ -66,7 +66,8 @@ export function appRules({
             const answer = await ask(asks.answer as AnswerName, name, params as never, context.signal);
             // Without a refusal the answer is the result (checked like any host answer).
             if (!asks.refusal) return answer;
-            if (!answer) throw new SvcError(asks.refusal[0], asks.refusal[1], false, name);
+            // Only true is a yes: a <dialog>'s returnValue ('cancel') or another truthy value is no consent.
+            if (answer !== true) throw new SvcError(asks.refusal[0], asks.refusal[1], false, name);
             return run!(params, context);
           }
         : undefined;

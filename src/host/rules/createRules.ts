@@ -1,5 +1,5 @@
 import type { InputValidator, Manifest } from '../../manifest';
-import type { MethodParams } from '../../protocol/methods';
+import { type MethodName, type MethodParams, methods, type OperationDef } from '../../protocol/methods';
 import type { PermissionScope } from '../../protocol/scopes';
 import { SvcError } from '../../protocol/SvcError';
 import type { HostCallContext, HostHandlers } from '../HostHandlers';
@@ -11,8 +11,9 @@ import { createMemoryStorage, type StorageStore } from './createMemoryStorage';
 import { createMemoryGrants, type GrantStore } from './GrantStore';
 import { fileNameProblem } from './fileNameProblem';
 import { messageProblem } from './messageProblem';
-import type { HostAnswers } from './HostAnswers';
+import type { AnswerName, HostAnswers } from './HostAnswers';
 import { type PermissionRules, permissionRules } from './permissionRules';
+import { unoffered } from './unoffered';
 
 /**
  * What the rules need besides the platform's effects: the manifest, the person's answers, and the stores.
@@ -120,6 +121,13 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
     // A message or a file name the platform would refuse is refused before the person is asked.
     refuseFirst(handlers, 'message.send', (message) => messageProblem(message, manifest.routes));
     refuseFirst(handlers, 'files.save', fileNameProblem);
+    // An operation the host cannot ask the person about is not offered (svc.supports() says so), and its call is
+    // refused naming the answer the host lacks. Each such handler is the rules' own (the lines above set them all).
+    for (const name of Object.keys(methods) as MethodName[]) {
+      const answer = (methods[name] as OperationDef).asks?.answer as AnswerName | undefined;
+      if (answer && !answers[answer])
+        (handlers as Record<string, unknown>)[name] = unoffered(handlers[name] ?? (() => ask(answer, name)));
+    }
     return {
       manifest,
       permissions,

@@ -1,7 +1,7 @@
 import { deepLinkProblem } from '../../manifest/deepLinkProblem';
 import { loneSurrogate } from '../../manifest/helpers';
 import type { OutgoingMessage } from '../../protocol/types';
-import { SERVER_API_LIMITS as L } from '../../server/serverApiLimits';
+import { SERVER_API_FIELD_LIMITS as L } from '../../server/serverApiFieldLimits';
 
 /** Characters of the body of a message a person sends through an app (`svc.message.send`). @internal */
 export const MESSAGE_BODY_CHARACTERS = 10_000;
