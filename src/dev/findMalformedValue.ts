@@ -27,40 +27,47 @@ const SEND_NUMBER = 'send a finite number.';
  * @internal
  */
 export function findMalformedValue(value: unknown): MalformedValue | undefined {
-  const stack: Array<[unknown, (string | number)[]]> = [[value, []]];
+  // Each value with the link to its parent's: a path copied at every level would cost the square of the depth.
+  type Where = { parent?: Where; key?: string | number };
+  const pathOf = (where: Where, last?: string) => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let at: Where | undefined = where; at?.parent; at = at.parent) path.push(at.key!);
+    return path.reverse();
+  };
+  const stack: Array<[unknown, Where]> = [[value, {}]];
   while (stack.length) {
-    const [item, path] = stack.pop()!;
+    const [item, where] = stack.pop()!;
     if (typeof item === 'string') {
       const lone = loneSurrogate(item);
       if (lone)
         return {
-          path,
+          path: pathOf(where),
           problem: `contains a lone surrogate (${codePointName(lone.character)}) at character ${lone.at}`,
           fix: SEND_TEXT,
           kind: 'text',
         };
     } else if (typeof item === 'number' && !Number.isFinite(item)) {
       return {
-        path,
+        path: pathOf(where),
         problem: `is a number out of range (beyond ±1.8e308, read as ${item})`,
         fix: SEND_NUMBER,
         kind: 'number',
       };
     } else if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i -= 1) stack.push([item[i], [...path, i]]);
+      for (let i = item.length - 1; i >= 0; i -= 1) stack.push([item[i], { parent: where, key: i }]);
     } else if (typeof item === 'object' && item !== null) {
       const entries = Object.entries(item);
       for (const [key] of entries) {
         const lone = loneSurrogate(key);
         if (lone)
           return {
-            path: [...path, key],
+            path: pathOf(where, key),
             problem: `has a name with a lone surrogate (${codePointName(lone.character)}) at character ${lone.at}`,
             fix: SEND_TEXT,
             kind: 'text',
           };
       }
-      for (const [key, child] of entries.reverse()) stack.push([child, [...path, key]]);
+      for (const [key, child] of entries.reverse()) stack.push([child, { parent: where, key }]);
     }
   }
   return undefined;

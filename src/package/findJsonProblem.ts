@@ -3,8 +3,6 @@ import { MAX_MANIFEST_DEPTH } from '../manifest/validateManifest';
 /** One open array or object, and the name of the value being read in it, for a path such as `$.actions[0]`. */
 interface Frame {
   object: boolean;
-  /** Its path from the root. */
-  path: string;
   /** The keys met so far, decoded (an object's). */
   keys: Set<string>;
   /** In an object: whether the next string is a key. */
@@ -13,15 +11,22 @@ interface Frame {
   at: string | number;
 }
 
-const pathOf = (frame: Frame) =>
-  typeof frame.at === 'number'
-    ? `${frame.path}[${frame.at}]`
-    : /^[A-Za-z_$][\w$]*$/.test(frame.at)
-      ? `${frame.path}.${frame.at}`
-      : `${frame.path}[${JSON.stringify(frame.at)}]`;
+const segmentOf = (at: string | number) =>
+  typeof at === 'number' ? `[${at}]` : /^[A-Za-z_$][\w$]*$/.test(at) ? `.${at}` : `[${JSON.stringify(at)}]`;
 
-/** `path` cut to a length a message can show. */
-const shortPath = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+/**
+ * The path of the open frames' values, from the root, cut to a length a message can show (`$.actions[0]`). Built
+ * only for the answer: a path kept in every frame would cost the square of the depth (a text 100,000 deep took a
+ * minute).
+ */
+const pathOf = (frames: readonly Frame[]) => {
+  let path = '$';
+  for (const frame of frames) {
+    path += segmentOf(frame.at);
+    if (path.length > 120) return `${path.slice(0, 120)}…`;
+  }
+  return path;
+};
 
 /** What {@link findJsonProblem} finds: an object that repeats a key, or arrays and objects nested too deep. */
 export type JsonProblem = { repeatedKey: string; path: string } | { tooDeep: true; path: string };
@@ -46,17 +51,16 @@ export function findJsonProblem(text: string, maxDepth = Number.POSITIVE_INFINIT
       const frame = top();
       if (frame?.object && frame.expectKey) {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (frame.keys.has(key)) return { repeatedKey: key, path: shortPath(frame.path) };
+        // The path of the object, not of the key's value.
+        if (frame.keys.has(key)) return { repeatedKey: key, path: pathOf(stack.slice(0, -1)) };
         frame.keys.add(key);
         frame.at = key;
         frame.expectKey = false;
       }
       i = end;
     } else if (c === '{' || c === '[') {
-      const parent = top();
-      const path = parent ? pathOf(parent) : '$';
-      if (stack.length === maxDepth) return { tooDeep: true, path: shortPath(path) };
-      stack.push({ object: c === '{', path, keys: new Set(), expectKey: c === '{', at: 0 });
+      if (stack.length === maxDepth) return { tooDeep: true, path: pathOf(stack) };
+      stack.push({ object: c === '{', keys: new Set(), expectKey: c === '{', at: 0 });
     } else if (c === '}' || c === ']') stack.pop();
     else if (c === ',') {
       const frame = top()!;

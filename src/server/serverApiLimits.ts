@@ -33,5 +33,11 @@ const SERVER_API_BODY_BYTES = (() => {
 export const SERVER_API_LIMITS = {
   /** Bytes of a server API request body: see {@link SERVER_API_BODY_BYTES}. */
   serverApiBody: SERVER_API_BODY_BYTES,
+  /**
+   * The deepest a request body may nest arrays and objects. The fields need 3 (a card's action's label is
+   * `$.card.actions[0].label`); the bound keeps a body's checks linear in its size whatever it holds, an unknown field
+   * too (a text nested 100,000 deep took a minute before).
+   */
+  bodyDepth: 64,
   ...FIELD_LIMITS,
 } as const;

@@ -152,7 +152,7 @@ function readBody(request: ApiRequest, problem: ProblemOf): { body: Record<strin
     return {
       refused: problem(
         'invalid-request',
-        read.fault === 'repeated'
+        read.fault === 'refused'
           ? read.message
           : read.fault === 'utf8'
             ? 'The body is not valid UTF-8: send JSON encoded as UTF-8.'

@@ -15,7 +15,7 @@ const FAULTS = {
 async function readObject(body: Promise<ArrayBuffer>): Promise<Record<string, unknown>> {
   const read = parseJsonObject(new Uint8Array(await body), true);
   if ('fault' in read)
-    throw new ProblemError('invalid-request', read.fault === 'repeated' ? read.message : FAULTS[read.fault]);
+    throw new ProblemError('invalid-request', read.fault === 'refused' ? read.message : FAULTS[read.fault]);
   return read.value;
 }
 

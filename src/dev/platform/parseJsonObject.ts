@@ -1,15 +1,20 @@
 import { jsonQuote } from '../../manifest/jsonQuote';
 import { findJsonProblem } from '../../package/findJsonProblem';
+import { SERVER_API_LIMITS } from '../../server/serverApiLimits';
 import { decodeUtf8 } from '../decodeUtf8';
+
+// The server API's bound, for the control API's bodies too.
+const MAX_BODY_DEPTH = SERVER_API_LIMITS.bodyDepth;
 
 /**
  * A body read as a JSON object, or what is wrong with it: not UTF-8, not JSON, JSON but not an object, or an object
- * that repeats a key (`repeated`, with the sentence that says which, where, and what to send instead).
+ * that repeats a key or nests too deep (`refused`, with the sentence that says which, where, and what to send
+ * instead).
  */
 export type JsonObjectRead =
   | { value: Record<string, unknown> }
   | { fault: 'utf8' | 'json' | 'shape' }
-  | { fault: 'repeated'; message: string };
+  | { fault: 'refused'; message: string };
 
 /**
  * Reads the exact bytes of a body as a JSON object (the one parser of the control API's and the server API's
@@ -30,11 +35,13 @@ export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false): JsonO
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { fault: 'shape' };
   // JSON.parse keeps a repeated key's last value, other parsers the first: a proxy or a log in front of the platform
   // would read another request than the one done, so the body names each field once.
-  const problem = findJsonProblem(text);
-  if (problem && 'repeatedKey' in problem)
-    return {
-      fault: 'repeated',
-      message: `The body repeats the field ${jsonQuote(problem.repeatedKey)} in ${problem.path}: send each field once (JSON parsers differ on which one counts).`,
-    };
-  return { value: parsed as Record<string, unknown> };
+  const problem = findJsonProblem(text, MAX_BODY_DEPTH);
+  if (!problem) return { value: parsed as Record<string, unknown> };
+  return {
+    fault: 'refused',
+    message:
+      'repeatedKey' in problem
+        ? `The body repeats the field ${jsonQuote(problem.repeatedKey)} in ${problem.path}: send each field once (JSON parsers differ on which one counts).`
+        : `The body nests arrays and objects more than ${MAX_BODY_DEPTH} deep (at ${problem.path}): no field needs that many; send the fields the request names.`,
+  };
 }
