@@ -300,6 +300,18 @@ export function createTokenVectors() {
       'No scope is no scopes.',
     ),
     valid(
+      'an empty scope claim',
+      es256(claims({ scope: '' })),
+      { sub: 'au-alice', scopes: [] },
+      'An empty claim is no scopes, as the local platform issues it when the exchange asked for none: split on spaces and drop the empty strings (a plain split gives [""]).',
+    ),
+    valid(
+      'spaces around and between scopes',
+      es256(claims({ scope: ' svc.notifications  polls.vote ' })),
+      { sub: 'au-alice', scopes: ['svc.notifications', 'polls.vote'] },
+      'Split on spaces and drop the empty strings.',
+    ),
+    valid(
       'aud as an array of the audience alone',
       es256(claims({ aud: [AUDIENCE] })),
       alice,

@@ -33,13 +33,15 @@ const SIGNING = `Every server API request and every webhook is signed with HMAC-
 1. Take the timestamp: whole seconds since the Unix epoch, as 1 to 15 decimal digits (\`1767000000\`).
 2. Build the signing base: the bytes of the text \`v0:\`, the timestamp, \`:\`, then the raw body, exactly the bytes sent or received, before any JSON parsing or re-serialising. A request without a body (GET) signs the empty body: \`v0:1767000000:\`.
 3. The signature is the text \`v0=\` followed by the lowercase hexadecimal HMAC-SHA256 of the signing base, keyed with the signing secret's UTF-8 bytes (64 hex digits).
-4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app's id: its manifest \`id\`) and \`Content-Type: application/json\`.
+4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app's id: its manifest \`id\`) and, with a body, \`Content-Type: application/json\` (a GET may send it or not: the platform reads no type for an empty body). \`${SIGNATURE_HEADERS.miniApp}\` is outside the signing base: a webhook receiver may route by it, then trusts the signed body's \`mini_app_id\`.
 
-To verify: refuse a timestamp that is not 1 to 15 decimal digits 0-9 alone (no sign, fraction or space; \`^[0-9]{1,15}$\`), or that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received (with the timestamp header's text exactly as received, leading zeros included, not the number written again), and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).`;
+To verify: refuse a timestamp that is not 1 to 15 decimal digits 0-9 alone (no sign, fraction or space; \`^[0-9]{1,15}$\`), or that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), compute the signature over the bytes received (with the timestamp header's text exactly as received, leading zeros included, not the number written again), and compare in constant time after checking equal length. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).
+
+What the signature does not cover: the method, the path and the query, and so the room or the person a path names. Within the ${REPLAY_WINDOW_SECONDS} s window a captured request verifies again, sent again or sent to another path of the same method (a notification signed for one person verifies for another). Keep the secret and the traffic private (HTTPS to and from the platform, no signed request in a log), and make webhook handlers idempotent.`;
 
 // The token is the app's, sent to the vendor's own backend: no operation here takes it, but a backend written from
 // this document alone must still find where its rules are.
-const APP_TOKEN = `The token the mini app sends its own backend (\`Authorization: Bearer <token>\`, from \`svc.auth.getToken()\`) is not sent to this API. The backend verifies it against the realm's keys at \`{auth_url}/realms/{realm}/protocol/openid-connect/certs\` (a JWKS; on an unknown \`kid\`, fetched again at most every 30 s): the signature (RS256, PS256, ES256 or EdDSA, never \`none\` or an HMAC), \`iss\` exactly \`{auth_url}/realms/{realm}\`, \`aud\` exactly the app's declared audience (an array only as \`[audience]\`), \`exp\`, \`sub\`, \`iss\` and \`aud\` required, \`exp\` and \`nbf\` with 5 s of tolerance. \`sub\` is the person's \`app_user_id\`; \`scope\` the granted scopes, separated by spaces; \`act.sub\`, when present, the AI agent acting for them. The rules in order: svc-sdk's docs/backend.md, "Verifying the app's token". Test vectors: \`schema/token-vectors.json\` (\`svc-sdk/token-vectors.json\`).`;
+const APP_TOKEN = `The token the mini app sends its own backend (\`Authorization: Bearer <token>\`, from \`svc.auth.getToken()\`) is not sent to this API. The backend verifies it against the realm's keys at \`{auth_url}/realms/{realm}/protocol/openid-connect/certs\` (a JWKS; on an unknown \`kid\`, fetched again at most every 30 s): the signature (RS256, PS256, ES256 or EdDSA, never \`none\` or an HMAC), \`iss\` exactly \`{auth_url}/realms/{realm}\`, \`aud\` exactly the app's declared audience (an array only as \`[audience]\`), \`exp\`, \`sub\`, \`iss\` and \`aud\` required, \`exp\` and \`nbf\` with 5 s of tolerance. \`sub\` is the person's \`app_user_id\`; \`scope\` the scopes the token exchange asked for that the manifest's \`auth.scopes\` declares, separated by spaces (split on spaces and drop empty strings: an empty claim is no scopes): what the token may be used for, not the person's permissions, which the installation's \`granted_scopes\` and the \`scope.*\` events give; \`act.sub\`, when present, the AI agent acting for them. The rules in order: svc-sdk's docs/backend.md, "Verifying the app's token". Test vectors: \`schema/token-vectors.json\` (\`svc-sdk/token-vectors.json\`).`;
 
 const DELIVERY = `Delivery rules: the backend answers with a 2xx status within 5 seconds, or the delivery failed. The service posts to the registered URL only: a redirect (3xx) is not followed, and counts as a failed delivery. A failed delivery is retried with exponential backoff for 24 hours, then the service stops and raises an alert in the developer console. A retry sends the same body with a fresh timestamp and signature, so handlers must be idempotent (key on the SHA-256 of the body: events carry no id): a retry after a timeout on a request that was processed is normal. A retry can arrive while an earlier attempt is still running (an attempt that takes over 5 seconds has failed, and its retry follows): claim the key atomically before the work (insert it if absent, with a lease longer than the handler takes), answer a duplicate whose claim is held by another attempt with a 409 (the platform retries it later) and one already done with a 2xx without running it again, mark the key done when the work succeeds (keep it for at least 48 hours, longer than the 24 hours of retries), and release the claim when the work fails, so that the retry runs it. Acknowledge quickly and do slow work after answering. Ignore fields you do not know.`;
 
@@ -125,11 +127,12 @@ const ENDPOINT_DETAILS: Record<string, Partial<Record<ProblemName, string>>> = {
 /** Example detail sentences, one per problem, as `svc dev` words them, where the endpoint does not change them. */
 const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
   'invalid-signature':
-    'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).',
+    'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret: the lowercase hex HMAC-SHA256, keyed with its UTF-8 bytes, written v0=<64 hex digits>.',
   'scope-not-granted': 'The person has not granted notifications: ask for it inside the mini app.',
   'tenant-policy': "The tenant's policy forbids this for the mini app: ask the tenant's administrator.",
   'room-encrypted': 'The room is end-to-end encrypted: ask the person to share with svc.message.send().',
-  'version-revoked': 'Version 1.2.0 was revoked: stop serving it and ship a new version.',
+  'version-revoked':
+    'The version of this mini app that was running was revoked, and stays so until a higher version is published to the store: stop serving it and ship a new version.',
   'payload-too-large': `The body has 3000000 bytes, more than the ${SERVER_API_LIMITS.serverApiBody} this endpoint accepts: send a smaller body.`,
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor: retry after 2 s (Retry-After).',
   'internal-error':
@@ -146,6 +149,16 @@ function exampleDetail(name: ProblemName, endpoint: ServerApiEndpoint, instance:
   return ENDPOINT_DETAILS[endpoint.operationId]?.[name] ?? EXAMPLE_DETAILS[name] ?? PROBLEMS[name].title;
 }
 
+/**
+ * The extension that marks a part of the contract the platform does not state, so a client generated from it knows
+ * where to be lenient: the sentence says what svc-sdk decided and what a backend should tolerate.
+ */
+const SDK_DECISION = 'x-svc-sdk-decision';
+/** The problem names the platform itself states; the others are svc-sdk's. */
+const PLATFORM_PROBLEMS = new Set(['scope-not-granted', 'room-encrypted']);
+/** The one event whose payload the platform documents. */
+const PLATFORM_EVENT = 'user.deprovisioned';
+
 /** The error answers of one endpoint: problem details whose `type` ends in one of the status's problem names. */
 function errorResponses(endpoint: ServerApiEndpoint): Json {
   const { path, problems: own } = endpoint;
@@ -156,8 +169,14 @@ function errorResponses(endpoint: ServerApiEndpoint): Json {
     const headers: Json = {};
     if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' };
+    const ours = names.filter((name) => !PLATFORM_PROBLEMS.has(name));
     responses[String(status)] = {
       description: problems.map(([name, when]) => `\`${name}\`: ${when}`).join(' '),
+      ...(ours.length
+        ? {
+            [SDK_DECISION]: `The problem names ${ours.map((n) => `\`${n}\``).join(', ')} are svc-sdk's (the platform states its status codes, and of the names only scope-not-granted and room-encrypted): switch on the status first, then the name.`,
+          }
+        : {}),
       ...(Object.keys(headers).length ? { headers } : {}),
       content: {
         'application/problem+json': {
@@ -219,6 +238,10 @@ function paths(): Json {
             requestBody: {
               required: true,
               description: REQUEST_BODY,
+              [SDK_DECISION]:
+                endpoint.operationId === 'verifyAgent'
+                  ? "This body is svc-sdk's decision: the platform states the endpoint, not its body. Its bounds (maxLength) are svc-sdk's too."
+                  : "The bounds of its fields (maxLength, maxItems) are svc-sdk's decisions: the platform states none. Stay within them.",
               content: {
                 'application/json': {
                   schema: { $ref: `#/components/schemas/${endpoint.request}` },
@@ -231,6 +254,12 @@ function paths(): Json {
       responses: {
         [String(endpoint.success.status)]: {
           description: endpoint.success.description,
+          ...(endpoint.operationId === 'notify'
+            ? {
+                [SDK_DECISION]:
+                  "The platform states no success answer for a notification: 201 and its body are svc-sdk's. Take any 2xx as sent.",
+              }
+            : {}),
           content: {
             'application/json': {
               schema: { $ref: `#/components/schemas/${endpoint.success.schema}` },
@@ -263,6 +292,11 @@ function webhooks(): Json {
           operationId: `on${EVENT_SCHEMA_NAMES[event].replace(/Event$/, '')}`,
           summary: WEBHOOK_SCHEMAS[event].summary,
           description: `${WEBHOOK_SCHEMAS[event].summary}\n\nSigned like a server API request (see the signing rules above), with the current secret. ${DELIVERY}`,
+          ...(event === PLATFORM_EVENT
+            ? {}
+            : {
+                [SDK_DECISION]: `The payload of ${event} is svc-sdk's decision: the platform documents only ${PLATFORM_EVENT}'s. Tolerate fields missing or added.`,
+              }),
           tags: ['webhooks'],
           parameters: [
             header(SIGNATURE_HEADERS.timestamp, 'Whole seconds since the Unix epoch.', {
@@ -329,7 +363,7 @@ export function createServerApiDocument(version: string): Json {
       title: 'svc server API and webhooks',
       version,
       summary: "The mini app platform's server API for vendor backends, and the webhooks it sends them.",
-      description: `# Signing\n\n${SIGNING}\n\n# Errors\n\nEvery error is RFC 9457 problem details (\`application/problem+json\`): \`type\` is \`{errors_url}/<problem name>\`, \`detail\` a sentence saying what to do. 429 carries \`Retry-After\` in seconds (the rate is ${SERVER_API_RATE.perMinute} requests a minute per vendor, burst ${SERVER_API_RATE.burst}); 503 is retriable.\n\n# Sending a request again\n\nThe POSTs are not idempotent: each one that arrives is done, and the same body sent twice posts two cards or two notifications. Send a POST again after a 429 (once \`Retry-After\` has passed), a 503, a 500 whose \`detail\` says nothing was done, or when the connection was refused (nothing was sent). When the connection failed after the request was sent (a reset, a timeout), the outcome is unknown: sending it again may do it twice, so do that only where a duplicate is harmless. A GET may always be sent again.\n\n# Webhooks\n\n${DELIVERY}\n\n# The app's token\n\n${APP_TOKEN}\n\nBounds the platform does not state (field lengths, the notification's 201, the body of \`/agents/verify\`, the payloads of five events) are the decisions of svc-sdk, recorded in its docs/decisions.md, and are what \`svc dev\` enforces.`,
+      description: `# Signing\n\n${SIGNING}\n\n# Errors\n\nEvery error is RFC 9457 problem details (\`application/problem+json\`): \`type\` is \`{errors_url}/<problem name>\`, \`detail\` a sentence saying what to do. 429 carries \`Retry-After\` in whole seconds (the rate is ${SERVER_API_RATE.perMinute} requests a minute per vendor, burst ${SERVER_API_RATE.burst}); a client should read an HTTP date there too, as RFC 9110 allows. 503 is retriable: wait its \`Retry-After\` when it has one, else back off (svc-sdk's own client waits 0.5 s, doubling up to 5 s, with jitter, at most 3 times within 30 s).\n\n# Sending a request again\n\nThe POSTs are not idempotent: each one that arrives is done, and the same body sent twice posts two cards or two notifications. Send a POST again after a 429 (once \`Retry-After\` has passed), a 503, a 500 whose \`detail\` says nothing was done, or when the connection was refused (nothing was sent). When the connection failed after the request was sent (a reset, a timeout), the outcome is unknown: sending it again may do it twice, so do that only where a duplicate is harmless. A GET may always be sent again.\n\n# Webhooks\n\n${DELIVERY}\n\n# The app's token\n\n${APP_TOKEN}\n\nBounds the platform does not state (field lengths, the notification's 201, the body of \`/agents/verify\`, the payloads of five events, problem names beyond two) are the decisions of svc-sdk, recorded in its docs/decisions.md, and are what \`svc dev\` enforces. Each such part carries \`${SDK_DECISION}\`, a sentence saying what to tolerate.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
@@ -337,7 +371,11 @@ export function createServerApiDocument(version: string): Json {
         url: '{base_url}',
         description: 'The server API base the platform gives; it ends in /v1 (svc dev prints its own).',
         variables: {
-          base_url: { default: 'http://127.0.0.1:8787/v1', description: 'The server API base, ending in /v1.' },
+          base_url: {
+            default: 'http://127.0.0.1:4310/v1',
+            description:
+              "The server API base, ending in /v1: svc dev's on its default port (it prints its own as SVC_API_BASE).",
+          },
         },
       },
     ],

@@ -34,7 +34,10 @@ export interface TokenClaims {
   nbf?: number;
   iat?: number;
   jti?: string;
-  /** The granted scopes, separated by spaces. */
+  /**
+   * The scopes the token exchange asked for that the manifest's `auth.scopes` declares, separated by spaces: what the
+   * token may be used for, not the person's permissions (the installation's `granted_scopes`).
+   */
   scope?: string;
   /** The agent acting for the user, when one is. */
   act?: { sub?: string };
@@ -73,7 +76,7 @@ export interface TokenVerifierOptions {
 export interface VerifiedToken {
   /** The identity to act on: the app user. */
   sub: string;
-  /** The `scope` claim as a list. */
+  /** The `scope` claim as a list (split on spaces, empty strings dropped). */
   scopes: string[];
   /** Present when an AI agent acts for the user (`act.sub`): apply the agent's limits. */
   actor?: { sub: string };

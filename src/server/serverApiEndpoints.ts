@@ -42,7 +42,7 @@ export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-request':
     'Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json or names a charset other than utf-8, a body that is not a JSON object encoded as UTF-8, a string in it that is not well-formed Unicode (a lone surrogate, `detail` names the field), or an object in it that names a property twice.',
   'invalid-signature':
-    'The signature is missing, does not match, or its timestamp differs from now by more than 300 s.',
+    'The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor; `Retry-After` says when to retry.',
   'version-revoked': 'The service revoked this version of the mini app (webhook `app.revoked`).',
   'not-found': 'Unknown room, user or mini app, or no endpoint at this path.',

@@ -455,7 +455,7 @@ describe('problem details everywhere', () => {
     const unsigned = await wrong.getInstallation('au-alice').catch((e) => e);
     expect(unsigned.status).toBe(401);
     expect(unsigned.message).toBe(
-      `401 invalid-signature at /v1/apps/${APP}/installations/au-alice: The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).`,
+      `401 invalid-signature at /v1/apps/${APP}/installations/au-alice: The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret: the lowercase hex HMAC-SHA256, keyed with its UTF-8 bytes, written v0=<64 hex digits>.`,
     );
     // No client-side pacing: the platform's bucket answers.
     const api = createServerClient({

@@ -48,6 +48,21 @@ describe('schema/server-api.openapi.json', () => {
     ]);
   });
 
+  test("marks each part the platform does not state with x-svc-sdk-decision, saying what to tolerate", () => {
+    const decision = 'x-svc-sdk-decision';
+    const notify = contract.paths['/users/{app_user_id}/notifications'].post;
+    expect(notify.responses['201'][decision]).toMatch(/Take any 2xx as sent\.$/);
+    expect(contract.paths['/rooms/{room_id}/cards'].post.responses['201'][decision]).toBeUndefined();
+    expect(contract.paths['/agents/verify'].post.requestBody[decision]).toMatch(/^This body is svc-sdk's decision/);
+    expect(notify.requestBody[decision]).toMatch(/maxLength, maxItems/);
+    // The two problem names the platform states are not marked; a status that has only them is not either.
+    expect(notify.responses['403'][decision]).toMatch(/`tenant-policy`/);
+    expect(notify.responses['403'][decision]).not.toMatch(/`scope-not-granted`/);
+    // Every event's payload but the one the platform documents.
+    const marked = WEBHOOK_EVENTS.filter((event) => contract.webhooks[event].post[decision]);
+    expect(marked).toEqual(WEBHOOK_EVENTS.filter((event) => event !== 'user.deprovisioned'));
+  });
+
   test('answers every error as problem details naming its types, 429 with Retry-After, 401 for the signature', () => {
     const named = new Set<string>();
     for (const item of Object.values(contract.paths) as object[])

@@ -520,7 +520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s. */
+            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -693,7 +693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s. */
+            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -861,7 +861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s. */
+            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1025,7 +1025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s. */
+            /** @description `invalid-signature`: The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for. */
             401: {
                 headers: {
                     [name: string]: unknown;

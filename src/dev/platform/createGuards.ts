@@ -60,8 +60,7 @@ export function bodyTooLarge(bytes: number, contentLength: string | undefined, d
   const size = Number.isFinite(length) && length > bytes ? String(length) : `over ${bytes}`;
   return new ProblemError(
     'payload-too-large',
-    detail ??
-      `The body has ${size} bytes, more than the ${bytes} this endpoint accepts: send a smaller body (limits in docs/dev.md).`,
+    detail ?? `The body has ${size} bytes, more than the ${bytes} this endpoint accepts: send a smaller body.`,
   );
 }
 

@@ -103,7 +103,7 @@ async function admit(request: ApiRequest, ctx: ServerApiContext, problem: Proble
     // Said to the one who signs (not to a verifier): one piece of advice, the rule that failed.
     const detail =
       isSvcSignatureError(error) && error.reason === 'bad-signature'
-        ? 'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret (svc-sdk/server signRequest does).'
+        ? 'The signature matches neither the current signing secret nor, during a rotation, the previous one: sign v0:<timestamp>:<the exact body bytes sent> with the current secret: the lowercase hex HMAC-SHA256, keyed with its UTF-8 bytes, written v0=<64 hex digits>.'
         : (error as Error).message;
     return problem('invalid-signature', detail);
   }
@@ -117,7 +117,8 @@ async function admit(request: ApiRequest, ctx: ServerApiContext, problem: Proble
   if (ctx.state.version_revoked)
     return problem(
       'version-revoked',
-      `Version ${ctx.state.version} was revoked: stop serving it and ship a new version.`,
+      // Not named: the version served may have been edited since (folder mode), and the revocation stays.
+      'The version of this mini app that was running was revoked, and stays so until a higher version is published to the store: stop serving it and ship a new version.',
     );
 }
 
