@@ -1,9 +1,12 @@
 // `npm run docs:tables`: writes the tables the docs take from the registry: the error table of docs/app.md (from
-// ERROR_CODES and ERROR_ADVICE) and the operation table of PROTOCOL.md (from the registry and OPERATION_DOCS).
+// ERROR_CODES and ERROR_ADVICE), the operation table of PROTOCOL.md (from the registry and OPERATION_DOCS), and the
+// control API's bodies in docs/dev.md (from CONTROL_BODIES, which the platform checks bodies with).
 // `--check` fails, naming the file, when a file differs from what it would write. test/protocol/registry.test.ts
 // runs the same check in `npm test`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import * as z from 'zod';
+import { CONTROL_BODIES } from '../src/dev/controlSchemas';
 import { methods, type OperationDef } from '../src/protocol/methods';
 import { none } from '../src/protocol/operations/define';
 import { ERROR_CODES } from '../src/protocol/errorCodes';
@@ -53,10 +56,55 @@ export function operationTable(): string {
   return markdownTable(['Method', 'Params', 'Result', 'Scope', 'Person'], rows);
 }
 
+type JsonSchema = {
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  maxLength?: number;
+  maximum?: number;
+};
+
+/** A field's type as the table says it: `string` (at most 256), `'user' | 'admin'`, `object`. */
+function typeOf(schema: JsonSchema): string {
+  if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
+  if (schema.enum) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) return variants.map(typeOf).join(' \\| ');
+  if (schema.type === 'array') return `array of ${schema.items ? typeOf(schema.items) : 'values'}`;
+  const bound = schema.maxLength ?? schema.maximum;
+  return `${schema.type ?? 'any JSON'}${bound === undefined ? '' : ` (at most ${bound})`}`;
+}
+
+/** An object's fields, each with its type, `*` marking the required ones. */
+function fieldsOf(schema: JsonSchema): string {
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) return variants.map((v) => `{ ${fieldsOf(v)} }`).join(' or ');
+  const entries = Object.entries(schema.properties ?? {});
+  if (!entries.length) return '`{}`';
+  return entries
+    .map(([name, field]) => `\`${name}\`${schema.required?.includes(name) ? '*' : ''}: ${typeOf(field)}`)
+    .join(', ');
+}
+
+/** The control API's bodies: route, and its fields (`*` required); no other field is taken. */
+export function controlBodyTable(): string {
+  const rows = Object.entries(CONTROL_BODIES).map(([route, schema]) => [
+    `\`${route}\``,
+    fieldsOf(z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema),
+  ]);
+  return markdownTable(['Route', 'Body (* required; no other field)'], rows);
+}
+
 /** The generated tables: the file each lives in, its marker's name, and how it is made. */
 const TABLES = [
   { file: 'docs/app.md', marker: 'error-table', make: errorTable },
   { file: 'PROTOCOL.md', marker: 'operation-table', make: operationTable },
+  { file: 'docs/dev.md', marker: 'control-bodies', make: controlBodyTable },
 ] as const;
 
 /** `text` (the content of `file`) with the table between `<!-- marker: ... -->` and `<!-- /marker -->` made anew. */

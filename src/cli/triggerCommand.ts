@@ -164,6 +164,13 @@ Example:
     const built = buildPayload(event, values.set ?? [], secret);
     if ('problem' in built) return usageError(io, 'trigger', built.problem);
 
+    // Neither the env file nor --set named the app: the contract's example id goes, which a backend that checks the
+    // id (as it should) refuses.
+    if (!secret.miniAppId && !(values.set ?? []).some((set) => set.startsWith('mini_app_id=')))
+      writeLine(
+        io.stderr,
+        `svc trigger: sending the contract's example mini_app_id ${String(built.payload.mini_app_id)}: pass --backend-env <file> (its SVC_MINI_APP_ID), or --set mini_app_id=<your app's id>.`,
+      );
     const body = webhookBody(built.payload);
     const headers = await signRequest({
       body,

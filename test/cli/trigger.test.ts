@@ -152,7 +152,21 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
       const run = await trigger(event, '--to', handled, '--secret-file', 'secret.txt');
       expect(run.code, run.stderr).toBe(0);
       expect(received.at(-1)!.event).toBe(event);
+      // Nothing named the app: said, since a backend that checks the id refuses the example's.
+      expect(run.stderr).toBe(
+        `svc trigger: sending the contract's example mini_app_id ${received.at(-1)!.mini_app_id}: pass --backend-env <file> (its SVC_MINI_APP_ID), or --set mini_app_id=<your app's id>.\n`,
+      );
     }
+    await trigger(
+      'scope.granted',
+      '--to',
+      handled,
+      '--secret-file',
+      'secret.txt',
+      '--set',
+      'mini_app_id=0123456789abcdef',
+    );
+    expect(received.at(-1)!.mini_app_id).toBe('0123456789abcdef');
   });
 
   it('sends to a backend behind basic authentication, and prints its URL without the password', async () => {
@@ -165,7 +179,7 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
 
   it('sends to an https backend', async () => {
     const before = received.length;
-    const run = await trigger('scope.granted', '--to', secure, '--secret-file', 'secret.txt');
+    const run = await trigger('scope.granted', '--to', secure, '--backend-env', 'backend.env');
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/\n<-- 200 OK in \d+ ms\n\{"ok":true\}\n$/);
     expect(run.code).toBe(0);

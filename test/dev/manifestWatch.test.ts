@@ -59,6 +59,22 @@ it('serves an edited version as the one events name, and refuses an edit of the 
   expect(platform.manifest!.id).toBe(id);
 });
 
+it('says when an edit changes auth.audience, which the token exchange takes at the next start', async () => {
+  const dir = await writeAppDir();
+  const notices: DevNotice[] = [];
+  platform = await startDevPlatform({ dir, port: 0, mcp: false, onNotice: (n) => void notices.push(n) });
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  const started = manifest.auth.audience;
+  await writeFile(file, JSON.stringify({ ...manifest, auth: { ...manifest.auth, audience: 'polls-api-v2' } }, null, 2));
+  await expect
+    .poll(() => notices.at(-1)?.message ?? '')
+    .toBe(
+      `manifest.json changed: serving it now; open pages reload with it. Its auth.audience is "polls-api-v2": tokens are still exchanged for ${JSON.stringify(started)}, the one svc dev started with, until it restarts.`,
+    );
+  expect(platform.audience).toBe(started);
+});
+
 it("serves a build tool's burst of manifests once a second, the newest, and reports no write or removal caught half done", async () => {
   const dir = await writeAppDir();
   const notices: DevNotice[] = [];

@@ -16,7 +16,7 @@ import { ERROR_CODES } from '../../src/index';
 import { APP_FRAME_ALLOW } from '../../src/host/appFrameAllow';
 import { APP_FRAME_SANDBOX } from '../../src/host/appFrameSandbox';
 import { createMockHost } from '../../src/mock/index';
-import { exchangeManifest } from '../mock/fixtures';
+import { oauthManifest } from '../mock/fixtures';
 import { withTable } from '../../scripts/docsTables';
 import { CALL_TABLE } from '../../src/protocol/generated/callTable';
 import { notificationParams } from '../../src/protocol/notificationParams';
@@ -64,7 +64,8 @@ describe('the registry is the one contract', () => {
   });
 
   it('reaches every host built on the rules: the mock offers every operation with its effects and answers', () => {
-    const mock = createMockHost({ manifest: exchangeManifest(), answers: { confirm: () => true, elicit: () => null } });
+    // external-oauth: the auth mode that has every auth call (svc-exchange has no sign-in, none no token).
+    const mock = createMockHost({ manifest: oauthManifest(), answers: { confirm: () => true, elicit: () => null } });
     expect([...mock.endpoint.snapshot.methods].sort()).toEqual([...names].sort());
     mock.close();
   });

@@ -48,7 +48,7 @@ describe('schema/server-api.openapi.json', () => {
     ]);
   });
 
-  test("marks each part the platform does not state with x-svc-sdk-decision, saying what to tolerate", () => {
+  test('marks each part the platform does not state with x-svc-sdk-decision, saying what to tolerate', () => {
     const decision = 'x-svc-sdk-decision';
     const notify = contract.paths['/users/{app_user_id}/notifications'].post;
     expect(notify.responses['201'][decision]).toMatch(/Take any 2xx as sent\.$/);

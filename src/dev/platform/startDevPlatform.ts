@@ -268,12 +268,23 @@ async function keepPackagePort(pkg: PackageServer, changes: Changes): Promise<vo
  */
 function watchEdits(
   app: DevApp,
-  parts: { mcp: ReturnType<typeof attachMcp> | undefined; pkg: PackageServer | undefined; changes: Changes },
+  parts: {
+    mcp: ReturnType<typeof attachMcp> | undefined;
+    pkg: PackageServer | undefined;
+    changes: Changes;
+    audience: string;
+  },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
 ) {
   return watchManifest(app, {
     changed(next) {
       parts.mcp?.manifestEdited(next);
+      // The audience is the platform's from its start (the token endpoint, the server API's token checks).
+      const now = manifestFacts(next).audience;
+      const audience =
+        now === parts.audience
+          ? ''
+          : ` Its auth.audience is ${JSON.stringify(now)}: tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with, until it restarts.`;
       app.manifest = next;
       // The version served is the one events name and the backend's env file says.
       if (parts.changes.state.version !== next.version) {
@@ -282,7 +293,7 @@ function watchEdits(
       }
       parts.pkg?.setManifest(next);
       parts.changes.broadcast('manifest', { type: 'manifest' });
-      void notice('manifest-edited', 'manifest.json changed: serving it now; open pages reload with it.');
+      void notice('manifest-edited', `manifest.json changed: serving it now; open pages reload with it.${audience}`);
     },
     invalid(message) {
       const kept = `${message}\nStill serving the last valid manifest.json until the file validates.`;
@@ -607,7 +618,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       { served, app, mcp, tell, versionServed: options.onVersionServed },
     );
     const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
-    started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes }, notice) : () => {};
+    started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes, audience }, notice) : () => {};
     const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
     const appOrigin = appUrl ? new URL(appUrl).origin : '';
     const platformApp = buildApp({
