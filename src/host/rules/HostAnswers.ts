@@ -3,7 +3,7 @@ import type { Operations } from '../../protocol/operations';
 import type { Asks } from '../../protocol/operations/define';
 
 /** A value, or a promise of it: an answer may come at once (a test) or after a person clicked (a UI). */
-type Maybe<T> = T | Promise<T>;
+type AnswerOrPromise<T> = T | Promise<T>;
 
 /**
  * What a host asks its person before an action leaves the app: the request an action confirmation shows.
@@ -42,7 +42,7 @@ type OperationAnswers = {
   [A in NonNullable<Operations[MethodName]['asks']> as A['answer']]?: (
     request: A extends Asks<string, infer Request, unknown> ? Request : never,
     options?: AnswerOptions,
-  ) => Maybe<A extends Asks<string, unknown, infer Answer> ? Answer : never>;
+  ) => AnswerOrPromise<A extends Asks<string, unknown, infer Answer> ? Answer : never>;
 };
 
 /**
@@ -63,10 +63,38 @@ type OperationAnswers = {
  * member: a host never approves on the person's behalf.
  * @public
  */
-export interface HostAnswers extends OperationAnswers {
-  /** The confirmation of an action invocation the confirm floor or the host's policy requires. */
-  confirmAction?(request: ActionConfirmRequest): Maybe<boolean>;
+export interface HostAnswers {
+  /**
+   * `svc.permissions.request(scope)` for a declared scope still at `prompt`: show the manifest's `purpose`, answer
+   * `'granted'` or `'denied'` (the decision is kept in the grant store; any other value is a host bug).
+   */
+  permission?: OperationAnswers['permission'];
+  /** Every `svc.message.send()`: show the message and its card; only `true` sends it. */
+  send?: OperationAnswers['send'];
+  /** `svc.ui.confirm({ title, body })`: the person's `true` or `false` is the app's answer. */
+  confirm?: OperationAnswers['confirm'];
+  /** `svc.ui.share({ title, url })`: the share sheet; only `true` shares (the `ui.share` effect runs). */
+  share?: OperationAnswers['share'];
+  /** `svc.auth.signIn()` under `external-oauth`: only `true` signs the person in. */
+  signIn?: OperationAnswers['signIn'];
+  /**
+   * `svc.files.pick(options)`: the picker over `offered` (the host's files, filtered by `accept`): the files the person
+   * chose, or `null` when they cancelled.
+   */
+  pick?: OperationAnswers['pick'];
+  /**
+   * `svc.actions.elicit()` inside an invocation: a value that fits `schema` (checked), or `null` when the person
+   * refused.
+   */
+  elicit?: OperationAnswers['elicit'];
+  /** The confirmation of an action invocation the confirm floor or the host's policy requires: only `true` runs it. */
+  confirmAction?(request: ActionConfirmRequest): AnswerOrPromise<boolean>;
 }
+
+// Every answer an operation asks for is a member above, with its documentation: a new `asks` entry fails to compile
+// here, naming it.
+type Documented<Missing extends never> = Missing;
+type _EveryAnswer = Documented<Exclude<keyof OperationAnswers, keyof HostAnswers>>;
 
 /** The name of one answer. @public */
 export type AnswerName = keyof HostAnswers;
