@@ -134,10 +134,16 @@ export function actionRules({
     }
 
     const output = await call(name, input, { ...who, confirmed });
-    // A value that is no JSON (the handler returned nothing) would reach the schema's validator as none of its types.
-    const bad =
-      action.output_schema &&
-      (json(output, '$') || issuesText(outputCheck(name, action.output_schema)?.(output) ?? []));
+    const check = action.output_schema && outputCheck(name, action.output_schema);
+    let bad = '';
+    // The schema's validator throws on a value of none of JSON's types (a handler that returned nothing): said by
+    // JSON's rule. Infinity or NaN it reads as a number; the channel to the invoker says what JSON makes of them.
+    if (check)
+      try {
+        bad = issuesText(check(output));
+      } catch {
+        bad = json(output, '$') ?? 'it is no JSON value';
+      }
     if (bad) throw fail('ERR_ACTION_FAILED', `the handler's output does not fit output_schema: ${bad}.`);
     return output;
   };
