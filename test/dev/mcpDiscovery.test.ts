@@ -45,6 +45,29 @@ function builtDev(target: string, cwd?: string, extra: string[] = []) {
   return { child, stderr: () => stderr, exit };
 }
 
+/**
+ * The Claude Desktop configuration the built svc dev printed, run exactly as a person pastes it (its command,
+ * arguments and environment) with the official client: its arguments and the tool names it lists.
+ */
+async function desktopTools(stderr: () => string): Promise<{ args: string[]; tools: string[] }> {
+  await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
+  const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers.svc;
+  const client = new Client({ name: 'desktop', version: '0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...(process.env as Record<string, string>), ...config.env },
+      stderr: 'pipe',
+    }),
+  );
+  try {
+    return { args: config.args, tools: (await client.listTools()).tools.map((t) => t.name) };
+  } finally {
+    await client.close();
+  }
+}
+
 /** The tool names `svc mcp <dir>` (the built bin, over stdio) lists. */
 async function stdioTools(): Promise<string[]> {
   const client = await connectMcpStdio(dir, state, 'discovery-test');
@@ -235,24 +258,9 @@ describe('the MCP endpoint is announced and discoverable', () => {
     expect(run(['pack', '.', '--key', join(state, 'key.pem'), '--out', pkg]).status).toBe(0);
     const { child, stderr, exit } = builtDev(pkg, join(dir, '..'));
     try {
-      await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
-      // Exactly what a person pastes: its command, arguments and environment.
-      const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers.svc;
-      expect(config.args.at(-1)).toBe(pkg);
-      const client = new Client({ name: 'desktop', version: '0' });
-      await client.connect(
-        new StdioClientTransport({
-          command: config.command,
-          args: config.args,
-          env: { ...(process.env as Record<string, string>), ...config.env },
-          stderr: 'pipe',
-        }),
-      );
-      try {
-        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
-      } finally {
-        await client.close();
-      }
+      const { args, tools } = await desktopTools(stderr);
+      expect(args.at(-1)).toBe(pkg);
+      expect(tools).toEqual(['create_poll', 'delete_poll']);
     } finally {
       child.kill('SIGINT');
     }
@@ -298,23 +306,9 @@ describe('the MCP endpoint is announced and discoverable', () => {
     );
     const { child, stderr, exit } = builtDev(rotated, join(dir, '..'), ['--state', statePath]);
     try {
-      await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
-      const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers.svc;
-      expect(config.args.slice(-3)).toEqual([rotated, '--state', statePath]);
-      const client = new Client({ name: 'desktop', version: '0' });
-      await client.connect(
-        new StdioClientTransport({
-          command: config.command,
-          args: config.args,
-          env: { ...(process.env as Record<string, string>), ...config.env },
-          stderr: 'pipe',
-        }),
-      );
-      try {
-        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
-      } finally {
-        await client.close();
-      }
+      const { args, tools } = await desktopTools(stderr);
+      expect(args.slice(-3)).toEqual([rotated, '--state', statePath]);
+      expect(tools).toEqual(['create_poll', 'delete_poll']);
     } finally {
       child.kill('SIGINT');
     }
