@@ -59,8 +59,9 @@ type OperationAnswers = {
  * check (arguments, declared scope, granted scope). A yes-or-no answer (`send`, `share`, `signIn`, `confirm`,
  * `confirmAction`) is a yes only when it is `true`: anything else (false, a `<dialog>`'s `returnValue` such as
  * `'cancel'`, a number) refuses the call with the operation's refusal code (`confirm`'s is the answer, and any other
- * value than true or false is a host bug). A prompt the host gives no answer for rejects the app's call with `ERR_UNSUPPORTED` naming the missing
- * member: a host never approves on the person's behalf.
+ * value than true or false is a host bug). A prompt the host gives no answer for rejects the app's call with
+ * `ERR_UNSUPPORTED` naming the missing member, and is left out of `svc.supports()`: a host never approves on the
+ * person's behalf.
  * @public
  */
 export interface HostAnswers {
