@@ -46,14 +46,21 @@ export async function checkPackageFiles(
 }
 
 /**
- * Checks the package folder against a package's limits as `svc pack` will (its files' count, their sizes from the file
- * system, and the index and headers they add): an error saying why, so a build that `svc validate dist` checks fails
- * there, not at `svc pack`. Nothing is read.
+ * Checks the package folder as `svc pack` will, without reading a file: names a package cannot hold, links, and the
+ * package's limits (its files' count, their sizes from the file system, and the index and headers they add). An error
+ * for each, so a build that `svc validate dist` checks fails there, not at `svc pack`.
  * @param dir - the package folder (where manifest.json is).
  */
 export async function checkPackageSize(dir: string): Promise<ManifestIssue[]> {
   const root = resolve(dir);
-  const overLimit = packageOverLimit((await listAppFiles(root)).files);
-  if (!overLimit) return [];
-  return [{ path: '$', message: `svc pack would refuse ${root}: ${overLimit}`, severity: 'error', code: 'too_large' }];
+  const listed = await listAppFiles(root);
+  const overLimit = packageOverLimit(listed.files);
+  // A name a package cannot hold, or a link: svc pack refuses the folder for each, so a build's check says so first.
+  const refused = [...listed.problems, ...(overLimit ? [overLimit] : [])];
+  return refused.map((problem) => ({
+    path: '$',
+    message: `svc pack would refuse ${root}: ${problem}`,
+    severity: 'error',
+    code: problem === overLimit ? 'too_large' : 'bad_file',
+  }));
 }

@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { STORE_PATH } from '../dev/storePath';
 import { fetchErrorCode } from '../server/fetchErrorCode';
 import { isPackageError } from '../package';
@@ -9,6 +9,7 @@ import { DEFAULT_DEV_PORT } from './devCommand';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 import { localDiscoveryFolder } from '../dev/localDiscovery';
+import { shownPath } from './shownPath';
 
 /** How long `svc publish` waits for the store's answer: a loopback upload takes well under a second. */
 const PUBLISH_WAIT_MS = 30_000;
@@ -51,7 +52,7 @@ revoked ones included. An accepted version is what installed people run: the ope
         `--to ${origin}: the local store runs on loopback; pass the URL svc dev printed`,
       );
     const file = resolve(io.cwd, positionals[0]!);
-    const label = relative(io.cwd, file) || file;
+    const label = shownPath(io.cwd, file);
     // Over the store's limit, refused here from its size: nothing is read or sent.
     const bytes = await readPackageFile(file).catch((error: NodeJS.ErrnoException) => error);
     if (isPackageError(bytes)) {

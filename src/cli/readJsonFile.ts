@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { decodeJsonText } from '../manifest/decodeJsonText';
 import { describeJsonProblem } from '../package/findJsonProblem';
+
+/** The largest JSON file read whole: a manifest is a few KB, and a file of gigabytes given by mistake costs nothing. */
+const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
 
 /** The outcome of reading a JSON file: its value, or why it could not be read, with a position when known. */
 export type JsonFileResult =
@@ -17,6 +20,16 @@ export type JsonFileResult =
 export async function readJsonFile(file: string, label: string): Promise<JsonFileResult> {
   let bytes: Uint8Array;
   try {
+    // Looked at before it is opened: /dev/zero would be read without end, and a pipe nobody writes to waits for ever.
+    const kind = await stat(file);
+    if (!kind.isFile() && !kind.isDirectory())
+      return { ok: false, code: 'unreadable', message: `${label} cannot be read (not a regular file); pass a file` };
+    if (kind.size > MAX_JSON_FILE_BYTES)
+      return {
+        ok: false,
+        code: 'unreadable',
+        message: `${label} is ${kind.size} bytes, more than the ${MAX_JSON_FILE_BYTES} a JSON file read here may be; pass the manifest, a few KB`,
+      };
     bytes = await readFile(file);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;

@@ -9,6 +9,7 @@ import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 import { printable } from '../manifest/printable';
+import { shownPath } from './shownPath';
 
 interface FileReport {
   file: string;
@@ -72,7 +73,7 @@ Example:
         () => false,
       );
       const file = folder ? join(given, 'manifest.json') : given;
-      const label = relative(io.cwd, resolve(io.cwd, file)) || file;
+      const label = shownPath(io.cwd, resolve(io.cwd, file));
       const read = await readJsonFile(resolve(io.cwd, file), label);
       if (!read.ok) {
         const { ok: _ok, ...error } = read;

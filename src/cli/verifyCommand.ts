@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { printable } from '../manifest/printable';
 import { isPackageError, type PackageError, verifyPackage } from '../package';
 import { readPackageFile } from '../package/readPackageFile';
@@ -6,6 +6,7 @@ import { EXIT, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { readPublicKey } from './developerKeys';
 import { usageError } from './usageError';
+import { shownPath } from './shownPath';
 
 /**
  * `svc verify <file.swbn> [--trust <public key file>...] [--json]`: runs every check a host runs before it opens a
@@ -35,7 +36,7 @@ in the package. Prints the id, the version, the signers and the files.`,
     if (positionals.length !== 1)
       return usageError(io, 'verify', positionals.length ? 'one package at a time' : 'pass the .swbn file to check');
     const file = resolve(io.cwd, positionals[0]!);
-    const label = relative(io.cwd, file) || file;
+    const label = shownPath(io.cwd, file);
     const trustedKeys: Uint8Array[] = [];
     for (const trust of values.trust ?? []) {
       const key = await readPublicKey(resolve(io.cwd, trust));

@@ -132,7 +132,10 @@ export const CONTROL_BODIES = {
       }),
       fields({
         type: z.literal('no-hello'),
-        seconds: z.number({ error: 'seconds must be a number: send how long the app was silent.' }),
+        seconds: z
+          .number({ error: 'seconds must be a number: send how long the app was silent.' })
+          .min(0, { error: 'seconds is below 0: send how long the app was silent.' })
+          .max(86_400, { error: 'seconds is over a day: send how long the app was silent.' }),
       }),
     ],
     { error: "type must be 'launch' or 'no-hello': send one of them." },

@@ -40,7 +40,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     );
   if (ruleOption)
     throw new TypeError(
-      `createHost(): ${ruleOption} needs the rules: pass the manifest too (svc-sdk/host), or rules: withRules({ manifest, validator, answers }) (svc-sdk/host/core)`,
+      `createHost(): ${ruleOption} takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator, answers })`,
     );
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type Json, validManifest } from '../manifest/fixtures';
@@ -94,6 +95,43 @@ describe('svc validate', () => {
       ],
     });
   });
+  test('says of a folder what svc pack refuses in it: a name a package cannot hold, a link', async () => {
+    const dir = tempProject({ 'app/manifest.json': validManifest(), 'app/café.js': '' });
+    symlinkSync('/dev/zero', join(dir, 'app', 'zero.bin'));
+    const run = await runSvc(['validate', 'app'], dir);
+    expect(run.code).toBe(1);
+    const app = realpathSync(join(dir, 'app'));
+    expect(run.stdout).toContain(
+      `app/manifest.json: error: svc pack would refuse ${app}: café.js cannot be packed: it holds "é" (U+00E9)`,
+    );
+    expect(run.stdout).toContain(
+      `app/manifest.json: error: svc pack would refuse ${app}: zero.bin is a symbolic link; a package holds files only`,
+    );
+  });
+
+  test('exits 2 at once for a device or a pipe given as the manifest, and for a file of gigabytes', async () => {
+    const dir = tempProject({ 'app/index.html': '' });
+    // /dev/zero would be read without end, and a pipe nobody writes to waits for ever.
+    execFileSync('mkfifo', [join(dir, 'app', 'manifest.json')]);
+    for (const [args, shown] of [
+      [['validate', '/dev/zero'], '/dev/zero'],
+      [['validate', 'app/manifest.json'], 'app/manifest.json'],
+      [['validate', 'app'], 'app/manifest.json'],
+      [['check', 'app/manifest.json'], 'app/manifest.json'],
+    ] as const) {
+      const run = await runSvc([...args], dir);
+      expect([run.code, run.stderr], args.join(' ')).toEqual([
+        2,
+        `svc ${args[0]}: ${shown} cannot be read (not a regular file); pass a file\n`,
+      ]);
+    }
+    writeFileSync(join(dir, 'huge.json'), '');
+    truncateSync(join(dir, 'huge.json'), 3 * 1024 ** 3);
+    expect((await runSvc(['validate', 'huge.json'], dir)).stderr).toBe(
+      'svc validate: huge.json is 3221225472 bytes, more than the 16777216 a JSON file read here may be; pass the manifest, a few KB\n',
+    );
+  });
+
   test('exits 2 for a missing file, broken JSON (with line and column) or empty file', async () => {
     const dir = tempProject({
       'broken.json': '{\n  "name": "x",\n}\n',

@@ -313,6 +313,12 @@ describe('the MCP endpoint is announced and discoverable', () => {
       child.kill('SIGINT');
     }
     expect(await exit).toBe(0);
+    // A mistyped path is said as such, not as a key the store never bound.
+    const missing = run(['mcp', rotated, '--state', join(state, 'nope.jsonl')]);
+    expect([missing.status, missing.stderr]).toEqual([
+      1,
+      `svc mcp: --state ${join(state, 'nope.jsonl')} does not exist: pass the file svc dev runs with (its --state).\n`,
+    ]);
     // Another app's state file is named, not trusted.
     const otherState = join(state, 'other.jsonl');
     await writeFile(otherState, (await readFile(statePath, 'utf8')).replaceAll(id, '0123456789abcdef'));

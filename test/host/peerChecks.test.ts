@@ -132,12 +132,14 @@ describe('the channel registries', () => {
     const answers = { send: () => false };
     // A host moved from svc-sdk/host to svc-sdk/host/core that kept its options.
     expect(() => core.createHost({ manifest: exchangeManifest(), answers } as never)).toThrow(
-      'createHost(): manifest needs the rules: pass the manifest too (svc-sdk/host), or rules: withRules({ manifest, validator, answers }) (svc-sdk/host/core)',
+      "createHost(): manifest takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator, answers })",
     );
     // svc-sdk/host without the manifest is the bare bridge, which has no rules to answer with.
-    expect(() => createHost({ answers, handlers: {} })).toThrow('createHost(): answers needs the rules');
+    expect(() => createHost({ answers, handlers: {} })).toThrow(
+      'createHost(): answers takes effect only with the rules',
+    );
     expect(() => createHost({ grants: { get: () => undefined, set: () => {} }, handlers: {} })).toThrow(
-      'createHost(): grants needs',
+      'createHost(): grants takes effect only',
     );
   });
 

@@ -157,16 +157,17 @@ function stateOf(saved: unknown, path: string, miniAppId: string): DevState {
 /**
  * The key a state file's store has bound the app's id to (base64 of its SPKI), read without taking the file: `svc mcp
  * file.swbn --state` trusts it, as the svc dev writing the file does, for a package its new key alone signs after a
- * rotation. Undefined when the file is not there or its store has no record yet.
- * @throws Error naming the file when it is not a state file of this app.
+ * rotation. Undefined when its store has no record yet.
+ * @throws Error naming the file when it is not there, or not a state file of this app.
  * @internal
  */
 export async function readBoundKey(path: string, miniAppId: string): Promise<string | undefined> {
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw new Error(`--state ${path} cannot be read (${error.code}): pass the file svc dev runs with.`);
+    // A mistyped path would otherwise read as a key the store never bound.
+    throw new Error(
+      `--state ${path} ${error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code})`}: pass the file svc dev runs with (its --state).`,
+    );
   });
-  if (text === undefined) return undefined;
   return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;
 }
 
