@@ -51,7 +51,7 @@ export async function checkPackageFiles(
  * for each, so a build that `svc validate dist` checks fails there, not at `svc pack`.
  * @param dir - the package folder (where manifest.json is).
  */
-export async function checkPackageSize(dir: string): Promise<ManifestIssue[]> {
+export async function checkPackable(dir: string): Promise<ManifestIssue[]> {
   const root = resolve(dir);
   const listed = await listAppFiles(root);
   const overLimit = packageOverLimit(listed.files);

@@ -15,7 +15,7 @@ import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { assertFileFree, lockFile } from '../dev/platform/lockFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
-import { checkPackageSize } from './checkPackageFiles';
+import { checkPackable } from './checkPackageFiles';
 import { envFileLines } from './envFileLines';
 import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
@@ -412,7 +412,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       if (!packageFile && !values['app-url'])
         sizeCheck = setTimeout(
           () =>
-            void checkPackageSize(appDir).then(
+            void checkPackable(appDir).then(
               (issues) => {
                 for (const issue of issues) writeLine(io.stderr, `svc dev: warning: ${issue.message}.`);
               },

@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { decodeJsonText } from '../manifest/decodeJsonText';
 import { describeJsonProblem } from '../package/findJsonProblem';
+import { statRegularFile } from '../package/statRegularFile';
 
 /** The largest JSON file read whole: a manifest is a few KB, and a file of gigabytes given by mistake costs nothing. */
 const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
@@ -20,10 +21,7 @@ export type JsonFileResult =
 export async function readJsonFile(file: string, label: string): Promise<JsonFileResult> {
   let bytes: Uint8Array;
   try {
-    // Looked at before it is opened: /dev/zero would be read without end, and a pipe nobody writes to waits for ever.
-    const kind = await stat(file);
-    if (!kind.isFile() && !kind.isDirectory())
-      return { ok: false, code: 'unreadable', message: `${label} cannot be read (not a regular file); pass a file` };
+    const kind = await statRegularFile(file);
     if (kind.size > MAX_JSON_FILE_BYTES)
       return {
         ok: false,
@@ -42,7 +40,9 @@ export async function readJsonFile(file: string, label: string): Promise<JsonFil
     const hint =
       code === 'ENOENT' && label.endsWith('manifest.json')
         ? '; create one with `svc init`, or pass the path of your manifest'
-        : '';
+        : code === 'not a regular file'
+          ? '; pass a file'
+          : '';
     return { ok: false, code: 'unreadable', message: `${label} ${why}${hint}` };
   }
   const decoded = decodeJsonText(bytes);

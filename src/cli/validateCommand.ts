@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { checkPlaceholders, isVersion, type ManifestIssue, validateManifest } from '../manifest';
-import { checkPackageFiles, checkPackageSize } from './checkPackageFiles';
+import { checkPackageFiles, checkPackable } from './checkPackageFiles';
 import { EXIT, plural, writeLine } from './CliIo';
 import { lintForAgents } from './lintForAgents';
 import { locateApp } from './locateApp';
@@ -84,7 +84,7 @@ Example:
       const missing = folder
         ? [
             ...(await checkPackageFiles(resolve(io.cwd, given), read.value as object)),
-            ...(await checkPackageSize(resolve(io.cwd, given))),
+            ...(await checkPackable(resolve(io.cwd, given))),
           ]
         : [];
       // The agent lint reads a valid manifest only: an invalid one gets its errors first.

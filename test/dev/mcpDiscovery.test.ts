@@ -319,6 +319,12 @@ describe('the MCP endpoint is announced and discoverable', () => {
       1,
       `svc mcp: --state ${join(state, 'nope.jsonl')} does not exist: pass the file svc dev runs with (its --state).\n`,
     ]);
+    // A device read as the state file would be read without end.
+    const device = run(['mcp', rotated, '--state', '/dev/zero']);
+    expect([device.status, device.stderr]).toEqual([
+      1,
+      'svc mcp: --state /dev/zero cannot be read (not a regular file): pass the file svc dev runs with (its --state).\n',
+    ]);
     // Another app's state file is named, not trusted.
     const otherState = join(state, 'other.jsonl');
     await writeFile(otherState, (await readFile(statePath, 'utf8')).replaceAll(id, '0123456789abcdef'));

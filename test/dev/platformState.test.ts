@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +140,12 @@ describe('the state file', () => {
       `--state ${folder} is a folder: name a file, such as ${join(folder, '.svc-dev.json')}.`,
     );
     expect(await readdir(folder)).toEqual([]);
+    // A pipe nobody writes to would be waited on for ever.
+    const pipe = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [pipe]);
+    await expect(openStateFile(pipe, 'polls')).rejects.toThrow(
+      `--state ${pipe} cannot be read (not a regular file): pass a file this user can read and write.`,
+    );
   });
 });
 

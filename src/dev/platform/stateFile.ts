@@ -9,6 +9,7 @@ import type { SigningSecrets } from './signingSecrets';
 import { checkState } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
 import { applyPatches } from './trackChanges';
+import { statRegularFile } from '../../package/statRegularFile';
 
 /**
  * The first line of a state file: the whole state, the signing secrets and the MCP token (which the page never
@@ -158,16 +159,19 @@ function stateOf(saved: unknown, path: string, miniAppId: string): DevState {
  * The key a state file's store has bound the app's id to (base64 of its SPKI), read without taking the file: `svc mcp
  * file.swbn --state` trusts it, as the svc dev writing the file does, for a package its new key alone signs after a
  * rotation. Undefined when its store has no record yet.
- * @throws Error naming the file when it is not there, or not a state file of this app.
+ * @throws Error naming the file when it is not there, is no regular file (a device or a pipe is never read), or is
+ * not a state file of this app.
  * @internal
  */
 export async function readBoundKey(path: string, miniAppId: string): Promise<string | undefined> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    // A mistyped path would otherwise read as a key the store never bound.
-    throw new Error(
-      `--state ${path} ${error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code})`}: pass the file svc dev runs with (its --state).`,
-    );
-  });
+  const text = await statRegularFile(path)
+    .then(() => readFile(path, 'utf8'))
+    .catch((error: NodeJS.ErrnoException) => {
+      // A mistyped path would otherwise read as a key the store never bound.
+      throw new Error(
+        `--state ${path} ${error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code})`}: pass the file svc dev runs with (its --state).`,
+      );
+    });
   return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;
 }
 
@@ -203,7 +207,8 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   await removeLeftovers(path);
   let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    // A device or a pipe given as the state file would be read without end, or wait for ever.
+    text = await statRegularFile(path).then(() => readFile(path, 'utf8'));
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
     if (code === 'EISDIR')
