@@ -201,7 +201,8 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     // Accepted beside --no-mcp (serving MCP is the default), so not listed.
     mcp: { type: 'boolean' },
   },
-  footer: `Exit codes: 0 stopped, 1 invalid manifest or package, 2 usage error.
+  footer: `Exit codes: 0 stopped, 1 invalid manifest or package, 2 usage error, or a manifest or package that is missing
+or cannot be read.
 `,
   oneDirectory: true,
   async run({ values, dir }, io, hooks: DevCommandHooks = {}) {
@@ -242,7 +243,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     const located = packageFile ? undefined : await locatePackage(dir, (path) => relative(io.cwd, path) || '.', 'dev');
     if (located && !located.ok) {
       writeLine(io.stderr, `svc dev: ${located.message}`);
-      return EXIT.invalid;
+      return EXIT.usage;
     }
     const appDir = located?.dir ?? dir;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
@@ -328,7 +329,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
       } catch (error) {
         if (error instanceof DevAppError) {
           writeLine(io.stderr, `svc dev: ${error.message}`);
-          return EXIT.invalid;
+          return error.unreadable ? EXIT.usage : EXIT.invalid;
         }
         if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
           const option = (error as { option?: string }).option ?? '--port';

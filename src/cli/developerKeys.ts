@@ -1,8 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { text as streamText } from 'node:stream/consumers';
+import { readSmallText } from './readSmallText';
 
 /** A developer key read from its file (`file` as the user named it, for messages). */
 export interface DeveloperKey {
@@ -37,24 +37,23 @@ const supported = (key: KeyObject) =>
 /**
  * Reads a private key (PKCS#8 PEM, as `svc keygen` writes it) for signing. Resolves to the key and the warnings to
  * print (a file others can read), or to a sentence saying why it cannot sign (a public key, not a key, another
- * algorithm), naming the file and what to pass instead. `file` `-` is standard input, read to its end: a CI step
- * pipes its secret in, and no file holds it.
+ * algorithm), naming the file and what to pass instead, `unreadable` when it is not there or cannot be read (a
+ * device, a folder, more than 64 KiB). `file` `-` is standard input, read to its end: a CI step pipes its secret in,
+ * and no file holds it; a pipe (`--key <(vault read …)`) is read as a file is.
  */
 export async function readDeveloperKey(
   file: string,
   label = file,
-): Promise<{ key: DeveloperKey; warnings: string[] } | { problem: string }> {
+): Promise<{ key: DeveloperKey; warnings: string[] } | { problem: string; unreadable?: true }> {
   let text: string;
   let mode: number;
   try {
-    [text, mode] =
-      file === '-'
-        ? [await streamText(process.stdin), 0o600]
-        : await Promise.all([readFile(file, 'utf8'), stat(file).then((s) => s.mode)]);
+    [text, mode] = await Promise.all([readSmallText(file), file === '-' ? 0o600 : stat(file).then((s) => s.mode)]);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {
       problem: `${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the private key file \`svc keygen\` wrote`,
+      unreadable: true,
     };
   }
   if (/-----BEGIN (RSA )?PUBLIC KEY-----/.test(text) && !/PRIVATE KEY-----/.test(text))
@@ -121,7 +120,7 @@ export async function developerKeyForms(id: string): Promise<(string | Uint8Arra
 
 /** Reads a public key (or the public half of a private key) in PEM, for `--trust`; undefined when it is neither. */
 export async function readPublicKey(file: string): Promise<KeyObject | string> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error);
+  const text = await readSmallText(file).catch((error: NodeJS.ErrnoException) => error);
   if (typeof text !== 'string') return `${file} cannot be read (${text.code}); pass a public key file (PEM)`;
   try {
     const key = createPublicKey(text);

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { access, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { validateManifest } from '../manifest';
@@ -9,6 +10,7 @@ import { createStarterManifest } from './starterManifest';
 import { starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
 import { sdkVersion } from './sdkVersion';
+import { shownPath } from './shownPath';
 import { usageError } from './usageError';
 
 /**
@@ -44,7 +46,7 @@ and build (the one template is vite).`,
     },
   },
   footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), or a new key cannot be written,
-            2 usage error (a --key that is not a private key).
+            2 usage error (a --key that is not a private key, a folder that is a file or cannot be written to).
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -72,6 +74,8 @@ and build (the one template is vite).`,
       );
       return EXIT.invalid;
     }
+    const unwritable = await folderProblem(dir, io);
+    if (unwritable !== undefined) return unwritable;
     const key = await appKey(io, values.key, [file]);
     if (typeof key === 'number') return key;
     const manifest = createStarterManifest({
@@ -111,6 +115,39 @@ async function mapManifestSchema(dir: string, manifestFile: string, io: CliIo): 
       io.stdout,
       `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes ${manifestFile})`,
     );
+}
+
+/**
+ * Looks at the folder to write into before a key is made for it (nothing is made yet): a path that is a file, under a
+ * file, or in a folder this user cannot write to is said (exit 2) rather than failing after the key is written.
+ * Undefined when the folder is there or can be made.
+ */
+async function folderProblem(dir: string, io: CliIo): Promise<number | undefined> {
+  const label = shownPath(io.cwd, dir);
+  // The nearest part of the path that is there: the folder itself, or the one it would be made in.
+  let existing = dir;
+  let kind = await stat(existing).catch((error: NodeJS.ErrnoException) => error);
+  while (kind instanceof Error && kind.code === 'ENOENT' && dirname(existing) !== existing) {
+    existing = dirname(existing);
+    kind = await stat(existing).catch((error: NodeJS.ErrnoException) => error);
+  }
+  let problem: string | undefined;
+  if (kind instanceof Error)
+    problem =
+      kind.code === 'ENOTDIR'
+        ? `${label} cannot be made: a folder on its path is a file`
+        : `${label} cannot be written to (${kind.code})`;
+  else if (!kind.isDirectory())
+    problem =
+      existing === dir ? `${label} is a file, not a folder` : `${label} cannot be made: a folder on its path is a file`;
+  else
+    problem = await access(existing, constants.W_OK).then(
+      () => undefined,
+      (error: NodeJS.ErrnoException) => `${label} cannot be written to (${error.code})`,
+    );
+  if (problem === undefined) return undefined;
+  writeLine(io.stderr, `svc init: ${problem}; choose another folder.`);
+  return EXIT.usage;
 }
 
 /**
@@ -180,6 +217,8 @@ async function writeTemplate(
   const check = validateManifest(createStarterManifest({ name, id: '0123456789abcdef' }));
   if (!check.ok)
     return usageError(io, 'init', check.issues.map((i) => i.message.replace('$.name', '--name')).join('; '));
+  const unwritable = await folderProblem(dir, io);
+  if (unwritable !== undefined) return unwritable;
   const id = await appKey(io, values.key, [join(dir, 'public', 'manifest.json')]);
   if (typeof id === 'number') return id;
   const files = starterTemplate({ name, slug, id, sdkRange: `^${await sdkVersion()}` });

@@ -45,7 +45,8 @@ Claude Desktop (claude_desktop_config.json):
       help: `For a package: the --state file of the svc dev running it, whose store's record says which key its id is bound to after a rotation (read, never written).`,
     },
   },
-  footer: `Exit codes: 0 stopped, 1 the manifest is invalid, 2 usage error.
+  footer: `Exit codes: 0 stopped, 1 the manifest or package is invalid, 2 usage error, or a manifest, package or --state
+file that is missing or cannot be read.
 `,
   async run({ positionals, values }, io, hooks: McpCommandHooks = {}) {
     const exporting = positionals[0] === 'export';
@@ -59,7 +60,7 @@ Claude Desktop (claude_desktop_config.json):
     const found = packaged ? await packageApp(resolve(io.cwd, given), statePath) : await folderApp(given, io);
     if ('problem' in found) {
       writeLine(io.stderr, `svc mcp: ${found.problem}`);
-      return EXIT.invalid;
+      return found.unreadable ? EXIT.usage : EXIT.invalid;
     }
     const { dir, named, start, app } = found;
     if (exporting) {
@@ -122,7 +123,7 @@ Claude Desktop (claude_desktop_config.json):
 async function folderApp(given: string, io: { cwd: string }) {
   const show = (path: string) => relative(io.cwd, path) || '.';
   const located = await locateApp(resolve(io.cwd, given), show);
-  if (!located.ok) return { problem: located.message };
+  if (!located.ok) return { problem: located.message, unreadable: true };
   const dir = dirname(located.manifestFile);
   const named = dir === resolve(io.cwd, given) ? given : show(dir);
   // A manifest in a project's public/ is served by the project's own dev script (Vite beside svc dev).
@@ -133,8 +134,7 @@ async function folderApp(given: string, io: { cwd: string }) {
   try {
     return { dir, named, start, app: await readAppDir(dir) };
   } catch (error) {
-    if (!(error instanceof DevAppError)) throw error;
-    return { problem: error.message };
+    return problemOf(error);
   }
 }
 
@@ -148,7 +148,9 @@ async function packageApp(file: string, statePath: string | undefined) {
     const opened = await openAppPackage(file);
     // A state file that is not this app's is said as a package's refusal is.
     const bound = statePath ? await readBoundKey(statePath, opened.id).catch((error: Error) => error) : undefined;
-    if (bound instanceof Error) return { problem: bound.message };
+    // Any refusal of the state file is said as a package's is (another app's file is invalid input, exit 1).
+    if (bound instanceof Error)
+      return { problem: bound.message, unreadable: bound instanceof DevAppError && bound.unreadable };
     const app = await opened.verify(bound ? [new Uint8Array(Buffer.from(bound, 'base64'))] : []);
     return {
       dir: app.dir,
@@ -157,7 +159,12 @@ async function packageApp(file: string, statePath: string | undefined) {
       app,
     };
   } catch (error) {
-    if (!(error instanceof DevAppError)) throw error;
-    return { problem: error.message };
+    return problemOf(error);
   }
+}
+
+/** A refusal to print: a missing or unreadable manifest or package exits 2, an invalid one 1. */
+function problemOf(error: unknown) {
+  if (!(error instanceof DevAppError)) throw error;
+  return { problem: error.message, unreadable: error.unreadable };
 }

@@ -7,6 +7,7 @@ import { locatePackage } from './locateApp';
 import { readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 import { outFileProblem } from './outFileProblem';
+import { shownPath } from './shownPath';
 
 /** The package's file name: the app's name in lowercase letters, digits and dashes, then its version. */
 const packageName = (name: string, version: string) =>
@@ -46,7 +47,8 @@ Default: $SVC_STATE_DIR/keys/<the manifest's id>.pem.`,
 sign with the new key alone.`,
     },
   },
-  footer: `Exit codes: 0 written, 1 refused (invalid folder, wrong key, too large: nothing written), 2 usage error.
+  footer: `Exit codes: 0 written, 1 refused (invalid folder, wrong key, too large: nothing written), 2 usage error or
+no folder with a manifest.json there.
 
 Example:
   $ svc pack dist
@@ -54,13 +56,14 @@ Example:
 `,
   oneDirectory: true,
   async run({ values, dir: given }, io) {
-    const refuse = (lines: string[]) => {
+    const refuse = (lines: string[], exit: number = EXIT.invalid) => {
       for (const line of lines) writeLine(io.stderr, `svc pack: ${line}`);
       writeLine(io.stderr, 'svc pack: nothing written.');
-      return EXIT.invalid;
+      return exit;
     };
     const located = await locatePackage(given, (path) => relative(io.cwd, path) || '.', 'pack');
-    if (!located.ok) return refuse([located.message]);
+    // A folder that is not there is unreadable input, as for every command.
+    if (!located.ok) return refuse([located.message], EXIT.usage);
     const { dir } = located;
     // `-` is standard input, as a CI step pipes its secret in.
     let keyFiles = (values.key ?? []).map((file) => (file === '-' ? file : resolve(io.cwd, file)));
@@ -92,18 +95,19 @@ Example:
     if (new Set(keyFiles).size !== keyFiles.length) return usageError(io, 'pack', 'the same --key is given twice');
     const keys: DeveloperKey[] = [];
     const problems: string[] = [];
+    let unreadable = false;
     for (const file of keyFiles) {
-      const read = await readDeveloperKey(
-        file,
-        file === '-' ? 'the key on standard input' : relative(io.cwd, file) || file,
-      );
-      if ('problem' in read) problems.push(read.problem);
-      else {
+      const read = await readDeveloperKey(file, file === '-' ? 'the key on standard input' : shownPath(io.cwd, file));
+      if ('problem' in read) {
+        problems.push(read.problem);
+        unreadable ||= read.unreadable === true;
+      } else {
         for (const warning of read.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
         keys.push(read.key);
       }
     }
-    if (problems.length > 0) return refuse(problems);
+    // A key file that is not there exits 2, as unreadable input does for every command.
+    if (problems.length > 0) return refuse(problems, unreadable ? EXIT.usage : EXIT.invalid);
     // wbn and wbn-sign are loaded when a package is made, not when any other command of the CLI starts.
     const { packApp } = await import('./packApp');
     const packed = await packApp({ dir, keys, rotated: values.rotated === true });

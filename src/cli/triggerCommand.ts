@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { WEBHOOK_EVENTS, type WebhookEventName } from '../server/events';
 import { type PostAnswer, postOnce, shownUrl, undeliveredWhy } from '../server/postOnce';
@@ -6,6 +5,7 @@ import { signRequest } from '../server/signRequest';
 import { WEBHOOK_SCHEMAS } from '../server/webhookSchemas';
 import { EXIT, writeLine } from './CliIo';
 import { envFileLines } from './envFileLines';
+import { readSmallText } from './readSmallText';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 import { webhookBody } from '../dev/webhookBody';
@@ -37,7 +37,7 @@ async function readSecret(
     };
   let text: string;
   try {
-    text = await readFile(resolve(cwd, file), 'utf8');
+    text = await readSmallText(resolve(cwd, file));
   } catch (error) {
     return { problem: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})` };
   }

@@ -58,13 +58,14 @@ describe.runIf(built)('the app folder, found as svc check finds it', () => {
 
   it('svc dev and svc pack at the root of a Vite project say to build it, not to run svc init', () => {
     const dir = viteProject();
+    // No manifest there is unreadable input: exit 2, as for svc check and svc validate.
     const dev = svc(['dev', '--port', '0'], dir);
-    expect(dev.code).toBe(1);
+    expect(dev.code).toBe(2);
     expect(dev.stderr).toBe(
       "svc dev: . has no manifest.json: it is public/manifest.json, in the folder your bundler copies into its build; run svc dev on the build (npm run build, then svc dev dist), or on public with your dev server's page (--app-url)\n",
     );
     const pack = svc(['pack'], dir);
-    expect(pack.code).toBe(1);
+    expect(pack.code).toBe(2);
     expect(pack.stderr).toBe(
       'svc pack: . has no manifest.json: it is public/manifest.json, in the folder your bundler copies into its build; build it (npm run build), then svc pack dist\nsvc pack: nothing written.\n',
     );
@@ -96,7 +97,7 @@ describe.runIf(built)('the app folder, found as svc check finds it', () => {
     expect(dev.stderr).toContain(`from ${join(dir, 'app')}; package at`);
     expect(await dev.stop()).toBe(0);
     const other = svc(['dev', 'app/index.html', '--port', '0'], dir);
-    expect(other.code).toBe(1);
+    expect(other.code).toBe(2);
     expect(other.stderr).toBe(
       "svc dev: app/index.html is a file: pass the package's folder, the one that holds its manifest.json\n",
     );
@@ -109,12 +110,12 @@ describe('a build folder that is not there', () => {
   it('svc pack dist and svc dev dist before the first build say to build, and svc init only for a folder without a manifest', async () => {
     const dir = viteProject();
     const pack = await runSvc(['pack', 'dist'], dir);
-    expect(pack.code).toBe(1);
+    expect(pack.code).toBe(2);
     expect(pack.stderr).toBe(
       'svc pack: dist does not exist: build the app first (npm run build), or pass the folder that holds manifest.json\nsvc pack: nothing written.\n',
     );
     const dev = await runSvc(['dev', 'dist', '--port', '0'], dir);
-    expect(dev.code).toBe(1);
+    expect(dev.code).toBe(2);
     expect(dev.stderr).toBe(
       'svc dev: dist does not exist: build the app first (npm run build), or pass the folder that holds manifest.json\n',
     );

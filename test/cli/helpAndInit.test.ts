@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
@@ -102,6 +102,26 @@ describe('svc init', () => {
     const again = await runSvc(['init', 'apps/pizza', '--force'], dir);
     expect(again.stdout).toContain(`id ${written.id}, from ${keyFile}`);
     expect(JSON.parse(readFileSync(join(dir, 'apps/pizza/manifest.json'), 'utf8')).id).toBe(written.id);
+  });
+  test('refuses a folder that is a file, or under one, before it makes a key (exit 2)', async () => {
+    const dir = tempProject({ 'notes.txt': 'x' });
+    for (const [args, message] of [
+      [['init', 'notes.txt'], 'svc init: notes.txt is a file, not a folder; choose another folder.\n'],
+      [
+        ['init', 'notes.txt/app'],
+        'svc init: notes.txt/app cannot be made: a folder on its path is a file; choose another folder.\n',
+      ],
+      [
+        ['init', 'notes.txt', '--template', 'vite'],
+        'svc init: notes.txt is a file, not a folder; choose another folder.\n',
+      ],
+      [['init', '/dev/zero'], 'svc init: /dev/zero is a file, not a folder; choose another folder.\n'],
+    ] as const) {
+      const run = await runSvc([...args], dir);
+      expect([run.code, run.stderr, run.stdout], args.join(' ')).toEqual([2, message, '']);
+    }
+    // No key was made for an app that could not be written.
+    expect(existsSync(join(home, 'keys'))).toBe(false);
   });
   test("with --key writes that key's id, and refuses a public key or a file that is no key, writing nothing", async () => {
     const dir = tempProject({});

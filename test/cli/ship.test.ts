@@ -487,7 +487,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     rmSync(join(dir, 'huge.swbn'));
   }, 60_000);
 
-  it('svc verify, publish and dev refuse a device, a pipe or a folder given as the package, before reading it', () => {
+  it('svc verify, publish, dev and mcp refuse a device, a pipe or a folder given as the package, before reading it, with exit 2', () => {
     const dir = fresh();
     // /dev/zero would be read without end, and opening a pipe nobody writes to waits for ever.
     execFileSync('mkfifo', [join(dir, 'pipe.swbn')]);
@@ -509,9 +509,16 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
         `svc publish: ${label} cannot be read (${code}); pass the .swbn file \`svc pack\` wrote\n`,
       ]);
       if (!given!.endsWith('.swbn')) continue;
-      const devRun = svc(['dev', given!, '--port', '0', '--no-mcp'], dir);
-      expect(devRun.code).toBe(1);
-      expect(devRun.stderr).toContain(`${join(dir, given!)}: cannot be read (${code}); pass the .swbn file`);
+      for (const args of [
+        ['dev', given!, '--port', '0', '--no-mcp'],
+        ['mcp', given!],
+      ]) {
+        const run = svc(args, dir);
+        expect([run.code, run.stderr]).toEqual([
+          2,
+          `svc ${args[0]}: ${join(dir, given!)}: cannot be read (${code}); pass the .swbn file \`svc pack\` wrote.\n`,
+        ]);
+      }
     }
   });
 
@@ -719,6 +726,42 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     const run = svc(['pack', 'app', '--key', 'key.pem'], dir);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('key.pem can be read by other users (mode 644); run: chmod 600 key.pem');
+  });
+
+  it('svc pack reads a key through a pipe (process substitution), and refuses a device or an oversized file with exit 2', () => {
+    const dir = fresh();
+    // `svc pack app --key <(cat key.pem)`: the shell hands over a pipe, as a secret store's command does.
+    const piped = spawnSync(
+      'bash',
+      ['-c', `'${process.execPath}' '${join(root, 'dist/cli.js')}' pack app --key <(cat key.pem) --out piped.swbn`],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, SVC_STATE_DIR: join(dir, 'state'), NO_COLOR: '1' },
+        timeout: 60_000,
+      },
+    );
+    expect(piped.status).toBe(0);
+    expect(piped.stderr).not.toContain('cannot be read');
+    expect(svc(['verify', 'piped.swbn'], dir).code).toBe(0);
+    writeFileSync(join(dir, 'big.pem'), Buffer.alloc(70_000, 'A'));
+    for (const [given, problem] of [
+      // Shown whole: it is outside the working folder.
+      ['/dev/zero', '/dev/zero cannot be read (not a regular file)'],
+      ['big.pem', 'big.pem cannot be read (more than 65536 bytes)'],
+      ['nope.pem', 'nope.pem does not exist'],
+    ]) {
+      const run = svc(['pack', 'app', '--key', given!], dir);
+      expect([run.code, run.stderr]).toEqual([
+        2,
+        `svc pack: ${problem}; pass the private key file \`svc keygen\` wrote\nsvc pack: nothing written.\n`,
+      ]);
+    }
+    const trusted = svc(['verify', 'piped.swbn', '--trust', '/dev/zero'], dir);
+    expect([trusted.code, trusted.stderr.split('\n')[0]]).toEqual([
+      2,
+      'svc verify: --trust /dev/zero cannot be read (not a regular file); pass a public key file (PEM)',
+    ]);
   });
 
   it('svc keygen never overwrites a key, nor writes one into a git work tree by default', () => {

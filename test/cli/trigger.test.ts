@@ -272,6 +272,15 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
         /no-secret.env has no SVC_SIGNING_SECRET line/,
       ],
       [['scope.granted', '--to', handled, '--secret-file', 'missing.txt'], /cannot read missing.txt \(ENOENT\)/],
+      // A device would be read without end; a secret is a few dozen bytes.
+      [
+        ['scope.granted', '--to', handled, '--secret-file', '/dev/zero'],
+        /cannot read \/dev\/zero \(not a regular file\)/,
+      ],
+      [
+        ['scope.granted', '--to', handled, '--backend-env', '/dev/zero'],
+        /cannot read \/dev\/zero \(not a regular file\)/,
+      ],
       [['scope.granted', '--to', handled, '--secret-file', 'secret.txt', '--backend-env', 'backend.env'], /not both/],
       [
         ['scope.granted', '--to', handled, '--secret-file', 'secret.txt', '--set', 'user=au-bob'],

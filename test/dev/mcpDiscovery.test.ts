@@ -316,13 +316,13 @@ describe('the MCP endpoint is announced and discoverable', () => {
     // A mistyped path is said as such, not as a key the store never bound.
     const missing = run(['mcp', rotated, '--state', join(state, 'nope.jsonl')]);
     expect([missing.status, missing.stderr]).toEqual([
-      1,
+      2,
       `svc mcp: --state ${join(state, 'nope.jsonl')} does not exist: pass the file svc dev runs with (its --state).\n`,
     ]);
     // A device read as the state file would be read without end.
     const device = run(['mcp', rotated, '--state', '/dev/zero']);
     expect([device.status, device.stderr]).toEqual([
-      1,
+      2,
       'svc mcp: --state /dev/zero cannot be read (not a regular file): pass the file svc dev runs with (its --state).\n',
     ]);
     // Another app's state file is named, not trusted.

@@ -14,6 +14,17 @@ export interface DevApp {
 /** Thrown when the app's folder has no readable, valid manifest; the message says what to fix. @public */
 export class DevAppError extends Error {
   override readonly name = 'DevAppError';
+  /**
+   * True when the manifest or package is missing or cannot be read (the CLI exits 2 for it, as for a usage error),
+   * false when it was read and is invalid (exit 1).
+   */
+  readonly unreadable: boolean;
+
+  /** @param options - `unreadable`: the file is missing or cannot be read, rather than invalid. */
+  constructor(message: string, options: { unreadable?: boolean } = {}) {
+    super(message);
+    this.unreadable = options.unreadable ?? false;
+  }
 }
 
 /**
@@ -28,7 +39,9 @@ export async function readAppDir(dir: string): Promise<DevApp> {
   try {
     bytes = await readFile(file);
   } catch {
-    throw new DevAppError(`${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`);
+    throw new DevAppError(`${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`, {
+      unreadable: true,
+    });
   }
   const decoded = decodeJsonText(bytes);
   if (!decoded.ok) throw new DevAppError(`${file} ${decoded.message}.`);

@@ -10,6 +10,7 @@ import { checkState } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
 import { applyPatches } from './trackChanges';
 import { statRegularFile } from '../../package/statRegularFile';
+import { DevAppError } from './readAppDir';
 
 /**
  * The first line of a state file: the whole state, the signing secrets and the MCP token (which the page never
@@ -168,8 +169,9 @@ export async function readBoundKey(path: string, miniAppId: string): Promise<str
     .then(() => readFile(path, 'utf8'))
     .catch((error: NodeJS.ErrnoException) => {
       // A mistyped path would otherwise read as a key the store never bound.
-      throw new Error(
+      throw new DevAppError(
         `--state ${path} ${error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code})`}: pass the file svc dev runs with (its --state).`,
+        { unreadable: true },
       );
     });
   return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;

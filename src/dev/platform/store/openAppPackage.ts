@@ -39,6 +39,7 @@ export async function openAppPackage(file: string) {
     if (isPackageError(error)) throw refusal(path, error);
     throw new DevAppError(
       `${path}: cannot be read (${(error as NodeJS.ErrnoException).code}); pass the .swbn file \`svc pack\` wrote.`,
+      { unreadable: true },
     );
   }
   let id: string;
