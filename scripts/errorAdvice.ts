@@ -67,7 +67,8 @@ export const ERROR_ADVICE: { readonly [C in keyof typeof ERROR_CODES]: ErrorAdvi
     todo: 'run inside a host that `<meta name="svc-host-origins">` lists; in tests use `svc-sdk/mock`',
   },
   ERR_HOST_UNREACHABLE: {
-    meaning: 'the host did not answer the hello within `connectTimeout`',
+    meaning:
+      'the host did not answer the hello within `connectTimeout` (web hosts; in a native WebView a silent host shows as `ERR_TIMEOUT`)',
     todo: 'retry; check the page is opened by a host',
   },
   ERR_TIMEOUT: { meaning: "no answer within the call's timeout", todo: 'back off and retry' },

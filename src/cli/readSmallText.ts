@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 /** The most a key, a secret or an env file the CLI reads may hold: each is a few hundred bytes to a few KB. */
-export const SMALL_TEXT_LIMIT = 64 * 1024;
+const SMALL_TEXT_LIMIT = 64 * 1024;
 
 /**
  * Reads a small text file the user names (a key, a signing secret, an env file) whole, up to `limit` bytes: a regular

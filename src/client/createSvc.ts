@@ -32,7 +32,7 @@ export interface SvcOptions {
   hostOrigins?: string[];
   /** Ms to wait for an answer to a call that does not wait on a person. Default 10 000. */
   timeout?: number;
-  /** Ms to wait for the host to answer the hello. Default 3 000. */
+  /** Ms to wait for a web host to answer the hello (a native WebView's bridge needs no wait). Default 3 000. */
   connectTimeout?: number;
   /** Ms to wait for a call that waits on a person (a prompt, a picker, a sheet). Default 600 000 (ten minutes). */
   promptTimeout?: number;

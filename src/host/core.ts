@@ -42,6 +42,7 @@ export { APP_FRAME_SANDBOX } from './appFrameSandbox';
 export { attachIframe } from './attachIframe';
 export { tapCalls, type CallObserver } from './tapCalls';
 export { launchUrl } from './launchUrl';
+export { launchParamsOf } from '../manifest/launchParamsOf';
 export { createMemoryPair } from '../rpc/createMemoryPair';
 export { portTransport } from '../rpc/portTransport';
 export { nativeTransport, NATIVE_RECEIVE } from '../rpc/nativeTransport';

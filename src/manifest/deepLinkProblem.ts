@@ -1,6 +1,6 @@
 import { characterAt, codePointName } from './helpers';
 import { jsonQuote } from './jsonQuote';
-import { matchRoute } from './matchRoute';
+import { launchParamsOf } from './launchParamsOf';
 
 /**
  * What makes `link` a deep link no person could open, as a sentence that follows the field's name and says what to
@@ -31,6 +31,7 @@ export function deepLinkProblem(link: string, routes: readonly { path: string }[
   } catch {
     return `${quoted} has malformed percent-encoding: encode each segment of its path with encodeURIComponent.`;
   }
-  if (!routes || (link.startsWith('/') && !link.startsWith('//') && matchRoute([...routes], link))) return undefined;
+  if (!routes || (link.startsWith('/') && !link.startsWith('//') && launchParamsOf([...routes], link)))
+    return undefined;
   return `${quoted} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => jsonQuote(r.path)).join(', ')} (each segment is compared percent-decoded).`;
 }

@@ -44,9 +44,15 @@ function decode(value: unknown): unknown {
 }
 
 /**
- * A transport over a native WebView bridge: `post` hands a JSON string to native code (iOS
- * `webkit.messageHandlers.svc.postMessage`, Android `svcAndroid.postMessage`), and native code calls
- * `globalThis.__svc_receive(json)` to answer.
+ * A transport over a native WebView bridge, for either end. In the app's WebView (the client does this itself):
+ * `post` hands a JSON string to native code (iOS `webkit.messageHandlers.svc.postMessage`, Android
+ * `svcAndroid.postMessage`), and native code calls `globalThis.__svc_receive(json)` to answer. On the host's side,
+ * beside the WebView (`createHost({ transport: nativeTransport(post, scope) })`): `post` delivers a frame's JSON to
+ * the page (`__svc_receive(<JSON string literal>)` evaluated in it), and the host calls `scope.__svc_receive(frame)`
+ * with each frame that arrived in an envelope carrying the launch's secret (docs/hosts.md, "A native WebView host").
+ * @param post - sends one frame's JSON text to the other end.
+ * @param scope - where the receiver is put as `__svc_receive`: `globalThis` in the app, an object of the host's own
+ * beside the WebView.
  *
  * @remarks
  * Frames leave in the order they were sent, although encoding a Blob is asynchronous: each send waits for the one

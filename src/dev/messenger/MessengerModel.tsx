@@ -17,7 +17,7 @@ import { type AgentPanelModel, createAgentPanel } from './createAgentPanel';
 import { type CallLogModel, createCallLog } from './createCallLog';
 import { createStateStore, isNewer, type StateStore } from './createStateStore';
 import { jsonQuote } from '../../manifest/jsonQuote';
-import { matchRoute } from '../../manifest/matchRoute';
+import { launchParamsOf } from '../../manifest/launchParamsOf';
 import { mcpCalls } from './mcpCalls';
 import {
   type BodyOf,
@@ -275,7 +275,7 @@ export class MessengerModel implements Messenger {
   }
 
   openLink(link: string): void {
-    const params = matchRoute(this.manifest.routes ?? [], link);
+    const params = launchParamsOf(this.manifest.routes ?? [], link);
     if (params) void this.open({ room: this.room.value, params });
     // Quoted with escapes: a look-alike of a declared route must not read as the route itself.
     else toast(`${jsonQuote(link)} is not a declared route of the app.`, 'error');

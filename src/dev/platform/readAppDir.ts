@@ -39,9 +39,12 @@ export async function readAppDir(dir: string): Promise<DevApp> {
   try {
     bytes = await readFile(file);
   } catch {
-    throw new DevAppError(`${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`, {
-      unreadable: true,
-    });
+    throw new DevAppError(
+      `${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`,
+      {
+        unreadable: true,
+      },
+    );
   }
   const decoded = decodeJsonText(bytes);
   if (!decoded.ok) throw new DevAppError(`${file} ${decoded.message}.`);

@@ -1,0 +1,53 @@
+// Deep links launch the app only at routes its manifest declares, with their parameters.
+import { describe, expect, it } from 'vitest';
+import { launchParamsOf } from '../../src/manifest/launchParamsOf';
+
+const routes = [{ path: '/' }, { path: '/poll' }, { path: '/poll/:id/results' }];
+
+describe('launchParamsOf', () => {
+  it('matches a declared route, with its query and path parameters', () => {
+    expect(launchParamsOf(routes, '/poll?id=7')).toEqual({ route: '/poll', id: '7' });
+    expect(launchParamsOf(routes, '/poll/p%201/results')).toEqual({ route: '/poll/:id/results', id: 'p 1' });
+    expect(launchParamsOf(routes, '/')).toEqual({ route: '/' });
+  });
+
+  it('refuses a link to a route the manifest does not declare', () => {
+    expect(launchParamsOf(routes, '/admin')).toBeUndefined();
+    expect(launchParamsOf(routes, '/poll/7')).toBeUndefined();
+  });
+
+  it('never lets the query or a segment override the route', () => {
+    expect(launchParamsOf(routes, '/poll?route=/admin')).toEqual({ route: '/poll' });
+    expect(launchParamsOf([{ path: '/x/:route' }], '/x/admin')).toEqual({ route: '/x/:route' });
+  });
+
+  it('takes the first declared route that matches, a segment over a query parameter, the last of a repeated name', () => {
+    const two = [{ path: '/p/:id' }, { path: '/p/new' }];
+    expect(launchParamsOf(two, '/p/new')).toEqual({ route: '/p/:id', id: 'new' });
+    expect(launchParamsOf(two, '/p/7?id=9&tab=a+b&tab=c%20d')).toEqual({ route: '/p/:id', id: '7', tab: 'c d' });
+    expect(launchParamsOf(two, '/p/7?tab=a+b')).toEqual({ route: '/p/:id', id: '7', tab: 'a b' });
+  });
+
+  it('matches nothing with a fragment, which would end up inside a parameter or the last query value', () => {
+    expect(launchParamsOf(routes, '/poll/7#votes/results')).toBeUndefined();
+    expect(launchParamsOf(routes, '/poll?id=7#votes')).toBeUndefined();
+    expect(launchParamsOf(routes, '/poll/7%23votes/results')).toEqual({ route: '/poll/:id/results', id: '7#votes' });
+  });
+});
+
+describe('launchParamsOf on encoded and composed text', () => {
+  const cafe = [{ path: '/café' }, { path: '/p/:id' }];
+
+  it('compares each segment percent-decoded and in NFC on both sides', () => {
+    expect(launchParamsOf(cafe, '/caf%C3%A9')).toEqual({ route: '/café' });
+    expect(launchParamsOf(cafe, '/cafe\u0301')).toEqual({ route: '/café' });
+    expect(launchParamsOf([{ path: '/caf%C3%A9' }], '/café')).toEqual({ route: '/caf%C3%A9' });
+    // An encoded slash stays inside its segment: it never makes two of one.
+    expect(launchParamsOf(cafe, '/p/a%2Fb')).toEqual({ route: '/p/:id', id: 'a/b' });
+  });
+
+  it('matches nothing, and never throws, on malformed percent-encoding', () => {
+    expect(launchParamsOf(cafe, '/p/%E0')).toBeUndefined();
+    expect(launchParamsOf(cafe, '/caf%C3')).toBeUndefined();
+  });
+});
