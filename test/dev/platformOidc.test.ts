@@ -1,9 +1,13 @@
 // The identity provider as clients nobody here wrote see it: openid-client 6 (discovery and an RFC 8693 exchange),
 // jose's remote key set, and plain fetch for the token endpoint's error answers (RFC 6749 section 5.2, RFC 8693).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_TYPE, type DevPlatform, startDevPlatform, TOKEN_EXCHANGE_GRANT } from '../../src/dev';
+import { fencedBlocks } from '../readme/readmeBlocks';
 
 const AUDIENCE = 'https://polls.example';
 let p: DevPlatform;
@@ -27,6 +31,26 @@ async function subjectToken(userId = 'alice'): Promise<string> {
 
 const discover = () =>
   oidc.discovery(new URL(issuer), 'polls', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+
+describe("docs/dev.md's recipe for tokens from a shell", () => {
+  it('run by bash and curl as written, with the printed URL and the manifest filled in, gets a token that verifies', async () => {
+    const text = readFileSync(new URL('../../docs/dev.md', import.meta.url), 'utf8');
+    const recipe = fencedBlocks(text.slice(text.indexOf('**Tokens from a shell**'))).find((b) => b.lang === 'sh')!;
+    // Only the placeholders are filled in: the realm, the paths and the headers are the doc's own.
+    const script = recipe.code
+      .replace('BASE=http://127.0.0.1:4310', `BASE=${p.origin}`)
+      .replace('<the token in the printed URL>', p.controlToken)
+      .replace("<the manifest's auth.audience>", AUDIENCE)
+      .replace("'<its auth.scopes>'", "''");
+    expect(script).not.toMatch(/<[a-z]/);
+    // Asynchronously: the platform answering curl runs in this process.
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
+    const answer = JSON.parse(stdout);
+    const keys = createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`));
+    const { payload } = await jwtVerify(answer.access_token, keys, { issuer, audience: AUDIENCE });
+    expect(payload.sub).toBe('au-alice');
+  });
+});
 
 describe('the identity provider with openid-client', () => {
   it('serves the discovery document openid-client reads', async () => {
