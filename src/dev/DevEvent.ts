@@ -37,6 +37,8 @@ export type DevEvent =
       moved_from?: string;
       /** What the publisher should know (a key the id moved away from signed it too). */
       notice?: string;
+      /** svc dev runs an app folder: its next rebuild (a write of its manifest.json) serves the folder again. */
+      folder?: boolean;
     }
   | {
       type: 'mcp';
@@ -89,7 +91,7 @@ function eventLines(event: DevEvent, time: string): string | string[] {
       return `${time}  blocked  ${event.blocked}: ${event.advice}`;
     case 'store':
       return [
-        `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on`,
+        `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on${event.folder ? ", until the app folder's manifest.json is written again (a rebuild serves the folder)" : ''}`,
         ...(event.moved_from
           ? [`${time}  store    the id moved from key ${event.moved_from} to ${event.key_id} (a rotation)`]
           : []),

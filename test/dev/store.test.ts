@@ -231,6 +231,50 @@ describe('the local store', () => {
     expect((await publish(platform, await pack(key.id, '1.2.0', [key]))).status).toBe(201);
   });
 
+  it('started from a folder, serves a published version until the folder is rebuilt, then the folder again', async () => {
+    const key = newKey();
+    const dir = await writeAppDir((m) => {
+      m.id = key.id;
+      m.version = '1.2.0';
+    });
+    await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
+    const notices: string[] = [];
+    const events: DevEvent[] = [];
+    const platform = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      onNotice: (notice) => notices.push(notice.message),
+      onEvent: (event) => events.push(event),
+    });
+    running.push(platform);
+    const page = async () => ((await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store');
+    expect(await page()).toBe('folder');
+    expect((await publish(platform, await pack(key.id, '1.3.0', [key]))).status).toBe(201);
+    expect([await page(), platform.state.version]).toEqual(['store', '1.3.0']);
+    expect(formatDevEvent(events.find((e) => e.type === 'store')!)).toContain(
+      "installed and served from now on, until the app folder's manifest.json is written again (a rebuild serves the folder)",
+    );
+    // A build writes the folder again, its manifest as it was: the folder is what svc dev runs, and its version.
+    const manifestFile = join(dir, 'manifest.json');
+    await writeFile(manifestFile, await readFile(manifestFile, 'utf8'));
+    await expect.poll(page, { timeout: 5_000 }).toBe('folder');
+    expect(platform.state.version).toBe('1.2.0');
+    expect(notices).toContain(
+      "manifest.json was written again (a rebuild): serving the app folder again (version 1.2.0), not the store's 1.3.0; open pages reload with it. The store keeps 1.3.0 as published.",
+    );
+    expect(platform.state.store?.highest).toBe('1.3.0');
+    // Published again, then the manifest edited: the edit is served, and said so.
+    expect((await publish(platform, await pack(key.id, '1.4.0', [key]))).status).toBe(201);
+    expect(await page()).toBe('store');
+    await writeFile(manifestFile, (await readFile(manifestFile, 'utf8')).replace('"1.2.0"', '"1.5.0"'));
+    await expect.poll(page, { timeout: 5_000 }).toBe('folder');
+    expect(platform.state.version).toBe('1.5.0');
+    expect(notices.at(-1)).toBe(
+      "manifest.json changed: serving the app folder again (version 1.5.0), not the store's 1.4.0; open pages reload with it. The store keeps 1.4.0 as published.",
+    );
+  });
+
   it('lets one of two uploads of the same version pass, never both', async () => {
     const key = newKey();
     const platform = await start(await pack(key.id, '1.0.0', [key]));

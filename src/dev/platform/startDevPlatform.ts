@@ -264,7 +264,9 @@ async function keepPackagePort(pkg: PackageServer, changes: Changes): Promise<vo
 /**
  * An edited manifest.json is served from now on (the page's configuration and the package's CSP read it), and every
  * open page reloads to use it; the agent bridge hears of it first, so no call reaches a page with the old rules. An
- * edit that does not validate is reported in the terminal and the open pages, and changes nothing.
+ * edit that does not validate is reported in the terminal and the open pages, and changes nothing. Once the store
+ * has accepted a version, its package is served until the folder's manifest.json is written again, edited or not
+ * (a rebuild): the folder is what `svc dev <folder>` runs, so its next build is served, and its version named.
  */
 function watchEdits(
   app: DevApp,
@@ -273,27 +275,48 @@ function watchEdits(
     pkg: PackageServer | undefined;
     changes: Changes;
     audience: string;
+    served: Served;
   },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
 ) {
+  const serveFolder = (next: Manifest, message: string) => {
+    parts.mcp?.manifestEdited(next);
+    // The audience is the platform's from its start (the token endpoint, the server API's token checks).
+    const now = manifestFacts(next).audience;
+    const audience =
+      now === parts.audience
+        ? ''
+        : ` Its auth.audience is ${JSON.stringify(now)}: tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with, until it restarts.`;
+    app.manifest = next;
+    parts.served.current = undefined;
+    // The version served is the one events name and the backend's env file says.
+    if (parts.changes.state.version !== next.version) {
+      parts.changes.state.version = next.version;
+      parts.changes.changedInBackground();
+    }
+    parts.pkg?.setManifest(next);
+    parts.changes.broadcast('manifest', { type: 'manifest' });
+    void notice('manifest-edited', `${message}${audience}`);
+  };
+  // The store's package that is served instead of the folder, if any: its version, for the message.
+  const published = () => parts.served.current?.manifest.version;
   return watchManifest(app, {
     changed(next) {
-      parts.mcp?.manifestEdited(next);
-      // The audience is the platform's from its start (the token endpoint, the server API's token checks).
-      const now = manifestFacts(next).audience;
-      const audience =
-        now === parts.audience
-          ? ''
-          : ` Its auth.audience is ${JSON.stringify(now)}: tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with, until it restarts.`;
-      app.manifest = next;
-      // The version served is the one events name and the backend's env file says.
-      if (parts.changes.state.version !== next.version) {
-        parts.changes.state.version = next.version;
-        parts.changes.changedInBackground();
-      }
-      parts.pkg?.setManifest(next);
-      parts.changes.broadcast('manifest', { type: 'manifest' });
-      void notice('manifest-edited', `manifest.json changed: serving it now; open pages reload with it.${audience}`);
+      const store = published();
+      serveFolder(
+        next,
+        store === undefined
+          ? 'manifest.json changed: serving it now; open pages reload with it.'
+          : `manifest.json changed: serving the app folder again (version ${next.version}), not the store's ${store}; open pages reload with it. The store keeps ${store} as published.`,
+      );
+    },
+    rewritten(next) {
+      const store = published();
+      if (store === undefined) return;
+      serveFolder(
+        next,
+        `manifest.json was written again (a rebuild): serving the app folder again (version ${next.version}), not the store's ${store}; open pages reload with it. The store keeps ${store} as published.`,
+      );
     },
     invalid(message) {
       const kept = `${message}\nStill serving the last valid manifest.json until the file validates.`;
@@ -459,7 +482,14 @@ function openStore(
       if (parts.app) parts.app.manifest = accepted.manifest;
       parts.mcp?.setManifest(accepted.manifest);
       if (!running) return undefined;
-      parts.tell({ type: 'store', version: accepted.version, signers: accepted.signers.map((s) => s.id), ...binding });
+      parts.tell({
+        type: 'store',
+        version: accepted.version,
+        signers: accepted.signers.map((s) => s.id),
+        ...binding,
+        // An app folder's next rebuild is served again (watchEdits); a package's store is all there is.
+        ...(parts.app && !('files' in parts.app) ? { folder: true } : {}),
+      });
       return Promise.resolve(parts.versionServed?.(accepted.version));
     },
   });
@@ -618,7 +648,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       { served, app, mcp, tell, versionServed: options.onVersionServed },
     );
     const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
-    started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes, audience }, notice) : () => {};
+    started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes, audience, served }, notice) : () => {};
     const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
     const appOrigin = appUrl ? new URL(appUrl).origin : '';
     const platformApp = buildApp({

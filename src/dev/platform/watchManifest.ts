@@ -11,6 +11,8 @@ export interface ManifestEdits {
   invalid(message: string): void;
   /** The file validates again after `invalid`, and is the manifest already served (an edit undone). */
   fixed(): void;
+  /** The file was written again, valid and the same as the one last told of (a rebuild that left it as it was). */
+  rewritten?(manifest: Manifest): void;
 }
 
 /** How often a folder that was removed is looked for again, in ms. */
@@ -108,6 +110,7 @@ export function watchManifest(app: DevApp, edits: ManifestEdits): () => void {
       served = text;
       edits.changed(next.manifest);
     } else if (wasInvalid) edits.fixed();
+    else edits.rewritten?.(next.manifest);
   };
   const later = () => {
     clearTimeout(debounce);
