@@ -1,4 +1,4 @@
-import { access, rename, writeFile } from 'node:fs/promises';
+import { access, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { EXIT, plural, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
@@ -116,6 +116,8 @@ Example:
     const out = resolve(io.cwd, values.out ?? packageName(packed.manifest.name, packed.manifest.version));
     const outProblem = await outFileProblem(out, keyFiles, relative(io.cwd, out) || out);
     if (outProblem) return refuse([outProblem]);
+    // An older package of the same name may be the one published: replacing it with other bytes loses that artefact.
+    const before = await readFile(out).catch(() => undefined);
     // Written beside, then renamed: a reader never sees half a package.
     const temporary = `${out}.${process.pid}.tmp`;
     await writeFile(temporary, packed.bytes);
@@ -126,6 +128,11 @@ Example:
       `wrote ${relative(io.cwd, out) || out} (${plural(packed.files.length, 'file')}, ${packed.bytes.length} bytes), id ${packed.manifest.id}, version ${packed.manifest.version}, signed by ${signers}`,
     );
     if (packed.skipped.length > 0) writeLine(io.stderr, `svc pack: left out ${packed.skipped.join(', ')}`);
+    if (before && !Buffer.from(packed.bytes).equals(before))
+      writeLine(
+        io.stderr,
+        `svc pack: warning: replaced ${shownPath(io.cwd, out)}, which held another package: if that one is published, it is the copy you had (a store takes a version once; a changed app needs a higher version).`,
+      );
     return EXIT.ok;
   },
 });

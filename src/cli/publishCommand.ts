@@ -34,7 +34,7 @@ revoked ones included. An accepted version is what installed people run: the ope
       help: `The svc dev's URL or origin (default http://127.0.0.1:${DEFAULT_DEV_PORT}, or the only svc dev running).`,
     },
   },
-  footer: `Exit codes: 0 accepted, 1 refused by the store (or over its size limit, before sending), 2 usage error, unreadable file or no svc dev there.
+  footer: `Exit codes: 0 accepted (or these same bytes were already), 1 refused by the store (or over its size limit, before sending), 2 usage error, unreadable file or no svc dev there.
 `,
   async run({ values, positionals }, io) {
     if (positionals.length !== 1)
@@ -120,6 +120,11 @@ revoked ones included. An accepted version is what installed people run: the ope
       );
       // Published all the same: what svc dev could not do after (its --backend-env not rewritten).
       if (typeof body.warning === 'string') writeLine(io.stderr, `svc publish: but svc dev says: ${body.warning}`);
+      return EXIT.ok;
+    }
+    // The same bytes already accepted: a retried CI step has nothing left to do, and succeeds.
+    if (response.status === 409 && String(body.type ?? '').endsWith('/already-published')) {
+      writeLine(io.stdout, `already published ${label}: ${body.detail ?? ''}`);
       return EXIT.ok;
     }
     // A 5xx is svc dev's failure, not a refusal: its detail says whether the version was accepted.

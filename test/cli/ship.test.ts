@@ -150,9 +150,23 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     expect(await (await fetch(appUrl)).text()).toContain('v1');
     const servedVersion = () => /^SVC_APP_VERSION=(.*)$/m.exec(readFileSync(join(dir, 'backend.env'), 'utf8'))?.[1];
     expect(servedVersion()).toBe('0.1.0');
+    // The package svc dev started with, published again (a retried CI step): nothing to do, and no failure.
     const same = svc(['publish', 'ship-test-0.1.0.swbn', '--to', url], dir);
-    expect(same.code).toBe(1);
-    expect(same.stderr).toContain('Version 0.1.0 is not higher than 0.1.0');
+    expect([same.code, same.stderr]).toEqual([0, '']);
+    expect(same.stdout).toMatch(
+      /^already published ship-test-0\.1\.0\.swbn: This package is [0-9a-f]{16} 0\.1\.0 as the store accepted it at .*the same bytes/,
+    );
+    // A changed build under the same version is a reused version.
+    completeApp(app, 'v1 changed');
+    const repacked = svc(['pack', 'app'], dir);
+    expect(repacked.code).toBe(0);
+    expect(repacked.stderr).toContain(
+      'svc pack: warning: replaced ship-test-0.1.0.swbn, which held another package: if that one is published, it is the copy you had',
+    );
+    const reused = svc(['publish', 'ship-test-0.1.0.swbn', '--to', url], dir);
+    expect(reused.code).toBe(1);
+    expect(reused.stderr).toContain('Version 0.1.0 is not higher than 0.1.0');
+    expect(reused.stderr).toContain('0.1.0 was published with other bytes: a changed app is a new version.');
     setVersion(app, '0.2.0');
     completeApp(app, 'v2');
     expect(svc(['pack', 'app'], dir).code).toBe(0);

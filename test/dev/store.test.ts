@@ -112,11 +112,28 @@ describe('the local store', () => {
     expect(platform.state.store).toMatchObject({ key_id: key.id, highest: '1.9.0' });
     await platform.install('alice');
 
-    const equal = await publish(platform, await pack(key.id, '1.9.0', [key]));
+    // The same bytes again (a retried CI step) are told apart from a changed app under the same version.
+    const again = await publish(platform, await pack(key.id, '1.9.0', [key]));
+    expect(again.status).toBe(409);
+    expect(again.type).toBe('application/problem+json');
+    expect(again.body).toMatchObject({ version: '1.9.0', status: 409, title: 'This package is already published' });
+    expect(again.body.type).toMatch(/\/errors\/store\/already-published$/);
+    expect(again.body.detail).toMatch(
+      new RegExp(
+        `^This package is ${key.id} 1\\.9\\.0 as the store accepted it at .* \\(the same bytes, sha256 [0-9a-f]{64}\\): nothing to publish again\\. A changed app needs a higher version, such as 1\\.9\\.1\\.$`,
+      ),
+    );
+    const equal = await publish(
+      platform,
+      await pack(key.id, '1.9.0', [key], (m) => {
+        m.description = 'A changed build under the same version.';
+      }),
+    );
     expect(equal.status).toBe(409);
     expect(equal.type).toBe('application/problem+json');
     expect(equal.body).toMatchObject({ version: '1.9.0', highest: '1.9.0', status: 409 });
     expect(equal.body.detail).toContain('Version 1.9.0 is not higher than 1.9.0');
+    expect(equal.body.detail).toContain('1.9.0 was published with other bytes: a changed app is a new version.');
 
     const higher = await publish(platform, await pack(key.id, '1.10.0', [key]));
     expect(higher.status).toBe(201);
@@ -244,7 +261,9 @@ describe('the local store', () => {
       dir,
       port: 0,
       mcp: false,
-      onNotice: (notice) => notices.push(notice.message),
+      onNotice: (notice) => {
+        notices.push(notice.message);
+      },
       onEvent: (event) => events.push(event),
     });
     running.push(platform);

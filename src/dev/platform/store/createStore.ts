@@ -21,6 +21,7 @@ const STORE_PROBLEMS = {
   'wrong-app': { status: 409, title: 'This store runs another app' },
   'key-not-bound': { status: 403, title: 'Not signed by the key the id is bound to' },
   'version-not-higher': { status: 409, title: 'The version is not higher than the highest accepted' },
+  'already-published': { status: 409, title: 'This package is already published' },
   'payload-too-large': { ...PROBLEMS['payload-too-large'], title: 'Package too large' },
   'method-not-allowed': PROBLEMS['method-not-allowed'],
 } as const;
@@ -148,12 +149,25 @@ async function acceptPackage(
     } else key = other ?? boundSigner;
   }
   if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
-  if (record && compareVersions(pkg.version, record.highest) <= 0)
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // The same bytes again (a CI job retried) are not a reused version: said apart, so a retry can tell.
+  const same = record?.versions.find((v) => v.sha256 === sha256);
+  if (record && same)
+    return problem(
+      'already-published',
+      `This package is ${pkg.id} ${same.version} as the store accepted it at ${same.accepted_at} (the same bytes, sha256 ${sha256}): nothing to publish again. A changed app needs a higher version, such as ${nextPatch(record.highest)}.`,
+      { version: same.version, sha256 },
+    );
+  if (record && compareVersions(pkg.version, record.highest) <= 0) {
+    const reused = record.versions.some((v) => v.version === pkg.version)
+      ? ` ${pkg.version} was published with other bytes: a changed app is a new version.`
+      : '';
     return problem(
       'version-not-higher',
-      `Version ${pkg.version} is not higher than ${record.highest}, the highest version this store accepted for ${pkg.id} (revoked versions count): publish a higher version, such as ${nextPatch(record.highest)}.`,
+      `Version ${pkg.version} is not higher than ${record.highest}, the highest version this store accepted for ${pkg.id} (revoked versions count): publish a higher version, such as ${nextPatch(record.highest)}.${reused}`,
       { version: pkg.version, highest: record.highest },
     );
+  }
   // The first upload to a svc dev started from a folder has no record to compare with, but the folder's version runs:
   // a lower one would take the app back to an older version than the one the person has.
   if (!record && compareVersions(pkg.version, state.version) < 0)
@@ -166,7 +180,7 @@ async function acceptPackage(
   const distribution = pkg.manifest.distribution;
   const version: DevStoreVersion = {
     version: pkg.version,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256,
     signers: pkg.signers.map((s) => s.id),
     accepted_at: new Date().toISOString(),
     ...(distribution?.channel === 'tenant-private' ? { tenants: [...distribution.tenants] } : {}),
