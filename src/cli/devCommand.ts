@@ -400,7 +400,8 @@ or cannot be read.
       if (values['app-url'])
         writeLine(
           io.stderr,
-          `svc dev: your page at ${values['app-url']} must carry, in its <head>:\n  <meta name="svc-host-origins" content="${platform.origin}">`,
+          `svc dev: your page at ${values['app-url']} must carry, in its <head>, while you develop (a host writes its own into what ships: with Vite, add it from a plugin's transformIndexHtml with apply: 'serve'):\n  <meta name="svc-host-origins" content="${platform.origin}">\n` +
+            `svc dev: your dev server serves the page, so the manifest's csp and network allowlist are not applied to it and blocked requests are not reported: check them on the build (npm run build, then svc dev dist).`,
         );
       else if (!packageFile && platform.manifest && !existsSync(resolve(appDir, platform.manifest.entry)))
         // Started anyway: the folder may be a build's output, written after this.

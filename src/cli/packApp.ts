@@ -6,6 +6,7 @@ import { checkPlaceholders, type Manifest, validateManifest } from '../manifest'
 import { verifyPackage } from '../package';
 import { holdsKeyForm, isPrivateKey } from '../package/isPrivateKey';
 import { checkPackageFiles } from './checkPackageFiles';
+import { hostOriginsTagIn } from './hostOriginsTagIn';
 import { listAppFiles } from './listAppFiles';
 import { packageOverLimit, packageTooLarge } from './packageOverLimit';
 import { type DeveloperKey, privateKeyForms } from './developerKeys';
@@ -73,6 +74,8 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
     const body = await readFile(full);
     const secret = secretIn(body, keyForms);
     if (secret) problems.push(`${path.slice(1)} ${secret} (move it, then pack again)`);
+    const tag = hostOriginsTagIn(path, body);
+    if (tag) warnings.push(tag);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);
   }
   if (problems.length > 0) return { ok: false, problems };

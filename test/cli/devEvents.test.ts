@@ -31,7 +31,7 @@ const until = async (check: () => boolean) => {
 };
 
 describe('svc dev on the terminal', () => {
-  it('takes the next port when the default one is taken, says so, and prints the meta tag for --app-url', async () => {
+  it('takes the next port when the default one is taken, says so, and for --app-url prints the meta tag and that the policies are not applied', async () => {
     const blocker = createServer();
     const taken = await listen(blocker, DEFAULT_DEV_PORT).catch(() => DEFAULT_DEV_PORT); // taken either way
     expect(taken).toBe(DEFAULT_DEV_PORT);
@@ -40,6 +40,13 @@ describe('svc dev on the terminal', () => {
     expect(Number(dev.url.port)).toBeGreaterThan(DEFAULT_DEV_PORT);
     expect(dev.out.stderr).toContain(`port ${DEFAULT_DEV_PORT} is taken`);
     expect(dev.out.stderr).toContain(`<meta name="svc-host-origins" content="${dev.url.origin}">`);
+    expect(dev.out.stderr).toContain(
+      "while you develop (a host writes its own into what ships: with Vite, add it from a plugin's transformIndexHtml with apply: 'serve')",
+    );
+    // The dev server serves the page, without the package's policies: said, so a policy mistake is not a surprise later.
+    expect(dev.out.stderr).toContain(
+      "svc dev: your dev server serves the page, so the manifest's csp and network allowlist are not applied to it and blocked requests are not reported: check them on the build (npm run build, then svc dev dist).",
+    );
     expect(await dev.stop()).toBe(0);
   });
 

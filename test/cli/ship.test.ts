@@ -734,6 +734,23 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(run.stdout).toContain(`signed by ecdsa-p256 key ${id} (the id is derived from it)`);
   });
 
+  it('svc pack warns about a page carrying its own svc-host-origins tag, a leftover of svc dev --app-url, and still signs', () => {
+    const dir = fresh();
+    const page = join(dir, 'app', 'index.html');
+    writeFileSync(
+      page,
+      readFileSync(page, 'utf8').replace(
+        '<head>',
+        "<head><meta content='http://127.0.0.1:4310' name=svc-host-origins>",
+      ),
+    );
+    const run = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `svc pack: warning: index.html carries <meta name="svc-host-origins" content="http://127.0.0.1:4310">: the host writes this tag into each page it serves, so yours ships a development origin in the package; add it only while developing (with Vite, a plugin's transformIndexHtml with apply: 'serve')`,
+    );
+  });
+
   it('svc pack warns about a key others can read, and still signs', () => {
     const dir = fresh();
     chmodSync(join(dir, 'key.pem'), 0o644);
