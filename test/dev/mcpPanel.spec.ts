@@ -184,3 +184,61 @@ test('a nested property gets a JSON box of its own, started from its required fi
     await platform.close();
   }
 });
+
+test('an optional enum starts unset and keeps its values typed; a failed action shows what an agent is told', async ({
+  browser,
+}) => {
+  const dir = await writeMcpTestApp(
+    [
+      {
+        name: 'add_note',
+        title: 'Add a note',
+        description: 'Adds a note to the list, tagged or not.',
+        input_schema: {
+          type: 'object',
+          properties: {
+            text: { type: 'string' },
+            tag: { type: 'string', enum: ['done', 'todo'] },
+            priority: { enum: [1, 2, 3] },
+          },
+          required: ['text', 'priority'],
+          additionalProperties: false,
+        },
+      },
+      { name: 'summarise', title: 'Summarise', description: 'Summarises the notes of the list.' },
+    ],
+    "svc.actions.handle('add_note', (input) => ({ ...input, tagged: 'tag' in input }));\n" +
+      "svc.actions.handle('summarise', () => { throw new Error('there are no notes to summarise yet; add some first'); });",
+  );
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const page = await browser.newPage();
+  try {
+    await page.goto(platform.url);
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    await page.getByTestId('tab-Agent').click();
+    const tag = page.getByTestId('input-add_note-tag');
+    await expect(tag).toHaveValue('');
+    await expect(tag.locator('option').first()).toHaveText('(not set)');
+    // A required enum has no unset choice.
+    await expect(page.getByTestId('input-add_note-priority').locator('option')).toHaveText(['1', '2', '3']);
+    await page.getByTestId('input-add_note-text').fill('standup');
+    await page.getByTestId('input-add_note-priority').selectOption({ label: '2' });
+    await page.getByTestId('invoke-agent-add_note').click();
+    const result = page.getByTestId('result-add_note');
+    await expect(result).toContainText('"tagged": false');
+    await expect(result).toContainText('"priority": 2');
+    await tag.selectOption({ label: 'todo' });
+    await page.getByTestId('invoke-agent-add_note').click();
+    await expect(result).toContainText('"tag": "todo"');
+    // The app's own sentence, as MCP tells it: no function name of the host's side before it.
+    await page.getByTestId('invoke-agent-summarise').click();
+    const failed = page.getByTestId('result-summarise');
+    await expect(failed).toContainText(
+      '"message": "action summarise failed: there are no notes to summarise yet; add some first"',
+    );
+    await expect(failed).not.toContainText('svc.actions.invoke()');
+  } finally {
+    await page.close();
+    await platform.close();
+  }
+});

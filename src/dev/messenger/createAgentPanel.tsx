@@ -3,6 +3,7 @@ import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
 import { createInputValidator } from '../../manifest/createInputValidator';
 import { isSvcError } from '../../protocol/SvcError';
+import { agentError } from './agentError';
 import type { DevConfig } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
 import { CopyButton } from './CopyButton';
@@ -61,10 +62,8 @@ export interface AgentPanelModel {
   };
 }
 
-const errorText = (error: unknown) =>
-  isSvcError(error)
-    ? prettyJson({ code: error.code, message: error.message, retriable: error.retriable, method: error.method })
-    : String(error);
+// As an agent is told it over MCP: the app's own sentence, without the function names the host's side put before it.
+const errorText = (error: unknown) => (isSvcError(error) ? prettyJson(agentError(error)) : String(error));
 
 /**
  * The agent panel's model: each declared action with a form from its `input_schema`, invoked as an agent or as the

@@ -43,7 +43,10 @@ const labelOf = (label: string, required: boolean) => (required ? `${label} (req
 
 const simple = (s: Schema | undefined) =>
   !!s &&
-  (['string', 'number', 'integer', 'boolean'].includes(s.type) || (s.type === 'array' && s.items?.type === 'string'));
+  (['string', 'number', 'integer', 'boolean'].includes(s.type) ||
+    (s.type === 'array' && s.items?.type === 'string') ||
+    // A choice among plain values, with or without a type: a select.
+    (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((v: unknown) => v === null || typeof v !== 'object')));
 
 const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
 
@@ -51,25 +54,28 @@ const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
 function field(name: string, schema: Schema, testid: string, required: boolean): Field {
   const label = schema.title ?? name;
   if (Array.isArray(schema.enum)) {
-    const value = signal(String(schema.enum[0] ?? ''));
+    // The option's index: the value keeps its JSON type (an enum of numbers reads as numbers). An optional field starts
+    // unset, so the action's path without it can be tried; a required one starts at its first value.
+    const index = signal(required ? '0' : '');
     const Field = (props: FieldProps) => (
       <label>
         {`${labelOf(label, required)} `}
         <select
           data-testid={testid}
           {...described(props, required)}
-          value={value.value}
-          onChange={(e) => (value.value = text(e))}
+          value={index.value}
+          onChange={(e) => (index.value = text(e))}
         >
-          {schema.enum.map((v: unknown) => (
-            <option key={String(v)} value={String(v)}>
-              {String(v)}
+          {required ? null : <option value="">(not set)</option>}
+          {schema.enum.map((v: unknown, i: number) => (
+            <option key={String(i)} value={String(i)}>
+              {typeof v === 'string' ? v : JSON.stringify(v)}
             </option>
           ))}
         </select>
       </label>
     );
-    return { name, Field, read: () => value.value };
+    return { name, Field, read: () => (index.value === '' ? undefined : schema.enum[Number(index.value)]) };
   }
   if (schema.type === 'boolean') {
     const checked = signal(false);
