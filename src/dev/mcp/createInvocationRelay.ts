@@ -318,6 +318,20 @@ export function createInvocationRelay(options: RelayOptions) {
       });
       return outcome;
     },
+    /**
+     * Tells of a call refused before it reached the page (its arguments, or a tool the app does not have), so the
+     * terminal lists every call an agent made, as it lists those that ran.
+     */
+    refused(call: { name: string; agentId: string }, code: string, message: string) {
+      options.onEnded?.({
+        type: 'mcp',
+        tool: call.name,
+        agent_id: call.agentId,
+        code,
+        message: redactSecrets(message, options.secrets()),
+        duration_ms: 0,
+      });
+    },
     /** Calls waiting behind the running one. */
     get queued() {
       return queue.length;

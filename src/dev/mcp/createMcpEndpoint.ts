@@ -1,3 +1,4 @@
+import { printable } from '../../manifest/printable';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
@@ -140,11 +141,30 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     return { server, registered };
   };
 
+  // The MCP SDK answers a call of a tool it does not list itself (-32602, never reaching callTool): the terminal
+  // still hears of it, as of every other call.
+  const tellUnknownTools = (body: unknown) => {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const name = (message as { method?: unknown; params?: { name?: unknown } } | null)?.params?.name;
+      if ((message as { method?: unknown } | null)?.method !== 'tools/call' || typeof name !== 'string') continue;
+      if (manifest.actions?.some((action) => action.name === name)) continue;
+      const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
+      // The agent's text on a terminal line: shown printable, and cut short.
+      const shown = printable(name.slice(0, 100));
+      options.relay.refused(
+        { name: shown, agentId: options.agentId ?? 'mcp-client' },
+        '-32602',
+        `Tool ${shown} not found (the app's tools: ${tools}).`,
+      );
+    }
+  };
+
   const modern = createMcpHandler(({ era }) => build(era).server, { legacy: 'reject' });
   const legacy = createLegacySessions(() => build('legacy'), { ...SESSION_LIMITS, ...options.sessions });
   const node = toNodeHandler({
     async fetch(received: Request) {
       const { request, parsedBody } = await parseBody(received, protoKey);
+      tellUnknownTools(parsedBody);
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });

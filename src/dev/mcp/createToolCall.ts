@@ -182,22 +182,32 @@ export function createArgumentCheck() {
 export function createToolCall(options: ToolCallOptions) {
   const check = createArgumentCheck();
   return async ({ manifest, name, args, ctx, server, era }: ToolCall): Promise<CallToolResult> => {
+    const agentId = options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name);
+    // A call refused here never reaches the page: the terminal hears of it all the same, as the agent got it.
+    const said = (result: CallToolResult) => {
+      const { code } = result._meta?.[SVC_ERROR_META] as { code: string };
+      const { text } = result.content[0] as { text: string };
+      options.relay.refused({ name, agentId }, code, text.slice(code.length + 2));
+      return result;
+    };
     const action = manifest.actions?.find((a) => a.name === name);
     if (!action)
-      return errorResult(
-        'ERR_ACTION_NOT_DECLARED',
-        `the app has no tool ${name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
-        false,
+      return said(
+        errorResult(
+          'ERR_ACTION_NOT_DECLARED',
+          `the app has no tool ${name} (its tools: ${(manifest.actions ?? []).map((a) => a.name).join(', ') || 'none'}).`,
+          false,
+        ),
       );
     const input = args ?? {};
     const refused = check(action, input);
-    if (refused) return refused;
+    if (refused) return said(refused);
     const canElicit =
       options.elicit === 'agent' && era === 'legacy' && server.server.getClientCapabilities()?.elicitation;
     const outcome = await options.relay.run({
       name: action.name,
       input,
-      agentId: options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name),
+      agentId,
       safeToRepeat: safeToRepeat(action),
       // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
       // just closes, and the call (and any sheet it raised) must end with it.
