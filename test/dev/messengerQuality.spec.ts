@@ -219,3 +219,26 @@ test('with every badge showing, the tabs fit one row and the page fits the windo
     expect(layout, `${width} px`).toEqual({ page: 0, tops: 1, clipped: [], outside: false });
   }
 });
+
+test("a message's and a card's line breaks are kept in the timeline", async ({
+  page,
+  session,
+}) => {
+  const { platform } = session;
+  const response = await fetch(`${platform.origin}/__svc/message`, {
+    method: 'POST',
+    headers: { origin: platform.origin, 'x-svc-dev-token': platform.controlToken, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      room_id: 'general',
+      text: 'Standup:\nall done',
+      card: { title: 'Summary', body: 'Done:\n- ship it\nTodo:\n- test it' },
+    }),
+  });
+  expect(response.status).toBe(200);
+  const card = page.getByTestId('message-card').filter({ hasText: 'Summary' });
+  // innerText is what the page shows: a line break collapsed to a space would read "Done: - ship it".
+  await expect.poll(() => card.innerText()).toContain('Done:\n- ship it\nTodo:\n- test it');
+  await expect
+    .poll(() => page.getByTestId('message').filter({ hasText: 'Standup:' }).innerText())
+    .toContain('Standup:\nall done');
+});

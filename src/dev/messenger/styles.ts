@@ -49,6 +49,8 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .msg small { color: var(--muted); display: block; }
 .card { border-left: 4px solid var(--accent); }
 .card strong { display: block; }
+/* A message's or card's line breaks are the sender's: kept, as a messenger keeps them. */
+.msg, .sheet p { white-space: pre-line; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, 120px); gap: 12px; padding: 14px; }
 .tile { height: 110px; border-radius: 14px; display: flex; flex-direction: column; gap: 6px; align-items: center;
   justify-content: center; text-align: center; }
