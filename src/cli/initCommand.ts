@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { writeEditorSettings } from './editorSettings';
@@ -85,13 +85,18 @@ and build (the one template is vite).`,
     await mkdir(dir, { recursive: true });
     await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
     writeLine(io.stdout, `${exists ? 'replaced' : 'wrote'} ${label}`);
-    await mapManifestSchema(dir, 'manifest.json', io);
+    // VS Code reads .vscode/ at the project's root, not in public/ (where Vite's manifest lives, and which it copies
+    // into the build): the mapping goes there, naming the manifest by its path from the root.
+    const root = (await projectRoot(dir)) ?? dir;
+    await mapManifestSchema(root, relative(root, file).split(sep).join('/'), io);
     writeLine(io.stdout, 'Next:');
-    writeLine(io.stdout, '  - fill in "name", "description", "vendor" and the icons, then run `svc validate`');
-    writeLine(
-      io.stdout,
-      `  - install svc-sdk in this project so editors find the schema (other editors: ${EDITOR_SETUP})`,
-    );
+    const toFill = values.name === undefined ? '"name", "description"' : '"description"';
+    writeLine(io.stdout, `  - fill in ${toFill}, "vendor" and the icons, then run \`svc validate\``);
+    if (!existsSync(join(root, 'node_modules', 'svc-sdk', 'schema')))
+      writeLine(
+        io.stdout,
+        `  - install svc-sdk in this project so editors find the schema (other editors: ${EDITOR_SETUP})`,
+      );
     writeLine(io.stdout, '  - `svc pack` signs the app folder into a package (docs/ship.md)');
     return EXIT.ok;
   },
@@ -115,6 +120,14 @@ async function mapManifestSchema(dir: string, manifestFile: string, io: CliIo): 
       io.stdout,
       `${editor === 'merged' ? 'added the manifest schema to' : 'wrote'} ${settingsLabel} (VS Code validates and completes ${manifestFile})`,
     );
+}
+
+/** The nearest folder from `dir` up that holds a package.json: the project VS Code opens. */
+async function projectRoot(dir: string): Promise<string | undefined> {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, 'package.json'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
 }
 
 /**

@@ -103,6 +103,21 @@ describe('svc init', () => {
     expect(again.stdout).toContain(`id ${written.id}, from ${keyFile}`);
     expect(JSON.parse(readFileSync(join(dir, 'apps/pizza/manifest.json'), 'utf8')).id).toBe(written.id);
   });
+  test("in a project's public/, maps the manifest at the project's root, where VS Code reads it (not in public/)", async () => {
+    const dir = tempProject({ 'package.json': { name: 'standup', private: true } });
+    const run = await runSvc(['init', 'public', '--name', 'Standup Notes'], dir);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, 'public', '.vscode'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))).toEqual({
+      'json.schemas': [
+        { fileMatch: ['/public/manifest.json'], url: './node_modules/svc-sdk/schema/manifest.schema.json' },
+      ],
+    });
+    expect(run.stdout).toContain('wrote .vscode/settings.json (VS Code validates and completes public/manifest.json)');
+    // --name was given: not asked for again.
+    expect(run.stdout).toContain('  - fill in "description", "vendor" and the icons, then run `svc validate`');
+    expect(run.stdout).toContain('install svc-sdk in this project');
+  });
   test('refuses a folder that is a file, or under one, before it makes a key (exit 2)', async () => {
     const dir = tempProject({ 'notes.txt': 'x' });
     for (const [args, message] of [
