@@ -88,7 +88,7 @@ export interface Svc {
   readonly actions: SvcActions;
   /** `svc.ui`: the host's own UI. */
   readonly ui: SvcUi;
-  /** `svc.storage`: a small (256 KB) key-value store of JSON values that survives reinstall and syncs across the person's devices. Larger data belongs in IndexedDB. */
+  /** `svc.storage`: a small (256 KB) key-value store of JSON values that survives reinstall and syncs across the person's devices. Larger data belongs on your backend: a web host's frame may get no IndexedDB (docs/app.md, "Browser storage in your frame"). */
   readonly storage: SvcStorage;
   /** `svc.permissions`: request at the moment of use, with the action visible. */
   readonly permissions: SvcPermissions;

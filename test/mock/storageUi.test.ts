@@ -59,7 +59,7 @@ describe('storage', () => {
     const huge = await rejectsWith(host.svc.storage.set('huge', new Array(2 ** 28) as never), 'ERR_QUOTA_EXCEEDED');
     expect([huge.retriable, huge.message]).toEqual([
       false,
-      `svc.storage.set(): storing 'huge' would use more bytes than a string holds, over the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data in IndexedDB.`,
+      `svc.storage.set(): storing 'huge' would use more bytes than a string holds, over the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data on your backend.`,
     ]);
     // Replacing a value counts the new size, not both.
     await host.svc.storage.set('big', 'x'.repeat(250_000));

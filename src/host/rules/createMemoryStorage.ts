@@ -48,7 +48,7 @@ export function checkQuota(store: StorageStore, key: string, value: JsonValue): 
   if (next > STORAGE_QUOTA)
     throw new SvcError(
       'ERR_QUOTA_EXCEEDED',
-      `storing '${key}' would use ${Number.isFinite(next) ? `${next} bytes` : 'more bytes than a string holds'}, over the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data in IndexedDB.`,
+      `storing '${key}' would use ${Number.isFinite(next) ? `${next} bytes` : 'more bytes than a string holds'}, over the ${STORAGE_QUOTA}-byte (256 KB) quota; remove keys, or keep larger data on your backend.`,
       false,
       'storage.set',
     );

@@ -4,7 +4,7 @@ import { call, defineOperations, none } from './define';
 
 /**
  * `svc.storage`: a small (256 KB) key-value store of JSON values that survives reinstall and syncs across the
- * person's devices. Larger data belongs in IndexedDB.
+ * person's devices. Larger data belongs on your backend (a web host's frame may get no IndexedDB).
  * @public
  */
 export interface SvcStorage {
