@@ -357,9 +357,14 @@ or cannot be read.
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
     // From here the platform runs: whatever ends the command closes it, or the process would stay up serving.
     let unlockEnv: (() => Promise<void>) | undefined;
+    // The app's origin the env file gave a backend before this run (--app-url, a folder and a package each have one).
+    let previousOrigin: string | undefined;
     try {
       if (envFile) {
         const path = resolve(io.cwd, envFile);
+        previousOrigin = envFileLines(await readFile(path, 'utf8').catch(() => '')).find(
+          (line) => line.name === 'SVC_APP_ORIGIN',
+        )?.value;
         // Another svc dev writing the same file would give the backend its secret and API base instead of ours.
         const written = await mkdir(dirname(path), { recursive: true, mode: 0o700 })
           .then(() => lockFile(path, '--backend-env'))
@@ -397,6 +402,11 @@ or cannot be read.
             : ' (--backend-env <path> writes the signing secret for it)') +
           `; state ${statePath ? `in ${statePath} (--reset starts afresh)` : 'in memory (--state <file> keeps it, with the signing secret and the MCP token)'}. Ctrl-C stops.`,
       );
+      if (previousOrigin && platform.appOrigin && previousOrigin !== platform.appOrigin)
+        writeLine(
+          io.stderr,
+          `svc dev: the app's origin is ${platform.appOrigin} now, not ${previousOrigin}: ${envFile} says so (SVC_APP_ORIGIN); restart a backend that read the old one, or it refuses the app's requests (CORS).`,
+        );
       if (values['app-url'])
         writeLine(
           io.stderr,

@@ -123,6 +123,30 @@ describe('svc dev on the terminal', () => {
     expect(await dev.stop()).toBe(0);
   });
 
+  it("says when the app's origin in --backend-env changed since the last run (the backend's CORS setting goes stale)", async () => {
+    const dir = await writeAppDir();
+    const first = await run(dir, [
+      '.',
+      '--port',
+      '0',
+      '--backend-env',
+      'backend.env',
+      '--app-url',
+      'http://127.0.0.1:5173/',
+    ]);
+    expect(await first.stop()).toBe(0);
+    expect(readFileSync(join(dir, 'backend.env'), 'utf8')).toContain('SVC_APP_ORIGIN=http://127.0.0.1:5173\n');
+    expect(first.out.stderr).not.toContain("the app's origin is");
+    // The build, served by svc dev on an origin of its own.
+    const second = await run(dir, ['.', '--port', '0', '--backend-env', 'backend.env']);
+    const origin = /^SVC_APP_ORIGIN=(.*)$/m.exec(readFileSync(join(dir, 'backend.env'), 'utf8'))?.[1];
+    expect(origin).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(second.out.stderr).toContain(
+      `svc dev: the app's origin is ${origin} now, not http://127.0.0.1:5173: backend.env says so (SVC_APP_ORIGIN); restart a backend that read the old one, or it refuses the app's requests (CORS).`,
+    );
+    expect(await second.stop()).toBe(0);
+  });
+
   it('says on the terminal when a rotation could not rewrite --backend-env, and the rotation stands', async () => {
     const dir = await writeAppDir();
     const dev = await run(dir, ['.', '--port', '0', '--backend-env', 'backend.env']);
