@@ -44,7 +44,10 @@ export const ERROR_ADVICE: { readonly [C in keyof typeof ERROR_CODES]: ErrorAdvi
       '`getToken()`: no token for this person; the message says why (the app is not installed for them, they left the tenant, the version was revoked)',
     todo: 'stop calling your backend for this person; say why',
   },
-  ERR_QUOTA_EXCEEDED: { meaning: '`svc.storage` would pass 256 KB', todo: 'store less, or keep larger data on your backend' },
+  ERR_QUOTA_EXCEEDED: {
+    meaning: '`svc.storage` would pass 256 KB',
+    todo: 'store less, or keep larger data on your backend',
+  },
   ERR_ACTION_NOT_DECLARED: { meaning: 'the action is not in the manifest', todo: 'declare it' },
   ERR_ACTION_NO_HANDLER: {
     meaning: 'the action is declared but has no handler',

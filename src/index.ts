@@ -18,7 +18,7 @@ export { BRIDGE_VERSION } from './protocol/frames';
 export type { LaunchSnapshot } from './protocol/snapshot';
 export type { PermissionScope } from './protocol/scopes';
 export type { MethodName } from './protocol/methods';
-export type { JsonValue } from './protocol/shape';
+export type { JsonCompatible, JsonValue } from './protocol/shape';
 export type { Transport } from './rpc/Transport';
 export type * from './protocol/types';
 export type * from './protocol/Svc';

@@ -197,6 +197,18 @@ export declare interface Identity {
 export declare function isSvcError(value: unknown): value is SvcError;
 
 /**
+ * `T` where every value in it is JSON, else `never` there: strings, numbers, booleans, null, arrays and objects of
+ * them, an `interface` of such fields included (which {@link JsonValue}, an index signature, does not take). What
+ * `svc.storage.set` accepts: a function, a `Date`, a `Map` or a `Blob` in it is a compile error. Numbers are not known
+ * finite at compile time (`NaN` is refused when the value is sent), and an optional field is taken as absent: one set
+ * to `undefined` is refused then too.
+ * @public
+ */
+export declare type JsonCompatible<T> = T extends string | number | boolean | null ? T : T extends readonly (infer U)[] ? readonly JsonCompatible<U>[] : T extends (...args: never[]) => unknown ? never : T extends object ? {
+    [K in keyof T]: JsonCompatible<T[K]>;
+} : never;
+
+/**
  * A JSON value: what `svc.storage` keeps.
  * @public
  */
@@ -607,9 +619,18 @@ export declare interface SvcRoom {
  * @public
  */
 export declare interface SvcStorage {
-    /** The value stored under `key`, or `undefined` when there is none. */
-    get(key: string): Promise<JsonValue | undefined>;
-    /** Stores a JSON value; rejects `ERR_QUOTA_EXCEEDED` past the quota. */
+    /**
+     * The value stored under `key`, or `undefined` when there is none. `T` names what you stored (`get<Note[]>('notes')`)
+     * and is not checked: a value an older version of the app stored may have another shape.
+     */
+    get<T = JsonValue>(key: string): Promise<T | undefined>;
+    /**
+     * Stores a JSON value, such as an object of an `interface` whose fields are JSON (a function, a `Date` or a `Map` in
+     * it is a compile error); rejects `ERR_QUOTA_EXCEEDED` past the quota, and `ERR_INVALID_ARGUMENT` naming where a
+     * value is not JSON (`NaN`, a field set to `undefined`).
+     */
+    set<T>(key: string, value: T & JsonCompatible<T>): Promise<void>;
+    /** Stores a JSON value (the form the wire carries). */
     set(key: string, value: JsonValue): Promise<void>;
     /** Removes one key. */
     remove(key: string): Promise<void>;

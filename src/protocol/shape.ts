@@ -56,6 +56,24 @@ export const blob: Check<Blob> = /* @__PURE__ */ typeCheck(
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**
+ * `T` where every value in it is JSON, else `never` there: strings, numbers, booleans, null, arrays and objects of
+ * them, an `interface` of such fields included (which {@link JsonValue}, an index signature, does not take). What
+ * `svc.storage.set` accepts: a function, a `Date`, a `Map` or a `Blob` in it is a compile error. Numbers are not known
+ * finite at compile time (`NaN` is refused when the value is sent), and an optional field is taken as absent: one set
+ * to `undefined` is refused then too.
+ * @public
+ */
+export type JsonCompatible<T> = T extends string | number | boolean | null
+  ? T
+  : T extends readonly (infer U)[]
+    ? readonly JsonCompatible<U>[]
+    : T extends (...args: never[]) => unknown
+      ? never
+      : T extends object
+        ? { [K in keyof T]: JsonCompatible<T[K]> }
+        : never;
+
+/**
  * Where `v` stops being a plain JSON value (finite numbers, plain objects and arrays only), said as `<path> is <what
  * it is>`, or undefined: the first such place, so a large value's one Date or NaN is found without a search.
  */

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: a handler's input defaults to what the handler itself declares
-import type { JsonValue } from './shape';
+import type { JsonCompatible, JsonValue } from './shape';
 
 /**
  * The colour scheme the host shows: `svc.app.theme`.
@@ -213,4 +213,4 @@ export interface ShareRequest {
   url: string;
 }
 
-export type { JsonValue };
+export type { JsonCompatible, JsonValue };

@@ -220,10 +220,7 @@ test('with every badge showing, the tabs fit one row and the page fits the windo
   }
 });
 
-test("a message's and a card's line breaks are kept in the timeline", async ({
-  page,
-  session,
-}) => {
+test("a message's and a card's line breaks are kept in the timeline", async ({ page, session }) => {
   const { platform } = session;
   const response = await fetch(`${platform.origin}/__svc/message`, {
     method: 'POST',

@@ -1,5 +1,5 @@
 import { json, obj, opt, text } from '../shape';
-import type { JsonValue } from '../types';
+import type { JsonCompatible, JsonValue } from '../types';
 import { call, defineOperations, none } from './define';
 
 /**
@@ -8,9 +8,18 @@ import { call, defineOperations, none } from './define';
  * @public
  */
 export interface SvcStorage {
-  /** The value stored under `key`, or `undefined` when there is none. */
-  get(key: string): Promise<JsonValue | undefined>;
-  /** Stores a JSON value; rejects `ERR_QUOTA_EXCEEDED` past the quota. */
+  /**
+   * The value stored under `key`, or `undefined` when there is none. `T` names what you stored (`get<Note[]>('notes')`)
+   * and is not checked: a value an older version of the app stored may have another shape.
+   */
+  get<T = JsonValue>(key: string): Promise<T | undefined>;
+  /**
+   * Stores a JSON value, such as an object of an `interface` whose fields are JSON (a function, a `Date` or a `Map` in
+   * it is a compile error); rejects `ERR_QUOTA_EXCEEDED` past the quota, and `ERR_INVALID_ARGUMENT` naming where a
+   * value is not JSON (`NaN`, a field set to `undefined`).
+   */
+  set<T>(key: string, value: T & JsonCompatible<T>): Promise<void>;
+  /** Stores a JSON value (the form the wire carries). */
   set(key: string, value: JsonValue): Promise<void>;
   /** Removes one key. */
   remove(key: string): Promise<void>;
