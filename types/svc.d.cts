@@ -21,16 +21,20 @@ export declare interface ActionContext {
 
 /**
  * A handler registered with `svc.actions.handle()`: gets the action input (already checked by the host against
- * the manifest's `input_schema`) and returns the output.
+ * the manifest's `input_schema`) and returns the output (of `Output`, from the `output_schema`, once `svc types`
+ * declared it), or a promise of it.
  * @public
  */
-export declare type ActionHandler<Input = any> = (input: Input, context: ActionContext) => unknown;
+export declare type ActionHandler<Input = any, Output = unknown> = (input: Input, context: ActionContext) => Output | Promise<Output>;
 
 /** The input of action `N`: from {@link SvcActionInputs} when declared, else `any` (untyped). @public */
 export declare type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
 
 /** A declared action's name: any string until `svc types` declares them, then only those. @public */
 export declare type ActionName = keyof SvcActionInputs extends never ? string : keyof SvcActionInputs & string;
+
+/** The output of action `N`: from {@link SvcActionOutputs} when declared, else `unknown` (anything JSON). @public */
+export declare type ActionOutput<N extends string> = N extends keyof SvcActionOutputs ? SvcActionOutputs[N] : unknown;
 
 /**
  * `svc.auth.state()`.
@@ -388,6 +392,14 @@ export declare interface SvcActionInputs {
 }
 
 /**
+ * The output of each action that declares an `output_schema`, by name: empty until `npx svc types` fills it, as
+ * {@link SvcActionInputs}. A handler's result must then be of this type.
+ * @public
+ */
+export declare interface SvcActionOutputs {
+}
+
+/**
  * `svc.actions`: the agent-callable actions the manifest declares.
  * @public
  */
@@ -398,7 +410,7 @@ export declare interface SvcActions {
      * so `elicit()` and `progress()` always bind to it.
      * @returns A function that removes the handler.
      */
-    handle<N extends ActionName>(name: N, handler: ActionHandler<ActionInput<N>>): () => void;
+    handle<N extends ActionName>(name: N, handler: ActionHandler<ActionInput<N>, ActionOutput<N>>): () => void;
     /** Asks the person for more input during the running invocation; `null` when they refused or cancelled. */
     elicit(request: ElicitRequest): Promise<unknown>;
     /** Reports progress of the running invocation to the person or agent. */

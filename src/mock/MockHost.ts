@@ -4,7 +4,7 @@ import type { MethodName } from '../protocol/methods';
 import type { PermissionScope } from '../protocol/scopes';
 // By the package's name, not its path: the declarations then name svc-sdk's own Svc, which `npx svc types` augments
 // (declare module 'svc-sdk'), so host.svc.actions.handle() is typed by the manifest as the app's svc is.
-import type { Svc } from 'svc-sdk';
+import type { ActionInput, ActionName, ActionOutput, Svc } from 'svc-sdk';
 import type { Identity, PermissionState, Theme } from '../protocol/types';
 import type { StorageStore as MockStore } from '../host/rules/createMemoryStorage';
 import type { InvokeContext as MockInvokeContext } from '../host/rules/actionRules';
@@ -53,14 +53,16 @@ export interface MockHost {
   /**
    * Invokes a declared action as the person (default) or an agent would, and resolves to the handler's output.
    * Checks the input against `input_schema`, applies the confirmation floor, sets `ActionContext.confirmed`.
-   * Aborting `options.signal` cancels it (`ERR_CANCELLED`; the handler's `context.signal` aborts).
+   * Aborting `options.signal` cancels it (`ERR_CANCELLED`; the handler's `context.signal` aborts). With the file
+   * `svc types` writes, the name must be a declared action's, the input and the output are typed (cast a
+   * deliberately wrong input: `input as never`).
    */
-  invokeAction(
-    name: string,
-    input: unknown,
+  invokeAction<N extends ActionName>(
+    name: N,
+    input: ActionInput<N>,
     context?: MockInvokeContext,
     options?: { signal?: AbortSignal },
-  ): Promise<unknown>;
+  ): Promise<ActionOutput<N>>;
   /**
    * Throws naming every declared action without a handler (and every handler for an undeclared action), as of the
    * last announcement that arrived: call it after `await host.flush()`, since the app's `svc.actions.handle` reaches

@@ -1,3 +1,4 @@
+import type { ActionOutput } from 'svc-sdk';
 import { createSvc } from '../client/createSvc';
 import { createHost } from '../host/createHost';
 import type { HostHandlers } from '../host/types';
@@ -135,7 +136,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
     async invokeAction(name, input, context = { invoked_by: 'user' }, options) {
       // Handlers the app registered reach the host as a message: let those already sent arrive first.
       await flush();
-      return endpoint.invokeAction(name, input, context, options);
+      // The rules checked the output against the action's output_schema, which its declared type is made from.
+      return endpoint.invokeAction(name, input, context, options) as Promise<ActionOutput<typeof name>>;
     },
     assertActionsHandled() {
       const declared = (manifest.actions ?? []).map((a) => a.name);

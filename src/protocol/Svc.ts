@@ -9,7 +9,14 @@ import type { SvcStorage } from './operations/storage';
 import type { SvcUi } from './operations/ui';
 import type { Theme } from './types';
 
-export type { ActionInput, ActionName, SvcActionInputs, SvcActions } from './operations/actions';
+export type {
+  ActionInput,
+  ActionName,
+  ActionOutput,
+  SvcActionInputs,
+  SvcActionOutputs,
+  SvcActions,
+} from './operations/actions';
 export type { SvcAuth } from './operations/auth';
 export type { SvcFiles } from './operations/files';
 export type { SvcIdentity } from './operations/identity';

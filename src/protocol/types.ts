@@ -164,10 +164,14 @@ export interface ActionContext {
 
 /**
  * A handler registered with `svc.actions.handle()`: gets the action input (already checked by the host against
- * the manifest's `input_schema`) and returns the output.
+ * the manifest's `input_schema`) and returns the output (of `Output`, from the `output_schema`, once `svc types`
+ * declared it), or a promise of it.
  * @public
  */
-export type ActionHandler<Input = any> = (input: Input, context: ActionContext) => unknown;
+export type ActionHandler<Input = any, Output = unknown> = (
+  input: Input,
+  context: ActionContext,
+) => Output | Promise<Output>;
 
 /**
  * What `svc.actions.elicit()` asks the person.

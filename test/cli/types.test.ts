@@ -27,6 +27,8 @@ const pollManifest = () => {
         required: ['question', 'options'],
         additionalProperties: false,
       },
+      // Its handlers below return what they like: the output's own test declares one.
+      output_schema: undefined,
     },
   ];
   return m;
@@ -113,6 +115,41 @@ describe('svc types', () => {
       'export { same };',
     ].join('\n');
     expect(typeErrors({ 'svc-actions.d.ts': generated, 'mock.test.ts': test })).toEqual([]);
+  });
+
+  test("types a handler's output from the output_schema, and the mock's invokeAction by name, input and output", async () => {
+    const manifest = pollManifest();
+    manifest.actions[0].output_schema = {
+      type: 'object',
+      properties: { poll_id: { type: 'string' } },
+      required: ['poll_id'],
+      additionalProperties: false,
+    };
+    const project = tempProject({ 'manifest.json': manifest });
+    await runSvc(['types'], project);
+    const generated = readFileSync(join(project, 'svc-actions.d.ts'), 'utf8');
+    expect(generated).toContain(
+      '  interface SvcActionOutputs {\n    /** Create a poll */\n    create_poll: {\n      poll_id: string;\n    };\n  }',
+    );
+    const test = [
+      "import { createMockHost } from 'svc-sdk/mock';",
+      'declare const manifest: Parameters<typeof createMockHost>[0]["manifest"];',
+      'const host = createMockHost({ manifest });',
+      "host.svc.actions.handle('create_poll', async () => ({ poll_id: 'p1' }));",
+      '// @ts-expect-error: the output_schema says poll_id',
+      "host.svc.actions.handle('create_poll', async () => ({ wrong: 1 }));",
+      '// @ts-expect-error: synchronous too',
+      "host.svc.actions.handle('create_poll', () => 42);",
+      "const out = await host.invokeAction('create_poll', { question: 'Lunch?', options: ['a', 'b'] });",
+      'const id: string = out.poll_id;',
+      '// @ts-expect-error: not a declared action',
+      "await host.invokeAction('create_pol', {});",
+      '// @ts-expect-error: the input is typed',
+      "await host.invokeAction('create_poll', { question: 1 });",
+      "await host.invokeAction('create_poll', { question: 1 } as never); // a wrong input on purpose",
+      'export { id };',
+    ].join('\n');
+    expect(typeErrors({ 'svc-actions.d.ts': generated, 'outputs.test.ts': test })).toEqual([]);
   });
 
   test('without generated types, handle() takes any name and an untyped input', () => {

@@ -106,7 +106,7 @@ describe('actions', () => {
       expect.objectContaining({ code: 'ERR_INVALID_ARGUMENT' }),
     );
     try {
-      c.svc.actions.handle(1 as never, () => 1);
+      c.svc.actions.handle(1 as unknown as string, () => 1);
     } catch (e) {
       expect(isSvcError(e)).toBe(true);
     }

@@ -32,6 +32,17 @@ export type ActionName = keyof SvcActionInputs extends never ? string : keyof Sv
 export type ActionInput<N extends string> = N extends keyof SvcActionInputs ? SvcActionInputs[N] : any;
 
 /**
+ * The output of each action that declares an `output_schema`, by name: empty until `npx svc types` fills it, as
+ * {@link SvcActionInputs}. A handler's result must then be of this type.
+ * @public
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: an empty interface is what module augmentation fills in
+export interface SvcActionOutputs {}
+
+/** The output of action `N`: from {@link SvcActionOutputs} when declared, else `unknown` (anything JSON). @public */
+export type ActionOutput<N extends string> = N extends keyof SvcActionOutputs ? SvcActionOutputs[N] : unknown;
+
+/**
  * `svc.actions`: the agent-callable actions the manifest declares.
  * @public
  */
@@ -42,7 +53,7 @@ export interface SvcActions {
    * so `elicit()` and `progress()` always bind to it.
    * @returns A function that removes the handler.
    */
-  handle<N extends ActionName>(name: N, handler: ActionHandler<ActionInput<N>>): () => void;
+  handle<N extends ActionName>(name: N, handler: ActionHandler<ActionInput<N>, ActionOutput<N>>): () => void;
   /** Asks the person for more input during the running invocation; `null` when they refused or cancelled. */
   elicit(request: ElicitRequest): Promise<unknown>;
   /** Reports progress of the running invocation to the person or agent. */
