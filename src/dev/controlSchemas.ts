@@ -41,6 +41,9 @@ const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
 
 const userAction = { user_id: id('user_id').optional() };
 
+/** The id of a running MCP call, from its `mcp-invoke` event. */
+const mcpCall = id('id', "the running call's id from its mcp-invoke event");
+
 /**
  * The body schema of each control route that takes one: what the route checks, and (its input) the body type the
  * contract names (`ControlBody` in src/dev/devContract.ts). @internal
@@ -140,4 +143,31 @@ export const CONTROL_BODIES = {
     ],
     { error: "type must be 'launch' or 'no-hello': send one of them." },
   ),
+  // The page's answers to a relayed MCP call, each naming the running call by the id of its mcp-invoke event.
+  'POST /__svc/mcp/progress': fields({
+    id: mcpCall,
+    message: z.string({ error: 'message must be a string: send the progress text.' }).optional(),
+    waiting: z
+      .boolean({ error: 'waiting must be a boolean: send true while a sheet waits for the person.' })
+      .optional(),
+  }),
+  'POST /__svc/mcp/result': fields({
+    id: mcpCall,
+    result: z.unknown().optional(),
+    error: fields(
+      {
+        code: text('error.code', LIMITS.id),
+        message: z.string({ error: 'error.message must be a string: send the error sentence.' }),
+        retriable: z.boolean({ error: 'error.retriable must be a boolean: send true or false.' }),
+      },
+      'error must be { code, message, retriable }.',
+    ).optional(),
+  }),
+  'POST /__svc/mcp/elicit': fields({
+    id: mcpCall,
+    prompt: text('prompt', LIMITS.controlBody),
+    schema: z.record(z.string(), z.unknown(), {
+      error: 'schema must be an object: send the JSON Schema of the answer.',
+    }),
+  }),
 };

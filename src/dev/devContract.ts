@@ -371,11 +371,17 @@ export interface ControlRoutes {
   /** Back to the first launch's state (people, rooms, installations, nothing granted, no history). */
   'POST /__svc/reset': { request: Record<string, never>; response: DevState };
   /** Progress of the relayed MCP call, or whether it waits for the person; answers the message as the agent got it. */
-  'POST /__svc/mcp/progress': { request: McpPageBody; response: { ok: true; message?: string } };
+  'POST /__svc/mcp/progress': {
+    request: ControlBody<'POST /__svc/mcp/progress'>;
+    response: { ok: true; message?: string };
+  };
   /** The relayed MCP call's result or error; answers what the agent got (tokens and secrets redacted). */
-  'POST /__svc/mcp/result': { request: McpPageBody; response: McpSent };
+  'POST /__svc/mcp/result': { request: ControlBody<'POST /__svc/mcp/result'>; response: McpSent };
   /** The app's elicit, sent to the agent: its answer, if the agent gave one. */
-  'POST /__svc/mcp/elicit': { request: McpPageBody; response: { answered: boolean; value?: unknown } };
+  'POST /__svc/mcp/elicit': {
+    request: ControlBody<'POST /__svc/mcp/elicit'>;
+    response: { answered: boolean; value?: unknown };
+  };
 }
 
 /** A route of the control API, `METHOD /path`. @public */

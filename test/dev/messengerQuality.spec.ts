@@ -234,8 +234,10 @@ test("a message's and a card's line breaks are kept in the timeline", async ({ p
   expect(response.status).toBe(200);
   const card = page.getByTestId('message-card').filter({ hasText: 'Summary' });
   // innerText is what the page shows: a line break collapsed to a space would read "Done: - ship it".
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, line breaks and all, is what is checked
   await expect.poll(() => card.innerText()).toContain('Done:\n- ship it\nTodo:\n- test it');
   await expect
+    // biome-ignore lint/performance/useDomNodeTextContent: as above
     .poll(() => page.getByTestId('message').filter({ hasText: 'Standup:' }).innerText())
     .toContain('Standup:\nall done');
 });

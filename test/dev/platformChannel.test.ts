@@ -99,7 +99,28 @@ describe("the page's channel", () => {
     expect(other.error).toContain(
       'route must be one of POST /__svc/mcp/progress, POST /__svc/mcp/result, POST /__svc/mcp/elicit',
     );
+    // A body is checked as the control route checks it: a field it does not take is named before the id is looked up.
+    page.socket.send(JSON.stringify({ n: 9, route: 'POST /__svc/mcp/progress', body: { id: 'gone', zzz: 1 } }));
+    expect((await page.next((m) => m.re === 9)).error).toBe(
+      'unknown field "zzz": the fields are id, message, waiting.',
+    );
+    page.socket.send(JSON.stringify({ n: 10, route: 'POST /__svc/mcp/result', body: { result: {} } }));
+    expect((await page.next((m) => m.re === 10)).error).toBe(
+      "id must be a string: send the running call's id from its mcp-invoke event.",
+    );
     page.socket.close();
+    // The same over HTTP, as a problem detail.
+    const http = await fetch(`${platform.origin}/__svc/mcp/elicit`, {
+      method: 'POST',
+      headers: {
+        origin: platform.origin,
+        'x-svc-dev-token': platform.controlToken,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ id: 'gone', prompt: 'Which?', schema: {}, extra: true }),
+    });
+    expect(http.status).toBe(400);
+    expect((await http.json()).detail).toBe('unknown field "extra": the fields are id, prompt, schema.');
   });
 
   it('closes, saying why, on a message that is not a numbered JSON request', async () => {

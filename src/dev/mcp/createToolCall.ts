@@ -185,7 +185,8 @@ export function createToolCall(options: ToolCallOptions) {
     const agentId = options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name);
     // A call refused here never reaches the page: the terminal hears of it all the same, as the agent got it.
     const said = (result: CallToolResult) => {
-      const { code } = result._meta?.[SVC_ERROR_META] as { code: string };
+      // errorResult always sets both.
+      const code = (result._meta?.[SVC_ERROR_META] as { code?: string } | undefined)?.code ?? 'ERR_INTERNAL';
       const { text } = result.content[0] as { text: string };
       options.relay.refused({ name, agentId }, code, text.slice(code.length + 2));
       return result;

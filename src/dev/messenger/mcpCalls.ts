@@ -1,7 +1,7 @@
 import { agentError } from './agentError';
 import type { HostAnswers, HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
-import { isSvcError, SvcError } from '../../protocol/SvcError';
+import { SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
 import { findMalformedValue } from '../findMalformedValue';
 import { redactSecrets } from '../redactSecrets';
@@ -106,6 +106,8 @@ export function mcpCalls(
   let sending: Promise<unknown> = Promise.resolve();
   const post = (path: 'progress' | 'result' | 'elicit', body: McpPageBody) => {
     const id = current?.call.id;
+    // No call runs (it ended: cancelled, timed out or answered): there is nobody to tell.
+    if (id === undefined) return Promise.resolve(undefined);
     const send = () => answerRelayed(`POST /__svc/mcp/${path}`, { id, ...body });
     if (path === 'elicit') return send();
     const sent = sending.then(send);

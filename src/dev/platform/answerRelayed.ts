@@ -1,5 +1,7 @@
 import type { ControlRoutes, McpRoute, McpRouteHandlers } from '../devContract';
 import { ProblemError } from './ProblemError';
+import { CONTROL_BODIES } from '../controlSchemas';
+import { checkBody } from './jsonBody';
 
 /** The page's answer routes to a relayed MCP call. */
 const MCP_ROUTES: readonly McpRoute[] = [
@@ -26,6 +28,8 @@ export async function answerRelayed<R extends McpRoute>(
     );
   if (!routes)
     throw new ProblemError('not-found', `There is no control route ${route}: svc dev runs no agent bridge (--no-mcp).`);
+  // Checked here, for the page's channel as for a control request: a misspelt field is named, not ignored.
+  const checked = checkBody(CONTROL_BODIES[route], body) as ControlRoutes[R]['request'];
   const handle = routes[route] as (body: ControlRoutes[R]['request']) => ControlRoutes[R]['response'];
-  return handle(body);
+  return handle(checked);
 }

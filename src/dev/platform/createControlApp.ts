@@ -5,7 +5,6 @@ import {
   type ControlRoutes,
   type DevConfig,
   type DevState,
-  type McpPageBody,
   type McpRoute,
   type McpRouteHandlers,
   type StateRoute,
@@ -65,7 +64,7 @@ export function createControlApp(ctx: ControlAppContext) {
     await durable;
     return answer;
   };
-  const relay = <R extends McpRoute>(route: R, body: McpPageBody) =>
+  const relay = <R extends McpRoute>(route: R, body: ControlRoutes[R]['request']) =>
     refusing(() => answerRelayed(ctx.mcpRoutes(), route, body));
   type Bodies = typeof CONTROL_BODIES;
   const body = <K extends keyof Bodies>(route: K) => jsonBody<Bodies[K] & z.ZodType>(CONTROL_BODIES[route]);
@@ -124,13 +123,13 @@ export function createControlApp(ctx: ControlAppContext) {
       ctx.pageEvent(c.req.valid('json'));
       return c.body(null, 204);
     })
-    .post('/mcp/progress', jsonBody<McpPageBody>(), async (c) =>
+    .post('/mcp/progress', body('POST /__svc/mcp/progress'), async (c) =>
       c.json(await relay('POST /__svc/mcp/progress', c.req.valid('json'))),
     )
-    .post('/mcp/result', jsonBody<McpPageBody>(), async (c) =>
+    .post('/mcp/result', body('POST /__svc/mcp/result'), async (c) =>
       c.json(await relay('POST /__svc/mcp/result', c.req.valid('json'))),
     )
-    .post('/mcp/elicit', jsonBody<McpPageBody>(), async (c) =>
+    .post('/mcp/elicit', body('POST /__svc/mcp/elicit'), async (c) =>
       c.json(await relay('POST /__svc/mcp/elicit', c.req.valid('json'))),
     );
   // Any other method or path under the prefix: the guard first (a foreign page learns nothing), then what exists.
