@@ -13,6 +13,7 @@ import { createEndpoint, type Endpoint, type InboundHandler } from '../rpc/creat
 import type { Transport } from '../rpc/Transport';
 import { cancelled } from './cancelled';
 import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
+import type { InvokeContext } from './rules/actionRules';
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 
@@ -233,7 +234,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
           'ERR_INVALID_ARGUMENT',
           "invokeAction(): this host's rules set context.confirmed (true only when the person approved); do not pass it.",
         );
-      else run = rules.invoke(name, input, context, call, signal);
+      // The rules check the context at run time too (a JavaScript host, a cast): an agent without its id is refused.
+      else run = rules.invoke(name, input, context as InvokeContext, call, signal);
       if (!signal) return run;
       return new Promise((resolve, reject) => {
         const abort = () => reject(cancelled(name));

@@ -333,7 +333,8 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
 
       test('an agent invocation must name its agent, and the handler sees who invoked it', async () => {
         const host = await handled({ manifest: exchangeManifest() });
-        await rejectsWith(host.invoke('list_polls', {}, { invoked_by: 'agent' }), 'ERR_INVALID_ARGUMENT');
+        // A type error too: checked at run time for a JavaScript host.
+        await rejectsWith(host.invoke('list_polls', {}, { invoked_by: 'agent' } as never), 'ERR_INVALID_ARGUMENT');
         await host.invoke('list_polls', {}, { invoked_by: 'agent', agent_id: 'agent-7' });
         expect(host.seen[0]!.context).toEqual({
           invoked_by: 'agent',

@@ -11,12 +11,18 @@ import type { ActionConfirmRequest } from './HostAnswers';
  * given: the rules set it, true only when a person approved this call.
  * @public
  */
-export interface InvokeContext {
-  /** An AI agent or the person. */
-  invoked_by: 'agent' | 'user';
-  /** The agent's id; required when an agent invokes. */
-  agent_id?: string;
-}
+export type InvokeContext =
+  | {
+      /** The person, from the host's own UI. */
+      invoked_by: 'user';
+      agent_id?: never;
+    }
+  | {
+      /** An AI agent. */
+      invoked_by: 'agent';
+      /** The agent's id: the token's `act.sub` and what the app's handler sees. */
+      agent_id: string;
+    };
 
 /**
  * A host's policy on action confirmation, which may only make the manifest's floor stricter: `'floor'` follows each
