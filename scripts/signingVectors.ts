@@ -52,6 +52,8 @@ function vector(
     secrets?: string[];
     signature?: (real: string) => string;
     sentBody?: Buffer;
+    /** Headers left out of the request. */
+    omit?: string[];
     reason?: string;
     why: string;
     method?: string;
@@ -70,12 +72,14 @@ function vector(
     secrets: options.secrets ?? [SECRET],
     now: NOW,
     body_base64: (options.sentBody ?? body).toString('base64'),
-    headers: {
-      'X-Svc-Request-Timestamp': timestamp,
-      'X-Svc-Signature': options.signature ? options.signature(real) : real,
-      'X-Svc-Mini-App': APP,
-      'Content-Type': 'application/json',
-    },
+    headers: Object.fromEntries(
+      Object.entries({
+        'X-Svc-Request-Timestamp': timestamp,
+        'X-Svc-Signature': options.signature ? options.signature(real) : real,
+        'X-Svc-Mini-App': APP,
+        'Content-Type': 'application/json',
+      }).filter(([name]) => !options.omit?.includes(name)),
+    ),
     valid,
     ...(valid ? { signed_with: signWith } : { reason: options.reason }),
     why: options.why,
@@ -202,6 +206,31 @@ export function createSigningVectors() {
       signature: (real) => real.slice(3),
       reason: 'malformed-signature',
       why: 'The signature is the text `v0=` followed by the hex digits.',
+    }),
+    vector('the signature header repeated, as HTTP joins a repeated field', 'webhook', granted, {
+      signature: (real) => `${real}, ${real}`,
+      reason: 'malformed-signature',
+      why: 'Two X-Svc-Signature fields arrive joined by `, ` (RFC 9110, section 5.3), even with the same signature twice: refuse, do not pick one.',
+    }),
+    vector('no X-Svc-Signature header', 'webhook', granted, {
+      omit: ['X-Svc-Signature'],
+      reason: 'missing-header',
+      why: 'A request without its signature is not signed (401); an empty header counts as none.',
+    }),
+    vector('no X-Svc-Request-Timestamp header', 'server-api', card, {
+      omit: ['X-Svc-Request-Timestamp'],
+      reason: 'missing-header',
+      why: 'The signature cannot be checked without the timestamp it covers.',
+    }),
+    vector('two faults: a malformed signature and a stale timestamp', 'webhook', granted, {
+      timestamp: NOW - 3600,
+      signature: (real) => real.slice(0, -2),
+      reason: 'stale-timestamp',
+      why: 'The checks in order, the first that fails naming the reason: both headers present, the timestamp of 1 to 15 digits, the 300 s window, the signature of the form `v0=` and 64 lowercase hex digits, then the comparison.',
+    }),
+    vector('server API: a POST with an empty body', 'server-api', Buffer.alloc(0), {
+      path: `/v1/users/au-alice/notifications`,
+      why: 'An empty body is signed as one: `v0:<timestamp>:` and nothing after it (the platform then refuses the body, not the signature).',
     }),
   ];
   return {

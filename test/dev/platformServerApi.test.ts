@@ -125,6 +125,20 @@ describe('the server API emulator', () => {
     expect(nowhere.body.detail).not.toMatch(/docs\//);
   });
 
+  it('answers HEAD wherever GET is (RFC 9110): the same status and headers, no body; Allow names it', async () => {
+    const path = `/v1/apps/${APP}/installations/au1`;
+    const headers = await signRequest({ body: '', secret: secrets[0] ?? '', miniAppId: APP });
+    const get = await fetch(`${base}${path}`, { headers });
+    const head = await fetch(`${base}${path}`, { method: 'HEAD', headers });
+    expect(head.status).toBe(get.status);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(await head.text()).toBe('');
+    // Unsigned, as a GET would be: refused the same way.
+    expect((await fetch(`${base}${path}`, { method: 'HEAD' })).status).toBe(401);
+    const post = await call('POST', path, {});
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+  });
+
   it('refuses a doubled or trailing slash, and an empty id, with 404 saying how to join the path', async () => {
     for (const path of ['/v1//rooms/plain/cards', '/v1/rooms/plain/cards/', '/v1/rooms//cards']) {
       const answer = await call('POST', path, { mini_app_id: APP, app_user_id: 'au1', card });

@@ -74,11 +74,13 @@ export interface ServerApiExchange {
 /**
  * What in a server API answer the contract does not allow: the status must be documented for the operation, the
  * content type and body must match its schema, and a 429 must carry `Retry-After`. A path or method outside the
- * contract must be answered 404 or 405 problem details.
+ * contract must be answered 404 or 405 problem details. A HEAD is held to its GET, without a body.
  */
 export function checkServerApiAnswer(exchange: ServerApiExchange): string[] {
   const { method, path, status, headers, body } = exchange;
-  const operation = operationOf(method, path);
+  // HEAD is GET without the body (RFC 9110): its status and headers are the GET's.
+  const head = method === 'HEAD';
+  const operation = operationOf(head ? 'GET' : method, path);
   // Unknown endpoints answer problem details too: check them against any operation's 404/405.
   const anyOperation = contract.paths['/rooms/{room_id}/cards'].post as Json;
   const responses = (operation && !operation.methodless ? operation : anyOperation).responses as Json;
@@ -93,6 +95,7 @@ export function checkServerApiAnswer(exchange: ServerApiExchange): string[] {
   if (!contentType.startsWith(type)) issues.push(`${where}: content-type ${contentType}, the contract says ${type}`);
   for (const name of Object.keys(response.headers ?? {}))
     if (!headers.get(name)) issues.push(`${where}: the ${name} header is missing`);
+  if (head) return issues;
   return [...issues, ...check((media as Json).schema, body).map((issue) => `${where} ${issue}`)];
 }
 

@@ -15,9 +15,16 @@ describe('schema/signing-vectors.json', () => {
   });
 
   it('covers bodies beyond ASCII, both sides of the window, a rotation overlap and each kind of refusal', () => {
-    expect(vectors.filter((v) => v.valid)).toHaveLength(8);
+    expect(vectors.filter((v) => v.valid)).toHaveLength(9);
     expect(new Set(vectors.filter((v) => !v.valid).map((v) => v.reason))).toEqual(
-      new Set(['bad-signature', 'stale-timestamp', 'future-timestamp', 'malformed-header', 'malformed-signature']),
+      new Set([
+        'bad-signature',
+        'stale-timestamp',
+        'future-timestamp',
+        'malformed-header',
+        'malformed-signature',
+        'missing-header',
+      ]),
     );
     expect(vectors.some((v) => Buffer.from(v.body_base64, 'base64').toString('utf8').includes('🦊'))).toBe(true);
   });
@@ -31,6 +38,13 @@ describe('schema/signing-vectors.json', () => {
         return;
       }
       const stamp = v.headers['X-Svc-Request-Timestamp']!;
+      // A valid vector carries every header.
+      expect(Object.keys(v.headers)).toEqual([
+        'X-Svc-Request-Timestamp',
+        'X-Svc-Signature',
+        'X-Svc-Mini-App',
+        'Content-Type',
+      ]);
       expect(await verified).toBe(Number(stamp));
       // signRequest writes the number as it is: a timestamp sent with leading zeros is verified, not reproduced.
       if (String(Number(stamp)) !== stamp) return;

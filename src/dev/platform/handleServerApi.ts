@@ -377,7 +377,9 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
     const params = matchPath(pattern(endpoint.path), segments);
     return params ? [{ endpoint, params }] : [];
   });
-  const hit = atPath.find(({ endpoint }) => endpoint.method === request.method);
+  // HEAD is answered wherever GET is, as RFC 9110 asks (the answer's body is left out where it is sent).
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const hit = atPath.find(({ endpoint }) => endpoint.method === method);
   if (hit) {
     // An id in the path has the bound an id in a body has (the contract's maxLength, in code points).
     for (const [name, value] of Object.entries(hit.params))
@@ -393,7 +395,7 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
     return problem(
       'method-not-allowed',
       `${instance} is not read with ${request.method}: send ${atPath.map(({ endpoint: e }) => `${e.method} /v1${e.path}`).join(' or ')}.`,
-      { allow: atPath.map(({ endpoint: e }) => e.method).join(', ') },
+      { allow: atPath.flatMap(({ endpoint: e }) => (e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])).join(', ') },
     );
   return problem(
     'not-found',

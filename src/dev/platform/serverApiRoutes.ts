@@ -63,6 +63,8 @@ export function serverApiRoutes(ctx: ServerApiRoutesContext) {
           routes: ctx.routes,
         },
       );
+      // A HEAD gets the GET's status and headers, and no body.
+      if (c.req.method === 'HEAD') return c.body(null, answer.status as 200, answer.headers);
       return c.body(JSON.stringify(answer.body), answer.status as 200, answer.headers);
     });
 }
