@@ -82,6 +82,27 @@ async function parseBody(request: Request, protoKey: string): Promise<{ request:
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
+ * Tells the terminal of each call in a parsed body (one message or a batch) of a tool the manifest does not declare:
+ * the MCP SDK answers those itself (-32602, never reaching the tool's handler), and the terminal lists every call.
+ */
+function tellUndeclaredTools(body: unknown, manifest: Manifest, options: McpEndpointOptions): void {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const name = params?.name;
+    if (method !== 'tools/call' || typeof name !== 'string') continue;
+    if (manifest.actions?.some((action) => action.name === name)) continue;
+    const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
+    // The agent's text on a terminal line: shown printable, and cut short.
+    const shown = printable(name.slice(0, 100));
+    options.relay.refused(
+      { name: shown, agentId: options.agentId ?? 'mcp-client' },
+      '-32602',
+      `Tool ${shown} not found (the app's tools: ${tools}).`,
+    );
+  }
+}
+
+/**
  * The MCP endpoint of `svc dev` (Streamable HTTP at `/mcp`): the manifest's actions as tools, each call run in the
  * messenger page through the host's rules. 2026-07-28 clients are served per request; 2025-era clients get a
  * session each (so the server can send them elicitation requests). Every request passes the loopback Host, Origin
@@ -141,30 +162,12 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     return { server, registered };
   };
 
-  // The MCP SDK answers a call of a tool it does not list itself (-32602, never reaching callTool): the terminal
-  // still hears of it, as of every other call.
-  const tellUnknownTools = (body: unknown) => {
-    for (const message of Array.isArray(body) ? body : [body]) {
-      const name = (message as { method?: unknown; params?: { name?: unknown } } | null)?.params?.name;
-      if ((message as { method?: unknown } | null)?.method !== 'tools/call' || typeof name !== 'string') continue;
-      if (manifest.actions?.some((action) => action.name === name)) continue;
-      const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
-      // The agent's text on a terminal line: shown printable, and cut short.
-      const shown = printable(name.slice(0, 100));
-      options.relay.refused(
-        { name: shown, agentId: options.agentId ?? 'mcp-client' },
-        '-32602',
-        `Tool ${shown} not found (the app's tools: ${tools}).`,
-      );
-    }
-  };
-
   const modern = createMcpHandler(({ era }) => build(era).server, { legacy: 'reject' });
   const legacy = createLegacySessions(() => build('legacy'), { ...SESSION_LIMITS, ...options.sessions });
   const node = toNodeHandler({
     async fetch(received: Request) {
       const { request, parsedBody } = await parseBody(received, protoKey);
-      tellUnknownTools(parsedBody);
+      tellUndeclaredTools(parsedBody, manifest, options);
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });
