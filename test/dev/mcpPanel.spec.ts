@@ -2,9 +2,19 @@
 // the Claude Code command, field descriptions shown whole, MCP results indented with a Copy button, and a reset
 // that empties what the tab showed. Chromium, the official MCP client over a real socket.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { startDevPlatform } from '../../src/dev';
 import { connectMcp, writeMcpTestApp } from './mcpTestApp';
+
+/** svc dev for the app in `dir`, and a page of the messenger showing its Agent tab. */
+async function agentTab(browser: Browser, dir: string) {
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const page = await browser.newPage();
+  await page.goto(platform.url);
+  await page.locator('html[data-live]').waitFor({ state: 'attached' });
+  await page.getByTestId('tab-Agent').click();
+  return { platform, page };
+}
 
 const LONG =
   'The text to send back, exactly as given: spaces, punctuation and capitals are kept, and nothing is trimmed.';
@@ -157,12 +167,8 @@ test('a nested property gets a JSON box of its own, started from its required fi
     ],
     "svc.actions.handle('create_task', (input) => input);",
   );
-  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
-  const page = await browser.newPage();
+  const { platform, page } = await agentTab(browser, dir);
   try {
-    await page.goto(platform.url);
-    await page.locator('html[data-live]').waitFor({ state: 'attached' });
-    await page.getByTestId('tab-Agent').click();
     const action = page.getByTestId('action-create_task');
     await expect(action.getByLabel('title (required)', { exact: true })).toHaveAttribute('type', 'text');
     const metadata = action.getByTestId('input-create_task-metadata');
@@ -210,12 +216,8 @@ test('an optional enum starts unset and keeps its values typed; a failed action 
     "svc.actions.handle('add_note', (input) => ({ ...input, tagged: 'tag' in input }));\n" +
       "svc.actions.handle('summarise', () => { throw new Error('there are no notes to summarise yet; add some first'); });",
   );
-  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
-  const page = await browser.newPage();
+  const { platform, page } = await agentTab(browser, dir);
   try {
-    await page.goto(platform.url);
-    await page.locator('html[data-live]').waitFor({ state: 'attached' });
-    await page.getByTestId('tab-Agent').click();
     const tag = page.getByTestId('input-add_note-tag');
     await expect(tag).toHaveValue('');
     await expect(tag.locator('option').first()).toHaveText('(not set)');
