@@ -1,6 +1,6 @@
 import { authModeRefusal, manifestFacts } from '../manifest/manifestFacts';
 import { readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { globFromProject, locateApp } from './locateApp';
 import { usageError } from './usageError';
 import { type ManifestIssueSeverity, validateManifest } from '../manifest';
@@ -12,6 +12,7 @@ import type { SourceFilter } from './listSourceFiles';
 import { readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
 import { printable } from '../manifest/printable';
+import { shownPath } from './shownPath';
 
 /**
  * One finding of `svc check`, at a place in the manifest or in the code.
@@ -65,7 +66,7 @@ with ./ or ../ is read from <dir>); repeatable.`,
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
-    const show = (path: string): string => relative(io.cwd, path) || '.';
+    const show = (path: string): string => shownPath(io.cwd, path);
     const app = await locateApp(dir, show);
     if (!app.ok) {
       writeLine(io.stderr, `svc check: ${app.message}`);

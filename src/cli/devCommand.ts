@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   APP_OPEN_FRAGMENT,
   DevAppError,
@@ -22,6 +22,7 @@ import { usageError } from './usageError';
 import { developerKeyForms } from './developerKeys';
 import { httpUrl } from '../dev/httpUrl';
 import { printable } from '../manifest/printable';
+import { shownPath } from './shownPath';
 
 /** How long after its start svc dev sums the folder's files against the package limit, in ms. */
 const SIZE_CHECK_AFTER_MS = 3000;
@@ -240,7 +241,7 @@ or cannot be read.
 
     // A .swbn file is a signed package; anything else is the app's folder, or its manifest.json.
     const packageFile = dir.endsWith('.swbn') ? dir : undefined;
-    const located = packageFile ? undefined : await locatePackage(dir, (path) => relative(io.cwd, path) || '.', 'dev');
+    const located = packageFile ? undefined : await locatePackage(dir, (path) => shownPath(io.cwd, path), 'dev');
     if (located && !located.ok) {
       writeLine(io.stderr, `svc dev: ${located.message}`);
       return EXIT.usage;

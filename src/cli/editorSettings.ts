@@ -30,8 +30,16 @@ export async function writeEditorSettings(dir: string, manifestFile = 'manifest.
       return { skipped: `${file} has comments or is not plain JSON (${(cause as Error).message.split('\n')[0]})` };
   }
   const schemas = Array.isArray(settings['json.schemas']) ? [...(settings['json.schemas'] as unknown[])] : [];
-  if (schemas.some((s) => (s as { url?: unknown })?.url === SCHEMA_REFERENCE)) return 'present';
-  schemas.push(mapping);
+  const ours = schemas.findIndex((s) => (s as { url?: unknown })?.url === SCHEMA_REFERENCE);
+  const matched = (ours < 0 ? undefined : (schemas[ours] as { fileMatch?: unknown }).fileMatch) ?? [];
+  if (Array.isArray(matched) && matched.includes(mapping.fileMatch[0])) return 'present';
+  // Another app's manifest in the same project (a second svc init): its path joins the one mapping to the schema.
+  if (ours >= 0)
+    schemas[ours] = {
+      ...(schemas[ours] as object),
+      fileMatch: [...(Array.isArray(matched) ? matched : []), ...mapping.fileMatch],
+    };
+  else schemas.push(mapping);
   const merged = { ...settings, 'json.schemas': schemas };
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;

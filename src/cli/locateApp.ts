@@ -79,14 +79,17 @@ export async function locatePackage(
 ): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
   // A folder that is not there is most often the build's output before the first build (`svc pack dist` right after
   // `svc init --template vite`): building is the fix, not `svc init`, which reading its manifest would suggest.
-  const exists = await stat(given).then(
-    () => true,
-    () => false,
-  );
-  if (!exists && !given.endsWith('.json'))
+  const kind = await stat(given).catch(() => undefined);
+  if (!kind && !given.endsWith('.json'))
     return {
       ok: false,
       message: `${show(given)} does not exist: build the app first (npm run build), or pass the folder that holds manifest.json`,
+    };
+  // A device or a pipe is neither the folder nor its manifest (reading /dev/zero as one would not end).
+  if (kind && !kind.isDirectory() && !kind.isFile())
+    return {
+      ok: false,
+      message: `${show(given)} is not a folder (a device or a pipe): pass the folder that holds manifest.json`,
     };
   const app = await locateApp(given, show);
   if (!app.ok) return app;

@@ -1,4 +1,4 @@
-import { dirname, relative, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { DevAppError, readAppDir } from '../dev';
 import { readBoundKey } from '../dev/platform/stateFile';
 import { openAppPackage } from '../dev/platform/store/openAppPackage';
@@ -8,6 +8,7 @@ import { EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { locateApp } from './locateApp';
 import { usageError } from './usageError';
+import { shownPath } from './shownPath';
 
 /** Options only a test passes: how the stdio server learns to stop (default: its input ends). */
 export interface McpCommandHooks {
@@ -121,9 +122,15 @@ file that is missing or cannot be read.
  * svc dev serves, and how to start svc dev for it.
  */
 async function folderApp(given: string, io: { cwd: string }) {
-  const show = (path: string) => relative(io.cwd, path) || '.';
+  const show = (path: string) => shownPath(io.cwd, path);
   const located = await locateApp(resolve(io.cwd, given), show);
   if (!located.ok) return { problem: located.message, unreadable: true };
+  // Another file is neither the folder nor its manifest (svc dev and svc pack say so too).
+  if (basename(located.manifestFile) !== 'manifest.json' && !given.endsWith('.json'))
+    return {
+      problem: `${show(located.manifestFile)} is a file: pass the app's folder, its manifest.json, or its package (file.swbn)`,
+      unreadable: true,
+    };
   const dir = dirname(located.manifestFile);
   const named = dir === resolve(io.cwd, given) ? given : show(dir);
   // A manifest in a project's public/ is served by the project's own dev script (Vite beside svc dev).

@@ -61,7 +61,7 @@ Example:
       writeLine(io.stderr, 'svc pack: nothing written.');
       return exit;
     };
-    const located = await locatePackage(given, (path) => relative(io.cwd, path) || '.', 'pack');
+    const located = await locatePackage(given, (path) => shownPath(io.cwd, path), 'pack');
     // A folder that is not there is unreadable input, as for every command.
     if (!located.ok) return refuse([located.message], EXIT.usage);
     const { dir } = located;

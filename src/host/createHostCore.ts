@@ -135,6 +135,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
       if (!handler) throw fail('ERR_UNSUPPORTED', 'this host does not offer it; check svc.supports() first.');
       const context: HostCallContext = { method: name, signal: channel.signal };
+      // One the host does not offer refuses with its reason (the answer it lacks, an auth mode without it) at the
+      // rank of one it does not have: before the invocation and the scope are looked at.
+      if (isUnoffered(own)) return handler(params, context);
       const current = [...running.values()].at(-1);
       if (current) context.acting = current.context;
       if (def.bound) {

@@ -11,7 +11,8 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * elsewhere. Each check skips values that are not the expected type: the schema reports those.
  *
  * @remarks
- * Errors: duplicate action names, duplicate route paths, duplicate permission scopes, `default_locale` not in
+ * Errors: duplicate action names, duplicate route paths, a route parameter named `route` or given twice, duplicate
+ * permission scopes, `default_locale` not in
  * `locales`, an action `route` that is not declared, an action both `read_only` and `destructive`, an `entry` outside
  * the package, a JSON Schema error in `input_schema`. Warnings: everything else below, `frame-ancestors` and a
  * `sandbox` that takes scripts or the page's origin away in `csp` included.
@@ -54,6 +55,32 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
   duplicates('permissions', 'scope', 'error', 'duplicate_scope', 'the scope');
   duplicates('icons', 'sizes', 'warning', 'duplicate_icon_size', 'the size');
   duplicates('locales', null, 'warning', 'duplicate_locale', 'the locale');
+  // A route's parameters become the launch parameters by name: one named `route` is replaced by the matched path, and
+  // of a name given twice the app sees the last.
+  list(input.routes).forEach((route, i) => {
+    const path = field(route, 'path');
+    if (typeof path !== 'string') return;
+    const names = path
+      .split('/')
+      .filter((segment) => segment.startsWith(':'))
+      .map((segment) => segment.slice(1));
+    names.forEach((name, j) => {
+      if (name === 'route')
+        add(
+          'error',
+          'route_parameter_named_route',
+          ['routes', i, 'path'],
+          "names a parameter :route, which the launch parameters' route (the path of the route that matched) always replaces: rename it",
+        );
+      else if (names.indexOf(name) !== j)
+        add(
+          'error',
+          'duplicate_route_parameter',
+          ['routes', i, 'path'],
+          `names the parameter :${name} twice, and the app would get the last only: rename one`,
+        );
+    });
+  });
 
   const network = input.network;
   for (const kind of ['connect', 'socket']) {

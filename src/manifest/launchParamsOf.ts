@@ -13,7 +13,8 @@ import { segmentKey } from './routeKey';
  * opens a declared `/café`), a `:name` segment matching any one. The parameters are the query's (form-decoded, `+`
  * a space, a repeated name keeping its last value), then each `:name` as its segment percent-decoded, then `route`,
  * the matched route's path as declared; a later one replaces an earlier one of the same name. A link whose
- * percent-encoding is malformed, or that has a fragment (`#…`), matches nothing (it is never thrown on).
+ * percent-encoding is malformed, in its path or its query, or that has a fragment (`#…`), matches nothing (it is
+ * never thrown on).
  * @param routes - the manifest's `routes`.
  * @param link - the deep link, a path inside the app with an optional query (`/poll/7?tab=votes`).
  * @public
@@ -27,6 +28,9 @@ export function launchParamsOf(routes: { path: string }[], link: string): Record
   const parts = path.split('/').filter(Boolean);
   const keys = parts.map(segmentKey);
   if (keys.includes(undefined)) return undefined;
+  // URLSearchParams reads a malformed escape (`%ZZ`, the half character `%C3`) as U+FFFD without a word: such a query
+  // is refused as a malformed path is, never handed to the app changed.
+  if (query.split('&').some((pair) => segmentKey(pair.replaceAll('+', ' ')) === undefined)) return undefined;
   for (const route of routes) {
     const pattern = route.path.split('/').filter(Boolean);
     if (pattern.length !== parts.length) continue;

@@ -117,6 +117,17 @@ describe('svc init', () => {
     // --name was given: not asked for again.
     expect(run.stdout).toContain('  - fill in "description", "vendor" and the icons, then run `svc validate`');
     expect(run.stdout).toContain('install svc-sdk in this project');
+    // A second app in the same project joins the one mapping.
+    const second = await runSvc(['init', 'admin', '--name', 'Admin'], dir);
+    expect(second.stdout).toContain(
+      'added the manifest schema to .vscode/settings.json (VS Code validates and completes admin/manifest.json)',
+    );
+    expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))['json.schemas']).toEqual([
+      {
+        fileMatch: ['/public/manifest.json', '/admin/manifest.json'],
+        url: './node_modules/svc-sdk/schema/manifest.schema.json',
+      },
+    ]);
   });
   test('refuses a folder that is a file, or under one, before it makes a key (exit 2)', async () => {
     const dir = tempProject({ 'notes.txt': 'x' });

@@ -536,6 +536,31 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     }
   });
 
+  it("svc pack, svc dev and svc mcp refuse a device or a pipe given as the folder, a plain file as mcp's app, with exit 2", () => {
+    const dir = fresh();
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    for (const [given, shown] of [
+      ['/dev/zero', '/dev/zero'],
+      ['pipe', 'pipe'],
+    ]) {
+      const packed = svc(['pack', given!], dir);
+      expect([packed.code, packed.stderr]).toEqual([
+        2,
+        `svc pack: ${shown} is not a folder (a device or a pipe): pass the folder that holds manifest.json\nsvc pack: nothing written.\n`,
+      ]);
+      const dev = svc(['dev', given!, '--port', '0', '--no-mcp'], dir);
+      expect([dev.code, dev.stderr]).toEqual([
+        2,
+        `svc dev: ${shown} is not a folder (a device or a pipe): pass the folder that holds manifest.json\n`,
+      ]);
+    }
+    const page = svc(['mcp', 'app/index.html'], dir);
+    expect([page.code, page.stderr]).toEqual([
+      2,
+      "svc mcp: app/index.html is a file: pass the app's folder, its manifest.json, or its package (file.swbn)\n",
+    ]);
+  });
+
   it('svc pack refuses more files than a package holds, from their count, before reading any', () => {
     const dir = fresh();
     const app = join(dir, 'app');

@@ -624,7 +624,7 @@ describe('the terminal line of every MCP call', () => {
       );
       // The agent's text is shown printable: no escape sequence reaches the terminal.
       expect(lines[1]).toMatch(
-        /^\d\d:\d\d:\d\d {2}mcp {6}nope\\u001b\[2J by mcp-client: -32602: Tool nope\\u001b\[2J not found \(the app's tools: create_poll, .*\)\. \(0 ms\)$/,
+        /^\d\d:\d\d:\d\d {2}mcp {6}nope\\u001b\[2J by svc-test: -32602: Tool nope\\u001b\[2J not found \(the app's tools: create_poll, .*\)\. \(0 ms\)$/,
       );
     } finally {
       await platform.close();

@@ -199,6 +199,12 @@ describe('deep links', () => {
       400,
       'deep_link "/caf%C3" has malformed percent-encoding: encode each segment of its path with encodeURIComponent.',
     ]);
+    // In the query too: the app would get U+FFFD for it.
+    const query = await postLink('/p/1?tab=%ZZ');
+    expect([query.status, query.body.detail]).toEqual([
+      400,
+      'card.actions[0].deep_link "/p/1?tab=%ZZ" has malformed percent-encoding in its query: encode each name and value with encodeURIComponent.',
+    ]);
   });
 
   it('refuses a fragment, which would reach the app inside a parameter, in a card and a notification', async () => {

@@ -109,6 +109,22 @@ describe('the channel registries', () => {
     expect(await svc.permissions.query('room.context')).toBe('prompt');
   });
 
+  it('refuses in one order: an operation not offered before its scope, whether an answer or an effect is missing', async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    // files.read and files.write are not declared, and the host has neither the pick sheet nor the save effect.
+    const host = createHost({ manifest: exchangeManifest(), transport: hostEnd, answers: { send: () => true } });
+    const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    await expect(svc.files.pick({ accept: ['image/png'] })).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED',
+      message: 'svc.files.pick(): this host cannot ask the person (it gives no answers.pick).',
+    });
+    await expect(svc.files.save({ name: 'a.txt', blob: new Blob(['a']) })).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED',
+    });
+    // The auth mode's rule for an auth call the mode has not: svc-exchange has no sign-in.
+    await expect(svc.auth.signIn()).rejects.toMatchObject({ code: 'ERR_WRONG_AUTH_MODE' });
+  });
+
   it('past actionTimeout, the app is told to stop the handler, as for a cancel', async () => {
     const [appEnd, hostEnd] = createMemoryPair();
     const host = createHost({ manifest: exchangeManifest(), transport: hostEnd, actionTimeout: 200 });

@@ -1,6 +1,8 @@
 // Deep links launch the app only at routes its manifest declares, with their parameters.
 import { describe, expect, it } from 'vitest';
+import { validateManifest } from '../../src/manifest';
 import { launchParamsOf } from '../../src/manifest/launchParamsOf';
+import { validManifest } from './fixtures';
 
 const routes = [{ path: '/' }, { path: '/poll' }, { path: '/poll/:id/results' }];
 
@@ -49,5 +51,23 @@ describe('launchParamsOf on encoded and composed text', () => {
   it('matches nothing, and never throws, on malformed percent-encoding', () => {
     expect(launchParamsOf(cafe, '/p/%E0')).toBeUndefined();
     expect(launchParamsOf(cafe, '/caf%C3')).toBeUndefined();
+    // In the query too: it would reach the app as U+FFFD.
+    expect(launchParamsOf(cafe, '/p/1?x=%ZZ')).toBeUndefined();
+    expect(launchParamsOf(cafe, '/p/1?x=%C3')).toBeUndefined();
+    expect(launchParamsOf(cafe, '/p/1?%ZZ=1')).toBeUndefined();
+    expect(launchParamsOf(cafe, '/p/1?x=caf%C3%A9&y=a+b')).toEqual({ route: '/p/:id', id: '1', x: 'café', y: 'a b' });
+  });
+});
+
+describe('routes whose parameters could not all reach the app', () => {
+  it('are refused by the manifest check: a parameter named route, or one name twice', () => {
+    const manifest = validManifest();
+    manifest.routes = [...manifest.routes, { path: '/x/:route', title: 'X' }, { path: '/p/:id/:id', title: 'P' }];
+    const result = validateManifest(manifest);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.issues.map((i) => `${i.code}: ${i.message}`)).toEqual([
+      `route_parameter_named_route: $.routes[${manifest.routes.length - 2}].path names a parameter :route, which the launch parameters' route (the path of the route that matched) always replaces: rename it`,
+      `duplicate_route_parameter: $.routes[${manifest.routes.length - 1}].path names the parameter :id twice, and the app would get the last only: rename one`,
+    ]);
   });
 });

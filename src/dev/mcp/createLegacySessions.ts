@@ -122,6 +122,8 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
     },
     /** What each open session's server was built with. */
     built: () => [...sessions.values()].map((session) => session.built),
+    /** What the server of the session a request names was built with, if it is open. */
+    builtFor: (request: Request) => sessions.get(request.headers.get('mcp-session-id') ?? '')?.built,
     /** How many sessions are open. */
     get size() {
       return sessions.size;

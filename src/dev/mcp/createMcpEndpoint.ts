@@ -14,7 +14,7 @@ import type { InvocationRelay } from './createInvocationRelay';
 import { createLegacySessions } from './createLegacySessions';
 import { readUtf8Request } from './readUtf8Request';
 import { serverIdentity } from './serverIdentity';
-import { createToolCall, type McpEra } from './createToolCall';
+import { agentIdFrom, createToolCall, type McpEra } from './createToolCall';
 import { moveOwnProto, ownProtoKey, restoreOwnProto } from './ownProto';
 import { toolsFromManifest } from './toolsFromManifest';
 
@@ -95,7 +95,7 @@ function tellUndeclaredTools(body: unknown, manifest: Manifest, options: McpEndp
     // The agent's text on a terminal line: shown printable, and cut short.
     const shown = printable(name.slice(0, 100));
     options.relay.refused(
-      { name: shown, agentId: options.agentId ?? 'mcp-client' },
+      { name: shown, agentId: options.agentId ?? agentIdFrom(undefined) },
       '-32602',
       `Tool ${shown} not found (the app's tools: ${tools}).`,
     );
@@ -167,7 +167,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const node = toNodeHandler({
     async fetch(received: Request) {
       const { request, parsedBody } = await parseBody(received, protoKey);
-      tellUndeclaredTools(parsedBody, manifest, options);
+      // A 2025-era session's client said its name at initialize; a 2026-era request's is not known here.
+      const clientName = legacy.builtFor(request)?.server.server.getClientVersion()?.name;
+      tellUndeclaredTools(parsedBody, manifest, { ...options, agentId: options.agentId ?? agentIdFrom(clientName) });
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });

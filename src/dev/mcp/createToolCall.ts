@@ -98,7 +98,8 @@ function eitherSignal(first: AbortSignal, second: AbortSignal | undefined): Abor
 }
 
 /** An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`). */
-const agentIdFrom = (clientName: string | undefined) =>
+/** The agent id of a client's name (`Claude Code` is `claude-code`), `mcp-client` for none. @internal */
+export const agentIdFrom = (clientName: string | undefined) =>
   (clientName ?? '')
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
