@@ -49,8 +49,15 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   await page
     .getByTestId('store-upload')
     .setInputFiles({ name: 'app-1.0.0.swbn', mimeType: 'application/octet-stream', buffer: await readFile(first) });
+  // The same bytes again: nothing to do, said as such.
   await expect(page.getByTestId('store-result')).toContainText(
-    'Refused: Version 1.0.0 is not higher than 1.0.0, the highest version this store accepted',
+    `Already published: This package is ${key.id} 1.0.0 as the store accepted it`,
+  );
+  await page
+    .getByTestId('store-upload')
+    .setInputFiles({ name: 'app-0.9.0.swbn', mimeType: 'application/octet-stream', buffer: await pack('0.9.0') });
+  await expect(page.getByTestId('store-result')).toContainText(
+    'Refused: Version 0.9.0 is not higher than 1.0.0, the highest version this store accepted',
   );
 
   await page

@@ -13,7 +13,9 @@ async function upload(m: Messenger, input: HTMLInputElement): Promise<void> {
     const accepted = await m.upload(await file.arrayBuffer());
     result.value = `Version ${accepted.version} accepted: the app relaunches with it.${accepted.warning ? ` But ${accepted.warning}` : ''}`;
   } catch (error) {
-    result.value = `Refused: ${(error as Error).message}`;
+    const { message, type } = error as Error & { type?: unknown };
+    const again = typeof type === 'string' && type.endsWith('/already-published');
+    result.value = `${again ? 'Already published' : 'Refused'}: ${message}`;
   }
   input.value = '';
 }

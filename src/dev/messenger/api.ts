@@ -65,7 +65,9 @@ export async function uploadPackage(
     body: bytes,
   });
   const answer = await res.json().catch(() => ({}));
-  if (res.status !== 201) throw new Error(answer.detail ?? `the store answered ${res.status}`);
+  // The problem's type goes with its sentence: the same bytes again are no refusal of a new version.
+  if (res.status !== 201)
+    throw Object.assign(new Error(answer.detail ?? `the store answered ${res.status}`), { type: answer.type });
   return answer;
 }
 
