@@ -11,6 +11,7 @@ import { starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
 import { sdkVersion } from './sdkVersion';
 import { shownPath } from './shownPath';
+import { statRegularFile } from '../package/statRegularFile';
 import { usageError } from './usageError';
 
 /**
@@ -63,10 +64,16 @@ and build (the one template is vite).`,
       if (!check.ok)
         return usageError(io, 'init', check.issues.map((i) => i.message.replace('$.name', '--name')).join('; '));
     }
-    const exists = await stat(file).then(
-      () => true,
-      () => false,
-    );
+    const existing = await stat(file).catch(() => undefined);
+    const exists = existing !== undefined;
+    // A pipe or a device in its place would never be written (a pipe waits for a reader): not a manifest to replace.
+    if (existing && !existing.isFile()) {
+      writeLine(
+        io.stderr,
+        `svc init: ${label} is not a file (a folder, a pipe or a device): remove it, or choose another directory.`,
+      );
+      return EXIT.usage;
+    }
     if (exists && !values.force) {
       writeLine(
         io.stderr,
@@ -178,7 +185,10 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
     return read.key.id;
   }
   for (const manifest of manifests) {
-    const text = await readFile(manifest, 'utf8').catch(() => '');
+    // Only a regular file is read: a pipe in its place would wait for a writer that never comes.
+    const text = await statRegularFile(manifest)
+      .then(() => readFile(manifest, 'utf8'))
+      .catch(() => '');
     const id = /"id"\s*:\s*"([0-9a-f]{16})"/.exec(text)?.[1];
     const file = id ? join(keysDir(), `${id}.pem`) : '';
     if (

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
@@ -146,6 +146,14 @@ describe('svc init', () => {
       const run = await runSvc([...args], dir);
       expect([run.code, run.stderr, run.stdout], args.join(' ')).toEqual([2, message, '']);
     }
+    // A pipe in the manifest's place would wait for a reader for ever, even with --force.
+    mkdirSync(join(dir, 'piped'));
+    execFileSync('mkfifo', [join(dir, 'piped', 'manifest.json')]);
+    const piped = await runSvc(['init', 'piped', '--force'], dir);
+    expect([piped.code, piped.stderr]).toEqual([
+      2,
+      'svc init: piped/manifest.json is not a file (a folder, a pipe or a device): remove it, or choose another directory.\n',
+    ]);
     // No key was made for an app that could not be written.
     expect(existsSync(join(home, 'keys'))).toBe(false);
   });
