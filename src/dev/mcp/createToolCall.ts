@@ -97,8 +97,10 @@ function eitherSignal(first: AbortSignal, second: AbortSignal | undefined): Abor
   return either.signal;
 }
 
-/** An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`). */
-/** The agent id of a client's name (`Claude Code` is `claude-code`), `mcp-client` for none. @internal */
+/**
+ * An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`), `mcp-client`
+ * for none. @internal
+ */
 export const agentIdFrom = (clientName: string | undefined) =>
   (clientName ?? '')
     .toLowerCase()
