@@ -16,7 +16,7 @@ import { assertFileFree, lockFile } from '../dev/platform/lockFile';
 import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { checkPackable } from './checkPackageFiles';
-import { envFileLines } from './envFileLines';
+import { type EnvFileLine, envFileLines } from './envFileLines';
 import { locatePackage } from './locateApp';
 import { usageError } from './usageError';
 import { developerKeyForms } from './developerKeys';
@@ -71,12 +71,9 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
  * The settings in an existing env file that svc dev does not write (any name but `SVC_…`; blank lines and comments
  * aside): a project's own `.env` given as `--backend-env` would lose them when svc dev rewrites the file.
  */
-async function settingsNotOurs(path: string): Promise<string[]> {
-  const text = await readFile(path, 'utf8').catch(() => '');
+function settingsNotOurs(lines: EnvFileLine[]): string[] {
   // A name is shown, never a value: a line that is no `NAME=value` is shown by its number.
-  return envFileLines(text)
-    .filter(({ name }) => !name?.startsWith('SVC_'))
-    .map(({ name, number }) => name ?? `line ${number}`);
+  return lines.filter(({ name }) => !name?.startsWith('SVC_')).map(({ name, number }) => name ?? `line ${number}`);
 }
 
 /** The messenger's port when none is given: stable across runs, so the app's meta tag stays right. */
@@ -257,7 +254,9 @@ or cannot be read.
       await rm(statePath, { force: true });
     }
     const envFile = values['backend-env'];
-    const foreign = envFile ? await settingsNotOurs(resolve(io.cwd, envFile)) : [];
+    // The env file as this run found it: read once, before svc dev writes it.
+    const envLines = envFile ? envFileLines(await readFile(resolve(io.cwd, envFile), 'utf8').catch(() => '')) : [];
+    const foreign = settingsNotOurs(envLines);
     if (foreign.length)
       return usageError(
         io,
@@ -359,13 +358,10 @@ or cannot be read.
     // From here the platform runs: whatever ends the command closes it, or the process would stay up serving.
     let unlockEnv: (() => Promise<void>) | undefined;
     // The app's origin the env file gave a backend before this run (--app-url, a folder and a package each have one).
-    let previousOrigin: string | undefined;
+    const previousOrigin = envLines.find((line) => line.name === 'SVC_APP_ORIGIN')?.value;
     try {
       if (envFile) {
         const path = resolve(io.cwd, envFile);
-        previousOrigin = envFileLines(await readFile(path, 'utf8').catch(() => '')).find(
-          (line) => line.name === 'SVC_APP_ORIGIN',
-        )?.value;
         // Another svc dev writing the same file would give the backend its secret and API base instead of ours.
         const written = await mkdir(dirname(path), { recursive: true, mode: 0o700 })
           .then(() => lockFile(path, '--backend-env'))

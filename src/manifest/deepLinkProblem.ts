@@ -1,6 +1,7 @@
 import { characterAt, codePointName } from './helpers';
 import { jsonQuote } from './jsonQuote';
 import { launchParamsOf } from './launchParamsOf';
+import { queryDecodes } from './routeKey';
 
 /**
  * What makes `link` a deep link no person could open, as a sentence that follows the field's name and says what to
@@ -31,13 +32,9 @@ export function deepLinkProblem(link: string, routes: readonly { path: string }[
   } catch {
     return `${quoted} has malformed percent-encoding: encode each segment of its path with encodeURIComponent.`;
   }
-  try {
-    // A query's malformed escape would reach the app as U+FFFD.
-    if (queryAt >= 0)
-      for (const pair of link.slice(queryAt + 1).split('&')) decodeURIComponent(pair.replaceAll('+', ' '));
-  } catch {
+  // A query's malformed escape would reach the app as U+FFFD.
+  if (queryAt >= 0 && !queryDecodes(link.slice(queryAt + 1)))
     return `${quoted} has malformed percent-encoding in its query: encode each name and value with encodeURIComponent.`;
-  }
   if (!routes || (link.startsWith('/') && !link.startsWith('//') && launchParamsOf([...routes], link)))
     return undefined;
   return `${quoted} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => jsonQuote(r.path)).join(', ')} (each segment is compared percent-decoded).`;

@@ -1,4 +1,4 @@
-import { segmentKey } from './routeKey';
+import { queryDecodes, segmentKey } from './routeKey';
 
 /**
  * The launch parameters (`launch_params`) a host gives an app opened by a deep link (a card's or notification's
@@ -28,9 +28,8 @@ export function launchParamsOf(routes: { path: string }[], link: string): Record
   const parts = path.split('/').filter(Boolean);
   const keys = parts.map(segmentKey);
   if (keys.includes(undefined)) return undefined;
-  // URLSearchParams reads a malformed escape (`%ZZ`, the half character `%C3`) as U+FFFD without a word: such a query
-  // is refused as a malformed path is, never handed to the app changed.
-  if (query.split('&').some((pair) => segmentKey(pair.replaceAll('+', ' ')) === undefined)) return undefined;
+  // Such a query is refused as a malformed path is, never handed to the app changed.
+  if (!queryDecodes(query)) return undefined;
   for (const route of routes) {
     const pattern = route.path.split('/').filter(Boolean);
     if (pattern.length !== parts.length) continue;

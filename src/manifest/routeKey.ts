@@ -24,3 +24,11 @@ export function routeKey(path: string): string {
     .map((segment) => (segmentKey(segment) ?? segment).replaceAll('/', '%2F'))
     .join('/');
 }
+
+/**
+ * Whether a link's query (the text after `?`) decodes to text: each name and value form-decoded (`+` a space) with
+ * no malformed escape. URLSearchParams reads `%ZZ` or the half character `%C3` as U+FFFD without a word.
+ * @internal
+ */
+export const queryDecodes = (query: string): boolean =>
+  query.split('&').every((pair) => segmentKey(pair.replaceAll('+', ' ')) !== undefined);

@@ -64,6 +64,7 @@ export function createControlApp(ctx: ControlAppContext) {
     await durable;
     return answer;
   };
+  // Its body is checked by answerRelayed, for a control request as for the page's channel.
   const relay = <R extends McpRoute>(route: R, body: ControlRoutes[R]['request']) =>
     refusing(() => answerRelayed(ctx.mcpRoutes(), route, body));
   type Bodies = typeof CONTROL_BODIES;
@@ -123,13 +124,13 @@ export function createControlApp(ctx: ControlAppContext) {
       ctx.pageEvent(c.req.valid('json'));
       return c.body(null, 204);
     })
-    .post('/mcp/progress', body('POST /__svc/mcp/progress'), async (c) =>
+    .post('/mcp/progress', jsonBody<ControlRoutes['POST /__svc/mcp/progress']['request']>(), async (c) =>
       c.json(await relay('POST /__svc/mcp/progress', c.req.valid('json'))),
     )
-    .post('/mcp/result', body('POST /__svc/mcp/result'), async (c) =>
+    .post('/mcp/result', jsonBody<ControlRoutes['POST /__svc/mcp/result']['request']>(), async (c) =>
       c.json(await relay('POST /__svc/mcp/result', c.req.valid('json'))),
     )
-    .post('/mcp/elicit', body('POST /__svc/mcp/elicit'), async (c) =>
+    .post('/mcp/elicit', jsonBody<ControlRoutes['POST /__svc/mcp/elicit']['request']>(), async (c) =>
       c.json(await relay('POST /__svc/mcp/elicit', c.req.valid('json'))),
     );
   // Any other method or path under the prefix: the guard first (a foreign page learns nothing), then what exists.
