@@ -112,14 +112,15 @@ export interface HostEndpoint {
   /**
    * Runs the app's handler of an action and resolves with its output. With a `manifest`, the rules apply
    * (declared, `input_schema`, a registered handler, the confirm floor and policy, `output_schema`) and set
-   * `confirmed` themselves: pass `{ invoked_by, agent_id }` only. Without one, the context is sent as given.
+   * `confirmed` themselves: pass `{ invoked_by, agent_id }` only. Without one, the context is sent as given, with
+   * the `confirmed` you pass. Either way an agent names itself (`agent_id`) and the person has no agent id.
    * Aborting `options.signal` cancels it: the promise rejects with `ERR_CANCELLED`, a confirmation or elicit sheet
    * it opened closes, and the app gets `actions.cancel` (its handler's `context.signal` aborts).
    */
   invokeAction(
     name: string,
     input: unknown,
-    context: InvokeContext | ActionContext,
+    context: InvokeContext | (InvokeContext & Pick<ActionContext, 'confirmed'>),
     options?: { signal?: AbortSignal },
   ): Promise<unknown>;
   /** The actions the app has announced handlers for, as of the last announcement that arrived. */
