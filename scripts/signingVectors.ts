@@ -29,6 +29,11 @@ interface Vector {
   path: string;
   /** The secrets the verifier holds (the current one first). */
   secrets: string[];
+  /**
+   * The mini app the verifier serves, when it checks `X-Svc-Mini-App` (the platform does; a backend serving one app
+   * may): a request naming another is refused.
+   */
+  mini_app_id?: string;
   /** The verifier's clock, in seconds. */
   now: number;
   body_base64: string;
@@ -50,6 +55,8 @@ function vector(
     /** The timestamp header, a number or a text of another form (`+1767225600`); the signature covers its text. */
     timestamp?: number | string;
     secrets?: string[];
+    /** The verifier's own mini app, when it checks `X-Svc-Mini-App`. */
+    miniAppId?: string;
     signature?: (real: string) => string;
     sentBody?: Buffer;
     /** Headers left out of the request. */
@@ -70,6 +77,7 @@ function vector(
     method: options.method ?? 'POST',
     path: options.path ?? (kind === 'webhook' ? '/your/webhook/path' : '/v1/rooms/room-1/cards'),
     secrets: options.secrets ?? [SECRET],
+    ...(options.miniAppId === undefined ? {} : { mini_app_id: options.miniAppId }),
     now: NOW,
     body_base64: (options.sentBody ?? body).toString('base64'),
     headers: Object.fromEntries(
@@ -222,11 +230,31 @@ export function createSigningVectors() {
       reason: 'missing-header',
       why: 'The signature cannot be checked without the timestamp it covers.',
     }),
+    vector('an empty X-Svc-Signature header', 'webhook', granted, {
+      signature: () => '',
+      reason: 'missing-header',
+      why: 'An empty header counts as none: the request is not signed.',
+    }),
+    vector('server API: X-Svc-Mini-App checked, and as the verifier expects', 'server-api', card, {
+      miniAppId: APP,
+      why: 'A verifier that serves one mini app (the platform does) compares X-Svc-Mini-App with its id, exactly.',
+    }),
+    vector('server API: X-Svc-Mini-App names another mini app', 'server-api', card, {
+      miniAppId: 'another-mini-app',
+      reason: 'wrong-mini-app',
+      why: 'The header is outside the signing base, and the signature is right, but the verifier serves another mini app (401): after the window, before the signature.',
+    }),
+    vector('server API: no X-Svc-Mini-App where the verifier checks it', 'server-api', card, {
+      miniAppId: APP,
+      omit: ['X-Svc-Mini-App'],
+      reason: 'missing-header',
+      why: 'A verifier that checks the mini app refuses a request without the header (401).',
+    }),
     vector('two faults: a malformed signature and a stale timestamp', 'webhook', granted, {
       timestamp: NOW - 3600,
       signature: (real) => real.slice(0, -2),
       reason: 'stale-timestamp',
-      why: 'The checks in order, the first that fails naming the reason: both headers present, the timestamp of 1 to 15 digits, the 300 s window, the signature of the form `v0=` and 64 lowercase hex digits, then the comparison.',
+      why: 'The checks in order, the first that fails naming the reason: both headers present, the timestamp of 1 to 15 digits, the 300 s window, the mini app (where the verifier checks it), the signature of the form `v0=` and 64 lowercase hex digits, then the comparison.',
     }),
     vector('server API: a POST with an empty body', 'server-api', Buffer.alloc(0), {
       path: `/v1/users/au-alice/notifications`,
@@ -235,7 +263,7 @@ export function createSigningVectors() {
   ];
   return {
     description:
-      'Test vectors for the signing of svc server API requests and webhooks. For each vector: decode body_base64 to the exact bytes, and verify headers against them with the secrets the verifier holds, with now as the clock. valid says whether verification must succeed; reason names the failure as svc-sdk/server reports it. A valid vector is also a signing test: HMAC-SHA256 over the signing base, keyed with signed_with, gives X-Svc-Signature.',
+      'Test vectors for the signing of svc server API requests and webhooks. For each vector: decode body_base64 to the exact bytes, and verify headers against them with the secrets the verifier holds, with now as the clock, and, where mini_app_id is given, as a verifier serving that mini app (X-Svc-Mini-App must name it). valid says whether verification must succeed; reason names the failure as svc-sdk/server reports it. A valid vector is also a signing test: HMAC-SHA256 over the signing base, keyed with signed_with, gives X-Svc-Signature.',
     signing_base: 'the bytes of `v0:` + X-Svc-Request-Timestamp + `:`, followed by the raw body bytes',
     signature: '`v0=` + lowercase hex of HMAC-SHA256(signing secret as UTF-8, signing base)',
     replay_window_seconds: 300,

@@ -210,7 +210,9 @@ def vectors(args):
     for case in cases:
         body = base64.b64decode(case["body_base64"])
         try:
-            svc_signing.verify(case["headers"], body, case["secrets"], now=case["now"])
+            svc_signing.verify(
+                case["headers"], body, case["secrets"], now=case["now"], mini_app_id=case.get("mini_app_id")
+            )
             outcome = "valid"
         except svc_signing.SignatureError as error:
             outcome = error.reason

@@ -2,7 +2,7 @@
 
 Signing base: the bytes of ``v0:<timestamp>:`` followed by the raw body bytes. Signature: ``v0=`` + lowercase hex of
 HMAC-SHA256 of the base, keyed with the signing secret. Verification: refuse a timestamp more than 300 s from now
-(either way), then compare in constant time. During a secret rotation the backend holds both secrets; the header
+(either way), and, for a receiver serving one mini app, another app's X-Svc-Mini-App; then compare in constant time. During a secret rotation the backend holds both secrets; the header
 always carries exactly one signature.
 """
 
@@ -57,11 +57,12 @@ def _header(headers, name):
     return None
 
 
-def verify(headers, body, secrets, now=None, tolerance=REPLAY_WINDOW_SECONDS):
+def verify(headers, body, secrets, now=None, tolerance=REPLAY_WINDOW_SECONDS, mini_app_id=None):
     """Verifies a signed request against the exact ``body`` bytes with any of ``secrets``; returns the timestamp.
 
-    Raises SignatureError naming the reason: missing-header, malformed-header, stale-timestamp, future-timestamp,
-    malformed-signature, bad-signature or no-secret.
+    With ``mini_app_id``, the request's ``X-Svc-Mini-App`` must name that mini app. Raises SignatureError naming the
+    reason: missing-header, malformed-header, stale-timestamp, future-timestamp, wrong-mini-app, malformed-signature,
+    bad-signature or no-secret.
     """
     secrets = [s for s in secrets if s]
     if not secrets:
@@ -81,6 +82,12 @@ def verify(headers, body, secrets, now=None, tolerance=REPLAY_WINDOW_SECONDS):
         raise SignatureError("stale-timestamp", f"the timestamp is {-skew} s old, more than {tolerance} s.")
     if skew > tolerance:
         raise SignatureError("future-timestamp", f"the timestamp is {skew} s ahead, more than {tolerance} s.")
+    if mini_app_id is not None:
+        app = _header(headers, MINI_APP_HEADER)
+        if not app:
+            raise SignatureError("missing-header", f"the {MINI_APP_HEADER} header is missing.")
+        if app != mini_app_id:
+            raise SignatureError("wrong-mini-app", f"{MINI_APP_HEADER} names another mini app than this one.")
     if not _SIGNATURE.fullmatch(signature):
         raise SignatureError(
             "malformed-signature", f"{SIGNATURE_HEADER} must be exactly 'v0=' and 64 lowercase hex digits."

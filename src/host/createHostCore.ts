@@ -131,8 +131,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     // Synchronous unless the handler or the scope check is not: every await would cost the round trip a tick.
     inbound.set(name, (params) => {
       onCall?.({ method: name, params });
-      const problem = def.params(params, '');
-      if (problem) throw fail('ERR_INVALID_ARGUMENT', `${problem}.`);
+      // The shape's problem is a phrase, the rules' a sentence.
+      const problem = def.params(params, '')?.concat('.') ?? rules?.paramsProblem?.(name, params);
+      if (problem) throw fail('ERR_INVALID_ARGUMENT', problem);
       if (!handler) throw fail('ERR_UNSUPPORTED', 'this host does not offer it; check svc.supports() first.');
       const context: HostCallContext = { method: name, signal: channel.signal };
       // One the host does not offer refuses with its reason (the answer it lacks, an auth mode without it) at the

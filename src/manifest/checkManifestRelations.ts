@@ -11,7 +11,7 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * elsewhere. Each check skips values that are not the expected type: the schema reports those.
  *
  * @remarks
- * Errors: duplicate action names, duplicate route paths, a route parameter named `route` or given twice, duplicate
+ * Errors: duplicate action names, duplicate route paths, a route parameter with no name, named `route` or given twice, duplicate
  * permission scopes, `default_locale` not in
  * `locales`, an action `route` that is not declared, an action both `read_only` and `destructive`, an `entry` outside
  * the package, a JSON Schema error in `input_schema`. Warnings: everything else below, `frame-ancestors` and a
@@ -65,7 +65,14 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
       .filter((segment) => segment.startsWith(':'))
       .map((segment) => segment.slice(1));
     names.forEach((name, j) => {
-      if (name === 'route')
+      if (name === '')
+        add(
+          'error',
+          'route_parameter_unnamed',
+          ['routes', i, 'path'],
+          'has a parameter with no name (a ":" alone), which the app would get as "": write a name after the colon, such as :id',
+        );
+      else if (name === 'route')
         add(
           'error',
           'route_parameter_named_route',

@@ -1,19 +1,20 @@
 import { characterAt, codePointName } from './helpers';
 import { jsonQuote } from './jsonQuote';
 import { launchParamsOf } from './launchParamsOf';
-import { queryDecodes } from './routeKey';
+import { queryDecodes, RAW_IN_LINK } from './routeKey';
 
 /**
  * What makes `link` a deep link no person could open, as a sentence that follows the field's name and says what to
  * send, or undefined: one no URL library writes (a space or a control character as it is, which `new URL`, Go's
  * `url.URL` and Java's `URI` percent-encode; malformed percent-encoding, which decodes to no text), one with a
- * fragment (`#…`, which no route holds), or one that is no route the manifest declares (a URL, `//host`, an undeclared path). The same rule for a card the app sends
- * through its host and one its backend posts to the server API.
+ * fragment (`#…`, which no route holds), one that is no path inside the app (a URL, `//host`, no leading `/`), or one
+ * that is no route the manifest declares. The same rule for a card the app sends through its host and one its backend
+ * posts to the server API, and the links {@link launchParamsOf} opens.
  * @internal
  */
 export function deepLinkProblem(link: string, routes: readonly { path: string }[] | undefined): string | undefined {
   const quoted = jsonQuote(link.slice(0, 100));
-  const raw = /[\p{Cc}\p{Zs}\u2028\u2029]/u.exec(link);
+  const raw = RAW_IN_LINK.exec(link);
   if (raw) {
     const character = raw[0];
     const kind = /\p{Cc}/u.test(character) ? 'a control character' : 'a space';
@@ -35,7 +36,11 @@ export function deepLinkProblem(link: string, routes: readonly { path: string }[
   // A query's malformed escape would reach the app as U+FFFD.
   if (queryAt >= 0 && !queryDecodes(link.slice(queryAt + 1)))
     return `${quoted} has malformed percent-encoding in its query: encode each name and value with encodeURIComponent.`;
-  if (!routes || (link.startsWith('/') && !link.startsWith('//') && launchParamsOf([...routes], link)))
-    return undefined;
+  // `//host/…` and `https://…` are addresses of a site; `polls/7` and `?tab=votes` lack the path's leading `/`.
+  if (link.startsWith('//') || /^[a-z][\w+.-]*:/i.test(link))
+    return `${quoted} is a URL, not a path inside the app: send the path of a route manifest.json declares, such as ${jsonQuote(routes?.[0]?.path ?? '/')}.`;
+  if (!link.startsWith('/'))
+    return `${quoted} does not start with "/": a deep link is a path inside the app; send ${jsonQuote(`/${link}`.slice(0, 100))}.`;
+  if (!routes || launchParamsOf([...routes], link)) return undefined;
   return `${quoted} is not a route manifest.json declares, so no person could open it: send a path that matches one of ${routes.map((r) => jsonQuote(r.path)).join(', ')} (each segment is compared percent-decoded).`;
 }

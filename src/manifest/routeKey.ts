@@ -32,3 +32,11 @@ export function routeKey(path: string): string {
  */
 export const queryDecodes = (query: string): boolean =>
   query.split('&').every((pair) => segmentKey(pair.replaceAll('+', ' ')) !== undefined);
+
+/**
+ * A character no URL library leaves as it is in a link (a control character, a space of any kind, a line or
+ * paragraph separator): `new URL`, Go's `url.URL` and Java's `URI` percent-encode it, so a link holding one was never
+ * written by one, and opens nothing.
+ * @internal
+ */
+export const RAW_IN_LINK: RegExp = /[\p{Cc}\p{Zs}\u2028\u2029]/u;

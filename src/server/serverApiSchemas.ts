@@ -24,7 +24,7 @@ const CardAction = z
       deep_link: text(
         L.deepLink,
         'a route inside the app',
-        'A route inside the mini app, opened when the button is pressed: a path that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow), each segment compared percent-decoded and in Unicode NFC on both sides, so `/caf%C3%A9` opens a declared `/café`. Anything else (a URL, an undeclared route) is 400, as no person could open it; so is a link no URL library writes: a raw space or control character (percent-encode it), or malformed percent-encoding (`%E0`); and so is a fragment (`#…`), which no route holds (a `#` inside a value is `%23`).',
+        'A route inside the mini app, opened when the button is pressed: a path starting with a single `/` that matches one of the manifest `routes` (a `:name` segment matches any value; a query may follow), each segment compared percent-decoded and in Unicode NFC on both sides, so `/caf%C3%A9` opens a declared `/café`. Anything else (a URL, `//host`, a path without its leading `/`, an undeclared route) is 400, as no person could open it; so is a link no URL library writes: a raw space or control character (percent-encode it), or malformed percent-encoding (`%E0`); and so is a fragment (`#…`), which no route holds (a `#` inside a value is `%23`).',
       ),
     },
     { error: 'must be {label, deep_link}: fix or omit it.' },

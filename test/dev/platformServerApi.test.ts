@@ -185,12 +185,25 @@ describe('the server API emulator', () => {
         'room "plain" is not one "au2" is in: post into a room the person opened the app in.',
       ]);
       expect((await call('POST', '/v1/rooms/plain/cards', card('au1'))).status).toBe(201);
-      for (const link of ['https://evil.example', '//evil.example/poll', '/polls/42']) {
+      const undeclared = (link: string) =>
+        `"${link}" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id" (each segment is compared percent-decoded).`;
+      const url = (link: string) =>
+        `"${link}" is a URL, not a path inside the app: send the path of a route manifest.json declares, such as "/".`;
+      for (const [link, why] of [
+        ['https://evil.example', url],
+        ['//evil.example/poll', url],
+        ['/polls/42', undeclared],
+        ['poll/7', () => '"poll/7" does not start with "/": a deep link is a path inside the app; send "/poll/7".'],
+        [
+          '?tab=votes',
+          () => '"?tab=votes" does not start with "/": a deep link is a path inside the app; send "/?tab=votes".',
+        ],
+      ] as const) {
         const refused = await call('POST', '/v1/rooms/plain/cards', card('au1', link));
         expect([link, refused.status, refused.body.detail]).toEqual([
           link,
           400,
-          `card.actions[0].deep_link "${link}" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id" (each segment is compared percent-decoded).`,
+          `card.actions[0].deep_link ${why(link)}`,
         ]);
       }
       state.grants[0]!.scopes = ['svc.notifications'];
@@ -198,7 +211,7 @@ describe('the server API emulator', () => {
       const notified = await call('POST', '/v1/users/au1/notifications', note);
       expect([notified.status, notified.body.detail]).toEqual([
         400,
-        'deep_link "https://evil.example" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id" (each segment is compared percent-decoded).',
+        'deep_link "https://evil.example" is a URL, not a path inside the app: send the path of a route manifest.json declares, such as "/".',
       ]);
       expect(
         (await call('POST', '/v1/users/au1/notifications', { ...note, deep_link: '/poll/7?tab=results' })).status,

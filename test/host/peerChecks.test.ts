@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSvc } from '../../src/client/createSvc';
 import { createHost, createMemoryPair, PEER, WIRE } from '../../src/host';
-import { exchangeManifest } from '../mock/fixtures';
+import { exchangeManifest, noneManifest } from '../mock/fixtures';
 
 // The memory pair delivers in microtasks, which all run before the next macrotask: one turn settles every chain of
 // messages, however long.
@@ -123,6 +123,51 @@ describe('the channel registries', () => {
     });
     // The auth mode's rule for an auth call the mode has not: svc-exchange has no sign-in.
     await expect(svc.auth.signIn()).rejects.toMatchObject({ code: 'ERR_WRONG_AUTH_MODE' });
+  });
+
+  it("refuses params the platform's rules refuse first: before the offer, the scope and the person", async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    // No save effect, no send answer, and files.write undeclared: the name and the card are still the first fault.
+    const host = createHost({ manifest: noneManifest(), transport: hostEnd });
+    const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    for (const name of ['../x', 'a/b', '..', 'a\u0001', '   ', 'a\u202eb.txt'])
+      await expect(svc.files.save({ name, blob: new Blob(['a']) })).rejects.toMatchObject({
+        code: 'ERR_INVALID_ARGUMENT',
+      });
+    const card = (title: string, links: string[]) => ({
+      room_id: '!r',
+      body: 'Poll',
+      card: { title, body: '', actions: links.map((deep_link) => ({ label: 'Open', deep_link })) },
+    });
+    await expect(svc.message.send(card('x'.repeat(257), []))).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARGUMENT',
+      message: 'svc.message.send(): card.title has 257 characters: send at most 256.',
+    });
+    await expect(svc.message.send(card('T', Array(6).fill('/')))).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARGUMENT',
+      message: 'svc.message.send(): card.actions has 6 actions: send at most 5.',
+    });
+    await expect(svc.message.send(card('T', ['polls/7']))).rejects.toMatchObject({
+      code: 'ERR_INVALID_ARGUMENT',
+      message:
+        'svc.message.send(): card.actions[0].deep_link "polls/7" does not start with "/": a deep link is a path inside the app; send "/polls/7".',
+    });
+    // A well-formed card reaches the next rule: this host cannot ask the person to send it.
+    await expect(svc.message.send(card('T', ['/']))).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED' });
+  });
+
+  it('refuses an auth call the mode has not by the mode, whether or not the host implements it', async () => {
+    for (const handlers of [{}, { 'auth.getToken': () => ({ token: 't', expires_at: 0 }) }]) {
+      const [appEnd, hostEnd] = createMemoryPair();
+      const host = createHost({ manifest: noneManifest(), transport: hostEnd, handlers });
+      const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
+      expect([svc.supports('auth.getToken'), svc.supports('auth.signIn')]).toEqual([false, false]);
+      await expect(svc.auth.getToken()).rejects.toMatchObject({
+        code: 'ERR_WRONG_AUTH_MODE',
+        message: "svc.auth.getToken(): there is no token under auth mode 'none'; the manifest's auth mode decides.",
+      });
+      await expect(svc.auth.signIn()).rejects.toMatchObject({ code: 'ERR_WRONG_AUTH_MODE' });
+    }
   });
 
   it('past actionTimeout, the app is told to stop the handler, as for a cancel', async () => {

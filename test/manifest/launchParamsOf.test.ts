@@ -30,6 +30,21 @@ describe('launchParamsOf', () => {
     expect(launchParamsOf(two, '/p/7?tab=a+b')).toEqual({ route: '/p/:id', id: '7', tab: 'a b' });
   });
 
+  it('matches nothing the platform refuses to send: no single leading "/", a raw space or control character', () => {
+    for (const link of [
+      'poll',
+      '?id=7',
+      '',
+      '//poll',
+      'https://x.example/poll',
+      '/poll?id= 7',
+      '/poll?id=7\n',
+      '/poll/\u2028/results',
+    ])
+      expect([link, launchParamsOf(routes, link)]).toEqual([link, undefined]);
+    expect(launchParamsOf(routes, '/?id=7')).toEqual({ route: '/', id: '7' });
+  });
+
   it('matches nothing with a fragment, which would end up inside a parameter or the last query value', () => {
     expect(launchParamsOf(routes, '/poll/7#votes/results')).toBeUndefined();
     expect(launchParamsOf(routes, '/poll?id=7#votes')).toBeUndefined();
@@ -60,14 +75,21 @@ describe('launchParamsOf on encoded and composed text', () => {
 });
 
 describe('routes whose parameters could not all reach the app', () => {
-  it('are refused by the manifest check: a parameter named route, or one name twice', () => {
+  it('are refused by the manifest check: a parameter with no name, named route, or one name twice', () => {
     const manifest = validManifest();
-    manifest.routes = [...manifest.routes, { path: '/x/:route', title: 'X' }, { path: '/p/:id/:id', title: 'P' }];
+    const before = manifest.routes.length;
+    manifest.routes = [
+      ...manifest.routes,
+      { path: '/x/:route', title: 'X' },
+      { path: '/p/:id/:id', title: 'P' },
+      { path: '/q/:', title: 'Q' },
+    ];
     const result = validateManifest(manifest);
     expect(result.ok).toBe(false);
     expect(result.ok ? [] : result.issues.map((i) => `${i.code}: ${i.message}`)).toEqual([
-      `route_parameter_named_route: $.routes[${manifest.routes.length - 2}].path names a parameter :route, which the launch parameters' route (the path of the route that matched) always replaces: rename it`,
-      `duplicate_route_parameter: $.routes[${manifest.routes.length - 1}].path names the parameter :id twice, and the app would get the last only: rename one`,
+      `route_parameter_named_route: $.routes[${before}].path names a parameter :route, which the launch parameters' route (the path of the route that matched) always replaces: rename it`,
+      `duplicate_route_parameter: $.routes[${before + 1}].path names the parameter :id twice, and the app would get the last only: rename one`,
+      `route_parameter_unnamed: $.routes[${before + 2}].path has a parameter with no name (a ":" alone), which the app would get as "": write a name after the colon, such as :id`,
     ]);
   });
 });

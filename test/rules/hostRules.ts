@@ -198,11 +198,11 @@ export function describeHostRules(name: string, make: (setup: HostSetup) => Host
         await refused({ room_id: '!r', body: '😀'.repeat(10_001) }, 'body has 10001 characters: send at most 10000.');
         await refused(
           card('javascript:alert(1)'),
-          'card.actions[0].deep_link "javascript:alert(1)" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id", "/caf\\u00e9" (each segment is compared percent-decoded).',
+          'card.actions[0].deep_link "javascript:alert(1)" is a URL, not a path inside the app: send the path of a route manifest.json declares, such as "/".',
         );
         await refused(
           card('//evil.example/poll/1'),
-          'card.actions[0].deep_link "//evil.example/poll/1" is not a route manifest.json declares, so no person could open it: send a path that matches one of "/", "/poll/:id", "/caf\\u00e9" (each segment is compared percent-decoded).',
+          'card.actions[0].deep_link "//evil.example/poll/1" is a URL, not a path inside the app: send the path of a route manifest.json declares, such as "/".',
         );
         await refused(
           card('/poll/%E0'),

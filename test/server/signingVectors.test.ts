@@ -15,7 +15,7 @@ describe('schema/signing-vectors.json', () => {
   });
 
   it('covers bodies beyond ASCII, both sides of the window, a rotation overlap and each kind of refusal', () => {
-    expect(vectors.filter((v) => v.valid)).toHaveLength(9);
+    expect(vectors.filter((v) => v.valid)).toHaveLength(10);
     expect(new Set(vectors.filter((v) => !v.valid).map((v) => v.reason))).toEqual(
       new Set([
         'bad-signature',
@@ -24,6 +24,7 @@ describe('schema/signing-vectors.json', () => {
         'malformed-header',
         'malformed-signature',
         'missing-header',
+        'wrong-mini-app',
       ]),
     );
     expect(vectors.some((v) => Buffer.from(v.body_base64, 'base64').toString('utf8').includes('🦊'))).toBe(true);
@@ -32,7 +33,10 @@ describe('schema/signing-vectors.json', () => {
   for (const v of vectors)
     it(`${v.valid ? 'verifies' : `refuses (${v.reason})`}: ${v.name}`, async () => {
       const body = new Uint8Array(Buffer.from(v.body_base64, 'base64'));
-      const verified = verifySignature({ body, headers: v.headers }, { secrets: v.secrets, now: v.now });
+      const verified = verifySignature(
+        { body, headers: v.headers },
+        { secrets: v.secrets, now: v.now, ...(v.mini_app_id === undefined ? {} : { miniAppId: v.mini_app_id }) },
+      );
       if (!v.valid) {
         await expect(verified).rejects.toMatchObject({ name: 'SvcSignatureError', reason: v.reason });
         return;

@@ -49,8 +49,6 @@ export function accountRules({
 
   const handlers: HostHandlers = {
     'auth.signIn': async (params, context) => {
-      const refusal = authModeRefusal(auth.type, 'auth.signIn');
-      if (refusal) throw wrong('auth.signIn', refusal);
       if (session.signedIn) return;
       if ((await ask('signIn', 'auth.signIn', undefined, context.signal)) !== true)
         throw new SvcError(...signInRefusal, false, 'auth.signIn');
@@ -81,8 +79,6 @@ export function accountRules({
     };
   if (getToken)
     handlers['auth.getToken'] = (params, context) => {
-      const refusal = authModeRefusal(auth.type, 'auth.getToken');
-      if (refusal) throw wrong('auth.getToken', refusal);
       if (auth.type === 'external-oauth' && !session.signedIn)
         throw new SvcError(
           'ERR_SIGNED_OUT',
@@ -92,8 +88,14 @@ export function accountRules({
         );
       return getToken(params, context);
     };
-  // A call the auth mode does not have is not offered (svc.supports() says so), and refused naming the mode.
-  for (const method of ['auth.signIn', 'auth.getToken'] as const)
-    if (authModeRefusal(auth.type, method) && handlers[method]) unoffered(handlers[method]);
+  // A call the auth mode does not have is not offered (svc.supports() says so), and refused naming the mode, whether
+  // or not the host has an effect for it: the manifest decides, and the refusal says what to change.
+  for (const method of ['auth.signIn', 'auth.getToken'] as const) {
+    const refusal = authModeRefusal(auth.type, method);
+    if (refusal)
+      handlers[method] = unoffered(() => {
+        throw wrong(method, refusal);
+      });
+  }
   return handlers;
 }

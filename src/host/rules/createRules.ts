@@ -1,8 +1,9 @@
 import type { InputValidator, Manifest } from '../../manifest';
-import { type MethodName, type MethodParams, methods, type OperationDef } from '../../protocol/methods';
+import { type MethodName, methods, type OperationDef } from '../../protocol/methods';
 import type { PermissionScope } from '../../protocol/scopes';
-import { SvcError } from '../../protocol/SvcError';
-import type { HostCallContext, HostHandlers } from '../HostHandlers';
+import type { SvcError } from '../../protocol/SvcError';
+import type { OutgoingMessage } from '../../protocol/types';
+import type { HostHandlers } from '../HostHandlers';
 import { accountRules, type SignInState } from './accountRules';
 import { actionRules, type CallApp, type ConfirmPolicy, type InvokeContext } from './actionRules';
 import { appRules } from './appRules';
@@ -61,6 +62,11 @@ export interface HostRules {
   session: SignInState;
   /** Every operation the host offers, rules applied. */
   handlers: HostHandlers;
+  /**
+   * Why `params` of `method`, already of the right shape, break a rule the platform holds them to (a card's bounds
+   * and links, a file's name), or `undefined`: checked with the shape, before anything else, as `ERR_INVALID_ARGUMENT`.
+   */
+  paramsProblem?(method: MethodName, params: unknown): string | undefined;
   /** Why an operation needing `scope` may not run now, or `undefined` when it may. */
   scopeProblem(scope: PermissionScope, method: string): Promise<SvcError | undefined>;
   /** Invokes an action under the rules; `call` reaches the app's handler. */
@@ -118,9 +124,6 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
       ...accountRules({ manifest, effects, permissions, session, ask }),
       ...appRules({ effects, answers, storage: options.storage ?? createMemoryStorage(), ask, validator }),
     };
-    // A message or a file name the platform would refuse is refused before the person is asked.
-    refuseFirst(handlers, 'message.send', (message) => messageProblem(message, manifest.routes));
-    refuseFirst(handlers, 'files.save', fileNameProblem);
     // An operation the host cannot ask the person about is not offered (svc.supports() says so), and its call is
     // refused naming the answer the host lacks. Each such handler is the rules' own (the lines above set them all).
     for (const name of Object.keys(methods) as MethodName[]) {
@@ -133,26 +136,19 @@ export function withRules(options: ValidatedRuleOptions): RulesLayer {
       permissions,
       session,
       handlers,
+      // A message or a file name the platform would refuse is malformed params: refused first, as a native host
+      // reading the order of refusals would, whether or not the host offers the operation or the scope is granted.
+      paramsProblem: (method, params) =>
+        method === 'message.send'
+          ? messageProblem(params as OutgoingMessage, manifest.routes)
+          : method === 'files.save'
+            ? fileNameProblem(params as { name: string })
+            : undefined,
       async scopeProblem(scope, method) {
         const state = await permissions.state(scope);
         return state === 'granted' ? undefined : permissions.notGranted(scope, method, state);
       },
       invoke: actions.invoke,
     };
-  };
-}
-
-/** Puts a check of `method`'s arguments before its handler: a problem it names rejects `ERR_INVALID_ARGUMENT`. */
-function refuseFirst<M extends 'message.send' | 'files.save'>(
-  handlers: HostHandlers,
-  method: M,
-  problemOf: (params: MethodParams<M>) => string | undefined,
-): void {
-  const handler = handlers[method] as ((params: MethodParams<M>, context: HostCallContext) => unknown) | undefined;
-  if (!handler) return;
-  (handlers as Record<string, unknown>)[method] = (params: MethodParams<M>, context: HostCallContext) => {
-    const problem = problemOf(params);
-    if (problem) throw new SvcError('ERR_INVALID_ARGUMENT', problem, false, method);
-    return handler(params, context);
   };
 }
