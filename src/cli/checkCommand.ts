@@ -62,7 +62,8 @@ with ./ or ../ is read from <dir>); repeatable.`,
     exclude: { type: 'string', multiple: true, value: 'glob', help: `Skip files matching the glob; repeatable.` },
     json: { type: 'boolean', help: `Print a JSON report instead of lines.` },
   },
-  footer: `Exit codes: 0 no errors (warnings allowed), 1 errors, 2 usage error or missing manifest.
+  footer: `Exit codes: 0 no errors (warnings allowed), 1 errors (a manifest that is not JSON too),
+            2 usage error, or a manifest missing or unreadable.
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -76,7 +77,8 @@ with ./ or ../ is read from <dir>); repeatable.`,
     const read = await readJsonFile(manifestFile, show(manifestFile));
     if (!read.ok) {
       writeLine(io.stderr, `svc check: ${read.message}`);
-      return EXIT.usage;
+      // A manifest that is not JSON was read, and found invalid.
+      return read.code === 'unreadable' ? EXIT.usage : EXIT.invalid;
     }
     const outside = [...(values.include ?? []), ...(values.exclude ?? [])].find(
       (glob) => globFromProject(glob, dir, projectDir) === undefined,

@@ -25,10 +25,15 @@ const isFile = (path: string) =>
  * project (a plain app keeps its code beside its manifest).
  */
 export async function locateApp(given: string, show: (path: string) => string): Promise<AppLocation> {
-  const isDir = await stat(given).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
+  const kind = await stat(given).catch(() => undefined);
+  // A device or a pipe is neither the folder nor its manifest (reading /dev/zero as one would not end). One named as
+  // the manifest (`fifo.json`) is refused where the manifest is read, as any JSON file of the CLI's is.
+  if (kind && !kind.isDirectory() && !kind.isFile() && !given.endsWith('.json'))
+    return {
+      ok: false,
+      message: `${show(given)} is not a folder (a device or a pipe): pass the folder that holds manifest.json`,
+    };
+  const isDir = kind?.isDirectory() === true;
   let manifestFile: string | undefined;
   if (!isDir) {
     // A path that is not a folder names the manifest, or a folder not made yet: reading it then says what is missing.
@@ -84,12 +89,6 @@ export async function locatePackage(
     return {
       ok: false,
       message: `${show(given)} does not exist: build the app first (npm run build), or pass the folder that holds manifest.json`,
-    };
-  // A device or a pipe is neither the folder nor its manifest (reading /dev/zero as one would not end).
-  if (kind && !kind.isDirectory() && !kind.isFile())
-    return {
-      ok: false,
-      message: `${show(given)} is not a folder (a device or a pipe): pass the folder that holds manifest.json`,
     };
   const app = await locateApp(given, show);
   if (!app.ok) return app;

@@ -79,7 +79,8 @@ Run it again after changing the actions.`,
 the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
     },
   },
-  footer: `Exit codes: 0 written, 1 invalid manifest, 2 usage error or missing manifest.
+  footer: `Exit codes: 0 written, 1 invalid manifest (not JSON too), 2 usage error, or a manifest missing
+            or unreadable.
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -89,11 +90,12 @@ the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
       return EXIT.usage;
     }
     const { manifestFile, projectDir } = app;
-    const label = relative(io.cwd, manifestFile) || 'manifest.json';
+    const label = shownPath(io.cwd, manifestFile);
     const read = await readJsonFile(manifestFile, label);
     if (!read.ok) {
       writeLine(io.stderr, `svc types: ${read.message}`);
-      return EXIT.usage;
+      // A manifest that is not JSON was read, and found invalid.
+      return read.code === 'unreadable' ? EXIT.usage : EXIT.invalid;
     }
     const result = validateManifest(read.value);
     if (!result.ok) {

@@ -44,8 +44,8 @@ per issue:
 clients prefix them, $ref/$defs/$schema, output schemas without an object root.`,
     },
   },
-  footer: `Exit codes: 0 every file valid (warnings do not fail), 1 a file is invalid,
-            2 usage error, unreadable file or broken JSON.
+  footer: `Exit codes: 0 every file valid (warnings do not fail), 1 a file is invalid (not JSON too),
+            2 usage error, or a file missing or unreadable.
 
 Example:
   $ svc validate --previous-version 1.4.0
@@ -97,7 +97,8 @@ Example:
       reports.push({ file: label, ok: result.ok && missing.length === 0, issues });
     }
 
-    const broken = reports.some((report) => report.error);
+    // A file that is not there or cannot be read is the caller's to fix (2); one read and found not JSON is invalid.
+    const broken = reports.some((report) => report.error?.code === 'unreadable');
     const code = broken ? EXIT.usage : reports.every((report) => report.ok) ? EXIT.ok : EXIT.invalid;
     if (values.json) {
       writeLine(io.stdout, JSON.stringify({ ok: code === EXIT.ok, files: reports }, null, 2));

@@ -245,12 +245,12 @@ describe('svc check', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/src\/broken.ts:1:1 {2}warning: cannot parse this file/);
   });
-  test('exits 2 when the manifest is missing or broken', async () => {
+  test('exits 2 when the manifest is missing or unreadable, 1 when it is not JSON', async () => {
     const missing = await runSvc(['check', 'nowhere'], tempProject({}));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nowhere\/manifest.json does not exist/);
     const broken = await runSvc(['check'], tempProject({ 'manifest.json': '{ "name": ' }));
-    expect(broken.code).toBe(2);
+    expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/manifest.json:1:11 is not valid JSON/);
   });
 });

@@ -30,12 +30,12 @@ describe('svc validate', () => {
     const text = JSON.stringify(validManifest());
     writeFileSync(join(dir, 'manifest.json'), `${text.slice(0, -1)},"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`);
     const deep = await runSvc(['validate'], dir);
-    expect(deep.code).toBe(2);
+    expect(deep.code).toBe(1);
     expect(deep.stderr + deep.stdout).toContain('manifest.json is refused: ');
     expect(deep.stderr + deep.stdout).not.toContain('RangeError');
     writeFileSync(join(dir, 'manifest.json'), `{"id":"ffffffffffffffff",${text.slice(1)}`);
     const twice = await runSvc(['validate'], dir);
-    expect(twice.code).toBe(2);
+    expect(twice.code).toBe(1);
     expect(twice.stderr + twice.stdout).toMatch(/manifest\.json is refused: .*"id"/);
   });
   test('a manifest that is not UTF-8 is refused where the first byte is not, not repaired', async () => {
@@ -44,13 +44,13 @@ describe('svc validate', () => {
     // The é saved as Latin-1 (one byte, 0xE9): the name would reach the store as "Caf\uFFFD Orders".
     writeFileSync(join(dir, 'manifest.json'), Buffer.from(text, 'latin1'));
     const latin1 = await runSvc(['validate'], dir);
-    expect(latin1.code).toBe(2);
+    expect(latin1.code).toBe(1);
     expect(latin1.stderr + latin1.stdout).toContain(
       'manifest.json is not UTF-8: byte 0xE9 at line 4, column 15 is no UTF-8 character (a file saved as Latin-1 or Windows-1252?); save it as UTF-8',
     );
     writeFileSync(join(dir, 'manifest.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
     const utf16 = await runSvc(['validate'], dir);
-    expect(utf16.code).toBe(2);
+    expect(utf16.code).toBe(1);
     expect(utf16.stderr + utf16.stdout).toContain('manifest.json is UTF-16 text; save it as UTF-8');
     // The same text as UTF-8, with or without the byte order mark, is valid.
     writeFileSync(join(dir, 'manifest.json'), `\ufeff${text}`);
@@ -132,7 +132,7 @@ describe('svc validate', () => {
     );
   });
 
-  test('exits 2 for a missing file, broken JSON (with line and column) or empty file', async () => {
+  test('exits 2 for a missing file, 1 for broken JSON (with line and column) or an empty file', async () => {
     const dir = tempProject({
       'broken.json': '{\n  "name": "x",\n}\n',
       'array.json': '[1,]',
@@ -145,7 +145,7 @@ describe('svc validate', () => {
       'svc validate: manifest.json does not exist; create one with `svc init`, or pass the path of your manifest\n',
     );
     const broken = await runSvc(['validate', 'broken.json'], dir);
-    expect(broken.code).toBe(2);
+    expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(
       /^svc validate: broken.json:3:1 is not valid JSON: .*\(JSON allows no trailing comma\)\n$/,
     );
@@ -154,11 +154,12 @@ describe('svc validate', () => {
     expect((await runSvc(['validate', 'quoted.json'], dir)).stderr).toMatch(
       /quoted.json:2:12 is not valid JSON: Unexpected token '''\n$/,
     );
-    expect((await runSvc(['validate', 'empty.json'], dir)).stderr).toMatch(/empty.json is empty/);
+    const empty = await runSvc(['validate', 'empty.json'], dir);
+    expect([empty.code, empty.stderr]).toEqual([1, expect.stringMatching(/empty.json is empty/)]);
   });
   test('broken JSON with --json is reported in the JSON', async () => {
     const run = await runSvc(['validate', '--json', 'x.json'], tempProject({ 'x.json': '{"a": }' }));
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).files[0].error).toMatchObject({ code: 'bad_json', line: 1, column: 7 });
   });
   test('usage errors exit 2 with a pointer to help', async () => {
