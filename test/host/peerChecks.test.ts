@@ -157,7 +157,7 @@ describe('the channel registries', () => {
   });
 
   it('refuses an auth call the mode has not by the mode, whether or not the host implements it', async () => {
-    for (const handlers of [{}, { 'auth.getToken': () => ({ token: 't', expires_at: 0 }) }]) {
+    for (const handlers of [{}, { 'auth.getToken': () => ({ access_token: 't', expires_in: 60 }) }]) {
       const [appEnd, hostEnd] = createMemoryPair();
       const host = createHost({ manifest: noneManifest(), transport: hostEnd, handlers });
       const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
