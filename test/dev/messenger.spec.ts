@@ -88,6 +88,10 @@ test('the agent panel creates a poll as an agent, and a destructive action asks 
   await page.getByTestId('input-delete_poll-poll_id').fill(pollId);
   await page.getByTestId('invoke-agent-delete_poll').click();
   await expect(page.getByTestId('action-sheet')).toContainText('destructive');
+  // A destructive choice starts on the declining button, and says it is destructive when it opens.
+  await expect(page.getByTestId('action-sheet-no')).toBeFocused();
+  await expect(page.getByTestId('action-sheet')).toHaveAccessibleDescription(/This action is destructive\./);
+  await expect(page.getByTestId('action-sheet-yes')).toHaveClass(/danger/);
   await page.getByTestId('action-sheet-yes').click();
   await expect(page.getByTestId('result-delete_poll')).toContainText(pollId);
 });

@@ -20,6 +20,7 @@ const on = (id, fn) => {
 const long = 'x'.repeat(2000);
 on('confirm', () => svc.ui.confirm({ title: 'Delete ' + 'y'.repeat(300) + '?', body: long }));
 on('error', async () => svc.ui.toast({ message: 'It failed: ' + long, kind: 'error' }));
+on('close', async () => svc.ui.close());
 `;
 
 /** The app's package: its manifest with `count_items`, a page running {@link APP}, and the script-tag client. */
@@ -170,7 +171,12 @@ test.describe('sheets', () => {
     const sheet = page.getByTestId('confirm-sheet');
     await expect(sheet).toBeVisible();
     // Past the last button, Tab comes back to the first one.
-    await page.getByTestId('confirm-sheet-yes').focus();
+    // Its body is read with its title, and the button it starts on shows its ring though a click opened it.
+    await expect(sheet).toHaveAccessibleDescription(/^x{2000}$/);
+    await expect(page.getByTestId('confirm-sheet-yes')).toBeFocused();
+    expect(
+      await page.getByTestId('confirm-sheet-yes').evaluate((el) => getComputedStyle(el).outlineStyle),
+    ).toBe('solid');
     await page.keyboard.press('Tab');
     await expect(page.getByTestId('confirm-sheet-no')).toBeFocused();
     await page.keyboard.press('Shift+Tab');
@@ -285,6 +291,15 @@ test.describe('the keyboard', () => {
     await page.getByTestId('open-app').click();
     await page.getByTestId('app-close').focus();
     await page.keyboard.press('Enter');
+    await expect(page.getByTestId('open-app')).toBeFocused();
+  });
+
+  test('after the app closes itself, the focus that was in it is on the button that opens it again', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    await press(page, 'close');
+    await expect(page.getByTestId('app-panel')).toHaveJSProperty('inert', true);
     await expect(page.getByTestId('open-app')).toBeFocused();
   });
 

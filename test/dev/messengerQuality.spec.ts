@@ -3,11 +3,11 @@
 // events that leave the sidebar, the timeline and an open <select> alone, the notification badge and toast,
 // permission rows with their state, the call log's markers, and the agent panel's whole result with a copy button.
 import type { Page } from '@playwright/test';
-import { CONTRAST_PAIRS } from '../../src/dev/messenger/styles';
+import { CONTRAST_PAIRS, CONTROL_CONTRAST_PAIRS } from '../../src/dev/messenger/styles';
 import { expect, test } from './messengerTest';
 
 /** WCAG 2 contrast of two CSS colours, as the page resolves them. */
-async function contrasts(page: Page): Promise<{ pair: string; ratio: number }[]> {
+async function contrasts(page: Page, pairs = CONTRAST_PAIRS): Promise<{ pair: string; ratio: number }[]> {
   return page.evaluate((pairs) => {
     const probe = document.createElement('span');
     document.body.append(probe);
@@ -31,10 +31,13 @@ async function contrasts(page: Page): Promise<{ pair: string; ratio: number }[]>
     });
     probe.remove();
     return out;
-  }, CONTRAST_PAIRS);
+  }, pairs);
 }
 
-test('text reaches 4.5:1 in the light and the dark theme, computed from the theme variables', async ({ page, tab }) => {
+test("text reaches 4.5:1 and a field's border 3:1 in the light and the dark theme, from the theme variables", async ({
+  page,
+  tab,
+}) => {
   await expect(page.getByTestId('room-title')).toBeVisible();
   for (const theme of ['light', 'dark']) {
     if (theme === 'dark') {
@@ -44,6 +47,8 @@ test('text reaches 4.5:1 in the light and the dark theme, computed from the them
     }
     const low = (await contrasts(page)).filter((c) => c.ratio < 4.5);
     expect(low, `${theme}: ${JSON.stringify(low)}`).toEqual([]);
+    const faint = (await contrasts(page, CONTROL_CONTRAST_PAIRS)).filter((c) => c.ratio < 3);
+    expect(faint, `${theme}: ${JSON.stringify(faint)}`).toEqual([]);
   }
 });
 

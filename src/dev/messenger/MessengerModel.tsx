@@ -192,7 +192,13 @@ export class MessengerModel implements Messenger {
           if (this.app.value) this.app.value = { ...this.app.value, title };
         },
         external: (url) => toast(`Would open in the system browser: ${url}`),
-        close: () => this.close(),
+        close: () => {
+          // The app closed itself: focus in its frame would fall to the page's body, so it goes where the panel's
+          // Close puts it. Focus elsewhere (the agent panel, a field) stays.
+          const inApp = document.activeElement === this.frame.value || document.activeElement === document.body;
+          this.close();
+          if (inApp) document.querySelector<HTMLElement>('[data-testid=open-app]')?.focus();
+        },
         share: (t, url) => toast(`Shared "${t}": ${url}`, 'success'),
         // An MCP call's progress shows in its row of the MCP call list, as the agent got it; the panel's own
         // invocations show theirs under the action.

@@ -11,6 +11,7 @@ type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
 
 const Pretty = ({ value }: { value: unknown }) => <pre class="note">{JSON.stringify(value, null, 2)}</pre>;
 
+/** A sheet of two buttons; `danger` marks the yes as destructive, and the focus starts on the no (see sheet). */
 const yesNo = (
   testid: string,
   title: string,
@@ -18,6 +19,7 @@ const yesNo = (
   yes = 'Allow',
   no = "Don't allow",
   signal?: AbortSignal,
+  danger = false,
 ) =>
   sheet<boolean>(
     testid,
@@ -25,7 +27,7 @@ const yesNo = (
     body,
     [
       { label: no, value: false, testid: `${testid}-no` },
-      { label: yes, value: true, primary: true, testid: `${testid}-yes` },
+      { label: yes, value: true, primary: true, danger, testid: `${testid}-yes` },
     ],
     signal,
   );
@@ -150,6 +152,7 @@ export function uiAnswers(appName: string): HostAnswers {
         'Confirm',
         'Refuse',
         signal,
+        destructive,
       ),
     confirm: ({ title, body }, { signal } = {}) => yesNo('confirm-sheet', title, <p>{body}</p>, 'OK', 'Cancel', signal),
     elicit,

@@ -162,11 +162,13 @@ function Sheet({ sheet }: { sheet: OpenSheet }) {
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={`${sheet.testid}-body`}
         data-testid={sheet.testid}
         tabIndex={-1}
       >
         <h2 id={titleId}>{sheet.title}</h2>
-        {sheet.body}
+        {/* Read with the title when the sheet opens: the focus goes to a button, which would be read alone. */}
+        <div id={`${sheet.testid}-body`}>{sheet.body}</div>
         <div class="err" role="alert" id={`${sheet.testid}-error`} data-testid={`${sheet.testid}-error`}>
           {error.value}
         </div>

@@ -1,27 +1,30 @@
 /**
  * The messenger's stylesheet: light and dark themes from one set of custom properties. Every text colour reaches
- * 4.5:1 against the background it is drawn on, in both themes (test/dev/messengerQuality.spec.ts computes it from
- * these properties): `CONTRAST_PAIRS` lists the pairs.
+ * 4.5:1 against the background it is drawn on, and a field's border 3:1, in both themes (test/dev/messengerQuality.spec.ts
+ * computes it from these properties): `CONTRAST_PAIRS` and `CONTROL_CONTRAST_PAIRS` list the pairs.
  */
 export const STYLES = `
 :root { --bg: #f4f5f7; --panel: #fff; --text: #1d2330; --muted: #5b6474; --line: #d9dde3; --accent: #3867d6;
+  --field: #848d9c;
   --accent-text: #fff; --bad: #c0392b; --good: #177a33; --warn: #8a5a00; --on-status: #fff;
   font: 14px/1.45 system-ui, sans-serif; color-scheme: light; }
 body.dark { --bg: #15181d; --panel: #1f242b; --text: #e6e9ee; --muted: #a3adbd; --line: #3a424d; --accent: #8ea8ff;
+  --field: #737d8e;
   --accent-text: #0b1020; --bad: #ff8a80; --good: #4ade80; --warn: #f6c343; --on-status: #15181d; color-scheme: dark; }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--text); height: 100vh; }
 button { font: inherit; border: 1px solid var(--line); background: var(--panel); color: var(--text); border-radius: 6px;
   padding: 4px 10px; cursor: pointer; }
 button:disabled { cursor: default; opacity: 0.75; }
-button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, [tabindex]:focus-visible {
+button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, [tabindex]:focus-visible,
+.sheet .buttons button:focus {
   outline: 2px solid var(--accent); outline-offset: 1px; }
 button.primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
 button.danger { color: var(--bad); }
 button.primary.danger { background: var(--bad); color: var(--on-status); border-color: var(--bad); }
 button.small { padding: 0 6px; font-size: 12px; }
 button.link { border: 0; padding: 0; background: none; color: var(--text); font-weight: 600; text-align: left; }
-input, select, textarea { font: inherit; color: var(--text); background: var(--panel); border: 1px solid var(--line);
+input, select, textarea { font: inherit; color: var(--text); background: var(--panel); border: 1px solid var(--field);
   border-radius: 6px; padding: 4px 6px; }
 [aria-invalid=true] { border-color: var(--bad); }
 textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; font-size: 12px; }
@@ -148,4 +151,13 @@ export const CONTRAST_PAIRS: [string, string][] = [
   ['--on-status', '--bad'],
   ['--on-status', '--good'],
   ['--bg', '--text'],
+];
+
+/**
+ * Control boundary / background pairs the themes must keep at 3:1 or more (WCAG 1.4.11): a field's border is what
+ * shows an empty field is there.
+ */
+export const CONTROL_CONTRAST_PAIRS: [string, string][] = [
+  ['--field', '--panel'],
+  ['--field', '--bg'],
 ];
