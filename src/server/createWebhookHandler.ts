@@ -7,6 +7,7 @@ import {
 } from './events';
 import { createMemoryIdempotencyStore, type IdempotencyStore } from './IdempotencyStore';
 import { handleNode, type NodeMiddleware } from './nodeAdapter';
+import { refuseReadRequest } from './rawBody';
 import { isSvcSignatureError } from './SvcSignatureError';
 import { checkSignatureHeaders, type VerifySignatureOptions } from './verifySignature';
 import { type WebhookDelivery, verifyWebhookDelivery } from './verifyWebhook';
@@ -16,7 +17,7 @@ import { type WebhookDelivery, verifyWebhookDelivery } from './verifyWebhook';
  * @public
  */
 export interface DeliveryInfo {
-  /** The idempotency key (hex SHA-256 of the raw body). */
+  /** The idempotency key (hex SHA-256 of the raw body, or what the `deliveryKey` option made). */
   key: string;
   /** The signed timestamp, in seconds. */
   timestamp: number;
@@ -45,6 +46,12 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
   onError?: (error: unknown, delivery?: DeliveryInfo) => void;
   /** Where processed deliveries are recorded. Default in memory (one instance only). */
   store?: IdempotencyStore;
+  /**
+   * The idempotency key of a verified delivery. Default: the hex SHA-256 of the raw body, since a retry resends the
+   * same bytes (how svc dev retries; the platform states only that handlers must be idempotent). Where a retry may
+   * be written anew, key on the event's own fields: `(e) => \`${e.event}:${e.tenant_id}:${e.app_user_id}:${e.occurred_at}\``.
+   */
+  deliveryKey?: (event: WebhookEvent | UnknownWebhookEvent, body: Uint8Array) => string | Promise<string>;
   /** How long a claim holds while its handler runs, in ms. Default 60 000. */
   leaseMs?: number;
   /** How long a processed delivery is remembered, in ms. Default 48 h (the platform retries for 24 h). */
@@ -247,7 +254,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         ...(miniAppId === undefined ? {} : { miniAppId }),
         ...(now === undefined ? {} : { now }),
       };
-      // The headers first: an unsigned or stale request is refused before a byte of its body is read.
+      // A body a middleware read is the commonest setup error, and its message says how to fix it. Then the
+      // headers: an unsigned or stale request is refused before a byte of its body is read.
+      refuseReadRequest(request);
       checkSignatureHeaders(request.headers, verify);
       const left = arrived + bodyTimeoutMs - Date.now();
       const body = await readBody(request, maxBodyBytes, { left, budget: bodyTimeoutMs });
@@ -256,6 +265,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         return body;
       }
       delivery = await verifyWebhookDelivery({ body, headers: request.headers }, verify);
+      if (options.deliveryKey) {
+        const key = await options.deliveryKey(delivery.event, body);
+        if (typeof key !== 'string' || key === '')
+          throw new TypeError(`deliveryKey returned ${JSON.stringify(key)}: return a non-empty string per delivery.`);
+        delivery.key = key;
+      }
     } catch (error) {
       options.onError?.(error);
       if (isSvcSignatureError(error)) return json(error.status, { error: error.reason, message: error.message });

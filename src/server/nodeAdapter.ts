@@ -1,3 +1,5 @@
+import { SvcSignatureError } from './SvcSignatureError';
+
 /**
  * The parts of a Node `IncomingMessage` (or Express request) the adapters read. Typed structurally, so this file
  * imports nothing from Node and the entry still loads in Deno and Workers.
@@ -7,7 +9,11 @@ export interface NodeRequestLike {
   method?: string;
   url?: string;
   headers: Record<string, string | string[] | undefined>;
-  /** Set by platforms that buffer the body themselves (Google Cloud Functions), or by `express.raw()`. */
+  /**
+   * The exact bytes, set by platforms that buffer the body themselves (Google Cloud Functions), or by
+   * `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })` where a JSON parser runs app-wide.
+   * (`express.raw()` puts its Buffer in `body`, which is read too.)
+   */
   rawBody?: Uint8Array | string;
   /** A body parser's result: a Buffer or string is accepted; a parsed object is refused. */
   body?: unknown;
@@ -31,9 +37,11 @@ export type NodeMiddleware = (
   next?: (error?: unknown) => void,
 ) => Promise<void>;
 
+// express.raw() on the route cannot help once an app-wide express.json() ran: the body is parsed before the route.
 const PARSED =
   'the request body was already parsed by a JSON body parser, so its raw bytes are gone and no signature can match: ' +
-  "mount this middleware before express.json(), or use express.raw({ type: 'application/json' }) on this route.";
+  'register the webhook route before app.use(express.json()), or have the parser keep the bytes: ' +
+  'app.use(express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })).';
 
 /**
  * The raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself as a `ReadableStream`, read
@@ -44,7 +52,7 @@ function nodeBody(req: NodeRequestLike): Uint8Array | string | ReadableStream<Ui
   if (req.rawBody !== undefined) return req.rawBody;
   if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
   // Anything else in `body`, or a stream already read to its end, means a parser consumed the bytes.
-  if (req.body !== undefined || req.readableEnded) throw new TypeError(PARSED);
+  if (req.body !== undefined || req.readableEnded) throw new SvcSignatureError('parsed-body', PARSED);
   let open = true;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -109,7 +117,7 @@ export function handleNode(
       res.setHeader('content-type', 'application/json');
       res.end(
         JSON.stringify({
-          error: 'server-misconfigured',
+          error: error instanceof SvcSignatureError ? error.reason : 'server-misconfigured',
           message: error instanceof Error ? error.message : 'internal error',
         }),
       );

@@ -32,7 +32,25 @@ export function toBytes(body: unknown): Uint8Array<ArrayBuffer> {
   throw new SvcSignatureError(
     'parsed-body',
     `body is ${what}, not the raw body: the signature covers the exact bytes received, so pass them before any JSON ` +
-      `parser runs (Express: express.raw({ type: 'application/json' }) on this route; Fastify: a route-scoped ` +
-      `addContentTypeParser with parseAs 'buffer'; Fetch/Next.js: pass the Request, or await request.text()).`,
+      `parser runs (Express: this route before app.use(express.json()), with express.raw({ type: 'application/json' }), ` +
+      `or keep the bytes with express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }); Fastify: a ` +
+      `route-scoped addContentTypeParser with parseAs 'buffer'; Fetch/Next.js: pass the Request, or await request.text()).`,
   );
+}
+
+/**
+ * Refuses a Fetch `Request` whose body something already read (a middleware's `request.json()`, Hono's
+ * `c.req.json()` or `c.req.text()`): its bytes are gone, and reading it again would throw a bare `TypeError`.
+ * @throws {@link SvcSignatureError} with reason `parsed-body`.
+ * @internal
+ */
+export function refuseReadRequest(request: Request): void {
+  if (request.bodyUsed || request.body?.locked)
+    throw new SvcSignatureError(
+      'parsed-body',
+      "the request's body was already read (a middleware called request.json(), or Hono's c.req.json() or " +
+        'c.req.text(), before this handler), so its exact bytes are not here to verify: let the webhook route ' +
+        'have the request first (register it before that middleware, or skip the middleware on its path), or pass ' +
+        'the raw text a middleware kept to verifyWebhook({ body, headers }).',
+    );
 }

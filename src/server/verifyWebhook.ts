@@ -1,6 +1,6 @@
 import { toHex } from '../protocol/bytes';
 import type { UnknownWebhookEvent, WebhookEvent } from './events';
-import { type RawBody, toBytes } from './rawBody';
+import { type RawBody, refuseReadRequest, toBytes } from './rawBody';
 import type { HeaderBag } from './readHeader';
 import { SvcSignatureError } from './SvcSignatureError';
 import { verifySignature, type VerifySignatureOptions } from './verifySignature';
@@ -27,8 +27,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 async function readSigned(
   input: Request | { body: RawBody; headers: HeaderBag },
 ): Promise<{ body: RawBody; headers: HeaderBag }> {
-  if (typeof Request !== 'undefined' && input instanceof Request)
+  if (typeof Request !== 'undefined' && input instanceof Request) {
+    refuseReadRequest(input);
     return { body: new Uint8Array(await input.arrayBuffer()), headers: input.headers };
+  }
   return input as { body: RawBody; headers: HeaderBag };
 }
 

@@ -174,9 +174,9 @@ test.describe('sheets', () => {
     // Its body is read with its title, and the button it starts on shows its ring though a click opened it.
     await expect(sheet).toHaveAccessibleDescription(/^x{2000}$/);
     await expect(page.getByTestId('confirm-sheet-yes')).toBeFocused();
-    expect(
-      await page.getByTestId('confirm-sheet-yes').evaluate((el) => getComputedStyle(el).outlineStyle),
-    ).toBe('solid');
+    expect(await page.getByTestId('confirm-sheet-yes').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe(
+      'solid',
+    );
     await page.keyboard.press('Tab');
     await expect(page.getByTestId('confirm-sheet-no')).toBeFocused();
     await page.keyboard.press('Shift+Tab');

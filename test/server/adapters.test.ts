@@ -70,7 +70,45 @@ describe('adapters', () => {
     const { status, json } = await post(`${server.url}/svc/webhooks`);
     expect(status).toBe(500);
     expect(String(json.message)).toContain('already parsed');
-    expect(String(json.message)).toContain("express.raw({ type: 'application/json' })");
+    // The advice is one that works with express.json() app-wide (express.raw() on the route would not).
+    expect(String(json.message)).toContain('register the webhook route before app.use(express.json())');
+    expect(String(json.message)).toContain('express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })');
+  });
+
+  it('Express: with express.json() app-wide, its verify option keeping the bytes as rawBody works', async () => {
+    const { deleted, handle } = recorder();
+    const app = express();
+    app.use(
+      express.json({
+        verify: (req, _res, buf) => {
+          (req as express.Request & { rawBody?: Buffer }).rawBody = buf;
+        },
+      }),
+    );
+    app.post('/svc/webhooks', handle.node);
+    const server = await serveNode(app);
+    closers.push(server.close);
+    expect((await post(`${server.url}/svc/webhooks`)).status).toBe(200);
+    expect(deleted).toEqual(['au_9']);
+  });
+
+  it('Hono: a body a middleware already read is refused with the reason and the fix, not a bare TypeError', async () => {
+    const errors: unknown[] = [];
+    const handle = createWebhookHandler({ secrets: [secret], on: {}, onError: (error) => errors.push(error) });
+    for (const read of ['json', 'text'] as const) {
+      const app = new Hono();
+      app.use(async (c, next) => {
+        await c.req[read]();
+        await next();
+      });
+      app.post('/svc/webhooks', handle);
+      const server = await serveFetch((request) => Promise.resolve(app.fetch(request)));
+      closers.push(server.close);
+      const { status, json } = await post(`${server.url}/svc/webhooks`);
+      expect([read, status, json.error]).toEqual([read, 500, 'parsed-body']);
+      expect(String(json.message)).toContain("the request's body was already read");
+    }
+    expect(errors.map((e) => (e as { reason?: string }).reason)).toEqual(['parsed-body', 'parsed-body']);
   });
 
   it('Fastify: a route-scoped buffer parser, then the Fetch handler', async () => {
@@ -140,6 +178,8 @@ describe('adapters', () => {
     closers.push(server.close);
     expect((await post(`${server.url}/svc/webhooks`)).status).toBe(500);
     expect(String(errors[0])).toContain('already parsed');
+    // A SvcSignatureError of its reason, as every refusal of a signature is.
+    expect(errors[0]).toMatchObject({ name: 'SvcSignatureError', reason: 'parsed-body' });
   });
 });
 

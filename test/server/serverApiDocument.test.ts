@@ -58,9 +58,11 @@ describe('schema/server-api.openapi.json', () => {
     // The two problem names the platform states are not marked; a status that has only them is not either.
     expect(notify.responses['403'][decision]).toMatch(/`tenant-policy`/);
     expect(notify.responses['403'][decision]).not.toMatch(/`scope-not-granted`/);
-    // Every event's payload but the one the platform documents.
-    const marked = WEBHOOK_EVENTS.filter((event) => contract.webhooks[event].post[decision]);
+    // Every event's payload but the one the platform documents; and every event's retry, resent as the same bytes.
+    const marked = WEBHOOK_EVENTS.filter((event) => /^The payload of/.test(contract.webhooks[event].post[decision]));
     expect(marked).toEqual(WEBHOOK_EVENTS.filter((event) => event !== 'user.deprovisioned'));
+    for (const event of WEBHOOK_EVENTS)
+      expect(contract.webhooks[event].post[decision]).toMatch(/a retry resends the same bytes.*deliveryKey option\.$/);
   });
 
   test('answers every error as problem details naming its types, 429 with Retry-After, 401 for the signature', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSvcSignatureError, signRequest, verifySignature } from '../../src/server';
+import { isSvcSignatureError, signRequest, verifySignature, verifyWebhook } from '../../src/server';
 
 const secret = 'sk_test_current_0123456789';
 const previous = 'sk_test_previous_9876543210';
@@ -128,6 +128,11 @@ describe('signRequest and verifySignature', () => {
     );
     expect(parsed.reason).toBe('parsed-body');
     expect(parsed.message).toContain('express.raw');
+    // A Request whose body a middleware already read: the reason and the fix, not the platform's bare TypeError.
+    const read = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: signed, body });
+    await read.text();
+    const used = await failure(verifyWebhook(read, { secrets: [secret], now }));
+    expect([used.reason, used.message]).toEqual(['parsed-body', expect.stringContaining('already read')]);
     expect((await failure(verifySignature({ body, headers: signed }, { secrets: [], now }))).reason).toBe('no-secret');
     expect(
       (await failure(verifySignature({ body, headers: signed }, { secrets: [secret], now, miniAppId: 'b' }))).reason,

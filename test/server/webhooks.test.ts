@@ -90,6 +90,37 @@ describe('createWebhookHandler over real HTTP', () => {
     expect(seen).toEqual(['au_1']);
   });
 
+  it('keys on what deliveryKey returns: a retry written anew is still a duplicate, and a bad key is refused', async () => {
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    let keyOf = (e: { event: string; occurred_at?: unknown; app_user_id?: unknown }) =>
+      `${e.event}:${String(e.app_user_id)}:${String(e.occurred_at)}`;
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) },
+      deliveryKey: (event) => keyOf(event),
+      onError: (error) => errors.push(error),
+    });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    expect(await deliver(server.url, deprovisioned)).toEqual({ status: 200, body: { ok: true } });
+    // Other bytes, the same event: its fields in another order, as a platform re-serialising a retry would send.
+    const reordered = Object.fromEntries(Object.entries(deprovisioned).reverse());
+    expect(await deliver(server.url, reordered)).toEqual({ status: 200, body: { ok: true, duplicate: true } });
+    expect(seen).toEqual(['au_1']);
+    keyOf = () => '';
+    await expect(
+      handle(
+        new Request(server.url, {
+          method: 'POST',
+          headers: await signRequest({ body: JSON.stringify(deprovisioned), secret, miniAppId }),
+          body: JSON.stringify(deprovisioned),
+        }),
+      ),
+    ).rejects.toThrow('deliveryKey returned "": return a non-empty string per delivery.');
+    expect(errors).toHaveLength(1);
+  });
+
   it('runs a concurrent duplicate delivery once: the second answers 409 so the platform retries later', async () => {
     const gate = defer();
     let runs = 0;
