@@ -64,6 +64,12 @@ export async function verifyWebhookDelivery(
     typeof (event as { event?: unknown }).event !== 'string'
   )
     throw new SvcSignatureError('invalid-payload', "the webhook body is not an event object with an 'event' name.");
+  // The header is outside the signing base; the signed body's id is the one to trust.
+  if (options.miniAppId !== undefined && (event as { mini_app_id?: unknown }).mini_app_id !== options.miniAppId)
+    throw new SvcSignatureError(
+      'wrong-mini-app',
+      "the signed body's mini_app_id names another mini app than this one: this endpoint serves one mini app.",
+    );
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   const key = toHex(digest);
   return { event: event as WebhookEvent, key, timestamp };

@@ -10,7 +10,7 @@ const base = <E extends WebhookEventName>(event: E) => ({
   mini_app_id: z.string().min(1).meta({ description: "The mini app's id: its manifest `id`." }),
   tenant_id: z.string().min(1).meta({
     description:
-      'The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version.',
+      'The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in.',
   }),
 });
 const appUserId = z.string().min(1).meta({ description: "The person's app user id (the `sub` of their token)." });

@@ -128,3 +128,18 @@ describe('the platform handle', () => {
     ).rejects.toMatchObject({ status: 409 });
   });
 });
+
+describe('a revoked version', () => {
+  it('is told once per tenant it is installed in, so a backend keeping state per tenant acts on each', async () => {
+    await p.install('carol');
+    const installed = p.state.installations.filter((i) => i.installed).map((i) => i.user_id);
+    const tenants = new Set(p.state.users.filter((u) => installed.includes(u.id)).map((u) => u.tenant_id));
+    expect(tenants.size).toBe(2);
+    await p.revokeVersion('Fails the store review.');
+    const revokedNow = () => received.filter((e) => e.event === 'app.revoked') as unknown as Record<string, unknown>[];
+    await expect.poll(() => revokedNow().length).toBe(2);
+    const revoked = revokedNow();
+    expect(revoked.map((e) => e.tenant_id).sort()).toEqual([...tenants].sort());
+    for (const e of revoked) expect(e).toMatchObject({ version: p.state.version, reason: 'Fails the store review.' });
+  });
+});

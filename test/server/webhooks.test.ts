@@ -62,6 +62,19 @@ describe('verifyWebhook', () => {
     ).toEqual(event);
   });
 
+  it('with miniAppId, refuses a signed body whose mini_app_id names another app, though its header names this one', async () => {
+    const body = JSON.stringify({ ...deprovisioned, mini_app_id: 'another-app' });
+    const headers = await signRequest({ body, secret, miniAppId });
+    await expect(verifyWebhook({ body, headers }, { secrets: [secret], miniAppId })).rejects.toMatchObject({
+      reason: 'wrong-mini-app',
+      message: expect.stringContaining("the signed body's mini_app_id"),
+    });
+    // Without miniAppId, an endpoint that routes by the header reads the body's id itself.
+    await expect(verifyWebhook({ body, headers }, { secrets: [secret] })).resolves.toMatchObject({
+      mini_app_id: 'another-app',
+    });
+  });
+
   it('refuses a body that is not an event, after the signature passed', async () => {
     const body = '[1,2]';
     const error = await verifyWebhook(

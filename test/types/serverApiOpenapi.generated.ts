@@ -333,7 +333,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -354,7 +354,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -378,7 +378,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -399,7 +399,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -420,7 +420,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in. */
             tenant_id: string;
             /** @description The person's app user id (the `sub` of their token). */
             app_user_id: string;
@@ -439,7 +439,7 @@ export interface components {
             occurred_at: string;
             /** @description The mini app's id: its manifest `id`. */
             mini_app_id: string;
-            /** @description The tenant of the person. In app.revoked, a tenant the mini app is used in: the revocation is of the version, for every tenant, so act on the version. */
+            /** @description The tenant of the person. In app.revoked, a tenant the mini app is installed in: the revocation is of the version, in every tenant, and svc dev sends one event per tenant the version is installed in. */
             tenant_id: string;
             /** @description The revoked version. */
             version: string;

@@ -240,7 +240,17 @@ function adminActions(ctx: ControlContext, { state, emit, userOf }: ReturnType<t
     },
     'POST /__svc/revoke-version': (b) => {
       state.version_revoked = true;
-      emit('app.revoked', { version: state.version, ...(b.reason ? { reason: b.reason } : {}) });
+      // The version is revoked in every tenant: one event for each tenant it is installed in, so a backend that
+      // keeps its state per tenant acts on each (one tenant when nobody has it installed).
+      const tenantOf = (userId: string) => state.users.find((u) => u.id === userId)?.tenant_id;
+      const tenants = new Set(state.installations.filter((i) => i.installed).map((i) => tenantOf(i.user_id)));
+      tenants.delete(undefined);
+      for (const tenant of tenants.size > 0 ? tenants : [undefined])
+        emit('app.revoked', {
+          ...(tenant ? { tenant_id: tenant } : {}),
+          version: state.version,
+          ...(b.reason ? { reason: b.reason } : {}),
+        });
     },
     'POST /__svc/rotate-secret': (b) => {
       const overlap = b.overlap_seconds ?? 3600;
