@@ -602,32 +602,33 @@ describe('2025-era sessions', () => {
 });
 
 describe('the terminal line of every MCP call', () => {
-  it('is there for a call refused before the page (its arguments, or a tool the app does not have), as the agent got it', async () => {
-    const events: DevEvent[] = [];
-    const platform = await startDevPlatform({
-      dir: join(root, 'examples/polls'),
-      port: 0,
-      onEvent: (event) => {
-        events.push(event);
-      },
+  for (const negotiation of [undefined, { mode: 'auto' as const }])
+    it(`is there for a call refused before the page (its arguments, or a tool the app does not have), as the agent got it, under the client's name (${negotiation ? '2026' : '2025'} era)`, async () => {
+      const events: DevEvent[] = [];
+      const platform = await startDevPlatform({
+        dir: join(root, 'examples/polls'),
+        port: 0,
+        onEvent: (event) => {
+          events.push(event);
+        },
+      });
+      try {
+        const client = await connect(platform, negotiation);
+        const invalid = await client.callTool({ name: 'create_poll', arguments: { question: 7 } });
+        expect(invalid.isError).toBe(true);
+        await expect(client.callTool({ name: 'nope\u001b[2J', arguments: {} })).rejects.toThrow(/not found/);
+        await client.close();
+        const lines = events.filter((e) => e.type === 'mcp').map((e) => formatDevEvent(e));
+        expect(lines).toHaveLength(2);
+        expect(lines[0]).toMatch(
+          /^\d\d:\d\d:\d\d {2}mcp {6}create_poll by svc-test: ERR_ACTION_INVALID_INPUT: the arguments do not fit the inputSchema of create_poll: \$\.question /,
+        );
+        // The agent's text is shown printable: no escape sequence reaches the terminal.
+        expect(lines[1]).toMatch(
+          /^\d\d:\d\d:\d\d {2}mcp {6}nope\\u001b\[2J by svc-test: -32602: Tool nope\\u001b\[2J not found \(the app's tools: create_poll, .*\)\. \(0 ms\)$/,
+        );
+      } finally {
+        await platform.close();
+      }
     });
-    try {
-      const client = await connect(platform);
-      const invalid = await client.callTool({ name: 'create_poll', arguments: { question: 7 } });
-      expect(invalid.isError).toBe(true);
-      await expect(client.callTool({ name: 'nope\u001b[2J', arguments: {} })).rejects.toThrow(/not found/);
-      await client.close();
-      const lines = events.filter((e) => e.type === 'mcp').map((e) => formatDevEvent(e));
-      expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatch(
-        /^\d\d:\d\d:\d\d {2}mcp {6}create_poll by svc-test: ERR_ACTION_INVALID_INPUT: the arguments do not fit the inputSchema of create_poll: \$\.question /,
-      );
-      // The agent's text is shown printable: no escape sequence reaches the terminal.
-      expect(lines[1]).toMatch(
-        /^\d\d:\d\d:\d\d {2}mcp {6}nope\\u001b\[2J by svc-test: -32602: Tool nope\\u001b\[2J not found \(the app's tools: create_poll, .*\)\. \(0 ms\)$/,
-      );
-    } finally {
-      await platform.close();
-    }
-  });
 });

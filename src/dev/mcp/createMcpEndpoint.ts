@@ -2,6 +2,7 @@ import { printable } from '../../manifest/printable';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
+  CLIENT_INFO_META_KEY,
   createMcpHandler,
   isLegacyRequest,
   McpServer,
@@ -85,17 +86,29 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * Tells the terminal of each call in a parsed body (one message or a batch) of a tool the manifest does not declare:
  * the MCP SDK answers those itself (-32602, never reaching the tool's handler), and the terminal lists every call.
  */
-function tellUndeclaredTools(body: unknown, manifest: Manifest, options: McpEndpointOptions): void {
+function tellUndeclaredTools(
+  body: unknown,
+  manifest: Manifest,
+  options: McpEndpointOptions,
+  sessionClient: string | undefined,
+): void {
   for (const message of Array.isArray(body) ? body : [body]) {
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const { method, params } = (message ?? {}) as {
+      method?: unknown;
+      params?: { name?: unknown; _meta?: Record<string, { name?: unknown } | undefined> };
+    };
     const name = params?.name;
     if (method !== 'tools/call' || typeof name !== 'string') continue;
+    // A 2026-07-28 request names its client in its own envelope; a 2025-era session's name came with initialize.
+    const named = params?._meta?.[CLIENT_INFO_META_KEY]?.name;
+    const agentId =
+      options.agentId ?? agentIdFrom(sessionClient ?? (typeof named === 'string' && named !== '' ? named : undefined));
     if (manifest.actions?.some((action) => action.name === name)) continue;
     const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
     // The agent's text on a terminal line: shown printable, and cut short.
     const shown = printable(name.slice(0, 100));
     options.relay.refused(
-      { name: shown, agentId: options.agentId ?? agentIdFrom(undefined) },
+      { name: shown, agentId },
       '-32602',
       `Tool ${shown} not found (the app's tools: ${tools}).`,
     );
@@ -167,9 +180,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const node = toNodeHandler({
     async fetch(received: Request) {
       const { request, parsedBody } = await parseBody(received, protoKey);
-      // A 2025-era session's client said its name at initialize; a 2026-era request's is not known here.
+      // A 2025-era session's client said its name at initialize; a 2026-era request says it in its envelope.
       const clientName = legacy.builtFor(request)?.server.server.getClientVersion()?.name;
-      tellUndeclaredTools(parsedBody, manifest, { ...options, agentId: options.agentId ?? agentIdFrom(clientName) });
+      tellUndeclaredTools(parsedBody, manifest, options, clientName);
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });
