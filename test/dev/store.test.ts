@@ -257,10 +257,12 @@ describe('the local store', () => {
     await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
     const notices: string[] = [];
     const events: DevEvent[] = [];
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-state-')), 'state.json');
     const platform = await startDevPlatform({
       dir,
       port: 0,
       mcp: false,
+      statePath,
       onNotice: (notice) => {
         notices.push(notice.message);
       },
@@ -268,6 +270,8 @@ describe('the local store', () => {
     });
     running.push(platform);
     const page = async () => ((await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store');
+    // What the installations say, as the server API answers a backend: the version everyone runs.
+    const installed = () => [...new Set(platform.state.installations.map((i) => i.version))];
     expect(await page()).toBe('folder');
     expect((await publish(platform, await pack(key.id, '1.3.0', [key]))).status).toBe(201);
     expect([await page(), platform.state.version]).toEqual(['store', '1.3.0']);
@@ -278,7 +282,7 @@ describe('the local store', () => {
     const manifestFile = join(dir, 'manifest.json');
     await writeFile(manifestFile, await readFile(manifestFile, 'utf8'));
     await expect.poll(page, { timeout: 5_000 }).toBe('folder');
-    expect(platform.state.version).toBe('1.2.0');
+    expect([platform.state.version, installed()]).toEqual(['1.2.0', ['1.2.0']]);
     expect(notices).toContain(
       "manifest.json was written again (a rebuild): serving the app folder again (version 1.2.0), not the store's 1.3.0; open pages reload with it. The store keeps 1.3.0 as published.",
     );
@@ -288,9 +292,31 @@ describe('the local store', () => {
     expect(await page()).toBe('store');
     await writeFile(manifestFile, (await readFile(manifestFile, 'utf8')).replace('"1.2.0"', '"1.5.0"'));
     await expect.poll(page, { timeout: 5_000 }).toBe('folder');
-    expect(platform.state.version).toBe('1.5.0');
+    expect([platform.state.version, installed()]).toEqual(['1.5.0', ['1.5.0']]);
     expect(notices.at(-1)).toBe(
       "manifest.json changed: serving the app folder again (version 1.5.0), not the store's 1.4.0; open pages reload with it. The store keeps 1.4.0 as published.",
+    );
+    // Published once more, then svc dev restarted on the folder with the same state: the folder is served, and said.
+    expect((await publish(platform, await pack(key.id, '1.6.0', [key]))).status).toBe(201);
+    expect(installed()).toEqual(['1.6.0']);
+    await platform.close();
+    running.splice(running.indexOf(platform), 1);
+    const again = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      statePath,
+      onNotice: (notice) => {
+        notices.push(notice.message);
+      },
+    });
+    running.push(again);
+    expect([again.state.version, [...new Set(again.state.installations.map((i) => i.version))]]).toEqual([
+      '1.5.0',
+      ['1.5.0'],
+    ]);
+    expect(notices).toContain(
+      'the store holds version 1.6.0 as published, and svc dev starts on the app folder: serving its version 1.5.0 (run svc dev on the published .swbn to serve 1.6.0).',
     );
   });
 

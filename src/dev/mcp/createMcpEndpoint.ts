@@ -107,11 +107,7 @@ function tellUndeclaredTools(
     const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
     // The agent's text on a terminal line: shown printable, and cut short.
     const shown = printable(name.slice(0, 100));
-    options.relay.refused(
-      { name: shown, agentId },
-      '-32602',
-      `Tool ${shown} not found (the app's tools: ${tools}).`,
-    );
+    options.relay.refused({ name: shown, agentId }, '-32602', `Tool ${shown} not found (the app's tools: ${tools}).`);
   }
 }
 

@@ -117,12 +117,20 @@ async function openApp(options: DevPlatformOptions) {
 /** The state and secrets to start from: the state file's (its oldest finished deliveries dropped, compacted), or fresh ones. */
 async function loadState(
   file: StateFile | undefined,
-  identity: { miniAppId: string; version: string },
+  identity: { miniAppId: string; version: string; folder: boolean },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
   statePath: string | undefined,
 ) {
   const raw: DevState = file?.state ?? initialState(identity.miniAppId, identity.version);
+  // Everyone runs the version served: the installations say it, as the server API answers them.
+  const published = raw.store?.highest;
   raw.version = identity.version;
+  for (const installation of raw.installations) installation.version = identity.version;
+  if (identity.folder && published !== undefined && published !== identity.version)
+    await notice(
+      'package-not-accepted',
+      `the store holds version ${published} as published, and svc dev starts on the app folder: serving its version ${identity.version} (run svc dev on the published .swbn to serve ${published}).`,
+    );
   // Dropped before anything holds a delivery: the state tracks writes by index, so none may move while it runs.
   raw.deliveries = keptDeliveries(raw.deliveries);
   const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
@@ -290,8 +298,10 @@ function watchEdits(
     app.manifest = next;
     parts.served.current = undefined;
     // The version served is the one events name and the backend's env file says.
-    if (parts.changes.state.version !== next.version) {
-      parts.changes.state.version = next.version;
+    const { state } = parts.changes;
+    if (state.version !== next.version || state.installations.some((i) => i.version !== next.version)) {
+      state.version = next.version;
+      for (const installation of state.installations) installation.version = next.version;
       parts.changes.changedInBackground();
     }
     parts.pkg?.setManifest(next);
@@ -607,7 +617,12 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const started: Started = { stopWatching() {}, app, pages, file };
   const close = stopAll(started);
   try {
-    const { raw, secrets, mcpToken } = await loadState(file, { miniAppId, version }, notice, options.statePath);
+    const { raw, secrets, mcpToken } = await loadState(
+      file,
+      { miniAppId, version, folder: app !== undefined && !packaged },
+      notice,
+      options.statePath,
+    );
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
     const listening = await listen(options.port, pages);
