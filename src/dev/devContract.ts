@@ -429,6 +429,8 @@ export interface DevStreamEvents {
   'mcp-cancel': { id: string };
   /** manifest.json changed (and is valid): the page loads again to use it. */
   manifest: { type: 'manifest' };
+  /** manifest.json validates again, the same as the one served: the problem said of it is over, nothing reloads. */
+  'manifest-valid': { type: 'manifest-valid' };
 }
 
 /**

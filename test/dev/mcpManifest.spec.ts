@@ -90,6 +90,8 @@ test('an edit that does not validate changes nothing, and the page and the termi
   expect(notices[0]!.message).toMatch(/manifest\.json is not a valid manifest:\n {2}\$\.version is not a version/);
   expect(notices[0]!.message).toMatch(/Still serving the last valid manifest\.json/);
   await expect(page.getByTestId('toast').filter({ hasText: '$.version is not a version' })).toBeVisible();
+  // The notice above the timeline keeps it while it holds: a toast goes in seconds.
+  await expect(page.getByTestId('notice')).toContainText('$.version is not a version');
   expect(platform.manifest?.version).toBe(manifest.version);
   // The same problem saved again is not said again; the edit undone is said to be valid again.
   await writeFile(file, JSON.stringify({ ...manifest, version: '1.0' }, null, 1));
@@ -98,6 +100,7 @@ test('an edit that does not validate changes nothing, and the page and the termi
   await writeFile(file, valid);
   await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited']);
   expect(notices[1]!.message).toBe('manifest.json is valid again, and the same as the one served.');
+  await expect(page.getByTestId('notice')).toBeHidden();
   // A file that is not JSON, then a valid edit, served at once.
   await writeFile(file, '{');
   await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited', 'manifest-invalid']);

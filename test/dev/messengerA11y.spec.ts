@@ -36,8 +36,9 @@ const a11yApp = () =>
           properties: {
             name: { type: 'string', minLength: 1, description: 'The item name' },
             count: { type: 'integer', minimum: 1 },
+            size: { enum: ['s', 'm', 'l'], default: 'm', description: 'The size of the box' },
           },
-          required: ['name'],
+          required: ['name', 'size'],
           additionalProperties: false,
         },
       },
@@ -106,16 +107,29 @@ test.describe('the agent panel', () => {
     await page.getByTestId('invoke-agent-count_items').click();
     const result = page.getByTestId('result-count_items');
     await expect(result).toContainText('ERR_ACTION_INVALID_INPUT');
-    await expect(result).toHaveAttribute('aria-live', 'assertive');
+    // The region stays polite; the error inside it is an alert, read at once.
+    await expect(result).toHaveAttribute('aria-live', 'polite');
+    await expect(result.getByRole('alert')).toContainText('ERR_ACTION_INVALID_INPUT');
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     await expect(count).toHaveAttribute('aria-invalid', 'false');
-    await expect(name).toHaveAccessibleDescription(/ERR_ACTION_INVALID_INPUT[\s\S]*The item name/);
+    // Described by its own sentence, in words (no JSON), then its hint.
+    const own = await page.getByTestId('input-count_items-name-error').textContent();
+    expect(own).toMatch(/^name /);
+    await expect(name).toHaveAccessibleDescription(`${own} The item name`);
     // Filled: the marks go, and the result is said politely.
     await name.fill('pens');
     await page.getByTestId('invoke-agent-count_items').click();
     await expect(result).toContainText('Result');
-    await expect(result).toHaveAttribute('aria-live', 'polite');
+    await expect(result.getByRole('alert')).toHaveCount(0);
     await expect(name).toHaveAttribute('aria-invalid', 'false');
+    await expect(page.getByTestId('input-count_items-name-error')).toHaveCount(0);
+    // A choice says what it is for and its default, and starts at that default.
+    const size = page.getByTestId('input-count_items-size');
+    await expect(size).toHaveAccessibleDescription('The size of the box Default: "m".');
+    await expect(size.locator('option:checked')).toHaveText('m');
+    await expect(result.locator('pre')).toHaveText(/"size": "m"/);
+    // Each button says which action it invokes, its visible words first.
+    await expect(page.getByTestId('invoke-agent-count_items')).toHaveAccessibleName('Invoke as agent: Count items');
     await expect(page.getByTestId('progress-count_items')).toHaveAttribute('role', 'log');
   });
 });
@@ -243,7 +257,7 @@ test.describe('low vision', () => {
     }
   });
 
-  test('an error toast is an alert, holds its long word inside the window, and stays while the pointer is on it', async ({
+  test('an error toast is an alert, holds its long word inside the window, stays while the pointer is on it, and is dismissed by a key', async ({
     messenger,
   }) => {
     const page = await openA11y(messenger, 1280, 800);
@@ -260,6 +274,24 @@ test.describe('low vision', () => {
     await page.mouse.move(5, 5);
     await page.clock.runFor(2000);
     await expect(toast).toHaveCount(0);
+    // The keyboard reaches an error's Dismiss, before its time is up.
+    await press(page, 'error');
+    await expect(toast).toHaveCount(1);
+    await toast.getByTestId('toast-dismiss').focus();
+    await page.keyboard.press('Enter');
+    await expect(toast).toHaveCount(0);
+  });
+
+  test('a copy says it copied, to a screen reader too', async ({ messenger, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await openA11y(messenger);
+    await page.getByTestId('input-count_items-name').fill('pens');
+    await page.getByTestId('invoke-agent-count_items').click();
+    const copy = page.getByTestId('result-count_items').getByTestId('copy');
+    await expect(copy).toHaveAccessibleName('Copy the result of Count items');
+    await copy.click();
+    await expect(copy).toHaveAccessibleName('Copied: Copy the result of Count items');
+    await expect(page.getByTestId('result-count_items').getByRole('status')).toHaveText('Copied');
   });
 });
 

@@ -74,6 +74,37 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.1.0');
 });
 
+test('a version published from the terminal reloads the page with the focus where it was, and says it after the page is drawn', async ({
+  messenger,
+}) => {
+  const first = join(await mkdtemp(join(tmpdir(), 'svc-store-ui-')), 'app-1.0.0.swbn');
+  await writeFile(first, await pack('1.0.0'));
+  const { platform, page } = await messenger({ package: first, port: 0, mcp: false });
+  await page.getByTestId('tab-Settings').click();
+  await page.getByTestId('rotate-secret').focus();
+  // Which live regions held the news when the new page's first render put them there (a screen reader reads only
+  // a region that changes after it is there).
+  await page.addInitScript(() => {
+    const seen = new MutationObserver(() => {
+      const toasts = document.querySelector('[data-testid=toasts]');
+      if (!toasts) return;
+      (window as { firstStatus?: string }).firstStatus = toasts.textContent ?? '';
+      seen.disconnect();
+    });
+    seen.observe(document, { childList: true, subtree: true });
+  });
+  const answer = await fetch(`${platform.origin}/__svc/store/packages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${platform.publishToken}`, 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(await pack('1.1.0')),
+  });
+  expect(answer.status).toBe(201);
+  await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
+  await expect(page.getByTestId('tab-Settings')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('rotate-secret')).toBeFocused();
+  expect(await page.evaluate(() => (window as { firstStatus?: string }).firstStatus)).not.toContain('is installed');
+});
+
 test('what an upload was answered with beyond the acceptance is said after the relaunch: a warning, a failed save', async ({
   messenger,
 }) => {

@@ -16,10 +16,22 @@ export function CopyButton({
       () => setShown('Copied'),
       () => setShown('Copy failed: select the text'),
     );
+  // What happened is said (a status), and the name keeps the visible text in it.
   return (
-    <button type="button" class="small" data-testid="copy" aria-label={label} onClick={copy}>
-      {shown}
-    </button>
+    <>
+      <button
+        type="button"
+        class="small"
+        data-testid="copy"
+        aria-label={shown === caption ? label : `${shown}: ${label}`}
+        onClick={copy}
+      >
+        {shown}
+      </button>
+      <span class="visually-hidden" role="status">
+        {shown === caption ? '' : shown}
+      </span>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { JsonBlock } from './CopyButton';
 import type { Messenger } from './Messenger';
 import { scopeInWords } from './scopeInWords';
 import { time } from './SettingsPanel';
+import { toast } from './toasts';
 import { LIMITS } from '../limits';
 import { failedNotSentAgain } from '../failedNotSentAgain';
 
@@ -148,7 +149,13 @@ function Controls({ m, events, failed }: { m: Messenger; events: string[]; faile
           data-testid="send-test-event"
           // Without a webhook URL there is nowhere to send it: the note below says how to give one.
           disabled={!m.config.webhooks}
-          onClick={() => m.act('POST /__svc/deliveries/test', { event: testEvent.value })}
+          onClick={() => {
+            const event = testEvent.value;
+            // Said, as the delivery's row below is only seen.
+            void m.act('POST /__svc/deliveries/test', { event }).then((next) => {
+              if (next) toast(`Sent a test ${event} to your backend: its delivery is listed below.`, 'success');
+            });
+          }}
         >
           Send a test event
         </button>

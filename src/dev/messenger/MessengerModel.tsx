@@ -41,6 +41,8 @@ const UPDATED = 'svc-dev-updated';
 const UPDATED_NOTE = 'svc-dev-updated-note';
 /** The developer tools' tab shown when the page reloaded for that version. */
 const UPDATED_TAB = 'svc-dev-updated-tab';
+/** The test id of the control that had the focus when the page reloaded for that version. */
+const UPDATED_FOCUS = 'svc-dev-updated-focus';
 
 /** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
 export const roomLabel = (room: DevRoom | null) =>
@@ -321,7 +323,6 @@ export class MessengerModel implements Messenger {
     sessionStorage.removeItem(UPDATED_NOTE);
     if (updated) {
       const said = `${this.manifest.name} ${updated} is installed: the store accepted it.`;
-      toast(said);
       this.backToUpload(said);
     }
     // A toast goes in seconds: what the publisher must act on stays above the timeline (after the launch clears it).
@@ -356,7 +357,8 @@ export class MessengerModel implements Messenger {
       throw error;
     } finally {
       this.uploading = undefined;
-      if (upload.version) this.reloadFor(upload.version);
+      // The upload's own field takes the focus back: the person chose a file there.
+      if (upload.version) this.reloadFor(upload.version, 'store-upload');
     }
   }
 
@@ -367,18 +369,34 @@ export class MessengerModel implements Messenger {
    */
   private backToUpload(said: string): void {
     const tab = sessionStorage.getItem(UPDATED_TAB) as Tab | null;
+    const focused = sessionStorage.getItem(UPDATED_FOCUS);
     sessionStorage.removeItem(UPDATED_TAB);
+    sessionStorage.removeItem(UPDATED_FOCUS);
     if (tab && TABS.includes(tab)) this.tab.value = tab;
+    // The focus once the page is drawn; the news a moment later, into live regions a screen reader has taken in by
+    // then (one filled on the first render, or at once after, is not read out).
+    setTimeout(() => {
+      const again = focused ? document.querySelector<HTMLElement>(`[data-testid="${CSS.escape(focused)}"]`) : null;
+      (
+        again ?? (tab === 'Settings' ? document.querySelector<HTMLElement>('[data-testid=store-upload]') : null)
+      )?.focus();
+    });
     setTimeout(() => {
       storeResult.value = said;
-      if (tab === 'Settings') document.querySelector<HTMLElement>('[data-testid=store-upload]')?.focus();
-    });
+      toast(said);
+    }, 300);
   }
 
-  /** Reloads the page for a version the store accepted; the new page says so, and what its upload added. */
-  private reloadFor(version: string): void {
+  /**
+   * Reloads the page for a version the store accepted; the new page says so, and what its upload added, and puts
+   * the focus back on `focus` (a test id), else on the control that had it.
+   */
+  private reloadFor(version: string, focus?: string): void {
     sessionStorage.setItem(UPDATED, version);
     sessionStorage.setItem(UPDATED_TAB, this.tab.value);
+    // The control a keyboard was on, found again by its test id on the new page (a field's typed text is not kept).
+    const focused = focus ?? (document.activeElement as HTMLElement | null)?.dataset?.testid;
+    if (focused) sessionStorage.setItem(UPDATED_FOCUS, focused);
     if (this.uploadNote?.version === version) sessionStorage.setItem(UPDATED_NOTE, this.uploadNote.text);
     location.reload();
   }

@@ -5,6 +5,7 @@ import type { Messenger } from './Messenger';
 import { scopeInWords } from './scopeInWords';
 import { systemColorScheme } from './shownTheme';
 import { StoreUpload } from './StoreUpload';
+import { toast } from './toasts';
 
 /** A time of day as the person's clock shows it. */
 export const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '');
@@ -200,7 +201,15 @@ function Administrator({ m }: { m: Messenger }) {
         >
           {revoked ? `Version ${version} revoked` : 'Revoke this version…'}
         </button>
-        <button type="button" data-testid="rotate-secret" onClick={() => m.act('POST /__svc/rotate-secret', {})}>
+        <button
+          type="button"
+          data-testid="rotate-secret"
+          onClick={() =>
+            void m.act('POST /__svc/rotate-secret', {}).then((next) => {
+              if (next) toast(`Rotated the signing secret: generation ${next.secret.generation}.`, 'success');
+            })
+          }
+        >
           Rotate signing secret
         </button>
       </div>

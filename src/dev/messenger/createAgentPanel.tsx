@@ -7,7 +7,7 @@ import { agentError } from './agentError';
 import type { DevConfig } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
 import { CopyButton } from './CopyButton';
-import { createSchemaForm, refusedFields, type SchemaForm } from './createSchemaForm';
+import { createSchemaForm, fieldMessages, refusedFields, type SchemaForm } from './createSchemaForm';
 import { prettyJson } from './redactTokens';
 
 type ActionDecl = NonNullable<Manifest['actions']>[number];
@@ -88,6 +88,7 @@ export function createAgentPanel(
   const run = async ({ action, form, progress, outcome }: ActionView, by: 'agent' | 'user') => {
     let input: unknown;
     form.invalid.value = false;
+    form.messages.value = {};
     try {
       input = form.read();
     } catch (error) {
@@ -107,8 +108,11 @@ export function createAgentPanel(
     } catch (error) {
       outcome.value = { kind: 'err', text: errorText(error) };
       // The host's refusal names the fields by their path: the same check, here, says which to mark.
-      if (isSvcError(error) && error.code === 'ERR_ACTION_INVALID_INPUT')
-        form.invalid.value = refusedFields(createInputValidator(action.input_schema)(input).map((i) => i.path));
+      if (isSvcError(error) && error.code === 'ERR_ACTION_INVALID_INPUT') {
+        const issues = createInputValidator(action.input_schema)(input);
+        form.invalid.value = refusedFields(issues.map((i) => i.path));
+        form.messages.value = fieldMessages(issues);
+      }
     }
   };
   return {
@@ -195,21 +199,37 @@ function mcpRows() {
 const outcomeId = (action: string) => `outcome-${action}`;
 
 /** An outcome: `running…`, a refusal, or the whole result or error with a copy button. */
-function OutcomeView({ outcome, pre, id }: { outcome: Outcome | undefined; pre?: boolean; id?: string }) {
+function OutcomeView({
+  outcome,
+  pre,
+  id,
+  of,
+}: {
+  outcome: Outcome | undefined;
+  pre?: boolean;
+  id?: string;
+  /** What it is the outcome of, which names its copy button apart from the others. */
+  of?: string;
+}) {
   if (!outcome) return null;
   if (outcome.kind === 'pending')
     return pre ? <pre class="pending">running…</pre> : <span class="pending">running…</span>;
+  // A refusal or an error is an alert, read at once; the region around it stays polite (an aria-live changed with the
+  // text it holds is not read reliably).
   if (outcome.kind === 'refused')
     return (
-      <span class="err" id={id}>
+      <span class="err" role="alert" id={id}>
         {outcome.text}
       </span>
     );
   return (
-    <div class="json">
+    <div class="json" role={outcome.kind === 'err' ? 'alert' : undefined}>
       <div class="row">
         <strong class={`grow ${outcome.kind}`}>{outcome.kind === 'ok' ? 'Result' : 'Error'}</strong>
-        <CopyButton text={outcome.text} />
+        <CopyButton
+          text={outcome.text}
+          label={of ? `Copy the ${outcome.kind === 'ok' ? 'result' : 'error'} of ${of}` : 'Copy'}
+        />
       </div>
       <pre class={outcome.kind} id={outcome.kind === 'err' ? id : undefined}>
         {outcome.text}
@@ -268,8 +288,6 @@ function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel 
 /** An action's description, form, buttons, progress and outcome. */
 function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
   const { action, form } = view;
-  const kind = view.outcome.value?.kind;
-  const failed = kind === 'refused' || kind === 'err';
   return (
     <>
       <p class="note">{action.description}</p>
@@ -279,21 +297,27 @@ function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel 
           type="button"
           class="primary"
           data-testid={`invoke-agent-${action.name}`}
+          aria-label={`Invoke as agent: ${action.title}`}
           onClick={() => panel.run(view, 'agent')}
         >
           Invoke as agent
         </button>
-        <button type="button" data-testid={`invoke-user-${action.name}`} onClick={() => panel.run(view, 'user')}>
+        <button
+          type="button"
+          data-testid={`invoke-user-${action.name}`}
+          aria-label={`Invoke as person: ${action.title}`}
+          onClick={() => panel.run(view, 'user')}
+        >
           Invoke as person
         </button>
       </div>
       {/* Read out as they come, with focus still on the button: progress as a log, the outcome politely, a refusal or
-          an error at once. */}
+          an error at once (an alert inside it). */}
       <div class="note" role="log" data-testid={`progress-${action.name}`}>
         <Progress lines={view.progress.value} />
       </div>
-      <div aria-live={failed ? 'assertive' : 'polite'} data-testid={`result-${action.name}`}>
-        <OutcomeView outcome={view.outcome.value} id={outcomeId(action.name)} />
+      <div aria-live="polite" data-testid={`result-${action.name}`}>
+        <OutcomeView outcome={view.outcome.value} id={outcomeId(action.name)} of={action.title} />
       </div>
     </>
   );

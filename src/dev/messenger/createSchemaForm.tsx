@@ -17,12 +17,18 @@ export interface SchemaForm {
    * names those the refusal is about, `false` none.
    */
   invalid: Signal<boolean | string[]>;
+  /** What is wrong with each refused field, by its name: shown under it, and what describes it. */
+  messages: Signal<Record<string, string>>;
 }
 
-/** How a field is drawn: refused or not, and where the message saying why is (its `aria-describedby`). */
+/**
+ * How a field is drawn: refused or not, and where the message saying why is (its `aria-describedby`): its own
+ * `error`, shown under it, or else the element `errorId` names.
+ */
 interface FieldProps {
   invalid: boolean;
   errorId: string | undefined;
+  error?: string | undefined;
 }
 
 interface Field {
@@ -32,11 +38,40 @@ interface Field {
   read(): unknown;
 }
 
-/** What a field says besides its value: refused (and why), required, and its hint, for a screen reader. */
-function described({ invalid, errorId }: FieldProps, required: boolean, hintId?: string) {
-  const by = [invalid ? errorId : undefined, hintId].filter(Boolean).join(' ');
+/**
+ * What a field says besides its value: refused (and why: its own message when it has one), required, and its hint,
+ * for a screen reader. `testid` is the field's, whose `-error` element holds its own message.
+ */
+function described({ invalid, errorId, error }: FieldProps, required: boolean, hintId?: string, testid?: string) {
+  const why = error && testid ? `${testid}-error` : errorId;
+  const by = [invalid ? why : undefined, hintId].filter(Boolean).join(' ');
   return { 'aria-invalid': invalid, 'aria-describedby': by || undefined, 'aria-required': required || undefined };
 }
+
+/** A refused field's own message, under it (what {@link described} points to). */
+const FieldError = ({ testid, props }: { testid: string; props: FieldProps }) =>
+  props.invalid && props.error ? (
+    <span class="err hint" id={`${testid}-error`} data-testid={`${testid}-error`}>
+      {props.error}
+    </span>
+  ) : null;
+
+/** A field's hint: the schema's description, and its default when it has one. */
+function hintOf(schema: Schema): string | undefined {
+  const parts = [
+    schema.description,
+    schema.default === undefined ? undefined : `Default: ${JSON.stringify(schema.default)}.`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** The hint under a field, which describes it (see {@link hintOf}). */
+const Hint = ({ id, text }: { id: string | undefined; text: string | undefined }) =>
+  id ? (
+    <span class="note hint" id={id}>
+      {text}
+    </span>
+  ) : null;
 
 /** A required field's label says so in words, as the schema does. */
 const labelOf = (label: string, required: boolean) => (required ? `${label} (required)` : label);
@@ -53,44 +88,55 @@ const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
 /** One input for a simple schema; `name` labels it and names it in errors. */
 function field(name: string, schema: Schema, testid: string, required: boolean): Field {
   const label = schema.title ?? name;
+  const hint = hintOf(schema);
+  const hintId = hint ? `${testid}-hint` : undefined;
   if (Array.isArray(schema.enum)) {
     // The option's index: the value keeps its JSON type (an enum of numbers reads as numbers). An optional field starts
-    // unset, so the action's path without it can be tried; a required one starts at its first value.
-    const index = signal(required ? '0' : '');
+    // unset, so the action's path without it can be tried; a required one starts at its default, else its first value.
+    const preset = schema.enum.findIndex((v: unknown) => JSON.stringify(v) === JSON.stringify(schema.default));
+    const index = signal(required ? String(Math.max(0, preset)) : '');
     const Field = (props: FieldProps) => (
-      <label>
-        {`${labelOf(label, required)} `}
-        <select
-          data-testid={testid}
-          {...described(props, required)}
-          value={index.value}
-          onChange={(e) => (index.value = text(e))}
-        >
-          {required ? null : <option value="">(not set)</option>}
-          {schema.enum.map((v: unknown, i: number) => (
-            <option key={String(i)} value={String(i)}>
-              {typeof v === 'string' ? v : JSON.stringify(v)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div>
+        <label>
+          {`${labelOf(label, required)} `}
+          <select
+            data-testid={testid}
+            {...described(props, required, hintId, testid)}
+            value={index.value}
+            onChange={(e) => (index.value = text(e))}
+          >
+            {required ? null : <option value="">(not set)</option>}
+            {schema.enum.map((v: unknown, i: number) => (
+              <option key={String(i)} value={String(i)}>
+                {typeof v === 'string' ? v : JSON.stringify(v)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Hint id={hintId} text={hint} />
+        <FieldError testid={testid} props={props} />
+      </div>
     );
     return { name, Field, read: () => (index.value === '' ? undefined : schema.enum[Number(index.value)]) };
   }
   if (schema.type === 'boolean') {
-    const checked = signal(false);
+    const checked = signal(schema.default === true);
     // Never marked required: a checkbox always has a value, ticked or not.
     const Field = (props: FieldProps) => (
-      <label>
-        <input
-          type="checkbox"
-          data-testid={testid}
-          {...described(props, false)}
-          checked={checked.value}
-          onChange={(e) => (checked.value = (e.currentTarget as HTMLInputElement).checked)}
-        />
-        {` ${label}`}
-      </label>
+      <div>
+        <label>
+          <input
+            type="checkbox"
+            data-testid={testid}
+            {...described(props, false, hintId, testid)}
+            checked={checked.value}
+            onChange={(e) => (checked.value = (e.currentTarget as HTMLInputElement).checked)}
+          />
+          {` ${label}`}
+        </label>
+        <Hint id={hintId} text={hint} />
+        <FieldError testid={testid} props={props} />
+      </div>
     );
     return { name, Field, read: () => checked.value };
   }
@@ -106,11 +152,12 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
         {`${label} (one per line)`}
         <textarea
           data-testid={testid}
-          {...described(props, required)}
+          {...described(props, required, undefined, testid)}
           placeholder="one per line"
           value={value.value}
           onInput={(e) => (value.value = text(e))}
         />
+        <FieldError testid={testid} props={props} />
       </label>
     );
     const read = () =>
@@ -128,10 +175,11 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
     if (!Number.isFinite(n)) throw new Error(`${label} must be a number.`);
     return n;
   };
-  const hintId = schema.description ? `${testid}-hint` : undefined;
+  const hint = hintOf(schema);
+  const hintId = hint ? `${testid}-hint` : undefined;
   const inputProps = (props: FieldProps) => ({
     'data-testid': testid,
-    ...described(props, required, hintId),
+    ...described(props, required, hintId, testid),
     value: value.value,
     onInput: (e: Event) => {
       value.value = text(e);
@@ -150,24 +198,37 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
           <input type="number" {...inputProps(props)} />
         )}
       </label>
-      {hintId ? (
-        <span class="note hint" id={hintId}>
-          {schema.description}
-        </span>
-      ) : null}
+      <Hint id={hintId} text={hint} />
+      <FieldError testid={testid} props={props} />
     </div>
   );
   return { name, Field, read };
 }
 
-/** Reads a field; one that cannot be read is marked refused, alone. */
-function readField(f: Field, invalid: Signal<boolean | string[]>): unknown {
+/** Reads a field; one that cannot be read is marked refused, alone, with why. */
+function readField(f: Field, invalid: Signal<boolean | string[]>, messages: Signal<Record<string, string>>): unknown {
   try {
     return f.read();
   } catch (error) {
     invalid.value = [f.name];
+    messages.value = { [f.name]: (error as Error).message };
     throw error;
   }
+}
+
+/**
+ * What a validator's issues say of each field (`$.name…` is `name`), as a sentence each field shows under it and is
+ * described by: `$.note must be…` becomes `note must be…`, and two issues of one field are joined.
+ */
+export function fieldMessages(issues: { path: string; message: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { path, message } of issues) {
+    const name = /^\$\.([^.[]+)/.exec(path)?.[1];
+    if (!name) continue;
+    const text = message.replace(/^\$\./, '');
+    out[name] = out[name] ? `${out[name]}; ${text}` : text;
+  }
+  return out;
 }
 
 /**
@@ -191,6 +252,7 @@ const isInvalid = (invalid: boolean | string[], name: string) =>
  */
 export function createSchemaForm(schema: Schema, testid: string, errorId?: string): SchemaForm {
   const invalid = signal<boolean | string[]>(false);
+  const messages = signal<Record<string, string>>({});
   const properties: Record<string, Schema> | undefined =
     schema?.type === 'object' ? (schema.properties ?? {}) : undefined;
   if (properties) {
@@ -203,7 +265,7 @@ export function createSchemaForm(schema: Schema, testid: string, errorId?: strin
     const read = () => {
       const value: Record<string, unknown> = {};
       for (const f of fields) {
-        const v = readField(f, invalid);
+        const v = readField(f, invalid, messages);
         if (v === undefined) continue;
         const empty = v === '' || (Array.isArray(v) && v.length === 0);
         if (!empty || required.has(f.name)) value[f.name] = v;
@@ -213,18 +275,20 @@ export function createSchemaForm(schema: Schema, testid: string, errorId?: strin
     const Form = () => (
       <div>
         {fields.map(({ name, Field }) => (
-          <Field key={name} invalid={isInvalid(invalid.value, name)} errorId={errorId} />
+          <Field key={name} invalid={isInvalid(invalid.value, name)} errorId={errorId} error={messages.value[name]} />
         ))}
       </div>
     );
-    return { Form, read, invalid };
+    return { Form, read, invalid, messages };
   }
   if (simple(schema)) {
     const f = field('value', schema, testid, false);
-    const Form = () => <f.Field invalid={isInvalid(invalid.value, 'value')} errorId={errorId} />;
-    return { Form, read: () => readField(f, invalid), invalid };
+    const Form = () => (
+      <f.Field invalid={isInvalid(invalid.value, 'value')} errorId={errorId} error={messages.value.value} />
+    );
+    return { Form, read: () => readField(f, invalid, messages), invalid, messages };
   }
-  return jsonForm(schema, testid, invalid, errorId);
+  return { ...jsonForm(schema, testid, invalid, errorId), messages };
 }
 
 /**
@@ -256,7 +320,7 @@ function jsonField(name: string, schema: Schema, testid: string, required: boole
         {`${label} (JSON)`}
         <textarea
           data-testid={testid}
-          {...described(props, required, hintId)}
+          {...described(props, required, hintId, testid)}
           value={value.value}
           onInput={(e) => (value.value = text(e))}
         />
@@ -264,6 +328,7 @@ function jsonField(name: string, schema: Schema, testid: string, required: boole
       <span class="note hint" id={hintId}>
         {`${schema.description ? `${schema.description} ` : ''}${schemaLine(schema)}`}
       </span>
+      <FieldError testid={testid} props={props} />
     </div>
   );
   const read = () => {
@@ -297,7 +362,7 @@ function jsonForm(
   testid: string,
   invalid: Signal<boolean | string[]>,
   errorId: string | undefined,
-): SchemaForm {
+): Omit<SchemaForm, 'messages'> {
   const start = skeleton(schema);
   const value = signal(start === null ? '' : JSON.stringify(start, null, 2));
   const Form = () => (

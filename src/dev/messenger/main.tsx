@@ -77,8 +77,16 @@ async function start(root: HTMLElement): Promise<void> {
       'mcp-cancel': ({ id }) => m.mcp.cancel(id),
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),
-      // A change not saved, an edit of manifest.json that does not validate: the terminal says it too.
-      problem: ({ message }) => toast(message, 'error'),
+      // A change not saved, an edit of manifest.json that does not validate: the terminal says it too. The notice
+      // above the timeline keeps it while it holds (a valid manifest reloads the page).
+      problem: ({ message }) => {
+        toast(message, 'error');
+        m.say(message, 'error');
+      },
+      // The manifest is valid again with nothing new to serve: the notice of its problem goes.
+      'manifest-valid': () => {
+        if (m.notice.value.kind === 'error') m.say('');
+      },
     },
     // The state the page started from: the channel sends it again only if it changed since.
     state,

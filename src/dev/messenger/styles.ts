@@ -102,6 +102,7 @@ details.action[open] > summary { margin-bottom: 4px; }
   pointer-events: auto; max-height: 40vh; overflow: auto; }
 .toast.error { background: var(--bad); color: var(--on-status); }
 .toast.success { background: var(--good); color: var(--on-status); }
+.toast button { display: block; margin-top: 6px; }
 .scrim { position: fixed; inset: 0; background: rgb(0 0 0 / 45%); display: flex; align-items: center;
   justify-content: center; z-index: 30; }
 .sheet { background: var(--panel); border-radius: 12px; padding: 18px; width: 440px; max-height: 85vh; overflow: auto;

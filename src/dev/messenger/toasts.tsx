@@ -11,25 +11,41 @@ let next = 0;
 /** While the pointer is on a toast, none leaves: the person is reading one. */
 let held = false;
 
+/** Error toasts kept at once: older ones go (the terminal, the Calls and Blocked tabs keep them all). */
+const ERRORS_KEPT = 3;
+
 /**
  * Shows a passing message, as a messenger's banner: `info`, `success`, `warn` or `error`. It stays 6 s, longer for a
- * long one (a slow reader's pace), and as long as the pointer is on the toasts.
+ * long one (a slow reader's pace), and as long as the pointer is on the toasts; an error has a Dismiss button, and the
+ * latest {@link ERRORS_KEPT} are shown. What must stay until it is mended (an invalid manifest) is said in the notice
+ * above the timeline too: a toast that stayed would cover the app.
  */
 export function toast(message: string, kind = 'info'): void {
   const id = ++next;
-  shown.value = [...shown.value, { id, message, kind }];
+  const errors = shown.value.filter((t) => t.kind === 'error');
+  const dropped = kind === 'error' ? errors.slice(0, Math.max(0, errors.length - ERRORS_KEPT + 1)) : [];
+  shown.value = [...shown.value.filter((t) => !dropped.includes(t)), { id, message, kind }];
   const leave = () => {
     if (held) setTimeout(leave, 1000);
-    else shown.value = shown.value.filter((t) => t.id !== id);
+    else dismiss(id);
   };
   setTimeout(leave, Math.max(6000, message.length * 60));
 }
+
+const dismiss = (id: number) => {
+  shown.value = shown.value.filter((t) => t.id !== id);
+};
 
 const List = ({ toasts }: { toasts: Toast[] }) => (
   <>
     {toasts.map((t) => (
       <div key={t.id} class={`toast ${t.kind}`} data-testid="toast">
         {t.message}
+        {t.kind === 'error' ? (
+          <button type="button" class="small" data-testid="toast-dismiss" onClick={() => dismiss(t.id)}>
+            Dismiss
+          </button>
+        ) : null}
       </div>
     ))}
   </>

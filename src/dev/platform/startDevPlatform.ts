@@ -334,6 +334,7 @@ function watchEdits(
       void notice('manifest-invalid', kept);
     },
     fixed() {
+      parts.changes.broadcast('manifest-valid', { type: 'manifest-valid' });
       void notice('manifest-edited', 'manifest.json is valid again, and the same as the one served.');
     },
   });
