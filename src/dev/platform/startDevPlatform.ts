@@ -618,12 +618,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const started: Started = { stopWatching() {}, app, pages, file };
   const close = stopAll(started);
   try {
-    const { raw, secrets, mcpToken } = await loadState(
-      file,
-      { miniAppId, version, folder: app !== undefined && !packaged },
-      notice,
-      options.statePath,
-    );
+    const identity = { miniAppId, version, folder: !!app && !packaged };
+    const { raw, secrets, mcpToken } = await loadState(file, identity, notice, options.statePath);
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
     const listening = await listen(options.port, pages);
