@@ -258,17 +258,22 @@ describe('the local store', () => {
     const notices: string[] = [];
     const events: DevEvent[] = [];
     const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-state-')), 'state.json');
-    const platform = await startDevPlatform({
-      dir,
-      port: 0,
-      mcp: false,
-      statePath,
-      onNotice: (notice) => {
-        notices.push(notice.message);
-      },
-      onEvent: (event) => events.push(event),
-    });
-    running.push(platform);
+    // svc dev on the folder, with one state file over restarts.
+    const onFolder = async () => {
+      const started = await startDevPlatform({
+        dir,
+        port: 0,
+        mcp: false,
+        statePath,
+        onNotice: (notice) => {
+          notices.push(notice.message);
+        },
+        onEvent: (event) => events.push(event),
+      });
+      running.push(started);
+      return started;
+    };
+    const platform = await onFolder();
     const page = async () => ((await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store');
     // What the installations say, as the server API answers a backend: the version everyone runs.
     const installed = () => [...new Set(platform.state.installations.map((i) => i.version))];
@@ -301,16 +306,7 @@ describe('the local store', () => {
     expect(installed()).toEqual(['1.6.0']);
     await platform.close();
     running.splice(running.indexOf(platform), 1);
-    const again = await startDevPlatform({
-      dir,
-      port: 0,
-      mcp: false,
-      statePath,
-      onNotice: (notice) => {
-        notices.push(notice.message);
-      },
-    });
-    running.push(again);
+    const again = await onFolder();
     expect([again.state.version, [...new Set(again.state.installations.map((i) => i.version))]]).toEqual([
       '1.5.0',
       ['1.5.0'],
