@@ -11,11 +11,11 @@ const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * elsewhere. Each check skips values that are not the expected type: the schema reports those.
  *
  * @remarks
- * Errors: duplicate action names, duplicate route paths, a route parameter with no name, named `route` or given twice, duplicate
- * permission scopes, `default_locale` not in
- * `locales`, an action `route` that is not declared, an action both `read_only` and `destructive`, an `entry` outside
- * the package, a JSON Schema error in `input_schema`. Warnings: everything else below, `frame-ancestors` and a
- * `sandbox` that takes scripts or the page's origin away in `csp` included.
+ * Errors: duplicate action names, duplicate route paths, a route parameter with no name, named `route` or given
+ * twice, duplicate permission scopes, `default_locale` not in `locales`, an action `route` that is not declared, an
+ * action both `read_only` and `destructive`, an `entry` outside the package, a JSON Schema error in `input_schema`.
+ * Warnings: everything else below, `frame-ancestors` and a `sandbox` that takes scripts or the page's origin away in
+ * `csp` included.
  */
 export function checkManifestRelations(input: unknown): ManifestIssue[] {
   const issues: ManifestIssue[] = [];

@@ -49,7 +49,8 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
   /**
    * The idempotency key of a verified delivery. Default: the hex SHA-256 of the raw body, since a retry resends the
    * same bytes (how svc dev retries; the platform states only that handlers must be idempotent). Where a retry may
-   * be written anew, key on the event's own fields: `(e) => \`${e.event}:${e.tenant_id}:${e.app_user_id}:${e.occurred_at}\``.
+   * be written anew, key on the event's own fields:
+   * `(e) => \`${e.event}:${e.tenant_id}:${e.app_user_id}:${e.occurred_at}\``.
    */
   deliveryKey?: (event: WebhookEvent | UnknownWebhookEvent, body: Uint8Array) => string | Promise<string>;
   /** How long a claim holds while its handler runs, in ms. Default 60 000. */

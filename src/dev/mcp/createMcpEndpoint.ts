@@ -99,11 +99,11 @@ function tellUndeclaredTools(
     };
     const name = params?.name;
     if (method !== 'tools/call' || typeof name !== 'string') continue;
+    if (manifest.actions?.some((action) => action.name === name)) continue;
     // A 2026-07-28 request names its client in its own envelope; a 2025-era session's name came with initialize.
     const named = params?._meta?.[CLIENT_INFO_META_KEY]?.name;
     const agentId =
       options.agentId ?? agentIdFrom(sessionClient ?? (typeof named === 'string' && named !== '' ? named : undefined));
-    if (manifest.actions?.some((action) => action.name === name)) continue;
     const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
     // The agent's text on a terminal line: shown printable, and cut short.
     const shown = printable(name.slice(0, 100));

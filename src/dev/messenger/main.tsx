@@ -78,7 +78,7 @@ async function start(root: HTMLElement): Promise<void> {
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),
       // A change not saved, an edit of manifest.json that does not validate: the terminal says it too. The notice
-      // above the timeline keeps it while it holds (a valid manifest reloads the page).
+      // above the timeline keeps it while it holds (a valid manifest reloads the page, or says it is valid again).
       problem: ({ message }) => {
         toast(message, 'error');
         m.say(message, 'error');

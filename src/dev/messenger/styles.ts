@@ -1,7 +1,8 @@
 /**
  * The messenger's stylesheet: light and dark themes from one set of custom properties. Every text colour reaches
- * 4.5:1 against the background it is drawn on, and a field's border 3:1, in both themes (test/dev/messengerQuality.spec.ts
- * computes it from these properties): `CONTRAST_PAIRS` and `CONTROL_CONTRAST_PAIRS` list the pairs.
+ * 4.5:1 against the background it is drawn on, and a field's border 3:1, in both themes
+ * (test/dev/messengerQuality.spec.ts computes it from these properties): `CONTRAST_PAIRS` and
+ * `CONTROL_CONTRAST_PAIRS` list the pairs.
  */
 export const STYLES = `
 :root { --bg: #f4f5f7; --panel: #fff; --text: #1d2330; --muted: #5b6474; --line: #d9dde3; --accent: #3867d6;
