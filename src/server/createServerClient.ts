@@ -184,17 +184,30 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     const body = payload === undefined ? '' : JSON.stringify(payload);
     const deadline = Date.now() + budgetMs;
     for (let attempt = 0; ; attempt++) {
+      // The wait for a slot is within the call's budget: a 429's Retry-After holds every call of the limiter (every
+      // replica's, when shared), and an unrelated call must not wait out a minute of it unseen.
+      const budget = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
       try {
-        await limiter?.take(call.signal);
+        await limiter?.take(call.signal ? AbortSignal.any([call.signal, budget]) : budget);
       } catch (cause) {
-        if (!call.signal?.aborted) throw cause; // the limiter's own failure names its fix
+        if (call.signal?.aborted)
+          throw new SvcApiError({
+            status: 0,
+            problem: 'aborted',
+            title: 'Aborted',
+            detail: 'the caller aborted the request while it waited for the rate limit; it was not sent.',
+            instance,
+            retriable: false,
+            cause,
+          });
+        if (!budget.aborted) throw cause; // the limiter's own failure names its fix
         throw new SvcApiError({
           status: 0,
-          problem: 'aborted',
-          title: 'Aborted',
-          detail: 'the caller aborted the request while it waited for the rate limit; it was not sent.',
+          problem: 'timeout',
+          title: 'Timeout',
+          detail: `no rate-limit slot within the call's ${budgetMs} ms budget (a 429's Retry-After holds every call of this client, and of every replica sharing its limiter): it was not sent; send it again later, or give the call a larger retry.budgetMs.`,
           instance,
-          retriable: false,
+          retriable: true,
           cause,
         });
       }

@@ -192,6 +192,20 @@ describe('createServerClient', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('fails a call whose wait for the rate limit outlasts its budget, unsent and retriable, not a minute later', async () => {
+    const { seen, baseUrl } = await platform((_s, _n, res) =>
+      problem(res, 429, 'rate-limited', { 'retry-after': '60' }),
+    );
+    const api = createServerClient({ baseUrl, miniAppId, secret, retry: { max: 0, budgetMs: 300 } });
+    expect(await fail(api.getInstallation('au'))).toMatchObject({ status: 429, retryAfter: 60 });
+    const started = Date.now();
+    const waited = await fail(api.getInstallation('au'));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(waited).toMatchObject({ status: 0, problem: 'timeout', retriable: true });
+    expect(waited.message).toContain("no rate-limit slot within the call's 300 ms budget");
+    expect(seen).toHaveLength(1);
+  });
+
   it('does not retry a POST whose outcome is unknown, unless asked to; a GET is retried', async () => {
     let drops = 0;
     const server = await serveNode((req, res) => {
