@@ -82,3 +82,23 @@ export const WEBHOOK_EVENTS = [
   'user.deprovisioned',
   'app.revoked',
 ] as const satisfies readonly WebhookEventName[];
+
+/**
+ * Whether `event` (from `verifyWebhook`) is the known event `name`, narrowing it to that event's type. A plain
+ * `event.event === name` does not narrow, since an event this SDK does not know has a string `event` too.
+ * @example
+ * ```ts
+ * const event = await verifyWebhook(request, { secrets: [current, previous] });
+ * if (isWebhookEvent(event, 'scope.granted')) console.log(`${event.app_user_id} granted ${event.scope}`);
+ * ```
+ * @remarks
+ * It checks the name only: a payload is what the platform sent (svc-sdk's payloads but one are its decision, so
+ * check a field you rely on).
+ * @public
+ */
+export function isWebhookEvent<N extends WebhookEventName>(
+  event: WebhookEvent | UnknownWebhookEvent,
+  name: N,
+): event is WebhookEventMap[N] {
+  return event?.event === name;
+}

@@ -80,8 +80,8 @@ export async function verifyWebhookDelivery(
  * @example
  * ```ts
  * const event = await verifyWebhook(request, { secrets: [process.env.SVC_SIGNING_SECRET!] });
- * // An event this version does not know has a string `event` too: the name alone does not type its fields.
- * if (event.event === 'user.deprovisioned' && typeof event.app_user_id === 'string') await deleteUser(event.app_user_id);
+ * // An event this version does not know has a string `event` too: isWebhookEvent narrows by the name.
+ * if (isWebhookEvent(event, 'user.deprovisioned')) await deleteUser(event.app_user_id);
  * ```
  * @throws {@link SvcSignatureError}
  * @public
