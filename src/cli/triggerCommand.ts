@@ -3,7 +3,7 @@ import { WEBHOOK_EVENTS, type WebhookEventName } from '../server/events';
 import { type PostAnswer, postOnce, shownUrl, undeliveredWhy } from '../server/postOnce';
 import { signRequest } from '../server/signRequest';
 import { WEBHOOK_SCHEMAS } from '../server/webhookSchemas';
-import { EXIT, writeLine } from './CliIo';
+import { type CliIo, EXIT, writeLine } from './CliIo';
 import { envFileLines } from './envFileLines';
 import { readSmallText } from './readSmallText';
 import { defineCommand } from './defineCommand';
@@ -126,6 +126,11 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`,
       value: 'field=value',
       help: 'Sets a field of the payload, such as --set app_user_id=au-bob (repeatable).',
     },
+    again: {
+      type: 'boolean',
+      help: `Then sends the same body again with a fresh timestamp and signature, as the platform's
+retry does: a backend that dedupes acknowledges it without doing the work twice.`,
+    },
   },
   footer: `Exit codes: 0 acknowledged (2xx within 5 s), 1 not acknowledged (another status, unreachable, or slower than
 5 s), 2 bad input (nothing was sent).
@@ -172,46 +177,52 @@ Example:
         `svc trigger: sending the contract's example mini_app_id ${String(built.payload.mini_app_id)}: pass --backend-env <file> (its SVC_MINI_APP_ID), or --set mini_app_id=<your app's id>.`,
       );
     const body = webhookBody(built.payload);
-    const headers = await signRequest({
-      body,
-      secret: secret.secret,
-      miniAppId: String(built.payload.mini_app_id),
-    });
-    writeLine(io.stdout, `POST ${shownUrl(url)}  ${event}`);
-    // The body as sent, its own final newline aside.
-    writeLine(io.stdout, body.trimEnd());
-    const signal = AbortSignal.timeout(WAIT_MS);
-    const started = performance.now();
-    let response: PostAnswer;
-    try {
-      response = await postOnce(url, headers, body, signal);
-    } catch (error) {
-      const ms = Math.round(performance.now() - started);
-      const why = signal.aborted
-        ? `no answer in ${WAIT_MS / 1000} s: the platform gives up after 5 s and retries`
-        : undeliveredWhy(error, url);
-      writeLine(io.stderr, `svc trigger: could not deliver to ${shownUrl(url)} after ${ms} ms (${why}).`);
-      return EXIT.invalid;
-    }
-    const ms = Math.round(performance.now() - started);
-    const { status, statusText, text, length } = response;
-    const ok = status >= 200 && status < 300;
-    writeLine(io.stdout, `<-- ${status} ${statusText} in ${ms} ms`);
-    if (text) writeLine(io.stdout, length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}… (${length} characters)` : text);
-    if (ms > ANSWER_BUDGET_MS) {
-      writeLine(
-        io.stderr,
-        `svc trigger: the backend answered in ${ms} ms, over the platform's 5 s rule: the platform counts that delivery as failed and retries it. Acknowledge first, then do the slow work.`,
-      );
-      return EXIT.invalid;
-    }
-    if (!ok) {
-      writeLine(
-        io.stderr,
-        `svc trigger: the backend answered ${status}, not a 2xx: the platform would retry this delivery with backoff for 24 h.${status === 401 ? ' A 401: does the backend verify with this signing secret (and, during a rotation, the previous one too)?' : ''}`,
-      );
-      return EXIT.invalid;
-    }
-    return EXIT.ok;
+    const send = async (label: string) => {
+      const headers = await signRequest({ body, secret: secret.secret, miniAppId: String(built.payload.mini_app_id) });
+      writeLine(io.stdout, `POST ${shownUrl(url)}  ${event}${label}`);
+      return deliver(io, url, headers, body);
+    };
+    const first = await send('');
+    if (first !== EXIT.ok || !values.again) return first;
+    return send('  (again: the same body, a fresh timestamp and signature)');
   },
 });
+
+/** Posts one signed delivery and prints its answer; the exit code it earns (0 a 2xx within 5 s). */
+async function deliver(io: CliIo, url: URL, headers: Record<string, string>, body: string): Promise<number> {
+  // The body as sent, its own final newline aside.
+  writeLine(io.stdout, body.trimEnd());
+  const signal = AbortSignal.timeout(WAIT_MS);
+  const started = performance.now();
+  let response: PostAnswer;
+  try {
+    response = await postOnce(url, headers, body, signal);
+  } catch (error) {
+    const ms = Math.round(performance.now() - started);
+    const why = signal.aborted
+      ? `no answer in ${WAIT_MS / 1000} s: the platform gives up after 5 s and retries`
+      : undeliveredWhy(error, url);
+    writeLine(io.stderr, `svc trigger: could not deliver to ${shownUrl(url)} after ${ms} ms (${why}).`);
+    return EXIT.invalid;
+  }
+  const ms = Math.round(performance.now() - started);
+  const { status, statusText, text, length } = response;
+  const ok = status >= 200 && status < 300;
+  writeLine(io.stdout, `<-- ${status} ${statusText} in ${ms} ms`);
+  if (text) writeLine(io.stdout, length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}… (${length} characters)` : text);
+  if (ms > ANSWER_BUDGET_MS) {
+    writeLine(
+      io.stderr,
+      `svc trigger: the backend answered in ${ms} ms, over the platform's 5 s rule: the platform counts that delivery as failed and retries it. Acknowledge first, then do the slow work.`,
+    );
+    return EXIT.invalid;
+  }
+  if (!ok) {
+    writeLine(
+      io.stderr,
+      `svc trigger: the backend answered ${status}, not a 2xx: the platform would retry this delivery with backoff for 24 h.${status === 401 ? ' A 401: does the backend verify with this signing secret (and, during a rotation, the previous one too)?' : ''}`,
+    );
+    return EXIT.invalid;
+  }
+  return EXIT.ok;
+}

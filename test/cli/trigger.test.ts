@@ -147,6 +147,21 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     expect(received.at(-1)).not.toHaveProperty('version');
   });
 
+  it('with --again, sends the same body a second time, freshly signed, as a retry: a deduping backend acknowledges it unrun', async () => {
+    const before = received.length;
+    const run = await trigger('scope.granted', '--to', handled, '--backend-env', 'backend.env', '--again');
+    expect(run.code, run.stderr).toBe(0);
+    const [first, second] = run.stdout.split(/^(?=POST )/m);
+    expect(first).toMatch(/\n<-- 200 OK in \d+ ms\n\{"ok":true\}\n$/);
+    expect(second).toMatch(/^POST .*scope\.granted {2}\(again: the same body, a fresh timestamp and signature\)\n/);
+    expect(second).toMatch(/\n<-- 200 OK in \d+ ms\n\{"ok":true,"duplicate":true\}\n$/);
+    // The same bytes both times; the handler ran once.
+    expect(first!.split('\n<--')[0]!.split('\n').slice(1).join('\n')).toBe(
+      second!.split('\n<--')[0]!.split('\n').slice(1).join('\n'),
+    );
+    expect(received.length - before).toBe(1);
+  });
+
   it('sends every event with --secret-file', async () => {
     for (const event of WEBHOOK_EVENTS) {
       const run = await trigger(event, '--to', handled, '--secret-file', 'secret.txt');
