@@ -113,6 +113,8 @@ test('many actions: a filter, cards folded to a line that open to their form, an
     // Folded: a line each, no form until the card opens.
     await expect(page.getByTestId('action-record_3').locator('summary')).toContainText('Record 3');
     await expect(page.getByTestId('invoke-agent-record_3')).toHaveCount(0);
+    // Each folded line holds its heading: heading navigation goes through every action.
+    await expect(page.getByTestId('agent-panel').getByRole('heading', { level: 3 })).toHaveCount(30);
     // The filter reads names, titles and descriptions.
     await page.getByTestId('action-filter').fill('record_2');
     await expect(page.getByTestId('action-count')).toHaveText('11 of 30 actions');

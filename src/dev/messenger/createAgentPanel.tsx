@@ -263,8 +263,9 @@ function FoldedAction({ view, panel }: { view: ActionView; panel: AgentPanelMode
       open={view.open.value}
       onToggle={(e) => (view.open.value = (e.currentTarget as HTMLDetailsElement).open)}
     >
+      {/* A heading in its summary, as an open card's: heading navigation goes through the folded actions too. */}
       <summary>
-        <strong>{action.title}</strong>
+        <h3 class="action-title folded">{action.title}</h3>
         <span class="note">{` ${actionLine(action)}`}</span>
       </summary>
       {view.open.value ? <ActionBody view={view} panel={panel} /> : null}

@@ -66,6 +66,7 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .app .frame { display: contents; }
 .grow { flex: 1; min-width: 0; }
 .app-title, .action-title { font-size: inherit; margin: 0; }
+.action-title.folded { display: inline; }
 /* A control the keyboard reaches scrolls into view below the sticky tab row, not under it. */
 .tools { background: var(--panel); padding: 0 10px 10px; scroll-padding-top: 52px; }
 .tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
