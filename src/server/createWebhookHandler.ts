@@ -50,7 +50,8 @@ export interface WebhookHandlerOptions extends Omit<VerifySignatureOptions, 'now
    * The idempotency key of a verified delivery. Default: the hex SHA-256 of the raw body, since a retry resends the
    * same bytes (how svc dev retries; the platform states only that handlers must be idempotent). Where a retry may
    * be written anew, key on the event's own fields:
-   * `(e) => \`${e.event}:${e.tenant_id}:${e.app_user_id}:${e.occurred_at}\``.
+   * `(e) => [e.event, e.tenant_id, 'app_user_id' in e ? e.app_user_id : '', e.occurred_at].join(':')`
+   * (`app.revoked` names no person). One that throws, or returns no text, is answered `500` (the platform retries).
    */
   deliveryKey?: (event: WebhookEvent | UnknownWebhookEvent, body: Uint8Array) => string | Promise<string>;
   /** How long a claim holds while its handler runs, in ms. Default 60 000. */
@@ -267,9 +268,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       }
       delivery = await verifyWebhookDelivery({ body, headers: request.headers }, verify);
       if (options.deliveryKey) {
-        const key = await options.deliveryKey(delivery.event, body);
-        if (typeof key !== 'string' || key === '')
-          throw new TypeError(`deliveryKey returned ${JSON.stringify(key)}: return a non-empty string per delivery.`);
+        const key = await Promise.resolve()
+          .then(() => options.deliveryKey!(delivery.event, body))
+          .catch((error: unknown) => error as Error);
+        if (typeof key !== 'string' || key === '') {
+          const why =
+            key instanceof Error
+              ? `deliveryKey threw: ${key.message.replace(/\.?$/, '.')}`
+              : `deliveryKey returned ${JSON.stringify(key)}: return a non-empty string per delivery.`;
+          options.onError?.(key instanceof Error ? key : new TypeError(why));
+          return json(500, {
+            error: 'delivery-key',
+            message: `${why} Nothing ran: the platform retries the delivery.`,
+          });
+        }
         delivery.key = key;
       }
     } catch (error) {

@@ -559,6 +559,21 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       2,
       "svc mcp: app/index.html is a file: pass the app's folder, its manifest.json, or its package (file.swbn)\n",
     ]);
+    // A manifest named inside a device, a pipe or a file: no svc init offered there, and pack says 2 as the others.
+    for (const given of ['/dev/null/manifest.json', 'pipe/manifest.json', 'app/index.html/manifest.json']) {
+      const folder = given.slice(0, -'/manifest.json'.length);
+      const mcp = svc(['mcp', given], dir);
+      expect([mcp.code, mcp.stderr], given).toEqual([
+        2,
+        `svc mcp: ${join(folder.startsWith('/') ? '' : dir, given)}: ${join(folder.startsWith('/') ? '' : dir, folder)} is not a folder: pass the app's folder, the one that holds manifest.json.\n`,
+      ]);
+      expect(svc(['pack', given], dir).code, given).toBe(2);
+    }
+    const absent = svc(['pack', '/nonexistent-svc/manifest.json'], dir);
+    expect([absent.code, absent.stderr.split('\n')[0]]).toEqual([
+      2,
+      'svc pack: /nonexistent-svc/manifest.json does not exist; create one with `svc init`, or pass the path of your manifest',
+    ]);
   });
 
   it('svc pack refuses more files than a package holds, from their count, before reading any', () => {

@@ -107,9 +107,9 @@ test.describe('the agent panel', () => {
     await page.getByTestId('invoke-agent-count_items').click();
     const result = page.getByTestId('result-count_items');
     await expect(result).toContainText('ERR_ACTION_INVALID_INPUT');
-    // The region stays polite; the error inside it is an alert, read at once.
-    await expect(result).toHaveAttribute('aria-live', 'polite');
-    await expect(result.getByRole('alert')).toContainText('ERR_ACTION_INVALID_INPUT');
+    // Read at once as a sentence, not the error's JSON: an alert that stays on the page, beside the result.
+    const card = page.getByTestId('action-count_items');
+    await expect(card.getByRole('alert')).toHaveText(/^Count items failed: ERR_ACTION_INVALID_INPUT: [^{}"]+$/);
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     await expect(count).toHaveAttribute('aria-invalid', 'false');
     // Described by its own sentence, in words (no JSON), then its hint.
@@ -120,7 +120,8 @@ test.describe('the agent panel', () => {
     await name.fill('pens');
     await page.getByTestId('invoke-agent-count_items').click();
     await expect(result).toContainText('Result');
-    await expect(result.getByRole('alert')).toHaveCount(0);
+    await expect(card.getByRole('alert')).toHaveText('');
+    await expect(card.getByRole('status').first()).toHaveText('Count items: done; its result is below.');
     await expect(name).toHaveAttribute('aria-invalid', 'false');
     await expect(page.getByTestId('input-count_items-name-error')).toHaveCount(0);
     // A choice says what it is for and its default, and starts at that default.

@@ -130,6 +130,10 @@ test('remove from tenant and revoke version ask first and explain; reset brings 
   await page.getByTestId('revoke-version-sheet-yes').click();
   await expect(page.getByTestId('notice')).toContainText('Version 1.0.0 was revoked');
   expect(session.platform.state.version_revoked).toBe(true);
+  // The focus comes back to the button, which says it is done and no longer acts.
+  await expect(page.getByTestId('revoke-version')).toBeFocused();
+  await expect(page.getByTestId('revoke-version')).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByTestId('revoke-version')).toHaveText('Version 1.0.0 revoked');
 
   await expect(page.getByTestId('state-where')).toContainText('In memory only');
   await page.getByTestId('reset').click();

@@ -130,10 +130,14 @@ describe('the channel registries', () => {
     // No save effect, no send answer, and files.write undeclared: the name and the card are still the first fault.
     const host = createHost({ manifest: noneManifest(), transport: hostEnd });
     const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
-    for (const name of ['../x', 'a/b', '..', 'a\u0001', '   ', 'a\u202eb.txt'])
+    for (const name of ['../x', 'a/b', '..', 'a\u0001', '   ', 'a\u202eb.txt', 'a\u200fb.txt', 'a\u2028b', 'a\u200bb'])
       await expect(svc.files.save({ name, blob: new Blob(['a']) })).rejects.toMatchObject({
         code: 'ERR_INVALID_ARGUMENT',
       });
+    // The joiners of an emoji sequence or a script are part of a name.
+    await expect(svc.files.save({ name: '👨\u200d👩\u200d👧.txt', blob: new Blob(['a']) })).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED',
+    });
     const card = (title: string, links: string[]) => ({
       room_id: '!r',
       body: 'Poll',

@@ -121,17 +121,25 @@ describe('createWebhookHandler over real HTTP', () => {
     const reordered = Object.fromEntries(Object.entries(deprovisioned).reverse());
     expect(await deliver(server.url, reordered)).toEqual({ status: 200, body: { ok: true, duplicate: true } });
     expect(seen).toEqual(['au_1']);
+    // A key that is no text, or a key function that throws: answered 500 (the platform retries), onError told.
     keyOf = () => '';
-    await expect(
-      handle(
-        new Request(server.url, {
-          method: 'POST',
-          headers: await signRequest({ body: JSON.stringify(deprovisioned), secret, miniAppId }),
-          body: JSON.stringify(deprovisioned),
-        }),
-      ),
-    ).rejects.toThrow('deliveryKey returned "": return a non-empty string per delivery.');
-    expect(errors).toHaveLength(1);
+    expect(await deliver(server.url, deprovisioned)).toEqual({
+      status: 500,
+      body: {
+        error: 'delivery-key',
+        message:
+          'deliveryKey returned "": return a non-empty string per delivery. Nothing ran: the platform retries the delivery.',
+      },
+    });
+    keyOf = () => {
+      throw new Error('no tenant');
+    };
+    expect(await deliver(server.url, deprovisioned)).toMatchObject({
+      status: 500,
+      body: { message: 'deliveryKey threw: no tenant. Nothing ran: the platform retries the delivery.' },
+    });
+    expect(errors).toHaveLength(2);
+    expect(seen).toEqual(['au_1']);
   });
 
   it('runs a concurrent duplicate delivery once: the second answers 409 so the platform retries later', async () => {

@@ -196,8 +196,11 @@ function Administrator({ m }: { m: Messenger }) {
           type="button"
           class="danger"
           data-testid="revoke-version"
-          disabled={revoked}
-          onClick={() => m.settings.revokeVersion()}
+          // Not `disabled`: the focus the sheet gives back to it would fall to the page's body once it is revoked.
+          aria-disabled={revoked}
+          onClick={() => {
+            if (!revoked) void m.settings.revokeVersion();
+          }}
         >
           {revoked ? `Version ${version} revoked` : 'Revoke this version…'}
         </button>

@@ -214,16 +214,14 @@ function OutcomeView({
   if (!outcome) return null;
   if (outcome.kind === 'pending')
     return pre ? <pre class="pending">running…</pre> : <span class="pending">running…</span>;
-  // A refusal or an error is an alert, read at once; the region around it stays polite (an aria-live changed with the
-  // text it holds is not read reliably).
   if (outcome.kind === 'refused')
     return (
-      <span class="err" role="alert" id={id}>
+      <span class="err" id={id}>
         {outcome.text}
       </span>
     );
   return (
-    <div class="json" role={outcome.kind === 'err' ? 'alert' : undefined}>
+    <div class="json">
       <div class="row">
         <strong class={`grow ${outcome.kind}`}>{outcome.kind === 'ok' ? 'Result' : 'Error'}</strong>
         <CopyButton
@@ -235,6 +233,39 @@ function OutcomeView({
         {outcome.text}
       </pre>
     </div>
+  );
+}
+
+/** What a screen reader hears of an outcome: a sentence (an error's code and message), not its JSON. */
+function spoken(outcome: Outcome | undefined, of: string): { status: string; alert: string } {
+  if (!outcome || outcome.kind === 'pending') return { status: '', alert: '' };
+  if (outcome.kind === 'ok') return { status: `${of}: done; its result is below.`, alert: '' };
+  if (outcome.kind === 'refused') return { status: '', alert: outcome.text };
+  try {
+    const { code, message } = JSON.parse(outcome.text) as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') return { status: '', alert: `${of} failed: ${code}: ${String(message)}` };
+  } catch {
+    // Not an error object: said as it is.
+  }
+  return { status: '', alert: `${of} failed: ${outcome.text}` };
+}
+
+/**
+ * The outcome read out as it comes, with focus still on the button: two regions that stay on the page (a region
+ * added with its text, or one whose kind changes with it, is not read reliably), a status for a result and an alert
+ * for a refusal or an error, each a sentence.
+ */
+function Spoken({ outcome, of }: { outcome: Outcome | undefined; of: string }) {
+  const { status, alert } = spoken(outcome, of);
+  return (
+    <>
+      <span class="visually-hidden" role="status">
+        {status}
+      </span>
+      <span class="visually-hidden" role="alert">
+        {alert}
+      </span>
+    </>
   );
 }
 
@@ -312,12 +343,12 @@ function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel 
           Invoke as person
         </button>
       </div>
-      {/* Read out as they come, with focus still on the button: progress as a log, the outcome politely, a refusal or
-          an error at once (an alert inside it). */}
+      {/* Progress is read as a log; the outcome in sentences (Spoken), its JSON shown below for whoever reads it. */}
       <div class="note" role="log" data-testid={`progress-${action.name}`}>
         <Progress lines={view.progress.value} />
       </div>
-      <div aria-live="polite" data-testid={`result-${action.name}`}>
+      <Spoken outcome={view.outcome.value} of={action.title} />
+      <div data-testid={`result-${action.name}`}>
         <OutcomeView outcome={view.outcome.value} id={outcomeId(action.name)} of={action.title} />
       </div>
     </>

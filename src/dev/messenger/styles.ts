@@ -16,7 +16,7 @@ body.dark { --bg: #15181d; --panel: #1f242b; --text: #e6e9ee; --muted: #a3adbd; 
 body { margin: 0; background: var(--bg); color: var(--text); height: 100vh; }
 button { font: inherit; border: 1px solid var(--line); background: var(--panel); color: var(--text); border-radius: 6px;
   padding: 4px 10px; cursor: pointer; }
-button:disabled { cursor: default; opacity: 0.75; }
+button:disabled, button[aria-disabled=true] { cursor: default; opacity: 0.75; }
 button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, [tabindex]:focus-visible,
 .sheet .buttons button:focus {
   outline: 2px solid var(--accent); outline-offset: 1px; }

@@ -38,13 +38,16 @@ export async function readAppDir(dir: string): Promise<DevApp> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(file);
-  } catch {
-    throw new DevAppError(
-      `${file}: no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`,
-      {
-        unreadable: true,
-      },
-    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Only a folder without one is a place for `svc init`: a file or a device on the path is not a folder at all.
+    const why =
+      code === 'ENOENT'
+        ? `no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`
+        : code === 'ENOTDIR'
+          ? `${root} is not a folder: pass the app's folder, the one that holds manifest.json.`
+          : `cannot be read (${code ?? String(error)}).`;
+    throw new DevAppError(`${file}: ${why}`, { unreadable: true });
   }
   const decoded = decodeJsonText(bytes);
   if (!decoded.ok) throw new DevAppError(`${file} ${decoded.message}.`);

@@ -173,7 +173,7 @@ async function acceptPackage(
   if (!record && compareVersions(pkg.version, state.version) < 0)
     return problem(
       'version-not-higher',
-      `Version ${pkg.version} is lower than ${state.version}, the version svc dev runs from the app folder: publish ${state.version} or a higher version.`,
+      `Version ${pkg.version} is lower than ${state.version}, the version svc dev runs now (from the app folder or the package it started on): publish ${state.version} or a higher version.`,
       { version: pkg.version, highest: state.version },
     );
   // No await between the checks above and this write: the next upload sees it.
