@@ -20,6 +20,13 @@ const NESTED = {
   required: ['rooms'],
 };
 
+// A required choice with no default: the person makes it.
+const SEASON = {
+  type: 'object',
+  properties: { season: { enum: ['spring', 'autumn'] } },
+  required: ['season'],
+};
+
 // The app asks while handling the call, shows what it was given, and returns it.
 const APP = `
 const out = document.getElementById('out');
@@ -30,6 +37,11 @@ svc.actions.handle('plan_offsite', async () => {
 });
 svc.actions.handle('rate_offsite', async () => {
   const answer = await svc.actions.elicit({ prompt: 'How was it?', schema: ${JSON.stringify(RATING)} });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
+svc.actions.handle('pick_season', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'Which season?', schema: ${JSON.stringify(SEASON)} });
   out.textContent = 'answer: ' + JSON.stringify(answer);
   return { answer };
 });
@@ -51,6 +63,7 @@ const writeApp = () =>
       },
       { name: 'rate_offsite', title: 'Rate the offsite', description: 'Asks for a rating and returns it.' },
       { name: 'book_rooms', title: 'Book rooms', description: 'Asks which rooms to book and returns the answer.' },
+      { name: 'pick_season', title: 'Pick a season', description: 'Asks which season and returns the answer.' },
     ],
     APP,
   );
@@ -128,6 +141,21 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     expect(result.structuredContent).toEqual({ answer: { venue: 'Porto', nights: 3 } });
     await expect(out()).toHaveText('answer: {"venue":"Porto","nights":3}');
     await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    await client.close();
+  });
+
+  test('a required choice in the sheet starts unset: the person makes it, and submitting without it is refused', async () => {
+    const client = await connect(platform);
+    const call = client.callTool({ name: 'pick_season', arguments: {} });
+    await expect(page.getByTestId('elicit-sheet')).toContainText('Which season?');
+    const season = page.getByTestId('elicit-field-season');
+    await expect(season.locator('option:checked')).toHaveText('(choose one)');
+    await page.getByTestId('elicit-submit').click();
+    await expect(page.getByTestId('elicit-sheet-error')).toContainText('season');
+    await season.selectOption({ label: 'autumn' });
+    await page.getByTestId('elicit-submit').click();
+    const result = await call;
+    expect(result.structuredContent).toEqual({ answer: { season: 'autumn' } });
     await client.close();
   });
 

@@ -54,7 +54,8 @@ const askPermission =
 
 /** The elicit sheet: a form from the schema; an answer that does not fit it never leaves the sheet. */
 const elicit: NonNullable<HostAnswers['elicit']> = ({ prompt, schema, action, signal }) => {
-  const form = createSchemaForm(schema, 'elicit-field', 'elicit-sheet-error');
+  // A person answers it: a required choice is theirs to make, not preselected.
+  const form = createSchemaForm(schema, 'elicit-field', 'elicit-sheet-error', { choose: true });
   // The host's own check.
   const validate = createInputValidator(schema);
   const read = () => {

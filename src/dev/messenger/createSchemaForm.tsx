@@ -85,8 +85,12 @@ const simple = (s: Schema | undefined) =>
 
 const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
 
-/** One input for a simple schema; `name` labels it and names it in errors. */
-function field(name: string, schema: Schema, testid: string, required: boolean): Field {
+/**
+ * One input for a simple schema; `name` labels it and names it in errors. `choose`: a required choice with no default
+ * starts unset, "(choose one)", so a person answers it (an elicit sheet); else it starts at its first value, so a
+ * developer can invoke at once.
+ */
+function field(name: string, schema: Schema, testid: string, required: boolean, choose = false): Field {
   const label = schema.title ?? name;
   const hint = hintOf(schema);
   const hintId = hint ? `${testid}-hint` : undefined;
@@ -94,7 +98,8 @@ function field(name: string, schema: Schema, testid: string, required: boolean):
     // The option's index: the value keeps its JSON type (an enum of numbers reads as numbers). An optional field starts
     // unset, so the action's path without it can be tried; a required one starts at its default, else its first value.
     const preset = schema.enum.findIndex((v: unknown) => JSON.stringify(v) === JSON.stringify(schema.default));
-    const index = signal(required ? String(Math.max(0, preset)) : '');
+    const unset = !required || (choose && preset < 0);
+    const index = signal(unset ? '' : String(Math.max(0, preset)));
     const Field = (props: FieldProps) => (
       <div>
         <label>
@@ -105,7 +110,7 @@ function field(name: string, schema: Schema, testid: string, required: boolean):
             value={index.value}
             onChange={(e) => (index.value = text(e))}
           >
-            {required ? null : <option value="">(not set)</option>}
+            {unset ? <option value="">{required ? '(choose one)' : '(not set)'}</option> : null}
             {schema.enum.map((v: unknown, i: number) => (
               <option key={String(i)} value={String(i)}>
                 {typeof v === 'string' ? v : JSON.stringify(v)}
@@ -250,7 +255,12 @@ const isInvalid = (invalid: boolean | string[], name: string) =>
  * Optional fields left empty are left out; required ones are marked so. `errorId` is the element that says why an
  * answer was refused: a refused field is described by it.
  */
-export function createSchemaForm(schema: Schema, testid: string, errorId?: string): SchemaForm {
+export function createSchemaForm(
+  schema: Schema,
+  testid: string,
+  errorId?: string,
+  { choose = false }: { choose?: boolean } = {},
+): SchemaForm {
   const invalid = signal<boolean | string[]>(false);
   const messages = signal<Record<string, string>>({});
   const properties: Record<string, Schema> | undefined =
@@ -260,7 +270,9 @@ export function createSchemaForm(schema: Schema, testid: string, errorId?: strin
     // A field for each simple property, a JSON box for each other one (a nested object, a list of objects, a union):
     // one such property leaves the others their fields.
     const fields = Object.entries(properties).map(([name, s]) =>
-      (simple(s) ? field : jsonField)(name, s, `${testid}-${name}`, required.has(name)),
+      simple(s)
+        ? field(name, s, `${testid}-${name}`, required.has(name), choose)
+        : jsonField(name, s, `${testid}-${name}`, required.has(name)),
     );
     const read = () => {
       const value: Record<string, unknown> = {};
@@ -282,7 +294,7 @@ export function createSchemaForm(schema: Schema, testid: string, errorId?: strin
     return { Form, read, invalid, messages };
   }
   if (simple(schema)) {
-    const f = field('value', schema, testid, false);
+    const f = field('value', schema, testid, false, choose);
     const Form = () => (
       <f.Field invalid={isInvalid(invalid.value, 'value')} errorId={errorId} error={messages.value.value} />
     );
