@@ -80,8 +80,9 @@ test('a version published from the terminal reloads the page with the focus wher
   const first = join(await mkdtemp(join(tmpdir(), 'svc-store-ui-')), 'app-1.0.0.swbn');
   await writeFile(first, await pack('1.0.0'));
   const { platform, page } = await messenger({ package: first, port: 0, mcp: false });
-  await page.getByTestId('tab-Settings').click();
-  await page.getByTestId('rotate-secret').focus();
+  // A field of the tools being typed in: its text, and the focus on it, kept over the reload.
+  await page.getByTestId('tab-Agent').click();
+  await page.getByTestId('agent-id').fill('agent-typed-7');
   // Which live regions held the news when the new page's first render put them there (a screen reader reads only
   // a region that changes after it is there).
   await page.addInitScript(() => {
@@ -100,8 +101,9 @@ test('a version published from the terminal reloads the page with the focus wher
   });
   expect(answer.status).toBe(201);
   await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
-  await expect(page.getByTestId('tab-Settings')).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByTestId('rotate-secret')).toBeFocused();
+  await expect(page.getByTestId('tab-Agent')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('agent-id')).toBeFocused();
+  await expect(page.getByTestId('agent-id')).toHaveValue('agent-typed-7');
   expect(await page.evaluate(() => (window as { firstStatus?: string }).firstStatus)).not.toContain('is installed');
 });
 

@@ -43,6 +43,31 @@ const UPDATED_NOTE = 'svc-dev-updated-note';
 const UPDATED_TAB = 'svc-dev-updated-tab';
 /** The test id of the control that had the focus when the page reloaded for that version. */
 const UPDATED_FOCUS = 'svc-dev-updated-focus';
+/** What was typed or chosen in the page's fields then (test id and value), filled in again after the reload. */
+const UPDATED_FIELDS = 'svc-dev-updated-fields';
+
+type FieldElement = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/** The messenger's fields that hold something typed or chosen, by test id (a file input's choice is not kept). */
+function typedFields(): [string, string | boolean][] {
+  const fields = document.querySelectorAll<FieldElement>('#messenger :is(input, textarea, select)[data-testid]');
+  return [...fields].flatMap((el): [string, string | boolean][] => {
+    if (el instanceof HTMLInputElement && el.type === 'checkbox') return [[el.dataset.testid!, el.checked]];
+    return el.type === 'file' || el.value === '' ? [] : [[el.dataset.testid!, el.value]];
+  });
+}
+
+/** Fills the fields again as the page's own code hears a person's input (its input and change events). */
+function refill(fields: [string, string | boolean][]): void {
+  for (const [testid, value] of fields) {
+    const el = document.querySelector<FieldElement>(`#messenger [data-testid="${CSS.escape(testid)}"]`);
+    // One that already holds it (a setting the state gave back) is left alone: its change would act again.
+    if (!el || (typeof value === 'boolean' ? (el as HTMLInputElement).checked === value : el.value === value)) continue;
+    if (typeof value === 'boolean') (el as HTMLInputElement).checked = value;
+    else el.value = value;
+    el.dispatchEvent(new Event(el instanceof HTMLSelectElement || typeof value === 'boolean' ? 'change' : 'input'));
+  }
+}
 
 /** A room as the messenger names it: `# General`, `[e2ee] Board`, or `Home`. */
 export const roomLabel = (room: DevRoom | null) =>
@@ -370,12 +395,15 @@ export class MessengerModel implements Messenger {
   private backToUpload(said: string): void {
     const tab = sessionStorage.getItem(UPDATED_TAB) as Tab | null;
     const focused = sessionStorage.getItem(UPDATED_FOCUS);
+    const fields = JSON.parse(sessionStorage.getItem(UPDATED_FIELDS) ?? '[]') as [string, string | boolean][];
     sessionStorage.removeItem(UPDATED_TAB);
     sessionStorage.removeItem(UPDATED_FOCUS);
+    sessionStorage.removeItem(UPDATED_FIELDS);
     if (tab && TABS.includes(tab)) this.tab.value = tab;
     // The focus once the page is drawn; the news a moment later, into live regions a screen reader has taken in by
     // then (one filled on the first render, or at once after, is not read out).
     setTimeout(() => {
+      refill(fields);
       const again = focused ? document.querySelector<HTMLElement>(`[data-testid="${CSS.escape(focused)}"]`) : null;
       (
         again ?? (tab === 'Settings' ? document.querySelector<HTMLElement>('[data-testid=store-upload]') : null)
@@ -388,8 +416,8 @@ export class MessengerModel implements Messenger {
   }
 
   /**
-   * Reloads the page for a version the store accepted; the new page says so, and what its upload added, and puts
-   * the focus back on `focus` (a test id), else on the control that had it.
+   * Reloads the page for a version the store accepted; the new page says so, and what its upload added, fills in what
+   * was typed in its fields, and puts the focus back on `focus` (a test id), else on the control that had it.
    */
   private reloadFor(version: string, focus?: string): void {
     sessionStorage.setItem(UPDATED, version);
@@ -397,6 +425,7 @@ export class MessengerModel implements Messenger {
     // The control a keyboard was on, found again by its test id on the new page (a field's typed text is not kept).
     const focused = focus ?? (document.activeElement as HTMLElement | null)?.dataset?.testid;
     if (focused) sessionStorage.setItem(UPDATED_FOCUS, focused);
+    sessionStorage.setItem(UPDATED_FIELDS, JSON.stringify(typedFields()));
     if (this.uploadNote?.version === version) sessionStorage.setItem(UPDATED_NOTE, this.uploadNote.text);
     location.reload();
   }
