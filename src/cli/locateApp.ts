@@ -39,8 +39,17 @@ export async function locateApp(given: string, show: (path: string) => string): 
     // A path that is not a folder names the manifest, or a folder not made yet: reading it then says what is missing.
     manifestFile = (await isFile(given)) || given.endsWith('.json') ? given : join(given, 'manifest.json');
   } else {
-    for (const candidate of [join(given, 'manifest.json'), join(given, 'public', 'manifest.json')])
-      if (!manifestFile && (await isFile(candidate))) manifestFile = candidate;
+    for (const candidate of [join(given, 'manifest.json'), join(given, 'public', 'manifest.json')]) {
+      if (manifestFile) break;
+      const found = await stat(candidate).catch(() => undefined);
+      if (found?.isFile()) manifestFile = candidate;
+      // One that is there but no file (a folder, a pipe) is named, not taken for none.
+      else if (found)
+        return {
+          ok: false,
+          message: `${show(candidate)} is ${found.isDirectory() ? 'a folder' : 'a device or a pipe'}, not a file: the manifest is a JSON file`,
+        };
+    }
     if (!manifestFile)
       return {
         ok: false,

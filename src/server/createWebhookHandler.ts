@@ -271,11 +271,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         const key = await Promise.resolve()
           .then(() => options.deliveryKey!(delivery.event, body))
           .catch((error: unknown) => error as Error);
-        if (typeof key !== 'string' || key === '') {
+        if (typeof key !== 'string' || key.trim() === '') {
           const why =
             key instanceof Error
               ? `deliveryKey threw: ${key.message.replace(/\.?$/, '.')}`
-              : `deliveryKey returned ${JSON.stringify(key)}: return a non-empty string per delivery.`;
+              : `deliveryKey returned ${JSON.stringify(key)}: return a text that is not blank, one per delivery.`;
           options.onError?.(key instanceof Error ? key : new TypeError(why));
           return json(500, {
             error: 'delivery-key',

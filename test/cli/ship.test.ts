@@ -569,6 +569,21 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       ]);
       expect(svc(['pack', given], dir).code, given).toBe(2);
     }
+    // A folder whose manifest.json is a pipe or a folder: named at once, never opened (a pipe would wait for ever).
+    mkdirSync(join(dir, 'piped'));
+    execFileSync('mkfifo', [join(dir, 'piped', 'manifest.json')]);
+    mkdirSync(join(dir, 'nested', 'manifest.json'), { recursive: true });
+    for (const [folder, what] of [
+      ['piped', 'a device or a pipe'],
+      ['nested', 'a folder'],
+    ] as const)
+      for (const command of [['mcp'], ['dev', '--port', '0', '--no-mcp'], ['check'], ['pack']]) {
+        const run = svc([command[0]!, folder, ...command.slice(1)], dir);
+        expect([run.code, run.stderr.split('\n')[0]], `${command[0]} ${folder}`).toEqual([
+          2,
+          `svc ${command[0]}: ${folder}/manifest.json is ${what}, not a file: the manifest is a JSON file`,
+        ]);
+      }
     const absent = svc(['pack', '/nonexistent-svc/manifest.json'], dir);
     expect([absent.code, absent.stderr.split('\n')[0]]).toEqual([
       2,

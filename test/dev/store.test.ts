@@ -241,7 +241,7 @@ describe('the local store', () => {
     const lower = await publish(platform, await pack(key.id, '1.1.9', [key]));
     expect(lower.status).toBe(409);
     expect(lower.body.detail).toBe(
-      'Version 1.1.9 is lower than 1.2.0, the version svc dev runs now (from the app folder or the package it started on): publish 1.2.0 or a higher version.',
+      'Version 1.1.9 is lower than 1.2.0, the version svc dev runs now (from the app folder): publish 1.2.0 or a higher version.',
     );
     expect(platform.state.store).toBeUndefined();
     // The folder's own version, packed, is its first release.

@@ -130,14 +130,34 @@ describe('the channel registries', () => {
     // No save effect, no send answer, and files.write undeclared: the name and the card are still the first fault.
     const host = createHost({ manifest: noneManifest(), transport: hostEnd });
     const { svc } = createSvc({ transport: appEnd, snapshot: host.snapshot });
-    for (const name of ['../x', 'a/b', '..', 'a\u0001', '   ', 'a\u202eb.txt', 'a\u200fb.txt', 'a\u2028b', 'a\u200bb'])
+    for (const name of [
+      '../x',
+      'a/b',
+      '..',
+      'a\u0001',
+      '   ',
+      'a\u202eb.txt',
+      'a\u200fb.txt',
+      'a\u2028b',
+      'a\u200bb',
+      'a\u2060b.txt',
+      'a\u00adb',
+      'a\u3164b',
+      '\ufe0f',
+      '\u2800',
+      '\u200d.',
+    ])
       await expect(svc.files.save({ name, blob: new Blob(['a']) })).rejects.toMatchObject({
         code: 'ERR_INVALID_ARGUMENT',
       });
-    // The joiners of an emoji sequence or a script are part of a name.
-    await expect(svc.files.save({ name: '👨\u200d👩\u200d👧.txt', blob: new Blob(['a']) })).rejects.toMatchObject({
-      code: 'ERR_UNSUPPORTED',
-    });
+    // The joiners of an emoji sequence or a script, a flag's tags and an emoji's variation selector are part of a name.
+    for (const name of [
+      '👨\u200d👩\u200d👧.txt',
+      '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}.txt',
+      '❤\ufe0f.txt',
+      'क्\u200dष.txt',
+    ])
+      await expect(svc.files.save({ name, blob: new Blob(['a']) })).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED' });
     const card = (title: string, links: string[]) => ({
       room_id: '!r',
       body: 'Poll',

@@ -128,9 +128,11 @@ describe('createWebhookHandler over real HTTP', () => {
       body: {
         error: 'delivery-key',
         message:
-          'deliveryKey returned "": return a non-empty string per delivery. Nothing ran: the platform retries the delivery.',
+          'deliveryKey returned "": return a text that is not blank, one per delivery. Nothing ran: the platform retries the delivery.',
       },
     });
+    keyOf = () => '   ';
+    expect(await deliver(server.url, deprovisioned)).toMatchObject({ status: 500 });
     keyOf = () => {
       throw new Error('no tenant');
     };
@@ -138,7 +140,7 @@ describe('createWebhookHandler over real HTTP', () => {
       status: 500,
       body: { message: 'deliveryKey threw: no tenant. Nothing ran: the platform retries the delivery.' },
     });
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(3);
     expect(seen).toEqual(['au_1']);
   });
 

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { statRegularFile } from '../../package/statRegularFile';
 import { join, resolve } from 'node:path';
 import { type Manifest, validateManifest } from '../../manifest';
 import { decodeJsonText } from '../../manifest/decodeJsonText';
@@ -37,6 +38,8 @@ export async function readAppDir(dir: string): Promise<DevApp> {
   const file = join(root, 'manifest.json');
   let bytes: Uint8Array;
   try {
+    // Looked at before it is opened: a pipe nobody writes to would be waited on for ever.
+    await statRegularFile(file);
     bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -46,7 +49,9 @@ export async function readAppDir(dir: string): Promise<DevApp> {
         ? `no manifest.json here; run \`npx svc init\` in ${root}, or pass the app's folder.`
         : code === 'ENOTDIR'
           ? `${root} is not a folder: pass the app's folder, the one that holds manifest.json.`
-          : `cannot be read (${code ?? String(error)}).`;
+          : code === 'EISDIR' || code === 'not a regular file'
+            ? `is ${code === 'EISDIR' ? 'a folder' : 'a device or a pipe'}, not a file: the manifest is a JSON file.`
+            : `cannot be read (${code ?? String(error)}).`;
     throw new DevAppError(`${file}: ${why}`, { unreadable: true });
   }
   const decoded = decodeJsonText(bytes);

@@ -656,7 +656,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     started.mcp = mcp;
     const publishToken = randomBytes(24).toString('base64url');
     const { store, started: storeRuns } = openStore(
-      { state, changed, origin, controlToken, publishToken },
+      { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
       { served, app, mcp, tell, versionServed: options.onVersionServed },
     );
     const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);

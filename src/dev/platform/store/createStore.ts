@@ -20,7 +20,7 @@ const STORE_PROBLEMS = {
   'invalid-package': { status: 422, title: 'The package failed verification' },
   'wrong-app': { status: 409, title: 'This store runs another app' },
   'key-not-bound': { status: 403, title: 'Not signed by the key the id is bound to' },
-  'version-not-higher': { status: 409, title: 'The version is not higher than the highest accepted' },
+  'version-not-higher': { status: 409, title: 'The version is not higher than the one accepted or run' },
   'already-published': { status: 409, title: 'This package is already published' },
   'payload-too-large': { ...PROBLEMS['payload-too-large'], title: 'Package too large' },
   'method-not-allowed': PROBLEMS['method-not-allowed'],
@@ -59,6 +59,8 @@ export interface StoreOptions {
   controlToken: string;
   /** The token `svc publish` sends (from the discovery file only this user can read). */
   publishToken: string;
+  /** What svc dev started on, named in a refusal of a first version lower than the one it runs. */
+  runs?: 'folder' | 'package';
   /**
    * Told of each accepted package, after the state is saved: the platform serves it from now on. A sentence it
    * resolves to is the answer's `warning`.
@@ -173,7 +175,7 @@ async function acceptPackage(
   if (!record && compareVersions(pkg.version, state.version) < 0)
     return problem(
       'version-not-higher',
-      `Version ${pkg.version} is lower than ${state.version}, the version svc dev runs now (from the app folder or the package it started on): publish ${state.version} or a higher version.`,
+      `Version ${pkg.version} is lower than ${state.version}, the version svc dev runs now (from ${options.runs === 'package' ? 'the package it started on' : 'the app folder'}): publish ${state.version} or a higher version.`,
       { version: pkg.version, highest: state.version },
     );
   // No await between the checks above and this write: the next upload sees it.
