@@ -186,31 +186,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     for (let attempt = 0; ; attempt++) {
       // The wait for a slot is within the call's budget: a 429's Retry-After holds every call of the limiter (every
       // replica's, when shared), and an unrelated call must not wait out a minute of it unseen.
-      const budget = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-      try {
-        await limiter?.take(call.signal ? AbortSignal.any([call.signal, budget]) : budget);
-      } catch (cause) {
-        if (call.signal?.aborted)
-          throw new SvcApiError({
-            status: 0,
-            problem: 'aborted',
-            title: 'Aborted',
-            detail: 'the caller aborted the request while it waited for the rate limit; it was not sent.',
-            instance,
-            retriable: false,
-            cause,
-          });
-        if (!budget.aborted) throw cause; // the limiter's own failure names its fix
-        throw new SvcApiError({
-          status: 0,
-          problem: 'timeout',
-          title: 'Timeout',
-          detail: `no rate-limit slot within the call's ${budgetMs} ms budget (a 429's Retry-After holds every call of this client, and of every replica sharing its limiter): it was not sent; send it again later, or give the call a larger retry.budgetMs.`,
-          instance,
-          retriable: true,
-          cause,
-        });
-      }
+      if (limiter) await takeSlot(limiter, call.signal, deadline, instance, budgetMs);
       const headers = await signRequest({ body, secret, miniAppId });
       const timeout = AbortSignal.timeout(call.timeoutMs ?? options.timeoutMs ?? 10_000);
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
@@ -320,4 +296,42 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     verifyAgent: async (token, call) =>
       request('POST', '/agents/verify', { token: need(token, 'verifyAgent(): token') }, call),
   };
+}
+
+/**
+ * Takes a rate-limit slot for a call, within what is left of its budget (until `deadline`); one not given by then,
+ * or one the caller aborted, fails unsent.
+ */
+async function takeSlot(
+  limiter: RateLimiter,
+  signal: AbortSignal | undefined,
+  deadline: number,
+  instance: string,
+  budgetMs: number,
+): Promise<void> {
+  const budget = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+  try {
+    await limiter.take(signal ? AbortSignal.any([signal, budget]) : budget);
+  } catch (cause) {
+    if (signal?.aborted)
+      throw new SvcApiError({
+        status: 0,
+        problem: 'aborted',
+        title: 'Aborted',
+        detail: 'the caller aborted the request while it waited for the rate limit; it was not sent.',
+        instance,
+        retriable: false,
+        cause,
+      });
+    if (!budget.aborted) throw cause; // the limiter's own failure names its fix
+    throw new SvcApiError({
+      status: 0,
+      problem: 'timeout',
+      title: 'Timeout',
+      detail: `no rate-limit slot within the call's ${budgetMs} ms budget (a 429's Retry-After holds every call of this client, and of every replica sharing its limiter): it was not sent; send it again later, or give the call a larger retry.budgetMs.`,
+      instance,
+      retriable: true,
+      cause,
+    });
+  }
 }
