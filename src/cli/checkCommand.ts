@@ -9,7 +9,7 @@ import { PERMISSION_SCOPES, type PermissionScope, SCOPE_TO_MANIFEST } from '../p
 import { type CliIo, EXIT, plural, writeLine } from './CliIo';
 import type { BridgeCall } from './findBridgeCalls';
 import type { SourceFilter } from './listSourceFiles';
-import { readJsonFile } from './readJsonFile';
+import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { defineCommand } from './defineCommand';
 import { printable } from '../manifest/printable';
 import { shownPath } from './shownPath';
@@ -77,8 +77,7 @@ with ./ or ../ is read from <dir>); repeatable.`,
     const read = await readJsonFile(manifestFile, show(manifestFile));
     if (!read.ok) {
       writeLine(io.stderr, `svc check: ${read.message}`);
-      // A manifest that is not JSON was read, and found invalid.
-      return read.code === 'unreadable' ? EXIT.usage : EXIT.invalid;
+      return exitOfUnread(read);
     }
     const outside = [...(values.include ?? []), ...(values.exclude ?? [])].find(
       (glob) => globFromProject(glob, dir, projectDir) === undefined,

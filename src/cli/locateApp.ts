@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { manifestNotAFile } from '../package/statRegularFile';
 
 /** Where a mini app's manifest and its code are, or why they were not found. */
 export type AppLocation = { ok: true; manifestFile: string; projectDir: string } | { ok: false; message: string };
@@ -47,7 +48,7 @@ export async function locateApp(given: string, show: (path: string) => string): 
       else if (found)
         return {
           ok: false,
-          message: `${show(candidate)} is ${found.isDirectory() ? 'a folder' : 'a device or a pipe'}, not a file: the manifest is a JSON file`,
+          message: `${show(candidate)} ${manifestNotAFile(found.isDirectory())}`,
         };
     }
     if (!manifestFile)

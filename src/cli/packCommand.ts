@@ -4,7 +4,7 @@ import { EXIT, plural, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
 import { locatePackage } from './locateApp';
-import { readJsonFile } from './readJsonFile';
+import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 import { outFileProblem } from './outFileProblem';
 import { shownPath } from './shownPath';
@@ -70,9 +70,8 @@ Example:
     if (keyFiles.length === 0) {
       const manifestFile = join(dir, 'manifest.json');
       const read = await readJsonFile(manifestFile, shownPath(io.cwd, manifestFile));
-      // Without a manifest there is no id to find the key by: that is the problem to report, not the key. One missing
-      // or unreadable is input the caller must fix (2), one that is not JSON is invalid (1), as for every command.
-      if (!read.ok) return refuse([read.message], read.code === 'unreadable' ? EXIT.usage : EXIT.invalid);
+      // Without a manifest there is no id to find the key by: that is the problem to report, not the key.
+      if (!read.ok) return refuse([read.message], exitOfUnread(read));
       const id = (read.value as { id?: unknown }).id;
       // The key is found by the id: one that is no id is the manifest's problem to name, not a missing --key.
       if (typeof id !== 'string' || !/^[0-9a-f]{16}$/.test(id))

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { decodeJsonText } from '../manifest/decodeJsonText';
 import { describeJsonProblem } from '../package/findJsonProblem';
 import { statRegularFile } from '../package/statRegularFile';
+import { EXIT } from './CliIo';
 
 /** The largest JSON file read whole: a manifest is a few KB, and a file of gigabytes given by mistake costs nothing. */
 const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
@@ -10,6 +11,13 @@ const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
 export type JsonFileResult =
   | { ok: true; value: unknown; text: string }
   | { ok: false; code: 'unreadable' | 'bad_json'; message: string; line?: number; column?: number };
+
+/**
+ * The exit code of a JSON file that could not be read as one, as every command gives it: 2 for one missing or
+ * unreadable (the caller's path to fix), 1 for one read and found not JSON.
+ */
+export const exitOfUnread = (failure: { code: 'unreadable' | 'bad_json' }): number =>
+  failure.code === 'unreadable' ? EXIT.usage : EXIT.invalid;
 
 /**
  * Reads and parses a JSON file, turning failures into messages that say where and what to do.

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { validateManifest } from '../manifest';
 import { EXIT, plural, writeLine } from './CliIo';
 import { locateApp } from './locateApp';
-import { readJsonFile } from './readJsonFile';
+import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { schemaToType } from './schemaToType';
 import { defineCommand } from './defineCommand';
 import { shownPath } from './shownPath';
@@ -94,8 +94,7 @@ the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
     const read = await readJsonFile(manifestFile, label);
     if (!read.ok) {
       writeLine(io.stderr, `svc types: ${read.message}`);
-      // A manifest that is not JSON was read, and found invalid.
-      return read.code === 'unreadable' ? EXIT.usage : EXIT.invalid;
+      return exitOfUnread(read);
     }
     const result = validateManifest(read.value);
     if (!result.ok) {

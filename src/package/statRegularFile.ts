@@ -15,3 +15,10 @@ export async function statRegularFile(path: string): Promise<Stats> {
   const code = kind.isDirectory() ? 'EISDIR' : 'not a regular file';
   throw Object.assign(new Error(`${path}: ${code}`), { code });
 }
+
+/**
+ * What a manifest.json that is there but no file is, said the same by every command: a folder, or a device or a pipe.
+ * @internal
+ */
+export const manifestNotAFile = (folder: boolean): string =>
+  `is ${folder ? 'a folder' : 'a device or a pipe'}, not a file: the manifest is a JSON file`;

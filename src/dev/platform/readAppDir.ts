@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { statRegularFile } from '../../package/statRegularFile';
+import { manifestNotAFile, statRegularFile } from '../../package/statRegularFile';
 import { join, resolve } from 'node:path';
 import { type Manifest, validateManifest } from '../../manifest';
 import { decodeJsonText } from '../../manifest/decodeJsonText';
@@ -50,7 +50,7 @@ export async function readAppDir(dir: string): Promise<DevApp> {
         : code === 'ENOTDIR'
           ? `${root} is not a folder: pass the app's folder, the one that holds manifest.json.`
           : code === 'EISDIR' || code === 'not a regular file'
-            ? `is ${code === 'EISDIR' ? 'a folder' : 'a device or a pipe'}, not a file: the manifest is a JSON file.`
+            ? `${manifestNotAFile(code === 'EISDIR')}.`
             : `cannot be read (${code ?? String(error)}).`;
     throw new DevAppError(`${file}: ${why}`, { unreadable: true });
   }
