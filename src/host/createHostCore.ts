@@ -126,7 +126,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     const checked = (result: unknown) => {
       const bad = def.result?.(result, 'result');
       if (bad) throw fail('ERR_INTERNAL', `the host's handler returned a malformed answer (${bad}).`);
-      return result;
+      return kept(result, def.result?.keep);
     };
     // Synchronous unless the handler or the scope check is not: every await would cost the round trip a tick.
     inbound.set(name, (params) => {
@@ -327,4 +327,15 @@ function channelsOver(pipe: Transport, attach: (channel: Transport) => void): ()
   });
   attach(channel());
   return () => pipe.close();
+}
+
+/**
+ * An answer with only the fields its operation documents: a handler may return the host's own object (its room with
+ * an internal token), which the check lets through and the app must not see.
+ */
+function kept(result: unknown, keep: readonly string[] | undefined): unknown {
+  if (!keep || result == null) return result;
+  if (Array.isArray(result)) return result.map((item) => kept(item, keep));
+  const answer = result as Record<string, unknown>;
+  return Object.fromEntries(keep.filter((key) => answer[key] !== undefined).map((key) => [key, answer[key]]));
 }

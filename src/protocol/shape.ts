@@ -9,9 +9,13 @@
 
 /**
  * A check: returns `undefined` when the value fits, or a sentence naming what is wrong.
- * The phantom `T` carries the checked type to the registry's derived types.
+ * The phantom `T` carries the checked type to the registry's derived types; `keep`, on an {@link answer}'s check and
+ * what wraps it, names the fields the host passes on.
  */
-export type Check<T> = ((value: unknown, path: string) => string | undefined) & { readonly _t?: T };
+export type Check<T> = ((value: unknown, path: string) => string | undefined) & {
+  readonly _t?: T;
+  readonly keep?: readonly string[];
+};
 
 /** The type a {@link Check} accepts. */
 export type Infer<C> = C extends Check<infer T> ? T : never;
@@ -124,23 +128,24 @@ export function opt<T>(check: Check<T>): Check<T | undefined> & { readonly _opt?
 
 /** `null` or the given check. */
 export function nullable<T>(check: Check<T>): Check<T | null> {
-  return (v, path) => (v === null ? undefined : check(v, path));
+  return Object.assign((v: unknown, path: string) => (v === null ? undefined : check(v, path)), { keep: check.keep });
 }
 
 /** An array whose items all fit `item`. */
 export function arr<T>(item: Check<T>): Check<T[]> {
-  return (v, path) => {
+  const check = (v: unknown, path: string) => {
     if (!Array.isArray(v)) return `${path || 'the argument'} must be an array`;
     for (let i = 0; i < v.length; i++) {
       const problem = item(v[i], `${path}[${i}]`);
       if (problem) return problem;
     }
   };
+  return Object.assign(check, { keep: item.keep });
 }
 
 /**
  * A plain object with exactly these fields.
- * @param loose - allow fields beyond `shape` (answers from a newer host may carry more).
+ * @param loose - allow fields beyond `shape` (see {@link answer}).
  */
 export function obj<S extends Shape>(shape: S, loose?: boolean): Check<ObjOf<S>> {
   return (v, path) => {
@@ -153,4 +158,13 @@ export function obj<S extends Shape>(shape: S, loose?: boolean): Check<ObjOf<S>>
       for (const key of Object.keys(v))
         if (!Object.hasOwn(shape, key)) return `${path || 'the argument'}: unknown field ${key}`;
   };
+}
+
+/**
+ * An answer's object: these fields checked, others let through the check, since a host's own object (its room, its
+ * file) may carry more, but not passed on: `keep` names the fields the host sends, so nothing internal to the host (a
+ * room's admin token) reaches the app.
+ */
+export function answer<S extends Shape>(shape: S): Check<ObjOf<S>> {
+  return Object.assign(obj(shape, true), { keep: Object.keys(shape) });
 }

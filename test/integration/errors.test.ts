@@ -108,6 +108,26 @@ describe('errors', () => {
     });
   });
 
+  it("passes on only an answer's documented fields: a host's own room object keeps its internal token", async () => {
+    const room = { room_id: '!r', is_encrypted: false, member_count: 3, admin_token: 'tok-secret', at: new Date() };
+    const file = { file_id: 'f1', name: 'a.txt', type: 'text/plain', size: 1, blob: new Blob(['a']), path: '/srv/a' };
+    c = connect('memory', {
+      handlers: {
+        'room.current': () => room,
+        'message.send': async () => ({ event_id: '$e', server_secret: 'x' }),
+        'files.pick': () => [file],
+        'auth.getToken': () => ({ ...answers.token, refresh_token: 'r-secret' }),
+      },
+    });
+    expect(await c.svc.room.current()).toEqual({ room_id: '!r', is_encrypted: false, member_count: 3 });
+    expect(await c.svc.message.send({ room_id: '!r', body: 'hi' })).toEqual({ event_id: '$e' });
+    const [picked] = await c.svc.files.pick();
+    expect(Object.keys(picked!).sort()).toEqual(['blob', 'file_id', 'name', 'size', 'type']);
+    expect(await c.svc.auth.getToken()).toEqual(answers.token);
+    // The host's own object is left as it was.
+    expect(room.admin_token).toBe('tok-secret');
+  });
+
   it('times out a call the host never answers with a retriable ERR_TIMEOUT naming the call', async () => {
     // Fake clocks, not wall-clock bounds: it must not fire before its deadline, and must fire after it.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });

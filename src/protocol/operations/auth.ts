@@ -1,4 +1,4 @@
-import { lit, num, obj, text } from '../shape';
+import { lit, num, answer, text } from '../shape';
 import type { AuthState, Token } from '../types';
 import { ask, call, defineOperations, none, prompt } from './define';
 
@@ -23,7 +23,7 @@ export interface SvcAuth {
 
 /** The operations of `svc.auth`. The rules of the manifest's auth mode decide `signIn`, `signOut` and `state`. */
 export const auth = defineOperations<SvcAuth>()({
-  getToken: call({ result: obj({ access_token: text, expires_in: num }, true) }),
+  getToken: call({ result: answer({ access_token: text, expires_in: num }) }),
   signIn: prompt({
     result: none,
     effect: false,

@@ -1,4 +1,4 @@
-import { arr, blob, bool, num, obj, opt, str, text } from '../shape';
+import { arr, blob, bool, num, obj, answer, opt, str, text } from '../shape';
 import type { PickOptions, SaveFile, SvcFile } from '../types';
 import { ask, defineOperations, prompt } from './define';
 
@@ -19,7 +19,7 @@ export const files = defineOperations<SvcFiles>()({
   pick: prompt({
     args: 'object',
     params: obj({ accept: opt(arr(text)), multiple: opt(bool) }),
-    result: arr(obj({ file_id: str, name: str, type: str, size: num, blob }, true)),
+    result: arr(answer({ file_id: str, name: str, type: str, size: num, blob })),
     scope: 'files.read',
     asks: ask<'pick', { options: PickOptions; offered: SvcFile[] }, SvcFile[] | null>('pick', 'rule', [
       'ERR_CANCELLED',
@@ -29,7 +29,7 @@ export const files = defineOperations<SvcFiles>()({
   save: prompt({
     args: 'object',
     params: obj({ name: text, blob }),
-    result: obj({ file_id: str }, true),
+    result: answer({ file_id: str }),
     scope: 'files.write',
   }),
 });

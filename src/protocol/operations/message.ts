@@ -1,4 +1,4 @@
-import { arr, obj, opt, str, text } from '../shape';
+import { arr, obj, answer, opt, str, text } from '../shape';
 import type { OutgoingMessage } from '../types';
 import { ask, defineOperations, prompt } from './define';
 
@@ -23,7 +23,7 @@ export const message = defineOperations<SvcMessage>()({
   send: prompt({
     args: 'object',
     params: obj({ room_id: text, body: str, card: opt(card) }),
-    result: obj({ event_id: str }, true),
+    result: answer({ event_id: str }),
     scope: 'room.send',
     asks: ask<'send', OutgoingMessage, boolean>('send', 'params', [
       'ERR_PERMISSION_DENIED',

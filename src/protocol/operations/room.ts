@@ -1,4 +1,4 @@
-import { bool, nullable, num, obj, opt, str } from '../shape';
+import { bool, nullable, num, answer, opt, str } from '../shape';
 import type { Room } from '../types';
 import { call, defineOperations } from './define';
 
@@ -14,7 +14,7 @@ export interface SvcRoom {
 /** The operations of `svc.room`. */
 export const room = defineOperations<SvcRoom>()({
   current: call({
-    result: nullable(obj({ room_id: str, name: opt(str), is_encrypted: bool, member_count: num }, true)),
+    result: nullable(answer({ room_id: str, name: opt(str), is_encrypted: bool, member_count: num })),
     scope: 'room.context',
   }),
 });
