@@ -68,17 +68,19 @@ with ./ or ../ is read from <dir>); repeatable.`,
   oneDirectory: true,
   async run({ values, dir }, io) {
     const show = (path: string): string => shownPath(io.cwd, path);
+    // A manifest that cannot be checked: said on stderr, and with --json as a report too, so a CI step that reads
+    // stdout gets JSON whatever happened.
+    const unchecked = (error: { code: 'unreadable' | 'bad_json'; message: string }) => {
+      writeLine(io.stderr, `svc check: ${error.message}`);
+      if (values.json)
+        writeLine(io.stdout, JSON.stringify({ ok: false, files: 0, actions: 0, findings: [], error }, null, 2));
+      return exitOfUnread(error);
+    };
     const app = await locateApp(dir, show);
-    if (!app.ok) {
-      writeLine(io.stderr, `svc check: ${app.message}`);
-      return EXIT.usage;
-    }
+    if (!app.ok) return unchecked({ code: 'unreadable', message: app.message });
     const { manifestFile, projectDir } = app;
     const read = await readJsonFile(manifestFile, show(manifestFile));
-    if (!read.ok) {
-      writeLine(io.stderr, `svc check: ${read.message}`);
-      return exitOfUnread(read);
-    }
+    if (!read.ok) return unchecked({ code: read.code, message: read.message });
     const outside = [...(values.include ?? []), ...(values.exclude ?? [])].find(
       (glob) => globFromProject(glob, dir, projectDir) === undefined,
     );

@@ -1,5 +1,6 @@
 import { type CliIo, EXIT } from './CliIo';
 import { type Command, formatMainHelp } from './defineCommand';
+import { sdkVersion } from './sdkVersion';
 import { usageError } from './usageError';
 
 /** Runs a command line: its arguments and where it reads and writes; resolves to the exit code. */
@@ -20,6 +21,10 @@ export function commandLine(commands: readonly Command<never>[], helpFooter = ''
     }
     if (command === '--help' || command === '-h') {
       io.stdout.write(mainHelp);
+      return EXIT.ok;
+    }
+    if (command === '--version') {
+      io.stdout.write(`${await sdkVersion()}\n`);
       return EXIT.ok;
     }
     if (command === 'help') return run(named(rest[0]) ? [rest[0]!, '--help'] : ['--help'], io);

@@ -86,18 +86,55 @@ export function defineCommand<const O extends Record<string, OptionSpec>, H = ne
     help,
     async run(argv, io, hooks) {
       const parsed = attempt(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options }));
-      if (parsed instanceof Error) return usageError(io, spec.name, parsed.message);
+      if (parsed instanceof Error) return usageError(io, spec.name, argumentProblem(parsed, argv));
       if (parsed.values.help) {
         io.stdout.write(help);
         return EXIT.ok;
       }
       const { positionals } = parsed;
+      // An empty value is a shell variable that was not set (`svc pack "$DIST"`): taken as ".", the command would
+      // work on another folder or file than the one meant.
+      const empty = Object.entries(parsed.values).find(([, v]) => v === '' || (Array.isArray(v) && v.includes('')));
+      if (empty)
+        return usageError(io, spec.name, `--${empty[0]} is empty (a variable that is not set?): give it a value`);
+      // Every --out names a file; `-` would be a file named "-" (a private key among them), not standard output.
+      if (parsed.values.out === '-')
+        return usageError(io, spec.name, '--out - would write a file named "-"; this command writes a file: name it');
+      if (positionals.includes(''))
+        return usageError(
+          io,
+          spec.name,
+          'an argument is empty (a variable that is not set?): name the folder or file, or . for this folder',
+        );
       if (spec.oneDirectory && positionals.length > 1)
         return usageError(io, spec.name, `one folder at most; got ${positionals.join(', ')}`);
       const dir = resolve(io.cwd, positionals[0] ?? '.');
       return spec.run({ values: parsed.values as OptionValues<O>, positionals, dir }, io, hooks);
     },
   };
+}
+
+/**
+ * A refused command line in the CLI's words where `parseArgs`' own would mislead: a single-dash word (`-app`) is named
+ * whole, not as its first letter, and a value that starts with a dash (`--port -1`) is told how to be written;
+ * other refusals as `parseArgs` words them.
+ */
+function argumentProblem(error: Error & { code?: string }, argv: readonly string[]): string {
+  const option = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    // `-app` is read as the short options -a, -p, -p: the word typed is named, not its first letter.
+    const word = /^-[^-]$/.test(option)
+      ? argv.find((arg) => arg.startsWith(option) && arg.length > 2 && !arg.startsWith('--'))
+      : undefined;
+    if (word) return `unknown option ${word}: a long option starts with two dashes (-${word})`;
+    return `unknown option ${option} (a folder or file whose name starts with a dash goes after --: -- ${option})`;
+  }
+  const ambiguous = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(error.message)?.[1];
+  if (ambiguous) {
+    const value = argv[argv.indexOf(ambiguous) + 1] ?? '-…';
+    return `${ambiguous} ${value}: a value that starts with a dash is written ${ambiguous}=${value}`;
+  }
+  return error.message;
 }
 
 function formatHelp(
@@ -132,7 +169,8 @@ ${list.join('\n')}
 
 Options:
   ${'-h, --help'.padEnd(width)}Show help; \`svc <command> --help\` shows a command's options.
+  ${'--version'.padEnd(width)}Print svc-sdk's version.
 
-Exit codes: 0 valid (warnings allowed), 1 invalid, 2 usage error or unreadable input.
+Exit codes: 0 valid (warnings allowed), 1 invalid, 2 usage error, unreadable input or output that cannot be written.
 `;
 }

@@ -199,8 +199,9 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     // Accepted beside --no-mcp (serving MCP is the default), so not listed.
     mcp: { type: 'boolean' },
   },
-  footer: `Exit codes: 0 stopped, 1 invalid manifest or package, 2 usage error, or a manifest or package that is missing
-or cannot be read.
+  footer: `Exit codes: 0 stopped (Ctrl-C, SIGTERM, SIGHUP: it closes what it serves and removes its lock first), 1 invalid
+manifest or package, 2 usage error, a port taken, or a manifest or package that is missing or cannot be read.
+A signal in the moment before the command has loaded ends it as Node does (130, 143), before it holds anything.
 `,
   oneDirectory: true,
   async run({ values, dir }, io, hooks: DevCommandHooks = {}) {
@@ -214,13 +215,14 @@ or cannot be read.
       );
     const bad = (values.allow ?? []).find((o) => !isLoopbackOrigin(o));
     if (bad) return usageError(io, 'dev', `--allow ${bad}: give a loopback origin such as http://127.0.0.1:3000`);
+    const examples = { webhooks: 'http://localhost:3000/svc/webhooks', 'app-url': 'http://localhost:5173' };
     for (const flag of ['webhooks', 'app-url'] as const) {
       const value = values[flag];
       if (value !== undefined && !httpUrl(value))
         return usageError(
           io,
           'dev',
-          `--${flag} ${value} is not a whole http(s) URL (a port is at most 65535): write it such as http://localhost:3000/svc/webhooks`,
+          `--${flag} ${value} is not a whole http(s) URL (a port is at most 65535): write it such as ${examples[flag]}`,
         );
     }
     const elicit = values.elicit;
@@ -301,6 +303,14 @@ or cannot be read.
     const onEvent = (event: DevEvent) => {
       if (!values.quiet) writeLine(io.stderr, formatDevEvent(event));
     };
+    // Listening for Ctrl-C before the platform starts: a stop during the start, or right after it, closes the
+    // platform once it is up and removes its lock and discovery files (exit 0), instead of Node's default of exiting
+    // on the spot. SIGHUP is the terminal closed.
+    const stopped =
+      hooks.stopped ??
+      new Promise<void>((done) => {
+        for (const signal of STOP_SIGNALS) process.once(signal, () => done());
+      });
     const fixed = values.port !== undefined;
     let port = fixed ? Number(values.port) : DEFAULT_DEV_PORT;
     for (;;) {
@@ -380,13 +390,6 @@ or cannot be read.
           return EXIT.usage;
         }
       }
-      // Listening for Ctrl-C before the URL is printed: a stop right after it still closes the platform and removes
-      // its discovery files, instead of Node's default of exiting on the spot. SIGHUP is the terminal closed.
-      const stopped =
-        hooks.stopped ??
-        new Promise<void>((done) => {
-          for (const signal of STOP_SIGNALS) process.once(signal, () => done());
-        });
       // The printed URL opens the app at start, its frame loading beside the messenger's first screen.
       const url = platform.appUrl ? `${platform.url}${APP_OPEN_FRAGMENT}` : platform.url;
       writeLine(io.stdout, url);

@@ -39,18 +39,28 @@ const supported = (key: KeyObject) =>
  * print (a file others can read), or to a sentence saying why it cannot sign (a public key, not a key, another
  * algorithm), naming the file and what to pass instead, `unreadable` when it is not there or cannot be read (a
  * device, a folder, more than 64 KiB). `file` `-` is standard input, read to its end: a CI step pipes its secret in,
- * and no file holds it; a pipe (`--key <(vault read …)`) is read as a file is.
+ * and no file holds it (refused at a terminal; `waiting` is called when it says nothing for 5 s); a pipe
+ * (`--key <(vault read …)`) is read as a file is.
  */
 export async function readDeveloperKey(
   file: string,
   label = file,
+  waiting?: () => void,
 ): Promise<{ key: DeveloperKey; warnings: string[] } | { problem: string; unreadable?: true }> {
   let text: string;
   let mode: number;
   try {
-    [text, mode] = await Promise.all([readSmallText(file), file === '-' ? 0o600 : stat(file).then((s) => s.mode)]);
+    [text, mode] = await Promise.all([
+      readSmallText(file, undefined, waiting),
+      file === '-' ? 0o600 : stat(file).then((s) => s.mode),
+    ]);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'TTY')
+      return {
+        problem: `${label}: standard input is a terminal; pipe the key in (printf '%s\n' "$SVC_APP_KEY" | svc …), or pass its file`,
+        unreadable: true,
+      };
     return {
       problem: `${label} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; pass the private key file \`svc keygen\` wrote`,
       unreadable: true,

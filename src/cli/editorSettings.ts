@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { replaceFile } from './replaceFile';
 import { SCHEMA_REFERENCE } from './starterManifest';
 
 /** What {@link writeEditorSettings} did. */
@@ -11,8 +12,8 @@ export type EditorSettingsResult = 'written' | 'merged' | 'present' | { skipped:
  *
  * @remarks
  * An existing settings file is merged, never overwritten: other settings and other schema mappings are kept. A file
- * that is not plain JSON (VS Code allows comments) is left alone, and the mapping to add is reported instead. The
- * new file is written to a temporary name and renamed, so an interrupted write cannot truncate it.
+ * that is not plain JSON (VS Code allows comments), or that cannot be written, is left alone, and the mapping to add
+ * is reported instead. A settings file that is a link is written through, and never half written.
  */
 export async function writeEditorSettings(dir: string, manifestFile = 'manifest.json'): Promise<EditorSettingsResult> {
   const file = join(dir, '.vscode', 'settings.json');
@@ -41,9 +42,7 @@ export async function writeEditorSettings(dir: string, manifestFile = 'manifest.
     };
   else schemas.push(mapping);
   const merged = { ...settings, 'json.schemas': schemas };
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(merged, null, 2)}\n`);
-  await rename(temp, file);
+  const unwritten = await replaceFile(file, `${JSON.stringify(merged, null, 2)}\n`);
+  if (unwritten) return { skipped: `${file} cannot be written (${unwritten})` };
   return existed ? 'merged' : 'written';
 }

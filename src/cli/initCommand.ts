@@ -16,7 +16,7 @@ import { usageError } from './usageError';
 
 /**
  * `svc init [dir] [--name <name>] [--key <file>] [--force]`: writes a valid starter `manifest.json` whose id is derived
- * from the app's developer key (made when there is none), and maps it to the manifest's JSON Schema in
+ * from the app's developer key (made when there is none), and maps it to the manifest's JSON Schema in the project's
  * `.vscode/settings.json` (merged into an existing file). Refuses to overwrite an existing manifest (exit 1) unless
  * `--force`.
  * @public
@@ -28,14 +28,16 @@ export const INIT = defineCommand({
   description: `Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest whose id is derived from the
 app's developer key: --key, or the key of the id already in <dir>/manifest.json, or a new key (written to
 $SVC_STATE_DIR/keys/<id>.pem, default ~/.svc-sdk/keys, as \`svc keygen\` does). It also maps manifest.json to the
-JSON Schema shipped in svc-sdk in <dir>/.vscode/settings.json (merged into an existing file), so editors validate
-and complete it; the manifest itself takes no "$schema" key (a manifest allows no extra properties).`,
+JSON Schema shipped in svc-sdk in the project's .vscode/settings.json, where VS Code reads it (the nearest folder
+from <dir> up that holds a package.json, else <dir>; merged into an existing file), so editors validate and complete
+it; the manifest itself takes no "$schema" key (a manifest allows no extra properties).`,
   options: {
     name: { type: 'string', value: 'name', help: `The mini app name (1 to 60 characters).` },
     key: {
       type: 'string',
       value: 'file',
-      help: `The app's private key (from \`svc keygen\`); the id is derived from it. Default: a new key.`,
+      help: `The app's private key (from \`svc keygen\`); the id is derived from it; - reads it from standard
+input. Default: a new key.`,
     },
     force: { type: 'boolean', short: 'f', help: `Overwrite an existing manifest.json.` },
     template: {
@@ -177,8 +179,11 @@ async function folderProblem(dir: string, io: CliIo): Promise<number | undefined
  */
 async function appKey(io: CliIo, given: string | undefined, manifests: string[]): Promise<string | number> {
   if (given !== undefined) {
-    const file = resolve(io.cwd, given);
-    const read = await readDeveloperKey(file, given);
+    // `-` is standard input, as for svc pack.
+    const file = given === '-' ? given : resolve(io.cwd, given);
+    const read = await readDeveloperKey(file, given === '-' ? 'the key on standard input' : given, () =>
+      writeLine(io.stderr, 'svc init: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C'),
+    );
     if ('problem' in read) return usageError(io, 'init', `--key ${read.problem}`);
     for (const warning of read.warnings) writeLine(io.stderr, `svc init: warning: ${warning}`);
     writeLine(io.stdout, `id ${read.key.id}, from ${given}`);

@@ -15,7 +15,8 @@ export async function outFileProblem(out: string, keyFiles: string[], shown: str
   try {
     file = await open(out, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Nothing there (or a file where a folder of the path should be): the write says whether it can be made.
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined;
     return `--out ${shown} cannot be read (${(error as NodeJS.ErrnoException).code}): choose another --out.`;
   }
   try {

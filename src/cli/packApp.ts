@@ -47,29 +47,28 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   const result = validateManifest(read.value);
   const missing = await checkPackageFiles(dir, read.value as object);
   const errors = [...(result.ok ? [] : result.issues), ...missing].filter((i) => i.severity === 'error');
-  if (!result.ok || errors.length > 0)
-    return { ok: false, problems: errors.map((issue) => `manifest.json: ${issue.message}`) };
-  const { manifest } = result;
-  const warnings = [...result.warnings, ...checkPlaceholders(read.value)].map((i) => `manifest.json: ${i.message}`);
   const ids = keys.map((key) => key.id);
-  if (!options.rotated && !ids.includes(manifest.id))
-    return {
-      ok: false,
-      problems: [
-        `manifest.json: $.id ${manifest.id} is derived from none of the signing keys (${keys.map((k) => `${k.id} from ${k.file}`).join(', ')}); ` +
-          `sign with the key of ${manifest.id}, or write "id": "${ids[0]}" in manifest.json for a new app` +
-          ` (after the store moved ${manifest.id} to a new key, pass --rotated)`,
-      ],
-    };
+  // Every problem the manifest, the keys and the file names have, at once, as `svc validate <folder>` lists them: a
+  // CI run should not fix them one at a time.
+  const problems = errors.map((issue) => `manifest.json: ${issue.message}`);
+  if (result.ok && !options.rotated && !ids.includes(result.manifest.id))
+    problems.push(
+      `manifest.json: $.id ${result.manifest.id} is derived from none of the signing keys (${keys.map((k) => `${k.id} from ${k.file}`).join(', ')}); ` +
+        `sign with the key of ${result.manifest.id}, or write "id": "${ids[0]}" in manifest.json for a new app` +
+        ` (after the store moved ${result.manifest.id} to a new key, pass --rotated)`,
+    );
   const listed = await listAppFiles(dir);
-  const problems = [...listed.problems];
-  const builder = new BundleBuilder('b2');
-  // Exported once per pack, not per file.
-  const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
+  problems.push(...listed.problems);
   // More files than a bundle holds, or more bytes than a package holds with the files' index and headers: refused
   // from the file system's sizes before anything is read or built (a video in the folder is not read whole first).
   const overLimit = packageOverLimit(listed.files);
-  if (overLimit) return { ok: false, problems: [...problems, overLimit] };
+  if (overLimit) problems.push(overLimit);
+  if (!result.ok || problems.length > 0) return { ok: false, problems };
+  const { manifest } = result;
+  const warnings = [...result.warnings, ...checkPlaceholders(read.value)].map((i) => `manifest.json: ${i.message}`);
+  const builder = new BundleBuilder('b2');
+  // Exported once per pack, not per file.
+  const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     const secret = secretIn(body, keyForms);

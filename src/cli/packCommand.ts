@@ -1,5 +1,5 @@
-import { access, readFile, rename, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { access, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { EXIT, plural, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
 import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
@@ -7,6 +7,7 @@ import { locatePackage } from './locateApp';
 import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 import { outFileProblem } from './outFileProblem';
+import { replaceFile } from './replaceFile';
 import { shownPath } from './shownPath';
 
 /** The package's file name: the app's name in lowercase letters, digits and dashes, then its version. */
@@ -47,8 +48,8 @@ Default: $SVC_STATE_DIR/keys/<the manifest's id>.pem.`,
 sign with the new key alone.`,
     },
   },
-  footer: `Exit codes: 0 written, 1 refused (invalid folder, wrong key, too large: nothing written), 2 usage error or
-no folder with a manifest.json there.
+  footer: `Exit codes: 0 written, 1 refused (invalid folder, wrong key, too large: nothing written), 2 usage error,
+no folder with a manifest.json there, or --out that cannot be written.
 
 Example:
   $ svc pack dist
@@ -97,7 +98,15 @@ Example:
     const problems: string[] = [];
     let unreadable = false;
     for (const file of keyFiles) {
-      const read = await readDeveloperKey(file, file === '-' ? 'the key on standard input' : shownPath(io.cwd, file));
+      const read = await readDeveloperKey(
+        file,
+        file === '-' ? 'the key on standard input' : shownPath(io.cwd, file),
+        () =>
+          writeLine(
+            io.stderr,
+            'svc pack: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C',
+          ),
+      );
       if ('problem' in read) {
         problems.push(read.problem);
         unreadable ||= read.unreadable === true;
@@ -114,18 +123,20 @@ Example:
     if (!packed.ok) return refuse(packed.problems);
     for (const warning of packed.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
     const out = resolve(io.cwd, values.out ?? packageName(packed.manifest.name, packed.manifest.version));
-    const outProblem = await outFileProblem(out, keyFiles, relative(io.cwd, out) || out);
+    const outProblem = await outFileProblem(out, keyFiles, shownPath(io.cwd, out));
     if (outProblem) return refuse([outProblem]);
     // An older package of the same name may be the one published: replacing it with other bytes loses that artefact.
     const before = await readFile(out).catch(() => undefined);
-    // Written beside, then renamed: a reader never sees half a package.
-    const temporary = `${out}.${process.pid}.tmp`;
-    await writeFile(temporary, packed.bytes);
-    await rename(temporary, out);
+    const unwritten = await replaceFile(out, packed.bytes);
+    if (unwritten)
+      return refuse(
+        [`--out ${shownPath(io.cwd, out)} cannot be written (${unwritten}): choose a folder you can write to.`],
+        EXIT.usage,
+      );
     const signers = [...new Set(keys.map((k) => k.id))].join(' and ');
     writeLine(
       io.stdout,
-      `wrote ${relative(io.cwd, out) || out} (${plural(packed.files.length, 'file')}, ${packed.bytes.length} bytes), id ${packed.manifest.id}, version ${packed.manifest.version}, signed by ${signers}`,
+      `wrote ${shownPath(io.cwd, out)} (${plural(packed.files.length, 'file')}, ${packed.bytes.length} bytes), id ${packed.manifest.id}, version ${packed.manifest.version}, signed by ${signers}`,
     );
     if (packed.skipped.length > 0) writeLine(io.stderr, `svc pack: left out ${packed.skipped.join(', ')}`);
     if (before && !Buffer.from(packed.bytes).equals(before))

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { validateManifest } from '../manifest';
 import { EXIT, plural, writeLine } from './CliIo';
@@ -6,6 +6,7 @@ import { locateApp } from './locateApp';
 import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { schemaToType } from './schemaToType';
 import { defineCommand } from './defineCommand';
+import { replaceFile } from './replaceFile';
 import { shownPath } from './shownPath';
 
 /** How the file this command writes begins: what tells it from a file of the developer's own. */
@@ -79,8 +80,8 @@ Run it again after changing the actions.`,
 the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
     },
   },
-  footer: `Exit codes: 0 written, 1 invalid manifest (not JSON too), 2 usage error, or a manifest missing
-            or unreadable.
+  footer: `Exit codes: 0 written, 1 invalid manifest (not JSON too), 2 usage error, a manifest missing
+            or unreadable, or --out that cannot be written.
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -107,23 +108,39 @@ the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
       result.manifest as Parameters<typeof createActionTypes>[0],
       relative(dirname(out), manifestFile) || 'manifest.json',
     );
+    const shown = shownPath(io.cwd, out);
+    if (
+      await stat(out).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    ) {
+      writeLine(
+        io.stderr,
+        `svc types: --out ${shown} is a folder; name the declarations' file, such as ${shownPath(io.cwd, join(out, 'svc-actions.d.ts'))}`,
+      );
+      return EXIT.usage;
+    }
     // A file of the developer's own under that name is not overwritten: only one this command wrote is.
     const existing = await readFile(out, 'utf8').catch(() => undefined);
     if (existing !== undefined && !existing.startsWith(GENERATED_BY)) {
       writeLine(
         io.stderr,
-        `svc types: ${relative(io.cwd, out)} exists and was not written by svc types; pass --out <another file>, or move it away and run svc types again`,
+        `svc types: ${shown} exists and was not written by svc types; pass --out <another file>, or move it away and run svc types again`,
       );
       return EXIT.usage;
     }
-    await mkdir(dirname(out), { recursive: true });
-    // Written beside and renamed, so an editor never reads half a file.
-    const temp = `${out}.${process.pid}.tmp`;
-    await writeFile(temp, text);
-    await rename(temp, out);
+    const unwritten = await replaceFile(out, text);
+    if (unwritten) {
+      writeLine(
+        io.stderr,
+        `svc types: ${shown} cannot be written (${unwritten}); pass --out <a file in a folder you can write to>`,
+      );
+      return EXIT.usage;
+    }
     writeLine(
       io.stdout,
-      `wrote ${relative(io.cwd, out)} (${plural(result.manifest.actions?.length ?? 0, 'action')}); include it in your tsconfig.json`,
+      `wrote ${shown} (${plural(result.manifest.actions?.length ?? 0, 'action')}); include it in your tsconfig.json`,
     );
     return EXIT.ok;
   },

@@ -188,7 +188,7 @@ describe('svc init', () => {
     const dir = tempProject({});
     const run = await runSvc(['init', '--id', '0123456789abcdef'], dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/Unknown option '--id'/);
+    expect(run.stderr).toMatch(/unknown option --id /);
     expect((await runSvc(['init', '--name', ''], dir)).stderr).toMatch(/--name is empty/);
   });
 });

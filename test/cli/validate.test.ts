@@ -166,7 +166,7 @@ describe('svc validate', () => {
     const dir = tempProject({});
     const unknown = await runSvc(['validate', '--strict'], dir);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown option '--strict'[\s\S]*Run `svc validate --help` for usage/);
+    expect(unknown.stderr).toMatch(/unknown option --strict[\s\S]*Run `svc validate --help` for usage/);
     const version = await runSvc(['validate', '--previous-version', 'latest'], dir);
     expect(version.code).toBe(2);
     expect(version.stderr).toMatch(/--previous-version "latest" is not a version/);

@@ -618,13 +618,14 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   const started: Started = { stopWatching() {}, app, pages, file };
   const close = stopAll(started);
   try {
+    // The port first: a start refused for a taken port writes no state file and tells of no new secret.
+    const listening = await listen(options.port, pages);
+    const { server } = listening;
+    started.server = server;
     const identity = { miniAppId, version, folder: !!app && !packaged };
     const { raw, secrets, mcpToken } = await loadState(file, identity, notice, options.statePath);
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
-    const listening = await listen(options.port, pages);
-    const { server } = listening;
-    started.server = server;
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const controlToken = randomBytes(24).toString('base64url');
     const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };

@@ -109,6 +109,8 @@ async function fileInFolder(
   const leftOut = leftOutOfPackage(file.slice(root.length).split(sep));
   if (leftOut === 'dotfile') return { missing: 'not in the package.' };
   if (leftOut === 'package') return { missing: `${path} is a package, and svc pack leaves packages out.` };
+  if (leftOut === 'declarations')
+    return { missing: `${path} holds TypeScript declarations, which svc pack leaves out (no page loads them).` };
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory())
     return { missing: `${path} is a folder, and a package holds files: link to ${path}/ for its index.html.` };

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Writes a file whole for a command (`svc pack`'s package, `svc types`' declarations, the editor's settings): into a
+ * temporary file beside it, then renamed over it, so a reader never sees half a file; the folder is made when it is
+ * missing. A symbolic link there is written through, as `cp` does, so the link stays. When it cannot be written, the
+ * temporary file is removed (left beside an app's files, the next `svc pack` would sign it into the package) and the
+ * reason is returned, such as `EACCES: permission denied`, for a refusal that names the file the person gave.
+ * @returns undefined once written; the reason it could not be, otherwise.
+ * @internal
+ */
+export async function replaceFile(path: string, data: string | Uint8Array, mode?: number): Promise<string | undefined> {
+  const target = await realpath(path).catch(() => path);
+  // Unique per write: two commands writing one file at once never share a temporary file.
+  const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(temporary, data, mode === undefined ? {} : { mode });
+    await rename(temporary, target);
+    return undefined;
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    // Node's message names the temporary file, which the person never gave: the code and its words only.
+    const { code, message } = error as NodeJS.ErrnoException;
+    return message.split(',')[0] || code || String(error);
+  }
+}
