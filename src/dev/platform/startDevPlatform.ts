@@ -599,7 +599,9 @@ function buildApp(parts: AppParts) {
  * @throws {@link DevAppError} when `dir` has no valid manifest (the message lists each problem).
  * @example
  * ```ts
- * const platform = await startDevPlatform({ dir: 'examples/polls', port: 0 });
+ * // dir: your app's folder, the one that holds its manifest.json ('.' for a plain app; 'dist' after the vite
+ * // starter's npm run build)
+ * const platform = await startDevPlatform({ dir: 'dist', port: 0 });
  * console.log(platform.url); // open it in a browser
  * await platform.close();
  * ```
