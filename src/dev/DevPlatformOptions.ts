@@ -93,7 +93,9 @@ export interface DevNotice {
     | 'manifest-edited'
     | 'manifest-invalid'
     /** The package svc dev started with is not the latest build the store accepted (an older one, or another). */
-    | 'package-not-accepted';
+    | 'package-not-accepted'
+    /** Another svc dev serves the same app folder: `svc mcp` forwards to this one while it runs. */
+    | 'folder-served-twice';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }

@@ -155,6 +155,24 @@ describe('the MCP endpoint is announced and discoverable', () => {
     expect(await readDiscovery(dir)).toBeUndefined();
   });
 
+  it('the first platform for a folder is found again when a second one for it closes first, which says so', async () => {
+    const first = await startDevPlatform({ dir, port: 0 });
+    const notices: string[] = [];
+    const second = await startDevPlatform({
+      dir,
+      port: 0,
+      onNotice: (n) => void notices.push(`${n.kind}: ${n.message}`),
+    });
+    expect(notices).toContain(
+      `folder-served-twice: another svc dev (process ${process.pid}) serves this folder too: svc mcp forwards to this one while it runs, then to that one again.`,
+    );
+    expect((await readDiscovery(dir))?.url).toBe(second.mcpUrl);
+    await second.close();
+    expect((await readDiscovery(dir))?.url).toBe(first.mcpUrl);
+    await first.close();
+    expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
   it('svc mcp follows a restart of svc dev and says what happened, without restarting its client', async () => {
     let platform = await startDevPlatform({ dir, port: 0 });
     const transport = new StdioClientTransport({

@@ -601,6 +601,55 @@ describe('2025-era sessions', () => {
   });
 });
 
+describe('a 2025-era session with a call running', () => {
+  it('is not the one the cap closes: its call is answered, and the oldest idle session goes instead', async () => {
+    const token = 'k'.repeat(43);
+    const relay = pagelessRelay();
+    let release!: () => void;
+    const started = new Promise<void>((running) => {
+      relay.run = () =>
+        new Promise((answer) => {
+          running();
+          release = () => answer({ ok: true, value: { polls: [] } });
+        });
+    });
+    const endpoint = createMcpEndpoint({
+      manifest: exchangeManifest() as never,
+      relay,
+      token,
+      version: '1.0.0',
+      sessions: { max: 2, idleMs: 60_000 },
+    });
+    const server = createServer((req, res) => void endpoint.handle(req, res));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const open = async () => {
+      const client = new Client({ name: 'busy-test', version: '0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
+      return client;
+    };
+    try {
+      const busy = await open();
+      const call = busy.callTool({ name: 'list_polls', arguments: {} });
+      await started;
+      const idle = await open();
+      // Over the cap: the busy session is the least recently used, but its call runs, so the idle one goes.
+      const newest = await open();
+      expect(await idle.listTools().catch((e: Error) => e.message)).toMatch(/Session not found/);
+      release();
+      expect((await call).isError).toBeFalsy();
+      expect((await busy.listTools()).tools.map((t) => t.name)).toContain('list_polls');
+      expect((await newest.listTools()).tools.map((t) => t.name)).toContain('list_polls');
+      await Promise.all([busy, idle, newest].map((c) => c.close().catch(() => {})));
+    } finally {
+      await endpoint.close();
+      server.close();
+    }
+  });
+});
+
 describe('the terminal line of every MCP call', () => {
   for (const negotiation of [undefined, { mode: 'auto' as const }])
     it(`is there for a call refused before the page (its arguments, or a tool the app does not have), as the agent got it, under the client's name (${negotiation ? '2026' : '2025'} era)`, async () => {

@@ -2,7 +2,7 @@
 // bridge (`svc mcp`), a call whose tab closed fails at once, the queue moves on, and later calls go to the tab still
 // open, or wait a moment for a page (a reload comes back) and then fail with ERR_HOST_UNREACHABLE. The official MCP
 // client, the messenger page in Chromium.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -114,6 +114,24 @@ for (const transport of ['http', 'stdio'] as const) {
     const later = await client.callTool({ name: 'echo', arguments: {} });
     expect(code(later)).toBe('ERR_HOST_UNREACHABLE');
     expect(resultText(later)).toMatch(/^ERR_HOST_UNREACHABLE: no messenger page is open/);
+  });
+
+  test(`${transport}: svc dev stops mid-call: the running call and the queued one are answered before the streams end`, async ({
+    browser,
+  }) => {
+    await openTab(browser);
+    const client = await connect(transport);
+    const { call: held } = await startHold(client);
+    const { call: queued } = await queueEcho(client);
+    const stopping = Date.now();
+    await platform.close();
+    // Answered within moments, not left to the client's own timeout (a minute) as when the streams closed unanswered.
+    const [first, second] = await Promise.all([held, queued]);
+    expect(Date.now() - stopping).toBeLessThan(5000);
+    for (const result of [first, second]) {
+      expect(code(result)).toBe('ERR_DISCONNECTED');
+      expect(resultText(result)).toMatch(/svc dev stopped/);
+    }
   });
 
   test(`${transport}: the newer of two tabs closes mid-call: the queued call and the next run in the older tab`, async ({
@@ -256,4 +274,23 @@ test('the person closes the app during a call: the agent is told the app was clo
   );
   expect(ended._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
   expect((await client.callTool({ name: 'echo', arguments: {} })).structuredContent).toEqual({ echoed: true });
+});
+
+test('stdio: svc dev gone mid-call without a word (its process ended): the bridge answers within moments', async ({
+  browser,
+}) => {
+  await openTab(browser);
+  const client = await connect('stdio');
+  const { call: held } = await startHold(client);
+  // What a killed platform leaves the bridge: no discovery of it (a stale file is ignored) and a stream that says
+  // nothing more. Its discovery file is removed here, as its process's end makes the file stale.
+  const files = await readdir(join(state, 'dev'));
+  await Promise.all(files.map((name) => rm(join(state, 'dev', name), { force: true })));
+  const gone = Date.now();
+  const result = await held.then(
+    (answer) => resultText(answer),
+    (error: Error) => error.message,
+  );
+  expect(Date.now() - gone).toBeLessThan(5000);
+  expect(result).toMatch(/svc dev stopped during the request \(its process ended before it answered\)/);
 });

@@ -12,6 +12,8 @@ interface Session<S> {
   /** What the endpoint built for the session: its server and whatever it keeps beside it. */
   built: S;
   used: number;
+  /** Its tool calls running now: a session with one is in use, neither idle nor the oldest to close. */
+  calls: number;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -54,8 +56,8 @@ function sessionlessProblem(method: string, body: unknown): string | undefined {
 /**
  * The 2025-era clients' sessions (the sessionful Streamable HTTP transport, so that the server can send them
  * requests such as elicitation): one server each, built by `build`, kept least recently used first (a use moves a
- * session to the end), capped at `max` (the oldest goes) and closed after `idleMs` unused; a client whose session is
- * gone is told to initialize again.
+ * session to the end), capped at `max` (the oldest without a call running goes) and closed after `idleMs` unused; a
+ * client whose session is gone is told to initialize again.
  * @internal
  */
 export function createLegacySessions<S extends { server: McpServer }>(build: () => S, limits: SessionLimits) {
@@ -66,7 +68,8 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
   };
   const sweep = setInterval(
     () => {
-      for (const [id, session] of sessions) if (Date.now() - session.used > limits.idleMs) drop(id, session);
+      for (const [id, session] of sessions)
+        if (session.calls === 0 && Date.now() - session.used > limits.idleMs) drop(id, session);
     },
     Math.min(limits.idleMs, 60_000),
   );
@@ -79,11 +82,12 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, built, used: Date.now() });
-        // Over the cap, the session used longest ago goes (its client gets 404 and initializes again).
+        sessions.set(id, { transport, built, used: Date.now(), calls: 0 });
+        // Over the cap, the session used longest ago goes (its client gets 404 and initializes again); not one with
+        // a call running, whose answer its agent waits for: the cap is then passed by as many as those, for a while.
         for (const [old, session] of sessions) {
           if (sessions.size <= limits.max) break;
-          drop(old, session);
+          if (session.calls === 0 && old !== id) drop(old, session);
         }
       },
       onsessionclosed: (id) => void sessions.delete(id),
@@ -112,9 +116,24 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
           { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: initialize again.' }, id: null },
           { status: 404 },
         );
+      // Moved to the end (the most recently used), keeping its count of running calls.
       sessions.delete(id);
-      sessions.set(id, { ...session, used: Date.now() });
+      session.used = Date.now();
+      sessions.set(id, session);
       return session.transport.handleRequest(request, { parsedBody });
+    },
+    /** A tool call of the session starts: the session is in use until it ends. */
+    begin(id: string) {
+      const session = sessions.get(id);
+      if (session) session.calls += 1;
+    },
+    /** A tool call of the session ended (answered, failed or cancelled). */
+    end(id: string) {
+      const session = sessions.get(id);
+      if (session) {
+        session.calls -= 1;
+        session.used = Date.now();
+      }
     },
     /** Ends the event stream of one request of a session (a cancelled call, which gets no answer). */
     closeStream(id: string, requestId: RequestId) {

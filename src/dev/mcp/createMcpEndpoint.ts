@@ -128,33 +128,23 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     for (const tool of registered.splice(0)) tool.remove();
     for (const tool of toolsFromManifest(manifest).tools)
       registered.push(
-        server.registerTool(
-          tool.name,
-          {
-            title: tool.title,
-            description: tool.description,
-            inputSchema: listedSchema(tool.inputSchema),
-            outputSchema: tool.outputSchema && listedSchema(tool.outputSchema),
-            annotations: tool.annotations,
-            _meta: tool._meta,
-          },
-          async (args, ctx) => {
-            const result = await callTool({
-              manifest,
-              name: tool.name,
-              args: restoreOwnProto(args, protoKey),
-              ctx,
-              server,
-              era,
-            });
-            // A call the client cancelled gets no answer (as MCP says), so the SDK would keep its event stream open
-            // with keep-alives for good: it ends once the SDK has passed over the answer.
-            const { sessionId } = ctx;
-            if (ctx.mcpReq.signal.aborted && sessionId)
-              setImmediate(() => legacy.closeStream(sessionId, ctx.mcpReq.id));
-            return result;
-          },
-        ),
+        server.registerTool(tool.name, listing(tool), async (args, ctx) => {
+          // A session with a call running is in use: the cap on sessions closes another.
+          const { sessionId } = ctx;
+          if (sessionId) legacy.begin(sessionId);
+          const result = await callTool({
+            manifest,
+            name: tool.name,
+            args: restoreOwnProto(args, protoKey),
+            ctx,
+            server,
+            era,
+          }).finally(() => sessionId && legacy.end(sessionId));
+          // A call the client cancelled gets no answer (as MCP says), so the SDK would keep its event stream open
+          // with keep-alives for good: it ends once the SDK has passed over the answer.
+          if (ctx.mcpReq.signal.aborted && sessionId) setImmediate(() => legacy.closeStream(sessionId, ctx.mcpReq.id));
+          return result;
+        }),
       );
   };
 
@@ -171,6 +161,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     return { server, registered };
   };
 
+  // The POST requests whose answers are being written: a close waits for them.
+  const answering = createAnswering();
   const modern = createMcpHandler(({ era }) => build(era).server, { legacy: 'reject' });
   const legacy = createLegacySessions(() => build('legacy'), { ...SESSION_LIMITS, ...options.sessions });
   const node = toNodeHandler({
@@ -211,6 +203,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       }
       if (req.method === 'GET') sendHeadersAtOnce(res);
       if (req.method !== 'POST') return node(req, res);
+      answering.track(res);
       const checked = await readUtf8Request(req);
       if (!checked)
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(NOT_UTF8));
@@ -229,13 +222,48 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       // Each session's server lists the new tools; the SDK tells its client the list changed.
       for (const { server, registered } of legacy.built()) registerTools(server, registered, 'legacy');
     },
-    /** Closes every session. */
+    /**
+     * Closes every session, once the requests being answered have their answers (the calls the platform's stop
+     * failed among them), for at most {@link ANSWER_GRACE_MS}: closed at once, a call's event stream ended with no
+     * answer, and its agent waited for its own timeout (a minute) for nothing.
+     */
     async close() {
+      await answering.settled(ANSWER_GRACE_MS);
       await legacy.close();
       await modern.close();
     },
   };
 }
+
+/** A tool as `tools/list` shows it, from what the manifest's action says. */
+const listing = (tool: ReturnType<typeof toolsFromManifest>['tools'][number]) => ({
+  title: tool.title,
+  description: tool.description,
+  inputSchema: listedSchema(tool.inputSchema),
+  outputSchema: tool.outputSchema && listedSchema(tool.outputSchema),
+  annotations: tool.annotations,
+  _meta: tool._meta,
+});
+
+/** The responses being written, tracked until each closes, and a wait for them all, bounded. */
+function createAnswering() {
+  const open = new Set<Promise<void>>();
+  return {
+    track(res: ServerResponse) {
+      const closed = new Promise<void>((done) => res.once('close', done));
+      open.add(closed);
+      void closed.then(() => open.delete(closed));
+    },
+    async settled(ms: number) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(open), new Promise((done) => (timer = setTimeout(done, ms)))]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** How long a closing endpoint waits for the answers being written: a failed call's is written within milliseconds. */
+const ANSWER_GRACE_MS = 1000;
 
 /** The request headers a browser client of the MCP endpoint sends beyond the simple ones. */
 const CORS_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id';

@@ -4,6 +4,9 @@ import type { McpDiscovery } from './discoveryFile';
 /** Where a running `svc dev` serves its MCP endpoint, and the token it takes. @internal */
 export type UpstreamTarget = Pick<McpDiscovery, 'url' | 'token'>;
 
+/** How often a request waiting on svc dev looks whether it still runs. */
+const WATCH_MS = 1000;
+
 /** Options of {@link createUpstream}. @internal */
 export interface UpstreamOptions {
   /** Finds the running `svc dev` (its discovery file), or undefined while none runs. */
@@ -78,6 +81,21 @@ export function createUpstream(options: UpstreamOptions) {
       );
     });
   };
+  /**
+   * Rejects once the platform a request went to no longer runs (its discovery file gone, or its process), looked at
+   * every {@link WATCH_MS}: a platform killed mid-call ends its event stream with no answer, and the client would
+   * wait for its own timeout (a minute) for one that cannot come.
+   */
+  const platformGone = (target: UpstreamTarget | undefined, stop: AbortSignal) =>
+    new Promise<never>((_, reject) => {
+      const timer = setInterval(async () => {
+        const now = await options.discover().catch(() => undefined);
+        if (stop.aborted || (now?.url === target?.url && now?.token === target?.token)) return;
+        reject(new Error('its process ended before it answered'));
+      }, WATCH_MS);
+      timer.unref();
+      stop.addEventListener('abort', () => clearInterval(timer), { once: true });
+    });
   return {
     /**
      * Runs `use` with the client connected to svc dev under `name`, or answers `offline()` while none runs. A JSON-RPC
@@ -94,8 +112,10 @@ export function createUpstream(options: UpstreamOptions) {
     ): Promise<T> {
       const client = await connect(name);
       if (!client) return offline();
+      const target = current?.target;
+      const watch = new AbortController();
       try {
-        return await use(client);
+        return await Promise.race([use(client), platformGone(target, watch.signal)]);
       } catch (error) {
         if (signal?.aborted || ProtocolError.isInstance(error)) throw error;
         drop();
@@ -106,6 +126,8 @@ export function createUpstream(options: UpstreamOptions) {
             ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
             : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
         );
+      } finally {
+        watch.abort();
       }
     },
     /** Closes the connection, and opens none after. */

@@ -11,7 +11,7 @@ import type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
 import type { DevConfig, DevState } from '../devContract';
 import { LIMITS } from '../limits';
 import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
-import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
+import { type McpDiscovery, removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
 import { answerMalformedRequests } from './answerMalformedRequests';
 import { answerOtherUpgrades } from './answerOtherUpgrades';
@@ -180,6 +180,8 @@ async function listen(port: number | undefined, pages: Pages): Promise<Listening
 interface Started {
   stopWatching(): void;
   mcp?: ReturnType<typeof attachMcp>;
+  /** The platform that ran for the folder before this one and ran still at its start: found again after the stop. */
+  discoveryBefore?: McpDiscovery;
   app: DevApp | undefined;
   webhooks?: WebhookSender;
   pages: Pages;
@@ -195,7 +197,7 @@ interface Started {
 function stopAll(parts: Started) {
   return async () => {
     parts.stopWatching();
-    if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url);
+    if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url, parts.discoveryBefore);
     await parts.mcp?.close();
     parts.webhooks?.close();
     parts.pages.closeAll();
@@ -397,7 +399,11 @@ function platformActions(
 }
 
 /** The agent bridge (with an app folder, unless turned off), and the lines to print for MCP clients (written where `svc mcp <dir>` finds this platform). */
-async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof attachMcp>[0], 'app'>) {
+async function startMcp(
+  app: DevApp | undefined,
+  parts: Omit<Parameters<typeof attachMcp>[0], 'app'>,
+  notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
+) {
   if (!app || parts.options.mcp === false) return undefined;
   const mcp = attachMcp({ ...parts, app });
   // `svc mcp` is started for what svc dev runs: the folder, or the package file (whose folder holds no manifest).
@@ -413,7 +419,13 @@ async function startMcp(app: DevApp | undefined, parts: Omit<Parameters<typeof a
   );
   if (written instanceof Error)
     configs += `\n  (svc mcp cannot find this platform: ${written.message}; set SVC_STATE_DIR to a writable folder.)`;
-  return { mcp, configs };
+  const before = written instanceof Error ? undefined : written;
+  if (before)
+    await notice(
+      'folder-served-twice',
+      `another svc dev (process ${before.pid}) serves this folder too: svc mcp forwards to this one while it runs, then to that one again.`,
+    );
+  return { mcp, configs, before };
 }
 
 /**
@@ -648,15 +660,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
     started.webhooks = webhooks;
     if (file && pkg) await keepPackagePort(pkg, changes);
-    const bridge = await startMcp(app, {
-      options,
-      origin,
-      pages: pages.channel,
-      secrets: () => [controlToken, ...validSecrets(secrets)],
-      token: mcpToken,
-    });
+    const secretsOf = () => [controlToken, ...validSecrets(secrets)];
+    const mcpParts = { options, origin, pages: pages.channel, secrets: secretsOf, token: mcpToken };
+    const bridge = await startMcp(app, mcpParts, notice);
     const mcp = bridge?.mcp;
-    started.mcp = mcp;
+    Object.assign(started, { mcp, discoveryBefore: bridge?.before });
     const publishToken = randomBytes(24).toString('base64url');
     const { store, started: storeRuns } = openStore(
       { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
