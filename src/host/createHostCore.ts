@@ -1,3 +1,4 @@
+import { APP_LEFT } from './appLeft';
 import { isUnoffered } from './rules/unoffered';
 import { BRIDGE_VERSION, PEER } from '../protocol/frames';
 import { isMethodName, type MethodName, methods } from '../protocol/methods';
@@ -52,7 +53,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   // handle() calls of its load), not the whole `ms`: an app that is up and lacks the handler is told so soon.
   const waiters = new Set<() => void>();
   const announced = (name: string, ms: number) =>
-    new Promise<void>((done) => {
+    new Promise<void>((done, refuse) => {
       const check = () => {
         if (handled.has(name)) end();
         else if (handled.size) {
@@ -63,6 +64,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       const end = () => {
         waiters.delete(check);
         clearTimeout(timer);
+        // The app left (a reload or a navigation of its own) and no page came back to say what it handles.
+        if (!handled.size && endpoint?.closed) refuse(new SvcError('ERR_DISCONNECTED', APP_LEFT, true));
         done();
       };
       let timer = setTimeout(end, ms);
@@ -201,6 +204,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       close: () => {
         gone.abort();
         t.close();
+        // What the page that left handled is not what the next one will: an invocation waits for its announcement
+        // (the app reloading itself), and runs on its channel, instead of failing on the closed one.
+        handled.clear();
       },
     });
     endpoint = createEndpoint(

@@ -294,3 +294,21 @@ test('stdio: svc dev gone mid-call without a word (its process ended): the bridg
   expect(Date.now() - gone).toBeLessThan(5000);
   expect(result).toMatch(/svc dev stopped during the request \(its process ended before it answered\)/);
 });
+
+test('the app reloads itself mid-call: the running call fails, the queued one runs in the reloaded app', async ({
+  browser,
+}) => {
+  const tab = await openTab(browser);
+  const client = await connect('http');
+  const { call: held } = await startHold(client);
+  const { call: queued } = await queueEcho(client);
+  const app = tab.frames().find((frame) => frame !== tab.mainFrame());
+  await app!.evaluate(() => location.reload());
+  const first = await held;
+  expect(code(first)).toBe('ERR_DISCONNECTED');
+  expect(resultText(first)).toMatch(/may have done part of its work/);
+  // Never sent to the app that left: it waited for the reloaded one, and ran there.
+  const echoed = await queued;
+  expect(echoed.isError, resultText(echoed)).toBeFalsy();
+  expect(echoed.structuredContent).toEqual({ echoed: true });
+});

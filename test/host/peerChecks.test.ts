@@ -84,6 +84,39 @@ describe('the channel registries', () => {
     expect(await result).toEqual(['p1']);
   });
 
+  it('an invocation made while the app reloads itself waits for the reloaded app and runs there', async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    const host = createHost({ manifest: exchangeManifest(), transport: hostEnd, handlerWait: 5_000 });
+    const first = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    first.svc.actions.handle('list_polls', () => ['old']);
+    await settle();
+    // The app leaves (its page says goodbye as it unloads): what it handled is gone with it.
+    first.close();
+    await settle();
+    expect(host.handledActions()).toEqual([]);
+    const result = host.invokeAction('list_polls', {}, { invoked_by: 'agent', agent_id: 'a-1' });
+    await settle();
+    const [againApp, againHost] = createMemoryPair();
+    host.attach(againHost);
+    createSvc({ transport: againApp, snapshot: host.snapshot }).svc.actions.handle('list_polls', () => ['new']);
+    expect(await result).toEqual(['new']);
+  });
+
+  it('an invocation whose app left and did not come back is refused as disconnected, safe to call again', async () => {
+    const [appEnd, hostEnd] = createMemoryPair();
+    const host = createHost({ manifest: exchangeManifest(), transport: hostEnd, handlerWait: 50 });
+    const app = createSvc({ transport: appEnd, snapshot: host.snapshot });
+    app.svc.actions.handle('list_polls', () => ['p1']);
+    await settle();
+    app.close();
+    await settle();
+    await expect(host.invokeAction('list_polls', {}, { invoked_by: 'user' })).rejects.toMatchObject({
+      code: 'ERR_DISCONNECTED',
+      message: expect.stringContaining('the app left (reload or navigation) and did not come back.'),
+      retriable: true,
+    });
+  });
+
   it('an operation whose answer the host lacks is not offered, and its call is refused naming that answer', async () => {
     const [appEnd, hostEnd] = createMemoryPair();
     // A host that can ask the person one thing only: whether a message may be sent.

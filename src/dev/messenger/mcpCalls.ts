@@ -1,5 +1,6 @@
 import { agentError } from './agentError';
 import type { HostAnswers, HostEndpoint } from '../../host/core';
+import { APP_LEFT } from '../../host/appLeft';
 import type { Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
@@ -59,16 +60,19 @@ async function runInApp(
     return { result };
   } catch (error) {
     const told = agentError(error);
-    // The person closed or reloaded the app while its handler ran: it stopped wherever it was, so an action that is
-    // neither read-only nor idempotent may have done part of its work, and calling it again could do it twice.
-    if (told.code === 'ERR_DISCONNECTED' && !repeatable(call.name))
+    // The app closed or reloaded while its handler ran: it stopped wherever it was, so an action that is neither
+    // read-only nor idempotent may have done part of its work, and calling it again could do it twice. One that left
+    // before the call reached it (and did not come back) ran nothing: said as the host says it.
+    if (told.code === 'ERR_DISCONNECTED' && told.message !== APP_LEFT)
       return {
-        error: {
-          code: told.code,
-          message:
-            'the person closed or reloaded the app before it answered. The action may have done part of its work: check what it did before you call it again.',
-          retriable: false,
-        },
+        error: repeatable(call.name)
+          ? { code: told.code, message: 'the app closed or reloaded before it answered: call again.', retriable: true }
+          : {
+              code: told.code,
+              message:
+                'the person closed or reloaded the app before it answered. The action may have done part of its work: check what it did before you call it again.',
+              retriable: false,
+            },
       };
     return { error: told };
   }
