@@ -312,3 +312,27 @@ test('the app reloads itself mid-call: the running call fails, the queued one ru
   expect(echoed.isError, resultText(echoed)).toBeFalsy();
   expect(echoed.structuredContent).toEqual({ echoed: true });
 });
+
+test("the app's calls while svc dev is down are refused as the platform unreachable, retriable", async ({
+  browser,
+}) => {
+  const tab = await openTab(browser);
+  await tab.getByTestId('open-app').click();
+  const appOrigin = new URL(platform.appUrl!).origin;
+  await expect.poll(() => tab.frames().some((frame) => frame.url().startsWith(appOrigin))).toBe(true);
+  const app = tab.frames().find((frame) => frame.url().startsWith(appOrigin))!;
+  await expect.poll(() => app.evaluate(() => typeof (globalThis as { svc?: unknown }).svc)).toBe('object');
+  await platform.close();
+  await expect(tab.getByTestId('connection')).toContainText('Disconnected from svc dev');
+  const refused = await app.evaluate(() =>
+    (globalThis as unknown as { svc: { auth: { getToken(): Promise<unknown> } } }).svc.auth.getToken().then(
+      () => 'a token',
+      (e: { code: string; message: string; retriable: boolean }) => [e.code, e.message, e.retriable],
+    ),
+  );
+  expect(refused).toEqual([
+    'ERR_HOST_UNREACHABLE',
+    expect.stringContaining('svc dev is not reachable (it stopped, or restarts): try again once it runs.'),
+    true,
+  ]);
+});

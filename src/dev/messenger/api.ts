@@ -45,10 +45,26 @@ export async function control<R extends ControlRoute>(
   route: R,
   ...[body]: ControlRoutes[R]['request'] extends undefined ? [] : [ControlRoutes[R]['request']]
 ): Promise<ControlRoutes[R]['response']> {
-  const res = await callOf(route)(body === undefined ? undefined : { json: body });
+  const res = await reach(() => callOf(route)(body === undefined ? undefined : { json: body }));
   const answer = await res.json();
   if (!res.ok) throw new Error(answer.detail ?? `${route} failed (${res.status})`);
   return answer;
+}
+
+/**
+ * A request to svc dev. Not reaching it (it stopped, or restarts) is said as the platform unreachable, retriable: an
+ * effect's plain failure reached the app as an `ERR_INTERNAL` that named no cause.
+ */
+async function reach(request: () => Promise<Response>): Promise<Response> {
+  try {
+    return await request();
+  } catch {
+    throw new SvcError(
+      'ERR_HOST_UNREACHABLE',
+      'svc dev is not reachable (it stopped, or restarts): try again once it runs.',
+      true,
+    );
+  }
 }
 
 /**
@@ -215,10 +231,9 @@ export async function exchangeToken(
     audience: manifestFacts(config.manifest).audience,
     scopes,
   });
-  const res = await fetch(`${config.authUrl}/realms/${config.realm}/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: form,
-  });
+  const res = await reach(() =>
+    fetch(`${config.authUrl}/realms/${config.realm}/protocol/openid-connect/token`, { method: 'POST', body: form }),
+  );
   const answer = await res.json();
   // A refusal about the person or the app (not installed, left the tenant, version revoked) is final: retrying
   // cannot help, so the app gets its own code with the reason rather than a retriable ERR_INTERNAL.
