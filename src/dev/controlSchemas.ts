@@ -107,6 +107,17 @@ export const CONTROL_BODIES = {
       .max(LIMITS.id, { error: `current_room_id is longer than ${LIMITS.id} characters: send a room id.` })
       .optional(),
   }),
+  // The app's svc.storage, kept by the platform per person (so a reload, another tab and a restart with --state see
+  // it): set one key, remove one, or clear them all.
+  'POST /__svc/storage': fields({
+    ...userAction,
+    op: z.enum(['set', 'remove', 'clear'], { error: "op is not known: send 'set', 'remove' or 'clear'." }),
+    key: z
+      .string({ error: 'key must be a string: send the storage key.' })
+      .min(1, { error: 'key is empty: send the storage key.' })
+      .optional(),
+    value: z.json({ error: 'value must be JSON: send the value to store.' }).optional(),
+  }),
   'POST /__svc/notifications/read': fields({ id: id('id', "a notification's id from GET /__svc/state") }),
   'POST /__svc/deliveries/resend': fields({ id: id('id', "a delivery's id from GET /__svc/state") }),
   'POST /__svc/deliveries/resend-failed': fields({}),

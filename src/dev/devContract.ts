@@ -186,6 +186,11 @@ export interface DevState {
   package_port?: number;
   /** The local store's record of the app, once a package was run or published (`svc dev <file.swbn>`, `svc publish`). */
   store?: DevStoreState;
+  /**
+   * The app's `svc.storage` of each person (by user id: key to JSON value), kept by the platform as a host keeps
+   * it for the person's devices: a page reload, another tab and a restart with `--state` see it; a reset empties it.
+   */
+  storage?: Record<string, Record<string, unknown>>;
 }
 
 /** The local store's record of the app: the key its id is bound to, and every version it accepted. @public */
@@ -349,6 +354,8 @@ export interface ControlRoutes {
   'POST /__svc/rotate-secret': { request: ControlBody<'POST /__svc/rotate-secret'>; response: DevState };
   'POST /__svc/rooms': { request: CreateRoomRequest; response: DevState };
   'PATCH /__svc/settings': { request: SettingsPatch; response: DevState };
+  /** Sets, removes or clears the app's `svc.storage` of a person (`op`, `key`, `value`), within its quota. */
+  'POST /__svc/storage': { request: ControlBody<'POST /__svc/storage'>; response: DevState };
   'POST /__svc/notifications/read': { request: ControlBody<'POST /__svc/notifications/read'>; response: DevState };
   /** Send a delivery again (a new delivery with the same payload). */
   'POST /__svc/deliveries/resend': { request: ControlBody<'POST /__svc/deliveries/resend'>; response: DevState };

@@ -1,3 +1,4 @@
+import { STORAGE_QUOTA } from '../host/rules/createMemoryStorage';
 import { MESSAGE_BODY_CHARACTERS } from '../host/rules/messageProblem';
 import { SERVER_API_LIMITS } from '../server/serverApiLimits';
 
@@ -11,6 +12,11 @@ export const LIMITS = {
   ...SERVER_API_LIMITS,
   /** Bytes of a control API body (the messenger page's requests). */
   controlBody: 64 * 1024,
+  /**
+   * Bytes of a `POST /__svc/storage` body: a value the app stores may fill the whole `svc.storage` quota (256 KB),
+   * and travels as JSON text inside the request.
+   */
+  storageBody: STORAGE_QUOTA * 2,
   /**
    * Bytes of one message the page sends on its channel: an MCP call's result travels in one, so this is the largest
    * result svc dev relays to an agent (the page sends an error saying so instead of a larger one).

@@ -2,13 +2,13 @@ import { signal } from '@preact/signals';
 import {
   attachIframe,
   createHost,
-  createMemoryStorage,
   type GrantStore,
   type HostAnswers,
   type HostEffects,
   type HostEndpoint,
   launchUrl,
   type StorageStore,
+  storedBytes,
   withRules,
 } from '../../host/core';
 import { createInputValidator } from '../../manifest/createInputValidator';
@@ -16,7 +16,8 @@ import { manifestFacts } from '../../manifest/manifestFacts';
 import type { PermissionScope } from '../../protocol/scopes';
 import { SCOPE_TO_MANIFEST } from '../../protocol/scopes';
 import type { SvcFile } from '../../protocol/types';
-import type { DevConfig, DevState } from '../devContract';
+import type { JsonValue } from '../../protocol/shape';
+import type { ControlBody, DevConfig, DevState } from '../devContract';
 import { control, exchangeToken } from './api';
 import type { CallLogModel } from './createCallLog';
 import type { Launch } from './Messenger';
@@ -33,7 +34,6 @@ export interface AppUi {
 
 // The person's refusals live in the page (the platform has no word for them); a signal, so the settings show them.
 const denied = signal<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
-const storages = new Map<string, StorageStore>();
 const saved: SvcFile[] = [];
 const samples = (): SvcFile[] =>
   [
@@ -80,16 +80,40 @@ function grantStore(state: () => DevState, userId: string, update: (next: DevSta
   };
 }
 
+/**
+ * The app's `svc.storage` of a person, as the platform keeps it (`state.storage`): read from the page's state, which
+ * every tab receives, and changed through the platform, one change at a time in the app's order, each call resolving
+ * once the platform has it (saved in its state file with `--state`). Kept in the page alone, it was lost at a reload.
+ */
+function platformStorage(state: () => DevState, userId: string, update: (next: DevState) => void): StorageStore {
+  const data = () => (state().storage?.[userId] ?? {}) as Record<string, JsonValue>;
+  let changes: Promise<unknown> = Promise.resolve();
+  const change = (body: Omit<ControlBody<'POST /__svc/storage'>, 'user_id'>) => {
+    const done = changes.then(async () => update(await control('POST /__svc/storage', { user_id: userId, ...body })));
+    changes = done.catch(() => {});
+    return done;
+  };
+  return {
+    get: (key) => (Object.hasOwn(data(), key) ? structuredClone(data()[key]) : undefined),
+    set: (key, value) => change({ op: 'set', key, value }),
+    remove: (key) => change({ op: 'remove', key }),
+    clear: () => change({ op: 'clear' }),
+    get bytes() {
+      return Object.entries(data()).reduce((sum, [key, value]) => sum + storedBytes(key, value), 0);
+    },
+    toJSON: () => structuredClone(data()),
+  };
+}
+
 /** Forgets the page-side refusals of a person (settings: "ask again"). */
 export const forgetRefusals = (userId: string) => setRefused(userId, new Set());
 
 /** The bridge scopes a person refused in this page (the platform keeps grants only); a component reading it follows it. */
 export const refusedScopes = (userId: string): ReadonlySet<string> => denied.value.get(userId) ?? new Set();
 
-/** Forgets what the page keeps itself (refusals, each person's storage, saved files): part of a reset. */
+/** Forgets what the page keeps itself (refusals, saved files): part of a reset. */
 export function forgetPageState(): void {
   denied.value = new Map();
-  storages.clear();
   saved.length = 0;
 }
 
@@ -164,8 +188,7 @@ export function launchApp(options: AppLaunch): { host: HostEndpoint; detach: () 
   const { config, state, iframe, launch, log } = options;
   const { settings } = state();
   const userId = settings.current_user_id;
-  const storage = storages.get(userId) ?? createMemoryStorage();
-  storages.set(userId, storage);
+  const storage = platformStorage(state, userId, options.update);
   const host = createHost({
     handlers: effects(options, userId),
     rules: withRules({

@@ -1,3 +1,5 @@
+import { createMemoryStorage } from '../../host/rules/createMemoryStorage';
+import type { JsonValue } from '../../protocol/shape';
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { CONTROL_BODIES } from '../controlSchemas';
@@ -151,6 +153,19 @@ function personActions(
       if (user.deprovisioned) return;
       user.deprovisioned = true;
       emit('user.deprovisioned', { app_user_id: user.app_user_id });
+    },
+    'POST /__svc/storage': (b) => {
+      const userId = userOf(b.user_id).id;
+      const mine = createMemoryStorage(state.storage?.[userId] as Record<string, JsonValue> | undefined);
+      if (b.op !== 'clear' && !b.key) throw new Error(`key is missing: send the storage key to ${b.op}.`);
+      if (b.op === 'set') {
+        if (b.value === undefined) throw new Error('value is missing: send the value to store.');
+        // The quota's refusal is the app's to hear, as the host's rules give it.
+        mine.set(b.key!, b.value as JsonValue);
+      } else if (b.op === 'remove') mine.remove(b.key!);
+      else mine.clear();
+      // A new object for the person (and the map): the state tracks what is assigned to it.
+      state.storage = { ...state.storage, [userId]: mine.toJSON() };
     },
     'POST /__svc/grant': (b) => setScope(memberOf(b.user_id).id, b.scope ?? '', true),
     'POST /__svc/revoke': (b) => setScope(memberOf(b.user_id).id, b.scope ?? '', false),

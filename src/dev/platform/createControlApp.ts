@@ -71,7 +71,11 @@ export function createControlApp(ctx: ControlAppContext) {
   const body = <K extends keyof Bodies>(route: K) => jsonBody<Bodies[K] & z.ZodType>(CONTROL_BODIES[route]);
   const app = new Hono<PlatformEnv>()
     .basePath(CONTROL_PREFIX)
-    .use(guards.limit(LIMITS.controlBody), guards.control())
+    .use(
+      (c, next) =>
+        guards.limit(c.req.path === `${CONTROL_PREFIX}/storage` ? LIMITS.storageBody : LIMITS.controlBody)(c, next),
+      guards.control(),
+    )
     .get('/config', (c) => c.json(ctx.config()))
     .get('/state', (c) => c.json(ctx.state))
     .post('/subject-token', body('POST /__svc/subject-token'), async (c) =>
@@ -106,6 +110,9 @@ export function createControlApp(ctx: ControlAppContext) {
     )
     .patch('/settings', body('PATCH /__svc/settings'), (c) =>
       changeState(c, () => actions['PATCH /__svc/settings'](c.req.valid('json'))),
+    )
+    .post('/storage', body('POST /__svc/storage'), (c) =>
+      changeState(c, () => actions['POST /__svc/storage'](c.req.valid('json'))),
     )
     .post('/notifications/read', body('POST /__svc/notifications/read'), (c) =>
       changeState(c, () => actions['POST /__svc/notifications/read'](c.req.valid('json'))),

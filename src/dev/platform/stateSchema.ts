@@ -85,6 +85,7 @@ const DevStateSchema = z.looseObject({
       retired_keys: z.array(str).optional(),
     })
     .optional(),
+  storage: z.record(str, z.record(str, z.json())).optional(),
 });
 
 /**

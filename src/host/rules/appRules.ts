@@ -48,7 +48,7 @@ export function appRules({
     'storage.get': ({ key }) => storage.get(key),
     'storage.set': ({ key, value }) => {
       checkQuota(storage, key, value as JsonValue);
-      storage.set(key, value as JsonValue);
+      return storage.set(key, value as JsonValue);
     },
     'storage.remove': ({ key }) => storage.remove(key),
     'storage.clear': () => storage.clear(),

@@ -7,18 +7,20 @@ export const STORAGE_QUOTA = 256 * 1024;
 
 /**
  * The `svc.storage` of one (person, mini app) pair, as a host keeps it. {@link createMemoryStorage} is the
- * in-memory default; a host may keep it anywhere that answers synchronously (a synced store, `localStorage`).
+ * in-memory default; a host may keep it anywhere that reads synchronously (a synced store's local copy,
+ * `localStorage`). A change may return a promise: the app's call resolves once it settles (once the host's server
+ * has the value), and rejects with its error.
  * @public
  */
 export interface StorageStore {
   /** The value under `key` (a fresh copy), or `undefined`. */
   get(key: string): JsonValue | undefined;
   /** Stores a JSON value. The host checks the quota first ({@link storedBytes}). */
-  set(key: string, value: JsonValue): void;
+  set(key: string, value: JsonValue): void | Promise<void>;
   /** Removes one key. */
-  remove(key: string): void;
+  remove(key: string): void | Promise<void>;
   /** Removes every key. */
-  clear(): void;
+  clear(): void | Promise<void>;
   /** Bytes used: the UTF-8 length of every key plus the JSON text of its value. */
   readonly bytes: number;
   /** A copy of everything stored, for assertions and inspectors. */
