@@ -48,8 +48,9 @@ svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk
 and build (the one template is vite).`,
     },
   },
-  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), or a new key cannot be written,
-            2 usage error (a --key that is not a private key, a folder that is a file or cannot be written to).
+  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), a --key that is no private key, or a new key
+            cannot be written, 2 usage error (a --key that is missing or cannot be read, a folder that is a file or
+            cannot be written to).
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -181,10 +182,15 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
   if (given !== undefined) {
     // `-` is standard input, as for svc pack.
     const file = given === '-' ? given : resolve(io.cwd, given);
-    const read = await readDeveloperKey(file, given === '-' ? 'the key on standard input' : given, () =>
+    const read = await readDeveloperKey(file, given === '-' ? '--key - (standard input)' : `--key ${given}`, () =>
       writeLine(io.stderr, 'svc init: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C'),
     );
-    if ('problem' in read) return usageError(io, 'init', `--key ${read.problem}`);
+    // As svc pack: a key that cannot be read exits 2, one read and found no key 1.
+    if ('problem' in read) {
+      if (read.unreadable) return usageError(io, 'init', read.problem);
+      writeLine(io.stderr, `svc init: ${read.problem}`);
+      return EXIT.invalid;
+    }
     for (const warning of read.warnings) writeLine(io.stderr, `svc init: warning: ${warning}`);
     writeLine(io.stdout, `id ${read.key.id}, from ${given}`);
     return read.key.id;

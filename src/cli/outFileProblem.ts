@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { startsAsPackage } from '../package/readPackage';
 
 /**
@@ -11,6 +11,10 @@ import { startsAsPackage } from '../package/readPackage';
 export async function outFileProblem(out: string, keyFiles: string[], shown: string): Promise<string | undefined> {
   if (keyFiles.includes(out))
     return `--out ${shown} is a key it signs with: the package would replace the key. Choose another --out.`;
+  // Looked at before it is opened: a pipe would wait for a writer, and a device (`/dev/stdout`) is no file to replace.
+  const kind = await stat(out).catch(() => undefined);
+  if (kind && !kind.isFile() && !kind.isDirectory())
+    return `--out ${shown} is a device, a pipe or a socket, not a file: name the package's file.`;
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(out, 'r');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -13,6 +13,11 @@ import { dirname } from 'node:path';
  */
 export async function replaceFile(path: string, data: string | Uint8Array, mode?: number): Promise<string | undefined> {
   const target = await realpath(path).catch(() => path);
+  // Only a regular file is replaced: renamed over, a device (`--out /dev/stdout`, which leads to /dev/full or a
+  // terminal) would be replaced by a file, for every program of the machine.
+  const kind = await stat(target).catch(() => undefined);
+  if (kind?.isDirectory()) return 'EISDIR: it is a folder';
+  if (kind && !kind.isFile()) return 'it is a device, a pipe or a socket, not a file';
   // Unique per write: two commands writing one file at once never share a temporary file.
   const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -22,8 +27,10 @@ export async function replaceFile(path: string, data: string | Uint8Array, mode?
     return undefined;
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});
-    // Node's message names the temporary file, which the person never gave: the code and its words only.
     const { code, message } = error as NodeJS.ErrnoException;
+    // Its folder cannot be made where a file holds a part of the path (`--out afile/x.swbn`).
+    if (code === 'EEXIST' || code === 'ENOTDIR') return 'ENOTDIR: a part of its folder is a file, not a folder';
+    // Node's message names the temporary file, which the person never gave: the code and its words only.
     return message.split(',')[0] || code || String(error);
   }
 }

@@ -109,20 +109,18 @@ the project's src/svc-actions.d.ts, since public/ is copied into the package).`,
       relative(dirname(out), manifestFile) || 'manifest.json',
     );
     const shown = shownPath(io.cwd, out);
-    if (
-      await stat(out).then(
-        (s) => s.isDirectory(),
-        () => false,
-      )
-    ) {
+    const kind = await stat(out).catch(() => undefined);
+    if (kind && !kind.isFile()) {
       writeLine(
         io.stderr,
-        `svc types: --out ${shown} is a folder; name the declarations' file, such as ${shownPath(io.cwd, join(out, 'svc-actions.d.ts'))}`,
+        kind.isDirectory()
+          ? `svc types: --out ${shown} is a folder; name the declarations' file, such as ${shownPath(io.cwd, join(out, 'svc-actions.d.ts'))}`
+          : `svc types: --out ${shown} is a device, a pipe or a socket, not a file; name the declarations' file`,
       );
       return EXIT.usage;
     }
     // A file of the developer's own under that name is not overwritten: only one this command wrote is.
-    const existing = await readFile(out, 'utf8').catch(() => undefined);
+    const existing = kind ? await readFile(out, 'utf8').catch(() => undefined) : undefined;
     if (existing !== undefined && !existing.startsWith(GENERATED_BY)) {
       writeLine(
         io.stderr,

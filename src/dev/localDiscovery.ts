@@ -7,7 +7,35 @@ export interface LocalDiscovery {
   url: string;
   token: string;
   pid: number;
+  /**
+   * The platforms that wrote the same file before this one and ran still then, newest first: found again when this
+   * one has gone, also when it could not say so (killed).
+   */
+  others?: LocalDiscovery[];
 }
+
+// The platforms this process closed: its pid runs on, so only this says they are gone.
+const closedHere = new Set<string>();
+
+/** Marks the platform at `url`, of this process, as closed: no discovery file leads to it any more. */
+export function forgetLocalDiscovery(url: string): void {
+  closedHere.add(url);
+}
+
+/** Whether an entry of a discovery file is well-formed and its platform still runs. */
+export function isLive(entry: Partial<LocalDiscovery> | undefined): entry is LocalDiscovery {
+  return (
+    typeof entry?.url === 'string' &&
+    typeof entry.token === 'string' &&
+    Number.isInteger(entry.pid) &&
+    alive(entry.pid as number) &&
+    !(entry.pid === process.pid && closedHere.has(entry.url))
+  );
+}
+
+/** A discovery file's entries, the newest first: the one that wrote it, then the `others`. */
+export const entriesOf = (value: LocalDiscovery | undefined): LocalDiscovery[] =>
+  value ? [value, ...(Array.isArray(value.others) ? value.others : [])] : [];
 
 /** `$SVC_STATE_DIR/dev` (default `~/.svc-sdk/dev`): the folder of the discovery files. */
 export function localDiscoveryFolder(): string {
@@ -54,25 +82,32 @@ async function removeStaleDiscoveries(folder: string): Promise<void> {
     if (!name.endsWith('.json')) continue;
     const path = join(folder, name);
     const text = await readFile(path, 'utf8').catch(() => '');
-    let pid: unknown;
+    let value: LocalDiscovery;
     try {
-      pid = (JSON.parse(text) as Partial<LocalDiscovery>).pid;
+      value = JSON.parse(text) as LocalDiscovery;
     } catch {
       continue;
     }
-    if (Number.isInteger(pid) && !alive(pid as number)) await rm(path, { force: true });
+    if (Number.isInteger(value?.pid) && !entriesOf(value).some(isLive)) await rm(path, { force: true });
   }
 }
 
-/** A discovery file's value, or undefined when it is missing, malformed, or its process is gone (a stale file). */
-export async function readLocalDiscovery<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
+/** A discovery file's value as written, or undefined when it is missing or malformed. */
+export async function readLocalDiscoveryFile<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (!text) return undefined;
   try {
     const value = JSON.parse(text) as T;
-    const valid = typeof value.url === 'string' && typeof value.token === 'string' && Number.isInteger(value.pid);
-    return valid && alive(value.pid) ? value : undefined;
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The platform a discovery file leads to: the newest of its entries that still runs, or undefined when the file is
+ * missing, malformed, or each of its processes is gone (a stale file).
+ */
+export async function readLocalDiscovery<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
+  return entriesOf(await readLocalDiscoveryFile<T>(path)).find(isLive) as T | undefined;
 }

@@ -169,8 +169,10 @@ describe('svc init', () => {
     expect(JSON.parse(readFileSync(join(dir, 'a/manifest.json'), 'utf8')).id).toBe(id);
     execFileSync('sh', ['-c', 'openssl pkey -in k.pem -pubout -out pub.pem; echo hello > not-a-key.pem'], { cwd: dir });
     const pub = await runSvc(['init', 'b', '--key', 'pub.pem'], dir);
-    expect(pub.code).toBe(2);
+    // Read and found no private key: 1, as svc pack says; a key file that is not there: 2.
+    expect(pub.code).toBe(1);
     expect(pub.stderr).toContain('--key pub.pem is a public key; signing needs the private key');
+    expect((await runSvc(['init', 'b', '--key', 'missing.pem'], dir)).code).toBe(2);
     const junk = await runSvc(['init', 'b', '--key', 'not-a-key.pem'], dir);
     expect(junk.stderr).toContain('--key not-a-key.pem is not a private key in PEM');
     expect(() => statSync(join(dir, 'b'))).toThrow();

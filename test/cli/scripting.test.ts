@@ -11,6 +11,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -95,7 +96,9 @@ describe('outputs that cannot be written', () => {
     writeFileSync(join(work, 'afile'), 'x');
     const refused = svc(['pack', 'app', '--out', 'afile/app.swbn']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--out afile\/app\.swbn cannot be written \(E[A-Z]+: [^)]*\): choose a folder/);
+    expect(refused.stderr).toContain(
+      '--out afile/app.swbn cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose a folder',
+    );
     expect(refused.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(temporaries(work)).toEqual([]);
   });
@@ -108,6 +111,16 @@ describe('outputs that cannot be written', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/afile\/x\.d\.ts cannot be written \(E[A-Z]+/);
     expect(temporaries(work)).toEqual([]);
+  });
+
+  it('never replaces a device given as the output (/dev/stdout leads to a terminal, /dev/full or a pipe)', () => {
+    const types = svc(['types', 'app', '--out', '/dev/stdout']);
+    expect(types.code).toBe(2);
+    expect(types.stderr).toContain('--out /dev/stdout is a device, a pipe or a socket, not a file');
+    const pack = svc(['pack', 'app', '--out', '/dev/stdout']);
+    expect(pack.code).toBe(1);
+    expect(pack.stderr).toContain('--out /dev/stdout is a device, a pipe or a socket, not a file');
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
   });
 
   it('exits 2 with a sentence when its report cannot be written (a full disk), and quietly when the reader left', () => {
@@ -200,6 +213,12 @@ describe('svc dev refused for a taken port', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`port ${port} (--port) is taken by another program`);
       expect(run.stderr).not.toContain('signing secret');
+      expect(existsSync(join(work, 'fresh/state.json'))).toBe(false);
+      // The package's port given and taken: refused the same way, before the state too.
+      const pkg = svc(['dev', 'app', '--port', '0', '--package-port', String(port), '--state', 'fresh/state.json']);
+      expect(pkg.code).toBe(2);
+      expect(pkg.stderr).toContain(`port ${port} (--package-port) is taken by another program`);
+      expect(pkg.stderr).not.toContain('signing secret');
       expect(existsSync(join(work, 'fresh/state.json'))).toBe(false);
     } finally {
       server.close();

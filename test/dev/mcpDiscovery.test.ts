@@ -264,6 +264,22 @@ describe('the MCP endpoint is announced and discoverable', () => {
     expect(await readDiscovery(dir)).toBeUndefined();
   });
 
+  it('a second built svc dev on the folder, killed (SIGKILL), leaves the first one found again', async () => {
+    const first = await startDevPlatform({ dir, port: 0 });
+    try {
+      const { child, stderr, exit } = builtDev(dir);
+      await expect.poll(stderr, { timeout: 10_000 }).toMatch(/another svc dev \(process \d+\) serves this folder too/);
+      await expect.poll(() => readDiscovery(dir)).toMatchObject({ pid: child.pid });
+      child.kill('SIGKILL');
+      await exit;
+      // It could not take itself out of the file: the file leads to the first, which still runs.
+      expect((await readDiscovery(dir))?.url).toBe(first.mcpUrl);
+    } finally {
+      await first.close();
+    }
+    expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
   it('for a package, the Claude Desktop configuration svc dev prints starts a svc mcp that lists its tools', async () => {
     // The example signed with a key of this test's own: its id is the key's.
     const run = (args: string[]) =>

@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type LocalDiscovery, localDiscoveryPath, readLocalDiscovery, writeLocalDiscovery } from '../localDiscovery';
+import {
+  entriesOf,
+  forgetLocalDiscovery,
+  isLive,
+  type LocalDiscovery,
+  localDiscoveryPath,
+  readLocalDiscovery,
+  readLocalDiscoveryFile,
+  writeLocalDiscovery,
+} from '../localDiscovery';
+
+/** How many earlier platforms of a folder its discovery file remembers. */
+const MAX_OTHERS = 8;
 
 /** What `svc dev` leaves for `svc mcp` to find it: the endpoint, its token, and the process that serves it. @internal */
 export interface McpDiscovery extends LocalDiscovery {
@@ -18,39 +30,36 @@ function discoveryPath(dir: string): string {
 }
 
 /**
- * Writes it, readable by this user only.
- * @returns the discovery of another platform that ran for the folder before and runs still (a second `svc dev` on
- * the same folder, such as a test's beside the developer's): `svc mcp` finds this one while it runs, and that one
- * again once this one has removed its own.
+ * Writes it, readable by this user only, keeping the platforms that wrote it before and run still as its `others`
+ * (a second `svc dev` on the same folder, such as a test's beside the developer's): `svc mcp` finds this one while
+ * it runs, and the one before again once it has gone, even killed.
+ * @returns the platform that ran for the folder before this one and runs still, if any.
  * @internal
  */
-export async function writeDiscovery(discovery: McpDiscovery): Promise<McpDiscovery | undefined> {
+export async function writeDiscovery(discovery: McpDiscovery): Promise<LocalDiscovery | undefined> {
   const path = discoveryPath(discovery.dir);
-  const before = await readDiscovery(discovery.dir);
-  await writeLocalDiscovery(path, discovery);
-  return before?.url === discovery.url ? undefined : before;
+  const others = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path))
+    .filter((entry) => entry.url !== discovery.url && isLive(entry))
+    .map(({ others: _nested, ...entry }) => entry)
+    .slice(0, MAX_OTHERS);
+  await writeLocalDiscovery(path, { ...discovery, ...(others.length ? { others } : {}) });
+  return others[0];
 }
 
-/** The endpoints of the platforms this process has closed. */
-const closedHere = new Set<string>();
-
 /**
- * Removes it, when it is still this platform's (the same URL): a platform started later for the same folder, in this
- * process or another, keeps its own. The platform that ran for the folder before this one (`before`, from
- * {@link writeDiscovery}) is found again if it still runs.
+ * Takes this platform out of it as it closes: the file leads to the newest other platform that runs still, or is
+ * removed when there is none.
  * @internal
  */
-export async function removeDiscovery(dir: string, url: string, before?: McpDiscovery): Promise<void> {
-  closedHere.add(url);
-  const found = await readDiscovery(dir);
-  if (found?.url !== url) return;
-  // One of this process that closed already is not found again: its process runs on, so the file would not be stale.
-  if (before && !(before.pid === process.pid && closedHere.has(before.url))) {
-    await writeLocalDiscovery(discoveryPath(dir), before);
-    // Its process may have ended meanwhile: then it is a stale file, which is not left behind.
-    if (await readDiscovery(dir)) return;
-  }
-  await rm(discoveryPath(dir), { force: true });
+export async function removeDiscovery(dir: string, url: string): Promise<void> {
+  forgetLocalDiscovery(url);
+  const path = discoveryPath(dir);
+  const entries = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path));
+  if (!entries.some((entry) => entry.url === url)) return;
+  const [next, ...others] = entries.filter((entry) => entry.url !== url && isLive(entry));
+  if (!next) return void (await rm(path, { force: true }));
+  const { others: _nested, ...top } = next;
+  await writeLocalDiscovery(path, { ...top, ...(others.length ? { others } : {}) });
 }
 
 /** The discovery of a running `svc dev` for `dir`, or undefined when none runs (a stale file is ignored). @internal */

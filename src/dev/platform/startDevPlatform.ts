@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
@@ -11,7 +11,7 @@ import type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
 import type { DevConfig, DevState } from '../devContract';
 import { LIMITS } from '../limits';
 import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
-import { type McpDiscovery, removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
+import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
 import { mcpConfigs } from '../mcp/mcpConfigs';
 import { answerMalformedRequests } from './answerMalformedRequests';
 import { answerOtherUpgrades } from './answerOtherUpgrades';
@@ -146,6 +146,19 @@ async function loadState(
   return { raw, secrets, mcpToken };
 }
 
+/**
+ * Throws, as a listen would, when a port given explicitly is taken, before the state is loaded: the package server
+ * starts after it, and a start refused then had written the state file and told of a new signing secret.
+ */
+async function refuseTakenPort(port: number | undefined, option: string): Promise<void> {
+  if (!port) return;
+  const probe = createServer();
+  await new Promise<void>((ok, fail) => probe.once('error', fail).listen(port, '127.0.0.1', ok)).catch((error) => {
+    throw Object.assign(error as Error, { option });
+  });
+  await new Promise((done) => probe.close(done));
+}
+
 /** The messenger origin's server and the app it serves once built. */
 interface Listening {
   server: Server;
@@ -180,8 +193,6 @@ async function listen(port: number | undefined, pages: Pages): Promise<Listening
 interface Started {
   stopWatching(): void;
   mcp?: ReturnType<typeof attachMcp>;
-  /** The platform that ran for the folder before this one and ran still at its start: found again after the stop. */
-  discoveryBefore?: McpDiscovery;
   app: DevApp | undefined;
   webhooks?: WebhookSender;
   pages: Pages;
@@ -197,7 +208,7 @@ interface Started {
 function stopAll(parts: Started) {
   return async () => {
     parts.stopWatching();
-    if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url, parts.discoveryBefore);
+    if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url);
     await parts.mcp?.close();
     parts.webhooks?.close();
     parts.pages.closeAll();
@@ -425,7 +436,7 @@ async function startMcp(
       'folder-served-twice',
       `another svc dev (process ${before.pid}) serves this folder too: svc mcp forwards to this one while it runs, then to that one again.`,
     );
-  return { mcp, configs, before };
+  return { mcp, configs };
 }
 
 /**
@@ -636,6 +647,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const listening = await listen(options.port, pages);
     const { server } = listening;
     started.server = server;
+    if (app && !options.appUrl) await refuseTakenPort(options.packagePort, '--package-port');
     const identity = { miniAppId, version, folder: !!app && !packaged };
     const { raw, secrets, mcpToken } = await loadState(file, identity, notice, options.statePath);
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
@@ -664,7 +676,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const mcpParts = { options, origin, pages: pages.channel, secrets: secretsOf, token: mcpToken };
     const bridge = await startMcp(app, mcpParts, notice);
     const mcp = bridge?.mcp;
-    Object.assign(started, { mcp, discoveryBefore: bridge?.before });
+    started.mcp = mcp;
     const publishToken = randomBytes(24).toString('base64url');
     const { store, started: storeRuns } = openStore(
       { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
