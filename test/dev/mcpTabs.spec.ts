@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { connectMcp, connectMcpStdio, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
+import { connectMcp, connectMcpStdio, openAppFrame, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
 
 const _root = resolve(import.meta.dirname, '../..');
 
@@ -316,12 +316,7 @@ test('the app reloads itself mid-call: the running call fails, the queued one ru
 test("the app's calls while svc dev is down are refused as the platform unreachable, retriable", async ({
   browser,
 }) => {
-  const tab = await openTab(browser);
-  await tab.getByTestId('open-app').click();
-  const appOrigin = new URL(platform.appUrl!).origin;
-  await expect.poll(() => tab.frames().some((frame) => frame.url().startsWith(appOrigin))).toBe(true);
-  const app = tab.frames().find((frame) => frame.url().startsWith(appOrigin))!;
-  await expect.poll(() => app.evaluate(() => typeof (globalThis as { svc?: unknown }).svc)).toBe('object');
+  const { tab, app } = await openAppFrame(browser, platform);
   await platform.close();
   await expect(tab.getByTestId('connection')).toContainText('Disconnected from svc dev');
   const refused = await app.evaluate(() =>

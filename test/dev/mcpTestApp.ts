@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Browser, Page } from '@playwright/test';
+import { type Browser, expect, type Frame, type Page } from '@playwright/test';
 import type { DevPlatform } from '../../src/dev';
 import { exchangeManifest, type Json } from '../mock/fixtures';
 
@@ -112,4 +112,16 @@ export async function openLivePage(browser: Browser, platform: DevPlatform): Pro
   await page.goto(platform.url);
   await page.locator('html[data-live]').waitFor({ state: 'attached' });
   return page;
+}
+
+/** A messenger tab with the app opened in it, and the app's frame once its `svc` global is there. */
+export async function openAppFrame(browser: Browser, platform: DevPlatform): Promise<{ tab: Page; app: Frame }> {
+  const tab = await openLivePage(browser, platform);
+  await tab.getByTestId('open-app').click();
+  const origin = new URL(platform.appUrl!).origin;
+  const frame = () => tab.frames().find((f) => f.url().startsWith(origin));
+  await expect.poll(() => frame() !== undefined).toBe(true);
+  const app = frame()!;
+  await expect.poll(() => app.evaluate(() => typeof (globalThis as { svc?: unknown }).svc)).toBe('object');
+  return { tab, app };
 }

@@ -5,9 +5,9 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, expect, type Frame, type Page, test } from '@playwright/test';
+import { expect, type Frame, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
-import { openLivePage, writeMcpTestApp } from './mcpTestApp';
+import { openAppFrame, writeMcpTestApp } from './mcpTestApp';
 
 let platform: DevPlatform | undefined;
 let dir: string;
@@ -21,17 +21,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await platform?.close();
 });
-
-/** A messenger tab with the app open, and the app's frame. */
-async function openApp(browser: Browser, on: DevPlatform): Promise<{ tab: Page; app: Frame }> {
-  const tab = await openLivePage(browser, on);
-  await tab.getByTestId('open-app').click();
-  const origin = new URL(on.appUrl!).origin;
-  await expect.poll(() => tab.frames().some((frame) => frame.url().startsWith(origin))).toBe(true);
-  const app = tab.frames().find((frame) => frame.url().startsWith(origin))!;
-  await expect.poll(() => app.evaluate(() => typeof (globalThis as { svc?: unknown }).svc)).toBe('object');
-  return { tab, app };
-}
 
 // Functions given to evaluate run in the frame, so each reaches the app's global itself.
 type Storage = { get(key: string): Promise<unknown>; set(key: string, value: unknown): Promise<void> };
@@ -50,7 +39,7 @@ const write = (app: Frame, key: string, value: unknown) =>
 test('a stored value survives a reload of the tab, shows in another tab, and outlives a restart on --state', async ({
   browser,
 }) => {
-  const { tab, app } = await openApp(browser, platform!);
+  const { tab, app } = await openAppFrame(browser, platform!);
   expect(await write(app, 'draft', { text: 'hello', n: 1 })).toBe('stored');
   expect(await read(app, 'draft')).toEqual({ text: 'hello', n: 1 });
 
@@ -58,7 +47,7 @@ test('a stored value survives a reload of the tab, shows in another tab, and out
   expect(await write(app, 'big', 'x'.repeat(200_000))).toBe('stored');
   expect(await write(app, 'bigger', 'x'.repeat(100_000))).toMatch(/^ERR_QUOTA_EXCEEDED: /);
   await tab.reload();
-  const reloaded = await openApp(browser, platform!);
+  const reloaded = await openAppFrame(browser, platform!);
   expect(await read(reloaded.app, 'draft')).toEqual({ text: 'hello', n: 1 });
   // Another tab changes it; the first sees the change (the state every tab receives).
   expect(await write(reloaded.app, 'draft', 'second')).toBe('stored');
@@ -68,18 +57,18 @@ test('a stored value survives a reload of the tab, shows in another tab, and out
   // The state file (a line per change) holds it.
   expect(await readFile(statePath, 'utf8')).toContain('"draft":"second"');
   platform = await startDevPlatform({ dir, port: 0, statePath });
-  const restarted = await openApp(browser, platform);
+  const restarted = await openAppFrame(browser, platform);
   expect(await read(restarted.app, 'draft')).toBe('second');
 });
 
 test('a change while svc dev is down is refused as the platform unreachable, and nothing is kept', async ({
   browser,
 }) => {
-  const { tab, app } = await openApp(browser, platform!);
+  const { tab, app } = await openAppFrame(browser, platform!);
   await platform!.close();
   await expect(tab.getByTestId('connection')).toContainText('Disconnected from svc dev');
   expect(await write(app, 'lost', 1)).toMatch(/^ERR_HOST_UNREACHABLE: .*svc dev is not reachable/);
   platform = await startDevPlatform({ dir, port: 0, statePath });
-  const again = await openApp(browser, platform);
+  const again = await openAppFrame(browser, platform);
   expect(await read(again.app, 'lost')).toBeUndefined();
 });
