@@ -66,6 +66,18 @@ async function callTool(
         }),
       offline,
     );
+  } catch (error) {
+    // svc dev's own JSON-RPC error (an unknown tool) and the client's cancel pass as they are. The connection lost
+    // mid-call (svc dev stopped or killed) is the tool's failure with its code, as svc dev answers a call its stop
+    // ended, not a JSON-RPC error an agent reads as its own mistake.
+    if (ProtocolError.isInstance(error) || context.mcpReq.signal.aborted) throw error;
+    const code = 'ERR_DISCONNECTED';
+    const text = `${code}: ${(error as Error).message}`;
+    return {
+      isError: true,
+      content: [{ type: 'text', text }],
+      _meta: { 'dev.svc/error': { code, retriable: true } },
+    } as CallResult;
   } finally {
     const { signal, envelope } = context.mcpReq;
     if (forwarded && !signal.aborted) {
