@@ -93,14 +93,15 @@ export function defineCommand<const O extends Record<string, OptionSpec>, H = ne
       }
       const { positionals } = parsed;
       // An empty value is a shell variable that was not set (`svc pack "$DIST"`): taken as ".", the command would
-      // work on another folder or file than the one meant.
-      const empty = Object.entries(parsed.values).find(([, v]) => v === '' || (Array.isArray(v) && v.includes('')));
+      // work on another folder or file than the one meant. One of spaces alone names nothing either.
+      const blank = (v: unknown) => typeof v === 'string' && v.trim() === '';
+      const empty = Object.entries(parsed.values).find(([, v]) => blank(v) || (Array.isArray(v) && v.some(blank)));
       if (empty)
         return usageError(io, spec.name, `--${empty[0]} is empty (a variable that is not set?): give it a value`);
       // Every --out names a file; `-` would be a file named "-" (a private key among them), not standard output.
       if (parsed.values.out === '-')
         return usageError(io, spec.name, '--out - would write a file named "-"; this command writes a file: name it');
-      if (positionals.includes(''))
+      if (positionals.some(blank))
         return usageError(
           io,
           spec.name,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 /**
  * Writes a file whole for a command (`svc pack`'s package, `svc types`' declarations, the editor's settings): into a
@@ -12,7 +12,11 @@ import { dirname } from 'node:path';
  * @internal
  */
 export async function replaceFile(path: string, data: string | Uint8Array, mode?: number): Promise<string | undefined> {
-  const target = await realpath(path).catch(() => path);
+  // A link whose file is not there yet (a settings file kept elsewhere) is written through too.
+  const target = await realpath(path).catch(async () => {
+    const link = await readlink(path).catch(() => undefined);
+    return link === undefined ? path : resolve(dirname(path), link);
+  });
   // Only a regular file is replaced: renamed over, a device (`--out /dev/stdout`, which leads to /dev/full or a
   // terminal) would be replaced by a file, for every program of the machine.
   const kind = await stat(target).catch(() => undefined);

@@ -55,6 +55,7 @@ describe('arguments a script gets wrong', () => {
     const folder = svc(['pack', '']);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('an argument is empty (a variable that is not set?)');
+    expect(svc(['init', ' ']).stderr).toContain('an argument is empty (a variable that is not set?)');
     const out = svc(['types', 'app', '--out', '']);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('--out is empty');
@@ -240,5 +241,13 @@ describe('svc init in a project', () => {
     const settings = JSON.parse(readFileSync(join(work, 'shared-settings.json'), 'utf8'));
     expect(settings['editor.tabSize']).toBe(2);
     expect(settings['json.schemas'][0].fileMatch).toEqual(['/apps/one/manifest.json']);
+    // A link to a settings file that is not there yet is written through as well.
+    const other = join(work, 'other-project');
+    mkdirSync(join(other, '.vscode'), { recursive: true });
+    writeFileSync(join(other, 'package.json'), '{}');
+    symlinkSync(join(work, 'kept/settings.json'), join(other, '.vscode/settings.json'));
+    expect(svc(['init', 'app'], { cwd: other }).code).toBe(0);
+    expect(lstatSync(join(other, '.vscode/settings.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(work, 'kept/settings.json'), 'utf8'))['json.schemas']).toHaveLength(1);
   });
 });
