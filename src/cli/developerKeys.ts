@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'n
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { type CliIo, writeLine } from './CliIo';
 import { readSmallText } from './readSmallText';
 
 /** A developer key read from its file (`file` as the user named it, for messages). */
@@ -33,6 +34,10 @@ export function idOfKey(publicKey: KeyObject): string {
 const supported = (key: KeyObject) =>
   key.asymmetricKeyType === 'ed25519' ||
   (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1');
+
+/** What a command says when `--key -` has waited 5 s for standard input: that it waits, and for what. */
+export const waitingForKey = (io: CliIo, command: string) => () =>
+  writeLine(io.stderr, `svc ${command}: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C`);
 
 /**
  * Reads a private key (PKCS#8 PEM, as `svc keygen` writes it) for signing. Resolves to the key and the warnings to

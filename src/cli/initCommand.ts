@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { validateManifest } from '../manifest';
 import { type CliIo, EXIT, writeLine } from './CliIo';
 import { writeEditorSettings } from './editorSettings';
-import { keysDir, readDeveloperKey } from './developerKeys';
+import { keysDir, readDeveloperKey, waitingForKey } from './developerKeys';
 import { writeNewKey } from './keygenCommand';
 import { createStarterManifest } from './starterManifest';
 import { starterTemplate } from './starterTemplate';
@@ -182,9 +182,8 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
   if (given !== undefined) {
     // `-` is standard input, as for svc pack.
     const file = given === '-' ? given : resolve(io.cwd, given);
-    const read = await readDeveloperKey(file, given === '-' ? '--key - (standard input)' : `--key ${given}`, () =>
-      writeLine(io.stderr, 'svc init: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C'),
-    );
+    const label = given === '-' ? '--key - (standard input)' : `--key ${given}`;
+    const read = await readDeveloperKey(file, label, waitingForKey(io, 'init'));
     // As svc pack: a key that cannot be read exits 2, one read and found no key 1.
     if ('problem' in read) {
       if (read.unreadable) return usageError(io, 'init', read.problem);

@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { EXIT, plural, writeLine } from './CliIo';
 import { defineCommand } from './defineCommand';
-import { type DeveloperKey, keysDir, readDeveloperKey } from './developerKeys';
+import { type DeveloperKey, keysDir, readDeveloperKey, waitingForKey } from './developerKeys';
 import { locatePackage } from './locateApp';
 import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
@@ -98,15 +98,8 @@ Example:
     const problems: string[] = [];
     let unreadable = false;
     for (const file of keyFiles) {
-      const read = await readDeveloperKey(
-        file,
-        file === '-' ? 'the key on standard input' : shownPath(io.cwd, file),
-        () =>
-          writeLine(
-            io.stderr,
-            'svc pack: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C',
-          ),
-      );
+      const label = file === '-' ? 'the key on standard input' : shownPath(io.cwd, file);
+      const read = await readDeveloperKey(file, label, waitingForKey(io, 'pack'));
       if ('problem' in read) {
         problems.push(read.problem);
         unreadable ||= read.unreadable === true;

@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
  * @returns undefined once written; the reason it could not be, otherwise.
  * @internal
  */
-export async function replaceFile(path: string, data: string | Uint8Array, mode?: number): Promise<string | undefined> {
+export async function replaceFile(path: string, data: string | Uint8Array): Promise<string | undefined> {
   // A link whose file is not there yet (a settings file kept elsewhere) is written through too.
   const target = await realpath(path).catch(async () => {
     const link = await readlink(path).catch(() => undefined);
@@ -26,7 +26,7 @@ export async function replaceFile(path: string, data: string | Uint8Array, mode?
   const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(temporary, data, mode === undefined ? {} : { mode });
+    await writeFile(temporary, data);
     await rename(temporary, target);
     return undefined;
   } catch (error) {

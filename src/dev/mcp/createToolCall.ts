@@ -50,8 +50,11 @@ const ADVICE: Record<string, string> = {
     "The app's handler failed: the messenger page's console shows why. Change the arguments if they caused it, or fix the handler, then call again.",
 };
 
-/** An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token. */
-function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
+/**
+ * An `isError` result: the code first, what to do, `_meta` with the code; never `structuredContent` or a token.
+ * @internal
+ */
+export function errorResult(code: string, message: string, retriable: boolean): CallToolResult {
   const said = redactText(message);
   const advice = ADVICE[code];
   // The app's own sentence may end without a stop ('action create_poll failed: Failed to fetch'): one before the

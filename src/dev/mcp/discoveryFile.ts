@@ -38,11 +38,10 @@ function discoveryPath(dir: string): string {
  */
 export async function writeDiscovery(discovery: McpDiscovery): Promise<LocalDiscovery | undefined> {
   const path = discoveryPath(discovery.dir);
-  const others = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path))
-    .filter((entry) => entry.url !== discovery.url && isLive(entry))
-    .map(({ others: _nested, ...entry }) => entry)
-    .slice(0, MAX_OTHERS);
-  await writeLocalDiscovery(path, { ...discovery, ...(others.length ? { others } : {}) });
+  const others = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path)).filter(
+    (entry) => entry.url !== discovery.url && isLive(entry),
+  );
+  await writeEntries(path, [discovery, ...others.slice(0, MAX_OTHERS)]);
   return others[0];
 }
 
@@ -56,10 +55,15 @@ export async function removeDiscovery(dir: string, url: string): Promise<void> {
   const path = discoveryPath(dir);
   const entries = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path));
   if (!entries.some((entry) => entry.url === url)) return;
-  const [next, ...others] = entries.filter((entry) => entry.url !== url && isLive(entry));
-  if (!next) return void (await rm(path, { force: true }));
-  const { others: _nested, ...top } = next;
-  await writeLocalDiscovery(path, { ...top, ...(others.length ? { others } : {}) });
+  const rest = entries.filter((entry) => entry.url !== url && isLive(entry));
+  if (rest.length === 0) await rm(path, { force: true });
+  else await writeEntries(path, rest);
+}
+
+/** Writes a discovery file of `entries`, newest first: the first, with the rest (each without its own) behind it. */
+function writeEntries(path: string, [top, ...rest]: LocalDiscovery[]): Promise<void> {
+  const bare = ({ others: _others, ...entry }: LocalDiscovery) => entry;
+  return writeLocalDiscovery(path, { ...bare(top!), ...(rest.length ? { others: rest.map(bare) } : {}) });
 }
 
 /** The discovery of a running `svc dev` for `dir`, or undefined when none runs (a stale file is ignored). @internal */

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Manifest } from '../../manifest';
-import { createArgumentCheck } from './createToolCall';
+import { createArgumentCheck, errorResult } from './createToolCall';
 import { ownProtoKey, restoreOwnProto } from './ownProto';
 import { createStdioWire } from './createStdioWire';
 import { createUpstream, type UpstreamTarget } from './createUpstream';
@@ -71,13 +71,7 @@ async function callTool(
     // mid-call (svc dev stopped or killed) is the tool's failure with its code, as svc dev answers a call its stop
     // ended, not a JSON-RPC error an agent reads as its own mistake.
     if (ProtocolError.isInstance(error) || context.mcpReq.signal.aborted) throw error;
-    const code = 'ERR_DISCONNECTED';
-    const text = `${code}: ${(error as Error).message}`;
-    return {
-      isError: true,
-      content: [{ type: 'text', text }],
-      _meta: { 'dev.svc/error': { code, retriable: true } },
-    } as CallResult;
+    return errorResult('ERR_DISCONNECTED', (error as Error).message, true) as CallResult;
   } finally {
     const { signal, envelope } = context.mcpReq;
     if (forwarded && !signal.aborted) {
@@ -141,9 +135,11 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
     if (!action) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const refused = checkArguments(action, args ?? {});
     if (refused) return refused as CallResult;
-    const code = 'ERR_HOST_UNREACHABLE';
-    const text = `${code}: no svc dev runs for ${dir} now: start it (${start}) and keep its messenger page open; this bridge finds it by itself on the next call.`;
-    return { isError: true, content: [{ type: 'text', text }], _meta: { 'dev.svc/error': { code, retriable: true } } };
+    return errorResult(
+      'ERR_HOST_UNREACHABLE',
+      `no svc dev runs for ${dir} now: start it (${start}) and keep its messenger page open; this bridge finds it by itself on the next call.`,
+      true,
+    ) as CallResult;
   };
   return serveStdio(
     async () => {
