@@ -91,6 +91,12 @@ async function queueEcho(client: Client) {
   return { call };
 }
 
+/** A queued `echo` that ran: no error, and its output. */
+function expectEchoed(result: Awaited<ReturnType<Client['callTool']>>) {
+  expect(result.isError, resultText(result)).toBeFalsy();
+  expect(result.structuredContent).toEqual({ echoed: true });
+}
+
 const code = (result: { _meta?: Record<string, unknown> }) =>
   (result._meta?.['dev.svc/error'] as { code?: string } | undefined)?.code;
 
@@ -144,9 +150,7 @@ for (const transport of ['http', 'stdio'] as const) {
     const { call: queued } = await queueEcho(client);
     await newer.close();
     expect(code(await held)).toBe('ERR_DISCONNECTED');
-    const echoed = await queued;
-    expect(echoed.isError, resultText(echoed)).toBeFalsy();
-    expect(echoed.structuredContent).toEqual({ echoed: true });
+    expectEchoed(await queued);
     expect((await client.callTool({ name: 'echo', arguments: {} })).structuredContent).toEqual({ echoed: true });
     await older.getByTestId('tab-Agent').click();
     await expect(older.getByTestId('mcp-call')).toHaveCount(2);
@@ -235,9 +239,7 @@ test('the person reloads the tab: the running call fails, the queued one waits a
   const { call: queued } = await queueEcho(client);
   await tab.reload();
   expect(code(await held)).toBe('ERR_DISCONNECTED');
-  const echoed = await queued;
-  expect(echoed.isError, resultText(echoed)).toBeFalsy();
-  expect(echoed.structuredContent).toEqual({ echoed: true });
+  expectEchoed(await queued);
 });
 
 test('svc dev reloads the page for an edited manifest: the agent is told so, and the queued call runs after it', async ({
@@ -254,9 +256,7 @@ test('svc dev reloads the page for an edited manifest: the agent is told so, and
   expect(resultText(ended)).toMatch(
     /^ERR_DISCONNECTED: svc dev reloaded the messenger page for the edited manifest\.json during the call, and the app stopped\. The next call runs in the reloaded page\./,
   );
-  const echoed = await queued;
-  expect(echoed.isError, resultText(echoed)).toBeFalsy();
-  expect(echoed.structuredContent).toEqual({ echoed: true });
+  expectEchoed(await queued);
 });
 
 test('the person closes the app during a call: the agent is told the app was closed, and the next call opens it', async ({
@@ -309,9 +309,7 @@ test('the app reloads itself mid-call: the running call fails, the queued one ru
   expect(code(first)).toBe('ERR_DISCONNECTED');
   expect(resultText(first)).toMatch(/may have done part of its work/);
   // Never sent to the app that left: it waited for the reloaded one, and ran there.
-  const echoed = await queued;
-  expect(echoed.isError, resultText(echoed)).toBeFalsy();
-  expect(echoed.structuredContent).toEqual({ echoed: true });
+  expectEchoed(await queued);
 });
 
 test("the app's calls while svc dev is down are refused as the platform unreachable, retriable", async ({
