@@ -139,7 +139,7 @@ export default defineConfig([
     noExternal: ['@babel/parser'],
     banner: { js: '#!/usr/bin/env node' },
     // Its map without the sources' text (with @babel/parser's it weighed 1.6 MB, a tenth of the install budget): it is
-    // read for the third-party notices, then left out of dist/ (scripts/dropBinMaps.mjs), as it would name only files
+    // read for the third-party notices, then left out of dist/ (scripts/dropMaps.mjs), as it would name only files
     // no install has.
     sourcemap: true,
     esbuildOptions(options) {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   APP_OPEN_FRAGMENT,
@@ -8,6 +8,7 @@ import {
   type DevEvent,
   type DevNotice,
   type DevPlatform,
+  type DevPlatformOptions,
   formatDevEvent,
   startDevPlatform,
 } from '../dev';
@@ -23,6 +24,7 @@ import { developerKeyForms } from './developerKeys';
 import { httpUrl } from '../dev/httpUrl';
 import { printable } from '../manifest/printable';
 import { shownPath } from './shownPath';
+import { writePrivateFile } from '../dev/writePrivateFile';
 
 /** How long after its start svc dev sums the folder's files against the package limit, in ms. */
 const SIZE_CHECK_AFTER_MS = 3000;
@@ -51,6 +53,48 @@ export function backendEnv(platform: DevPlatform): Record<string, string> {
 }
 
 /**
+ * Starts the platform on `port`, or on the messenger's default port and the next free ones when none was given; the
+ * platform and its port, or the exit code of a refused start, said on stderr.
+ */
+async function startOnFreePort(
+  options: Omit<DevPlatformOptions, 'port'>,
+  fixedPort: number | undefined,
+  io: CliIo,
+): Promise<{ platform: DevPlatform; port: number } | number> {
+  let port = fixedPort ?? DEFAULT_DEV_PORT;
+  for (;;) {
+    try {
+      return { platform: await startDevPlatform({ ...options, port }), port };
+    } catch (error) {
+      if (error instanceof DevAppError) {
+        writeLine(io.stderr, `svc dev: ${error.message}`);
+        return error.unreadable ? EXIT.usage : EXIT.invalid;
+      }
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        const option = (error as { option?: string }).option ?? '--port';
+        // The messenger's default port moves on to the next free one; a port you chose does not.
+        if (option === '--port' && fixedPort === undefined && port < DEFAULT_DEV_PORT + PORT_TRIES) {
+          writeLine(io.stderr, `svc dev: port ${port} is taken; trying ${port + 1}.`);
+          port += 1;
+          continue;
+        }
+        const taken = option === '--port' ? port : options.packagePort;
+        writeLine(
+          io.stderr,
+          `svc dev: port ${taken} (${option}) is taken by another program; pass ${option} <another> or ${option} 0 for any free one.`,
+        );
+        return EXIT.usage;
+      }
+      if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
+        writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
+        return EXIT.usage;
+      }
+      throw error;
+    }
+  }
+}
+
+/**
  * Writes the backend's settings, the signing secret among them: in a file only its owner can read (mode 600, also
  * when the file already existed), never on the terminal.
  */
@@ -58,13 +102,10 @@ async function writeBackendEnv(path: string, platform: DevPlatform): Promise<voi
   const text = Object.entries(backendEnv(platform))
     .map(([k, v]) => `${k}=${v}\n`)
     .join('');
-  // A folder that does not exist yet is made, this user's only (the file holds the signing secret).
+  // A folder that does not exist yet is made, this user's only (the file holds the signing secret); the file is a new
+  // one of this user's, mode 600, whatever was there (never another user's file or link, written through).
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  // Narrowed before the secret is written: an existing file keeps its mode on write.
-  await chmod(path, 0o600).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-  await writeFile(path, text, { mode: 0o600 });
+  await writePrivateFile(path, text);
 }
 
 /**
@@ -247,13 +288,16 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
     }
     const appDir = located?.dir ?? dir;
     const statePath = values.state === undefined ? undefined : resolve(io.cwd, values.state);
+    // --reset sets the state file aside until the platform is up: a start refused (a taken port) keeps the state.
+    let setAside: string | undefined;
     if (values.reset && statePath) {
       const inUse = await assertFileFree(statePath, '--state').catch((error: Error) => error);
       if (inUse) {
         writeLine(io.stderr, `svc dev: ${inUse.message}`);
         return EXIT.usage;
       }
-      await rm(statePath, { force: true });
+      setAside = `${statePath}.${process.pid}.before-reset`;
+      await rename(statePath, setAside).catch(() => (setAside = undefined));
     }
     const envFile = values['backend-env'];
     // The env file as this run found it: read once, before svc dev writes it.
@@ -312,12 +356,11 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
         for (const signal of STOP_SIGNALS) process.once(signal, () => done());
       });
     const fixed = values.port !== undefined;
-    let port = fixed ? Number(values.port) : DEFAULT_DEV_PORT;
-    for (;;) {
-      try {
-        platform = await startDevPlatform({
+    let started: { platform: DevPlatform; port: number } | number = EXIT.usage;
+    try {
+      started = await startOnFreePort(
+        {
           ...(packageFile ? { package: packageFile } : { dir: appDir }),
-          port,
           packagePort: values['package-port'] === undefined ? undefined : Number(values['package-port']),
           webhooks: values.webhooks,
           allow: values.allow,
@@ -334,35 +377,20 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
           onVersionServed: versionChanged,
           ...(envFile ? { neverServe: [resolve(io.cwd, envFile)] } : {}),
           keyForms: developerKeyForms,
-        });
-        break;
-      } catch (error) {
-        if (error instanceof DevAppError) {
-          writeLine(io.stderr, `svc dev: ${error.message}`);
-          return error.unreadable ? EXIT.usage : EXIT.invalid;
-        }
-        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-          const option = (error as { option?: string }).option ?? '--port';
-          // The messenger's default port moves on to the next free one; a port you chose does not.
-          if (option === '--port' && !fixed && port < DEFAULT_DEV_PORT + PORT_TRIES) {
-            writeLine(io.stderr, `svc dev: port ${port} is taken; trying ${port + 1}.`);
-            port += 1;
-            continue;
-          }
-          const taken = option === '--port' ? port : values['package-port'];
-          writeLine(
-            io.stderr,
-            `svc dev: port ${taken} (${option}) is taken by another program; pass ${option} <another> or ${option} 0 for any free one.`,
-          );
-          return EXIT.usage;
-        }
-        if (!(error instanceof TypeError) && (error as Error).message?.startsWith('--state ')) {
-          writeLine(io.stderr, `svc dev: ${(error as Error).message}`);
-          return EXIT.usage;
-        }
-        throw error;
-      }
+        },
+        fixed ? Number(values.port) : undefined,
+        io,
+      );
+    } finally {
+      // Up: the reset holds, and the state before it goes; refused: it is put back as it was.
+      if (setAside)
+        await (typeof started === 'number' ? rename(setAside, statePath!) : rm(setAside, { force: true })).catch(
+          () => {},
+        );
     }
+    if (typeof started === 'number') return started;
+    platform = started.platform;
+    const { port } = started;
     if (!fixed && port !== DEFAULT_DEV_PORT)
       writeLine(io.stderr, `svc dev: the messenger is on port ${port}, not ${DEFAULT_DEV_PORT} (it was taken).`);
     // From here the platform runs: whatever ends the command closes it, or the process would stay up serving.

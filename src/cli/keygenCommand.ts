@@ -28,8 +28,15 @@ export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p
     if (tree)
       return `the keys folder ${dirname(file)} is inside the git work tree ${tree}, where a key could be committed; set SVC_STATE_DIR to a folder outside it, or pass --out <file>`;
   }
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  const folder = await mkdir(dirname(file), { recursive: true, mode: 0o700 }).catch(
+    (error: NodeJS.ErrnoException) => error,
+  );
+  // Its folder cannot be made where a file holds a part of the path (`--out afile/key.pem`).
+  if (folder instanceof Error)
+    return folder.code === 'EEXIST' || folder.code === 'ENOTDIR'
+      ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose another --out`
+      : `${file} cannot be written (${folder.code}): choose a folder you can write to`;
   try {
     // `wx`: never replace a key; a lost key is a lost app id.
     await writeFile(file, pem, { mode: 0o600, flag: 'wx' });
@@ -37,7 +44,9 @@ export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'EEXIST'
       ? `${file} already exists; a key is never overwritten (it is the app's id): choose another --out`
-      : `${file} cannot be written (${code})`;
+      : code === 'ENOTDIR'
+        ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose another --out`
+        : `${file} cannot be written (${code})`;
   }
   return { file, id, publicPem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
 }

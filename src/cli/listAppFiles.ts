@@ -37,7 +37,8 @@ export async function listAppFiles(dir: string) {
     }
     const path = `/${parts.join('/')}`;
     const problem = describePathProblem(path);
-    if (problem) problems.push(`${printable(rel)} cannot be packed: ${problem}; rename it`);
+    // The whole sentence shown printable: the problem quotes the name's odd character too.
+    if (problem) problems.push(printable(`${rel} cannot be packed: ${problem}; rename it`));
     else files.push({ path, full, size: 0 });
   }
   // Each file's size from the file system, so that the limit is checked before any is read.

@@ -117,7 +117,7 @@ Example:
     for (const warning of packed.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
     const out = resolve(io.cwd, values.out ?? packageName(packed.manifest.name, packed.manifest.version));
     const outProblem = await outFileProblem(out, keyFiles, shownPath(io.cwd, out));
-    if (outProblem) return refuse([outProblem]);
+    if (outProblem) return refuse([outProblem.message], outProblem.unwritable ? EXIT.usage : EXIT.invalid);
     // An older package of the same name may be the one published: replacing it with other bytes loses that artefact.
     const before = await readFile(out).catch(() => undefined);
     const unwritten = await replaceFile(out, packed.bytes);

@@ -167,6 +167,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: './',
   build: { outDir: 'dist' },
+  // Vite serves the project's files to any page on this machine: not the messenger's state (.svc-dev.json holds the
+  // signing secret and the MCP token) nor its lock. Vite's own list (env files, keys, .git) is kept.
+  server: { fs: { deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '.svc-dev.json*'] } },
   test: { include: ['test/**/*.test.ts'] },
 });
 `,
@@ -439,6 +442,10 @@ const stop = async () => {
   await Promise.all([vite.close(), backend.close(), platform.close()]);
   process.exit(0);
 };
+// Vite ends the process itself on SIGTERM, and when standard input ends, as soon as its own server is closed: before
+// the messenger has removed the file svc mcp finds it by (it holds a token). This script stops all three instead.
+process.removeAllListeners('SIGTERM');
+process.stdin.removeAllListeners('end');
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 `,

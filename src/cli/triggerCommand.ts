@@ -9,6 +9,7 @@ import { readSmallText } from './readSmallText';
 import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 import { webhookBody } from '../dev/webhookBody';
+import { printable } from '../manifest/printable';
 
 /** The platform's answer budget for a webhook, in ms. */
 const ANSWER_BUDGET_MS = 5000;
@@ -82,6 +83,13 @@ function buildPayload(
     if (!fields.includes(field))
       return {
         problem: `--set ${field}: ${event} has no field ${field}; its fields are ${fields.filter((f) => f !== 'event').join(', ')}`,
+      };
+    // Node reads an argument's bytes that are not UTF-8 as U+FFFD: the backend would get another value than the one
+    // typed, unsaid.
+    const replaced = set.indexOf('\ufffd', at);
+    if (replaced >= 0)
+      return {
+        problem: `--set ${field}: its value holds U+FFFD at character ${[...set.slice(at + 1, replaced)].length + 1}, what bytes that are not UTF-8 text become: type the value in UTF-8 (the terminal's encoding)`,
       };
     payload[field] = set.slice(at + 1);
   }
@@ -209,7 +217,10 @@ async function deliver(io: CliIo, url: URL, headers: Record<string, string>, bod
   const { status, statusText, text, length } = response;
   const ok = status >= 200 && status < 300;
   writeLine(io.stdout, `<-- ${status} ${statusText} in ${ms} ms`);
-  if (text) writeLine(io.stdout, length > BODY_SHOWN ? `${text.slice(0, BODY_SHOWN)}… (${length} characters)` : text);
+  // The backend's text, which could draw a line of its own (an escape sequence erasing the status, a "200" of its
+  // own) or retitle the terminal: its controls are shown as escapes, its lines as lines.
+  const shown = printable(length > BODY_SHOWN ? text.slice(0, BODY_SHOWN) : text, { lines: true });
+  if (text) writeLine(io.stdout, length > BODY_SHOWN ? `${shown}… (${length} characters)` : shown);
   if (ms > ANSWER_BUDGET_MS) {
     writeLine(
       io.stderr,

@@ -66,7 +66,10 @@ export type DevEvent =
  */
 export function formatDevEvent(event: DevEvent, now = new Date()): string {
   const time = now.toTimeString().slice(0, 8);
-  return [eventLines(event, time)].flat().map(printable).join('\n');
+  return [eventLines(event, time)]
+    .flat()
+    .map((line) => printable(line))
+    .join('\n');
 }
 
 /** The event's line, or its lines: a delivery that gave up says so on a line of its own. */

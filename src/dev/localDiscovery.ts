@@ -1,6 +1,8 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { foreignFileProblem } from '../package/foreignFileProblem';
+import { makePrivateFolder, writePrivateFile } from './writePrivateFile';
 
 /** What a running `svc dev` leaves for another command to find it: an address, its token, and its process. */
 export interface LocalDiscovery {
@@ -22,10 +24,20 @@ export function forgetLocalDiscovery(url: string): void {
   closedHere.add(url);
 }
 
-/** Whether an entry of a discovery file is well-formed and its platform still runs. */
+/** Whether `url` is an address svc dev serves on: plain HTTP on this machine's loopback. */
+const onLoopback = (url: string) => {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  return parsed?.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+};
+
+/**
+ * Whether an entry of a discovery file is well-formed and its platform still runs: on this machine's loopback, where
+ * every svc dev listens (an entry leading elsewhere would send an agent's calls, or a package, to another host).
+ */
 export function isLive(entry: Partial<LocalDiscovery> | undefined): entry is LocalDiscovery {
   return (
     typeof entry?.url === 'string' &&
+    onLoopback(entry.url) &&
     typeof entry.token === 'string' &&
     Number.isInteger(entry.pid) &&
     alive(entry.pid as number) &&
@@ -62,13 +74,14 @@ export const alive = (pid: number) => {
 };
 
 /**
- * Writes a discovery file readable by this user only (mode 600 in a mode 700 folder), and removes the folder's stale
- * ones: a platform that was killed (SIGKILL, a crash) could not remove its own, and each holds a token.
+ * Writes a discovery file readable by this user only (mode 600 in a mode 700 folder, both refused when another user
+ * could have put them there), and removes the folder's stale ones: a platform that was killed (SIGKILL, a crash)
+ * could not remove its own, and each holds a token.
  */
 export async function writeLocalDiscovery(path: string, value: LocalDiscovery): Promise<void> {
   const folder = join(path, '..');
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  await writeFile(path, `${JSON.stringify(value)}\n`, { mode: 0o600 });
+  await makePrivateFolder(folder);
+  await writePrivateFile(path, `${JSON.stringify(value)}\n`);
   // Not awaited: svc dev writes one as it starts, and the folder may hold many.
   void removeStaleDiscoveries(folder).catch(() => {});
 }
@@ -92,8 +105,12 @@ async function removeStaleDiscoveries(folder: string): Promise<void> {
   }
 }
 
-/** A discovery file's value as written, or undefined when it is missing or malformed. */
+/**
+ * A discovery file's value as written, or undefined when it is missing or malformed, or is not this user's own (a
+ * file another user put there would lead an agent's calls, or a package, to a server of theirs).
+ */
 export async function readLocalDiscoveryFile<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
+  if (await foreignFileProblem(path)) return undefined;
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (!text) return undefined;
   try {

@@ -4,6 +4,8 @@ import { type RawBody, refuseReadRequest, toBytes } from './rawBody';
 import type { HeaderBag } from './readHeader';
 import { SvcSignatureError } from './SvcSignatureError';
 import { verifySignature, type VerifySignatureOptions } from './verifySignature';
+import { findMalformedValue } from '../manifest/findMalformedValue';
+import { formatJsonPath } from '../manifest/ManifestIssue';
 
 /**
  * A verified webhook delivery: the event and what identifies the delivery.
@@ -64,6 +66,14 @@ export async function verifyWebhookDelivery(
     typeof (event as { event?: unknown }).event !== 'string'
   )
     throw new SvcSignatureError('invalid-payload', "the webhook body is not an event object with an 'event' name.");
+  // What JSON.parse lets through and no UTF-8 carries (a `\ud800` escape without its low half), which the server API
+  // refuses when the handler sends it back, and other languages' decoders throw on: not an event the platform sends.
+  const malformed = findMalformedValue(event);
+  if (malformed)
+    throw new SvcSignatureError(
+      'invalid-payload',
+      `the webhook body's ${formatJsonPath(malformed.path)} ${malformed.problem}: not an event the platform sends.`,
+    );
   // The header is outside the signing base; the signed body's id is the one to trust.
   if (options.miniAppId !== undefined && (event as { mini_app_id?: unknown }).mini_app_id !== options.miniAppId)
     throw new SvcSignatureError(

@@ -1,7 +1,7 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -381,6 +381,25 @@ describe('svc dev', () => {
     expect(out.stderr).toBe(
       `svc dev: port ${port} (--port) is taken by another program; pass --port <another> or --port 0 for any free one.\n`,
     );
+  });
+
+  it('with --reset, a start refused for a taken port keeps the state as it was', async () => {
+    const dir = await writeAppDir();
+    const first = await runDev(['.', '--port', '0', '--state', 'state.json'], dir);
+    expect(await first.stop()).toBe(0);
+    const saved = readFileSync(join(dir, 'state.json'), 'utf8');
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    const { out, io: cli } = captureIo(dir);
+    try {
+      expect(await DEV.run(['.', '--port', String(port), '--state', 'state.json', '--reset'], cli)).toBe(2);
+    } finally {
+      taken.close();
+    }
+    expect(out.stderr).toContain(`port ${port} (--port) is taken by another program`);
+    expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe(saved);
+    expect(readdirSync(dir).filter((name) => name.startsWith('state.json'))).toEqual(['state.json']);
   });
 
   it.runIf(existsSync(resolve('dist/cli.js')))('the built bin names a taken --package-port and exits 2', async () => {

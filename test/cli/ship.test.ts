@@ -309,9 +309,11 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(onManifest.stderr).toContain(
       '--out app/manifest.json exists and is not a package, so it would be overwritten: choose another --out, or remove the file first.',
     );
-    expect(svc(['pack', 'app', '--key', 'key.pem', '--out', 'app'], dir).stderr).toContain(
-      '--out app is a folder: name the package',
-    );
+    const onFolder = svc(['pack', 'app', '--key', 'key.pem', '--out', 'app'], dir);
+    expect([onFolder.code, onFolder.stderr]).toEqual([
+      2,
+      expect.stringContaining('--out app is a folder: name the package'),
+    ]);
     expect(readFileSync(join(dir, 'key.pem')).equals(key)).toBe(true);
     expect(readFileSync(join(dir, 'app/manifest.json')).equals(manifest)).toBe(true);
     expect(swbnIn(dir)).toEqual([]);
@@ -349,17 +351,21 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(swbnIn(dir)).toEqual([]);
   });
 
-  it("svc verify writes a package's own words escaped: a bidirectional override cannot reorder its line", () => {
+  it('an app name a bidirectional override would reorder is refused by svc pack and svc dev, and said without it', () => {
     const dir = fresh();
     const manifestPath = join(dir, 'app', 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    // The manifest refuses control characters in the name; an override is a letter-like character it lets through.
+    // "Polls \u202egnp.exe" would show as "Polls exe.png" in the messenger and to agents.
     writeFileSync(manifestPath, JSON.stringify({ ...manifest, name: 'Polls \u202egnp.exe' }));
-    expect(svc(['pack', 'app', '--key', 'key.pem', '--out', 'p.swbn'], dir).code).toBe(0);
-    const run = svc(['verify', 'p.swbn'], dir);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).not.toContain('\u202e');
-    expect(run.stdout).toContain('valid: Polls \\u202egnp.exe ');
+    const packed = svc(['pack', 'app', '--key', 'key.pem', '--out', 'p.swbn'], dir);
+    expect(packed.code).toBe(1);
+    expect(packed.stderr).toContain('$.name holds the bidirectional control U+202E at character 7');
+    expect(packed.stderr + packed.stdout).not.toContain('\u202e');
+    expect(existsSync(join(dir, 'p.swbn'))).toBe(false);
+    const dev = svc(['dev', 'app', '--port', '0'], dir);
+    expect(dev.code).toBe(1);
+    expect(dev.stderr).toContain('$.name holds the bidirectional control U+202E');
+    expect(dev.stderr).not.toContain('\u202e');
   });
 
   it('svc pack refuses a missing entry or icon, an invalid manifest, bad file names, a key inside, and an oversized app', async () => {
@@ -857,6 +863,12 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists; a key is never overwritten');
     expect(readFileSync(join(dir, 'key.pem')).equals(before)).toBe(true);
+    // A folder that a file stands in the way of is said so, not a crash.
+    const underFile = svc(['keygen', '--out', 'key.pem/k.pem'], dir);
+    expect([underFile.code, underFile.stderr]).toEqual([
+      1,
+      `svc keygen: ${join(dir, 'key.pem/k.pem')} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose another --out\n`,
+    ]);
     execFileSync('git', ['init', '-q'], { cwd: dir });
     const inRepo = runner(join(root, 'dist/cli.js'), join(dir, 'state'))(['keygen'], dir);
     expect(inRepo.code).toBe(1);

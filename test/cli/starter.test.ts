@@ -3,7 +3,7 @@
 // prints one URL where the messenger serves and Vite's page names the messenger it trusts. Dependencies are this
 // repository's (linked); scripts/fresh-app.mjs does the same from the packed tarball and the registry.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -126,6 +126,20 @@ describe('svc init --template vite', () => {
         const appUrl = /app at (\S+),/.exec(stderr)?.[1];
         const html = await (await fetch(appUrl!)).text();
         expect(html).toContain(`<meta name="svc-host-origins" content="${url.origin}">`);
+        // The messenger's state (the signing secret, the MCP token) and its lock are in the project's root, whose
+        // files Vite serves to any page of this machine: denied, however asked.
+        await expect.poll(() => existsSync(join(dir, '.svc-dev.json'))).toBe(true);
+        for (const path of [
+          '/.svc-dev.json',
+          '/.svc-dev.json?raw',
+          '/.svc-dev.json?import',
+          `/@fs${join(dir, '.svc-dev.json')}`,
+          '/.svc-dev.json.lock',
+        ]) {
+          const leaked = await fetch(new URL(path, appUrl), { headers: { origin: 'http://localhost:9' } });
+          expect(leaked.status, path).toBe(403);
+          expect(await leaked.text(), path).not.toContain('mcp_token');
+        }
         // The agent bridge is announced like svc dev does it, with what to paste into a client.
         await expect
           .poll(() => stderr)
@@ -139,9 +153,12 @@ describe('svc init --template vite', () => {
         });
       } finally {
         const exit = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT');
+        child.kill('SIGTERM');
         await exit;
       }
+      // Stopped (SIGTERM, as a process manager stops it), it leaves no discovery file behind: each holds a token.
+      const discovery = join(process.env.SVC_STATE_DIR!, 'dev');
+      expect(existsSync(discovery) ? readdirSync(discovery).filter((name) => name.endsWith('.json')) : []).toEqual([]);
     },
     60_000,
   );

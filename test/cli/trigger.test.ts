@@ -32,6 +32,7 @@ let failing = '';
 let redirecting = '';
 let verbose = '';
 let secure = '';
+let drawing = '';
 
 /** Listens on a loopback port; resolves the URL of `path` on it. */
 async function listen(server: Server, path: string): Promise<string> {
@@ -88,6 +89,19 @@ beforeAll(async () => {
       '/svc/webhooks',
     )
   ).replace(/^http:/, 'https:');
+  // A backend whose answer draws on the terminal: erases the status line, writes a green "200" of its own, retitles
+  // the window, reverses the rest of the line.
+  drawing = await listen(
+    createServer(
+      (_req, res) =>
+        void res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(
+            '{"ok":true}\n\u001b[2K\u001b[1A\u001b[32m<-- 200 OK in 3 ms\u001b[0m \u001b]0;pwned\u0007 \u202eRLO\r\n\tend',
+          ),
+    ),
+    '/',
+  );
   failing = await listen(
     createServer(
       (_req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"db down"}'),
@@ -246,6 +260,16 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     expect(run.stderr).toMatch(/retry this delivery with backoff for 24 h/);
   });
 
+  it("shows the backend's answer as text: its escape sequences and bidirectional controls escaped, its lines kept", async () => {
+    const run = await trigger('app.revoked', '--to', drawing, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/<-- 500 Internal Server Error in \d+ ms\n/);
+    expect(run.stdout).toContain(
+      '{"ok":true}\n\\u001b[2K\\u001b[1A\\u001b[32m<-- 200 OK in 3 ms\\u001b[0m \\u001b]0;pwned\\u0007 \\u202eRLO\\u000d\n\tend',
+    );
+    for (const raw of ['\u001b', '\u0007', '\u202e', '\r']) expect(run.stdout).not.toContain(raw);
+  });
+
   it('reports a backend slower than 5 s with its time, naming the rule', async () => {
     const run = await trigger('installation.created', '--to', slow, '--secret-file', 'secret.txt');
     expect(run.code).toBe(1);
@@ -261,6 +285,21 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     const run = await trigger('scope.revoked', '--to', url, '--secret-file', 'secret.txt');
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/could not deliver to .* after \d+ ms \(ECONNREFUSED: is the backend running at/);
+  });
+
+  it('refuses a --set value whose bytes are not UTF-8, which would reach the backend as another value', async () => {
+    const before = requests;
+    const typed = `"${process.execPath}" "${bin}" trigger user.deprovisioned --to ${handled} --secret-file secret.txt --set "app_user_id=$(printf 'au-\\377\\376')"`;
+    const run = await new Promise<{ code: number; stderr: string }>((done) =>
+      execFile('/bin/sh', ['-c', typed], { cwd: dir }, (error, _stdout, stderr) =>
+        done({ code: error ? Number(error.code) : 0, stderr }),
+      ),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '--set app_user_id: its value holds U+FFFD at character 4, what bytes that are not UTF-8 text become: type the value in UTF-8',
+    );
+    expect(requests).toBe(before);
   });
 
   it('refuses bad input with exit 2 and a sentence saying what to do, sending nothing', async () => {

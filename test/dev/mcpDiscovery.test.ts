@@ -249,6 +249,23 @@ describe('the MCP endpoint is announced and discoverable', () => {
     }
   });
 
+  it('a folder reached through a symbolic link is the same folder: found through either, and served twice is said', async () => {
+    const link = join(await mkdtemp(join(tmpdir(), 'svc-link-')), 'polls-link');
+    await symlink(dir, link, 'dir');
+    const first = await startDevPlatform({ dir, port: 0 });
+    try {
+      expect((await readDiscovery(link))?.url).toBe(first.mcpUrl);
+      const notices: string[] = [];
+      const second = await startDevPlatform({ dir: link, port: 0, onNotice: (n) => void notices.push(n.kind) });
+      expect(notices).toContain('folder-served-twice');
+      expect((await readDiscovery(dir))?.url).toBe(second.mcpUrl);
+      await second.close();
+      expect((await readDiscovery(link))?.url).toBe(first.mcpUrl);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('the built svc dev prints the endpoint and the configs, svc mcp reaches it, and the file goes on Ctrl-C', async () => {
     const { child, stderr, exit } = builtDev(dir);
     try {

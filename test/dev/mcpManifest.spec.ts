@@ -90,8 +90,11 @@ test('an edit that does not validate changes nothing, and the page and the termi
   expect(notices[0]!.message).toMatch(/manifest\.json is not a valid manifest:\n {2}\$\.version is not a version/);
   expect(notices[0]!.message).toMatch(/Still serving the last valid manifest\.json/);
   await expect(page.getByTestId('toast').filter({ hasText: '$.version is not a version' })).toBeVisible();
-  // The notice above the timeline keeps it while it holds: a toast goes in seconds.
+  // The notice above the timeline keeps it while it holds: a toast goes in seconds. A screen reader hears it once,
+  // from the notice (a status): the toast is shown, and is no alert.
   await expect(page.getByTestId('notice')).toContainText('$.version is not a version');
+  await expect(page.getByRole('status').filter({ hasText: '$.version is not a version' })).toHaveCount(1);
+  await expect(page.getByRole('alert').filter({ hasText: '$.version is not a version' })).toHaveCount(0);
   expect(platform.manifest?.version).toBe(manifest.version);
   // The same problem saved again is not said again; the edit undone is said to be valid again.
   await writeFile(file, JSON.stringify({ ...manifest, version: '1.0' }, null, 1));

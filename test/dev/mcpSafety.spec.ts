@@ -35,6 +35,12 @@ svc.actions.handle('leak', async ({ secrets }) => {
     [token]: 'as a key',
     secrets,
     inside: secrets.map((s) => 'pre' + s + 'post'),
+    // The forms ordinary code gives a token: an upstream's error echoing Basic authentication with it as the
+    // password, a logger wrapping it, spaces around its dots, its dots URL-encoded.
+    basic: 'upstream said 401 for Authorization: Basic ' + btoa('svc:' + token),
+    wrapped: 'token=' + token.split('.').join('\\n.'),
+    spaced: token.split('.').join(' . '),
+    encoded: token.split('.').join('%2E'),
   };
 });
 svc.actions.handle('fail', async ({ secrets }) => {
@@ -173,6 +179,10 @@ for (const [name, connect] of transports) {
       '[redacted]': 'as a key',
       secrets: ['[redacted]', '[redacted]', '[redacted]'],
       inside: ['pre[redacted]post', 'pre[redacted]post', 'pre[redacted]post'],
+      basic: 'upstream said 401 for Authorization: Basic [redacted]',
+      wrapped: 'token=[redacted]',
+      spaced: '[redacted]',
+      encoded: '[redacted]',
     };
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(resultText(result))).toEqual(expected);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkControlRequest } from '../../src/dev/platform/checkControlRequest';
 import { openStateFile } from '../../src/dev/platform/stateFile';
 import type { DevState } from '../../src/dev/devContract';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
 
 const state: DevState = {
   mini_app_id: 'polls',
@@ -163,5 +164,86 @@ describe('the control API guard', () => {
     expect(checkControlRequest({ ...good, origin: 'http://evil.test' }, guard)).toMatch(/Origin/);
     expect(checkControlRequest({ ...good, host: 'evil.test:4300' }, guard)).toMatch(/Host/);
     expect(checkControlRequest({ ...good, 'x-svc-dev-token': undefined }, guard)).toMatch(/missing or wrong/);
+  });
+});
+
+describe("the app's storage in the state file", () => {
+  /** A `POST /__svc/storage` as the messenger page makes it, for the person on screen. */
+  async function store(platform: DevPlatform, body: object) {
+    const response = await fetch(`${platform.origin}/__svc/storage`, {
+      method: 'POST',
+      headers: {
+        origin: platform.origin,
+        'x-svc-dev-token': platform.controlToken,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ user_id: 'alice', ...body }),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+
+  it("journals the one key a change writes, so the file grows with the change, not with the person's storage", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
+    const platform = await startDevPlatform({
+      miniAppId: 'polls',
+      audience: 'https://polls.example',
+      port: 0,
+      statePath: path,
+    });
+    try {
+      await store(platform, { op: 'set', key: 'draft', value: 'x'.repeat(100_000) });
+      const before = (await stat(path)).size;
+      for (let i = 0; i < 50; i++) await store(platform, { op: 'set', key: 'cursor', value: i });
+      // 50 lines of one small key each: a few KB, where each once held the 100 KB draft again (5 MB).
+      expect((await stat(path)).size - before).toBeLessThan(10_000);
+    } finally {
+      await platform.close();
+    }
+    const again = await startDevPlatform({
+      miniAppId: 'polls',
+      audience: 'https://polls.example',
+      port: 0,
+      statePath: path,
+    });
+    try {
+      expect(again.state.storage?.alice).toEqual({ draft: 'x'.repeat(100_000), cursor: 49 });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('keeps a value under any key across a restart, __proto__ and constructor too', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
+    const platform = await startDevPlatform({
+      miniAppId: 'polls',
+      audience: 'https://polls.example',
+      port: 0,
+      statePath: path,
+    });
+    try {
+      await store(platform, { op: 'set', key: 'a', value: 1 });
+      await store(platform, { op: 'set', key: '__proto__', value: { polluted: 1 } });
+      await store(platform, { op: 'set', key: 'constructor', value: 2 });
+      await store(platform, { op: 'remove', key: 'a' });
+    } finally {
+      await platform.close();
+    }
+    const again = await startDevPlatform({
+      miniAppId: 'polls',
+      audience: 'https://polls.example',
+      port: 0,
+      statePath: path,
+    });
+    try {
+      const kept = again.state.storage?.alice ?? {};
+      expect(Object.entries(kept)).toEqual([
+        ['__proto__', { polluted: 1 }],
+        ['constructor', 2],
+      ]);
+      // An own key, not the prototype of what the platform holds.
+      expect(({} as { polluted?: number }).polluted).toBeUndefined();
+    } finally {
+      await again.close();
+    }
   });
 });

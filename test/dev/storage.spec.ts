@@ -54,8 +54,8 @@ test('a stored value survives a reload of the tab, shows in another tab, and out
   await expect.poll(() => read(app, 'draft').catch(() => read(reloaded.app, 'draft'))).toBe('second');
 
   await platform!.close();
-  // The state file (a line per change) holds it.
-  expect(await readFile(statePath, 'utf8')).toContain('"draft":"second"');
+  // The state file holds it: a line per change, of the one key it wrote.
+  expect(await readFile(statePath, 'utf8')).toContain('{"p":[[["storage","alice","draft"],"second"]');
   platform = await startDevPlatform({ dir, port: 0, statePath });
   const restarted = await openAppFrame(browser, platform);
   expect(await read(restarted.app, 'draft')).toBe('second');
@@ -65,10 +65,22 @@ test('a change while svc dev is down is refused as the platform unreachable, and
   browser,
 }) => {
   const { tab, app } = await openAppFrame(browser, platform!);
+  const port = Number(new URL(platform!.origin).port);
   await platform!.close();
   await expect(tab.getByTestId('connection')).toContainText('Disconnected from svc dev');
   expect(await write(app, 'lost', 1)).toMatch(/^ERR_HOST_UNREACHABLE: .*svc dev is not reachable/);
-  platform = await startDevPlatform({ dir, port: 0, statePath });
+  // Back on the same port, with a new launch token: the old tab's change is refused for what it is, not retriable.
+  platform = await startDevPlatform({ dir, port, statePath });
+  expect(
+    await app.evaluate(() =>
+      (globalThis as unknown as { svc: { storage: Storage } }).svc.storage
+        .set('stale', 1)
+        .catch((e: { code: string; message: string; retriable: boolean }) => `${e.code} ${e.retriable}: ${e.message}`),
+    ),
+  ).toBe(
+    'ERR_HOST_UNREACHABLE false: svc.storage.set(): svc dev was restarted: this page belongs to its previous run. Open the URL svc dev printed (it carries the new launch token).',
+  );
   const again = await openAppFrame(browser, platform);
   expect(await read(again.app, 'lost')).toBeUndefined();
+  expect(await read(again.app, 'stale')).toBeUndefined();
 });

@@ -181,6 +181,48 @@ describe('adapters', () => {
     // A SvcSignatureError of its reason, as every refusal of a signature is.
     expect(errors[0]).toMatchObject({ name: 'SvcSignatureError', reason: 'parsed-body' });
   });
+
+  it("Express: the middleware answers a delivery's failures itself, each told to onError; only a set-up mistake reaches Express's error handling", async () => {
+    const errors: unknown[] = [];
+    const reached: string[] = [];
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      on: {
+        'user.deprovisioned': () => {
+          throw new Error('database down');
+        },
+      },
+      deliveryKey: (e) => {
+        if (e.tenant_id === 'bad') throw new Error('no key for this tenant');
+        return e.occurred_at;
+      },
+      onError: (error) => errors.push(error),
+    });
+    const app = express();
+    app.post('/svc/webhooks', handle.node);
+    app.use(express.json());
+    app.post('/parsed', handle.node);
+    app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      reached.push(error.message);
+      res.status(599).json({});
+    });
+    const server = await serveNode(app);
+    closers.push(server.close);
+    const failed = await post(`${server.url}/svc/webhooks`);
+    expect(failed).toEqual({ status: 500, json: expect.objectContaining({ error: 'handler-failed' }) });
+    const noKey = await post(`${server.url}/svc/webhooks`, JSON.stringify({ ...event, tenant_id: 'bad' }));
+    expect(noKey.status).toBe(500);
+    expect(String(noKey.json.message)).toContain('Nothing ran');
+    expect(reached).toEqual([]);
+    // A body parsed before the middleware is the app's set-up, not a delivery: the app's error handling hears of it.
+    expect((await post(`${server.url}/parsed`)).status).toBe(599);
+    expect(reached).toEqual([expect.stringContaining('already parsed')]);
+    expect(errors.map(String)).toEqual([
+      expect.stringContaining('database down'),
+      expect.stringContaining('no key for this tenant'),
+      expect.stringContaining('already parsed'),
+    ]);
+  });
 });
 
 describe('the body a webhook handler reads', () => {

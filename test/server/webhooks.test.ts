@@ -83,6 +83,37 @@ describe('verifyWebhook', () => {
     ).catch((e) => e);
     expect(isSvcSignatureError(error) && error.reason).toBe('invalid-payload');
   });
+
+  it('refuses a signed body holding a lone surrogate, which the server API refuses and other languages cannot decode', async () => {
+    // The bytes are ASCII: `\ud800` is a JSON escape without its low half.
+    const body = JSON.stringify(deprovisioned).replace('"app_user_id":"', '"app_user_id":"au-\\ud800');
+    const error = await verifyWebhook(
+      { body, headers: await signRequest({ body, secret, miniAppId }) },
+      { secrets: [secret] },
+    ).catch((e) => e);
+    expect(error).toMatchObject({
+      reason: 'invalid-payload',
+      status: 400,
+      message:
+        "the webhook body's $.app_user_id contains a lone surrogate (U+D800) at character 4: not an event the platform sends.",
+    });
+    // Over HTTP, the handler answers 400 and runs nothing.
+    const seen: string[] = [];
+    const handle = createWebhookHandler({
+      secrets: [secret],
+      on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) },
+    });
+    const server = await serveFetch(handle);
+    servers.push(server);
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: await signRequest({ body, secret, miniAppId }),
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('invalid-payload');
+    expect(seen).toEqual([]);
+  });
 });
 
 describe('createWebhookHandler over real HTTP', () => {

@@ -4,7 +4,7 @@ import { tooDeepPath } from '../../manifest/tooDeepPath';
 import { redactText } from '../../protocol/redactText';
 import type { InvocationRelay, RelayCall } from './createInvocationRelay';
 import { elicitForm } from './elicitForm';
-import { findMalformedValue } from '../findMalformedValue';
+import { findMalformedValue } from '../../manifest/findMalformedValue';
 import { safeToRepeat } from '../safeToRepeat';
 import { isObjectRoot, WRAPPED_RESULT } from './toolsFromManifest';
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -7,7 +8,6 @@ import {
   isLive,
   type LocalDiscovery,
   localDiscoveryPath,
-  readLocalDiscovery,
   readLocalDiscoveryFile,
   writeLocalDiscovery,
 } from '../localDiscovery';
@@ -26,7 +26,19 @@ export interface McpDiscovery extends LocalDiscovery {
  * @internal
  */
 function discoveryPath(dir: string): string {
-  return localDiscoveryPath(createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 24));
+  return localDiscoveryPath(createHash('sha256').update(canonical(dir)).digest('hex').slice(0, 24));
+}
+
+/**
+ * The folder as the file system has it, its links resolved: svc dev started on a link to a folder and svc mcp on the
+ * folder itself (or the other way round) find each other, and two svc dev on it are told apart from one.
+ */
+function canonical(dir: string): string {
+  try {
+    return realpathSync(resolve(dir));
+  } catch {
+    return resolve(dir);
+  }
 }
 
 /**
@@ -39,7 +51,7 @@ function discoveryPath(dir: string): string {
 export async function writeDiscovery(discovery: McpDiscovery): Promise<LocalDiscovery | undefined> {
   const path = discoveryPath(discovery.dir);
   const others = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path)).filter(
-    (entry) => entry.url !== discovery.url && isLive(entry),
+    (entry) => entry.url !== discovery.url && isLive(entry) && servesFolder(entry, discovery.dir),
   );
   await writeEntries(path, [discovery, ...others.slice(0, MAX_OTHERS)]);
   return others[0];
@@ -66,7 +78,14 @@ function writeEntries(path: string, [top, ...rest]: LocalDiscovery[]): Promise<v
   return writeLocalDiscovery(path, { ...bare(top!), ...(rest.length ? { others: rest.map(bare) } : {}) });
 }
 
+/** Whether an entry of a discovery file names `dir` as the folder its platform serves. */
+const servesFolder = (entry: LocalDiscovery, dir: string) => {
+  const named = (entry as Partial<McpDiscovery>).dir;
+  return typeof named === 'string' && canonical(named) === canonical(dir);
+};
+
 /** The discovery of a running `svc dev` for `dir`, or undefined when none runs (a stale file is ignored). @internal */
-export function readDiscovery(dir: string): Promise<McpDiscovery | undefined> {
-  return readLocalDiscovery<McpDiscovery>(discoveryPath(dir));
+export async function readDiscovery(dir: string): Promise<McpDiscovery | undefined> {
+  const entries = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(discoveryPath(dir)));
+  return entries.find((entry) => isLive(entry) && servesFolder(entry, dir)) as McpDiscovery | undefined;
 }

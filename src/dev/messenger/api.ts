@@ -46,6 +46,14 @@ export async function control<R extends ControlRoute>(
   ...[body]: ControlRoutes[R]['request'] extends undefined ? [] : [ControlRoutes[R]['request']]
 ): Promise<ControlRoutes[R]['response']> {
   const res = await reach(() => callOf(route)(body === undefined ? undefined : { json: body }));
+  // The one refusal of a page's own request: its token is of a run before svc dev restarted. No retry from this page
+  // can work (an app's effect hears so), the URL svc dev printed does.
+  if (res.status === 403)
+    throw new SvcError(
+      'ERR_HOST_UNREACHABLE',
+      'svc dev was restarted: this page belongs to its previous run. Open the URL svc dev printed (it carries the new launch token).',
+      false,
+    );
   const answer = await res.json();
   if (!res.ok) throw new Error(answer.detail ?? `${route} failed (${res.status})`);
   return answer;

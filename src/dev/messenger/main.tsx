@@ -80,7 +80,7 @@ async function start(root: HTMLElement): Promise<void> {
       // A change not saved, an edit of manifest.json that does not validate: the terminal says it too. The notice
       // above the timeline keeps it while it holds (a valid manifest reloads the page, or says it is valid again).
       problem: ({ message }) => {
-        toast(message, 'error');
+        toast(message, 'error', true);
         m.say(message, 'error');
       },
       // The manifest is valid again with nothing new to serve: the notice of its problem goes.

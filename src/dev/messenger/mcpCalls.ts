@@ -4,7 +4,7 @@ import { APP_LEFT } from '../../host/appLeft';
 import type { Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
 import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
-import { findMalformedValue } from '../findMalformedValue';
+import { findMalformedValue } from '../../manifest/findMalformedValue';
 import { redactSecrets } from '../redactSecrets';
 import { safeToRepeat } from '../safeToRepeat';
 import { formatJsonPath } from '../../manifest/ManifestIssue';

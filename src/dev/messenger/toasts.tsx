@@ -4,6 +4,8 @@ interface Toast {
   id: number;
   message: string;
   kind: string;
+  /** Already read out elsewhere (the notice above the timeline says it too): shown, not read out again. */
+  said?: boolean;
 }
 
 const shown = signal<Toast[]>([]);
@@ -18,13 +20,14 @@ const ERRORS_KEPT = 3;
  * Shows a passing message, as a messenger's banner: `info`, `success`, `warn` or `error`. It stays 6 s, longer for a
  * long one (a slow reader's pace), and as long as the pointer is on the toasts; an error has a Dismiss button, and the
  * latest {@link ERRORS_KEPT} are shown. What must stay until it is mended (an invalid manifest) is said in the notice
- * above the timeline too: a toast that stayed would cover the app.
+ * above the timeline too: a toast that stayed would cover the app. `said` when a live region on the page (that notice)
+ * reads the same text out: a screen reader then hears it once.
  */
-export function toast(message: string, kind = 'info'): void {
+export function toast(message: string, kind = 'info', said = false): void {
   const id = ++next;
   const errors = shown.value.filter((t) => t.kind === 'error');
   const dropped = kind === 'error' ? errors.slice(0, Math.max(0, errors.length - ERRORS_KEPT + 1)) : [];
-  shown.value = [...shown.value.filter((t) => !dropped.includes(t)), { id, message, kind }];
+  shown.value = [...shown.value.filter((t) => !dropped.includes(t)), { id, message, kind, said }];
   const leave = () => {
     if (held) setTimeout(leave, 1000);
     else dismiss(id);
@@ -36,32 +39,35 @@ const dismiss = (id: number) => {
   shown.value = shown.value.filter((t) => t.id !== id);
 };
 
-const List = ({ toasts }: { toasts: Toast[] }) => (
-  <>
-    {toasts.map((t) => (
-      <div key={t.id} class={`toast ${t.kind}`} data-testid="toast">
-        {t.message}
-        {t.kind === 'error' ? (
-          <button type="button" class="small" data-testid="toast-dismiss" onClick={() => dismiss(t.id)}>
-            Dismiss
-          </button>
-        ) : null}
-      </div>
-    ))}
-  </>
-);
-
-/** The toasts on screen, newest last; read out as they come: an error at once (an alert), the others politely. */
+/**
+ * The toasts on screen, newest last; read out as they come: the others politely, from a region that is there before
+ * they are, and each error at once, as an alert of its own that holds its text alone (its Dismiss button is beside
+ * it, not read out as part of the message).
+ */
 export function Toasts() {
-  const errors = shown.value.filter((t) => t.kind === 'error');
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the pointer's hover only holds the toasts on screen
     <div class="toasts" data-testid="toasts" onMouseEnter={() => (held = true)} onMouseLeave={() => (held = false)}>
       <div role="status">
-        <List toasts={shown.value.filter((t) => t.kind !== 'error')} />
+        {shown.value
+          .filter((t) => t.kind !== 'error')
+          .map((t) => (
+            <div key={t.id} class={`toast ${t.kind}`} data-testid="toast">
+              {t.message}
+            </div>
+          ))}
       </div>
-      <div role="alert">
-        <List toasts={errors} />
+      <div>
+        {shown.value
+          .filter((t) => t.kind === 'error')
+          .map((t) => (
+            <div key={t.id} class="toast error" data-testid="toast">
+              <div role={t.said ? undefined : 'alert'}>{t.message}</div>
+              <button type="button" class="small" data-testid="toast-dismiss" onClick={() => dismiss(t.id)}>
+                Dismiss
+              </button>
+            </div>
+          ))}
       </div>
     </div>
   );

@@ -13,6 +13,7 @@ import type { IdentityProvider } from './createIdentityProvider';
 import type { WebhookSender } from './createWebhookSender';
 import { rotateSecrets, type SigningSecrets } from './signingSecrets';
 import { failedNotSentAgain } from '../failedNotSentAgain';
+import { FORBIDDEN } from '../withPatches';
 
 /** What the control actions act on. */
 export interface ControlContext {
@@ -164,8 +165,14 @@ function personActions(
         mine.set(b.key!, b.value as JsonValue);
       } else if (b.op === 'remove') mine.remove(b.key!);
       else mine.clear();
-      // A new object for the person (and the map): the state tracks what is assigned to it.
-      state.storage = { ...state.storage, [userId]: mine.toJSON() };
+      // The journal records what is assigned: the one key changed, so a change costs the same whatever the person's
+      // storage holds. A clear, a first change, or a key that names an object's member (`__proto__`), which no
+      // property write may carry, writes the person's whole storage instead.
+      state.storage ??= {};
+      const kept = state.storage[userId];
+      if (!kept || b.op === 'clear' || FORBIDDEN.has(b.key!)) state.storage[userId] = mine.toJSON();
+      else if (b.op === 'set') kept[b.key!] = b.value;
+      else delete kept[b.key!];
     },
     'POST /__svc/grant': (b) => setScope(memberOf(b.user_id).id, b.scope ?? '', true),
     'POST /__svc/revoke': (b) => setScope(memberOf(b.user_id).id, b.scope ?? '', false),

@@ -10,7 +10,7 @@ import { matchPath } from './matchPath';
 import { deepLinkProblem } from '../../manifest/deepLinkProblem';
 import { LIMITS } from '../limits';
 import { parseJsonObject } from './parseJsonObject';
-import { findMalformedValue } from '../findMalformedValue';
+import { findMalformedValue } from '../../manifest/findMalformedValue';
 import { jsonQuote as q } from '../../manifest/jsonQuote';
 
 /** A server API request as received (raw body: the signature covers the exact bytes). @internal */

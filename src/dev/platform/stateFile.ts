@@ -11,6 +11,7 @@ import type { StoredPatch } from '../withPatches';
 import { applyPatches } from './trackChanges';
 import { statRegularFile } from '../../package/statRegularFile';
 import { DevAppError } from './readAppDir';
+import { foreignFileProblem } from '../../package/foreignFileProblem';
 
 /**
  * The first line of a state file: the whole state, the signing secrets and the MCP token (which the page never
@@ -190,6 +191,13 @@ export async function readBoundKey(path: string, miniAppId: string): Promise<str
  * @internal
  */
 export async function openStateFile(given: string, miniAppId: string): Promise<StateFile> {
+  // A file another user put there (a shared folder) would give svc dev their token and signing secret, and a link of
+  // theirs would have it write where they chose.
+  const foreign = await foreignFileProblem(given);
+  if (foreign)
+    throw new Error(
+      `--state ${given} ${foreign}: svc dev would take its MCP token and signing secret from it; pass a file of yours, in a folder of yours.`,
+    );
   // A path through a symbolic link is the file it names: locked there (a second svc dev through another name is
   // refused), and written there (a rename over the link would replace it with a file of its own).
   const path = await realpath(given).catch(() => given);

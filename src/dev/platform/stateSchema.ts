@@ -94,7 +94,12 @@ const DevStateSchema = z.looseObject({
  */
 export function checkState(value: unknown, where: string): DevState {
   const result = DevStateSchema.safeParse(value);
-  if (result.success) return result.data as unknown as DevState;
+  if (result.success) {
+    // The storage as it was read, checked: a copy zod builds loses a `__proto__` key (an assignment sets the
+    // prototype), and an app may store under any key.
+    const { storage } = value as { storage?: DevState['storage'] };
+    return { ...(result.data as unknown as DevState), ...(storage ? { storage } : {}) };
+  }
   const problems = result.error.issues.slice(0, 5).map((issue) => {
     const field = issue.path.join('.') || '(the whole state)';
     return issue.code === 'invalid_type' && issue.input === undefined

@@ -38,10 +38,14 @@ export async function readStoreDiscovery(url: string): Promise<StoreDiscovery | 
 export async function listStoreDiscoveries(): Promise<StoreDiscovery[]> {
   const folder = localDiscoveryFolder();
   const names = await readdir(folder).catch(() => [] as string[]);
+  // A file names the port of the store it leads to: one that leads to another port is not what it says.
   const found = await Promise.all(
     names
       .filter((name) => /^store-\d+\.json$/.test(name))
-      .map((name) => readLocalDiscovery<StoreDiscovery>(join(folder, name))),
+      .map(async (name) => {
+        const store = await readLocalDiscovery<StoreDiscovery>(join(folder, name));
+        return store && `store-${new URL(store.url).port || '80'}.json` === name ? store : undefined;
+      }),
   );
   return found.filter((store): store is StoreDiscovery => store !== undefined).sort((a, b) => (a.url < b.url ? -1 : 1));
 }

@@ -1,4 +1,4 @@
-import { codePointName, loneSurrogate } from '../manifest/helpers';
+import { codePointName, loneSurrogate } from './helpers';
 
 /** Where a JSON value holds something that is not text or not a number, and what it is. @internal */
 export interface MalformedValue {
