@@ -35,6 +35,25 @@ import svc_tokens
 MAX_BODY = 1024 * 1024
 
 
+def well_formed(value):
+    """Whether every string of a parsed JSON value, keys too, is well-formed Unicode: json.loads lets a \\ud800
+    escape without its low half through, which no UTF-8 can carry (encoding it raises), and which the platform never
+    signs."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return True
+
 def read_env(path):
     """KEY=value lines, as svc dev --backend-env writes them."""
     values = {}
@@ -160,7 +179,7 @@ def make_handler(env_path, store):
                 event = json.loads(body.decode("utf-8"))
             except ValueError:
                 event = None
-            if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+            if not isinstance(event, dict) or not isinstance(event.get("event"), str) or not well_formed(event):
                 return self.answer(400, {"error": "invalid-payload"})
             if event.get("mini_app_id") != env.get("SVC_MINI_APP_ID"):
                 return self.answer(400, {"error": "wrong-mini-app"})

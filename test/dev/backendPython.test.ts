@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendEnv } from '../../src/cli/devCommand';
 import { ACCESS_TOKEN_TYPE, type DevPlatform, startDevPlatform, TOKEN_EXCHANGE_GRANT } from '../../src/dev';
-import { createTokenVerifier } from '../../src/server';
+import { createTokenVerifier, signRequest } from '../../src/server';
 import { platformHeaders } from '../helpers/controlApi';
 import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
@@ -189,6 +189,18 @@ describe.runIf(python)('the Python backend example', () => {
     await expect
       .poll(() => platform.state.deliveries.find((d) => d.resend_of === first.id)?.attempts.at(-1)?.response_body)
       .toBe('{"ok": true, "duplicate": true}');
+  });
+
+  it('refuses a signed webhook holding a lone surrogate, as svc-sdk/server does', async () => {
+    // `\ud800` in the JSON text: an escape without its low half (the bytes themselves are ASCII).
+    const body = `{"event":"user.deprovisioned","occurred_at":"${new Date().toISOString()}","mini_app_id":"${platform.miniAppId}","tenant_id":"acme","app_user_id":"au-\\ud800"}`;
+    const response = await fetch(hooks, {
+      method: 'POST',
+      headers: await signRequest({ body, secret: platform.signingSecret, miniAppId: platform.miniAppId }),
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'invalid-payload' });
   });
 
   it('signs a server API call that svc dev accepts: the card is posted', async () => {

@@ -182,14 +182,13 @@ describe("the app's storage in the state file", () => {
     expect(response.status, await response.clone().text()).toBe(200);
   }
 
+  /** A platform without an app folder, on the state file at `path`. */
+  const platformOn = (path: string) =>
+    startDevPlatform({ miniAppId: 'polls', audience: 'https://polls.example', port: 0, statePath: path });
+
   it("journals the one key a change writes, so the file grows with the change, not with the person's storage", async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
-    const platform = await startDevPlatform({
-      miniAppId: 'polls',
-      audience: 'https://polls.example',
-      port: 0,
-      statePath: path,
-    });
+    const platform = await platformOn(path);
     try {
       await store(platform, { op: 'set', key: 'draft', value: 'x'.repeat(100_000) });
       const before = (await stat(path)).size;
@@ -199,12 +198,7 @@ describe("the app's storage in the state file", () => {
     } finally {
       await platform.close();
     }
-    const again = await startDevPlatform({
-      miniAppId: 'polls',
-      audience: 'https://polls.example',
-      port: 0,
-      statePath: path,
-    });
+    const again = await platformOn(path);
     try {
       expect(again.state.storage?.alice).toEqual({ draft: 'x'.repeat(100_000), cursor: 49 });
     } finally {
@@ -214,12 +208,7 @@ describe("the app's storage in the state file", () => {
 
   it('keeps a value under any key across a restart, __proto__ and constructor too', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
-    const platform = await startDevPlatform({
-      miniAppId: 'polls',
-      audience: 'https://polls.example',
-      port: 0,
-      statePath: path,
-    });
+    const platform = await platformOn(path);
     try {
       await store(platform, { op: 'set', key: 'a', value: 1 });
       await store(platform, { op: 'set', key: '__proto__', value: { polluted: 1 } });
@@ -228,12 +217,7 @@ describe("the app's storage in the state file", () => {
     } finally {
       await platform.close();
     }
-    const again = await startDevPlatform({
-      miniAppId: 'polls',
-      audience: 'https://polls.example',
-      port: 0,
-      statePath: path,
-    });
+    const again = await platformOn(path);
     try {
       const kept = again.state.storage?.alice ?? {};
       expect(Object.entries(kept)).toEqual([

@@ -35,6 +35,18 @@ async function deliver(url: string, event: unknown, options: { secret?: string; 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** A webhook endpoint on loopback that records the app_user_id of each user.deprovisioned it runs. */
+async function serveRecorder(): Promise<{ server: Loopback; seen: string[] }> {
+  const seen: string[] = [];
+  const handle = createWebhookHandler({
+    secrets: [secret],
+    on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) },
+  });
+  const server = await serveFetch(handle);
+  servers.push(server);
+  return { server, seen };
+}
+
 const defer = () => {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
@@ -98,13 +110,7 @@ describe('verifyWebhook', () => {
         "the webhook body's $.app_user_id contains a lone surrogate (U+D800) at character 4: not an event the platform sends.",
     });
     // Over HTTP, the handler answers 400 and runs nothing.
-    const seen: string[] = [];
-    const handle = createWebhookHandler({
-      secrets: [secret],
-      on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) },
-    });
-    const server = await serveFetch(handle);
-    servers.push(server);
+    const { server, seen } = await serveRecorder();
     const response = await fetch(server.url, {
       method: 'POST',
       headers: await signRequest({ body, secret, miniAppId }),
@@ -118,13 +124,7 @@ describe('verifyWebhook', () => {
 
 describe('createWebhookHandler over real HTTP', () => {
   it('runs the typed handler once per delivery; a retry of the same body is acknowledged without running it', async () => {
-    const seen: string[] = [];
-    const handle = createWebhookHandler({
-      secrets: [secret],
-      on: { 'user.deprovisioned': (e) => void seen.push(e.app_user_id) },
-    });
-    const server = await serveFetch(handle);
-    servers.push(server);
+    const { server, seen } = await serveRecorder();
     expect(await deliver(server.url, deprovisioned)).toEqual({ status: 200, body: { ok: true } });
     // The platform's retry: same body, new timestamp header.
     expect(await deliver(server.url, deprovisioned, { timestamp: Math.floor(Date.now() / 1000) + 1 })).toEqual({
