@@ -3,6 +3,9 @@ import { WEBHOOK_EVENTS } from '../server/events';
 import { jsonQuote } from '../manifest/jsonQuote';
 import { LIMITS } from './limits';
 
+/** A JSON value, as a check alone (what it parses to is not kept). */
+const JSON_VALUE = z.json();
+
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
 const id = (field: string, what = 'a person id such as alice') =>
   z
@@ -116,7 +119,12 @@ export const CONTROL_BODIES = {
       .string({ error: 'key must be a string: send the storage key.' })
       .min(1, { error: 'key is empty: send the storage key.' })
       .optional(),
-    value: z.json({ error: 'value must be JSON: send the value to store.' }).optional(),
+    // Checked as JSON and kept as sent: zod's copy of an object would lose a `__proto__` key the app stored in it.
+    value: z
+      .custom<unknown>((value) => JSON_VALUE.safeParse(value).success, {
+        error: 'value must be JSON: send the value to store.',
+      })
+      .optional(),
   }),
   'POST /__svc/notifications/read': fields({ id: id('id', "a notification's id from GET /__svc/state") }),
   'POST /__svc/deliveries/resend': fields({ id: id('id', "a delivery's id from GET /__svc/state") }),

@@ -7,18 +7,33 @@
 export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
 
 /**
- * {@link TOKENS}, and the forms ordinary code gives them on the way: `Basic <base64>` (an API that takes a token as
- * its password, echoed in an upstream's error), and a JWT a logger wrapped or spaced at its dots, or whose dots a URL
- * encoded (`%2E`). Not in the browser client, whose budget has no room for it: its errors carry the host's words.
+ * A credential after the word or words of its scheme, however they are joined (`Bearer x`, `Basic Basic x`,
+ * `Basic:x`, `"Basic","x"`): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an
+ * API that takes a token as its password, echoed in an upstream's error), so that "a basic poll" stays as it is.
  */
-const TOKEN_FORMS = /\b((?:Bearer|Basic)\s+)\S+|eyJ[\w-]*(?:\s*(?:\.|%2E)\s*[\w-]*){2}/gi;
+const SCHEME = /\b((?:(?:Bearer|Basic)[\s"':,=]+)+)([^\s"',\]]+)/gi;
+/** A JWT as a logger wraps or spaces it at its dots, or as a URL encodes its dots (`%2E`). */
+const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E)\s*[\w-]*){2}/gi;
+
+/** Whether `credential` is the base64 of `user:password`. */
+const isUserPassword = (credential: string) => {
+  try {
+    return credential.length % 4 === 0 && atob(credential).includes(':');
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Removes anything shaped like a token from a text, wherever it stands: what an error message, a log or an agent is
  * told never carries a usable credential. (svc dev also removes its own secrets, in whole values: `redactSecrets`.)
+ * Wider than {@link TOKENS}, which the browser client's budget has no room beyond.
  * @internal
  */
 export function redactText(text: string): string {
-  // `$1` keeps the word Bearer or Basic, and is empty where a bare JWT matched.
-  return text.replace(TOKEN_FORMS, '$1[redacted]');
+  return text
+    .replace(SCHEME, (all, scheme: string, credential: string) =>
+      /^bearer/i.test(scheme) || isUserPassword(credential) ? `${scheme}[redacted]` : all,
+    )
+    .replace(JWT_FORMS, '[redacted]');
 }

@@ -42,7 +42,7 @@ describe('packApp', () => {
 
   it('names the character a file name cannot hold, and writes a control character as its escape', async () => {
     const { dir, key } = await appWithIcons();
-    for (const name of ['café.js', 'x\u001b[31m.js', 'r\u202egnp.js', 'a\u200bb.js'])
+    for (const name of ['café.js', 'x\u001b[31m.js', 'r\u202egnp.js', 'a\u200bb.js', 'c\u00add.js'])
       await writeFile(join(dir, name), '');
     const packed = await packApp({ dir, keys: [key] });
     expect(packed.ok).toBe(false);
@@ -56,6 +56,7 @@ describe('packApp', () => {
     // nothing.
     expect(problems).toContain(`r\\u202egnp.js cannot be packed: it holds "\\u202e" (U+202E), ${note}`);
     expect(problems).toContain(`a\\u200bb.js cannot be packed: it holds "\\u200b" (U+200B), ${note}`);
+    expect(problems).toContain(`c\\u00add.js cannot be packed: it holds "\\u00ad" (U+00AD), ${note}`);
   });
 
   it("counts the package it writes to the byte from the files' paths and sizes, as svc validate does", async () => {

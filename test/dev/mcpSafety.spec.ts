@@ -38,6 +38,9 @@ svc.actions.handle('leak', async ({ secrets }) => {
     // The forms ordinary code gives a token: an upstream's error echoing Basic authentication with it as the
     // password, a logger wrapping it, spaces around its dots, its dots URL-encoded.
     basic: 'upstream said 401 for Authorization: Basic ' + btoa('svc:' + token),
+    doubled: ['Basic Basic ' + btoa('svc:' + token), 'Basic:' + btoa('svc:' + token), 'Bearer Bearer ' + token],
+    // The word alone is no credential: prose stays as it is.
+    prose: 'a basic poll, Basic settings',
     wrapped: 'token=' + token.split('.').join('\\n.'),
     spaced: token.split('.').join(' . '),
     encoded: token.split('.').join('%2E'),
@@ -180,6 +183,8 @@ for (const [name, connect] of transports) {
       secrets: ['[redacted]', '[redacted]', '[redacted]'],
       inside: ['pre[redacted]post', 'pre[redacted]post', 'pre[redacted]post'],
       basic: 'upstream said 401 for Authorization: Basic [redacted]',
+      doubled: ['Basic Basic [redacted]', 'Basic:[redacted]', 'Bearer Bearer [redacted]'],
+      prose: 'a basic poll, Basic settings',
       wrapped: 'token=[redacted]',
       spaced: '[redacted]',
       encoded: '[redacted]',
