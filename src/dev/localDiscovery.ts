@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { foreignFileProblem } from '../package/foreignFileProblem';
@@ -106,11 +106,14 @@ async function removeStaleDiscoveries(folder: string): Promise<void> {
 }
 
 /**
- * A discovery file's value as written, or undefined when it is missing or malformed, or is not this user's own (a
- * file another user put there would lead an agent's calls, or a package, to a server of theirs).
+ * A discovery file's value as written, or undefined when it is missing or malformed, or is not this user's own or
+ * others can write it (a file another user put there, or changed, would lead an agent's calls, or a package, to a
+ * server of theirs).
  */
 export async function readLocalDiscoveryFile<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
   if (await foreignFileProblem(path)) return undefined;
+  // svc dev writes it mode 600: one other users can write is not what it wrote.
+  if (((await stat(path).catch(() => undefined))?.mode ?? 0) & 0o022) return undefined;
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (!text) return undefined;
   try {

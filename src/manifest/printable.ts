@@ -12,7 +12,8 @@ const UNPRINTABLE_BUT_LINES =
   /(?![\n\t])[\p{Cc}\u00ad\u115f\u1160\u200b\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
 
 /** `c` as JSON would escape it: `\u` and four hex digits for each of its UTF-16 units (two for a tag). */
-const escaped = (c: string) => Array.from(c, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+const escaped = (c: string) =>
+  Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 /**
  * `text` with each unprintable character written as its `\u` escape, as JSON would: for what others wrote (a

@@ -84,10 +84,14 @@ async function devStart(extra: string[]): Promise<{ code: number | null; stderr:
 }
 
 describe('svc mcp follows only what its own svc dev could have written', () => {
-  it('an entry that leads off this machine, or names another folder, is not followed', async () => {
+  it('an entry that leads off this machine, names another folder, or sits in a file others can write is not followed', async () => {
     await plantDiscovery({ dir, url: 'http://203.0.113.9/mcp', token: 't', pid: process.pid });
     expect(await callThroughBridge()).toMatch(/^ERR_HOST_UNREACHABLE: no svc dev runs for /);
     await plantDiscovery({ dir: '/somewhere/else', url: `${theirUrl}/mcp`, token: 't', pid: process.pid });
+    expect(await callThroughBridge()).toMatch(/^ERR_HOST_UNREACHABLE: no svc dev runs for /);
+    // This user's file, but one every user may have changed (svc dev writes it mode 600).
+    const path = await plantDiscovery({ dir, url: `${theirUrl}/mcp`, token: 't', pid: process.pid });
+    await chmod(path, 0o666);
     expect(await callThroughBridge()).toMatch(/^ERR_HOST_UNREACHABLE: no svc dev runs for /);
     expect(asked).toEqual([]);
   }, 30_000);

@@ -164,6 +164,10 @@ describe('the local store', () => {
     expect(platform.state.store?.versions[0]?.revoked).toBe(true);
     const again = await publish(platform, await pack(key.id, '2.0.0', [key]));
     expect(again.status).toBe(409);
+    // The same bytes: already published, and said to be revoked, so a retried step does not read as a release.
+    expect(again.body.detail).toContain(
+      'and that version was revoked: it is never served again: nothing to publish again',
+    );
     const next = await publish(platform, await pack(key.id, '2.0.1', [key]));
     expect(next.status).toBe(201);
     expect(platform.state.version_revoked).toBe(false);

@@ -3,6 +3,7 @@ import type { DevEvent } from '../DevEvent';
 import type { DevStreamEvents, McpPageBody, McpRouteHandlers, McpSent } from '../devContract';
 import type { OpenPage } from '../PageChannel';
 import { redactSecrets } from '../redactSecrets';
+import { printable } from '../../manifest/printable';
 
 /** One tool call to run in the messenger page. @internal */
 export interface RelayCall {
@@ -70,6 +71,20 @@ const fail = (code: string, message: string, retriable = false): RelayOutcome =>
 });
 
 /**
+ * A text of the app's words for the agent (an error message, progress, an elicitation's prompt): its secrets
+ * redacted, and what would hide in it or reorder it on the screen that shows it (a control character, a
+ * bidirectional control, a zero-width or tag character) written as its `\u` escape, its lines kept, as the manifest's
+ * text may not hold them at all. A result is data, and stays as the app returned it (redacted).
+ */
+const appWords = (text: string, secrets: readonly string[]) => printable(redactSecrets(text, secrets), { lines: true });
+
+/** An elicitation's schema for the agent: redacted, and its titles and descriptions are the app's words. */
+const appSchema = (schema: object, secrets: readonly string[]): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(redactSecrets(schema, secrets)), (key, value: unknown) =>
+    (key === 'title' || key === 'description') && typeof value === 'string' ? printable(value, { lines: true }) : value,
+  );
+
+/**
  * The outcome of the page's answer, as the agent may see it: every token-shaped value and each of `secrets` redacted
  * wherever it sits; a result too deeply nested to serialise is an error that says so (never a stack overflow).
  */
@@ -78,7 +93,7 @@ function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
   if (error && typeof error === 'object')
     return fail(
       typeof error.code === 'string' ? error.code : 'ERR_INTERNAL',
-      redactSecrets(typeof error.message === 'string' ? error.message : 'the invocation failed.', secrets),
+      appWords(typeof error.message === 'string' ? error.message : 'the invocation failed.', secrets),
       error.retriable === true,
     );
   try {
@@ -199,7 +214,7 @@ function pageRoutes(current: (body: PageBody) => Running, options: RelayOptions)
       const entry = current(body);
       let message: string | undefined;
       if (typeof body.message === 'string' && body.message) {
-        message = redactSecrets(body.message, options.secrets());
+        message = appWords(body.message, options.secrets());
         entry.call.progress(message);
       }
       if (typeof body.waiting === 'boolean') entry.waiting(body.waiting);
@@ -221,8 +236,8 @@ function pageRoutes(current: (body: PageBody) => Running, options: RelayOptions)
       entry.waiting(false);
       const secrets = options.secrets();
       const answer = await entry.call.elicit({
-        prompt: redactSecrets(body.prompt, secrets),
-        schema: redactSecrets(schema, secrets),
+        prompt: appWords(body.prompt, secrets),
+        schema: appSchema(schema, secrets),
       });
       return answer ? { answered: true, value: answer.value } : { answered: false };
     },

@@ -1,4 +1,10 @@
-import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { createInputValidator, formatJsonPath, type InputValidator, type Manifest } from '../../manifest';
 import { tooDeepPath } from '../../manifest/tooDeepPath';
 import { redactText } from '../../protocol/redactText';
@@ -124,17 +130,32 @@ function progressOf(ctx: ServerContext): RelayCall['progress'] {
   };
 }
 
-/** The app's `elicit` asked of the MCP client as a form (undefined, for the messenger's sheet, when it cannot be). */
+/**
+ * The app's `elicit` asked of the MCP client as a form (undefined, for the messenger's sheet, when it cannot be). It
+ * goes on the call's own stream (a client need not open the session's GET stream). An answer that does not fit the
+ * form is the agent's refusal of it: the app gets null, as for a decline, and the agent is told why by a progress
+ * notification (a person's sheet asked after it would leave the agent waiting on nobody).
+ */
 const elicitOf =
-  (ctx: ServerContext): NonNullable<RelayCall['elicit']> =>
+  (ctx: ServerContext, progress: RelayCall['progress']): NonNullable<RelayCall['elicit']> =>
   async ({ prompt, schema }) => {
     const form = elicitForm(schema);
     if (!form) return undefined;
     const answer = await ctx.mcpReq
-      .elicitInput({ mode: 'form', message: prompt, requestedSchema: form.requestedSchema })
-      .catch(() => undefined);
-    if (!answer) return undefined;
-    return { value: answer.action === 'accept' && answer.content ? form.unwrap(answer.content) : null };
+      .elicitInput(
+        { mode: 'form', message: prompt, requestedSchema: form.requestedSchema },
+        { relatedRequestId: ctx.mcpReq.id },
+      )
+      .catch((error: unknown) => error);
+    if (answer instanceof ProtocolError && answer.code === ProtocolErrorCode.InvalidParams) {
+      progress(
+        `the answer to the form did not fit its schema, so the app was given null (declined): ${answer.message}`,
+      );
+      return { value: null };
+    }
+    if (!answer || answer instanceof Error) return undefined;
+    const { action, content } = answer as { action: string; content?: Record<string, unknown> };
+    return { value: action === 'accept' && content ? form.unwrap(content) : null };
   };
 
 /**
@@ -211,6 +232,7 @@ export function createToolCall(options: ToolCallOptions) {
     if (refused) return said(refused);
     const canElicit =
       options.elicit === 'agent' && era === 'legacy' && server.server.getClientCapabilities()?.elicitation;
+    const progress = progressOf(ctx);
     const outcome = await options.relay.run({
       name: action.name,
       input,
@@ -219,8 +241,8 @@ export function createToolCall(options: ToolCallOptions) {
       // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
       // just closes, and the call (and any sheet it raised) must end with it.
       signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),
-      progress: progressOf(ctx),
-      elicit: canElicit ? elicitOf(ctx) : undefined,
+      progress,
+      elicit: canElicit ? elicitOf(ctx, progress) : undefined,
     });
     return outcome.ok
       ? toolResult(action, outcome.value)
