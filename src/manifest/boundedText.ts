@@ -27,11 +27,12 @@ const HIDES =
 
 /**
  * Why `value` would show other than it reads, as the rest of a sentence; undefined when it shows what it holds.
- * An app's name, its actions' titles and descriptions are shown to people and read by agents: a right-to-left
- * override makes `Pay\u202egnp.exe` show as `Payexe.png`, and tag characters carry a sentence a model reads and
- * no person sees.
+ * An app's name, its actions' titles and descriptions, and the words of their schemas are shown to people and read
+ * by agents: a right-to-left override makes `Pay\u202egnp.exe` show as `Payexe.png`, and tag characters carry a
+ * sentence a model reads and no person sees.
+ * @internal
  */
-function hiddenCharacter(value: string): string | undefined {
+export function hiddenCharacter(value: string): string | undefined {
   const unflagged = value.replace(FLAG, (flag) => '\u{1f3f4}'.padEnd(flag.length, ' '));
   const odd = REORDERS.exec(unflagged) ?? HIDES.exec(unflagged);
   if (!odd) return undefined;

@@ -3,6 +3,7 @@ import { checkJsonSchema } from './checkJsonSchema';
 import { isRecord, show } from './helpers';
 import { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
 import { routeKey } from './routeKey';
+import { hiddenCharacter } from './boundedText';
 
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -222,6 +223,11 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
         const severity = key === 'input_schema' ? problem.severity : 'warning';
         add(severity, problem.code, ['actions', i, key, ...problem.path], problem.message);
       }
+      // Its titles, descriptions and choices' labels are the app's words to agents (tools/list), as the action's own.
+      for (const { path, text } of schemaWords(schema)) {
+        const hidden = hiddenCharacter(text);
+        if (hidden) add('error', 'hidden_character', ['actions', i, key, ...path], hidden);
+      }
     }
   });
   // Who may frame the app is the platform's to say (frame-ancestors with the messenger's origins); one of the app's
@@ -246,4 +252,27 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
       `sets "sandbox${sandbox.length ? ` ${sandbox.join(' ')}` : ''}" without allow-scripts and allow-same-origin: the page loses its scripts or its own origin, and then its module scripts fail to load and svc cannot reach its host; remove sandbox from csp`,
     );
   return issues;
+}
+
+/** The words of a JSON Schema shown to people and agents: each `title`, `description` and `enumNames` label, where. */
+function schemaWords(schema: unknown): { path: (string | number)[]; text: string }[] {
+  const words: { path: (string | number)[]; text: string }[] = [];
+  const stack: [unknown, (string | number)[]][] = [[schema, []]];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) stack.push([item, [...path, i]]);
+      continue;
+    }
+    if (!isRecord(node)) continue;
+    for (const [key, value] of Object.entries(node)) {
+      if ((key === 'title' || key === 'description') && typeof value === 'string')
+        words.push({ path: [...path, key], text: value });
+      else if (key === 'enumNames' && Array.isArray(value)) {
+        for (const [i, label] of value.entries())
+          if (typeof label === 'string') words.push({ path: [...path, key, i], text: label });
+      } else stack.push([value, [...path, key]]);
+    }
+  }
+  return words;
 }

@@ -12,13 +12,21 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
  * API that takes a token as its password, echoed in an upstream's error), so that "a basic poll" stays as it is.
  */
 const SCHEME = /\b((?:(?:Bearer|Basic)[\s"':,=]+)+)([^\s"',\]]+)/gi;
-/** A JWT as a logger wraps or spaces it at its dots, or as a URL encodes its dots (`%2E`). */
-const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E)\s*[\w-]*){2}/gi;
+/**
+ * A JWT as a logger wraps or spaces it at its dots, or as a URL encodes its dots (`%2E`); its header and claims too,
+ * where a cut took the rest.
+ */
+const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E)\s*[\w-]*){1,2}/gi;
 
-/** Whether `credential` is the base64 of `user:password`. */
+/**
+ * Whether `credential` is the base64 of `user:password`, or the start of one: a message cut at its length limit (the
+ * app's client cuts at 1,000 characters, before this redaction) may end inside it, and what is left of it still
+ * holds the most of a token.
+ */
 const isUserPassword = (credential: string) => {
+  const whole = credential.slice(0, credential.length - (credential.length % 4));
   try {
-    return credential.length % 4 === 0 && atob(credential).includes(':');
+    return whole.length > 0 && atob(whole).includes(':');
   } catch {
     return false;
   }

@@ -52,6 +52,11 @@ svc.actions.handle('fail', async ({ secrets }) => {
     [brand]: 'SvcError', code: 'ERR_POLL_CLOSED', retriable: false,
   });
 });
+// An upstream's error echoing a Basic credential, long enough that the client cuts the message inside it.
+svc.actions.handle('fail_long', async () => {
+  const { access_token: token } = await svc.auth.getToken();
+  throw new Error('x'.repeat(600) + ' upstream said 401 for Basic ' + btoa('svc:' + token));
+});
 svc.actions.handle('ask_room', async () => {
   try {
     const answer = await svc.permissions.request('room.context');
@@ -100,6 +105,7 @@ test.beforeEach(async ({ browser }) => {
         description: 'Throws an error that names its token and secrets.',
         input_schema: SECRETS_INPUT,
       },
+      { name: 'fail_long', title: 'Fail long', description: 'Throws a long error that ends in a credential.' },
       { name: 'ask_room', title: 'Ask for the room', description: 'Asks the person for the room during the call.' },
       {
         name: 'unsendable',
@@ -195,6 +201,11 @@ for (const [name, connect] of transports) {
     const told = progress.find((m) => m.includes('at the start'));
     expect(told).toBe('[redacted] at the start, glued x_[redacted], then [redacted] and [redacted] and [redacted]');
 
+    // A credential the client's cut of a long message left half of is redacted all the same.
+    const cut = resultText(await client.callTool({ name: 'fail_long', arguments: {} }));
+    expect(cut).toMatch(/upstream said 401 for Basic \[redacted\]/);
+    expect(cut).not.toMatch(/Basic [A-Za-z0-9+/]{4,}/);
+
     const failed = await client.callTool({ name: 'fail', arguments: { secrets: secrets() } });
     expect(failed.isError).toBe(true);
     // The app's own error, as it wrote it: no `svc.actions.invoke():` before it.
@@ -206,10 +217,11 @@ for (const [name, connect] of transports) {
     // The page's MCP call list shows what the agent got: redacted, indented, with a copy button.
     await page.getByTestId('tab-Agent').click();
     const rows = page.getByTestId('mcp-call');
-    await expect(rows).toHaveCount(2);
+    await expect(rows).toHaveCount(3);
     await expect(rows.nth(0)).toContainText('ERR_POLL_CLOSED: the poll is closed for x_[redacted]');
-    await expect(rows.nth(1)).toContainText('"glued": "x_[redacted]"');
-    await expect(rows.nth(1).getByTestId('copy')).toBeVisible();
+    await expect(rows.nth(1)).toContainText('upstream said 401 for Basic [redacted]');
+    await expect(rows.nth(2)).toContainText('"glued": "x_[redacted]"');
+    await expect(rows.nth(2).getByTestId('copy')).toBeVisible();
     expectClean((await page.getByTestId('agent-panel').textContent()) ?? '');
     await client.close();
   });

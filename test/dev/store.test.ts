@@ -166,7 +166,7 @@ describe('the local store', () => {
     expect(again.status).toBe(409);
     // The same bytes: already published, and said to be revoked, so a retried step does not read as a release.
     expect(again.body.detail).toContain(
-      'and that version was revoked: it is never served again: nothing to publish again',
+      'and that version was revoked: the messenger does not open it: nothing to publish again',
     );
     const next = await publish(platform, await pack(key.id, '2.0.1', [key]));
     expect(next.status).toBe(201);

@@ -87,6 +87,19 @@ describe('text in a manifest', () => {
     expect(
       errorsAfter((m) => (m.name = 'Scotland \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}')),
     ).toEqual([]);
+    // The words of an action's schemas are the app's words to agents too (tools/list); its values are data.
+    expect(
+      errorsAfter((m) => {
+        m.actions[0].input_schema.properties.pizza.description = 'Pick one\u202e';
+        m.actions[0].input_schema.properties.pizza.enumNames = ['Margherita', 'Dia\u200bvola'];
+        m.actions[0].output_schema.title = 'Order\u2066';
+        m.actions[0].input_schema.properties.pizza.enum = ['margherita', 'dia\u202evola'];
+      }),
+    ).toEqual([
+      '$.actions[0].input_schema.properties.pizza.description hidden_character',
+      '$.actions[0].input_schema.properties.pizza.enumNames[1] hidden_character',
+      '$.actions[0].output_schema.title hidden_character',
+    ]);
     // A flag's tags alone, without the black flag before them, hide.
     expect(errorsAfter((m) => (m.name = 'Scotland \u{e0067}\u{e0062}\u{e007f}'))).toEqual(['$.name hidden_character']);
   });

@@ -78,11 +78,18 @@ const fail = (code: string, message: string, retriable = false): RelayOutcome =>
  */
 const appWords = (text: string, secrets: readonly string[]) => printable(redactSecrets(text, secrets), { lines: true });
 
-/** An elicitation's schema for the agent: redacted, and its titles and descriptions are the app's words. */
+/**
+ * An elicitation's schema for the agent: redacted, and its titles, descriptions and `enumNames` (the labels of its
+ * choices) are the app's words; what the answer is compared with (`enum`, `const`, `default`, `pattern`) stays.
+ */
 const appSchema = (schema: object, secrets: readonly string[]): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(redactSecrets(schema, secrets)), (key, value: unknown) =>
-    (key === 'title' || key === 'description') && typeof value === 'string' ? printable(value, { lines: true }) : value,
-  );
+  JSON.parse(JSON.stringify(redactSecrets(schema, secrets)), (key, value: unknown) => {
+    if ((key === 'title' || key === 'description') && typeof value === 'string')
+      return printable(value, { lines: true });
+    if (key === 'enumNames' && Array.isArray(value))
+      return value.map((name) => (typeof name === 'string' ? printable(name, { lines: true }) : name));
+    return value;
+  });
 
 /**
  * The outcome of the page's answer, as the agent may see it: every token-shaped value and each of `secrets` redacted
@@ -92,7 +99,7 @@ function pageOutcome(body: PageBody, secrets: readonly string[]): RelayOutcome {
   const error = body.error as { code?: unknown; message?: unknown; retriable?: unknown } | undefined;
   if (error && typeof error === 'object')
     return fail(
-      typeof error.code === 'string' ? error.code : 'ERR_INTERNAL',
+      typeof error.code === 'string' ? printable(redactSecrets(error.code, secrets)) : 'ERR_INTERNAL',
       appWords(typeof error.message === 'string' ? error.message : 'the invocation failed.', secrets),
       error.retriable === true,
     );

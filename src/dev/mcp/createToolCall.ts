@@ -1,8 +1,8 @@
 import {
   type CallToolResult,
   type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { createInputValidator, formatJsonPath, type InputValidator, type Manifest } from '../../manifest';
@@ -130,6 +130,15 @@ function progressOf(ctx: ServerContext): RelayCall['progress'] {
   };
 }
 
+/** The SDK's failures of a request the client never answered: the person is asked instead. */
+const NO_ANSWER = new Set<string>([
+  SdkErrorCode.CapabilityNotSupported,
+  SdkErrorCode.NotConnected,
+  SdkErrorCode.RequestTimeout,
+  SdkErrorCode.ConnectionClosed,
+  SdkErrorCode.SendFailed,
+]);
+
 /**
  * The app's `elicit` asked of the MCP client as a form (undefined, for the messenger's sheet, when it cannot be). It
  * goes on the call's own stream (a client need not open the session's GET stream). An answer that does not fit the
@@ -147,15 +156,30 @@ const elicitOf =
         { relatedRequestId: ctx.mcpReq.id },
       )
       .catch((error: unknown) => error);
-    if (answer instanceof ProtocolError && answer.code === ProtocolErrorCode.InvalidParams) {
-      progress(
-        `the answer to the form did not fit its schema, so the app was given null (declined): ${answer.message}`,
-      );
+    // Not asked, or no answer (not connected, timed out, the stream gone): the person answers in the sheet.
+    if (answer instanceof SdkError && NO_ANSWER.has(answer.code)) return undefined;
+    // Any other answer is the agent's, and one that is no answer to the form (not its schema, not an object, an
+    // unknown action, an error) is its refusal of it: the app gets null, as for a decline, and the agent is told why.
+    // The app's schema as it gave it holds the answer too: the form's narrower one may not carry it whole
+    // (`additionalProperties: false`).
+    const misfit = (why: string) => {
+      progress(`the answer to the form did not fit its schema, so the app was given null (declined): ${why}`);
       return { value: null };
-    }
-    if (!answer || answer instanceof Error) return undefined;
-    const { action, content } = answer as { action: string; content?: Record<string, unknown> };
-    return { value: action === 'accept' && content ? form.unwrap(content) : null };
+    };
+    if (answer instanceof Error || !answer) return misfit(answer instanceof Error ? answer.message : 'no answer');
+    const { action, content } = answer as { action: string; content?: unknown };
+    if (action !== 'accept' || content === undefined || content === null) return { value: null };
+    if (typeof content !== 'object' || Array.isArray(content)) return misfit('the content is not an object');
+    const value = form.unwrap(content as Record<string, unknown>);
+    // A schema the validator cannot compile was the form's to hold the answer to (the SDK's check above).
+    const issues = (() => {
+      try {
+        return createInputValidator(schema as Record<string, unknown>)(value);
+      } catch {
+        return [];
+      }
+    })();
+    return issues.length ? misfit(issues.map((issue) => issue.message).join('; ')) : { value };
   };
 
 /**

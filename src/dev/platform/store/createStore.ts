@@ -157,7 +157,7 @@ async function acceptPackage(
   if (record && same)
     return problem(
       'already-published',
-      `This package is ${pkg.id} ${same.version} as the store accepted it at ${same.accepted_at} (the same bytes, sha256 ${sha256})${same.revoked ? ', and that version was revoked: it is never served again' : ''}: nothing to publish again. A changed app needs a higher version, such as ${nextPatch(record.highest)}.`,
+      `This package is ${pkg.id} ${same.version} as the store accepted it at ${same.accepted_at} (the same bytes, sha256 ${sha256})${same.revoked ? ', and that version was revoked: the messenger does not open it' : ''}: nothing to publish again. A changed app needs a higher version, such as ${nextPatch(record.highest)}.`,
       { version: same.version, sha256 },
     );
   if (record && compareVersions(pkg.version, record.highest) <= 0) {
