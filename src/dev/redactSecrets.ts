@@ -17,9 +17,20 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] = []): T {
   const text = JSON.stringify(value);
   if (text === undefined) return null as T;
   // Parsing the copy visits every value once, innermost first: strings are redacted, then the keys of each object.
+  // A credential split from its scheme word (`['Basic', cred]`, `{ Basic: cred }`) is read as one text with it.
   return JSON.parse(text, (_key, v: unknown) => {
     if (typeof v === 'string') return redact(v);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    return Object.fromEntries(Object.entries(v).map(([key, item]) => [redact(key), item]));
+    if (Array.isArray(v)) return v.map((item, i) => (i > 0 ? afterScheme(v[i - 1], item) : item));
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).map(([key, item]) => [redact(key), afterScheme(key, item)]));
   });
+}
+
+/**
+ * `item` redacted whole when `before` is a scheme word (`Bearer`, `Basic`) and the two read as one credential: the
+ * item alone is what the redaction takes from them.
+ */
+function afterScheme(before: unknown, item: unknown): unknown {
+  if ((before !== 'Bearer' && before !== 'Basic') || typeof item !== 'string') return item;
+  return redactText(`${before} ${item}`) === `${before} [redacted]` ? '[redacted]' : item;
 }

@@ -41,6 +41,8 @@ svc.actions.handle('leak', async ({ secrets }) => {
     doubled: ['Basic Basic ' + btoa('svc:' + token), 'Basic:' + btoa('svc:' + token), 'Bearer Bearer ' + token],
     // The word alone is no credential: prose stays as it is.
     prose: 'a basic poll, Basic settings',
+    // A credential split from its scheme word into its own JSON value; a plan named Basic is no scheme.
+    split: [['Basic', btoa('svc:' + token)], { Bearer: token.split('.').join('') }, ['Basic', 'Premium']],
     wrapped: 'token=' + token.split('.').join('\\n.'),
     spaced: token.split('.').join(' . '),
     encoded: token.split('.').join('%2E'),
@@ -191,6 +193,7 @@ for (const [name, connect] of transports) {
       basic: 'upstream said 401 for Authorization: Basic [redacted]',
       doubled: ['Basic Basic [redacted]', 'Basic:[redacted]', 'Bearer Bearer [redacted]'],
       prose: 'a basic poll, Basic settings',
+      split: [['Basic', '[redacted]'], { Bearer: '[redacted]' }, ['Basic', 'Premium']],
       wrapped: 'token=[redacted]',
       spaced: '[redacted]',
       encoded: '[redacted]',
