@@ -125,9 +125,14 @@ export async function readLocalDiscoveryFile<T extends LocalDiscovery>(path: str
 }
 
 /**
- * The platform a discovery file leads to: the newest of its entries that still runs, or undefined when the file is
- * missing, malformed, or each of its processes is gone (a stale file).
+ * The platform a discovery file leads to: the newest of its entries that still runs (and that `accept` takes), or
+ * undefined when the file is missing, malformed, or each of its processes is gone (a stale file).
  */
-export async function readLocalDiscovery<T extends LocalDiscovery>(path: string): Promise<T | undefined> {
-  return entriesOf(await readLocalDiscoveryFile<T>(path)).find(isLive) as T | undefined;
+export async function readLocalDiscovery<T extends LocalDiscovery>(
+  path: string,
+  accept: (entry: LocalDiscovery) => boolean = () => true,
+): Promise<T | undefined> {
+  return entriesOf(await readLocalDiscoveryFile<T>(path)).find((entry) => isLive(entry) && accept(entry)) as
+    | T
+    | undefined;
 }

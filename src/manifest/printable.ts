@@ -5,11 +5,11 @@
  * nothing where text is (a zero-width space, a word joiner, a soft hyphen, a byte order mark, a Hangul filler, a
  * tag).
  */
-const UNPRINTABLE =
-  /[\p{Cc}\u00ad\u115f\u1160\u200b\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
+const UNPRINTABLE_CLASS =
+  '[\\p{Cc}\\u00ad\\u115f\\u1160\\u200b\\u2028\\u2029\\u202a-\\u202e\\u2060\\u2066-\\u2069\\u3164\\ufeff\\uffa0\\u{e0000}-\\u{e007f}]';
+const UNPRINTABLE = new RegExp(UNPRINTABLE_CLASS, 'gu');
 /** The same, less the line break and the tab of a text of several lines (a backend's indented JSON). */
-const UNPRINTABLE_BUT_LINES =
-  /(?![\n\t])[\p{Cc}\u00ad\u115f\u1160\u200b\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
+const UNPRINTABLE_BUT_LINES = new RegExp(`(?![\\n\\t])${UNPRINTABLE_CLASS}`, 'gu');
 
 /** `c` as JSON would escape it: `\u` and four hex digits for each of its UTF-16 units (two for a tag). */
 const escaped = (c: string) =>

@@ -115,13 +115,12 @@ describe('outputs that cannot be written', () => {
   });
 
   it('never replaces a device given as the output (/dev/stdout leads to a terminal, /dev/full or a pipe)', () => {
-    const types = svc(['types', 'app', '--out', '/dev/stdout']);
-    expect(types.code).toBe(2);
-    expect(types.stderr).toContain('--out /dev/stdout is a device, a pipe or a socket, not a file');
     // Exit 2, as every --out that cannot be written, for both commands.
-    const pack = svc(['pack', 'app', '--out', '/dev/stdout']);
-    expect(pack.code).toBe(2);
-    expect(pack.stderr).toContain('--out /dev/stdout is a device, a pipe or a socket, not a file');
+    for (const command of ['types', 'pack']) {
+      const run = svc([command, 'app', '--out', '/dev/stdout']);
+      expect(run.code, command).toBe(2);
+      expect(run.stderr).toContain('--out /dev/stdout is a device, a pipe or a socket, not a file');
+    }
     expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
   });
 

@@ -8,6 +8,7 @@ import {
   isLive,
   type LocalDiscovery,
   localDiscoveryPath,
+  readLocalDiscovery,
   readLocalDiscoveryFile,
   writeLocalDiscovery,
 } from '../localDiscovery';
@@ -50,8 +51,9 @@ function canonical(dir: string): string {
  */
 export async function writeDiscovery(discovery: McpDiscovery): Promise<LocalDiscovery | undefined> {
   const path = discoveryPath(discovery.dir);
+  const folder = canonical(discovery.dir);
   const others = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(path)).filter(
-    (entry) => entry.url !== discovery.url && isLive(entry) && servesFolder(entry, discovery.dir),
+    (entry) => entry.url !== discovery.url && isLive(entry) && servesFolder(entry, folder),
   );
   await writeEntries(path, [discovery, ...others.slice(0, MAX_OTHERS)]);
   return others[0];
@@ -78,14 +80,14 @@ function writeEntries(path: string, [top, ...rest]: LocalDiscovery[]): Promise<v
   return writeLocalDiscovery(path, { ...bare(top!), ...(rest.length ? { others: rest.map(bare) } : {}) });
 }
 
-/** Whether an entry of a discovery file names `dir` as the folder its platform serves. */
-const servesFolder = (entry: LocalDiscovery, dir: string) => {
+/** Whether an entry of a discovery file names `folder` (resolved by {@link canonical}) as the one it serves. */
+const servesFolder = (entry: LocalDiscovery, folder: string) => {
   const named = (entry as Partial<McpDiscovery>).dir;
-  return typeof named === 'string' && canonical(named) === canonical(dir);
+  return typeof named === 'string' && canonical(named) === folder;
 };
 
 /** The discovery of a running `svc dev` for `dir`, or undefined when none runs (a stale file is ignored). @internal */
-export async function readDiscovery(dir: string): Promise<McpDiscovery | undefined> {
-  const entries = entriesOf(await readLocalDiscoveryFile<McpDiscovery>(discoveryPath(dir)));
-  return entries.find((entry) => isLive(entry) && servesFolder(entry, dir)) as McpDiscovery | undefined;
+export function readDiscovery(dir: string): Promise<McpDiscovery | undefined> {
+  const folder = canonical(dir);
+  return readLocalDiscovery<McpDiscovery>(discoveryPath(dir), (entry) => servesFolder(entry, folder));
 }
