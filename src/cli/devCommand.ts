@@ -259,12 +259,16 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
     const examples = { webhooks: 'http://localhost:3000/svc/webhooks', 'app-url': 'http://localhost:5173' };
     for (const flag of ['webhooks', 'app-url'] as const) {
       const value = values[flag];
-      if (value !== undefined && !httpUrl(value))
+      if (value !== undefined && !httpUrl(value)) {
+        // The port's limit is said only to a URL whose port is over it, the one mistake it explains.
+        const port = /^[a-z]+:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
+        const why = port !== undefined && Number(port) > 65535 ? ' (a port is at most 65535)' : '';
         return usageError(
           io,
           'dev',
-          `--${flag} ${value} is not a whole http(s) URL (a port is at most 65535): write it such as ${examples[flag]}`,
+          `--${flag} ${value} is not a whole http(s) URL${why}: write it such as ${examples[flag]}`,
         );
+      }
     }
     const elicit = values.elicit;
     if (elicit !== undefined && elicit !== 'sheet' && elicit !== 'agent')

@@ -105,6 +105,14 @@ describe('svc dev', () => {
       expect(await DEV.run([flag!, value!], cli), flag).toBe(2);
       expect(out.stderr).toContain(`${flag} ${value}`);
     }
+    expect(out.stderr).toContain(
+      '--app-url http://127.0.0.1:99999 is not a whole http(s) URL (a port is at most 65535)',
+    );
+    // Text that is no URL at all is told what a URL looks like, not the port's limit (recheck18 N8).
+    expect(await DEV.run(['--app-url', 'notaurl'], cli)).toBe(2);
+    expect(out.stderr).toContain(
+      '--app-url notaurl is not a whole http(s) URL: write it such as http://localhost:5173',
+    );
     await expect(
       startDevPlatform({ miniAppId: 'polls', audience: 'a', webhooks: 'http://127.0.0.1:99999/h' }),
     ).rejects.toThrow('webhooks: http://127.0.0.1:99999/h is not an http(s) URL with a valid port');
