@@ -37,13 +37,15 @@ async function echoApp(): Promise<string> {
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
   await writeFile(
     join(dir, 'index.html'),
-    '<!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
+    '<!doctype html><html><head><meta charset="utf-8"><title>echo</title></head><body><button id="ask">Ask</button><script src="svc.global.js"></script><script src="app.js"></script></body></html>',
   );
   await copyFile(resolve('dist/svc.global.js'), join(dir, 'svc.global.js'));
   // And a request outside the manifest's network, which the page's CSP blocks and reports.
   await writeFile(
     join(dir, 'app.js'),
-    "svc.actions.handle('echo', (input) => input);\nfetch('https://tracker.example/pixel').catch(() => {});\n",
+    "svc.actions.handle('echo', (input) => input);\nfetch('https://tracker.example/pixel').catch(() => {});\n" +
+      // A sheet the app opens, from a person's click in its frame.
+      "document.getElementById('ask').onclick = () => svc.ui.confirm({ title: 'Keep the draft?', body: 'It stays.' }).then((kept) => { document.body.dataset.kept = kept; });\n",
   );
   // And a page with a minute of sound, which seeks to 45 s.
   await writeFile(
@@ -55,9 +57,17 @@ async function echoApp(): Promise<string> {
   return dir;
 }
 
+interface EngineFrame {
+  url(): string;
+  click(selector: string): Promise<unknown>;
+  waitForFunction(fn: () => unknown, arg?: unknown, options?: { timeout: number }): Promise<unknown>;
+}
+
 interface EnginePage {
   goto(url: string): Promise<unknown>;
-  mainFrame(): { waitForFunction(fn: () => unknown, arg?: unknown, options?: { timeout: number }): Promise<unknown> };
+  mainFrame(): EngineFrame;
+  frames(): EngineFrame[] | Promise<EngineFrame[]>;
+  keyboard: { press(key: string): Promise<unknown> };
 }
 
 describe.sequential(`the messenger page in ${engine}`, () => {
@@ -129,6 +139,28 @@ describe.sequential(`the messenger page in ${engine}`, () => {
       await client.close();
     }
   }, 60_000);
+
+  it("gives the focus back to the app's frame when a key closes a sheet the app opened", async () => {
+    // Firefox kept it on the sheet's button, and then the page's body, so the next Tab went to the messenger's top.
+    await until(() => document.querySelector('[data-testid=app-frame]')?.getAttribute('src')?.startsWith('http'));
+    const frames = await page.frames();
+    const app = frames.find((f) => f.url().startsWith(platform.appOrigin));
+    await app!.click('#ask');
+    for (const key of ['Escape', 'Enter']) {
+      await until(() => document.activeElement?.getAttribute('data-testid') === 'confirm-sheet-yes');
+      await page.keyboard.press(key);
+      await until(
+        () =>
+          !document.querySelector('[data-testid=confirm-sheet]') &&
+          document.activeElement?.getAttribute('data-testid') === 'app-frame',
+      );
+      // Escape declines, Enter presses the focused OK.
+      await app!.waitForFunction(
+        key === 'Escape' ? () => document.body.dataset.kept === 'false' : () => document.body.dataset.kept === 'true',
+      );
+      if (key === 'Escape') await app!.click('#ask');
+    }
+  });
 
   it("plays the app's sound from its length and seeks it: the package server answers byte ranges", async () => {
     // Opened on the package's own origin: the answers are the same as in the frame. Before the server answered

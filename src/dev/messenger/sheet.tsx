@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /** One button of a {@link sheet}: the first one declines (Escape presses it). */
 export interface SheetButton<T> {
@@ -56,7 +56,10 @@ function show<T>(
     resolve(refusal);
     return;
   }
-  const before = document.activeElement as HTMLElement | null;
+  const active = document.activeElement as HTMLElement | null;
+  // A sheet queued behind one just closed starts while the focus may still be in that one's (going) sheet: it gives
+  // the focus back where that one did.
+  const before = active?.closest('.scrim') ? givenBack : active;
   const behind = document.getElementById('messenger');
   let closed = false;
   const close = (value: T) => {
@@ -64,7 +67,7 @@ function show<T>(
     signal?.removeEventListener('abort', refuse);
     current.value = undefined;
     if (behind) behind.inert = false;
-    before?.focus?.();
+    giveFocusBack(before);
     resolve(value);
   };
   // A cancelled invocation's open sheet closes with the refusal.
@@ -89,6 +92,27 @@ function show<T>(
   );
 }
 
+/** Where the last sheet closed gave the focus back. */
+let givenBack: HTMLElement | null = null;
+
+/**
+ * Gives the focus back to what had it before a sheet opened. Firefox does not move the focus into the app's frame (a
+ * process of its own) in the task that made the page behind usable again when a key closed the sheet: the focus
+ * stayed on the sheet's button and fell to the page's body when the sheet went, so the next Tab started at the top
+ * of the messenger. Then it is given back in the next task, unless something else took it meanwhile.
+ */
+function giveFocusBack(before: HTMLElement | null): void {
+  givenBack = before;
+  before?.focus?.();
+  if (!before || document.activeElement === before) return;
+  setTimeout(() => {
+    // Not while the next sheet is open, nor once the person has put the focus somewhere of the page.
+    const now = document.activeElement;
+    if (before.isConnected && !current.value && (!now || now === document.body || now.closest('.scrim')))
+      before.focus?.();
+  });
+}
+
 /** Where the open sheet shows: outside the messenger's root, which is inert while a sheet is open. */
 export function SheetHost() {
   const open = current.value;
@@ -107,7 +131,9 @@ const focusables = (el: HTMLElement) =>
  * the sheet's controls instead of leaving it.
  */
 function useSheetKeys(dialog: { current: HTMLDivElement | null }, sheet: OpenSheet): void {
-  useEffect(() => {
+  // Listening from the same commit as the focus moves into the sheet: a key pressed as soon as the sheet's button
+  // had the focus (a person's quick Escape, a test's) went before an effect's listener was there, and was lost.
+  useLayoutEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.preventDefault();

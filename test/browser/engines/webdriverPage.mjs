@@ -1,4 +1,4 @@
-import { By } from 'selenium-webdriver';
+import { By, Key } from 'selenium-webdriver';
 
 // A WebDriver session (selenium-webdriver) seen through the few Playwright-shaped calls the browser cases make:
 // page.goto / frames / mainFrame, frame.url / evaluate / waitForFunction. WebDriver has no frame handles, so a frame
@@ -48,6 +48,12 @@ export function webdriverPage(driver) {
         if (!r.ok) throw new Error(`in ${url}: ${r.e}`);
         return revive(r.v);
       }),
+    // A real click, as a person's: on the element's centre, so the frame holding it takes the focus.
+    click: (selector) =>
+      serial(async () => {
+        await enter(path);
+        await (await driver.findElement(By.css(selector))).click();
+      }),
     async waitForFunction(fn, arg, { timeout = 8_000 } = {}) {
       const end = Date.now() + timeout;
       let last;
@@ -89,6 +95,17 @@ export function webdriverPage(driver) {
         return walk([]);
       }),
     mainFrame: () => frameAt([], 'top'),
+    // A key pressed as a person does, to whatever has the focus (Playwright's and Puppeteer's key names).
+    keyboard: {
+      press: (key) =>
+        serial(async () => {
+          await driver.switchTo().defaultContent();
+          await driver
+            .actions()
+            .sendKeys(Key[key.toUpperCase()] ?? key)
+            .perform();
+        }),
+    },
     setDefaultTimeout() {},
     close: async () => {},
   };
