@@ -24,8 +24,21 @@ test.beforeEach(async ({ browser }) => {
           additionalProperties: false,
         },
       },
+      {
+        name: 'fail',
+        title: 'Fail',
+        description: 'Fails with an error code of the given length, to check the codes an agent is told.',
+        input_schema: {
+          type: 'object',
+          properties: { length: { type: 'integer' } },
+          required: ['length'],
+          additionalProperties: false,
+        },
+      },
     ],
-    "svc.actions.handle('big', ({ length }) => ({ text: 'x'.repeat(length) }));",
+    "svc.actions.handle('big', ({ length }) => ({ text: 'x'.repeat(length) }));\n" +
+      // An SvcError of the app's, its code of the given length (the script tag's brand; see docs/app.md).
+      "svc.actions.handle('fail', ({ length }) => { throw Object.assign(new Error('the poll is closed'), { [Symbol.for('svc-sdk.error')]: 'SvcError', code: 'E'.repeat(length), retriable: false }); });",
   );
   platform = await startDevPlatform({ dir, port: 0 });
   page = await openLivePage(browser, platform);
@@ -55,6 +68,30 @@ test('a result up to the channel limit arrives whole; a larger one is an error s
   const next = await client.callTool({ name: 'big', arguments: { length: 3 } });
   expect(next.structuredContent).toEqual({ text: 'xxx' });
   await expect(page.getByTestId('mcp-calls').getByTestId('mcp-call')).toHaveCount(3);
+  await client.close();
+});
+
+test("an app's error code too long for svc dev, or empty, is still an answer: the agent is never left waiting", async () => {
+  const client = await connectMcp(platform);
+  const failed = async (length: number) => {
+    const result = await client.callTool({ name: 'fail', arguments: { length } });
+    expect(result.isError).toBe(true);
+    return { text: resultText(result), meta: result._meta?.['dev.svc/error'] };
+  };
+  expect(await failed(LIMITS.id)).toEqual({
+    text: `${'E'.repeat(LIMITS.id)}: the poll is closed`,
+    meta: { code: 'E'.repeat(LIMITS.id), retriable: false },
+  });
+  // One character more was refused by svc dev, and the call waited until the agent gave up.
+  const long = await failed(LIMITS.id + 1);
+  expect(long.meta).toEqual({ code: 'ERR_ACTION_FAILED', retriable: false });
+  expect(long.text).toContain(
+    `ERR_ACTION_FAILED: the handler failed with an error code of ${LIMITS.id + 1} characters, more than the ${LIMITS.id} a code may have (so it is left out): the poll is closed. The app's handler failed`,
+  );
+  // Any answer svc dev cannot take is answered with its reason.
+  const empty = await failed(0);
+  expect(empty.meta).toEqual({ code: 'ERR_INTERNAL', retriable: false });
+  expect(empty.text).toMatch(/^ERR_INTERNAL: svc dev could not take the app's answer: .*error\.code is missing/);
   await client.close();
 });
 

@@ -111,6 +111,9 @@ export const loadConfig = () => control('GET /__svc/config');
  */
 export type Connection = 'open' | 'retrying' | 'closed';
 
+/** svc dev refused a body the page sent on its channel; the message is its sentence saying why. */
+export class AnswerRefused extends Error {}
+
 /** The open channel, and the page's requests on it waiting for their reply, by number. */
 let channel: WebSocket | undefined;
 const waiting = new Map<number, { resolve(answer: unknown): void; reject(error: Error): void }>();
@@ -118,7 +121,7 @@ let numbered = 0;
 
 /**
  * Sends the page's answer to a relayed MCP call on its channel and resolves with the platform's reply (what the agent
- * got); rejects with the platform's sentence, or when the channel is not open or closes first (the platform then ends
+ * got); rejects with the platform's sentence ({@link AnswerRefused}), or when the channel is not open or closes first (the platform then ends
  * the call itself: the page that ran it is gone), or with a RangeError when the answer is larger than the channel
  * takes ({@link LIMITS}`.channelMessage`).
  */
@@ -195,7 +198,7 @@ export function follow(
       if ('event' in message) return events[message.event]?.(message.data);
       const request = waiting.get(message.re);
       waiting.delete(message.re);
-      if ('error' in message) request?.reject(new Error(message.error));
+      if ('error' in message) request?.reject(new AnswerRefused(message.error));
       else request?.resolve(message.answer);
     };
     socket.onclose = () => {

@@ -8,7 +8,7 @@ import { findMalformedValue } from '../../manifest/findMalformedValue';
 import { redactSecrets } from '../redactSecrets';
 import { safeToRepeat } from '../safeToRepeat';
 import { formatJsonPath } from '../../manifest/ManifestIssue';
-import { answerRelayed } from './api';
+import { AnswerRefused, answerRelayed } from './api';
 import { prettyJson } from './redactTokens';
 
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
@@ -79,17 +79,23 @@ async function runInApp(
 }
 
 /**
- * What a result the channel cannot carry becomes: the agent is told the result was too large and what to do, as a
- * non-retriable error (the same call would give the same result); any other failure to send is the page's to show.
+ * What an answer svc dev could not take becomes, so that the agent is answered all the same: a result the channel
+ * cannot carry is an error saying it was too large and what to do, and an answer svc dev refused is an error with its
+ * sentence, both non-retriable (the same call would give the same answer). A channel that is gone is the page's to
+ * show: svc dev ends the call itself.
  */
-const tooLarge =
+const unsent =
   (post: (path: 'result', body: McpPageBody) => Promise<unknown>) =>
-  (error: unknown): Promise<unknown> | undefined =>
-    error instanceof RangeError
-      ? post('result', {
-          error: { code: 'ERR_INTERNAL', message: `the result cannot be sent: ${error.message}`, retriable: false },
-        }).catch(() => undefined)
-      : undefined;
+  (error: unknown): Promise<unknown> | undefined => {
+    const message =
+      error instanceof AnswerRefused
+        ? `svc dev could not take the app's answer: ${error.message}`
+        : error instanceof RangeError
+          ? `the result cannot be sent: ${error.message}`
+          : undefined;
+    if (message === undefined) return undefined;
+    return post('result', { error: { code: 'ERR_INTERNAL', message, retriable: false } }).catch(() => undefined);
+  };
 
 /**
  * Runs the MCP calls the platform relays in the app, exactly as the agent panel's "Invoke as agent" does (the host's
@@ -131,7 +137,7 @@ export function mcpCalls(
       current = { call, controller, row };
       view.mark(`MCP · ${call.agent_id}`);
       const answer = await answering;
-      const reply = controller.signal.aborted ? undefined : post('result', answer).catch(tooLarge(post));
+      const reply = controller.signal.aborted ? undefined : post('result', answer).catch(unsent(post));
       view.mark(undefined);
       // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
       const shown = ((await reply) ?? answer) as McpSent;
