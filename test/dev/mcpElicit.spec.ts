@@ -271,13 +271,20 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
       );
       expect(result.structuredContent, JSON.stringify(answer)).toEqual({ answer: null });
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(progress.some((m) => m.startsWith('the answer to the form did not fit its schema'))).toBe(true);
+      expect(
+        progress.some((m) => m.includes('so the app was given null (declined)')),
+        progress.join('\n'),
+      ).toBe(true);
       await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
       await client.close();
     }
   });
 
-  test("a client that opens no GET stream is asked on the call's own stream", async () => {
+  /**
+   * A 2025-06-18 session of a raw HTTP client that opens no GET stream, calling `rate_offsite` and answering its
+   * elicitation with `answer` as the JSON-RPC `result`: the call's result, the events the call's stream carried.
+   */
+  const rawCall = async (answer: unknown) => {
     const headers = (session?: string) => ({
       authorization: `Bearer ${platform.mcpToken}`,
       'content-type': 'application/json',
@@ -302,7 +309,10 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     const session = init.headers.get('mcp-session-id')!;
     await init.text();
     await (await post({ method: 'notifications/initialized' }, session)).text();
-    const call = await post({ id: 2, method: 'tools/call', params: { name: 'rate_offsite', arguments: {} } }, session);
+    const call = await post(
+      { id: 2, method: 'tools/call', params: { name: 'rate_offsite', arguments: {}, _meta: { progressToken: 'p' } } },
+      session,
+    );
     expect(call.headers.get('content-type')).toContain('text/event-stream');
     const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
@@ -315,12 +325,35 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
         const message = JSON.parse(line.slice(6));
         if (message.method === 'elicitation/create' && !seen.includes(`answered ${message.id}`)) {
           seen += `\nanswered ${message.id}\n`;
-          await (await post({ id: message.id, result: { action: 'accept', content: { value: 5 } } }, session)).text();
+          await (await post({ id: message.id, result: answer }, session)).text();
         }
         if (message.id === 2) result = message;
       }
     }
+    return { result: result?.result, seen };
+  };
+
+  test("a client that opens no GET stream is asked on the call's own stream", async () => {
+    const { result, seen } = await rawCall({ action: 'accept', content: { value: 5 } });
     expect(seen).toMatch(/"method":"elicitation\/create"/);
-    expect(result?.result?.structuredContent).toEqual({ answer: 5 });
+    expect(result?.structuredContent).toEqual({ answer: 5 });
+  });
+
+  test('an answer whose JSON-RPC result is not an object is a decline at once, not a wait for the person', async () => {
+    // The SDK took no such result: the question waited a minute, then went to the person's sheet.
+    for (const [answer, kind] of [
+      ['notadict', 'a string'],
+      [null, 'null'],
+      [[1], 'an array'],
+    ] as const) {
+      const started = Date.now();
+      const { result, seen } = await rawCall(answer);
+      expect(result?.structuredContent, String(answer)).toEqual({ answer: null });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(seen).toContain(
+        `the client answered the form with an error, so the app was given null (declined): the answer's result is ${kind}, not an object`,
+      );
+      await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    }
   });
 });

@@ -74,9 +74,31 @@ async function parseBody(request: Request, protoKey: string): Promise<{ request:
   try {
     const parsedBody: unknown = JSON.parse(text);
     moveOwnProto(parsedBody, protoKey);
+    nonObjectResultsAsErrors(parsedBody);
     return { request, parsedBody };
   } catch {
     return { request: new Request(request, { body: text }) };
+  }
+}
+
+/**
+ * A client's answer to a request of svc dev's (an elicitation) whose `result` is not an object, passed on as the error
+ * it is. The SDK takes no other result (an MCP result is an object) and dropped it without a word, so the request
+ * waited its minute for an answer that had come, and then the person was asked; as an error it fails at once, and the
+ * app's question is declined.
+ */
+function nonObjectResultsAsErrors(body: unknown): void {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== 'object' || message === null || 'method' in message || 'error' in message) continue;
+    if (!('result' in message)) continue;
+    const { result } = message;
+    if (typeof result === 'object' && result !== null && !Array.isArray(result)) continue;
+    const kind = result === null ? 'null' : Array.isArray(result) ? 'an array' : `a ${typeof result}`;
+    Object.assign(message, {
+      error: { code: -32600, message: `the answer's result is ${kind}, not an object` },
+      result: undefined,
+    });
+    delete (message as { result?: unknown }).result;
   }
 }
 

@@ -162,11 +162,17 @@ const elicitOf =
     // unknown action, an error) is its refusal of it: the app gets null, as for a decline, and the agent is told why.
     // The app's schema as it gave it holds the answer too: the form's narrower one may not carry it whole
     // (`additionalProperties: false`).
-    const misfit = (why: string) => {
-      progress(`the answer to the form did not fit its schema, so the app was given null (declined): ${why}`);
+    const declined = (why: string) => {
+      progress(why);
       return { value: null };
     };
-    if (answer instanceof Error || !answer) return misfit(answer instanceof Error ? answer.message : 'no answer');
+    const misfit = (why: string) =>
+      declined(`the answer to the form did not fit its schema, so the app was given null (declined): ${why}`);
+    // The SDK holds an accepted answer to the form's schema first, and says so as an error.
+    if (answer instanceof Error && answer.message.startsWith(SDK_MISFIT))
+      return misfit(answer.message.slice(SDK_MISFIT.length));
+    if (answer instanceof Error) return declined(answerError(answer));
+    if (!answer) return misfit('no answer');
     const { action, content } = answer as { action: string; content?: unknown };
     if (action !== 'accept' || content === undefined || content === null) return { value: null };
     if (typeof content !== 'object' || Array.isArray(content)) return misfit('the content is not an object');
@@ -181,6 +187,20 @@ const elicitOf =
     })();
     return issues.length ? misfit(issues.map((issue) => issue.message).join('; ')) : { value };
   };
+
+/** How the SDK's error about an answer that does not fit the form's schema starts. */
+const SDK_MISFIT = 'Elicitation response content does not match requested schema: ';
+
+/**
+ * What an elicitation's failed answer was, in a line: the SDK's check of an answer that is no elicitation result
+ * (its action not accept, decline or cancel; its content not an object) lists its issues as JSON on many lines.
+ */
+function answerError(error: Error): string {
+  const outcome = 'so the app was given null (declined)';
+  if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+    return `the answer to the form is no elicitation result (an action of accept, decline or cancel, and content that is an object), ${outcome}`;
+  return `the client answered the form with an error, ${outcome}: ${error.message.split('\n')[0]}`;
+}
 
 /**
  * The check of a call's arguments before it runs (depth, values JSON cannot carry, then the manifest's validator): an
