@@ -27,10 +27,10 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] = []): T {
 }
 
 /**
- * `item` redacted whole when `before` is a scheme word (`Bearer`, `Basic`) and the two read as one credential: the
+ * `item` redacted whole when `before` is a scheme word (`Bearer`, `Basic`, in any case) and the two read as one credential: the
  * item alone is what the redaction takes from them.
  */
 function afterScheme(before: unknown, item: unknown): unknown {
-  if ((before !== 'Bearer' && before !== 'Basic') || typeof item !== 'string') return item;
+  if (typeof before !== 'string' || !/^(?:bearer|basic)$/i.test(before) || typeof item !== 'string') return item;
   return redactText(`${before} ${item}`) === `${before} [redacted]` ? '[redacted]' : item;
 }

@@ -8,25 +8,34 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
 
 /**
  * A credential after the word or words of its scheme, however they are joined (`Bearer x`, `Basic Basic x`,
- * `Basic:x`, `"Basic","x"`): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an
- * API that takes a token as its password, echoed in an upstream's error), so that "a basic poll" stays as it is.
+ * `Basic:x`, `"Basic","x"`, `Basic%20x` and `Basic+x` as a URL or a form encodes the space, a zero-width character
+ * between): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an API that takes a
+ * token as its password, echoed in an upstream's error) or of a JWT, so that "a basic poll" stays as it is. A base64
+ * credential folded onto lines of 16 characters or more (MIME folds at 76) is the credential whole; one already
+ * `[redacted]` is left as it is.
  */
-const SCHEME = /\b((?:(?:Bearer|Basic)[\s"':,=]+)+)([^\s"',\]]+)/gi;
+const SCHEME =
+  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:\r?\n[ \t]*[A-Za-z0-9+/]{16,}={0,2})*)/gi;
 /**
- * A JWT as a logger wraps or spaces it at its dots, or as a URL encodes its dots (`%2E`); its header and claims too,
- * where a cut took the rest.
+ * A JWT as a logger wraps or spaces it at its dots, as a URL encodes its dots (`%2E`), or as JSON escaped twice
+ * writes them (`\u002e`); its header and claims too, where a cut took the rest.
  */
-const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E)\s*[\w-]*){1,2}/gi;
+const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E|\\u002e)\s*[\w-]*){1,2}/gi;
 
 /**
- * Whether `credential` is the base64 of `user:password`, or the start of one: a message cut at its length limit (the
- * app's client cuts at 1,000 characters, before this redaction) may end inside it, and what is left of it still
- * holds the most of a token.
+ * Whether `credential` is the base64 of `user:password` or of a JWT, or the start of one: a message cut at its length
+ * limit (the app's client cuts at 1,000 characters, before this redaction) may end inside it, and what is left of it
+ * still holds the most of a token.
  */
-const isUserPassword = (credential: string) => {
-  const whole = credential.slice(0, credential.length - (credential.length % 4));
+const isBase64Secret = (credential: string) => {
+  // Its lines joined, and decoded as a URL encodes it (`%3D` for `=`).
+  const joined = credential
+    .replace(/\s/g, '')
+    .replace(/%([\da-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const whole = joined.slice(0, joined.length - (joined.length % 4));
   try {
-    return whole.length > 0 && atob(whole).includes(':');
+    const decoded = whole.length > 0 ? atob(whole) : '';
+    return decoded.includes(':') || decoded.startsWith('eyJ');
   } catch {
     return false;
   }
@@ -41,7 +50,7 @@ const isUserPassword = (credential: string) => {
 export function redactText(text: string): string {
   return text
     .replace(SCHEME, (all, scheme: string, credential: string) =>
-      /^bearer/i.test(scheme) || isUserPassword(credential) ? `${scheme}[redacted]` : all,
+      /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
     .replace(JWT_FORMS, '[redacted]');
 }

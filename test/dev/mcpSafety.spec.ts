@@ -42,7 +42,14 @@ svc.actions.handle('leak', async ({ secrets }) => {
     // The word alone is no credential: prose stays as it is.
     prose: 'a basic poll, Basic settings',
     // A credential split from its scheme word into its own JSON value; a plan named Basic is no scheme.
-    split: [['Basic', btoa('svc:' + token)], { Bearer: token.split('.').join('') }, ['Basic', 'Premium']],
+    split: [['Basic', btoa('svc:' + token)], { Bearer: token.split('.').join('') }, ['Basic', 'Premium'], ['basic', btoa('svc:' + token)], { basic: btoa('svc:' + token) }],
+    // Encoded as a URL or a form encodes it, folded as MIME folds base64, a zero-width space after the scheme, a JWT
+    // alone in base64, a JWT whose dots JSON escaped twice.
+    encodedBasic: ['Authorization=Basic%20' + encodeURIComponent(btoa('svc:' + token)), 'Basic+' + btoa('svc:' + token)],
+    folded: 'Basic ' + btoa('svc:' + token).match(/.{1,76}/g).join('\\r\\n') + '\\r\\nthen a line of prose',
+    zeroWidth: 'Basic \u200b' + btoa('svc:' + token),
+    jwtBase64: 'Basic ' + btoa(token),
+    escapedDots: token.split('.').join('\\\\u002e'),
     wrapped: 'token=' + token.split('.').join('\\n.'),
     spaced: token.split('.').join(' . '),
     encoded: token.split('.').join('%2E'),
@@ -50,7 +57,7 @@ svc.actions.handle('leak', async ({ secrets }) => {
 });
 svc.actions.handle('fail', async ({ secrets }) => {
   const { access_token: token } = await svc.auth.getToken();
-  throw Object.assign(new Error('the poll is closed for x_' + token + ' and ' + secrets.join(' ')), {
+  throw Object.assign(new Error('the poll is closed for x_' + token + ' and ' + secrets.join(' ') + ', Bearer ' + token), {
     [brand]: 'SvcError', code: 'ERR_POLL_CLOSED', retriable: false,
   });
 });
@@ -193,7 +200,18 @@ for (const [name, connect] of transports) {
       basic: 'upstream said 401 for Authorization: Basic [redacted]',
       doubled: ['Basic Basic [redacted]', 'Basic:[redacted]', 'Bearer Bearer [redacted]'],
       prose: 'a basic poll, Basic settings',
-      split: [['Basic', '[redacted]'], { Bearer: '[redacted]' }, ['Basic', 'Premium']],
+      split: [
+        ['Basic', '[redacted]'],
+        { Bearer: '[redacted]' },
+        ['Basic', 'Premium'],
+        ['basic', '[redacted]'],
+        { basic: '[redacted]' },
+      ],
+      encodedBasic: ['Authorization=Basic%20[redacted]', 'Basic+[redacted]'],
+      folded: 'Basic [redacted]\r\nthen a line of prose',
+      zeroWidth: 'Basic \u200b[redacted]',
+      jwtBase64: 'Basic [redacted]',
+      escapedDots: '[redacted]',
       wrapped: 'token=[redacted]',
       spaced: '[redacted]',
       encoded: '[redacted]',
@@ -213,7 +231,8 @@ for (const [name, connect] of transports) {
     expect(failed.isError).toBe(true);
     // The app's own error, as it wrote it: no `svc.actions.invoke():` before it.
     expect(resultText(failed)).toBe(
-      'ERR_POLL_CLOSED: the poll is closed for x_[redacted] and [redacted] [redacted] [redacted]',
+      // Redacted once, by the app's client, then left as it is: "Bearer [redacted]]]" before.
+      'ERR_POLL_CLOSED: the poll is closed for x_[redacted] and [redacted] [redacted] [redacted], Bearer [redacted]',
     );
     expectClean(JSON.stringify(failed));
 
