@@ -240,7 +240,7 @@ agent (MCP form elicitation when the client supports it and the schema is flat).
     // Accepted beside --no-mcp (serving MCP is the default), so not listed.
     mcp: { type: 'boolean' },
   },
-  footer: `Exit codes: 0 stopped (Ctrl-C, SIGTERM, SIGHUP: it closes what it serves and removes its lock first), 1 invalid
+  footer: `Exit codes: 0 stopped (Ctrl-C, SIGTERM, SIGHUP: it says which, closes what it serves and removes its lock first), 1 invalid
 manifest or package, 2 usage error, a port taken, or a manifest or package that is missing or cannot be read.
 A signal in the moment before the command has loaded ends it as Node does (130, 143), before it holds anything.
 `,
@@ -353,11 +353,15 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
     };
     // Listening for Ctrl-C before the platform starts: a stop during the start, or right after it, closes the
     // platform once it is up and removes its lock and discovery files (exit 0), instead of Node's default of exiting
-    // on the spot. SIGHUP is the terminal closed.
+    // on the spot. SIGHUP is the terminal closed. The stop is said, so a log kept of the terminal shows why it ended.
     const stopped =
       hooks.stopped ??
       new Promise<void>((done) => {
-        for (const signal of STOP_SIGNALS) process.once(signal, () => done());
+        for (const signal of STOP_SIGNALS)
+          process.once(signal, () => {
+            writeLine(io.stderr, `svc dev: stopping (${signal}).`);
+            done();
+          });
       });
     const fixed = values.port !== undefined;
     let started: { platform: DevPlatform; port: number } | number = EXIT.usage;

@@ -126,6 +126,18 @@ describe('svc dev', () => {
     expect(lines).toHaveLength(1);
     expect((await fetch(lines[0]!)).status).toBe(200);
     expect(await dev.stop('SIGINT')).toBe(0);
+    expect(dev.stderr).toContain('svc dev: stopping (SIGINT).');
+  });
+
+  it.runIf(existsSync(resolve('dist/cli.js')))('the built bin says which signal stopped it', async () => {
+    const dir = await writeAppDir();
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      const dev = spawnCli(['dev', dir, '--port', '0']);
+      await dev.waitFor(FIRST_LINE);
+      // A terminal's log (nohup's, a CI job's) showed nothing after the start: the run just ended.
+      expect(await dev.stop(signal)).toBe(0);
+      expect(dev.stderr).toContain(`svc dev: stopping (${signal}).`);
+    }
   });
 
   it.runIf(existsSync(resolve('dist/cli.js')))(
