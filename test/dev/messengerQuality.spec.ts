@@ -246,3 +246,38 @@ test("a message's and a card's line breaks are kept in the timeline", async ({ p
     .poll(() => page.getByTestId('message').filter({ hasText: 'Standup:' }).innerText())
     .toContain('Standup:\nall done');
 });
+
+test('a long timeline draws its latest entries, and earlier ones on request; another room starts from its latest', async ({
+  page,
+  session,
+}) => {
+  const { platform } = session;
+  const { timelineShown } = (await import('../../src/dev/limits')).LIMITS;
+  // A backend posting all day grew the page without end: every entry was drawn.
+  const count = timelineShown + 5;
+  for (let i = 1; i <= count; i++) {
+    const response = await fetch(`${platform.origin}/__svc/message`, {
+      method: 'POST',
+      headers: {
+        origin: platform.origin,
+        'x-svc-dev-token': platform.controlToken,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ room_id: 'general', text: `entry ${i}` }),
+    });
+    expect(response.status).toBe(200);
+  }
+  const messages = page.getByTestId('timeline').getByTestId('message');
+  await expect(messages.last()).toContainText(`entry ${count}`);
+  await expect(messages).toHaveCount(timelineShown);
+  await expect(messages.first()).toContainText('entry 6');
+  const earlier = page.getByTestId('timeline-earlier');
+  await expect(earlier).toHaveText('5 earlier entries not shown. Show 5 more');
+  await earlier.getByRole('button', { name: 'Show 5 more' }).click();
+  await expect(messages).toHaveCount(count);
+  await expect(messages.first()).toContainText('entry 1');
+  await expect(earlier).toHaveCount(0);
+  await page.getByTestId('room-board').click();
+  await page.getByTestId('room-general').click();
+  await expect(messages).toHaveCount(timelineShown);
+});

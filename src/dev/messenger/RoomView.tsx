@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { LIMITS } from '../limits';
 import type { DevRoom } from '../devContract';
 import { CardView } from './CardView';
 import type { Messenger } from './Messenger';
@@ -15,16 +16,29 @@ function TileIcon({ icons, appUrl }: { icons: { src: string; sizes: string }[] |
   return <img src={new URL(best.src, appUrl).href} alt="" width="48" height="48" data-testid="tile-icon" />;
 }
 
-/** The room's timeline: messages and the app's cards, oldest first. */
+/**
+ * The room's timeline: messages and the app's cards, oldest first; the latest {@link LIMITS}`.timelineShown`, and a
+ * button that draws as many earlier ones again.
+ */
 function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
   const { name } = m.manifest;
   const users = m.store.slices.users.value;
   const sender = (id: string) => users.find((u) => u.id === id)?.display_name ?? id;
   const open = (link: string) => m.openLink(link);
+  const [shown, setShown] = useState<number>(LIMITS.timelineShown);
+  const earlier = Math.max(0, room.timeline.length - shown);
   return (
     <div class="timeline" data-testid="timeline">
       {room.timeline.length ? null : <p class="note">No message yet.</p>}
-      {room.timeline.map((e) =>
+      {earlier ? (
+        <p class="note" data-testid="timeline-earlier">
+          {`${earlier} earlier ${earlier === 1 ? 'entry' : 'entries'} not shown. `}
+          <button type="button" onClick={() => setShown(shown + LIMITS.timelineShown)}>
+            {`Show ${Math.min(earlier, LIMITS.timelineShown)} more`}
+          </button>
+        </p>
+      ) : null}
+      {room.timeline.slice(earlier).map((e) =>
         e.kind === 'card' ? (
           <CardView
             key={e.event_id}
@@ -90,7 +104,8 @@ function TimelineBox({ m }: { m: Messenger }) {
   const log = room ? { role: 'log' as const, 'aria-label': `Messages in ${roomLabel(room)}`, tabIndex: 0 } : {};
   return (
     <div class="timeline-box" ref={box} onScroll={onScroll} {...log}>
-      {room ? <Timeline m={m} room={room} /> : <HomeGrid m={m} />}
+      {/* Keyed by room: another room starts from its latest entries again. */}
+      {room ? <Timeline key={room.id} m={m} room={room} /> : <HomeGrid m={m} />}
     </div>
   );
 }
