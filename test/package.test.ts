@@ -569,6 +569,20 @@ describe('the package', () => {
           }
           export const used = [createServerClient, createTokenVerifier, requireToken, verifySignature, verifyPackage, validateManifest, createMockHost];`;
         expect(typeErrors('backend.ts', { ...nodeNext, lib: ['lib.es2022.d.ts'] }, backend)).toEqual([]);
+        // backend.md's node:http lines, in a project with the strictest flags: Node's IncomingMessage types its method
+        // `string | undefined`, which an optional property refused under exactOptionalPropertyTypes.
+        const nodeHttp = `import { createServer } from 'node:http';
+          import { createWebhookHandler, createTokenVerifier, requireToken } from 'svc-sdk/server';
+          const webhooks = createWebhookHandler({ secrets: ['s'], on: {} });
+          createServer((req, res) => void webhooks.node(req, res));
+          const guard = requireToken(createTokenVerifier({ authUrl: 'http://idp', realm: 'acme', audience: 'polls' }));
+          createServer((req, res) => void guard(req, res, () => res.end('ok')));`;
+        const strictest = {
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          verbatimModuleSyntax: true,
+        };
+        expect(typeErrors('http.mts', { ...nodeNext, ...strictest, lib: ['lib.es2022.d.ts'] }, nodeHttp)).toEqual([]);
       }
     },
     // An npm install and type checks under two TypeScript versions: 70-100 s on CI's two cores, 128 s once when the

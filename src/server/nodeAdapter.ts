@@ -6,20 +6,22 @@ import { SvcSignatureError } from './SvcSignatureError';
  * @public
  */
 export interface NodeRequestLike {
-  method?: string;
-  url?: string;
+  // `| undefined` throughout: Node's IncomingMessage types them so, and under `exactOptionalPropertyTypes` a plain
+  // optional property would refuse it.
+  method?: string | undefined;
+  url?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
   /**
    * The exact bytes, set by platforms that buffer the body themselves (Google Cloud Functions), or by
    * `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })` where a JSON parser runs app-wide.
    * (`express.raw()` puts its Buffer in `body`, which is read too.)
    */
-  rawBody?: Uint8Array | string;
+  rawBody?: Uint8Array | string | undefined;
   /** A body parser's result: a Buffer or string is accepted; a parsed object is refused. */
   body?: unknown;
   on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
   on(event: 'end' | 'error', listener: (arg?: unknown) => void): unknown;
-  readableEnded?: boolean;
+  readableEnded?: boolean | undefined;
 }
 
 /** The parts of a Node `ServerResponse` the adapters write. @public */
@@ -27,7 +29,7 @@ export interface NodeResponseLike {
   statusCode: number;
   setHeader(name: string, value: string): unknown;
   end(body?: string | Uint8Array): unknown;
-  headersSent?: boolean;
+  headersSent?: boolean | undefined;
 }
 
 /** Node/Express middleware. @public */
