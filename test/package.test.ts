@@ -350,6 +350,35 @@ describe('the package', () => {
     }
   });
 
+  it.runIf(built)(
+    'gives a browser bundle one client when the app imports svc-sdk and a CommonJS module of it requires it',
+    async () => {
+      // A CommonJS dependency's require() took dist/index.cjs beside the app's dist/index.js: two clients, which take
+      // the host's channel from each other, and twice the bytes.
+      const dir = mkdtempSync(join(root, 'node_modules/.svc-dual-'));
+      try {
+        writeFileSync(join(dir, 'lib.cjs'), "const { svc } = require('svc-sdk');\nmodule.exports = () => svc;\n");
+        writeFileSync(
+          join(dir, 'app.js'),
+          "import { svc } from 'svc-sdk';\nimport lib from './lib.cjs';\nglobalThis.same = lib() === svc;\n",
+        );
+        const { metafile } = await build({
+          entryPoints: [join(dir, 'app.js')],
+          bundle: true,
+          write: false,
+          format: 'esm',
+          platform: 'browser',
+          metafile: true,
+          logLevel: 'silent',
+        });
+        const client = Object.keys(metafile.inputs).filter((input) => /dist\/index\.c?js$/.test(input));
+        expect(client).toEqual([expect.stringMatching(/dist\/index\.js$/)]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it.runIf(built)('ships a script-tag build that defines globalThis.svc without touching the page at load', () => {
     const context: any = {};
     runInNewContext(readFileSync(`${root}dist/svc.global.js`, 'utf8'), context);
