@@ -43,6 +43,28 @@ export function hiddenCharacter(value: string): string | undefined {
 }
 
 /**
+ * The control characters and line separators `value` holds that its kind of text may not, each as the rest of a
+ * sentence: a one-line text none, a longer text (`lines`) only line breaks and tabs.
+ * @internal
+ */
+export function controlCharacters(value: string, lines: boolean): string[] {
+  const problems: string[] = [];
+  const control = (lines ? CONTROL_BUT_LINES : CONTROL).exec(value);
+  if (control) {
+    const which = control[0] === '\n' ? 'a line break' : control[0] === '\t' ? 'a tab' : 'the control character';
+    problems.push(
+      `holds ${which} ${codePointName(control[0])} at character ${characterAt(value, control.index)}: remove it${lines ? '' : '; this text is one line'}`,
+    );
+  }
+  const separator = SEPARATOR.exec(value);
+  if (separator)
+    problems.push(
+      `holds the ${separator[0] === '\u2028' ? 'line' : 'paragraph'} separator ${codePointName(separator[0])} at character ${characterAt(value, separator.index)}: ${lines ? 'write a line break (\\n) instead' : 'remove it; this text is one line'}`,
+    );
+  return problems;
+}
+
+/**
  * A string schema whose length bounds count Unicode code points, as JSON Schema `minLength`/`maxLength` do, and
  * that holds text: whole characters, no control characters or line separators (a line break and a tab only where
  * `lines` allows), no character that makes it show other than it reads (a bidirectional override, a zero-width space,
@@ -78,21 +100,7 @@ export function boundedText(
           `holds half of a character (a lone surrogate, ${codePointName(half.character)}) at character ${half.at}: write the whole character or remove it`,
         );
       }
-      const control = (lines ? CONTROL_BUT_LINES : CONTROL).exec(value);
-      if (control) {
-        const which = control[0] === '\n' ? 'a line break' : control[0] === '\t' ? 'a tab' : 'the control character';
-        refuse(
-          'control_character',
-          `holds ${which} ${codePointName(control[0])} at character ${characterAt(value, control.index)}: remove it${lines ? '' : '; this text is one line'}`,
-        );
-      }
-      const separator = SEPARATOR.exec(value);
-      if (separator) {
-        refuse(
-          'control_character',
-          `holds the ${separator[0] === '\u2028' ? 'line' : 'paragraph'} separator ${codePointName(separator[0])} at character ${characterAt(value, separator.index)}: ${lines ? 'write a line break (\\n) instead' : 'remove it; this text is one line'}`,
-        );
-      }
+      for (const problem of controlCharacters(value, lines)) refuse('control_character', problem);
       if (min !== undefined && min > 0 && length >= min && INVISIBLE.test(value)) {
         refuse('invisible', 'shows nothing (only spaces or invisible characters): write a visible text');
       } else {

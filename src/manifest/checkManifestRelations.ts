@@ -3,7 +3,7 @@ import { checkJsonSchema } from './checkJsonSchema';
 import { isRecord, show } from './helpers';
 import { formatJsonPath, type ManifestIssue, type ManifestIssueSeverity } from './ManifestIssue';
 import { routeKey } from './routeKey';
-import { hiddenCharacter } from './boundedText';
+import { controlCharacters, hiddenCharacter } from './boundedText';
 
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -224,9 +224,12 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
         add(severity, problem.code, ['actions', i, key, ...problem.path], problem.message);
       }
       // Its titles, descriptions and choices' labels are the app's words to agents (tools/list), as the action's own.
-      for (const { path, text } of schemaWords(schema)) {
+      for (const { path, text, lines } of schemaWords(schema)) {
+        const where = ['actions', i, key, ...path];
+        if (lines !== undefined)
+          for (const problem of controlCharacters(text, lines)) add('error', 'control_character', where, problem);
         const hidden = hiddenCharacter(text);
-        if (hidden) add('error', 'hidden_character', ['actions', i, key, ...path], hidden);
+        if (hidden) add('error', 'hidden_character', where, hidden);
       }
     }
   });
@@ -254,9 +257,13 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
   return issues;
 }
 
-/** The words of a JSON Schema shown to people and agents: each `title`, `description` and `enumNames` label, where. */
-function schemaWords(schema: unknown): { path: (string | number)[]; text: string }[] {
-  const words: { path: (string | number)[]; text: string }[] = [];
+/**
+ * The words of a JSON Schema shown to people and agents, where, and whether they may hold lines: each `title`,
+ * `description` (lines) and `enumNames` label, and each property's name (an agent reads it, and sends it back; any
+ * string is a JSON key, so only what hides is refused there: `lines` undefined).
+ */
+function schemaWords(schema: unknown): { path: (string | number)[]; text: string; lines?: boolean }[] {
+  const words: { path: (string | number)[]; text: string; lines?: boolean }[] = [];
   const stack: [unknown, (string | number)[]][] = [[schema, []]];
   while (stack.length) {
     const [node, path] = stack.pop()!;
@@ -267,11 +274,15 @@ function schemaWords(schema: unknown): { path: (string | number)[]; text: string
     if (!isRecord(node)) continue;
     for (const [key, value] of Object.entries(node)) {
       if ((key === 'title' || key === 'description') && typeof value === 'string')
-        words.push({ path: [...path, key], text: value });
+        words.push({ path: [...path, key], text: value, lines: key === 'description' });
       else if (key === 'enumNames' && Array.isArray(value)) {
         for (const [i, label] of value.entries())
-          if (typeof label === 'string') words.push({ path: [...path, key, i], text: label });
-      } else stack.push([value, [...path, key]]);
+          if (typeof label === 'string') words.push({ path: [...path, key, i], text: label, lines: false });
+      } else {
+        if (key === 'properties' && isRecord(value))
+          for (const name of Object.keys(value)) words.push({ path: [...path, key, name], text: name });
+        stack.push([value, [...path, key]]);
+      }
     }
   }
   return words;

@@ -100,6 +100,20 @@ describe('text in a manifest', () => {
       '$.actions[0].input_schema.properties.pizza.enumNames[1] hidden_character',
       '$.actions[0].output_schema.title hidden_character',
     ]);
+    // Their control characters too (a terminal escape in a title), but a description's lines and tabs; and a property's
+    // name, which an agent reads in tools/list and sends back.
+    expect(
+      errorsAfter((m) => {
+        m.actions[0].input_schema.properties.pizza.title = 'Pizza\u001b[2J';
+        m.actions[0].input_schema.properties.pizza.description = 'One of:\n\tthe menu';
+        m.actions[0].output_schema.description = 'Order\u0007';
+        m.actions[0].input_schema.properties['k\u{e0049}'] = { type: 'string' };
+      }),
+    ).toEqual([
+      '$.actions[0].input_schema.properties["k\u{e0049}"] hidden_character',
+      '$.actions[0].input_schema.properties.pizza.title control_character',
+      '$.actions[0].output_schema.description control_character',
+    ]);
     // A flag's tags alone, without the black flag before them, hide.
     expect(errorsAfter((m) => (m.name = 'Scotland \u{e0067}\u{e0062}\u{e007f}'))).toEqual(['$.name hidden_character']);
   });
