@@ -206,6 +206,29 @@ describe("the app's storage in the state file", () => {
     }
   });
 
+  it('compacts the journal while it runs once it outgrows its snapshot, and loses no change', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
+    const platform = await platformOn(path);
+    let largest = 0;
+    try {
+      // A 100 KB draft saved 30 times: 3 MB of journal, which grew until the next start.
+      for (let i = 0; i < 30; i++) {
+        await store(platform, { op: 'set', key: 'draft', value: `${i}`.padEnd(100_000, 'x') });
+        await store(platform, { op: 'set', key: 'cursor', value: i });
+        largest = Math.max(largest, (await stat(path)).size);
+      }
+    } finally {
+      await platform.close();
+    }
+    expect(largest).toBeLessThan(1.3 * 1024 * 1024);
+    const again = await platformOn(path);
+    try {
+      expect(again.state.storage?.alice).toEqual({ draft: '29'.padEnd(100_000, 'x'), cursor: 29 });
+    } finally {
+      await again.close();
+    }
+  });
+
   it('keeps a value under any key across a restart, __proto__ and constructor too', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
     const platform = await platformOn(path);
