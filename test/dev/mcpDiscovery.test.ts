@@ -218,6 +218,47 @@ describe('the MCP endpoint is announced and discoverable', () => {
     }
   });
 
+  it('svc mcp sends a request again, once, when svc dev closed its session for newer ones (it ran nothing)', async () => {
+    const platform = await startDevPlatform({ dir, port: 0 });
+    const client = await connectMcpStdio(dir, state, 'evicted-test');
+    const call = () => client.callTool({ name: 'create_poll', arguments: { question: 'Lunch?', options: ['a', 'b'] } });
+    // No page is open: a call that reaches svc dev says so.
+    const reached = [
+      expect.objectContaining({ text: expect.stringMatching(/^ERR_HOST_UNREACHABLE: no messenger page/) }),
+    ];
+    try {
+      expect((await call()).content).toEqual(reached);
+      // More new sessions than svc dev keeps (100): the bridge's, the least recently used, is closed.
+      for (let i = 0; i < 101; i++) {
+        const response = await fetch(platform.mcpUrl!, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${platform.mcpToken}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: `flood-${i}`, version: '0' },
+            },
+          }),
+        });
+        expect(response.status).toBe(200);
+        await response.text();
+      }
+      // It was ERR_DISCONNECTED ("Session not found"), for a call that never ran.
+      expect((await call()).content).toEqual(reached);
+    } finally {
+      await client.close();
+      await platform.close();
+    }
+  });
+
   it('svc mcp exits when its client closes stdin, even with a request still finding svc dev', async () => {
     const platform = await startDevPlatform({ dir, port: 0 });
     try {

@@ -1,4 +1,4 @@
-import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpDiscovery } from './discoveryFile';
 
 /** Where a running `svc dev` serves its MCP endpoint, and the token it takes. @internal */
@@ -102,7 +102,8 @@ export function createUpstream(options: UpstreamOptions) {
      * error svc dev answered (an unknown tool: -32602) reaches the caller as it came, code, message and data: it says
      * what to do, and svc dev is there. A failure of the connection itself (svc dev stopped or restarted mid-request)
      * drops it, so the next request connects afresh; a call is not run again (it may have run), the agent is told to
-     * call again.
+     * call again, unless svc dev refused it for a session it had closed (404), which ran nothing: that one is sent
+     * again, once.
      */
     async forward<T>(
       name: string,
@@ -110,24 +111,29 @@ export function createUpstream(options: UpstreamOptions) {
       offline: () => T | Promise<T>,
       signal?: AbortSignal,
     ): Promise<T> {
-      const client = await connect(name);
-      if (!client) return offline();
-      const target = current?.target;
-      const watch = new AbortController();
-      try {
-        return await Promise.race([use(client), platformGone(target, watch.signal)]);
-      } catch (error) {
-        if (signal?.aborted || ProtocolError.isInstance(error)) throw error;
-        drop();
-        const reason = error instanceof Error ? error.message : String(error);
-        const now = await options.discover();
-        throw new Error(
-          now
-            ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
-            : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
-        );
-      } finally {
-        watch.abort();
+      for (let attempt = 1; ; attempt++) {
+        const client = await connect(name);
+        if (!client) return offline();
+        const target = current?.target;
+        const watch = new AbortController();
+        try {
+          return await Promise.race([use(client), platformGone(target, watch.signal)]);
+        } catch (error) {
+          if (signal?.aborted || ProtocolError.isInstance(error)) throw error;
+          drop();
+          // svc dev no longer knew the session (it closed it for a newer one, at its cap of sessions): it refused the
+          // request before running anything, so the request goes again, once, on a new session.
+          if (attempt === 1 && SdkHttpError.isInstance(error) && error.status === 404) continue;
+          const reason = error instanceof Error ? error.message : String(error);
+          const now = await options.discover();
+          throw new Error(
+            now
+              ? `the connection to svc dev was lost (${reason}); it runs at ${now.url}: call again.`
+              : `svc dev stopped during the request (${reason}): start it again (${start}), then call again.`,
+          );
+        } finally {
+          watch.abort();
+        }
       }
     },
     /** Closes the connection, and opens none after. */
