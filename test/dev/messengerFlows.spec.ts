@@ -110,6 +110,28 @@ test('a person who never installed the app gets the install step, not a permissi
   );
 });
 
+test('the app open for Alice opens again when she is back from Bob, who cancelled its install; Close keeps it closed', async ({
+  page,
+  tab,
+}) => {
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await tab('Settings');
+  await page.getByTestId('user').selectOption('bob');
+  await expect(page.getByTestId('install-sheet')).toContainText('not installed for Bob');
+  await page.getByTestId('install-cancel').click();
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  // It stayed closed for Alice: she had to open it again.
+  await page.getByTestId('user').selectOption('alice');
+  await expect(page.getByTestId('app-title')).toHaveText('Polls');
+  await expect(page.getByTestId('app-where')).toContainText('as Alice');
+  // Closed by the person, it stays closed across a switch.
+  await page.getByTestId('app-close').click();
+  await page.getByTestId('user').selectOption('carol');
+  await page.getByTestId('user').selectOption('alice');
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+});
+
 test('remove from tenant and revoke version ask first and explain; reset brings a fresh state back', async ({
   session,
   page,

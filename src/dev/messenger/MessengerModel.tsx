@@ -96,6 +96,12 @@ export class MessengerModel implements Messenger {
   readonly tab = signal<Tab>('Agent');
   readonly settings: SettingsActions;
   private running: { host: HostEndpoint; detach: () => void } | undefined;
+  /**
+   * The app was open when the person or the room changed to one it could not be opened for (the install step
+   * cancelled, a tenant it is not offered to): it opens again on the next change to one it can be, as it would
+   * have stayed open.
+   */
+  private following = false;
   private current: Launch = { room: null, params: {} };
   private launchedAs = { user: '', room: '' };
   private hello = 0;
@@ -252,7 +258,7 @@ export class MessengerModel implements Messenger {
   /** The install step, for a person who has not installed the app: resolves whether it is installed now. */
   private async install(): Promise<boolean> {
     const { name } = this.manifest;
-    this.close();
+    this.closeFrame();
     const yes = await sheet<boolean>(
       'install-sheet',
       `Install ${name}?`,
@@ -293,7 +299,13 @@ export class MessengerModel implements Messenger {
     this.relaunch(this.current);
   }
 
+  /** Closes the app, as the person does: it stays closed when they switch person or room. */
   close(): void {
+    this.following = false;
+    this.closeFrame();
+  }
+
+  private closeFrame(): void {
     this.stop();
     this.frame.value = this.newFrame();
     this.app.value = undefined;
@@ -334,7 +346,14 @@ export class MessengerModel implements Messenger {
     // do, so the app never posts into a room the person left.
     const moved =
       next.settings.current_user_id !== this.launchedAs.user || (this.room.value?.id ?? '') !== this.launchedAs.room;
-    if (this.running && moved) void this.open({ room: this.room.value, params: {} });
+    if ((this.running || this.following) && moved) {
+      const here = { user: next.settings.current_user_id, room: this.room.value?.id ?? '' };
+      void this.open({ room: this.room.value, params: {} }).then((opened) => {
+        this.following = !opened;
+        // Where it could not open: the next change away from here is the move to follow.
+        if (!opened) this.launchedAs = here;
+      });
+    }
   }
 
   /**
