@@ -111,6 +111,8 @@ details.action[open] > summary { margin-bottom: 4px; }
   box-shadow: 0 10px 40px rgb(0 0 0 / 30%); }
 .sheet h2 { margin: 0 0 8px; font-size: 1.17em; }
 .sheet label { display: block; margin: 6px 0; }
+.sheet label.row { display: flex; gap: 8px; }
+input[type=checkbox], input[type=radio] { accent-color: var(--accent); width: 16px; height: 16px; margin: 0; }
 .sheet .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
 .note { color: var(--muted); font-size: 12px; }
 .banner { padding: 8px 12px; background: var(--bad); color: var(--on-status); }
