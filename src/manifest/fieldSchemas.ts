@@ -118,12 +118,14 @@ export const PermissionSchema = z
   .strictObject({
     scope: z
       .enum(MANIFEST_SCOPES, {
-        // A bridge short scope (`room.context`) where a manifest scope is expected suggests its manifest name.
+        // A bridge short scope (`room.send`, or `svc.room.send` as a manifest scope is written) where a manifest scope
+        // is expected suggests its manifest name (`svc.message.send`).
         error: (issue) =>
           issue.code === 'invalid_value'
             ? notAllowed(issue.values, issue.input, (given, allowed) => {
-                const mapped = Object.hasOwn(SCOPE_TO_MANIFEST, given)
-                  ? SCOPE_TO_MANIFEST[given as PermissionScope]
+                const short = given.replace(/^svc\./, '');
+                const mapped = Object.hasOwn(SCOPE_TO_MANIFEST, short)
+                  ? SCOPE_TO_MANIFEST[short as PermissionScope]
                   : undefined;
                 return mapped && allowed.includes(mapped) ? mapped : undefined;
               })

@@ -29,6 +29,10 @@ describe('messages name the field and say what to write instead', () => {
     expect(messageAt((m) => (m.permissions[0].scope = 'room.send'), '$.permissions[0].scope')).toMatch(
       /did you mean "svc.message.send"\?/,
     );
+    // Written as a manifest scope is, with svc. before the bridge's name.
+    expect(messageAt((m) => (m.permissions[0].scope = 'svc.room.send'), '$.permissions[0].scope')).toMatch(
+      /did you mean "svc.message.send"\?/,
+    );
     expect(messageAt((m) => (m.permissions[0].scope = 'svc.notification'), '$.permissions[0].scope')).toMatch(
       /did you mean "svc.notifications"\?/,
     );
