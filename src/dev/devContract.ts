@@ -237,6 +237,11 @@ export interface DevConfig {
   realm: string;
   /** `{base_url}` of the server API, ending in `/v1`. */
   baseUrl: string;
+  /**
+   * This start of svc dev, an opaque id: a page served by an earlier one (its launch token kept with `--state`) is
+   * told on its channel to reload.
+   */
+  run: string;
   /** Requests the package's policies blocked so far, each with what to change. */
   blocked: DevBlockedRequest[];
   /** Where the state is saved (`--state`), absolute; absent when it lives in memory only. */
@@ -436,6 +441,11 @@ export interface DevStreamEvents {
   'mcp-cancel': { id: string };
   /** manifest.json changed (and is valid): the page loads again to use it. */
   manifest: { type: 'manifest' };
+  /**
+   * The page was served by an earlier start of svc dev (its launch token kept with `--state`), whose configuration it
+   * holds: it loads again. Sent alone, first, on a channel that names another `run` than {@link DevConfig}'s.
+   */
+  restarted: { type: 'restarted' };
   /** manifest.json validates again, the same as the one served: the problem said of it is over, nothing reloads. */
   'manifest-valid': { type: 'manifest-valid' };
 }

@@ -69,8 +69,9 @@ test('a change while svc dev is down is refused as the platform unreachable, and
   await platform!.close();
   await expect(tab.getByTestId('connection')).toContainText('Disconnected from svc dev');
   expect(await write(app, 'lost', 1)).toMatch(/^ERR_HOST_UNREACHABLE: .*svc dev is not reachable/);
-  // Back on the same port, with a new launch token: the old tab's change is refused for what it is, not retriable.
-  platform = await startDevPlatform({ dir, port, statePath });
+  // Back on the same port without the state file, so with a new launch token: the old tab's change is refused for
+  // what it is, not retriable.
+  platform = await startDevPlatform({ dir, port });
   expect(
     await app.evaluate(() =>
       (globalThis as unknown as { svc: { storage: Storage } }).svc.storage
@@ -81,6 +82,27 @@ test('a change while svc dev is down is refused as the platform unreachable, and
     'ERR_HOST_UNREACHABLE false: svc.storage.set(): svc dev was restarted: this page belongs to its previous run. Open the URL svc dev printed (it carries the new launch token).',
   );
   const again = await openAppFrame(browser, platform);
-  expect(await read(again.app, 'lost')).toBeUndefined();
   expect(await read(again.app, 'stale')).toBeUndefined();
+});
+
+test('a tab left open follows a restart on the same --state: it reloads itself, its app keeps what was stored', async ({
+  browser,
+}) => {
+  const { tab, app } = await openAppFrame(browser, platform!);
+  expect(await write(app, 'draft', 'before')).toBe('stored');
+  const port = Number(new URL(platform!.origin).port);
+  await platform!.close();
+  await expect(tab.getByTestId('connection')).toContainText('Disconnected from svc dev');
+  expect(await write(app, 'lost', 1)).toMatch(/^ERR_HOST_UNREACHABLE: /);
+  // The launch token is kept with the state: the tab connects again, is told of the new start, and reloads.
+  platform = await startDevPlatform({ dir, port, statePath });
+  const origin = new URL(platform.appUrl!).origin;
+  const frame = () => tab.frames().find((f) => f !== app && f.url().startsWith(origin));
+  await expect.poll(() => frame() !== undefined, { timeout: 15_000 }).toBe(true);
+  const reloaded = frame()!;
+  await expect.poll(() => reloaded.evaluate(() => typeof (globalThis as { svc?: unknown }).svc)).toBe('object');
+  expect(await read(reloaded, 'draft')).toBe('before');
+  expect(await read(reloaded, 'lost')).toBeUndefined();
+  expect(await write(reloaded, 'after', 2)).toBe('stored');
+  await expect(tab.getByTestId('connection')).toBeHidden();
 });

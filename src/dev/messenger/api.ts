@@ -155,7 +155,8 @@ const RETRY_MS = 1000;
  * Follows the platform on the page's channel (a WebSocket): the state (whole on connecting, unless the page has its
  * revision already: `from`, then the last one taken), then each change's patches, blocked requests, the connection,
  * `more` events by type (their parsed data), and the replies to {@link answerRelayed}. Connects again while svc dev is
- * away; stops when it answers that this page's token is stale.
+ * away; stops when it answers that this page's token is stale. `run` is the start of svc dev that served the page
+ * ({@link DevConfig}'s): after a restart on the same `--state`, which keeps the token, the channel says `restarted`.
  */
 export function follow(
   onState: (state: DevState) => void,
@@ -163,6 +164,7 @@ export function follow(
   onConnection: (connection: Connection) => void = () => {},
   more: { [K in keyof DevStreamEvents]?: (data: DevStreamEvents[K]) => void } = {},
   from?: DevState,
+  run?: string,
 ) {
   // The whole state on connecting (unless it is the revision the page has), then each change as its patches:
   // applied to the last state, or, after a gap in the revisions (a page that was away), the whole state fetched again.
@@ -184,8 +186,10 @@ export function follow(
   let stopped = false;
   const connect = () => {
     const has = current ? `&revision=${current.revision ?? 0}` : '';
+    // The start of svc dev that served this page: another one (a restart on the same --state) says so first.
+    const of = run ? `&run=${encodeURIComponent(run)}` : '';
     const socket = new WebSocket(
-      `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}${has}`,
+      `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}${has}${of}`,
     );
     channel = socket;
     socket.onopen = () => {

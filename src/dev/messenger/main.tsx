@@ -77,6 +77,8 @@ async function start(root: HTMLElement): Promise<void> {
       'mcp-cancel': ({ id }) => m.mcp.cancel(id),
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),
+      // svc dev started again on the same --state (the launch token kept): its configuration may differ.
+      restarted: () => location.reload(),
       // A change not saved, an edit of manifest.json that does not validate: the terminal says it too. The notice
       // above the timeline keeps it while it holds (a valid manifest reloads the page, or says it is valid again).
       problem: ({ message }) => {
@@ -90,6 +92,7 @@ async function start(root: HTMLElement): Promise<void> {
     },
     // The state the page started from: the channel sends it again only if it changed since.
     state,
+    config.run,
   );
 }
 

@@ -13,6 +13,8 @@ import { sameToken } from '../sameToken';
 /** What the page's routes need. @internal */
 export interface PageRoutesContext {
   controlToken: string;
+  /** This start's id ({@link DevConfig}'s `run`). */
+  run: string;
   guards: Guards;
   pages: Pages;
   state: DevState;
@@ -82,7 +84,14 @@ export function pageRoutes(ctx: PageRoutesContext) {
         // A page that has this revision (its HTML carried the state) is not sent it again; checked as the page joins,
         // so a change made since reaches it either as the state or as its patches.
         const has = c.req.query('revision');
-        const firstUnlessHad = () => (has === String(ctx.state.revision ?? 0) ? undefined : first());
+        // A page of an earlier start (its token kept with --state) holds that start's configuration: it reloads.
+        const earlier = c.req.query('run') !== undefined && c.req.query('run') !== ctx.run;
+        const firstUnlessHad = (): [string, string] | undefined =>
+          earlier
+            ? ['restarted', '{"type":"restarted"}']
+            : has === String(ctx.state.revision ?? 0)
+              ? undefined
+              : first();
         return ctx.pages.socket(firstUnlessHad, ({ route, body }) => answerRelayed(ctx.mcpRoutes(), route, body));
       }),
       () => {

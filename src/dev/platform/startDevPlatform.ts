@@ -142,8 +142,10 @@ async function loadState(
   // The MCP endpoint's token (256 bits), kept with a state file too, so that the clients configured with it go on
   // working after a restart.
   const mcpToken = file?.mcpToken ?? randomBytes(32).toString('base64url');
-  if (file) await file.compact(() => ({ state: raw, secrets, mcp_token: mcpToken }));
-  return { raw, secrets, mcpToken };
+  // The page's launch token too: a page left open across a restart connects again, and reloads for the new run.
+  const controlToken = file?.controlToken ?? randomBytes(24).toString('base64url');
+  if (file) await file.compact(() => ({ state: raw, secrets, mcp_token: mcpToken, control_token: controlToken }));
+  return { raw, secrets, mcpToken, controlToken };
 }
 
 /**
@@ -535,6 +537,8 @@ interface AppParts {
   options: DevPlatformOptions;
   origin: string;
   controlToken: string;
+  /** This start's id: a page of an earlier one (its launch token kept with --state) reloads when it connects. */
+  run: string;
   realm: string;
   audience: string;
   idp: IdentityProvider;
@@ -566,6 +570,7 @@ function buildApp(parts: AppParts) {
       authUrl: origin,
       realm: parts.realm,
       baseUrl: `${origin}/v1`,
+      run: parts.run,
       blocked: parts.blocked,
       ...(parts.options.statePath ? { statePath: parts.options.statePath } : {}),
       ...(parts.options.webhooks ? { webhooks: parts.options.webhooks } : {}),
@@ -591,6 +596,7 @@ function buildApp(parts: AppParts) {
     }),
     page: pageRoutes({
       controlToken,
+      run: parts.run,
       guards,
       pages,
       state,
@@ -649,11 +655,10 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     started.server = server;
     if (app && !options.appUrl) await refuseTakenPort(options.packagePort, '--package-port');
     const identity = { miniAppId, version, folder: !!app && !packaged };
-    const { raw, secrets, mcpToken } = await loadState(file, identity, notice, options.statePath);
+    const { raw, secrets, mcpToken, controlToken } = await loadState(file, identity, notice, options.statePath);
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const controlToken = randomBytes(24).toString('base64url');
     const served: Served = { current: packaged ? { manifest: packaged.manifest, files: packaged.files } : undefined };
     const running = () => served.current?.manifest ?? app?.manifest;
     const idp = await createIdentityProvider({
@@ -690,6 +695,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       options,
       origin,
       controlToken,
+      run: randomBytes(8).toString('hex'),
       realm,
       audience,
       idp,

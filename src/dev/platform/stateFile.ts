@@ -23,12 +23,15 @@ interface Snapshot {
   secrets?: SigningSecrets;
   /** The MCP endpoint's bearer token, kept so that the clients configured with it go on working after a restart. */
   mcp_token?: string;
+  /** The messenger page's launch token, kept so that an open page follows a restart. */
+  control_token?: string;
 }
 
 /** What the state file keeps besides the state: its secrets. @internal */
 export interface KeptSecrets {
   secrets: SigningSecrets;
   mcp_token?: string;
+  control_token?: string;
 }
 
 /** A state file opened for appending. @internal */
@@ -39,6 +42,8 @@ export interface StateFile {
   secrets?: SigningSecrets;
   /** The MCP token kept with it, or undefined when the file had none. */
   mcpToken?: string;
+  /** The page's launch token kept with it, or undefined when the file had none. */
+  controlToken?: string;
   /**
    * Writes the whole state as one snapshot (the journal compacted) and makes the file ready to append to. Called
    * once, at start, with what writes the snapshot then and after a failed write.
@@ -63,7 +68,10 @@ const isSecrets = (value: unknown): value is SigningSecrets => {
 };
 
 /** Reads a state file: a snapshot line, then journal lines; a last line cut short (never acknowledged) is dropped. */
-function parseStateFile(text: string, path: string): { state: unknown; secrets?: SigningSecrets; mcpToken?: string } {
+function parseStateFile(
+  text: string,
+  path: string,
+): { state: unknown; secrets?: SigningSecrets; mcpToken?: string; controlToken?: string } {
   const whole = (() => {
     try {
       return JSON.parse(text) as Record<string, unknown>;
@@ -106,7 +114,16 @@ function parseStateFile(text: string, path: string): { state: unknown; secrets?:
   // A token of another shape (edited by hand) is not kept: the platform makes a new one.
   const mcpToken =
     typeof head.mcp_token === 'string' && /^[A-Za-z0-9_-]{43}$/.test(head.mcp_token) ? head.mcp_token : undefined;
-  return { state, ...(isSecrets(secrets) ? { secrets } : {}), ...(mcpToken ? { mcpToken } : {}) };
+  const controlToken =
+    typeof head.control_token === 'string' && /^[A-Za-z0-9_-]{32}$/.test(head.control_token)
+      ? head.control_token
+      : undefined;
+  return {
+    state,
+    ...(isSecrets(secrets) ? { secrets } : {}),
+    ...(mcpToken ? { mcpToken } : {}),
+    ...(controlToken ? { controlToken } : {}),
+  };
 }
 
 // Flushed through the descriptor, not FileHandle's sync() and datasync(): Yarn's Plug'n'Play replaces node:fs/promises'
@@ -242,6 +259,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
       state,
       ...(parsed.secrets ? { secrets: parsed.secrets } : {}),
       ...(parsed.mcpToken ? { mcpToken: parsed.mcpToken } : {}),
+      ...(parsed.controlToken ? { controlToken: parsed.controlToken } : {}),
     };
   }
 
