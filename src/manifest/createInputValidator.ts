@@ -168,6 +168,9 @@ function sentence(
     }
     case 'additionalProperties':
     case 'unevaluatedProperties': {
+      // A schema for the other properties accepts them when they fit it: where one does not, its own keyword says
+      // why ("must be an integer"), and "not an accepted property" would contradict it.
+      if (word !== false) return undefined;
       const accepted = isRecord(node.properties) ? Object.keys(node.properties) : [];
       return {
         text: `is not an accepted property; remove it${accepted.length > 0 ? ` (accepted: ${accepted.join(', ')})` : ''}`,

@@ -156,6 +156,15 @@ describe('createInputValidator', () => {
       /^\$\.tip is not an accepted property; remove it \(accepted: pizza, quantity/,
     );
   });
+  test('a property that does not fit a schema of additionalProperties is told why, not that it is not accepted', () => {
+    const check = createInputValidator({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      additionalProperties: { type: 'integer' },
+    });
+    expect(check({ a: 'x', b: 2 })).toEqual([]);
+    expect(check({ a: 'x', b: 'notint' }).map((i) => i.message)).toEqual(['$.b must be an integer; got "notint"']);
+  });
   test('reports missing required properties and a wrong root type', () => {
     expect(validate({}).map((i) => i.message)).toEqual([
       '$.pizza is required; add it',
