@@ -7,7 +7,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * Writes the TypeScript type of the values a JSON Schema accepts, as far as a type can say it: `type`, `properties`
- * with `required`, `additionalProperties`, `items`/`prefixItems`, `enum`, `const`, `anyOf`/`oneOf` (unions), `allOf`
+ * with `required`, `additionalProperties` (an index signature of its type, joined with the named properties' types,
+ * which TypeScript holds to it), `items`/`prefixItems`, `enum`, `const`, `anyOf`/`oneOf` (unions), `allOf`
  * (intersections), nullable types, and `$ref` inside the schema (JSON pointers, `$anchor`, the `$id` of a schema in it;
  * followed up to a depth, then `unknown`). Bounds,
  * patterns and formats stay runtime checks. Anything else is `unknown`.
@@ -85,17 +86,23 @@ function objectType(
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const lines: string[] = [];
+  // Each named property's type must fit the index signature's: it is the union of them all and the others'.
+  const named: string[] = [];
   for (const [name, sub] of Object.entries(properties)) {
     const doc =
       isRecord(sub) && typeof sub.description === 'string'
         ? `${indent}  /** ${sub.description.replace(/\*\//g, '* /')} */\n`
         : '';
     const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
-    lines.push(`${doc}${indent}  ${key}${required.has(name) ? '' : '?'}: ${next(sub, '  ')};`);
+    const type = next(sub, '  ');
+    named.push(type, ...(required.has(name) ? [] : ['undefined']));
+    lines.push(`${doc}${indent}  ${key}${required.has(name) ? '' : '?'}: ${type};`);
   }
   const extra = schema.additionalProperties;
-  if (extra !== false && extra !== undefined)
-    lines.push(`${indent}  [key: string]: ${extra === true ? 'unknown' : 'unknown /* see additionalProperties */'};`);
+  if (extra !== false && extra !== undefined) {
+    const others = extra === true ? 'unknown' : next(extra, '  ');
+    lines.push(`${indent}  [key: string]: ${others === 'unknown' ? others : union([others, ...named])};`);
+  }
   if (lines.length === 0) return extra === false ? 'Record<string, never>' : 'Record<string, unknown>';
   return `{\n${lines.join('\n')}\n${indent}}`;
 }

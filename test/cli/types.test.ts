@@ -194,7 +194,11 @@ describe('schemaToType', () => {
     [{ type: 'object', properties: {}, additionalProperties: false }, 'Record<string, never>'],
     [
       { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } },
-      '{\n  a?: string;\n  [key: string]: unknown /* see additionalProperties */;\n}',
+      '{\n  a?: string;\n  [key: string]: number | string | undefined;\n}',
+    ],
+    [
+      { type: 'object', additionalProperties: { type: 'array', items: { type: 'integer' } } },
+      '{\n  [key: string]: number[];\n}',
     ],
     [{ type: 'object', properties: { 'a-b': { type: 'string' } }, required: ['a-b'] }, '{\n  "a-b": string;\n}'],
   ])('%j → %s', (schema, type) => {
