@@ -94,11 +94,9 @@ function nonObjectResultsAsErrors(body: unknown): void {
     const { result } = message;
     if (typeof result === 'object' && result !== null && !Array.isArray(result)) continue;
     const kind = result === null ? 'null' : Array.isArray(result) ? 'an array' : `a ${typeof result}`;
-    Object.assign(message, {
-      error: { code: -32600, message: `the answer's result is ${kind}, not an object` },
-      result: undefined,
-    });
-    delete (message as { result?: unknown }).result;
+    const answer = message as { result?: unknown; error?: unknown };
+    delete answer.result;
+    answer.error = { code: -32600, message: `the answer's result is ${kind}, not an object` };
   }
 }
 

@@ -121,9 +121,9 @@ let numbered = 0;
 
 /**
  * Sends the page's answer to a relayed MCP call on its channel and resolves with the platform's reply (what the agent
- * got); rejects with the platform's sentence ({@link AnswerRefused}), or when the channel is not open or closes first (the platform then ends
- * the call itself: the page that ran it is gone), or with a RangeError when the answer is larger than the channel
- * takes ({@link LIMITS}`.channelMessage`).
+ * got); rejects with the platform's sentence ({@link AnswerRefused}), or when the channel is not open or closes first
+ * (the platform then ends the call itself: the page that ran it is gone), or with a RangeError when the answer is
+ * larger than the channel takes ({@link LIMITS}`.channelMessage`).
  */
 export function answerRelayed<R extends McpRoute>(
   route: R,
