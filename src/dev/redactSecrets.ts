@@ -27,8 +27,8 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] = []): T {
 }
 
 /**
- * `item` redacted whole when `before` is a scheme word (`Bearer`, `Basic`, in any case) and the two read as one credential: the
- * item alone is what the redaction takes from them.
+ * `item` redacted whole when `before` is a scheme word (`Bearer`, `Basic`, in any case) and the two read as one
+ * credential: the item alone is what the redaction takes from them.
  */
 function afterScheme(before: unknown, item: unknown): unknown {
   if (typeof before !== 'string' || !/^(?:bearer|basic)$/i.test(before) || typeof item !== 'string') return item;
