@@ -504,6 +504,8 @@ export declare class SvcError extends Error {
     /**
      * @param message - what happened and what to do; prefixed with `svc.<method>(): ` when `method` is given and the
      * message does not already name an operation.
+     * @param retriable - whether backing off and retrying can help: `false` unless given, whatever the code (the
+     * codes table's column is what the platform sends; pass it for a code such as `ERR_TIMEOUT`).
      */
     constructor(code: SvcErrorCode, message: string, retriable?: boolean, method?: string, options?: {
         cause?: unknown;
