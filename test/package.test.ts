@@ -351,7 +351,7 @@ describe('the package', () => {
   });
 
   it.runIf(built)(
-    'gives a browser bundle one client when the app imports svc-sdk and a CommonJS module of it requires it',
+    'gives a browser bundle one client when the app imports svc-sdk and a CommonJS module of it requires it; require() under the browser condition (Jest with jsdom) loads the CommonJS build',
     async () => {
       // A CommonJS dependency's require() took dist/index.cjs beside the app's dist/index.js: two clients, which take
       // the host's channel from each other, and twice the bytes.
@@ -373,6 +373,23 @@ describe('the package', () => {
         });
         const client = Object.keys(metafile.inputs).filter((input) => /dist\/index\.c?js$/.test(input));
         expect(client).toEqual([expect.stringMatching(/dist\/index\.js$/)]);
+        // By the `module` condition, which bundlers read and Node and Jest do not: Jest's jsdom environment resolves
+        // with the `browser` condition, and require() of the ESM build failed there ("Unexpected token 'export'").
+        // (Node 20 itself can require() an ES module; Jest's module system cannot, so what is checked is the file.)
+        const jsdomLike = spawnSync(
+          process.execPath,
+          [
+            '--conditions=browser',
+            '-e',
+            "console.log(JSON.stringify(['svc-sdk', 'svc-sdk/global'].map((e) => require.resolve(e))))",
+          ],
+          { cwd: root, encoding: 'utf8' },
+        );
+        expect(jsdomLike.stderr).toBe('');
+        expect(JSON.parse(jsdomLike.stdout)).toEqual([
+          expect.stringMatching(/dist\/index\.cjs$/),
+          expect.stringMatching(/dist\/global\.cjs$/),
+        ]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
