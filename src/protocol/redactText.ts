@@ -11,11 +11,12 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
  * `Basic:x`, `"Basic","x"`, `Basic%20x` and `Basic+x` as a URL or a form encodes the space, a zero-width character
  * between): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an API that takes a
  * token as its password, echoed in an upstream's error) or of a JWT, so that "a basic poll" stays as it is. A base64
- * credential folded onto lines of 16 characters or more (MIME folds at 76) is the credential whole; one already
+ * credential folded onto lines of 16 characters or more (MIME folds at 76; its line breaks as they are or escaped in
+ * JSON text, `\r\n`) is the credential whole; one already
  * `[redacted]` is left as it is.
  */
 const SCHEME =
-  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:\r?\n[ \t]*[A-Za-z0-9+/]{16,}={0,2})*)/gi;
+  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[A-Za-z0-9+/]{16,}={0,2})*)/gi;
 /**
  * A JWT as a logger wraps or spaces it at its dots, as a URL encodes its dots (`%2E`), or as JSON escaped twice
  * writes them (`\u002e`); its header and claims too, where a cut took the rest.
@@ -30,9 +31,11 @@ const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E|\\u002e)\s*[\w-]*){1,2}/gi;
 const isBase64Secret = (credential: string) => {
   // Its lines joined, and decoded as a URL encodes it (`%3D` for `=`).
   const joined = credential
-    .replace(/\s/g, '')
+    .replace(/\s|\\[rn]/g, '')
     .replace(/%([\da-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const whole = joined.slice(0, joined.length - (joined.length % 4));
+  // Its base64 alone: in JSON text with escaped line breaks, what follows (`\r\nContent-Type:`) runs on unbroken.
+  const base64 = /^[A-Za-z0-9+/]*={0,2}/.exec(joined)![0];
+  const whole = base64.slice(0, base64.length - (base64.length % 4));
   try {
     const decoded = whole.length > 0 ? atob(whole) : '';
     return decoded.includes(':') || decoded.startsWith('eyJ');

@@ -47,6 +47,8 @@ svc.actions.handle('leak', async ({ secrets }) => {
     // alone in base64, a JWT whose dots JSON escaped twice.
     encodedBasic: ['Authorization=Basic%20' + encodeURIComponent(btoa('svc:' + token)), 'Basic+' + btoa('svc:' + token)],
     folded: 'Basic ' + btoa('svc:' + token).match(/.{1,76}/g).join('\\r\\n') + '\\r\\nthen a line of prose',
+    // The same inside JSON text (headers serialised in an error), its line breaks escaped.
+    foldedJson: JSON.stringify({ authorization: 'Basic ' + btoa('svc:' + token).match(/.{1,76}/g).join('\\r\\n') }),
     zeroWidth: 'Basic \u200b' + btoa('svc:' + token),
     jwtBase64: 'Basic ' + btoa(token),
     escapedDots: token.split('.').join('\\\\u002e'),
@@ -209,6 +211,7 @@ for (const [name, connect] of transports) {
       ],
       encodedBasic: ['Authorization=Basic%20[redacted]', 'Basic+[redacted]'],
       folded: 'Basic [redacted]\r\nthen a line of prose',
+      foldedJson: '{"authorization":"Basic [redacted]"}',
       zeroWidth: 'Basic \u200b[redacted]',
       jwtBase64: 'Basic [redacted]',
       escapedDots: '[redacted]',
