@@ -272,11 +272,22 @@ test('a long timeline draws its latest entries, and earlier ones on request; ano
   await expect(messages).toHaveCount(timelineShown);
   await expect(messages.first()).toContainText('entry 6');
   const earlier = page.getByTestId('timeline-earlier');
-  await expect(earlier).toHaveText('5 earlier entries not shown. Show 5 more');
-  await earlier.getByRole('button', { name: 'Show 5 more' }).click();
+  await expect(earlier).toHaveText('5 earlier entries not shown. Show 5 earlier entries');
+  // Pressed from the keyboard, where the reader is: the view stays on the entries they were reading, and the focus in
+  // the timeline once the button is gone (it fell to the page's body).
+  const box = page.getByRole('log', { name: 'Messages in # General' });
+  await box.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  const shownBefore = await messages.first().boundingBox();
+  await earlier.getByRole('button', { name: 'Show 5 earlier entries' }).focus();
+  await page.keyboard.press('Enter');
   await expect(messages).toHaveCount(count);
   await expect(messages.first()).toContainText('entry 1');
   await expect(earlier).toHaveCount(0);
+  await expect(box).toBeFocused();
+  const entry6 = page.getByTestId('message').filter({ hasText: /^.*entry 6$/ });
+  expect(Math.abs((await entry6.boundingBox())!.y - shownBefore!.y)).toBeLessThan(60);
   await page.getByTestId('room-board').click();
   await page.getByTestId('room-general').click();
   await expect(messages).toHaveCount(timelineShown);

@@ -27,14 +27,32 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
   const open = (link: string) => m.openLink(link);
   const [shown, setShown] = useState<number>(LIMITS.timelineShown);
   const earlier = Math.max(0, room.timeline.length - shown);
+  const list = useRef<HTMLDivElement>(null);
+  // Where the reader was, from the bottom of the box, when they asked for earlier entries: drawn above, they would
+  // move the view up to the top.
+  const fromBottom = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const box = list.current?.closest<HTMLElement>('.timeline-box');
+    if (!box || fromBottom.current === undefined) return;
+    box.scrollTop = box.scrollHeight - fromBottom.current;
+    fromBottom.current = undefined;
+    // The button is gone once the first entry is drawn: the focus stays in the timeline, not on the page's body.
+    if (!list.current?.querySelector('[data-testid=timeline-earlier]')) box.focus();
+  }, [shown]);
+  const more = Math.min(earlier, LIMITS.timelineShown);
+  const showMore = () => {
+    const box = list.current?.closest<HTMLElement>('.timeline-box');
+    if (box) fromBottom.current = box.scrollHeight - box.scrollTop;
+    setShown(shown + LIMITS.timelineShown);
+  };
   return (
-    <div class="timeline" data-testid="timeline">
+    <div class="timeline" data-testid="timeline" ref={list}>
       {room.timeline.length ? null : <p class="note">No message yet.</p>}
       {earlier ? (
         <p class="note" data-testid="timeline-earlier">
           {`${earlier} earlier ${earlier === 1 ? 'entry' : 'entries'} not shown. `}
-          <button type="button" onClick={() => setShown(shown + LIMITS.timelineShown)}>
-            {`Show ${Math.min(earlier, LIMITS.timelineShown)} more`}
+          <button type="button" onClick={showMore}>
+            {`Show ${more} earlier ${more === 1 ? 'entry' : 'entries'}`}
           </button>
         </p>
       ) : null}
