@@ -226,8 +226,7 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
       // Its titles, descriptions and choices' labels are the app's words to agents (tools/list), as the action's own.
       for (const { path, text, lines } of schemaWords(schema)) {
         const where = ['actions', i, key, ...path];
-        if (lines !== undefined)
-          for (const problem of controlCharacters(text, lines)) add('error', 'control_character', where, problem);
+        for (const problem of controlCharacters(text, lines)) add('error', 'control_character', where, problem);
         const hidden = hiddenCharacter(text);
         if (hidden) add('error', 'hidden_character', where, hidden);
       }
@@ -259,11 +258,11 @@ export function checkManifestRelations(input: unknown): ManifestIssue[] {
 
 /**
  * The words of a JSON Schema shown to people and agents, where, and whether they may hold lines: each `title`,
- * `description` (lines) and `enumNames` label, and each property's name (an agent reads it, and sends it back; any
- * string is a JSON key, so only what hides is refused there: `lines` undefined).
+ * `description` (lines) and `enumNames` label, and each property's name (an agent reads it in tools/list, and sends
+ * it back).
  */
-function schemaWords(schema: unknown): { path: (string | number)[]; text: string; lines?: boolean }[] {
-  const words: { path: (string | number)[]; text: string; lines?: boolean }[] = [];
+function schemaWords(schema: unknown): { path: (string | number)[]; text: string; lines: boolean }[] {
+  const words: { path: (string | number)[]; text: string; lines: boolean }[] = [];
   const stack: [unknown, (string | number)[]][] = [[schema, []]];
   while (stack.length) {
     const [node, path] = stack.pop()!;
@@ -280,7 +279,7 @@ function schemaWords(schema: unknown): { path: (string | number)[]; text: string
           if (typeof label === 'string') words.push({ path: [...path, key, i], text: label, lines: false });
       } else {
         if (key === 'properties' && isRecord(value))
-          for (const name of Object.keys(value)) words.push({ path: [...path, key, name], text: name });
+          for (const name of Object.keys(value)) words.push({ path: [...path, key, name], text: name, lines: false });
         stack.push([value, [...path, key]]);
       }
     }

@@ -108,9 +108,12 @@ describe('text in a manifest', () => {
         m.actions[0].input_schema.properties.pizza.description = 'One of:\n\tthe menu';
         m.actions[0].output_schema.description = 'Order\u0007';
         m.actions[0].input_schema.properties['k\u{e0049}'] = { type: 'string' };
+        m.actions[0].input_schema.properties['k\u001b[2J'] = { type: 'string' };
       }),
     ).toEqual([
       '$.actions[0].input_schema.properties["k\u{e0049}"] hidden_character',
+      // Its path shows the escape, not the character.
+      '$.actions[0].input_schema.properties["k\\u001b[2J"] control_character',
       '$.actions[0].input_schema.properties.pizza.title control_character',
       '$.actions[0].output_schema.description control_character',
     ]);
