@@ -351,7 +351,7 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
       expect(result?.structuredContent, String(answer)).toEqual({ answer: null });
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(seen).toContain(
-        `the client answered the form with an error, so the app was given null (declined): the answer's result is ${kind}, not an object`,
+        `the answer to the form is no elicitation result: its JSON-RPC result is ${kind}, not an object, so the app was given null (declined)`,
       );
       await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
     }

@@ -15,7 +15,7 @@ import type { InvocationRelay } from './createInvocationRelay';
 import { createLegacySessions } from './createLegacySessions';
 import { readUtf8Request } from './readUtf8Request';
 import { serverIdentity } from './serverIdentity';
-import { agentIdFrom, createToolCall, type McpEra } from './createToolCall';
+import { agentIdFrom, createToolCall, type McpEra, NOT_AN_OBJECT } from './createToolCall';
 import { moveOwnProto, ownProtoKey, restoreOwnProto } from './ownProto';
 import { toolsFromManifest } from './toolsFromManifest';
 
@@ -96,7 +96,7 @@ function nonObjectResultsAsErrors(body: unknown): void {
     const kind = result === null ? 'null' : Array.isArray(result) ? 'an array' : `a ${typeof result}`;
     const answer = message as { result?: unknown; error?: unknown };
     delete answer.result;
-    answer.error = { code: -32600, message: `the answer's result is ${kind}, not an object` };
+    answer.error = { code: -32600, message: `${NOT_AN_OBJECT} ${kind}, not an object` };
   }
 }
 

@@ -188,6 +188,13 @@ const elicitOf =
     return issues.length ? misfit(issues.map((issue) => issue.message).join('; ')) : { value };
   };
 
+/**
+ * How the error that stands for an answer whose JSON-RPC result is not an object starts (the endpoint makes it: the
+ * SDK takes no such result).
+ * @internal
+ */
+export const NOT_AN_OBJECT = 'the answer to the form is no elicitation result: its JSON-RPC result is';
+
 /** How the SDK's error about an answer that does not fit the form's schema starts. */
 const SDK_MISFIT = 'Elicitation response content does not match requested schema: ';
 
@@ -197,6 +204,8 @@ const SDK_MISFIT = 'Elicitation response content does not match requested schema
  */
 function answerError(error: Error): string {
   const outcome = 'so the app was given null (declined)';
+  const notAnObject = error.message.indexOf(NOT_AN_OBJECT);
+  if (notAnObject >= 0) return `${error.message.slice(notAnObject)}, ${outcome}`;
   if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
     return `the answer to the form is no elicitation result (an action of accept, decline or cancel, and content that is an object), ${outcome}`;
   return `the client answered the form with an error, ${outcome}: ${error.message.split('\n')[0]}`;
