@@ -203,6 +203,21 @@ export async function readBoundKey(path: string, miniAppId: string): Promise<str
   return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;
 }
 
+/** The error of a change applied but not saved to the state file at `path`: what failed and what to do. */
+function notSaved(path: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  // What to do depends on what failed: the folder gone, the disk full, or the file or its folder not writable.
+  const fix =
+    code === 'ELOCKED'
+      ? `Another svc dev (process ${(error as { pid?: number }).pid}) took the file while its folder was gone: stop one of the two`
+      : code === 'ENOSPC'
+        ? 'Free space on that disk'
+        : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
+  return new Error(
+    `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. ${fix}; the next change saves the whole state again.`,
+  );
+}
+
 /**
  * Opens the state file: reads and checks the saved state (a snapshot and its journal), compacts it into one
  * snapshot, and returns a file to append changes to.
@@ -287,20 +302,6 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     identity = `${s.dev}:${s.ino}`;
     size = s.size;
   };
-  const why = (error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    // What to do depends on what failed: the folder gone, the disk full, or the file or its folder not writable.
-    const fix =
-      code === 'ELOCKED'
-        ? `Another svc dev (process ${(error as { pid?: number }).pid}) took the file while its folder was gone: stop one of the two`
-        : code === 'ENOSPC'
-          ? 'Free space on that disk'
-          : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
-    return new Error(
-      `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. ${fix}; the next change saves the whole state again.`,
-    );
-  };
-
   let broken = false;
   // Once closed, nothing more is written: a webhook attempt that ends after close() must not rewrite the file under
   // the next platform that opens it.
@@ -327,7 +328,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
       broken = false;
     } catch (error) {
       broken = true;
-      throw why(error);
+      throw notSaved(path, error);
     }
   };
   return {
