@@ -255,7 +255,7 @@ test('a long timeline draws its latest entries, and earlier ones on request; ano
   const { timelineShown } = (await import('../../src/dev/limits')).LIMITS;
   // A backend posting all day grew the page without end: every entry was drawn.
   const count = timelineShown + 5;
-  for (let i = 1; i <= count; i++) {
+  const platformPost = async (text: string) => {
     const response = await fetch(`${platform.origin}/__svc/message`, {
       method: 'POST',
       headers: {
@@ -263,10 +263,11 @@ test('a long timeline draws its latest entries, and earlier ones on request; ano
         'x-svc-dev-token': platform.controlToken,
         'content-type': 'application/json',
       },
-      body: JSON.stringify({ room_id: 'general', text: `entry ${i}` }),
+      body: JSON.stringify({ room_id: 'general', text }),
     });
     expect(response.status).toBe(200);
-  }
+  };
+  for (let i = 1; i <= count; i++) await platformPost(`entry ${i}`);
   const messages = page.getByTestId('timeline').getByTestId('message');
   await expect(messages.last()).toContainText(`entry ${count}`);
   await expect(messages).toHaveCount(timelineShown);
@@ -288,6 +289,22 @@ test('a long timeline draws its latest entries, and earlier ones on request; ano
   await expect(box).toBeFocused();
   const entry6 = page.getByTestId('message').filter({ hasText: /^.*entry 6$/ });
   expect(Math.abs((await entry6.boundingBox())!.y - shownBefore!.y)).toBeLessThan(60);
+  // The entries drawn on request are not read out as if they had just arrived: a screen reader reads out what is
+  // added to the log's live region, and they are drawn inside a region of its own that is off; a new entry is not.
+  await platformPost(`entry ${count + 1}`);
+  await expect(messages.last()).toContainText(`entry ${count + 1}`);
+  const region = (text: string) =>
+    page
+      .getByTestId('message')
+      .filter({ hasText: new RegExp(`${text}$`) })
+      .evaluate((el) => {
+        const root = el.closest('[aria-live], [role=log]');
+        return root?.getAttribute('aria-live') ?? root?.getAttribute('role');
+      });
+  expect(await region('entry 1')).toBe('off');
+  expect(await region('entry 5')).toBe('off');
+  expect(await region('entry 6')).toBe('log');
+  expect(await region(`entry ${count + 1}`)).toBe('log');
   await page.getByTestId('room-board').click();
   await page.getByTestId('room-general').click();
   await expect(messages).toHaveCount(timelineShown);

@@ -27,6 +27,13 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
   const open = (link: string) => m.openLink(link);
   const [shown, setShown] = useState<number>(LIMITS.timelineShown);
   const earlier = Math.max(0, room.timeline.length - shown);
+  // The entry that was first on screen when the person first asked for earlier ones: what is drawn above it goes
+  // where the log's live region does not reach, so a screen reader does not read out old entries as if new.
+  const [firstLive, setFirstLive] = useState<string>();
+  const split = Math.max(
+    earlier,
+    room.timeline.findIndex((e) => e.event_id === firstLive),
+  );
   const list = useRef<HTMLDivElement>(null);
   // Where the reader was, from the bottom of the box, when they asked for earlier entries: drawn above, they would
   // move the view up to the top.
@@ -43,8 +50,20 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
   const showMore = () => {
     const box = list.current?.closest<HTMLElement>('.timeline-box');
     if (box) fromBottom.current = box.scrollHeight - box.scrollTop;
+    setFirstLive(firstLive ?? room.timeline[earlier]?.event_id);
     setShown(shown + LIMITS.timelineShown);
   };
+  const entry = (e: DevRoom['timeline'][number]) =>
+    e.kind === 'card' ? (
+      <CardView key={e.event_id} card={e.card} byline={`${name} · ${e.at.slice(11, 16)}`} open={open} testid="card" />
+    ) : (
+      <div key={e.event_id} class="msg" data-testid="message">
+        <small>{`${sender(e.sender)}${e.via_app ? ` via ${name}` : ''} · ${e.at.slice(11, 16)}`}</small>
+        {e.text}
+        {/* A card sent from the person's own client: shown as a card, with its actions. */}
+        {e.card ? <CardView card={e.card} byline="" open={open} testid="message-card" /> : null}
+      </div>
+    );
   return (
     <div class="timeline" data-testid="timeline" ref={list}>
       {room.timeline.length ? null : <p class="note">No message yet.</p>}
@@ -56,24 +75,10 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
           </button>
         </p>
       ) : null}
-      {room.timeline.slice(earlier).map((e) =>
-        e.kind === 'card' ? (
-          <CardView
-            key={e.event_id}
-            card={e.card}
-            byline={`${name} · ${e.at.slice(11, 16)}`}
-            open={open}
-            testid="card"
-          />
-        ) : (
-          <div key={e.event_id} class="msg" data-testid="message">
-            <small>{`${sender(e.sender)}${e.via_app ? ` via ${name}` : ''} · ${e.at.slice(11, 16)}`}</small>
-            {e.text}
-            {/* A card sent from the person's own client: shown as a card, with its actions. */}
-            {e.card ? <CardView card={e.card} byline="" open={open} testid="message-card" /> : null}
-          </div>
-        ),
-      )}
+      <div class="earlier" aria-live="off" data-testid="timeline-earlier-entries">
+        {room.timeline.slice(earlier, split).map(entry)}
+      </div>
+      {room.timeline.slice(split).map(entry)}
     </div>
   );
 }

@@ -48,7 +48,9 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
   background: var(--panel); }
 .notice.warn { border-left: 4px solid var(--warn); } .notice.error { border-left: 4px solid var(--bad); }
 .timeline-box { flex: 1; overflow: auto; }
-.timeline { padding: 14px; display: flex; flex-direction: column; gap: 8px; }
+.timeline, .timeline .earlier { padding: 14px; display: flex; flex-direction: column; gap: 8px; }
+/* The box of entries drawn on request is always there (what arrives in it is never read out); empty, it takes no room. */
+.timeline .earlier { padding: 0; } .timeline .earlier:empty { margin-bottom: -8px; }
 .msg { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; max-width: 560px; }
 .msg small { color: var(--muted); display: block; }
 .card { border-left: 4px solid var(--accent); }
