@@ -258,6 +258,96 @@ test('a line that is not JSON (or no JSON-RPC message) is answered with its erro
   expect(await new Promise((done) => child.once('exit', done))).toBe(0);
 });
 
+test("a batch is answered in one array; a message the SDK would skip is answered with its id; a body over svc dev's size gets its error", async ({
+  browser,
+}) => {
+  // An action that answers after 3 s: a request of a batch the client cancels meanwhile.
+  dir = await writeMcpTestApp(
+    [WHOAMI, { name: 'slow', title: 'Slow', description: 'Answers after three seconds, with ok.' }],
+    `${APP}\nsvc.actions.handle('slow', () => new Promise((done) => setTimeout(() => done({ ok: true }), 3000)));`,
+  );
+  await startPlatform(browser);
+  const { child, lines } = spawnBridge();
+  const answerTo = (id: unknown) => lines().find((line) => !Array.isArray(line) && line.id === id);
+  const batches = () =>
+    lines().filter((line) => Array.isArray(line)) as unknown as Array<Array<Record<string, unknown>>>;
+  const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  try {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await expect
+      .poll(() => answerTo(1), { timeout: 10_000 })
+      .toMatchObject({ result: { protocolVersion: '2025-03-26' } });
+    // Skipped by the SDK before (each sender waited for ever): an id that is null, an object or not an integer,
+    // params that are a string.
+    child.stdin.write('{"jsonrpc":"2.0","id":null,"method":"ping"}\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":23.5,"method":"ping"}\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"x"}\n');
+    const invalid = { code: -32600, message: expect.stringContaining('Invalid Request') };
+    await expect.poll(() => answerTo(2), { timeout: 10_000 }).toMatchObject({ error: invalid });
+    expect(answerTo(23.5)).toMatchObject({ error: invalid });
+    expect(lines().filter((line) => !Array.isArray(line) && line.id === null)).toHaveLength(2);
+    // A batch: its requests answered in one array, an invalid member with its error there; an empty one refused; one
+    // of notifications only answered with nothing.
+    child.stdin.write(`${JSON.stringify([ping(3), ping(4), { jsonrpc: '2.0', id: 5 }])}\n`);
+    child.stdin.write('[]\n');
+    child.stdin.write(`${JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }])}\n`);
+    // A call of the batch cancelled: its batch stops waiting for it.
+    child.stdin.write(
+      `${JSON.stringify([ping(6), { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } }])}\n`,
+    );
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } })}\n`,
+    );
+    await expect.poll(() => batches().length, { timeout: 10_000 }).toBe(2);
+    const [first, second] = batches();
+    expect(first).toHaveLength(3);
+    expect(first).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: '2.0', id: 3, result: {} },
+        { jsonrpc: '2.0', id: 4, result: {} },
+        { jsonrpc: '2.0', id: 5, error: invalid },
+      ]),
+    );
+    expect(second).toEqual([{ jsonrpc: '2.0', id: 6, result: {} }]);
+    expect(
+      lines().find(
+        (line) =>
+          !Array.isArray(line) &&
+          line.id === null &&
+          String((line.error as { message?: string })?.message).includes('empty'),
+      ),
+    ).toBeTruthy();
+    // A call over svc dev's 4 MiB: svc dev's own JSON-RPC error, not a lost connection to call again.
+    const huge = {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: { pad: 'x'.repeat(5 * 1024 * 1024) } },
+    };
+    child.stdin.write(`${JSON.stringify(huge)}\n`);
+    await expect
+      .poll(() => answerTo(8), { timeout: 10_000 })
+      .toMatchObject({
+        error: { code: -32000, message: expect.stringContaining('4194304') },
+      });
+    child.stdin.write(`${JSON.stringify(ping(9))}\n`);
+    await expect.poll(() => answerTo(9), { timeout: 10_000 }).toEqual({ jsonrpc: '2.0', id: 9, result: {} });
+    await new Promise((wait) => setTimeout(wait, 3500));
+    expect(answerTo(7)).toBeUndefined();
+    expect(batches()).toHaveLength(2);
+  } finally {
+    child.stdin.end();
+  }
+});
+
 test('an own __proto__ in the arguments is named as any key the inputSchema refuses, before svc dev and with it', async ({
   browser,
 }) => {

@@ -1,87 +1,147 @@
 import type { Readable, Writable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { type JSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { moveOwnProto } from './ownProto';
 
-/** Why a line is no message the SDK could read: the JSON-RPC error's code and message. */
+/** Why a line (or a message in a batch) is no message the SDK could read: the JSON-RPC error's code and message. */
 type LineProblem = { code: number; message: string };
+/** What a line holds: the messages for the SDK, one line each, and the errors answering the rest. */
+type LineRead = { lines: Buffer[]; errors: JSONRPCMessage[]; batch?: { requests: string[] } };
 
 const NEWLINE = 0x0a;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The JSON-RPC error answering a line the SDK would skip: a parse error (-32700) for one that is not JSON, an invalid
- * request (-32600) for JSON that is no JSON-RPC message. Its id could not be read, so it is null, as JSON-RPC says.
+ * The JSON-RPC error answering what the SDK would skip: a parse error (-32700) for a line that is not JSON, an invalid
+ * request (-32600) for JSON that is no JSON-RPC message. Its id is the message's where one can be read, else null, as
+ * JSON-RPC says.
  */
-const lineError = ({ code, message }: LineProblem) =>
-  ({ jsonrpc: '2.0', id: null, error: { code, message } }) as unknown as JSONRPCMessage;
+const errorAnswer = ({ code, message }: LineProblem, id: unknown = null) =>
+  ({ jsonrpc: '2.0', id, error: { code, message } }) as unknown as JSONRPCMessage;
 
-/** Whether a parsed value has the shape of a JSON-RPC 2.0 message (or a batch of them), as the SDK reads one. */
-const isMessage = (value: unknown): boolean =>
-  Array.isArray(value)
-    ? value.length > 0 && value.every(isMessage)
-    : typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+const INVALID: LineProblem = {
+  code: -32600,
+  message:
+    'Invalid Request: no JSON-RPC 2.0 message: send an object with "jsonrpc": "2.0", a "method" or a "result" or "error", an "id" that is a string or an integer, and "params" (if any) an object.',
+};
+
+/** The id of a message that is no valid one, when it can be read (a string or a number), for its error; else null. */
+const readableId = (value: unknown) => {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+};
+
+/** The key of a JSON-RPC id, one for `1` and another for `"1"`. */
+const idKey = (id: unknown) => JSON.stringify(id);
+
+/** Whether `value` is a JSON-RPC message as the SDK reads one (its own schema: a line that fails it is skipped). */
+function isMessage(value: unknown): value is JSONRPCMessage {
+  try {
+    parseJSONRPCMessage(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The message as one line for the SDK: a call's own `__proto__` written again under `protoKey` (see `moveOwnProto`). */
+function messageLine(message: JSONRPCMessage, protoKey: string): Buffer {
+  moveOwnProto(message, protoKey);
+  return Buffer.from(`${JSON.stringify(message)}\n`);
+}
 
 /**
- * A line of stdin as the SDK is to read it, or why it is no JSON-RPC message the SDK could read. A call's arguments
- * that hold an own `__proto__` are written again with it under `protoKey` (see `moveOwnProto`): the SDK would drop it.
+ * A line of stdin as the SDK is to read it: its message, or each message of a batch on a line of its own, with an
+ * error for each that is no message the SDK could read (the SDK would skip it, and its sender wait for ever).
  */
-function readLine(line: Buffer, protoKey: string): { line: Buffer } | { problem: LineProblem } {
+function readLine(line: Buffer, protoKey: string): LineRead {
+  const refused = (problem: LineProblem): LineRead => ({ lines: [], errors: [errorAnswer(problem)] });
   let text: string;
   try {
     text = utf8.decode(line);
   } catch {
-    return {
-      problem: {
-        code: -32700,
-        message: 'Parse error: the line is not valid UTF-8: send JSON encoded as UTF-8, one message a line.',
-      },
-    };
+    return refused({
+      code: -32700,
+      message: 'Parse error: the line is not valid UTF-8: send JSON encoded as UTF-8, one message a line.',
+    });
   }
-  if (text.trim() === '') return { line };
+  if (text.trim() === '') return { lines: [line], errors: [] };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return {
-      problem: { code: -32700, message: 'Parse error: the line is not JSON: send one JSON-RPC message a line.' },
-    };
+    return refused({ code: -32700, message: 'Parse error: the line is not JSON: send one JSON-RPC message a line.' });
   }
-  if (!isMessage(value))
-    return {
-      problem: {
-        code: -32600,
-        message: 'Invalid Request: the line is JSON but no JSON-RPC 2.0 message: send an object with "jsonrpc": "2.0".',
-      },
-    };
-  if (!text.includes('__proto__')) return { line };
-  moveOwnProto(value, protoKey);
-  return { line: Buffer.from(`${JSON.stringify(value)}\n`) };
+  if (!Array.isArray(value)) {
+    if (!isMessage(value)) return { lines: [], errors: [errorAnswer(INVALID, readableId(value))] };
+    return { lines: [text.includes('__proto__') ? messageLine(value, protoKey) : line], errors: [] };
+  }
+  // A batch (2025-03-26): JSON-RPC answers an empty one with one error, and each of its requests in one array.
+  if (value.length === 0) return refused({ ...INVALID, message: 'Invalid Request: the batch is empty.' });
+  const read: LineRead = { lines: [], errors: [], batch: { requests: [] } };
+  for (const message of value) {
+    if (!isMessage(message)) read.errors.push(errorAnswer(INVALID, readableId(message)));
+    else {
+      read.lines.push(messageLine(message, protoKey));
+      if ('method' in message && 'id' in message) read.batch!.requests.push(idKey(message.id));
+    }
+  }
+  return read;
 }
 
+/** A batch's answers as they come, sent in one array once every request of it is answered (or cancelled). */
+type Batch = { waiting: Set<string>; answers: JSONRPCMessage[] };
+
 /**
- * The stdio transport of `svc mcp`: the MCP SDK's, reading `input` through a filter that answers each line that is
- * not JSON (or not UTF-8) with the JSON-RPC parse error (-32700, id null), and JSON that is no JSON-RPC message with
- * the invalid request error (-32600), as the HTTP endpoint answers it. The SDK's transport skips such a line
- * without a word, and its client would wait for an answer forever. Every other line goes on as it came (a call's own
- * `__proto__` moved aside under `protoKey`, for the handler to put back), so the SDK
- * parses it again (a message costs two parses, small beside the call it carries).
+ * The stdio transport of `svc mcp`: the MCP SDK's, reading `input` through a filter that answers what the SDK's
+ * transport would skip without a word, whose sender would wait for an answer for ever: a line that is not JSON (or
+ * not UTF-8) with the JSON-RPC parse error (-32700, id null), and JSON that is no JSON-RPC message as the SDK reads one
+ * (`42`, an id that is an object, `params` that are a string) with the invalid request error (-32600, the message's
+ * id where it can be read), as the HTTP endpoint answers them. A batch (JSON-RPC's array, which MCP's 2025-03-26
+ * revision takes) goes to the SDK a message a line, and its answers back to the client in one array, as JSON-RPC
+ * says. Every other line goes on as it came (a call's own `__proto__` moved aside under `protoKey`, for the handler to
+ * put back), so the SDK parses it again (a message costs two parses, small beside the call it carries).
  * @internal
  */
 export function createStdioWire(protoKey: string, input: Readable = process.stdin, output: Writable = process.stdout) {
   let tail: Buffer = Buffer.alloc(0);
+  // The batches whose answers are being gathered, by the key of each request id still unanswered.
+  const batches = new Map<string, Batch>();
+  const answered = (key: string, answer?: JSONRPCMessage) => {
+    const batch = batches.get(key);
+    if (!batch) return undefined;
+    batches.delete(key);
+    batch.waiting.delete(key);
+    if (answer) batch.answers.push(answer);
+    return batch.waiting.size === 0 && batch.answers.length > 0 ? batch.answers : undefined;
+  };
+  // Sent as soon as they are known: the errors of a line, or a batch's array.
+  const sendNow = (message: JSONRPCMessage | JSONRPCMessage[]) => void send(message as JSONRPCMessage).catch(() => {});
+  const take = (read: LineRead) => {
+    if (!read.batch) return read.errors.forEach(sendNow);
+    const batch: Batch = { waiting: new Set(read.batch.requests), answers: read.errors };
+    for (const key of batch.waiting) batches.set(key, batch);
+    if (batch.waiting.size === 0 && batch.answers.length > 0) sendNow(batch.answers);
+  };
+  // A request the client cancels gets no answer (MCP): its batch stops waiting for one.
+  const cancelled = (message: Buffer) => {
+    if (batches.size === 0 || !message.includes('notifications/cancelled')) return;
+    const { method, params } = JSON.parse(message.toString()) as { method?: string; params?: { requestId?: unknown } };
+    const rest = method === 'notifications/cancelled' ? answered(idKey(params?.requestId)) : undefined;
+    if (rest) sendNow(rest);
+  };
   const lines = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       const data = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
       const kept: Buffer[] = [];
       let start = 0;
       for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-        const line = data.subarray(start, end + 1);
+        const read = readLine(data.subarray(start, end + 1), protoKey);
         start = end + 1;
-        const read = readLine(line, protoKey);
-        if ('line' in read) kept.push(read.line);
-        else void wire.send(lineError(read.problem)).catch(() => {});
+        take(read);
+        read.lines.forEach(cancelled);
+        kept.push(...read.lines);
       }
       tail = data.subarray(start);
       // A line longer than the SDK takes goes on as it came, for the SDK to refuse as it does (it closes).
@@ -99,6 +159,14 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
   // The SDK's transport hears of a failed stdin as it did reading it directly: an error, then the close.
   input.once('error', (error) => lines.destroy(error));
   const wire = new StdioServerTransport(lines, output);
+  const send = wire.send.bind(wire);
+  // An answer to a request of a batch waits for the batch's other answers.
+  wire.send = async (message: JSONRPCMessage) => {
+    const id = 'method' in message || !('id' in message) ? undefined : message.id;
+    if (id === undefined || !batches.has(idKey(id))) return send(message);
+    const all = answered(idKey(id), message);
+    if (all) await send(all as unknown as JSONRPCMessage);
+  };
   const close = wire.close.bind(wire);
   // Closed by the server (SIGTERM, not the end of stdin), it stops reading stdin too, or the open pipe would keep the
   // process running: the SDK's transport pauses the stream it reads, which is the filter now.

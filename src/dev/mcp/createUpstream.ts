@@ -7,6 +7,22 @@ export type UpstreamTarget = Pick<McpDiscovery, 'url' | 'token'>;
 /** How often a request waiting on svc dev looks whether it still runs. */
 const WATCH_MS = 1000;
 
+/**
+ * svc dev's own JSON-RPC error in the body of a request it refused over HTTP (a body over its 4 MiB: 413), which the
+ * MCP client throws as an HTTP failure, not as the error it is, when the body's id is null.
+ */
+function refusedWith(error: unknown): ProtocolError | undefined {
+  if (!SdkHttpError.isInstance(error)) return undefined;
+  try {
+    const body = JSON.parse(String((error.data as { text?: unknown } | undefined)?.text)) as {
+      error?: { code?: unknown; message?: unknown; data?: unknown };
+    };
+    const { code, message, data } = body.error ?? {};
+    if (Number.isInteger(code) && typeof message === 'string') return new ProtocolError(code as number, message, data);
+  } catch {}
+  return undefined;
+}
+
 /** Options of {@link createUpstream}. @internal */
 export interface UpstreamOptions {
   /** Finds the running `svc dev` (its discovery file), or undefined while none runs. */
@@ -100,10 +116,10 @@ export function createUpstream(options: UpstreamOptions) {
     /**
      * Runs `use` with the client connected to svc dev under `name`, or answers `offline()` while none runs. A JSON-RPC
      * error svc dev answered (an unknown tool: -32602) reaches the caller as it came, code, message and data: it says
-     * what to do, and svc dev is there. A failure of the connection itself (svc dev stopped or restarted mid-request)
-     * drops it, so the next request connects afresh; a call is not run again (it may have run), the agent is told to
-     * call again, unless svc dev refused it for a session it had closed (404), which ran nothing: that one is sent
-     * again, once.
+     * what to do, and svc dev is there; so does one it answered with an HTTP error (a request over its size). A
+     * failure of the connection itself (svc dev stopped or restarted mid-request) drops it, so the next request
+     * connects afresh; a call is not run again (it may have run), the agent is told to call again, unless svc dev
+     * refused it for a session it had closed (404), which ran nothing: that one is sent again, once.
      */
     async forward<T>(
       name: string,
@@ -120,10 +136,16 @@ export function createUpstream(options: UpstreamOptions) {
           return await Promise.race([use(client), platformGone(target, watch.signal)]);
         } catch (error) {
           if (signal?.aborted || ProtocolError.isInstance(error)) throw error;
-          drop();
           // svc dev no longer knew the session (it closed it for a newer one, at its cap of sessions): it refused the
           // request before running anything, so the request goes again, once, on a new session.
-          if (attempt === 1 && SdkHttpError.isInstance(error) && error.status === 404) continue;
+          if (attempt === 1 && SdkHttpError.isInstance(error) && error.status === 404) {
+            drop();
+            continue;
+          }
+          // Refused with a JSON-RPC error of its own (a request over its size): svc dev is there, and says why.
+          const refused = refusedWith(error);
+          if (refused) throw refused;
+          drop();
           const reason = error instanceof Error ? error.message : String(error);
           const now = await options.discover();
           throw new Error(
