@@ -79,6 +79,9 @@ export const ERROR_ADVICE: { readonly [C in keyof typeof ERROR_CODES]: ErrorAdvi
     meaning: 'the channel closed (teardown, reload, host gone) before the answer',
     todo: 'retry; the next call reconnects',
   },
-  ERR_RATE_LIMITED: { meaning: 'the host is rate limiting', todo: 'back off' },
+  ERR_RATE_LIMITED: {
+    meaning: "the host is rate limiting (`createHost`: 256 of the app's calls already wait for their answers)",
+    todo: 'back off; await calls rather than making thousands at once',
+  },
   ERR_INTERNAL: { meaning: 'the host failed for a reason of its own', todo: 'back off and retry' },
 };

@@ -169,7 +169,7 @@ export declare const ERROR_CODES: {
     readonly ERR_HOST_UNREACHABLE: true;
     /** The channel closed (teardown, reload, host gone) before the answer came. */
     readonly ERR_DISCONNECTED: true;
-    /** The host is rate limiting; back off. */
+    /** The host is rate limiting (`createHost`: 256 of the app's calls already wait for their answers); back off. */
     readonly ERR_RATE_LIMITED: true;
     /** The host failed for a reason of its own. */
     readonly ERR_INTERNAL: true;

@@ -19,6 +19,13 @@ import type { InvokeContext } from './rules/actionRules';
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 
 /**
+ * How many of the app's calls may wait for their answers at once: past it, another is refused at once
+ * (`ERR_RATE_LIMITED`), so an app that floods its host (a loop that never awaits) cannot queue every later call, its
+ * own included, behind thousands of its own (the host answers them one by one).
+ */
+const MAX_WAITING = 256;
+
+/**
  * Creates the host's side of the bridge, without the manifest validator: it answers the client's calls with
  * `handlers`, rejects malformed params before any handler runs, checks scopes (by `rules` when given, else
  * `granted`), and invokes the app's actions. `svc-sdk/host/core` exports it as `createHost`; `svc-sdk/host`'s
@@ -111,6 +118,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
 
   // The signal of the channel calls arrive on now (see open): only the newest endpoint delivers calls.
   let channel = new AbortController();
+  // The app's calls whose answers are not yet known (see MAX_WAITING).
+  let unanswered = 0;
   const inbound = new Map<string, InboundHandler>();
   inbound.set(PEER.handlers, (params) => {
     // A malformed announcement is dropped: it is a notification, with nobody to answer.
@@ -132,7 +141,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       return kept(result, def.result?.keep);
     };
     // Synchronous unless the handler or the scope check is not: every await would cost the round trip a tick.
-    inbound.set(name, (params) => {
+    const answer = (params: unknown) => {
       onCall?.({ method: name, params });
       // The shape's problem is a phrase, the rules' a sentence.
       const problem = def.params(params, '')?.concat('.') ?? rules?.paramsProblem?.(name, params);
@@ -156,6 +165,22 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       };
       const refusal = def.scope ? scopeProblem(def.scope, name) : undefined;
       return isThenable(refusal) ? refusal.then(run) : run(refusal);
+    };
+    inbound.set(name, (params) => {
+      if (unanswered >= MAX_WAITING)
+        throw new SvcError(
+          'ERR_RATE_LIMITED',
+          `${MAX_WAITING} calls wait for their answers: await some before making more.`,
+          true,
+          name,
+        );
+      const result = answer(params);
+      if (isThenable(result)) {
+        unanswered++;
+        const done = () => void unanswered--;
+        result.then(done, done);
+      }
+      return result;
     });
   }
 

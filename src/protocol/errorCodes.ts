@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   ERR_HOST_UNREACHABLE: true,
   /** The channel closed (teardown, reload, host gone) before the answer came. */
   ERR_DISCONNECTED: true,
-  /** The host is rate limiting; back off. */
+  /** The host is rate limiting (`createHost`: 256 of the app's calls already wait for their answers); back off. */
   ERR_RATE_LIMITED: true,
   /** The host failed for a reason of its own. */
   ERR_INTERNAL: true,
