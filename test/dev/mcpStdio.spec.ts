@@ -348,6 +348,41 @@ test("a batch is answered in one array; a message the SDK would skip is answered
   }
 });
 
+test('a line longer than the bridge reads is refused with its id and skipped; the bridge stays up', async () => {
+  const { child, lines } = spawnBridge();
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  try {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    // 16 MiB: the MCP SDK's transport closed at its 10 MiB (the process ended, code 13, every call unanswered).
+    const pad = 'x'.repeat(16 * 1024 * 1024);
+    child.stdin.write(
+      `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"whoami","arguments":{"pad":"${pad}"}}}\n`,
+    );
+    child.stdin.write(
+      `{"method":"tools/call","jsonrpc":"2.0","id":3,"params":{"name":"whoami","arguments":{"pad":"${pad}"}}}\n`,
+    );
+    child.stdin.write('{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
+    await expect
+      .poll(() => lines().find((line) => line.id === 4), { timeout: 20_000 })
+      .toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    const refused = { code: -32600, message: expect.stringContaining('over 10485760 bytes') };
+    expect(lines().find((line) => line.id === 'big')).toMatchObject({ error: refused });
+    // Its id not first: said with id null, as JSON-RPC does when the id cannot be read.
+    expect(lines().find((line) => line.id === null)).toMatchObject({ error: refused });
+    expect(exited).toBe(false);
+  } finally {
+    child.stdin.end();
+  }
+});
+
 test('an own __proto__ in the arguments is named as any key the inputSchema refuses, before svc dev and with it', async ({
   browser,
 }) => {

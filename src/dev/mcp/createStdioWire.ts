@@ -26,6 +26,20 @@ const INVALID: LineProblem = {
     'Invalid Request: no JSON-RPC 2.0 message: send an object with "jsonrpc": "2.0", a "method" or a "result" or "error", an "id" that is a string or an integer, and "params" (if any) an object.',
 };
 
+const TOO_LONG: LineProblem = {
+  code: -32600,
+  message: `Invalid Request: the line is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes, more than svc mcp reads (svc dev takes a request of at most 4 MiB): send less, a file by its path or URL.`,
+};
+
+/** The id of a line too long to read, when it is the message's first member (or its second, after `"jsonrpc"`). */
+function leadingId(start: Buffer): unknown {
+  const found =
+    /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*("(?:[^"\\]|\\.){0,256}"|-?\d{1,16})\s*[,}]/.exec(
+      start.toString(),
+    );
+  return found ? JSON.parse(found[1]!) : null;
+}
+
 /** The id of a message that is no valid one, when it can be read (a string or a number), for its error; else null. */
 const readableId = (value: unknown) => {
   const id = (value as { id?: unknown } | null)?.id;
@@ -100,12 +114,12 @@ type Batch = { waiting: Set<string>; answers: JSONRPCMessage[] };
  * (`42`, an id that is an object, `params` that are a string) with the invalid request error (-32600, the message's
  * id where it can be read), as the HTTP endpoint answers them. A batch (JSON-RPC's array, which MCP's 2025-03-26
  * revision takes) goes to the SDK a message a line, and its answers back to the client in one array, as JSON-RPC
- * says. Every other line goes on as it came (a call's own `__proto__` moved aside under `protoKey`, for the handler to
+ * says. A line longer than the SDK reads (10 MiB; the SDK would close, and every call with it) is answered with the
+ * invalid request error (with its id, when the id comes first) and skipped. Every other line goes on as it came (a call's own `__proto__` moved aside under `protoKey`, for the handler to
  * put back), so the SDK parses it again (a message costs two parses, small beside the call it carries).
  * @internal
  */
 export function createStdioWire(protoKey: string, input: Readable = process.stdin, output: Writable = process.stdout) {
-  let tail: Buffer = Buffer.alloc(0);
   // The batches whose answers are being gathered, by the key of each request id still unanswered.
   const batches = new Map<string, Batch>();
   const answered = (key: string, answer?: JSONRPCMessage) => {
@@ -131,28 +145,47 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
     const rest = method === 'notifications/cancelled' ? answered(idKey(params?.requestId)) : undefined;
     if (rest) sendNow(rest);
   };
+  // Its id, where it comes first, is the error's.
+  const refuseLong = (start: Buffer) => sendNow(errorAnswer(TOO_LONG, leadingId(start.subarray(0, 1024))));
+  // The start of a line whose end has not come yet, and whether the rest of an over-long line is being skipped.
+  let tail: Buffer[] = [];
+  let tailLength = 0;
+  let skipping = false;
   const lines = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const data = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
       const kept: Buffer[] = [];
       let start = 0;
-      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-        const read = readLine(data.subarray(start, end + 1), protoKey);
+      for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+        const line = Buffer.concat([...tail, chunk.subarray(start, end + 1)]);
         start = end + 1;
-        take(read);
-        read.lines.forEach(cancelled);
-        kept.push(...read.lines);
+        tail = [];
+        tailLength = 0;
+        if (skipping) skipping = false;
+        else if (line.length > STDIO_DEFAULT_MAX_BUFFER_SIZE) refuseLong(line);
+        else {
+          const read = readLine(line, protoKey);
+          take(read);
+          read.lines.forEach(cancelled);
+          kept.push(...read.lines);
+        }
       }
-      tail = data.subarray(start);
-      // A line longer than the SDK takes goes on as it came, for the SDK to refuse as it does (it closes).
-      if (tail.length > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
-        kept.push(tail);
-        tail = Buffer.alloc(0);
+      const rest = chunk.subarray(start);
+      if (!skipping && rest.length > 0) {
+        tail.push(rest);
+        tailLength += rest.length;
+      }
+      // A line longer than the SDK reads (which would close the bridge, and every call with it) is answered with an
+      // error and skipped to its end.
+      if (tailLength > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+        refuseLong(Buffer.concat(tail, 1024));
+        tail = [];
+        tailLength = 0;
+        skipping = true;
       }
       done(null, kept.length > 0 ? Buffer.concat(kept) : undefined);
     },
     flush(done) {
-      done(null, tail.length > 0 ? tail : undefined);
+      done(null, tailLength > 0 ? Buffer.concat(tail) : undefined);
     },
   });
   input.pipe(lines);
