@@ -138,6 +138,13 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(code(result)).toBe('ERR_DISCONNECTED');
       expect(resultText(result)).toMatch(/svc dev stopped/);
     }
+    // `hold` ran, and is neither read-only nor idempotent: told to look before calling again, as when its page closes;
+    // the queued call never started, and may be called again.
+    expect(resultText(first)).toBe(
+      'ERR_DISCONNECTED: svc dev stopped during the call; once it runs again, check what the action did before you call it again: it may have done part of its work.',
+    );
+    expect(first._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
+    expect(second._meta?.['dev.svc/error']).toMatchObject({ retriable: true });
   });
 
   test(`${transport}: the newer of two tabs closes mid-call: the queued call and the next run in the older tab`, async ({

@@ -363,7 +363,13 @@ export function createInvocationRelay(options: RelayOptions) {
     /** Ends every call (the platform is closing). */
     close() {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
-      running?.finish(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
+      // The running call stopped wherever it was, as when its page closes: one that is neither read-only nor
+      // idempotent may have done part of its work.
+      const safe = running?.call.safeToRepeat === true;
+      const again = safe
+        ? 'call the tool again.'
+        : 'check what the action did before you call it again: it may have done part of its work.';
+      running?.finish(fail('ERR_DISCONNECTED', `svc dev stopped during the call; once it runs again, ${again}`, safe));
     },
   };
 }
