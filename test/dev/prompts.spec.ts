@@ -66,6 +66,31 @@ test('picker, saved files, share, confirm, toast, openExternal and close, each a
   await expect(page.locator('.shell')).toHaveClass(/closed/);
 });
 
+test('an app that asks again and again: from its third sheet in a row, the sheet offers to close it', async ({
+  messenger,
+}) => {
+  const app = await open(messenger, exchangeManifest());
+  await app.locator('#nag').click();
+  const nag = page.getByTestId('confirm-sheet');
+  // The first two are plain sheets: an app may well ask twice.
+  for (let i = 0; i < 2; i++) {
+    await expect(nag).toBeVisible();
+    await expect(page.getByTestId('sheet-close-app')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  }
+  // The page behind is inert, so the app panel's Close cannot be reached: the sheet offers it.
+  const exit = page.getByTestId('sheet-close-app');
+  await expect(exit).toHaveText(`Close ${exchangeManifest().name}`);
+  await exit.click();
+  await expect(page.locator('.shell')).toHaveClass(/closed/);
+  await expect(page.getByTestId('open-app')).toBeFocused();
+  await expect(nag).toHaveCount(0);
+  // Closed as the person closes it: a reload does not open it again.
+  expect(new URL(page.url()).hash).toBe('');
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('confirm-sheet')).toHaveCount(0);
+});
+
 test('external-oauth: the sign-in sheet, refused then accepted', async ({ messenger }) => {
   const app = await open(messenger, oauthManifest());
   const out = app.locator('#out');

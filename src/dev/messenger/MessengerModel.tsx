@@ -32,7 +32,7 @@ import {
 import { storeResult } from './StoreUpload';
 import { settingsActions } from './settingsActions';
 import { shownTheme } from './shownTheme';
-import { sheet } from './sheet';
+import { offerAppExit, sheet } from './sheet';
 import { toast } from './toasts';
 
 /** Set before the page reloads for a version the store accepted (the URL says whether the app was open). */
@@ -210,6 +210,14 @@ export class MessengerModel implements Messenger {
     const iframe = this.newFrame();
     this.frame.value = iframe;
     this.showInUrl(true);
+    // The way out of an app that asks again and again: its sheets offer to close it (the page behind is inert).
+    offerAppExit({
+      label: `Close ${this.manifest.name}`,
+      close: () => {
+        this.close();
+        setTimeout(() => document.querySelector<HTMLElement>('[data-testid=open-app]')?.focus());
+      },
+    });
     this.running = launchApp({
       config: this.config,
       state: this.store.current,
@@ -306,6 +314,7 @@ export class MessengerModel implements Messenger {
   }
 
   private closeFrame(): void {
+    offerAppExit(undefined);
     this.stop();
     this.frame.value = this.newFrame();
     this.app.value = undefined;

@@ -11,16 +11,20 @@ type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
 
 const Pretty = ({ value }: { value: unknown }) => <pre class="note">{JSON.stringify(value, null, 2)}</pre>;
 
-/** A sheet of two buttons; `danger` marks the yes as destructive, and the focus starts on the no (see sheet). */
-const yesNo = (
-  testid: string,
-  title: string,
-  body: ComponentChildren,
-  yes = 'Allow',
-  no = "Don't allow",
-  signal?: AbortSignal,
-  danger = false,
-) =>
+/** The words and ways of a {@link yesNo} sheet. */
+interface YesNo {
+  yes: string;
+  no: string;
+  /** Closes the sheet with the no (an invocation's, or the page's that asked). */
+  signal?: AbortSignal;
+  /** Marks the yes as destructive: the focus starts on the no (see sheet). */
+  danger?: boolean;
+  /** Asked by the app's own call (see sheet's `byApp`). */
+  byApp?: boolean;
+}
+
+/** A sheet of two buttons. */
+const yesNo = (testid: string, title: string, body: ComponentChildren, { yes, no, signal, danger, byApp }: YesNo) =>
   sheet<boolean>(
     testid,
     title,
@@ -30,6 +34,7 @@ const yesNo = (
       { label: yes, value: true, primary: true, danger, testid: `${testid}-yes` },
     ],
     signal,
+    byApp,
   );
 
 /** The permission sheet. `signal`: set during an agent's call (mcpCalls), whose end closes the sheet. */
@@ -50,6 +55,7 @@ const askPermission =
         { label: 'Allow', value: 'granted', primary: true, testid: 'permission-allow' },
       ],
       signal,
+      true,
     );
 
 /** The elicit sheet: a form from the schema; an answer that does not fit it never leaves the sheet. */
@@ -113,6 +119,7 @@ const pick =
         { label: 'Choose', value: () => offered.filter((f) => chosen.has(f)), primary: true, testid: 'picker-choose' },
       ],
       signal,
+      true,
     );
   };
 
@@ -138,9 +145,7 @@ export function uiAnswers(appName: string): HostAnswers {
             />
           ) : null}
         </>,
-        'Send',
-        'Cancel',
-        signal,
+        { yes: 'Send', no: 'Cancel', signal, byApp: true },
       ),
     confirmAction: ({ title, input, context, destructive, signal }) =>
       yesNo(
@@ -150,24 +155,20 @@ export function uiAnswers(appName: string): HostAnswers {
           {destructive ? <p class="err">This action is destructive.</p> : null}
           <Pretty value={input} />
         </>,
-        'Confirm',
-        'Refuse',
-        signal,
-        destructive,
+        { yes: 'Confirm', no: 'Refuse', signal, danger: destructive },
       ),
-    confirm: ({ title, body }, { signal } = {}) => yesNo('confirm-sheet', title, <p>{body}</p>, 'OK', 'Cancel', signal),
+    confirm: ({ title, body }, { signal } = {}) =>
+      yesNo('confirm-sheet', title, <p>{body}</p>, { yes: 'OK', no: 'Cancel', signal, byApp: true }),
     elicit,
     pick: pick(appName),
     share: ({ title, url }, { signal } = {}) =>
-      yesNo('share-sheet', `Share "${title}"`, <p>{url}</p>, 'Share', 'Cancel', signal),
+      yesNo('share-sheet', `Share "${title}"`, <p>{url}</p>, { yes: 'Share', no: 'Cancel', signal, byApp: true }),
     signIn: (_, { signal } = {}) =>
-      yesNo(
-        'signin-sheet',
-        `Sign in to ${appName}`,
-        <p class="note">Simulated external OAuth sign-in.</p>,
-        'Sign in',
-        'Cancel',
+      yesNo('signin-sheet', `Sign in to ${appName}`, <p class="note">Simulated external OAuth sign-in.</p>, {
+        yes: 'Sign in',
+        no: 'Cancel',
         signal,
-      ),
+        byApp: true,
+      }),
   };
 }

@@ -26,12 +26,28 @@ const error = signal('');
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
+ * An app that asks again and again (a loop around `svc.ui.confirm`) would hold the messenger, its page behind inert:
+ * from the app's third sheet in a row, each opening within {@link REPEAT_MS} of the last one closing, the sheet also
+ * offers to close the app. Set by the messenger while an app runs.
+ */
+let appExit: { label: string; close(): void } | undefined;
+const REPEAT_MS = 5000;
+let appSheetsInARow = 0;
+let appSheetClosedAt = 0;
+
+/** How the app's sheets offer to close it (its name, and the messenger's close); undefined while none runs. */
+export function offerAppExit(exit: typeof appExit): void {
+  appExit = exit;
+}
+
+/**
  * Shows a modal sheet and resolves with the button the person pressed (each button's value), the way a
  * messenger's native sheet would. Sheets queue: one at a time, in order.
  *
  * A modal dialog: `aria-modal`, focus moved into it and given back on close, Escape presses the first (declining)
  * button, and the page behind (the app's frame included) is inert, so no key or click reaches it. `signal` (an
- * invocation's) closes it with the first button's answer when the invocation is cancelled.
+ * invocation's) closes it with the first button's answer when the invocation is cancelled. `byApp`: the app's own
+ * call asks (see {@link offerAppExit}).
  */
 export function sheet<T>(
   testid: string,
@@ -39,16 +55,36 @@ export function sheet<T>(
   body: ComponentChildren,
   buttons: SheetButton<T>[],
   signal?: AbortSignal,
+  byApp = false,
 ): Promise<T> {
-  const shown = queue.then(() => new Promise<T>((resolve) => show({ testid, title, body, buttons }, resolve, signal)));
+  const shown = queue.then(
+    () => new Promise<T>((resolve) => show({ testid, title, body, buttons }, resolve, signal, byApp)),
+  );
   queue = shown.catch(() => {});
   return shown;
+}
+
+/**
+ * The buttons of an app's sheet as it opens, with "Close <app>" after the declining one once the app asks again and
+ * again: pressed, it closes the app and declines (the app's other queued sheets then never open).
+ */
+function withExit<T>(buttons: SheetButton<T>[]): SheetButton<T>[] {
+  appSheetsInARow = Date.now() - appSheetClosedAt < REPEAT_MS ? appSheetsInARow + 1 : 1;
+  const exit = appExit;
+  const [refuse, ...rest] = buttons;
+  if (appSheetsInARow < 3 || !exit || !refuse) return buttons;
+  const close = () => {
+    exit.close();
+    return typeof refuse.value === 'function' ? (refuse.value as () => T)() : refuse.value;
+  };
+  return [refuse, { label: exit.label, value: close, testid: 'sheet-close-app' }, ...rest];
 }
 
 function show<T>(
   sheet: Omit<OpenSheet, 'choose' | 'buttons'> & { buttons: SheetButton<T>[] },
   resolve: (value: T) => void,
   signal: AbortSignal | undefined,
+  byApp: boolean,
 ): void {
   const refusal = sheet.buttons[0]!.value as T;
   // A cancelled invocation's sheet never opens: the first button's answer, the refusal.
@@ -64,6 +100,7 @@ function show<T>(
   let closed = false;
   const close = (value: T) => {
     closed = true;
+    if (byApp) appSheetClosedAt = Date.now();
     signal?.removeEventListener('abort', refuse);
     current.value = undefined;
     if (behind) behind.inert = false;
@@ -80,6 +117,7 @@ function show<T>(
     }
   };
   signal?.addEventListener('abort', refuse, { once: true });
+  const buttons = byApp ? withExit(sheet.buttons) : sheet.buttons;
   error.value = '';
   if (behind) behind.inert = true;
   // The sheet shows two frames after the page behind went inert. The browser sends a click to the app's frame (a
@@ -87,7 +125,7 @@ function show<T>(
   // inert has reached it, a click on a sheet button over the app's frame went to the app, and the sheet never heard it.
   requestAnimationFrame(() =>
     requestAnimationFrame(() => {
-      if (!closed) current.value = { ...sheet, buttons: sheet.buttons as SheetButton<unknown>[], choose };
+      if (!closed) current.value = { ...sheet, buttons: buttons as SheetButton<unknown>[], choose };
     }),
   );
 }
