@@ -4,7 +4,7 @@ import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
 import { verifyPackage } from '../package';
-import { holdsKeyForm, isPrivateKey } from '../package/isPrivateKey';
+import { secretIn } from '../package/secretIn';
 import { checkPackageFiles } from './checkPackageFiles';
 import { hostOriginsTagIn } from './hostOriginsTagIn';
 import { listAppFiles } from './listAppFiles';
@@ -17,22 +17,6 @@ import { readJsonFile } from './readJsonFile';
 export type PackResult =
   | { ok: true; bytes: Uint8Array; manifest: Manifest; files: string[]; skipped: string[]; warnings: string[] }
   | { ok: false; problems: string[] };
-
-/**
- * What secret `body` is or holds, said for the refusal, or undefined: a private key (in a form the markers find, or
- * one of `keyForms`), or a file `svc dev` writes with the platform's signing secret in it (its `--state` file, its
- * `--backend-env` file), which `svc dev` never serves.
- */
-function secretIn(body: Buffer, keyForms: readonly (string | Uint8Array)[]): string | undefined {
-  if (isPrivateKey(body) || holdsKeyForm(body, keyForms))
-    return 'is or holds a private key; keep keys out of the app folder';
-  // Also a copy saved pretty-printed or with a byte order mark, and an env file that exports the secret.
-  if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(body.subarray(0, 64).toString('latin1')))
-    return "is svc dev's state file, which holds the signing secret; keep it out of the app folder (svc dev --state <a file outside it>)";
-  if (/^\s*(?:export\s+)?SVC_SIGNING_SECRET\s*=/m.test(body.toString('latin1')))
-    return "holds SVC_SIGNING_SECRET, the backend's signing secret; keep it out of the app folder (svc dev --backend-env <a file outside it>)";
-  return undefined;
-}
 
 /**
  * Packs an app folder into a signed package: validates it as `svc validate <folder>` does, refuses a manifest `id`
@@ -72,7 +56,7 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   for (const { path, full } of listed.files) {
     const body = await readFile(full);
     const secret = secretIn(body, keyForms);
-    if (secret) problems.push(`${path.slice(1)} ${secret} (move it, then pack again)`);
+    if (secret) problems.push(`${path.slice(1)} ${secret.what}; ${secret.advice} (move it, then pack again)`);
     const tag = hostOriginsTagIn(path, body);
     if (tag) warnings.push(tag);
     builder.addExchange(path, 200, { 'content-type': contentTypeOf(path) }, body);

@@ -775,7 +775,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       for (const name of Object.keys(leaks)) {
         const response = await fetch(new URL(name, appUrl));
         expect(response.status, name).toBe(404);
-        expect(await response.text(), name).toContain(`${name} is a private key, which svc pack refuses`);
+        expect(await response.text(), name).toContain(`${name} is or holds a private key; svc pack refuses`);
       }
       expect((await fetch(new URL('index.html', appUrl))).status).toBe(200);
     } finally {

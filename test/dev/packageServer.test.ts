@@ -452,6 +452,29 @@ describe('the package server', () => {
     expect(config.length).toBeLessThan(200_000);
   });
 
+  it("serves no copy of svc dev's files: its state, its backend env file, nor any text holding its secrets", async () => {
+    // Anyone on this machine can load the app's files: a copy left in the app folder (a hard link too) gave them
+    // the signing secret, the MCP token and the token that publishes to the store.
+    const copies: Record<string, [string, string]> = {
+      'state-copy.json': ['{"svc_dev_state":1,"secrets":{"current":"x"}}', "is svc dev's state file"],
+      'backend.env': ['SVC_API_BASE=http://127.0.0.1\nSVC_SIGNING_SECRET=abc\n', 'holds SVC_SIGNING_SECRET'],
+      'store.json': [
+        `{"url":"${p.origin}/__svc/store","token":"${p.publishToken}"}`,
+        'holds a secret of the running svc dev',
+      ],
+      'mcp.txt': [`Authorization: Bearer ${p.mcpToken}`, 'holds a secret of the running svc dev'],
+    };
+    for (const [name, [text, what]] of Object.entries(copies)) {
+      await writeFile(join(appDir, name), text);
+      const res = await fetch(`${p.appOrigin}/${name}`);
+      const body = await res.text();
+      expect(res.status, name).toBe(404);
+      expect(body, name).toContain(`${name} ${what}`);
+      expect(body, name).not.toContain(text);
+    }
+    expect(p.blocked.at(-1)).toMatchObject({ blocked: '/mcp.txt', directive: 'svc pack' });
+  });
+
   it('serves no private key, which svc pack refuses too, and says so where blocked requests go', async () => {
     const pem = `-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI${'FAKE'.repeat(11)}\n-----END PRIVATE KEY-----\n`;
     await writeFile(join(appDir, 'dev-key.pem'), pem);
@@ -459,7 +482,9 @@ describe('the package server', () => {
     expect(res.status).toBe(404);
     const body = await res.text();
     expect(body).not.toContain('BEGIN PRIVATE KEY');
-    expect(body).toContain('dev-key.pem is a private key, which svc pack refuses to pack and svc dev to serve');
+    expect(body).toContain(
+      'dev-key.pem is or holds a private key; svc pack refuses to pack it and svc dev to serve it',
+    );
     expect(p.blocked.at(-1)).toMatchObject({ blocked: '/dev-key.pem', directive: 'svc pack' });
     // A library that writes keys holds the marker as text in its code: it is served.
     const library = 'var key = "-----BEGIN RSA PRIVATE KEY-----\\n"; key += wordwrap(b64) + "\\n";\n';

@@ -230,7 +230,14 @@ interface Served {
  */
 async function servePackage(
   options: DevPlatformOptions,
-  parts: { app: DevApp; origin: string; raw: DevState; served: Served; onBlocked(request: BlockedRequest): void },
+  parts: {
+    app: DevApp;
+    origin: string;
+    raw: DevState;
+    served: Served;
+    onBlocked(request: BlockedRequest): void;
+    secrets(): string[];
+  },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
 ): Promise<PackageServer> {
   const keptPort = options.packagePort === undefined ? parts.raw.package_port : undefined;
@@ -245,6 +252,7 @@ async function servePackage(
       keyForms: options.keyForms && (() => options.keyForms!(parts.app.manifest.id)),
       source: () => parts.served.current,
       onBlocked: parts.onBlocked,
+      secrets: parts.secrets,
     });
   return serve(options.packagePort ?? keptPort).catch(async (error: NodeJS.ErrnoException) => {
     if (keptPort === undefined || error.code !== 'EADDRINUSE') throw error;
@@ -667,22 +675,25 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       authorize: authorizeExchange({ state, audience, running, manifest: () => app?.manifest }),
     });
     const { blocked, onBlocked } = blockedRequests(tell, changes);
+    const publishToken = randomBytes(24).toString('base64url');
+    // Every secret of this run, which no file the app's origin serves may hold (a copy of svc dev's files).
+    const liveSecrets = () => [controlToken, mcpToken, publishToken, ...validSecrets(secrets)];
     const pkg =
       app && !options.appUrl
-        ? await servePackage(options, { app, origin, raw, served, onBlocked }, notice).catch((error) => {
-            throw Object.assign(error as Error, { option: '--package-port' });
-          })
+        ? await servePackage(options, { app, origin, raw, served, onBlocked, secrets: liveSecrets }, notice).catch(
+            (error) => {
+              throw Object.assign(error as Error, { option: '--package-port' });
+            },
+          )
         : undefined;
     started.pkg = pkg;
     const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
     started.webhooks = webhooks;
     if (file && pkg) await keepPackagePort(pkg, changes);
-    const secretsOf = () => [controlToken, ...validSecrets(secrets)];
-    const mcpParts = { options, origin, pages: pages.channel, secrets: secretsOf, token: mcpToken };
+    const mcpParts = { options, origin, pages: pages.channel, secrets: liveSecrets, token: mcpToken };
     const bridge = await startMcp(app, mcpParts, notice);
     const mcp = bridge?.mcp;
     started.mcp = mcp;
-    const publishToken = randomBytes(24).toString('base64url');
     const { store, started: storeRuns } = openStore(
       { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
       { served, app, mcp, tell, versionServed: options.onVersionServed },

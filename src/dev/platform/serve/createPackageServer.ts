@@ -6,7 +6,7 @@ import { join, normalize, sep } from 'node:path';
 import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
-import { holdsKeyForm, isPrivateKey } from '../../../package/isPrivateKey';
+import { secretIn } from '../../../package/secretIn';
 import { leftOutOfPackage } from '../../../package/leftOutOfPackage';
 import { describePathProblem, packagePathOf } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
@@ -48,6 +48,8 @@ export interface PackageServerOptions {
   exclude?: readonly string[];
   /** The developer key's forms no served file may hold (see `DevPlatformOptions.keyForms`); asked once. */
   keyForms?: () => Promise<readonly (string | Uint8Array)[]>;
+  /** The running platform's secrets (its signing secrets and tokens) no served file may hold: a copy of its files. */
+  secrets?: () => readonly string[];
   /**
    * Serve a signed package's files (by path) with its manifest's CSP instead of the folder (while it returns one):
    * nothing else is reachable. Asked on every request, so an update the store accepted is served at once.
@@ -289,8 +291,9 @@ export async function createPackageServer(options: PackageServerOptions) {
       // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
       const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
       const read = head.subarray(0, bytesRead);
-      if (isPrivateKey(read) || holdsKeyForm(read, await keyForms())) {
-        const advice = `${path.slice(1)} is a private key, which svc pack refuses to pack and svc dev to serve: anyone who can load the app's files could read it. Move it out of the app folder.`;
+      const secret = secretIn(read, await keyForms(), options.secrets?.());
+      if (secret) {
+        const advice = `${path.slice(1)} ${secret.what}; svc pack refuses to pack it and svc dev to serve it (anyone who can load the app's files could read it): ${secret.advice}.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
         return fail(res, 404, `${path}: ${advice}`);
       }

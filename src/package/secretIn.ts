@@ -1,0 +1,37 @@
+import { holdsKeyForm, isPrivateKey } from './isPrivateKey';
+
+/**
+ * What secret `body` is or holds, said as the rest of a sentence that starts with the file's name, and what to do;
+ * or undefined. A private key (in a form the markers find, or one of `keyForms`); a file `svc dev` writes with the
+ * platform's signing secret in it (its `--state` file, its `--backend-env` file), also a copy saved pretty-printed,
+ * with a byte order mark, or as an env file that exports the secret; or any text holding one of `live`, the running
+ * svc dev's own secrets (a copy of its discovery files, a hard link to its files). `svc pack` refuses to pack such a
+ * file and `svc dev` to serve it: anyone who can load the app's files could read it.
+ * @internal
+ */
+export function secretIn(
+  body: Uint8Array,
+  keyForms: readonly (string | Uint8Array)[],
+  live: readonly string[] = [],
+): { what: string; advice: string } | undefined {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (isPrivateKey(bytes) || holdsKeyForm(bytes, keyForms))
+    return { what: 'is or holds a private key', advice: 'keep keys out of the app folder' };
+  if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(bytes.subarray(0, 64).toString('latin1')))
+    return {
+      what: "is svc dev's state file, which holds the signing secret",
+      advice: 'keep it out of the app folder (svc dev --state <a file outside it>)',
+    };
+  if (/^\s*(?:export\s+)?SVC_SIGNING_SECRET\s*=/m.test(bytes.toString('latin1')))
+    return {
+      what: "holds SVC_SIGNING_SECRET, the backend's signing secret",
+      advice: 'keep it out of the app folder (svc dev --backend-env <a file outside it>)',
+    };
+  // Secrets of 16 characters and more only: a shorter string could be anything.
+  if (live.some((secret) => secret.length >= 16 && bytes.includes(secret)))
+    return {
+      what: 'holds a secret of the running svc dev (its signing secret or one of its tokens)',
+      advice: "keep copies of svc dev's files out of the app folder",
+    };
+  return undefined;
+}
