@@ -129,7 +129,10 @@ revoked ones included. An accepted version is what installed people run: the ope
     }
     // A 5xx is svc dev's failure, not a refusal: its detail says whether the version was accepted.
     const verdict = response.status >= 500 ? 'failed' : 'refused';
-    writeLine(io.stderr, `svc publish: ${verdict} (${response.status} ${body.title ?? ''}): ${body.detail ?? ''}`);
+    // The problem's code (`version-not-higher`, the end of its type) is what ship.md and a CI script go by.
+    const code = /[^/]+$/.exec(String(body.type ?? ''))?.[0];
+    const why = `${response.status}${code ? ` ${code}:` : ''} ${body.title ?? ''}`;
+    writeLine(io.stderr, `svc publish: ${verdict} (${why}): ${body.detail ?? ''}`);
     return EXIT.invalid;
   },
 });

@@ -126,7 +126,8 @@ A mini app made with \`svc init --template vite\`.
 
 - \`npm run dev\`: Vite, the backend (server/backend.js) and the simulated messenger together; open the URL it
   prints. Edits reload the app. The messenger's state lives in \`.svc-dev.json\` (\`npm run dev -- --reset\`
-  starts afresh).
+  starts afresh). Vite serves on port 5173 and the messenger on 4310, each on the next free one when it is taken;
+  \`VITE_PORT\` and \`SVC_DEV_PORT\` in the environment start them elsewhere.
 - \`npm test\`: the app against \`svc-sdk/mock\` (test/app.test.ts) and the backend end to end against the local
   platform of \`svc-sdk-dev\` (test/backend.test.ts).
 - \`npm run build\`: type-checks, builds \`dist/\` (the page, \`manifest.json\` and the icons from \`public/\`: a
@@ -392,13 +393,17 @@ const freePort = () =>
 
 const backendUrl = \`http://127.0.0.1:\${await freePort()}\`;
 let messengerOrigin = '';
-// The page must name the messenger it trusts: Vite writes the tag into index.html as it serves it.
+// The page must name the messenger it trusts: Vite writes the tag into index.html as it serves it, first in its
+// head (scripts there read it), and never in a build (the host writes its own into what ships).
 const hostOrigins = {
   name: 'svc-host-origins',
-  transformIndexHtml: () => [{ tag: 'meta', attrs: { name: 'svc-host-origins', content: messengerOrigin }, injectTo: 'head' }],
+  apply: 'serve',
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { name: 'svc-host-origins', content: messengerOrigin }, injectTo: 'head-prepend' },
+  ],
 };
 const vite = await createServer({
-  server: { host: '127.0.0.1', port: 5173 },
+  server: { host: '127.0.0.1', port: Number(process.env.VITE_PORT) || 5173 },
   define: { 'import.meta.env.VITE_BACKEND_URL': JSON.stringify(backendUrl) },
   plugins: [hostOrigins],
   logLevel: 'warn',
@@ -408,8 +413,9 @@ await vite.listen();
 const appUrl = vite.resolvedUrls.local[0];
 
 let platform;
-// The messenger on a stable port (4310), the next free one when it is taken.
-for (let port = 4310; !platform; port++) {
+// The messenger on a stable port (4310, or SVC_DEV_PORT), the next free one when it is taken.
+const firstPort = Number(process.env.SVC_DEV_PORT) || 4310;
+for (let port = firstPort; !platform; port++) {
   try {
     platform = await startDevPlatform({
       dir: 'public',
@@ -422,7 +428,7 @@ for (let port = 4310; !platform; port++) {
       onEvent: (event) => console.error(formatDevEvent(event)),
     });
   } catch (error) {
-    if (error.code != 'EADDRINUSE' || port > 4330) throw error;
+    if (error.code != 'EADDRINUSE' || port > firstPort + 20) throw error;
     console.error(\`port \${port} is taken; trying \${port + 1}\`);
   }
 }

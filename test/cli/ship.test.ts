@@ -165,6 +165,8 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     );
     const reused = svc(['publish', 'ship-test-0.1.0.swbn', '--to', url], dir);
     expect(reused.code).toBe(1);
+    // The problem's code comes first, as ship.md names it.
+    expect(reused.stderr).toContain('svc publish: refused (409 version-not-higher: The version is not higher');
     expect(reused.stderr).toContain('Version 0.1.0 is not higher than 0.1.0');
     expect(reused.stderr).toContain('0.1.0 was published with other bytes: a changed app is a new version.');
     setVersion(app, '0.2.0');

@@ -43,7 +43,7 @@ export function mcpConfigs(url: string, token: string, dir: string, statePath?: 
     `MCP: ${url} (header "${header}"; keep the messenger page open: the tools run there)`,
     `  Claude Code:    claude mcp add --transport http svc ${url} --header "${header}"`,
     `  VS Code:        .vscode/mcp.json ${vscode}`,
-    `  MCP Inspector:  npx @modelcontextprotocol/inspector@2 --cli --server-url ${url} --transport http --header "${header}" --method tools/list`,
+    `  MCP Inspector:  npx --yes @modelcontextprotocol/inspector@2 --cli --server-url ${url} --transport http --header "${header}" --method tools/list`,
     `  Claude Desktop: claude_desktop_config.json ${desktop}`,
   ].join('\n');
 }

@@ -84,7 +84,7 @@ export function settingsActions(m: Messenger): SettingsActions {
         testid: 'revoke-version-sheet',
         question: `Revoke version ${version} of ${name}?`,
         consequence:
-          'For everyone: the app closes, the identity provider refuses its tokens (auth.getToken fails), the server API answers 409 version-revoked, and the backend receives app.revoked. Only a reset undoes it.',
+          'For everyone: the app closes, the identity provider refuses its tokens (auth.getToken fails), the server API answers 409 version-revoked, and the backend receives app.revoked. Publishing a higher version (svc publish) or a reset undoes it.',
         label: 'Revoke',
         run: () => m.act('POST /__svc/revoke-version', { reason: 'revoked in svc dev' }),
         after: `Version ${version} was revoked: ${name} was closed; its tokens are refused and the server API answers 409 version-revoked. The backend was sent app.revoked.`,
