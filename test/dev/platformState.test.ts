@@ -7,6 +7,7 @@ import { checkControlRequest } from '../../src/dev/platform/checkControlRequest'
 import { openStateFile } from '../../src/dev/platform/stateFile';
 import type { DevState } from '../../src/dev/devContract';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { methods } from '../../src/protocol/methods';
 
 const state: DevState = {
   mini_app_id: 'polls',
@@ -224,6 +225,27 @@ describe("the app's storage in the state file", () => {
     const again = await platformOn(path);
     try {
       expect(again.state.storage?.alice).toEqual({ draft: '29'.padEnd(100_000, 'x'), cursor: 29 });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('keeps a value nested as deep as the host lets an app store it (64 levels), across a restart', async () => {
+    // The page's host takes 64 levels; the body that carries it here is one more, and was refused: the app got a
+    // retriable ERR_INTERNAL for a write that could never succeed.
+    let deep: unknown = 1;
+    for (let i = 0; i < 64; i++) deep = { a: deep };
+    expect(methods['storage.set'].params({ key: 'deep', value: deep }, '')).toBeUndefined();
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
+    const platform = await platformOn(path);
+    try {
+      await store(platform, { op: 'set', key: 'deep', value: deep });
+    } finally {
+      await platform.close();
+    }
+    const again = await platformOn(path);
+    try {
+      expect(again.state.storage?.alice?.deep).toEqual(deep);
     } finally {
       await again.close();
     }

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type * as z from 'zod';
 import type { PlatformEnv } from './PlatformEnv';
 import { ProblemError } from './ProblemError';
-import { parseJsonObject } from './parseJsonObject';
+import { CONTROL_BODY_DEPTH, parseJsonObject } from './parseJsonObject';
 
 // What the control API says of a body that is not a JSON object, by what is wrong with it.
 const FAULTS = {
@@ -13,7 +13,7 @@ const FAULTS = {
 
 /** A JSON object body (an empty one is `{}`), or a {@link ProblemError} naming what is wrong with it. */
 async function readObject(body: Promise<ArrayBuffer>): Promise<Record<string, unknown>> {
-  const read = parseJsonObject(new Uint8Array(await body), true);
+  const read = parseJsonObject(new Uint8Array(await body), true, CONTROL_BODY_DEPTH);
   if ('fault' in read)
     throw new ProblemError('invalid-request', read.fault === 'refused' ? read.message : FAULTS[read.fault]);
   return read.value;

@@ -3,8 +3,11 @@ import { findJsonProblem } from '../../package/findJsonProblem';
 import { SERVER_API_LIMITS } from '../../server/serverApiLimits';
 import { decodeUtf8 } from '../decodeUtf8';
 
-// The server API's bound, for the control API's bodies too.
+// The server API's bound; the control API's bodies carry a value of the app's (which the host lets nest as deep) one
+// or two levels down (`{ op, key, value }`, an answer's `{ id, outcome: { result } }`), so theirs is two more.
 const MAX_BODY_DEPTH = SERVER_API_LIMITS.bodyDepth;
+/** How deep a control API body may nest. @internal */
+export const CONTROL_BODY_DEPTH = MAX_BODY_DEPTH + 2;
 
 /**
  * A body read as a JSON object, or what is wrong with it: not UTF-8, not JSON, JSON but not an object, or an object
@@ -22,7 +25,7 @@ export type JsonObjectRead =
  * when `emptyIsObject`.
  * @internal
  */
-export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false): JsonObjectRead {
+export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false, depth: number = MAX_BODY_DEPTH): JsonObjectRead {
   const text = decodeUtf8(bytes);
   if (text === undefined) return { fault: 'utf8' };
   if (text === '' && emptyIsObject) return { value: {} };
@@ -35,13 +38,13 @@ export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false): JsonO
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { fault: 'shape' };
   // JSON.parse keeps a repeated key's last value, other parsers the first: a proxy or a log in front of the platform
   // would read another request than the one done, so the body names each field once.
-  const problem = findJsonProblem(text, MAX_BODY_DEPTH);
+  const problem = findJsonProblem(text, depth);
   if (!problem) return { value: parsed as Record<string, unknown> };
   return {
     fault: 'refused',
     message:
       'repeatedKey' in problem
         ? `The body repeats the field ${jsonQuote(problem.repeatedKey)} in ${problem.path}: send each field once (JSON parsers differ on which one counts).`
-        : `The body nests arrays and objects more than ${MAX_BODY_DEPTH} deep (at ${problem.path}): no field needs that many; send the fields the request names.`,
+        : `The body nests arrays and objects more than ${depth} deep (at ${problem.path}): no field needs that many; send the fields the request names.`,
   };
 }
