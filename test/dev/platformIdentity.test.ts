@@ -85,6 +85,21 @@ describe('the local identity provider', () => {
     expect(identity.actor).toEqual({ sub: 'agent-7' });
   });
 
+  it("refuses a person's token as the actor, and an agent's as the subject", async () => {
+    // A person's token taken as an agent's made the backend's /agents/verify name the person an AI agent.
+    const person = await exchange({
+      subject_token: await idp.subjectToken('u1'),
+      actor_token: await idp.subjectToken('u2'),
+      actor_token_type: ACCESS_TOKEN_TYPE,
+      audience: AUDIENCE,
+    });
+    expect(person).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(person.body.error_description).toMatch(/^actor_token is not an agent's valid platform token/);
+    const agent = await exchange({ subject_token: await idp.actorToken('agent-7'), audience: AUDIENCE });
+    expect(agent).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(agent.body.error_description).toMatch(/^subject_token is not a person's valid platform token/);
+  });
+
   it('refuses once uninstalled, a foreign audience, a forged subject token, another grant type', async () => {
     installed.delete('u1');
     const refused = await exchange({ subject_token: await idp.subjectToken('u1'), audience: AUDIENCE });

@@ -84,10 +84,12 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
       .sign(privateKey);
 
   /** Reads a platform token (subject or actor) and returns its subject, or undefined. */
-  const platformSubject = async (token: string): Promise<string | undefined> => {
+  // A platform token's subject when it is one of `kind`'s: a person's token is no agent's (it would make the person an
+  // agent in `act.sub`), nor an agent's a person's.
+  const platformSubject = async (token: string, kind: 'user' | 'agent'): Promise<string | undefined> => {
     try {
       const { payload } = await jwtVerify(token, keySet, { issuer, audience: PLATFORM_AUDIENCE });
-      return payload.sub;
+      return payload.kind === kind ? payload.sub : undefined;
     } catch {
       return undefined;
     }
@@ -147,12 +149,12 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
         return error(400, 'invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}: send that value.`);
       const audience = form.get('audience');
       if (!audience) return error(400, 'invalid_request', "audience is missing: send the manifest's audience.");
-      const userId = await platformSubject(subjectToken);
+      const userId = await platformSubject(subjectToken, 'user');
       if (!userId)
         return error(
           400,
           'invalid_grant',
-          'subject_token is not a valid platform token of this realm (expired, or from another svc dev): get a fresh one.',
+          "subject_token is not a person's valid platform token of this realm (expired, an agent's, or from another svc dev): get a fresh one.",
         );
       let actor: string | undefined;
       const actorToken = form.get('actor_token');
@@ -160,12 +162,12 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
         const actorType = form.get('actor_token_type');
         if (actorType && actorType !== ACCESS_TOKEN_TYPE && actorType !== JWT_TOKEN_TYPE)
           return error(400, 'invalid_request', `actor_token_type must be ${JWT_TOKEN_TYPE}: send that value.`);
-        actor = await platformSubject(actorToken);
+        actor = await platformSubject(actorToken, 'agent');
         if (!actor)
           return error(
             400,
             'invalid_grant',
-            "actor_token is not a valid platform token of this realm: get the agent's current token.",
+            "actor_token is not an agent's valid platform token of this realm (a person's token does not act as an agent): get the agent's current token.",
           );
       }
       const requested = (form.get('scope') ?? '').split(' ').filter(Boolean);
