@@ -66,6 +66,16 @@ test('picker, saved files, share, confirm, toast, openExternal and close, each a
   await expect(page.locator('.shell')).toHaveClass(/closed/);
 });
 
+test('a message to a room the messenger does not have is refused naming room_id, before the person is asked', async ({
+  messenger,
+}) => {
+  const app = await open(messenger, exchangeManifest());
+  await app.locator('#nowhere').click();
+  await page.getByTestId('permission-allow').click();
+  await expect(app.locator('#out')).toHaveText('ERR_INVALID_ARGUMENT');
+  await expect(page.getByTestId('send-sheet')).toHaveCount(0);
+});
+
 test('an app that asks again and again: from its third sheet in a row, the sheet offers to close it', async ({
   messenger,
 }) => {

@@ -31,6 +31,11 @@ on('external', async () => { await svc.ui.openExternal('https://polls.example/he
 on('toast', async () => { svc.ui.toast({ message: 'Hello from the app', kind: 'success' }); return 'toasted'; });
 on('signin', async () => { await svc.auth.signIn(); return svc.auth.state(); });
 on('close', async () => { svc.ui.close(); return 'closing'; });
+on('nowhere', async () => {
+  await svc.permissions.request('room.send');
+  await svc.message.send({ room_id: 'nope', body: 'hi' });
+  return 'sent';
+});
 // An app that asks again and again, whatever the answer.
 on('nag', async () => { for (;;) await svc.ui.confirm({ title: 'Nag', body: 'Again?' }); });
 `;

@@ -226,7 +226,9 @@ export class MessengerModel implements Messenger {
       launch,
       log: this.log,
       update: (next) => this.onState(next),
-      answers: this.mcp.answers(uiAnswers(this.manifest.name)),
+      answers: this.mcp.answers(
+        uiAnswers(this.manifest.name, (id) => this.store.current().rooms.some((room) => room.id === id)),
+      ),
       ui: {
         toast,
         title: (title) => {

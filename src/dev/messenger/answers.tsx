@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import type { HostAnswers } from '../../host/core';
 import { createInputValidator } from '../../manifest/createInputValidator';
+import { jsonQuote } from '../../manifest/jsonQuote';
+import { SvcError } from '../../protocol/SvcError';
 import type { SvcFile } from '../../protocol/types';
 import { CardView } from './CardView';
 import { createSchemaForm, refusedFields } from './createSchemaForm';
@@ -126,13 +128,22 @@ const pick =
 /**
  * The person's answers, as the messenger's sheets: every prompt of the platform is a dialog answered by clicking.
  * @param appName - the app's name, shown in every sheet so the person knows who asks.
+ * @param isRoom - whether a room id names a room of this messenger: a message to another is refused before the
+ * person is asked, as malformed params are.
  */
-export function uiAnswers(appName: string): HostAnswers {
+export function uiAnswers(appName: string, isRoom: (id: string) => boolean): HostAnswers {
   return {
     permission: askPermission(appName),
     // A prompt of a page that is gone (it reloaded) closes: the rules then do nothing with its answer.
-    send: (message, { signal } = {}) =>
-      yesNo(
+    send: async (message, { signal } = {}) => {
+      if (!isRoom(message.room_id))
+        throw new SvcError(
+          'ERR_INVALID_ARGUMENT',
+          `room_id ${jsonQuote(message.room_id)} is not a room of this messenger: send to the room svc.room.current() gives.`,
+          false,
+          'message.send',
+        );
+      return yesNo(
         'send-sheet',
         `Send this message from ${appName}?`,
         <>
@@ -146,7 +157,8 @@ export function uiAnswers(appName: string): HostAnswers {
           ) : null}
         </>,
         { yes: 'Send', no: 'Cancel', signal, byApp: true },
-      ),
+      );
+    },
     confirmAction: ({ title, input, context, destructive, signal }) =>
       yesNo(
         'action-sheet',
