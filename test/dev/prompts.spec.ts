@@ -66,6 +66,20 @@ test('picker, saved files, share, confirm, toast, openExternal and close, each a
   await expect(page.locator('.shell')).toHaveClass(/closed/);
 });
 
+test('an error toast stays while the keyboard is on its Dismiss button, and goes when pressed', async ({
+  messenger,
+}) => {
+  const app = await open(messenger, exchangeManifest());
+  await app.locator('#errortoast').click();
+  const toast = page.getByTestId('toast').filter({ hasText: 'It broke' });
+  await toast.getByTestId('toast-dismiss').focus();
+  // Past its 6 s it stayed: it went from under the focus, which fell to the page's body.
+  await page.waitForTimeout(7500);
+  await expect(toast).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(toast).toHaveCount(0);
+});
+
 test('a message to a room the messenger does not have is refused naming room_id, before the person is asked', async ({
   messenger,
 }) => {

@@ -29,6 +29,7 @@ on('share', async () => { await svc.ui.share({ title: 'Poll', url: 'https://poll
 on('confirm', async () => String(await svc.ui.confirm({ title: 'Delete?', body: 'The poll goes.' })));
 on('external', async () => { await svc.ui.openExternal('https://polls.example/help'); return 'opened'; });
 on('toast', async () => { svc.ui.toast({ message: 'Hello from the app', kind: 'success' }); return 'toasted'; });
+on('errortoast', async () => { svc.ui.toast({ message: 'It broke', kind: 'error' }); return 'toasted'; });
 on('signin', async () => { await svc.auth.signIn(); return svc.auth.state(); });
 on('close', async () => { svc.ui.close(); return 'closing'; });
 on('nowhere', async () => {

@@ -71,7 +71,8 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .action-title.folded { display: inline; }
 /* A control the keyboard reaches scrolls into view below the sticky tab row, not under it. */
 .tools { background: var(--panel); padding: 0 10px 10px; scroll-padding-top: 52px; }
-.tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: nowrap;
+/* The tabs fit one row; with a person's wider text spacing (WCAG 1.4.12) they go on to a second, never out of sight. */
+.tabs { display: flex; gap: 2px; position: sticky; top: 0; background: var(--panel); padding: 8px 0; flex-wrap: wrap;
   z-index: 1; }
 .tabs button { padding: 3px 5px; font-size: 13px; white-space: nowrap; position: relative; }
 /* A tab's count sits on its corner, as a messenger's does, so a badge never pushes the last tab out of the row. */
@@ -131,7 +132,7 @@ input[type=checkbox], input[type=radio] { accent-color: var(--accent); width: 16
   .main header { flex-wrap: wrap; }
   .timeline-box { max-height: 60vh; min-height: 120px; }
   .app iframe { height: 80vh; flex: none; }
-  .tabs { position: static; flex-wrap: wrap; }
+  .tabs { position: static; }
   input, select { max-width: 100%; }
   .toasts { left: 14px; }
 }

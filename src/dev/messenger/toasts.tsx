@@ -10,15 +10,15 @@ interface Toast {
 
 const shown = signal<Toast[]>([]);
 let next = 0;
-/** While the pointer is on a toast, none leaves: the person is reading one. */
-let held = false;
+/** While the pointer is on a toast, or the keyboard's focus (on a Dismiss button), none leaves: the person is on one. */
+const held = { pointer: false, focus: false };
 
 /** Error toasts kept at once: older ones go (the terminal, the Calls and Blocked tabs keep them all). */
 const ERRORS_KEPT = 3;
 
 /**
  * Shows a passing message, as a messenger's banner: `info`, `success`, `warn` or `error`. It stays 6 s, longer for a
- * long one (a slow reader's pace), and as long as the pointer is on the toasts; an error has a Dismiss button, and the
+ * long one (a slow reader's pace), and as long as the pointer or the focus is on the toasts; an error has a Dismiss button, and the
  * latest {@link ERRORS_KEPT} are shown. What must stay until it is mended (an invalid manifest) is said in the notice
  * above the timeline too: a toast that stayed would cover the app. `said` when a live region on the page (that notice)
  * reads the same text out: a screen reader then hears it once.
@@ -29,7 +29,7 @@ export function toast(message: string, kind = 'info', said = false): void {
   const dropped = kind === 'error' ? errors.slice(0, Math.max(0, errors.length - ERRORS_KEPT + 1)) : [];
   shown.value = [...shown.value.filter((t) => !dropped.includes(t)), { id, message, kind, said }];
   const leave = () => {
-    if (held) setTimeout(leave, 1000);
+    if (held.pointer || held.focus) setTimeout(leave, 1000);
     else dismiss(id);
   };
   setTimeout(leave, Math.max(6000, message.length * 60));
@@ -47,7 +47,14 @@ const dismiss = (id: number) => {
 export function Toasts() {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the pointer's hover only holds the toasts on screen
-    <div class="toasts" data-testid="toasts" onMouseEnter={() => (held = true)} onMouseLeave={() => (held = false)}>
+    <div
+      class="toasts"
+      data-testid="toasts"
+      onMouseEnter={() => (held.pointer = true)}
+      onMouseLeave={() => (held.pointer = false)}
+      onFocusIn={() => (held.focus = true)}
+      onFocusOut={(e) => (held.focus = e.currentTarget.contains(e.relatedTarget as Node | null))}
+    >
       <div role="status">
         {shown.value
           .filter((t) => t.kind !== 'error')
