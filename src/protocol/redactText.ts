@@ -18,10 +18,11 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
 const SCHEME =
   /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[A-Za-z0-9+/]{16,}={0,2})*)/gi;
 /**
- * A JWT as a logger wraps or spaces it at its dots, as a URL encodes its dots (`%2E`), or as JSON escaped twice
- * writes them (`\u002e`); its header and claims too, where a cut took the rest.
+ * A JWT as a logger wraps or spaces it at its dots, as a URL encodes its dots (`%2E`), as JSON escaped twice writes
+ * them (`\u002e`), or with look-alike full stops (`。`, `．`, `｡`, `․`, `﹒`, as a text converted to full width has
+ * them); its header and claims too, where a cut took the rest.
  */
-const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E|\\u002e)\s*[\w-]*){1,2}/gi;
+const JWT_FORMS = /eyJ[\w-]*(?:\s*(?:\.|%2E|\\u002e|[\u3002\uff0e\uff61\u2024\ufe52])\s*[\w-]*){1,2}/gi;
 
 /**
  * Whether `credential` is the base64 of `user:password` or of a JWT, or the start of one: a message cut at its length

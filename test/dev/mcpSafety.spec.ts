@@ -55,6 +55,8 @@ svc.actions.handle('leak', async ({ secrets }) => {
     wrapped: 'token=' + token.split('.').join('\\n.'),
     spaced: token.split('.').join(' . '),
     encoded: token.split('.').join('%2E'),
+    // Full-width and other look-alike full stops, as a text converted to full width has them.
+    lookAlikeDots: ['\u3002', '\uff0e', '\uff61', '\u2024', '\ufe52'].map((dot) => token.split('.').join(dot)),
   };
 });
 svc.actions.handle('fail', async ({ secrets }) => {
@@ -218,6 +220,7 @@ for (const [name, connect] of transports) {
       wrapped: 'token=[redacted]',
       spaced: '[redacted]',
       encoded: '[redacted]',
+      lookAlikeDots: Array(5).fill('[redacted]'),
     };
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(resultText(result))).toEqual(expected);
