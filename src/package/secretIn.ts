@@ -1,8 +1,9 @@
 import { holdsKeyForm, isPrivateKey } from './isPrivateKey';
+import { unpackedMembers } from './unpackedMembers';
 
 /**
  * What secret `body` is or holds, said as the rest of a sentence that starts with the file's name, and what to do;
- * or undefined. A private key (in a form the markers find, or one of `keyForms`); a file `svc dev` writes with the
+ * or undefined. A private key (in a form the markers find, or one of `keyForms`; also gzipped or in a zip); a file `svc dev` writes with the
  * platform's signing secret in it (its `--state` file, its `--backend-env` file), also a copy saved pretty-printed,
  * with a byte order mark, or as an env file that exports the secret; or any text holding one of `live`, the running
  * svc dev's own secrets (a copy of its discovery files, a hard link to its files). `svc pack` refuses to pack such a
@@ -15,7 +16,8 @@ export function secretIn(
   live: readonly string[] = [],
 ): { what: string; advice: string } | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  if (isPrivateKey(bytes) || holdsKeyForm(bytes, keyForms))
+  // A key saved as a gzip file or in a zip archive is a key too.
+  if ([bytes, ...unpackedMembers(bytes)].some((b) => isPrivateKey(b) || holdsKeyForm(b, keyForms)))
     return { what: 'is or holds a private key', advice: 'keep keys out of the app folder' };
   if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(bytes.subarray(0, 64).toString('latin1')))
     return {

@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -695,6 +696,16 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
         .join(' +\n')};\n`,
       'entities.html': `<pre>${pem.replace(/\n/g, '&#010;')}</pre><pre>${pem.replace(/\n/g, '&NewLine;')}</pre>`,
       'braces.js': `const key = "${pem.trim().replace(/\n/g, '\\u{a}')}";\n`,
+      // Archived, as a key is backed up beside a project: gzip, and a zip (deflated, behind a first member).
+      'key.pem.gz': gzipSync(pem),
+      'backup.zip': execFileSync(
+        'python3',
+        [
+          '-c',
+          'import io,sys,zipfile\nb=io.BytesIO()\nz=zipfile.ZipFile(b,"w",zipfile.ZIP_DEFLATED)\nz.writestr("README","notes\\n"*50)\nz.writestr("keys/app.pem",sys.stdin.read())\nz.close()\nsys.stdout.buffer.write(b.getvalue())',
+        ],
+        { input: pem },
+      ),
     };
     // Other keys than the app's, in base64 without their PEM lines (another app's key in a monorepo, a CI secret):
     // Ed25519 (svc keygen's type), X25519, Ed448, P-384 and RSA; wrapped and indented as a YAML block, in a JSON
