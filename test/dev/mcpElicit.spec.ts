@@ -357,3 +357,35 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     }
   });
 });
+
+test('a question the call no longer needs is cancelled: the page closed while the client was asked', async ({
+  browser,
+}) => {
+  const platform = await startDevPlatform({ dir: await writeApp(), port: 0, elicit: 'agent' });
+  const page = await openLivePage(browser, platform);
+  try {
+    const client = await connect(platform, { form: {} });
+    let asked!: () => void;
+    const askedYet = new Promise<void>((resolve) => (asked = resolve));
+    let cancelled = false;
+    // The client shows its user the question until it is answered or cancelled.
+    client.setRequestHandler('elicitation/create', (_request, ctx) => {
+      asked();
+      return new Promise((resolve) => {
+        ctx.mcpReq.signal.addEventListener('abort', () => {
+          cancelled = true;
+          resolve({ action: 'cancel' });
+        });
+      });
+    });
+    const call = client.callTool({ name: 'plan_offsite', arguments: {} });
+    await askedYet;
+    await page.close();
+    const result = await call;
+    expect(resultText(result)).toMatch(/^ERR_DISCONNECTED/);
+    await expect.poll(() => cancelled).toBe(true);
+    await client.close();
+  } finally {
+    await platform.close();
+  }
+});

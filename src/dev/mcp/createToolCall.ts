@@ -146,16 +146,19 @@ const NO_ANSWER = new Set<string>([
  * notification (a person's sheet asked after it would leave the agent waiting on nobody).
  */
 const elicitOf =
-  (ctx: ServerContext, progress: RelayCall['progress']): NonNullable<RelayCall['elicit']> =>
+  (ctx: ServerContext, progress: RelayCall['progress'], ended: AbortSignal): NonNullable<RelayCall['elicit']> =>
   async ({ prompt, schema }) => {
     const form = elicitForm(schema);
     if (!form) return undefined;
+    // A call that ends meanwhile (its page closed, svc dev stopped) cancels the question (notifications/cancelled),
+    // so the client stops asking its user something whose answer goes nowhere.
     const answer = await ctx.mcpReq
       .elicitInput(
         { mode: 'form', message: prompt, requestedSchema: form.requestedSchema },
-        { relatedRequestId: ctx.mcpReq.id },
+        { relatedRequestId: ctx.mcpReq.id, signal: ended },
       )
       .catch((error: unknown) => error);
+    if (ended.aborted) return undefined;
     // Not asked, or no answer (not connected, timed out, the stream gone): the person answers in the sheet.
     if (answer instanceof SdkError && NO_ANSWER.has(answer.code)) return undefined;
     // Any other answer is the agent's, and one that is no answer to the form (not its schema, not an object, an
@@ -286,17 +289,20 @@ export function createToolCall(options: ToolCallOptions) {
     const canElicit =
       options.elicit === 'agent' && era === 'legacy' && server.server.getClientCapabilities()?.elicitation;
     const progress = progressOf(ctx);
-    const outcome = await options.relay.run({
-      name: action.name,
-      input,
-      agentId,
-      safeToRepeat: safeToRepeat(action),
-      // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
-      // just closes, and the call (and any sheet it raised) must end with it.
-      signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),
-      progress,
-      elicit: canElicit ? elicitOf(ctx, progress) : undefined,
-    });
+    const ended = new AbortController();
+    const outcome = await options.relay
+      .run({
+        name: action.name,
+        input,
+        agentId,
+        safeToRepeat: safeToRepeat(action),
+        // The HTTP request's signal too: a 2025-era client that dies mid-call sends no cancellation, its connection
+        // just closes, and the call (and any sheet it raised) must end with it.
+        signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),
+        progress,
+        elicit: canElicit ? elicitOf(ctx, progress, ended.signal) : undefined,
+      })
+      .finally(() => ended.abort());
     return outcome.ok
       ? toolResult(action, outcome.value)
       : errorResult(outcome.code, outcome.message, outcome.retriable);
