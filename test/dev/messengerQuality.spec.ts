@@ -285,6 +285,9 @@ test('a long timeline draws its latest entries, and earlier ones on request; ano
   await page.keyboard.press('Enter');
   await expect(messages).toHaveCount(count);
   await expect(messages.first()).toContainText('entry 1');
+  // Said once, politely, instead of each entry read out.
+  await expect(page.getByTestId('timeline-told')).toHaveText('5 earlier entries shown above.');
+  await expect(page.getByTestId('timeline-told')).toHaveAttribute('role', 'status');
   await expect(earlier).toHaveCount(0);
   await expect(box).toBeFocused();
   const entry6 = page.getByTestId('message').filter({ hasText: /^.*entry 6$/ });

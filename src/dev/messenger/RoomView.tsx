@@ -30,6 +30,8 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
   // The entry that was first on screen when the person first asked for earlier ones: what is drawn above it goes
   // where the log's live region does not reach, so a screen reader does not read out old entries as if new.
   const [firstLive, setFirstLive] = useState<string>();
+  // What the button did, said once (the entries themselves are not read out): the status below.
+  const [told, setTold] = useState('');
   const split = Math.max(
     earlier,
     room.timeline.findIndex((e) => e.event_id === firstLive),
@@ -51,6 +53,7 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
     const box = list.current?.closest<HTMLElement>('.timeline-box');
     if (box) fromBottom.current = box.scrollHeight - box.scrollTop;
     setFirstLive(firstLive ?? room.timeline[earlier]?.event_id);
+    setTold(`${more} earlier ${more === 1 ? 'entry' : 'entries'} shown above.`);
     setShown(shown + LIMITS.timelineShown);
   };
   const entry = (e: DevRoom['timeline'][number]) =>
@@ -75,6 +78,9 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
           </button>
         </p>
       ) : null}
+      <p class="visually-hidden" role="status" data-testid="timeline-told">
+        {told}
+      </p>
       <div class="earlier" aria-live="off" data-testid="timeline-earlier-entries">
         {room.timeline.slice(earlier, split).map(entry)}
       </div>
