@@ -149,6 +149,10 @@ test('headings reach the app panel and each action of the agent panel', async ({
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("Polls in svc dev's messenger");
   await expect(page.getByRole('heading', { level: 2, name: '# General' })).toBeVisible();
   expect(await axe(page)).toEqual([]);
+  // The room's landmark is named after the room, and Home's after Home; the house sign is not read out.
+  await expect(page.getByRole('main', { name: 'Room # General' })).toBeVisible();
+  await page.getByRole('button', { name: 'Home', exact: true }).click();
+  await expect(page.getByRole('main', { name: 'Home' })).toBeVisible();
 });
 
 test.describe('the timeline', () => {

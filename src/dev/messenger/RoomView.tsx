@@ -144,7 +144,7 @@ export function RoomView({ m }: { m: Messenger }) {
   const room = m.room.value;
   const notice = m.notice.value;
   return (
-    <main class="main" aria-label="Room">
+    <main class="main" aria-label={room ? `Room ${roomLabel(room)}` : 'Home'}>
       <header>
         <h2 data-testid="room-title">{roomLabel(room)}</h2>
         <button

@@ -55,7 +55,8 @@ export function Toasts() {
       onFocusIn={() => (held.focus = true)}
       onFocusOut={(e) => (held.focus = e.currentTarget.contains(e.relatedTarget as Node | null))}
     >
-      <div role="status">
+      {/* A status reads out its whole text on each change: each toast is read once, as it comes, not the others again. */}
+      <div role="status" aria-atomic="false">
         {shown.value
           .filter((t) => t.kind !== 'error')
           .map((t) => (
