@@ -110,6 +110,9 @@ function explain(units: OutputUnit[], index: IndexedJsonSchema, value: unknown):
   return issues;
 }
 
+/** `1 character`, `2 characters`. */
+const characters = (count: unknown) => `${count} character${count === 1 ? '' : 's'}`;
+
 /** The fix-it sentence for one failed keyword; `keys` overrides where it points. */
 function sentence(
   keyword: string,
@@ -140,9 +143,9 @@ function sentence(
     case 'multipleOf':
       return { text: `must be a multiple of ${word}; got ${value}` };
     case 'minLength':
-      return { text: `must be at least ${word} characters long; it has ${[...String(value)].length}` };
+      return { text: `must be at least ${characters(word)} long; it has ${[...String(value)].length}` };
     case 'maxLength':
-      return { text: `must be at most ${word} characters long; it has ${[...String(value)].length}` };
+      return { text: `must be at most ${characters(word)} long; it has ${[...String(value)].length}` };
     case 'pattern':
       return { text: `must match the pattern ${word}; got ${show(value)}` };
     case 'format':

@@ -22,6 +22,8 @@ const rows: Row[] = [
   ['exclusiveMaximum', { exclusiveMaximum: 1 }, 0, 1, '$', /less than 1/],
   ['multipleOf', { multipleOf: 0.5 }, 1.5, 1.2, '$', /multiple of 0.5/],
   ['minLength (code points)', { minLength: 2 }, '😀😀', '😀', '$', /at least 2 characters long; it has 1/],
+  ['minLength 1', { minLength: 1 }, 'a', '', '$', /at least 1 character long; it has 0/],
+  ['maxLength 1', { maxLength: 1 }, 'a', 'ab', '$', /at most 1 character long; it has 2/],
   ['maxLength', { maxLength: 2 }, 'ab', 'abc', '$', /at most 2 characters/],
   ['pattern', { pattern: '^[a-z]+$' }, 'abc', 'ABC', '$', /match the pattern/],
   ['format', { format: 'email' }, 'a@b.example', 'nope', '$', /email format/],
