@@ -203,6 +203,15 @@ test('offline, the manifest tools are those svc dev lists once it runs, and no c
   expect((await client.listTools()).tools).toEqual(offline);
 });
 
+/** A raw client's `initialize` (id 1) at `protocolVersion`, as one line. */
+const initializeLine = (protocolVersion = '2025-11-25') =>
+  `${JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  })}\n`;
+
 /** The bridge as a raw process, and the JSON lines it writes on stdout. */
 function spawnBridge(): { child: ChildProcessWithoutNullStreams; lines: () => Array<Record<string, unknown>> } {
   const child = spawn(process.execPath, [cli, 'mcp', dir], { env: { ...process.env, SVC_STATE_DIR: state } });
@@ -223,16 +232,10 @@ test('a line that is not JSON (or no JSON-RPC message) is answered with its erro
   await startPlatform(browser);
   const { child, lines } = spawnBridge();
   try {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-    };
     child.stdin.write('this is not json\n');
     child.stdin.write(Buffer.from([0x7b, 0xff, 0x7d, 0x0a])); // `{`, a byte that is never UTF-8, `}`
     child.stdin.write('{"foo":1}\n'); // JSON, but no JSON-RPC message
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(initializeLine());
     await expect.poll(() => lines().length, { timeout: 10_000 }).toBe(4);
     const [notJson, notUtf8, notRpc, initialized] = lines();
     expect(notRpc).toMatchObject({
@@ -273,13 +276,7 @@ test("a batch is answered in one array; a message the SDK would skip is answered
     lines().filter((line) => Array.isArray(line)) as unknown as Array<Array<Record<string, unknown>>>;
   const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
   try {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-    };
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(initializeLine('2025-03-26'));
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     await expect
       .poll(() => answerTo(1), { timeout: 10_000 })
@@ -353,13 +350,7 @@ test('a line longer than the bridge reads is refused with its id and skipped; th
   let exited = false;
   child.once('exit', () => (exited = true));
   try {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-    };
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(initializeLine());
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     // 16 MiB: the MCP SDK's transport closed at its 10 MiB (the process ended, code 13, every call unanswered).
     const pad = 'x'.repeat(16 * 1024 * 1024);
@@ -386,20 +377,13 @@ test('a line longer than the bridge reads is refused with its id and skipped; th
 test('an own __proto__ in the arguments is named as any key the inputSchema refuses, before svc dev and with it', async ({
   browser,
 }) => {
-  const { child, lines } = spawnBridge();
-  const initialize = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-  };
-  // Written by hand: JSON.stringify would leave out a __proto__ made by an object literal.
+  const { child, lines } = spawnBridge(); // Written by hand: JSON.stringify would leave out a __proto__ made by an object literal.
   const call = (id: number) =>
     `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"whoami","arguments":{"__proto__":{"x":1}}}}\n`;
   const refusal =
     'ERR_ACTION_INVALID_INPUT: the arguments do not fit the inputSchema of whoami: $.__proto__ is not an accepted property; remove it';
   try {
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    child.stdin.write(initializeLine());
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     child.stdin.write(call(2));
     await expect.poll(() => lines().find((l) => l.id === 2), { timeout: 10_000 }).toBeTruthy();
