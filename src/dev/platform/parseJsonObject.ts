@@ -25,7 +25,11 @@ export type JsonObjectRead =
  * when `emptyIsObject`.
  * @internal
  */
-export function parseJsonObject(bytes: Uint8Array, emptyIsObject = false, depth: number = MAX_BODY_DEPTH): JsonObjectRead {
+export function parseJsonObject(
+  bytes: Uint8Array,
+  emptyIsObject = false,
+  depth: number = MAX_BODY_DEPTH,
+): JsonObjectRead {
   const text = decodeUtf8(bytes);
   if (text === undefined) return { fault: 'utf8' };
   if (text === '' && emptyIsObject) return { value: {} };
