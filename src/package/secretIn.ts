@@ -16,8 +16,21 @@ export function secretIn(
   live: readonly string[] = [],
 ): { what: string; advice: string } | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  // A key saved as a gzip file or in a zip archive is a key too.
-  if ([bytes, ...unpackedMembers(bytes)].some((b) => isPrivateKey(b) || holdsKeyForm(b, keyForms)))
+  // What a gzip file or a zip archive holds is looked at as the file itself is.
+  for (const part of [bytes, ...unpackedMembers(bytes)]) {
+    const found = secretOf(part, keyForms, live);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** What secret one file's (or archive member's) bytes are or hold: see {@link secretIn}. */
+function secretOf(
+  bytes: Buffer,
+  keyForms: readonly (string | Uint8Array)[],
+  live: readonly string[],
+): { what: string; advice: string } | undefined {
+  if (isPrivateKey(bytes) || holdsKeyForm(bytes, keyForms))
     return { what: 'is or holds a private key', advice: 'keep keys out of the app folder' };
   if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(bytes.subarray(0, 64).toString('latin1')))
     return {

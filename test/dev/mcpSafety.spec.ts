@@ -56,7 +56,10 @@ svc.actions.handle('leak', async ({ secrets }) => {
     spaced: token.split('.').join(' . '),
     encoded: token.split('.').join('%2E'),
     // Full-width and other look-alike full stops, as a text converted to full width has them.
-    lookAlikeDots: ['\u3002', '\uff0e', '\uff61', '\u2024', '\ufe52'].map((dot) => token.split('.').join(dot)),
+    lookAlikeDots: ['\u3002', '\uff0e', '\uff61', '\u2024', '\ufe52', '\u00b7', '\u2027'].map((dot) => token.split('.').join(dot)),
+    // A zero-width space after or before each dot (a wrapper's break opportunity: the signature left alone gave the
+    // token back), and a full-width dot URL-encoded or JSON-escaped.
+    hiddenBreaks: ['.\u200b', '\u200b.', '.\u00ad', '%E3%80%82', '\\u3002'].map((dot) => token.split('.').join(dot)),
   };
 });
 svc.actions.handle('fail', async ({ secrets }) => {
@@ -220,7 +223,8 @@ for (const [name, connect] of transports) {
       wrapped: 'token=[redacted]',
       spaced: '[redacted]',
       encoded: '[redacted]',
-      lookAlikeDots: Array(5).fill('[redacted]'),
+      lookAlikeDots: Array(7).fill('[redacted]'),
+      hiddenBreaks: Array(5).fill('[redacted]'),
     };
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(resultText(result))).toEqual(expected);

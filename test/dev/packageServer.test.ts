@@ -8,6 +8,7 @@ import { createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedAdvice, type DevPlatform, DevAppError, startDevPlatform } from '../../src/dev';
 import { runSvc } from '../cli/runInProcess';
@@ -473,6 +474,13 @@ describe('the package server', () => {
       expect(body, name).not.toContain(text);
     }
     expect(p.blocked.at(-1)).toMatchObject({ blocked: '/mcp.txt', directive: 'svc pack' });
+    // Gzipped, as a copy is put aside: looked at inside.
+    for (const [name, [text, what]] of Object.entries(copies)) {
+      await writeFile(join(appDir, `${name}.gz`), gzipSync(text));
+      const res = await fetch(`${p.appOrigin}/${name}.gz`);
+      expect(res.status, name).toBe(404);
+      expect(await res.text(), name).toContain(`${name}.gz ${what}`);
+    }
   });
 
   it('serves no private key, which svc pack refuses too, and says so where blocked requests go', async () => {
