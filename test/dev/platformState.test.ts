@@ -246,6 +246,14 @@ describe("the app's storage in the state file", () => {
     const again = await platformOn(path);
     try {
       expect(again.state.storage?.alice?.deep).toEqual(deep);
+      // One level more the app could never read back (the host refuses to answer it): refused here too.
+      const response = await fetch(`${again.origin}/__svc/storage`, {
+        method: 'POST',
+        headers: { origin: again.origin, 'x-svc-dev-token': again.controlToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ user_id: 'alice', op: 'set', key: 'deeper', value: { a: deep } }),
+      });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(/^value(\.a)+ nests more than 64 deep/);
     } finally {
       await again.close();
     }

@@ -1,5 +1,6 @@
 import { createMemoryStorage } from '../../host/rules/createMemoryStorage';
 import type { JsonValue } from '../../protocol/shape';
+import { methods } from '../../protocol/methods';
 import { randomUUID } from 'node:crypto';
 import type * as z from 'zod';
 import type { CONTROL_BODIES } from '../controlSchemas';
@@ -161,6 +162,10 @@ function personActions(
       if (b.op !== 'clear' && !b.key) throw new Error(`key is missing: send the storage key to ${b.op}.`);
       if (b.op === 'set') {
         if (b.value === undefined) throw new Error('value is missing: send the value to store.');
+        // The host's rule on what an app may store (JSON, at most 64 levels deep): a value the app could never read
+        // back (the host refuses to answer it) is refused here too.
+        const notStorable = methods['storage.set'].params({ key: b.key, value: b.value }, '');
+        if (notStorable) throw new Error(`${notStorable.replace(/^\./, '')}: send a value an app could store.`);
         // The quota's refusal is the app's to hear, as the host's rules give it.
         mine.set(b.key!, b.value as JsonValue);
       } else if (b.op === 'remove') mine.remove(b.key!);
