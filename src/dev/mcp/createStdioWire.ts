@@ -28,7 +28,7 @@ const INVALID: LineProblem = {
 
 const TOO_LONG: LineProblem = {
   code: -32600,
-  message: `Invalid Request: the line is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes, more than svc mcp reads (svc dev takes a request of at most 4 MiB): send less, a file by its path or URL.`,
+  message: `Invalid Request: the line with its line break is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes, more than svc mcp reads (svc dev takes a request of at most 4 MiB): send less, a file by its path or URL.`,
 };
 
 /** The id of a line too long to read, when it is the message's first member (or its second, after `"jsonrpc"`). */
@@ -80,7 +80,8 @@ function readLine(line: Buffer, protoKey: string): LineRead {
       message: 'Parse error: the line is not valid UTF-8: send JSON encoded as UTF-8, one message a line.',
     });
   }
-  if (text.trim() === '') return { lines: [line], errors: [] };
+  // A blank line (a byte order mark alone too) holds nothing to answer.
+  if (text.trim() === '') return { lines: [], errors: [] };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -89,7 +90,10 @@ function readLine(line: Buffer, protoKey: string): LineRead {
   }
   if (!Array.isArray(value)) {
     if (!isMessage(value)) return { lines: [], errors: [errorAnswer(INVALID, readableId(value))] };
-    return { lines: [text.includes('__proto__') ? messageLine(value, protoKey) : line], errors: [] };
+    // Written again when the SDK could not read it as it came: after a byte order mark (the decoder dropped it, the
+    // SDK's JSON.parse would not), or with an own `__proto__`.
+    const asItCame = line[0] !== 0xef && !text.includes('__proto__');
+    return { lines: [asItCame ? line : messageLine(value, protoKey)], errors: [] };
   }
   // A batch (2025-03-26): JSON-RPC answers an empty one with one error, and each of its requests in one array.
   if (value.length === 0) return refused({ ...INVALID, message: 'Invalid Request: the batch is empty.' });
@@ -104,8 +108,11 @@ function readLine(line: Buffer, protoKey: string): LineRead {
   return read;
 }
 
-/** A batch's answers as they come, sent in one array once every request of it is answered (or cancelled). */
-type Batch = { waiting: Set<string>; answers: JSONRPCMessage[] };
+/**
+ * A batch's answers as they come, sent in one array once every request of it is answered (or cancelled): how many
+ * answers each request id still waits for (a client that repeats an id in a batch gets both in the array).
+ */
+type Batch = { waiting: Map<string, number>; answers: JSONRPCMessage[] };
 
 /**
  * The stdio transport of `svc mcp`: the MCP SDK's, reading `input` through a filter that answers what the SDK's
@@ -125,8 +132,12 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
   const answered = (key: string, answer?: JSONRPCMessage) => {
     const batch = batches.get(key);
     if (!batch) return undefined;
-    batches.delete(key);
-    batch.waiting.delete(key);
+    const left = (batch.waiting.get(key) ?? 1) - 1;
+    if (left > 0) batch.waiting.set(key, left);
+    else {
+      batches.delete(key);
+      batch.waiting.delete(key);
+    }
     if (answer) batch.answers.push(answer);
     return batch.waiting.size === 0 && batch.answers.length > 0 ? batch.answers : undefined;
   };
@@ -134,8 +145,11 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
   const sendNow = (message: JSONRPCMessage | JSONRPCMessage[]) => void send(message as JSONRPCMessage).catch(() => {});
   const take = (read: LineRead) => {
     if (!read.batch) return read.errors.forEach(sendNow);
-    const batch: Batch = { waiting: new Set(read.batch.requests), answers: read.errors };
-    for (const key of batch.waiting) batches.set(key, batch);
+    const batch: Batch = { waiting: new Map(), answers: read.errors };
+    for (const key of read.batch.requests) {
+      batch.waiting.set(key, (batch.waiting.get(key) ?? 0) + 1);
+      batches.set(key, batch);
+    }
     if (batch.waiting.size === 0 && batch.answers.length > 0) sendNow(batch.answers);
   };
   // A request the client cancels gets no answer (MCP): its batch stops waiting for one.
@@ -182,7 +196,9 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
         tailLength = 0;
         skipping = true;
       }
-      done(null, kept.length > 0 ? Buffer.concat(kept) : undefined);
+      // A line at a time: the SDK refuses a chunk over its size, and several lines together may be.
+      for (const line of kept) this.push(line);
+      done();
     },
     flush(done) {
       done(null, tailLength > 0 ? Buffer.concat(tail) : undefined);
