@@ -301,6 +301,11 @@ test('stdio: svc dev gone mid-call without a word (its process ended): the bridg
   expect(resultText(result)).toMatch(
     /^ERR_DISCONNECTED: svc dev stopped during the request \(its process ended before it answered\)/,
   );
+  // `hold` ran, and is neither read-only nor idempotent: told to look before calling again, not to call again.
+  expect(resultText(result)).toMatch(
+    / start it again \(.+\)\. The action may have done part of its work: check what it did before you call it again\.$/,
+  );
+  expect(result._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
 });
 
 test('the app reloads itself mid-call: the running call fails, the queued one runs in the reloaded app', async ({

@@ -15,6 +15,7 @@ import { ownProtoKey, restoreOwnProto } from './ownProto';
 import { createStdioWire } from './createStdioWire';
 import { createUpstream, type UpstreamTarget } from './createUpstream';
 import { serverIdentity } from './serverIdentity';
+import { safeToRepeat } from '../safeToRepeat';
 import { toolsFromManifest } from './toolsFromManifest';
 
 type CallToolRequest = Parameters<Client['callTool']>[0];
@@ -45,6 +46,7 @@ async function callTool(
   params: CallToolRequest,
   context: ServerContext,
   offline: () => Promise<CallResult>,
+  safe: () => Promise<boolean>,
 ) {
   const progressToken = context.mcpReq._meta?.progressToken;
   let forwarded = false;
@@ -71,7 +73,13 @@ async function callTool(
     // mid-call (svc dev stopped or killed) is the tool's failure with its code, as svc dev answers a call its stop
     // ended, not a JSON-RPC error an agent reads as its own mistake.
     if (ProtocolError.isInstance(error) || context.mcpReq.signal.aborted) throw error;
-    return errorResult('ERR_DISCONNECTED', (error as Error).message, true) as CallResult;
+    const { message } = error as Error;
+    // The call may have run in the app before the connection went (svc dev killed): an action that is neither
+    // read-only nor idempotent may have done part of its work, as svc dev says of a call its stop ended.
+    if (await safe()) return errorResult('ERR_DISCONNECTED', message, true) as CallResult;
+    const said = message.replace(/(?::|, then) call again\.$/, '.');
+    const again = 'The action may have done part of its work: check what it did before you call it again.';
+    return errorResult('ERR_DISCONNECTED', `${said} ${again}`, false) as CallResult;
   } finally {
     const { signal, envelope } = context.mcpReq;
     if (forwarded && !signal.aborted) {
@@ -197,7 +205,8 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         // The arguments as the agent sent them, an own `__proto__` included (the wire moved it aside).
         const args = restoreOwnProto(request.params.arguments, protoKey) as Record<string, unknown> | undefined;
         const params = { ...request.params, arguments: args };
-        return callTool(server, forwardFor(context), params, context, () => notStarted(params));
+        const safe = async () => safeToRepeat((await options.manifest()).actions?.find((a) => a.name === params.name));
+        return callTool(server, forwardFor(context), params, context, () => notStarted(params), safe);
       });
       server.onclose = () => {
         closed = true;

@@ -227,7 +227,7 @@ export class MessengerModel implements Messenger {
       log: this.log,
       update: (next) => this.onState(next),
       answers: this.mcp.answers(
-        uiAnswers(this.manifest.name, (id) => this.store.current().rooms.some((room) => room.id === id)),
+        uiAnswers(this.manifest.name, (id) => this.myRooms.value.some((room) => room.id === id)),
       ),
       ui: {
         toast,

@@ -128,8 +128,8 @@ const pick =
 /**
  * The person's answers, as the messenger's sheets: every prompt of the platform is a dialog answered by clicking.
  * @param appName - the app's name, shown in every sheet so the person knows who asks.
- * @param isRoom - whether a room id names a room of this messenger: a message to another is refused before the
- * person is asked, as malformed params are.
+ * @param isRoom - whether a room id names one of the person's rooms (not another tenant's): a message to another is
+ * refused before the person is asked, as malformed params are.
  */
 export function uiAnswers(appName: string, isRoom: (id: string) => boolean): HostAnswers {
   return {
@@ -139,7 +139,7 @@ export function uiAnswers(appName: string, isRoom: (id: string) => boolean): Hos
       if (!isRoom(message.room_id))
         throw new SvcError(
           'ERR_INVALID_ARGUMENT',
-          `room_id ${jsonQuote(message.room_id)} is not a room of this messenger: send to the room svc.room.current() gives.`,
+          `room_id ${jsonQuote(message.room_id)} is not one of the person's rooms: send to the room svc.room.current() gives.`,
           false,
           'message.send',
         );

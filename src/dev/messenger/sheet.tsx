@@ -38,6 +38,8 @@ let appSheetClosedAt = 0;
 /** How the app's sheets offer to close it (its name, and the messenger's close); undefined while none runs. */
 export function offerAppExit(exit: typeof appExit): void {
   appExit = exit;
+  // An app opened again starts afresh: its first sheets are plain ones.
+  appSheetsInARow = 0;
 }
 
 /**
