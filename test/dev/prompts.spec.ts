@@ -72,20 +72,29 @@ test('an error toast stays while the keyboard is on its Dismiss button, and goes
   const app = await open(messenger, exchangeManifest());
   await app.locator('#errortoast').click();
   const toast = page.getByTestId('toast').filter({ hasText: 'It broke' });
+  await page.getByTestId('open-app').focus();
   await toast.getByTestId('toast-dismiss').focus();
   // Past its 6 s it stayed: it went from under the focus, which fell to the page's body.
   await page.waitForTimeout(7500);
   await expect(toast).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(toast).toHaveCount(0);
+  // The focus goes back where it was, not to the page's body.
+  await expect(page.getByTestId('open-app')).toBeFocused();
 });
 
-test('a message to a room the messenger does not have is refused naming room_id, before the person is asked', async ({
+test("a message to a room that is not one of the person's is refused naming room_id, before the person is asked", async ({
   messenger,
 }) => {
   const app = await open(messenger, exchangeManifest());
   await app.locator('#nowhere').click();
   await page.getByTestId('permission-allow').click();
+  await expect(app.locator('#out')).toHaveText('ERR_INVALID_ARGUMENT');
+  await expect(page.getByTestId('send-sheet')).toHaveCount(0);
+  // Nor to another tenant's room, which the person is no member of.
+  await app.locator('#toast').click();
+  await expect(app.locator('#out')).toHaveText('toasted');
+  await app.locator('#elsewhere').click();
   await expect(app.locator('#out')).toHaveText('ERR_INVALID_ARGUMENT');
   await expect(page.getByTestId('send-sheet')).toHaveCount(0);
 });

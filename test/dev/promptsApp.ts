@@ -37,6 +37,11 @@ on('nowhere', async () => {
   await svc.message.send({ room_id: 'nope', body: 'hi' });
   return 'sent';
 });
+// A room of another tenant's, which the person is no member of.
+on('elsewhere', async () => {
+  await svc.message.send({ room_id: 'globex', body: 'hi' });
+  return 'sent';
+});
 // An app that asks again and again, whatever the answer.
 on('nag', async () => { for (;;) await svc.ui.confirm({ title: 'Nag', body: 'Again?' }); });
 `;

@@ -45,15 +45,17 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
     if (!box || fromBottom.current === undefined) return;
     box.scrollTop = box.scrollHeight - fromBottom.current;
     fromBottom.current = undefined;
-    // The button is gone once the first entry is drawn: the focus stays in the timeline, not on the page's body.
-    if (!list.current?.querySelector('[data-testid=timeline-earlier]')) box.focus();
+    // The focus stays in the timeline, where the reader is: not on the page's body once the button is gone, nor on
+    // the button, far above the view, while earlier entries are left.
+    box.focus();
   }, [shown]);
   const more = Math.min(earlier, LIMITS.timelineShown);
   const showMore = () => {
     const box = list.current?.closest<HTMLElement>('.timeline-box');
     if (box) fromBottom.current = box.scrollHeight - box.scrollTop;
     setFirstLive(firstLive ?? room.timeline[earlier]?.event_id);
-    setTold(`${more} earlier ${more === 1 ? 'entry' : 'entries'} shown above.`);
+    // With the count drawn in all: a second press says something new (a status that repeats itself is not read).
+    setTold(`${more} earlier ${more === 1 ? 'entry' : 'entries'} shown above, ${shown + more} in all.`);
     setShown(shown + LIMITS.timelineShown);
   };
   const entry = (e: DevRoom['timeline'][number]) =>
@@ -71,7 +73,8 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
     <div class="timeline" data-testid="timeline" ref={list}>
       {room.timeline.length ? null : <p class="note">No message yet.</p>}
       {earlier ? (
-        <p class="note" data-testid="timeline-earlier">
+        // Its count changes with each new entry: not read out each time (the log's live region would).
+        <p class="note" data-testid="timeline-earlier" aria-live="off">
           {`${earlier} earlier ${earlier === 1 ? 'entry' : 'entries'} not shown. `}
           <button type="button" onClick={showMore}>
             {`Show ${more} earlier ${more === 1 ? 'entry' : 'entries'}`}

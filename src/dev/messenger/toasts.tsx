@@ -12,6 +12,8 @@ const shown = signal<Toast[]>([]);
 let next = 0;
 /** While the pointer is on a toast, or the keyboard's focus (on a Dismiss button), none leaves: the person is on one. */
 const held = { pointer: false, focus: false };
+/** What had the focus before it came to the toasts: it goes back there when the toast it was on goes. */
+let focusedBefore: HTMLElement | null = null;
 
 /** Error toasts kept at once: older ones go (the terminal, the Calls and Blocked tabs keep them all). */
 const ERRORS_KEPT = 3;
@@ -36,7 +38,12 @@ export function toast(message: string, kind = 'info', said = false): void {
 }
 
 const dismiss = (id: number) => {
+  // The focus on the toast that goes would fall to the page's body: the next toast's Dismiss takes it, else what had it.
+  const inIt = document.activeElement?.closest(`[data-toast="${id}"]`);
   shown.value = shown.value.filter((t) => t.id !== id);
+  if (!inIt) return;
+  const next = document.querySelector<HTMLElement>(`.toast:not([data-toast="${id}"]) [data-testid=toast-dismiss]`);
+  (next ?? (focusedBefore?.isConnected ? focusedBefore : null))?.focus();
 };
 
 /**
@@ -52,7 +59,10 @@ export function Toasts() {
       data-testid="toasts"
       onMouseEnter={() => (held.pointer = true)}
       onMouseLeave={() => (held.pointer = false)}
-      onFocusIn={() => (held.focus = true)}
+      onFocusIn={(e) => {
+        if (!held.focus) focusedBefore = e.relatedTarget as HTMLElement | null;
+        held.focus = true;
+      }}
       onFocusOut={(e) => (held.focus = e.currentTarget.contains(e.relatedTarget as Node | null))}
     >
       {/* A status reads out its whole text on each change: each toast is read once, as it comes, not the others again. */}
@@ -69,7 +79,7 @@ export function Toasts() {
         {shown.value
           .filter((t) => t.kind === 'error')
           .map((t) => (
-            <div key={t.id} class="toast error" data-testid="toast">
+            <div key={t.id} class="toast error" data-testid="toast" data-toast={t.id}>
               <div role={t.said ? undefined : 'alert'}>{t.message}</div>
               <button type="button" class="small" data-testid="toast-dismiss" onClick={() => dismiss(t.id)}>
                 Dismiss
