@@ -26,7 +26,10 @@ export function authorizeExchange(rules: ExchangeRules): IdentityProviderOptions
     const user = state.users.find((u) => u.id === userId);
     if (asked !== audience)
       return {
-        refuse: `audience ${asked} is not this mini app's: send ${audience} (auth.audience in the manifest).`,
+        // An app started without an audience (auth.type none) has none to send: edited in since, it takes a restart.
+        refuse: audience
+          ? `audience ${asked} is not this mini app's: send ${audience} (auth.audience in the manifest).`
+          : `audience ${asked} is not this mini app's: svc dev started on a manifest without auth.audience, so it exchanges tokens for none; restart svc dev after adding it.`,
         error: 'invalid_target',
       };
     if (!user || user.deprovisioned)
