@@ -99,6 +99,30 @@ describe('the identity provider with openid-client', () => {
   });
 });
 
+it('started without an audience (auth none), it says a restart takes one added since', async () => {
+  const none = await startDevPlatform({ miniAppId: 'polls', audience: '' });
+  try {
+    const subject = await fetch(`${none.origin}/__svc/subject-token`, {
+      method: 'POST',
+      headers: { origin: none.origin, 'x-svc-dev-token': none.controlToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id: 'alice' }),
+    });
+    const response = await fetch(`${none.authUrl}/realms/${none.realm}/protocol/openid-connect/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: TOKEN_EXCHANGE_GRANT,
+        subject_token: ((await subject.json()) as { subject_token: string }).subject_token,
+        audience: AUDIENCE,
+      }),
+    });
+    const body = (await response.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('invalid_target');
+    expect(body.error_description).toMatch(/without auth\.audience, so it exchanges tokens for none; restart svc dev/);
+  } finally {
+    await none.close();
+  }
+});
+
 describe('the token endpoint errors', () => {
   const token = () => `${issuer}/protocol/openid-connect/token`;
   const post = async (form: Record<string, string> | string) => {
