@@ -83,9 +83,7 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
       .setExpirationTime(`${seconds}s`)
       .sign(privateKey);
 
-  /** Reads a platform token (subject or actor) and returns its subject, or undefined. */
-  // A platform token's subject when it is one of `kind`'s: a person's token is no agent's (it would make the person an
-  // agent in `act.sub`), nor an agent's a person's.
+  /** A platform token's subject when it is a `kind`'s (a person's as an agent's would make the person `act.sub`). */
   const platformSubject = async (token: string, kind: 'user' | 'agent'): Promise<string | undefined> => {
     try {
       const { payload } = await jwtVerify(token, keySet, { issuer, audience: PLATFORM_AUDIENCE });
