@@ -20,9 +20,10 @@ const SCHEME =
 /**
  * A JWT as a logger wraps or spaces it at its dots (invisible break opportunities too: a zero-width space, a joiner, a
  * soft hyphen), as a URL encodes its dots (`%2E`), as JSON escaped twice writes them (`\u002e`), or with look-alike
- * full stops and middle dots (`。`, `．`, `｡`, `․`, `﹒`, `·`, `‧`, `⸱`, `ꓸ`, `︒`, `۔`, `܁`, `։`, `።`), also URL-encoded or JSON-escaped;
- * its header and claims too, where a cut took the rest. Left after a redaction, what follows would be its signature,
- * which with the header and claims (often predictable) gives the token back: the three parts go together.
+ * full stops and middle dots (`。`, `．`, `｡`, `․`, `﹒`, `·`, `‧`, `⸱`, `ꓸ`, `︒`, `۔`, `܁`, `։`, `።`), also URL-encoded
+ * or JSON-escaped; its header and claims too, where a cut took the rest. Left after a redaction, what follows would be
+ * its signature, which with the header and claims (often predictable) gives the token back: the three parts go
+ * together.
  */
 const JWT_FORMS =
   /eyJ[\w-]*(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]*(?:\.|%2E|\\u002e|[\u3002\uff0e\uff61\u2024\ufe52\u00b7\u2027\u2e31\ua4f8\ufe12\u06d4\u0701\u0589\u1362]|%E3%80%82|%EF%BC%8E|%EF%BD%A1|\\u(?:3002|ff0e|ff61))[\s\u00ad\u200b-\u200d\u2060\ufeff]*[\w-]*){1,2}/gi;

@@ -116,14 +116,15 @@ type Batch = { waiting: Map<string, number>; answers: JSONRPCMessage[] };
 
 /**
  * The stdio transport of `svc mcp`: the MCP SDK's, reading `input` through a filter that answers what the SDK's
- * transport would skip without a word, whose sender would wait for an answer for ever: a line that is not JSON (or
- * not UTF-8) with the JSON-RPC parse error (-32700, id null), and JSON that is no JSON-RPC message as the SDK reads one
- * (`42`, an id that is an object, `params` that are a string) with the invalid request error (-32600, the message's
- * id where it can be read), as the HTTP endpoint answers them. A batch (JSON-RPC's array, which MCP's 2025-03-26
- * revision takes) goes to the SDK a message a line, and its answers back to the client in one array, as JSON-RPC
- * says. A line longer than the SDK reads (10 MiB; the SDK would close, and every call with it) is answered with the
- * invalid request error (with its id, when the id comes first) and skipped. Every other line goes on as it came (a call's own `__proto__` moved aside under `protoKey`, for the handler to
- * put back), so the SDK parses it again (a message costs two parses, small beside the call it carries).
+ * transport would skip without a word, whose sender would wait for an answer for ever: a line that is not JSON (or not
+ * UTF-8) with the JSON-RPC parse error (-32700, id null), and JSON that is no JSON-RPC message as the SDK reads one
+ * (`42`, an id that is an object, `params` that are a string) with the invalid request error (-32600, the message's id
+ * where it can be read), as the HTTP endpoint answers them. A batch (JSON-RPC's array, which MCP's 2025-03-26 revision
+ * takes) goes to the SDK a message a line, and its answers back to the client in one array, as JSON-RPC says. A line
+ * longer than the SDK reads (10 MiB; the SDK would close, and every call with it) is answered with the invalid request
+ * error (with its id, when the id comes first) and skipped. Every other line goes on as it came (a call's own
+ * `__proto__` moved aside under `protoKey`, for the handler to put back), so the SDK parses it again (a message costs
+ * two parses, small beside the call it carries).
  * @internal
  */
 export function createStdioWire(protoKey: string, input: Readable = process.stdin, output: Writable = process.stdout) {

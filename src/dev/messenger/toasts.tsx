@@ -20,10 +20,10 @@ const ERRORS_KEPT = 3;
 
 /**
  * Shows a passing message, as a messenger's banner: `info`, `success`, `warn` or `error`. It stays 6 s, longer for a
- * long one (a slow reader's pace), and as long as the pointer or the focus is on the toasts; an error has a Dismiss button, and the
- * latest {@link ERRORS_KEPT} are shown. What must stay until it is mended (an invalid manifest) is said in the notice
- * above the timeline too: a toast that stayed would cover the app. `said` when a live region on the page (that notice)
- * reads the same text out: a screen reader then hears it once.
+ * long one (a slow reader's pace), and as long as the pointer or the focus is on the toasts; an error has a Dismiss
+ * button, and the latest {@link ERRORS_KEPT} are shown. What must stay until it is mended (an invalid manifest) is said
+ * in the notice above the timeline too: a toast that stayed would cover the app. `said` when a live region on the page
+ * (that notice) reads the same text out: a screen reader then hears it once.
  */
 export function toast(message: string, kind = 'info', said = false): void {
   const id = ++next;
