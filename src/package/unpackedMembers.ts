@@ -4,13 +4,19 @@ import { constants, gunzipSync, inflateRawSync } from 'node:zlib';
 const MEMBER_BYTES = 1 << 20;
 const ZIP_MEMBERS = 64;
 
-/** Unpacks what can be unpacked of deflated bytes, at most {@link MEMBER_BYTES}; nothing when they are not. */
-function unpack(run: () => Buffer): Buffer[] {
-  try {
-    return [run()];
-  } catch {
-    return [];
+/**
+ * Unpacks what can be unpacked of deflated bytes, at most {@link MEMBER_BYTES}; nothing when they are not. Whose
+ * whole unpacks to more (a project's archive), its start does: a quarter of the bytes at a time, until it fits.
+ */
+function unpack(run: (input: Buffer) => Buffer, input: Buffer): Buffer[] {
+  for (let cut = input.length; cut > 0; cut = cut > 64 ? Math.floor(cut / 4) : 0) {
+    try {
+      return [run(input.subarray(0, cut))];
+    } catch (error) {
+      if (!(error instanceof RangeError)) return [];
+    }
   }
+  return [];
 }
 
 // A cut stream (the first MiB of a file) gives what it has; a larger output stops there rather than fill memory.
@@ -23,7 +29,7 @@ const partial = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MEMBER_B
  * @internal
  */
 export function unpackedMembers(bytes: Buffer): Buffer[] {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return unpack(() => gunzipSync(bytes, partial));
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return unpack((input) => gunzipSync(input, partial), bytes);
   const members: Buffer[] = [];
   let at = 0;
   while (members.length < ZIP_MEMBERS && at + 30 <= bytes.length && bytes.readUInt32LE(at) === 0x04034b50) {
@@ -32,7 +38,7 @@ export function unpackedMembers(bytes: Buffer): Buffer[] {
     const data = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
     const body = bytes.subarray(data, data + size);
     if (method === 0) members.push(body.subarray(0, MEMBER_BYTES));
-    else if (method === 8) members.push(...unpack(() => inflateRawSync(body, partial)));
+    else if (method === 8) members.push(...unpack((input) => inflateRawSync(input, partial), body));
     if (size === 0) break;
     at = data + size;
   }

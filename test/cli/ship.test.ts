@@ -698,6 +698,8 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       'braces.js': `const key = "${pem.trim().replace(/\n/g, '\\u{a}')}";\n`,
       // Archived, as a key is backed up beside a project: gzip, and a zip (deflated, behind a first member).
       'key.pem.gz': gzipSync(pem),
+      // First in an archive whose whole unpacks to far more than is looked at (8 MiB after the key).
+      'project.gz': gzipSync(Buffer.concat([Buffer.from(pem), Buffer.alloc(8 << 20, 'a')])),
       'backup.zip': execFileSync(
         'python3',
         [
