@@ -32,10 +32,13 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
   const [firstLive, setFirstLive] = useState<string>();
   // What the button did, said once (the entries themselves are not read out): the status below.
   const [told, setTold] = useState('');
-  const split = Math.max(
-    earlier,
-    room.timeline.findIndex((e) => e.event_id === firstLive),
-  );
+  const split =
+    firstLive === undefined
+      ? earlier
+      : Math.max(
+          earlier,
+          room.timeline.findIndex((e) => e.event_id === firstLive),
+        );
   const list = useRef<HTMLDivElement>(null);
   // Where the reader was, from the bottom of the box, when they asked for earlier entries: drawn above, they would
   // move the view up to the top.
