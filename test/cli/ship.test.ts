@@ -698,6 +698,25 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       'braces.js': `const key = "${pem.trim().replace(/\n/g, '\\u{a}')}";\n`,
       // Archived, as a key is backed up beside a project: gzip, and a zip (deflated, behind a first member).
       'key.pem.gz': gzipSync(pem),
+      // Zips a streaming writer makes (`jar`, `zip -` to a pipe: no sizes before the data, a descriptor after),
+      // deflated and stored, and one behind other bytes (a self-extractor's).
+      ...Object.fromEntries(
+        [
+          ['stream.jar', 'ZIP_DEFLATED', ''],
+          ['stream-stored.zip', 'ZIP_STORED', ''],
+          ['setup.exe', 'ZIP_DEFLATED', 'MZ'],
+        ].map(([name, method, before]) => [
+          name,
+          execFileSync(
+            'sh',
+            [
+              '-c',
+              `printf '${before}'; python3 -c 'import sys,zipfile\nz=zipfile.ZipFile(sys.stdout.buffer,"w",zipfile.${method})\nz.writestr("META-INF/x","y"*300)\nz.writestr("keys/app.pem",sys.stdin.read())\nz.close()' | cat`,
+            ],
+            { input: pem },
+          ),
+        ]),
+      ),
       // First in an archive whose whole unpacks to far more than is looked at (8 MiB after the key).
       'project.gz': gzipSync(Buffer.concat([Buffer.from(pem), Buffer.alloc(8 << 20, 'a')])),
       'backup.zip': execFileSync(
