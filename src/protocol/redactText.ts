@@ -29,6 +29,14 @@ const JWT_FORMS =
   /eyJ[\w-]*(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]*(?:\.|%2E|\\u002e|[\u3002\uff0e\uff61\u2024\ufe52\u00b7\u2027\u2e31\ua4f8\ufe12\u06d4\u0701\u0589\u1362]|%E3%80%82|%EF%BC%8E|%EF%BD%A1|\\u(?:3002|ff0e|ff61))[\s\u00ad\u200b-\u200d\u2060\ufeff]*[\w-]*){1,2}/gi;
 
 /**
+ * A JWT whose parts are joined by anything but a letter, a digit, `_` or `-`, up to 16 times over (a dot written as
+ * another character, URL-encoded, JSON- or HTML-escaped, doubled, with invisible characters beside it): its header and
+ * its claims each start `eyJ` (the base64 of `{"`), which prose does not; its signature goes with them.
+ */
+const SEPARATOR = String.raw`(?:%(?:25)*[\da-f]{2}|\\+u[\da-f]{4}|&#?\w{1,8};|[^\w\s-]|\s(?=\S)){1,16}`;
+const JWT_ANY_DOTS = new RegExp(String.raw`eyJ[\w-]+${SEPARATOR}eyJ[\w-]+(?:${SEPARATOR}[\w-]{8,})?`, 'gi');
+
+/**
  * Whether `credential` is the base64 of `user:password` or of a JWT, or the start of one: a message cut at its length
  * limit (the app's client cuts at 1,000 characters, before this redaction) may end inside it, and what is left of it
  * still holds the most of a token.
@@ -60,5 +68,6 @@ export function redactText(text: string): string {
     .replace(SCHEME, (all, scheme: string, credential: string) =>
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
+    .replace(JWT_ANY_DOTS, '[redacted]')
     .replace(JWT_FORMS, '[redacted]');
 }

@@ -60,6 +60,10 @@ svc.actions.handle('leak', async ({ secrets }) => {
     // A zero-width space after or before each dot (a wrapper's break opportunity: the signature left alone gave the
     // token back), and a full-width dot URL-encoded or JSON-escaped.
     hiddenBreaks: ['.\u200b', '\u200b.', '.\u00ad', '%E3%80%82', '\\u3002'].map((dot) => token.split('.').join(dot)),
+    // Any dot at all: another character, encoded or escaped (an invisible one too), doubled, an HTML entity.
+    anyDots: ['%C2%B7', '\\u00b7', '%E2%80%8B.', '.\\u200b', '\u2022', '\u30fb', '..', '&#46;', '%252E'].map((dot) =>
+      token.split('.').join(dot),
+    ),
   };
 });
 svc.actions.handle('fail', async ({ secrets }) => {
@@ -225,6 +229,7 @@ for (const [name, connect] of transports) {
       encoded: '[redacted]',
       lookAlikeDots: Array(7).fill('[redacted]'),
       hiddenBreaks: Array(5).fill('[redacted]'),
+      anyDots: Array(9).fill('[redacted]'),
     };
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(resultText(result))).toEqual(expected);
