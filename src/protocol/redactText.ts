@@ -33,8 +33,13 @@ const JWT_FORMS =
  * another character, URL-encoded, JSON- or HTML-escaped, doubled, with invisible characters beside it): its header and
  * its claims each start `eyJ` (the base64 of `{"`), which prose does not; its signature goes with them.
  */
-const SEPARATOR = String.raw`(?:%(?:25)*[\da-f]{2}|\\+u[\da-f]{4}|&#?\w{1,8};|[^\w\s-]|\s(?=\S)){1,16}`;
-const JWT_ANY_DOTS = new RegExp(String.raw`eyJ[\w-]+${SEPARATOR}eyJ[\w-]+(?:${SEPARATOR}[\w-]{8,})?`, 'gi');
+const SEPARATOR = '(?:%(?:25)*[\\da-f]{2}|\\\\+u[\\da-f]{4}|&#?\\w{1,8};|[^\\w\\s-]|\\s(?=\\S)){1,16}';
+
+/**
+ * Made at the first redaction: the browser client takes `TOKENS` from this file, and its script-tag build keeps any
+ * call made as the module loads (100 bytes of its budget).
+ */
+let jwtAnyDots: RegExp | undefined;
 
 /**
  * Whether `credential` is the base64 of `user:password` or of a JWT, or the start of one: a message cut at its length
@@ -64,10 +69,11 @@ const isBase64Secret = (credential: string) => {
  * @internal
  */
 export function redactText(text: string): string {
+  jwtAnyDots ??= new RegExp(`eyJ[\\w-]+${SEPARATOR}eyJ[\\w-]+(?:${SEPARATOR}[\\w-]{8,})?`, 'gi');
   return text
     .replace(SCHEME, (all, scheme: string, credential: string) =>
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
-    .replace(JWT_ANY_DOTS, '[redacted]')
+    .replace(jwtAnyDots, '[redacted]')
     .replace(JWT_FORMS, '[redacted]');
 }
