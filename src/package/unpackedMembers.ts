@@ -1,7 +1,7 @@
 import { constants, gunzipSync, inflateRawSync } from 'node:zlib';
 
 /** How much of a member is unpacked (a key is a few KB), and how many members of a zip are looked at. */
-const MEMBER_BYTES = 1 << 20;
+const MEMBER_BYTES = 16 << 20;
 const ZIP_MEMBERS = 64;
 
 /**
@@ -19,7 +19,7 @@ function unpack(run: (input: Buffer) => Buffer, input: Buffer): Buffer[] {
   return [];
 }
 
-// A cut stream (the first MiB of a file) gives what it has; a larger output stops there rather than fill memory.
+// A cut stream (the part of a file read) gives what it has; a larger output stops there rather than fill memory.
 const partial = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MEMBER_BYTES };
 
 const LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -32,7 +32,8 @@ const nextRecord = (bytes: Buffer, from: number) =>
   Math.min(...AFTER_MEMBER.map((record) => bytes.indexOf(record, from)).filter((at) => at !== -1), bytes.length);
 
 /**
- * What a gzip file or a zip archive holds (each member's first MiB; the first 64 members of a zip, stored or deflated),
+ * What a gzip file or a zip archive holds (each member's first 16 MiB; the first 64 members of a zip, stored or
+ * deflated),
  * so that a key saved as an archive next to a project is found as the key itself is; nothing for other bytes. A zip's
  * members are found by their local headers wherever they are (after bytes put in front, as a self-extractor has them),
  * also those a streaming writer (`jar`, `zip -` to a pipe) gives no size: a deflated one ends where its stream does, a

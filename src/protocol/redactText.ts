@@ -33,7 +33,8 @@ const JWT_FORMS =
  * another character, URL-encoded, JSON- or HTML-escaped, doubled, with invisible characters beside it): its header and
  * its claims each start `eyJ` (the base64 of `{"`), which prose does not; its signature goes with them.
  */
-const SEPARATOR = '(?:%(?:25)*[\\da-f]{2}|\\\\+u[\\da-f]{4}|&#?\\w{1,8};|[^\\w\\s-]|\\s(?=\\S)){1,16}';
+const SEPARATOR =
+  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|\\\\+(?:u[\\da-f]{4}|x[\\da-f]{2}|[nrt])|&(?:amp;)?#?\\w{1,8};|[^\\w-]){1,16}';
 
 /**
  * Made at the first redaction: the browser client takes `TOKENS` from this file, and its script-tag build keeps any
@@ -69,7 +70,12 @@ const isBase64Secret = (credential: string) => {
  * @internal
  */
 export function redactText(text: string): string {
-  jwtAnyDots ??= new RegExp(`eyJ[\\w-]+${SEPARATOR}eyJ[\\w-]+(?:${SEPARATOR}[\\w-]{8,})?`, 'gi');
+  // Also joined by `-` or `_`, which base64url has too; and what a redaction before left of one (an app's error is
+  // redacted by its client first, which takes a JWT's dots as they come, and leaves its signature after `..`).
+  jwtAnyDots ??= new RegExp(
+    `eyJ[\\w-]+(?:${SEPARATOR}|[-_](?=eyJ))eyJ[\\w-]+(?:${SEPARATOR}[\\w-]{8,})?|\\[redacted\\]${SEPARATOR}[\\w-]{16,}`,
+    'gi',
+  );
   return text
     .replace(SCHEME, (all, scheme: string, credential: string) =>
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,

@@ -717,6 +717,17 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
           ),
         ]),
       ),
+      // Late in an archive: after 1.5 MiB of log lines in a gzip (a few KB), and as a zip's second member after a
+      // first of 2 MiB (the package server read the first MiB of a file).
+      'late.gz': gzipSync(Buffer.concat([Buffer.from('log line\n'.repeat(180_000)), Buffer.from(pem)])),
+      'late.zip': execFileSync(
+        'python3',
+        [
+          '-c',
+          'import io,os,sys,zipfile\nb=io.BytesIO()\nz=zipfile.ZipFile(b,"w",zipfile.ZIP_STORED)\nz.writestr("big.bin",os.urandom(2<<20))\nz.writestr("keys/app.pem",sys.stdin.read())\nz.close()\nsys.stdout.buffer.write(b.getvalue())',
+        ],
+        { input: pem, maxBuffer: 8 << 20 },
+      ),
       // First in an archive whose whole unpacks to far more than is looked at (8 MiB after the key).
       'project.gz': gzipSync(Buffer.concat([Buffer.from(pem), Buffer.alloc(8 << 20, 'a')])),
       'backup.zip': execFileSync(

@@ -61,14 +61,15 @@ svc.actions.handle('leak', async ({ secrets }) => {
     // token back), and a full-width dot URL-encoded or JSON-escaped.
     hiddenBreaks: ['.\u200b', '\u200b.', '.\u00ad', '%E3%80%82', '\\u3002'].map((dot) => token.split('.').join(dot)),
     // Any dot at all: another character, encoded or escaped (an invisible one too), doubled, an HTML entity.
-    anyDots: ['%C2%B7', '\\u00b7', '%E2%80%8B.', '.\\u200b', '\u2022', '\u30fb', '..', '&#46;', '%252E'].map((dot) =>
+    anyDots: ['%C2%B7', '\\u00b7', '%E2%80%8B.', '.\\u200b', '\u2022', '\u30fb', '..', '&#46;', '%252E', '\\r\\n', '\\\\r\\\\n', '\\\\x2e', '-'].map((dot) =>
       token.split('.').join(dot),
     ),
   };
 });
 svc.actions.handle('fail', async ({ secrets }) => {
   const { access_token: token } = await svc.auth.getToken();
-  throw Object.assign(new Error('the poll is closed for x_' + token + ' and ' + secrets.join(' ') + ', Bearer ' + token), {
+  // Its dots doubled too: the client's redaction takes the JWT's dots as they come, and left its signature.
+  throw Object.assign(new Error('the poll is closed for x_' + token + ' and ' + secrets.join(' ') + ', Bearer ' + token + ' doubled ' + token.split('.').join('..')), {
     [brand]: 'SvcError', code: 'ERR_POLL_CLOSED', retriable: false,
   });
 });
@@ -229,7 +230,7 @@ for (const [name, connect] of transports) {
       encoded: '[redacted]',
       lookAlikeDots: Array(7).fill('[redacted]'),
       hiddenBreaks: Array(5).fill('[redacted]'),
-      anyDots: Array(9).fill('[redacted]'),
+      anyDots: Array(13).fill('[redacted]'),
     };
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(resultText(result))).toEqual(expected);
@@ -247,7 +248,7 @@ for (const [name, connect] of transports) {
     // The app's own error, as it wrote it: no `svc.actions.invoke():` before it.
     expect(resultText(failed)).toBe(
       // Redacted once, by the app's client, then left as it is: "Bearer [redacted]]]" before.
-      'ERR_POLL_CLOSED: the poll is closed for x_[redacted] and [redacted] [redacted] [redacted], Bearer [redacted]',
+      'ERR_POLL_CLOSED: the poll is closed for x_[redacted] and [redacted] [redacted] [redacted], Bearer [redacted] doubled [redacted]',
     );
     expectClean(JSON.stringify(failed));
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
@@ -26,6 +26,21 @@ const headerOf = (policies: PackagePolicies) => [policies.declared, policies.pla
 
 /** How much of a file svc dev looks through for a private key before serving it. */
 const KEY_SCAN_BYTES = 1024 * 1024;
+const ARCHIVE_SCAN_BYTES = 64 * 1024 * 1024;
+const ZIP_MEMBER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/**
+ * What a served file is looked through for secrets: its first MiB, or an archive's (gzip, zip) first 64 MiB, as svc
+ * pack reads it whole: a key may be a later member.
+ */
+async function scannedBytes(handle: FileHandle): Promise<Buffer> {
+  const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
+  const read = head.subarray(0, bytesRead);
+  const archive = (read[0] === 0x1f && read[1] === 0x8b) || read.includes(ZIP_MEMBER);
+  if (!archive || bytesRead < KEY_SCAN_BYTES) return read;
+  const whole = Buffer.alloc(Math.min((await handle.stat()).size, ARCHIVE_SCAN_BYTES));
+  return whole.subarray(0, (await handle.read(whole, 0, whole.length, 0)).bytesRead);
+}
 
 /** A request the package's policies blocked, as the platform logs it. @public */
 export type BlockedRequest = DevBlockedRequest;
@@ -289,9 +304,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     try {
       // A key is looked for in the file's first MiB: a key file is a few KB, whatever text comes before it, and a
       // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
-      const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
-      const read = head.subarray(0, bytesRead);
-      const secret = secretIn(read, await keyForms(), options.secrets?.());
+      const secret = secretIn(await scannedBytes(handle), await keyForms(), options.secrets?.());
       if (secret) {
         const advice = `${path.slice(1)} ${secret.what}; svc pack refuses to pack it and svc dev to serve it (anyone who can load the app's files could read it): ${secret.advice}.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
