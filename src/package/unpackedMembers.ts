@@ -31,6 +31,10 @@ const AFTER_MEMBER = [[0x50, 0x4b, 0x07, 0x08], LOCAL_HEADER, [0x50, 0x4b, 0x01,
 const nextRecord = (bytes: Buffer, from: number) =>
   Math.min(...AFTER_MEMBER.map((record) => bytes.indexOf(record, from)).filter((at) => at !== -1), bytes.length);
 
+/** Whether `bytes` are or hold an archive {@link unpackedMembers} reads: a gzip file, or a zip's member. @internal */
+export const isArchive = (bytes: Buffer): boolean =>
+  (bytes[0] === 0x1f && bytes[1] === 0x8b) || bytes.includes(LOCAL_HEADER);
+
 /**
  * What a gzip file or a zip archive holds (each member's first 16 MiB; the first 64 members of a zip, stored or
  * deflated),

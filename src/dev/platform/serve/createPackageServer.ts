@@ -7,6 +7,7 @@ import type { Manifest } from '../../../manifest';
 import { contentTypeOf } from '../../../package/contentTypeOf';
 import type { PackageFile } from '../../../package';
 import { secretIn } from '../../../package/secretIn';
+import { isArchive } from '../../../package/unpackedMembers';
 import { leftOutOfPackage } from '../../../package/leftOutOfPackage';
 import { describePathProblem, packagePathOf } from '../../../package/readPackage';
 import type { DevBlockedRequest } from '../../devContract';
@@ -27,7 +28,6 @@ const headerOf = (policies: PackagePolicies) => [policies.declared, policies.pla
 /** How much of a file svc dev looks through for a private key before serving it. */
 const KEY_SCAN_BYTES = 1024 * 1024;
 const ARCHIVE_SCAN_BYTES = 64 * 1024 * 1024;
-const ZIP_MEMBER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /**
  * What a served file is looked through for secrets: its first MiB, or an archive's (gzip, zip) first 64 MiB, as svc
@@ -36,8 +36,7 @@ const ZIP_MEMBER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 async function scannedBytes(handle: FileHandle): Promise<Buffer> {
   const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
   const read = head.subarray(0, bytesRead);
-  const archive = (read[0] === 0x1f && read[1] === 0x8b) || read.includes(ZIP_MEMBER);
-  if (!archive || bytesRead < KEY_SCAN_BYTES) return read;
+  if (!isArchive(read) || bytesRead < KEY_SCAN_BYTES) return read;
   const whole = Buffer.alloc(Math.min((await handle.stat()).size, ARCHIVE_SCAN_BYTES));
   return whole.subarray(0, (await handle.read(whole, 0, whole.length, 0)).bytesRead);
 }
