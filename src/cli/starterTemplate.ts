@@ -126,8 +126,9 @@ A mini app made with \`svc init --template vite\`.
 
 - \`npm run dev\`: Vite, the backend (server/backend.js) and the simulated messenger together; open the URL it
   prints. Edits reload the app. The messenger's state lives in \`.svc-dev.json\` (\`npm run dev -- --reset\`
-  starts afresh). Vite serves on port 5173 and the messenger on 4310, each on the next free one when it is taken;
-  \`VITE_PORT\` and \`SVC_DEV_PORT\` in the environment start them elsewhere.
+  starts afresh). Vite serves on port 5173 and the messenger on 4310, each on the next free one when it is taken,
+  and the backend on any free port; \`VITE_PORT\`, \`SVC_DEV_PORT\` and \`BACKEND_PORT\` in the environment start
+  them elsewhere.
 - \`npm test\`: the app against \`svc-sdk/mock\` (test/app.test.ts) and the backend end to end against the local
   platform of \`svc-sdk-dev\` (test/backend.test.ts).
 - \`npm run build\`: type-checks, builds \`dist/\` (the page, \`manifest.json\` and the icons from \`public/\`: a
@@ -383,6 +384,15 @@ import { createBackend, platformSettings } from '../server/backend.js';
 
 const statePath = '.svc-dev.json';
 if (process.argv.includes('--reset')) await rm(statePath, { force: true });
+// A port from the environment (VITE_PORT, SVC_DEV_PORT, BACKEND_PORT), or the default when it is not set.
+const portFrom = (name, otherwise) => {
+  const text = process.env[name];
+  if (!text) return otherwise;
+  const port = Number(text);
+  if (Number.isInteger(port) && port > 0 && port < 65536) return port;
+  console.error(\`\${name} is \${JSON.stringify(text)}: set it to a port from 1 to 65535, or unset it.\`);
+  process.exit(1);
+};
 const freePort = () =>
   new Promise((ok) => {
     const probe = createNetServer().listen(0, '127.0.0.1', () => {
@@ -391,7 +401,7 @@ const freePort = () =>
     });
   });
 
-const backendUrl = \`http://127.0.0.1:\${await freePort()}\`;
+const backendUrl = \`http://127.0.0.1:\${portFrom('BACKEND_PORT') ?? (await freePort())}\`;
 let messengerOrigin = '';
 // The page must name the messenger it trusts: Vite writes the tag into index.html as it serves it, first in its
 // head (scripts there read it), and never in a build (the host writes its own into what ships).
@@ -403,7 +413,7 @@ const hostOrigins = {
   ],
 };
 const vite = await createServer({
-  server: { host: '127.0.0.1', port: Number(process.env.VITE_PORT) || 5173 },
+  server: { host: '127.0.0.1', port: portFrom('VITE_PORT', 5173) },
   define: { 'import.meta.env.VITE_BACKEND_URL': JSON.stringify(backendUrl) },
   plugins: [hostOrigins],
   logLevel: 'warn',
@@ -414,7 +424,7 @@ const appUrl = vite.resolvedUrls.local[0];
 
 let platform;
 // The messenger on a stable port (4310, or SVC_DEV_PORT), the next free one when it is taken.
-const firstPort = Number(process.env.SVC_DEV_PORT) || 4310;
+const firstPort = portFrom('SVC_DEV_PORT', 4310);
 for (let port = firstPort; !platform; port++) {
   try {
     platform = await startDevPlatform({

@@ -4,6 +4,7 @@
 // repository's (linked); scripts/fresh-app.mjs does the same from the packed tarball and the registry.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -162,4 +163,51 @@ describe('svc init --template vite', () => {
     },
     60_000,
   );
+
+  it.runIf(built)(
+    'npm run dev takes its three ports from VITE_PORT, SVC_DEV_PORT and BACKEND_PORT, and refuses one that is no port',
+    async () => {
+      const dir = await starter();
+      const [vitePort, devPort, backendPort] = await freePorts(3);
+      const env = { VITE_PORT: `${vitePort}`, SVC_DEV_PORT: `${devPort}`, BACKEND_PORT: `${backendPort}` };
+      const child = spawn(process.execPath, ['scripts/dev.mjs'], {
+        cwd: dir,
+        stdio: 'pipe',
+        env: { ...process.env, ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      try {
+        await expect.poll(() => stderr, { timeout: 30_000 }).toMatch(/backend at \S+;/);
+        expect(new URL(stdout.trim()).port).toBe(`${devPort}`);
+        expect(/app at (\S+),/.exec(stderr)?.[1]).toBe(`http://127.0.0.1:${vitePort}/`);
+        expect(/backend at (\S+?);/.exec(stderr)?.[1]).toBe(`http://127.0.0.1:${backendPort}`);
+      } finally {
+        const exit = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exit;
+      }
+      // A value that is no port stops it at once, naming the variable (it once fell back to the default unsaid).
+      const wrong = spawnSync(process.execPath, ['scripts/dev.mjs'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, VITE_PORT: 'abc' },
+      });
+      expect(wrong.status).toBe(1);
+      expect(wrong.stderr.trim()).toBe('VITE_PORT is "abc": set it to a port from 1 to 65535, or unset it.');
+    },
+    60_000,
+  );
 });
+
+/** `count` ports free on loopback now (each held until all are found, so they differ). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))));
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  return ports;
+}

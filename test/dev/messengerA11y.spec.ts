@@ -331,9 +331,12 @@ test.describe('the keyboard', () => {
   }) => {
     const page = await openA11y(messenger);
     await page.getByTestId('open-app').click();
+    await expect(page.locator('iframe')).toHaveCount(1);
     await page.getByTestId('app-close').focus();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('open-app')).toBeFocused();
+    // No empty frame stays behind for a screen reader's list of frames to offer.
+    await expect(page.locator('iframe')).toHaveCount(0);
   });
 
   test('after the app closes itself, the focus that was in it is on the button that opens it again', async ({

@@ -86,7 +86,9 @@ describe('the identity provider with openid-client', () => {
       .catch((e) => e);
     expect(refused).toBeInstanceOf(oidc.ResponseBodyError);
     expect(refused.error).toBe('invalid_target');
-    expect(refused.error_description).toMatch(/send https:\/\/polls\.example/);
+    expect(refused.error_description).toBe(
+      'audience "https://other.example" is not this mini app\'s: send "https://polls.example" (auth.audience in the manifest).',
+    );
     const bob = await oidc
       .genericGrantRequest(config, TOKEN_EXCHANGE_GRANT, {
         subject_token: await subjectToken('bob'),
@@ -107,17 +109,28 @@ it('started without an audience (auth none), it says a restart takes one added s
       headers: { origin: none.origin, 'x-svc-dev-token': none.controlToken, 'content-type': 'application/json' },
       body: JSON.stringify({ user_id: 'alice' }),
     });
+    const { subject_token: personToken } = (await subject.json()) as { subject_token: string };
     const response = await fetch(`${none.authUrl}/realms/${none.realm}/protocol/openid-connect/token`, {
       method: 'POST',
       body: new URLSearchParams({
         grant_type: TOKEN_EXCHANGE_GRANT,
-        subject_token: ((await subject.json()) as { subject_token: string }).subject_token,
+        subject_token: personToken,
         audience: AUDIENCE,
       }),
     });
     const body = (await response.json()) as { error: string; error_description: string };
     expect(body.error).toBe('invalid_target');
     expect(body.error_description).toMatch(/without auth\.audience, so it exchanges tokens for none; restart svc dev/);
+    // Without an audience sent, the same advice: there is none to send until svc dev restarts.
+    const missing = await fetch(`${none.authUrl}/realms/${none.realm}/protocol/openid-connect/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: TOKEN_EXCHANGE_GRANT, subject_token: personToken }),
+    });
+    expect(await missing.json()).toEqual({
+      error: 'invalid_request',
+      error_description:
+        'audience is missing: svc dev started on a manifest without auth.audience, so it exchanges tokens for none; restart svc dev after adding it.',
+    });
   } finally {
     await none.close();
   }
@@ -140,6 +153,24 @@ describe('the token endpoint errors', () => {
     const twice = await post(`grant_type=${encodeURIComponent(TOKEN_EXCHANGE_GRANT)}&audience=a&audience=b`);
     expect(twice).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     expect(twice.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('quotes the audience asked for, so a stray space shows, and names a missing one with the one to send', async () => {
+    // The audience is quoted, so a stray space shows; one not sent at all is named missing, with the one to send.
+    const spaced = await post({
+      grant_type: TOKEN_EXCHANGE_GRANT,
+      subject_token: await subjectToken(),
+      audience: `${AUDIENCE} `,
+    });
+    expect(spaced.body.error_description).toMatch(/^audience "https:\/\/polls\.example " is not/);
+    const missing = await post({ grant_type: TOKEN_EXCHANGE_GRANT, subject_token: await subjectToken() });
+    expect(missing).toMatchObject({
+      status: 400,
+      body: {
+        error: 'invalid_request',
+        error_description: 'audience is missing: send "https://polls.example" (auth.audience in the manifest).',
+      },
+    });
   });
 
   it('answers GET with 405 and Allow: POST', async () => {

@@ -254,6 +254,18 @@ describe("the app's storage in the state file", () => {
       });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { detail: string }).detail).toMatch(/^value(\.a)+ nests more than 64 deep/);
+      // Past the body's own bound the value's limit is still the one named: 64, not the body's 66.
+      let deepest: unknown = 1;
+      for (let i = 0; i < 70; i++) deepest = [deepest];
+      const past = await fetch(`${again.origin}/__svc/storage`, {
+        method: 'POST',
+        headers: { origin: again.origin, 'x-svc-dev-token': again.controlToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ user_id: 'alice', op: 'set', key: 'deepest', value: deepest }),
+      });
+      expect(past.status).toBe(400);
+      expect(((await past.json()) as { detail: string }).detail).toMatch(
+        /^The body nests arrays and objects more than 66 deep \(at \$\.value[[\]0]+…\): an app's value may nest 64 deep, the rest of the body 2 more; send a flatter value\.$/,
+      );
     } finally {
       await again.close();
     }

@@ -63,8 +63,11 @@ export interface Messenger {
   readonly room: ReadonlySignal<DevRoom | null>;
   /** The open app (undefined: closed). */
   readonly app: Signal<OpenApp | undefined>;
-  /** The app's frame: a fresh one per launch (a new src differing in its fragment alone would not reload it). */
-  readonly frame: Signal<HTMLIFrameElement>;
+  /**
+   * The app's frame, while it is open: a fresh one per launch (a new src differing in its fragment alone would not
+   * reload it).
+   */
+  readonly frame: Signal<HTMLIFrameElement | undefined>;
   /** The notice above the timeline (empty: none). */
   readonly notice: Signal<{ text: string; kind: string }>;
   /** Requests the package's policies blocked, from the start. */

@@ -90,7 +90,7 @@ export class MessengerModel implements Messenger {
   /** The theme the page and the app show: the setting, or the system's colour scheme while it is 'system'. */
   readonly theme: ReadonlySignal<'light' | 'dark'>;
   readonly app = signal<OpenApp | undefined>(undefined);
-  readonly frame: Signal<HTMLIFrameElement>;
+  readonly frame: Signal<HTMLIFrameElement | undefined>;
   readonly notice = signal({ text: '', kind: 'info' });
   readonly blocked: Signal<DevBlockedRequest[]>;
   readonly tab = signal<Tab>('Agent');
@@ -117,7 +117,8 @@ export class MessengerModel implements Messenger {
     this.manifest = config.manifest;
     this.store = createStateStore(initial);
     this.blocked = signal(config.blocked);
-    this.frame = signal(this.newFrame());
+    // No frame while the app is closed: an empty one would still be a titled frame in a screen reader's list.
+    this.frame = signal<HTMLIFrameElement | undefined>(undefined);
     const { settings, users, rooms } = this.store.slices;
     this.me = computed(() => users.value.find((u) => u.id === settings.value.current_user_id));
     // A person sees the rooms of their own tenant only.
@@ -318,7 +319,7 @@ export class MessengerModel implements Messenger {
   private closeFrame(): void {
     offerAppExit(undefined);
     this.stop();
-    this.frame.value = this.newFrame();
+    this.frame.value = undefined;
     this.app.value = undefined;
     this.showInUrl(false);
   }

@@ -48,11 +48,11 @@ function RoomList({ m }: { m: Messenger }) {
 }
 
 /** The app's frame, made outside the components (its launch attaches the host to it before it loads). */
-function Frame({ frame }: { frame: HTMLIFrameElement }) {
+function Frame({ frame }: { frame: HTMLIFrameElement | undefined }) {
   const slot = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    frame.dataset.testid = 'app-frame';
-    slot.current!.replaceChildren(frame);
+    if (frame) frame.dataset.testid = 'app-frame';
+    slot.current!.replaceChildren(...(frame ? [frame] : []));
   }, [frame]);
   return <div class="frame" ref={slot} />;
 }

@@ -1,5 +1,6 @@
 import type { Manifest } from '../../manifest';
 import type { DevState } from '../devContract';
+import { jsonQuote } from '../../manifest/jsonQuote';
 import { offeredTo } from '../offeredTo';
 import type { IdentityProviderOptions } from './createIdentityProvider';
 
@@ -24,14 +25,7 @@ export function authorizeExchange(rules: ExchangeRules): IdentityProviderOptions
   const { state, audience } = rules;
   return ({ userId, audience: asked, scopes }) => {
     const user = state.users.find((u) => u.id === userId);
-    if (asked !== audience)
-      return {
-        // An app started without an audience (auth.type none) has none to send: edited in since, it takes a restart.
-        refuse: audience
-          ? `audience ${asked} is not this mini app's: send ${audience} (auth.audience in the manifest).`
-          : `audience ${asked} is not this mini app's: svc dev started on a manifest without auth.audience, so it exchanges tokens for none; restart svc dev after adding it.`,
-        error: 'invalid_target',
-      };
+    if (!asked || asked !== audience) return wrongAudience(asked, audience);
     if (!user || user.deprovisioned)
       return {
         refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
@@ -50,5 +44,18 @@ export function authorizeExchange(rules: ExchangeRules): IdentityProviderOptions
         : (auth.scopes ?? [])
       : (state.grants.find((g) => g.user_id === userId)?.scopes ?? []);
     return { appUserId: user.app_user_id, scopes: scopes.filter((s) => allowed.includes(s)) };
+  };
+}
+
+/** The refusal of an exchange for `asked` (empty: the request names no audience) where the app's is `audience`. */
+function wrongAudience(asked: string, audience: string) {
+  const error = asked ? ('invalid_target' as const) : ('invalid_request' as const);
+  const wrong = asked ? `audience ${jsonQuote(asked)} is not this mini app's` : 'audience is missing';
+  // An app started without an audience (auth.type none) has none to send: edited in since, it takes a restart.
+  return {
+    refuse: audience
+      ? `${wrong}: send ${jsonQuote(audience)} (auth.audience in the manifest).`
+      : `${wrong}: svc dev started on a manifest without auth.audience, so it exchanges tokens for none; restart svc dev after adding it.`,
+    error,
   };
 }

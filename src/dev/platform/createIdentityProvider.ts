@@ -22,13 +22,15 @@ export interface IdentityProviderOptions {
   ttlSeconds?: number;
   /**
    * Decides an exchange: the app user id for `sub` and the granted scopes, or a refusal sentence
-   * (uninstalled, deprovisioned, version revoked, wrong audience).
+   * (uninstalled, deprovisioned, version revoked, wrong audience; an empty `audience` is one the request lacks).
    */
   authorize(input: {
     userId: string;
     audience: string;
     scopes: string[];
-  }): { appUserId: string; scopes: string[] } | { refuse: string; error?: 'invalid_grant' | 'invalid_target' };
+  }):
+    | { appUserId: string; scopes: string[] }
+    | { refuse: string; error?: 'invalid_grant' | 'invalid_target' | 'invalid_request' };
 }
 
 /**
@@ -145,8 +147,8 @@ export async function createIdentityProvider(options: IdentityProviderOptions) {
       const subjectType = form.get('subject_token_type');
       if (subjectType && subjectType !== ACCESS_TOKEN_TYPE)
         return error(400, 'invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}: send that value.`);
-      const audience = form.get('audience');
-      if (!audience) return error(400, 'invalid_request', "audience is missing: send the manifest's audience.");
+      // A missing audience is the platform's to explain (it knows the app's, or that it has none): `authorize` says.
+      const audience = form.get('audience') ?? '';
       const userId = await platformSubject(subjectToken, 'user');
       if (!userId)
         return error(

@@ -49,6 +49,6 @@ export function parseJsonObject(
     message:
       'repeatedKey' in problem
         ? `The body repeats the field ${jsonQuote(problem.repeatedKey)} in ${problem.path}: send each field once (JSON parsers differ on which one counts).`
-        : `The body nests arrays and objects more than ${depth} deep (at ${problem.path}): no field needs that many; send the fields the request names.`,
+        : `The body nests arrays and objects more than ${depth} deep (at ${problem.path}): ${depth > MAX_BODY_DEPTH ? `an app's value may nest ${MAX_BODY_DEPTH} deep, the rest of the body ${depth - MAX_BODY_DEPTH} more; send a flatter value.` : 'no field needs that many; send the fields the request names.'}`,
   };
 }

@@ -317,7 +317,7 @@ function watchEdits(
     const audience =
       now === parts.audience
         ? ''
-        : ` Its auth.audience is ${JSON.stringify(now)}: tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with, until it restarts.`;
+        : ` Its auth.audience is ${JSON.stringify(now)}: ${parts.audience ? `tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with,` : 'svc dev started without one, so it exchanges tokens for none'} until it restarts.`;
     app.manifest = next;
     parts.served.current = undefined;
     // The version served is the one events name and the backend's env file says.
