@@ -29,12 +29,15 @@ const JWT_FORMS =
   /eyJ[\w-]*(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]*(?:\.|%2E|\\u002e|[\u3002\uff0e\uff61\u2024\ufe52\u00b7\u2027\u2e31\ua4f8\ufe12\u06d4\u0701\u0589\u1362]|%E3%80%82|%EF%BC%8E|%EF%BD%A1|\\u(?:3002|ff0e|ff61))[\s\u00ad\u200b-\u200d\u2060\ufeff]*[\w-]*){1,2}/gi;
 
 /**
- * A JWT whose parts are joined by anything but a letter, a digit, `_` or `-`, up to 16 times over (a dot written as
- * another character, URL-encoded, JSON- or HTML-escaped, doubled, with invisible characters beside it): its header and
- * its claims each start `eyJ` (the base64 of `{"`), which prose does not; its signature goes with them.
+ * A JWT whose parts are joined by anything but a letter or a digit, up to 16 times over (a dot written as another
+ * character, URL-encoded, JSON-, C- or HTML-escaped, also an escape's backslash escaped or encoded, doubled, with
+ * invisible characters, spaces or dashes beside it): its header and its claims each start `eyJ` (the base64 of `{"`)
+ * and run 16 characters at least (`{"alg":"none"}` is 19), which prose and a short base64 cursor (`{"page":1}`) do
+ * not; its signature goes with them.
  */
-const SEPARATOR =
-  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|\\\\+(?:u[\\da-f]{4}|x[\\da-f]{2}|[nrt])|&(?:amp;)?#?\\w{1,8};|[^\\w-]){1,16}';
+const BACKSLASH = '(?:\\\\+|%(?:25)*5c|&(?:amp;)*#(?:92|x5c);|\\\\u005c)';
+const SEPARATOR = `(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|${BACKSLASH}(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}`;
+const JWT_PART = 'eyJ[\\w-]{13,}';
 
 /**
  * Made at the first redaction: the browser client takes `TOKENS` from this file, and its script-tag build keeps any
@@ -70,10 +73,10 @@ const isBase64Secret = (credential: string) => {
  * @internal
  */
 export function redactText(text: string): string {
-  // Also joined by `-` or `_`, which base64url has too; and what a redaction before left of one (an app's error is
-  // redacted by its client first, which takes a JWT's dots as they come, and leaves its signature after `..`).
+  // Also what a redaction before left of one (an app's error is redacted by its client first, which takes a JWT's
+  // dots as they come, and leaves its signature after `..`).
   jwtAnyDots ??= new RegExp(
-    `eyJ[\\w-]+(?:${SEPARATOR}|[-_](?=eyJ))eyJ[\\w-]+(?:${SEPARATOR}[\\w-]{8,})?|\\[redacted\\]${SEPARATOR}[\\w-]{16,}`,
+    `${JWT_PART}${SEPARATOR}${JWT_PART}(?:${SEPARATOR}[\\w-]{8,})?|\\[redacted\\]${SEPARATOR}[\\w-]{16,}`,
     'gi',
   );
   return text

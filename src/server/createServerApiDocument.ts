@@ -108,7 +108,7 @@ const EXAMPLE_PARAMS: Record<string, string> = {
 const ENDPOINT_DETAILS: Record<string, Partial<Record<ProblemName, string>>> = {
   postCard: {
     'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
-    'not-found': 'room "room-9" is unknown: post into a room the app was opened in (rooms: "room-1", "room-2").',
+    'not-found': 'room "room-9" is unknown: post into a room the person is in, as svc.room.current() names it (rooms: "room-1", "room-2").',
   },
   notify: {
     'invalid-request': 'title has 300 characters: send at most 256.',
@@ -144,7 +144,7 @@ const EXAMPLE_DETAILS: Partial<Record<ProblemName, string>> = {
 function exampleDetail(name: ProblemName, endpoint: ServerApiEndpoint, instance: string): string {
   if (name === 'method-not-allowed') {
     const other = endpoint.method === 'GET' ? 'POST' : 'GET';
-    return `${instance} is not read with ${other}: send ${endpoint.method} /v1${endpoint.path}.`;
+    return `${instance} does not take ${other}: send ${endpoint.method} /v1${endpoint.path}.`;
   }
   return ENDPOINT_DETAILS[endpoint.operationId]?.[name] ?? EXAMPLE_DETAILS[name] ?? PROBLEMS[name].title;
 }

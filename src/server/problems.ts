@@ -25,7 +25,7 @@ export const PROBLEMS = {
   'scope-not-granted': { status: 403, title: 'Scope not granted' },
   'tenant-policy': { status: 403, title: 'Tenant policy forbids it' },
   forbidden: { status: 403, title: 'Forbidden' },
-  'not-found': { status: 404, title: 'Unknown room, user or mini app' },
+  'not-found': { status: 404, title: 'Unknown room, user, mini app or endpoint' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'room-encrypted': { status: 409, title: 'The room is end-to-end encrypted' },
   'version-revoked': { status: 409, title: 'This version of the mini app was revoked' },

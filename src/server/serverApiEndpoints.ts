@@ -44,7 +44,7 @@ export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-signature':
     'The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor; `Retry-After` says when to retry.',
-  'version-revoked': 'The service revoked this version of the mini app (webhook `app.revoked`).',
+  'version-revoked': 'The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too.',
   'not-found': 'Unknown room, user or mini app, or no endpoint at this path.',
   'method-not-allowed': 'The path exists with another method; `Allow` names it.',
   'payload-too-large': `The body is larger than ${SERVER_API_LIMITS.serverApiBody} bytes (${SERVER_API_LIMITS.serverApiBody / 1024 / 1024} MiB), the cap on every request body; \`detail\` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it.`,
@@ -68,7 +68,7 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     operationId: 'postCard',
     summary: 'Post a card into a room',
     description:
-      "Posts a card into a room the mini app was opened in, for a person in that room (a room they are not in answers 404 `not-found`). An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.",
+      "Posts a card into a room, for a person who is a member of it: the room the app runs in (`svc.room.current()`), which the app sends its backend. A room the person is not in, or an unknown one, answers 404 `not-found`; whether the person installed the app or opened it in that room is not checked. An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.",
     params: { room_id: 'The room.' },
     request: 'PostCardRequest',
     success: { status: 201, schema: 'PostCardResponse', description: 'Posted.' },

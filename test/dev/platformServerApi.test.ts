@@ -114,7 +114,7 @@ describe('the server API emulator', () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
     expect(wrongMethod.body.detail).toBe(
-      '/v1/rooms/plain/cards is not read with GET: send POST /v1/rooms/{room_id}/cards.',
+      '/v1/rooms/plain/cards does not take GET: send POST /v1/rooms/{room_id}/cards.',
     );
     const nowhere = await call('POST', '/v1/room/plain/card', {});
     expect(nowhere.status).toBe(404);
@@ -182,7 +182,7 @@ describe('the server API emulator', () => {
       const outsider = await call('POST', '/v1/rooms/plain/cards', card('au2'));
       expect([outsider.status, outsider.body.detail]).toEqual([
         404,
-        'room "plain" is not one "au2" is in: post into a room the person opened the app in.',
+        'room "plain" is not one "au2" is in: post into a room the person is in, as svc.room.current() names it.',
       ]);
       expect((await call('POST', '/v1/rooms/plain/cards', card('au1'))).status).toBe(201);
       const undeclared = (link: string) =>

@@ -136,7 +136,7 @@ describe('schema/server-api.openapi.json', () => {
       expect(new Set(details(status).map((d) => d.detail)).size, status).toBe(4);
     for (const { path, method, detail, instance } of details('405')) {
       expect(detail).toBe(
-        `${instance} is not read with ${method === 'get' ? 'POST' : 'GET'}: send ${method.toUpperCase()} /v1${path}.`,
+        `${instance} does not take ${method === 'get' ? 'POST' : 'GET'}: send ${method.toUpperCase()} /v1${path}.`,
       );
       expect(instance.split('/').length).toBe(`/v1${path}`.split('/').length);
     }

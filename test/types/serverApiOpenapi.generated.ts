@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Post a card into a room
-         * @description Posts a card into a room the mini app was opened in, for a person in that room (a room they are not in answers 404 `not-found`). An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.
+         * @description Posts a card into a room, for a person who is a member of it: the room the app runs in (`svc.room.current()`), which the app sends its backend. A room the person is not in, or an unknown one, answers 404 `not-found`; whether the person installed the app or opened it in that room is not checked. An end-to-end encrypted room answers 409 `room-encrypted`: the service holds no room keys, and no server-side path, scope or tier changes that; share from the person's client with `svc.message.send()` instead.
          */
         post: operations["postCard"];
         delete?: never;
@@ -573,7 +573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`). `room-encrypted`: The room is end-to-end encrypted. */
+            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too. `room-encrypted`: The room is end-to-end encrypted. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -746,7 +746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`). */
+            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -901,7 +901,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`). */
+            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1065,7 +1065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`). */
+            /** @description `version-revoked`: The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -226,7 +226,7 @@ function postingAnswers(helpers: Helpers): Answers {
       if (!room)
         return problem(
           'not-found',
-          `room ${q(room_id)} is unknown: post into a room the app was opened in (rooms: ${state.rooms.map((r) => q(r.id)).join(', ')}).`,
+          `room ${q(room_id)} is unknown: post into a room the person is in, as svc.room.current() names it (rooms: ${state.rooms.map((r) => q(r.id)).join(', ')}).`,
         );
       const user = userByAppId(app_user_id);
       if (!user) return unknownUser(app_user_id);
@@ -234,7 +234,7 @@ function postingAnswers(helpers: Helpers): Answers {
       if (!room.members.includes(user.id))
         return problem(
           'not-found',
-          `room ${q(room_id)} is not one ${q(app_user_id)} is in: post into a room the person opened the app in.`,
+          `room ${q(room_id)} is not one ${q(app_user_id)} is in: post into a room the person is in, as svc.room.current() names it.`,
         );
       for (const [i, action] of (card.actions ?? []).entries()) {
         const bad = checkLink(`card.actions[${i}].deep_link`, action.deep_link);
@@ -394,7 +394,7 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
   if (atPath.length)
     return problem(
       'method-not-allowed',
-      `${instance} is not read with ${request.method}: send ${atPath.map(({ endpoint: e }) => `${e.method} /v1${e.path}`).join(' or ')}.`,
+      `${instance} does not take ${request.method}: send ${atPath.map(({ endpoint: e }) => `${e.method} /v1${e.path}`).join(' or ')}.`,
       { allow: atPath.flatMap(({ endpoint: e }) => (e.method === 'GET' ? ['GET', 'HEAD'] : [e.method])).join(', ') },
     );
   return problem(

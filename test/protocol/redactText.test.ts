@@ -1,0 +1,60 @@
+// redactText, what svc dev's bridge runs over everything an agent is told: a real ES256 token joined at its dots in
+// the ways loggers, encoders and escapes write them leaves nothing of itself; prose and short base64 cursors stay.
+import { generateKeyPair, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { redactText } from '../../src/protocol/redactText';
+
+let token: string;
+let parts: string[];
+
+beforeAll(async () => {
+  const { privateKey } = await generateKeyPair('ES256');
+  token = await new SignJWT({ scope: 'polls.read', act: { sub: 'agent-7' } })
+    .setProtectedHeader({ alg: 'ES256', typ: 'JWT' })
+    .setSubject('au-alice')
+    .setAudience('https://polls.example')
+    .setExpirationTime('5m')
+    .sign(privateKey);
+  parts = token.split('.');
+});
+
+/** Whether any part of the token (its header, claims or signature) is still in `text`. */
+const leaks = (text: string) => parts.some((part) => text.includes(part.slice(-12)) || text.includes(part.slice(0, 12)));
+
+describe('a JWT joined by up to 16 characters, escapes or entities that are no letters or digits', () => {
+  // What outside checks sent: dashes and underscores with spaces, dots or line breaks beside them (an arrow, a list's
+  // dash), C's octal and ES2015's braced escapes, an escape whose backslash is itself URL-encoded, HTML-escaped or
+  // JSON-escaped, entities escaped again and again.
+  const separators = [
+    ' - ', ' -- ', ' _ ', ' -', ' -> ', '\t-\t', '-\n-', '\n-\n', '.-.', '._.', '.__.', '. - .', '.-.-.-.-.-.-.-.-',
+    '\\056', '\\012', '\\u{2e}', '%5Cn', '%255Cn', '&#92;n', '\\u005Cn', '&amp;amp;#46;', '&amp;amp;amp;#46;',
+    '-', '_', '..', '\r\n', '\n\n', '\\r\\n', '\\x2e', '%u00B7', '&amp;#46;', '%E2%80%8B', '\u00b7',
+  ];
+  for (const separator of separators)
+    it(`takes the whole token, joined by ${JSON.stringify(separator)}`, () => {
+      const said = redactText(`before ${parts.join(separator)} after. Next sentence.`);
+      expect(said).toBe('before [redacted] after. Next sentence.');
+      expect(leaks(said)).toBe(false);
+    });
+
+  it('takes a signature a redaction before left, its dots doubled or 16 of them', () => {
+    for (const dots of ['..', '.'.repeat(16), '..%E2%80%8B..'])
+      expect(leaks(redactText(`E before [redacted]${dots}[redacted]${dots}${parts[2]} after.`))).toBe(false);
+  });
+});
+
+describe('what is not a token', () => {
+  it('leaves prose, versions, addresses and the word eyJ as they are', () => {
+    const prose = 'Version 1.2.3 of e.g. the docs; mail a.b@c.d; eyJ is a prefix. Ends here - twice -- well.';
+    expect(redactText(prose)).toBe(prose);
+  });
+
+  it("leaves short base64 cursors of JSON (`{\"page\":1}`) and the id after them: they are no token's parts", () => {
+    for (const text of [
+      '[eyJhIjoxfQ, eyJhIjoyfQ, eyJhIjozfQ]',
+      'prev eyJwYWdlIjoxfQ / eyJwYWdlIjozfQ / abcDEF123 end',
+      'next: eyJwYWdlIjoxfQ-eyJwYWdlIjoyfQ',
+    ])
+      expect(redactText(text)).toBe(text);
+  });
+});
