@@ -2,8 +2,10 @@
 // file (`\n`, `\u000a`, `\u{a}`, `\\n` in JSON inside JSON: a Google service account's `private_key`), continued with
 // a `\`, as an HTML entity (`&#10;`, `&#x0A;`, `&NewLine;`, the `;` left off as browsers allow) or URL-encoded, an HTML
 // `<br>`, the spaces of an indented YAML block, a Markdown quote's `>`, a comment's `#`, `//`, ` * `, `;` or `--`, the
-// quotes and commas of an array of lines, the `+` or `.` joining string literals (JavaScript, Java, PHP).
-const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|\\u\{0*[aAdD]\}|&#0*1[03];?|&#x0*[aAdD];?|&NewLine;|%0[aAdD]|[ \t>#/"'\x60,*;+.\\-]|<br\s*/?>)*`;
+// quotes and commas of an array of lines, the `+` or `.` joining string literals (JavaScript, Java, PHP). At most
+// 256 of them (an indented line's spaces count one each): unbounded, a text of millions overflowed the stack of the
+// regular expression (as `{60,}` over a long run of base64 did: written `{60}…*`, it does not).
+const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|\\u\{0*[aAdD]\}|&#0*1[03];?|&#x0*[aAdD];?|&NewLine;|%0[aAdD]|[ \t>#/"'\x60,*;+.\\-]|<br\s*/?>){0,256}`;
 // Any PEM private key: PKCS#8 (`PRIVATE KEY`), RSA, EC, DSA, `ENCRYPTED` and `OPENSSH` ones. Looked for anywhere in
 // the file, not at its start: `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the marker, and editors
 // and people add comments and blank lines. A PGP private key block too. The marker must begin a key: header lines
@@ -11,13 +13,13 @@ const PEM_BREAK = String.raw`(?:\r|\n|\\+r|\\+n|\\u000[aAdD]|\\u\{0*[aAdD]\}|&#0
 // 64, and a shortened example in a document, `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...`, is no key). A library that
 // writes keys (jsencrypt) holds the marker as text in its code, followed by `\n"`, a quote, not by a key.
 const PEM_PRIVATE = new RegExp(
-  `-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----${PEM_BREAK}(?:[A-Za-z-]+:[^\\n\\\\]*${PEM_BREAK})*[A-Za-z0-9+/=]{60,}`,
+  `-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----${PEM_BREAK}(?:[A-Za-z-]+:[^\\n\\\\]*${PEM_BREAK})*[A-Za-z0-9+/=]{60}[A-Za-z0-9+/=]*`,
 );
 // A PuTTY key file, and a JSON Web Key with its private part (`d`), in any member order.
 const PUTTY_PRIVATE = /^PuTTY-User-Key-File-\d+: /m;
 // Its member names quoted or not (a JavaScript object literal: `{ kty: 'OKP', d: '…' }`).
 const JWK_TYPE = /["']?\bkty["']?\s*:\s*["'](?:OKP|EC|RSA)["']/;
-const JWK_PRIVATE = /["']?\bd["']?\s*:\s*["'][A-Za-z0-9_-]{16,}["']/;
+const JWK_PRIVATE = /["']?\bd["']?\s*:\s*["'][A-Za-z0-9_-]{16}[A-Za-z0-9_-]*["']/;
 
 /** Whether `text` holds a private key in one of the text forms (PEM, PuTTY, a private JWK). */
 const holdsKeyText = (text: string) =>
@@ -44,7 +46,7 @@ const BASE64_MARKERS = new RegExp(
 const BASE64_CHARACTER = /[A-Za-z0-9+/_-]/;
 // A run of base64 as long as the shortest DER key's (an Ed25519 or X25519 PKCS#8 key: 48 bytes, 64 characters), each
 // DER key starting with `M` (its SEQUENCE), at the run's start or up to three characters later.
-const BASE64_RUN = /[A-Za-z0-9+/_-]{64,}/g;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{64}[A-Za-z0-9+/_-]*/g;
 
 /**
  * Whether `bytes`, a file or its beginning, holds a private key: in PEM (`-----BEGIN PRIVATE KEY-----`, an RSA, EC,

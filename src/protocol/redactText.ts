@@ -12,11 +12,12 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
  * between): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an API that takes a
  * token as its password, echoed in an upstream's error) or of a JWT, so that "a basic poll" stays as it is. A base64
  * credential folded onto lines of 16 characters or more (MIME folds at 76; its line breaks as they are or escaped in
- * JSON text, `\r\n`) is the credential whole; one already
+ * JSON text, `\r\n`; up to 256 lines, so a text of millions stays within the regular expression's stack) is the
+ * credential whole; one already
  * `[redacted]` is left as it is.
  */
 const SCHEME =
-  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[A-Za-z0-9+/]{16,}={0,2})*)/gi;
+  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[A-Za-z0-9+/]{16}[A-Za-z0-9+/]*={0,2}){0,256})/gi;
 /**
  * A JWT as a logger wraps or spaces it at its dots (invisible break opportunities too: a zero-width space, a joiner, a
  * soft hyphen), as a URL encodes its dots (`%2E`), as JSON escaped twice writes them (`\u002e`), or with look-alike
@@ -37,7 +38,7 @@ const JWT_FORMS =
  */
 const BACKSLASH = '(?:\\\\+|%(?:25)*5c|&(?:amp;)*#(?:92|x5c);|\\\\u005c)';
 const SEPARATOR = `(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|${BACKSLASH}(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}`;
-const JWT_PART = 'eyJ[\\w-]{13,}';
+const JWT_PART = 'eyJ[\\w-]{13}[\\w-]*';
 
 /**
  * Made at the first redaction: the browser client takes `TOKENS` from this file, and its script-tag build keeps any
@@ -76,7 +77,7 @@ export function redactText(text: string): string {
   // Also what a redaction before left of one (an app's error is redacted by its client first, which takes a JWT's
   // dots as they come, and leaves its signature after `..`).
   jwtAnyDots ??= new RegExp(
-    `${JWT_PART}${SEPARATOR}${JWT_PART}(?:${SEPARATOR}[\\w-]{8,})?|\\[redacted\\]${SEPARATOR}[\\w-]{16,}`,
+    `${JWT_PART}${SEPARATOR}${JWT_PART}(?:${SEPARATOR}[\\w-]{8}[\\w-]*)?|\\[redacted\\]${SEPARATOR}[\\w-]{16}[\\w-]*`,
     'gi',
   );
   return text

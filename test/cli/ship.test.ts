@@ -804,6 +804,21 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       join(clean, 'app', 'help.md'),
       '```\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\n-----END PRIVATE KEY-----\n```\n',
     );
+    // Long runs of text that hold no key (an asset inlined as a data URL, a font as wrapped base64, gzipped too):
+    // millions of base64 characters once overflowed the stack of the key search, and svc pack failed.
+    const inlined = `export const font = 'data:font/woff2;base64,${randomBytes(6 << 20).toString('base64')}';\n`;
+    const large = {
+      'inlined.js': inlined,
+      'inlined.js.gz': gzipSync(inlined),
+      'font.b64': randomBytes(3 << 20)
+        .toString('base64')
+        .replace(/.{76}/g, '$&\n'),
+    };
+    // In both folders: packed from this one, served by svc dev from the other.
+    for (const [name, body] of Object.entries(large)) {
+      writeFileSync(join(clean, 'app', name), body);
+      writeFileSync(join(app, name), body);
+    }
     const packed = svc(['pack', 'app'], clean);
     expect(packed.code, packed.stderr).toBe(0);
 
@@ -823,6 +838,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
         expect(await response.text(), name).toContain(`${name} is or holds a private key; svc pack refuses`);
       }
       expect((await fetch(new URL('index.html', appUrl))).status).toBe(200);
+      for (const name of Object.keys(large)) expect((await fetch(new URL(name, appUrl))).status, name).toBe(200);
     } finally {
       child.kill();
     }

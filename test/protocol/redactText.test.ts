@@ -58,3 +58,17 @@ describe('what is not a token', () => {
       expect(redactText(text)).toBe(text);
   });
 });
+
+describe('a text of millions of characters', () => {
+  // A long run overflowed the regular expressions' stack (`{13,}` over it, a group repeated without bound), and the
+  // agent got an internal error instead of the result: each shape is redacted, or left, whole.
+  const run = 'A'.repeat(8 << 20);
+  it('is redacted where it holds a token, and left where it does not, without failing', () => {
+    expect(redactText(`eyJ${run}`)).toBe(`eyJ${run}`);
+    expect(redactText(`eyJ${'a'.repeat(20)}.eyJ${run}`)).toBe('[redacted]');
+    expect(redactText(`[redacted]${'.'.repeat(16)}${run}`)).toBe('[redacted]');
+    const folded = `Basic ${'QUFBQUFBQUFBQUFBQUFBQUFB\r\n'.repeat(300_000)}`;
+    expect(redactText(folded).startsWith('Basic ')).toBe(true);
+    expect(redactText(`Bearer ${run}`)).toBe('Bearer [redacted]');
+  });
+});
