@@ -97,6 +97,19 @@ function signWithAttributes(bundle: Uint8Array, attributes: Uint8Array, keys: Ke
   return Buffer.concat([start, attributes, head(4, keys.length), ...entries, bundle]);
 }
 
+/**
+ * `bundle` under an integrity block of one Ed25519 signature whose key is the 32 bytes `raw` and whose signature is the
+ * identity R and S = 0, given, not computed: for keys no private key makes.
+ */
+function withFixedSignature(bundle: Uint8Array, id: string, raw: Uint8Array): Uint8Array {
+  const start = Buffer.from('8448f09f968bf09f93a64432620000', 'hex');
+  const attributes = Buffer.concat([head(5, 1), cborText('webBundleId'), cborText(id)]);
+  const keyAttributes = Buffer.concat([head(5, 1), cborText('ed25519PublicKey'), head(2, 32), raw]);
+  const signature = Buffer.concat([Buffer.of(1), Buffer.alloc(63)]);
+  const entry = Buffer.concat([head(4, 2), keyAttributes, head(2, 64), signature]);
+  return Buffer.concat([start, attributes, head(4, 1), entry, bundle]);
+}
+
 const replaceOnce = (bytes: Uint8Array, from: string, to: string) => {
   const out = Buffer.from(bytes);
   const at = out.indexOf(from, 0, 'latin1');
@@ -706,6 +719,18 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
   ]);
   add('ed25519-s-plus-l.swbn', withSignature(valid, nonCanonical), {
     description: 'valid.swbn with S replaced by S + L: the same equation holds, but RFC 8032 requires S < L.',
+    expect: 'bad-signature',
+  });
+  // The identity point written with y = p + 1 (no canonical encoding), R the identity, S = 0: the equation holds for
+  // any message, and OpenSSL, reading y mod p, accepts it; RFC 8032 decodes no point from it. Nobody's private key.
+  const oddKey = Buffer.concat([Buffer.of(0xee), Buffer.alloc(30, 0xff), Buffer.of(0x7f)]);
+  const oddId = createHash('sha256')
+    .update(Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), oddKey]))
+    .digest('hex')
+    .slice(0, 16);
+  add('ed25519-key-non-canonical.swbn', withFixedSignature(bundleOf(appFiles(oddId)), oddId, oddKey), {
+    description:
+      'Signed with an Ed25519 key whose y is p + 1 (the identity point, not canonically encoded), R the identity and S = 0: RFC 8032 decodes no point from that key.',
     expect: 'bad-signature',
   });
   return { files: out, vectors };

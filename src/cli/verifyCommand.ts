@@ -46,7 +46,11 @@ in the package. Prints the id, the version, the signers and the files.`,
     const refused = (error: PackageError) => {
       if (values.json)
         writeLine(io.stdout, JSON.stringify({ ok: false, code: error.code, message: error.message }, null, 2));
-      writeLine(io.stderr, `svc verify: ${label}: invalid (${error.code}): ${printable(error.message)}`);
+      // A manifest's issues are one to a line: the breaks between them are kept, as svc validate writes them.
+      writeLine(
+        io.stderr,
+        `svc verify: ${label}: invalid (${error.code}): ${printable(error.message, { lines: true })}`,
+      );
       return EXIT.invalid;
     };
     let bytes: Uint8Array;

@@ -134,6 +134,13 @@ function ecdsaDerToRaw(der: Uint8Array): Uint8Array<ArrayBuffer> {
 /** `bytes` as a fresh ArrayBuffer-backed view (WebCrypto's types refuse a view of a shared buffer). */
 export const ownBytes = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 
+/** Whether 32 bytes encode an Ed25519 y below p = 2^255 - 19 (little-endian, the top bit being x's sign). */
+function isCanonicalY(key: Uint8Array): boolean {
+  // y >= p only when its 255 bits are all ones but for the lowest byte, which is 0xed or more.
+  if ((key[31]! & 0x7f) !== 0x7f || key[0]! < 0xed) return true;
+  return key.subarray(1, 31).some((byte) => byte !== 0xff);
+}
+
 /**
  * Verifies one signature with WebCrypto: Ed25519 over the message, or ECDSA P-256 over SHA-256 of the message.
  */
@@ -145,6 +152,10 @@ export async function verifySignature(
 ): Promise<boolean> {
   const { subtle } = globalThis.crypto;
   if (type === 'ed25519') {
+    // RFC 8032 (5.1.3) decodes a key whose y is the field prime p = 2^255 - 19 or more as no point, and Java, Go and
+    // libsodium refuse it; OpenSSL (so Node and svc's own WebCrypto) reads y mod p, and with the identity written so
+    // a signature R = identity, S = 0 verified for any message, without any private key.
+    if (!isCanonicalY(spki.subarray(-32))) return false;
     const key = await subtle.importKey('spki', ownBytes(spki), { name: 'Ed25519' }, false, ['verify']);
     return subtle.verify({ name: 'Ed25519' }, key, ownBytes(signature), ownBytes(message));
   }

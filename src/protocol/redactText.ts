@@ -34,10 +34,13 @@ const JWT_FORMS =
  * character, URL-encoded, JSON-, C- or HTML-escaped, also an escape's backslash escaped or encoded, doubled, with
  * invisible characters, spaces or dashes beside it): its header and its claims each start `eyJ` (the base64 of `{"`)
  * and run 16 characters at least (`{"alg":"none"}` is 19), which prose and a short base64 cursor (`{"page":1}`) do
- * not; its signature goes with them.
+ * not; its signature goes with them. An escape's backslash is one as it is (or doubled), URL-encoded (also twice), as
+ * an HTML entity or JSON-escaped. Written out whole, not put together from parts: a template of constants stays in the
+ * script-tag build, which takes `TOKENS` from this file.
  */
-const BACKSLASH = '(?:\\\\+|%(?:25)*5c|&(?:amp;)*#(?:92|x5c);|\\\\u005c)';
-const SEPARATOR = `(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|${BACKSLASH}(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}`;
+const SEPARATOR =
+  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+|%(?:25)*5c|&(?:amp;)*#(?:92|x5c);|\\\\u005c)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
+// `{13}` then `*`, not `{13,}`: V8 runs out of stack on `{n,}` over a run of millions of characters.
 const JWT_PART = 'eyJ[\\w-]{13}[\\w-]*';
 
 /**

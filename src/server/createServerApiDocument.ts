@@ -108,7 +108,8 @@ const EXAMPLE_PARAMS: Record<string, string> = {
 const ENDPOINT_DETAILS: Record<string, Partial<Record<ProblemName, string>>> = {
   postCard: {
     'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
-    'not-found': 'room "room-9" is unknown: post into a room the person is in, as svc.room.current() names it (rooms: "room-1", "room-2").',
+    'not-found':
+      'room "room-9" is unknown: post into a room the person is in, as svc.room.current() names it (rooms: "room-1", "room-2").',
   },
   notify: {
     'invalid-request': 'title has 300 characters: send at most 256.',

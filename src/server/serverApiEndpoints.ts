@@ -44,7 +44,8 @@ export const COMMON_PROBLEMS: Partial<Record<ProblemName, string>> = {
   'invalid-signature':
     'The signature is missing, does not match, or its timestamp differs from now by more than 300 s; or the X-Svc-Mini-App header is missing or names another mini app than the one the secret is for.',
   'rate-limited': 'More than 600 requests a minute (burst 60) for this vendor; `Retry-After` says when to retry.',
-  'version-revoked': 'The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too.',
+  'version-revoked':
+    'The service revoked this version of the mini app (webhook `app.revoked`): every call is refused then, the reads too.',
   'not-found': 'Unknown room, user or mini app, or no endpoint at this path.',
   'method-not-allowed': 'The path exists with another method; `Allow` names it.',
   'payload-too-large': `The body is larger than ${SERVER_API_LIMITS.serverApiBody} bytes (${SERVER_API_LIMITS.serverApiBody / 1024 / 1024} MiB), the cap on every request body; \`detail\` gives both numbers. The cap leaves room for every field at its bound, however its characters are encoded, so only a body with fields over their bounds or far more whitespace than JSON needs meets it.`,

@@ -281,6 +281,11 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     });
     writeFileSync(join(dir, 'icon.swbn'), PNG);
     expect(svc(['verify', 'icon.swbn'], dir).stderr).toContain('invalid (bad-magic)');
+    // A manifest's issues one to a line, as svc validate writes them (not joined by a written-out \u000a).
+    const manifest = svc(['verify', join(root, 'vectors/package/invalid-manifest.swbn')], dir);
+    expect(manifest.stderr).toMatch(
+      /invalid \(invalid-manifest\): \/manifest\.json is not a valid manifest:\n {2}\$\.version is not/,
+    );
   });
 
   it('svc pack refuses a key of another id, a public key, a file that is no key, naming them', () => {

@@ -221,9 +221,12 @@ function verifyFromTheSpec(file: Buffer, trusted: Buffer[] = []) {
   for (const s of signers) {
     const message = Buffer.concat([u64(64), hash, u64(unsigned.length), unsigned, u64(s.attrs.length), s.attrs]);
     const key = createPublicKey({ key: s.key, format: 'der', type: 'spki' });
+    // y >= p: bytes 1 to 30 all FF, byte 31 7F or FF, byte 0 ED or more; Node (OpenSSL) would read it modulo p.
+    const raw = s.key.subarray(-32);
+    const nonCanonical = raw.subarray(1, 31).every((b) => b === 0xff) && (raw[31]! & 0x7f) === 0x7f && raw[0]! >= 0xed;
     const ok =
       s.name === 'ed25519PublicKey'
-        ? verify(null, message, key, s.sig)
+        ? !nonCanonical && verify(null, message, key, s.sig)
         : verify('sha256', message, { key, dsaEncoding: 'der' }, s.sig);
     if (!ok) refuse('bad-signature');
   }
