@@ -55,8 +55,9 @@ interface Script {
 }
 
 // A `<script>` element: its opening tag (whose quoted attributes may hold a `>`, as Vue's `generic="T extends
-// Record<string, unknown>"` does), its text, and its end tag.
-const SCRIPT_ELEMENT = /(<script\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)<\/script\s*>/gi;
+// Record<string, unknown>"` does), its text, and its end tag. The tag's text between quoted values is one run each,
+// as the package server reads a start tag.
+const SCRIPT_ELEMENT = /(<script\b[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>)([\s\S]*?)<\/script\s*>/gi;
 // The script types that hold JavaScript; any other (`application/json`, `importmap`, templates) is data.
 const SCRIPT_TYPE = /^(?:module|(?:text|application)\/(?:java|ecma)script)$/i;
 

@@ -7,6 +7,10 @@ const handled = (code: string, file = 'app.ts'): (string | undefined)[] =>
     .map((c) => c.name);
 
 describe('findBridgeCalls', () => {
+  test("reads a page's script whose tag runs to millions of characters", () => {
+    const page = `<script data-x=${'a'.repeat(8 << 20)}>svc.actions.handle('big', h);</script>`;
+    expect(handled(page, 'index.html')).toEqual(['big']);
+  });
   test('finds svc.actions.handle with its position', () => {
     expect(findBridgeCalls('a.js', "\n  svc.actions.handle('a', async () => {});")).toEqual([
       { kind: 'handle', name: 'a', line: 2, column: 3 },

@@ -83,6 +83,8 @@ describe('the package server', () => {
       'script-first.html': '<!doctype html><script src="a.js"></script><head><title>x</title>',
       'bom.html': '\uFEFF<p>no doctype</p>',
       'empty-comment.html': '<!--><!doctype html><!---><!-- a --!><head><title>x</title>',
+      // A start tag of millions of characters (once past the stack of the expression that reads a tag).
+      'long-tag.html': `<!doctype html><head data-x=${'a'.repeat(8 << 20)}><title>x</title>`,
     };
     for (const [name, html] of Object.entries(pages)) await writeFile(join(dir, name), html);
     const q = await startDevPlatform({ dir, port: 0, mcp: false });
@@ -109,6 +111,9 @@ describe('the package server', () => {
       // `<!-->` and `<!--->` are whole comments to a browser, and `--!>` ends one: they hide nothing after them.
       expect(await served('empty-comment.html')).toBe(
         `<!--><!doctype html><!---><!-- a --!><head>${meta}<title>x</title>`,
+      );
+      expect(await served('long-tag.html')).toBe(
+        `<!doctype html><head data-x=${'a'.repeat(8 << 20)}>${meta}<title>x</title>`,
       );
       // After the byte order mark, which stays the page's first bytes.
       const bom = Buffer.from(await (await fetch(`${q.appOrigin}/bom.html`)).arrayBuffer());

@@ -454,6 +454,14 @@ describe('paths and content types a host in another language could read otherwis
     ['text', 'bad-content-type'],
     [' text/html', 'bad-content-type'],
     ['', 'bad-content-type'],
+    ['text/html; a="x\\"y"; b=c', 'valid'],
+    ['text/html; a="x\\', 'bad-content-type'],
+    ['text/html; a="x\\\u0001"', 'bad-content-type'],
+    ['text/html; a=b c', 'bad-content-type'],
+    // Millions of characters in one value or of escapes (once past the stack of one expression over the header).
+    [`text/html; a="${'x'.repeat(8 << 20)}"`, 'valid'],
+    [`text/html; a="${'\\x'.repeat(4 << 20)}"`, 'valid'],
+    [`text/html; a="${'x'.repeat(4 << 20)}`, 'bad-content-type'],
   ])('gives the content type %j of the entry document: %s', async (type, code) => {
     expect(await codeOf(verifyPackage(await signedApp({}, { '/index.html': type })))).toBe(code);
   });

@@ -19,16 +19,47 @@ beforeAll(async () => {
 });
 
 /** Whether any part of the token (its header, claims or signature) is still in `text`. */
-const leaks = (text: string) => parts.some((part) => text.includes(part.slice(-12)) || text.includes(part.slice(0, 12)));
+const leaks = (text: string) =>
+  parts.some((part) => text.includes(part.slice(-12)) || text.includes(part.slice(0, 12)));
 
 describe('a JWT joined by up to 16 characters, escapes or entities that are no letters or digits', () => {
   // What outside checks sent: dashes and underscores with spaces, dots or line breaks beside them (an arrow, a list's
   // dash), C's octal and ES2015's braced escapes, an escape whose backslash is itself URL-encoded, HTML-escaped or
   // JSON-escaped, entities escaped again and again.
   const separators = [
-    ' - ', ' -- ', ' _ ', ' -', ' -> ', '\t-\t', '-\n-', '\n-\n', '.-.', '._.', '.__.', '. - .', '.-.-.-.-.-.-.-.-',
-    '\\056', '\\012', '\\u{2e}', '%5Cn', '%255Cn', '&#92;n', '\\u005Cn', '&amp;amp;#46;', '&amp;amp;amp;#46;',
-    '-', '_', '..', '\r\n', '\n\n', '\\r\\n', '\\x2e', '%u00B7', '&amp;#46;', '%E2%80%8B', '\u00b7',
+    ' - ',
+    ' -- ',
+    ' _ ',
+    ' -',
+    ' -> ',
+    '\t-\t',
+    '-\n-',
+    '\n-\n',
+    '.-.',
+    '._.',
+    '.__.',
+    '. - .',
+    '.-.-.-.-.-.-.-.-',
+    '\\056',
+    '\\012',
+    '\\u{2e}',
+    '%5Cn',
+    '%255Cn',
+    '&#92;n',
+    '\\u005Cn',
+    '&amp;amp;#46;',
+    '&amp;amp;amp;#46;',
+    '-',
+    '_',
+    '..',
+    '\r\n',
+    '\n\n',
+    '\\r\\n',
+    '\\x2e',
+    '%u00B7',
+    '&amp;#46;',
+    '%E2%80%8B',
+    '\u00b7',
   ];
   for (const separator of separators)
     it(`takes the whole token, joined by ${JSON.stringify(separator)}`, () => {
@@ -49,7 +80,7 @@ describe('what is not a token', () => {
     expect(redactText(prose)).toBe(prose);
   });
 
-  it("leaves short base64 cursors of JSON (`{\"page\":1}`) and the id after them: they are no token's parts", () => {
+  it('leaves short base64 cursors of JSON (`{"page":1}`) and the id after them: they are no token\'s parts', () => {
     for (const text of [
       '[eyJhIjoxfQ, eyJhIjoyfQ, eyJhIjozfQ]',
       'prev eyJwYWdlIjoxfQ / eyJwYWdlIjozfQ / abcDEF123 end',

@@ -151,8 +151,9 @@ async function fileInFolder(
 // ends one too; one left open runs to the end), the doctype (before it, the page would render in quirks mode), a
 // processing instruction, and the `<html>` start tag.
 const PROLOGUE = /[\t\n\f\r ]+|<!--(?:-?>|[\s\S]*?(?:--!?>|$))|<![^>]*>|<\?[^>]*>/y;
-// A start tag, to its `>`: a quoted attribute value may hold one (`<head data-x="a>b">`).
-const START_TAG = /<([a-zA-Z][^\s/>]*)(?:[^>"']|"[^"]*"|'[^']*')*>/y;
+// A start tag, to its `>`: a quoted attribute value may hold one (`<head data-x="a>b">`). The text between quoted
+// values is one run each (a group repeated per character overflowed the stack on a tag of millions of characters).
+const START_TAG = /<([a-zA-Z][^\s/>]*)[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>/y;
 
 /**
  * The page's text with `element` first in its head, before anything that runs (PACKAGE.md, "Serving"): after the
