@@ -139,7 +139,11 @@ with ./ or ../ is read from <dir>); repeatable.`,
           column: 1,
           severity: 'warning',
           code: 'parse_error',
-          message: `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error`,
+          // A parser that recurses per level runs out of stack on code nested thousands deep: no syntax error.
+          message:
+            cause instanceof RangeError
+              ? 'cannot parse this file: it nests too deep for the parser (thousands of levels), so it was not checked'
+              : `cannot parse this file (${(cause as Error).message}), so it was not checked; fix the syntax error`,
         });
         continue;
       }

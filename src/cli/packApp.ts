@@ -74,6 +74,12 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   // Another kind of key, or more than one, signs with more bytes than the check above counted.
   const tooLarge = packageTooLarge(listed.files, signedWebBundle.length);
   if (tooLarge) return { ok: false, problems: [tooLarge] };
+  // WebAssembly cannot be compiled under the policy every mini app has (script-src 'self' only): said before it ships.
+  const wasm = listed.files.filter((f) => f.path.toLowerCase().endsWith('.wasm')).map((f) => f.path.slice(1));
+  if (wasm.length)
+    warnings.push(
+      `the package holds WebAssembly (${wasm.slice(0, 3).join(', ')}${wasm.length > 3 ? `, ${wasm.length - 3} more` : ''}), which no mini app can run: its csp's script-src is 'self' only, and 'wasm-unsafe-eval' is refused (it would let an app compile code fetched from any host it reaches); ship that code as JavaScript`,
+    );
   // A project's dependencies in the package: the folder packed is the project's, not the app's build.
   const dependencies = listed.files.filter((f) => f.path.startsWith('/node_modules/')).length;
   if (dependencies)

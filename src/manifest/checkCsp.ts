@@ -114,10 +114,14 @@ function onlySelf(name: string, sources: string[], after: string): CspProblem[] 
   const extra = sources.filter((source) => source.toLowerCase() !== "'self'");
   if (extra.length === 0 && sources.length === 1) return [];
   const what = extra.length > 0 ? `remove ${extra.join(' ')}` : `write "${name} 'self'" once`;
+  // WebAssembly is compiled from bytes, which an app may fetch from any host it may reach: code not in the package.
+  const wasm = extra.some((source) => source.toLowerCase() === "'wasm-unsafe-eval'")
+    ? "; 'wasm-unsafe-eval' would let the app compile WebAssembly fetched from any host it reaches, so a mini app runs no WebAssembly"
+    : '';
   return [
     {
       code: 'csp_script_src',
-      message: `must set ${name} to exactly 'self'; ${what} (all code comes from the signed package)${after}`,
+      message: `must set ${name} to exactly 'self'; ${what} (all code comes from the signed package${wasm})${after}`,
     },
   ];
 }

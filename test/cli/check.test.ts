@@ -126,6 +126,17 @@ describe('svc check', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/0 source files/);
   });
+  test('a file nested too deep for the parser is said to be that, not a syntax error', async () => {
+    const dir = tempProject({
+      'manifest.json': withActions(['add_note']),
+      'src/main.ts': "svc.actions.handle('add_note', h);",
+      'src/deep.js': `export const a = ${'['.repeat(20_000)}${']'.repeat(20_000)};`,
+    });
+    const run = await runSvc(['check'], dir);
+    expect(run.stdout).toContain(
+      'src/deep.js:1:1  warning: cannot parse this file: it nests too deep for the parser (thousands of levels), so it was not checked',
+    );
+  });
   test('manifest errors are reported with their line and column', async () => {
     const m: Json = withActions([]);
     m.name = '';

@@ -878,6 +878,27 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
   });
 
+  it('svc pack warns that WebAssembly in the package cannot run, and svc validate refuses wasm-unsafe-eval saying why', () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'app', 'assets'));
+    for (const name of ['engine.wasm', 'codec.wasm'])
+      writeFileSync(join(dir, 'app', 'assets', name), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
+    const run = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      "svc pack: warning: the package holds WebAssembly (assets/codec.wasm, assets/engine.wasm), which no mini app can run: its csp's script-src is 'self' only, and 'wasm-unsafe-eval' is refused",
+    );
+    const manifestPath = join(dir, 'app', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    manifest.csp = manifest.csp.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const validated = svc(['validate', 'app'], dir);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout + validated.stderr).toContain(
+      "remove 'wasm-unsafe-eval' (all code comes from the signed package; 'wasm-unsafe-eval' would let the app compile WebAssembly fetched from any host it reaches, so a mini app runs no WebAssembly)",
+    );
+  });
+
   it('svc pack warns about a key others can read, and still signs', () => {
     const dir = fresh();
     chmodSync(join(dir, 'key.pem'), 0o644);

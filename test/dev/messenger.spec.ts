@@ -151,6 +151,22 @@ test('a request outside the manifest network is blocked, and the log says which 
   await expect(page.getByTestId('blocked').first()).toContainText('add "tracker.example" to network.connect');
 });
 
+test('WebAssembly the app compiles is blocked, and the log says a mini app runs none', async () => {
+  const outcome = await app()
+    .locator('body')
+    .evaluate(() =>
+      WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+        () => 'compiled',
+        (e: Error) => e.name,
+      ),
+    );
+  expect(outcome).toBe('CompileError');
+  await tab('Blocked');
+  await expect(page.getByTestId('blocked').filter({ hasText: 'compiled WebAssembly' })).toContainText(
+    "which a mini app's policy never allows",
+  );
+});
+
 test('the theme reaches the app, and follows the system while it is "System"', async () => {
   await tab('Settings');
   const theme = page.getByTestId('theme');

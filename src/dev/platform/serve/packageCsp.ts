@@ -60,6 +60,9 @@ export function blockedAdvice(blockedUri: string, directive: string): string {
   // the platform's, because a page other than the messenger framed it.
   if (directive.startsWith('frame-ancestors'))
     return `the app's page may not be framed here: remove frame-ancestors from the manifest's csp (the platform sets who may frame the app), or open the app from the messenger.`;
+  // Chromium reports the compiling of WebAssembly the policy refused as the blocked URI `wasm-eval`.
+  if (blockedUri === 'wasm-eval')
+    return `the page compiled WebAssembly, which a mini app's policy never allows (script-src 'self' only: 'wasm-unsafe-eval' would let it compile code fetched from any host it reaches); ship the code as JavaScript.`;
   let url: URL | undefined;
   try {
     url = new URL(blockedUri);
