@@ -13,7 +13,12 @@ export async function listAppFiles(dir: string) {
   const files: { path: string; full: string; size: number }[] = [];
   const skipped: string[] = [];
   const problems: string[] = [];
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    // A folder a build empties and writes again (vite build --watch) may lose a subfolder while it is walked.
+    if (error.code !== 'ENOENT' || error.path === dir) throw error;
+    problems.push(vanished(relative(dir, error.path ?? dir)));
+    return [];
+  });
   for (const entry of entries) {
     const full = join(entry.parentPath, entry.name);
     const rel = relative(dir, full);
@@ -42,10 +47,49 @@ export async function listAppFiles(dir: string) {
     else files.push({ path, full, size: 0 });
   }
   // Each file's size from the file system, so that the limit is checked before any is read.
-  await Promise.all(files.map(async (f) => (f.size = (await stat(f.full)).size)));
+  const sized = await Promise.all(
+    files.map(async (f) => {
+      const size = await stat(f.full).then(
+        (info) => info.size,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          problems.push(vanished(relative(dir, f.full)));
+          return undefined;
+        },
+      );
+      return size === undefined ? [] : [{ ...f, size }];
+    }),
+  );
+  const listed = sized.flat();
   // A byte-wise order, so the same folder always gives the same bundle.
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped: skipped.sort(), problems };
+  listed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  problems.push(...caseTwins(listed));
+  return { files: listed, skipped: skipped.sort(), problems };
+}
+
+/** What is said of a file that was listed and then was gone: a build is writing the folder. @internal */
+export const vanished = (rel: string) =>
+  `${printable(rel)} disappeared while the folder was read (is a build writing it?); run again once the build has finished`;
+
+/**
+ * Paths equal but for case, each pair said once: a package cannot hold both (PACKAGE.md, check 9), since where case
+ * is ignored (Windows, macOS) they are one file, and the one written last would replace the other.
+ */
+function caseTwins(files: readonly { path: string }[]): string[] {
+  const first = new Map<string, string>();
+  const twins: string[] = [];
+  for (const { path } of files) {
+    const folded = path.toLowerCase(); // a path a package holds is ASCII
+    const twin = first.get(folded);
+    if (twin === undefined) first.set(folded, path);
+    else
+      twins.push(
+        printable(
+          `${twin.slice(1)} and ${path.slice(1)} differ only in case: where case is ignored (Windows, macOS) they are one file, so a package cannot hold both; rename one`,
+        ),
+      );
+  }
+  return twins;
 }
 
 /** The three largest files, with their sizes, for a refusal over the size limit. */

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { BundleBuilder } from 'wbn';
 import { IntegrityBlockSigner, NodeCryptoSigningStrategy } from 'wbn-sign';
 import { checkPlaceholders, type Manifest, validateManifest } from '../manifest';
-import { verifyPackage } from '../package';
+import { PackageError, verifyPackage } from '../package';
 import { secretIn } from '../package/secretIn';
 import { checkPackageFiles } from './checkPackageFiles';
 import { hostOriginsTagIn } from './hostOriginsTagIn';
-import { listAppFiles } from './listAppFiles';
+import { listAppFiles, vanished } from './listAppFiles';
 import { packageOverLimit, packageTooLarge } from './packageOverLimit';
 import { type DeveloperKey, privateKeyForms } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
@@ -54,7 +54,12 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   // Exported once per pack, not per file.
   const keyForms = keys.flatMap(({ privateKey }) => privateKeyForms(privateKey));
   for (const { path, full } of listed.files) {
-    const body = await readFile(full);
+    const body = await readFile(full).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      problems.push(vanished(path.slice(1)));
+      return undefined;
+    });
+    if (!body) continue;
     const secret = secretIn(body, keyForms);
     if (secret) problems.push(`${path.slice(1)} ${secret.what}; ${secret.advice} (move it, then pack again)`);
     const tag = hostOriginsTagIn(path, body);
@@ -70,7 +75,16 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   );
   const { signedWebBundle } = await signer.sign();
   const trustedKeys = keys.map((key) => new Uint8Array(key.publicKey.export({ type: 'spki', format: 'der' })));
-  await verifyPackage(signedWebBundle, { trustedKeys, maxBytes: Number.MAX_SAFE_INTEGER });
+  // What the package is checked for before it is written: a refusal is a problem of the folder's, said as one (a file
+  // replaced while it was read, a rule the folder's own checks above missed), never a stack trace.
+  const refused = await verifyPackage(signedWebBundle, { trustedKeys, maxBytes: Number.MAX_SAFE_INTEGER }).then(
+    () => undefined,
+    (error: unknown) => {
+      if (!(error instanceof PackageError)) throw error;
+      return `the package built from it does not verify (${error.code}): ${error.message}`;
+    },
+  );
+  if (refused) return { ok: false, problems: [refused] };
   // Another kind of key, or more than one, signs with more bytes than the check above counted.
   const tooLarge = packageTooLarge(listed.files, signedWebBundle.length);
   if (tooLarge) return { ok: false, problems: [tooLarge] };

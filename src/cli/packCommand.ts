@@ -131,7 +131,13 @@ Example:
       io.stdout,
       `wrote ${shownPath(io.cwd, out)} (${plural(packed.files.length, 'file')}, ${packed.bytes.length} bytes), id ${packed.manifest.id}, version ${packed.manifest.version}, signed by ${signers}`,
     );
-    if (packed.skipped.length > 0) writeLine(io.stderr, `svc pack: left out ${packed.skipped.join(', ')}`);
+    // Named up to 20 (a folder copied from macOS holds a `._` file beside each file: thousands, one line each).
+    const { skipped } = packed;
+    if (skipped.length > 0)
+      writeLine(
+        io.stderr,
+        `svc pack: left out ${skipped.slice(0, 20).join(', ')}${skipped.length > 20 ? ` and ${skipped.length - 20} more (dot-files, earlier packages)` : ''}`,
+      );
     if (before && !Buffer.from(packed.bytes).equals(before))
       writeLine(
         io.stderr,

@@ -12,11 +12,17 @@ type ListedFile = { readonly path: string; readonly size: number };
  * @param files - the files `listAppFiles` lists, with their sizes.
  */
 export function packageOverLimit(files: readonly ListedFile[]): string | undefined {
-  if (files.length > MAX_PACKAGE_FILES)
-    return `the folder holds ${files.length} files, more than the ${MAX_PACKAGE_FILES} a package holds (its web bundle holds at most ${MAX_BUNDLE_ITEMS} CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend`;
+  // Both limits at once are said at once, so that fixing one does not reveal the other.
+  const count =
+    files.length > MAX_PACKAGE_FILES
+      ? `the folder holds ${files.length} files, more than the ${MAX_PACKAGE_FILES} a package holds (its web bundle holds at most ${MAX_BUNDLE_ITEMS} CBOR items, 7 a file); merge small files (one JSON per locale rather than one per namespace) or fetch them from your backend`
+      : undefined;
   const size = files.reduce((sum, f) => sum + f.size, 0);
-  if (size > MAX_PACKAGE_BYTES)
-    return `the files add up to ${size} bytes, ${size - MAX_PACKAGE_BYTES} over the package limit of ${MAX_PACKAGE_BYTES}; the largest: ${largestFiles(files)}; ship smaller assets (compress images, leave source maps out, fetch large data from your backend)`;
+  const bytes =
+    size > MAX_PACKAGE_BYTES
+      ? `the files add up to ${size} bytes, ${size - MAX_PACKAGE_BYTES} over the package limit of ${MAX_PACKAGE_BYTES}; the largest: ${largestFiles(files)}; ship smaller assets (compress images, leave source maps out, fetch large data from your backend)`
+      : undefined;
+  if (count || bytes) return [count, bytes].filter(Boolean).join('; and ');
   return packageTooLarge(files, packedSizeOf(files));
 }
 

@@ -621,6 +621,24 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(validated.stdout).toContain(
       `svc pack would refuse ${app}: the folder holds 28574 files, more than the 28570 a package holds`,
     );
+    // Over both limits: both said at once (a sparse file, so nothing is written to disk).
+    writeFileSync(join(app, 'video.bin'), '');
+    truncateSync(join(app, 'video.bin'), 40 << 20);
+    const both = svc(['validate', 'app'], dir);
+    expect(both.stdout).toMatch(
+      /the folder holds 28575 files, more than the 28570 .*; and the files add up to \d+ bytes, \d+ over the package limit/,
+    );
+  });
+
+  it('svc pack names the first 20 files it leaves out, then how many more (a macOS copy has a ._ file beside each)', () => {
+    const dir = fresh();
+    for (let i = 0; i < 25; i++) writeFileSync(join(dir, 'app', `._f${String(i).padStart(2, '0')}.js`), 'x');
+    const packed = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect(packed.code).toBe(0);
+    const line = packed.stderr.split('\n').find((l) => l.startsWith('svc pack: left out'))!;
+    const named = Array.from({ length: 20 }, (_, i) => `._f${String(i).padStart(2, '0')}.js`).join(', ');
+    expect(line.startsWith(`svc pack: left out ${named} and `)).toBe(true);
+    expect(line).toMatch(/ and \d+ more \(dot-files, earlier packages\)$/);
   });
 
   it('finds the key saved in other encodings: svc pack refuses the file, and svc dev does not serve it', async () => {
@@ -897,6 +915,57 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(validated.stdout + validated.stderr).toContain(
       "remove 'wasm-unsafe-eval' (all code comes from the signed package; 'wasm-unsafe-eval' would let the app compile WebAssembly fetched from any host it reaches, so a mini app runs no WebAssembly)",
     );
+  });
+
+  it('files whose names differ only in case: svc validate and svc pack refuse them, naming each pair, exit 1', () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'app', 'Logo.png'), '1');
+    writeFileSync(join(dir, 'app', 'logo.png'), '2');
+    mkdirSync(join(dir, 'app', 'Assets'));
+    mkdirSync(join(dir, 'app', 'assets'));
+    writeFileSync(join(dir, 'app', 'Assets', 'x.js'), '1');
+    writeFileSync(join(dir, 'app', 'assets', 'x.js'), '2');
+    const pair = (a: string, b: string) =>
+      `${a} and ${b} differ only in case: where case is ignored (Windows, macOS) they are one file, so a package cannot hold both; rename one`;
+    const validated = svc(['validate', 'app'], dir);
+    expect(validated.code).toBe(1);
+    for (const out of [validated.stdout + validated.stderr]) {
+      expect(out).toContain(pair('Assets/x.js', 'assets/x.js'));
+      expect(out).toContain(pair('Logo.png', 'logo.png'));
+    }
+    const packed = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect(packed.code).toBe(1);
+    expect(packed.stderr).toContain(pair('Logo.png', 'logo.png'));
+    expect(packed.stderr).not.toContain('unexpected failure');
+    expect(swbnIn(dir)).toEqual([]);
+  });
+
+  it('svc pack and svc validate while a build rewrites the folder: a sentence, never a stack trace', async () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'app', 'locales'));
+    for (let i = 0; i < 200; i++) writeFileSync(join(dir, 'app', 'locales', `l${i}.json`), '{}');
+    // As a watching build replaces its files: each moved away and back, over and over.
+    const churn = spawn('sh', [
+      '-c',
+      `while :; do for f in '${join(dir, 'app', 'locales')}'/l*.json; do mv "$f" "$f.tmp" 2>/dev/null; mv "$f.tmp" "$f" 2>/dev/null; done; done`,
+    ]);
+    try {
+      for (let i = 0; i < 4; i++)
+        for (const args of [
+          ['validate', 'app'],
+          ['pack', 'app', '--key', 'key.pem', '--out', 'x.swbn'],
+        ]) {
+          const run = svc(args, dir);
+          expect(run.stderr, args[0]).not.toContain('unexpected failure');
+          expect([0, 1], `${args[0]}: ${run.stderr}`).toContain(run.code);
+          if (run.code === 1 && /disappeared/.test(run.stderr))
+            expect(run.stderr).toMatch(
+              /disappeared while the folder was read \(is a build writing it\?\); run again once the build has finished/,
+            );
+        }
+    } finally {
+      churn.kill();
+    }
   });
 
   it('svc pack warns about a key others can read, and still signs', () => {
