@@ -16,10 +16,12 @@ export function secretIn(
   live: readonly string[] = [],
 ): { what: string; advice: string } | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  // What a gzip file or a zip archive holds is looked at as the file itself is.
-  for (const part of [bytes, ...unpackedMembers(bytes)]) {
-    const found = secretOf(part, keyForms, live);
-    if (found) return found;
+  const found = secretOf(bytes, keyForms, live);
+  if (found) return found;
+  // What a gzip file or a zip archive holds is looked at as the file itself is, a member at a time.
+  for (const member of unpackedMembers(bytes)) {
+    const inMember = secretOf(member, keyForms, live);
+    if (inMember) return inMember;
   }
   return undefined;
 }

@@ -513,6 +513,17 @@ describe('the package server', () => {
       expect(refused.status, name).toBe(404);
       expect(await refused.text()).not.toContain('BEGIN PRIVATE KEY');
     }
+    // A file is searched once per version: served clean, then a key written into it (even of the same length) is
+    // found, and served clean again once it is gone.
+    const clean = 'x'.repeat(pem.length);
+    await writeFile(join(appDir, 'data.txt'), clean);
+    expect((await fetch(`${p.appOrigin}/data.txt`)).status).toBe(200);
+    expect((await fetch(`${p.appOrigin}/data.txt`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(join(appDir, 'data.txt'), pem);
+    expect((await fetch(`${p.appOrigin}/data.txt`)).status).toBe(404);
+    await writeFile(join(appDir, 'data.txt'), clean);
+    expect(await (await fetch(`${p.appOrigin}/data.txt`)).text()).toBe(clean);
     // A page is still served whole, read from the descriptor whose first bytes were looked at.
     const page = `<!doctype html><html><head></head><body>${'long page '.repeat(10_000)}</body></html>`;
     await writeFile(join(appDir, 'long.html'), page);

@@ -41,6 +41,24 @@ async function scannedBytes(handle: FileHandle): Promise<Buffer> {
   return whole.subarray(0, (await handle.read(whole, 0, whole.length, 0)).bytesRead);
 }
 
+/**
+ * {@link secretIn} of a served file, searched once per version of the file (its inode, size and modification time)
+ * and of the secrets looked for: an archive's members take seconds to search, and a page loads its files again and
+ * again. The latest 1,000 verdicts are kept.
+ */
+function searchedOnce() {
+  const verdicts = new Map<string, ReturnType<typeof secretIn>>();
+  return async (handle: FileHandle, keyForms: readonly (string | Uint8Array)[], live: readonly string[]) => {
+    const { ino, dev, size, mtimeMs, ctimeMs } = await handle.stat();
+    const key = `${dev}:${ino}:${size}:${mtimeMs}:${ctimeMs}:${live.join(',')}`;
+    if (verdicts.has(key)) return verdicts.get(key);
+    const verdict = secretIn(await scannedBytes(handle), keyForms, live);
+    if (verdicts.size >= 1000) verdicts.delete(verdicts.keys().next().value!);
+    verdicts.set(key, verdict);
+    return verdict;
+  };
+}
+
 /** A request the package's policies blocked, as the platform logs it. @public */
 export type BlockedRequest = DevBlockedRequest;
 
@@ -254,6 +272,7 @@ export async function createPackageServer(options: PackageServerOptions) {
   const meta = `<meta name="svc-host-origins" content="${options.messengerOrigin}">`;
   let hosts: string[] = [];
   const keyForms = readOnce(options.keyForms);
+  const secretOfFile = searchedOnce();
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
@@ -304,7 +323,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     try {
       // A key is looked for in the file's first MiB: a key file is a few KB, whatever text comes before it, and a
       // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
-      const secret = secretIn(await scannedBytes(handle), await keyForms(), options.secrets?.());
+      const secret = await secretOfFile(handle, await keyForms(), options.secrets?.() ?? []);
       if (secret) {
         const advice = `${path.slice(1)} ${secret.what}; svc pack refuses to pack it and svc dev to serve it (anyone who can load the app's files could read it): ${secret.advice}.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
