@@ -444,6 +444,11 @@ export async function buildPackageVectors(existing?: (file: string) => Uint8Arra
       description: `A file path with ${what}.`,
       expect: 'bad-path',
     });
+  const bracketed = '/_next/static/chunks/pages/posts/[id]-8f3c1a2b.js';
+  add('path-brackets.swbn', await sign(bundleOf({ ...appFiles(idA), [bracketed]: 'x' }), idA, [a]), {
+    ...validA("A file path with [ and ], as Next.js names a dynamic route's code: valid."),
+    files: [...files, bracketed],
+  });
   add('duplicate-path-case.swbn', await sign(bundleOf({ ...appFiles(idA), '/Index.html': 'other' }), idA, [a]), {
     description: '/Index.html beside /index.html: one file where case is ignored.',
     expect: 'duplicate-path',

@@ -192,7 +192,7 @@ const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)(\
 
 /**
  * Why `path` is not a package path, or undefined when it is one: `/`, then segments of letters, digits and
- * `-._~!$&'()*+,;=@` separated by single slashes, none of them only dots, ending with a dot, or a Windows device
+ * `-._~!$&'()*+,;=@[]` separated by single slashes, none of them only dots, ending with a dot, or a Windows device
  * name. A host writes a package's files to disk: each rule keeps a path meaning one file on every file system.
  */
 export function describePathProblem(path: string): string | undefined {
@@ -202,10 +202,10 @@ export function describePathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '.' || s === '..'))
     return 'it holds a "." or ".." segment (it would leave its folder)';
   if (segments.some((s) => s === '')) return 'it holds an empty segment ("//" or a trailing "/")';
-  const odd = segments.join('/').match(/[^A-Za-z0-9\-._~!$&'()*+,;=@/]/u)?.[0];
+  const odd = segments.join('/').match(/[^A-Za-z0-9\-._~!$&'()*+,;=@[\]/]/u)?.[0];
   if (odd === ':') return 'it holds ":" (Windows reads it as a drive, such as C:, or as a stream of a file)';
   if (odd !== undefined)
-    return `it holds ${JSON.stringify(odd)} (${codePointName(odd)}), which is not an ASCII letter, digit or one of -._~!$&'()*+,;=@ (no spaces, accents, :, %, ? or #)`;
+    return `it holds ${JSON.stringify(odd)} (${codePointName(odd)}), which is not an ASCII letter, digit or one of -._~!$&'()*+,;=@[] (no spaces, accents, :, %, ? or #)`;
   // Windows drops a name's trailing dots: "x.js." opens x.js, and "..." the folder itself.
   const dotted = segments.find((s) => s.endsWith('.'));
   if (dotted !== undefined)

@@ -48,7 +48,7 @@ describe('packApp', () => {
     expect(packed.ok).toBe(false);
     const problems = packed.ok ? [] : packed.problems;
     const note =
-      "which is not an ASCII letter, digit or one of -._~!$&'()*+,;=@ (no spaces, accents, :, %, ? or #); rename it";
+      "which is not an ASCII letter, digit or one of -._~!$&'()*+,;=@[] (no spaces, accents, :, %, ? or #); rename it";
     expect(problems).toContain(`café.js cannot be packed: it holds "é" (U+00E9), ${note}`);
     // No line of the terminal takes an escape sequence or a reordering of what follows from a file name.
     expect(problems).toContain(`x\\u001b[31m.js cannot be packed: it holds "\\u001b" (U+001B), ${note}`);

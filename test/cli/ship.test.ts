@@ -896,6 +896,17 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
   });
 
+  it("svc validate, pack and verify take a name with [ and ], as Next.js names a dynamic route's code", () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'app', 'chunks'));
+    writeFileSync(join(dir, 'app', 'chunks', '[...slug]-77aa.js'), 'export {};');
+    expect(svc(['validate', 'app'], dir).code).toBe(0);
+    expect(svc(['pack', 'app', '--key', 'key.pem', '--out', 'x.swbn'], dir).code).toBe(0);
+    const verified = svc(['verify', 'x.swbn'], dir);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain('chunks/[...slug]-77aa.js');
+  });
+
   it('svc pack warns that WebAssembly in the package cannot run, and svc validate refuses wasm-unsafe-eval saying why', () => {
     const dir = fresh();
     mkdirSync(join(dir, 'app', 'assets'));

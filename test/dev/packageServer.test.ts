@@ -3,7 +3,7 @@
 // the folder, and CSP reports that name what to change.
 import { createHash } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -235,6 +235,13 @@ describe('the package server', () => {
     expect(await slash.text()).toBe("/js%2Fapp.js names no file: a path's segments hold no encoded slash (%2F).\n");
     const root = await fetch(`${p.appOrigin}/`);
     expect(await root.text()).toBe(await (await fetch(p.appUrl)).text());
+  });
+
+  it("serves a name with [ and ], as Next.js names a dynamic route's code, sent as it is or encoded", async () => {
+    await mkdir(join(appDir, 'chunks'), { recursive: true });
+    await writeFile(join(appDir, 'chunks', '[id]-8f3c1a2b.js'), 'export {};');
+    for (const path of ['/chunks/[id]-8f3c1a2b.js', '/chunks/%5Bid%5D-8f3c1a2b.js'])
+      expect((await rawGet(p.appOrigin, new URL(p.appOrigin).host, path)).status, path).toBe(200);
   });
 
   it('says that a folder asked for without its trailing slash is served with it', async () => {

@@ -118,7 +118,7 @@ const u64 = (n: number) => {
   b.writeBigUInt64BE(BigInt(n));
   return b;
 };
-const PATH = /^\/([A-Za-z0-9\-._~!$&'()*+,;=@]+\/)*[A-Za-z0-9\-._~!$&'()*+,;=@]+$/;
+const PATH = /^\/([A-Za-z0-9\-._~!$&'()*+,;=@[\]]+\/)*[A-Za-z0-9\-._~!$&'()*+,;=@[\]]+$/;
 const DEVICE = /^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)(\.|$)/i;
 const badPath = (path: string) =>
   !PATH.test(path) ||
