@@ -157,7 +157,19 @@ describe('the package server', () => {
 
   it('serves each file with the type a browser needs for it, a page named .htm included, with its policies', async () => {
     const dir = await writeAppDir();
-    const files = ['page.htm', 'module.wasm', 'font.otf', 'clip.webm', 'sound.ogg', 'worker.cjs', 'data.csv', 'x.bin'];
+    const files = [
+      'page.htm',
+      'module.wasm',
+      'font.otf',
+      'clip.webm',
+      'sound.ogg',
+      'worker.cjs',
+      'data.csv',
+      'x.bin',
+      'captions.vtt',
+      'scene.glb',
+      'map.geojson',
+    ];
     for (const name of files) await writeFile(join(dir, name), name === 'page.htm' ? '<!doctype html><p>htm' : 'x');
     const q = await startDevPlatform({ dir, port: 0, mcp: false });
     try {
@@ -173,6 +185,9 @@ describe('the package server', () => {
         'text/javascript; charset=utf-8',
         'text/csv; charset=utf-8',
         'application/octet-stream',
+        'text/vtt; charset=utf-8',
+        'model/gltf-binary',
+        'application/geo+json',
       ]);
       const htm = await fetch(`${q.appOrigin}/page.htm`);
       expect(htm.headers.get('content-security-policy')).toContain(`frame-ancestors ${q.origin}`);
