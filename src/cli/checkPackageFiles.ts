@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ManifestIssue } from '../manifest';
 import { packagePathOf } from '../package/readPackage';
-import { listAppFiles } from './listAppFiles';
+import { listAppFiles, projectFolderWarning } from './listAppFiles';
 import { packageOverLimit } from './packageOverLimit';
 
 const isFile = (path: string) =>
@@ -57,10 +57,13 @@ export async function checkPackable(dir: string): Promise<ManifestIssue[]> {
   const overLimit = packageOverLimit(listed.files);
   // A name a package cannot hold, or a link: svc pack refuses the folder for each, so a build's check says so first.
   const refused = [...listed.problems, ...(overLimit ? [overLimit] : [])];
-  return refused.map((problem) => ({
+  const issues: ManifestIssue[] = refused.map((problem) => ({
     path: '$',
     message: `svc pack would refuse ${root}: ${problem}`,
     severity: 'error',
     code: problem === overLimit ? 'too_large' : 'bad_file',
   }));
+  const projectFolder = projectFolderWarning(listed.files);
+  if (projectFolder) issues.push({ path: '$', message: projectFolder, severity: 'warning', code: 'project_folder' });
+  return issues;
 }

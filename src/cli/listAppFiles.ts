@@ -67,6 +67,18 @@ export async function listAppFiles(dir: string) {
   return { files: listed, skipped: skipped.sort(), problems };
 }
 
+/**
+ * What `svc pack`, `svc validate` and `svc dev` say of a folder holding `node_modules/`: the project's folder, not
+ * the app's build; undefined for another.
+ * @internal
+ */
+export function projectFolderWarning(files: readonly { path: string }[]): string | undefined {
+  const dependencies = files.filter((f) => f.path.startsWith('/node_modules/')).length;
+  return dependencies
+    ? `the package holds node_modules/ (${dependencies} files): this looks like the project's folder, not the app's; pack the folder your build writes (such as dist), which holds the app's own files`
+    : undefined;
+}
+
 /** What is said of a file that was listed and then was gone: a build is writing the folder. @internal */
 export const vanished = (rel: string) =>
   `${printable(rel)} disappeared while the folder was read (is a build writing it?); run again once the build has finished`;

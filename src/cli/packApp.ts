@@ -7,7 +7,7 @@ import { PackageError, verifyPackage } from '../package';
 import { secretIn } from '../package/secretIn';
 import { checkPackageFiles } from './checkPackageFiles';
 import { hostOriginsTagIn } from './hostOriginsTagIn';
-import { listAppFiles, vanished } from './listAppFiles';
+import { listAppFiles, projectFolderWarning, vanished } from './listAppFiles';
 import { packageOverLimit, packageTooLarge } from './packageOverLimit';
 import { type DeveloperKey, privateKeyForms } from './developerKeys';
 import { contentTypeOf } from '../package/contentTypeOf';
@@ -94,12 +94,8 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
     warnings.push(
       `the package holds WebAssembly (${wasm.slice(0, 3).join(', ')}${wasm.length > 3 ? `, ${wasm.length - 3} more` : ''}), which no mini app can run: its csp's script-src is 'self' only, and 'wasm-unsafe-eval' is refused (it would let an app compile code fetched from any host it reaches); ship that code as JavaScript`,
     );
-  // A project's dependencies in the package: the folder packed is the project's, not the app's build.
-  const dependencies = listed.files.filter((f) => f.path.startsWith('/node_modules/')).length;
-  if (dependencies)
-    warnings.push(
-      `the package holds node_modules/ (${dependencies} files): this looks like the project's folder, not the app's; pack the folder your build writes (such as dist), which holds the app's own files`,
-    );
+  const projectFolder = projectFolderWarning(listed.files);
+  if (projectFolder) warnings.push(projectFolder);
   return {
     ok: true,
     bytes: signedWebBundle,

@@ -94,7 +94,7 @@ Example:
         ...missing,
         ...checkPlaceholders(read.value),
       ];
-      reports.push({ file: label, ok: result.ok && missing.length === 0, issues });
+      reports.push({ file: label, ok: result.ok && missing.every((issue) => issue.severity !== 'error'), issues });
     }
 
     // A file that is not there or cannot be read is the caller's to fix (2); one read and found not JSON is invalid.

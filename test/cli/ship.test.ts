@@ -896,6 +896,17 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
   });
 
+  it('svc validate warns, as svc pack does, of a folder holding node_modules/ (the project, not its build)', () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'app', 'node_modules', 'left-pad'), { recursive: true });
+    writeFileSync(join(dir, 'app', 'node_modules', 'left-pad', 'index.js'), 'module.exports = 1;');
+    const validated = svc(['validate', 'app'], dir);
+    expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+    expect(validated.stdout + validated.stderr).toContain(
+      "the package holds node_modules/ (1 files): this looks like the project's folder, not the app's",
+    );
+  });
+
   it("svc validate, pack and verify take a name with [ and ], as Next.js names a dynamic route's code", () => {
     const dir = fresh();
     mkdirSync(join(dir, 'app', 'chunks'));
