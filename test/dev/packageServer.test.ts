@@ -577,6 +577,18 @@ describe('startDevPlatform({ dir })', () => {
     expect(error.message).toContain('description');
     const missing = await startDevPlatform({ dir: '/nonexistent/app' }).catch((e) => e);
     expect(missing.message).toContain('no manifest.json here');
+    // An empty file, one with a byte order mark only, a syntax error, a repeated key: as svc validate says them.
+    const file = join(dir, 'manifest.json');
+    for (const [text, said] of [
+      ['', `${file} is empty; write a JSON object (run \`svc init\` for a starter manifest).`],
+      ['\uFEFF', `${file} is empty; write a JSON object (run \`svc init\` for a starter manifest).`],
+      ['{\n  "name": "x"\n  "id": "y"\n}', `${file}:3:3 is not valid JSON: Expected ',' or '}' after property value.`],
+      ['{"name": "a", "name": "b"}', `${file} is refused: `],
+    ] as const) {
+      await writeFile(file, text);
+      const refused = await startDevPlatform({ dir }).catch((e) => e);
+      expect(refused.message.startsWith(said), refused.message).toBe(true);
+    }
   });
 
   it('reads a manifest.json that starts with a UTF-8 byte order mark, as svc validate and svc pack do', async () => {

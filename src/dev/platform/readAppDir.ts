@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { manifestNotAFile, statRegularFile } from '../../package/statRegularFile';
 import { join, resolve } from 'node:path';
 import { type Manifest, validateManifest } from '../../manifest';
-import { decodeJsonText } from '../../manifest/decodeJsonText';
+import { parseJsonText } from '../../manifest/parseJsonText';
 
 /** The app a dev platform runs: its folder and its validated manifest. @public */
 export interface DevApp {
@@ -54,15 +54,10 @@ export async function readAppDir(dir: string): Promise<DevApp> {
             : `cannot be read (${code ?? String(error)}).`;
     throw new DevAppError(`${file}: ${why}`, { unreadable: true });
   }
-  const decoded = decodeJsonText(bytes);
-  if (!decoded.ok) throw new DevAppError(`${file} ${decoded.message}.`);
-  let json: unknown;
-  try {
-    json = JSON.parse(decoded.text);
-  } catch (error) {
-    throw new DevAppError(`${file}: not JSON (${(error as Error).message}); run \`npx svc validate\` for the line.`);
-  }
-  const result = validateManifest(json);
+  // Read as svc validate reads it, so each says the same of the same file (an empty one, a syntax error's line).
+  const parsed = await parseJsonText(bytes, file);
+  if (!parsed.ok) throw new DevAppError(`${parsed.message}.`);
+  const result = validateManifest(parsed.value);
   if (!result.ok) {
     const lines = result.issues.map((i) => `  ${i.message}`);
     throw new DevAppError(`${file} is not a valid manifest:\n${lines.join('\n')}`);
