@@ -94,6 +94,21 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
     warnings.push(
       `the package holds WebAssembly (${wasm.slice(0, 3).join(', ')}${wasm.length > 3 ? `, ${wasm.length - 3} more` : ''}), which no mini app can run: its csp's script-src is 'self' only, and 'wasm-unsafe-eval' is refused (it would let an app compile code fetched from any host it reaches); ship that code as JavaScript`,
     );
+  // A build's precompressed copies (vite-plugin-compression) beside their files: a host serves each as a file of its
+  // own, never as the other's encoding, so they only spend the package's bytes.
+  const paths = new Set(listed.files.map((f) => f.path));
+  const copies = listed.files.filter(
+    (f) => /\.(?:gz|br)$/.test(f.path) && paths.has(f.path.replace(/\.(?:gz|br)$/, '')),
+  );
+  if (copies.length)
+    warnings.push(
+      `the package holds ${copies.length} compressed copies of its files (${copies
+        .slice(0, 3)
+        .map((f) => f.path.slice(1))
+        .join(
+          ', ',
+        )}${copies.length > 3 ? ', …' : ''}, ${copies.reduce((n, f) => n + f.size, 0)} bytes): a host serves each as a file of its own, never as the other's encoding; turn the build's compression off`,
+    );
   const projectFolder = projectFolderWarning(listed.files);
   if (projectFolder) warnings.push(projectFolder);
   return {

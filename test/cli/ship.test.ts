@@ -896,6 +896,18 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
   });
 
+  it("svc pack warns of a build's compressed copies of its files, which no host serves as their encoding", () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'app', 'index.html.gz'), gzipSync('<!doctype html>'));
+    writeFileSync(join(dir, 'app', 'index.html.br'), 'x');
+    writeFileSync(join(dir, 'app', 'backup.gz'), gzipSync('a gzip of its own'));
+    const packed = svc(['pack', 'app', '--key', 'key.pem'], dir);
+    expect(packed.code).toBe(0);
+    expect(packed.stderr).toMatch(
+      /svc pack: warning: the package holds 2 compressed copies of its files \(index\.html\.br, index\.html\.gz, \d+ bytes\): a host serves each as a file of its own/,
+    );
+  });
+
   it('svc validate warns, as svc pack does, of a folder holding node_modules/ (the project, not its build)', () => {
     const dir = fresh();
     mkdirSync(join(dir, 'app', 'node_modules', 'left-pad'), { recursive: true });
