@@ -88,29 +88,7 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
   // Another kind of key, or more than one, signs with more bytes than the check above counted.
   const tooLarge = packageTooLarge(listed.files, signedWebBundle.length);
   if (tooLarge) return { ok: false, problems: [tooLarge] };
-  // WebAssembly cannot be compiled under the policy every mini app has (script-src 'self' only): said before it ships.
-  const wasm = listed.files.filter((f) => f.path.toLowerCase().endsWith('.wasm')).map((f) => f.path.slice(1));
-  if (wasm.length)
-    warnings.push(
-      `the package holds WebAssembly (${wasm.slice(0, 3).join(', ')}${wasm.length > 3 ? `, ${wasm.length - 3} more` : ''}), which no mini app can run: its csp's script-src is 'self' only, and 'wasm-unsafe-eval' is refused (it would let an app compile code fetched from any host it reaches); ship that code as JavaScript`,
-    );
-  // A build's precompressed copies (vite-plugin-compression) beside their files: a host serves each as a file of its
-  // own, never as the other's encoding, so they only spend the package's bytes.
-  const paths = new Set(listed.files.map((f) => f.path));
-  const copies = listed.files.filter(
-    (f) => /\.(?:gz|br)$/.test(f.path) && paths.has(f.path.replace(/\.(?:gz|br)$/, '')),
-  );
-  if (copies.length)
-    warnings.push(
-      `the package holds ${copies.length} compressed copies of its files (${copies
-        .slice(0, 3)
-        .map((f) => f.path.slice(1))
-        .join(
-          ', ',
-        )}${copies.length > 3 ? ', …' : ''}, ${copies.reduce((n, f) => n + f.size, 0)} bytes): a host serves each as a file of its own, never as the other's encoding; turn the build's compression off`,
-    );
-  const projectFolder = projectFolderWarning(listed.files);
-  if (projectFolder) warnings.push(projectFolder);
+  warnings.push(...contentWarnings(listed.files));
   return {
     ok: true,
     bytes: signedWebBundle,
@@ -119,4 +97,34 @@ export async function packApp(options: { dir: string; keys: DeveloperKey[]; rota
     skipped: listed.skipped,
     warnings,
   };
+}
+
+/** A few names of `files`, and how many more. */
+const someOf = (files: readonly { path: string }[]) =>
+  `${files
+    .slice(0, 3)
+    .map((f) => f.path.slice(1))
+    .join(', ')}${files.length > 3 ? `, ${files.length - 3} more` : ''}`;
+
+/**
+ * What in a package's files will not work as its author expects, said before it ships: WebAssembly (compiled under
+ * no mini app's policy), a build's compressed copies of its files, a project's node_modules/.
+ */
+function contentWarnings(files: readonly { path: string; size: number }[]): string[] {
+  const warnings: string[] = [];
+  const wasm = files.filter((f) => f.path.toLowerCase().endsWith('.wasm'));
+  if (wasm.length)
+    warnings.push(
+      `the package holds WebAssembly (${someOf(wasm)}), which no mini app can run: its csp's script-src is 'self' only, and 'wasm-unsafe-eval' is refused (it would let an app compile code fetched from any host it reaches); ship that code as JavaScript`,
+    );
+  // vite-plugin-compression's copies: a host serves each as a file of its own, never as the other's encoding.
+  const paths = new Set(files.map((f) => f.path));
+  const copies = files.filter((f) => /\.(?:gz|br)$/.test(f.path) && paths.has(f.path.replace(/\.(?:gz|br)$/, '')));
+  if (copies.length)
+    warnings.push(
+      `the package holds ${copies.length} compressed copies of its files (${someOf(copies)}, ${copies.reduce((n, f) => n + f.size, 0)} bytes): a host serves each as a file of its own, never as the other's encoding; turn the build's compression off`,
+    );
+  const projectFolder = projectFolderWarning(files);
+  if (projectFolder) warnings.push(projectFolder);
+  return warnings;
 }
