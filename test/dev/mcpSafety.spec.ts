@@ -90,6 +90,13 @@ svc.actions.handle('ask_room', async () => {
 });
 svc.actions.handle('unsendable', (_input, context) => ({ signal: context.signal }));
 svc.actions.handle('square', ({ n }) => n * n);
+// Megabytes of text on one line, where the page shows the app's texts.
+svc.actions.handle('chatty', async () => {
+  svc.actions.progress('p'.repeat(2_000_000));
+  svc.ui.toast({ message: 't'.repeat(2_000_000) });
+  svc.ui.setTitle('T'.repeat(2_000_000));
+  return { done: true };
+});
 svc.actions.handle('remove', () => {
   out.textContent = 'removed';
   return { removed: true };
@@ -145,6 +152,7 @@ test.beforeEach(async ({ browser }) => {
         },
         output_schema: { type: 'number' },
       },
+      { name: 'chatty', title: 'Chatty', description: 'Sends megabytes of progress, a toast and a title.' },
       {
         name: 'remove',
         title: 'Remove everything',
@@ -335,6 +343,21 @@ for (const [era, negotiation] of ERAS)
     expect(result.structuredContent).toBeUndefined();
     await client.close();
   });
+
+test("the app's megabyte texts are cut where the page shows them: it stays responsive, the agent gets the cut progress", async () => {
+  const client = await connectMcp(platform);
+  const progress: string[] = [];
+  const result = await client.callTool(
+    { name: 'chatty', arguments: {} },
+    { onprogress: (p) => void progress.push(p.message ?? '') },
+  );
+  expect(JSON.parse(resultText(result))).toEqual({ done: true });
+  expect(progress).toEqual([`${'p'.repeat(1000)}… (1999000 more characters)`]);
+  // The page laid the texts out and answers the next call (a megabyte line once held it for a minute).
+  expect(resultText(await client.callTool({ name: 'square', arguments: { n: 3 } }))).toBe('{"result":9}');
+  await expect(page.getByTestId('app-title')).toHaveText(`${'T'.repeat(200)}… (1999800 more characters)`);
+  await client.close();
+});
 
 test('a result the app cannot pass back is a clear, non-retriable error, printed in the terminal', async () => {
   const client = await connectMcp(platform);

@@ -8,6 +8,7 @@ import { CardView } from './CardView';
 import { createSchemaForm, refusedFields } from './createSchemaForm';
 import { scopeInWords } from './scopeInWords';
 import { sheet } from './sheet';
+import { clipped } from './clipped';
 
 type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
 
@@ -170,7 +171,12 @@ export function uiAnswers(appName: string, isRoom: (id: string) => boolean): Hos
         { yes: 'Confirm', no: 'Refuse', signal, danger: destructive },
       ),
     confirm: ({ title, body }, { signal } = {}) =>
-      yesNo('confirm-sheet', title, <p>{body}</p>, { yes: 'OK', no: 'Cancel', signal, byApp: true }),
+      yesNo('confirm-sheet', clipped(title, 200), <p>{clipped(body, 4000)}</p>, {
+        yes: 'OK',
+        no: 'Cancel',
+        signal,
+        byApp: true,
+      }),
     elicit,
     pick: pick(appName),
     share: ({ title, url }, { signal } = {}) =>

@@ -21,7 +21,11 @@ import type { ControlBody, DevConfig, DevState } from '../devContract';
 import { control, exchangeToken } from './api';
 import type { CallLogModel } from './createCallLog';
 import type { Launch } from './Messenger';
+import { clipped } from './clipped';
 
+// How much of an app's text the page shows: a progress message, a toast or a URL; a title.
+const TEXT_CHARACTERS = 1000;
+const TITLE_CHARACTERS = 200;
 /** What the messenger shows for the app's UI calls. */
 export interface AppUi {
   toast(message: string, kind: string): void;
@@ -166,15 +170,17 @@ function effects({ config, state, launch, ui }: AppLaunch, userId: string): Host
     'files.save': ({ name, blob }) => {
       const file_id = `saved-${saved.length + 1}`;
       saved.push({ file_id, name, type: blob.type || 'application/octet-stream', size: blob.size, blob });
-      ui.toast(`Saved ${name} to the person's files`, 'success');
+      ui.toast(`Saved ${clipped(name, 256)} to the person's files`, 'success');
       return { file_id };
     },
-    'actions.progress': ({ message }, { invocation }) => ui.progress(invocation!.name, message),
-    'ui.setTitle': ({ title }) => ui.title(title),
-    'ui.toast': ({ message, kind }) => ui.toast(message, kind ?? 'info'),
-    'ui.openExternal': ({ url }) => ui.external(url),
+    // The app's texts the page shows, each cut to a length a person reads (the agent gets the progress as shown).
+    'actions.progress': ({ message }, { invocation }) =>
+      ui.progress(invocation!.name, clipped(message, TEXT_CHARACTERS)),
+    'ui.setTitle': ({ title }) => ui.title(clipped(title, TITLE_CHARACTERS)),
+    'ui.toast': ({ message, kind }) => ui.toast(clipped(message, TEXT_CHARACTERS), kind ?? 'info'),
+    'ui.openExternal': ({ url }) => ui.external(clipped(url, TEXT_CHARACTERS)),
     'ui.close': () => ui.close(),
-    'ui.share': ({ title, url }) => ui.share(title, url),
+    'ui.share': ({ title, url }) => ui.share(clipped(title, TITLE_CHARACTERS), clipped(url, TEXT_CHARACTERS)),
     // Every operation with an effect is here: one that gains an effect and is missing fails to compile.
   };
 }

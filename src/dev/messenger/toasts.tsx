@@ -34,7 +34,7 @@ export function toast(message: string, kind = 'info', said = false): void {
     if (held.pointer || held.focus) setTimeout(leave, 1000);
     else dismiss(id);
   };
-  setTimeout(leave, Math.max(6000, message.length * 60));
+  setTimeout(leave, Math.min(30_000, Math.max(6000, message.length * 60)));
 }
 
 const dismiss = (id: number) => {
