@@ -27,7 +27,7 @@ const SCHEME =
  * together.
  */
 const JWT_FORMS =
-  /eyJ[\w-]*(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]*(?:\.|%2E|\\u002e|[\u3002\uff0e\uff61\u2024\ufe52\u00b7\u2027\u2e31\ua4f8\ufe12\u06d4\u0701\u0589\u1362]|%E3%80%82|%EF%BC%8E|%EF%BD%A1|\\u(?:3002|ff0e|ff61))[\s\u00ad\u200b-\u200d\u2060\ufeff]*[\w-]*){1,2}/gi;
+  /eyJ[\w-]*(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]*(?:\.|%2E|\\u002e|[\u3002\uff0e\uff61\u2024\ufe52\u00b7\u2027\u2e31\ua4f8\ufe12\u06d4\u0701\u0589\u1362]|%E3%80%82|%EF%BC%8E|%EF%BD%A1|\\u(?:3002|ff0e|ff61))[\s\u00ad\u200b-\u200d\u2060\ufeff]*[\w-]*){1,2}/iy;
 
 /**
  * A JWT whose parts are joined by anything but a letter or a digit, up to 16 times over (a dot written as another
@@ -35,19 +35,25 @@ const JWT_FORMS =
  * invisible characters, spaces or dashes beside it): its header and its claims each start `eyJ` (the base64 of `{"`)
  * and run 16 characters at least (`{"alg":"none"}` is 19), which prose and a short base64 cursor (`{"page":1}`) do
  * not; its signature goes with them. An escape's backslash is one as it is (or doubled), URL-encoded (also twice), as
- * an HTML entity or JSON-escaped. Written out whole, not put together from parts: a template of constants stays in the
+ * an HTML entity (`&#92;`, `&bsol;`), or escaped itself (`\u005c`, `\x5c`, `\u{5c}`, `\134`). Written out whole, not put together from parts: a template of constants stays in the
  * script-tag build, which takes `TOKENS` from this file.
  */
 const SEPARATOR =
-  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+|%(?:25)*5c|&(?:amp;)*#(?:92|x5c);|\\\\u005c)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
+  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+(?:x5c|u005c|u\\{0*5c\\}|134)?|%(?:25)*5c|&(?:amp;)*(?:#(?:92|x5c)|bsol);)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
 // `{13}` then `*`, not `{13,}`: V8 runs out of stack on `{n,}` over a run of millions of characters.
 const JWT_PART = 'eyJ[\\w-]{13}[\\w-]*';
+// Where a JWT's header may start; it is one when it names its `alg`, which is looked for before the whole is matched:
+// a search for the whole from each `eyJ` of a text of cursors would run to its end each time.
+const HEADER_START = /eyJ[\w-]{13}/g;
 
 /**
  * Made at the first redaction: the browser client takes `TOKENS` from this file, and its script-tag build keeps any
- * call made as the module loads (100 bytes of its budget).
+ * call made as the module loads (100 bytes of its budget). The whole JWT from a header's start (sticky), and what a
+ * redaction before left of one (an app's error is redacted by its client first, which takes a JWT's dots as they
+ * come, and leaves its signature after `..`).
  */
-let jwtAnyDots: RegExp | undefined;
+let joinedJwt: RegExp | undefined;
+let signatureLeft: RegExp | undefined;
 
 /**
  * Whether `credential` is the base64 of `user:password` or of a JWT, or the start of one: a message cut at its length
@@ -77,16 +83,87 @@ const isBase64Secret = (credential: string) => {
  * @internal
  */
 export function redactText(text: string): string {
-  // Also what a redaction before left of one (an app's error is redacted by its client first, which takes a JWT's
-  // dots as they come, and leaves its signature after `..`).
-  jwtAnyDots ??= new RegExp(
-    `${JWT_PART}${SEPARATOR}${JWT_PART}(?:${SEPARATOR}[\\w-]{8}[\\w-]*)?|\\[redacted\\]${SEPARATOR}[\\w-]{16}[\\w-]*`,
-    'gi',
-  );
-  return text
+  // The header lazily (`*?`): the shortest run another part follows.
+  joinedJwt ??= new RegExp(`${JWT_PART}?${SEPARATOR}${JWT_PART}(?:${SEPARATOR}[\\w-]{8}[\\w-]*)?`, 'iy');
+  signatureLeft ??= new RegExp(`\\[redacted\\]${SEPARATOR}[\\w-]{16}[\\w-]*`, 'gi');
+  const schemesOut = text
     .replace(SCHEME, (all, scheme: string, credential: string) =>
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
-    .replace(jwtAnyDots, '[redacted]')
-    .replace(JWT_FORMS, '[redacted]');
+    .replace(signatureLeft, '[redacted]');
+  return withoutDottedJwts(withoutJoinedJwts(schemesOut, joinedJwt));
+}
+
+// A run of base64url characters, from where it is read on; and where a JWT may start within one.
+const RUN = /[\w-]*/y;
+const EYJ = /eyJ/gi;
+
+/** Where the run of base64url characters that `at` is in ends. */
+function runEnd(text: string, at: number): number {
+  RUN.lastIndex = at;
+  RUN.exec(text);
+  return RUN.lastIndex;
+}
+
+/**
+ * `text` with each match of {@link JWT_FORMS} replaced, tried once per run of base64url characters, from its first
+ * `eyJ`: tried from each `eyJ`, a run of thousands of them (`eyJa-eyJb-…`) was read to its end from each, and 400 KB
+ * took minutes. A match from a later `eyJ` of a run is within one from its first.
+ */
+function withoutDottedJwts(text: string): string {
+  let out = '';
+  let last = 0;
+  EYJ.lastIndex = 0;
+  for (let start = EYJ.exec(text); start; start = EYJ.exec(text)) {
+    JWT_FORMS.lastIndex = start.index;
+    const match = JWT_FORMS.exec(text);
+    if (!match) {
+      EYJ.lastIndex = runEnd(text, start.index);
+      continue;
+    }
+    out += `${text.slice(last, start.index)}[redacted]`;
+    last = EYJ.lastIndex = start.index + match[0].length;
+  }
+  return out + text.slice(last);
+}
+
+/**
+ * `text` with each JWT whose parts are joined by anything replaced: from each place a header may start that names
+ * its `alg` (a base64 cursor before a token, `{"page":1}`, is none, and the search goes on after it, where the
+ * token's own header starts), `whole` (sticky) is matched, the header being the shortest run another part follows.
+ */
+function withoutJoinedJwts(text: string, whole: RegExp): string {
+  let out = '';
+  let last = 0;
+  HEADER_START.lastIndex = 0;
+  for (let start = HEADER_START.exec(text); start; start = HEADER_START.exec(text)) {
+    const at = start.index;
+    if (!namesAlg(text.slice(at, at + 128))) {
+      HEADER_START.lastIndex = at + 1;
+      continue;
+    }
+    whole.lastIndex = at;
+    const match = whole.exec(text);
+    // None from a header: none from a later one of its run either (the header may run over it).
+    if (!match) {
+      HEADER_START.lastIndex = runEnd(text, at);
+      continue;
+    }
+    out += `${text.slice(last, at)}[redacted]`;
+    last = HEADER_START.lastIndex = at + match[0].length;
+  }
+  return out + text.slice(last);
+}
+
+/**
+ * Whether base64url text starts a JWT's header: JSON naming its `alg` in its first 96 bytes (after a `kid` of 60
+ * characters, where headers put it first or second).
+ */
+function namesAlg(start: string): boolean {
+  const run = /^[\w-]*/.exec(start)![0].replace(/-/g, '+').replace(/_/g, '/');
+  try {
+    return atob(run.slice(0, run.length - (run.length % 4))).includes('"alg"');
+  } catch {
+    return false;
+  }
 }

@@ -60,6 +60,14 @@ describe('a JWT joined by up to 16 characters, escapes or entities that are no l
     '&amp;#46;',
     '%E2%80%8B',
     '\u00b7',
+    // The backslash of a written-out line break escaped itself (a second check's list).
+    '\\x5Cn',
+    '\\x5Cr\\x5Cn',
+    '\\x5C056',
+    '\\x5Cx2e',
+    '\\u{5C}n',
+    '\\134n',
+    '&bsol;n',
   ];
   for (const separator of separators)
     it(`takes the whole token, joined by ${JSON.stringify(separator)}`, () => {
@@ -78,6 +86,17 @@ describe('what is not a token', () => {
   it('leaves prose, versions, addresses and the word eyJ as they are', () => {
     const prose = 'Version 1.2.3 of e.g. the docs; mail a.b@c.d; eyJ is a prefix. Ends here - twice -- well.';
     expect(redactText(prose)).toBe(prose);
+  });
+
+  it('takes a token whole after a base64 cursor or id, and leaves the cursors: no header but names its alg', () => {
+    const cursor = btoa('{"page":1234}').replace(/=+$/, '');
+    const ids = ['{"id":"a1b2c3d4"}', '{"id":"e5f6g7h8"}', '{"id":"i9j0k1l2"}'].map((id) =>
+      btoa(id).replace(/=+$/, ''),
+    );
+    expect(redactText(`next ${cursor} ${parts.join('.')} end`)).toBe(`next ${cursor} [redacted] end`);
+    expect(redactText(`${cursor}-${parts.join('-')}`)).toBe(`${cursor}-[redacted]`);
+    expect(redactText(ids.join(' '))).toBe(ids.join(' '));
+    expect(redactText(`${ids.join(' ')} ${parts.join(' . ')}`)).toBe(`${ids.join(' ')} [redacted]`);
   });
 
   it('leaves short base64 cursors of JSON (`{"page":1}`) and the id after them: they are no token\'s parts', () => {
@@ -101,5 +120,13 @@ describe('a text of millions of characters', () => {
     const folded = `Basic ${'QUFBQUFBQUFBQUFBQUFBQUFB\r\n'.repeat(300_000)}`;
     expect(redactText(folded).startsWith('Basic ')).toBe(true);
     expect(redactText(`Bearer ${run}`)).toBe('Bearer [redacted]');
+  });
+
+  it('reads runs of thousands of eyJ once (from each of them, 400 KB took minutes), and leaves what is no token', () => {
+    // No part of 16 characters, or none naming an alg: no token; dotted, each as a cut JWT's parts.
+    for (const text of ['eyJa-'.repeat(100_000), `${'eyJ'}${'a'.repeat(13)}-`.repeat(20_000)])
+      expect(redactText(text)).toBe(text);
+    expect(redactText('eyJa.'.repeat(100_000))).toMatch(/^(?:\[redacted\]\.?)+$/);
+    expect(redactText(`${'eyJa-'.repeat(100_000)} ${parts.join('.')}`).endsWith(' [redacted]')).toBe(true);
   });
 });
