@@ -388,9 +388,16 @@ if (process.argv.includes('--reset')) await rm(statePath, { force: true });
 const portFrom = (name, otherwise) => {
   const text = process.env[name];
   if (!text) return otherwise;
-  const port = Number(text);
-  if (Number.isInteger(port) && port > 0 && port < 65536) return port;
+  // Digits only: Number() also reads 0x1F, 1e3 and +80 as ports.
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : 0;
+  if (port > 0 && port < 65536) return port;
   console.error(\`\${name} is \${JSON.stringify(text)}: set it to a port from 1 to 65535, or unset it.\`);
+  process.exit(1);
+};
+// A start that fails (a port another program holds, a state file another npm run dev has open) is one line, not a
+// stack trace.
+const failed = (error) => {
+  console.error(\`npm run dev: \${error.message}\`);
   process.exit(1);
 };
 const freePort = () =>
@@ -438,7 +445,7 @@ for (let port = firstPort; !platform; port++) {
       onEvent: (event) => console.error(formatDevEvent(event)),
     });
   } catch (error) {
-    if (error.code != 'EADDRINUSE' || port > firstPort + 20) throw error;
+    if (error.code != 'EADDRINUSE' || port > firstPort + 20) failed(error);
     console.error(\`port \${port} is taken; trying \${port + 1}\`);
   }
 }
@@ -447,7 +454,13 @@ const backend = await createBackend({
   ...platformSettings(platform),
   appOrigin: new URL(appUrl).origin,
   port: Number(new URL(backendUrl).port),
-});
+}).catch((error) =>
+  failed(
+    error.code == 'EADDRINUSE'
+      ? new Error(\`the backend's port \${new URL(backendUrl).port} is taken by another program: set BACKEND_PORT to another, or unset it.\`)
+      : error,
+  ),
+);
 // With #app (APP_OPEN_FRAGMENT) the messenger opens the app at start, and keeps it open across reloads until it is
 // closed.
 console.log(\`\${platform.url}\${APP_OPEN_FRAGMENT}\`);

@@ -198,6 +198,38 @@ describe('svc init --template vite', () => {
       });
       expect(wrong.status).toBe(1);
       expect(wrong.stderr.trim()).toBe('VITE_PORT is "abc": set it to a port from 1 to 65535, or unset it.');
+      // Number() reads these as ports too; digits only are.
+      for (const value of ['0x1F', '1e3', '+8080'])
+        expect(
+          spawnSync(process.execPath, ['scripts/dev.mjs'], {
+            cwd: dir,
+            encoding: 'utf8',
+            timeout: 30_000,
+            env: { ...process.env, BACKEND_PORT: value },
+          }).stderr.trim(),
+        ).toBe(`BACKEND_PORT is ${JSON.stringify(value)}: set it to a port from 1 to 65535, or unset it.`);
+      // The backend's port taken by another program: one line saying so, no stack trace.
+      const holder = createServer().listen(backendPort, '127.0.0.1');
+      await new Promise((resolve) => holder.once('listening', resolve));
+      try {
+        const taken = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const run = spawn(process.execPath, ['scripts/dev.mjs'], {
+            cwd: dir,
+            stdio: 'pipe',
+            env: { ...process.env, BACKEND_PORT: `${backendPort}` },
+          });
+          let stderr = '';
+          run.stderr.on('data', (d) => (stderr += d));
+          run.once('exit', (code) => resolve({ code, stderr }));
+        });
+        expect(taken.code).toBe(1);
+        expect(taken.stderr).toContain(
+          `npm run dev: the backend's port ${backendPort} is taken by another program: set BACKEND_PORT to another, or unset it.`,
+        );
+        expect(taken.stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        holder.close();
+      }
     },
     60_000,
   );
