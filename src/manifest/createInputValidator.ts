@@ -40,6 +40,9 @@ const WRAPPERS = new Set([
 // error is not what the person must fix).
 const VERDICTS = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
 
+/** How many of an input's problems are named. */
+const MAX_ISSUES = 20;
+
 /**
  * The `input_schema` objects of manifests that {@link validateManifest} accepted: their JSON Schema check already ran
  * (with the stricter manifest rules), so compiling them skips it.
@@ -54,7 +57,8 @@ export const checkedInputSchemas = new WeakSet<object>();
  * workers, Node and jsdom), over a private copy of the schema. `$ref` resolves inside the schema only (JSON pointers,
  * `$anchor`, and the `$id` of any schema in it), never over the network. This function adds the manifest's own rules
  * on the schema (checked first) and turns each
- * failure into a sentence that starts with the JSON path and says what to write. Lengths count Unicode code points.
+ * failure into a sentence that starts with the JSON path and says what to write, the first 20 of them (then one
+ * saying there are more). Lengths count Unicode code points.
  * `format` is checked for the formats the validator knows (date-time, date, time, email, uri, uuid, ipv4, ipv6,
  * hostname, and others).
  * @throws TypeError when the schema itself is not a valid JSON Schema.
@@ -105,6 +109,12 @@ function explain(units: OutputUnit[], index: IndexedJsonSchema, value: unknown):
     const text = `${where} ${message.text}`;
     if (seen.has(text)) continue;
     seen.add(text);
+    // An input with a thousand wrong properties is told of the first ones: told each, a 3 MB call was answered with
+    // 18 MB of sentences.
+    if (issues.length === MAX_ISSUES) {
+      issues.push({ path: '$', message: `$ has more problems than these ${MAX_ISSUES}; fix them, then call again` });
+      break;
+    }
     issues.push({ path: where, message: text });
   }
   return issues;

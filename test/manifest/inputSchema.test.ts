@@ -93,6 +93,14 @@ describe('input_schema must be a valid JSON Schema 2020-12 object schema', () =>
 });
 
 describe('createInputValidator', () => {
+  test('names the first 20 problems of an input, then says there are more (a thousand would be megabytes of text)', () => {
+    const issues = createInputValidator(closed({ text: { type: 'string' } }))(
+      Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])),
+    );
+    expect(issues).toHaveLength(21);
+    expect(issues[0]!.message).toBe('$.k0 is not an accepted property; remove it (accepted: text)');
+    expect(issues[20]).toEqual({ path: '$', message: '$ has more problems than these 20; fix them, then call again' });
+  });
   const validate = createInputValidator(
     closed(
       {
