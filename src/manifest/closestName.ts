@@ -38,6 +38,9 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
+    // More letters apart than edits allowed is never close: a name of a million characters is not measured against
+    // every field (it cost seconds and a gigabyte).
+    if (Math.abs(candidate.length - name.length) > limit) continue;
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;

@@ -139,9 +139,11 @@ function codeOf(issue: z.core.$ZodIssue): string {
 
 function unknownKey(parent: readonly PropertyKey[], key: string, object: unknown, value: unknown): ManifestIssue {
   const at = formatJsonPath([...parent, key]);
+  // A name of a megabyte is said by its start: the message is printed, and told to a terminal on each save.
+  const shown = key.length > 100 ? `${formatJsonPath([...parent, key.slice(0, 100)])}… (${key.length} characters)` : at;
   const issue = (message: string, code: string): ManifestIssue => ({
     path: at,
-    message: `${at} ${message}`,
+    message: `${shown} ${message}`,
     severity: 'error',
     code,
   });

@@ -349,6 +349,20 @@ test("a batch is answered in one array; a message the SDK would skip is answered
     await new Promise((wait) => setTimeout(wait, 3500));
     expect(answerTo(7)).toBeUndefined();
     expect(batches()).toHaveLength(3);
+    // A batch of 101 is refused as over HTTP (50,000 on a line held the bridge for a minute); 100 are answered.
+    child.stdin.write(`${JSON.stringify(Array.from({ length: 101 }, (_, i) => ping(1000 + i)))}\n`);
+    child.stdin.write(`${JSON.stringify(Array.from({ length: 100 }, (_, i) => ping(2000 + i)))}\n`);
+    await expect.poll(() => batches().length, { timeout: 10_000 }).toBe(4);
+    expect(batches()[3]).toHaveLength(100);
+    expect(
+      lines().some(
+        (line) =>
+          !Array.isArray(line) &&
+          line.id === null &&
+          (line.error as { message?: string })?.message ===
+            'Invalid Request: Batch must not exceed 100 messages (this one holds 101): send it in parts.',
+      ),
+    ).toBe(true);
   } finally {
     child.stdin.end();
   }

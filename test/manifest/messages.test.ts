@@ -10,6 +10,13 @@ describe('messages name the field and say what to write instead', () => {
       '$.vendor.website is not a manifest field; remove it (allowed: id, name, contact, support_url)',
     );
   });
+  test('an unknown field of a million characters is said by its start and its length (measured against no name)', () => {
+    const name = `unknownField${'X'.repeat(1_000_000)}`;
+    const message = messageAt((m) => (m[name] = 1), `$.${name}`)!;
+    expect(
+      message.startsWith(`$.unknownField${'X'.repeat(88)}… (1000012 characters) is not a manifest field; remove it`),
+    ).toBe(true);
+  });
   test('a misspelt field gets the right spelling', () => {
     expect(messageAt((m) => (m.shortName = 'x'), '$.shortName')).toMatch(/did you mean "short_name"\? Rename it/);
   });

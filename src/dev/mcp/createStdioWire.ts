@@ -4,6 +4,9 @@ import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { moveOwnProto } from './ownProto';
 
+/** The most messages a batch may hold, as over HTTP. */
+const MAX_BATCH = 100;
+
 /** Why a line (or a message in a batch) is no message the SDK could read: the JSON-RPC error's code and message. */
 type LineProblem = { code: number; message: string };
 /** What a line holds: the messages for the SDK, one line each, and the errors answering the rest. */
@@ -97,6 +100,13 @@ function readLine(line: Buffer, protoKey: string): LineRead {
   }
   // A batch (2025-03-26): JSON-RPC answers an empty one with one error, and each of its requests in one array.
   if (value.length === 0) return refused({ ...INVALID, message: 'Invalid Request: the batch is empty.' });
+  // The bound the MCP SDK's HTTP transport holds batches to: 50,000 requests on one line held the bridge for a minute
+  // and took it to 2 GB, every later request waiting.
+  if (value.length > MAX_BATCH)
+    return refused({
+      ...INVALID,
+      message: `Invalid Request: Batch must not exceed ${MAX_BATCH} messages (this one holds ${value.length}): send it in parts.`,
+    });
   const read: LineRead = { lines: [], errors: [], batch: { requests: [] } };
   for (const message of value) {
     if (!isMessage(message)) read.errors.push(errorAnswer(INVALID, readableId(message)));
