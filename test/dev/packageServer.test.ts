@@ -462,6 +462,26 @@ describe('the package server', () => {
     expect(p.blocked.map((b) => b.blocked)).not.toContain('https://forged.example/');
   });
 
+  it('closes the connection of a report too large, so the next report (a browser reuses connections) is not held', async () => {
+    const { port } = new URL(p.appOrigin);
+    const path = await reportPath();
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const big = 'x'.repeat(200_000);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${new URL(p.appOrigin).host}\r\nContent-Type: application/csp-report\r\nContent-Length: ${big.length}\r\n\r\n${big}`,
+    );
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 413 .*\r\n(?:.*\r\n)*connection: close\r\n/i);
+    // A report on a new connection is taken at once.
+    expect(
+      (await sendReport({ 'blocked-uri': 'https://next.example/', 'effective-directive': 'img-src' })).status,
+    ).toBe(204);
+  });
+
   it('keeps each blocked request once, the latest 100, each URL cut to 1,000 characters', async () => {
     for (let i = 0; i < 3; i++)
       await sendReport({ 'blocked-uri': 'https://again.example/pixel', 'effective-directive': 'img-src' });

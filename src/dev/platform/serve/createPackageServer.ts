@@ -235,7 +235,8 @@ async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocke
   let text = '';
   for await (const chunk of req) {
     text += chunk;
-    if (text.length > 64_000) return fail(res, 413, 'report too large.');
+    // The rest of the body is not read: the connection closes, or the next request on it would wait behind it.
+    if (text.length > 64_000) return fail(res.setHeader('connection', 'close'), 413, 'report too large.');
   }
   try {
     const r = JSON.parse(text)['csp-report'] ?? {};
