@@ -107,7 +107,8 @@ test('an edit that does not validate changes nothing, and the page and the termi
   // A file that is not JSON, then a valid edit, served at once.
   await writeFile(file, '{');
   await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited', 'manifest-invalid']);
-  expect(notices[2]!.message).toMatch(/manifest\.json: not JSON/);
+  // Said as svc validate says it: where, and what JSON lacks there.
+  expect(notices[2]!.message).toMatch(/manifest\.json:1:2 is not valid JSON: /);
   await writeFile(file, JSON.stringify({ ...manifest, version: '1.0.1' }));
   await expect.poll(kinds).toEqual(['manifest-invalid', 'manifest-edited', 'manifest-invalid', 'manifest-edited']);
   expect(platform.manifest?.version).toBe('1.0.1');
