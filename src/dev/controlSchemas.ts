@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { WEBHOOK_EVENTS } from '../server/events';
+import { findMalformedValue } from '../manifest/findMalformedValue';
 import { jsonQuote } from '../manifest/jsonQuote';
 import { LIMITS } from './limits';
 
@@ -16,7 +17,14 @@ const text = (field: string, max: number) =>
   z
     .string({ error: `${field} must be a string: send text.` })
     .min(1, { error: `${field} is missing: send a non-empty string.` })
-    .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` });
+    .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` })
+    // As the server API refuses it: no UTF-8 can carry half a character, so no client could show it.
+    .refine((value) => !findMalformedValue(value), {
+      error: (issue) => {
+        const { problem, fix } = findMalformedValue(issue.input)!;
+        return `${field} ${problem}: ${fix}`;
+      },
+    });
 
 /**
  * An object of these fields and no other: a misspelt field (`user` for `user_id`) is named, where it would be ignored

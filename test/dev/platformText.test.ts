@@ -102,6 +102,18 @@ describe('text that is not text', () => {
     expect(p.cards().length).toBe(before + 1);
   });
 
+  it('refuses a lone surrogate in a message the page posts, in the same words as the server API', async () => {
+    const response = await fetch(`${p.origin}/__svc/message`, {
+      method: 'POST',
+      headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ room_id: 'general', text: 'hi \ud800' }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { detail: string }).detail).toBe(
+      'text contains a lone surrogate (U+D800) at character 4: send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).',
+    );
+  });
+
   it('refuses a body that repeats a key, where it is, and posts nothing', async () => {
     const before = p.cards().length;
     const head = `{"mini_app_id": "${APP}", "app_user_id": "au-alice", "card": `;
