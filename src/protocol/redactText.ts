@@ -35,8 +35,9 @@ const JWT_FORMS =
  * invisible characters, spaces or dashes beside it): its header and its claims each start `eyJ` (the base64 of `{"`)
  * and run 16 characters at least (`{"alg":"none"}` is 19), which prose and a short base64 cursor (`{"page":1}`) do
  * not; its signature goes with them. An escape's backslash is one as it is (or doubled), URL-encoded (also twice), as
- * an HTML entity (`&#92;`, `&bsol;`), or escaped itself (`\u005c`, `\x5c`, `\u{5c}`, `\134`). Written out whole, not put together from parts: a template of constants stays in the
- * script-tag build, which takes `TOKENS` from this file.
+ * an HTML entity (`&#92;`, `&bsol;`), or escaped itself (`\u005c`, `\x5c`, `\u{5c}`, `\134`). Written out whole,
+ * not put together from parts: a template of constants stays in the script-tag build, which takes `TOKENS` from
+ * this file.
  */
 const SEPARATOR =
   '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+(?:x5c|u005c|u\\{0*5c\\}|134)?|%(?:25)*5c|&(?:amp;)*(?:#(?:92|x5c)|bsol);)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
