@@ -188,6 +188,28 @@ describe('the MCP endpoint of svc dev', () => {
     expect(noVersion.body).toContain('"serverInfo"');
   });
 
+  it('answers tools/list with a cursor -32602: it lists every tool at once, so it never gives one', async () => {
+    const init = await rpc(platform, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cursor', version: '1' } },
+    });
+    await rpc(platform, { method: 'notifications/initialized' }, init.session);
+    for (const cursor of [5, 'abc', null]) {
+      const listed = await rpc(platform, { id: 7, method: 'tools/list', params: { cursor } }, init.session);
+      expect(JSON.parse(listed.body)).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32602,
+          message: `Invalid params: cursor ${JSON.stringify(cursor)} was never given: tools/list lists every tool at once, so send no cursor.`,
+        },
+      });
+    }
+    // Without one, the tools.
+    const all = await rpc(platform, { id: 8, method: 'tools/list', params: {} }, init.session);
+    expect(all.body).toContain('"tools"');
+  });
+
   it('answers arguments nested 5,000 deep with a clear error, not a stack overflow', async () => {
     const init = await rpc(platform, {
       method: 'initialize',

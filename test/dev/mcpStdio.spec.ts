@@ -287,9 +287,14 @@ test("a batch is answered in one array; a message the SDK would skip is answered
     child.stdin.write('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n');
     child.stdin.write('{"jsonrpc":"2.0","id":23.5,"method":"ping"}\n');
     child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"x"}\n');
+    // A cursor tools/list never gave: -32602, not the SDK's -32603 with its validation dump.
+    child.stdin.write('{"jsonrpc":"2.0","id":31,"method":"tools/list","params":{"cursor":5}}\n');
     const invalid = { code: -32600, message: expect.stringContaining('Invalid Request') };
     await expect.poll(() => answerTo(2), { timeout: 10_000 }).toMatchObject({ error: invalid });
     expect(answerTo(23.5)).toMatchObject({ error: invalid });
+    await expect
+      .poll(() => answerTo(31), { timeout: 10_000 })
+      .toMatchObject({ error: { code: -32602, message: expect.stringContaining('cursor 5 was never given') } });
     expect(lines().filter((line) => !Array.isArray(line) && line.id === null)).toHaveLength(2);
     // A batch: its requests answered in one array, an invalid member with its error there; an empty one refused; one
     // of notifications only answered with nothing.

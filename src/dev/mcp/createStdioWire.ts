@@ -3,6 +3,7 @@ import { Transform } from 'node:stream';
 import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { moveOwnProto } from './ownProto';
+import { paramsProblem } from './paramsProblem';
 
 /** The most messages a batch may hold, as over HTTP. */
 const MAX_BATCH = 100;
@@ -93,6 +94,8 @@ function readLine(line: Buffer, protoKey: string): LineRead {
   }
   if (!Array.isArray(value)) {
     if (!isMessage(value)) return { lines: [], errors: [errorAnswer(INVALID, readableId(value))] };
+    const badParams = paramsProblem(value);
+    if (badParams) return { lines: [], errors: [errorAnswer(badParams, readableId(value))] };
     // Written again when the SDK could not read it as it came: after a byte order mark (the decoder dropped it, the
     // SDK's JSON.parse would not), or with an own `__proto__`.
     const asItCame = line[0] !== 0xef && !text.includes('__proto__');
@@ -109,7 +112,9 @@ function readLine(line: Buffer, protoKey: string): LineRead {
     });
   const read: LineRead = { lines: [], errors: [], batch: { requests: [] } };
   for (const message of value) {
+    const badParams = paramsProblem(message);
     if (!isMessage(message)) read.errors.push(errorAnswer(INVALID, readableId(message)));
+    else if (badParams) read.errors.push(errorAnswer(badParams, readableId(message)));
     else {
       read.lines.push(messageLine(message, protoKey));
       if ('method' in message && 'id' in message) read.batch!.requests.push(idKey(message.id));
