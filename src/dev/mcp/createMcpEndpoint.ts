@@ -18,7 +18,7 @@ import { serverIdentity } from './serverIdentity';
 import { agentIdFrom, createToolCall, type McpEra, NOT_AN_OBJECT } from './createToolCall';
 import { moveOwnProto, ownProtoKey, restoreOwnProto } from './ownProto';
 import { toolsFromManifest } from './toolsFromManifest';
-import { paramsProblem } from './paramsProblem';
+import { paramsRefusal } from './paramsProblem';
 
 /** Options of {@link createMcpEndpoint}. @internal */
 export interface McpEndpointOptions {
@@ -189,12 +189,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const node = toNodeHandler({
     async fetch(received: Request) {
       const { request, parsedBody } = await parseBody(received, protoKey);
-      // Answered here, as the MCP SDK would not (see paramsProblem): a request alone, not a batch's member.
-      const badParams = paramsProblem(parsedBody);
-      if (badParams) {
-        const id = (parsedBody as { id?: unknown }).id ?? null;
-        return Response.json({ jsonrpc: '2.0', id, error: badParams });
-      }
+      const refused = paramsRefusal(parsedBody);
+      if (refused) return refused;
       // A 2025-era session's client said its name at initialize; a 2026-era request says it in its envelope.
       const clientName = legacy.builtFor(request)?.server.server.getClientVersion()?.name;
       tellUndeclaredTools(parsedBody, manifest, options, clientName);

@@ -16,3 +16,13 @@ export function paramsProblem(message: unknown): { code: -32602; message: string
     message: `Invalid params: cursor ${JSON.stringify(cursor)?.slice(0, 100)} was never given: tools/list lists every tool at once, so send no cursor.`,
   };
 }
+
+/**
+ * The HTTP answer to a request alone (not a batch's member) whose params {@link paramsProblem} refuses: answered
+ * here, as the MCP SDK would not. @internal
+ */
+export function paramsRefusal(body: unknown): Response | undefined {
+  const problem = paramsProblem(body);
+  if (!problem) return undefined;
+  return Response.json({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: problem });
+}
