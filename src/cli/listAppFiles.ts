@@ -84,24 +84,23 @@ export const vanished = (rel: string) =>
   `${printable(rel)} disappeared while the folder was read (is a build writing it?); run again once the build has finished`;
 
 /**
- * Paths equal but for case, each pair said once: a package cannot hold both (PACKAGE.md, check 9), since where case
- * is ignored (Windows, macOS) they are one file, and the one written last would replace the other.
+ * Paths equal but for case, each set said once (`Logo.png and logo.png`, `LOGO.png, Logo.png and logo.png`): a package
+ * cannot hold two (PACKAGE.md, check 9), since where case is ignored (Windows, macOS) they are one file, and the one
+ * written last would replace the other.
  */
 function caseTwins(files: readonly { path: string }[]): string[] {
-  const first = new Map<string, string>();
-  const twins: string[] = [];
-  for (const { path } of files) {
-    const folded = path.toLowerCase(); // a path a package holds is ASCII
-    const twin = first.get(folded);
-    if (twin === undefined) first.set(folded, path);
-    else
-      twins.push(
-        printable(
-          `${twin.slice(1)} and ${path.slice(1)} differ only in case: where case is ignored (Windows, macOS) they are one file, so a package cannot hold both; rename one`,
-        ),
+  const byFolded = new Map<string, string[]>();
+  // A path a package holds is ASCII: its lowercase is the folding Windows and macOS do.
+  for (const { path } of files) byFolded.set(path.toLowerCase(), [...(byFolded.get(path.toLowerCase()) ?? []), path]);
+  return [...byFolded.values()]
+    .filter((paths) => paths.length > 1)
+    .map((paths) => {
+      const names = paths.map((path) => path.slice(1));
+      const listed = `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+      return printable(
+        `${listed} differ only in case: where case is ignored (Windows, macOS) they are one file, so a package cannot hold ${names.length > 2 ? 'more than one' : 'both'}; rename ${names.length > 2 ? 'all but one' : 'one'}`,
       );
-  }
-  return twins;
+    });
 }
 
 /** The three largest files, with their sizes, for a refusal over the size limit. */

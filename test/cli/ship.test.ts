@@ -955,6 +955,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     const dir = fresh();
     writeFileSync(join(dir, 'app', 'Logo.png'), '1');
     writeFileSync(join(dir, 'app', 'logo.png'), '2');
+    writeFileSync(join(dir, 'app', 'LOGO.png'), '3');
     mkdirSync(join(dir, 'app', 'Assets'));
     mkdirSync(join(dir, 'app', 'assets'));
     writeFileSync(join(dir, 'app', 'Assets', 'x.js'), '1');
@@ -965,11 +966,13 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(validated.code).toBe(1);
     for (const out of [validated.stdout + validated.stderr]) {
       expect(out).toContain(pair('Assets/x.js', 'assets/x.js'));
-      expect(out).toContain(pair('Logo.png', 'logo.png'));
+      expect(out).toContain(
+        'LOGO.png, Logo.png and logo.png differ only in case: where case is ignored (Windows, macOS) they are one file, so a package cannot hold more than one; rename all but one',
+      );
     }
     const packed = svc(['pack', 'app', '--key', 'key.pem'], dir);
     expect(packed.code).toBe(1);
-    expect(packed.stderr).toContain(pair('Logo.png', 'logo.png'));
+    expect(packed.stderr).toContain(pair('Assets/x.js', 'assets/x.js'));
     expect(packed.stderr).not.toContain('unexpected failure');
     expect(swbnIn(dir)).toEqual([]);
   });
