@@ -8,23 +8,30 @@ import { LIMITS } from './limits';
 const JSON_VALUE = z.json();
 
 // Each field says, in its error, what to send instead: a control body is typed by people and tests too.
+/** Whole characters only, as the server API has them: no UTF-8 can carry half of one (a lone surrogate). */
+const wholeCharacters = (field: string, schema: z.ZodString) =>
+  schema.refine((value) => !findMalformedValue(value), {
+    error: (issue) => {
+      const { problem, fix } = findMalformedValue(issue.input)!;
+      return `${field} ${problem}: ${fix}`;
+    },
+  });
 const id = (field: string, what = 'a person id such as alice') =>
-  z
-    .string({ error: `${field} must be a string: send ${what}.` })
-    .min(1, { error: `${field} is empty: send ${what}.` })
-    .max(LIMITS.id, { error: `${field} is longer than ${LIMITS.id} characters: send ${what}.` });
+  wholeCharacters(
+    field,
+    z
+      .string({ error: `${field} must be a string: send ${what}.` })
+      .min(1, { error: `${field} is empty: send ${what}.` })
+      .max(LIMITS.id, { error: `${field} is longer than ${LIMITS.id} characters: send ${what}.` }),
+  );
 const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} must be a string: send text.` })
-    .min(1, { error: `${field} is missing: send a non-empty string.` })
-    .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` })
-    // As the server API refuses it: no UTF-8 can carry half a character, so no client could show it.
-    .refine((value) => !findMalformedValue(value), {
-      error: (issue) => {
-        const { problem, fix } = findMalformedValue(issue.input)!;
-        return `${field} ${problem}: ${fix}`;
-      },
-    });
+  wholeCharacters(
+    field,
+    z
+      .string({ error: `${field} must be a string: send text.` })
+      .min(1, { error: `${field} is missing: send a non-empty string.` })
+      .max(max, { error: `${field} is longer than ${max} characters: send at most ${max}.` }),
+  );
 
 /**
  * An object of these fields and no other: a misspelt field (`user` for `user_id`) is named, where it would be ignored

@@ -112,6 +112,16 @@ describe('text that is not text', () => {
     expect(((await response.json()) as { detail: string }).detail).toBe(
       'text contains a lone surrogate (U+D800) at character 4: send well-formed Unicode text (a \\u escape of a surrogate, \\ud800 to \\udfff, must be one of a high-low pair).',
     );
+    // Nor an id: an actor token whose sub holds half a character, which no strict JSON reader could keep.
+    const agent = await fetch(`${p.origin}/__svc/subject-token`, {
+      method: 'POST',
+      headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: 'a\ud800' }),
+    });
+    expect(agent.status).toBe(400);
+    expect(((await agent.json()) as { detail: string }).detail).toMatch(
+      /^agent_id contains a lone surrogate \(U\+D800\)/,
+    );
   });
 
   it('refuses a body that repeats a key, where it is, and posts nothing', async () => {

@@ -68,6 +68,8 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .app .frame { display: contents; }
 .grow { flex: 1; min-width: 0; }
 .app-title, .action-title { font-size: inherit; margin: 0; }
+/* An app's title on one line: a long one ends in an ellipsis rather than pushing the app down. */
+.app-title { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .action-title.folded { display: inline; }
 /* A control the keyboard reaches scrolls into view below the sticky tab row, not under it. */
 .tools { background: var(--panel); padding: 0 10px 10px; scroll-padding-top: 52px; }
