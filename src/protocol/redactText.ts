@@ -35,12 +35,13 @@ const JWT_FORMS =
  * invisible characters, spaces or dashes beside it): its header and its claims each start `eyJ` (the base64 of `{"`)
  * and run 16 characters at least (`{"alg":"none"}` is 19), which prose and a short base64 cursor (`{"page":1}`) do
  * not; its signature goes with them. An escape's backslash is one as it is (or doubled), URL-encoded (also twice), as
- * an HTML entity (`&#92;`, `&bsol;`), or escaped itself (`\u005c`, `\x5c`, `\u{5c}`, `\134`). Written out whole,
+ * an HTML entity (`&#92;`, `&#x005c;`, `&bsol;`, also URL-encoded), or escaped itself (`\u005c`, `\x5c`, `\u{5c}`,
+ * `\x{5c}`, `\U0000005c`, `\134`, `%u005c`). Written out whole,
  * not put together from parts: a template of constants stays in the script-tag build, which takes `TOKENS` from
  * this file.
  */
 const SEPARATOR =
-  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+(?:x5c|u005c|u\\{0*5c\\}|134)?|%(?:25)*5c|&(?:amp;)*(?:#(?:92|x5c)|bsol);)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
+  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+(?:x5c|x\\{0*5c\\}|u005c|u\\{0*5c\\}|U0000005c|134)?|%(?:25)*(?:5c|u005c)|&(?:amp;)*(?:#0*92|#x0*5c|bsol);|%26(?:amp%3B)*(?:%230*92|%23x0*5c|bsol)%3B)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|x\\{[\\da-f]{1,6}\\}|U[\\da-f]{8}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
 // `{13}` then `*`, not `{13,}`: V8 runs out of stack on `{n,}` over a run of millions of characters.
 const JWT_PART = 'eyJ[\\w-]{13}[\\w-]*';
 // Where a JWT's header may start; it is one when it names its `alg`, which is looked for before the whole is matched:
@@ -85,14 +86,28 @@ const isBase64Secret = (credential: string) => {
  */
 export function redactText(text: string): string {
   // The header lazily (`*?`): the shortest run another part follows.
-  joinedJwt ??= new RegExp(`${JWT_PART}?${SEPARATOR}${JWT_PART}(?:${SEPARATOR}[\\w-]{8}[\\w-]*)?`, 'iy');
+  joinedJwt ??= new RegExp(`${JWT_PART}?${SEPARATOR}(${JWT_PART})(?:${SEPARATOR}[\\w-]{8}[\\w-]*)?`, 'iyd');
   signatureLeft ??= new RegExp(`\\[redacted\\]${SEPARATOR}[\\w-]{16}[\\w-]*`, 'gi');
   const schemesOut = text
     .replace(SCHEME, (all, scheme: string, credential: string) =>
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
     .replace(signatureLeft, '[redacted]');
-  return withoutDottedJwts(withoutJoinedJwts(schemesOut, joinedJwt));
+  return withoutCutHeader(withoutDottedJwts(withoutJoinedJwts(schemesOut, joinedJwt)));
+}
+
+/**
+ * `text` without a JWT's header that ends it, the rest of the token cut off: an app's client cuts an error's message
+ * at 1,000 characters before it looks for tokens, so a token there may be left as its first part alone. Read back
+ * from the end by hand: an expression anchored there would be tried from every earlier position.
+ */
+function withoutCutHeader(text: string): string {
+  let start = text.length;
+  while (start > 0 && /[\w-]/.test(text[start - 1]!)) start--;
+  const at = text.indexOf('eyJ', start);
+  return at !== -1 && text.length - at >= 16 && namesAlg(text.slice(at, at + 128))
+    ? `${text.slice(0, at)}[redacted]`
+    : text;
 }
 
 // A run of base64url characters, from where it is read on; and where a JWT may start within one.
@@ -149,6 +164,16 @@ function withoutJoinedJwts(text: string, whole: RegExp): string {
     if (!match) {
       HEADER_START.lastIndex = runEnd(text, at);
       continue;
+    }
+    // What follows as claims is a header itself (a log's `{"alg":"none"}` before the token): when a whole token starts
+    // there, it is the one, or its signature would be left after this match.
+    const claimsAt = match.indices![1]![0];
+    if (namesAlg(text.slice(claimsAt, claimsAt + 128))) {
+      whole.lastIndex = claimsAt;
+      if (whole.exec(text)) {
+        HEADER_START.lastIndex = claimsAt;
+        continue;
+      }
     }
     out += `${text.slice(last, at)}[redacted]`;
     last = HEADER_START.lastIndex = at + match[0].length;

@@ -97,6 +97,9 @@ svc.actions.handle('chatty', async () => {
   svc.ui.setTitle('T'.repeat(2_000_000));
   return { done: true };
 });
+svc.actions.handle('fail_huge', () => {
+  throw new Error('eyJa-'.repeat(200_000));
+});
 svc.actions.handle('remove', () => {
   out.textContent = 'removed';
   return { removed: true };
@@ -153,6 +156,7 @@ test.beforeEach(async ({ browser }) => {
         output_schema: { type: 'number' },
       },
       { name: 'chatty', title: 'Chatty', description: 'Sends megabytes of progress, a toast and a title.' },
+      { name: 'fail_huge', title: 'Fail huge', description: 'Throws an error of a megabyte of eyJa-.' },
       {
         name: 'remove',
         title: 'Remove everything',
@@ -356,6 +360,14 @@ test("the app's megabyte texts are cut where the page shows them: it stays respo
   // The page laid the texts out and answers the next call (a megabyte line once held it for a minute).
   expect(resultText(await client.callTool({ name: 'square', arguments: { n: 3 } }))).toBe('{"result":9}');
   await expect(page.getByTestId('app-title')).toHaveText(`${'T'.repeat(200)}… (1999800 more characters)`);
+  // An error of a megabyte of `eyJa-` (once searched whole for tokens: a minute): cut to 1,000 characters at once.
+  const failed = await client.callTool({ name: 'fail_huge', arguments: {} });
+  expect(failed.isError).toBe(true);
+  expect(resultText(failed)).toMatch(
+    /^ERR_ACTION_FAILED: action fail_huge failed: (?:eyJa-)+[eyJa]*\. The app's handler failed: the messenger page's console shows why\./,
+  );
+  expect(resultText(failed).length).toBeLessThan(1250);
+  expect(resultText(await client.callTool({ name: 'square', arguments: { n: 4 } }))).toBe('{"result":16}');
   await client.close();
 });
 

@@ -3,6 +3,7 @@
 import { generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactText } from '../../src/protocol/redactText';
+import { SvcError } from '../../src/protocol/SvcError';
 
 let token: string;
 let parts: string[];
@@ -68,6 +69,13 @@ describe('a JWT joined by up to 16 characters, escapes or entities that are no l
     '\\u{5C}n',
     '\\134n',
     '&bsol;n',
+    // And more spellings of it (a third check's list).
+    '&#0092;n',
+    '&#x005c;n',
+    '\\x{5C}n',
+    '\\U0000005Cn',
+    '%u005Cn',
+    '%26bsol%3Bn',
   ];
   for (const separator of separators)
     it(`takes the whole token, joined by ${JSON.stringify(separator)}`, () => {
@@ -97,6 +105,9 @@ describe('what is not a token', () => {
     expect(redactText(`${cursor}-${parts.join('-')}`)).toBe(`${cursor}-[redacted]`);
     expect(redactText(ids.join(' '))).toBe(ids.join(' '));
     expect(redactText(`${ids.join(' ')} ${parts.join(' . ')}`)).toBe(`${ids.join(' ')} [redacted]`);
+    // A header logged before the token (`{"alg":"none"}`): the token is taken whole, its signature too.
+    const logged = btoa('{"alg":"none"}').replace(/=+$/, '');
+    expect(redactText(`${logged} ${parts.join('.')} done`)).toBe(`${logged} [redacted] done`);
   });
 
   it('leaves short base64 cursors of JSON (`{"page":1}`) and the id after them: they are no token\'s parts', () => {
@@ -120,6 +131,12 @@ describe('a text of millions of characters', () => {
     const folded = `Basic ${'QUFBQUFBQUFBQUFBQUFBQUFB\r\n'.repeat(300_000)}`;
     expect(redactText(folded).startsWith('Basic ')).toBe(true);
     expect(redactText(`Bearer ${run}`)).toBe('Bearer [redacted]');
+  });
+
+  it("cuts an SvcError's message before it looks for tokens in it (a megabyte of eyJa- held the messenger a minute)", () => {
+    const error = new SvcError('ERR_INTERNAL', 'eyJa-'.repeat(1_000_000));
+    expect(error.message).toBe('eyJa-'.repeat(200));
+    expect(new SvcError('ERR_INTERNAL', `failed for ${token}`).message).toBe('failed for [redacted]');
   });
 
   it('reads runs of thousands of eyJ once (from each of them, 400 KB took minutes), and leaves what is no token', () => {
