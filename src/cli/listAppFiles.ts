@@ -90,8 +90,13 @@ export const vanished = (rel: string) =>
  */
 function caseTwins(files: readonly { path: string }[]): string[] {
   const byFolded = new Map<string, string[]>();
-  // A path a package holds is ASCII: its lowercase is the folding Windows and macOS do.
-  for (const { path } of files) byFolded.set(path.toLowerCase(), [...(byFolded.get(path.toLowerCase()) ?? []), path]);
+  for (const { path } of files) {
+    // A path a package holds is ASCII: its lowercase is the folding Windows and macOS do.
+    const folded = path.toLowerCase();
+    const same = byFolded.get(folded);
+    if (same) same.push(path);
+    else byFolded.set(folded, [path]);
+  }
   return [...byFolded.values()]
     .filter((paths) => paths.length > 1)
     .map((paths) => {
