@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { engineMissing } from '../test/browser/engines/launchEngine.mjs';
+import { describeProcessTree, descendantsOf } from './processTree.mjs';
 
 const reports = resolve('.tmp/test-reports');
 rmSync(reports, { recursive: true, force: true });
@@ -36,7 +37,7 @@ const steps = [
   ['the server API contract lints clean (Redocly, recommended-strict)', 'npm run lint:contract --silent'],
   [
     'unit and integration tests',
-    `npx vitest run --reporter=default --reporter=json --outputFile.json=${at('vitest.json')}`,
+    `npx vitest run --reporter=default --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at('vitest.json')}`,
     {},
     ['vitest.json', jestLike],
   ],
@@ -65,7 +66,7 @@ const steps = [
     .filter((engine) => !missing[engine])
     .map((engine) => [
       `browser cases in ${engine === 'firefox' ? 'Firefox ESR' : 'WebKitGTK'}`,
-      `npx vitest run -c vitest.engines.config.ts --reporter=default --reporter=json --outputFile.json=${at(`engine-${engine}.json`)}`,
+      `npx vitest run -c vitest.engines.config.ts --reporter=default --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at(`engine-${engine}.json`)}`,
       { SVC_ENGINE: engine },
       [`engine-${engine}.json`, jestLike],
     ]),
@@ -74,7 +75,7 @@ const steps = [
     : [
         [
           'native WebView bridge in WebKitGTK (PyGObject host)',
-          `npx vitest run -c vitest.native.config.ts --reporter=default --reporter=json --outputFile.json=${at('native.json')}`,
+          `npx vitest run -c vitest.native.config.ts --reporter=default --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at('native.json')}`,
           {},
           ['native.json', jestLike],
         ],
@@ -98,16 +99,35 @@ function read(prefix, count) {
     .reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }));
 }
 
-const run = (command, env) =>
+// A step that runs this long is stuck (the slowest takes a few minutes on a machine of two cores): it is stopped and
+// fails, naming the processes it left, well within CI's own limit, which would end the run with nothing said.
+const stepLimitMinutes = Number(process.env.SVC_STEP_LIMIT_MINUTES ?? 25);
+
+const run = (name, command, env) =>
   new Promise((done) => {
     const child = spawn(command, { shell: true, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.on('close', (status) => done(status));
+    const limit = setTimeout(async () => {
+      const tree = await describeProcessTree(child.pid);
+      console.error(
+        `\nnpm test: step "${name}" ran past ${stepLimitMinutes} minutes; stopped. Its processes:\n${tree}`,
+      );
+      for (const { pid } of descendantsOf(child.pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
+      }
+      child.kill('SIGKILL');
+    }, stepLimitMinutes * 60_000);
+    child.on('close', (status) => {
+      clearTimeout(limit);
+      done(status ?? 1);
+    });
   });
 
 const total = { passed: 0, failed: 0 };
 for (const [name, command, env = {}, report] of steps) {
   console.log(`\n== ${name}: ${command}`);
-  const status = await run(command, env);
+  const status = await run(name, command, env);
   if (report) {
     const { passed, failed, missing } = read(...report);
     if (missing) console.error(`npm test: step "${name}" wrote no report (${report[0]}).`);
