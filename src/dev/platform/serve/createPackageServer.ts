@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,26 +34,31 @@ const ARCHIVE_SCAN_BYTES = 64 * 1024 * 1024;
  * What a served file is looked through for secrets: its first MiB, or an archive's (gzip, zip) first 64 MiB, as svc
  * pack reads it whole: a key may be a later member.
  */
-async function scannedBytes(handle: FileHandle): Promise<Buffer> {
+async function scannedBytes(handle: FileHandle, size: number): Promise<Buffer> {
   const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
   const read = head.subarray(0, bytesRead);
   if (!isArchive(read) || bytesRead < KEY_SCAN_BYTES) return read;
-  const whole = Buffer.alloc(Math.min((await handle.stat()).size, ARCHIVE_SCAN_BYTES));
+  const whole = Buffer.alloc(Math.min(size, ARCHIVE_SCAN_BYTES));
   return whole.subarray(0, (await handle.read(whole, 0, whole.length, 0)).bytesRead);
 }
 
 /**
- * {@link secretIn} of a served file, searched once per version of the file (its inode, size and modification time)
- * and of the secrets looked for: an archive's members take seconds to search, and a page loads its files again and
- * again. The latest 1,000 verdicts are kept.
+ * {@link secretIn} of a served file, searched once per version of the file (its inode, size and modification time,
+ * from `info`, the open file's own) and of the secrets looked for: an archive's members take seconds to search, and a
+ * page loads its files again and again. The latest 1,000 verdicts are kept.
  */
 function searchedOnce() {
   const verdicts = new Map<string, ReturnType<typeof secretIn>>();
-  return async (handle: FileHandle, keyForms: readonly (string | Uint8Array)[], live: readonly string[]) => {
-    const { ino, dev, size, mtimeMs, ctimeMs } = await handle.stat();
+  return async (
+    handle: FileHandle,
+    info: Stats,
+    keyForms: readonly (string | Uint8Array)[],
+    live: readonly string[],
+  ) => {
+    const { ino, dev, size, mtimeMs, ctimeMs } = info;
     const key = `${dev}:${ino}:${size}:${mtimeMs}:${ctimeMs}:${live.join(',')}`;
     if (verdicts.has(key)) return verdicts.get(key);
-    const verdict = secretIn(await scannedBytes(handle), keyForms, live);
+    const verdict = secretIn(await scannedBytes(handle, size), keyForms, live);
     if (verdicts.size >= 1000) verdicts.delete(verdicts.keys().next().value!);
     verdicts.set(key, verdict);
     return verdict;
@@ -324,19 +330,20 @@ export async function createPackageServer(options: PackageServerOptions) {
     try {
       // A key is looked for in the file's first MiB: a key file is a few KB, whatever text comes before it, and a
       // large media file is not read whole for each range the browser asks for. svc pack reads the whole file.
-      const secret = await secretOfFile(handle, await keyForms(), options.secrets?.() ?? []);
+      // One fstat for the search's key and the size sent: both of the file this descriptor holds.
+      const info = await handle.stat();
+      const secret = await secretOfFile(handle, info, await keyForms(), options.secrets?.() ?? []);
       if (secret) {
         const advice = `${path.slice(1)} ${secret.what}; svc pack refuses to pack it and svc dev to serve it (anyone who can load the app's files could read it): ${secret.advice}.`;
         options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
         return fail(res, 404, `${path}: ${advice}`);
       }
       if (isPage(type)) return sendPage(req, res, type, await handle.readFile(), policies);
-      const { size } = await handle.stat();
       sendFile(
         req,
         res,
         type,
-        size,
+        info.size,
         (start, end) => {
           streamed = true;
           return handle.createReadStream({ start, end });
