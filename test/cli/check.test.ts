@@ -130,7 +130,7 @@ describe('svc check', () => {
     const dir = tempProject({
       'manifest.json': withActions(['add_note']),
       'src/main.ts': "svc.actions.handle('add_note', h);",
-      'src/deep.js': `export const a = ${'['.repeat(20_000)}${']'.repeat(20_000)};`,
+      'src/deep.js': `export const a = ${'['.repeat(20_000)}${']'.repeat(20_000)}; svc.ui.setTitle('x');`,
     });
     const run = await runSvc(['check'], dir);
     expect(run.stdout).toContain(
@@ -250,11 +250,23 @@ describe('svc check', () => {
     const dir = tempProject({
       'manifest.json': withActions(['create_order']),
       'src/main.ts': "svc.actions.handle('create_order', h);",
-      'src/broken.ts': 'let = = ;',
+      'src/broken.ts': 'let = = ; svc.ui.toast({ message: "hi" });',
     });
     const run = await runSvc(['check'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/src\/broken.ts:1:1 {2}warning: cannot parse this file/);
+  });
+  test("a file that never names svc (a library's bundle) is not parsed: no call can be in it", async () => {
+    // 4 MB of code in one line, as a bundler writes a vendor chunk; and one that does not parse, which is not said.
+    const chunk = Array.from({ length: 60_000 }, (_, i) => `function f${i}(a,b){return a+b*${i}}`).join(';');
+    const dir = tempProject({
+      'manifest.json': withActions(['create_order']),
+      'src/main.ts': "svc.actions.handle('create_order', h);",
+      'assets/vendor.js': chunk.repeat(Math.ceil(4_000_000 / chunk.length)),
+      'assets/other.js': 'let = = ;',
+    });
+    const run = await runSvc(['check'], dir);
+    expect([run.code, run.stdout]).toEqual([0, 'svc check: ok (3 source files, 1 declared action)\n']);
   });
   test('exits 2 when the manifest is missing or unreadable, 1 when it is not JSON', async () => {
     const missing = await runSvc(['check', 'nowhere'], tempProject({}));
