@@ -41,7 +41,7 @@ const JWT_FORMS =
  * this file.
  */
 const SEPARATOR =
-  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|(?:\\\\+(?:x5c|x\\{0*5c\\}|u005c|u\\{0*5c\\}|U0000005c|134)?|%(?:25)*(?:5c|u005c)|&(?:amp;)*(?:#0*92|#x0*5c|bsol);|%26(?:amp%3B)*(?:%230*92|%23x0*5c|bsol)%3B)(?:u[\\da-f]{4}|u\\{[\\da-f]{1,6}\\}|x[\\da-f]{2}|x\\{[\\da-f]{1,6}\\}|U[\\da-f]{8}|[0-7]{1,3}|[nrt])|&(?:amp;)*#?\\w{1,8};|[^a-z\\d]){1,16}';
+  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|\\\\{0,8}(?:\\\\|%(?:25)*(?:5c|u005c)|&(?:amp;)*(?:#0*92|#x0*5c|bsol);|%26(?:amp%3B)*(?:%230*92|%23x0*5c|bsol)%3B){1,4}(?:x5c|x\\{0*5c\\}|u005c|u\\{0*5c\\}|U0000005c|134)?(?:u[\\da-f]{4}|u\\{0*[\\da-f]{1,6}\\}|x[\\da-f]{2}|x\\{0*[\\da-f]{1,6}\\}|U[\\da-f]{8}|[0-7]{1,3}|[nrt])|&(?:amp;)*(?:#x0*[\\da-f]{1,6}|#0*\\d{1,7}|#?\\w{1,8});|[^a-z\\d]){1,16}';
 // `{13}` then `*`, not `{13,}`: V8 runs out of stack on `{n,}` over a run of millions of characters.
 const JWT_PART = 'eyJ[\\w-]{13}[\\w-]*';
 // Where a JWT's header may start; it is one when it names its `alg`, which is looked for before the whole is matched:

@@ -76,6 +76,21 @@ describe('a JWT joined by up to 16 characters, escapes or entities that are no l
     '\\U0000005Cn',
     '%u005Cn',
     '%26bsol%3Bn',
+    // A full stop's escape with more leading zeros than its shortest form, and an escape of a backslash whose own
+    // backslash is URL- or entity-encoded (a fourth check's list).
+    '\\u{000002E}',
+    '\\u{00000002e}',
+    '\\x{0000002E}',
+    '&#x0000002E;',
+    '&#x00000002E;',
+    '&#000000046;',
+    '&#0000000046;',
+    '%5Cx5Cn',
+    '%5Cu005Cn',
+    '%5C134n',
+    '%5C%5Cx5Cn',
+    '\\%5Cx5Cn',
+    '&#x5c;x5Cn',
   ];
   for (const separator of separators)
     it(`takes the whole token, joined by ${JSON.stringify(separator)}`, () => {
@@ -131,6 +146,10 @@ describe('a text of millions of characters', () => {
     const folded = `Basic ${'QUFBQUFBQUFBQUFBQUFBQUFB\r\n'.repeat(300_000)}`;
     expect(redactText(folded).startsWith('Basic ')).toBe(true);
     expect(redactText(`Bearer ${run}`)).toBe('Bearer [redacted]');
+    // A header, then millions of backslashes or zeros of an escape that never ends: left as it is.
+    const header = parts[0]!;
+    for (const tail of ['\\'.repeat(8 << 20), `\\u{${'0'.repeat(8 << 20)}`, `&#x${'0'.repeat(8 << 20)}`])
+      expect(redactText(`${header}${tail}`)).toBe(`${header}${tail}`);
   });
 
   it("cuts an SvcError's message before it looks for tokens in it (a megabyte of eyJa- held the messenger a minute)", () => {
