@@ -164,8 +164,8 @@ export const CONTROL_BODIES = {
     [
       fields({
         type: z.literal('launch'),
-        user: z.string({ error: 'user must be a string: send the person id.' }).max(LIMITS.id),
-        room: z.string({ error: 'room must be a string: send the room id.' }).max(LIMITS.id),
+        user: wholeCharacters('user', z.string({ error: 'user must be a string: send the person id.' }).max(LIMITS.id)),
+        room: wholeCharacters('room', z.string({ error: 'room must be a string: send the room id.' }).max(LIMITS.id)),
       }),
       fields({
         type: z.literal('no-hello'),

@@ -98,15 +98,18 @@ export function redactText(text: string): string {
 
 /**
  * `text` without a JWT's header that ends it, the rest of the token cut off: an app's client cuts an error's message
- * at 1,000 characters before it looks for tokens, so a token there may be left as its first part alone. Read back
- * from the end by hand: an expression anchored there would be tried from every earlier position.
+ * at 1,000 characters before it looks for tokens, and svc dev's page a progress message, ending it with a count of
+ * what it left out (`… (N more characters)`), so a token there may be left as its first part alone. Read back from
+ * the end by hand: an expression anchored there would be tried from every earlier position.
  */
 function withoutCutHeader(text: string): string {
-  let start = text.length;
+  const mark = text.lastIndexOf('… (');
+  const end = mark !== -1 && /^… \(\d+ more characters?\)$/.test(text.slice(mark)) ? mark : text.length;
+  let start = end;
   while (start > 0 && /[\w-]/.test(text[start - 1]!)) start--;
   const at = text.indexOf('eyJ', start);
-  return at !== -1 && text.length - at >= 16 && namesAlg(text.slice(at, at + 128))
-    ? `${text.slice(0, at)}[redacted]`
+  return at !== -1 && end - at >= 16 && namesAlg(text.slice(at, Math.min(end, at + 128)))
+    ? `${text.slice(0, at)}[redacted]${text.slice(end)}`
     : text;
 }
 

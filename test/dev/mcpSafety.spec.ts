@@ -92,10 +92,13 @@ svc.actions.handle('unsendable', (_input, context) => ({ signal: context.signal 
 svc.actions.handle('square', ({ n }) => n * n);
 // Megabytes of text on one line, where the page shows the app's texts.
 svc.actions.handle('chatty', async () => {
+  const { access_token: token } = await svc.auth.getToken();
   svc.actions.progress('p'.repeat(2_000_000));
+  // A token the cut at 1,000 characters goes through: 30 characters of its header are what the cut leaves of it.
+  svc.actions.progress('q'.repeat(970) + token);
   svc.ui.toast({ message: 't'.repeat(2_000_000) });
   svc.ui.setTitle('T'.repeat(2_000_000));
-  return { done: true };
+  return { done: true, log: 'l'.repeat(1_000_000) };
 });
 svc.actions.handle('fail_huge', () => {
   throw new Error('eyJa-'.repeat(200_000));
@@ -355,8 +358,16 @@ test("the app's megabyte texts are cut where the page shows them: it stays respo
     { name: 'chatty', arguments: {} },
     { onprogress: (p) => void progress.push(p.message ?? '') },
   );
-  expect(JSON.parse(resultText(result))).toEqual({ done: true });
-  expect(progress).toEqual([`${'p'.repeat(1000)}… (1999000 more characters)`]);
+  // The agent gets the result whole; the call's row on the page shows its first 10,000 characters (and the progress).
+  expect(JSON.parse(resultText(result))).toEqual({ done: true, log: 'l'.repeat(1_000_000) });
+  expect(progress).toEqual([
+    `${'p'.repeat(1000)}… (1999000 more characters)`,
+    expect.stringMatching(/^q{970}\[redacted\]… \(\d+ more characters\)$/),
+  ]);
+  await page.getByTestId('tab-Agent').click();
+  const row = (await page.getByTestId('mcp-call').first().textContent()) ?? '';
+  expect(row).toMatch(/… \(\d+ more characters\)/);
+  expect(row.length).toBeLessThan(14_000);
   // The page laid the texts out and answers the next call (a megabyte line once held it for a minute).
   expect(resultText(await client.callTool({ name: 'square', arguments: { n: 3 } }))).toBe('{"result":9}');
   await expect(page.getByTestId('app-title')).toHaveText(`${'T'.repeat(200)}… (1999800 more characters)`);

@@ -122,6 +122,14 @@ describe('text that is not text', () => {
     expect(((await agent.json()) as { detail: string }).detail).toMatch(
       /^agent_id contains a lone surrogate \(U\+D800\)/,
     );
+    // Nor the person or room a page says it launched the app for, which the terminal prints.
+    const launch = await fetch(`${p.origin}/__svc/page-event`, {
+      method: 'POST',
+      headers: { origin: p.origin, 'x-svc-dev-token': p.controlToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'launch', user: 'alice', room: 'gen\udc00' }),
+    });
+    expect(launch.status).toBe(400);
+    expect(((await launch.json()) as { detail: string }).detail).toMatch(/^room contains a lone surrogate \(U\+DC00\)/);
   });
 
   it('refuses a body that repeats a key, where it is, and posts nothing', async () => {

@@ -166,3 +166,17 @@ describe('a text of millions of characters', () => {
     expect(redactText(`${'eyJa-'.repeat(100_000)} ${parts.join('.')}`).endsWith(' [redacted]')).toBe(true);
   });
 });
+
+describe('a token a cut left its header of', () => {
+  it('takes the header that ends a text, or comes right before the count of what a cut left out', () => {
+    const header = parts[0]!;
+    expect(redactText(`failed: ${header}`)).toBe('failed: [redacted]');
+    expect(redactText(`${'q'.repeat(10)}${header.slice(0, 30)}… (250 more characters)`)).toBe(
+      `${'q'.repeat(10)}[redacted]… (250 more characters)`,
+    );
+    expect(redactText(`q${header}… (1 more character)`)).toBe('q[redacted]… (1 more character)');
+    // A cursor that ends the text is none: it names no alg.
+    const cursor = btoa('{"page":1234}').replace(/=+$/, '');
+    expect(redactText(`next ${cursor}… (9 more characters)`)).toBe(`next ${cursor}… (9 more characters)`);
+  });
+});

@@ -1,14 +1,42 @@
 /**
- * An app's text as the page shows it (a progress message, a toast, a title, a prompt): at most `max` characters
- * (UTF-16 units, never half of a character), the rest said as a count of characters. A text of a megabyte on one line
- * froze the page for a minute as the browser laid it out, and every MCP call waited behind it.
+ * An app's text as the page shows it (a progress message, a toast, a title, a prompt, a relayed call's result): at
+ * most `max` characters (code points, never half of one, and never a part of an emoji sequence or a letter without
+ * its accent), the rest said as a count of characters. A text of a megabyte on one line froze the page for a minute
+ * as the browser laid it out, and every MCP call waited behind it.
  * @internal
  */
 export function clipped(text: string, max: number): string {
+  // Fewer UTF-16 units than `max` is fewer characters too: most texts end here, unread.
   if (text.length <= max) return text;
-  // A high surrogate last would be half of a character: drawn as a replacement mark.
-  const kept = /[\ud800-\udbff]$/.test(text.slice(0, max)) ? text.slice(0, max - 1) : text.slice(0, max);
+  let end = 0;
+  let count = 0;
+  for (const character of text) {
+    if (count === max) break;
+    end += character.length;
+    count++;
+  }
+  if (end === text.length) return text;
+  end = graphemeStart(text, end);
   let more = 0;
-  for (const _ of text.slice(kept.length)) more++;
-  return `${kept}… (${more} more characters)`;
+  for (const _ of text.slice(end)) more++;
+  return `${text.slice(0, end)}… (${more} more ${more === 1 ? 'character' : 'characters'})`;
+}
+
+/**
+ * Where the grapheme (what a person sees as one character: 👨‍👩‍👧, é as e and its accent) that `at` falls in starts,
+ * so that a cut there leaves none of it half drawn; `at` itself where it starts one, or where the browser has no
+ * segmenter. Read around `at` only: the text may be megabytes long.
+ */
+function graphemeStart(text: string, at: number): number {
+  if (typeof Intl === 'undefined' || !('Segmenter' in Intl)) return at;
+  const from = Math.max(0, at - 64);
+  let start = at;
+  for (const { index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(
+    text.slice(from, at + 64),
+  )) {
+    if (from + index > at) break;
+    start = from + index;
+  }
+  // A cluster longer than the window (a letter under hundreds of accents) is cut where the count says.
+  return start > from ? start : at;
 }
