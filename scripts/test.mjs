@@ -2,7 +2,9 @@
 // Set-up is part of it (the build), so `npm install && npm test` passes on a fresh machine. Each step passes or
 // fails by its exit code; the test counts come from the runners' JSON reports (Vitest and Jest's JSON reporters,
 // Playwright's JSON reporter, the report files of scripts/examples.mjs), never from their
-// human-readable output. It ends with one line, `N passed, N failed`, adding up every runner.
+// human-readable output. It ends with one line, `N passed, N failed`, adding up every runner. The runners print a dot
+// a test (failures in full, and each step's time): a CI log short enough to be read whole where only its head is
+// kept.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -37,7 +39,7 @@ const steps = [
   ['the server API contract lints clean (Redocly, recommended-strict)', 'npm run lint:contract --silent'],
   [
     'unit and integration tests',
-    `npx vitest run --reporter=default --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at('vitest.json')}`,
+    `npx vitest run --no-color --reporter=dot --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at('vitest.json')}`,
     {},
     ['vitest.json', jestLike],
   ],
@@ -57,7 +59,7 @@ const steps = [
     : [
         [
           'browser suites in Chromium (Playwright)',
-          'npx playwright test --reporter=list,json',
+          'npx playwright test --reporter=dot,json',
           { PLAYWRIGHT_JSON_OUTPUT_NAME: at('playwright.json') },
           ['playwright.json', playwright],
         ],
@@ -66,7 +68,7 @@ const steps = [
     .filter((engine) => !missing[engine])
     .map((engine) => [
       `browser cases in ${engine === 'firefox' ? 'Firefox ESR' : 'WebKitGTK'}`,
-      `npx vitest run -c vitest.engines.config.ts --reporter=default --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at(`engine-${engine}.json`)}`,
+      `npx vitest run -c vitest.engines.config.ts --no-color --reporter=dot --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at(`engine-${engine}.json`)}`,
       { SVC_ENGINE: engine },
       [`engine-${engine}.json`, jestLike],
     ]),
@@ -75,7 +77,7 @@ const steps = [
     : [
         [
           'native WebView bridge in WebKitGTK (PyGObject host)',
-          `npx vitest run -c vitest.native.config.ts --reporter=default --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at('native.json')}`,
+          `npx vitest run -c vitest.native.config.ts --no-color --reporter=dot --reporter=./scripts/stallWatch.mjs --reporter=json --outputFile.json=${at('native.json')}`,
           {},
           ['native.json', jestLike],
         ],
@@ -127,7 +129,9 @@ const run = (name, command, env) =>
 const total = { passed: 0, failed: 0 };
 for (const [name, command, env = {}, report] of steps) {
   console.log(`\n== ${name}: ${command}`);
+  const started = Date.now();
   const status = await run(name, command, env);
+  console.log(`-- ${name}: ${Math.round((Date.now() - started) / 1000)} s`);
   if (report) {
     const { passed, failed, missing } = read(...report);
     if (missing) console.error(`npm test: step "${name}" wrote no report (${report[0]}).`);
