@@ -50,7 +50,7 @@ export function descendantsOf(root) {
 /**
  * The processes under `root` as lines: pid, state (R runs, S sleeps, D waits on a disk, Z exited), the share of a
  * core it used over the last second (a process at 100% in a test that waits is spinning), the kernel function it
- * sleeps in, and its command, cut to 160 characters.
+ * sleeps in, and its command, cut to 160 characters, any token-like run in it redacted.
  */
 export async function describeProcessTree(root) {
   const tree = descendantsOf(root);
@@ -61,7 +61,13 @@ export async function describeProcessTree(root) {
     .map(({ pid, depth }) => {
       const now = stat(pid);
       const cpu = now ? `${Math.round(now.ticks - (before.get(pid) ?? 0))}%` : '-';
-      const command = read(`/proc/${pid}/cmdline`).replaceAll('\0', ' ').trim().slice(0, 160);
+      // A test's command line may carry a token it made (a bearer header, a key): long runs of base64 go unsaid.
+      const command = read(`/proc/${pid}/cmdline`)
+        .replaceAll('\0', ' ')
+        .replace(/\b(Bearer\s+)\S+/gi, '$1[redacted]')
+        .replace(/[\w+=-]{32,}/g, '[redacted]')
+        .trim()
+        .slice(0, 160);
       const waits = read(`/proc/${pid}/wchan`) || '-';
       return `  ${'  '.repeat(depth)}${pid} ${now?.state ?? 'gone'} cpu ${cpu} in ${waits}: ${command}`;
     })
