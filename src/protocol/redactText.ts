@@ -41,7 +41,7 @@ const JWT_FORMS =
  * this file.
  */
 const SEPARATOR =
-  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|\\\\{0,8}(?:\\\\|%(?:25)*(?:5c|u005c)|&(?:amp;)*(?:#0*92|#x0*5c|bsol);|%26(?:amp%3B)*(?:%230*92|%23x0*5c|bsol)%3B){1,4}(?:x5c|x\\{0*5c\\}|u005c|u\\{0*5c\\}|U0000005c|134)?(?:u[\\da-f]{4}|u\\{0*[\\da-f]{1,6}\\}|x[\\da-f]{2}|x\\{0*[\\da-f]{1,6}\\}|U[\\da-f]{8}|[0-7]{1,3}|[nrt])|&(?:amp;)*(?:#x0*[\\da-f]{1,6}|#0*\\d{1,7}|#?\\w{1,8});|[^a-z\\d]){1,16}';
+  '(?:%(?:25)*(?:u[\\da-f]{4}|[\\da-f]{2})|\\\\{0,8}(?:\\\\|%(?:25)*(?:5c|u005c)|&(?:amp;)*(?:#0*92|#x0*5c|bsol);|%26(?:amp%3B)*(?:%230*92|%23x0*5c|bsol)%3B){1,4}(?:x5c|x\\{0*5c\\}|u005c|u\\{0*5c\\}|U0000005c|134)?(?:u[\\da-f]{4}|u\\{0*[\\da-f]{1,6}\\}|x[\\da-f]{2}|x\\{0*[\\da-f]{1,6}\\}|U[\\da-f]{8}|0*[0-7]{1,3}|o\\{0*[0-7]{1,8}\\}|[nrt])|&(?:amp;)*(?:#x0*[\\da-f]{1,6}|#0*\\d{1,7}|#?\\w{1,8});|[^a-z\\d]){1,16}';
 // `{13}` then `*`, not `{13,}`: V8 runs out of stack on `{n,}` over a run of millions of characters.
 const JWT_PART = 'eyJ[\\w-]{13}[\\w-]*';
 // Where a JWT's header may start; it is one when it names its `alg`, which is looked for before the whole is matched:
@@ -105,13 +105,31 @@ export function redactText(text: string): string {
 function withoutCutHeader(text: string): string {
   const mark = text.lastIndexOf('… (');
   const end = mark !== -1 && /^… \(\d+ more characters?\)$/.test(text.slice(mark)) ? mark : text.length;
-  let start = end;
-  while (start > 0 && /[\w-]/.test(text[start - 1]!)) start--;
-  const at = text.indexOf('eyJ', start);
-  return at !== -1 && end - at >= 16 && namesAlg(text.slice(at, Math.min(end, at + 128)))
-    ? `${text.slice(0, at)}[redacted]${text.slice(end)}`
-    : text;
+  // The header's run, from the last `eyJ` before the end, may be followed by the start of a separator the cut went
+  // through (`%5Cx5`, ` -`): at most 24 characters, no word of prose among them.
+  for (
+    let at = text.lastIndexOf('eyJ', end - 3);
+    at !== -1 && at >= end - 256;
+    at = at > 0 ? text.lastIndexOf('eyJ', at - 1) : -1
+  ) {
+    const header = runEnd(text, at);
+    if (end - header > 24) break;
+    if (
+      header - at >= 16 &&
+      isSeparatorStart(text.slice(header, end)) &&
+      namesAlg(text.slice(at, Math.min(header, at + 128)))
+    )
+      return `${text.slice(0, at)}[redacted]${text.slice(end)}`;
+  }
+  return text;
 }
+
+/**
+ * Whether `tail`, after a header, can be the start of a separator a cut went through: no letter at all (spaces,
+ * dashes, digits), or no space and no three letters in a row but the entities' words (`%5Cx5`, `\u{0000`, `&bso`).
+ */
+const isSeparatorStart = (tail: string) =>
+  /^[^a-z]*$/i.test(tail) || (!/\s/.test(tail) && !/[a-z]{3}/i.test(tail.replace(/bsol|bso|amp/gi, '')));
 
 // A run of base64url characters, from where it is read on; and where a JWT may start within one.
 const RUN = /[\w-]*/y;

@@ -20,4 +20,6 @@ it('never cuts through what shows as one character: an emoji sequence, a letter 
   const shown = clipped(`E${family.repeat(300)}`, 1000);
   expect(shown).toBe(`E${family.repeat(199)}… (${1 + 300 * 5 - 1 - 199 * 5} more characters)`);
   expect(clipped(`${'e\u0301'.repeat(3)}`, 3)).toBe('e\u0301… (4 more characters)');
+  // A flag is two regional indicators, paired from the start of their run: after an odd text, never half a flag.
+  expect(clipped(`a${'🇫🇷'.repeat(600)}`, 1000)).toBe(`a${'🇫🇷'.repeat(499)}… (${1201 - 999} more characters)`);
 });

@@ -91,6 +91,12 @@ describe('a JWT joined by up to 16 characters, escapes or entities that are no l
     '%5C%5Cx5Cn',
     '\\%5Cx5Cn',
     '&#x5c;x5Cn',
+    // An octal escape with a leading zero, and Perl's braced octal (a fifth check's list).
+    '\\0056',
+    '\\00056',
+    '%5C0056',
+    '&#x5c;0056',
+    '\\o{056}',
   ];
   for (const separator of separators)
     it(`takes the whole token, joined by ${JSON.stringify(separator)}`, () => {
@@ -175,6 +181,11 @@ describe('a token a cut left its header of', () => {
       `${'q'.repeat(10)}[redacted]… (250 more characters)`,
     );
     expect(redactText(`q${header}… (1 more character)`)).toBe('q[redacted]… (1 more character)');
+    // The cut went through the separator after the header: what is left of it goes with the header.
+    for (const left of ['%5Cx5', '\\u{00000', '&#x00000', ' -', '&bso'])
+      expect(redactText(`q ${header}${left}… (300 more characters)`)).toBe('q [redacted]… (300 more characters)');
+    // Prose after a header is no separator: a header named in a sentence stays.
+    expect(redactText(`the header ${header} is invalid.`)).toBe(`the header ${header} is invalid.`);
     // A cursor that ends the text is none: it names no alg.
     const cursor = btoa('{"page":1234}').replace(/=+$/, '');
     expect(redactText(`next ${cursor}… (9 more characters)`)).toBe(`next ${cursor}… (9 more characters)`);

@@ -23,20 +23,18 @@ export function clipped(text: string, max: number): string {
 }
 
 /**
- * Where the grapheme (what a person sees as one character: 👨‍👩‍👧, é as e and its accent) that `at` falls in starts,
- * so that a cut there leaves none of it half drawn; `at` itself where it starts one, or where the browser has no
- * segmenter. Read around `at` only: the text may be megabytes long.
+ * Where the grapheme (what a person sees as one character: 👨‍👩‍👧, 🇫🇷, é as e and its accent) that `at` falls in
+ * starts, so that a cut there leaves none of it half drawn; `at` itself where it starts one, or where the browser has
+ * no segmenter. The text is read from its start (a flag's two halves pair from the start of their run), to a little
+ * after `at`, which is at most twice the cut's length in: never the whole of a text of megabytes.
  */
 function graphemeStart(text: string, at: number): number {
   if (typeof Intl === 'undefined' || !('Segmenter' in Intl)) return at;
-  const from = Math.max(0, at - 64);
-  let start = at;
-  for (const { index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(
-    text.slice(from, at + 64),
-  )) {
-    if (from + index > at) break;
-    start = from + index;
+  let start = 0;
+  for (const { index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text.slice(0, at + 64))) {
+    if (index > at) break;
+    start = index;
   }
-  // A cluster longer than the window (a letter under hundreds of accents) is cut where the count says.
-  return start > from ? start : at;
+  // A text that is one cluster up to the cut (a letter under thousands of accents) is cut where the count says.
+  return start > 0 ? start : at;
 }
