@@ -368,6 +368,19 @@ test("the app's megabyte texts are cut where the page shows them: it stays respo
   const row = (await page.getByTestId('mcp-call').first().textContent()) ?? '';
   expect(row).toMatch(/… \(\d+ more characters\)/);
   expect(row.length).toBeLessThan(14_000);
+  // The call log shows the first 10,000 characters of the progress call's params (two megabytes), its button copies
+  // them whole; a filter reads them without laying them out.
+  await page.getByTestId('tab-Calls').click();
+  await page.getByTestId('call-filter').fill('pppp');
+  await page
+    .locator('[data-testid=call-row][data-method="actions.progress"]:not([hidden])')
+    .first()
+    .getByRole('button')
+    .click();
+  const params = (await page.getByTestId('call-params').first().textContent()) ?? '';
+  expect(params).toMatch(/… \(\d+ more characters\)$/);
+  expect(params.length).toBeLessThan(10_100);
+  await page.getByTestId('call-filter').fill('');
   // The page laid the texts out and answers the next call (a megabyte line once held it for a minute).
   expect(resultText(await client.callTool({ name: 'square', arguments: { n: 3 } }))).toBe('{"result":9}');
   await expect(page.getByTestId('app-title')).toHaveText(`${'T'.repeat(200)}… (1999800 more characters)`);

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { clipped } from './clipped';
 
 /** A button that copies `text` to the clipboard and says so. */
 export function CopyButton({
@@ -35,7 +36,10 @@ export function CopyButton({
   );
 }
 
-/** A titled JSON block with a copy button; `testid` names its `<pre>`. */
+/**
+ * A titled JSON block with a copy button; `testid` names its `<pre>`. It shows the first 10,000 characters (a
+ * megabyte in a `<pre>` holds the page as it is laid out); the button copies it whole.
+ */
 export function JsonBlock({ title, text, testid }: { title: string; text: string; testid: string }) {
   return (
     <div class="json">
@@ -43,7 +47,7 @@ export function JsonBlock({ title, text, testid }: { title: string; text: string
         <strong class="grow">{title}</strong>
         <CopyButton text={text} label={`Copy ${title.toLowerCase()}`} />
       </div>
-      <pre data-testid={testid}>{text}</pre>
+      <pre data-testid={testid}>{clipped(text, 10_000)}</pre>
     </div>
   );
 }
