@@ -500,8 +500,10 @@ describe('the package', () => {
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'backend', private: true, type: 'commonjs' }));
       const tarballs = ['svc-sdk', 'svc-sdk-dev'].map((name) => join(dir, `${name}-${pkg.version}.tgz`));
       const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-      // TypeScript 5.7 beside them, the oldest the declarations support (below).
-      execFileSync('npm', ['install', ...flags, ...tarballs, 'typescript@5.7.3'], { cwd: app });
+      // TypeScript 5.7 beside them, the oldest the declarations support (below): fetched from the registry unless npm's
+      // cache has it, so bounded (a stalled fetch retries for many minutes, and a synchronous call cannot be timed out
+      // by the test's own limit).
+      execFileSync('npm', ['install', ...flags, ...tarballs, 'typescript@5.7.3'], { cwd: app, timeout: 180_000 });
       const typescript57: typeof ts = createRequire(join(app, 'package.json'))('typescript');
 
       // Every entry by require(), and a real token verified through the CommonJS build (jose, which it requires, is
@@ -645,7 +647,10 @@ describe('the package', () => {
       mkdirSync(npxDir, { recursive: true });
       writeFileSync(join(npxDir, 'package.json'), '{}');
       const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-      execFileSync('npm', ['install', ...flags, join(dir, `svc-sdk-${pkg.version}.tgz`)], { cwd: npxDir });
+      execFileSync('npm', ['install', ...flags, join(dir, `svc-sdk-${pkg.version}.tgz`)], {
+        cwd: npxDir,
+        timeout: 180_000,
+      });
       const app = await writeAppDir();
       const dev = spawnProgram(
         'node',
