@@ -6,7 +6,24 @@ import { JsonBlock } from './CopyButton';
 import { prettyJson } from './redactTokens';
 
 /** The most of a call's params the filter reads (an app's texts may be megabytes). */
-const SHOWN_CHARACTERS = 10_000;
+const SEARCHED_CHARACTERS = 10_000;
+
+const searchTexts = new WeakMap<LoggedCall, string>();
+
+/**
+ * What the filter looks in, made once per state of a call and only when a filter is typed: its method, whom it was
+ * made for, its params' first 10,000 characters as JSON and its error's code. Redacting and indenting each of 500
+ * rows' params (a progress message of megabytes) on every render held the Calls tab a second.
+ */
+function searchText(call: LoggedCall): string {
+  let text = searchTexts.get(call);
+  if (text === undefined) {
+    const params = JSON.stringify(call.params ?? null).slice(0, SEARCHED_CHARACTERS);
+    text = `${call.method} ${call.via ?? ''} ${params} ${call.error ? call.error.code : ''}`.toLowerCase();
+    searchTexts.set(call, text);
+  }
+  return text;
+}
 
 /** One bridge call, as the log shows it. */
 export interface LoggedCall {
@@ -159,13 +176,7 @@ export function CallLog({ log }: { log: CallLogModel }) {
 /** A call's row, and its details row (shown while the call is opened). */
 function CallRows({ call, open, filter }: { call: Signal<LoggedCall>; open: Signal<boolean>; filter: string }) {
   const c = call.value;
-  // Read only while a filter is typed, and from the params' first 10,000 characters as JSON: redacting and indenting
-  // each of 500 rows' params (a progress message of megabytes) on every render held the tab a second.
-  const out =
-    !!filter &&
-    !`${c.method} ${c.via ?? ''} ${JSON.stringify(c.params ?? null).slice(0, SHOWN_CHARACTERS)} ${c.error ? c.error.code : ''}`
-      .toLowerCase()
-      .includes(filter);
+  const out = !!filter && !searchText(c).includes(filter);
   const settled = c.ms !== undefined;
   return (
     <>
