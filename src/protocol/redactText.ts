@@ -105,31 +105,37 @@ export function redactText(text: string): string {
 function withoutCutHeader(text: string): string {
   const mark = text.lastIndexOf('… (');
   const end = mark !== -1 && /^… \(\d+ more characters?\)$/.test(text.slice(mark)) ? mark : text.length;
-  // The header's run, from the last `eyJ` before the end, may be followed by the start of a separator the cut went
-  // through (`%5Cx5`, ` -`): at most 24 characters, no word of prose among them.
+  // The header's run, from the last `eyJ` before the end, may be followed by what the cut left of the rest: a
+  // separator or its start (`%5Cx5`, ` -`), then the start of the claims (`eyJzY2`): at most 40 characters.
   for (
     let at = text.lastIndexOf('eyJ', end - 3);
     at !== -1 && at >= end - 256;
     at = at > 0 ? text.lastIndexOf('eyJ', at - 1) : -1
   ) {
     const header = runEnd(text, at);
-    if (end - header > 24) break;
-    if (
-      header - at >= 16 &&
-      isSeparatorStart(text.slice(header, end)) &&
-      namesAlg(text.slice(at, Math.min(header, at + 128)))
-    )
+    if (end - header > 40) break;
+    if (header - at >= 16 && isCutRest(text.slice(header, end)) && namesAlg(text.slice(at, Math.min(header, at + 128))))
       return `${text.slice(0, at)}[redacted]${text.slice(end)}`;
   }
   return text;
 }
 
 /**
- * Whether `tail`, after a header, can be the start of a separator a cut went through: no letter at all (spaces,
- * dashes, digits), or no space and no three letters in a row but the entities' words (`%5Cx5`, `\u{0000`, `&bso`).
+ * Whether `tail`, after a header, is what a cut left of a token's rest: nothing; a separator or its start (no letter
+ * at all, as spaces, dashes or digits, or no space and no three letters in a row but the entities' words: `%5Cx5`,
+ * `\u{0000`, `&bso`), then maybe the start of the claims, fewer than 16 characters of them (`e`, `eyJzY2`).
  */
-const isSeparatorStart = (tail: string) =>
-  /^[^a-z]*$/i.test(tail) || (!/\s/.test(tail) && !/[a-z]{3}/i.test(tail.replace(/bsol|bso|amp/gi, '')));
+function isCutRest(tail: string): boolean {
+  const separator = (part: string) =>
+    /^[^a-z]*$/i.test(part) || (!/\s/.test(part) && !/[a-z]{3}/i.test(part.replace(/bsol|bso|amp/gi, '')));
+  if (separator(tail)) return true;
+  for (let claims = tail.lastIndexOf('e'); claims > 0; claims = tail.lastIndexOf('e', claims - 1)) {
+    const start = tail.slice(claims);
+    const claimsStart = /^[\w-]{1,15}$/.test(start) && ('eyJ'.startsWith(start) || start.startsWith('eyJ'));
+    if (claimsStart && separator(tail.slice(0, claims))) return true;
+  }
+  return false;
+}
 
 // A run of base64url characters, from where it is read on; and where a JWT may start within one.
 const RUN = /[\w-]*/y;

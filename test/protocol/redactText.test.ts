@@ -184,6 +184,20 @@ describe('a token a cut left its header of', () => {
     // The cut went through the separator after the header: what is left of it goes with the header.
     for (const left of ['%5Cx5', '\\u{00000', '&#x00000', ' -', '&bso'])
       expect(redactText(`q ${header}${left}… (300 more characters)`)).toBe('q [redacted]… (300 more characters)');
+    // And through the start of the claims after the separator (a sixth check's list): the header goes too.
+    const claims = parts[1]!;
+    for (const [separator, kept] of [
+      ['%5Cx5Cn', 1],
+      [' - ', 5],
+      ['\n', 15],
+      ['\\x5Cn', 3],
+      ['&#46;', 8],
+      ['\\u{000002E}', 3],
+    ] as const) {
+      const cut = `q ${header}${separator}${claims.slice(0, kept)}`;
+      expect(redactText(`${cut}… (300 more characters)`)).toBe('q [redacted]… (300 more characters)');
+      expect(redactText(cut)).toBe('q [redacted]');
+    }
     // Prose after a header is no separator: a header named in a sentence stays.
     expect(redactText(`the header ${header} is invalid.`)).toBe(`the header ${header} is invalid.`);
     // A cursor that ends the text is none: it names no alg.
