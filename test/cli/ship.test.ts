@@ -865,7 +865,8 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     } finally {
       child.kill();
     }
-  });
+    // About twenty runs of the built CLI: 4-8 s on CI, past 20 s once on a machine loaded with browsers.
+  }, 60_000);
 
   it('a P-256 key from svc keygen --type p256 signs a package that verifies, with the id openssl derives', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-p256-'));
