@@ -443,6 +443,8 @@ for (let port = firstPort; !platform; port++) {
       statePath,
       retryScale: 0.05,
       onEvent: (event) => console.error(formatDevEvent(event)),
+      // What svc dev says of the app as it runs: a manifest saved invalid (and what is still served), valid again.
+      onNotice: (notice) => console.error(\`svc dev: \${notice.message}\`),
     });
   } catch (error) {
     if (error.code != 'EADDRINUSE' || port > firstPort + 20) failed(error);

@@ -3,7 +3,7 @@
 // prints one URL where the messenger serves and Vite's page names the messenger it trusts. Dependencies are this
 // repository's (linked); scripts/fresh-app.mjs does the same from the packed tarball and the registry.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -152,6 +152,15 @@ describe('svc init --template vite', () => {
           command: process.execPath,
           args: [expect.stringMatching(/\/dist\/cli\.js$/), 'mcp', join(dir, 'public')],
         });
+        // A manifest saved invalid is said, with what is still served, and so is the fix, as svc dev says them.
+        const manifestPath = join(dir, 'public', 'manifest.json');
+        const manifest = readFileSync(manifestPath, 'utf8');
+        writeFileSync(manifestPath, manifest.replace(/"name": "[^"]*"/, '"name": ""'));
+        await expect
+          .poll(() => stderr, { timeout: 10_000 })
+          .toMatch(/^svc dev: .*manifest\.json is not a valid manifest:/m);
+        writeFileSync(manifestPath, manifest);
+        await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/^svc dev: .*manifest\.json is valid again/m);
       } finally {
         const exit = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
