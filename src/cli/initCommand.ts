@@ -101,7 +101,17 @@ and build (the one template is vite).`,
     await mapManifestSchema(root, relative(root, file).split(sep).join('/'), io);
     writeLine(io.stdout, 'Next:');
     const toFill = values.name === undefined ? '"name", "description"' : '"description"';
-    writeLine(io.stdout, `  - fill in ${toFill}, "vendor" and the icons, then run \`svc validate\``);
+    writeLine(io.stdout, `  - fill in ${toFill} and "vendor", then run \`svc validate\``);
+    // What the manifest names and the folder lacks: a plain init is for an app of one's own, whose files may not be
+    // there yet; without them svc dev's frame shows a 404.
+    const missing = [manifest.entry, ...(manifest.icons ?? []).map((icon) => icon.src)].filter(
+      (path) => !existsSync(join(dir, path)),
+    );
+    if (missing.length)
+      writeLine(
+        io.stdout,
+        `  - add ${missing.join(', ')} (the manifest names them): the entry page loads svc, with a <script src="svc.global.js"> copied from node_modules/svc-sdk/dist/ or \`import { svc } from 'svc-sdk'\` in a bundle; the icons are PNG files of those sizes. For a project that runs at once: \`svc init <dir> --template vite\``,
+      );
     if (!existsSync(join(root, 'node_modules', 'svc-sdk', 'schema')))
       writeLine(
         io.stdout,

@@ -115,7 +115,12 @@ describe('svc init', () => {
     });
     expect(run.stdout).toContain('wrote .vscode/settings.json (VS Code validates and completes public/manifest.json)');
     // --name was given: not asked for again.
-    expect(run.stdout).toContain('  - fill in "description", "vendor" and the icons, then run `svc validate`');
+    expect(run.stdout).toContain('  - fill in "description" and "vendor", then run `svc validate`');
+    // The files the manifest names and the folder lacks, and how to make them (svc dev's frame would show a 404).
+    expect(run.stdout).toContain(
+      '  - add index.html, icons/icon-192.png, icons/icon-512.png (the manifest names them): the entry page loads svc, with a <script src="svc.global.js"> copied from node_modules/svc-sdk/dist/',
+    );
+    expect(run.stdout).toContain('`svc init <dir> --template vite`');
     expect(run.stdout).toContain('install svc-sdk in this project');
     // A second app in the same project joins the one mapping.
     const second = await runSvc(['init', 'admin', '--name', 'Admin'], dir);
