@@ -132,8 +132,17 @@ A mini app made with \`svc init --template vite\`.
 - \`npm test\`: the app against \`svc-sdk/mock\` (test/app.test.ts) and the backend end to end against the local
   platform of \`svc-sdk-dev\` (test/backend.test.ts).
 - \`npm run build\`: type-checks, builds \`dist/\` (the page, \`manifest.json\` and the icons from \`public/\`: a
-  package), and validates it (\`svc validate dist\` checks the entry and the icons are there). \`npx svc dev dist\`
-  runs the built package.
+  package), and validates it (\`svc validate dist\` checks the entry and the icons are there).
+- The built package with its backend, as a host runs it: the page calls the backend at \`VITE_BACKEND_URL\`, which
+  the build bakes in (\`npm run dev\` sets it; without it the page calls \`https://api.example.com\`), and the
+  messenger must send the backend its webhooks and let the page reach it:
+
+  \`\`\`sh
+  VITE_BACKEND_URL=http://127.0.0.1:8787 npm run build
+  npx svc dev dist --webhooks http://127.0.0.1:8787/svc/webhooks --allow http://127.0.0.1:8787 --backend-env .env
+  # in a second terminal, once svc dev runs (it wrote .env): the backend on 8787 (PORT for another)
+  node --env-file=.env server/backend.js
+  \`\`\`
 
 The id in \`public/manifest.json\` is derived from this app's key, which \`svc init\` wrote outside the project
 (\`~/.svc-sdk/keys/<id>.pem\`): back it up, never commit it. \`npm run build && npx svc pack dist\` signs the
@@ -232,7 +241,8 @@ export function createApp(svc: Svc, fetch: Fetch, api: string) {
       if (!res.ok) return answer.error ?? \`The backend answered \${res.status}.\`;
       return answer.posted ? \`Hello posted in \${room.name}.\` : (answer.error ?? 'Not posted.');
     } catch (error) {
-      return isSvcError(error) ? \`\${error.code}: \${error.message}\` : String(error);
+      // fetch's own error names no address ("Failed to fetch"): this one does.
+      return isSvcError(error) ? \`\${error.code}: \${error.message}\` : \`\${String(error)} (calling \${api}/hello)\`;
     }
   }
   return { sayHello };
@@ -247,8 +257,8 @@ body[data-theme="dark"] button { background: #8ea8ff; color: #0b1020; }
     'public/icons/icon-192.png': starterIcon(192),
     'public/icons/icon-512.png': starterIcon(512),
     'server/backend.js': `// The backend: verifies the app's token, posts a card through the signed server API, handles webhooks once each.
-// Run alone with \`node --env-file=.env server/backend.js\` (\`npx svc dev dist --backend-env .env\` writes the settings), or from
-// scripts/dev.mjs and the tests, which pass the settings in.
+// Run alone with \`node --env-file=.env server/backend.js\` beside the built package in svc dev, which writes the settings
+// (README.md has both commands), or from scripts/dev.mjs and the tests, which pass the settings in.
 import { createServer } from 'node:http';
 import {
   createMemoryIdempotencyStore,
