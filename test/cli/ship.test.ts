@@ -212,7 +212,9 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     expect(svc(['pack', 'app', '--key', key], dir).code).toBe(0);
     const oldKey = svc(['publish', 'ship-test-0.5.0.swbn', '--to', url], dir);
     expect(oldKey.code).toBe(1);
-    expect(oldKey.stderr).toContain(`bound to the key ${newId}`);
+    // The old key alone, as `svc pack app` without --key signs after a rotation: the advice is the rotated pack.
+    expect(oldKey.stderr).toContain(`moved from the key ${id}, which signed the package, to ${newId} in a rotation`);
+    expect(oldKey.stderr).toContain(`Sign with ${newId} alone: svc pack --key <its file> --rotated (without --key`);
   }, 120_000);
 
   it('ships PACKAGE.md, the test vectors and svc-sdk/package for ESM and CommonJS', () => {

@@ -129,6 +129,15 @@ async function acceptPackage(
   let notice: string | undefined;
   if (record && bound) {
     const boundSigner = signer(bound);
+    // Signed by the key the id moved away from: the everyday `svc pack dist` after a rotation, which finds the old key
+    // by the id. The advice is for a rotation done, not one to start.
+    const retired = pkg.signers.find((s) => record.retired_keys?.includes(base64(s.publicKey)));
+    if (!boundSigner && retired)
+      return problem(
+        'key-not-bound',
+        `The id ${pkg.id} moved from the key ${retired.id}, which signed the package, to ${record.key_id} in a rotation. Sign with ${record.key_id} alone: svc pack --key <its file> --rotated (without --key, svc pack signs with the key it finds by the id, ~/.svc-sdk/keys/${pkg.id}.pem, the old one).`,
+        { bound_key_id: record.key_id },
+      );
     if (!boundSigner)
       return problem(
         'key-not-bound',
