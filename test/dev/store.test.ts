@@ -193,7 +193,9 @@ describe('the local store', () => {
 
     const oldAlone = await publish(platform, await pack(old.id, '1.2.0', [old]));
     expect(oldAlone.status).toBe(403);
-    expect(oldAlone.body.detail).toContain(`bound to the key ${next.id}`);
+    expect(oldAlone.body.detail).toContain(
+      `moved from the key ${old.id}, which signed the package, to ${next.id} in a rotation`,
+    );
     const newAlone = await publish(platform, await pack(old.id, '1.2.0', [next]));
     expect(newAlone.status).toBe(201);
   });
