@@ -59,6 +59,11 @@ svc.actions.handle('ask_hostile', async () => {
   out.textContent = 'answer: ' + JSON.stringify(answer);
   return { answer };
 });
+svc.actions.handle('ask_date', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'Close it when?', schema: { type: 'string', format: 'date' } });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
 svc.actions.handle('book_rooms', async () => {
   const answer = await svc.actions.elicit({ prompt: 'Which rooms?', schema: ${JSON.stringify(NESTED)} });
   out.textContent = 'answer: ' + JSON.stringify(answer);
@@ -79,6 +84,7 @@ const writeApp = () =>
       { name: 'book_rooms', title: 'Book rooms', description: 'Asks which rooms to book and returns the answer.' },
       { name: 'pick_season', title: 'Pick a season', description: 'Asks which season and returns the answer.' },
       { name: 'ask_hostile', title: 'Ask hostile', description: 'Asks with a prompt that tries to hide things.' },
+      { name: 'ask_date', title: 'Ask a date', description: 'Asks when to close the poll and returns the date.' },
     ],
     APP,
   );
@@ -156,6 +162,18 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     expect(result.structuredContent).toEqual({ answer: { venue: 'Porto', nights: 3 } });
     await expect(out()).toHaveText('answer: {"venue":"Porto","nights":3}');
     await expect(page.getByTestId('elicit-sheet')).toHaveCount(0);
+    await client.close();
+  });
+
+  test('a one-value answer in the sheet is labelled so, and a date says how it is written', async () => {
+    const client = await connect(platform);
+    const call = client.callTool({ name: 'ask_date', arguments: {} });
+    const sheet = page.getByTestId('elicit-sheet');
+    await expect(sheet).toContainText('Close it when?');
+    await expect(sheet).toContainText('A date: YYYY-MM-DD, such as 2026-12-24.');
+    await sheet.getByRole('textbox', { name: 'Answer' }).fill('2026-12-24');
+    await page.getByTestId('elicit-submit').click();
+    expect((await call).structuredContent).toEqual({ answer: '2026-12-24' });
     await client.close();
   });
 

@@ -60,10 +60,22 @@ const FieldError = ({ testid, props }: { testid: string; props: FieldProps }) =>
 function hintOf(schema: Schema): string | undefined {
   const parts = [
     schema.description,
+    typeof schema.format === 'string' ? FORMATS[schema.format] : undefined,
     schema.default === undefined ? undefined : `Default: ${JSON.stringify(schema.default)}.`,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
+
+/** How to write a value of a string format the answer is checked against (a text box says nothing of it). */
+const FORMATS: Record<string, string> = {
+  date: 'A date: YYYY-MM-DD, such as 2026-12-24.',
+  'date-time': 'A date and time: YYYY-MM-DDTHH:MM:SS with a zone, such as 2026-12-24T18:00:00Z.',
+  time: 'A time: HH:MM:SS with a zone, such as 18:00:00Z.',
+  duration: 'A duration: ISO 8601, such as P3D or PT2H30M.',
+  email: 'An email address.',
+  uri: 'An address with its scheme, such as https://example.com/page.',
+  uuid: 'A UUID, such as 123e4567-e89b-12d3-a456-426614174000.',
+};
 
 /** The hint under a field, which describes it (see {@link hintOf}). */
 const Hint = ({ id, text }: { id: string | undefined; text: string | undefined }) =>
@@ -294,7 +306,8 @@ export function createSchemaForm(
     return { Form, read, invalid, messages };
   }
   if (simple(schema)) {
-    const f = field('value', schema, testid, false, choose);
+    // One answer, not a field of an object: labelled so, where the schema has no title.
+    const f = field('value', { title: 'Answer', ...schema }, testid, false, choose);
     const Form = () => (
       <f.Field invalid={isInvalid(invalid.value, 'value')} errorId={errorId} error={messages.value.value} />
     );
