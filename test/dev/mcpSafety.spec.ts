@@ -328,6 +328,8 @@ for (const [era, negotiation] of ERAS) {
     const child = spawnClient(negotiation ? 'modern' : 'legacy', 'remove');
     try {
       await expect(page.getByTestId('action-sheet')).toContainText('Remove everything');
+      // An action without arguments says so, not `{}`.
+      await expect(page.getByTestId('action-sheet')).toContainText('No arguments.');
       child.kill('SIGKILL');
       await expect(page.getByTestId('action-sheet')).toHaveCount(0);
       await page.getByTestId('tab-Agent').click();

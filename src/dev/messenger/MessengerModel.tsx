@@ -228,7 +228,7 @@ export class MessengerModel implements Messenger {
       log: this.log,
       update: (next) => this.onState(next),
       answers: this.mcp.answers(
-        uiAnswers(this.manifest.name, (id) => this.myRooms.value.some((room) => room.id === id)),
+        uiAnswers(this.manifest.name, (id) => this.myRooms.value.some((room) => room.id === id), this.manifest.actions),
       ),
       ui: {
         toast,

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { HostAnswers } from '../../host/core';
+import type { Manifest } from '../../manifest';
 import { createInputValidator } from '../../manifest/createInputValidator';
 import { jsonQuote } from '../../manifest/jsonQuote';
 import { SvcError } from '../../protocol/SvcError';
@@ -13,6 +14,9 @@ import { clipped } from './clipped';
 type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
 
 const Pretty = ({ value }: { value: unknown }) => <pre class="note">{JSON.stringify(value, null, 2)}</pre>;
+
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /** The words and ways of a {@link yesNo} sheet. */
 interface YesNo {
@@ -132,7 +136,11 @@ const pick =
  * @param isRoom - whether a room id names one of the person's rooms (not another tenant's): a message to another is
  * refused before the person is asked, as malformed params are.
  */
-export function uiAnswers(appName: string, isRoom: (id: string) => boolean): HostAnswers {
+export function uiAnswers(
+  appName: string,
+  isRoom: (id: string) => boolean,
+  actions: NonNullable<Manifest['actions']> = [],
+): HostAnswers {
   return {
     permission: askPermission(appName),
     // A prompt of a page that is gone (it reloaded) closes: the rules then do nothing with its answer.
@@ -160,13 +168,15 @@ export function uiAnswers(appName: string, isRoom: (id: string) => boolean): Hos
         { yes: 'Send', no: 'Cancel', signal, byApp: true },
       );
     },
-    confirmAction: ({ title, input, context, destructive, signal }) =>
+    // The person confirms knowing the app, what the action does (its manifest description) and with what.
+    confirmAction: ({ name, title, input, context, destructive, signal }) =>
       yesNo(
         'action-sheet',
         `${context.invoked_by === 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
         <>
+          <p class="note">{`${appName}: ${clipped(actions.find((a) => a.name === name)?.description ?? name, 4000)}`}</p>
           {destructive ? <p class="err">This action is destructive.</p> : null}
-          <Pretty value={input} />
+          {isEmptyObject(input) ? <p class="note">No arguments.</p> : <Pretty value={input} />}
         </>,
         { yes: 'Confirm', no: 'Refuse', signal, danger: destructive },
       ),
