@@ -89,6 +89,63 @@ function storeProblem(origin: string) {
 }
 
 /**
+ * The key the store binds the id to after this package: the one its id derives from, or after the first the bound
+ * key, or the one new key a release signed by both moves the id to; or the refusal of a package the bound key did
+ * not sign, said for a rotation done when the key the id moved away from signed it alone. `notice` says a key the id
+ * moved away from signed it too.
+ */
+function signingKey(
+  pkg: VerifiedPackage,
+  record: StoreOptions['state']['store'],
+  bound: Uint8Array | undefined,
+  problem: ReturnType<typeof storeProblem>,
+): { answer: StoreAnswer } | { key: VerifiedPackage['signers'][number]; notice?: string } {
+  const signer = (key: Uint8Array) => pkg.signers.find((s) => base64(s.publicKey) === base64(key));
+  let key = pkg.signers.find((s) => s.id === pkg.id);
+  let notice: string | undefined;
+  if (record && bound) {
+    const boundSigner = signer(bound);
+    // Signed by the key the id moved away from: the everyday `svc pack dist` after a rotation, which finds the old key
+    // by the id. The advice is for a rotation done, not one to start.
+    const retired = pkg.signers.find((s) => record.retired_keys?.includes(base64(s.publicKey)));
+    if (!boundSigner && retired)
+      return {
+        answer: problem(
+          'key-not-bound',
+          `The id ${pkg.id} moved from the key ${retired.id}, which signed the package, to ${record.key_id} in a rotation. Sign with ${record.key_id} alone: svc pack --key <its file> --rotated (without --key, svc pack signs with the key it finds by the id, ~/.svc-sdk/keys/${pkg.id}.pem, the old one).`,
+          { bound_key_id: record.key_id },
+        ),
+      };
+    if (!boundSigner)
+      return {
+        answer: problem(
+          'key-not-bound',
+          `The id ${pkg.id} is bound to the key ${record.key_id}, and the package is signed by ${pkg.signers.map((s) => s.id).join(', ')}. ${SIGN_WITH_BOUND}`,
+          { bound_key_id: record.key_id },
+        ),
+      };
+    const others = pkg.signers.filter((s) => s !== boundSigner);
+    if (others.length > 1)
+      return {
+        answer: problem(
+          'key-not-bound',
+          `A rotation moves the id to one new key, and the package is signed by ${others.length} keys besides the bound one (${others.map((s) => s.id).join(', ')}). Sign with the bound key and the one new key.`,
+        ),
+      };
+    const [other] = others;
+    // A rotation never leads back: a release signed again with a key the id moved away from (a CI job that still
+    // passes both --key flags) is the bound key's release, and the id stays where it is. Moving back would make the
+    // old key, perhaps the leaked one, the only key accepted.
+    if (other && record.retired_keys?.includes(base64(other.publicKey))) {
+      key = boundSigner;
+      notice = `${other.id} also signed it, a key this id moved away from: the id stays bound to ${record.key_id}. Sign with ${record.key_id} alone (svc pack --key <its file> --rotated).`;
+    } else key = other ?? boundSigner;
+  }
+  if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
+  return { key, notice };
+}
+
+/**
  * Checks one package against the store's rules (verified as a host does, the app this store runs, the key its id is
  * bound to, a higher version) and, when it passes, records it as the installed version.
  */
@@ -124,42 +181,9 @@ async function acceptPackage(
       'wrong-app',
       `This svc dev runs the app ${state.mini_app_id}; the package is ${pkg.id}. Publish it to the svc dev that runs ${pkg.id}.`,
     );
-  const signer = (key: Uint8Array) => pkg.signers.find((s) => base64(s.publicKey) === base64(key));
-  let key = pkg.signers.find((s) => s.id === pkg.id);
-  let notice: string | undefined;
-  if (record && bound) {
-    const boundSigner = signer(bound);
-    // Signed by the key the id moved away from: the everyday `svc pack dist` after a rotation, which finds the old key
-    // by the id. The advice is for a rotation done, not one to start.
-    const retired = pkg.signers.find((s) => record.retired_keys?.includes(base64(s.publicKey)));
-    if (!boundSigner && retired)
-      return problem(
-        'key-not-bound',
-        `The id ${pkg.id} moved from the key ${retired.id}, which signed the package, to ${record.key_id} in a rotation. Sign with ${record.key_id} alone: svc pack --key <its file> --rotated (without --key, svc pack signs with the key it finds by the id, ~/.svc-sdk/keys/${pkg.id}.pem, the old one).`,
-        { bound_key_id: record.key_id },
-      );
-    if (!boundSigner)
-      return problem(
-        'key-not-bound',
-        `The id ${pkg.id} is bound to the key ${record.key_id}, and the package is signed by ${pkg.signers.map((s) => s.id).join(', ')}. ${SIGN_WITH_BOUND}`,
-        { bound_key_id: record.key_id },
-      );
-    const others = pkg.signers.filter((s) => s !== boundSigner);
-    if (others.length > 1)
-      return problem(
-        'key-not-bound',
-        `A rotation moves the id to one new key, and the package is signed by ${others.length} keys besides the bound one (${others.map((s) => s.id).join(', ')}). Sign with the bound key and the one new key.`,
-      );
-    const [other] = others;
-    // A rotation never leads back: a release signed again with a key the id moved away from (a CI job that still
-    // passes both --key flags) is the bound key's release, and the id stays where it is. Moving back would make the
-    // old key, perhaps the leaked one, the only key accepted.
-    if (other && record.retired_keys?.includes(base64(other.publicKey))) {
-      key = boundSigner;
-      notice = `${other.id} also signed it, a key this id moved away from: the id stays bound to ${record.key_id}. Sign with ${record.key_id} alone (svc pack --key <its file> --rotated).`;
-    } else key = other ?? boundSigner;
-  }
-  if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
+  const signing = signingKey(pkg, record, bound, problem);
+  if ('answer' in signing) return signing.answer;
+  const { key, notice } = signing;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // The same bytes again (a CI job retried) are not a reused version: said apart, so a retry can tell.
   const same = record?.versions.find((v) => v.sha256 === sha256);
