@@ -470,7 +470,12 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
         );
       if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
       // For `svc publish`: where this store is and its token, in a file only this user can read.
-      await writeStoreDiscovery({ url: platform.origin, token: platform.publishToken, pid: process.pid }).catch(
+      await writeStoreDiscovery({
+        url: platform.origin,
+        token: platform.publishToken,
+        pid: process.pid,
+        mini_app_id: platform.miniAppId,
+      }).catch(
         (error: Error) =>
           writeLine(
             io.stderr,

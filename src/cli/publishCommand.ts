@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { STORE_PATH } from '../dev/storePath';
 import { fetchErrorCode } from '../server/fetchErrorCode';
-import { isPackageError } from '../package';
+import { isPackageError, readPackage } from '../package';
 import { readPackageFile } from '../package/readPackageFile';
 import { listStoreDiscoveries, readStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { EXIT, writeLine } from './CliIo';
@@ -69,14 +69,22 @@ revoked ones included. An accepted version is what installed people run: the ope
     let store = await readStoreDiscovery(origin.replace('localhost', '127.0.0.1'));
     if (!store && !values.to) {
       // Not on the default port (svc dev --port, or 4310 taken): the one svc dev running elsewhere is meant.
-      const running = await listStoreDiscoveries();
+      // Several: those that run this package's app, when any does (another is refused as the wrong app anyway).
+      const all = await listStoreDiscoveries();
+      const id = packageId(bytes);
+      const forApp = all.filter((r) => id !== undefined && r.mini_app_id === id);
+      const running = forApp.length > 0 ? forApp : all;
+      const which = forApp.length > 0 ? ` that runs ${id}` : '';
       if (running.length === 1) {
         store = running[0]!;
-        writeLine(io.stderr, `svc publish: no svc dev runs at ${origin}; publishing to the one at ${store.url}`);
+        writeLine(
+          io.stderr,
+          `svc publish: no svc dev runs at ${origin}; publishing to the one at ${store.url}${which}`,
+        );
       } else if (running.length > 1) {
         writeLine(
           io.stderr,
-          `svc publish: no svc dev runs at ${origin}, and ${running.length} run elsewhere (${running.map((r) => r.url).join(', ')}); pass --to with the one that runs this app`,
+          `svc publish: no svc dev runs at ${origin}, and ${running.length} run elsewhere${which ? ` ${which.trim()}` : ''} (${running.map((r) => r.url).join(', ')}); pass --to with the one that runs this app`,
         );
         return EXIT.usage;
       }
@@ -136,3 +144,12 @@ revoked ones included. An accepted version is what installed people run: the ope
     return EXIT.invalid;
   },
 });
+
+/** The id a package names, or undefined when it cannot be read as one (the store says why, when it gets it). */
+function packageId(bytes: Uint8Array): string | undefined {
+  try {
+    return readPackage(bytes).id;
+  } catch {
+    return undefined;
+  }
+}

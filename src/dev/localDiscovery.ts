@@ -87,11 +87,15 @@ export async function writeLocalDiscovery(path: string, value: LocalDiscovery): 
 }
 
 /**
- * Removes the discovery files of `folder` whose process is gone. A file that does not parse is left alone: it may be
- * another platform's, being written at this moment.
+ * Removes the discovery files of `folder` whose process is gone, and the temporary files of writers that are gone. A
+ * file that does not parse is left alone: it may be another platform's, being written at this moment.
  */
 async function removeStaleDiscoveries(folder: string): Promise<void> {
   for (const name of await readdir(folder)) {
+    // A file a process was writing when it was killed (writePrivateFile's temporary, its pid in its name): empty, or
+    // holding a token.
+    const writer = /\.json\.(\d+)\.[\da-f]{8}\.tmp$/.exec(name)?.[1];
+    if (writer !== undefined && !alive(Number(writer))) await rm(join(folder, name), { force: true });
     if (!name.endsWith('.json')) continue;
     const path = join(folder, name);
     const text = await readFile(path, 'utf8').catch(() => '');

@@ -1,7 +1,8 @@
 // `svc publish` when the svc dev it finds does not answer: the discovery file names a running process (this one) and
 // a port nothing listens on, as after a crash of the server alone. The shipping flow itself, accepted and refused
 // uploads, is in ship.test.ts.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { writeStoreDiscovery } from '../../src/dev/platform/store/storeDiscovery';
+import { readPackage } from '../../src/package';
 import { runSvc } from './runInProcess';
 
 let state: string;
@@ -76,6 +78,37 @@ it('without --to and nothing on port 4310, finds the one svc dev running elsewhe
   }
 });
 
+it("with several svc dev running, publishes to the one that runs the package's app", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-publish-'));
+  const bytes = readFileSync(join(import.meta.dirname, '../../vectors/package/valid.swbn'));
+  writeFileSync(join(dir, 'app.swbn'), bytes);
+  const { id } = readPackage(new Uint8Array(bytes));
+  const answered: string[] = [];
+  const store = createHttpServer((request, response) => {
+    answered.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+    response.writeHead(201, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ id, version: '1.0.0', key_id: id }));
+  });
+  await new Promise<void>((ok) => store.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+  try {
+    await writeStoreDiscovery({ url, token: 'token-of-this-app', pid: process.pid, mini_app_id: id });
+    await writeStoreDiscovery({
+      url: 'http://127.0.0.1:9',
+      token: 'another',
+      pid: process.pid,
+      mini_app_id: 'f'.repeat(16),
+    });
+    const run = await runSvc(['publish', 'app.swbn'], dir);
+    expect(run.stderr).toContain(
+      `svc publish: no svc dev runs at http://127.0.0.1:4310; publishing to the one at ${url} that runs ${id}\n`,
+    );
+    expect(answered).toEqual(['POST /__svc/store/packages Bearer token-of-this-app']);
+  } finally {
+    await new Promise<void>((ok) => store.close(() => ok()));
+  }
+});
+
 it('tells a port nothing listens on from a server that answers without having left its publish token here', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-publish-'));
   writeFileSync(join(dir, 'app-1.0.0.swbn'), new Uint8Array(64));
@@ -99,4 +132,17 @@ it('tells a port nothing listens on from a server that answers without having le
   } finally {
     await new Promise<void>((ok) => other.close(() => ok()));
   }
+});
+
+it('removes the temporary file a killed svc dev was writing when it next writes one (an empty file, or one holding a token)', async () => {
+  const gone = spawnSync(process.execPath, ['-e', '']).pid;
+  mkdirSync(join(state, 'dev'), { recursive: true, mode: 0o700 });
+  const left = join(state, 'dev', `store-4310.json.${gone}.0a1b2c3d.tmp`);
+  const writing = join(state, 'dev', `store-4311.json.${process.pid}.0a1b2c3d.tmp`);
+  writeFileSync(left, '');
+  writeFileSync(writing, '');
+  await writeStoreDiscovery({ url: 'http://127.0.0.1:9', token: 't', pid: process.pid });
+  await expect.poll(() => existsSync(left)).toBe(false);
+  // A live writer's is its own, being written.
+  expect(existsSync(writing)).toBe(true);
 });

@@ -10,9 +10,10 @@ import {
 
 /**
  * What `svc dev` leaves for `svc publish`: where its store is (`url`, the messenger's origin
- * `http://127.0.0.1:<port>`), its publish token, and the process serving it.
+ * `http://127.0.0.1:<port>`), its publish token, the process serving it, and the app it runs (`svc publish` picks the
+ * one that runs a package's app when several run).
  */
-export type StoreDiscovery = LocalDiscovery;
+export type StoreDiscovery = LocalDiscovery & { mini_app_id?: string };
 
 /** `$SVC_STATE_DIR/dev/store-<port>.json` (default `~/.svc-sdk`): outside every project, readable by this user only. */
 const discoveryPath = (url: string) => localDiscoveryPath(`store-${new URL(url).port || '80'}`);
