@@ -475,12 +475,11 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
         token: platform.publishToken,
         pid: process.pid,
         mini_app_id: platform.miniAppId,
-      }).catch(
-        (error: Error) =>
-          writeLine(
-            io.stderr,
-            `  (svc publish cannot find this store: ${error.message}; set SVC_STATE_DIR to a writable folder, or upload from the messenger's Settings → Store.)`,
-          ),
+      }).catch((error: Error) =>
+        writeLine(
+          io.stderr,
+          `  (svc publish cannot find this store: ${error.message}; set SVC_STATE_DIR to a writable folder, or upload from the messenger's Settings → Store.)`,
+        ),
       );
       if (packageFile)
         writeLine(
