@@ -214,7 +214,9 @@ describe.runIf(built)('shipping an app with the CLI from the packed tarball', ()
     expect(oldKey.code).toBe(1);
     // The old key alone, as `svc pack app` without --key signs after a rotation: the advice is the rotated pack.
     expect(oldKey.stderr).toContain(`moved from the key ${id}, which signed the package, to ${newId} in a rotation`);
-    expect(oldKey.stderr).toContain(`Sign with ${newId} alone: svc pack --key <its file> --rotated (without --key`);
+    expect(oldKey.stderr).toContain(
+      `Sign with ${newId} alone: svc pack <the app folder> --key <its file> --rotated (without --key`,
+    );
   }, 120_000);
 
   it('ships PACKAGE.md, the test vectors and svc-sdk/package for ESM and CommonJS', () => {

@@ -211,7 +211,7 @@ describe('the local store', () => {
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ key_id: next.id, signers: [old.id, next.id] });
     expect(again.body.warning).toBe(
-      `${old.id} also signed it, a key this id moved away from: the id stays bound to ${next.id}. Sign with ${next.id} alone (svc pack --key <its file> --rotated).`,
+      `${old.id} also signed it, a key this id moved away from: the id stays bound to ${next.id}. Sign with ${next.id} alone (svc pack <the app folder> --key <its file> --rotated).`,
     );
     expect(platform.state.store).toMatchObject({ key_id: next.id, retired_keys: [expect.any(String)] });
     expect((await publish(platform, await pack(old.id, '1.3.0', [old]))).status).toBe(403);

@@ -112,7 +112,7 @@ function signingKey(
       return {
         answer: problem(
           'key-not-bound',
-          `The id ${pkg.id} moved from the key ${retired.id}, which signed the package, to ${record.key_id} in a rotation. Sign with ${record.key_id} alone: svc pack --key <its file> --rotated (without --key, svc pack signs with the key it finds by the id, ~/.svc-sdk/keys/${pkg.id}.pem, the old one).`,
+          `The id ${pkg.id} moved from the key ${retired.id}, which signed the package, to ${record.key_id} in a rotation. Sign with ${record.key_id} alone: svc pack <the app folder> --key <its file> --rotated (without --key, svc pack signs with the key it finds by the id, ~/.svc-sdk/keys/${pkg.id}.pem, the old one).`,
           { bound_key_id: record.key_id },
         ),
       };
@@ -138,7 +138,7 @@ function signingKey(
     // old key, perhaps the leaked one, the only key accepted.
     if (other && record.retired_keys?.includes(base64(other.publicKey))) {
       key = boundSigner;
-      notice = `${other.id} also signed it, a key this id moved away from: the id stays bound to ${record.key_id}. Sign with ${record.key_id} alone (svc pack --key <its file> --rotated).`;
+      notice = `${other.id} also signed it, a key this id moved away from: the id stays bound to ${record.key_id}. Sign with ${record.key_id} alone (svc pack <the app folder> --key <its file> --rotated).`;
     } else key = other ?? boundSigner;
   }
   if (!key) throw new Error('verifyPackage passed a package whose id is derived from no signer and none is trusted');
