@@ -64,6 +64,11 @@ svc.actions.handle('ask_date', async () => {
   out.textContent = 'answer: ' + JSON.stringify(answer);
   return { answer };
 });
+svc.actions.handle('ask_odd', async () => {
+  const answer = await svc.actions.elicit({ prompt: 'Odd format?', schema: { type: 'string', format: 'constructor' } });
+  out.textContent = 'answer: ' + JSON.stringify(answer);
+  return { answer };
+});
 svc.actions.handle('book_rooms', async () => {
   const answer = await svc.actions.elicit({ prompt: 'Which rooms?', schema: ${JSON.stringify(NESTED)} });
   out.textContent = 'answer: ' + JSON.stringify(answer);
@@ -85,6 +90,7 @@ const writeApp = () =>
       { name: 'pick_season', title: 'Pick a season', description: 'Asks which season and returns the answer.' },
       { name: 'ask_hostile', title: 'Ask hostile', description: 'Asks with a prompt that tries to hide things.' },
       { name: 'ask_date', title: 'Ask a date', description: 'Asks when to close the poll and returns the date.' },
+      { name: 'ask_odd', title: 'Ask oddly', description: 'Asks for a string of a format named constructor.' },
     ],
     APP,
   );
@@ -174,6 +180,13 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     await sheet.getByRole('textbox', { name: 'Answer' }).fill('2026-12-24');
     await page.getByTestId('elicit-submit').click();
     expect((await call).structuredContent).toEqual({ answer: '2026-12-24' });
+    // A format the page has no words for (named like an object's own member) gets no hint at all.
+    const odd = client.callTool({ name: 'ask_odd', arguments: {} });
+    await expect(sheet).toContainText('Odd format?');
+    await expect(sheet).not.toContainText('function');
+    await sheet.getByRole('textbox', { name: 'Answer' }).fill('x');
+    await page.getByTestId('elicit-submit').click();
+    expect((await odd).structuredContent).toEqual({ answer: 'x' });
     await client.close();
   });
 

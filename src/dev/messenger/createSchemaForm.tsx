@@ -60,7 +60,8 @@ const FieldError = ({ testid, props }: { testid: string; props: FieldProps }) =>
 function hintOf(schema: Schema): string | undefined {
   const parts = [
     schema.description,
-    typeof schema.format === 'string' ? FORMATS[schema.format] : undefined,
+    // Its own keys only: a format named `constructor` or `toString` is no entry of the table.
+    typeof schema.format === 'string' && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined,
     schema.default === undefined ? undefined : `Default: ${JSON.stringify(schema.default)}.`,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' ') : undefined;
