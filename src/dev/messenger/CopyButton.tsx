@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { clipped } from './clipped';
+import { clipped, SHOWN_CHARACTERS } from './clipped';
 
 /** A button that copies `text` to the clipboard and says so. */
 export function CopyButton({
@@ -47,7 +47,7 @@ export function JsonBlock({ title, text, testid }: { title: string; text: string
         <strong class="grow">{title}</strong>
         <CopyButton text={text} label={`Copy ${title.toLowerCase()}`} />
       </div>
-      <pre data-testid={testid}>{clipped(text, 10_000)}</pre>
+      <pre data-testid={testid}>{clipped(text, SHOWN_CHARACTERS)}</pre>
     </div>
   );
 }

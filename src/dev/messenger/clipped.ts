@@ -1,3 +1,6 @@
+/** The most of a long JSON text (a call's result or params, a payload) the page lays out; the rest is counted. */
+export const SHOWN_CHARACTERS = 10_000;
+
 /**
  * An app's text as the page shows it (a progress message, a toast, a title, a prompt, a relayed call's result): at
  * most `max` characters (code points, never half of one, and never a part of an emoji sequence or a letter without

@@ -1,5 +1,5 @@
 import { agentError } from './agentError';
-import { clipped } from './clipped';
+import { clipped, SHOWN_CHARACTERS } from './clipped';
 import type { HostAnswers, HostEndpoint } from '../../host/core';
 import { APP_LEFT } from '../../host/appLeft';
 import type { Manifest } from '../../manifest';
@@ -98,9 +98,6 @@ const unsent =
     return post('result', { error: { code: 'ERR_INTERNAL', message, retriable: false } }).catch(() => undefined);
   };
 
-/** The most of a relayed call's result its row shows (the agent gets it whole). */
-const RESULT_CHARACTERS = 10_000;
-
 /**
  * Runs the MCP calls the platform relays in the app, exactly as the agent panel's "Invoke as agent" does (the host's
  * rules: input check, confirm floor, `confirmed` set by the host), and answers them on the page's channel:
@@ -146,8 +143,9 @@ export function mcpCalls(
       // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
       const shown = ((await reply) ?? answer) as McpSent;
       if ('error' in shown) row.done(`${shown.error.code}: ${shown.error.message}`, false);
-      // Cut as the page cuts an app's texts: twenty results of a megabyte each froze the page when their tab opened.
-      else row.done(clipped(prettyJson(shown.result ?? null), RESULT_CHARACTERS), true);
+      // Cut as the page cuts an app's texts (the agent gets it whole): twenty results of a megabyte each froze the page
+      // when their tab opened.
+      else row.done(clipped(prettyJson(shown.result ?? null), SHOWN_CHARACTERS), true);
       if (current?.call.id === call.id) current = undefined;
     },
     /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
