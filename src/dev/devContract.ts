@@ -318,6 +318,20 @@ export interface McpInvoke {
   elicit: 'sheet' | 'agent';
 }
 
+/**
+ * An MCP tool call svc dev refused before it reached the page (a tool the app does not have, arguments that do not
+ * fit its inputSchema), as the agent was told: the page lists it with the calls that ran. @public
+ */
+export interface McpRefused {
+  name: string;
+  /** The arguments as the page may show them: tokens and the platform's secrets redacted. */
+  shown_input: unknown;
+  agent_id: string;
+  /** The error's code and sentence, as the agent got them (redacted). */
+  code: string;
+  message: string;
+}
+
 /** Body of the page's answers to a relayed MCP call; `id` names the call. @public */
 export interface McpPageBody {
   id?: string;
@@ -439,6 +453,8 @@ export interface DevStreamEvents {
   'mcp-invoke': McpInvoke;
   /** The agent cancelled the relayed call with this id. */
   'mcp-cancel': { id: string };
+  /** An MCP call svc dev refused before it could reach the page: listed with the calls that ran. */
+  'mcp-refused': McpRefused;
   /** manifest.json changed (and is valid): the page loads again to use it. */
   manifest: { type: 'manifest' };
   /**

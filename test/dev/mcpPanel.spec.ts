@@ -246,3 +246,53 @@ test('an optional enum starts unset and keeps its values typed; a failed action 
     await platform.close();
   }
 });
+
+test('a call svc dev refuses before the app (an unknown tool, arguments that do not fit) is listed with what the agent got', async ({
+  browser,
+}) => {
+  const dir = await writeMcpTestApp(
+    [
+      {
+        name: 'add',
+        title: 'Add',
+        description: 'Adds two numbers and answers their sum.',
+        input_schema: {
+          type: 'object',
+          properties: { a: { type: 'number' }, b: { type: 'number' } },
+          required: ['a', 'b'],
+          additionalProperties: false,
+        },
+      },
+    ],
+    "svc.actions.handle('add', ({ a, b }) => ({ sum: a + b }));",
+  );
+  const platform = await startDevPlatform({ dir, port: 0 });
+  const page = await browser.newPage();
+  try {
+    await page.goto(platform.url);
+    await page.locator('html[data-live]').waitFor({ state: 'attached' });
+    await page.getByTestId('tab-Agent').click();
+    const client = await connectMcp(platform);
+    const token = `eyJhbGciOiJFUzI1NiJ9.${'eyJzdWIiOiJ4In0'}.${'s'.repeat(40)}`;
+    const invalid = await client.callTool({ name: 'add', arguments: { a: token, b: 2 } });
+    expect(invalid.isError).toBe(true);
+    await client.callTool({ name: 'nope', arguments: { q: 1 } }).catch((error: unknown) => error);
+    await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+
+    const rows = page.getByTestId('mcp-call');
+    await expect(rows).toHaveCount(3);
+    // Newest first: the call that ran, the unknown tool, the arguments that did not fit.
+    await expect(rows.nth(0)).toContainText('{\n  "sum": 3\n}');
+    await expect(rows.nth(1)).toContainText('nope · MCP');
+    await expect(rows.nth(1).locator('pre.err')).toContainText('Tool nope not found');
+    await expect(rows.nth(2)).toContainText('add · MCP');
+    await expect(rows.nth(2).locator('pre.err')).toContainText('ERR_ACTION_INVALID_INPUT: the arguments do not fit');
+    // The arguments as shown: the token in them redacted.
+    await expect(rows.nth(2).locator('pre.note')).toContainText('"b": 2');
+    await expect(rows.nth(2)).not.toContainText(token);
+    await client.close();
+  } finally {
+    await page.close();
+    await platform.close();
+  }
+});

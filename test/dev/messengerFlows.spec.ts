@@ -10,14 +10,18 @@ async function loadWithApp(page: Page, url: string): Promise<void> {
   await page.goto(`${url}#app`);
 }
 
-test('switching rooms relaunches the app in the new room, and the panel says where it was opened', async ({
+test('switching rooms relaunches the app in the new room, and the panel says where it was opened and which version runs', async ({
   session,
   page,
   app,
 }) => {
   await page.getByTestId('room-general').click();
+  await expect(page.getByTestId('open-app')).toHaveText('Open Team Polls');
   await page.getByTestId('open-app').click();
   await expect(page.getByTestId('app-where')).toHaveText('Opened in # General as Alice');
+  await expect(page.getByTestId('app-version')).toHaveText(' · version 1.0.0');
+  // Open beside the open app would leave a person unsure whether it is open: it says what it does now.
+  await expect(page.getByTestId('open-app')).toHaveText('Restart Team Polls');
   await page.getByTestId('room-board').click();
   await expect(page.getByTestId('app-where')).toHaveText('Opened in [e2ee] Board (encrypted) as Alice');
   await app.getByTestId('create').click();
@@ -27,6 +31,9 @@ test('switching rooms relaunches the app in the new room, and the panel says whe
   expect(session.platform.cards('general')).toHaveLength(0);
   await page.getByTestId('home').click();
   await expect(page.getByTestId('app-where')).toHaveText('Opened from the home screen as Alice');
+  await page.getByTestId('app-close').click();
+  await expect(page.getByTestId('open-app')).toHaveText('Open Team Polls');
+  await expect(page.getByTestId('app-version')).toHaveCount(0);
 });
 
 test('the elicit sheet checks the answer against the schema, shows the error inline and stays open', async ({

@@ -43,6 +43,7 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   await page.getByTestId('open-app').click();
   const app = page.frameLocator('[data-testid=app-frame]');
   await expect(app.locator('body')).toHaveText('version 1.0.0');
+  await expect(page.getByTestId('app-version')).toHaveText(' · version 1.0.0');
 
   await page.getByTestId('tab-Settings').click();
   await expect(page.getByTestId('store-state')).toContainText(`The id is bound to the key ${key.id}`);
@@ -66,6 +67,7 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   // The page reloads with the new manifest and reopens the app, now the new version.
   await expect(page.frameLocator('[data-testid=app-frame]').locator('body')).toHaveText('version 1.1.0');
   await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
+  await expect(page.getByTestId('app-version')).toHaveText(' · version 1.1.0');
   // The keyboard's place is kept across the reload: the settings, the upload focused, its status saying the outcome.
   await expect(page.getByTestId('tab-Settings')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('store-upload')).toBeFocused();

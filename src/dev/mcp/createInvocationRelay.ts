@@ -342,17 +342,22 @@ export function createInvocationRelay(options: RelayOptions) {
     },
     /**
      * Tells of a call refused before it reached the page (its arguments, or a tool the app does not have), so the
-     * terminal lists every call an agent made, as it lists those that ran.
+     * terminal and the open page list every call an agent made, as they list those that ran.
      */
-    refused(call: { name: string; agentId: string }, code: string, message: string) {
-      options.onEnded?.({
-        type: 'mcp',
-        tool: call.name,
-        agent_id: call.agentId,
-        code,
-        message: redactSecrets(message, options.secrets()),
-        duration_ms: 0,
-      });
+    refused(call: { name: string; agentId: string; input: unknown }, code: string, message: string) {
+      const secrets = options.secrets();
+      const said = redactSecrets(message, secrets);
+      options.onEnded?.({ type: 'mcp', tool: call.name, agent_id: call.agentId, code, message: said, duration_ms: 0 });
+      // The page's list of MCP calls shows it too, where a developer watches the agent (none open: the terminal's).
+      const page = options.page();
+      if (page)
+        event(page, 'mcp-refused', {
+          name: call.name,
+          shown_input: redactSecrets(call.input, secrets),
+          agent_id: call.agentId,
+          code,
+          message: said,
+        });
     },
     /** Calls waiting behind the running one. */
     get queued() {

@@ -116,7 +116,7 @@ function tellUndeclaredTools(
   for (const message of Array.isArray(body) ? body : [body]) {
     const { method, params } = (message ?? {}) as {
       method?: unknown;
-      params?: { name?: unknown; _meta?: Record<string, { name?: unknown } | undefined> };
+      params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, { name?: unknown } | undefined> };
     };
     const name = params?.name;
     if (method !== 'tools/call' || typeof name !== 'string') continue;
@@ -128,7 +128,11 @@ function tellUndeclaredTools(
     const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
     // The agent's text on a terminal line: shown printable, and cut short.
     const shown = printable(name.slice(0, 100));
-    options.relay.refused({ name: shown, agentId }, '-32602', `Tool ${shown} not found (the app's tools: ${tools}).`);
+    options.relay.refused(
+      { name: shown, agentId, input: params?.arguments ?? {} },
+      '-32602',
+      `Tool ${shown} not found (the app's tools: ${tools}).`,
+    );
   }
 }
 

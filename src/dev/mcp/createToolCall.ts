@@ -266,12 +266,12 @@ export function createToolCall(options: ToolCallOptions) {
   const check = createArgumentCheck();
   return async ({ manifest, name, args, ctx, server, era }: ToolCall): Promise<CallToolResult> => {
     const agentId = options.agentId ?? agentIdFrom(server.server.getClientVersion()?.name);
-    // A call refused here never reaches the page: the terminal hears of it all the same, as the agent got it.
+    // A call refused here never reaches the app: the terminal and the page hear of it all the same, as the agent got it.
     const said = (result: CallToolResult) => {
       // errorResult always sets both.
       const code = (result._meta?.[SVC_ERROR_META] as { code?: string } | undefined)?.code ?? 'ERR_INTERNAL';
       const { text } = result.content[0] as { text: string };
-      options.relay.refused({ name, agentId }, code, text.slice(code.length + 2));
+      options.relay.refused({ name, agentId, input: args ?? {} }, code, text.slice(code.length + 2));
       return result;
     };
     const action = manifest.actions?.find((a) => a.name === name);

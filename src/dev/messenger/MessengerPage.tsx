@@ -66,6 +66,9 @@ function closeApp(m: Messenger): void {
 /** The open app: its title, where it was opened, Reload and Close, and its frame. Closed: no width, and inert. */
 function AppPanel({ m }: { m: Messenger }) {
   const app = m.app.value;
+  // Which version runs: the folder's or one published to the local store, which svc dev serves once accepted.
+  const version = m.store.slices.version.value;
+  const revoked = m.store.slices.version_revoked.value;
   return (
     <section class="app" aria-label={m.manifest.name} data-testid="app-panel" inert={!app}>
       <header>
@@ -74,8 +77,11 @@ function AppPanel({ m }: { m: Messenger }) {
           <h2 class="app-title" data-testid="app-title">
             {app?.title ?? m.manifest.name}
           </h2>
-          <div class="note" data-testid="app-where">
-            {app?.where ?? ''}
+          <div class="note">
+            <span data-testid="app-where">{app?.where ?? ''}</span>
+            {app ? (
+              <span data-testid="app-version">{` · version ${version}${revoked ? ' (revoked)' : ''}`}</span>
+            ) : null}
           </div>
         </div>
         <button type="button" data-testid="app-reload" onClick={() => m.reload()}>

@@ -149,6 +149,9 @@ function TimelineBox({ m }: { m: Messenger }) {
 export function RoomView({ m }: { m: Messenger }) {
   const room = m.room.value;
   const notice = m.notice.value;
+  // The app follows the room on screen, so while it is open this button starts it again here, as its panel's Reload
+  // does: said so, where an "Open" beside the open app left a person unsure whether it was open.
+  const open = m.app.value !== undefined;
   return (
     <main class="main" aria-label={room ? `Room ${roomLabel(room)}` : 'Home'}>
       <header>
@@ -157,9 +160,10 @@ export function RoomView({ m }: { m: Messenger }) {
           type="button"
           class="primary"
           data-testid="open-app"
+          title={open ? `Closes ${m.manifest.name} and opens it again here` : undefined}
           onClick={() => void m.open({ room: m.room.value, params: {} })}
         >
-          {`Open ${m.manifest.name}`}
+          {`${open ? 'Restart' : 'Open'} ${m.manifest.name}`}
         </button>
       </header>
       <div class={`notice ${notice.kind}`} role="status" data-testid="notice" hidden={!notice.text}>

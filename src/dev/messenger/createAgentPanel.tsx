@@ -8,6 +8,7 @@ import type { DevConfig } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
 import { CopyButton } from './CopyButton';
 import { createSchemaForm, fieldMessages, refusedFields, type SchemaForm } from './createSchemaForm';
+import { clipped, SHOWN_CHARACTERS } from './clipped';
 import { prettyJson } from './redactTokens';
 
 type ActionDecl = NonNullable<Manifest['actions']>[number];
@@ -33,7 +34,8 @@ interface McpRow {
   id: number;
   name: string;
   agent: string;
-  input: string;
+  /** The arguments as shown (redacted, cut), formatted when the row is first drawn. */
+  input(): string;
   progress: Signal<string[]>;
   outcome: Signal<Outcome>;
 }
@@ -157,17 +159,19 @@ function mcpRows() {
     rows,
     earlier,
     show(call: { name: string; agent_id: string; shown_input: unknown }) {
+      let input: string | undefined;
       const row: McpRow = {
         id: ++ids,
-        name: call.name,
+        // An unknown tool's name is the agent's, of any length.
+        name: clipped(call.name, NAME_CHARACTERS),
         agent: call.agent_id,
-        input: '',
+        // Formatted when drawn, not when the call arrives (it is on its way to the app first), and only for the rows
+        // the list keeps: an agent's burst of refused calls, each answered at once, formats twenty at most.
+        input: () => (input ??= clipped(prettyJson(call.shown_input), SHOWN_CHARACTERS)),
         progress: signal([]),
         outcome: signal({ kind: 'pending' }),
       };
       together(() => {
-        // Formatted here, not when the call arrives: the call is on its way to the app first.
-        row.input = prettyJson(call.shown_input);
         // The latest calls only: each new row is laid out above the actions, so the browser's work per frame would
         // otherwise grow with the session.
         const kept = [row, ...rows.value];
@@ -379,7 +383,7 @@ function McpCallRow({ row }: { row: McpRow }) {
   return (
     <div class="action" data-testid="mcp-call" data-action={row.name}>
       <strong>{`${row.name} · MCP · ${row.agent}`}</strong>
-      <pre class="note">{row.input}</pre>
+      <pre class="note">{row.input()}</pre>
       <div class="note">
         <Progress lines={row.progress.value} />
       </div>
@@ -421,6 +425,9 @@ function renderedTogether(): (update: () => void) => void {
     else run();
   };
 }
+
+/** The most of a called tool's name a row shows (an agent may call one the app does not have, of any length). */
+const NAME_CHARACTERS = 200;
 
 /** How many MCP calls the agent panel lists, newest first. */
 const MCP_ROWS = 20;

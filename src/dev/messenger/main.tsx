@@ -75,6 +75,7 @@ async function start(root: HTMLElement): Promise<void> {
     {
       'mcp-invoke': (call) => void m.mcp.invoke(call),
       'mcp-cancel': ({ id }) => m.mcp.cancel(id),
+      'mcp-refused': (call) => m.mcp.refused(call),
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),
       // svc dev started again on the same --state (the launch token kept): its configuration may differ.

@@ -4,7 +4,7 @@ import type { HostAnswers, HostEndpoint } from '../../host/core';
 import { APP_LEFT } from '../../host/appLeft';
 import type { Manifest } from '../../manifest';
 import { SvcError } from '../../protocol/SvcError';
-import type { McpInvoke, McpPageBody, McpSent } from '../devContract';
+import type { McpInvoke, McpPageBody, McpRefused, McpSent } from '../devContract';
 import { findMalformedValue } from '../../manifest/findMalformedValue';
 import { redactSecrets } from '../redactSecrets';
 import { safeToRepeat } from '../safeToRepeat';
@@ -15,7 +15,10 @@ import { prettyJson } from './redactTokens';
 /** Where the page shows an MCP call: the agent panel's list, and the call log's mark. */
 export interface McpCallView {
   /** Adds the call to the agent panel; the returned functions update its row. */
-  show(call: McpInvoke): { progress(message: string): void; done(text: string, ok: boolean): void };
+  show(call: Pick<McpInvoke, 'name' | 'agent_id' | 'shown_input'>): {
+    progress(message: string): void;
+    done(text: string, ok: boolean): void;
+  };
   /** Marks the bridge calls the app makes from now on (undefined: stop marking). */
   mark(label: string | undefined): void;
 }
@@ -147,6 +150,10 @@ export function mcpCalls(
       // when their tab opened.
       else row.done(clipped(prettyJson(shown.result ?? null), SHOWN_CHARACTERS), true);
       if (current?.call.id === call.id) current = undefined;
+    },
+    /** A call svc dev refused before it reached the page: listed with its error, as the agent got it. */
+    refused(call: McpRefused) {
+      view.show(call).done(`${call.code}: ${call.message}`, false);
     },
     /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
     cancel(id: string) {
