@@ -11,13 +11,13 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
  * `Basic:x`, `"Basic","x"`, `Basic%20x` and `Basic+x` as a URL or a form encodes the space, a zero-width character
  * between): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an API that takes a
  * token as its password, echoed in an upstream's error) or of a JWT, so that "a basic poll" stays as it is. A base64
- * credential folded onto lines of 16 characters or more (MIME folds at 76; its line breaks as they are or escaped in
- * JSON text, `\r\n`; up to 256 lines, so a text of millions stays within the regular expression's stack) is the
- * credential whole; one already
- * `[redacted]` is left as it is.
+ * or base64url credential (a JWT's too, dots and all) folded onto lines of 16 characters or more (MIME folds at 76, a
+ * logger at 64; its last line shorter where a quote or the text's end follows it; its line breaks as they are or
+ * escaped in JSON text, `\r\n`; up to 256 lines, so a text of millions stays within the regular expression's stack)
+ * is the credential whole; one already `[redacted]` is left as it is.
  */
 const SCHEME =
-  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[A-Za-z0-9+/]{16}[A-Za-z0-9+/]*={0,2}){0,256})/gi;
+  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[\w+/.-]{16}[\w+/.-]*={0,2}){0,256}(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[\w+/.-]{1,15}={0,2}(?=["']|$))?)/gi;
 /**
  * A JWT as a logger wraps or spaces it at its dots (invisible break opportunities too: a zero-width space, a joiner, a
  * soft hyphen), as a URL encodes its dots (`%2E`), as JSON escaped twice writes them (`\u002e`), or with look-alike
@@ -93,7 +93,118 @@ export function redactText(text: string): string {
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
     .replace(signatureLeft, '[redacted]');
-  return withoutCutHeader(withoutDottedJwts(withoutJoinedJwts(schemesOut, joinedJwt)));
+  return withoutCutHeader(withoutDottedJwts(withoutJoinedJwts(withoutBrokenJwts(schemesOut), joinedJwt)));
+}
+
+// Where a JWT may start, case and all (a header is the base64 of `{"`).
+const JWT_START = /eyJ/g;
+// A run of a token's characters: base64url, its dots, and the invisible break opportunities a text may hold inside a
+// part (a zero-width space, a joiner, a soft hyphen).
+const TOKEN_RUN = /[\w.\u00ad\u200b-\u200d\u2060\ufeff-]*/y;
+const INVISIBLES = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+// What may follow a value's last characters: the text's end, a quote, a bracket, a separator or a line break.
+const VALUE_END = /^(?:$|["'`\r\n,;)\]}>]|\\[nr"])/;
+// A line break a wrap puts in a token, as it is or escaped in JSON text, and the next line's indentation.
+const LINE_BREAK = /(?:\r?\n|\\r\\n|\\n)[ \t]*/y;
+// The least length of a signature, in base64url characters, by `alg`: a token is whole once its third part is as long.
+const SIGNATURE_LENGTH: Record<string, number> = {
+  none: 0,
+  HS384: 64,
+  HS512: 86,
+  ES256: 86,
+  ES384: 128,
+  ES512: 176,
+  EdDSA: 86,
+};
+
+/**
+ * `text` without the JWTs a line wrap or an invisible character breaks inside a part (a logger folds a token every
+ * 64 or 76 characters, wherever its dots are): a token is read on across a line break while it is not whole (fewer
+ * than three parts, or a signature shorter than its `alg` makes one), so the rest of its claims and its signature go
+ * with its header. A line after a break belongs to the token when it is a run of 16 characters or more, or the run
+ * that ends it (not followed by a space: the next line's prose is not the token's).
+ */
+function withoutBrokenJwts(text: string): string {
+  // Nothing to look for: a text of no line break and no invisible character (most texts) is left unread.
+  if (!/[\n\u00ad\u200b-\u200d\u2060\ufeff]|\\n/.test(text)) return text;
+  let out = '';
+  let last = 0;
+  JWT_START.lastIndex = 0;
+  for (let start = JWT_START.exec(text); start; start = JWT_START.exec(text)) {
+    const end = brokenJwtEnd(text, start.index);
+    if (end === undefined) {
+      // A later `eyJ` of the same run is within what was read from this one.
+      JWT_START.lastIndex = start.index + Math.max(runAt(text, start.index).length, 1);
+      continue;
+    }
+    out += `${text.slice(last, start.index)}[redacted]`;
+    last = JWT_START.lastIndex = end;
+  }
+  return out + text.slice(last);
+}
+
+/** Where a JWT from `at` that a line break or an invisible character breaks ends; undefined when none starts there. */
+function brokenJwtEnd(text: string, at: number): number | undefined {
+  let joined = '';
+  let end = at;
+  let broken = false;
+  // At most 256 lines: a token of 16 KB folded at 64 characters.
+  for (let line = 0; line < 256; line++) {
+    const run = runAt(text, end);
+    end += run.length;
+    const visible = run.replace(INVISIBLES, '');
+    broken ||= visible.length !== run.length;
+    joined += visible;
+    if (joined.length >= 128 && !namesAlg(joined.slice(0, 128))) return undefined;
+    if (isWhole(joined)) break;
+    LINE_BREAK.lastIndex = end;
+    if (!LINE_BREAK.exec(text)) break;
+    const next = LINE_BREAK.lastIndex;
+    const following = runAt(text, next);
+    const length = following.replace(INVISIBLES, '').length;
+    // A line of fewer than 16 is the token's last when a value ends after it (a quote, a bracket, a line break, the
+    // text's end), or when it is no longer than what a signature begun lacks; otherwise it is the next line's prose.
+    const last = VALUE_END.test(text.slice(next + following.length, next + following.length + 2));
+    const lacks = lacking(joined);
+    if (!following || (length < 16 && !last && !(Number.isFinite(lacks) && length <= lacks))) break;
+    end = next;
+    broken = true;
+  }
+  // A sentence's full stop after the token is the sentence's.
+  while (text.charAt(end - 1) === '.') end--;
+  const [header = '', claims] = joined.split('.');
+  return broken && claims !== undefined && header.length >= 16 && namesAlg(header.slice(0, 128)) ? end : undefined;
+}
+
+/** The run of a token's characters at `at` (empty when none starts there). */
+function runAt(text: string, at: number): string {
+  TOKEN_RUN.lastIndex = at;
+  return TOKEN_RUN.exec(text)![0];
+}
+
+/** Whether a token read so far is whole: three parts, its signature as long as its `alg` makes one at least. */
+const isWhole = (joined: string) => lacking(joined) === 0;
+
+/**
+ * How many characters the signature of a token read so far lacks (as its `alg` makes one, 43 for an `alg` not
+ * known); a token of fewer than three parts lacks a whole signature (Infinity: its next line is read on).
+ */
+function lacking(joined: string): number {
+  const parts = joined.split('.');
+  if (parts.length < 3) return Number.POSITIVE_INFINITY;
+  const alg = algOf(parts[0]!) ?? '';
+  const least = /^[RP]S/.test(alg) ? 342 : Object.hasOwn(SIGNATURE_LENGTH, alg) ? SIGNATURE_LENGTH[alg]! : 43;
+  return Math.max(least - parts[2]!.length, 0);
+}
+
+/** The `alg` a header names, if it reads as one. */
+function algOf(header: string): string | undefined {
+  const base64 = header.replace(/-/g, '+').replace(/_/g, '/');
+  try {
+    return /"alg"\s*:\s*"([^"]*)"/.exec(atob(base64.slice(0, base64.length - (base64.length % 4))))?.[1];
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -61,6 +61,9 @@ svc.actions.handle('leak', async ({ secrets }) => {
     // token back), and a full-width dot URL-encoded or JSON-escaped.
     hiddenBreaks: ['.\u200b', '\u200b.', '.\u00ad', '%E3%80%82', '\\u3002'].map((dot) => token.split('.').join(dot)),
     // Any dot at all: another character, encoded or escaped (an invisible one too), doubled, an HTML entity.
+    // Folded anywhere, as a logger wraps it every 64 characters or MIME every 76 (the first line alone was redacted, its
+    // claims' rest and its signature left), and a zero-width space inside its claims.
+    foldedAnywhere: [token.match(/.{1,64}/g).join('\\n'), token.match(/.{1,76}/g).join('\\r\\n'), token.slice(0, 60) + '\u200b' + token.slice(60)],
     anyDots: ['%C2%B7', '\\u00b7', '%E2%80%8B.', '.\\u200b', '\u2022', '\u30fb', '..', '&#46;', '%252E', '\\r\\n', '\\\\r\\\\n', '\\\\x2e', '-'].map((dot) =>
       token.split('.').join(dot),
     ),
@@ -72,6 +75,11 @@ svc.actions.handle('fail', async ({ secrets }) => {
   throw Object.assign(new Error('the poll is closed for x_' + token + ' and ' + secrets.join(' ') + ', Bearer ' + token + ' doubled ' + token.split('.').join('..')), {
     [brand]: 'SvcError', code: 'ERR_POLL_CLOSED', retriable: false,
   });
+});
+// A token folded every 64 characters, as a logger wraps it: the client's redaction may take its first line alone.
+svc.actions.handle('fail_folded', async () => {
+  const { access_token: token } = await svc.auth.getToken();
+  throw new Error('failed with ' + token.match(/.{1,64}/g).join('\\n') + ' and ' + token.match(/.{1,76}/g).join('\\r\\n'));
 });
 // An upstream's error echoing a Basic credential, long enough that the client cuts the message inside it.
 svc.actions.handle('fail_long', async () => {
@@ -140,6 +148,11 @@ test.beforeEach(async ({ browser }) => {
         input_schema: SECRETS_INPUT,
       },
       { name: 'fail_long', title: 'Fail long', description: 'Throws a long error that ends in a credential.' },
+      {
+        name: 'fail_folded',
+        title: 'Fail folded',
+        description: 'Throws an error that holds its token folded onto lines.',
+      },
       { name: 'ask_room', title: 'Ask for the room', description: 'Asks the person for the room during the call.' },
       {
         name: 'unsendable',
@@ -246,6 +259,7 @@ for (const [name, connect] of transports) {
       lookAlikeDots: Array(7).fill('[redacted]'),
       hiddenBreaks: Array(5).fill('[redacted]'),
       anyDots: Array(13).fill('[redacted]'),
+      foldedAnywhere: Array(3).fill('[redacted]'),
     };
     expect(result.structuredContent).toEqual(expected);
     expect(JSON.parse(resultText(result))).toEqual(expected);
@@ -266,15 +280,19 @@ for (const [name, connect] of transports) {
       'ERR_POLL_CLOSED: the poll is closed for x_[redacted] and [redacted] [redacted] [redacted], Bearer [redacted] doubled [redacted]',
     );
     expectClean(JSON.stringify(failed));
+    const folded = await client.callTool({ name: 'fail_folded', arguments: {} });
+    expect(resultText(folded)).toMatch(/: failed with \[redacted\] and \[redacted\]\. /);
+    expectClean(JSON.stringify(folded));
 
     // The page's MCP call list shows what the agent got: redacted, indented, with a copy button.
     await page.getByTestId('tab-Agent').click();
     const rows = page.getByTestId('mcp-call');
-    await expect(rows).toHaveCount(3);
-    await expect(rows.nth(0)).toContainText('ERR_POLL_CLOSED: the poll is closed for x_[redacted]');
-    await expect(rows.nth(1)).toContainText('upstream said 401 for Basic [redacted]');
-    await expect(rows.nth(2)).toContainText('"glued": "x_[redacted]"');
-    await expect(rows.nth(2).getByTestId('copy')).toBeVisible();
+    await expect(rows).toHaveCount(4);
+    await expect(rows.nth(0)).toContainText('failed with [redacted] and [redacted]');
+    await expect(rows.nth(1)).toContainText('ERR_POLL_CLOSED: the poll is closed for x_[redacted]');
+    await expect(rows.nth(2)).toContainText('upstream said 401 for Basic [redacted]');
+    await expect(rows.nth(3)).toContainText('"glued": "x_[redacted]"');
+    await expect(rows.nth(3).getByTestId('copy')).toBeVisible();
     expectClean((await page.getByTestId('agent-panel').textContent()) ?? '');
     await client.close();
   });

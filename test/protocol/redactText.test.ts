@@ -111,6 +111,60 @@ describe('a JWT joined by up to 16 characters, escapes or entities that are no l
   });
 });
 
+describe('a JWT a line wrap or an invisible character breaks inside a part', () => {
+  // What an outside check sent through MCP: the token folded every 64 characters as a logger does, or at 76 with CRLF
+  // as MIME does, whatever its dots; a zero-width space inside its claims. Only its first line was redacted.
+  const wrapped = (width: number, lineBreak: string) => token.match(new RegExp(`.{1,${width}}`, 'g'))!.join(lineBreak);
+  for (const [width, lineBreak] of [
+    [64, '\n'],
+    [76, '\r\n'],
+    [64, '\\n'],
+    [64, '\n    '],
+    [20, '\n'],
+  ] as const)
+    it(`takes the whole token folded at ${width} by ${JSON.stringify(lineBreak)}, and leaves the prose around it`, () => {
+      for (const [text, said] of [
+        [`failed with ${wrapped(width, lineBreak)}`, 'failed with [redacted]'],
+        [`{"echoed":"${wrapped(width, lineBreak)}"}`, '{"echoed":"[redacted]"}'],
+        [`failed with ${wrapped(width, lineBreak)} and more.`, 'failed with [redacted] and more.'],
+        [`${wrapped(width, lineBreak)}.\nThe next line is prose.`, '[redacted].\nThe next line is prose.'],
+        [`Authorization: Bearer ${wrapped(width, lineBreak)}"`, 'Authorization: Bearer [redacted]"'],
+      ])
+        expect(redactText(text!)).toBe(said);
+    });
+
+  it('takes a token with a zero-width space, a joiner or a soft hyphen inside a part', () => {
+    for (const invisible of ['\u200b', '\u200d', '\u00ad', '\u2060'])
+      for (const at of [10, 60, token.length - 20]) {
+        const said = redactText(`failed with ${token.slice(0, at)}${invisible}${token.slice(at)} here.`);
+        expect(said).toBe('failed with [redacted] here.');
+      }
+  });
+
+  it('reads on only while the token is not whole: the next line of a whole token, or of a short one, stays', () => {
+    expect(redactText(`${token}\n${'A'.repeat(40)}`)).toBe(`[redacted]\n${'A'.repeat(40)}`);
+    // A header and claims broken at a line whose next line is prose: the prose stays.
+    const [header, claims] = parts;
+    expect(redactText(`${header}.${claims!.slice(0, 20)}\n${claims!.slice(20)}\nNext: prose here.`)).toBe(
+      '[redacted]\nNext: prose here.',
+    );
+    // No header naming an alg: a base64 of JSON folded at 64 (a document, not a token) stays.
+    const document = btoa(JSON.stringify({ page: 1, items: 'x'.repeat(120) }))
+      .match(/.{1,64}/g)!
+      .join('\n');
+    expect(redactText(document)).toBe(document);
+  });
+
+  it('reads a text of millions of lines of eyJ once', () => {
+    for (const text of [
+      `${'eyJ'}${'a'.repeat(60)}\n`.repeat(100_000),
+      `eyJ${'A'.repeat(8 << 20)}\n${'A'.repeat(64)}`,
+    ]) {
+      expect(redactText(text)).toBe(text);
+    }
+  });
+});
+
 describe('what is not a token', () => {
   it('leaves prose, versions, addresses and the word eyJ as they are', () => {
     const prose = 'Version 1.2.3 of e.g. the docs; mail a.b@c.d; eyJ is a prefix. Ends here - twice -- well.';
