@@ -184,6 +184,9 @@ export const CONTROL_BODIES = {
     waiting: z
       .boolean({ error: 'waiting must be a boolean: send true while a sheet waits for the person.' })
       .optional(),
+    confirming: z
+      .boolean({ error: 'confirming must be a boolean: send true while the person is asked to confirm the call.' })
+      .optional(),
   }),
   'POST /__svc/mcp/result': fields({
     id: mcpCall,

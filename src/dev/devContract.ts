@@ -339,6 +339,8 @@ export interface McpPageBody {
   message?: string;
   /** `progress`: whether the call waits for the person (a sheet is open). */
   waiting?: boolean;
+  /** `progress`, with `waiting`: the sheet asks the person to confirm the call, so its handler has not run. */
+  confirming?: boolean;
   /** `result`: the action's result. */
   result?: unknown;
   /** `result`: the SvcError the invocation ended with. */

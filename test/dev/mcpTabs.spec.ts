@@ -17,9 +17,16 @@ const _root = resolve(import.meta.dirname, '../..');
 const APP = `
 svc.actions.handle('hold', (_input, context) => new Promise((resolve) => {
   svc.actions.progress('holding');
-  context.signal.addEventListener('abort', () => resolve({ released: true }));
+  context.signal.addEventListener('abort', () => {
+    document.body.dataset.released = 'true';
+    resolve({ released: true });
+  });
 }));
 svc.actions.handle('echo', () => ({ echoed: true }));
+svc.actions.handle('remove', () => {
+  document.body.dataset.removed = 'true';
+  return { removed: true };
+});
 `;
 
 type Transport = 'http' | 'stdio';
@@ -37,6 +44,13 @@ test.beforeEach(async () => {
     [
       { name: 'hold', title: 'Hold', description: 'Runs until the call is cancelled or its tab closes.' },
       { name: 'echo', title: 'Echo', description: 'Answers at once with { echoed: true }.' },
+      {
+        name: 'remove',
+        title: 'Remove everything',
+        description: 'A destructive action the person always confirms.',
+        confirm: 'always',
+        destructive: true,
+      },
     ],
     APP,
     // `hold` changes something (neither read-only nor idempotent): an agent cut off during it must look first.
@@ -125,7 +139,7 @@ for (const transport of ['http', 'stdio'] as const) {
   test(`${transport}: svc dev stops mid-call: the running call and the queued one are answered before the streams end`, async ({
     browser,
   }) => {
-    await openTab(browser);
+    const tab = await openTab(browser);
     const client = await connect(transport);
     const { call: held } = await startHold(client);
     const { call: queued } = await queueEcho(client);
@@ -145,6 +159,38 @@ for (const transport of ['http', 'stdio'] as const) {
     );
     expect(first._meta?.['dev.svc/error']).toMatchObject({ retriable: false });
     expect(second._meta?.['dev.svc/error']).toMatchObject({ retriable: true });
+    // The page ends the call too: the app is told to stop (its handler resolves on the abort), and the row says what
+    // the agent got, not the app's answer after it.
+    await tab.getByTestId('tab-Agent').click();
+    const row = tab.getByTestId('mcp-call').first();
+    await expect(row).toContainText('ERR_DISCONNECTED: the connection to svc dev closed during the call');
+    await expect(tab.frameLocator('[data-testid=app-frame]').locator('body[data-released]')).toBeAttached();
+    await expect(row).not.toContainText('released');
+  });
+
+  test(`${transport}: the tab closes, or svc dev stops, while the person is asked to confirm: the action did not run, call again`, async ({
+    browser,
+  }) => {
+    for (const end of ['tab', 'stop'] as const) {
+      const tab = await openTab(browser);
+      const client = await connect(transport);
+      const call = client.callTool({ name: 'remove', arguments: {} }, { timeout: 60_000 });
+      await expect(tab.getByTestId('action-sheet-yes')).toBeVisible();
+      if (end === 'tab') await tab.close();
+      else await platform.close();
+      const result = await call;
+      expect(code(result)).toBe('ERR_DISCONNECTED');
+      expect(resultText(result)).toMatch(
+        end === 'tab'
+          ? /^ERR_DISCONNECTED: the messenger page closed or reloaded before the person confirmed the call\. The action did not run\. .* Then call the tool again\.$/
+          : /^ERR_DISCONNECTED: svc dev stopped before the person confirmed the call, so the action did not run; once it runs again, call the tool again\.$/,
+      );
+      expect(result._meta?.['dev.svc/error']).toMatchObject({ retriable: true });
+      if (end === 'stop') {
+        await expect(tab.getByTestId('action-sheet-yes')).toBeHidden();
+        expect(await tab.frameLocator('[data-testid=app-frame]').locator('body[data-removed]').count()).toBe(0);
+      }
+    }
   });
 
   test(`${transport}: the newer of two tabs closes mid-call: the queued call and the next run in the older tab`, async ({

@@ -57,7 +57,10 @@ interface Running {
   call: RelayCall;
   page: OpenPage;
   finish(outcome: RelayOutcome): void;
-  waiting(on: boolean): void;
+  /** A sheet waits for the person (`confirming`: to confirm the call, so its handler has not run), or no longer. */
+  waiting(on: boolean, confirming?: boolean): void;
+  /** Whether the person is asked to confirm the call now: its handler has not run. */
+  confirming(): boolean;
 }
 
 /** A control request body from the page about one running call. */
@@ -132,7 +135,7 @@ const openPageAdvice = (options: RelayOptions) => `Open ${printedPage(options)} 
  * and whether calling again is safe: the handler stopped wherever it was, so an action that is not read-only or
  * idempotent may have done part of its work.
  */
-function cutOff(page: OpenPage, call: RelayCall, options: RelayOptions): RelayOutcome {
+function cutOff(page: OpenPage, call: RelayCall, options: RelayOptions, confirming: boolean): RelayOutcome {
   const reloaded = options.reloadedBySvcDev?.(page) === true;
   const other = options.page();
   // A person's reload looks like a closed tab here until the page is back, a moment later: both are said.
@@ -144,6 +147,13 @@ function cutOff(page: OpenPage, call: RelayCall, options: RelayOptions): RelayOu
     : other && other !== page
       ? 'The next call runs in the other open messenger page.'
       : `If it reloaded, the next call runs in it once it is back; if it closed, open ${printedPage(options)}.`;
+  // Cut off while the person was asked to confirm it, the handler never ran: calling again is safe.
+  if (confirming)
+    return fail(
+      'ERR_DISCONNECTED',
+      `${why.replace('during the call', 'before the person confirmed the call')} The action did not run. ${where} Then call the tool again.`,
+      true,
+    );
   const again = call.safeToRepeat
     ? 'Then call the tool again.'
     : 'The action may have done part of its work: check what it did before you call it again.';
@@ -165,6 +175,8 @@ function runInPage(
   const stop = new AbortController();
   let personTimer: NodeJS.Timeout | undefined;
   let waitingForPerson = false;
+  // The person is asked to confirm the call: its handler has not run, so a call cut off now did nothing.
+  let confirming = false;
   const finish = (outcome: RelayOutcome) => {
     if (stop.signal.aborted) return;
     stop.abort();
@@ -181,10 +193,11 @@ function runInPage(
     finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
   };
   call.signal.addEventListener('abort', cancel, { once: true, signal: stop.signal });
-  const closed = () => finish(cutOff(page, call, options));
+  const closed = () => finish(cutOff(page, call, options, confirming));
   stop.signal.addEventListener('abort', page.onClose(closed));
-  const waiting = (on: boolean) => {
+  const waiting = (on: boolean, beforeRun = false) => {
     waitingForPerson = on;
+    confirming = on && beforeRun;
     clearTimeout(personTimer);
     if (!on) return;
     call.progress(WAITING_FOR_PERSON);
@@ -208,7 +221,7 @@ function runInPage(
     agent_id: call.agentId,
     elicit: call.elicit ? 'agent' : 'sheet',
   });
-  return { id, call, page, finish, waiting };
+  return { id, call, page, finish, waiting, confirming: () => confirming };
 }
 
 /**
@@ -224,7 +237,7 @@ function pageRoutes(current: (body: PageBody) => Running, options: RelayOptions)
         message = appWords(body.message, options.secrets());
         entry.call.progress(message);
       }
-      if (typeof body.waiting === 'boolean') entry.waiting(body.waiting);
+      if (typeof body.waiting === 'boolean') entry.waiting(body.waiting, body.confirming === true);
       return { ok: true as const, ...(message === undefined ? {} : { message }) };
     },
     'POST /__svc/mcp/result': (body: PageBody): McpSent => {
@@ -370,6 +383,15 @@ export function createInvocationRelay(options: RelayOptions) {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
       // The running call stopped wherever it was, as when its page closes: one that is neither read-only nor
       // idempotent may have done part of its work.
+      // One the person was asked to confirm never ran its handler.
+      if (running?.confirming())
+        return running.finish(
+          fail(
+            'ERR_DISCONNECTED',
+            'svc dev stopped before the person confirmed the call, so the action did not run; once it runs again, call the tool again.',
+            true,
+          ),
+        );
       const safe = running?.call.safeToRepeat === true;
       const again = safe
         ? 'call the tool again.'

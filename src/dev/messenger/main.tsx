@@ -71,6 +71,8 @@ async function start(root: HTMLElement): Promise<void> {
     },
     (next) => {
       connection.value = next;
+      // svc dev ends the running MCP call for the agent once the page's channel closes: the page ends it too.
+      if (next !== 'open') m.mcp.disconnected();
     },
     {
       'mcp-invoke': (call) => void m.mcp.invoke(call),

@@ -27,6 +27,8 @@ interface Current {
   call: McpInvoke;
   controller: AbortController;
   row: ReturnType<McpCallView['show']>;
+  /** Set when the call ended for the agent before the app answered: the page's channel to svc dev closed. */
+  cut?: boolean;
 }
 
 /**
@@ -128,7 +130,8 @@ export function mcpCalls(
     sending = sent.catch(() => {});
     return sent;
   };
-  const waiting = (on: boolean) => post('progress', { waiting: on }).catch(() => {});
+  const waiting = (on: boolean, confirming = false) =>
+    post('progress', on && confirming ? { waiting: on, confirming } : { waiting: on }).catch(() => {});
 
   return {
     /** Runs one relayed call. */
@@ -138,11 +141,14 @@ export function mcpCalls(
       // the app's can arrive), so their rendering is off the agent's path, as it is on the way back.
       const answering = runInApp(host, call, controller.signal, repeatable);
       const row = view.show(call);
-      current = { call, controller, row };
+      const entry: Current = { call, controller, row };
+      current = entry;
       view.mark(`MCP · ${call.agent_id}`);
       const answer = await answering;
       const reply = controller.signal.aborted ? undefined : post('result', answer).catch(unsent(post));
       view.mark(undefined);
+      // Its row already says how it ended for the agent.
+      if (entry.cut) return;
       // The row shows what the agent got (the platform redacts tokens and secrets), or what the page had.
       const shown = ((await reply) ?? answer) as McpSent;
       if ('error' in shown) row.done(`${shown.error.code}: ${shown.error.message}`, false);
@@ -154,6 +160,22 @@ export function mcpCalls(
     /** A call svc dev refused before it reached the page: listed with its error, as the agent got it. */
     refused(call: McpRefused) {
       view.show(call).done(`${call.code}: ${call.message}`, false);
+    },
+    /**
+     * The page's channel to svc dev closed (svc dev stopped or restarted, or the connection broke): svc dev ends the
+     * running call for the agent then, so the app is told to stop, and the row says what the agent got, not what the
+     * app answered later.
+     */
+    disconnected() {
+      if (!current) return;
+      const entry = current;
+      current = undefined;
+      entry.cut = true;
+      entry.controller.abort();
+      entry.row.done(
+        'ERR_DISCONNECTED: the connection to svc dev closed during the call (svc dev stopped or restarted), so the agent was told the call ended; the app was told to stop.',
+        false,
+      );
     },
     /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
     cancel(id: string) {
@@ -177,7 +199,8 @@ export function mcpCalls(
 /** What the relayed call's answers need: the call running now, and the platform's progress and elicit routes. */
 interface Relay {
   current(): Current | undefined;
-  waiting(on: boolean): Promise<unknown>;
+  /** Tells the platform a sheet waits for the person (`confirming`: to confirm the call, before its handler runs). */
+  waiting(on: boolean, confirming?: boolean): Promise<unknown>;
   post(path: 'elicit', body: McpPageBody): Promise<unknown>;
 }
 
@@ -210,7 +233,7 @@ function relayedAnswers(base: HostAnswers, relay: Relay): HostAnswers {
     confirmAction: async (request) => {
       const during = relay.current();
       if (!during || request.context.agent_id !== during.call.agent_id) return base.confirmAction!(request);
-      void relay.waiting(true);
+      void relay.waiting(true, true);
       try {
         return await base.confirmAction!(request);
       } finally {
