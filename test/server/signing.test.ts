@@ -104,6 +104,20 @@ describe('signRequest and verifySignature', () => {
     await verifySignature({ body, headers: upper }, { secrets: secret, now });
   });
 
+  it('reads a header given twice in a plain object as Headers does, joined: two signatures are refused in any order', async () => {
+    const signed = await signRequest({ body, secret, miniAppId: 'a', timestamp: now });
+    const good = signed['X-Svc-Signature'];
+    const bogus = `v0=${'0'.repeat(64)}`;
+    for (const headers of [
+      { ...signed, 'X-Svc-Signature': [good, bogus] },
+      { ...signed, 'X-Svc-Signature': [bogus, good] },
+      { ...signed, 'x-svc-signature': bogus },
+    ])
+      expect((await failure(verifySignature({ body, headers }, { secrets: secret, now }))).reason).toBe(
+        'malformed-signature',
+      );
+  });
+
   it('names a missing or malformed header, a parsed body and a missing secret', async () => {
     const signed = await signRequest({ body, secret, miniAppId: 'a', timestamp: now });
     const { 'X-Svc-Signature': _, ...unsigned } = signed;
