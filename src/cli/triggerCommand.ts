@@ -10,6 +10,7 @@ import { defineCommand } from './defineCommand';
 import { usageError } from './usageError';
 import { webhookBody } from '../dev/webhookBody';
 import { printable } from '../manifest/printable';
+import { redactSecrets } from '../dev/redactSecrets';
 
 /** The platform's answer budget for a webhook, in ms. */
 const ANSWER_BUDGET_MS = 5000;
@@ -188,7 +189,7 @@ Example:
     const send = async (label: string) => {
       const headers = await signRequest({ body, secret: secret.secret, miniAppId: String(built.payload.mini_app_id) });
       writeLine(io.stdout, `POST ${shownUrl(url)}  ${event}${label}`);
-      return deliver(io, url, headers, body);
+      return deliver(io, url, headers, body, secret.secret);
     };
     const first = await send('');
     if (first !== EXIT.ok || !values.again) return first;
@@ -196,8 +197,17 @@ Example:
   },
 });
 
-/** Posts one signed delivery and prints its answer; the exit code it earns (0 a 2xx within 5 s). */
-async function deliver(io: CliIo, url: URL, headers: Record<string, string>, body: string): Promise<number> {
+/**
+ * Posts one signed delivery and prints its answer, the signing secret and anything token-shaped in it redacted (a
+ * backend's debug answer may echo them); the exit code it earns (0 a 2xx within 5 s).
+ */
+async function deliver(
+  io: CliIo,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  secret: string,
+): Promise<number> {
   // The body as sent, its own final newline aside.
   writeLine(io.stdout, body.trimEnd());
   const signal = AbortSignal.timeout(WAIT_MS);
@@ -219,7 +229,8 @@ async function deliver(io: CliIo, url: URL, headers: Record<string, string>, bod
   writeLine(io.stdout, `<-- ${status} ${statusText} in ${ms} ms`);
   // The backend's text, which could draw a line of its own (an escape sequence erasing the status, a "200" of its
   // own) or retitle the terminal: its controls are shown as escapes, its lines as lines.
-  const shown = printable(length > BODY_SHOWN ? text.slice(0, BODY_SHOWN) : text, { lines: true });
+  const said = redactSecrets(text, [secret]);
+  const shown = printable(length > BODY_SHOWN ? said.slice(0, BODY_SHOWN) : said, { lines: true });
   if (text) writeLine(io.stdout, length > BODY_SHOWN ? `${shown}… (${length} characters)` : shown);
   if (ms > ANSWER_BUDGET_MS) {
     writeLine(

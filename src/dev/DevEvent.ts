@@ -1,4 +1,5 @@
 import { printable } from '../manifest/printable';
+import { redactText } from '../protocol/redactText';
 
 /**
  * What happens on the platform, one event at a time, as the terminal prints it (`svc dev` without `--quiet`):
@@ -55,7 +56,7 @@ export type DevEvent =
 /**
  * One line for the terminal, like `stripe listen`: the time, what happened and its outcome. What others wrote (a
  * reported URL, an agent's name, an error's message) cannot start a line or send the terminal a control sequence:
- * its control characters are written as `\u` escapes.
+ * its control characters are written as `\u` escapes, and anything shaped like a token is `[redacted]`.
  * @example
  * ```ts
  * const delivery_id = '3f2a9c1b-5d4e-4f6a-8b7c-2d1e0f9a8b7c';
@@ -66,10 +67,14 @@ export type DevEvent =
  */
 export function formatDevEvent(event: DevEvent, now = new Date()): string {
   const time = now.toTimeString().slice(0, 8);
-  return [eventLines(event, time)]
-    .flat()
-    .map((line) => printable(line))
-    .join('\n');
+  return (
+    [eventLines(event, time)]
+      .flat()
+      // Anything token-shaped in what others sent (a path holding a token, an error echoing one) is redacted first,
+      // while its line breaks are still there to read a folded token by.
+      .map((line) => printable(redactText(line)))
+      .join('\n')
+  );
 }
 
 /** The event's line, or its lines: a delivery that gave up says so on a line of its own. */

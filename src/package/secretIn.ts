@@ -34,21 +34,42 @@ function secretOf(
 ): { what: string; advice: string } | undefined {
   if (isPrivateKey(bytes) || holdsKeyForm(bytes, keyForms))
     return { what: 'is or holds a private key', advice: 'keep keys out of the app folder' };
-  if (/^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\s*"svc_dev_state"\s*:/.test(bytes.subarray(0, 64).toString('latin1')))
+  if (texts(bytes.subarray(0, 128)).some((start) => /^\uFEFF?\s*\{\s*"svc_dev_state"\s*:/.test(start)))
     return {
       what: "is svc dev's state file, which holds the signing secret",
       advice: 'keep it out of the app folder (svc dev --state <a file outside it>)',
     };
-  if (/^\s*(?:export\s+)?SVC_SIGNING_SECRET\s*=/m.test(bytes.toString('latin1')))
+  const variable = /^\s*(?:export\s+)?SVC_SIGNING_SECRET\s*=/m;
+  if (
+    variable.test(bytes.toString('latin1')) ||
+    (holdsWide(bytes, 'SVC_SIGNING_SECRET') && texts(bytes).some((text) => variable.test(text)))
+  )
     return {
       what: "holds SVC_SIGNING_SECRET, the backend's signing secret",
       advice: 'keep it out of the app folder (svc dev --backend-env <a file outside it>)',
     };
   // Secrets of 16 characters and more only: a shorter string could be anything.
-  if (live.some((secret) => secret.length >= 16 && bytes.includes(secret)))
+  if (live.some((secret) => secret.length >= 16 && (bytes.includes(secret) || holdsWide(bytes, secret))))
     return {
       what: 'holds a secret of the running svc dev (its signing secret or one of its tokens)',
       advice: "keep copies of svc dev's files out of the app folder",
     };
   return undefined;
+}
+
+/**
+ * Whether `bytes` hold `ascii` as UTF-16 writes it, little- or big-endian: what Windows PowerShell 5.1's `>` and
+ * Notepad's "Unicode" save, and what a copy of a secret made there is.
+ */
+function holdsWide(bytes: Buffer, ascii: string): boolean {
+  const little = Buffer.from(ascii, 'utf16le');
+  return bytes.includes(little) || bytes.includes(Buffer.from(little).swap16());
+}
+
+/** A file's text as UTF-8 or Latin-1 reads it (one), and, when it holds a zero byte, as UTF-16 either way (three). */
+function texts(bytes: Buffer): string[] {
+  const latin1 = bytes.toString('latin1').replace(/^\xEF\xBB\xBF/, '\uFEFF');
+  if (!bytes.includes(0)) return [latin1];
+  const even = bytes.subarray(0, bytes.length - (bytes.length % 2));
+  return [latin1, even.toString('utf16le'), Buffer.from(even).swap16().toString('utf16le')];
 }

@@ -14,6 +14,7 @@ import { createWebhookHandler, WEBHOOK_EVENTS, type WebhookEvent } from '../../s
 
 const bin = resolve('dist/cli.js');
 const SECRET = 'whsec_trigger_test_4f1d2c';
+const TOKEN = `eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImF1ZCI6InN2YyJ9.${'c2lnbmF0dXJl'.repeat(7)}`;
 const dir = mkdtempSync(join(tmpdir(), 'svc-trigger-'));
 writeFileSync(
   join(dir, 'backend.env'),
@@ -29,6 +30,7 @@ const servers: Server[] = [];
 let handled = '';
 let slow = '';
 let failing = '';
+let echoing = '';
 let redirecting = '';
 let verbose = '';
 let secure = '';
@@ -105,6 +107,22 @@ beforeAll(async () => {
   failing = await listen(
     createServer(
       (_req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"db down"}'),
+    ),
+    '/',
+  );
+  // A backend under development whose error answer echoes the secret it holds and the token it was given.
+  echoing = await listen(
+    createServer(
+      (_req, res) =>
+        void res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({
+              error: `signature mismatch; secret in use: ${SECRET}`,
+              auth: `Bearer ${TOKEN}`,
+              token: TOKEN,
+            }),
+          ),
     ),
     '/',
   );
@@ -258,6 +276,16 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/<-- 500 Internal Server Error in \d+ ms\n\{"error":"db down"\}/);
     expect(run.stderr).toMatch(/retry this delivery with backoff for 24 h/);
+  });
+
+  it("prints the backend's answer with the signing secret and any token in it redacted", async () => {
+    const run = await trigger('app.revoked', '--to', echoing, '--secret-file', 'secret.txt');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '{"error":"signature mismatch; secret in use: [redacted]","auth":"Bearer [redacted]","token":"[redacted]"}',
+    );
+    expect(run.stdout).not.toContain(SECRET);
+    expect(run.stdout).not.toContain(TOKEN.split('.')[2]);
   });
 
   it("shows the backend's answer as text: its escape sequences and bidirectional controls escaped, its lines kept", async () => {

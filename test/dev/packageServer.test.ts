@@ -528,6 +528,20 @@ describe('the package server', () => {
       expect(res.status, name).toBe(404);
       expect(await res.text(), name).toContain(`${name}.gz ${what}`);
     }
+    // Saved as UTF-16, as Windows PowerShell 5.1's `>` and Notepad's "Unicode" write a text, either byte order, with
+    // or without a byte order mark; the signing secret itself too.
+    const wide = { ...copies, 'secret.txt': [`secret=${p.signingSecret}\n`, 'holds a secret of the running svc dev'] };
+    for (const [name, [text, what]] of Object.entries(wide))
+      for (const [form, bytes] of [
+        ['le', Buffer.from(`\ufeff${text}`, 'utf16le')],
+        ['be', Buffer.from(`\ufeff${text}`, 'utf16le').swap16()],
+        ['le-no-bom', Buffer.from(text, 'utf16le')],
+      ] as const) {
+        await writeFile(join(appDir, `${form}-${name}`), bytes);
+        const res = await fetch(`${p.appOrigin}/${form}-${name}`);
+        expect(res.status, `${form} ${name}`).toBe(404);
+        expect(await res.text(), name).toContain(`${form}-${name} ${what}`);
+      }
   });
 
   it('serves no private key, which svc pack refuses too, and says so where blocked requests go', async () => {

@@ -124,4 +124,24 @@ describe('the signing secret', () => {
     ).rejects.toThrow(/matches none/);
     await p.close();
   });
+
+  it("is redacted, with any token, from a backend's answer the delivery keeps (the state, the page, the state file)", async () => {
+    let echoed = '';
+    const token = `eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImF1ZCI6InN2YyJ9.${'c2lnbmF0dXJl'.repeat(7)}`;
+    // A backend under development whose error echoes what it holds.
+    const debug = createServer((_req, res) => void res.writeHead(500).end(echoed));
+    await new Promise<void>((ok) => debug.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${(debug.address() as AddressInfo).port}/hooks`;
+    const p = await startDevPlatform({ miniAppId: 'polls', audience: 'a', webhooks: url, retryScale: 0.01 });
+    try {
+      echoed = `signature mismatch; secret in use: ${p.signingSecret}; got Bearer ${token}`;
+      await p.install('bob');
+      await expect.poll(() => p.state.deliveries.at(-1)?.attempts.length ?? 0).toBeGreaterThan(0);
+      const answer = p.state.deliveries.at(-1)!.attempts[0]!.response_body;
+      expect(answer).toBe('signature mismatch; secret in use: [redacted]; got Bearer [redacted]');
+    } finally {
+      await p.close();
+      await new Promise<void>((ok) => debug.close(() => ok()));
+    }
+  });
 });

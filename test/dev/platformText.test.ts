@@ -4,7 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevPlatform, startDevPlatform } from '../../src/dev';
+import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
 import { signRequest } from '../../src/server';
 import { SERVER_API_LIMITS } from '../../src/server/serverApiLimits';
 import { readCheckedAnswer } from '../helpers/serverApiContract';
@@ -12,6 +12,7 @@ import { writeAppDir } from './appDir';
 
 const APP = '0123456789abcdef';
 let p: DevPlatform;
+const events: DevEvent[] = [];
 
 beforeAll(async () => {
   const dir = await writeAppDir((manifest) => {
@@ -21,7 +22,7 @@ beforeAll(async () => {
       { path: '/p/:id', title: 'Poll' },
     ];
   });
-  p = await startDevPlatform({ dir, port: 0 });
+  p = await startDevPlatform({ dir, port: 0, onEvent: (event) => events.push(event) });
 });
 afterAll(() => p.close());
 
@@ -196,6 +197,25 @@ describe('text that is not text', () => {
     expect(type.body.detail).toBe(
       'The Content-Type header is "application/json\\u00c3\\u00a9": send the JSON body with Content-Type: application/json.',
     );
+  });
+});
+
+describe('a token where an id goes', () => {
+  it('is not answered back in the problem, nor printed on the terminal', async () => {
+    // A backend whose room id variable held the app's token: the request is refused, and the token stays out of the
+    // answer (problems get logged) and of the terminal's line.
+    const token = `eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImF1ZCI6InN2YyJ9.${'c2lnbmF0dXJl'.repeat(7)}`;
+    const answer = await send(`/v1/rooms/${token}/cards`, cardJson({ title: 'Hi' }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.instance).toBe('/v1/rooms/[redacted]/cards');
+    expect(JSON.stringify(answer.body)).not.toContain('c2lnbmF0dXJl');
+    const line = events
+      .filter((e) => e.type === 'server-api')
+      .map((e) => formatDevEvent(e))
+      .at(-1);
+    expect(line).toMatch(/<-- POST \/v1\/rooms\/\[redacted\]\/cards: 400/);
+    // Every terminal line is redacted, whatever its event: an agent's blocked request naming a token too.
+    expect(formatDevEvent({ type: 'blocked', blocked: `https://x.test/?t=${token}`, advice: 'no' })).not.toContain('c2ln');
   });
 });
 

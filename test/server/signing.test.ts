@@ -106,7 +106,7 @@ describe('signRequest and verifySignature', () => {
 
   it('reads a header given twice in a plain object as Headers does, joined: two signatures are refused in any order', async () => {
     const signed = await signRequest({ body, secret, miniAppId: 'a', timestamp: now });
-    const good = signed['X-Svc-Signature'];
+    const good = signed['X-Svc-Signature']!;
     const bogus = `v0=${'0'.repeat(64)}`;
     for (const headers of [
       { ...signed, 'X-Svc-Signature': [good, bogus] },

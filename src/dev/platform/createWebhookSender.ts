@@ -1,3 +1,4 @@
+import { redactSecrets } from '../redactSecrets';
 import pLimit from 'p-limit';
 import { postOnce, shownUrl, undeliveredWhy } from '../../server/postOnce';
 import { signRequest } from '../../server/signRequest';
@@ -74,7 +75,9 @@ export function createWebhookSender(options: WebhookSenderOptions) {
         Object.entries(sent).map(([k, v]) => [k, /signature/i.test(k) ? `${v.slice(0, 12)}…[redacted]` : v]),
       );
       record.status = response.status;
-      record.response_body = response.text.slice(0, 2000);
+      // A backend's answer may echo what it was sent or holds (a token, the signing secret in a debug message): the
+      // state, the page and the state file keep it redacted.
+      record.response_body = redactSecrets(response.text, options.secrets()).slice(0, 2000);
     } catch (error) {
       record.error = (error as Error).message;
     }

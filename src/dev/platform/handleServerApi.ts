@@ -1,3 +1,4 @@
+import { redactText } from '../../protocol/redactText';
 import type * as z from 'zod';
 import { createTokenBucket, SERVER_API_RATE } from '../../server/createRateLimiter';
 import { createProblem, type ProblemName } from '../../server/problems';
@@ -352,7 +353,8 @@ function readingAnswers({ ctx, state, problem, userByAppId, parse, unknownUser }
 export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext): Promise<ApiAnswer> {
   const instance = request.path.split('?')[0] ?? request.path;
   const problem = (name: ProblemName, detail: string, headers: Record<string, string> = {}) => {
-    const p = createProblem(ctx.errorsUrl, name, detail, instance);
+    // A path or a body holding a token (an id variable that held one) is answered without it: problems are logged.
+    const p = createProblem(ctx.errorsUrl, name, redactText(detail), redactText(instance));
     return json(p.status, p, { 'content-type': 'application/problem+json', ...headers });
   };
   const refused = await admit(request, ctx, problem);

@@ -1,3 +1,4 @@
+import { redactText } from '../../protocol/redactText';
 import { type Context, Hono } from 'hono';
 import type { DevEvent } from '../DevEvent';
 import type { DevState } from '../devContract';
@@ -39,7 +40,7 @@ export function serverApiRoutes(ctx: ServerApiRoutesContext) {
       ctx.tell({
         type: 'server-api',
         method: c.req.method,
-        path: requestPath(c),
+        path: redactText(requestPath(c)),
         status: c.res.status,
         duration_ms: Date.now() - started,
       });
