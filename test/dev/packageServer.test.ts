@@ -530,7 +530,10 @@ describe('the package server', () => {
     }
     // Saved as UTF-16, as Windows PowerShell 5.1's `>` and Notepad's "Unicode" write a text, either byte order, with
     // or without a byte order mark; the signing secret itself too.
-    const wide = { ...copies, 'secret.txt': [`secret=${p.signingSecret}\n`, 'holds a secret of the running svc dev'] };
+    const wide: Record<string, [string, string]> = {
+      ...copies,
+      'secret.txt': [`secret=${p.signingSecret}\n`, 'holds a secret of the running svc dev'],
+    };
     for (const [name, [text, what]] of Object.entries(wide))
       for (const [form, bytes] of [
         ['le', Buffer.from(`\ufeff${text}`, 'utf16le')],

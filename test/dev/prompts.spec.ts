@@ -83,6 +83,57 @@ test('an error toast stays while the keyboard is on its Dismiss button, and goes
   await expect(page.getByTestId('open-app')).toBeFocused();
 });
 
+test('in a narrow window, toasts stay under a sheet, clear of the focused control, and Escape dismisses them', async ({
+  messenger,
+}) => {
+  const app = await open(messenger, exchangeManifest());
+  await page.setViewportSize({ width: 320, height: 640 });
+  await app.locator('#confirm').waitFor();
+  const frame = page.frames().find((f) => f.url().startsWith(platform.appOrigin))!;
+  const long = (kind: string) =>
+    frame.evaluate(
+      (k) =>
+        (window as unknown as { svc: Svc }).svc.ui.toast({ message: 'A long toast. '.repeat(300), kind: k as 'error' }),
+      kind,
+    );
+  await long('error');
+  await long('info');
+  // A sheet over them: its question and its focused button are on top, not the toasts.
+  await app.locator('#confirm').click();
+  const yes = page.getByTestId('confirm-sheet-yes');
+  await expect(yes).toBeFocused();
+  const onTop = await yes.evaluate((button) => {
+    const r = button.getBoundingClientRect();
+    return button.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+  });
+  expect(onTop).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('confirm-sheet-yes')).toHaveCount(0);
+  // Tab through the page: no control the keyboard reaches is under the toasts.
+  await page.getByTestId('open-app').focus();
+  const hidden: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const under = await page.evaluate(async () => {
+      // The page scrolls the control clear the frame after the focus came to it.
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      const focused = document.activeElement as HTMLElement | null;
+      const toasts = document.querySelector('.toasts > div:first-child')?.parentElement;
+      if (!focused || !toasts || focused.closest('.toasts') || focused.tagName === 'IFRAME') return '';
+      const box = focused.getBoundingClientRect();
+      const cover = [...toasts.querySelectorAll('.toast')].map((t) => t.getBoundingClientRect());
+      const inside = (r: DOMRect) =>
+        box.top >= r.top && box.bottom <= r.bottom && box.left >= r.left && box.right <= r.right;
+      return cover.some(inside) ? (focused.dataset.testid ?? focused.tagName) : '';
+    });
+    if (under) hidden.push(under);
+  }
+  expect(hidden).toEqual([]);
+  await expect(page.getByTestId('toast')).toHaveCount(2);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('toast')).toHaveCount(0);
+});
+
 test("a message to a room that is not one of the person's is refused naming room_id, before the person is asked", async ({
   messenger,
 }) => {

@@ -99,9 +99,15 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px
 details.action > summary { cursor: pointer; }
 details.action[open] > summary { margin-bottom: 4px; }
 .hint { display: block; margin-top: 2px; }
-/* Toasts never reach past the window's right edge; the row they sit in lets clicks through to the page beside them. */
+/* Toasts never reach past the window's right edge; the row they sit in lets clicks through to the page beside them.
+   Under a sheet's scrim: a sheet waits for the person, and a toast over it hid its question and its buttons. */
 .toasts { position: fixed; bottom: 14px; left: 200px; right: 14px; display: flex; flex-direction: column;
-  align-items: flex-start; gap: 6px; z-index: 40; pointer-events: none; }
+  align-items: flex-start; gap: 6px; z-index: 25; pointer-events: none; }
+/* A control the keyboard moves to is scrolled clear of the toasts (their height, set as they change), and the end of
+   a scroller can be scrolled above them. */
+html, .timeline-box, .tools, .side { scroll-padding-bottom: var(--toasts, 0px); }
+.timeline-box { padding-bottom: var(--toasts, 0px); }
+.tools { padding-bottom: calc(10px + var(--toasts, 0px)); }
 /* Each of its two live regions (errors, the others) a column of its own: a region kept out of the layout
    (display: contents) may be kept out of what a screen reader hears too. */
 .toasts > div { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; }
@@ -137,6 +143,8 @@ input[type=checkbox], input[type=radio] { accent-color: var(--accent); width: 16
   .tabs { position: static; }
   input, select { max-width: 100%; }
   .toasts { left: 14px; }
+  .toast { max-height: 25vh; }
+  body { padding-bottom: var(--toasts, 0px); }
 }
 /* Forced colours drop backgrounds and shadows: the chosen tab and room keep the system's selection colours, and a
    sheet or a toast keeps an edge against the page behind it. */

@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 interface Toast {
   id: number;
@@ -46,15 +47,62 @@ const dismiss = (id: number) => {
   (next ?? (focusedBefore?.isConnected ? focusedBefore : null))?.focus();
 };
 
+/** Escape, outside a sheet (whose own Escape declines it), dismisses the toasts: none need the focus moved to go. */
+function onEscape(event: KeyboardEvent): void {
+  if (event.key !== 'Escape' || event.defaultPrevented || !shown.value.length || document.querySelector('.scrim'))
+    return;
+  for (const t of shown.value) dismiss(t.id);
+}
+
+/**
+ * A control the focus came to that the toasts cover is scrolled clear of them, the next frame (after the browser's
+ * own scroll, which takes no account of them).
+ */
+function onFocus(event: FocusEvent): void {
+  const target = event.target;
+  if (!(target instanceof HTMLElement) || !shown.value.length || target.closest('.toasts')) return;
+  requestAnimationFrame(() => {
+    const tops = [...document.querySelectorAll('.toast')].map((t) => t.getBoundingClientRect().top);
+    if (target.getBoundingClientRect().bottom > Math.min(...tops)) target.scrollIntoView({ block: 'nearest' });
+  });
+}
+
+/**
+ * Keeps the page's scrollers from leaving the focused control under the toasts: their height is the bottom of the
+ * area a control is scrolled into (`scroll-padding-bottom`, the `--toasts` property), and a control the focus comes to
+ * under them is scrolled clear. A long toast over a narrow window (320 px, or zoomed in) hid the control the keyboard
+ * was on.
+ */
+function useToastRoom(box: { current: HTMLDivElement | null }): void {
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      const height = box.current?.getBoundingClientRect().height ?? 0;
+      root.style.setProperty('--toasts', `${height ? Math.ceil(height) + 14 : 0}px`);
+    });
+    observer.observe(box.current!);
+    document.addEventListener('keydown', onEscape);
+    document.addEventListener('focusin', onFocus);
+    return () => {
+      observer.disconnect();
+      document.removeEventListener('keydown', onEscape);
+      document.removeEventListener('focusin', onFocus);
+    };
+  }, []);
+}
+
 /**
  * The toasts on screen, newest last; read out as they come: the others politely, from a region that is there before
  * they are, and each error at once, as an alert of its own that holds its text alone (its Dismiss button is beside
- * it, not read out as part of the message).
+ * it, not read out as part of the message). Escape dismisses them; the focused control is kept clear of them.
  */
 export function Toasts() {
+  const box = useRef<HTMLDivElement>(null);
+  useToastRoom(box);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the pointer's hover only holds the toasts on screen
     <div
+      ref={box}
       class="toasts"
       data-testid="toasts"
       onMouseEnter={() => (held.pointer = true)}
