@@ -60,7 +60,7 @@ svc.actions.handle('ask_hostile', async () => {
   return { answer };
 });
 svc.actions.handle('ask_date', async () => {
-  const answer = await svc.actions.elicit({ prompt: 'Close it when?', schema: { type: 'string', format: 'date' } });
+  const answer = await svc.actions.elicit({ prompt: 'Close it when?', schema: { type: 'string', format: 'date', description: 'The day' } });
   out.textContent = 'answer: ' + JSON.stringify(answer);
   return { answer };
 });
@@ -161,8 +161,20 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     const call = client.callTool({ name: 'plan_offsite', arguments: {} });
     await expect(page.getByTestId('elicit-sheet')).toContainText(PROMPT);
     await page.getByTestId('elicit-field-venue').fill('Porto');
-    await page.getByTestId('elicit-field-nights').fill('3');
-    await page.getByTestId('elicit-submit').click();
+    await page.getByTestId('elicit-field-nights').fill('0');
+    // Enter in a field answers, as a form submits; the field at fault is described by its own sentence.
+    await page.getByTestId('elicit-field-venue').press('Enter');
+    const nights = page.getByTestId('elicit-field-nights');
+    await expect(nights).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByTestId('elicit-field-venue')).toHaveAttribute('aria-invalid', 'false');
+    const describedBy = (await nights.getAttribute('aria-describedby'))!.split(' ');
+    const description = await page.evaluate(
+      (ids) => ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' '),
+      describedBy,
+    );
+    expect(description).toMatch(/^nights must be at least 1/);
+    await nights.fill('3');
+    await nights.press('Enter');
     const result = await call;
     expect(result.isError, text(result)).toBeFalsy();
     expect(result.structuredContent).toEqual({ answer: { venue: 'Porto', nights: 3 } });
@@ -176,7 +188,8 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     const call = client.callTool({ name: 'ask_date', arguments: {} });
     const sheet = page.getByTestId('elicit-sheet');
     await expect(sheet).toContainText('Close it when?');
-    await expect(sheet).toContainText('A date: YYYY-MM-DD, such as 2026-12-24.');
+    // The description, then how a date is written, each a sentence.
+    await expect(sheet).toContainText('The day. A date: YYYY-MM-DD, such as 2026-12-24.');
     await sheet.getByRole('textbox', { name: 'Answer' }).fill('2026-12-24');
     await page.getByTestId('elicit-submit').click();
     expect((await call).structuredContent).toEqual({ answer: '2026-12-24' });

@@ -6,7 +6,7 @@ import { jsonQuote } from '../../manifest/jsonQuote';
 import { SvcError } from '../../protocol/SvcError';
 import type { SvcFile } from '../../protocol/types';
 import { CardView } from './CardView';
-import { createSchemaForm, refusedFields } from './createSchemaForm';
+import { createSchemaForm, fieldMessages, refusedFields } from './createSchemaForm';
 import { scopeInWords } from './scopeInWords';
 import { sheet } from './sheet';
 import { clipped } from './clipped';
@@ -75,6 +75,8 @@ const elicit: NonNullable<HostAnswers['elicit']> = ({ prompt, schema, action, si
     const value = form.read();
     const issues = validate(value);
     form.invalid.value = issues.length > 0 && refusedFields(issues.map((i) => i.path));
+    // Each field is described by what is wrong with it, as in the agent panel's form.
+    form.messages.value = fieldMessages(issues);
     if (issues.length)
       throw new Error(
         `${issues.map((i) => i.message.replace(/^\$\./, '').replace(/^\$ /, 'The answer ')).join('; ')}. Correct it, or refuse.`,

@@ -64,6 +64,8 @@ function hintOf(schema: Schema): string | undefined {
     typeof schema.format === 'string' && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined,
     schema.default === undefined ? undefined : `Default: ${JSON.stringify(schema.default)}.`,
   ].filter(Boolean);
+  // A description without a stop ("The day") would run into the sentence after it.
+  if (parts.length > 1 && schema.description && !/[.!?。:;…]\s*$/.test(schema.description)) parts[0] += '.';
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 

@@ -167,8 +167,8 @@ const focusables = (el: HTMLElement) =>
 
 /**
  * The keys of a modal dialog, listened to on the document, so that they work wherever focus is (on the page's body
- * after a click on the sheet's text, say): Escape presses the first (declining) button, and Tab and Shift+Tab go round
- * the sheet's controls instead of leaving it.
+ * after a click on the sheet's text, say): Escape presses the first (declining) button, Enter in a text field the main
+ * one, and Tab and Shift+Tab go round the sheet's controls instead of leaving it.
  */
 function useSheetKeys(dialog: { current: HTMLDivElement | null }, sheet: OpenSheet): void {
   // Listening from the same commit as the focus moves into the sheet: a key pressed as soon as the sheet's button
@@ -181,6 +181,17 @@ function useSheetKeys(dialog: { current: HTMLDivElement | null }, sheet: OpenShe
         return;
       }
       const el = dialog.current;
+      // Enter in a text field answers with the main button, as a form submits (not a destructive one, which takes a
+      // click or a Tab to it, nor in a text area, where Enter is a new line).
+      const field = event.target;
+      if (event.key === 'Enter' && !event.isComposing && field instanceof HTMLInputElement && el?.contains(field)) {
+        const main = sheet.buttons.find((b) => b.primary && !b.danger);
+        if (main && !/^(?:checkbox|radio|button|submit|reset|file)$/.test(field.type)) {
+          event.preventDefault();
+          sheet.choose(main);
+        }
+        return;
+      }
       if (event.key !== 'Tab' || !el) return;
       const all = focusables(el);
       const at = all.indexOf(document.activeElement as HTMLElement);
