@@ -162,6 +162,22 @@ describe.sequential(`the messenger page in ${engine}`, () => {
     }
   });
 
+  it('draws the ring of the control a sheet gives the focus back to, after Escape closed it', async () => {
+    // Firefox drew none on the button clicked to open the sheet, given the focus back by the page's script.
+    await page.goto(platform.url);
+    await until(() => document.documentElement.dataset.live === 'true');
+    await page.mainFrame().click('[data-testid=tab-Settings]');
+    await page.mainFrame().click('[data-testid=reset]');
+    await until(() => document.activeElement?.closest('[role=dialog]') !== null);
+    await page.keyboard.press('Escape');
+    await until(
+      () =>
+        !document.querySelector('[role=dialog]') &&
+        document.activeElement?.getAttribute('data-testid') === 'reset' &&
+        document.activeElement.matches(':focus-visible'),
+    );
+  });
+
   it("plays the app's sound from its length and seeks it: the package server answers byte ranges", async () => {
     // Opened on the package's own origin: the answers are the same as in the frame. Before the server answered
     // ranges, Firefox could not seek at all and WebKit failed with a network error at the seek.

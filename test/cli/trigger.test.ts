@@ -114,15 +114,13 @@ beforeAll(async () => {
   echoing = await listen(
     createServer(
       (_req, res) =>
-        void res
-          .writeHead(500, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              error: `signature mismatch; secret in use: ${SECRET}`,
-              auth: `Bearer ${TOKEN}`,
-              token: TOKEN,
-            }),
-          ),
+        void res.writeHead(500, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: `signature mismatch; secret in use: ${SECRET}`,
+            auth: `Bearer ${TOKEN}`,
+            token: TOKEN,
+          }),
+        ),
     ),
     '/',
   );

@@ -215,7 +215,9 @@ describe('a token where an id goes', () => {
       .at(-1);
     expect(line).toMatch(/<-- POST \/v1\/rooms\/\[redacted\]\/cards: 400/);
     // Every terminal line is redacted, whatever its event: an agent's blocked request naming a token too.
-    expect(formatDevEvent({ type: 'blocked', blocked: `https://x.test/?t=${token}`, advice: 'no' })).not.toContain('c2ln');
+    expect(formatDevEvent({ type: 'blocked', blocked: `https://x.test/?t=${token}`, advice: 'no' })).not.toContain(
+      'c2ln',
+    );
   });
 });
 

@@ -143,13 +143,15 @@ let givenBack: HTMLElement | null = null;
  */
 function giveFocusBack(before: HTMLElement | null): void {
   givenBack = before;
-  before?.focus?.();
+  // Its ring drawn: Firefox drew none on a control given the focus back by a script after Escape closed the sheet.
+  const visibly = { focusVisible: true };
+  before?.focus?.(visibly);
   if (!before || document.activeElement === before) return;
   setTimeout(() => {
     // Not while the next sheet is open, nor once the person has put the focus somewhere of the page.
     const now = document.activeElement;
     if (before.isConnected && !current.value && (!now || now === document.body || now.closest('.scrim')))
-      before.focus?.();
+      before.focus?.(visibly);
   });
 }
 

@@ -104,10 +104,13 @@ details.action[open] > summary { margin-bottom: 4px; }
 .toasts { position: fixed; bottom: 14px; left: 200px; right: 14px; display: flex; flex-direction: column;
   align-items: flex-start; gap: 6px; z-index: 25; pointer-events: none; }
 /* A control the keyboard moves to is scrolled clear of the toasts (their height, set as they change), and the end of
-   a scroller can be scrolled above them. */
+   a scroller can be scrolled above them: the columns' own in four columns, the page's in one (below), where padding a
+   column would move what is under it down under the toasts. */
 html, .timeline-box, .tools, .side { scroll-padding-bottom: var(--toasts, 0px); }
-.timeline-box { padding-bottom: var(--toasts, 0px); }
-.tools { padding-bottom: calc(10px + var(--toasts, 0px)); }
+@media (min-width: 1024px) {
+  .timeline-box { padding-bottom: var(--toasts, 0px); }
+  .tools { padding-bottom: calc(10px + var(--toasts, 0px)); }
+}
 /* Each of its two live regions (errors, the others) a column of its own: a region kept out of the layout
    (display: contents) may be kept out of what a screen reader hears too. */
 .toasts > div { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; }

@@ -60,7 +60,9 @@ function onEscape(event: KeyboardEvent): void {
  */
 function onFocus(event: FocusEvent): void {
   const target = event.target;
-  if (!(target instanceof HTMLElement) || !shown.value.length || target.closest('.toasts')) return;
+  // Not the app's frame, taller than the room above the toasts: the page would jump for nothing it could clear.
+  if (!(target instanceof HTMLElement) || target instanceof HTMLIFrameElement || !shown.value.length) return;
+  if (target.closest('.toasts')) return;
   requestAnimationFrame(() => {
     const tops = [...document.querySelectorAll('.toast')].map((t) => t.getBoundingClientRect().top);
     if (target.getBoundingClientRect().bottom > Math.min(...tops)) target.scrollIntoView({ block: 'nearest' });
