@@ -191,7 +191,7 @@ test.describe('Team Polls over MCP', () => {
       await client.close();
     });
 
-    test(`${era}: input that breaks the schema never reaches the app or the person`, async () => {
+    test(`${era}: input that breaks the schema never reaches the app or the person, and the page lists it refused`, async () => {
       const client = await connect(platform, negotiation);
       await page.getByTestId('tab-Agent').click();
       const rows = page.getByTestId('mcp-call');
@@ -201,8 +201,10 @@ test.describe('Team Polls over MCP', () => {
       expect(result.isError).toBe(true);
       expect(text(result)).toMatch(/^ERR_ACTION_INVALID_INPUT: .*\$\.question/);
       expect(result._meta?.['dev.svc/error']).toEqual({ code: 'ERR_ACTION_INVALID_INPUT', retriable: false });
-      // Read once a row for this call would have rendered: no row appears, now or later.
-      expect(await settledCount(rows)).toBe(before);
+      // The page lists the call with the error the agent got; the app never ran it, nor was the person asked.
+      expect(await settledCount(rows)).toBe(before + 1);
+      await expect(rows.first()).toContainText('ERR_ACTION_INVALID_INPUT');
+      await expect(page.getByTestId('permission-sheet')).toHaveCount(0);
       expect([...backend.polls.values()].flat()).toHaveLength(polls);
       await client.close();
     });

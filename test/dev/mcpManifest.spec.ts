@@ -95,6 +95,13 @@ test('an edit that does not validate changes nothing, and the page and the termi
   await expect(page.getByTestId('notice')).toContainText('$.version is not a version');
   await expect(page.getByRole('status').filter({ hasText: '$.version is not a version' })).toHaveCount(1);
   await expect(page.getByRole('alert').filter({ hasText: '$.version is not a version' })).toHaveCount(0);
+  // The toast is in a landmark of its own (axe's best practice: all content in landmarks).
+  await expect(
+    page
+      .getByRole('region', { name: 'Notices' })
+      .getByTestId('toast')
+      .filter({ hasText: '$.version is not a version' }),
+  ).toBeVisible();
   expect(platform.manifest?.version).toBe(manifest.version);
   // The same problem saved again is not said again; the edit undone is said to be valid again.
   await writeFile(file, JSON.stringify({ ...manifest, version: '1.0' }, null, 1));

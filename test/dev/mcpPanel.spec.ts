@@ -66,6 +66,14 @@ test('the Agent tab shows the endpoint, whole descriptions, indented MCP results
     await expect(row.locator('pre.ok')).toHaveText('{\n  "echoed": "hi",\n  "length": 2\n}');
     await row.getByTestId('copy').click();
     expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual({ echoed: 'hi', length: 2 });
+    // A result long enough to scroll in its box is a Tab stop with a name, in every engine (WebKit makes none itself).
+    await expect(row.locator('pre.ok')).not.toHaveAttribute('tabindex');
+    await client.callTool({ name: 'echo', arguments: { text: 'a long line of text '.repeat(100) } });
+    const long = page.getByTestId('mcp-call').first().locator('pre.ok');
+    await expect(long).toHaveAttribute('tabindex', '0');
+    await expect(long).toHaveAccessibleName('Result');
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid=agent-panel]').analyze();
+    expect(violations.map((v) => v.id)).toEqual([]);
     await action.getByTestId('input-echo-text').fill('from the panel');
     await action.getByTestId('invoke-agent-echo').click();
     await expect(page.getByTestId('result-echo')).toContainText('"echoed": "from the panel"');

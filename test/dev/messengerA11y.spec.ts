@@ -126,7 +126,7 @@ test.describe('the agent panel', () => {
     await expect(page.getByTestId('input-count_items-name-error')).toHaveCount(0);
     // A choice says what it is for and its default, and starts at that default.
     const size = page.getByTestId('input-count_items-size');
-    await expect(size).toHaveAccessibleDescription('The size of the box Default: "m".');
+    await expect(size).toHaveAccessibleDescription('The size of the box. Default: "m".');
     await expect(size.locator('option:checked')).toHaveText('m');
     await expect(result.locator('pre')).toHaveText(/"size": "m"/);
     // Each button says which action it invokes, its visible words first.

@@ -132,6 +132,10 @@ test('in a narrow window, toasts stay under a sheet, clear of the focused contro
   await expect(page.getByTestId('toast')).toHaveCount(2);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('toast')).toHaveCount(0);
+  // An app's words in a right-to-left language are laid out right to left.
+  await frame.evaluate(() => (window as unknown as { svc: Svc }).svc.ui.toast({ message: 'مرحبا بكم! (١٢٣)' }));
+  const arabic = page.getByTestId('toast').filter({ hasText: 'مرحبا' });
+  expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
 });
 
 test("a message to a room that is not one of the person's is refused naming room_id, before the person is asked", async ({

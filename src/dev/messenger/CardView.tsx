@@ -18,8 +18,9 @@ export function CardView({
   return (
     <article class="msg card" data-testid={testid}>
       {byline ? <small>{byline}</small> : null}
-      <strong>{card.title}</strong>
-      <div>{card.body}</div>
+      {/* The app's words, in any language: each laid out in its own direction. */}
+      <strong dir="auto">{card.title}</strong>
+      <div dir="auto">{card.body}</div>
       {card.actions.length ? (
         <div class="row">
           {card.actions.map((a) => (
@@ -27,6 +28,7 @@ export function CardView({
               type="button"
               key={`${a.label} ${a.deep_link}`}
               data-testid="card-action"
+              dir="auto"
               title={a.deep_link}
               disabled={!open}
               onClick={() => open?.(a.deep_link)}

@@ -74,7 +74,7 @@ function AppPanel({ m }: { m: Messenger }) {
       <header>
         <div class="grow">
           {/* A heading, so a screen reader's list of headings reaches the app's panel. */}
-          <h2 class="app-title" data-testid="app-title">
+          <h2 class="app-title" data-testid="app-title" dir="auto">
             {app?.title ?? m.manifest.name}
           </h2>
           <div class="note">

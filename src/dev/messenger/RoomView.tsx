@@ -67,7 +67,8 @@ function Timeline({ m, room }: { m: Messenger; room: DevRoom }) {
     ) : (
       <div key={e.event_id} class="msg" data-testid="message">
         <small>{`${sender(e.sender)}${e.via_app ? ` via ${name}` : ''} · ${e.at.slice(11, 16)}`}</small>
-        {e.text}
+        {/* The app's or a person's words, in any language: laid out in their own direction (Arabic, Hebrew). */}
+        <div dir="auto">{e.text}</div>
         {/* A card sent from the person's own client: shown as a card, with its actions. */}
         {e.card ? <CardView card={e.card} byline="" open={open} testid="message-card" /> : null}
       </div>

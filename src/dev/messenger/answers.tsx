@@ -158,7 +158,7 @@ export function uiAnswers(
         'send-sheet',
         `Send this message from ${appName}?`,
         <>
-          <p>{message.body}</p>
+          <p dir="auto">{message.body}</p>
           {message.card ? (
             <CardView
               card={{ title: message.card.title, body: message.card.body, actions: message.card.actions ?? [] }}
@@ -183,7 +183,7 @@ export function uiAnswers(
         { yes: 'Confirm', no: 'Refuse', signal, danger: destructive },
       ),
     confirm: ({ title, body }, { signal } = {}) =>
-      yesNo('confirm-sheet', clipped(title, 200), <p>{clipped(body, 4000)}</p>, {
+      yesNo('confirm-sheet', clipped(title, 200), <p dir="auto">{clipped(body, 4000)}</p>, {
         yes: 'OK',
         no: 'Cancel',
         signal,

@@ -6,7 +6,7 @@ import { isSvcError } from '../../protocol/SvcError';
 import { agentError } from './agentError';
 import type { DevConfig } from '../devContract';
 import { redactSecrets } from '../redactSecrets';
-import { CopyButton } from './CopyButton';
+import { CopyButton, scrollBox } from './CopyButton';
 import { createSchemaForm, fieldMessages, refusedFields, type SchemaForm } from './createSchemaForm';
 import { clipped, SHOWN_CHARACTERS } from './clipped';
 import { prettyJson } from './redactTokens';
@@ -233,7 +233,11 @@ function OutcomeView({
           label={of ? `Copy the ${outcome.kind === 'ok' ? 'result' : 'error'} of ${of}` : 'Copy'}
         />
       </div>
-      <pre class={outcome.kind} id={outcome.kind === 'err' ? id : undefined}>
+      <pre
+        class={outcome.kind}
+        id={outcome.kind === 'err' ? id : undefined}
+        {...scrollBox(outcome.text, `${outcome.kind === 'ok' ? 'Result' : 'Error'}${of ? ` of ${of}` : ''}`)}
+      >
         {outcome.text}
       </pre>
     </div>

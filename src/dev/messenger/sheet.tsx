@@ -245,7 +245,10 @@ function Sheet({ sheet }: { sheet: OpenSheet }) {
         data-testid={sheet.testid}
         tabIndex={-1}
       >
-        <h2 id={titleId}>{sheet.title}</h2>
+        {/* An app's title may be in any language: laid out in its own direction. */}
+        <h2 id={titleId} dir="auto">
+          {sheet.title}
+        </h2>
         {/* Read with the title when the sheet opens: the focus goes to a button, which would be read alone. */}
         <div id={`${sheet.testid}-body`}>{sheet.body}</div>
         <div class="err" role="alert" id={`${sheet.testid}-error`} data-testid={`${sheet.testid}-error`}>

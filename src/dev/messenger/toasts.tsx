@@ -75,7 +75,7 @@ function onFocus(event: FocusEvent): void {
  * under them is scrolled clear. A long toast over a narrow window (320 px, or zoomed in) hid the control the keyboard
  * was on.
  */
-function useToastRoom(box: { current: HTMLDivElement | null }): void {
+function useToastRoom(box: { current: HTMLElement | null }): void {
   useLayoutEffect(() => {
     const root = document.documentElement;
     const observer = new ResizeObserver(() => {
@@ -99,13 +99,14 @@ function useToastRoom(box: { current: HTMLDivElement | null }): void {
  * it, not read out as part of the message). Escape dismisses them; the focused control is kept clear of them.
  */
 export function Toasts() {
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   useToastRoom(box);
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: the pointer's hover only holds the toasts on screen
-    <div
+    // A landmark of its own, beside the page's: a toast is no part of a room or a panel.
+    <section
       ref={box}
       class="toasts"
+      aria-label="Notices"
       data-testid="toasts"
       onMouseEnter={() => (held.pointer = true)}
       onMouseLeave={() => (held.pointer = false)}
@@ -120,7 +121,7 @@ export function Toasts() {
         {shown.value
           .filter((t) => t.kind !== 'error')
           .map((t) => (
-            <div key={t.id} class={`toast ${t.kind}`} data-testid="toast">
+            <div key={t.id} class={`toast ${t.kind}`} data-testid="toast" dir="auto">
               {t.message}
             </div>
           ))}
@@ -130,13 +131,15 @@ export function Toasts() {
           .filter((t) => t.kind === 'error')
           .map((t) => (
             <div key={t.id} class="toast error" data-testid="toast" data-toast={t.id}>
-              <div role={t.said ? undefined : 'alert'}>{t.message}</div>
+              <div role={t.said ? undefined : 'alert'} dir="auto">
+                {t.message}
+              </div>
               <button type="button" class="small" data-testid="toast-dismiss" onClick={() => dismiss(t.id)}>
                 Dismiss
               </button>
             </div>
           ))}
       </div>
-    </div>
+    </section>
   );
 }
