@@ -140,6 +140,33 @@ test.describe('elicit during an MCP call with --elicit agent', () => {
     await client.close();
   });
 
+  test('a client that never answers: the person is asked after half their time, and the question to the client is cancelled', async ({
+    browser,
+  }) => {
+    // Its own platform, the person's time 6 s (the client's 3 s): 50 s and 25 s by default.
+    const quick = await startDevPlatform({ dir: await writeApp(), port: 0, elicit: 'agent', mcpPersonTimeout: 6000 });
+    const tab = await openLivePage(browser, quick);
+    try {
+      const client = await connect(quick, { form: {} });
+      const cancelled: unknown[] = [];
+      client.setNotificationHandler('notifications/cancelled', (n) => void cancelled.push(n.params));
+      client.setRequestHandler('elicitation/create', () => new Promise(() => {}));
+      const started = Date.now();
+      const call = client.callTool({ name: 'plan_offsite', arguments: {} });
+      await expect(tab.getByTestId('elicit-sheet')).toBeVisible({ timeout: 10_000 });
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(2900);
+      expect(cancelled).toHaveLength(1);
+      await tab.getByTestId('elicit-field-venue').fill('Porto');
+      await tab.getByTestId('elicit-submit').click();
+      expect((await call).structuredContent).toEqual({ answer: { venue: 'Porto' } });
+      await client.close();
+    } finally {
+      await tab.close();
+      await quick.close();
+    }
+  });
+
   test('a client that declines gives the app null', async () => {
     const client = await connect(platform, { form: {} });
     let asked = 0;

@@ -85,6 +85,8 @@ export function attachMcp({ options, app, origin, pages, secrets, token }: Attac
         allowedOrigins: options.mcpOrigins,
         agentId: options.agentId,
         elicit: options.elicit,
+        // Half the person's time: a client that never answers leaves the person the rest.
+        agentAnswerTimeout: (options.mcpPersonTimeout ?? 50_000) / 2,
         version: app.manifest.version,
       }),
     ));

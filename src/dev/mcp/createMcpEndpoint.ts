@@ -33,6 +33,8 @@ export interface McpEndpointOptions {
   agentId?: string;
   /** Who answers the app's `elicit`: the person in the messenger (default) or the MCP client when it can. */
   elicit?: 'sheet' | 'agent';
+  /** How long the MCP client may take to answer an `elicit` before the person is asked; 25 s. */
+  agentAnswerTimeout?: number;
   /** The server's version in `serverInfo`. */
   version: string;
   /** How many 2025-era sessions stay open at most, and after how long unused one closes; 100 and 30 minutes. */

@@ -26,6 +26,8 @@ export interface ToolCallOptions {
   agentId?: string;
   /** Who answers the app's `elicit`: the person in the messenger (default) or the MCP client when it can. */
   elicit?: 'sheet' | 'agent';
+  /** How long the MCP client may take to answer an `elicit` before the person's sheet asks instead; 25 s. */
+  agentAnswerTimeout?: number;
 }
 
 /** One `tools/call`: the tool, its arguments, and the SDK's server and request context it came through. @internal */
@@ -130,6 +132,13 @@ function progressOf(ctx: ServerContext): RelayCall['progress'] {
   };
 }
 
+/**
+ * How long an MCP client may take to answer the app's `elicit` before the person's sheet asks instead: half the
+ * person's own 50 s, so that a client that never answers leaves the person time before most clients give up on the
+ * call (60 s; the SDK's own default would have waited those 60 s for the client first).
+ */
+const AGENT_ANSWER_TIMEOUT = 25_000;
+
 /** The SDK's failures of a request the client never answered: the person is asked instead. */
 const NO_ANSWER = new Set<string>([
   SdkErrorCode.CapabilityNotSupported,
@@ -146,7 +155,12 @@ const NO_ANSWER = new Set<string>([
  * notification (a person's sheet asked after it would leave the agent waiting on nobody).
  */
 const elicitOf =
-  (ctx: ServerContext, progress: RelayCall['progress'], ended: AbortSignal): NonNullable<RelayCall['elicit']> =>
+  (
+    ctx: ServerContext,
+    progress: RelayCall['progress'],
+    ended: AbortSignal,
+    timeout: number,
+  ): NonNullable<RelayCall['elicit']> =>
   async ({ prompt, schema }) => {
     const form = elicitForm(schema);
     if (!form) return undefined;
@@ -155,7 +169,7 @@ const elicitOf =
     const answer = await ctx.mcpReq
       .elicitInput(
         { mode: 'form', message: prompt, requestedSchema: form.requestedSchema },
-        { relatedRequestId: ctx.mcpReq.id, signal: ended },
+        { relatedRequestId: ctx.mcpReq.id, signal: ended, timeout },
       )
       .catch((error: unknown) => error);
     if (ended.aborted) return undefined;
@@ -300,7 +314,9 @@ export function createToolCall(options: ToolCallOptions) {
         // just closes, and the call (and any sheet it raised) must end with it.
         signal: eitherSignal(ctx.mcpReq.signal, ctx.http?.req?.signal),
         progress,
-        elicit: canElicit ? elicitOf(ctx, progress, ended.signal) : undefined,
+        elicit: canElicit
+          ? elicitOf(ctx, progress, ended.signal, options.agentAnswerTimeout ?? AGENT_ANSWER_TIMEOUT)
+          : undefined,
       })
       .finally(() => ended.abort());
     return outcome.ok
