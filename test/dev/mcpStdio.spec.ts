@@ -203,6 +203,20 @@ test('offline, the manifest tools are those svc dev lists once it runs, and no c
   expect((await client.listTools()).tools).toEqual(offline);
 });
 
+test('offline, an edit of the manifest that changes its tools is announced once, as svc dev announces it', async () => {
+  const { client, changes } = await connectStdio('edits', undefined);
+  expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami']);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  manifest.actions.push({ ...manifest.actions[0], name: 'whoami_too', title: 'Who am I, again' });
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  // The client's own listChanged handler lists again on the notice: the new tool is there.
+  await expect.poll(() => changes, { timeout: 10_000 }).toEqual([['whoami', 'whoami_too']]);
+  // An edit that changes no tool (the version) is not announced.
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, version: '1.0.1' }));
+  await new Promise((wait) => setTimeout(wait, 2500));
+  expect(changes).toHaveLength(1);
+});
+
 /** A raw client's `initialize` (id 1) at `protocolVersion`, as one line. */
 const initializeLine = (protocolVersion = '2025-11-25') =>
   `${JSON.stringify({

@@ -128,8 +128,9 @@ function clientName(server: Server, context: ServerContext): string {
  * agent id), with progress and cancellation passed through; the tool list's changes too. The platform is found again
  * before each request, so a restart of `svc dev` is followed without restarting the client. While none runs (a
  * client that starts its servers at launch, before the person starts svc dev), `initialize` and `tools/list` are
- * answered from the manifest and a call with an error result that says to start it; once it runs, the client is
- * told when its tools differ from those it listed.
+ * answered from the manifest and a call with an error result that says to start it, and an edit of the manifest's
+ * tools is told (`notifications/tools/list_changed`); once it runs, the client is told when its tools differ from
+ * those it listed.
  * @internal
  */
 export function serveMcpStdio(options: ServeMcpStdioOptions) {
@@ -158,6 +159,8 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
       // The tools the client was last given, to tell it when svc dev, once it runs, serves others (compared as
       // values: svc dev's list may give a tool's fields in another order).
       let listed: ListResult['tools'] | undefined;
+      // The tools of an edited manifest the client was last told of, while no svc dev runs (told once).
+      let told: ListResult['tools'] | undefined;
       let watching: ReturnType<typeof setTimeout> | undefined;
       let closed = false;
       const watch = (name: string) => {
@@ -165,7 +168,15 @@ export function serveMcpStdio(options: ServeMcpStdioOptions) {
         watching = setTimeout(async () => {
           const found = await options.discover();
           watching = undefined;
-          if (!found) return watch(name);
+          if (!found) {
+            // No svc dev: the manifest's tools are the ones served, and an edit of them is told as svc dev tells it.
+            const now = (toolsFromManifest(await options.manifest()) as ListResult).tools;
+            if (listed !== undefined && !isDeepStrictEqual(now, listed) && !isDeepStrictEqual(now, told)) {
+              told = now;
+              toolsChanged();
+            }
+            return watch(name);
+          }
           const now = await upstream
             .forward(
               name,
