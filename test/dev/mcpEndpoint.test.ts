@@ -210,6 +210,35 @@ describe('the MCP endpoint of svc dev', () => {
     expect(all.body).toContain('"tools"');
   });
 
+  it('names the member of a message that is no JSON-RPC message, in a session, alone or in a batch', async () => {
+    const init = await rpc(platform, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'members', version: '1' } },
+    });
+    await rpc(platform, { method: 'notifications/initialized' }, init.session);
+    const cases: Array<[string, string]> = [
+      ['{"jsonrpc":"2.0","id":null,"method":"tools/list"}', '"id" is null: send a string or an integer'],
+      ['{"jsonrpc":"2.0","id":{},"method":"tools/list"}', '"id" is an object: send a string or an integer'],
+      ['{"id":7,"method":"tools/list"}', 'the message has no "jsonrpc": send "jsonrpc": "2.0".'],
+      ['{"jsonrpc":"2.0","id":5,"method":"tools/call","params":["echo"]}', '"params" is an array: send an object'],
+      ['{"jsonrpc":"2.0","id":6,"method":7}', '"method" is the number 7'],
+      [
+        '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"1.0","id":2,"method":"tools/list"}]',
+        'message 2 of the batch: "jsonrpc" is a string: send "jsonrpc": "2.0".',
+      ],
+    ];
+    for (const [body, said] of cases) {
+      const answer = await rpc(platform, body, init.session);
+      expect(answer.status, body).toBe(400);
+      const { error } = JSON.parse(answer.body) as { error: { code: number; message: string } };
+      expect(error.code, body).toBe(-32600);
+      expect(error.message, body).toContain(said);
+    }
+    // A response of the client's (an answer to an elicitation) is no request, and goes on.
+    const response = await rpc(platform, '{"jsonrpc":"2.0","id":"x","result":{}}', init.session);
+    expect(response.status).toBe(202);
+  });
+
   it('answers arguments nested 5,000 deep with a clear error, not a stack overflow', async () => {
     const init = await rpc(platform, {
       method: 'initialize',

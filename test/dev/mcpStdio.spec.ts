@@ -254,7 +254,7 @@ test('a line that is not JSON (or no JSON-RPC message) is answered with its erro
     const [notJson, notUtf8, notRpc, initialized] = lines();
     expect(notRpc).toMatchObject({
       id: null,
-      error: { code: -32600, message: expect.stringContaining('"jsonrpc": "2.0"') },
+      error: { code: -32600, message: 'Invalid Request: the message has no "jsonrpc": send "jsonrpc": "2.0".' },
     });
     expect(notJson).toEqual({
       jsonrpc: '2.0',

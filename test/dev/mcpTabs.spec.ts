@@ -114,6 +114,52 @@ function expectEchoed(result: Awaited<ReturnType<Client['callTool']>>) {
 const code = (result: { _meta?: Record<string, unknown> }) =>
   (result._meta?.['dev.svc/error'] as { code?: string } | undefined)?.code;
 
+test('a request that reuses the id of a call still running in its session is refused, naming the id', async ({
+  browser,
+}) => {
+  const tab = await openTab(browser);
+  await tab.getByTestId('tab-Agent').click();
+  const post = (body: object, session?: string) =>
+    fetch(platform.mcpUrl!, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${platform.mcpToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+    });
+  const init = await post({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
+  const session = init.headers.get('mcp-session-id')!;
+  await init.text();
+  await (await post({ method: 'notifications/initialized' }, session)).text();
+  // The first call holds; its answer comes on its own stream, read until it ends.
+  const held = post({ id: 20, method: 'tools/call', params: { name: 'hold', arguments: {} } }, session).then((r) =>
+    r.text(),
+  );
+  // Running in the app once its row is in the page's list of MCP calls.
+  await expect(tab.getByTestId('mcp-call')).toHaveCount(1);
+  const again = await post({ id: 20, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
+  expect(again.status).toBe(400);
+  expect(await again.json()).toMatchObject({
+    id: 20,
+    error: {
+      code: -32600,
+      message: expect.stringContaining('id 20 is the id of a call of this session that is still running'),
+    },
+  });
+  // The running call is not answered with another's answer: cancelled, it ends; a new id runs.
+  await (await post({ method: 'notifications/cancelled', params: { requestId: 20, reason: 'test' } }, session)).text();
+  await held;
+  const fresh = await post({ id: 21, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
+  expect(await fresh.text()).toContain('"echoed":true');
+});
+
 for (const transport of ['http', 'stdio'] as const) {
   test(`${transport}: the only tab closes: the running call fails at once, the queued one and the next after the wait`, async ({
     browser,

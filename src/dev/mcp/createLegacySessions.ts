@@ -14,6 +14,25 @@ interface Session<S> {
   used: number;
   /** Its tool calls running now: a session with one is in use, neither idle nor the oldest to close. */
   calls: number;
+  /** The JSON-RPC ids of those calls (`typeof id:id`): a request that reuses one is refused. */
+  running: Set<string>;
+}
+
+/** A JSON-RPC id as a key: 20 and "20" are two ids. */
+const idKey = (id: RequestId) => `${typeof id}:${id}`;
+
+/**
+ * The id a request of `body` (one message or a batch) reuses from `running`, if one does: the SDK would answer the
+ * new request with the running one's answer, and leave the running one's own request without any.
+ */
+function reusedId(body: unknown, running: Set<string>): RequestId | undefined {
+  if (!running.size) return undefined;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (!isRecord(message) || typeof message.method !== 'string') continue;
+    const { id } = message;
+    if ((typeof id === 'string' || typeof id === 'number') && running.has(idKey(id))) return id;
+  }
+  return undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -82,7 +101,7 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, built, used: Date.now(), calls: 0 });
+        sessions.set(id, { transport, built, used: Date.now(), calls: 0, running: new Set() });
         // Over the cap, the session used longest ago goes (its client gets 404 and initializes again); not one with
         // a call running, whose answer its agent waits for: the cap is then passed by as many as those, for a while.
         for (const [old, session] of sessions) {
@@ -116,22 +135,38 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
           { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: initialize again.' }, id: null },
           { status: 404 },
         );
+      const reused = reusedId(parsedBody, session.running);
+      if (reused !== undefined)
+        return Response.json(
+          {
+            jsonrpc: '2.0',
+            error: {
+              code: -32600,
+              message: `Invalid Request: id ${JSON.stringify(reused)} is the id of a call of this session that is still running: give each request an id of its own.`,
+            },
+            id: reused,
+          },
+          { status: 400 },
+        );
       // Moved to the end (the most recently used), keeping its count of running calls.
       sessions.delete(id);
       session.used = Date.now();
       sessions.set(id, session);
       return session.transport.handleRequest(request, { parsedBody });
     },
-    /** A tool call of the session starts: the session is in use until it ends. */
-    begin(id: string) {
+    /** A tool call of the session starts, request `requestId`: the session is in use until it ends. */
+    begin(id: string, requestId: RequestId) {
       const session = sessions.get(id);
-      if (session) session.calls += 1;
+      if (!session) return;
+      session.calls += 1;
+      session.running.add(idKey(requestId));
     },
     /** A tool call of the session ended (answered, failed or cancelled). */
-    end(id: string) {
+    end(id: string, requestId: RequestId) {
       const session = sessions.get(id);
       if (session) {
         session.calls -= 1;
+        session.running.delete(idKey(requestId));
         session.used = Date.now();
       }
     },

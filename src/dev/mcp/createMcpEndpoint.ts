@@ -18,7 +18,7 @@ import { serverIdentity } from './serverIdentity';
 import { agentIdFrom, createToolCall, type McpEra, NOT_AN_OBJECT } from './createToolCall';
 import { moveOwnProto, ownProtoKey, restoreOwnProto } from './ownProto';
 import { toolsFromManifest } from './toolsFromManifest';
-import { paramsRefusal } from './paramsProblem';
+import { messageRefusal, paramsRefusal } from './paramsProblem';
 
 /** Options of {@link createMcpEndpoint}. @internal */
 export interface McpEndpointOptions {
@@ -158,7 +158,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         server.registerTool(tool.name, listing(tool), async (args, ctx) => {
           // A session with a call running is in use: the cap on sessions closes another.
           const { sessionId } = ctx;
-          if (sessionId) legacy.begin(sessionId);
+          if (sessionId) legacy.begin(sessionId, ctx.mcpReq.id);
           const result = await callTool({
             manifest,
             name: tool.name,
@@ -166,7 +166,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
             ctx,
             server,
             era,
-          }).finally(() => sessionId && legacy.end(sessionId));
+          }).finally(() => sessionId && legacy.end(sessionId, ctx.mcpReq.id));
           // A call the client cancelled gets no answer (as MCP says), so the SDK would keep its event stream open
           // with keep-alives for good: it ends once the SDK has passed over the answer.
           if (ctx.mcpReq.signal.aborted && sessionId) setImmediate(() => legacy.closeStream(sessionId, ctx.mcpReq.id));
@@ -195,7 +195,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const node = toNodeHandler({
     async fetch(received: Request) {
       const { request, parsedBody } = await parseBody(received, protoKey);
-      const refused = paramsRefusal(parsedBody);
+      // An empty batch, a malformed JSON body and the like are the SDK's to answer; a member at fault is named here.
+      const refused = (parsedBody === undefined ? undefined : messageRefusal(parsedBody)) ?? paramsRefusal(parsedBody);
       if (refused) return refused;
       // A 2025-era session's client said its name at initialize; a 2026-era request says it in its envelope.
       const clientName = legacy.builtFor(request)?.server.server.getClientVersion()?.name;

@@ -3,7 +3,7 @@ import { Transform } from 'node:stream';
 import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { moveOwnProto } from './ownProto';
-import { paramsProblem } from './paramsProblem';
+import { messageProblem, paramsProblem } from './paramsProblem';
 
 /** The most messages a batch may hold, as over HTTP. */
 const MAX_BATCH = 100;
@@ -43,6 +43,12 @@ function leadingId(start: Buffer): unknown {
     );
   return found ? JSON.parse(found[1]!) : null;
 }
+
+/** The error of JSON that is no JSON-RPC message: its member at fault named, where one is. */
+const invalid = (value: unknown): LineProblem => {
+  const problem = messageProblem(value);
+  return problem ? { code: -32600, message: `Invalid Request: ${problem}` } : INVALID;
+};
 
 /** The id of a message that is no valid one, when it can be read (a string or a number), for its error; else null. */
 const readableId = (value: unknown) => {
@@ -93,7 +99,7 @@ function readLine(line: Buffer, protoKey: string): LineRead {
     return refused({ code: -32700, message: 'Parse error: the line is not JSON: send one JSON-RPC message a line.' });
   }
   if (!Array.isArray(value)) {
-    if (!isMessage(value)) return { lines: [], errors: [errorAnswer(INVALID, readableId(value))] };
+    if (!isMessage(value)) return { lines: [], errors: [errorAnswer(invalid(value), readableId(value))] };
     const badParams = paramsProblem(value);
     if (badParams) return { lines: [], errors: [errorAnswer(badParams, readableId(value))] };
     // Written again when the SDK could not read it as it came: after a byte order mark (the decoder dropped it, the
@@ -113,7 +119,7 @@ function readLine(line: Buffer, protoKey: string): LineRead {
   const read: LineRead = { lines: [], errors: [], batch: { requests: [] } };
   for (const message of value) {
     const badParams = paramsProblem(message);
-    if (!isMessage(message)) read.errors.push(errorAnswer(INVALID, readableId(message)));
+    if (!isMessage(message)) read.errors.push(errorAnswer(invalid(message), readableId(message)));
     else if (badParams) read.errors.push(errorAnswer(badParams, readableId(message)));
     else {
       read.lines.push(messageLine(message, protoKey));

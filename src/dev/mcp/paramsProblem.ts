@@ -26,3 +26,67 @@ export function paramsRefusal(body: unknown): Response | undefined {
   if (!problem) return undefined;
   return Response.json({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: problem });
 }
+
+/** A JSON value as a sentence names it: `null`, an array, an object, a number, a string. */
+const kindOf = (value: unknown) =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : typeof value === 'number'
+          ? `the number ${value}`
+          : `${typeof value === 'string' ? 'a string' : typeof value}`;
+
+/**
+ * What makes `message` no JSON-RPC 2.0 message as MCP takes one, naming the member at fault and what to send; or
+ * undefined for one that is (as far as its members' kinds go: the MCP SDK checks the rest). The SDK's own answer to
+ * each of these says only that the body is no valid message.
+ * @internal
+ */
+export function messageProblem(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return `the message is ${kindOf(message)}, not an object: send {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}.`;
+  const { jsonrpc, id, method, params } = message as Record<string, unknown>;
+  if (jsonrpc !== '2.0')
+    return jsonrpc === undefined
+      ? 'the message has no "jsonrpc": send "jsonrpc": "2.0".'
+      : `"jsonrpc" is ${kindOf(jsonrpc)}: send "jsonrpc": "2.0".`;
+  if ('id' in message && typeof id !== 'string' && !Number.isInteger(id))
+    return `"id" is ${kindOf(id)}: send a string or an integer (a notification has no "id").`;
+  if ('method' in message) {
+    if (typeof method !== 'string')
+      return `"method" is ${kindOf(method)}: send the method's name, such as "tools/call".`;
+    if ('params' in message && (typeof params !== 'object' || params === null || Array.isArray(params)))
+      return `"params" is ${kindOf(params)}: send an object (MCP's params are named), or no "params".`;
+    return undefined;
+  }
+  if (!('result' in message) && !('error' in message))
+    return 'the message has no "method" (a request or a notification) and no "result" or "error" (a response): send one.';
+  if (!('id' in message)) return 'the response has no "id": send the id of the request it answers.';
+  return undefined;
+}
+
+/**
+ * The HTTP answer (400, -32600) to a body that is no JSON-RPC message, or a batch with a member that is none, naming
+ * the member at fault: the MCP SDK says only "not a valid JSON-RPC message". @internal
+ */
+export function messageRefusal(body: unknown): Response | undefined {
+  const members = Array.isArray(body) ? body : [body];
+  for (const [at, member] of members.entries()) {
+    const problem = messageProblem(member);
+    if (!problem) continue;
+    const where = Array.isArray(body) ? `message ${at + 1} of the batch: ` : '';
+    const id = (member as { id?: unknown } | null)?.id;
+    return Response.json(
+      {
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || Number.isInteger(id) ? id : null,
+        error: { code: -32600, message: `Invalid Request: ${where}${problem}` },
+      },
+      { status: 400 },
+    );
+  }
+  return undefined;
+}
