@@ -234,6 +234,14 @@ describe('the MCP endpoint of svc dev', () => {
       expect(error.code, body).toBe(-32600);
       expect(error.message, body).toContain(said);
     }
+    // A method Streamable HTTP does not have is 405, naming the three it has.
+    for (const method of ['PUT', 'PATCH']) {
+      const other = await fetch(platform.mcpUrl!, {
+        method,
+        headers: { authorization: `Bearer ${platform.mcpToken}` },
+      });
+      expect([other.status, other.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
+    }
     // A response of the client's (an answer to an elicitation) is no request, and goes on.
     const response = await rpc(platform, '{"jsonrpc":"2.0","id":"x","result":{}}', init.session);
     expect(response.status).toBe(202);

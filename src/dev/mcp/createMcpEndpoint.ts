@@ -231,6 +231,20 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           })
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null }));
       }
+      // Streamable HTTP has three methods: any other is answered 405 with them, not with a session's advice.
+      if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'DELETE') {
+        req.resume();
+        return void res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: {
+              code: -32000,
+              message: `Method not allowed: ${req.method} is not an MCP request; send POST (GET and DELETE for a session).`,
+            },
+            id: null,
+          }),
+        );
+      }
       if (req.method === 'GET') sendHeadersAtOnce(res);
       if (req.method !== 'POST') return node(req, res);
       answering.track(res);
