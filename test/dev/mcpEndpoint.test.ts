@@ -16,6 +16,7 @@ import { createMcpEndpoint } from '../../src/dev/mcp/createMcpEndpoint';
 import { toolsFromManifest } from '../../src/dev/mcp/toolsFromManifest';
 import { createMockHost } from '../../src/mock';
 import { exchangeManifest } from '../mock/fixtures';
+import { rpc } from './mcpRpc';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'dist/cli.js');
@@ -59,29 +60,6 @@ async function allowHostByEdit(dir: string, platform: DevPlatform) {
     .poll(async () => (await fetch(platform.appUrl)).headers.get('content-security-policy'), { timeout: 5000 })
     .toContain('api.edited.example');
   expect(platform.manifest?.network.connect).toContain('api.edited.example');
-}
-
-/**
- * One JSON-RPC message to the endpoint over a real socket (2025-era headers), with its session when given: an object
- * (its jsonrpc and id added), or the body as it is (text or exact bytes).
- */
-async function rpc(platform: DevPlatform, message: object | string | Uint8Array, session?: string | null) {
-  const res = await fetch(platform.mcpUrl!, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${platform.mcpToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
-    },
-    body:
-      typeof message === 'string'
-        ? message
-        : message instanceof Uint8Array
-          ? new Uint8Array(message)
-          : JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
-  });
-  return { status: res.status, session: res.headers.get('mcp-session-id'), body: await res.text() };
 }
 
 const connect = async (platform: DevPlatform, negotiation?: { mode: 'auto' }) => {

@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { connectMcp, connectMcpStdio, openAppFrame, openLivePage, resultText, writeMcpTestApp } from './mcpTestApp';
+import { rpc } from './mcpRpc';
 
 const _root = resolve(import.meta.dirname, '../..');
 
@@ -119,34 +120,19 @@ test('a request that reuses the id of a call still running in its session is ref
 }) => {
   const tab = await openTab(browser);
   await tab.getByTestId('tab-Agent').click();
-  const post = (body: object, session?: string) =>
-    fetch(platform.mcpUrl!, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${platform.mcpToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', ...body }),
-    });
-  const init = await post({
-    id: 1,
+  const init = await rpc(platform, {
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
   });
-  const session = init.headers.get('mcp-session-id')!;
-  await init.text();
-  await (await post({ method: 'notifications/initialized' }, session)).text();
+  const session = init.session!;
+  await rpc(platform, '{"jsonrpc":"2.0","method":"notifications/initialized"}', session);
   // The first call holds; its answer comes on its own stream, read until it ends.
-  const held = post({ id: 20, method: 'tools/call', params: { name: 'hold', arguments: {} } }, session).then((r) =>
-    r.text(),
-  );
+  const held = rpc(platform, { id: 20, method: 'tools/call', params: { name: 'hold', arguments: {} } }, session);
   // Running in the app once its row is in the page's list of MCP calls.
   await expect(tab.getByTestId('mcp-call')).toHaveCount(1);
-  const again = await post({ id: 20, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
+  const again = await rpc(platform, { id: 20, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
   expect(again.status).toBe(400);
-  expect(await again.json()).toMatchObject({
+  expect(JSON.parse(again.body)).toMatchObject({
     id: 20,
     error: {
       code: -32600,
@@ -154,10 +140,14 @@ test('a request that reuses the id of a call still running in its session is ref
     },
   });
   // The running call is not answered with another's answer: cancelled, it ends; a new id runs.
-  await (await post({ method: 'notifications/cancelled', params: { requestId: 20, reason: 'test' } }, session)).text();
+  await rpc(
+    platform,
+    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":20,"reason":"test"}}',
+    session,
+  );
   await held;
-  const fresh = await post({ id: 21, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
-  expect(await fresh.text()).toContain('"echoed":true');
+  const fresh = await rpc(platform, { id: 21, method: 'tools/call', params: { name: 'echo', arguments: {} } }, session);
+  expect(fresh.body).toContain('"echoed":true');
 });
 
 for (const transport of ['http', 'stdio'] as const) {
