@@ -264,6 +264,44 @@ function pageRoutes(current: (body: PageBody) => Running, options: RelayOptions)
   } satisfies McpRouteHandlers;
 }
 
+/** A call refused before it reached the page: its tool, its agent and its arguments as sent. */
+type RefusedCall = { name: string; agentId: string; input: unknown };
+
+/** Tells the terminal and the open page of a call refused before it reached the page, as the agent got it. */
+function tellRefused(options: RelayOptions, call: RefusedCall, code: string, message: string): void {
+  const secrets = options.secrets();
+  const said = redactSecrets(message, secrets);
+  options.onEnded?.({ type: 'mcp', tool: call.name, agent_id: call.agentId, code, message: said, duration_ms: 0 });
+  // The page's list of MCP calls shows it too, where a developer watches the agent (none open: the terminal's).
+  const page = options.page();
+  if (page)
+    event(page, 'mcp-refused', {
+      name: call.name,
+      shown_input: redactSecrets(call.input, secrets),
+      agent_id: call.agentId,
+      code,
+      message: said,
+    });
+}
+
+/**
+ * How a call running as svc dev stops ends: it stopped wherever it was, as when its page closes, so one that is
+ * neither read-only nor idempotent may have done part of its work; one the person was asked to confirm never ran.
+ */
+function stoppedDuring(running: Running): RelayOutcome {
+  if (running.confirming())
+    return fail(
+      'ERR_DISCONNECTED',
+      'svc dev stopped before the person confirmed the call, so the action did not run; once it runs again, call the tool again.',
+      true,
+    );
+  const safe = running.call.safeToRepeat === true;
+  const again = safe
+    ? 'call the tool again.'
+    : 'check what the action did before you call it again: it may have done part of its work.';
+  return fail('ERR_DISCONNECTED', `svc dev stopped during the call; once it runs again, ${again}`, safe);
+}
+
 /**
  * Runs tool calls in the messenger page, one at a time: the page receives each invocation on its event stream
  * (`mcp-invoke`, `mcp-cancel`) and answers through three control routes (`POST /__svc/mcp/progress`, `/result`,
@@ -357,21 +395,7 @@ export function createInvocationRelay(options: RelayOptions) {
      * Tells of a call refused before it reached the page (its arguments, or a tool the app does not have), so the
      * terminal and the open page list every call an agent made, as they list those that ran.
      */
-    refused(call: { name: string; agentId: string; input: unknown }, code: string, message: string) {
-      const secrets = options.secrets();
-      const said = redactSecrets(message, secrets);
-      options.onEnded?.({ type: 'mcp', tool: call.name, agent_id: call.agentId, code, message: said, duration_ms: 0 });
-      // The page's list of MCP calls shows it too, where a developer watches the agent (none open: the terminal's).
-      const page = options.page();
-      if (page)
-        event(page, 'mcp-refused', {
-          name: call.name,
-          shown_input: redactSecrets(call.input, secrets),
-          agent_id: call.agentId,
-          code,
-          message: said,
-        });
-    },
+    refused: (call: RefusedCall, code: string, message: string) => tellRefused(options, call, code, message),
     /** Calls waiting behind the running one. */
     get queued() {
       return queue.length;
@@ -381,22 +405,7 @@ export function createInvocationRelay(options: RelayOptions) {
     /** Ends every call (the platform is closing). */
     close() {
       for (const entry of queue.splice(0)) entry.stop(fail('ERR_DISCONNECTED', 'svc dev stopped.', true));
-      // The running call stopped wherever it was, as when its page closes: one that is neither read-only nor
-      // idempotent may have done part of its work.
-      // One the person was asked to confirm never ran its handler.
-      if (running?.confirming())
-        return running.finish(
-          fail(
-            'ERR_DISCONNECTED',
-            'svc dev stopped before the person confirmed the call, so the action did not run; once it runs again, call the tool again.',
-            true,
-          ),
-        );
-      const safe = running?.call.safeToRepeat === true;
-      const again = safe
-        ? 'call the tool again.'
-        : 'check what the action did before you call it again: it may have done part of its work.';
-      running?.finish(fail('ERR_DISCONNECTED', `svc dev stopped during the call; once it runs again, ${again}`, safe));
+      running?.finish(stoppedDuring(running));
     },
   };
 }

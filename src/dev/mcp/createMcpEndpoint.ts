@@ -139,6 +139,26 @@ function tellUndeclaredTools(
 }
 
 /**
+ * Answers 405, naming the three methods Streamable HTTP has, to a request of any other (not a session's advice, as
+ * the SDK would); whether it did.
+ */
+function refusedMethod(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method === 'GET' || req.method === 'POST' || req.method === 'DELETE') return false;
+  req.resume();
+  res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: `Method not allowed: ${req.method} is not an MCP request; send POST (GET and DELETE for a session).`,
+      },
+      id: null,
+    }),
+  );
+  return true;
+}
+
+/**
  * The MCP endpoint of `svc dev` (Streamable HTTP at `/mcp`): the manifest's actions as tools, each call run in the
  * messenger page through the host's rules. 2026-07-28 clients are served per request; 2025-era clients get a
  * session each (so the server can send them elicitation requests). Every request passes the loopback Host, Origin
@@ -231,20 +251,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           })
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null }));
       }
-      // Streamable HTTP has three methods: any other is answered 405 with them, not with a session's advice.
-      if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'DELETE') {
-        req.resume();
-        return void res.writeHead(405, { allow: 'GET, POST, DELETE', 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: {
-              code: -32000,
-              message: `Method not allowed: ${req.method} is not an MCP request; send POST (GET and DELETE for a session).`,
-            },
-            id: null,
-          }),
-        );
-      }
+      if (refusedMethod(req, res)) return;
       if (req.method === 'GET') sendHeadersAtOnce(res);
       if (req.method !== 'POST') return node(req, res);
       answering.track(res);

@@ -84,6 +84,16 @@ async function runInApp(
   }
 }
 
+/** Ends a call whose page lost svc dev: the app is told to stop, and its row says what the agent was told. */
+function cutOff(entry: Current): void {
+  entry.cut = true;
+  entry.controller.abort();
+  entry.row.done(
+    'ERR_DISCONNECTED: the connection to svc dev closed during the call (svc dev stopped or restarted), so the agent was told the call ended; the app was told to stop.',
+    false,
+  );
+}
+
 /**
  * What an answer svc dev could not take becomes, so that the agent is answered all the same: a result the channel
  * cannot carry is an error saying it was too large and what to do, and an answer svc dev refused is an error with its
@@ -167,15 +177,8 @@ export function mcpCalls(
      * app answered later.
      */
     disconnected() {
-      if (!current) return;
-      const entry = current;
+      if (current) cutOff(current);
       current = undefined;
-      entry.cut = true;
-      entry.controller.abort();
-      entry.row.done(
-        'ERR_DISCONNECTED: the connection to svc dev closed during the call (svc dev stopped or restarted), so the agent was told the call ended; the app was told to stop.',
-        false,
-      );
     },
     /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
     cancel(id: string) {
