@@ -58,12 +58,15 @@ function secretOf(
 }
 
 /**
- * Whether `bytes` hold `ascii` as UTF-16 writes it, little- or big-endian: what Windows PowerShell 5.1's `>` and
- * Notepad's "Unicode" save, and what a copy of a secret made there is.
+ * Whether `bytes` hold `ascii` as UTF-16 writes it, little- or big-endian (what Windows PowerShell 5.1's `>` and
+ * Notepad's "Unicode" save, and what a copy of a secret made there is), or as UTF-32 does.
  */
 function holdsWide(bytes: Buffer, ascii: string): boolean {
   const little = Buffer.from(ascii, 'utf16le');
-  return bytes.includes(little) || bytes.includes(Buffer.from(little).swap16());
+  if (bytes.includes(little) || bytes.includes(Buffer.from(little).swap16())) return true;
+  const wide = Buffer.alloc(ascii.length * 4);
+  for (let i = 0; i < ascii.length; i++) wide[i * 4] = ascii.charCodeAt(i);
+  return bytes.includes(wide) || bytes.includes(Buffer.from(wide).swap32());
 }
 
 /** A file's text as UTF-8 or Latin-1 reads it (one), and, when it holds a zero byte, as UTF-16 either way (three). */

@@ -12,12 +12,12 @@ export const TOKENS = /\b(Bearer\s+)\S+|eyJ[\w-]*\.[\w-]*\.[\w-]*/gi;
  * between): a `Bearer` one always, a `Basic` one when it is the base64 of a user and a password (an API that takes a
  * token as its password, echoed in an upstream's error) or of a JWT, so that "a basic poll" stays as it is. A base64
  * or base64url credential (a JWT's too, dots and all) folded onto lines of 16 characters or more (MIME folds at 76, a
- * logger at 64; its last line shorter where a quote or the text's end follows it; its line breaks as they are or
- * escaped in JSON text, `\r\n`; up to 256 lines, so a text of millions stays within the regular expression's stack)
+ * logger at 64; its last line shorter where a quote or the text's end follows it; its line breaks as they are (also
+ * CR, NEL and the Unicode line separators) or escaped in JSON text, `\r\n`; up to 256 lines, so a text of millions stays within the regular expression's stack)
  * is the credential whole; one already `[redacted]` is left as it is.
  */
 const SCHEME =
-  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[\w+/.-]{16}[\w+/.-]*={0,2}){0,256}(?:(?:\r?\n|\\r\\n|\\n)[ \t]*[\w+/.-]{1,15}={0,2}(?=["']|$))?)/gi;
+  /\b((?:(?:Bearer|Basic)(?:[\s"':,=+\u200b-\u200d\u2060\ufeff]|%20)+)+)(?!\[redacted\])([^\s"',\]]+(?:(?:\r\n|[\n\r\u2028\u2029\u0085]|\\r\\n|\\n)[ \t]*[\w+/.-]{16}[\w+/.-]*={0,2}){0,256}(?:(?:\r\n|[\n\r\u2028\u2029\u0085]|\\r\\n|\\n)[ \t]*[\w+/.-]{1,15}={0,2}(?=["']|$))?)/gi;
 /**
  * A JWT as a logger wraps or spaces it at its dots (invisible break opportunities too: a zero-width space, a joiner, a
  * soft hyphen), as a URL encodes its dots (`%2E`), as JSON escaped twice writes them (`\u002e`), or with look-alike
@@ -88,12 +88,13 @@ export function redactText(text: string): string {
   // The header lazily (`*?`): the shortest run another part follows.
   joinedJwt ??= new RegExp(`${JWT_PART}?${SEPARATOR}(${JWT_PART})(?:${SEPARATOR}[\\w-]{8}[\\w-]*)?`, 'iyd');
   signatureLeft ??= new RegExp(`\\[redacted\\]${SEPARATOR}[\\w-]{16}[\\w-]*`, 'gi');
-  const schemesOut = text
+  // A JWT folded onto lines first: a `Bearer` credential's own expression reads on over one kind of line break only.
+  const schemesOut = withoutBrokenJwts(text)
     .replace(SCHEME, (all, scheme: string, credential: string) =>
       /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
     )
     .replace(signatureLeft, '[redacted]');
-  return withoutCutHeader(withoutDottedJwts(withoutJoinedJwts(withoutBrokenJwts(schemesOut), joinedJwt)));
+  return withoutCutHeader(withoutDottedJwts(withoutJoinedJwts(schemesOut, joinedJwt)));
 }
 
 // Where a JWT may start, case and all (a header is the base64 of `{"`).
@@ -103,9 +104,12 @@ const JWT_START = /eyJ/g;
 const TOKEN_RUN = /[\w.\u00ad\u200b-\u200d\u2060\ufeff-]*/y;
 const INVISIBLES = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 // What may follow a value's last characters: the text's end, a quote, a bracket, a separator or a line break.
-const VALUE_END = /^(?:$|["'`\r\n,;)\]}>]|\\[nr"])/;
-// A line break a wrap puts in a token, as it is or escaped in JSON text, and the next line's indentation.
-const LINE_BREAK = /(?:\r?\n|\\r\\n|\\n)[ \t]*/y;
+const VALUE_END = /^(?:$|["'`\r\n\v\f\u0085\u2028\u2029,;)\]}>=]|\\+[nru"])/;
+// The line breaks a wrap puts in a token (up to four: blank lines between), each as it is (CR LF, LF, CR, NEL, the
+// Unicode line and paragraph separators, a vertical tab, a form feed) or escaped in JSON text once or twice, after a
+// quoted-printable soft break's `=`, and the next line's indentation or a mail quote's `>`.
+const LINE_BREAK =
+  /=?(?:(?:\r\n|[\n\r\v\f\u0085\u2028\u2029]|\\{1,3}(?:r\\{1,3}n|[nr]|u2028|u2029|u0085))[ \t>]*){1,4}/y;
 // The least length of a signature, in base64url characters, by `alg`: a token is whole once its third part is as long.
 const SIGNATURE_LENGTH: Record<string, number> = {
   none: 0,
@@ -126,7 +130,7 @@ const SIGNATURE_LENGTH: Record<string, number> = {
  */
 function withoutBrokenJwts(text: string): string {
   // Nothing to look for: a text of no line break and no invisible character (most texts) is left unread.
-  if (!/[\n\u00ad\u200b-\u200d\u2060\ufeff]|\\n/.test(text)) return text;
+  if (!/[\n\r\v\f\u0085\u2028\u2029\u00ad\u200b-\u200d\u2060\ufeff]|\\[nru]/.test(text)) return text;
   let out = '';
   let last = 0;
   JWT_START.lastIndex = 0;

@@ -202,7 +202,7 @@ describe('the MCP endpoint of svc dev', () => {
       ['{"jsonrpc":"2.0","id":6,"method":7}', '"method" is the number 7'],
       [
         '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"1.0","id":2,"method":"tools/list"}]',
-        'message 2 of the batch: "jsonrpc" is a string: send "jsonrpc": "2.0".',
+        'message 2 of the batch: "jsonrpc" is "1.0": send "jsonrpc": "2.0".',
       ],
     ];
     for (const [body, said] of cases) {
@@ -688,6 +688,34 @@ describe('a 2025-era session with a call running', () => {
 });
 
 describe('the terminal line of every MCP call', () => {
+  it('is not there for a 2026-07-28 call the SDK refuses for its headers (-32020), which never was a tool not found', async () => {
+    const events: DevEvent[] = [];
+    const platform = await startDevPlatform({
+      dir: join(root, 'examples/polls'),
+      port: 0,
+      onEvent: (e) => void events.push(e),
+    });
+    try {
+      const client = new Client({ name: 'svc-test', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(platform.mcpUrl!), {
+          requestInit: { headers: { Authorization: `Bearer ${platform.mcpToken}` } },
+          // A client whose Mcp-Name header does not name the tool its body calls.
+          fetch: (url, init) => {
+            const headers = new Headers(init?.headers);
+            if (headers.get('mcp-method') === 'tools/call') headers.set('mcp-name', 'another');
+            return fetch(url, { ...init, headers });
+          },
+        }),
+      );
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Mcp-Name/i);
+      await client.close();
+      expect(events.filter((e) => e.type === 'mcp')).toEqual([]);
+    } finally {
+      await platform.close();
+    }
+  });
+
   for (const negotiation of [undefined, { mode: 'auto' as const }])
     it(`is there for a call refused before the page (its arguments, or a tool the app does not have), as the agent got it, under the client's name (${negotiation ? '2026' : '2025'} era)`, async () => {
       const events: DevEvent[] = [];

@@ -12,6 +12,7 @@ import { expect, type MessengerFixtures, test } from './messengerTest';
 // confirmation and an error toast, both with long unbroken words.
 const APP = `
 svc.actions.handle('count_items', async (input) => input);
+svc.actions.handle('book_day', async (input) => input);
 const on = (id, fn) => {
   const button = Object.assign(document.createElement('button'), { id, textContent: id });
   button.addEventListener('click', () => fn().catch(() => {}));
@@ -39,6 +40,17 @@ const a11yApp = () =>
             size: { enum: ['s', 'm', 'l'], default: 'm', description: 'The size of the box' },
           },
           required: ['name', 'size'],
+          additionalProperties: false,
+        },
+      },
+      {
+        name: 'book_day',
+        title: 'Book a day',
+        description: 'Books the given day for the team. Nothing is deleted.',
+        input_schema: {
+          type: 'object',
+          properties: { day: { type: 'string', format: 'date', description: 'The day' } },
+          required: ['day'],
           additionalProperties: false,
         },
       },
@@ -102,6 +114,8 @@ test.describe('the agent panel', () => {
     await expect(name).toHaveAttribute('aria-required', 'true');
     await expect(page.getByRole('textbox', { name: 'name (required)' })).toHaveAccessibleDescription('The item name');
     await expect(count).not.toHaveAttribute('aria-required', 'true');
+    // A number's bounds are said before an answer out of them is refused.
+    await expect(count).toHaveAccessibleDescription('At least 1.');
     // The host refuses the missing name: that field, and it alone, is marked.
     await count.fill('3');
     await page.getByTestId('invoke-agent-count_items').click();
@@ -133,6 +147,16 @@ test.describe('the agent panel', () => {
     await expect(page.getByTestId('invoke-agent-count_items')).toHaveAccessibleName('Invoke as agent: Count items');
     await expect(page.getByTestId('progress-count_items')).toHaveAttribute('role', 'log');
   });
+});
+
+test('an empty required date is said to be missing, not to be no date', async ({ messenger }) => {
+  const page = await openA11y(messenger);
+  const day = page.getByTestId('input-book_day-day');
+  await page.getByTestId('invoke-agent-book_day').click();
+  await expect(day).toHaveAttribute('aria-invalid', 'true');
+  const own = (await page.getByTestId('input-book_day-day-error').textContent()) ?? '';
+  expect(own).toMatch(/required|missing/);
+  expect(own).not.toMatch(/date format/);
 });
 
 test('headings reach the app panel and each action of the agent panel', async ({ messenger }) => {

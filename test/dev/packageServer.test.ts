@@ -545,6 +545,16 @@ describe('the package server', () => {
         expect(res.status, `${form} ${name}`).toBe(404);
         expect(await res.text(), name).toContain(`${form}-${name} ${what}`);
       }
+    // And as UTF-32, either byte order.
+    const utf32 = Buffer.alloc(p.signingSecret.length * 4);
+    for (let i = 0; i < p.signingSecret.length; i++) utf32[i * 4] = p.signingSecret.charCodeAt(i);
+    for (const [form, bytes] of [
+      ['le', utf32],
+      ['be', Buffer.from(utf32).swap32()],
+    ] as const) {
+      await writeFile(join(appDir, `utf32-${form}.txt`), bytes);
+      expect((await fetch(`${p.appOrigin}/utf32-${form}.txt`)).status, form).toBe(404);
+    }
   });
 
   it('serves no private key, which svc pack refuses too, and says so where blocked requests go', async () => {

@@ -214,6 +214,17 @@ describe('a token where an id goes', () => {
       .map((e) => formatDevEvent(e))
       .at(-1);
     expect(line).toMatch(/<-- POST \/v1\/rooms\/\[redacted\]\/cards: 400/);
+    // A token whose part holds an encoded zero-width space or line break, and the signing secret itself.
+    const at = 60;
+    for (const hidden of ['%E2%80%8B', '%0A']) {
+      const path = `/v1/rooms/${token.slice(0, at)}${hidden}${token.slice(at)}/cards`;
+      const refused = await send(path, cardJson({ title: 'Hi' }));
+      expect(JSON.stringify(refused.body)).not.toContain('c2lnbmF0dXJl');
+      expect(formatDevEvent(events.filter((e) => e.type === 'server-api').at(-1)!)).not.toContain('c2lnbmF0dXJl');
+    }
+    const secretPath = await send(`/v1/rooms/${p.signingSecret}/cards`, cardJson({ title: 'Hi' }));
+    expect(JSON.stringify(secretPath.body)).not.toContain(p.signingSecret);
+    expect(formatDevEvent(events.filter((e) => e.type === 'server-api').at(-1)!)).not.toContain(p.signingSecret);
     // Every terminal line is redacted, whatever its event: an agent's blocked request naming a token too.
     expect(formatDevEvent({ type: 'blocked', blocked: `https://x.test/?t=${token}`, advice: 'no' })).not.toContain(
       'c2ln',

@@ -98,6 +98,8 @@ test('in a narrow window, toasts stay under a sheet, clear of the focused contro
     );
   await long('error');
   await long('info');
+  // The info toast, long enough to scroll, is a Tab stop (the error one has its Dismiss button).
+  await expect(page.getByTestId('toast').and(page.locator('.info'))).toHaveAttribute('tabindex', '0');
   // A sheet over them: its question and its focused button are on top, not the toasts.
   await app.locator('#confirm').click();
   const yes = page.getByTestId('confirm-sheet-yes');
@@ -136,6 +138,11 @@ test('in a narrow window, toasts stay under a sheet, clear of the focused contro
   await frame.evaluate(() => (window as unknown as { svc: Svc }).svc.ui.toast({ message: 'مرحبا بكم! (١٢٣)' }));
   const arabic = page.getByTestId('toast').filter({ hasText: 'مرحبا' });
   expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  // Cut, its count of what was cut stays in the page's own order, isolated left to right.
+  await frame.evaluate(() => (window as unknown as { svc: Svc }).svc.ui.toast({ message: 'شالوم '.repeat(400) }));
+  const cut = page.getByTestId('toast').filter({ hasText: 'شالوم' }).locator('bdi');
+  await expect(cut).toHaveAttribute('dir', 'ltr');
+  await expect(cut).toHaveText(/^… \(\d+ more characters\)$/);
 });
 
 test("a message to a room that is not one of the person's is refused naming room_id, before the person is asked", async ({

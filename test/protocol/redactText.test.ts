@@ -121,6 +121,14 @@ describe('a JWT a line wrap or an invisible character breaks inside a part', () 
     [64, '\\n'],
     [64, '\n    '],
     [20, '\n'],
+    [64, '\r'],
+    [64, '\u2028'],
+    [64, '\u0085'],
+    [64, '\\\\n'],
+    [64, '\n\n'],
+    [64, '\n> '],
+    [76, '=\r\n'],
+    [3, '\n'],
   ] as const)
     it(`takes the whole token folded at ${width} by ${JSON.stringify(lineBreak)}, and leaves the prose around it`, () => {
       for (const [text, said] of [

@@ -267,11 +267,15 @@ function pageRoutes(current: (body: PageBody) => Running, options: RelayOptions)
 /** A call refused before it reached the page: its tool, its agent and its arguments as sent. */
 type RefusedCall = { name: string; agentId: string; input: unknown };
 
-/** Tells the terminal and the open page of a call refused before it reached the page, as the agent got it. */
-function tellRefused(options: RelayOptions, call: RefusedCall, code: string, message: string): void {
+/**
+ * Tells the terminal and the open page of a call refused before it reached the page, as the agent got it (`message`);
+ * the terminal's line adds `more` when given.
+ */
+function tellRefused(options: RelayOptions, call: RefusedCall, code: string, message: string, more = ''): void {
   const secrets = options.secrets();
   const said = redactSecrets(message, secrets);
-  options.onEnded?.({ type: 'mcp', tool: call.name, agent_id: call.agentId, code, message: said, duration_ms: 0 });
+  const line = redactSecrets(`${message}${more}`, secrets);
+  options.onEnded?.({ type: 'mcp', tool: call.name, agent_id: call.agentId, code, message: line, duration_ms: 0 });
   // The page's list of MCP calls shows it too, where a developer watches the agent (none open: the terminal's).
   const page = options.page();
   if (page)
@@ -395,7 +399,8 @@ export function createInvocationRelay(options: RelayOptions) {
      * Tells of a call refused before it reached the page (its arguments, or a tool the app does not have), so the
      * terminal and the open page list every call an agent made, as they list those that ran.
      */
-    refused: (call: RefusedCall, code: string, message: string) => tellRefused(options, call, code, message),
+    refused: (call: RefusedCall, code: string, message: string, more?: string) =>
+      tellRefused(options, call, code, message, more),
     /** Calls waiting behind the running one. */
     get queued() {
       return queue.length;

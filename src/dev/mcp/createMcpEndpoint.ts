@@ -106,15 +106,29 @@ function nonObjectResultsAsErrors(body: unknown): void {
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
- * Tells the terminal of each call in a parsed body (one message or a batch) of a tool the manifest does not declare:
- * the MCP SDK answers those itself (-32602, never reaching the tool's handler), and the terminal lists every call.
+ * A standard MCP header's value (2026-07-28): trimmed, and decoded when a client wrote it as `=?base64?…?=` (a value
+ * that is not plain ASCII, as a tool name with a control character).
+ */
+function paramHeader(request: Request, name: string): string | undefined {
+  const value = request.headers.get(name)?.trim();
+  const encoded = value && /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
+  return encoded ? Buffer.from(encoded[1]!, 'base64').toString('utf8') : value;
+}
+
+/**
+ * Tells the terminal and the page of each call in a parsed body (one message or a batch) of a tool the manifest does
+ * not declare: the MCP SDK answers those itself (-32602, never reaching the tool's handler), and every call is listed.
+ * A 2026-07-28 request (`session` undefined) whose `Mcp-Method` and `Mcp-Name` headers do not name the call is the
+ * SDK's to refuse for them (-32020), and is not told as a tool not found.
  */
 function tellUndeclaredTools(
+  request: Request,
   body: unknown,
   manifest: Manifest,
   options: McpEndpointOptions,
-  sessionClient: string | undefined,
+  session: { client: string | undefined } | undefined,
 ): void {
+  const sessionClient = session?.client;
   for (const message of Array.isArray(body) ? body : [body]) {
     const { method, params } = (message ?? {}) as {
       method?: unknown;
@@ -123,17 +137,21 @@ function tellUndeclaredTools(
     const name = params?.name;
     if (method !== 'tools/call' || typeof name !== 'string') continue;
     if (manifest.actions?.some((action) => action.name === name)) continue;
+    if (!session && (paramHeader(request, 'mcp-method') !== method || paramHeader(request, 'mcp-name') !== name))
+      continue;
     // A 2026-07-28 request names its client in its own envelope; a 2025-era session's name came with initialize.
     const named = params?._meta?.[CLIENT_INFO_META_KEY]?.name;
     const agentId =
       options.agentId ?? agentIdFrom(sessionClient ?? (typeof named === 'string' && named !== '' ? named : undefined));
     const tools = (manifest.actions ?? []).map((action) => action.name).join(', ') || 'none';
-    // The agent's text on a terminal line: shown printable, and cut short.
+    // The agent's text on a terminal line: shown printable, and cut short. The page shows what the agent got; the
+    // terminal adds the tools there are.
     const shown = printable(name.slice(0, 100));
     options.relay.refused(
       { name: shown, agentId, input: params?.arguments ?? {} },
       '-32602',
-      `Tool ${shown} not found (the app's tools: ${tools}).`,
+      `Tool ${shown} not found`,
+      ` (the app's tools: ${tools}).`,
     );
   }
 }
@@ -219,8 +237,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       const refused = (parsedBody === undefined ? undefined : messageRefusal(parsedBody)) ?? paramsRefusal(parsedBody);
       if (refused) return refused;
       // A 2025-era session's client said its name at initialize; a 2026-era request says it in its envelope.
-      const clientName = legacy.builtFor(request)?.server.server.getClientVersion()?.name;
-      tellUndeclaredTools(parsedBody, manifest, options, clientName);
+      const built = legacy.builtFor(request);
+      const session = built ? { client: built.server.server.getClientVersion()?.name } : undefined;
+      tellUndeclaredTools(request, parsedBody, manifest, options, session);
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });

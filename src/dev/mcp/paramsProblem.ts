@@ -27,7 +27,7 @@ export function paramsRefusal(body: unknown): Response | undefined {
   return Response.json({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: problem });
 }
 
-/** A JSON value as a sentence names it: `null`, an array, an object, a number, a string. */
+/** A JSON value as a sentence names it: `null`, an array, an object, a number, a string as written (its start). */
 const kindOf = (value: unknown) =>
   value === null
     ? 'null'
@@ -37,7 +37,9 @@ const kindOf = (value: unknown) =>
         ? 'an object'
         : typeof value === 'number'
           ? `the number ${value}`
-          : `${typeof value === 'string' ? 'a string' : typeof value}`;
+          : typeof value === 'string'
+            ? `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}`
+            : typeof value;
 
 /**
  * What makes `message` no JSON-RPC 2.0 message as MCP takes one, naming the member at fault and what to send; or

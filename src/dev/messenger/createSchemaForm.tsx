@@ -62,11 +62,28 @@ function hintOf(schema: Schema): string | undefined {
     schema.description,
     // Its own keys only: a format named `constructor` or `toString` is no entry of the table.
     typeof schema.format === 'string' && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined,
+    boundsOf(schema),
     schema.default === undefined ? undefined : `Default: ${JSON.stringify(schema.default)}.`,
   ].filter(Boolean);
   // A description without a stop ("The day") would run into the sentence after it.
   if (parts.length > 1 && schema.description && !/[.!?。:;…]\s*$/.test(schema.description)) parts[0] += '.';
   return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** A number's bounds in words ("From 1 to 5."), said before an answer out of them is refused. */
+function boundsOf(schema: Schema): string | undefined {
+  if (schema.type !== 'number' && schema.type !== 'integer') return undefined;
+  const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const [min, max] = [number(schema.minimum), number(schema.maximum)];
+  const [above, below] = [number(schema.exclusiveMinimum), number(schema.exclusiveMaximum)];
+  const said = [
+    min !== undefined && max !== undefined ? `From ${min} to ${max}.` : undefined,
+    min !== undefined && max === undefined ? `At least ${min}.` : undefined,
+    max !== undefined && min === undefined ? `At most ${max}.` : undefined,
+    above === undefined ? undefined : `More than ${above}.`,
+    below === undefined ? undefined : `Less than ${below}.`,
+  ].filter(Boolean);
+  return said.length ? said.join(' ') : undefined;
 }
 
 /** How to write a value of a string format the answer is checked against (a text box says nothing of it). */
@@ -83,7 +100,7 @@ const FORMATS: Record<string, string> = {
 /** The hint under a field, which describes it (see {@link hintOf}). */
 const Hint = ({ id, text }: { id: string | undefined; text: string | undefined }) =>
   id ? (
-    <span class="note hint" id={id}>
+    <span class="note hint" id={id} dir="auto">
       {text}
     </span>
   ) : null;
@@ -188,7 +205,9 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
     return { name, Field, read };
   }
   const read = () => {
-    if (schema.type === 'string') return value.value;
+    // An empty text is no date, email or address: left out, so that a required one is said to be missing.
+    if (schema.type === 'string')
+      return value.value === '' && typeof schema.format === 'string' ? undefined : value.value;
     // Empty is no number: the field is left out, and the schema alone says whether it may be.
     if (value.value.trim() === '') return undefined;
     const n = Number(value.value);

@@ -47,6 +47,31 @@ const dismiss = (id: number) => {
   (next ?? (focusedBefore?.isConnected ? focusedBefore : null))?.focus();
 };
 
+/**
+ * A toast long enough to scroll in its box (a quarter of a narrow window) is a Tab stop, so that a keyboard scrolls
+ * it in every engine (an error toast has its Dismiss button for that).
+ */
+const scrollable = (message: string) =>
+  message.length >= 200 || message.split('\n').length >= 6 ? { tabIndex: 0 } : {};
+
+// The count the page puts after a text it cut: the page's English, whatever the text's direction.
+const CUT = /… \(\d+ more characters?\)$/;
+
+/**
+ * An app's text, with the count of what the page cut from it isolated as left-to-right: after Arabic or Hebrew it
+ * read "(more characters 1889) …".
+ */
+function Message({ text }: { text: string }) {
+  const cut = CUT.exec(text);
+  if (!cut) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, cut.index)}
+      <bdi dir="ltr">{cut[0]}</bdi>
+    </>
+  );
+}
+
 /** Escape, outside a sheet (whose own Escape declines it), dismisses the toasts: none need the focus moved to go. */
 function onEscape(event: KeyboardEvent): void {
   if (event.key !== 'Escape' || event.defaultPrevented || !shown.value.length || document.querySelector('.scrim'))
@@ -121,8 +146,8 @@ export function Toasts() {
         {shown.value
           .filter((t) => t.kind !== 'error')
           .map((t) => (
-            <div key={t.id} class={`toast ${t.kind}`} data-testid="toast" dir="auto">
-              {t.message}
+            <div key={t.id} class={`toast ${t.kind}`} data-testid="toast" dir="auto" {...scrollable(t.message)}>
+              <Message text={t.message} />
             </div>
           ))}
       </div>
@@ -132,7 +157,7 @@ export function Toasts() {
           .map((t) => (
             <div key={t.id} class="toast error" data-testid="toast" data-toast={t.id}>
               <div role={t.said ? undefined : 'alert'} dir="auto">
-                {t.message}
+                <Message text={t.message} />
               </div>
               <button type="button" class="small" data-testid="toast-dismiss" onClick={() => dismiss(t.id)}>
                 Dismiss

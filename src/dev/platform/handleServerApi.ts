@@ -1,4 +1,5 @@
-import { redactText } from '../../protocol/redactText';
+import { redactPath } from '../redactPath';
+import { redactSecrets } from '../redactSecrets';
 import type * as z from 'zod';
 import { createTokenBucket, SERVER_API_RATE } from '../../server/createRateLimiter';
 import { createProblem, type ProblemName } from '../../server/problems';
@@ -354,7 +355,12 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
   const instance = request.path.split('?')[0] ?? request.path;
   const problem = (name: ProblemName, detail: string, headers: Record<string, string> = {}) => {
     // A path or a body holding a token (an id variable that held one) is answered without it: problems are logged.
-    const p = createProblem(ctx.errorsUrl, name, redactText(detail), redactText(instance));
+    const p = createProblem(
+      ctx.errorsUrl,
+      name,
+      redactSecrets(detail, ctx.secrets()),
+      redactPath(instance, ctx.secrets()),
+    );
     return json(p.status, p, { 'content-type': 'application/problem+json', ...headers });
   };
   const refused = await admit(request, ctx, problem);

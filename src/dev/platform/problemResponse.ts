@@ -1,4 +1,5 @@
 import { redactText } from '../../protocol/redactText';
+import { redactPath } from '../redactPath';
 import { createProblem, type ProblemName } from '../../server/problems';
 
 /**
@@ -14,7 +15,7 @@ export function problemResponse(
   headers: Record<string, string> = {},
 ): Response {
   // A token in the path (or echoed in the detail) is not answered back: problems end up in logs.
-  const problem = createProblem(`${origin}/errors`, name, redactText(detail), redactText(path));
+  const problem = createProblem(`${origin}/errors`, name, redactText(detail), redactPath(path));
   return new Response(JSON.stringify(problem), {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json', ...headers },

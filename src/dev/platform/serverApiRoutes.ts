@@ -1,4 +1,4 @@
-import { redactText } from '../../protocol/redactText';
+import { redactPath } from '../redactPath';
 import { type Context, Hono } from 'hono';
 import type { DevEvent } from '../DevEvent';
 import type { DevState } from '../devContract';
@@ -40,7 +40,7 @@ export function serverApiRoutes(ctx: ServerApiRoutesContext) {
       ctx.tell({
         type: 'server-api',
         method: c.req.method,
-        path: redactText(requestPath(c)),
+        path: redactPath(requestPath(c), ctx.secrets()),
         status: c.res.status,
         duration_ms: Date.now() - started,
       });
