@@ -102,7 +102,7 @@ describe("the page's channel", () => {
     // A body is checked as the control route checks it: a field it does not take is named before the id is looked up.
     page.socket.send(JSON.stringify({ n: 9, route: 'POST /__svc/mcp/progress', body: { id: 'gone', zzz: 1 } }));
     expect((await page.next((m) => m.re === 9)).error).toBe(
-      'unknown field "zzz": the fields are id, message, waiting.',
+      'unknown field "zzz": the fields are id, message, waiting, confirming.',
     );
     page.socket.send(JSON.stringify({ n: 10, route: 'POST /__svc/mcp/result', body: { result: {} } }));
     expect((await page.next((m) => m.re === 10)).error).toBe(

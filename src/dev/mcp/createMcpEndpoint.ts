@@ -126,9 +126,9 @@ function tellUndeclaredTools(
   body: unknown,
   manifest: Manifest,
   options: McpEndpointOptions,
-  session: { client: string | undefined } | undefined,
+  session: { server: McpServer } | undefined,
 ): void {
-  const sessionClient = session?.client;
+  const sessionClient = session?.server.server.getClientVersion()?.name;
   for (const message of Array.isArray(body) ? body : [body]) {
     const { method, params } = (message ?? {}) as {
       method?: unknown;
@@ -237,9 +237,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       const refused = (parsedBody === undefined ? undefined : messageRefusal(parsedBody)) ?? paramsRefusal(parsedBody);
       if (refused) return refused;
       // A 2025-era session's client said its name at initialize; a 2026-era request says it in its envelope.
-      const built = legacy.builtFor(request);
-      const session = built ? { client: built.server.server.getClientVersion()?.name } : undefined;
-      tellUndeclaredTools(request, parsedBody, manifest, options, session);
+      tellUndeclaredTools(request, parsedBody, manifest, options, legacy.builtFor(request));
       return (await isLegacyRequest(request, parsedBody))
         ? legacy.serve(request, parsedBody)
         : modern.fetch(request, { parsedBody });
