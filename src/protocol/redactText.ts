@@ -135,10 +135,9 @@ function withoutBrokenJwts(text: string): string {
   let last = 0;
   JWT_START.lastIndex = 0;
   for (let start = JWT_START.exec(text); start; start = JWT_START.exec(text)) {
-    const end = brokenJwtEnd(text, start.index);
+    const { end, skip } = brokenJwtAt(text, start.index);
     if (end === undefined) {
-      // A later `eyJ` of the same run is within what was read from this one.
-      JWT_START.lastIndex = start.index + Math.max(runAt(text, start.index).length, 1);
+      JWT_START.lastIndex = Math.max(skip, start.index + 1);
       continue;
     }
     out += `${text.slice(last, start.index)}[redacted]`;
@@ -147,19 +146,29 @@ function withoutBrokenJwts(text: string): string {
   return out + text.slice(last);
 }
 
-/** Where a JWT from `at` that a line break or an invisible character breaks ends; undefined when none starts there. */
-function brokenJwtEnd(text: string, at: number): number | undefined {
+// The most of a folded token read: 16 KB, the largest header and claims a platform issues, many times over.
+const FOLDED_READ = 16_384;
+
+/**
+ * Where a JWT from `at` that a line break or an invisible character breaks ends (`end`), or, when none starts there,
+ * where to look for the next (`skip`): past everything read when what was read held no second part (no later start
+ * within it can hold one), else past the first run (a later `eyJ` of it may be the header).
+ */
+function brokenJwtAt(text: string, at: number): { end?: number; skip: number } {
+  const firstRun = at + runAt(text, at).length;
   let joined = '';
   let end = at;
   let broken = false;
-  // At most 256 lines: a token of 16 KB folded at 64 characters.
-  for (let line = 0; line < 256; line++) {
+  // At most 256 lines and 16 KB: a token folded at 64 characters.
+  for (let line = 0; line < 256 && joined.length < FOLDED_READ; line++) {
     const run = runAt(text, end);
     end += run.length;
     const visible = run.replace(INVISIBLES, '');
     broken ||= visible.length !== run.length;
     joined += visible;
-    if (joined.length >= 128 && !namesAlg(joined.slice(0, 128))) return undefined;
+    // What names no `alg` in its first 128 characters is no header: known once, at the line that reaches them.
+    if (joined.length >= 128 && joined.length - visible.length < 128 && !namesAlg(joined.slice(0, 128)))
+      return { skip: firstRun };
     if (isWhole(joined)) break;
     LINE_BREAK.lastIndex = end;
     if (!LINE_BREAK.exec(text)) break;
@@ -174,10 +183,12 @@ function brokenJwtEnd(text: string, at: number): number | undefined {
     end = next;
     broken = true;
   }
+  const dot = joined.indexOf('.');
+  if (dot === -1) return { skip: end };
   // A sentence's full stop after the token is the sentence's.
   while (text.charAt(end - 1) === '.') end--;
-  const [header = '', claims] = joined.split('.');
-  return broken && claims !== undefined && header.length >= 16 && namesAlg(header.slice(0, 128)) ? end : undefined;
+  const header = joined.slice(0, dot);
+  return broken && header.length >= 16 && namesAlg(header.slice(0, 128)) ? { end, skip: end } : { skip: firstRun };
 }
 
 /** The run of a token's characters at `at` (empty when none starts there). */
@@ -194,8 +205,10 @@ const isWhole = (joined: string) => lacking(joined) === 0;
  * known); a token of fewer than three parts lacks a whole signature (Infinity: its next line is read on).
  */
 function lacking(joined: string): number {
-  const parts = joined.split('.');
-  if (parts.length < 3) return Number.POSITIVE_INFINITY;
+  // Fewer than three parts (most of a long fold): said without splitting the text read so far.
+  const second = joined.indexOf('.', joined.indexOf('.') + 1);
+  if (joined.indexOf('.') === -1 || second === -1) return Number.POSITIVE_INFINITY;
+  const parts = joined.split('.', 3);
   const alg = algOf(parts[0]!) ?? '';
   const least = /^[RP]S/.test(alg) ? 342 : Object.hasOwn(SIGNATURE_LENGTH, alg) ? SIGNATURE_LENGTH[alg]! : 43;
   return Math.max(least - parts[2]!.length, 0);
