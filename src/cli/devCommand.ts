@@ -14,7 +14,6 @@ import {
 } from '../dev';
 import { type CliIo, EXIT, STOP_SIGNALS, writeLine } from './CliIo';
 import { assertFileFree, lockFile } from '../dev/platform/lockFile';
-import { removeStoreDiscovery, writeStoreDiscovery } from '../dev/platform/store/storeDiscovery';
 import { defineCommand } from './defineCommand';
 import { checkPackable } from './checkPackageFiles';
 import { type EnvFileLine, envFileLines } from './envFileLines';
@@ -469,18 +468,6 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
           SIZE_CHECK_AFTER_MS,
         );
       if (platform.mcpConfigs) writeLine(io.stderr, platform.mcpConfigs);
-      // For `svc publish`: where this store is and its token, in a file only this user can read.
-      await writeStoreDiscovery({
-        url: platform.origin,
-        token: platform.publishToken,
-        pid: process.pid,
-        mini_app_id: platform.miniAppId,
-      }).catch((error: Error) =>
-        writeLine(
-          io.stderr,
-          `  (svc publish cannot find this store: ${error.message}; set SVC_STATE_DIR to a writable folder, or upload from the messenger's Settings → Store.)`,
-        ),
-      );
       if (packageFile)
         writeLine(
           io.stderr,
@@ -491,7 +478,6 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
       return EXIT.ok;
     } finally {
       clearTimeout(sizeCheck);
-      await removeStoreDiscovery(platform.origin);
       await platform.close();
       await unlockEnv?.();
     }

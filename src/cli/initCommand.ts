@@ -7,7 +7,7 @@ import { writeEditorSettings } from './editorSettings';
 import { keysDir, readDeveloperKey, waitingForKey } from './developerKeys';
 import { writeNewKey } from './keygenCommand';
 import { createStarterManifest } from './starterManifest';
-import { starterTemplate } from './starterTemplate';
+import { starterIcon, starterTemplate } from './starterTemplate';
 import { defineCommand } from './defineCommand';
 import { sdkVersion } from './sdkVersion';
 import { shownPath } from './shownPath';
@@ -102,15 +102,16 @@ and build (the one template is vite).`,
     writeLine(io.stdout, 'Next:');
     const toFill = values.name === undefined ? '"name", "description"' : '"description"';
     writeLine(io.stdout, `  - fill in ${toFill} and "vendor", then run \`svc validate\``);
-    // What the manifest names and the folder lacks: a plain init is for an app of one's own, whose files may not be
-    // there yet; without them svc dev's frame shows a 404.
-    const missing = [manifest.entry, ...(manifest.icons ?? []).map((icon) => icon.src)].filter(
-      (path) => !existsSync(join(dir, path)),
-    );
-    if (missing.length)
+    // Icons the folder lacks are written, placeholders of the declared sizes: svc pack refuses a package without them,
+    // and nothing else here makes a PNG. The entry page is the app's own.
+    const icons = await writePlaceholderIcons(dir, manifest.icons ?? []);
+    if (icons.length) writeLine(io.stdout, `  - replace the placeholder icons ${icons.join(', ')} with your own`);
+    // What the manifest names and the folder lacks: a plain init is for an app of one's own, whose page may not be
+    // there yet; without it svc dev's frame shows a 404.
+    if (!existsSync(join(dir, manifest.entry)))
       writeLine(
         io.stdout,
-        `  - add ${missing.join(', ')} (the manifest names them): the entry page loads svc, with a <script src="svc.global.js"> copied from node_modules/svc-sdk/dist/ or \`import { svc } from 'svc-sdk'\` in a bundle; the icons are PNG files of those sizes. For a project that runs at once: \`svc init <dir> --template vite\``,
+        `  - add ${manifest.entry} (the manifest names it): the entry page loads svc, with a <script src="svc.global.js"> copied from node_modules/svc-sdk/dist/ or \`import { svc } from 'svc-sdk'\` in a bundle. For a project that runs at once: \`svc init <dir> --template vite\``,
       );
     if (!existsSync(join(root, 'node_modules', 'svc-sdk', 'schema')))
       writeLine(
@@ -281,4 +282,23 @@ async function writeTemplate(
   writeLine(io.stdout, '  npm run build   # dist/ is the package: page, manifest.json, icons');
   writeLine(io.stdout, '  npx svc pack dist   # signs dist/ with the app key into <name>-<version>.swbn');
   return EXIT.ok;
+}
+
+/**
+ * Writes a placeholder PNG of its declared size (`192x192`) for each icon the folder lacks; the paths written.
+ */
+async function writePlaceholderIcons(
+  dir: string,
+  icons: readonly { src: string; sizes?: string }[],
+): Promise<string[]> {
+  const written: string[] = [];
+  for (const icon of icons) {
+    const path = join(dir, icon.src);
+    const size = Number(/^(\d{1,4})x\1$/.exec(icon.sizes ?? '')?.[1]);
+    if (existsSync(path) || !size) continue;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, starterIcon(size));
+    written.push(icon.src);
+  }
+  return written;
 }

@@ -36,8 +36,9 @@ const chunk = (type: string, data: Buffer) => {
 /**
  * A square PNG icon: a rounded tile in the accent colour with a lighter speech bubble, so the starter's icons exist,
  * are real PNGs of the declared sizes, and can be told apart from a blank square.
+ * @internal
  */
-function starterIcon(size: number): Buffer {
+export function starterIcon(size: number): Buffer {
   const rows: Buffer[] = [];
   const r = size * 0.18;
   for (let y = 0; y < size; y++) {
@@ -125,7 +126,8 @@ dist/
 A mini app made with \`svc init --template vite\`.
 
 - \`npm run dev\`: Vite, the backend (server/backend.js) and the simulated messenger together; open the URL it
-  prints. Edits reload the app. The messenger's state lives in \`.svc-dev.json\` (\`npm run dev -- --reset\`
+  prints. Edits of \`src/\` reload the app; the backend (\`server/\`) runs in the same process, so an edit of it takes
+  a restart (Ctrl-C, then \`npm run dev\`). The messenger's state lives in \`.svc-dev.json\` (\`npm run dev -- --reset\`
   starts afresh). Vite serves on port 5173 and the messenger on 4310, each on the next free one when it is taken,
   and the backend on any free port; \`VITE_PORT\`, \`SVC_DEV_PORT\` and \`BACKEND_PORT\` in the environment start
   them elsewhere.
@@ -457,7 +459,8 @@ for (let port = firstPort; !platform; port++) {
       onNotice: (notice) => console.error(\`svc dev: \${notice.message}\`),
     });
   } catch (error) {
-    if (error.code != 'EADDRINUSE' || port > firstPort + 20) failed(error);
+    // Only the messenger's own port moves on: another one taken (the app's, kept in .svc-dev.json) is said as itself.
+    if (error.code != 'EADDRINUSE' || error.port !== port || port > firstPort + 20) failed(error);
     console.error(\`port \${port} is taken; trying \${port + 1}\`);
   }
 }

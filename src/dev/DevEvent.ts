@@ -40,6 +40,11 @@ export type DevEvent =
       notice?: string;
       /** svc dev runs an app folder: its next rebuild (a write of its manifest.json) serves the folder again. */
       folder?: boolean;
+      /**
+       * The app's frame loads the developer's own server (`--app-url`, the starter's `npm run dev`): the version is
+       * recorded as installed, but that server's page is what runs.
+       */
+      app_url?: string;
     }
   | {
       type: 'mcp';
@@ -99,7 +104,9 @@ function eventLines(event: DevEvent, time: string): string | string[] {
       return `${time}  blocked  ${event.blocked}: ${event.advice}`;
     case 'store':
       return [
-        `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on${event.folder ? ", until the app folder's manifest.json is written again (a rebuild serves the folder)" : ''}`,
+        event.app_url
+          ? `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed, but the app's frame still loads ${event.app_url} (--app-url, your dev server), not the package: to run the package, start svc dev on the .swbn file`
+          : `${time}  store    accepted version ${event.version}, signed by ${event.signers.join(', ')}: installed and served from now on${event.folder ? ", until the app folder's manifest.json is written again (a rebuild serves the folder)" : ''}`,
         ...(event.moved_from
           ? [`${time}  store    the id moved from key ${event.moved_from} to ${event.key_id} (a rotation)`]
           : []),

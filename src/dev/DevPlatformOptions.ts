@@ -95,7 +95,9 @@ export interface DevNotice {
     /** The package svc dev started with is not the latest build the store accepted (an older one, or another). */
     | 'package-not-accepted'
     /** Another svc dev serves the same app folder: `svc mcp` forwards to this one while it runs. */
-    | 'folder-served-twice';
+    | 'folder-served-twice'
+    /** The file that leads `svc publish` to this platform's store could not be written. */
+    | 'store-unfindable';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }

@@ -230,6 +230,10 @@ export interface DevConfig {
   appOrigin: string;
   /** The URL the iframe loads (the package entry, or `--app-url`). */
   appUrl: string;
+  /**
+   * The frame loads the developer's own server (`--app-url`): a version the store accepts is recorded, not what runs.
+   */
+  devServer?: boolean;
   /** The manifest, validated once by the platform: the page builds its host from it without validating it again. */
   manifest: Manifest;
   /** `{authUrl}` (no realm); the token endpoint is `{authUrl}/realms/{realm}/protocol/openid-connect/token`. */
@@ -454,7 +458,11 @@ export interface DevStreamEvents {
   /** An MCP tool call to run in the open app. */
   'mcp-invoke': McpInvoke;
   /** The agent cancelled the relayed call with this id. */
-  'mcp-cancel': { id: string };
+  'mcp-cancel': {
+    id: string;
+    /** The error the agent was told (cancelled by it, or the person did not answer in time): the page's row says it. */
+    told?: { code: string; message: string };
+  };
   /** An MCP call svc dev refused before it could reach the page: listed with the calls that ran. */
   'mcp-refused': McpRefused;
   /** manifest.json changed (and is valid): the page loads again to use it. */

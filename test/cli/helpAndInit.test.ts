@@ -116,9 +116,17 @@ describe('svc init', () => {
     expect(run.stdout).toContain('wrote .vscode/settings.json (VS Code validates and completes public/manifest.json)');
     // --name was given: not asked for again.
     expect(run.stdout).toContain('  - fill in "description" and "vendor", then run `svc validate`');
-    // The files the manifest names and the folder lacks, and how to make them (svc dev's frame would show a 404).
+    // The icons the folder lacks are written, PNGs of their declared sizes (svc pack refuses a package without them);
+    // the page the manifest names is the app's own, and how to make it is said (svc dev's frame would show a 404).
     expect(run.stdout).toContain(
-      '  - add index.html, icons/icon-192.png, icons/icon-512.png (the manifest names them): the entry page loads svc, with a <script src="svc.global.js"> copied from node_modules/svc-sdk/dist/',
+      '  - replace the placeholder icons icons/icon-192.png, icons/icon-512.png with your own',
+    );
+    for (const size of [192, 512]) {
+      const png = readFileSync(join(dir, `public/icons/icon-${size}.png`));
+      expect([png.subarray(1, 4).toString(), png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(['PNG', size, size]);
+    }
+    expect(run.stdout).toContain(
+      '  - add index.html (the manifest names it): the entry page loads svc, with a <script src="svc.global.js"> copied from node_modules/svc-sdk/dist/',
     );
     expect(run.stdout).toContain('`svc init <dir> --template vite`');
     expect(run.stdout).toContain('install svc-sdk in this project');

@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { writeStoreDiscovery } from '../../src/dev/platform/store/storeDiscovery';
+import { formatDevEvent, startDevPlatform } from '../../src/dev';
+import { listStoreDiscoveries, writeStoreDiscovery } from '../../src/dev/platform/store/storeDiscovery';
+import { writeAppDir } from '../dev/appDir';
 import { readPackage } from '../../src/package';
 import { runSvc } from './runInProcess';
 
@@ -145,4 +147,35 @@ it('removes the temporary file a killed svc dev was writing when it next writes 
   await expect.poll(() => existsSync(left)).toBe(false);
   // A live writer's is its own, being written.
   expect(existsSync(writing)).toBe(true);
+});
+
+it("a platform started as the starter's npm run dev starts it (startDevPlatform, --app-url) is found and published to", async () => {
+  const platform = await startDevPlatform({ dir: await writeAppDir(), port: 0, appUrl: 'http://127.0.0.1:5173/' });
+  try {
+    // The same file `svc dev` leaves: where the store is, its token, this process, the app it runs.
+    const found = await listStoreDiscoveries();
+    expect(found.map((s) => [s.url, s.token, s.mini_app_id])).toEqual([
+      [platform.origin, platform.publishToken, platform.miniAppId],
+    ]);
+    // Found without --to, and the token taken: the store reads the upload (no valid package here: 422, not 401).
+    const dir = mkdtempSync(join(tmpdir(), 'svc-publish-'));
+    writeFileSync(join(dir, 'app-1.0.0.swbn'), new Uint8Array(64));
+    const run = await runSvc(['publish', 'app-1.0.0.swbn'], dir);
+    expect(run.stderr).toContain(platform.origin);
+    expect(run.stderr).not.toMatch(/publish token|401/);
+    // With --app-url, an accepted version is recorded, not what the frame loads: the terminal says so.
+    const line = formatDevEvent({
+      type: 'store',
+      version: '1.1.0',
+      signers: ['k'],
+      key_id: 'k',
+      app_url: 'http://127.0.0.1:5173/',
+    });
+    expect(line).toContain(
+      "installed, but the app's frame still loads http://127.0.0.1:5173/ (--app-url, your dev server)",
+    );
+  } finally {
+    await platform.close();
+  }
+  expect(await listStoreDiscoveries()).toEqual([]);
 });

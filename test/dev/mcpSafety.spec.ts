@@ -334,6 +334,12 @@ for (const [era, negotiation] of ERAS) {
     expect(resultText(result)).toMatch(/^ERR_TIMEOUT: the person did not answer in svc dev within 2 s/);
     await expect(page.getByTestId('permission-sheet')).toHaveCount(0);
     await expect(out()).toHaveText('rejected: ERR_CANCELLED');
+    // The page's row says what the agent got, not the app's answer to the stop (ERR_CANCELLED).
+    await page.getByTestId('tab-Agent').click();
+    await expect(page.getByTestId('mcp-call').first().locator('pre.err')).toContainText(
+      'ERR_TIMEOUT: the person did not answer in svc dev within 2 s',
+    );
+    await page.getByTestId('tab-Calls').click();
     expect(platform.state.grants.flatMap((g) => g.scopes)).not.toContain('svc.room.context');
     // Nothing was refused either: the next call asks again, and an answer in time is the result.
     const again = client.callTool({ name: 'ask_room', arguments: {} });

@@ -66,7 +66,7 @@ interface Running {
 /** A control request body from the page about one running call. */
 type PageBody = McpPageBody;
 
-const fail = (code: string, message: string, retriable = false): RelayOutcome => ({
+const fail = (code: string, message: string, retriable = false): Extract<RelayOutcome, { ok: false }> => ({
   ok: false,
   code,
   message,
@@ -188,10 +188,12 @@ function runInPage(
     options.keepalive,
   );
   stop.signal.addEventListener('abort', () => clearInterval(keepalive));
-  const cancel = () => {
-    event(page, 'mcp-cancel', { id });
-    finish(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
+  // Ends the call in the page too, whose row says what the agent got (not the app's answer to the cancellation).
+  const endWith = (outcome: Extract<RelayOutcome, { ok: false }>) => {
+    event(page, 'mcp-cancel', { id, told: { code: outcome.code, message: outcome.message } });
+    finish(outcome);
   };
+  const cancel = () => endWith(fail('ERR_CANCELLED', 'the agent cancelled the call; the app was told to stop.'));
   call.signal.addEventListener('abort', cancel, { once: true, signal: stop.signal });
   const closed = () => finish(cutOff(page, call, options, confirming));
   stop.signal.addEventListener('abort', page.onClose(closed));
@@ -202,8 +204,7 @@ function runInPage(
     if (!on) return;
     call.progress(WAITING_FOR_PERSON);
     personTimer = setTimeout(() => {
-      event(page, 'mcp-cancel', { id });
-      finish(
+      endWith(
         fail(
           'ERR_TIMEOUT',
           `the person did not answer in svc dev within ${Math.round(options.personTimeout / 1000)} s. Ask them to ` +

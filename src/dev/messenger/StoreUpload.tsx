@@ -11,7 +11,11 @@ async function upload(m: Messenger, input: HTMLInputElement): Promise<void> {
   result.value = `Uploading ${file.name}…`;
   try {
     const accepted = await m.upload(await file.arrayBuffer());
-    result.value = `Version ${accepted.version} accepted: the app relaunches with it.${accepted.warning ? ` But ${accepted.warning}` : ''}`;
+    // With --app-url the frame loads the developer's own server whatever the store holds: said, not left to guess.
+    const runs = m.config.devServer
+      ? `recorded as installed, but the app's frame still loads your dev server (${m.config.appUrl}), not the package: to run the package, start svc dev on the .swbn file.`
+      : 'the app relaunches with it.';
+    result.value = `Version ${accepted.version} accepted: ${runs}${accepted.warning ? ` But ${accepted.warning}` : ''}`;
   } catch (error) {
     const { message, type } = error as Error & { type?: unknown };
     const again = typeof type === 'string' && type.endsWith('/already-published');

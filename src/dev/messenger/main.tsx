@@ -76,7 +76,7 @@ async function start(root: HTMLElement): Promise<void> {
     },
     {
       'mcp-invoke': (call) => void m.mcp.invoke(call),
-      'mcp-cancel': ({ id }) => m.mcp.cancel(id),
+      'mcp-cancel': ({ id, told }) => m.mcp.cancel(id, told),
       'mcp-refused': (call) => m.mcp.refused(call),
       // manifest.json changed: the page, its host and the app start again from the new one.
       manifest: () => location.reload(),

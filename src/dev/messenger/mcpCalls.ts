@@ -84,15 +84,17 @@ async function runInApp(
   }
 }
 
-/** Ends a call whose page lost svc dev: the app is told to stop, and its row says what the agent was told. */
-function cutOff(entry: Current): void {
+/** Ends a call svc dev ended (the page lost it, the agent cancelled, the person did not answer): the app is told to
+ * stop, and the row says what the agent was told (not what the app answered to the stop). */
+function cutOff(entry: Current, told: string): void {
   entry.cut = true;
   entry.controller.abort();
-  entry.row.done(
-    'ERR_DISCONNECTED: the connection to svc dev closed during the call (svc dev stopped or restarted), so the agent was told the call ended; the app was told to stop.',
-    false,
-  );
+  entry.row.done(told, false);
 }
+
+/** What the agent is told of a call whose page lost svc dev (svc dev says it so too). */
+const DISCONNECTED =
+  'ERR_DISCONNECTED: the connection to svc dev closed during the call (svc dev stopped or restarted), so the agent was told the call ended; the app was told to stop.';
 
 /**
  * What an answer svc dev could not take becomes, so that the agent is answered all the same: a result the channel
@@ -168,21 +170,22 @@ export function mcpCalls(
       if (current?.call.id === call.id) current = undefined;
     },
     /** A call svc dev refused before it reached the page: listed with its error, as the agent got it. */
-    refused(call: McpRefused) {
-      view.show(call).done(`${call.code}: ${call.message}`, false);
-    },
+    refused: (call: McpRefused) => view.show(call).done(`${call.code}: ${call.message}`, false),
     /**
      * The page's channel to svc dev closed (svc dev stopped or restarted, or the connection broke): svc dev ends the
      * running call for the agent then, so the app is told to stop, and the row says what the agent got, not what the
      * app answered later.
      */
     disconnected() {
-      if (current) cutOff(current);
+      if (current) cutOff(current, DISCONNECTED);
       current = undefined;
     },
-    /** The platform cancelled a call (the agent cancelled it, or the person took too long). */
-    cancel(id: string) {
-      if (current?.call.id === id) current.controller.abort();
+    /** The platform ended a call (the agent cancelled it, or the person took too long), telling the agent `told`. */
+    cancel(id: string, told?: { code: string; message: string }) {
+      if (current?.call.id !== id) return;
+      if (!told) return current.controller.abort();
+      cutOff(current, `${told.code}: ${told.message}`);
+      current = undefined;
     },
     /** The app's progress message during a relayed call; false when no relayed call runs (the panel's own). */
     progress(message: string): boolean {

@@ -12,6 +12,7 @@ import type { DevConfig, DevState } from '../devContract';
 import { LIMITS } from '../limits';
 import { attachMcp, MCP_PATH } from '../mcp/attachMcp';
 import { removeDiscovery, writeDiscovery } from '../mcp/discoveryFile';
+import { removeStoreDiscovery, writeStoreDiscovery } from './store/storeDiscovery';
 import { mcpConfigs } from '../mcp/mcpConfigs';
 import { answerMalformedRequests } from './answerMalformedRequests';
 import { answerOtherUpgrades } from './answerOtherUpgrades';
@@ -201,6 +202,8 @@ interface Started {
   server?: Server;
   pkg?: PackageServer;
   file: StateFile | undefined;
+  /** The store `svc publish` was told of (its file is removed with the platform). */
+  storeUrl?: string;
 }
 
 /**
@@ -211,6 +214,7 @@ function stopAll(parts: Started) {
   return async () => {
     parts.stopWatching();
     if (parts.mcp && parts.app) await removeDiscovery(parts.app.dir, parts.mcp.url);
+    if (parts.storeUrl) await removeStoreDiscovery(parts.storeUrl);
     await parts.mcp?.close();
     parts.webhooks?.close();
     parts.pages.closeAll();
@@ -419,6 +423,29 @@ function platformActions(
   return actions;
 }
 
+/**
+ * Leaves, for `svc publish`, where this platform's store is and its token, in a file only this user can read: every
+ * way of starting svc dev for an app (the CLI, the starter's `npm run dev`) can be published to. The store's URL, or
+ * undefined (said as a notice) when the file could not be written.
+ */
+async function announceStore(
+  url: string,
+  token: string,
+  miniAppId: string,
+  notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
+): Promise<string | undefined> {
+  const failed = await writeStoreDiscovery({ url, token, pid: process.pid, mini_app_id: miniAppId }).then(
+    () => undefined,
+    (error: Error) => error,
+  );
+  if (!failed) return url;
+  await notice(
+    'store-unfindable',
+    `svc publish cannot find this store: ${failed.message}; set SVC_STATE_DIR to a writable folder, or upload from the messenger's Settings → Store.`,
+  );
+  return undefined;
+}
+
 /** The agent bridge (with an app folder, unless turned off), and the lines to print for MCP clients (written where `svc mcp <dir>` finds this platform). */
 async function startMcp(
   app: DevApp | undefined,
@@ -516,6 +543,8 @@ function openStore(
     mcp: ReturnType<typeof attachMcp> | undefined;
     tell(event: DevEvent): void;
     versionServed: DevPlatformOptions['onVersionServed'];
+    /** `--app-url`: the frame loads the developer's own server, whatever the store holds. */
+    appUrl: string | undefined;
   },
 ) {
   let running = false;
@@ -531,8 +560,9 @@ function openStore(
         version: accepted.version,
         signers: accepted.signers.map((s) => s.id),
         ...binding,
-        // An app folder's next rebuild is served again (watchEdits); a package's store is all there is.
-        ...(parts.app && !('files' in parts.app) ? { folder: true } : {}),
+        // An app folder's next rebuild is served again (watchEdits); a package's store is all there is; the developer's
+        // own server (--app-url) is what the frame loads whatever the store holds.
+        ...(parts.appUrl ? { app_url: parts.appUrl } : parts.app && !('files' in parts.app) ? { folder: true } : {}),
       });
       return Promise.resolve(parts.versionServed?.(accepted.version));
     },
@@ -574,6 +604,7 @@ function buildApp(parts: AppParts) {
     return {
       appOrigin: parts.appOrigin,
       appUrl: parts.appUrl,
+      ...(parts.options.appUrl ? { devServer: true } : {}),
       manifest: (parts.running() ?? {}) as Manifest,
       authUrl: origin,
       realm: parts.realm,
@@ -696,7 +727,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     started.mcp = mcp;
     const { store, started: storeRuns } = openStore(
       { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
-      { served, app, mcp, tell, versionServed: options.onVersionServed },
+      { served, app, mcp, tell, versionServed: options.onVersionServed, appUrl: options.appUrl },
     );
     const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
     started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes, audience, served }, notice) : () => {};
@@ -749,6 +780,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const refused = packaged ? await startPackaged(packaged, state, store, notice) : undefined;
     storeRuns();
     if (refused) throw new DevAppError(refused);
+    started.storeUrl = app && (await announceStore(origin, publishToken, miniAppId, notice));
     return Object.assign(handle, {
       /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
       publishToken,
