@@ -6,7 +6,8 @@ import { unpackedMembers } from './unpackedMembers';
  * undefined. A private key (in a form the markers find, or one of `keyForms`; also gzipped or in a zip); a file
  * `svc dev` writes with the platform's signing secret in it (its `--state` file, its `--backend-env` file), also a copy
  * saved pretty-printed, with a byte order mark, or as an env file that exports the secret; or any text holding one of
- * `live`, the running svc dev's own secrets (a copy of its discovery files, a hard link to its files). `svc pack`
+ * `live`, the running svc dev's own secrets (a copy of its discovery files, a hard link to its files); each also as
+ * UTF-16 writes it (the running secrets as UTF-32 too). `svc pack`
  * refuses to pack such a file and `svc dev` to serve it: anyone who can load the app's files could read it.
  * @internal
  */

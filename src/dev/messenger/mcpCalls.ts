@@ -84,15 +84,17 @@ async function runInApp(
   }
 }
 
-/** Ends a call svc dev ended (the page lost it, the agent cancelled, the person did not answer): the app is told to
- * stop, and the row says what the agent was told (not what the app answered to the stop). */
+/**
+ * Ends a call svc dev ended (the page lost it, the agent cancelled, the person did not answer): the app is told to
+ * stop, and the row says what the agent was told (not what the app answered to the stop).
+ */
 function cutOff(entry: Current, told: string): void {
   entry.cut = true;
   entry.controller.abort();
   entry.row.done(told, false);
 }
 
-/** What the agent is told of a call whose page lost svc dev (svc dev says it so too). */
+/** What the row says of a call whose page lost svc dev (the agent gets svc dev's own sentence, with the same code). */
 const DISCONNECTED =
   'ERR_DISCONNECTED: the connection to svc dev closed during the call (svc dev stopped or restarted), so the agent was told the call ended; the app was told to stop.';
 
