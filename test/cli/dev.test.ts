@@ -366,7 +366,7 @@ describe('svc dev', () => {
         env: { ...process.env, SVC_STATE_DIR: join(dir, 'manifest.json', 'state') },
       });
       await dev.waitFor({ stderr: /svc publish cannot find this store: .*; set SVC_STATE_DIR to a writable folder/ });
-      expect(dev.stderr).toMatch(/svc mcp cannot find this platform: .*; set SVC_STATE_DIR to a writable folder/);
+      await dev.waitFor({ stderr: /svc mcp cannot find this platform: .*; set SVC_STATE_DIR to a writable folder/ });
       expect((await fetch(dev.stdout.trim())).status).toBe(200);
       expect(await dev.stop()).toBe(0);
     },

@@ -45,7 +45,7 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'svc-scripting-'));
   expect(svc(['init', 'app']).code).toBe(0);
   writeFileSync(join(work, 'app/index.html'), '<!doctype html><title>x</title>');
-  mkdirSync(join(work, 'app/icons'));
+  // init wrote placeholder icons; the app's own replace them.
   writeFileSync(join(work, 'app/icons/icon-192.png'), PNG);
   writeFileSync(join(work, 'app/icons/icon-512.png'), PNG);
 });

@@ -49,8 +49,12 @@ describe.runIf(existsSync(join(root, 'packages/svc-sdk-dev/dist/index.js')))('np
     expect(url.hash).toBe('#app');
     // The agent's way in: the endpoint and its configs on the terminal, and the file `svc mcp examples/polls` reads.
     await start.waitFor({ stderr: new RegExp(`MCP: ${url.origin}/mcp`) });
-    const discovery = readdirSync(join(home, 'dev')).filter((name) => name.endsWith('.json'));
+    // Beside the store's file, which leads svc publish to this platform (store-<port>.json).
+    const discovery = readdirSync(join(home, 'dev')).filter(
+      (name) => name.endsWith('.json') && !name.startsWith('store-'),
+    );
     expect(discovery).toHaveLength(1);
+    expect(readdirSync(join(home, 'dev'))).toContain(`store-${url.port}.json`);
     expect(JSON.parse(readFileSync(join(home, 'dev', discovery[0]!), 'utf8'))).toMatchObject({
       url: `${url.origin}/mcp`,
       dir: join(root, 'examples/polls'),
