@@ -106,3 +106,25 @@ test('a tab left open follows a restart on the same --state: it reloads itself, 
   expect(await write(reloaded, 'after', 2)).toBe('stored');
   await expect(tab.getByTestId('connection')).toBeHidden();
 });
+
+test('a declared svc.storage is named in the settings as needing no request, with no button to grant it', async ({
+  browser,
+}) => {
+  const declared = await writeMcpTestApp([], '', (manifest) => {
+    manifest.permissions = [{ scope: 'svc.storage', purpose: 'Remembers your last choice.' }];
+  });
+  const own = await startDevPlatform({ dir: declared, port: 0 });
+  try {
+    const { tab, app } = await openAppFrame(browser, own);
+    expect(await write(app, 'k', 1)).toBe('stored');
+    await tab.getByTestId('tab-Settings').click();
+    const row = tab.getByTestId('permission-svc.storage');
+    await expect(row).toHaveAttribute('data-state', 'no-request');
+    await expect(row).toContainText('Storage kept for you');
+    await expect(row).toContainText('needs no request');
+    await expect(row.getByRole('button')).toHaveCount(0);
+    await tab.close();
+  } finally {
+    await own.close();
+  }
+});

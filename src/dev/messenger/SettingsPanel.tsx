@@ -103,7 +103,23 @@ function Person({ m }: { m: Messenger }) {
   );
 }
 
-/** Each declared scope with its state (granted, denied, prompt) and the button that changes it. */
+/** A declared scope the app uses without asking (`svc.storage`): named, and said to need no request. */
+function NoRequest({ scope }: { scope: string }) {
+  return (
+    <div class="row" data-testid={`permission-${scope}`} data-state="no-request">
+      <span class="grow">
+        {scopeInWords(scope)}
+        <div class="note">{scope}</div>
+      </span>
+      <span class="chip granted">needs no request</span>
+    </div>
+  );
+}
+
+/**
+ * Each declared scope with its state (granted, denied, prompt) and the button that changes it; `svc.storage`, which
+ * needs no request (declared so the person sees it at install), says so, with no button.
+ */
 function Permissions({ m }: { m: Messenger }) {
   const user = m.store.slices.settings.value.current_user_id;
   const scopes = (m.manifest.permissions ?? []).map((p) => p.scope);
@@ -114,6 +130,7 @@ function Permissions({ m }: { m: Messenger }) {
       <h2>Permissions</h2>
       {scopes.length ? null : <p class="note">The manifest asks for no permission.</p>}
       {scopes.map((scope) => {
+        if (scope === 'svc.storage') return <NoRequest key={scope} scope={scope} />;
         const bridgeScope = Object.entries(SCOPE_TO_MANIFEST).find(([, s]) => s === scope)?.[0] ?? scope;
         const decision = granted.includes(scope) ? 'granted' : refused.has(bridgeScope) ? 'denied' : 'prompt';
         const [verb, route] =

@@ -6,7 +6,8 @@ const SCOPE_WORDS: Record<string, string> = {
   'svc.notifications': 'Notifications',
   'svc.files.read': 'Read your files',
   'svc.files.write': 'Save files',
-  'svc.storage': 'Storage on this device',
+  // Kept by the platform for the person, as a host keeps it for their devices: not one device's.
+  'svc.storage': 'Storage kept for you',
 };
 
 /** A manifest scope in words (its own name when it has none). */
