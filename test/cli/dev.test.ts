@@ -367,6 +367,8 @@ describe('svc dev', () => {
       });
       await dev.waitFor({ stderr: /svc publish cannot find this store: .*; set SVC_STATE_DIR to a writable folder/ });
       await dev.waitFor({ stderr: /svc mcp cannot find this platform: .*; set SVC_STATE_DIR to a writable folder/ });
+      // The URL on stdout, which may come after both on stderr.
+      await dev.waitFor(/^http:\/\/127\.0\.0\.1:\d+\S*\n/);
       expect((await fetch(dev.stdout.trim())).status).toBe(200);
       expect(await dev.stop()).toBe(0);
     },
