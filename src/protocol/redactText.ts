@@ -155,7 +155,8 @@ const FOLDED_READ = 16_384;
  * within it can hold one), else past the first run (a later `eyJ` of it may be the header).
  */
 function brokenJwtAt(text: string, at: number): { end?: number; skip: number } {
-  const firstRun = at + runAt(text, at).length;
+  // Where the run the token starts in ends: set by the first line read.
+  let firstRun = at;
   let joined = '';
   let end = at;
   let broken = false;
@@ -163,13 +164,15 @@ function brokenJwtAt(text: string, at: number): { end?: number; skip: number } {
   for (let line = 0; line < 256 && joined.length < FOLDED_READ; line++) {
     const run = runAt(text, end);
     end += run.length;
+    if (line === 0) firstRun = end;
     const visible = run.replace(INVISIBLES, '');
     broken ||= visible.length !== run.length;
     joined += visible;
     // What names no `alg` in its first 128 characters is no header: known once, at the line that reaches them.
     if (joined.length >= 128 && joined.length - visible.length < 128 && !namesAlg(joined.slice(0, 128)))
       return { skip: firstRun };
-    if (isWhole(joined)) break;
+    const lacks = lacking(joined);
+    if (lacks === 0) break;
     LINE_BREAK.lastIndex = end;
     if (!LINE_BREAK.exec(text)) break;
     const next = LINE_BREAK.lastIndex;
@@ -178,7 +181,6 @@ function brokenJwtAt(text: string, at: number): { end?: number; skip: number } {
     // A line of fewer than 16 is the token's last when a value ends after it (a quote, a bracket, a line break, the
     // text's end), or when it is no longer than what a signature begun lacks; otherwise it is the next line's prose.
     const last = VALUE_END.test(text.slice(next + following.length, next + following.length + 2));
-    const lacks = lacking(joined);
     if (!following || (length < 16 && !last && !(Number.isFinite(lacks) && length <= lacks))) break;
     end = next;
     broken = true;
@@ -197,31 +199,19 @@ function runAt(text: string, at: number): string {
   return TOKEN_RUN.exec(text)![0];
 }
 
-/** Whether a token read so far is whole: three parts, its signature as long as its `alg` makes one at least. */
-const isWhole = (joined: string) => lacking(joined) === 0;
-
 /**
  * How many characters the signature of a token read so far lacks (as its `alg` makes one, 43 for an `alg` not
- * known); a token of fewer than three parts lacks a whole signature (Infinity: its next line is read on).
+ * known): 0 once it is whole; a token of fewer than three parts lacks a whole signature (Infinity: its next line is
+ * read on).
  */
 function lacking(joined: string): number {
   // Fewer than three parts (most of a long fold): said without splitting the text read so far.
-  const second = joined.indexOf('.', joined.indexOf('.') + 1);
-  if (joined.indexOf('.') === -1 || second === -1) return Number.POSITIVE_INFINITY;
+  const first = joined.indexOf('.');
+  if (first === -1 || joined.indexOf('.', first + 1) === -1) return Number.POSITIVE_INFINITY;
   const parts = joined.split('.', 3);
-  const alg = algOf(parts[0]!) ?? '';
+  const alg = /"alg"\s*:\s*"([^"]*)"/.exec(decodedStart(parts[0]!))?.[1] ?? '';
   const least = /^[RP]S/.test(alg) ? 342 : Object.hasOwn(SIGNATURE_LENGTH, alg) ? SIGNATURE_LENGTH[alg]! : 43;
   return Math.max(least - parts[2]!.length, 0);
-}
-
-/** The `alg` a header names, if it reads as one. */
-function algOf(header: string): string | undefined {
-  const base64 = header.replace(/-/g, '+').replace(/_/g, '/');
-  try {
-    return /"alg"\s*:\s*"([^"]*)"/.exec(atob(base64.slice(0, base64.length - (base64.length % 4))))?.[1];
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -340,11 +330,14 @@ function withoutJoinedJwts(text: string, whole: RegExp): string {
  * Whether base64url text starts a JWT's header: JSON naming its `alg` in its first 96 bytes (after a `kid` of 60
  * characters, where headers put it first or second).
  */
-function namesAlg(start: string): boolean {
-  const run = /^[\w-]*/.exec(start)![0].replace(/-/g, '+').replace(/_/g, '/');
+const namesAlg = (start: string): boolean => decodedStart(start).includes('"alg"');
+
+/** The leading run of base64url characters of `text`, decoded in whole groups of four ('' when it is none). */
+function decodedStart(text: string): string {
+  const run = /^[\w-]*/.exec(text)![0].replace(/-/g, '+').replace(/_/g, '/');
   try {
-    return atob(run.slice(0, run.length - (run.length % 4))).includes('"alg"');
+    return atob(run.slice(0, run.length - (run.length % 4)));
   } catch {
-    return false;
+    return '';
   }
 }

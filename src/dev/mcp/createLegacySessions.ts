@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type McpServer, type RequestId, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { requestIdKey } from './requestIdKey';
 
 /** How many 2025-era sessions stay open at most, and after how long unused one closes. @internal */
 export interface SessionLimits {
@@ -14,12 +15,9 @@ interface Session<S> {
   used: number;
   /** Its tool calls running now: a session with one is in use, neither idle nor the oldest to close. */
   calls: number;
-  /** The JSON-RPC ids of those calls (`typeof id:id`): a request that reuses one is refused. */
+  /** The JSON-RPC ids of those calls (their keys): a request that reuses one is refused. */
   running: Set<string>;
 }
-
-/** A JSON-RPC id as a key: 20 and "20" are two ids. */
-const idKey = (id: RequestId) => `${typeof id}:${id}`;
 
 /**
  * The id a request of `body` (one message or a batch) reuses from `running`, if one does: the SDK would answer the
@@ -30,7 +28,7 @@ function reusedId(body: unknown, running: Set<string>): RequestId | undefined {
   for (const message of Array.isArray(body) ? body : [body]) {
     if (!isRecord(message) || typeof message.method !== 'string') continue;
     const { id } = message;
-    if ((typeof id === 'string' || typeof id === 'number') && running.has(idKey(id))) return id;
+    if ((typeof id === 'string' || typeof id === 'number') && running.has(requestIdKey(id))) return id;
   }
   return undefined;
 }
@@ -159,14 +157,14 @@ export function createLegacySessions<S extends { server: McpServer }>(build: () 
       const session = sessions.get(id);
       if (!session) return;
       session.calls += 1;
-      session.running.add(idKey(requestId));
+      session.running.add(requestIdKey(requestId));
     },
     /** A tool call of the session ended (answered, failed or cancelled). */
     end(id: string, requestId: RequestId) {
       const session = sessions.get(id);
       if (session) {
         session.calls -= 1;
-        session.running.delete(idKey(requestId));
+        session.running.delete(requestIdKey(requestId));
         session.used = Date.now();
       }
     },

@@ -4,6 +4,7 @@ import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { moveOwnProto } from './ownProto';
 import { messageProblem, paramsProblem } from './paramsProblem';
+import { requestIdKey } from './requestIdKey';
 
 /** The most messages a batch may hold, as over HTTP. */
 const MAX_BATCH = 100;
@@ -55,9 +56,6 @@ const readableId = (value: unknown) => {
   const id = (value as { id?: unknown } | null)?.id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 };
-
-/** The key of a JSON-RPC id, one for `1` and another for `"1"`. */
-const idKey = (id: unknown) => JSON.stringify(id);
 
 /** Whether `value` is a JSON-RPC message as the SDK reads one (its own schema: a line that fails it is skipped). */
 function isMessage(value: unknown): value is JSONRPCMessage {
@@ -123,7 +121,7 @@ function readLine(line: Buffer, protoKey: string): LineRead {
     else if (badParams) read.errors.push(errorAnswer(badParams, readableId(message)));
     else {
       read.lines.push(messageLine(message, protoKey));
-      if ('method' in message && 'id' in message) read.batch!.requests.push(idKey(message.id));
+      if ('method' in message && 'id' in message) read.batch!.requests.push(requestIdKey(message.id));
     }
   }
   return read;
@@ -178,7 +176,7 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
   const cancelled = (message: Buffer) => {
     if (batches.size === 0 || !message.includes('notifications/cancelled')) return;
     const { method, params } = JSON.parse(message.toString()) as { method?: string; params?: { requestId?: unknown } };
-    const rest = method === 'notifications/cancelled' ? answered(idKey(params?.requestId)) : undefined;
+    const rest = method === 'notifications/cancelled' ? answered(requestIdKey(params?.requestId)) : undefined;
     if (rest) sendNow(rest);
   };
   // Its id, where it comes first, is the error's.
@@ -234,8 +232,8 @@ export function createStdioWire(protoKey: string, input: Readable = process.stdi
   // An answer to a request of a batch waits for the batch's other answers.
   wire.send = async (message: JSONRPCMessage) => {
     const id = 'method' in message || !('id' in message) ? undefined : message.id;
-    if (id === undefined || !batches.has(idKey(id))) return send(message);
-    const all = answered(idKey(id), message);
+    if (id === undefined || !batches.has(requestIdKey(id))) return send(message);
+    const all = answered(requestIdKey(id), message);
     if (all) await send(all as unknown as JSONRPCMessage);
   };
   const close = wire.close.bind(wire);

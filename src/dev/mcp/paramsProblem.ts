@@ -1,3 +1,5 @@
+import { isRecord } from '../../manifest/helpers';
+
 /**
  * A request whose params the MCP SDK would answer with -32603 and its own validation dump (it throws a plain error
  * from its parse), or would take without a word: said as JSON-RPC's -32602 with what to send. `tools/list` takes no
@@ -48,7 +50,7 @@ const kindOf = (value: unknown) =>
  * @internal
  */
 export function messageProblem(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message))
+  if (!isRecord(message))
     return `the message is ${kindOf(message)}, not an object: send {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}.`;
   const { jsonrpc, id, method, params } = message as Record<string, unknown>;
   if (jsonrpc !== '2.0')

@@ -103,19 +103,6 @@ function Person({ m }: { m: Messenger }) {
   );
 }
 
-/** A declared scope the app uses without asking (`svc.storage`): named, and said to need no request. */
-function NoRequest({ scope }: { scope: string }) {
-  return (
-    <div class="row" data-testid={`permission-${scope}`} data-state="no-request">
-      <span class="grow">
-        {scopeInWords(scope)}
-        <div class="note">{scope}</div>
-      </span>
-      <span class="chip granted">needs no request</span>
-    </div>
-  );
-}
-
 /**
  * Each declared scope with its state (granted, denied, prompt) and the button that changes it; `svc.storage`, which
  * needs no request (declared so the person sees it at install), says so, with no button.
@@ -130,9 +117,16 @@ function Permissions({ m }: { m: Messenger }) {
       <h2>Permissions</h2>
       {scopes.length ? null : <p class="note">The manifest asks for no permission.</p>}
       {scopes.map((scope) => {
-        if (scope === 'svc.storage') return <NoRequest key={scope} scope={scope} />;
+        // Declared so the person sees it at install, svc.storage is used without asking: no state to change.
+        const asks = scope !== 'svc.storage';
         const bridgeScope = Object.entries(SCOPE_TO_MANIFEST).find(([, s]) => s === scope)?.[0] ?? scope;
-        const decision = granted.includes(scope) ? 'granted' : refused.has(bridgeScope) ? 'denied' : 'prompt';
+        const decision = !asks
+          ? 'no-request'
+          : granted.includes(scope)
+            ? 'granted'
+            : refused.has(bridgeScope)
+              ? 'denied'
+              : 'prompt';
         const [verb, route] =
           decision === 'granted'
             ? (['Revoke', 'POST /__svc/revoke'] as const)
@@ -143,15 +137,17 @@ function Permissions({ m }: { m: Messenger }) {
               {scopeInWords(scope)}
               <div class="note">{scope}</div>
             </span>
-            <span class={`chip ${decision}`}>{decision}</span>
-            <button
-              type="button"
-              data-testid={`${verb.toLowerCase()}-${scope}`}
-              aria-label={`${verb} ${scopeInWords(scope)}`}
-              onClick={() => m.act(route, { user_id: user, scope })}
-            >
-              {verb}
-            </button>
+            <span class={`chip ${asks ? decision : 'granted'}`}>{asks ? decision : 'needs no request'}</span>
+            {asks ? (
+              <button
+                type="button"
+                data-testid={`${verb.toLowerCase()}-${scope}`}
+                aria-label={`${verb} ${scopeInWords(scope)}`}
+                onClick={() => m.act(route, { user_id: user, scope })}
+              >
+                {verb}
+              </button>
+            ) : null}
           </div>
         );
       })}

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { HostAnswers } from '../../host/core';
 import type { Manifest } from '../../manifest';
+import { isRecord } from '../../manifest/helpers';
 import { createInputValidator } from '../../manifest/createInputValidator';
 import { jsonQuote } from '../../manifest/jsonQuote';
 import { SvcError } from '../../protocol/SvcError';
@@ -15,8 +16,7 @@ type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
 
 const Pretty = ({ value }: { value: unknown }) => <pre class="note">{JSON.stringify(value, null, 2)}</pre>;
 
-const isEmptyObject = (value: unknown) =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+const isEmptyObject = (value: unknown) => isRecord(value) && Object.keys(value).length === 0;
 
 /** The words and ways of a {@link yesNo} sheet. */
 interface YesNo {
