@@ -1,3 +1,4 @@
+import { closestName } from '../manifest/closestName';
 import { type CliIo, EXIT } from './CliIo';
 import { type Command, formatMainHelp } from './defineCommand';
 import { sdkVersion } from './sdkVersion';
@@ -31,7 +32,7 @@ export function commandLine(commands: readonly Command<never>[], helpFooter = ''
     const found = named(command);
     if (!found) {
       const names = commands.map((c) => c.name);
-      const near = names.find((name) => name.startsWith(command.slice(0, 3)));
+      const near = closestName(command, names) ?? names.find((name) => name.startsWith(command.slice(0, 3)));
       return usageError(
         io,
         null,

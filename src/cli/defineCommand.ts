@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { closestName } from '../manifest/closestName';
 import { type CliIo, EXIT } from './CliIo';
 import { attempt, usageError } from './usageError';
 
@@ -86,7 +87,7 @@ export function defineCommand<const O extends Record<string, OptionSpec>, H = ne
     help,
     async run(argv, io, hooks) {
       const parsed = attempt(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options }));
-      if (parsed instanceof Error) return usageError(io, spec.name, argumentProblem(parsed, argv));
+      if (parsed instanceof Error) return usageError(io, spec.name, argumentProblem(parsed, argv, Object.keys(all)));
       if (parsed.values.help) {
         io.stdout.write(help);
         return EXIT.ok;
@@ -117,10 +118,11 @@ export function defineCommand<const O extends Record<string, OptionSpec>, H = ne
 
 /**
  * A refused command line in the CLI's words where `parseArgs`' own would mislead: a single-dash word (`-app`) is named
- * whole, not as its first letter, and a value that starts with a dash (`--port -1`) is told how to be written;
- * other refusals as `parseArgs` words them.
+ * whole, not as its first letter, a mistyped option (`--prot`) gets the one it is near among the command's `names`,
+ * and a value that starts with a dash (`--port -1`) is told how to be written; other refusals as `parseArgs` words
+ * them.
  */
-function argumentProblem(error: Error & { code?: string }, argv: readonly string[]): string {
+function argumentProblem(error: Error & { code?: string }, argv: readonly string[], names: string[]): string {
   const option = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
     // `-app` is read as the short options -a, -p, -p: the word typed is named, not its first letter.
@@ -128,6 +130,8 @@ function argumentProblem(error: Error & { code?: string }, argv: readonly string
       ? argv.find((arg) => arg.startsWith(option) && arg.length > 2 && !arg.startsWith('--'))
       : undefined;
     if (word) return `unknown option ${word}: a long option starts with two dashes (-${word})`;
+    const near = option.startsWith('--') ? closestName(option.slice(2), names) : undefined;
+    if (near) return `unknown option ${option}; did you mean --${near}?`;
     return `unknown option ${option} (a folder or file whose name starts with a dash goes after --: -- ${option})`;
   }
   const ambiguous = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(error.message)?.[1];

@@ -39,6 +39,8 @@ describe('svc help', () => {
     const run = await runSvc(['chek'], tempProject({}));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown command "chek"; did you mean `svc check`\?/);
+    // A swap of two letters at the start is as near as a letter missing at the end.
+    expect((await runSvc(['tirgger'], tempProject({}))).stderr).toContain('did you mean `svc trigger`?');
   });
 });
 
