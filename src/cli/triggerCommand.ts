@@ -137,8 +137,8 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`,
     },
     again: {
       type: 'boolean',
-      help: `Then sends the same body again with a fresh timestamp and signature, as the platform's
-retry does: a backend that dedupes acknowledges it without doing the work twice.`,
+      help: `Then sends the same body again with a fresh timestamp (a later second) and signature, as
+the platform's retry does: a backend that dedupes acknowledges it without doing the work twice.`,
     },
   },
   footer: `Exit codes: 0 acknowledged (2xx within 5 s), 1 not acknowledged (another status, unreachable, or slower than
@@ -186,13 +186,24 @@ Example:
         `svc trigger: sending the contract's example mini_app_id ${String(built.payload.mini_app_id)}: pass --backend-env <file> (its SVC_MINI_APP_ID), or --set mini_app_id=<your app's id>.`,
       );
     const body = webhookBody(built.payload);
+    let signedAt = 0;
     const send = async (label: string) => {
-      const headers = await signRequest({ body, secret: secret.secret, miniAppId: String(built.payload.mini_app_id) });
+      signedAt = Math.floor(Date.now() / 1000);
+      const headers = await signRequest({
+        body,
+        secret: secret.secret,
+        miniAppId: String(built.payload.mini_app_id),
+        timestamp: signedAt,
+      });
       writeLine(io.stdout, `POST ${shownUrl(url)}  ${event}${label}`);
       return deliver(io, url, headers, body, secret.secret);
     };
     const first = await send('');
     if (first !== EXIT.ok || !values.again) return first;
+    // The platform retries a second or more later, so its retry never carries the first timestamp: nor does this
+    // one, or a backend that refuses a signature it has seen would refuse it as a replay.
+    const nextSecond = (signedAt + 1) * 1000 - Date.now();
+    if (nextSecond > 0) await new Promise((wake) => setTimeout(wake, nextSecond));
     return send('  (again: the same body, a fresh timestamp and signature)');
   },
 });

@@ -33,7 +33,7 @@ const SIGNING = `Every server API request and every webhook is signed with HMAC-
 1. Take the timestamp: whole seconds since the Unix epoch, as 1 to 15 decimal digits (\`1767000000\`).
 2. Build the signing base: the bytes of the text \`v0:\`, the timestamp, \`:\`, then the raw body, exactly the bytes sent or received, before any JSON parsing or re-serialising. A request without a body (GET) signs the empty body: \`v0:1767000000:\`.
 3. The signature is the text \`v0=\` followed by the lowercase hexadecimal HMAC-SHA256 of the signing base, keyed with the signing secret's UTF-8 bytes (64 hex digits).
-4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app's id: its manifest \`id\`) and, with a body, \`Content-Type: application/json\` (a GET may send it or not: the platform reads no type for an empty body). \`${SIGNATURE_HEADERS.miniApp}\` is outside the signing base: a webhook receiver may route by it, then trusts the signed body's \`mini_app_id\`.
+4. Send \`${SIGNATURE_HEADERS.timestamp}\` (the timestamp), \`${SIGNATURE_HEADERS.signature}\` (exactly one signature, nothing else in the header), \`${SIGNATURE_HEADERS.miniApp}\` (the mini app's id: its manifest \`id\`) and \`Content-Type: application/json\`, which the platform's rules list for every request (a GET has no body to type: svc dev does not refuse one without it). \`${SIGNATURE_HEADERS.miniApp}\` is outside the signing base: a webhook receiver may route by it, then trusts the signed body's \`mini_app_id\`.
 
 To verify, in this order (the first check that fails names the refusal; the vectors hold one request with two faults): refuse a request without either header (an empty one counts as none), a timestamp that is not 1 to 15 decimal digits 0-9 alone (no sign, fraction or space; \`^[0-9]{1,15}$\`), one that differs from now by more than ${REPLAY_WINDOW_SECONDS} seconds (either way), where the receiver serves one mini app (the platform does; a webhook receiver may) an \`X-Svc-Mini-App\` that is missing or empty (\`missing-header\`) or names another (\`wrong-mini-app\`), and a signature header that is not exactly \`v0=\` and 64 lowercase hex digits (a repeated header arrives joined by \`, \`: refuse it); then compute the signature over the bytes received (with the timestamp header's text exactly as received, leading zeros included, not the number written again), and compare in constant time. During a secret rotation's one-hour overlap the old and the new secret both verify: the header still carries one signature (made with the current secret), so a verifier holds both secrets and accepts a match with either. Test vectors: \`schema/signing-vectors.json\` (\`svc-sdk/signing-vectors.json\`).
 
@@ -81,8 +81,28 @@ function componentSchemas(): Record<string, Json> {
     io: 'input',
     uri: (id) => `#/components/schemas/${id}`,
   });
-  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, component(schema as Json)]));
+  return {
+    ...Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, component(schema as Json)])),
+    RetryAfter: RETRY_AFTER_SCHEMA,
+  };
 }
+
+/** What a `Retry-After` says, in both the forms RFC 9110 allows. */
+const RETRY_AFTER =
+  'When to retry: whole seconds to wait (what svc dev sends), or an HTTP date (RFC 9110 allows both; read both).';
+
+/** `Retry-After`'s value: whole seconds, or an HTTP date in its preferred form (`Sun, 06 Nov 1994 08:49:37 GMT`). */
+const RETRY_AFTER_SCHEMA: Json = {
+  anyOf: [
+    { type: 'integer', minimum: 1, description: 'Seconds to wait.' },
+    {
+      type: 'string',
+      pattern:
+        '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
+      description: 'An HTTP date (IMF-fixdate): retry after it.',
+    },
+  ],
+};
 
 /** The problems an endpoint answers, grouped by status. */
 function problemsByStatus(own: Partial<Record<ProblemName, string>>): Map<number, [ProblemName, string][]> {
@@ -109,7 +129,7 @@ const ENDPOINT_DETAILS: Record<string, Partial<Record<ProblemName, string>>> = {
   postCard: {
     'invalid-request': 'card.title is missing: send the card title as a non-empty string.',
     'not-found':
-      'room "room-9" is unknown: post into a room the person is in, as svc.room.current() names it (rooms: "room-1", "room-2").',
+      'room "room-9" is unknown: post into a room the person is in, as svc.room.current() names it ("au-alice" is in "room-1", "room-2").',
   },
   notify: {
     'invalid-request': 'title has 300 characters: send at most 256.',
@@ -173,6 +193,7 @@ function errorResponses(endpoint: ServerApiEndpoint): Json {
     const names = problems.map(([name]) => name);
     const headers: Json = {};
     if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (status === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterWhenSent' };
     if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' };
     const ours = names.filter((name) => !PLATFORM_PROBLEMS.has(name));
     responses[String(status)] = {
@@ -402,11 +423,20 @@ export function createServerApiDocument(version: string): Json {
       },
       headers: {
         'Retry-After': {
-          description: 'Seconds to wait before retrying.',
+          description: RETRY_AFTER,
           required: true,
-          schema: { type: 'integer', minimum: 1 },
+          schema: { $ref: '#/components/schemas/RetryAfter' },
         },
-        Allow: { description: 'The method this path takes.', required: true, schema: { type: 'string' } },
+        RetryAfterWhenSent: {
+          description: `${RETRY_AFTER} Sent when the platform knows when it will be back; without it, back off.`,
+          required: false,
+          schema: { $ref: '#/components/schemas/RetryAfter' },
+        },
+        Allow: {
+          description: 'The methods this path takes, comma-separated (a path that takes GET answers HEAD too).',
+          required: true,
+          schema: { type: 'string' },
+        },
       },
     },
   };

@@ -111,7 +111,9 @@ export const SERVER_API_ENDPOINTS: readonly ServerApiEndpoint[] = [
     description: 'Whether the person has the mini app installed, which version, and the scopes they granted.',
     params: { mini_app_id: 'The mini app.', app_user_id: "The person's app user id." },
     success: { status: 200, schema: 'Installation', description: 'The installation state.' },
-    problems: {},
+    problems: {
+      'invalid-request': `Malformed: a path segment with malformed percent-encoding, or an id of more than ${SERVER_API_LIMITS.id} characters.`,
+    },
     example: {
       response: {
         installed: true,

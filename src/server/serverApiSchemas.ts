@@ -36,7 +36,12 @@ const Card = z
     {
       title: text(L.cardTitle, 'the card title', 'Card title.'),
       body: z
-        .string({ error: 'is missing: send the card text as a string.' })
+        .string({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'is missing: send the card text as a string.'
+              : 'must be a string: send the card text as a string (it may be empty).',
+        })
         .max(L.cardBody, {
           error: (issue) => `has ${characters(issue.input)} characters: send at most ${L.cardBody}.`,
         })

@@ -89,9 +89,22 @@ describe('the server API emulator', () => {
   });
 
   it('answers 404 for unknown ids and 400 naming the field', async () => {
-    expect((await call('POST', '/v1/rooms/nope/cards', { mini_app_id: APP, app_user_id: 'au1', card })).status).toBe(
-      404,
+    const nope = await call('POST', '/v1/rooms/nope/cards', { mini_app_id: APP, app_user_id: 'au1', card });
+    expect(nope.status).toBe(404);
+    // The rooms named are the person's own, and none for a person not known.
+    expect(nope.body.detail).toBe(
+      'room "nope" is unknown: post into a room the person is in, as svc.room.current() names it ("au1" is in "plain", "secret").',
     );
+    const nobody = await call('POST', '/v1/rooms/nope/cards', { mini_app_id: APP, app_user_id: 'au9', card });
+    expect(nobody.body.detail).toBe(
+      'room "nope" is unknown: post into a room the person is in, as svc.room.current() names it.',
+    );
+    const nullBody = await call('POST', '/v1/rooms/plain/cards', {
+      mini_app_id: APP,
+      app_user_id: 'au1',
+      card: { title: 'T', body: null },
+    });
+    expect(nullBody.body.detail).toBe('card.body must be a string: send the card text as a string (it may be empty).');
     expect((await call('GET', `/v1/apps/${APP}/installations/nobody`)).status).toBe(404);
     const bad = await call('POST', '/v1/rooms/plain/cards', { app_user_id: 'au1', card });
     expect(bad.status).toBe(400);
@@ -135,8 +148,11 @@ describe('the server API emulator', () => {
     expect(await head.text()).toBe('');
     // Unsigned, as a GET would be: refused the same way.
     expect((await fetch(`${base}${path}`, { method: 'HEAD' })).status).toBe(401);
-    const post = await call('POST', path, {});
-    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    // Another method is told so whatever body it carries: none, or one that is no JSON object.
+    for (const body of [{}, undefined, 'not an object']) {
+      const post = await call('POST', path, body);
+      expect([post.status, post.headers.get('allow')], String(body)).toEqual([405, 'GET, HEAD']);
+    }
   });
 
   it('refuses a doubled or trailing slash, and an empty id, with 404 saying how to join the path', async () => {

@@ -446,14 +446,17 @@ export interface components {
             /** @description A sentence, when the service gives one. */
             reason?: string;
         };
+        RetryAfter: number | string;
     };
     responses: never;
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Seconds to wait before retrying. */
-        "Retry-After": number;
-        /** @description The method this path takes. */
+        /** @description When to retry: whole seconds to wait (what svc dev sends), or an HTTP date (RFC 9110 allows both; read both). */
+        "Retry-After": components["schemas"]["RetryAfter"];
+        /** @description When to retry: whole seconds to wait (what svc dev sends), or an HTTP date (RFC 9110 allows both; read both). Sent when the platform knows when it will be back; without it, back off. */
+        RetryAfterWhenSent: components["schemas"]["RetryAfter"];
+        /** @description The methods this path takes, comma-separated (a path that takes GET answers HEAD too). */
         Allow: string;
     };
     pathItems: never;
@@ -629,6 +632,7 @@ export interface operations {
             /** @description `unavailable`: Retriable: back off and retry. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfterWhenSent"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -802,6 +806,7 @@ export interface operations {
             /** @description `unavailable`: Retriable: back off and retry. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfterWhenSent"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -848,7 +853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Installation"];
                 };
             };
-            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, a POST whose Content-Type is not application/json or names a charset other than utf-8, a body that is not a JSON object encoded as UTF-8, a string in it that is not well-formed Unicode (a lone surrogate, `detail` names the field), or an object in it that names a property twice. */
+            /** @description `invalid-request`: Malformed: a path segment with malformed percent-encoding, or an id of more than 256 characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -957,6 +962,7 @@ export interface operations {
             /** @description `unavailable`: Retriable: back off and retry. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfterWhenSent"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1121,6 +1127,7 @@ export interface operations {
             /** @description `unavailable`: Retriable: back off and retry. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfterWhenSent"];
                     [name: string]: unknown;
                 };
                 content: {

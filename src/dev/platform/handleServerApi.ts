@@ -225,12 +225,15 @@ function postingAnswers(helpers: Helpers): Answers {
       const bad = checkApp(mini_app_id);
       if (bad) return bad;
       const room = state.rooms.find((r) => r.id === room_id);
-      if (!room)
+      const user = userByAppId(app_user_id);
+      if (!room) {
+        // The rooms named are the person's: another tenant's would be refused too, and are not theirs to learn.
+        const theirs = user ? state.rooms.filter((r) => r.members.includes(user.id)).map((r) => q(r.id)) : [];
         return problem(
           'not-found',
-          `room ${q(room_id)} is unknown: post into a room the person is in, as svc.room.current() names it (rooms: ${state.rooms.map((r) => q(r.id)).join(', ')}).`,
+          `room ${q(room_id)} is unknown: post into a room the person is in, as svc.room.current() names it${theirs.length ? ` (${q(app_user_id)} is in ${theirs.join(', ')})` : ''}.`,
         );
-      const user = userByAppId(app_user_id);
+      }
       if (!user) return unknownUser(app_user_id);
       // The card is for a person in the room: never posted into a room of theirs they are not in, or another tenant's.
       if (!room.members.includes(user.id))
@@ -365,8 +368,6 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
   };
   const refused = await admit(request, ctx, problem);
   if (refused) return refused;
-  const read = readBody(request, problem);
-  if ('refused' in read) return read.refused;
   // A doubled or trailing slash is refused, not read past: a backend joining `{base_url}/` and `/rooms` would pass
   // here and could fail against the platform, which documents each path with none.
   if (instance.split('/').slice(1).includes(''))
@@ -393,6 +394,10 @@ export async function handleServerApi(request: ApiRequest, ctx: ServerApiContext
     for (const [name, value] of Object.entries(hit.params))
       if ([...value].length > LIMITS.id)
         return problem('invalid-request', `${name} has ${[...value].length} characters: send at most ${LIMITS.id}.`);
+    // The body is read once the path and method name an endpoint: a POST to a GET's path is told its method (405),
+    // not that its body is no JSON object.
+    const read = readBody(request, problem);
+    if ('refused' in read) return read.refused;
     // Each endpoint's answer, by its operationId in the contract.
     const helpers = answerHelpers(ctx, read.body, problem);
     const answers = { ...postingAnswers(helpers), ...readingAnswers(helpers) };
