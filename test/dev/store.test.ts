@@ -7,10 +7,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { DeveloperKey } from '../../src/cli/developerKeys';
 import { idOfKey } from '../../src/cli/developerKeys';
 import { packApp } from '../../src/cli/packApp';
-import { type DevEvent, type DevPlatform, formatDevEvent, startDevPlatform } from '../../src/dev';
+import { type DevEvent, type DevPlatform, formatDevEvent, PAGE_START_ID, startDevPlatform } from '../../src/dev';
 import { writeAppDir } from './appDir';
 
 const newKey = (): DeveloperKey => {
@@ -155,6 +156,32 @@ describe('the local store', () => {
         `^\\d\\d:\\d\\d:\\d\\d  store    accepted version 1\\.10\\.0, signed by ${key.id}: installed and served from now on$`,
       ),
     );
+  });
+
+  it('serves the new manifest before the page hears of the version: a page reloaded for it launches the app with it', async () => {
+    const key = newKey();
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-state-')), 'state.json');
+    const platform = await start(await pack(key.id, '1.0.0', [key]), statePath);
+    /** The version of the manifest the messenger page's HTML carries, which the app's launch (svc.app.version) names. */
+    const pageVersion = async () => {
+      const html = await (await fetch(platform.url)).text();
+      const start = new RegExp(`<script type="application/json" id="${PAGE_START_ID}">(.*?)</script>`, 's').exec(html);
+      return JSON.parse(start![1]!).config.manifest.version as string;
+    };
+    expect(await pageVersion()).toBe('1.0.0');
+    const token = new URL(platform.url).searchParams.get('token')!;
+    const socket = new WebSocket(`${platform.origin.replace('http:', 'ws:')}/__svc/channel?token=${token}`, {
+      origin: platform.origin,
+    });
+    const messages: string[] = [];
+    const heard = new Promise<void>((ok) => socket.on('message', (data) => messages.push(String(data)) === 1 && ok()));
+    await heard;
+    // As the page does: the first message after the upload is the new state, and the page reloads at once.
+    const reloaded = new Promise<string>((ok) => socket.once('message', () => ok(pageVersion())));
+    const accepted = publish(platform, await pack(key.id, '1.1.0', [key]));
+    expect(await reloaded).toBe('1.1.0');
+    expect((await accepted).status).toBe(201);
+    socket.close();
   });
 
   it('counts a revoked version: it cannot be published again, and the next version clears the revocation', async () => {

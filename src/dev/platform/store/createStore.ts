@@ -233,13 +233,15 @@ async function acceptPackage(
   state.version = pkg.version;
   state.version_revoked = false;
   for (const installation of state.installations) installation.version = pkg.version;
-  // A save that fails leaves the version accepted all the same (the state says so): it is served, and the failure
-  // answered.
+  // Served before the change is streamed: a page reloads for the new version as the state reaches it, and must get
+  // the new manifest with its HTML (the app's svc.app.version was the old one when the save came first). A save that
+  // fails leaves the version accepted all the same (the state says so): it is served, and the failure answered.
+  const serving = options.accepted(pkg, { key_id: key.id, ...(moved ? { moved_from: record.key_id } : {}), notice });
   let served: string | undefined;
   try {
     await options.changed();
   } finally {
-    served = await options.accepted(pkg, { key_id: key.id, ...(moved ? { moved_from: record.key_id } : {}), notice });
+    served = await serving;
   }
   const warning = [notice, served].filter(Boolean).join(' ');
   return { ok: true, status: 201, body: { id: pkg.id, key_id: key.id, ...version, ...(warning ? { warning } : {}) } };
