@@ -35,6 +35,26 @@ const supported = (key: KeyObject) =>
   key.asymmetricKeyType === 'ed25519' ||
   (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1');
 
+/** A key's kind as a person names it: "an RSA key", "an ECDSA key on P-384" (the curve is what is refused there). */
+function keyKind(key: KeyObject): string {
+  if (key.asymmetricKeyType === 'ec') {
+    const curve = key.asymmetricKeyDetails?.namedCurve ?? 'another curve';
+    return `an ECDSA key on ${{ secp384r1: 'P-384', secp521r1: 'P-521' }[curve] ?? curve}`;
+  }
+  const kinds: Record<string, string> = {
+    rsa: 'an RSA key',
+    'rsa-pss': 'an RSA-PSS key',
+    dsa: 'a DSA key',
+    ed448: 'an Ed448 key',
+    x25519: 'an X25519 key (for key agreement, not signing)',
+    x448: 'an X448 key (for key agreement, not signing)',
+  };
+  return kinds[key.asymmetricKeyType ?? ''] ?? `a ${key.asymmetricKeyType} key`;
+}
+
+/** A path as one shell word: quoted when it holds anything but plain characters. */
+const shellWord = (path: string) => (/^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`);
+
 /** What a command says when `--key -` has waited 5 s for standard input: that it waits, and for what. */
 export const waitingForKey = (io: CliIo, command: string) => () =>
   writeLine(io.stderr, `svc ${command}: waiting for the key on standard input (--key -): pipe it in, or press Ctrl-C`);
@@ -77,7 +97,8 @@ export async function readDeveloperKey(
     };
   if (/-----BEGIN ENCRYPTED PRIVATE KEY-----/.test(text))
     return {
-      problem: `${label} is encrypted with a passphrase; write an unencrypted copy (openssl pkey -in ${label} -out <file>, mode 600) or sign through your KMS`,
+      // The command names the file as given (the label may be `--key <file>`); standard input is openssl's too.
+      problem: `${label} is encrypted with a passphrase; write an unencrypted copy (${file === '-' ? 'pipe it to ' : ''}openssl pkey${file === '-' ? '' : ` -in ${shellWord(file)}`} -out <file>, mode 600) or sign through your KMS`,
     };
   let privateKey: KeyObject;
   try {
@@ -89,7 +110,7 @@ export async function readDeveloperKey(
   }
   if (!supported(privateKey))
     return {
-      problem: `${label} is a ${privateKey.asymmetricKeyType} key; a package is signed with Ed25519 (\`svc keygen\`) or ECDSA P-256`,
+      problem: `${label} is ${keyKind(privateKey)}; a package is signed with Ed25519 (\`svc keygen\`) or ECDSA P-256`,
     };
   const publicKey = createPublicKey(privateKey);
   const warnings =

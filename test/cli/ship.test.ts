@@ -1,7 +1,7 @@
 // Shipping an app through the built bin: keygen, init, pack, verify, dev, publish and a key rotation from a clean
 // folder with the CLI installed from the packed tarballs (svc-sdk, and svc-sdk-dev for pack, dev and publish); the openssl-recomputed id; a changed byte anywhere caught;
 // and every bad input refused with exit 1 and a message saying what to do, writing nothing.
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -306,6 +306,34 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     );
     writeFileSync(join(dir, 'junk.pem'), 'hello');
     expect(svc(['pack', 'app', '--key', 'junk.pem'], dir).stderr).toContain('junk.pem is not a private key in PEM');
+    // Another kind of key is named as a person names it, the curve where the curve is what is refused.
+    const write = (file: string, key: KeyObject) =>
+      writeFileSync(join(dir, file), key.export({ format: 'pem', type: 'pkcs8' }));
+    write('rsa.pem', generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey);
+    write('p384.pem', generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey);
+    write('ed448.pem', generateKeyPairSync('ed448').privateKey);
+    expect(svc(['pack', 'app', '--key', 'rsa.pem'], dir).stderr).toContain('rsa.pem is an RSA key; a package is');
+    expect(svc(['pack', 'app', '--key', 'p384.pem'], dir).stderr).toContain('p384.pem is an ECDSA key on P-384;');
+    expect(svc(['pack', 'app', '--key', 'ed448.pem'], dir).stderr).toContain('ed448.pem is an Ed448 key;');
+    // A key under a passphrase: the command that writes a copy without it runs as printed.
+    execFileSync('openssl', ['pkey', '-in', 'key.pem', '-aes-256-cbc', '-passout', 'pass:x', '-out', 'my key.pem'], {
+      cwd: dir,
+    });
+    const locked = svc(['pack', 'app', '--key', 'my key.pem'], dir).stderr;
+    expect(locked).toContain(
+      `write an unencrypted copy (openssl pkey -in '${join(dir, 'my key.pem')}' -out <file>, mode 600)`,
+    );
+    execFileSync(
+      'sh',
+      ['-c', `${/\((openssl [^,]*),/.exec(locked)![1]!.replace('<file>', 'open.pem')} -passin pass:x`],
+      {
+        cwd: dir,
+      },
+    );
+    expect(svc(['pack', 'app', '--key', 'open.pem', '--out', 'open.swbn'], dir).code).toBe(0);
+    const piped = svc(['pack', 'app', '--key', '-'], dir, readFileSync(join(dir, 'my key.pem'), 'utf8')).stderr;
+    expect(piped).toContain('write an unencrypted copy (pipe it to openssl pkey -out <file>, mode 600)');
+    rmSync(join(dir, 'open.swbn'));
     expect(swbnIn(dir)).toEqual([]);
   });
 
