@@ -84,7 +84,7 @@ revoked ones included. An accepted version is what installed people run: the ope
       } else if (running.length > 1) {
         writeLine(
           io.stderr,
-          `svc publish: no svc dev runs at ${origin}, and ${running.length} run elsewhere${which ? ` ${which.trim()}` : ''} (${running.map((r) => r.url).join(', ')}); pass --to with the one that runs this app`,
+          `svc publish: no svc dev runs at ${origin}, and ${running.length} run elsewhere${which ? ' that run this app' : ''} (${running.map((r) => r.url).join(', ')}); pass --to with the one that runs this app`,
         );
         return EXIT.usage;
       }

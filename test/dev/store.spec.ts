@@ -74,6 +74,16 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   await expect(page.getByTestId('store-result')).toContainText('1.1.0 is installed');
   expect(platform.state.version).toBe('1.1.0');
   expect(platform.state.installations.find((i) => i.user_id === 'alice')?.version).toBe('1.1.0');
+
+  // Revoked: the upload's "is installed" goes, and the app's notice says the way out.
+  await page.getByTestId('revoke-version').click();
+  await page.getByTestId('revoke-version-sheet-yes').click();
+  await expect(page.getByTestId('store-result')).toHaveText('');
+  await expect(page.getByTestId('store-state')).toContainText('Versions accepted: 1.0.0, 1.1.0 (revoked)');
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('notice')).toContainText(
+    'Version 1.1.0 of Polls was revoked: it cannot be opened. Publish a higher version (svc publish, or Settings → Store), or reset to start again.',
+  );
 });
 
 test('a version published from the terminal reloads the page with the focus where it was, and says it after the page is drawn', async ({

@@ -262,7 +262,8 @@ export class MessengerModel implements Messenger {
     const notOffered = person && offeredTo(this.manifest, person.tenant_id);
     if (notOffered) return notOffered;
     const { version, version_revoked } = this.store.current();
-    if (version_revoked) return `Version ${version} of ${name} was revoked: it cannot be opened. Reset to start again.`;
+    if (version_revoked)
+      return `Version ${version} of ${name} was revoked: it cannot be opened. Publish a higher version (svc publish, or Settings → Store), or reset to start again.`;
     return undefined;
   }
 
@@ -354,6 +355,8 @@ export class MessengerModel implements Messenger {
       return;
     }
     this.store.apply(next);
+    // The last upload's outcome ("… is installed") is no longer so once its version is revoked.
+    if (next.version_revoked && !previous.version_revoked) storeResult.value = '';
     // Another person is another app user, and another room another launch: relaunch there, as the native clients
     // do, so the app never posts into a room the person left.
     const moved =
