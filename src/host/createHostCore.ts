@@ -118,8 +118,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
 
   // The signal of the channel calls arrive on now (see open): only the newest endpoint delivers calls.
   let channel = new AbortController();
-  // The app's calls whose answers are not yet known (see MAX_WAITING).
-  let unanswered = 0;
+  // The app's calls whose answers are not yet known (see MAX_WAITING), each with when the app's client stops waiting
+  // for it by default (10 s; 10 minutes for a prompt). A new channel (the app reloaded) starts with none.
+  const unanswered = new Map<PromiseLike<unknown>, number>();
   const inbound = new Map<string, InboundHandler>();
   inbound.set(PEER.handlers, (params) => {
     // A malformed announcement is dropped: it is a notification, with nobody to answer.
@@ -167,7 +168,12 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       return isThenable(refusal) ? refusal.then(run) : run(refusal);
     };
     inbound.set(name, (params) => {
-      if (unanswered >= MAX_WAITING)
+      // A call the app no longer waits for stops counting: the client's default timeout passed, or a new channel
+      // opened (the app reloaded). A handler of the host's that never settles would otherwise hold its
+      // place for good, and refuse every later call of an app that awaited each one.
+      // (At most 256 to look at, and a handful as apps await.)
+      for (const [call, until] of unanswered) if (Date.now() > until) unanswered.delete(call);
+      if (unanswered.size >= MAX_WAITING)
         throw new SvcError(
           'ERR_RATE_LIMITED',
           `${MAX_WAITING} calls wait for their answers: await some before making more.`,
@@ -176,8 +182,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
         );
       const result = answer(params);
       if (isThenable(result)) {
-        unanswered++;
-        const done = () => void unanswered--;
+        unanswered.set(result, Date.now() + (def.kind == 'prompt' ? 6e5 : 1e4));
+        const done = () => void unanswered.delete(result);
         result.then(done, done);
       }
       return result;
@@ -222,6 +228,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     // Aborted when this channel's endpoint lets go of its pipe (the page said goodbye, a new page attached, the host
     // closed): the calls it carried are then nobody's, so the prompts they opened close and are not acted on.
     channel = new AbortController();
+    unanswered.clear();
     const gone = channel;
     const letGo = (t: Transport): Transport => ({
       send: (message) => t.send(message),

@@ -1,6 +1,6 @@
 // An app that floods its host (a loop of calls that never awaits) through the real client and host: past 256 calls
 // waiting for their answers, another is refused at once, retriable, and the host serves the app again as they settle.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSvc, isSvcError } from '../../src/index';
 import { createHost, createMemoryPair } from '../../src/host/index';
 
@@ -47,5 +47,41 @@ describe('a host flooded by its app', () => {
     for (const release of held.splice(0)) release();
     const answers = await Promise.all([...calls.slice(0, 255), next]);
     expect(answers.every((r) => 'value' in r && r.value === 1)).toBe(true);
+  });
+
+  afterEach(() => vi.useRealTimers());
+
+  it("stops counting a call the app no longer waits for: past the client's default timeout, or on a new channel", async () => {
+    // A host handler that never settles (a backend call without a timeout of its own).
+    let reached = 0;
+    const host = createHost({ app, handlers: { 'identity.get': () => new Promise(() => void reached++) } });
+    const connect = () => {
+      const [hostEnd, appEnd] = createMemoryPair();
+      host.attach(hostEnd);
+      return createSvc({ transport: appEnd, snapshot: host.snapshot, timeout: 600_000 }).svc;
+    };
+    const refusal = (call: Promise<unknown>) =>
+      Promise.race([
+        call.then(
+          () => 'answered',
+          (error: unknown) => (isSvcError(error) ? error.code : String(error)),
+        ),
+        new Promise((wait) => setTimeout(() => wait('waiting'), 200)),
+      ]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let svc = connect();
+    for (let i = 0; i < 256; i++) void svc.identity.get().catch(() => {});
+    expect(await refusal(svc.identity.get())).toBe('ERR_RATE_LIMITED');
+    expect(reached).toBe(256);
+    // The app's client gives up after its default 10 s: the host no longer counts them.
+    vi.setSystemTime(Date.now() + 10_001);
+    expect(await refusal(svc.identity.get())).toBe('waiting');
+    expect(reached).toBe(257);
+    for (let i = 0; i < 255; i++) void svc.identity.get().catch(() => {});
+    expect(await refusal(svc.identity.get())).toBe('ERR_RATE_LIMITED');
+    // The app reloads (a new channel): the old channel's calls are nobody's, and the new page is served at once.
+    svc = connect();
+    expect(await refusal(svc.identity.get())).toBe('waiting');
+    expect(reached).toBe(513);
   });
 });
