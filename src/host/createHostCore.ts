@@ -182,7 +182,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
         );
       const result = answer(params);
       if (isThenable(result)) {
-        unanswered.set(result, Date.now() + (def.kind == 'prompt' ? 6e5 : 1e4));
+        unanswered.set(result, Date.now() + (def.kind === 'prompt' ? 6e5 : 1e4));
         const done = () => void unanswered.delete(result);
         result.then(done, done);
       }
