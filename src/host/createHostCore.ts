@@ -172,7 +172,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       // opened (the app reloaded). A handler of the host's that never settles would otherwise hold its
       // place for good, and refuse every later call of an app that awaited each one.
       // (At most 256 to look at, and a handful as apps await.)
-      for (const [call, until] of unanswered) if (Date.now() > until) unanswered.delete(call);
+      for (const [call, until] of unanswered) if (until < Date.now()) unanswered.delete(call);
       if (unanswered.size >= MAX_WAITING)
         throw new SvcError(
           'ERR_RATE_LIMITED',
@@ -183,7 +183,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       const result = answer(params);
       if (isThenable(result)) {
         unanswered.set(result, Date.now() + (def.kind === 'prompt' ? 6e5 : 1e4));
-        const done = () => void unanswered.delete(result);
+        const done = () => unanswered.delete(result);
         result.then(done, done);
       }
       return result;
