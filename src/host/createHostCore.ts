@@ -44,7 +44,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
   // ignored, and every call let through: refused.
   const ruleOption =
     !options.rules &&
-    ['manifest', 'answers', 'grants', 'confirmActions'].find(
+    ['manifest', 'answers', 'grants', 'confirmActions', 'storage', 'signedIn', 'handlerWait'].find(
       (key) => (options as Record<string, unknown>)[key] != null,
     );
   if (ruleOption)

@@ -259,6 +259,29 @@ describe('the channel registries', () => {
     expect(() => createHost({ grants: { get: () => undefined, set: () => {} }, handlers: {} })).toThrow(
       'createHost(): grants takes effect only',
     );
+    for (const option of ['storage', 'signedIn', 'handlerWait'])
+      expect(() => core.createHost({ handlers: {}, [option]: option === 'signedIn' ? true : 5 } as never)).toThrow(
+        `createHost(): ${option} takes effect only with the rules`,
+      );
+  });
+
+  it('withRules() refuses, as the host is set up, a manifest that would fail open and a validator that is missing', async () => {
+    const core = await import('../../src/host/core');
+    const { createInputValidator } = await import('../../src/manifest');
+    const manifest = exchangeManifest();
+    // The key spelt as in prose (`mode`), or a mode not known here: tokens would be handed out to a `none` app.
+    for (const auth of [{ mode: 'none' }, { type: 'magic' }, undefined])
+      expect(() =>
+        core.withRules({ manifest: { ...manifest, auth } as never, validator: createInputValidator }),
+      ).toThrow(
+        `withRules(): manifest.auth.type is ${JSON.stringify(auth && (auth as { type?: string }).type)}: pass the manifest validateManifest() returns, whose auth.type is svc-exchange, external-oauth, none`,
+      );
+    expect(() => core.withRules({ manifest: null as never, validator: createInputValidator })).toThrow(
+      'withRules(): manifest.auth.type is undefined',
+    );
+    expect(() => core.withRules({ manifest } as never)).toThrow(
+      'withRules(): validator is not a function: pass createInputValidator from svc-sdk/manifest',
+    );
   });
 
   describe('an app that announced other handlers', () => {

@@ -42,6 +42,9 @@ export interface RuleOptions {
   handlerWait?: number;
 }
 
+/** The auth modes a manifest may declare. */
+const AUTH_MODES: unknown[] = ['svc-exchange', 'external-oauth', 'none'];
+
 /**
  * The rules' options for a manifest the host already validated (at upload, as a real messenger does): no manifest
  * validator is loaded, and the host gives the JSON Schema validator of action inputs and elicit answers.
@@ -102,6 +105,15 @@ export type RulesLayer = (bridge: RuleBridge) => HostRules;
  * @public
  */
 export function withRules(options: ValidatedRuleOptions): RulesLayer {
+  // Said when the host is set up, not when an app first calls: a manifest that is no validated one would fail open
+  // (an auth mode not known here, spelt `mode`, would hand out tokens), and a missing validator fail at the first action.
+  const type = options.manifest?.auth?.type;
+  if (!AUTH_MODES.includes(type))
+    throw new TypeError(
+      `withRules(): manifest.auth.type is ${JSON.stringify(type)}: pass the manifest validateManifest() returns, whose auth.type is ${AUTH_MODES.join(', ')}`,
+    );
+  if (typeof options.validator !== 'function')
+    throw new TypeError('withRules(): validator is not a function: pass createInputValidator from svc-sdk/manifest');
   return ({ effects, handled, announced }) => {
     const { manifest, validator } = options;
     const answers = options.answers ?? {};
