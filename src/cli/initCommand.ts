@@ -24,10 +24,11 @@ import { usageError } from './usageError';
 export const INIT = defineCommand({
   name: 'init',
   usage: ['[dir]'],
-  summary: `Write a valid starter manifest.json, with the id of the app's key.`,
+  summary: `Write a valid starter manifest.json, with the id of the app's key, and placeholder icons.`,
   description: `Writes <dir>/manifest.json (default ./manifest.json): a valid starter manifest whose id is derived from the
 app's developer key: --key, or the key of the id already in <dir>/manifest.json, or a new key (written to
-$SVC_STATE_DIR/keys/<id>.pem, default ~/.svc-sdk/keys, as \`svc keygen\` does). It also maps manifest.json to the
+$SVC_STATE_DIR/keys/<id>.pem, default ~/.svc-sdk/keys, as \`svc keygen\` does), and placeholder PNGs of the icons it
+declares that the folder lacks (icons/icon-192.png, icons/icon-512.png: replace them). It also maps manifest.json to the
 JSON Schema shipped in svc-sdk in the project's .vscode/settings.json, where VS Code reads it (the nearest folder
 from <dir> up that holds a package.json, else <dir>; merged into an existing file), so editors validate and complete
 it; the manifest itself takes no "$schema" key (a manifest allows no extra properties).`,
