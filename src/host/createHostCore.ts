@@ -40,16 +40,16 @@ const MAX_WAITING = 256;
  * @public
  */
 export function createHostCore(options: BridgeOptions): HostEndpoint {
-  // The rules' options without the rules (a host moved from svc-sdk/host, or one that left out the manifest) would be
-  // ignored, and every call let through: refused.
-  const ruleOption =
-    !options.rules &&
-    ['manifest', 'answers', 'grants', 'confirmActions', 'storage', 'signedIn', 'handlerWait'].find(
-      (key) => (options as Record<string, unknown>)[key] != null,
-    );
+  // The rules' options given to createHost would be ignored, with the rules or without them (a host moved from
+  // svc-sdk/host, or one that left out the manifest): every call let through, writes kept apart. Refused.
+  const ruleOption = ['manifest', 'answers', 'grants', 'confirmActions', 'storage', 'signedIn', 'handlerWait'].find(
+    (key) => (options as Record<string, unknown>)[key] != null,
+  );
   if (ruleOption)
     throw new TypeError(
-      `createHost(): ${ruleOption} takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator, answers })`,
+      options.rules
+        ? `createHost(): ${ruleOption} is an option of the rules: pass it to withRules({ manifest, validator, ${ruleOption} })`
+        : `createHost(): ${ruleOption} takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator, answers })`,
     );
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();

@@ -263,6 +263,13 @@ describe('the channel registries', () => {
       expect(() => core.createHost({ handlers: {}, [option]: option === 'signedIn' ? true : 5 } as never)).toThrow(
         `createHost(): ${option} takes effect only with the rules`,
       );
+    // Beside the rules, as much ignored: said where it goes.
+    const { createInputValidator } = await import('../../src/manifest');
+    const rules = core.withRules({ manifest: exchangeManifest(), validator: createInputValidator });
+    for (const option of ['storage', 'confirmActions', 'grants', 'answers', 'manifest', 'signedIn', 'handlerWait'])
+      expect(() => core.createHost({ handlers: {}, rules, [option]: 'always' } as never)).toThrow(
+        `createHost(): ${option} is an option of the rules: pass it to withRules({ manifest, validator, ${option} })`,
+      );
   });
 
   it('withRules() refuses, as the host is set up, a manifest that would fail open and a validator that is missing', async () => {
