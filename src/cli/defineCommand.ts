@@ -130,9 +130,10 @@ function argumentProblem(error: Error & { code?: string }, argv: readonly string
       ? argv.find((arg) => arg.startsWith(option) && arg.length > 2 && !arg.startsWith('--'))
       : undefined;
     if (word) return `unknown option ${word}: a long option starts with two dashes (-${word})`;
-    const near = option.startsWith('--') ? closestName(option.slice(2), names) : undefined;
+    // An option's name is no value: `--tto` is as surely `--to` as `--prot` is `--port`.
+    const near = option.startsWith('--') ? closestName(option.slice(2), names, 2) : undefined;
     if (near) return `unknown option ${option}; did you mean --${near}?`;
-    return `unknown option ${option} (a folder or file whose name starts with a dash goes after --: -- ${option})`;
+    return `unknown option ${option} (an argument that starts with a dash goes after --: -- ${option})`;
   }
   const ambiguous = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(error.message)?.[1];
   if (ambiguous) {

@@ -95,10 +95,12 @@ export async function readDeveloperKey(
     return {
       problem: `${label} is a public key; signing needs the private key (the .pem file \`svc keygen\` wrote, kept secret)`,
     };
-  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----/.test(text))
+  // PKCS#8's encrypted form, and the older one openssl writes for `-----BEGIN EC PRIVATE KEY-----` and RSA.
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type: *4, *ENCRYPTED/m.test(text))
     return {
-      // The command names the file as given (the label may be `--key <file>`); standard input is openssl's too.
-      problem: `${label} is encrypted with a passphrase; write an unencrypted copy (${file === '-' ? 'pipe it to ' : ''}openssl pkey${file === '-' ? '' : ` -in ${shellWord(file)}`} -out <file>, mode 600) or sign through your KMS`,
+      // A command that runs as printed: the file as given (the label may be `--key <file>`), or standard input piped
+      // to it; the copy readable by its owner alone.
+      problem: `${label} is encrypted with a passphrase; write an unencrypted copy, ${file === '-' ? 'piping the key to ' : ''}(umask 077; openssl pkey${file === '-' ? '' : ` -in ${shellWord(file)}`} -out unencrypted-key.pem), or sign through your KMS`,
     };
   let privateKey: KeyObject;
   try {

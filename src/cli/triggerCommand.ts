@@ -199,6 +199,8 @@ Example:
       return deliver(io, url, headers, body, secret.secret);
     };
     const first = await send('');
+    if (first !== EXIT.ok && values.again)
+      writeLine(io.stderr, 'svc trigger: not sent again (--again): the first delivery was not acknowledged.');
     if (first !== EXIT.ok || !values.again) return first;
     // The platform retries a second or more later, so its retry never carries the first timestamp: nor does this
     // one, or a backend that refuses a signature it has seen would refuse it as a replay.

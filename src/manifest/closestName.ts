@@ -23,8 +23,8 @@ function editDistance(a: string, b: string): number {
 
 /**
  * The candidate closest to a mistyped name, for "did you mean": within a third of the name's length in edits (at
- * least 1, at most 3), or `undefined` when nothing is that close. Names under 4 characters get no suggestion: one
- * edit from `18+` is `12+`, which is a different value, not a typo.
+ * least 1, at most 3), or `undefined` when nothing is that close. Names under `shortest` characters (4 unless told)
+ * get no suggestion: one edit from `18+` is `12+`, which is a different value, not a typo.
  *
  * @example
  * ```ts
@@ -32,8 +32,8 @@ function editDistance(a: string, b: string): number {
  * ```
  * @internal
  */
-export function closestName(name: string, candidates: Iterable<string>): string | undefined {
-  if (name.length < 4) return undefined;
+export function closestName(name: string, candidates: Iterable<string>, shortest = 4): string | undefined {
+  if (name.length < shortest) return undefined;
   const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
   let best: string | undefined;
   let bestDistance = limit + 1;

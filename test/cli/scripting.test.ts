@@ -79,6 +79,7 @@ describe('arguments a script gets wrong', () => {
     expect(svc(['check', '--bogus']).stderr).toMatch(/unknown option --bogus \(.*-- --bogus\)/);
     expect(svc(['dev', '--prot', '3000']).stderr).toContain('unknown option --prot; did you mean --port?');
     expect(svc(['pack', '--outt', 'x.swbn']).stderr).toContain('unknown option --outt; did you mean --out?');
+    expect(svc(['trigger', '--tto', 'x']).stderr).toContain('unknown option --tto; did you mean --to?');
     expect(svc(['dev', '--port', '-1']).stderr).toContain(
       '--port -1: a value that starts with a dash is written --port=-1',
     );

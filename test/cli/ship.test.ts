@@ -315,24 +315,27 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     expect(svc(['pack', 'app', '--key', 'rsa.pem'], dir).stderr).toContain('rsa.pem is an RSA key; a package is');
     expect(svc(['pack', 'app', '--key', 'p384.pem'], dir).stderr).toContain('p384.pem is an ECDSA key on P-384;');
     expect(svc(['pack', 'app', '--key', 'ed448.pem'], dir).stderr).toContain('ed448.pem is an Ed448 key;');
-    // A key under a passphrase: the command that writes a copy without it runs as printed.
+    // A key under a passphrase (PKCS#8's form, and the older one of an EC key): the command that writes a copy
+    // without it runs as printed.
     execFileSync('openssl', ['pkey', '-in', 'key.pem', '-aes-256-cbc', '-passout', 'pass:x', '-out', 'my key.pem'], {
       cwd: dir,
     });
     const locked = svc(['pack', 'app', '--key', 'my key.pem'], dir).stderr;
-    expect(locked).toContain(
-      `write an unencrypted copy (openssl pkey -in '${join(dir, 'my key.pem')}' -out <file>, mode 600)`,
-    );
-    execFileSync(
-      'sh',
-      ['-c', `${/\((openssl [^,]*),/.exec(locked)![1]!.replace('<file>', 'open.pem')} -passin pass:x`],
-      {
-        cwd: dir,
-      },
-    );
-    expect(svc(['pack', 'app', '--key', 'open.pem', '--out', 'open.swbn'], dir).code).toBe(0);
+    const command = `(umask 077; openssl pkey -in '${join(dir, 'my key.pem')}' -out unencrypted-key.pem)`;
+    expect(locked).toContain(`my key.pem is encrypted with a passphrase; write an unencrypted copy, ${command}, or`);
+    execFileSync('sh', ['-c', command.replace(')', ' -passin pass:x)')], { cwd: dir });
+    expect(statSync(join(dir, 'unencrypted-key.pem')).mode & 0o777).toBe(0o600);
+    expect(svc(['pack', 'app', '--key', 'unencrypted-key.pem', '--out', 'open.swbn'], dir).code).toBe(0);
     const piped = svc(['pack', 'app', '--key', '-'], dir, readFileSync(join(dir, 'my key.pem'), 'utf8')).stderr;
-    expect(piped).toContain('write an unencrypted copy (pipe it to openssl pkey -out <file>, mode 600)');
+    expect(piped).toContain(
+      'write an unencrypted copy, piping the key to (umask 077; openssl pkey -out unencrypted-key.pem), or sign',
+    );
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    writeFileSync(
+      join(dir, 'old.pem'),
+      ec.export({ format: 'pem', type: 'sec1', cipher: 'aes-256-cbc', passphrase: 'x' }) as string,
+    );
+    expect(svc(['pack', 'app', '--key', 'old.pem'], dir).stderr).toContain('old.pem is encrypted with a passphrase');
     rmSync(join(dir, 'open.swbn'));
     expect(swbnIn(dir)).toEqual([]);
   });

@@ -281,6 +281,11 @@ describe.runIf(existsSync(bin))('svc trigger', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/<-- 500 Internal Server Error in \d+ ms\n\{"error":"db down"\}/);
     expect(run.stderr).toMatch(/retry this delivery with backoff for 24 h/);
+    // With --again, the second delivery is not sent, and that is said.
+    const again = await trigger('app.revoked', '--to', failing, '--secret-file', 'secret.txt', '--again');
+    expect(again.code).toBe(1);
+    expect(again.stdout.match(/^POST /gm)).toHaveLength(1);
+    expect(again.stderr).toContain('svc trigger: not sent again (--again): the first delivery was not acknowledged.');
   });
 
   it("prints the backend's answer with the signing secret and any token in it redacted", async () => {

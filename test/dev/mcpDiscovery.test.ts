@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -144,6 +144,18 @@ describe('the MCP endpoint is announced and discoverable', () => {
       await platform.close();
     }
     expect(await readDiscovery(dir)).toBeUndefined();
+  });
+
+  it('writes a relative SVC_STATE_DIR whole into the Claude Desktop configuration, which starts in a folder of its own', async () => {
+    process.env.SVC_STATE_DIR = relative(process.cwd(), state);
+    const platform = await startDevPlatform({ dir, port: 0 });
+    try {
+      const desktop = JSON.parse(/Claude Desktop: claude_desktop_config\.json (.+)$/m.exec(platform.mcpConfigs!)![1]!);
+      expect(desktop.mcpServers.svc.env).toEqual({ SVC_STATE_DIR: state });
+    } finally {
+      process.env.SVC_STATE_DIR = state;
+      await platform.close();
+    }
   });
 
   it('a second platform for the same folder keeps its file when the first one closes', async () => {

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * The `SVC_STATE_DIR` this svc dev runs with, for the bridge's environment: it finds the platform by the discovery
- * file there, and Claude Desktop starts it without the terminal's environment.
+ * file there, and Claude Desktop starts it without the terminal's environment, in a folder of its own (so a relative
+ * one is written whole).
  */
-const stateDir = () => (process.env.SVC_STATE_DIR ? { env: { SVC_STATE_DIR: process.env.SVC_STATE_DIR } } : {});
+const stateDir = () =>
+  process.env.SVC_STATE_DIR ? { env: { SVC_STATE_DIR: resolve(process.env.SVC_STATE_DIR) } } : {};
 
 /**
  * The command that starts `svc mcp <dir>` from anywhere: Claude Desktop starts its servers in a folder of its own,
