@@ -169,9 +169,9 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
     };
     inbound.set(name, (params) => {
       // A call the app no longer waits for stops counting: the client's default timeout passed, or a new channel
-      // opened (the app reloaded). A handler of the host's that never settles would otherwise hold its
-      // place for good, and refuse every later call of an app that awaited each one.
-      // (At most 256 to look at, and a handful as apps await.)
+      // opened (the app reloaded). A handler of the host's that never settles would otherwise hold its place for
+      // good, and refuse every later call of an app that awaited each one. (At most 256 to look at; a handful as
+      // apps await.)
       for (const [call, until] of unanswered) if (until < Date.now()) unanswered.delete(call);
       if (unanswered.size >= MAX_WAITING)
         throw new SvcError(
