@@ -18,6 +18,10 @@ export interface LocalDiscovery {
 
 // The platforms this process closed: its pid runs on, so only this says they are gone.
 const closedHere = new Set<string>();
+// The discovery files this process writes: the folder's clean-up, run after each write, leaves them alone. A platform
+// writes two at once (the agent bridge's and the store's): the clean-up the first started could read the second's
+// stale file of a killed run, and remove it just after this process had written it anew.
+const writtenHere = new Set<string>();
 
 /** Marks the platform at `url`, of this process, as closed: no discovery file leads to it any more. */
 export function forgetLocalDiscovery(url: string): void {
@@ -80,6 +84,7 @@ export const alive = (pid: number) => {
  */
 export async function writeLocalDiscovery(path: string, value: LocalDiscovery): Promise<void> {
   const folder = join(path, '..');
+  writtenHere.add(path);
   await makePrivateFolder(folder);
   await writePrivateFile(path, `${JSON.stringify(value)}\n`);
   // Not awaited: svc dev writes one as it starts, and the folder may hold many.
@@ -96,8 +101,8 @@ async function removeStaleDiscoveries(folder: string): Promise<void> {
     // holding a token.
     const writer = /\.json\.(\d+)\.[\da-f]{8}\.tmp$/.exec(name)?.[1];
     if (writer !== undefined && !alive(Number(writer))) await rm(join(folder, name), { force: true });
-    if (!name.endsWith('.json')) continue;
     const path = join(folder, name);
+    if (!name.endsWith('.json') || writtenHere.has(path)) continue;
     const text = await readFile(path, 'utf8').catch(() => '');
     let value: LocalDiscovery;
     try {
@@ -105,7 +110,9 @@ async function removeStaleDiscoveries(folder: string): Promise<void> {
     } catch {
       continue;
     }
-    if (Number.isInteger(value?.pid) && !entriesOf(value).some(isLive)) await rm(path, { force: true });
+    // Asked again after the read: this process may have begun writing it meanwhile.
+    if (Number.isInteger(value?.pid) && !entriesOf(value).some(isLive) && !writtenHere.has(path))
+      await rm(path, { force: true });
   }
 }
 

@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AddressInfo, createServer } from 'node:net';
 import { startDevPlatform } from '../../src/dev';
 import { readDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { connectMcpStdio } from './mcpTestApp';
@@ -437,6 +438,29 @@ describe('the MCP endpoint is announced and discoverable', () => {
       1,
       `svc mcp: --state ${otherState} belongs to mini app 0123456789abcdef, not ${id}: pass another path.\n`,
     ]);
+  });
+
+  it("replaces a killed platform's store file on the same port, never removes its own new one with it", async () => {
+    // The start writes two files at once; the clean-up of the first read the killed run's store file, and removed it
+    // just after the second write had put this run's there (svc publish then found no store, every other restart).
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    await mkdir(join(state, 'dev'), { recursive: true });
+    for (let round = 0; round < 6; round++) {
+      const free = createServer();
+      await new Promise<void>((ok) => free.listen(0, '127.0.0.1', ok));
+      const port = (free.address() as AddressInfo).port;
+      await new Promise((ok) => free.close(ok));
+      const file = join(state, 'dev', `store-${port}.json`);
+      await writeFile(file, JSON.stringify({ url: `http://127.0.0.1:${port}`, token: 't', pid: gone }));
+      const platform = await startDevPlatform({ dir, port });
+      try {
+        // Once every clean-up has run (a few turns of the loop), the file is this run's.
+        await new Promise((wait) => setTimeout(wait, 100));
+        expect(JSON.parse(await readFile(file, 'utf8')).pid, `round ${round}`).toBe(process.pid);
+      } finally {
+        await platform.close();
+      }
+    }
   });
 
   it("the built svc dev removes its files when its terminal closes (SIGHUP), and a killed one's when it starts", async () => {
