@@ -78,11 +78,67 @@ describe('the state file', () => {
     await rm(path);
     await mkdir(join(path, 'inside'), { recursive: true });
     await expect(file.append('{"p":[[["settings","locale"],"fr"]]}\n')).rejects.toThrow(
-      /The change is applied but not saved to .*state\.json \(E\w+\)/,
+      /The change is applied but not saved to .*state\.json \(E\w+\): .*\. A folder is where state\.json goes: move it away, or restart with another --state; the next change saves the whole state again\.$/,
     );
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     await file.close();
   });
+
+  it('refuses a start whose state it cannot write, saying what to do, and leaves the file as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, 'state.json');
+    const file = await openStateFile(path, 'polls');
+    // A folder with something in it where the file goes: the start's rename over it fails.
+    await mkdir(join(path, 'inside'), { recursive: true });
+    await expect(file.compact(() => ({ state, secrets: { current: 'secret-1' } }))).rejects.toThrow(
+      new RegExp(
+        `^--state ${path} cannot be written \\(E\\w+: .*\\): a folder is where the file goes: move it away, or pass another --state\\. The file is as it was\\.$`,
+      ),
+    );
+    await file.close();
+  });
+
+  // A full disk, made with a small tmpfs where this machine lets a test mount one (as root in CI).
+  const mountable = (() => {
+    try {
+      const probe = execFileSync('mktemp', ['-d']).toString().trim();
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+      execFileSync('umount', [probe]);
+      execFileSync('rmdir', [probe]);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!mountable)(
+    'refuses a start on a full disk naming the file and the free space it needs, the file intact',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+      const path = join(dir, 'state.json');
+      let saved = '';
+      try {
+        const first = await openStateFile(path, 'polls');
+        await first.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+        await first.close();
+        saved = await readFile(path, 'utf8');
+        // Every page of the disk taken but one: the lock fits, the state written again beside the file does not.
+        await writeFile(join(dir, 'filler'), Buffer.alloc(64 * 1024 - 2 * 4096));
+        const opened = await openStateFile(path, 'polls').then((file) =>
+          file.compact(() => ({ state: file.state!, secrets: { current: 'secret-1' } })).finally(file.close),
+        );
+        expect.unreachable(String(opened));
+      } catch (error) {
+        expect((error as Error).message).toMatch(
+          /^--state .*state\.json cannot be written \(ENOSPC: no space left on device, \w+\): free space on that disk \(the start writes the whole state again beside the file, which takes as much again\), or pass another --state\. The file is as it was\.$/,
+        );
+        expect(await readdir(dir)).toEqual(['filler', 'state.json']);
+        expect(await readFile(path, 'utf8')).toBe(saved);
+      } finally {
+        execFileSync('umount', [dir]);
+      }
+    },
+  );
 
   it('writes the whole state again when the file was cut under it, so the file still loads', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));

@@ -33,8 +33,15 @@ export async function lockFile(path: string, flag: string): Promise<() => Promis
   for (let tries = 0; ; tries++) {
     try {
       const handle = await open(lock, 'wx', 0o600);
-      await handle.writeFile(mine);
-      await handle.close();
+      // A lock this process made but could not write its id into (a full disk) is not left for the next start to
+      // wait on.
+      await handle
+        .writeFile(mine)
+        .finally(() => handle.close())
+        .catch(async (error: unknown) => {
+          await rm(lock, { force: true });
+          throw error;
+        });
       return release;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

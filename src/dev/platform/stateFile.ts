@@ -203,6 +203,9 @@ export async function readBoundKey(path: string, miniAppId: string): Promise<str
   return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;
 }
 
+/** The codes of a write that found a folder where the state file goes (made there while svc dev ran). */
+const FOLDER_CODES = new Set(['EISDIR', 'ENOTEMPTY', 'EEXIST']);
+
 /** The error of a change applied but not saved to the state file at `path`: what failed and what to do. */
 function notSaved(path: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
@@ -212,9 +215,31 @@ function notSaved(path: string, error: unknown): Error {
       ? `Another svc dev (process ${(error as { pid?: number }).pid}) took the file while its folder was gone: stop one of the two`
       : code === 'ENOSPC'
         ? 'Free space on that disk'
-        : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
+        : FOLDER_CODES.has(code ?? '')
+          ? `A folder is where ${basename(path)} goes: move it away, or restart with another --state`
+          : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
   return new Error(
     `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. ${fix}; the next change saves the whole state again.`,
+  );
+}
+
+/**
+ * Why the start cannot write the state file at `path` (a full disk, a folder it may not write), and what to do, as a
+ * start's refusal rather than a stack trace; another error (a lock another svc dev holds, a bug) as it is.
+ */
+function cannotStart(path: string, error: NodeJS.ErrnoException): Error {
+  if (error instanceof DevAppError || !error.code || error.code === 'ELOCKED') return error;
+  const fix =
+    error.code === 'ENOSPC'
+      ? 'free space on that disk (the start writes the whole state again beside the file, which takes as much again)'
+      : FOLDER_CODES.has(error.code)
+        ? `a folder is where the file goes: move it away`
+        : `make ${basename(path)} and its folder ${dirname(path)} writable`;
+  return new DevAppError(
+    `--state ${path} cannot be written (${error.message}): ${fix}, or pass another --state. The file is as it was.`,
+    {
+      unreadable: true,
+    },
   );
 }
 
@@ -242,8 +267,11 @@ export async function openStateFile(given: string, miniAppId: string): Promise<S
   // refused), and written there (a rename over the link would replace it with a file of its own).
   const path = await realpath(given).catch(() => given);
   // `--state .svc/state.jsonl` in a fresh clone: the folder is made (this user's only, as the file holds secrets).
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const unlock = await lockFile(path, '--state');
+  const unlock = await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+    .then(() => lockFile(path, '--state'))
+    .catch((error: NodeJS.ErrnoException) => {
+      throw cannotStart(path, error);
+    });
   try {
     return await openLockedStateFile(path, miniAppId, unlock);
   } catch (error) {
@@ -335,7 +363,11 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     ...loaded,
     async compact(take) {
       snapshot = take;
-      await reopen();
+      // At the start: the state read, written again as one snapshot beside the file and renamed over it. A disk that
+      // cannot take it leaves the file as it was, said as such rather than as a stack trace.
+      await reopen().catch((error: NodeJS.ErrnoException) => {
+        throw cannotStart(path, error);
+      });
     },
     async append(line) {
       if (closed) return;
