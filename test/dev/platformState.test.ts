@@ -61,6 +61,9 @@ describe('the state file', () => {
         '{"p":[[["rooms","0","timeline","length"],"abc"]]}',
         'the journal sets rooms.0.timeline.length to a value it cannot hold',
       ],
+      // A line cut by a disk error: where it breaks, never the line itself (it may hold the signing secret, and
+      // bytes that act on a terminal).
+      ['{"secrets":{"current":"whsec_the_secret\u0000\u001b[31m', 'it is not valid JSON from character 40'],
     ]) {
       await writeFile(path, `${saved}${line}\n`);
       await expect(openStateFile(path, 'polls'), line).rejects.toThrow(

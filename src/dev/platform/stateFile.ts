@@ -12,6 +12,7 @@ import { applyPatches } from './trackChanges';
 import { statRegularFile } from '../../package/statRegularFile';
 import { DevAppError } from './readAppDir';
 import { foreignFileProblem } from '../../package/foreignFileProblem';
+import { printable } from '../../manifest/printable';
 
 /**
  * The first line of a state file: the whole state, the signing secrets and the MCP token (which the page never
@@ -105,8 +106,15 @@ function parseStateFile(
         throw new Error('it is not a journal entry, {"p": [...]} or {"secrets": {...}}');
       if (record.p) applyPatches(state, record.p);
     } catch (error) {
+      // JSON.parse's own words quote the line, which may hold the signing secret or the app's data, and control
+      // characters that would act on the terminal: only where it breaks is said.
+      const at = /at position (\d+)/.exec((error as Error).message)?.[1];
+      const why =
+        error instanceof SyntaxError
+          ? `it is not valid JSON${at === undefined ? '' : ` from character ${Number(at) + 1}`}`
+          : printable((error as Error).message);
       throw new Error(
-        `--state ${path} line ${i + 2} is damaged (${(error as Error).message}): delete that line and the ones after it to keep the state before it, or delete the file.`,
+        `--state ${path} line ${i + 2} is damaged (${why}): delete that line and the ones after it to keep the state before it, or delete the file.`,
       );
     }
     if (record.secrets) secrets = record.secrets;
