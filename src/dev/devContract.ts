@@ -490,5 +490,12 @@ export interface ChannelRequest<R extends McpRoute = McpRoute> {
   body: ControlRoutes[R]['request'];
 }
 
+/**
+ * The page's probe of svc dev on its channel, `{n, route: "ping"}`, replied to with `{re: n, answer: "pong"}` by the
+ * platform itself: an open socket says nothing of a platform that stopped answering (paused at a debugger's
+ * breakpoint in the backend it runs, or SIGSTOP), a reply that does not come does. @public
+ */
+export const CHANNEL_PING = 'ping';
+
 /** The platform's reply to the page's request `re`: the route's answer, or the sentence saying why not. @public */
 export type ChannelReply = { re: number; answer: unknown } | { re: number; error: string };

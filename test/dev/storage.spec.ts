@@ -2,13 +2,15 @@
 // the app stored is there after the tab reloads, in another tab, and after a restart on the same --state file; a
 // change resolves once the platform has it, and one made while svc dev is down is refused, not acknowledged and lost.
 // The messenger page in Chromium, the app's own calls in its frame.
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { expect, type Frame, test } from '@playwright/test';
 import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { openAppFrame, writeMcpTestApp } from './mcpTestApp';
 
+const root = resolve(import.meta.dirname, '../..');
 let platform: DevPlatform | undefined;
 let dir: string;
 let statePath: string;
@@ -105,6 +107,45 @@ test('a tab left open follows a restart on the same --state: it reloads itself, 
   expect(await read(reloaded, 'lost')).toBeUndefined();
   expect(await write(reloaded, 'after', 2)).toBe('stored');
   await expect(tab.getByTestId('connection')).toBeHidden();
+});
+
+test('a svc dev that stops answering (paused at a breakpoint) is said on the page, and the page goes on after it', async ({
+  browser,
+}) => {
+  // The built bin in a process of its own, so that it can be paused as a debugger pauses it.
+  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'dev', dir, '--port', '0', '--quiet'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SVC_STATE_DIR: await mkdtemp(join(tmpdir(), 'svc-paused-')) },
+  });
+  try {
+    const url = await new Promise<string>((found, failed) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const line = /^(http:\S+)$/m.exec(out)?.[1];
+        if (line) found(line);
+      });
+      child.once('exit', (code) => failed(new Error(`svc dev exited ${code}`)));
+    });
+    const tab = await browser.newPage();
+    await tab.goto(url);
+    const frame = () => tab.frames().find((f) => f !== tab.mainFrame() && f.url().includes('localhost'));
+    await expect.poll(() => frame()?.evaluate(() => typeof (globalThis as { svc?: unknown }).svc)).toBe('object');
+    const app = frame()!;
+    expect(await write(app, 'before', 1)).toBe('stored');
+    child.kill('SIGSTOP');
+    await expect(tab.getByTestId('connection')).toContainText('svc dev is not answering', { timeout: 15_000 });
+    // A change made meanwhile waits for svc dev, and is kept once it answers again.
+    const during = write(app, 'during', 2);
+    child.kill('SIGCONT');
+    await expect(tab.getByTestId('connection')).toBeHidden({ timeout: 15_000 });
+    expect(await during).toBe('stored');
+    expect(await read(app, 'during')).toBe(2);
+  } finally {
+    child.kill('SIGCONT');
+    child.kill('SIGTERM');
+  }
 });
 
 test('a declared svc.storage is named in the settings as needing no request, with no button to grant it', async ({

@@ -5,6 +5,7 @@ import { hc } from 'hono/client';
 import type { ControlApp } from '../platform/createControlApp';
 import {
   CHANNEL_PATH,
+  CHANNEL_PING,
   type ChannelReply,
   type ChannelRequest,
   CONTROL_PREFIX,
@@ -106,10 +107,14 @@ export const pageEvent = (event: ControlRoutes['POST /__svc/page-event']['reques
 export const loadConfig = () => control('GET /__svc/config');
 
 /**
- * The channel's connection: `open`; `retrying` while svc dev is away (the page reconnects by itself); `closed` when
- * it came back without this page's launch token (a restart makes a new one).
+ * The channel's connection: `open`; `stalled` while svc dev, still connected, does not answer (paused at a
+ * breakpoint, or stopped with SIGSTOP); `retrying` while svc dev is away (the page reconnects by itself); `closed`
+ * when it came back without this page's launch token (a restart makes a new one).
  */
-export type Connection = 'open' | 'retrying' | 'closed';
+export type Connection = 'open' | 'stalled' | 'retrying' | 'closed';
+
+/** How often the page probes svc dev on its open channel, and how long a probe may go unanswered. */
+const PROBE_MS = 3000;
 
 /** svc dev refused a body the page sent on its channel; the message is its sentence saying why. */
 export class AnswerRefused extends Error {}
@@ -192,20 +197,44 @@ export function follow(
       `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}${has}${of}`,
     );
     channel = socket;
+    // A probe on the open channel: its reply coming late, or not at all, says svc dev stopped answering though its
+    // socket stays open (nothing else would: the page would be silent while its requests wait).
+    let probe: { n: number; at: number } | undefined;
+    let stalled = false;
+    const prober = setInterval(() => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (probe && performance.now() - probe.at >= PROBE_MS) {
+        if (!stalled) onConnection('stalled');
+        stalled = true;
+        return;
+      }
+      if (!probe) {
+        probe = { n: ++numbered, at: performance.now() };
+        socket.send(JSON.stringify({ n: probe.n, route: CHANNEL_PING }));
+      }
+    }, PROBE_MS);
     socket.onopen = () => {
       // Set while the channel is open: the platform relays MCP calls to a page only then.
       document.documentElement.dataset.live = 'true';
       onConnection('open');
     };
     socket.onmessage = (e) => {
+      // Anything heard from svc dev says it answers again.
+      if (stalled) onConnection('open');
+      stalled = false;
       const message = JSON.parse(e.data as string) as { event: string; data: never } | ChannelReply;
       if ('event' in message) return events[message.event]?.(message.data);
+      if (message.re === probe?.n) {
+        probe = undefined;
+        return;
+      }
       const request = waiting.get(message.re);
       waiting.delete(message.re);
       if ('error' in message) request?.reject(new AnswerRefused(message.error));
       else request?.resolve(message.answer);
     };
     socket.onclose = () => {
+      clearInterval(prober);
       delete document.documentElement.dataset.live;
       for (const request of waiting.values()) request.reject(new Error('the channel to svc dev closed.'));
       waiting.clear();

@@ -14,16 +14,21 @@ import { toast } from './toasts';
 
 const connection = signal<Connection>('open');
 
-/** Shown while the page's channel is away: svc dev stopped, or restarted (this page's token is then stale). */
+/**
+ * Shown while the page's channel is away: svc dev stopped, or restarted (this page's token is then stale), or while
+ * svc dev, still connected, does not answer.
+ */
 function ConnectionBanner() {
   const state = connection.value;
   return (
     <div class="banner" role="alert" data-testid="connection" hidden={state === 'open'}>
-      {state === 'retrying'
-        ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
-        : state === 'closed'
-          ? 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).'
-          : ''}
+      {state === 'stalled'
+        ? 'svc dev is not answering (paused at a breakpoint, or stopped?): what you do now waits for it, and the app may be told its calls timed out.'
+        : state === 'retrying'
+          ? 'Disconnected from svc dev: is it still running? Reconnecting as soon as it is back…'
+          : state === 'closed'
+            ? 'svc dev was restarted: this page belongs to the previous run. Open the URL svc dev printed (it carries the new launch token).'
+            : ''}
     </div>
   );
 }
@@ -71,8 +76,9 @@ async function start(root: HTMLElement): Promise<void> {
     },
     (next) => {
       connection.value = next;
-      // svc dev ends the running MCP call for the agent once the page's channel closes: the page ends it too.
-      if (next !== 'open') m.mcp.disconnected();
+      // svc dev ends the running MCP call for the agent once the page's channel closes: the page ends it too. A svc
+      // dev that is only not answering (paused) still holds the call.
+      if (next === 'retrying' || next === 'closed') m.mcp.disconnected();
     },
     {
       'mcp-invoke': (call) => void m.mcp.invoke(call),

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { WSContext, WSEvents } from 'hono/ws';
-import type { ChannelReply, ChannelRequest } from '../devContract';
+import { CHANNEL_PING, type ChannelReply, type ChannelRequest } from '../devContract';
 import type { OpenPage, PageChannel } from '../PageChannel';
 import { LIMITS } from '../limits';
 import { LazyWebSocketServer } from './LazyWebSocketServer';
@@ -99,6 +99,8 @@ export function createPageChannel() {
         }
         if (typeof request?.n !== 'number')
           return ws.close(1008, 'each message must carry its number n, to match the reply');
+        // The page's probe: answered here, by the platform being there.
+        if ((request.route as string) === CHANNEL_PING) return reply(ws, { re: request.n, answer: 'pong' });
         // Every request is replied to, whatever its answer throws: the page waits for it.
         Promise.resolve(request)
           .then(answer)
