@@ -157,6 +157,37 @@ export function answerRelayed<R extends McpRoute>(
 const RETRY_MS = 1000;
 
 /**
+ * Probes svc dev on the open channel every {@link PROBE_MS}: a reply coming late, or not at all, says svc dev stopped
+ * answering though its socket stays open (nothing else would: the page would be silent while its requests wait);
+ * anything heard from it after that says it answers again. `heard` takes each message, and is true for the probe's
+ * reply (nobody else's).
+ */
+function probeChannel(socket: WebSocket, onConnection: (connection: Connection) => void) {
+  let probe: { n: number; at: number } | undefined;
+  let stalled = false;
+  const timer = setInterval(() => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (!probe) {
+      probe = { n: ++numbered, at: performance.now() };
+      socket.send(JSON.stringify({ n: probe.n, route: CHANNEL_PING }));
+    } else if (!stalled && performance.now() - probe.at >= PROBE_MS) {
+      stalled = true;
+      onConnection('stalled');
+    }
+  }, PROBE_MS);
+  return {
+    heard(message: { event: string } | ChannelReply): boolean {
+      if (stalled) onConnection('open');
+      stalled = false;
+      if (!('re' in message) || message.re !== probe?.n) return false;
+      probe = undefined;
+      return true;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/**
  * Follows the platform on the page's channel (a WebSocket): the state (whole on connecting, unless the page has its
  * revision already: `from`, then the last one taken), then each change's patches, blocked requests, the connection,
  * `more` events by type (their parsed data), and the replies to {@link answerRelayed}. Connects again while svc dev is
@@ -197,44 +228,23 @@ export function follow(
       `${location.origin.replace(/^http/, 'ws')}${CHANNEL_PATH}?token=${encodeURIComponent(token)}${has}${of}`,
     );
     channel = socket;
-    // A probe on the open channel: its reply coming late, or not at all, says svc dev stopped answering though its
-    // socket stays open (nothing else would: the page would be silent while its requests wait).
-    let probe: { n: number; at: number } | undefined;
-    let stalled = false;
-    const prober = setInterval(() => {
-      if (socket.readyState !== WebSocket.OPEN) return;
-      if (probe && performance.now() - probe.at >= PROBE_MS) {
-        if (!stalled) onConnection('stalled');
-        stalled = true;
-        return;
-      }
-      if (!probe) {
-        probe = { n: ++numbered, at: performance.now() };
-        socket.send(JSON.stringify({ n: probe.n, route: CHANNEL_PING }));
-      }
-    }, PROBE_MS);
+    const probe = probeChannel(socket, onConnection);
     socket.onopen = () => {
       // Set while the channel is open: the platform relays MCP calls to a page only then.
       document.documentElement.dataset.live = 'true';
       onConnection('open');
     };
     socket.onmessage = (e) => {
-      // Anything heard from svc dev says it answers again.
-      if (stalled) onConnection('open');
-      stalled = false;
       const message = JSON.parse(e.data as string) as { event: string; data: never } | ChannelReply;
+      if (probe.heard(message)) return;
       if ('event' in message) return events[message.event]?.(message.data);
-      if (message.re === probe?.n) {
-        probe = undefined;
-        return;
-      }
       const request = waiting.get(message.re);
       waiting.delete(message.re);
       if ('error' in message) request?.reject(new AnswerRefused(message.error));
       else request?.resolve(message.answer);
     };
     socket.onclose = () => {
-      clearInterval(prober);
+      probe.stop();
       delete document.documentElement.dataset.live;
       for (const request of waiting.values()) request.reject(new Error('the channel to svc dev closed.'));
       waiting.clear();
