@@ -212,7 +212,7 @@ export async function readBoundKey(path: string, miniAppId: string): Promise<str
 }
 
 /** The codes of a write that found a folder where the state file goes (made there while svc dev ran). */
-const FOLDER_CODES = new Set(['EISDIR', 'ENOTEMPTY', 'EEXIST']);
+const FOLDER_CODES = new Set(['EISDIR', 'ENOTEMPTY']);
 
 /** The error of a change applied but not saved to the state file at `path`: what failed and what to do. */
 function notSaved(path: string, error: unknown): Error {
