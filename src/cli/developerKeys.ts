@@ -99,8 +99,8 @@ export async function readDeveloperKey(
   if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type: *4, *ENCRYPTED/m.test(text))
     return {
       // A command that runs as printed: the file as given (the label may be `--key <file>`), or standard input piped
-      // to it; the copy readable by its owner alone.
-      problem: `${label} is encrypted with a passphrase; write an unencrypted copy, ${file === '-' ? 'piping the key to ' : ''}(umask 077; openssl pkey${file === '-' ? '' : ` -in ${shellWord(file)}`} -out unencrypted-key.pem), or sign through your KMS`,
+      // to it; the copy readable by its owner alone (the umask for a new file, chmod for one that was there).
+      problem: `${label} is encrypted with a passphrase; write an unencrypted copy, ${file === '-' ? 'piping the key to ' : ''}(umask 077; openssl pkey${file === '-' ? '' : ` -in ${shellWord(file)}`} -out unencrypted-key.pem && chmod 600 unencrypted-key.pem), or sign through your KMS`,
     };
   let privateKey: KeyObject;
   try {

@@ -25,6 +25,21 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  */
 const MAX_WAITING = 256;
 
+/** The options of the rules, which createHost would ignore. */
+const RULE_OPTIONS = ['manifest', 'answers', 'grants', 'confirmActions', 'storage', 'signedIn', 'handlerWait'];
+/** The options of the bridge ({@link BridgeOptions}). */
+const BRIDGE_OPTIONS = [
+  'rules',
+  'handlers',
+  'app',
+  'transport',
+  'granted',
+  'onCall',
+  'around',
+  'actionTimeout',
+  'hostOrigin',
+];
+
 /**
  * Creates the host's side of the bridge, without the manifest validator: it answers the client's calls with
  * `handlers`, rejects malformed params before any handler runs, checks scopes (by `rules` when given, else
@@ -41,15 +56,24 @@ const MAX_WAITING = 256;
  */
 export function createHostCore(options: BridgeOptions): HostEndpoint {
   // The rules' options given to createHost would be ignored, with the rules or without them (a host moved from
-  // svc-sdk/host, or one that left out the manifest): every call let through, writes kept apart. Refused.
-  const ruleOption = ['manifest', 'answers', 'grants', 'confirmActions', 'storage', 'signedIn', 'handlerWait'].find(
-    (key) => (options as Record<string, unknown>)[key] != null,
-  );
+  // svc-sdk/host, or one that left out the manifest): every call let through, writes kept apart. Refused; so is an
+  // option of no name createHost knows (a misspelt one, ignored, would leave the default), and `granted` beside the
+  // rules, which decide the scopes then.
+  const given = options as Record<string, unknown>;
+  const ruleOption = RULE_OPTIONS.find((key) => given[key] != null);
+  const inRules = ruleOption === 'manifest' ? '' : `, ${ruleOption}`;
   if (ruleOption)
     throw new TypeError(
       options.rules
-        ? `createHost(): ${ruleOption} is an option of the rules: pass it to withRules({ manifest, validator, ${ruleOption} })`
-        : `createHost(): ${ruleOption} takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator, answers })`,
+        ? `createHost(): ${ruleOption} is an option of the rules: pass it to withRules({ manifest, validator${inRules} })`
+        : `createHost(): ${ruleOption} takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator${inRules} })`,
+    );
+  const unknown = Object.keys(given).find((key) => !BRIDGE_OPTIONS.includes(key) && !RULE_OPTIONS.includes(key));
+  if (unknown || (options.rules && options.granted))
+    throw new TypeError(
+      unknown
+        ? `createHost(): ${unknown} is no option of createHost: its options are ${BRIDGE_OPTIONS.join(', ')}`
+        : 'createHost(): granted decides scopes without the rules; with them, pass grants to withRules()',
     );
   const { granted, onCall } = options;
   const running = new Map<string, Invocation>();

@@ -321,14 +321,16 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
       cwd: dir,
     });
     const locked = svc(['pack', 'app', '--key', 'my key.pem'], dir).stderr;
-    const command = `(umask 077; openssl pkey -in '${join(dir, 'my key.pem')}' -out unencrypted-key.pem)`;
+    const command = `(umask 077; openssl pkey -in '${join(dir, 'my key.pem')}' -out unencrypted-key.pem && chmod 600 unencrypted-key.pem)`;
+    // A copy left there before, readable by others, is made this user's alone.
+    writeFileSync(join(dir, 'unencrypted-key.pem'), '', { mode: 0o644 });
     expect(locked).toContain(`my key.pem is encrypted with a passphrase; write an unencrypted copy, ${command}, or`);
-    execFileSync('sh', ['-c', command.replace(')', ' -passin pass:x)')], { cwd: dir });
+    execFileSync('sh', ['-c', command.replace(' -out', ' -passin pass:x -out')], { cwd: dir });
     expect(statSync(join(dir, 'unencrypted-key.pem')).mode & 0o777).toBe(0o600);
     expect(svc(['pack', 'app', '--key', 'unencrypted-key.pem', '--out', 'open.swbn'], dir).code).toBe(0);
     const piped = svc(['pack', 'app', '--key', '-'], dir, readFileSync(join(dir, 'my key.pem'), 'utf8')).stderr;
     expect(piped).toContain(
-      'write an unencrypted copy, piping the key to (umask 077; openssl pkey -out unencrypted-key.pem), or sign',
+      'write an unencrypted copy, piping the key to (umask 077; openssl pkey -out unencrypted-key.pem && chmod 600 unencrypted-key.pem), or sign',
     );
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
     writeFileSync(

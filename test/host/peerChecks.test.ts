@@ -250,7 +250,7 @@ describe('the channel registries', () => {
     const answers = { send: () => false };
     // A host moved from svc-sdk/host to svc-sdk/host/core that kept its options.
     expect(() => core.createHost({ manifest: exchangeManifest(), answers } as never)).toThrow(
-      "createHost(): manifest takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator, answers })",
+      "createHost(): manifest takes effect only with the rules: svc-sdk/host's createHost with the manifest, or svc-sdk/host/core's with rules: withRules({ manifest, validator })",
     );
     // svc-sdk/host without the manifest is the bare bridge, which has no rules to answer with.
     expect(() => createHost({ answers, handlers: {} })).toThrow(
@@ -266,10 +266,29 @@ describe('the channel registries', () => {
     // Beside the rules, as much ignored: said where it goes.
     const { createInputValidator } = await import('../../src/manifest');
     const rules = core.withRules({ manifest: exchangeManifest(), validator: createInputValidator });
-    for (const option of ['storage', 'confirmActions', 'grants', 'answers', 'manifest', 'signedIn', 'handlerWait'])
+    for (const option of ['storage', 'confirmActions', 'grants', 'answers', 'signedIn', 'handlerWait'])
       expect(() => core.createHost({ handlers: {}, rules, [option]: 'always' } as never)).toThrow(
         `createHost(): ${option} is an option of the rules: pass it to withRules({ manifest, validator, ${option} })`,
       );
+    expect(() => core.createHost({ handlers: {}, rules, manifest: {} } as never)).toThrow(
+      'createHost(): manifest is an option of the rules: pass it to withRules({ manifest, validator })',
+    );
+    // A misspelt option would leave its default; `granted` beside the rules would be theirs to overrule.
+    expect(() => core.createHost({ handlers: {}, rules, storagE: {} } as never)).toThrow(
+      'createHost(): storagE is no option of createHost: its options are rules, handlers, app, transport, granted, onCall, around, actionTimeout, hostOrigin',
+    );
+    expect(() => core.createHost({ handlers: {}, rules, granted: () => true })).toThrow(
+      'createHost(): granted decides scopes without the rules; with them, pass grants to withRules()',
+    );
+    expect(() =>
+      core.withRules({
+        manifest: exchangeManifest(),
+        validator: createInputValidator,
+        confirmAction: 'always',
+      } as never),
+    ).toThrow(
+      'withRules(): confirmAction is no option of the rules: they are manifest, validator, answers, grants, storage, signedIn, confirmActions, handlerWait',
+    );
   });
 
   it('withRules() refuses, as the host is set up, a manifest that would fail open and a validator that is missing', async () => {

@@ -42,6 +42,18 @@ export interface RuleOptions {
   handlerWait?: number;
 }
 
+/** The options of {@link withRules}. */
+const RULE_OPTION_NAMES = [
+  'manifest',
+  'validator',
+  'answers',
+  'grants',
+  'storage',
+  'signedIn',
+  'confirmActions',
+  'handlerWait',
+];
+
 /** The auth modes a manifest may declare. */
 const AUTH_MODES: unknown[] = ['svc-exchange', 'external-oauth', 'none'];
 
@@ -107,6 +119,10 @@ export type RulesLayer = (bridge: RuleBridge) => HostRules;
 export function withRules(options: ValidatedRuleOptions): RulesLayer {
   // Said when the host is set up, not when an app first calls: a manifest that is no validated one would fail open
   // (an auth mode not known here, spelt `mode`, would hand out tokens), and a missing validator fail at the first action.
+  // A misspelt option would be ignored, and leave the default (`confirmAction: 'always'` the floor policy).
+  const unknown = Object.keys(options).find((key) => !RULE_OPTION_NAMES.includes(key));
+  if (unknown)
+    throw new TypeError(`withRules(): ${unknown} is no option of the rules: they are ${RULE_OPTION_NAMES.join(', ')}`);
   const type = options.manifest?.auth?.type;
   if (!AUTH_MODES.includes(type))
     throw new TypeError(
