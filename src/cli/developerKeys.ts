@@ -91,6 +91,12 @@ export async function readDeveloperKey(
       unreadable: true,
     };
   }
+  // A CI secret that is not set pipes nothing: missing input, not a key found invalid.
+  if (file === '-' && text.trim() === '')
+    return {
+      problem: `${label} is empty (a secret or variable that is not set?): pipe the key in, such as printf '%s\n' "$SVC_APP_KEY" | svc …`,
+      unreadable: true,
+    };
   if (/-----BEGIN (RSA )?PUBLIC KEY-----/.test(text) && !/PRIVATE KEY-----/.test(text))
     return {
       problem: `${label} is a public key; signing needs the private key (the .pem file \`svc keygen\` wrote, kept secret)`,

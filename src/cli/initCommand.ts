@@ -49,9 +49,9 @@ svc-sdk/server, a Vitest test with svc-sdk/mock, an end-to-end test with svc-sdk
 and build (the one template is vite).`,
     },
   },
-  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), a --key that is no private key, or a new key
-            cannot be written, 2 usage error (a --key that is missing or cannot be read, a folder that is a file or
-            cannot be written to).
+  footer: `Exit codes: 0 written, 1 manifest.json exists (use --force), a --key that is no private key, or a new key's
+            folder inside a git work tree, 2 usage error (a --key that is missing or cannot be read, a folder that is a
+            file or cannot be written to, a new key that cannot be written).
 `,
   oneDirectory: true,
   async run({ values, dir }, io) {
@@ -225,9 +225,9 @@ async function appKey(io: CliIo, given: string | undefined, manifests: string[])
     }
   }
   const made = await writeNewKey({});
-  if (typeof made === 'string') {
-    writeLine(io.stderr, `svc init: ${made}`);
-    return EXIT.invalid;
+  if ('problem' in made) {
+    writeLine(io.stderr, `svc init: ${made.problem}`);
+    return made.unwritable ? EXIT.usage : EXIT.invalid;
   }
   writeLine(
     io.stdout,

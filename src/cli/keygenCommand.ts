@@ -13,12 +13,18 @@ export interface NewKey {
   publicPem: string;
 }
 
+/** Why no key was written: refused (a key is there, a git work tree), or `unwritable` (the folder or the disk). */
+interface KeyRefusal {
+  problem: string;
+  unwritable?: true;
+}
+
 /**
  * Makes a key pair and writes the private key (PKCS#8 PEM, mode 600, never over an existing file) to `out`, or to
  * `<keys folder>/<id>.pem`. Refuses a default location inside a git work tree. Resolves to the key, or to a
  * sentence saying why nothing was written.
  */
-export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p256' }): Promise<NewKey | string> {
+export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p256' }): Promise<NewKey | KeyRefusal> {
   const { privateKey, publicKey } =
     options.type === 'p256' ? generateKeyPairSync('ec', { namedCurve: 'prime256v1' }) : generateKeyPairSync('ed25519');
   const id = idOfKey(publicKey);
@@ -26,34 +32,51 @@ export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p
   if (!options.out) {
     const tree = await gitWorkTree(dirname(file));
     if (tree)
-      return `the keys folder ${dirname(file)} is inside the git work tree ${tree}, where a key could be committed; set SVC_STATE_DIR to a folder outside it, or pass --out <file>`;
+      return {
+        problem: `the keys folder ${dirname(file)} is inside the git work tree ${tree}, where a key could be committed; set SVC_STATE_DIR to a folder outside it, or pass --out <file>`,
+      };
   }
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   const folder = await mkdir(dirname(file), { recursive: true, mode: 0o700 }).catch(
     (error: NodeJS.ErrnoException) => error,
   );
+  // Where to write it instead: a CI job without a writable home has the two.
+  const elsewhere = options.out
+    ? 'choose another --out'
+    : 'pass --out <file>, or set SVC_STATE_DIR to a folder you can write to';
   // Its folder cannot be made where a file holds a part of the path (`--out afile/key.pem`).
   if (folder instanceof Error)
-    return folder.code === 'EEXIST' || folder.code === 'ENOTDIR'
-      ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose another --out`
-      : `${file} cannot be written (${folder.code}): choose a folder you can write to`;
+    return {
+      unwritable: true,
+      problem:
+        folder.code === 'EEXIST' || folder.code === 'ENOTDIR'
+          ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): ${elsewhere}`
+          : `${file} cannot be written (${folder.message}): ${elsewhere}`,
+    };
   try {
     // `wx`: never replace a key; a lost key is a lost app id.
     await writeFile(file, pem, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'EEXIST'
-      ? `${file} already exists; a key is never overwritten (it is the app's id): choose another --out`
-      : code === 'ENOTDIR'
-        ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose another --out`
-        : `${file} cannot be written (${code})`;
+    if (code === 'EEXIST')
+      return {
+        problem: `${file} already exists; a key is never overwritten (it is the app's id): choose another --out`,
+      };
+    return {
+      unwritable: true,
+      problem:
+        code === 'ENOTDIR'
+          ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): ${elsewhere}`
+          : `${file} cannot be written (${(error as Error).message}): ${elsewhere}`,
+    };
   }
   return { file, id, publicPem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
 }
 
 /**
  * `svc keygen [--out <file>] [--type ed25519|p256]`: makes a developer key, prints its id and public key (never the
- * private key). Exit 0 written, 1 refused (the file exists, or the default folder is in a git work tree).
+ * private key). Exit 0 written, 1 refused (the file exists, or the default folder is in a git work tree), 2 a key that
+ * cannot be written.
  * @public
  */
 export const KEYGEN = defineCommand({
@@ -68,7 +91,7 @@ from it and the public key; never the private key. Each app has its own key: the
     type: { type: 'string', value: 'ed25519|p256', help: `The key type (default ed25519; p256 for KMS or HSM keys).` },
   },
   footer: `Exit codes: 0 written, 1 refused (the file exists, or the default folder is in a git work tree),
-            2 usage error.
+            2 usage error, or a key that cannot be written (a folder that cannot be made or written to).
 
 Recompute the id with openssl:
   openssl pkey -in <key.pem> -pubout -outform DER | sha256sum | cut -c1-16
@@ -79,9 +102,9 @@ Recompute the id with openssl:
     if (type !== 'ed25519' && type !== 'p256')
       return usageError(io, 'keygen', `--type ${type} is not a key type; write ed25519 (default) or p256`);
     const made = await writeNewKey({ type, ...(values.out ? { out: resolve(io.cwd, values.out) } : {}) });
-    if (typeof made === 'string') {
-      writeLine(io.stderr, `svc keygen: ${made}`);
-      return EXIT.invalid;
+    if ('problem' in made) {
+      writeLine(io.stderr, `svc keygen: ${made.problem}`);
+      return made.unwritable ? EXIT.usage : EXIT.invalid;
     }
     const label = values.out ? relative(io.cwd, made.file) || made.file : made.file;
     const tree = values.out ? await gitWorkTree(dirname(made.file)) : undefined;

@@ -381,6 +381,12 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     const junk = svc(['pack', 'app', '--key', '-', '--out', 'junk.swbn'], dir, 'hello');
     expect(junk.code).toBe(1);
     expect(junk.stderr).toContain('the key on standard input is not a private key in PEM');
+    // A secret that is not set pipes nothing: missing input (2), said as such.
+    const empty = svc(['pack', 'app', '--key', '-', '--out', 'empty.swbn'], dir, '\n');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(
+      'the key on standard input is empty (a secret or variable that is not set?): pipe the key in',
+    );
   });
 
   it('svc pack without --key names a manifest id that is no id, not a missing key', () => {
@@ -1097,9 +1103,16 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     // A folder that a file stands in the way of is said so, not a crash.
     const underFile = svc(['keygen', '--out', 'key.pem/k.pem'], dir);
     expect([underFile.code, underFile.stderr]).toEqual([
-      1,
+      2,
       `svc keygen: ${join(dir, 'key.pem/k.pem')} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): choose another --out\n`,
     ]);
+    // The default folder out of reach (a CI job's home): exit 2, as for any output that cannot be written, with the
+    // two ways out.
+    const noHome = runner(join(root, 'dist/cli.js'), join(dir, 'key.pem', 'state'))(['keygen'], dir);
+    expect(noHome.code).toBe(2);
+    expect(noHome.stderr).toMatch(
+      /cannot be written \(ENOTDIR: a part of its folder is a file, not a folder\): pass --out <file>, or set SVC_STATE_DIR to a folder you can write to\n$/,
+    );
     execFileSync('git', ['init', '-q'], { cwd: dir });
     const inRepo = runner(join(root, 'dist/cli.js'), join(dir, 'state'))(['keygen'], dir);
     expect(inRepo.code).toBe(1);

@@ -2,7 +2,7 @@
 // end to end with svc-sdk-dev), it type-checks, `npm run build` makes dist/ a valid package, and `npm run dev`
 // prints one URL where the messenger serves and Vite's page names the messenger it trusts. Dependencies are this
 // repository's (linked); scripts/fresh-app.mjs does the same from the packed tarball and the registry.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -198,6 +198,31 @@ describe('svc init --template vite', () => {
         child.kill('SIGTERM');
         await exit;
       }
+      // Run through a shell, as npm runs it, and the shell killed without passing the signal on (a CI step stopping
+      // npm): the script stops by itself, not left holding its ports.
+      const shell = spawn('sh', ['-c', 'node scripts/dev.mjs; true'], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...env },
+      });
+      let shellOut = '';
+      shell.stdout.on('data', (d) => (shellOut += d));
+      await expect.poll(() => shellOut, { timeout: 30_000 }).toContain('\n');
+      const script = Number(
+        execFileSync('pgrep', ['-P', String(shell.pid)])
+          .toString()
+          .trim(),
+      );
+      shell.kill('SIGKILL');
+      const running = () => {
+        try {
+          process.kill(script, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await expect.poll(running, { timeout: 15_000 }).toBe(false);
       // A value that is no port stops it at once, naming the variable (it once fell back to the default unsaid).
       const wrong = spawnSync(process.execPath, ['scripts/dev.mjs'], {
         cwd: dir,
