@@ -83,7 +83,7 @@ export async function readDeveloperKey(
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'TTY')
       return {
-        problem: `${label}: standard input is a terminal; pipe the key in (printf '%s\n' "$SVC_APP_KEY" | svc …), or pass its file`,
+        problem: `${label}: standard input is a terminal; pipe the key in (printf '%s\\n' "$SVC_APP_KEY" | svc …), or pass its file`,
         unreadable: true,
       };
     return {
@@ -94,7 +94,7 @@ export async function readDeveloperKey(
   // A CI secret that is not set pipes nothing: missing input, not a key found invalid.
   if (file === '-' && text.trim() === '')
     return {
-      problem: `${label} is empty (a secret or variable that is not set?): pipe the key in, such as printf '%s\n' "$SVC_APP_KEY" | svc …`,
+      problem: `${label} is empty (a secret or variable that is not set?): pipe the key in, such as printf '%s\\n' "$SVC_APP_KEY" | svc …`,
       unreadable: true,
     };
   if (/-----BEGIN (RSA )?PUBLIC KEY-----/.test(text) && !/PRIVATE KEY-----/.test(text))

@@ -385,7 +385,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     const empty = svc(['pack', 'app', '--key', '-', '--out', 'empty.swbn'], dir, '\n');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain(
-      'the key on standard input is empty (a secret or variable that is not set?): pipe the key in',
+      `the key on standard input is empty (a secret or variable that is not set?): pipe the key in, such as printf '%s\\n' "$SVC_APP_KEY" | svc …\n`,
     );
   });
 
