@@ -21,8 +21,8 @@ interface KeyRefusal {
 
 /**
  * Makes a key pair and writes the private key (PKCS#8 PEM, mode 600, never over an existing file) to `out`, or to
- * `<keys folder>/<id>.pem`. Refuses a default location inside a git work tree. Resolves to the key, or to a
- * sentence saying why nothing was written.
+ * `<keys folder>/<id>.pem`. Refuses a default location inside a git work tree. Resolves to the key, or to why
+ * nothing was written (a sentence, and whether the output could not be written, which the CLI exits 2 for).
  */
 export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p256' }): Promise<NewKey | KeyRefusal> {
   const { privateKey, publicKey } =
