@@ -331,7 +331,11 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
       writeLine(io.stderr, `svc dev: ${warning}`);
       return warning;
     };
+    // Set when the file svc publish finds this svc dev by could not be written: the start's advice then names the
+    // settings' upload alone.
+    let storeUnfindable = false;
     const onNotice = async (notice: DevNotice) => {
+      if (notice.kind === 'store-unfindable') storeUnfindable = true;
       // The backend learns a rotated secret from its env file, rewritten before the rotation is answered.
       // An edit of the manifest may change the version served, which the env file names.
       if (notice.kind === 'manifest-edited') await versionChanged();
@@ -471,7 +475,9 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
       if (packageFile)
         writeLine(
           io.stderr,
-          `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
+          storeUnfindable
+            ? `svc dev: the local store holds ${platform.miniAppId}; Settings → Store uploads a new version (svc publish cannot find this svc dev: see above).`
+            : `svc dev: the local store holds ${platform.miniAppId}; \`svc publish <file.swbn> --to ${platform.origin}\` (or Settings → Store) uploads a new version.`,
         );
       if (values.open) openBrowser(url, io);
       await stopped;

@@ -1,5 +1,6 @@
 // `svc dev`: validates the manifest first (the CLI's messages, exit 1), starts the platform, prints one URL, and
 // stops cleanly; the built bin does the same under a real signal.
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -371,6 +372,21 @@ describe('svc dev', () => {
       await dev.waitFor(/^http:\/\/127\.0\.0\.1:\d+\S*\n/);
       expect((await fetch(dev.stdout.trim())).status).toBe(200);
       expect(await dev.stop()).toBe(0);
+      // On a package, the start's advice names the settings' upload alone, not the svc publish that cannot find it.
+      const folder = await writeAppDir();
+      const cli = (...args: string[]) => execFileSync('node', [CLI, ...args], { cwd: folder, stdio: 'pipe' });
+      cli('keygen', '--out', 'key.pem');
+      cli('init', 'app', '--key', 'key.pem');
+      writeFileSync(join(folder, 'app', 'index.html'), '<!doctype html><h1>x</h1>');
+      cli('pack', 'app', '--key', 'key.pem', '--out', 'app.swbn');
+      const served = spawnProgram('node', [CLI, 'dev', join(folder, 'app.swbn'), '--port', '0'], {
+        env: { ...process.env, SVC_STATE_DIR: join(dir, 'manifest.json', 'state') },
+      });
+      await served.waitFor({
+        stderr:
+          /the local store holds \w+; Settings → Store uploads a new version \(svc publish cannot find this svc dev: see above\)\./,
+      });
+      expect(await served.stop()).toBe(0);
     },
   );
 
