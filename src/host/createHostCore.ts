@@ -15,6 +15,7 @@ import type { Transport } from '../rpc/Transport';
 import { cancelled } from './cancelled';
 import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
 import type { InvokeContext } from './rules/actionRules';
+import { RULE_OPTION_NAMES } from './rules/ruleOptionNames';
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 
@@ -25,20 +26,20 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as Promi
  */
 const MAX_WAITING = 256;
 
-/** The options of the rules, which createHost would ignore. */
-const RULE_OPTIONS = ['manifest', 'answers', 'grants', 'confirmActions', 'storage', 'signedIn', 'handlerWait'];
-/** The options of the bridge ({@link BridgeOptions}). */
-const BRIDGE_OPTIONS = [
-  'rules',
-  'handlers',
-  'app',
-  'transport',
-  'granted',
-  'onCall',
-  'around',
-  'actionTimeout',
-  'hostOrigin',
-];
+/** The rules' options createHost would ignore (the validator aside: no host gives createHost one). */
+const RULE_OPTIONS = RULE_OPTION_NAMES.filter((name) => name !== 'validator');
+/** The options of the bridge: an object the compiler holds to {@link BridgeOptions}, so one added there is known. */
+const BRIDGE_OPTIONS = Object.keys({
+  rules: 0,
+  handlers: 0,
+  app: 0,
+  transport: 0,
+  granted: 0,
+  onCall: 0,
+  around: 0,
+  actionTimeout: 0,
+  hostOrigin: 0,
+} satisfies Record<keyof BridgeOptions, 0>);
 
 /**
  * Creates the host's side of the bridge, without the manifest validator: it answers the client's calls with
@@ -196,7 +197,8 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
       // opened (the app reloaded). A handler of the host's that never settles would otherwise hold its place for
       // good, and refuse every later call of an app that awaited each one. (At most 256 to look at; a handful as
       // apps await.)
-      for (const [call, until] of unanswered) if (until < Date.now()) unanswered.delete(call);
+      const now = Date.now();
+      for (const [call, until] of unanswered) if (until < now) unanswered.delete(call);
       if (unanswered.size >= MAX_WAITING)
         throw new SvcError(
           'ERR_RATE_LIMITED',
@@ -206,7 +208,7 @@ export function createHostCore(options: BridgeOptions): HostEndpoint {
         );
       const result = answer(params);
       if (isThenable(result)) {
-        unanswered.set(result, Date.now() + (def.kind === 'prompt' ? 6e5 : 1e4));
+        unanswered.set(result, now + (def.kind === 'prompt' ? 6e5 : 1e4));
         const done = () => unanswered.delete(result);
         result.then(done, done);
       }

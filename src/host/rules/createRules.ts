@@ -8,6 +8,7 @@ import { accountRules, type SignInState } from './accountRules';
 import { actionRules, type CallApp, type ConfirmPolicy, type InvokeContext } from './actionRules';
 import { appRules } from './appRules';
 import { createAsk } from './createAsk';
+import { RULE_OPTION_NAMES } from './ruleOptionNames';
 import { createMemoryStorage, type StorageStore } from './createMemoryStorage';
 import { createMemoryGrants, type GrantStore } from './GrantStore';
 import { fileNameProblem } from './fileNameProblem';
@@ -41,18 +42,6 @@ export interface RuleOptions {
    */
   handlerWait?: number;
 }
-
-/** The options of {@link withRules}. */
-const RULE_OPTION_NAMES = [
-  'manifest',
-  'validator',
-  'answers',
-  'grants',
-  'storage',
-  'signedIn',
-  'confirmActions',
-  'handlerWait',
-];
 
 /** The auth modes a manifest may declare. */
 const AUTH_MODES: unknown[] = ['svc-exchange', 'external-oauth', 'none'];
