@@ -40,35 +40,23 @@ export async function writeNewKey(options: { out?: string; type?: 'ed25519' | 'p
   const folder = await mkdir(dirname(file), { recursive: true, mode: 0o700 }).catch(
     (error: NodeJS.ErrnoException) => error,
   );
-  // Where to write it instead: a CI job without a writable home has the two.
-  const elsewhere = options.out
-    ? 'choose another --out'
-    : 'pass --out <file>, or set SVC_STATE_DIR to a folder you can write to';
-  // Its folder cannot be made where a file holds a part of the path (`--out afile/key.pem`).
-  if (folder instanceof Error)
-    return {
-      unwritable: true,
-      problem:
-        folder.code === 'EEXIST' || folder.code === 'ENOTDIR'
-          ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): ${elsewhere}`
-          : `${file} cannot be written (${folder.message}): ${elsewhere}`,
-    };
+  // The key not written for its folder or its disk, and where to write it instead (a CI job without a writable home
+  // has the two); a file holding a part of the path (`--out afile/key.pem`) is said as such.
+  const cannotWrite = (error: NodeJS.ErrnoException, notDir: boolean): KeyRefusal => ({
+    unwritable: true,
+    problem: `${file} cannot be written (${notDir ? 'ENOTDIR: a part of its folder is a file, not a folder' : error.message}): ${options.out ? 'choose another --out' : 'pass --out <file>, or set SVC_STATE_DIR to a folder you can write to'}`,
+  });
+  if (folder instanceof Error) return cannotWrite(folder, folder.code === 'EEXIST' || folder.code === 'ENOTDIR');
   try {
     // `wx`: never replace a key; a lost key is a lost app id.
     await writeFile(file, pem, { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const { code } = error as NodeJS.ErrnoException;
     if (code === 'EEXIST')
       return {
         problem: `${file} already exists; a key is never overwritten (it is the app's id): choose another --out`,
       };
-    return {
-      unwritable: true,
-      problem:
-        code === 'ENOTDIR'
-          ? `${file} cannot be written (ENOTDIR: a part of its folder is a file, not a folder): ${elsewhere}`
-          : `${file} cannot be written (${(error as Error).message}): ${elsewhere}`,
-    };
+    return cannotWrite(error as NodeJS.ErrnoException, code === 'ENOTDIR');
   }
   return { file, id, publicPem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
 }

@@ -495,7 +495,11 @@ process.once('SIGTERM', stop);
 // npm runs this script through a shell, which a signal to npm (a CI step stopping the process it started) may end
 // without passing it on: this script would run on, holding its ports. Its parent gone, it stops too.
 const parent = process.ppid;
-setInterval(() => process.ppid !== parent && void stop(), 1000).unref();
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  void stop();
+}, 1000).unref();
 `,
     'test/app.test.ts': `// The app against svc-sdk/mock: the real svc client and a host that follows the platform's rules.
 import { createMockHost } from 'svc-sdk/mock';
