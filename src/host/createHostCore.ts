@@ -15,7 +15,7 @@ import type { Transport } from '../rpc/Transport';
 import { cancelled } from './cancelled';
 import type { BridgeOptions, HostCallContext, HostEndpoint, HostHandlers, Invocation } from './types';
 import type { InvokeContext } from './rules/actionRules';
-import { RULE_OPTION_NAMES } from './rules/ruleOptionNames';
+import { RULE_OPTION_NAMES } from './rules/createRules';
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown>)?.then === 'function';
 

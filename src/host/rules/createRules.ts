@@ -8,7 +8,6 @@ import { accountRules, type SignInState } from './accountRules';
 import { actionRules, type CallApp, type ConfirmPolicy, type InvokeContext } from './actionRules';
 import { appRules } from './appRules';
 import { createAsk } from './createAsk';
-import { RULE_OPTION_NAMES } from './ruleOptionNames';
 import { createMemoryStorage, type StorageStore } from './createMemoryStorage';
 import { createMemoryGrants, type GrantStore } from './GrantStore';
 import { fileNameProblem } from './fileNameProblem';
@@ -42,6 +41,23 @@ export interface RuleOptions {
    */
   handlerWait?: number;
 }
+
+/**
+ * The names of {@link withRules}' options, in the order its refusal lists them: written as an object the compiler
+ * holds to `ValidatedRuleOptions`, so an option added there is known here too. `createHost` refuses the same names
+ * (but `validator`) given to it, where they would be ignored.
+ * @internal
+ */
+export const RULE_OPTION_NAMES = Object.keys({
+  manifest: 0,
+  validator: 0,
+  answers: 0,
+  grants: 0,
+  storage: 0,
+  signedIn: 0,
+  confirmActions: 0,
+  handlerWait: 0,
+} satisfies Record<keyof ValidatedRuleOptions, 0>);
 
 /** The auth modes a manifest may declare. */
 const AUTH_MODES: unknown[] = ['svc-exchange', 'external-oauth', 'none'];
