@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closestName } from '../manifest/closestName';
 import { type CliIo, EXIT } from './CliIo';
-import { attempt, usageError } from './usageError';
+import { attempt, usageError, withJsonReport } from './usageError';
 
 /** One option of a command: how it parses, and its line in the help. */
 export interface OptionSpec {
@@ -85,7 +85,11 @@ export function defineCommand<const O extends Record<string, OptionSpec>, H = ne
     synopsis: spec.synopsis ?? `${spec.name} ${spec.usage[0] ?? ''}`.trim(),
     summary: spec.summary,
     help,
-    async run(argv, io, hooks) {
+    async run(argv, given, hooks) {
+      // --json before a `--` asks for a report on stdout, a refused command line's included.
+      const end = argv.indexOf('--');
+      const json = 'json' in spec.options && argv.slice(0, end === -1 ? undefined : end).includes('--json');
+      const io = json ? withJsonReport(given) : given;
       const parsed = attempt(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options }));
       if (parsed instanceof Error) return usageError(io, spec.name, argumentProblem(parsed, argv, Object.keys(all)));
       if (parsed.values.help) {

@@ -205,6 +205,26 @@ describe('svc check --json', () => {
     expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, error: { code: 'bad_json' } });
     expect(broken.stderr).toContain('is not valid JSON');
   });
+
+  it('prints a JSON report for a refused command line too, in check, validate and verify', () => {
+    for (const args of [
+      ['check', '--json', '--inclde', 'src/**'],
+      ['validate', '--previous-version', 'x', '--json'],
+      ['verify', '--json'],
+    ]) {
+      const run = svc(args);
+      expect(run.code).toBe(2);
+      const report = JSON.parse(run.stdout) as { ok: boolean; error: { code: string; message: string } };
+      expect(report).toMatchObject({ ok: false, error: { code: 'usage' } });
+      // The same sentence as on stderr, for a log that keeps only one of them.
+      expect(run.stderr).toContain(report.error.message);
+    }
+    expect(JSON.parse(svc(['check', '--json', '--inclde', 'src/**']).stdout).error.message).toContain(
+      'did you mean --include?',
+    );
+    // A --json after -- is an argument, not the option: no report.
+    expect(svc(['validate', '--bogus', '--', '--json']).stdout).toBe('');
+  });
 });
 
 describe('svc dev refused for a taken port', () => {
