@@ -72,6 +72,31 @@ describe('the state file', () => {
     }
   });
 
+  it('names the journal line that broke the state, among valid ones, and none when the snapshot is broken', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const path = join(dir, '.svc-dev.json');
+    const file = await openStateFile(path, 'polls');
+    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+    await file.close();
+    const saved = await readFile(path, 'utf8');
+    const fine = '{"p":[[["settings","locale"],"fr"]]}\n';
+    const breaking = '{"p":[[["rooms","0","members"],"u1"]]}\n';
+    // Line 1 the snapshot; 40 good lines, the breaking one (line 42), 20 good ones: found by halves.
+    await writeFile(path, `${saved}${fine.repeat(40)}${breaking}${fine.repeat(20)}`);
+    await expect(openStateFile(path, 'polls')).rejects.toThrow(
+      new RegExp(
+        `^--state ${path} line 42 is damaged \\(it sets what the state cannot hold: rooms\\.0\\.members: .+\\): delete that line and the ones after it to keep the state before it, or delete the file\\.$`,
+      ),
+    );
+    // A broken snapshot is named by its field, as before: no journal line is to blame.
+    const head = JSON.parse(saved.split('\n')[0]!) as { state: { settings: Record<string, unknown> } };
+    delete head.state.settings.theme;
+    await writeFile(path, `${JSON.stringify(head)}\n${fine}`);
+    await expect(openStateFile(path, 'polls')).rejects.toThrow(
+      `--state ${path} is not a complete svc dev state (settings.theme is missing): fix it, or delete it to start fresh.`,
+    );
+  });
+
   it('leaves no temporary file (it holds the secrets) when a save cannot take the place of the file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
     const path = join(dir, 'state.json');

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { DevState } from '../devContract';
 import { lockFile } from './lockFile';
 import type { SigningSecrets } from './signingSecrets';
-import { checkState } from './stateSchema';
+import { checkState, stateProblems } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
 import { applyPatches } from './trackChanges';
 import { statRegularFile } from '../../package/statRegularFile';
@@ -68,10 +68,14 @@ const isSecrets = (value: unknown): value is SigningSecrets => {
   );
 };
 
-/** Reads a state file: a snapshot line, then journal lines; a last line cut short (never acknowledged) is dropped. */
+/**
+ * Reads a state file: a snapshot line, then journal lines (the first `journalLines` of them when given); a last line
+ * cut short (never acknowledged) is dropped.
+ */
 function parseStateFile(
   text: string,
   path: string,
+  journalLines = Number.POSITIVE_INFINITY,
 ): { state: unknown; secrets?: SigningSecrets; mcpToken?: string; controlToken?: string } {
   const whole = (() => {
     try {
@@ -95,7 +99,7 @@ function parseStateFile(
     throw new Error(`--state ${path} is not a svc dev state file: pass another path or delete it.`);
   const state = head.state as unknown as Record<string, unknown>;
   let secrets = head.secrets;
-  for (const [i, line] of complete.slice(1).entries()) {
+  for (const [i, line] of complete.slice(1, journalLines + 1).entries()) {
     if (!line) continue;
     let record: { p?: StoredPatch[]; secrets?: SigningSecrets };
     try {
@@ -182,9 +186,38 @@ async function removeLeftovers(path: string): Promise<void> {
   );
 }
 
-/** A state file's state, checked, and refused when it is another app's. */
-function stateOf(saved: unknown, path: string, miniAppId: string): DevState {
-  const state = checkState(saved, `--state ${path}`);
+/**
+ * The journal line of a state file after which its state no longer holds (a line that parses but sets a field to
+ * what the state cannot have), 1-based in the file; undefined when the snapshot itself does not hold. Looked for only
+ * once the whole file is found not to hold, by halves: a start's replay stays linear in the file.
+ */
+function breakingLine(text: string, path: string): number | undefined {
+  const holds = (lines: number) => stateProblems(parseStateFile(text, path, lines).state) === undefined;
+  if (!holds(0)) return undefined;
+  // The journal's lines, the one cut short dropped: `good` lines hold, `bad` lines do not.
+  let good = 0;
+  let bad = text.split('\n').length - 2;
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    if (holds(middle)) good = middle;
+    else bad = middle;
+  }
+  // The snapshot is line 1, so journal line `bad` is the file's line bad + 1.
+  return bad + 1;
+}
+
+/** A state file's state, checked, and refused when it is another app's; a journal line that broke it is named. */
+function stateOf(saved: unknown, text: string, path: string, miniAppId: string): DevState {
+  let state: DevState;
+  try {
+    state = checkState(saved, `--state ${path}`);
+  } catch (error) {
+    const line = breakingLine(text, path);
+    if (line === undefined) throw error;
+    throw new Error(
+      `--state ${path} line ${line} is damaged (it sets what the state cannot hold: ${stateProblems(saved)?.join('; ')}): delete that line and the ones after it to keep the state before it, or delete the file.`,
+    );
+  }
   if (state.mini_app_id !== miniAppId)
     throw new Error(`--state ${path} belongs to mini app ${state.mini_app_id}, not ${miniAppId}: pass another path.`);
   return state;
@@ -208,7 +241,7 @@ export async function readBoundKey(path: string, miniAppId: string): Promise<str
         { unreadable: true },
       );
     });
-  return stateOf(parseStateFile(text, path).state, path, miniAppId).store?.key;
+  return stateOf(parseStateFile(text, path).state, text, path, miniAppId).store?.key;
 }
 
 /** The codes of a write that found a folder where the state file goes (made there while svc dev ran). */
@@ -305,7 +338,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   let loaded: { state: DevState; secrets?: SigningSecrets; mcpToken?: string } | undefined;
   if (text !== undefined) {
     const parsed = parseStateFile(text, path);
-    const state = stateOf(parsed.state, path, miniAppId);
+    const state = stateOf(parsed.state, text, path, miniAppId);
     loaded = {
       state,
       ...(parsed.secrets ? { secrets: parsed.secrets } : {}),

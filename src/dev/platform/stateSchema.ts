@@ -88,25 +88,42 @@ const DevStateSchema = z.looseObject({
   storage: z.record(str, z.record(str, z.json())).optional(),
 });
 
+/** A loaded state, checked: the state, or what is missing or wrong in it, a sentence a field (at most five). */
+function parseState(value: unknown): { state: DevState } | { problems: string[] } {
+  // With the input reported, an issue holds the value when the field is there (of a wrong type or value): zod's
+  // issues leave it out by default, which had every wrong type read as missing.
+  const result = DevStateSchema.safeParse(value, { reportInput: true });
+  if (!result.success)
+    return {
+      problems: result.error.issues.slice(0, 5).map((issue) => {
+        const field = issue.path.join('.') || '(the whole state)';
+        return issue.input === undefined ? `${field} is missing` : `${field}: ${issue.message}`;
+      }),
+    };
+  // The storage as it was read, checked: a copy zod builds loses a `__proto__` key (an assignment sets the
+  // prototype), and an app may store under any key.
+  const { storage } = value as { storage?: DevState['storage'] };
+  return { state: { ...(result.data as unknown as DevState), ...(storage ? { storage } : {}) } };
+}
+
+/**
+ * What is missing or wrong in a loaded state, a sentence a field (at most five); undefined when it is a whole state.
+ * @internal
+ */
+export function stateProblems(value: unknown): string[] | undefined {
+  const parsed = parseState(value);
+  return 'problems' in parsed ? parsed.problems : undefined;
+}
+
 /**
  * Checks a loaded state, or throws an Error naming each field that is missing or wrong (at most five).
  * @internal
  */
 export function checkState(value: unknown, where: string): DevState {
-  const result = DevStateSchema.safeParse(value);
-  if (result.success) {
-    // The storage as it was read, checked: a copy zod builds loses a `__proto__` key (an assignment sets the
-    // prototype), and an app may store under any key.
-    const { storage } = value as { storage?: DevState['storage'] };
-    return { ...(result.data as unknown as DevState), ...(storage ? { storage } : {}) };
-  }
-  const problems = result.error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.join('.') || '(the whole state)';
-    return issue.code === 'invalid_type' && issue.input === undefined
-      ? `${field} is missing`
-      : `${field}: ${issue.message}`;
-  });
-  throw new Error(
-    `${where} is not a complete svc dev state (${problems.join('; ')}): fix it, or delete it to start fresh.`,
-  );
+  const parsed = parseState(value);
+  if ('problems' in parsed)
+    throw new Error(
+      `${where} is not a complete svc dev state (${parsed.problems.join('; ')}): fix it, or delete it to start fresh.`,
+    );
+  return parsed.state;
 }
