@@ -123,7 +123,7 @@ export async function readDeveloperKey(
   const publicKey = createPublicKey(privateKey);
   const warnings =
     (mode & 0o077) !== 0
-      ? [`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${label}`]
+      ? [`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${shellWord(file)}`]
       : [];
   return { key: { file: label, privateKey, publicKey, id: idOfKey(publicKey) }, warnings };
 }

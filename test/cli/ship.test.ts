@@ -1054,7 +1054,13 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     chmodSync(join(dir, 'key.pem'), 0o644);
     const run = svc(['pack', 'app', '--key', 'key.pem'], dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('key.pem can be read by other users (mode 644); run: chmod 600 key.pem');
+    // The command names the file whole, so it runs as printed from any folder.
+    const chmod = `run: chmod 600 ${join(dir, 'key.pem')}\n`;
+    expect(run.stderr).toContain(`key.pem can be read by other users (mode 644); ${chmod}`);
+    // svc init names the option with the file: the command names the file alone (it said chmod 600 --key key.pem).
+    const init = svc(['init', 'other', '--key', 'key.pem', '--name', 'Other'], dir);
+    expect(init.code).toBe(0);
+    expect(init.stderr).toContain(`--key key.pem can be read by other users (mode 644); ${chmod}`);
   });
 
   it('svc pack reads a key through a pipe (process substitution), and refuses a device or an oversized file with exit 2', () => {
