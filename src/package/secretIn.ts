@@ -8,14 +8,15 @@ import { unpackedMembers } from './unpackedMembers';
  * saved pretty-printed, with a byte order mark, or as an env file that exports the secret; or any text holding one of
  * `live`, the running svc dev's own secrets (a copy of its discovery files, a hard link to its files); each also as
  * UTF-16 writes it (the running secrets as UTF-32 too). `svc pack`
- * refuses to pack such a file and `svc dev` to serve it: anyone who can load the app's files could read it.
+ * refuses to pack such a file and `svc dev` to serve it: anyone who can load the app's files could read it. `running`
+ * marks a find of `live` alone: only the svc dev that runs knows its own secrets, so `svc pack` cannot refuse it.
  * @internal
  */
 export function secretIn(
   body: Uint8Array,
   keyForms: readonly (string | Uint8Array)[],
   live: readonly string[] = [],
-): { what: string; advice: string } | undefined {
+): { what: string; advice: string; running?: true } | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const found = secretOf(bytes, keyForms, live);
   if (found) return found;
@@ -32,7 +33,7 @@ function secretOf(
   bytes: Buffer,
   keyForms: readonly (string | Uint8Array)[],
   live: readonly string[],
-): { what: string; advice: string } | undefined {
+): { what: string; advice: string; running?: true } | undefined {
   if (isPrivateKey(bytes) || holdsKeyForm(bytes, keyForms))
     return { what: 'is or holds a private key', advice: 'keep keys out of the app folder' };
   if (texts(bytes.subarray(0, 128)).some((start) => /^\uFEFF?\s*\{\s*"svc_dev_state"\s*:/.test(start)))
@@ -53,7 +54,8 @@ function secretOf(
   if (live.some((secret) => secret.length >= 16 && (bytes.includes(secret) || holdsWide(bytes, secret))))
     return {
       what: 'holds a secret of the running svc dev (its signing secret or one of its tokens)',
-      advice: "keep copies of svc dev's files out of the app folder",
+      advice: "keep copies of svc dev's files and secrets out of the app folder",
+      running: true,
     };
   return undefined;
 }

@@ -520,7 +520,12 @@ describe('the package server', () => {
       expect(body, name).toContain(`${name} ${what}`);
       expect(body, name).not.toContain(text);
     }
-    expect(p.blocked.at(-1)).toMatchObject({ blocked: '/mcp.txt', directive: 'svc pack' });
+    // Its running secrets are its own to know: svc dev refuses them, and does not say svc pack would (sec44 F1).
+    expect(p.blocked.at(-1)).toMatchObject({ blocked: '/mcp.txt', directive: 'svc dev' });
+    expect(p.blocked.at(-1)?.advice).toContain('svc dev does not serve it (anyone who can load');
+    expect(p.blocked.at(-1)?.advice).not.toContain('svc pack');
+    expect(p.blocked.find((b) => b.blocked === '/backend.env')).toMatchObject({ directive: 'svc pack' });
+    expect(p.blocked.find((b) => b.blocked === '/backend.env')?.advice).toContain('svc pack refuses to pack it');
     // Gzipped, as a copy is put aside: looked at inside.
     for (const [name, [text, what]] of Object.entries(copies)) {
       await writeFile(join(appDir, `${name}.gz`), gzipSync(text));

@@ -334,8 +334,13 @@ export async function createPackageServer(options: PackageServerOptions) {
       const info = await handle.stat();
       const secret = await secretOfFile(handle, info, await keyForms(), options.secrets?.() ?? []);
       if (secret) {
-        const advice = `${path.slice(1)} ${secret.what}; svc pack refuses to pack it and svc dev to serve it (anyone who can load the app's files could read it): ${secret.advice}.`;
-        options.onBlocked?.({ blocked: path, directive: 'svc pack', advice, at: new Date().toISOString() });
+        // svc dev's own secrets are known to it alone: svc pack, another process, cannot look for them.
+        const refusing = secret.running
+          ? 'svc dev does not serve it'
+          : 'svc pack refuses to pack it and svc dev to serve it';
+        const advice = `${path.slice(1)} ${secret.what}; ${refusing} (anyone who can load the app's files could read it): ${secret.advice}.`;
+        const directive = secret.running ? 'svc dev' : 'svc pack';
+        options.onBlocked?.({ blocked: path, directive, advice, at: new Date().toISOString() });
         return fail(res, 404, `${path}: ${advice}`);
       }
       if (isPage(type)) return sendPage(req, res, type, await handle.readFile(), policies);
