@@ -18,7 +18,10 @@ export interface ServerClientOptions {
   fetch?: typeof fetch;
   /** Ms one attempt may take. Default 10 000. */
   timeoutMs?: number;
-  /** Retries of 429 and 503: at most `max` (default 3) within `budgetMs` in all (default 30 000). */
+  /**
+   * Retries of 429 and 503: at most `max` (default 3) within `budgetMs` in all (default 30 000), a retry's attempt cut
+   * to what is left of it.
+   */
   retry?: { max?: number; budgetMs?: number; baseDelayMs?: number; maxDelayMs?: number };
   /**
    * Retry a POST whose outcome is unknown (the connection failed after it was sent). Default false: the platform
@@ -188,7 +191,11 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
       // replica's, when shared), and an unrelated call must not wait out a minute of it unseen.
       if (limiter) await takeSlot(limiter, call.signal, deadline, instance, budgetMs);
       const headers = await signRequest({ body, secret, miniAppId });
-      const timeout = AbortSignal.timeout(call.timeoutMs ?? options.timeoutMs ?? 10_000);
+      const perAttempt = call.timeoutMs ?? options.timeoutMs ?? 10_000;
+      // A retry ends with the budget: the call takes at most the budget, or its first attempt's timeout if longer
+      // (one started near the budget's end had its whole timeout, 31 s in all for a platform that never answered).
+      const limit = attempt === 0 ? perAttempt : Math.max(1, Math.min(perAttempt, deadline - Date.now()));
+      const timeout = AbortSignal.timeout(limit);
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
       let response: Response;
       try {
@@ -218,7 +225,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
           detail: aborted
             ? 'the caller aborted the request.'
             : timedOut
-              ? `no answer from ${origin} in time; ${after}`
+              ? `no answer from ${origin} within ${limit} ms (${limit < perAttempt ? `what was left of the call's ${budgetMs} ms retry budget` : 'timeoutMs'}); ${after}`
               : `the connection to ${origin} failed${code ? ` (${code})` : ''}: check that baseUrl (SVC_API_BASE) names the running platform; ${after}`,
           instance,
           retriable: !aborted,

@@ -271,6 +271,41 @@ describe('createServerClient', () => {
     ]);
   });
 
+  it('ends a retry with the budget: a platform that never answers fails a GET within the budget, not past it', async () => {
+    let requests = 0;
+    const server = await serveNode(() => {
+      requests++; // never answers
+    });
+    servers.push(server);
+    // Attempts of 1 s, a budget of 1.5 s: the retry starts at 1.1-1.2 s and is cut to the 0.3-0.4 s left (its whole
+    // second would end at 2.1-2.2 s).
+    const api = createServerClient({
+      baseUrl: `${server.url}/v1`,
+      miniAppId,
+      secret,
+      timeoutMs: 1_000,
+      retry: { budgetMs: 1_500, baseDelayMs: 200, maxDelayMs: 200 },
+    });
+    const started = Date.now();
+    const error = await fail(api.getInstallation('au'));
+    expect(Date.now() - started).toBeLessThan(1_900);
+    expect(requests).toBeGreaterThanOrEqual(2);
+    expect(error).toMatchObject({ status: 0, problem: 'timeout', retriable: true });
+    // The last attempt was cut to what was left: the message says so, with its time.
+    expect(error.message).toMatch(
+      /no answer from http:\/\/127\.0\.0\.1:\d+ within \d+ ms \(what was left of the call's 1500 ms retry budget\); nothing was done; retry later\./,
+    );
+    // A first attempt says its own timeout.
+    const once = createServerClient({
+      baseUrl: `${server.url}/v1`,
+      miniAppId,
+      secret,
+      timeoutMs: 100,
+      retry: { max: 0 },
+    });
+    expect((await fail(once.getInstallation('au'))).message).toContain('within 100 ms (timeoutMs)');
+  });
+
   it('times out an attempt, and honours an AbortSignal', async () => {
     const server = await serveNode(() => {}); // never answers
     servers.push(server);
