@@ -25,6 +25,7 @@ async function pack(
   version: string,
   keys: DeveloperKey[],
   change: (m: Record<string, any>) => void = () => {},
+  files: Record<string, string> = {},
 ) {
   const dir = await writeAppDir((m) => {
     m.id = id;
@@ -37,6 +38,7 @@ async function pack(
     await mkdir(dirname(join(dir, icon.src)), { recursive: true });
     await writeFile(join(dir, icon.src), 'png');
   }
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   const packed = await packApp({ dir, keys, rotated: !keys.some((k) => k.id === id) });
   if (!packed.ok) throw new Error(packed.problems.join('\n'));
   return packed.bytes;
@@ -106,6 +108,29 @@ describe('svc dev with a signed package', () => {
 });
 
 describe('the local store', () => {
+  it("serves no file of a package that holds this run's secrets, published or started with (sec44 F3)", async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '1.0.0', [key]));
+    // svc pack cannot know the running svc dev's secrets, so a package may carry them: the store accepts it, and
+    // the package origin refuses those files as it refuses them in a folder.
+    const bytes = await pack(key.id, '1.0.1', [key], undefined, {
+      'secret.txt': `SECRET=${platform.signingSecret}\n`,
+      'launch.txt': platform.url.split('token=')[1]!,
+      'notes.txt': 'nothing secret',
+    });
+    expect((await publish(platform, bytes)).status).toBe(201);
+    expect(await (await fetch(platform.appUrl)).text()).toContain('version 1.0.1');
+    for (const name of ['secret.txt', 'launch.txt']) {
+      const res = await fetch(new URL(`/${name}`, platform.appUrl));
+      const body = await res.text();
+      expect(res.status, name).toBe(404);
+      expect(body, name).toContain(`${name} holds a secret of the running svc dev`);
+      expect(body, name).toContain('svc dev does not serve it');
+      expect(body, name).not.toContain(platform.signingSecret);
+    }
+    expect(await (await fetch(new URL('/notes.txt', platform.appUrl))).text()).toBe('nothing secret');
+  });
+
   it('accepts only higher versions, compared as integers against the highest ever accepted, and serves them', async () => {
     const key = newKey();
     const events: DevEvent[] = [];

@@ -280,6 +280,30 @@ export async function createPackageServer(options: PackageServerOptions) {
   let hosts: string[] = [];
   const keyForms = readOnce(options.keyForms);
   const secretOfFile = searchedOnce();
+  // A package's files are searched as the folder's are: a package the store accepted, or one built by other tools,
+  // may hold this run's secrets too (sec44 F3: a published package's /secret.txt was served with the signing secret).
+  const packagedVerdicts = new WeakMap<PackageFile, { live: string; verdict: ReturnType<typeof secretIn> }>();
+  const secretOfPackaged = async (file: PackageFile) => {
+    const live = options.secrets?.() ?? [];
+    const known = packagedVerdicts.get(file);
+    if (known?.live === live.join(',')) return known.verdict;
+    // As much of it as of a folder's file (scannedBytes): its first MiB, an archive's first 64 MiB.
+    const body = Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
+    const head = body.subarray(0, KEY_SCAN_BYTES);
+    const verdict = secretIn(isArchive(head) ? body.subarray(0, ARCHIVE_SCAN_BYTES) : head, await keyForms(), live);
+    packagedVerdicts.set(file, { live: live.join(','), verdict });
+    return verdict;
+  };
+  const refuseSecret = (res: ServerResponse, path: string, secret: NonNullable<ReturnType<typeof secretIn>>) => {
+    // svc dev's own secrets are known to it alone: svc pack, another process, cannot look for them.
+    const refusing = secret.running
+      ? 'svc dev does not serve it'
+      : 'svc pack refuses to pack it and svc dev to serve it';
+    const advice = `${path.slice(1)} ${secret.what}; ${refusing} (anyone who can load the app's files could read it): ${secret.advice}.`;
+    const directive = secret.running ? 'svc dev' : 'svc pack';
+    options.onBlocked?.({ blocked: path, directive, advice, at: new Date().toISOString() });
+    fail(res, 404, `${path}: ${advice}`);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
@@ -304,6 +328,8 @@ export async function createPackageServer(options: PackageServerOptions) {
       const { manifest, files } = source;
       const found = files.get(path);
       if (!found) return fail(res, 404, `${path} is not in the package.`);
+      const secret = await secretOfPackaged(found);
+      if (secret) return refuseSecret(res, path, secret);
       const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
       const ofPackage = csp(manifest);
       return isPage(found.contentType)
@@ -333,16 +359,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       // One fstat for the search's key and the size sent: both of the file this descriptor holds.
       const info = await handle.stat();
       const secret = await secretOfFile(handle, info, await keyForms(), options.secrets?.() ?? []);
-      if (secret) {
-        // svc dev's own secrets are known to it alone: svc pack, another process, cannot look for them.
-        const refusing = secret.running
-          ? 'svc dev does not serve it'
-          : 'svc pack refuses to pack it and svc dev to serve it';
-        const advice = `${path.slice(1)} ${secret.what}; ${refusing} (anyone who can load the app's files could read it): ${secret.advice}.`;
-        const directive = secret.running ? 'svc dev' : 'svc pack';
-        options.onBlocked?.({ blocked: path, directive, advice, at: new Date().toISOString() });
-        return fail(res, 404, `${path}: ${advice}`);
-      }
+      if (secret) return refuseSecret(res, path, secret);
       if (isPage(type)) return sendPage(req, res, type, await handle.readFile(), policies);
       sendFile(
         req,
