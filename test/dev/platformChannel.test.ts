@@ -16,8 +16,8 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 /** Opens the channel as a page of `origin` would; resolves once open, or with the refused upgrade's status. */
-function open(origin: string, query = `?token=${token}`, headers: Record<string, string> = {}) {
-  const socket = new WebSocket(`${wsUrl}${query}`, { origin, headers });
+function open(origin: string | undefined, query = `?token=${token}`, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(`${wsUrl}${query}`, { ...(origin ? { origin } : {}), headers });
   const messages: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
   socket.on('message', (data) => {
@@ -78,6 +78,10 @@ describe("the page's channel", () => {
     expect(await open(platform.origin, '').opened).toBe(403);
     const port = new URL(platform.origin).port;
     expect(await open(platform.origin, `?token=${token}`, { host: `rebound.example:${port}` }).opened).toBe(403);
+    // A browser's handshake always carries Origin: one without it is no page's, whatever fetch metadata it claims
+    // (sec44 F4: Sec-Fetch-Site: same-origin let it through).
+    expect(await open(undefined).opened).toBe(403);
+    expect(await open(undefined, `?token=${token}`, { 'sec-fetch-site': 'same-origin' }).opened).toBe(403);
   });
 
   it('answers a plain GET with a problem that says it is a WebSocket', async () => {

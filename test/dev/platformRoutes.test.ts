@@ -73,6 +73,9 @@ describe('the control API guard', () => {
     await problem(await send('POST', '/__svc/install', '{}', { origin: undefined }), 403, 'forbidden');
     const page = await send('GET', '/__svc/state', undefined, { origin: undefined, 'sec-fetch-site': 'same-origin' });
     expect(page.status).toBe(200);
+    // A browser sends Origin with every POST: one without it is no page's, whatever fetch metadata it claims.
+    const claimed = await send('POST', '/__svc/install', '{}', { origin: undefined, 'sec-fetch-site': 'same-origin' });
+    expect((await problem(claimed, 403, 'forbidden')).detail).toContain(`Origin must be ${p.origin}`);
   });
 
   it('takes the token from the query on the event stream only', async () => {

@@ -13,7 +13,8 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 /**
  * Checks one control API request: Host equal to the messenger's host (DNS rebinding), Origin equal to the
- * messenger's origin (no other page may drive the platform), and the per-launch token compared in constant time.
+ * messenger's origin (no other page may drive the platform; a same-origin GET, which browsers send without Origin,
+ * by its `Sec-Fetch-Site`), and the per-launch token compared in constant time. `method` is the request's.
  * Returns a refusal sentence (never containing the token), or undefined when the request may proceed.
  * @internal
  */
@@ -21,14 +22,17 @@ export function checkControlRequest(
   headers: Record<string, string | string[] | undefined>,
   guard: ControlGuard,
   queryToken?: string | null,
+  method = 'GET',
 ): string | undefined {
   const expectedHost = new URL(guard.origin).host;
   if (first(headers.host) !== expectedHost)
     return `Host must be ${expectedHost}: open the URL svc dev printed (not another host name for it).`;
   // Browsers leave Origin out of same-origin GETs (fetch, EventSource) but always send Sec-Fetch-Site, which no page
-  // can forge: a same-origin request without Origin is the messenger page itself.
+  // can forge: a same-origin GET without Origin is the messenger page itself. A POST and a WebSocket's handshake
+  // always carry Origin from a browser: without it, they are refused.
   const origin = first(headers.origin);
-  const sameOrigin = origin === undefined && first(headers['sec-fetch-site']) === 'same-origin';
+  const read = (method === 'GET' || method === 'HEAD') && headers.upgrade === undefined;
+  const sameOrigin = read && origin === undefined && first(headers['sec-fetch-site']) === 'same-origin';
   if (origin !== guard.origin && !sameOrigin)
     return `Origin must be ${guard.origin}: only the messenger page may call the control API.`;
   if (!sameToken(first(headers[CONTROL_TOKEN_HEADER]) ?? queryToken, guard.token))

@@ -36,7 +36,12 @@ export function createGuards(options: GuardOptions) {
       (queryToken = false): MiddlewareHandler<PlatformEnv> =>
       async (c, next) => {
         const headers = Object.fromEntries(c.req.raw.headers);
-        const refusal = checkControlRequest(headers, guard, queryToken ? c.req.query('token') : undefined);
+        const refusal = checkControlRequest(
+          headers,
+          guard,
+          queryToken ? c.req.query('token') : undefined,
+          c.req.method,
+        );
         if (refusal) throw new ProblemError('forbidden', refusal);
         await next();
       },

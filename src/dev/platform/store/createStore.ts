@@ -270,7 +270,7 @@ export function createStore(options: StoreOptions) {
     if (bearer === undefined && headers.origin === undefined)
       return "Send the publish token: svc publish does (it reads it from the file svc dev wrote for this user), or upload the file in the messenger's Settings → Store.";
     if (bearer === undefined)
-      return checkControlRequest(headers, { token: options.controlToken, origin: options.origin });
+      return checkControlRequest(headers, { token: options.controlToken, origin: options.origin }, undefined, 'POST');
     const expectedHost = new URL(options.origin).host;
     if (headers.host !== expectedHost) return `Host must be ${expectedHost}.`;
     if (headers.origin !== undefined) return 'A page may not publish with the publish token; use the messenger.';
