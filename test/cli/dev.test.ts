@@ -119,6 +119,24 @@ describe('svc dev', () => {
     ).rejects.toThrow('webhooks: http://127.0.0.1:99999/h is not an http(s) URL with a valid port');
   });
 
+  it("refuses --allow of svc dev's own port with exit 2, listening on nothing (sec44 F5)", async () => {
+    const dir = await writeAppDir();
+    const free = createServer().listen(0, '127.0.0.1');
+    await once(free, 'listening');
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((closed) => free.close(closed));
+    const { out, io: cli } = captureIo(dir);
+    expect(await DEV.run(['.', '--port', String(port), '--no-mcp', '--allow', `http://localhost:${port}`], cli)).toBe(
+      2,
+    );
+    expect(out.stderr).toContain(`--allow http://localhost:${port} is svc dev's own platform`);
+    expect(out.stdout).toBe('');
+    // Nothing kept the port: it can be listened on again.
+    const again = createServer().listen(port, '127.0.0.1');
+    await once(again, 'listening');
+    await new Promise((closed) => again.close(closed));
+  });
+
   it.runIf(existsSync(resolve('dist/cli.js')))('the built bin prints one URL and exits 0 on SIGINT', async () => {
     const dir = await writeAppDir();
     const dev = spawnCli(['dev', dir, '--port', '0']);

@@ -447,6 +447,11 @@ describe('the package server', () => {
       advice: expect.stringContaining('add "tracker.example" to network.connect'),
     });
     expect(blockedAdvice('http://127.0.0.1:3000/api', 'connect-src')).toContain('--allow http://127.0.0.1:3000');
+    // svc dev's own address is never advised as one to allow (sec44 F5): the app reaches the platform through svc.
+    await sendReport({ 'blocked-uri': `${p.origin}/__svc/state`, 'effective-directive': 'connect-src' });
+    expect(p.blocked.at(-1)?.advice).toBe(
+      `${p.origin} is svc dev's own platform (the messenger, its control API, the server API): a mini app reaches the platform through svc, never by fetch, and its backend through the server API.`,
+    );
     // The page refused a frame: not a host to --allow, but the manifest's frame-ancestors to remove.
     const framed = blockedAdvice(`${p.appOrigin}/`, 'frame-ancestors');
     expect(framed).toContain('remove frame-ancestors from the manifest');

@@ -244,6 +244,19 @@ async function servePackage(
   },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
 ): Promise<PackageServer> {
+  // The platform's own address opened to the app would let it fetch the token endpoint and the server API, which
+  // it reaches through svc alone (sec44 F5: the blocked request's advice said to allow it).
+  const own = (options.allow ?? []).find((origin) => {
+    const url = URL.canParse(origin) ? new URL(origin) : undefined;
+    return (
+      ['127.0.0.1', 'localhost', '[::1]'].includes(url?.hostname ?? '') && url?.port === new URL(parts.origin).port
+    );
+  });
+  if (own)
+    throw new DevAppError(
+      `--allow ${own} is svc dev's own platform (the messenger, its control API, the server API): a mini app reaches it through svc, and its backend through the server API; allow your backend's origin, on another port.`,
+      { unreadable: true },
+    );
   const keptPort = options.packagePort === undefined ? parts.raw.package_port : undefined;
   const serve = (port: number | undefined) =>
     createPackageServer({

@@ -233,7 +233,11 @@ const fail = (res: ServerResponse, status: number, detail: string) =>
 const MAX_BLOCKED_URI = 1000;
 
 /** A CSP report the browser sent, told as a blocked request with what to change. */
-async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocked?: (request: BlockedRequest) => void) {
+async function receiveReport(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: Pick<PackageServerOptions, 'onBlocked' | 'messengerOrigin'>,
+) {
   // Browsers send CSP reports as application/csp-report, a type no other site's page can send here without a
   // preflight this server never answers: any other type is a forged report, which the messenger would show.
   if (req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== 'application/csp-report')
@@ -249,10 +253,10 @@ async function receiveReport(req: IncomingMessage, res: ServerResponse, onBlocke
     // Bounded: what the platform keeps and the messenger shows stays small, whatever a report holds.
     const blocked = String(r['blocked-uri'] ?? '').slice(0, MAX_BLOCKED_URI);
     const directive = String(r['effective-directive'] ?? r['violated-directive'] ?? '').slice(0, 100);
-    onBlocked?.({
+    options.onBlocked?.({
       blocked,
       directive,
-      advice: blockedAdvice(blocked, directive),
+      advice: blockedAdvice(blocked, directive, options.messengerOrigin),
       at: new Date().toISOString(),
     });
   } catch {
@@ -311,7 +315,7 @@ export async function createPackageServer(options: PackageServerOptions) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     // RFC 9110: a 405 names the methods the resource takes.
     if (url.pathname === reportPath) {
-      if (req.method === 'POST') return receiveReport(req, res, options.onBlocked);
+      if (req.method === 'POST') return receiveReport(req, res, options);
       return fail(res.setHeader('allow', 'POST'), 405, 'the browser POSTs CSP reports here.');
     }
     if (url.pathname.startsWith(CSP_REPORT_PATH))

@@ -52,10 +52,11 @@ export function packageCsp(
 
 /**
  * What to tell the developer about a request the browser blocked: the host to add to `network`, the `--allow` flag
- * for a loopback backend, or, for the page's own frame, the manifest's `frame-ancestors` to remove.
+ * for a loopback backend (not for `platformOrigin`'s port, svc dev's own), or, for the page's own frame, the
+ * manifest's `frame-ancestors` to remove.
  * @public
  */
-export function blockedAdvice(blockedUri: string, directive: string): string {
+export function blockedAdvice(blockedUri: string, directive: string, platformOrigin?: string): string {
   // The page itself was refused a frame: by the manifest's own frame-ancestors (svc validate warns of it), or, with
   // the platform's, because a page other than the messenger framed it.
   if (directive.startsWith('frame-ancestors'))
@@ -69,8 +70,11 @@ export function blockedAdvice(blockedUri: string, directive: string): string {
   } catch {
     return `the page broke its CSP (${directive}): ${blockedUri || 'an inline script or style'}; all code must come from the package.`;
   }
-  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost')
-    return `${url.origin} is not allowed: start svc dev with --allow ${url.origin} (development only).`;
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  // The platform's own address is never a backend to allow: svc dev refuses it as --allow.
+  if (loopback && platformOrigin !== undefined && url.port === new URL(platformOrigin).port)
+    return `${url.origin} is svc dev's own platform (the messenger, its control API, the server API): a mini app reaches the platform through svc, never by fetch, and its backend through the server API.`;
+  if (loopback) return `${url.origin} is not allowed: start svc dev with --allow ${url.origin} (development only).`;
   if (directive.startsWith('connect-src') || directive.startsWith('default-src')) {
     const list = url.protocol === 'wss:' ? 'socket' : 'connect';
     return `${url.host} is not in the manifest's network: add "${url.hostname}" to network.${list} (and to the csp's connect-src).`;
