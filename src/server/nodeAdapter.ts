@@ -40,10 +40,13 @@ export type NodeMiddleware = (
 ) => Promise<void>;
 
 // express.raw() on the route cannot help once an app-wide express.json() ran: the body is parsed before the route.
+// Each framework's own fix, since the same middleware serves Express, Koa and Fastify's raw request.
 const PARSED =
-  'the request body was already parsed by a JSON body parser, so its raw bytes are gone and no signature can match: ' +
-  'register the webhook route before app.use(express.json()), or have the parser keep the bytes: ' +
-  'app.use(express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })).';
+  'the request body was already parsed by a JSON body parser, so its raw bytes are gone and no signature can match. ' +
+  'Express: register the webhook route before app.use(express.json()), or have the parser keep the bytes: ' +
+  'app.use(express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })). ' +
+  'Koa with @koa/bodyparser: ctx.req.rawBody = ctx.request.rawBody before webhooks.node(ctx.req, ctx.res). ' +
+  "Fastify: a content type parser with parseAs: 'buffer' scoped to the webhook route, whose Buffer the handler reads.";
 
 /**
  * The raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself as a `ReadableStream`, read

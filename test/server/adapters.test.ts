@@ -2,6 +2,8 @@
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookHandler, signRequest } from '../../src/server';
@@ -80,9 +82,8 @@ describe('adapters', () => {
     const app = express();
     app.use(
       express.json({
-        verify: (req, _res, buf) => {
-          (req as express.Request & { rawBody?: Buffer }).rawBody = buf;
-        },
+        // As docs/backend.md writes it (@koa/bodyparser's types declare a string rawBody on every request).
+        verify: (req, _res, buf) => Object.assign(req, { rawBody: buf }),
       }),
     );
     app.post('/svc/webhooks', handle.node);
@@ -135,6 +136,47 @@ describe('adapters', () => {
     const address = fastify.server.address() as { port: number };
     expect((await post(`http://127.0.0.1:${address.port}/svc/webhooks`)).status).toBe(200);
     expect(deleted).toEqual(['au_9']);
+  });
+
+  it('Koa: with @koa/bodyparser first, the fix is told in Koa words, and handing on its rawBody works', async () => {
+    for (const keep of [false, true]) {
+      const { deleted, handle } = recorder();
+      const app = new Koa();
+      app.use(bodyParser());
+      app.use(async (ctx) => {
+        ctx.respond = false;
+        if (keep) Object.assign(ctx.req, { rawBody: ctx.request.rawBody });
+        await handle.node(ctx.req, ctx.res);
+      });
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((listening) => server.once('listening', listening));
+      closers.push(() => new Promise((closed) => server.close(closed)));
+      const { status, json } = await post(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+      if (keep) {
+        expect(status).toBe(200);
+        expect(deleted).toEqual(['au_9']);
+      } else {
+        expect([status, json.error]).toEqual([500, 'parsed-body']);
+        expect(String(json.message)).toContain(
+          'Koa with @koa/bodyparser: ctx.req.rawBody = ctx.request.rawBody before webhooks.node(ctx.req, ctx.res).',
+        );
+      }
+    }
+  });
+
+  it("Fastify: its own JSON parser's request handed to the Node middleware is refused with Fastify's fix", async () => {
+    const { handle } = recorder();
+    const fastify = Fastify();
+    fastify.post('/svc/webhooks', async (req, reply) => {
+      reply.hijack();
+      await handle.node(Object.assign(req.raw, { body: req.body }), reply.raw);
+    });
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(() => fastify.close());
+    const address = fastify.server.address() as { port: number };
+    const { status, json } = await post(`http://127.0.0.1:${address.port}/svc/webhooks`);
+    expect([status, json.error]).toEqual([500, 'parsed-body']);
+    expect(String(json.message)).toContain("Fastify: a content type parser with parseAs: 'buffer'");
   });
 
   it('Next.js App Router: `export const POST = handle` answers a real Request', async () => {
