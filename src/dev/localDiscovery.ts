@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -66,14 +67,29 @@ export function localDiscoveryPath(name: string): string {
   return join(localDiscoveryFolder(), `${name}.json`);
 }
 
-/** Whether process `pid` runs (EPERM: it does, as another user's). @internal */
+/**
+ * Whether a process that exists has ended and waits for its parent to read its exit (a zombie, state Z in Linux's
+ * /proc): a svc dev killed by a parent that never reaps it (a test runner, a shell script) exists still, holding no
+ * file, no port and no lock. False where /proc does not tell.
+ */
+const ended = (pid: number) => {
+  try {
+    // `pid (name) S ...`: the state follows the name's closing parenthesis (a name may hold spaces and parentheses).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+};
+
+/** Whether process `pid` runs (EPERM: it does, as another user's; a zombie does not). @internal */
 export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
+    return !ended(pid);
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM' && !ended(pid);
   }
 };
 

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,6 +233,30 @@ describe('the state file', () => {
     await expect(openStateFile(pipe, 'polls')).rejects.toThrow(
       `--state ${pipe} cannot be read (not a regular file): pass a file this user can read and write.`,
     );
+  });
+});
+
+describe.runIf(existsSync('/proc/self/stat'))('the state file lock of a svc dev that ended', () => {
+  it('is taken over from a process that ended but was not reaped (a zombie), and refused for one that runs', async () => {
+    // `sleep 0` ends at once, and the shell that started it becomes `sleep 30`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((read) => parent.stdout.once('data', (d) => read(String(d)))));
+      const state = () => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0];
+      for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(state()).toBe('Z');
+      const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
+      await writeFile(`${path}.lock`, String(zombie));
+      const file = await openStateFile(path, 'polls');
+      await file.close();
+      // The shell that runs (`sleep 30`) holds it: refused, naming it.
+      await writeFile(`${path}.lock`, String(parent.pid));
+      await expect(openStateFile(path, 'polls')).rejects.toThrow(
+        `is in use by another svc dev (process ${parent.pid})`,
+      );
+    } finally {
+      parent.kill();
+    }
   });
 });
 
