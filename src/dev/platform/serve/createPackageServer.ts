@@ -65,6 +65,44 @@ function searchedOnce() {
   };
 }
 
+/**
+ * {@link secretIn} of a package's file (the one svc dev started with, or one its store accepted), searched once per
+ * file and secrets looked for: a package built by other tools, or by svc pack, which cannot know this run's secrets,
+ * may hold them (sec44 F3: a published package's /secret.txt was served with the signing secret).
+ */
+function packagedSearchedOnce() {
+  const verdicts = new WeakMap<PackageFile, { live: string; verdict: ReturnType<typeof secretIn> }>();
+  return (file: PackageFile, keyForms: readonly (string | Uint8Array)[], live: readonly string[]) => {
+    const known = verdicts.get(file);
+    if (known?.live === live.join(',')) return known.verdict;
+    // As much of it as of a folder's file (scannedBytes): its first MiB, an archive's first 64 MiB.
+    const body = Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
+    const head = body.subarray(0, KEY_SCAN_BYTES);
+    const verdict = secretIn(isArchive(head) ? body.subarray(0, ARCHIVE_SCAN_BYTES) : head, keyForms, live);
+    verdicts.set(file, { live: live.join(','), verdict });
+    return verdict;
+  };
+}
+
+/** Answers 404 for a file that is or holds a secret, and tells where blocked requests go. */
+function refusedSecret(
+  res: ServerResponse,
+  path: string,
+  secret: NonNullable<ReturnType<typeof secretIn>>,
+  onBlocked: PackageServerOptions['onBlocked'],
+): void {
+  // svc dev's own secrets are known to it alone: svc pack, another process, cannot look for them.
+  const refusing = secret.running ? 'svc dev does not serve it' : 'svc pack refuses to pack it and svc dev to serve it';
+  const advice = `${path.slice(1)} ${secret.what}; ${refusing} (anyone who can load the app's files could read it): ${secret.advice}.`;
+  onBlocked?.({
+    blocked: path,
+    directive: secret.running ? 'svc dev' : 'svc pack',
+    advice,
+    at: new Date().toISOString(),
+  });
+  fail(res, 404, `${path}: ${advice}`);
+}
+
 /** A request the package's policies blocked, as the platform logs it. @public */
 export type BlockedRequest = DevBlockedRequest;
 
@@ -284,30 +322,9 @@ export async function createPackageServer(options: PackageServerOptions) {
   let hosts: string[] = [];
   const keyForms = readOnce(options.keyForms);
   const secretOfFile = searchedOnce();
-  // A package's files are searched as the folder's are: a package the store accepted, or one built by other tools,
-  // may hold this run's secrets too (sec44 F3: a published package's /secret.txt was served with the signing secret).
-  const packagedVerdicts = new WeakMap<PackageFile, { live: string; verdict: ReturnType<typeof secretIn> }>();
-  const secretOfPackaged = async (file: PackageFile) => {
-    const live = options.secrets?.() ?? [];
-    const known = packagedVerdicts.get(file);
-    if (known?.live === live.join(',')) return known.verdict;
-    // As much of it as of a folder's file (scannedBytes): its first MiB, an archive's first 64 MiB.
-    const body = Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
-    const head = body.subarray(0, KEY_SCAN_BYTES);
-    const verdict = secretIn(isArchive(head) ? body.subarray(0, ARCHIVE_SCAN_BYTES) : head, await keyForms(), live);
-    packagedVerdicts.set(file, { live: live.join(','), verdict });
-    return verdict;
-  };
-  const refuseSecret = (res: ServerResponse, path: string, secret: NonNullable<ReturnType<typeof secretIn>>) => {
-    // svc dev's own secrets are known to it alone: svc pack, another process, cannot look for them.
-    const refusing = secret.running
-      ? 'svc dev does not serve it'
-      : 'svc pack refuses to pack it and svc dev to serve it';
-    const advice = `${path.slice(1)} ${secret.what}; ${refusing} (anyone who can load the app's files could read it): ${secret.advice}.`;
-    const directive = secret.running ? 'svc dev' : 'svc pack';
-    options.onBlocked?.({ blocked: path, directive, advice, at: new Date().toISOString() });
-    fail(res, 404, `${path}: ${advice}`);
-  };
+  const secretOfPackaged = packagedSearchedOnce();
+  const refuseSecret = (res: ServerResponse, path: string, secret: NonNullable<ReturnType<typeof secretIn>>) =>
+    refusedSecret(res, path, secret, options.onBlocked);
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     // DNS rebinding: only requests addressed to this server by its loopback names.
@@ -332,7 +349,7 @@ export async function createPackageServer(options: PackageServerOptions) {
       const { manifest, files } = source;
       const found = files.get(path);
       if (!found) return fail(res, 404, `${path} is not in the package.`);
-      const secret = await secretOfPackaged(found);
+      const secret = secretOfPackaged(found, await keyForms(), options.secrets?.() ?? []);
       if (secret) return refuseSecret(res, path, secret);
       const bytes = Buffer.from(found.body.buffer, found.body.byteOffset, found.body.byteLength);
       const ofPackage = csp(manifest);
