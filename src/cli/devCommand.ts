@@ -122,8 +122,22 @@ export const DEFAULT_DEV_PORT = 4310;
 const PORT_TRIES = 20;
 
 const isPort = (value: string | undefined) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536);
-const isLoopbackOrigin = (value: string) =>
-  /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(value) && httpUrl(value);
+/**
+ * An `--allow` value as the origin a CSP names (`http://LOCALHOST:3000/` is `http://localhost:3000`), or why it is
+ * none: a loopback origin by name or IPv4 (a CSP source cannot name an IPv6 address such as [::1]).
+ */
+function loopbackOrigin(value: string): { origin: string } | { problem: string } {
+  const url = httpUrl(value) ? new URL(value) : undefined;
+  if (url?.hostname === '[::1]')
+    return {
+      problem: `a page's CSP cannot name an IPv6 address: give http://127.0.0.1:${url.port || 80} and have your backend listen there`,
+    };
+  if (!url || !['127.0.0.1', 'localhost'].includes(url.hostname))
+    return { problem: 'give a loopback origin such as http://127.0.0.1:3000' };
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
+    return { problem: `give an origin alone, scheme, host and port, such as ${url.origin}` };
+  return { origin: url.origin };
+}
 
 /** How long after it starts a failure of the opener is its own, not that of the browser it may have become. */
 const OPEN_FAILS_WITHIN_MS = 5000;
@@ -253,8 +267,12 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
         'dev',
         `--port and --package-port are both ${values.port}: the messenger and the app are two origins, on two ports`,
       );
-    const bad = (values.allow ?? []).find((o) => !isLoopbackOrigin(o));
-    if (bad) return usageError(io, 'dev', `--allow ${bad}: give a loopback origin such as http://127.0.0.1:3000`);
+    const allowed: string[] = [];
+    for (const value of values.allow ?? []) {
+      const read = loopbackOrigin(value);
+      if ('problem' in read) return usageError(io, 'dev', `--allow ${value}: ${read.problem}`);
+      allowed.push(read.origin);
+    }
     const examples = { webhooks: 'http://localhost:3000/svc/webhooks', 'app-url': 'http://localhost:5173' };
     for (const flag of ['webhooks', 'app-url'] as const) {
       const value = values[flag];
@@ -374,7 +392,7 @@ A signal in the moment before the command has loaded ends it as Node does (130, 
           ...(packageFile ? { package: packageFile } : { dir: appDir }),
           packagePort: values['package-port'] === undefined ? undefined : Number(values['package-port']),
           webhooks: values.webhooks,
-          allow: values.allow,
+          allow: values.allow === undefined ? undefined : allowed,
           appUrl: values['app-url'],
           statePath,
           retryScale,

@@ -77,6 +77,20 @@ describe('svc dev', () => {
     expect(await dev.stop()).toBe(0);
   });
 
+  it('takes an --allow origin as a CSP names it: host in lower case, no trailing slash (recheck45 F3)', async () => {
+    const dir = await writeAppDir();
+    const dev = await runDev(['.', '--port', '0', '--no-mcp', '--allow', 'http://LOCALHOST:3000/'], dir);
+    try {
+      const config = (await (await controlFetch(dev.url, 'GET', '/__svc/config')).json()) as { appUrl: string };
+      const csp = (await fetch(config.appUrl)).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain('http://localhost:3000');
+      expect(csp).not.toContain('LOCALHOST');
+      expect(csp).not.toContain('localhost:3000/');
+    } finally {
+      expect(await dev.stop()).toBe(0);
+    }
+  });
+
   it('refuses an invalid manifest with exit 1, naming the problem', async () => {
     const dir = await writeAppDir((m) => {
       m.version = 'one';
@@ -92,6 +106,15 @@ describe('svc dev', () => {
     const { out, io: cli } = captureIo(process.cwd());
     expect(await DEV.run(['--allow', 'https://evil.example'], cli)).toBe(2);
     expect(out.stderr).toContain('--allow https://evil.example');
+    // A CSP cannot name an IPv6 address, and an origin has no path (recheck45 F3).
+    expect(await DEV.run(['--allow', 'http://[::1]:3000'], cli)).toBe(2);
+    expect(out.stderr).toContain(
+      "--allow http://[::1]:3000: a page's CSP cannot name an IPv6 address: give http://127.0.0.1:3000",
+    );
+    expect(await DEV.run(['--allow', 'http://localhost:3000/api'], cli)).toBe(2);
+    expect(out.stderr).toContain(
+      '--allow http://localhost:3000/api: give an origin alone, scheme, host and port, such as http://localhost:3000',
+    );
     expect(await DEV.run(['--port', 'x'], cli)).toBe(2);
     expect(await DEV.run(['--retry-scale', '-1'], cli)).toBe(2);
     expect(await DEV.run(['--port', '4400', '--package-port', '4400'], cli)).toBe(2);
@@ -130,6 +153,10 @@ describe('svc dev', () => {
       2,
     );
     expect(out.stderr).toContain(`--allow http://localhost:${port} is svc dev's own platform`);
+    // Nor is it the app's page: the frame would load the messenger itself (recheck45 F7).
+    const appUrl = `http://127.0.0.1:${port}/`;
+    expect(await DEV.run(['.', '--port', String(port), '--no-mcp', '--app-url', appUrl], cli)).toBe(2);
+    expect(out.stderr).toContain(`--app-url ${appUrl} is svc dev's own platform`);
     expect(out.stdout).toBe('');
     // Nothing kept the port: it can be listened on again.
     const again = createServer().listen(port, '127.0.0.1');

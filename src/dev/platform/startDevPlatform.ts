@@ -229,6 +229,31 @@ interface Served {
 }
 
 /**
+ * Refuses `--allow` and `--app-url` naming the platform's own address: opened to the app, it could fetch the token
+ * endpoint and the server API, which it reaches through svc alone (sec44 F5: the advice for a blocked request said to
+ * allow it); as the app's page, the frame would load the messenger itself, of the messenger's origin.
+ */
+function refuseOwnAddress(options: DevPlatformOptions, origin: string): void {
+  const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+  const own = (value: string) => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return !!url && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && port(url) === port(new URL(origin));
+  };
+  const what = "svc dev's own platform (the messenger, its control API, the server API)";
+  const allowed = options.allow?.find(own);
+  if (allowed)
+    throw new DevAppError(
+      `--allow ${allowed} is ${what}: a mini app reaches it through svc, and its backend through the server API; allow your backend's origin, on another port.`,
+      { unreadable: true },
+    );
+  if (options.appUrl !== undefined && own(options.appUrl))
+    throw new DevAppError(
+      `--app-url ${options.appUrl} is ${what}: give the URL your dev server prints (npm run dev), on another port.`,
+      { unreadable: true },
+    );
+}
+
+/**
  * The app's package on its own loopback origin, on the port the state kept (so the app's origin a backend allows
  * stays the same; an explicit one wins), or on a new one when that port is taken.
  */
@@ -244,19 +269,6 @@ async function servePackage(
   },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
 ): Promise<PackageServer> {
-  // The platform's own address opened to the app would let it fetch the token endpoint and the server API, which
-  // it reaches through svc alone (sec44 F5: the blocked request's advice said to allow it).
-  const own = (options.allow ?? []).find((origin) => {
-    const url = URL.canParse(origin) ? new URL(origin) : undefined;
-    return (
-      ['127.0.0.1', 'localhost', '[::1]'].includes(url?.hostname ?? '') && url?.port === new URL(parts.origin).port
-    );
-  });
-  if (own)
-    throw new DevAppError(
-      `--allow ${own} is svc dev's own platform (the messenger, its control API, the server API): a mini app reaches it through svc, and its backend through the server API; allow your backend's origin, on another port.`,
-      { unreadable: true },
-    );
   const keptPort = options.packagePort === undefined ? parts.raw.package_port : undefined;
   const serve = (port: number | undefined) =>
     createPackageServer({
@@ -722,6 +734,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const publishToken = randomBytes(24).toString('base64url');
     // Every secret of this run, which no file the app's origin serves may hold (a copy of svc dev's files).
     const liveSecrets = () => [controlToken, mcpToken, publishToken, ...validSecrets(secrets)];
+    refuseOwnAddress(options, origin);
     const pkg =
       app && !options.appUrl
         ? await servePackage(options, { app, origin, raw, served, onBlocked, secrets: liveSecrets }, notice).catch(
