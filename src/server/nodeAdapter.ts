@@ -42,11 +42,12 @@ export type NodeMiddleware = (
 // express.raw() on the route cannot help once an app-wide express.json() ran: the body is parsed before the route.
 // Each framework's own fix, since the same middleware serves Express, Koa and Fastify's raw request.
 const PARSED =
-  'the request body was already parsed by a JSON body parser, so its raw bytes are gone and no signature can match. ' +
-  'Express: register the webhook route before app.use(express.json()), or have the parser keep the bytes: ' +
-  'app.use(express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })). ' +
+  'the request body was already read by a body parser and its raw bytes are not on the request, so no signature can ' +
+  'match: hand them on. Express: register the webhook route before app.use(express.json()), or have the parser keep ' +
+  'the bytes: app.use(express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })). ' +
   'Koa with @koa/bodyparser: ctx.req.rawBody = ctx.request.rawBody before webhooks.node(ctx.req, ctx.res). ' +
-  "Fastify: a content type parser with parseAs: 'buffer' scoped to the webhook route, whose Buffer the handler reads.";
+  "Fastify: a content type parser with parseAs: 'buffer' scoped to the webhook route, then req.raw.rawBody = " +
+  'req.body before webhooks.node(req.raw, reply.raw), or the Fetch handler (docs/backend.md).';
 
 /**
  * The raw body of a Node request: `rawBody`, a Buffer/string `body`, or the stream itself as a `ReadableStream`, read

@@ -71,7 +71,7 @@ describe('adapters', () => {
     closers.push(server.close);
     const { status, json } = await post(`${server.url}/svc/webhooks`);
     expect(status).toBe(500);
-    expect(String(json.message)).toContain('already parsed');
+    expect(String(json.message)).toContain('already read by a body parser');
     // The advice is one that works with express.json() app-wide (express.raw() on the route would not).
     expect(String(json.message)).toContain('register the webhook route before app.use(express.json())');
     expect(String(json.message)).toContain('express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })');
@@ -164,19 +164,32 @@ describe('adapters', () => {
     }
   });
 
-  it("Fastify: its own JSON parser's request handed to the Node middleware is refused with Fastify's fix", async () => {
-    const { handle } = recorder();
+  it("Fastify: the Node middleware after its JSON parser is refused with Fastify's fix, and the fix works", async () => {
+    const { deleted, handle } = recorder();
     const fastify = Fastify();
-    fastify.post('/svc/webhooks', async (req, reply) => {
+    // Fastify's own JSON parser: the bytes are gone.
+    fastify.post('/parsed', async (req, reply) => {
       reply.hijack();
       await handle.node(Object.assign(req.raw, { body: req.body }), reply.raw);
+    });
+    // The fix the refusal gives: a buffer parser scoped to the route, its Buffer handed on as rawBody.
+    await fastify.register(async (scope) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      scope.post('/svc/webhooks', async (req, reply) => {
+        reply.hijack();
+        await handle.node(Object.assign(req.raw, { rawBody: req.body as Buffer }), reply.raw);
+      });
     });
     await fastify.listen({ port: 0, host: '127.0.0.1' });
     closers.push(() => fastify.close());
     const address = fastify.server.address() as { port: number };
-    const { status, json } = await post(`http://127.0.0.1:${address.port}/svc/webhooks`);
+    const { status, json } = await post(`http://127.0.0.1:${address.port}/parsed`);
     expect([status, json.error]).toEqual([500, 'parsed-body']);
-    expect(String(json.message)).toContain("Fastify: a content type parser with parseAs: 'buffer'");
+    expect(String(json.message)).toContain(
+      "Fastify: a content type parser with parseAs: 'buffer' scoped to the webhook route, then req.raw.rawBody = req.body before webhooks.node(req.raw, reply.raw)",
+    );
+    expect((await post(`http://127.0.0.1:${address.port}/svc/webhooks`)).status).toBe(200);
+    expect(deleted).toEqual(['au_9']);
   });
 
   it('Next.js App Router: `export const POST = handle` answers a real Request', async () => {
@@ -219,7 +232,7 @@ describe('adapters', () => {
     const server = await serveNode(app);
     closers.push(server.close);
     expect((await post(`${server.url}/svc/webhooks`)).status).toBe(500);
-    expect(String(errors[0])).toContain('already parsed');
+    expect(String(errors[0])).toContain('already read by a body parser');
     // A SvcSignatureError of its reason, as every refusal of a signature is.
     expect(errors[0]).toMatchObject({ name: 'SvcSignatureError', reason: 'parsed-body' });
   });
@@ -258,11 +271,11 @@ describe('adapters', () => {
     expect(reached).toEqual([]);
     // A body parsed before the middleware is the app's set-up, not a delivery: the app's error handling hears of it.
     expect((await post(`${server.url}/parsed`)).status).toBe(599);
-    expect(reached).toEqual([expect.stringContaining('already parsed')]);
+    expect(reached).toEqual([expect.stringContaining('already read by a body parser')]);
     expect(errors.map(String)).toEqual([
       expect.stringContaining('database down'),
       expect.stringContaining('no key for this tenant'),
-      expect.stringContaining('already parsed'),
+      expect.stringContaining('already read by a body parser'),
     ]);
   });
 });
