@@ -86,9 +86,12 @@ export function defineCommand<const O extends Record<string, OptionSpec>, H = ne
     summary: spec.summary,
     help,
     async run(argv, given, hooks) {
-      // --json before a `--` asks for a report on stdout, a refused command line's included.
+      // --json before a `--` asks for a report on stdout, a refused command line's included (`--json=1` too, which
+      // is refused itself: the option takes no value).
       const end = argv.indexOf('--');
-      const json = 'json' in spec.options && argv.slice(0, end === -1 ? undefined : end).includes('--json');
+      const json =
+        'json' in spec.options &&
+        argv.slice(0, end === -1 ? undefined : end).some((arg) => arg === '--json' || arg.startsWith('--json='));
       const io = json ? withJsonReport(given) : given;
       const parsed = attempt(() => parseArgs({ args: argv, allowPositionals: true, strict: true, options }));
       if (parsed instanceof Error) return usageError(io, spec.name, argumentProblem(parsed, argv, Object.keys(all)));
@@ -144,6 +147,9 @@ function argumentProblem(error: Error & { code?: string }, argv: readonly string
     const value = argv[argv.indexOf(ambiguous) + 1] ?? '-…';
     return `${ambiguous} ${value}: a value that starts with a dash is written ${ambiguous}=${value}`;
   }
+  // `--json=1`, `--force=true`: a switch is on by being there.
+  const switched = /^Option '(--[\w-]+)' does not take an argument/.exec(error.message)?.[1];
+  if (switched) return `${switched} takes no value: write ${switched} alone`;
   return error.message;
 }
 

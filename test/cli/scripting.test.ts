@@ -211,6 +211,7 @@ describe('svc check --json', () => {
       ['check', '--json', '--inclde', 'src/**'],
       ['validate', '--previous-version', 'x', '--json'],
       ['verify', '--json'],
+      ['validate', '--json=1'],
     ]) {
       const run = svc(args);
       expect(run.code).toBe(2);
@@ -222,6 +223,7 @@ describe('svc check --json', () => {
     expect(JSON.parse(svc(['check', '--json', '--inclde', 'src/**']).stdout).error.message).toContain(
       'did you mean --include?',
     );
+    expect(svc(['validate', '--json=1']).stderr).toContain('svc validate: --json takes no value: write --json alone');
     // A --json after -- is an argument, not the option: no report.
     expect(svc(['validate', '--bogus', '--', '--json']).stdout).toBe('');
   });
