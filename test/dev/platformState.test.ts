@@ -89,6 +89,11 @@ describe('the state file', () => {
         `^--state ${path} line 42 is damaged \\(it sets what the state cannot hold: rooms\\.0\\.members: .+\\): delete that line and the ones after it to keep the state before it, or delete the file\\.$`,
       ),
     );
+    // A person on screen the state does not have is as broken (recheck45 F2).
+    await writeFile(path, `${saved}${fine}{"p":[[["settings","current_user_id"],"nobody"]]}\n`);
+    await expect(openStateFile(path, 'polls')).rejects.toThrow(
+      `line 3 is damaged (it sets what the state cannot hold: settings.current_user_id: "nobody" names no user of users)`,
+    );
     // A broken snapshot is named by its field, as before: no journal line is to blame.
     const head = JSON.parse(saved.split('\n')[0]!) as { state: { settings: Record<string, unknown> } };
     delete head.state.settings.theme;

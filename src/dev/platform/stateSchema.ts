@@ -100,6 +100,18 @@ function parseState(value: unknown): { state: DevState } | { problems: string[] 
         return issue.input === undefined ? `${field} is missing` : `${field}: ${issue.message}`;
       }),
     };
+  // The person and room on screen name ones the state has, as the control API requires of them (a state that named
+  // no user showed "not installed for undefined").
+  const { users, rooms, settings } = result.data as unknown as DevState;
+  const relations = [
+    users.some((u) => u.id === settings.current_user_id)
+      ? ''
+      : `settings.current_user_id: ${JSON.stringify(settings.current_user_id)} names no user of users`,
+    settings.current_room_id === '' || rooms.some((r) => r.id === settings.current_room_id)
+      ? ''
+      : `settings.current_room_id: ${JSON.stringify(settings.current_room_id)} names no room of rooms ('' is the home grid)`,
+  ].filter(Boolean);
+  if (relations.length) return { problems: relations };
   // The storage as it was read, checked: a copy zod builds loses a `__proto__` key (an assignment sets the
   // prototype), and an app may store under any key.
   const { storage } = value as { storage?: DevState['storage'] };
