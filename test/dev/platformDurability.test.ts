@@ -162,27 +162,68 @@ describe('a failed save', () => {
   });
 });
 
-describe.runIf(existsSync(CLI))('a state folder removed while svc dev runs', () => {
-  it('is not written by this platform once another svc dev took the path: its change is refused, naming that one', async () => {
+describe.runIf(existsSync(CLI))('a state file whose lock was removed while svc dev runs', () => {
+  const post = (p: { origin: string; controlToken: string }, text: string) =>
+    fetch(`${p.origin}/__svc/message`, {
+      method: 'POST',
+      headers: platformHeaders(p),
+      body: JSON.stringify({ room_id: 'general', text }),
+    });
+
+  it('refuses a second svc dev on it at start, naming the one that runs: the first saves on, folder and lock made again', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'svc-dev-'));
     const statePath = join(folder, 'state.jsonl');
     const dir = await writeAppDir();
     const p = await startDevPlatform({ dir, port: 0, mcp: false, statePath });
-    await rm(folder, { recursive: true });
-    // Another svc dev starts on the path the removal freed, and holds it from now on.
-    const other = spawnCli(['dev', dir, '--port', '0', '--no-mcp', '--state', statePath]);
-    await other.waitFor(FIRST_LINE);
     try {
-      const refused = await fetch(`${p.origin}/__svc/message`, {
-        method: 'POST',
-        headers: platformHeaders(p),
-        body: JSON.stringify({ room_id: 'general', text: 'not into the other one' }),
-      });
-      expect(refused.status).toBe(500);
-      expect(((await refused.json()) as { detail: string }).detail).toContain(
-        `(ELOCKED): --state ${statePath} is in use by another svc dev (process ${other.child.pid})`,
+      await rm(folder, { recursive: true });
+      const other = spawnCli(['dev', dir, '--port', '0', '--no-mcp', '--state', statePath]);
+      if (other.child.exitCode === null) await new Promise((exited) => other.child.once('exit', exited));
+      expect(other.child.exitCode).toBe(2);
+      expect(other.stderr).toContain(
+        `--state ${statePath} is in use by another svc dev (process ${process.pid}, ${p.origin}), though its lock file is gone: stop that one first, or pass another --state.`,
       );
-      expect(readFileSync(`${statePath}.lock`, 'utf8')).toBe(String(other.child.pid));
+      expect((await post(p, 'saved again')).status).toBe(200);
+      expect(readFileSync(statePath, 'utf8')).toContain('saved again');
+      expect(readFileSync(`${statePath}.lock`, 'utf8')).toBe(String(process.pid));
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('never writes the file again once another svc dev took it, also after that one stopped (week45 F6)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'svc-dev-'));
+    const statePath = join(folder, 'state.jsonl');
+    const dir = await writeAppDir();
+    const p = await startDevPlatform({ dir, port: 0, mcp: false, statePath });
+    // The lock removed by hand, and a svc dev that does not see this one's discovery files (another SVC_STATE_DIR).
+    await rm(`${statePath}.lock`);
+    const home = await mkdtemp(join(tmpdir(), 'svc-dev-home-'));
+    const other = spawnCli(['dev', dir, '--port', '0', '--no-mcp', '--state', statePath], {
+      env: { ...process.env, SVC_STATE_DIR: home },
+    });
+    try {
+      await other.waitFor(FIRST_LINE);
+      const url = new URL(other.stdout.split('\n')[0]!.trim());
+      const saved = await controlFetch(url, 'POST', '/__svc/message', {
+        room_id: 'general',
+        text: 'saved by the other',
+      });
+      expect(saved.status).toBe(200);
+      const refused = await post(p, 'not into the other one');
+      expect(refused.status).toBe(500);
+      const detail = ((await refused.json()) as { detail: string }).detail;
+      expect(detail).toContain(`another svc dev (process ${other.child.pid}) took the file while this one ran`);
+      expect(detail).toContain('start it again on the file to go on from what the other saved.');
+      expect(detail).not.toContain('delete');
+      await other.stop('SIGINT');
+      // The other stopped and gave the lock back: this one still does not write its parted state over the file.
+      const after = await post(p, 'still not saved');
+      expect(after.status).toBe(500);
+      const file = readFileSync(statePath, 'utf8');
+      expect(file).toContain('saved by the other');
+      expect(file).not.toContain('still not saved');
+      expect(existsSync(`${statePath}.lock`)).toBe(false);
     } finally {
       await other.stop('SIGINT');
       await p.close();

@@ -456,10 +456,17 @@ function platformActions(
 async function announceStore(
   url: string,
   token: string,
-  miniAppId: string,
+  app: { miniAppId: string; state: string | undefined },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void>,
 ): Promise<string | undefined> {
-  const failed = await writeStoreDiscovery({ url, token, pid: process.pid, mini_app_id: miniAppId }).then(
+  const entry = {
+    url,
+    token,
+    pid: process.pid,
+    mini_app_id: app.miniAppId,
+    ...(app.state ? { state: app.state } : {}),
+  };
+  const failed = await writeStoreDiscovery(entry).then(
     () => undefined,
     (error: Error) => error,
   );
@@ -806,7 +813,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const refused = packaged ? await startPackaged(packaged, state, store, notice) : undefined;
     storeRuns();
     if (refused) throw new DevAppError(refused);
-    started.storeUrl = app && (await announceStore(origin, publishToken, miniAppId, notice));
+    started.storeUrl = app && (await announceStore(origin, publishToken, { miniAppId, state: file?.path }, notice));
     return Object.assign(handle, {
       /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
       publishToken,

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DevState } from '../devContract';
 import { lockFile } from './lockFile';
+import { listStoreDiscoveries } from './store/storeDiscovery';
 import type { SigningSecrets } from './signingSecrets';
 import { checkState, stateProblems } from './stateSchema';
 import type { StoredPatch } from '../withPatches';
@@ -37,6 +38,8 @@ export interface KeptSecrets {
 
 /** A state file opened for appending. @internal */
 export interface StateFile {
+  /** The file's path, its links followed: the one its lock and the store's discovery file name. */
+  path: string;
   /** The state as saved (the journal replayed), or undefined for a new file. */
   state?: DevState;
   /** The signing secrets kept with it, or undefined when the file had none. */
@@ -250,17 +253,22 @@ const FOLDER_CODES = new Set(['EISDIR', 'ENOTEMPTY']);
 /** The error of a change applied but not saved to the state file at `path`: what failed and what to do. */
 function notSaved(path: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  // What to do depends on what failed: the folder gone, the disk full, or the file or its folder not writable.
+  // Another svc dev holds the file: the lock's own advice (delete the lock if none runs) is wrong here, and no later
+  // change saves again (week45 F6).
+  if (code === 'ELOCKED')
+    return new Error(
+      `The change is applied but not saved to ${path} (ELOCKED): another svc dev (process ${(error as { pid?: number }).pid}) took the file while this one ran (its lock or its folder was removed). This one no longer saves to it, also once that one stops, so what it applies from now on is lost when it stops: stop this one, and start it again on the file to go on from what the other saved.`,
+    );
+  // What to do depends on what failed: the disk full, a folder in the file's place, or the file or folder not writable.
   const fix =
-    code === 'ELOCKED'
-      ? `Another svc dev (process ${(error as { pid?: number }).pid}) took the file while its folder was gone: stop one of the two`
-      : code === 'ENOSPC'
-        ? 'Free space on that disk'
-        : FOLDER_CODES.has(code ?? '')
-          ? `A folder is where ${basename(path)} goes: move it away, or restart with another --state`
-          : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
+    code === 'ENOSPC'
+      ? 'Free space on that disk'
+      : FOLDER_CODES.has(code ?? '')
+        ? `A folder is where ${basename(path)} goes: move it away, or restart with another --state`
+        : `Make ${basename(path)} and its folder ${dirname(path)} writable, or restart with another --state`;
+  const message = (error as Error).message.replace(/\.$/, '');
   return new Error(
-    `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${(error as Error).message}. ${fix}; the next change saves the whole state again.`,
+    `The change is applied but not saved to ${path}${code ? ` (${code})` : ''}: ${message}. ${fix}; the next change saves the whole state again.`,
   );
 }
 
@@ -314,6 +322,16 @@ export async function openStateFile(given: string, miniAppId: string): Promise<S
       throw cannotStart(path, error);
     });
   try {
+    // A lock removed by hand (the refusal's advice, taken while the holder still ran) let a second svc dev write
+    // the file under the first: the file the running ones announce for svc publish is refused too (week45 F6).
+    const announced = (await listStoreDiscoveries()).find((store) => store.state === path && store.pid !== process.pid);
+    if (announced)
+      throw Object.assign(
+        new Error(
+          `--state ${path} is in use by another svc dev (process ${announced.pid}, ${announced.url}), though its lock file is gone: stop that one first, or pass another --state.`,
+        ),
+        { code: 'ELOCKED', pid: announced.pid },
+      );
     return await openLockedStateFile(path, miniAppId, unlock);
   } catch (error) {
     await unlock();
@@ -377,7 +395,11 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   let closed = false;
   let writing: Promise<void> = Promise.resolve();
   let batch: { lines: string[]; done: Promise<void> } | undefined;
+  // Set once another svc dev held the file: this one's state has parted from it, and writing it whole again later
+  // (once the other stopped) would drop what the other saved (week45 F6).
+  let lost: Error | undefined;
   const write = async (lines: string[]) => {
+    if (lost) throw lost;
     // A journal grown to several times its snapshot (a large value stored again and again) is written as one snapshot
     // instead of these lines: the file stays near the state's size, and the next start replays little. Taken here,
     // in the task that closed the batch, the snapshot holds exactly the changes of the lines it replaces.
@@ -397,11 +419,14 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
       broken = false;
     } catch (error) {
       broken = true;
-      throw notSaved(path, error);
+      const refused = notSaved(path, error);
+      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') lost = refused;
+      throw refused;
     }
   };
   return {
     ...loaded,
+    path,
     async compact(take) {
       snapshot = take;
       // At the start: the state read, written again as one snapshot beside the file and renamed over it. A disk that

@@ -13,7 +13,14 @@ import {
  * `http://127.0.0.1:<port>`), its publish token, the process serving it, and the app it runs (`svc publish` picks the
  * one that runs a package's app when several run).
  */
-export type StoreDiscovery = LocalDiscovery & { mini_app_id?: string };
+export type StoreDiscovery = LocalDiscovery & {
+  mini_app_id?: string;
+  /**
+   * Its `--state` file (its links followed): a second svc dev on it is refused at start even when the file's lock
+   * was removed by hand.
+   */
+  state?: string;
+};
 
 /** `$SVC_STATE_DIR/dev/store-<port>.json` (default `~/.svc-sdk`): outside every project, readable by this user only. */
 const discoveryPath = (url: string) => localDiscoveryPath(`store-${new URL(url).port || '80'}`);
