@@ -97,7 +97,9 @@ export interface DevNotice {
     /** Another svc dev serves the same app folder: `svc mcp` forwards to this one while it runs. */
     | 'folder-served-twice'
     /** The file that leads `svc publish` to this platform's store could not be written. */
-    | 'store-unfindable';
+    | 'store-unfindable'
+    /** Grants of scopes the manifest served no longer declares were revoked (scope.revoked sent for each). */
+    | 'grants-revoked';
   /** A sentence for the terminal (never containing a secret). */
   message: string;
 }

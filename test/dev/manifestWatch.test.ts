@@ -2,6 +2,8 @@
 // then the build): the watch moves to the new folder, and an edit after it is served. An edited version is the one
 // served; an edited id is refused (another app).
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -109,4 +111,59 @@ it("serves a build tool's burst of manifests once a second, the newest, and repo
   // A file that stays broken is still reported.
   await writeFile(file, '{');
   await expect.poll(() => notices.at(-1)?.kind, { timeout: 5000 }).toBe('manifest-invalid');
+});
+
+it('revokes the grants of a scope the edited manifest no longer declares, tells the backend, and asks again once declared again', async () => {
+  const events: { event: string; scope?: string; app_user_id?: string }[] = [];
+  const backend = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    events.push(JSON.parse(body));
+    res.writeHead(200).end('{}');
+  }).listen(0, '127.0.0.1');
+  await new Promise((listening) => backend.once('listening', listening));
+  try {
+    const dir = await writeAppDir();
+    const notices: DevNotice[] = [];
+    platform = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      webhooks: `http://127.0.0.1:${(backend.address() as AddressInfo).port}/hooks`,
+      onNotice: (n) => void notices.push(n),
+    });
+    await platform.grant('svc.files.read');
+    const file = join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8'));
+    const without = manifest.permissions.filter((p: { scope: string }) => p.scope !== 'svc.files.read');
+    await writeFile(file, JSON.stringify({ ...manifest, version: '1.0.1', permissions: without }));
+    await expect.poll(() => notices.at(-1)?.kind, { timeout: 5000 }).toBe('grants-revoked');
+    expect(notices.at(-1)!.message).toBe(
+      `the manifest no longer declares svc.files.read (granted by ${platform.state.settings.current_user_id}): revoked, and scope.revoked sent to the backend; a version that declares it again asks the person again.`,
+    );
+    expect(platform.state.grants.flatMap((g) => g.scopes)).not.toContain('svc.files.read');
+    await expect.poll(() => events.map((e) => `${e.event} ${e.scope}`)).toContain('scope.revoked svc.files.read');
+    // Declared again, it is not granted again by itself: the person is asked.
+    await writeFile(file, JSON.stringify({ ...manifest, version: '1.0.2' }));
+    await expect.poll(() => platform!.state.version).toBe('1.0.2');
+    expect(platform.state.grants.flatMap((g) => g.scopes)).not.toContain('svc.files.read');
+  } finally {
+    backend.close();
+  }
+});
+
+it('revokes at the start the grants a state file holds of a scope the manifest no longer declares', async () => {
+  const dir = await writeAppDir();
+  const statePath = join(dir, '..', `${Date.now()}-state.jsonl`);
+  platform = await startDevPlatform({ dir, port: 0, mcp: false, statePath });
+  await platform.grant('svc.files.write');
+  await platform.close();
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  const without = manifest.permissions.filter((p: { scope: string }) => p.scope !== 'svc.files.write');
+  await writeFile(file, JSON.stringify({ ...manifest, permissions: without }));
+  const notices: DevNotice[] = [];
+  platform = await startDevPlatform({ dir, port: 0, mcp: false, statePath, onNotice: (n) => void notices.push(n) });
+  expect(notices.map((n) => n.kind)).toContain('grants-revoked');
+  expect(platform.state.grants.flatMap((g) => g.scopes)).not.toContain('svc.files.write');
 });

@@ -336,6 +336,7 @@ function watchEdits(
     changes: Changes;
     audience: string;
     served: Served;
+    revokeDropped(manifest: Manifest): Promise<void>;
   },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
 ) {
@@ -359,6 +360,7 @@ function watchEdits(
     parts.pkg?.setManifest(next);
     parts.changes.broadcast('manifest', { type: 'manifest' });
     void notice('manifest-edited', `${message}${audience}`);
+    void parts.revokeDropped(next);
   };
   // The store's package that is served instead of the folder, if any: its version, for the message.
   const published = () => parts.served.current?.manifest.version;
@@ -415,6 +417,32 @@ async function startWebhooks(
   for (const delivery of resumed) webhooks.resume(delivery);
   if (resumed.length) await notice('deliveries-resumed', `${resumed.length} pending webhook deliveries resumed.`);
   return webhooks;
+}
+
+/**
+ * Revokes every grant of a scope `manifest` does not declare (week45 F1: a scope taken out of the manifest stayed
+ * granted and usable by the backend, with no row left in Settings to revoke it): a scope.revoked event for each
+ * person's (none for one who left the tenant), so the backend stops relying on it, and a version that declares it
+ * again asks again. The sentence for the terminal, or undefined when nothing was revoked.
+ */
+function revokeUndeclared(
+  manifest: Manifest,
+  state: DevState,
+  revoke: (body: { user_id: string; scope: string }) => unknown,
+): string | undefined {
+  const { manifestScopes } = manifestFacts(manifest);
+  const revoked = new Map<string, string[]>();
+  for (const grant of [...state.grants])
+    for (const scope of [...grant.scopes]) {
+      if (manifestScopes.has(scope)) continue;
+      if (state.users.find((u) => u.id === grant.user_id)?.deprovisioned)
+        grant.scopes = grant.scopes.filter((s) => s !== scope);
+      else revoke({ user_id: grant.user_id, scope });
+      revoked.set(scope, [...(revoked.get(scope) ?? []), grant.user_id]);
+    }
+  if (revoked.size === 0) return undefined;
+  const list = [...revoked].map(([scope, users]) => `${scope} (granted by ${users.join(', ')})`).join(', ');
+  return `the manifest no longer declares ${list}: revoked, and scope.revoked sent to the backend; a version that declares it again asks the person again.`;
 }
 
 /** The control actions, told the terminal of a rotation; revoking a version marks it in the store's record too. */
@@ -577,6 +605,7 @@ function openStore(
     versionServed: DevPlatformOptions['onVersionServed'];
     /** `--app-url`: the frame loads the developer's own server, whatever the store holds. */
     appUrl: string | undefined;
+    revokeDropped(manifest: Manifest): Promise<void>;
   },
 ) {
   let running = false;
@@ -587,6 +616,7 @@ function openStore(
       if (parts.app) parts.app.manifest = accepted.manifest;
       parts.mcp?.setManifest(accepted.manifest);
       if (!running) return undefined;
+      void parts.revokeDropped(accepted.manifest);
       parts.tell({
         type: 'store',
         version: accepted.version,
@@ -758,12 +788,30 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const bridge = await startMcp(app, mcpParts, notice);
     const mcp = bridge?.mcp;
     started.mcp = mcp;
+    const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
+    // The scopes in force are the ones the manifest served declares: at the start, and at each edit or accepted version.
+    const revokeDropped = async (manifest: Manifest | undefined) => {
+      const told = manifest && revokeUndeclared(manifest, state, actions['POST /__svc/revoke']);
+      if (!told) return;
+      changes.changedInBackground();
+      await notice('grants-revoked', told);
+    };
+    await revokeDropped(running());
     const { store, started: storeRuns } = openStore(
       { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
-      { served, app, mcp, tell, versionServed: options.onVersionServed, appUrl: options.appUrl },
+      {
+        served,
+        app,
+        mcp,
+        tell,
+        versionServed: options.onVersionServed,
+        appUrl: options.appUrl,
+        revokeDropped,
+      },
     );
-    const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
-    started.stopWatching = app ? watchEdits(app, { mcp, pkg, changes, audience, served }, notice) : () => {};
+    started.stopWatching = app
+      ? watchEdits(app, { mcp, pkg, changes, audience, served, revokeDropped }, notice)
+      : () => {};
     const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
     const appOrigin = appUrl ? new URL(appUrl).origin : '';
     const platformApp = buildApp({
