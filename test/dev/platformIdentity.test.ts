@@ -1,9 +1,14 @@
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentityProvider, type IdentityProvider } from '../../src/dev/platform/createIdentityProvider';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../../src/dev/tokenExchangeForm';
 import { createTokenVerifier } from '../../src/server';
+import { startDevPlatform } from '../../src/dev';
+import { writeAppDir } from './appDir';
 
 const REALM = 'dev';
 const AUDIENCE = 'https://polls.example';
@@ -118,5 +123,31 @@ describe('the local identity provider', () => {
     const answer = await exchange({ subject_token: await idp.subjectToken('u1'), audience: AUDIENCE });
     const reuse = await exchange({ subject_token: answer.body.access_token, audience: AUDIENCE });
     expect(reuse.status).toBe(400);
+  });
+});
+
+describe('the realm key across a restart on the same --state', () => {
+  it('is kept: a backend that fetched the keys before the restart verifies the tokens after it (week45 F4)', async () => {
+    const dir = await writeAppDir();
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-realm-')), 'state.jsonl');
+    const free = createServer().listen(0, '127.0.0.1');
+    await new Promise((listening) => free.once('listening', listening));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((closed) => free.close(closed));
+    const first = await startDevPlatform({ dir, port, mcp: false, statePath });
+    const verifier = createTokenVerifier({ authUrl: first.authUrl, realm: first.realm, audience: first.audience });
+    const kid = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid;
+    const before = await first.appToken();
+    expect((await verifier.verify(before)).sub).toBeTruthy();
+    await first.close();
+    const second = await startDevPlatform({ dir, port, mcp: false, statePath });
+    try {
+      const after = await second.appToken();
+      expect(kid(after)).toBe(kid(before));
+      // The verifier fetched the keys a moment ago: a new key would be refused until it may fetch again (30 s).
+      expect((await verifier.verify(after)).sub).toBeTruthy();
+    } finally {
+      await second.close();
+    }
   });
 });

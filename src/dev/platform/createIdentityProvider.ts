@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
 import type { TokenClaims } from '../../server/createTokenVerifier';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../tokenExchangeForm';
 
@@ -20,6 +20,11 @@ export interface IdentityProviderOptions {
   algorithm?: 'ES256' | 'RS256';
   /** Lifetime of exchanged tokens in seconds. Default 300. */
   ttlSeconds?: number;
+  /**
+   * The realm's ES256 signing key, kept with a `--state` file ({@link newRealmKey}): a backend that fetched the realm's
+   * keys goes on verifying tokens across a restart. Default a new key.
+   */
+  key?: RealmPrivateKey;
   /**
    * Decides an exchange: the app user id for `sub` and the granted scopes, or a refusal sentence
    * (uninstalled, deprovisioned, version revoked, wrong audience; an empty `audience` is one the request lacks).
@@ -50,6 +55,34 @@ export interface RealmKey {
   e?: string;
 }
 
+/** The realm's private signing key, as a state file keeps it: its id and its P-256 JWK (`d` included). @internal */
+export interface RealmPrivateKey {
+  kid: string;
+  jwk: { kty: 'EC'; crv: 'P-256'; x: string; y: string; d: string };
+}
+
+/** A new ES256 realm key, with an id of its own. @internal */
+export async function newRealmKey(): Promise<RealmPrivateKey> {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const { x, y, d } = await exportJWK(privateKey);
+  return { kid: `dev-${crypto.randomUUID().slice(0, 8)}`, jwk: { kty: 'EC', crv: 'P-256', x: x!, y: y!, d: d! } };
+}
+
+/** Whether `value` is a realm key as {@link newRealmKey} makes it (what a state file may hold). @internal */
+export function isRealmKey(value: unknown): value is RealmPrivateKey {
+  const key = value as RealmPrivateKey | undefined;
+  const b64url = (v: unknown) => typeof v === 'string' && /^[A-Za-z0-9_-]{43}$/.test(v);
+  return (
+    typeof key?.kid === 'string' &&
+    /^dev-[0-9a-f]{8}$/.test(key.kid) &&
+    key.jwk?.kty === 'EC' &&
+    key.jwk.crv === 'P-256' &&
+    b64url(key.jwk.x) &&
+    b64url(key.jwk.y) &&
+    b64url(key.jwk.d)
+  );
+}
+
 /** An OAuth error answer of the token endpoint. @internal */
 export interface TokenAnswer {
   status: number;
@@ -60,16 +93,20 @@ export interface TokenAnswer {
  * The local identity provider: a realm key set and an RFC 8693 token endpoint.
  *
  * @remarks
- * Keys are generated per launch with jose; tokens are asymmetrically signed so that svc-sdk/server's
+ * The key is generated per launch with jose, or kept with the state file (`key`); tokens are asymmetrically signed so that svc-sdk/server's
  * `createTokenVerifier` verifies them unchanged. Exchanged tokens carry `aud` = the requested audience only
  * (after `authorize` accepted it) and `act.sub` when an actor token is given.
  * @internal
  */
 export async function createIdentityProvider(options: IdentityProviderOptions) {
   const alg = options.algorithm ?? 'ES256';
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
-  const kid = `dev-${crypto.randomUUID().slice(0, 8)}`;
-  const jwk: RealmKey = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  // A kept key (ES256 only) signs on across restarts; otherwise a new one for this launch.
+  const kept = alg === 'ES256' ? options.key : undefined;
+  const pair = kept ? undefined : await generateKeyPair(alg, { extractable: true });
+  const privateKey = kept ? await importJWK(kept.jwk, alg) : pair!.privateKey;
+  const kid = kept?.kid ?? `dev-${crypto.randomUUID().slice(0, 8)}`;
+  const { d: _d, ...publicJwk } = kept ? kept.jwk : await exportJWK(pair!.publicKey);
+  const jwk: RealmKey = { ...publicJwk, kid, alg, use: 'sig' };
   const jwks = { keys: [jwk] };
   const keySet = createLocalJWKSet(jwks);
   const issuer = `${options.authUrl}/realms/${options.realm}`;

@@ -22,7 +22,7 @@ import { authorizeExchange } from './authorizeExchange';
 import { type Changes, createChanges } from './createChanges';
 import { createControlApp } from './createControlApp';
 import { createGuards } from './createGuards';
-import { createIdentityProvider, type IdentityProvider } from './createIdentityProvider';
+import { createIdentityProvider, type IdentityProvider, newRealmKey } from './createIdentityProvider';
 import { createPageChannel, type Pages } from './createPageChannel';
 import { createPlatformApp, type PlatformApp } from './createPlatformApp';
 import { createWebhookSender, type WebhookSender } from './createWebhookSender';
@@ -145,8 +145,18 @@ async function loadState(
   const mcpToken = file?.mcpToken ?? randomBytes(32).toString('base64url');
   // The page's launch token too: a page left open across a restart connects again, and reloads for the new run.
   const controlToken = file?.controlToken ?? randomBytes(24).toString('base64url');
-  if (file) await file.compact(() => ({ state: raw, secrets, mcp_token: mcpToken, control_token: controlToken }));
-  return { raw, secrets, mcpToken, controlToken };
+  // The realm's signing key too (week45 F4: each start made a new one, and a backend that had fetched the keys less
+  // than 30 s before refused every token until it could fetch again).
+  const realmKey = file?.realmKey ?? (await newRealmKey());
+  if (file)
+    await file.compact(() => ({
+      state: raw,
+      secrets,
+      mcp_token: mcpToken,
+      control_token: controlToken,
+      realm_key: realmKey,
+    }));
+  return { raw, secrets, mcpToken, controlToken, realmKey };
 }
 
 /**
@@ -756,7 +766,12 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     started.server = server;
     if (app && !options.appUrl) await refuseTakenPort(options.packagePort, '--package-port');
     const identity = { miniAppId, version, folder: !!app && !packaged };
-    const { raw, secrets, mcpToken, controlToken } = await loadState(file, identity, notice, options.statePath);
+    const { raw, secrets, mcpToken, controlToken, realmKey } = await loadState(
+      file,
+      identity,
+      notice,
+      options.statePath,
+    );
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -765,6 +780,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     const idp = await createIdentityProvider({
       authUrl: origin,
       realm,
+      key: realmKey,
       authorize: authorizeExchange({ state, audience, running, manifest: () => app?.manifest }),
     });
     const { blocked, onBlocked } = blockedRequests(tell, changes);

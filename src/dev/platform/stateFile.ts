@@ -4,6 +4,7 @@ import { type FileHandle, mkdir, open, readdir, readFile, realpath, rename, rm, 
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DevState } from '../devContract';
+import { isRealmKey, type RealmPrivateKey } from './createIdentityProvider';
 import { lockFile } from './lockFile';
 import { listStoreDiscoveries } from './store/storeDiscovery';
 import type { SigningSecrets } from './signingSecrets';
@@ -27,6 +28,8 @@ interface Snapshot {
   mcp_token?: string;
   /** The messenger page's launch token, kept so that an open page follows a restart. */
   control_token?: string;
+  /** The realm's signing key, kept so that a backend that fetched the realm's keys verifies tokens after a restart. */
+  realm_key?: RealmPrivateKey;
 }
 
 /** What the state file keeps besides the state: its secrets. @internal */
@@ -34,6 +37,7 @@ export interface KeptSecrets {
   secrets: SigningSecrets;
   mcp_token?: string;
   control_token?: string;
+  realm_key?: RealmPrivateKey;
 }
 
 /** A state file opened for appending. @internal */
@@ -48,6 +52,8 @@ export interface StateFile {
   mcpToken?: string;
   /** The page's launch token kept with it, or undefined when the file had none. */
   controlToken?: string;
+  /** The realm's signing key kept with it, or undefined when the file had none (or one of another shape). */
+  realmKey?: RealmPrivateKey;
   /**
    * Writes the whole state as one snapshot (the journal compacted) and makes the file ready to append to. Called
    * once, at start, with what writes the snapshot then and after a failed write.
@@ -79,7 +85,7 @@ function parseStateFile(
   text: string,
   path: string,
   journalLines = Number.POSITIVE_INFINITY,
-): { state: unknown; secrets?: SigningSecrets; mcpToken?: string; controlToken?: string } {
+): { state: unknown; secrets?: SigningSecrets; mcpToken?: string; controlToken?: string; realmKey?: RealmPrivateKey } {
   const whole = (() => {
     try {
       return JSON.parse(text) as Record<string, unknown>;
@@ -138,6 +144,7 @@ function parseStateFile(
     ...(isSecrets(secrets) ? { secrets } : {}),
     ...(mcpToken ? { mcpToken } : {}),
     ...(controlToken ? { controlToken } : {}),
+    ...(isRealmKey(head.realm_key) ? { realmKey: head.realm_key } : {}),
   };
 }
 
@@ -353,7 +360,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     if (code !== 'ENOENT')
       throw new Error(`--state ${path} cannot be read (${code}): pass a file this user can read and write.`);
   }
-  let loaded: { state: DevState; secrets?: SigningSecrets; mcpToken?: string } | undefined;
+  let loaded: Omit<StateFile, 'path' | 'compact' | 'append' | 'close'> | undefined;
   if (text !== undefined) {
     const parsed = parseStateFile(text, path);
     const state = stateOf(parsed.state, text, path, miniAppId);
@@ -362,6 +369,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
       ...(parsed.secrets ? { secrets: parsed.secrets } : {}),
       ...(parsed.mcpToken ? { mcpToken: parsed.mcpToken } : {}),
       ...(parsed.controlToken ? { controlToken: parsed.controlToken } : {}),
+      ...(parsed.realmKey ? { realmKey: parsed.realmKey } : {}),
     };
   }
 
