@@ -118,7 +118,11 @@ function failure(error: unknown, audience: string, token: string): SvcTokenError
       'bad-signature',
       'the token signature does not verify against the realm keys.',
     ],
-    ERR_JWKS_NO_MATCHING_KEY: ['unknown-key', "no key of the realm matches the token's kid (after a refetch)."],
+    // Not "after a refetch": within cooldownMs of the last fetch, no fetch is made (week45 F4).
+    ERR_JWKS_NO_MATCHING_KEY: [
+      'unknown-key',
+      "no key of the realm matches the token's kid: the keys are fetched again for an unknown kid at most once every cooldownMs (default 30 s), so a key the realm made since the last fetch is found only after that.",
+    ],
     ERR_JWKS_TIMEOUT: ['keys-unavailable', 'the realm keys could not be fetched in time.'],
     ERR_JOSE_ALG_NOT_ALLOWED: ['algorithm-not-allowed', 'the token is signed with an algorithm that is not allowed.'],
     ERR_JWS_INVALID: ['malformed', 'the token is not a well-formed JWS.'],
