@@ -33,7 +33,8 @@ async function reset(m: Messenger): Promise<void> {
     <>
       <p>
         Back to the first launch: Alice and Bob in Acme, Carol in Globex, the app installed for Alice and Carol, nothing
-        granted, no messages, cards, notifications or deliveries.
+        granted, no messages, cards, notifications or deliveries. Every person's stored data (svc.storage) goes too, and
+        the store's record: the versions published, their revocations, and the key the app's id is bound to.
       </p>
       <p class="note">
         {m.config.statePath ? `The state file ${m.config.statePath} is rewritten.` : 'The state lives in memory only.'}
