@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { formatDevEvent, startDevPlatform } from '../../src/dev';
 import { listStoreDiscoveries, writeStoreDiscovery } from '../../src/dev/platform/store/storeDiscovery';
+import { localDiscoveryFolder } from '../../src/dev/localDiscovery';
 import { writeAppDir } from '../dev/appDir';
 import { readPackage } from '../../src/package';
 import { runSvc } from './runInProcess';
@@ -45,7 +46,7 @@ it('without --to and nothing on port 4310, finds the one svc dev running elsewhe
   expect(none.code).toBe(2);
   // Whether anything else listens on 4310 here is not this test's to know: either sentence says no store was found.
   expect(none.stderr).toMatch(
-    /^svc publish: (no svc dev runs at http:\/\/127\.0\.0\.1:4310 on this machine|a server answers at http:\/\/127\.0\.0\.1:4310, but no svc dev there left its publish token)/,
+    /^svc publish: (no svc dev runs at http:\/\/127\.0\.0\.1:4310, and none left its publish token in|a server answers at http:\/\/127\.0\.0\.1:4310, but no svc dev there left its publish token)/,
   );
 
   // A store that answers: the svc dev this test plays, refusing the package as a store refuses a broken one.
@@ -118,8 +119,9 @@ it('tells a port nothing listens on from a server that answers without having le
   await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
   const nothing = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise<void>((ok) => closed.close(() => ok()));
+  // The folder it looked in is named: a svc dev of another SVC_STATE_DIR leaves its token elsewhere (week45 F9).
   expect((await runSvc(['publish', 'app-1.0.0.swbn', '--to', nothing], dir)).stderr).toBe(
-    `svc publish: no svc dev runs at ${nothing} on this machine; start one (svc dev <file.swbn>), or pass --to <the URL it printed>\n`,
+    `svc publish: no svc dev runs at ${nothing}, and none left its publish token in ${localDiscoveryFolder()} (the folder SVC_STATE_DIR names: a svc dev started with another SVC_STATE_DIR leaves it in that one's); start one (svc dev <file.swbn>), or pass --to <the URL it printed> with the SVC_STATE_DIR it was started with\n`,
   );
   // A svc dev started by another user, or with another SVC_STATE_DIR: it answers, and its token is not here.
   const other = createHttpServer((_request, response) => response.end('a messenger'));
