@@ -6,8 +6,9 @@ const EXPLAIN: Record<string, string> = {
   'room-encrypted':
     'The room is end-to-end encrypted and the service holds no room keys, so no server-side path, scope or tier can post into it. ' +
     "Two paths work: svc.message.send() from the person's own client (they confirm it), or an AI agent that is a cross-signed member of the room.",
+  // What the detail leaves out (it says which scope is not granted: week45 F10 read the two as one said twice).
   'scope-not-granted':
-    'The person has not granted this scope. It cannot be granted from the server: request it inside the mini app, at the point of use (svc.permissions.request).',
+    'A scope cannot be granted from the server: the mini app asks the person for it at the point of use (svc.permissions.request).',
 };
 
 // What to do, for an answer that carries no detail of its own: a detail already says it, and saying it twice (as a

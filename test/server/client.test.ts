@@ -135,7 +135,9 @@ describe('createServerClient', () => {
     expect(encrypted.message).toContain('cross-signed member');
     const scope = await fail(api.notify('au', { title: 't', body: 'b', deep_link: '/' }));
     expect(scope).toMatchObject({ status: 403, problem: 'scope-not-granted' });
-    expect(scope.message).toContain('inside the mini app, at the point of use');
+    expect(scope.message).toContain(
+      'the mini app asks the person for it at the point of use (svc.permissions.request)',
+    );
   });
 
   it('waits Retry-After on 429, then succeeds', async () => {
