@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type DevNotice, type DevPlatform, startDevPlatform } from '../../src/dev';
 import { writeAppDir } from './appDir';
+import { platformHeaders } from '../helpers/controlApi';
+import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../../src/dev/tokenExchangeForm';
 
 let platform: DevPlatform | undefined;
 afterEach(() => platform?.close());
@@ -75,6 +77,11 @@ it('says when an edit changes auth.audience, which the token exchange takes at t
       `manifest.json changed: serving it now; open pages reload with it. Its auth.audience is "polls-api-v2": tokens are still exchanged for ${JSON.stringify(started)}, the one svc dev started with, until it restarts.`,
     );
   expect(platform.audience).toBe(started);
+  // Switched to a mode without an audience: said as the mode (week45 F3: "Its auth.audience is \"\"").
+  await writeFile(file, JSON.stringify({ ...manifest, auth: { type: 'none' } }, null, 2));
+  await expect
+    .poll(() => notices.at(-1)?.message ?? '')
+    .toContain(`Its auth (type "none") has no audience: tokens are still exchanged for ${JSON.stringify(started)}`);
 });
 
 it("serves a build tool's burst of manifests once a second, the newest, and reports no write or removal caught half done", async () => {
@@ -166,4 +173,37 @@ it('revokes at the start the grants a state file holds of a scope the manifest n
   platform = await startDevPlatform({ dir, port: 0, mcp: false, statePath, onNotice: (n) => void notices.push(n) });
   expect(notices.map((n) => n.kind)).toContain('grants-revoked');
   expect(platform.state.grants.flatMap((g) => g.scopes)).not.toContain('svc.files.write');
+});
+
+it('tells an exchange for an edited auth.audience that svc dev takes it after a restart (week45 F2)', async () => {
+  const dir = await writeAppDir();
+  platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const started = platform.audience;
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(
+    file,
+    JSON.stringify({ ...manifest, version: '1.0.1', auth: { ...manifest.auth, audience: 'edited-api' } }),
+  );
+  await expect.poll(() => platform!.state.version).toBe('1.0.1');
+  const { subject_token } = (await (
+    await fetch(`${platform.origin}/__svc/subject-token`, {
+      method: 'POST',
+      headers: platformHeaders(platform),
+      body: '{}',
+    })
+  ).json()) as { subject_token: string };
+  const answer = await fetch(`${platform.authUrl}/realms/${platform.realm}/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: TOKEN_EXCHANGE_GRANT,
+      subject_token,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      audience: 'edited-api',
+    }),
+  });
+  expect(answer.status).toBe(400);
+  expect(((await answer.json()) as { error_description: string }).error_description).toBe(
+    `audience "edited-api" is not this mini app's yet: svc dev exchanges tokens for "${started}", the auth.audience it started with, until it restarts; restart svc dev to use "edited-api".`,
+  );
 });

@@ -25,7 +25,7 @@ export function authorizeExchange(rules: ExchangeRules): IdentityProviderOptions
   const { state, audience } = rules;
   return ({ userId, audience: asked, scopes }) => {
     const user = state.users.find((u) => u.id === userId);
-    if (!asked || asked !== audience) return wrongAudience(asked, audience);
+    if (!asked || asked !== audience) return wrongAudience(asked, audience, rules.running());
     if (!user || user.deprovisioned)
       return {
         refuse: 'The person left the tenant (an administrator removed them): the app can no longer act for them.',
@@ -47,10 +47,21 @@ export function authorizeExchange(rules: ExchangeRules): IdentityProviderOptions
   };
 }
 
-/** The refusal of an exchange for `asked` (empty: the request names no audience) where the app's is `audience`. */
-function wrongAudience(asked: string, audience: string) {
+/**
+ * The refusal of an exchange for `asked` (empty: the request names no audience) where the app's is `audience`, the one
+ * svc dev started with; `running` is the manifest served now, whose audience an edit may have changed since.
+ */
+function wrongAudience(asked: string, audience: string, running: Manifest | undefined) {
   const error = asked ? ('invalid_target' as const) : ('invalid_request' as const);
   const wrong = asked ? `audience ${jsonQuote(asked)} is not this mini app's` : 'audience is missing';
+  // The manifest edited since the start names the audience asked for: the fix is a restart, not the manifest
+  // (week45 F2: the app was told to send the old one, from "auth.audience in the manifest", which said the new one).
+  const edited = running?.auth && 'audience' in running.auth ? running.auth.audience : undefined;
+  if (asked && edited === asked && audience)
+    return {
+      refuse: `${wrong} yet: svc dev exchanges tokens for ${jsonQuote(audience)}, the auth.audience it started with, until it restarts; restart svc dev to use ${jsonQuote(asked)}.`,
+      error,
+    };
   // An app started without an audience (auth.type none) has none to send: edited in since, it takes a restart.
   return {
     refuse: audience

@@ -354,10 +354,14 @@ function watchEdits(
     parts.mcp?.manifestEdited(next);
     // The audience is the platform's from its start (the token endpoint, the server API's token checks).
     const now = manifestFacts(next).audience;
+    // A mode without an audience (auth.type none) is said as the mode, not as an empty audience (week45 F3).
+    const edited = now
+      ? `Its auth.audience is ${JSON.stringify(now)}`
+      : `Its auth (type ${JSON.stringify(next.auth.type)}) has no audience`;
     const audience =
       now === parts.audience
         ? ''
-        : ` Its auth.audience is ${JSON.stringify(now)}: ${parts.audience ? `tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with,` : 'svc dev started without one, so it exchanges tokens for none'} until it restarts.`;
+        : ` ${edited}: ${parts.audience ? `tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with,` : 'svc dev started without one, so it exchanges tokens for none'} until it restarts.`;
     app.manifest = next;
     parts.served.current = undefined;
     // The version served is the one events name and the backend's env file says.
