@@ -38,7 +38,7 @@ new key is trusted as that store's record binds it).
 svc mcp export [dir] prints the tools/list result of <dir>/manifest.json as JSON (no svc dev needed).
 
 Claude Desktop (claude_desktop_config.json):
-  { "mcpServers": { "svc": { "command": "npx", "args": ["svc-sdk", "mcp", "/path/to/app"] } } }`,
+  { "mcpServers": { "svc-my-app": { "command": "npx", "args": ["svc-sdk", "mcp", "/path/to/app"] } } }`,
   options: {
     state: {
       type: 'string',

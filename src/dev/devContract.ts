@@ -252,8 +252,11 @@ export interface DevConfig {
   statePath?: string;
   /** The backend's webhook URL (`--webhooks`); absent when the platform sends no webhook. */
   webhooks?: string;
-  /** The MCP endpoint and the header an MCP client sends; absent when the platform serves none. */
-  mcp?: { url: string; header: string };
+  /**
+   * The MCP endpoint, the header an MCP client sends, and the server's name in the configurations svc dev prints
+   * (`svc-` and the app's name); absent when the platform serves none.
+   */
+  mcp?: { url: string; header: string; name: string };
 }
 
 /**

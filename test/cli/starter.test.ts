@@ -148,7 +148,9 @@ describe('svc init --template vite', () => {
         // Claude Desktop's line names this Node and the project's svc CLI by absolute paths (it starts servers
         // in a folder of its own).
         const desktop = JSON.parse(/claude_desktop_config\.json (.+)$/m.exec(stderr)![1]!);
-        expect(desktop.mcpServers.svc).toMatchObject({
+        // Named after the app (svc-<its name>), so two apps' servers live side by side in one client.
+        expect(Object.keys(desktop.mcpServers)).toEqual([expect.stringMatching(/^svc-[a-z0-9-]+$/)]);
+        expect(Object.values(desktop.mcpServers)[0]).toMatchObject({
           command: process.execPath,
           args: [expect.stringMatching(/\/dist\/cli\.js$/), 'mcp', join(dir, 'public')],
         });

@@ -52,7 +52,7 @@ function builtDev(target: string, cwd?: string, extra: string[] = []) {
  */
 async function desktopTools(stderr: () => string): Promise<{ args: string[]; tools: string[] }> {
   await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
-  const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers.svc;
+  const config = JSON.parse(/claude_desktop_config\.json (.*)$/m.exec(stderr())![1]!).mcpServers['svc-team-polls'];
   const client = new Client({ name: 'desktop', version: '0' });
   await client.connect(
     new StdioClientTransport({
@@ -115,7 +115,11 @@ describe('the MCP endpoint is announced and discoverable', () => {
       expect(lines[0]).toBe(
         `MCP: ${platform.mcpUrl} (header "Authorization: Bearer ${platform.mcpToken}"; keep the messenger page open: the tools run there)`,
       );
-      expect(platform.mcpConfigs).toContain(`claude mcp add --transport http svc ${platform.mcpUrl} --header`);
+      // Named after the app, so two apps' servers live side by side in one client (week45 F5).
+      expect(platform.mcpConfigs).toContain(
+        `claude mcp add --transport http svc-team-polls ${platform.mcpUrl} --header`,
+      );
+      expect(platform.mcpConfigs).toContain(`"mcpServers":{"svc-team-polls":`);
       // The Inspector's CLI takes --method directly: a `--` before it leaves it "Method is required".
       expect(platform.mcpConfigs).toMatch(
         /inspector@2 --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list$/m,
@@ -126,7 +130,7 @@ describe('the MCP endpoint is announced and discoverable', () => {
       const desktop = JSON.parse(/Claude Desktop: claude_desktop_config\.json (.+)$/m.exec(platform.mcpConfigs!)![1]!);
       expect(desktop).toEqual({
         mcpServers: {
-          svc: {
+          'svc-team-polls': {
             command: process.execPath,
             args: [join(root, 'dist', 'cli.js'), 'mcp', dir],
             env: { SVC_STATE_DIR: state },
@@ -134,7 +138,7 @@ describe('the MCP endpoint is announced and discoverable', () => {
         },
       });
       const fromElsewhere = new Client({ name: 'desktop-test', version: '1.0.0' });
-      await fromElsewhere.connect(new StdioClientTransport({ ...desktop.mcpServers.svc, cwd: tmpdir() }));
+      await fromElsewhere.connect(new StdioClientTransport({ ...desktop.mcpServers['svc-team-polls'], cwd: tmpdir() }));
       try {
         expect((await fromElsewhere.listTools()).tools.map((t) => t.name)).toEqual(['create_poll', 'delete_poll']);
       } finally {
@@ -152,7 +156,7 @@ describe('the MCP endpoint is announced and discoverable', () => {
     const platform = await startDevPlatform({ dir, port: 0 });
     try {
       const desktop = JSON.parse(/Claude Desktop: claude_desktop_config\.json (.+)$/m.exec(platform.mcpConfigs!)![1]!);
-      expect(desktop.mcpServers.svc.env).toEqual({ SVC_STATE_DIR: state });
+      expect(desktop.mcpServers['svc-team-polls'].env).toEqual({ SVC_STATE_DIR: state });
     } finally {
       process.env.SVC_STATE_DIR = state;
       await platform.close();
@@ -324,7 +328,7 @@ describe('the MCP endpoint is announced and discoverable', () => {
     const { child, stderr, exit } = builtDev(dir);
     try {
       await expect.poll(stderr, { timeout: 10_000 }).toMatch(/^MCP: http:\/\/127\.0\.0\.1:\d+\/mcp /m);
-      expect(stderr()).toMatch(/^ {2}Claude Code: {4}claude mcp add --transport http svc /m);
+      expect(stderr()).toMatch(/^ {2}Claude Code: {4}claude mcp add --transport http svc-team-polls /m);
       expect(stderr()).toMatch(/^ {2}Claude Desktop: claude_desktop_config\.json /m);
       await expect.poll(() => readDiscovery(dir)).toMatchObject({ pid: child.pid });
       expect(await stdioTools()).toEqual(['create_poll', 'delete_poll']);

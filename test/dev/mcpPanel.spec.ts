@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, test } from '@playwright/test';
 import { startDevPlatform } from '../../src/dev';
 import { connectMcp, writeMcpTestApp } from './mcpTestApp';
+import { mcpServerName } from '../../src/dev/mcpServerName';
 
 /** svc dev for the app in `dir`, and a page of the messenger showing its Agent tab. */
 async function agentTab(browser: Browser, dir: string) {
@@ -52,7 +53,7 @@ test('the Agent tab shows the endpoint, whole descriptions, indented MCP results
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(platform.mcpUrl);
     await endpoint.getByRole('button', { name: 'Copy for Claude Code: its claude mcp add command' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `claude mcp add --transport http svc ${platform.mcpUrl} --header "Authorization: Bearer ${platform.mcpToken}"`,
+      `claude mcp add --transport http ${mcpServerName(platform.manifest!)} ${platform.mcpUrl} --header "Authorization: Bearer ${platform.mcpToken}"`,
     );
 
     // The field's description is shown whole, not as a placeholder cut at the input's width.

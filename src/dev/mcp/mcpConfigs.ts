@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { mcpServerName } from '../mcpServerName';
 
 /**
  * The `SVC_STATE_DIR` this svc dev runs with, for the bridge's environment: it finds the platform by the discovery
@@ -31,19 +32,25 @@ function stdioCommand(
 /**
  * What `svc dev` prints below the messenger's URL: the MCP endpoint and ready-to-paste configurations for Claude
  * Code, VS Code (`.vscode/mcp.json`), the MCP Inspector's CLI, and Claude Desktop (through `svc mcp`, over stdio).
- * @param dir - the app's folder, or its package file.
+ * @param app - the app's folder (or its package file) as `dir`, and its manifest's name and id, which name the server.
  * @param statePath - the state file svc dev runs with, if any (absolute).
  * @internal
  */
-export function mcpConfigs(url: string, token: string, dir: string, statePath?: string): string {
+export function mcpConfigs(
+  url: string,
+  token: string,
+  app: { dir: string; name: string; id: string },
+  statePath?: string,
+): string {
   const header = `Authorization: Bearer ${token}`;
+  const name = mcpServerName(app);
   const vscode = JSON.stringify({
-    servers: { svc: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } },
+    servers: { [name]: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } },
   });
-  const desktop = JSON.stringify({ mcpServers: { svc: stdioCommand(dir, statePath) } });
+  const desktop = JSON.stringify({ mcpServers: { [name]: stdioCommand(app.dir, statePath) } });
   return [
     `MCP: ${url} (header "${header}"; keep the messenger page open: the tools run there)`,
-    `  Claude Code:    claude mcp add --transport http svc ${url} --header "${header}"`,
+    `  Claude Code:    claude mcp add --transport http ${name} ${url} --header "${header}"`,
     `  VS Code:        .vscode/mcp.json ${vscode}`,
     `  MCP Inspector:  npx --yes @modelcontextprotocol/inspector@2 --cli --server-url ${url} --transport http --header "${header}" --method tools/list`,
     `  Claude Desktop: claude_desktop_config.json ${desktop}`,

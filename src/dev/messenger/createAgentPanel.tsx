@@ -370,7 +370,7 @@ function McpEndpoint({ endpoint }: { endpoint: NonNullable<DevConfig['mcp']> }) 
       <code class="grow">{endpoint.url}</code>
       <CopyButton text={endpoint.url} label="Copy the MCP endpoint" />
       <CopyButton
-        text={`claude mcp add --transport http svc ${endpoint.url} --header "${endpoint.header}"`}
+        text={`claude mcp add --transport http ${endpoint.name} ${endpoint.url} --header "${endpoint.header}"`}
         label="Copy for Claude Code: its claude mcp add command"
         caption="Copy for Claude Code"
       />

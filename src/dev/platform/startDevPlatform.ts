@@ -47,6 +47,7 @@ import {
 import { createStore } from './store/createStore';
 import { type DevPackageApp, openAppPackage } from './store/openAppPackage';
 import { watchManifest } from './watchManifest';
+import { mcpServerName } from '../mcpServerName';
 
 export type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
 
@@ -533,7 +534,11 @@ async function startMcp(
   let configs = mcpConfigs(
     mcp.url,
     mcp.token,
-    'file' in app ? (app as DevPackageApp).file : app.dir,
+    {
+      dir: 'file' in app ? (app as DevPackageApp).file : app.dir,
+      name: app.manifest.name,
+      id: app.manifest.id,
+    },
     statePath && resolve(statePath),
   );
   const written = await writeDiscovery({ dir: app.dir, url: mcp.url, token: mcp.token, pid: process.pid }).catch(
@@ -689,7 +694,15 @@ function buildApp(parts: AppParts) {
       blocked: parts.blocked,
       ...(parts.options.statePath ? { statePath: parts.options.statePath } : {}),
       ...(parts.options.webhooks ? { webhooks: parts.options.webhooks } : {}),
-      ...(mcp ? { mcp: { url: mcp.url, header: `Authorization: Bearer ${mcp.token}` } } : {}),
+      ...(mcp
+        ? {
+            mcp: {
+              url: mcp.url,
+              header: `Authorization: Bearer ${mcp.token}`,
+              name: mcpServerName(parts.running() ?? { name: '', id: '' }),
+            },
+          }
+        : {}),
     };
   };
   return createPlatformApp({
