@@ -89,6 +89,17 @@ export interface TokenAnswer {
   body: Record<string, unknown>;
 }
 
+/** The realm's signing key: a kept one (ES256 only), which signs on across restarts, or a new one for this launch. */
+async function signingKey(alg: 'ES256' | 'RS256', key: RealmPrivateKey | undefined) {
+  const kept = alg === 'ES256' ? key : undefined;
+  const pair = kept ? undefined : await generateKeyPair(alg, { extractable: true });
+  const privateKey = kept ? await importJWK(kept.jwk, alg) : pair!.privateKey;
+  const kid = kept?.kid ?? `dev-${crypto.randomUUID().slice(0, 8)}`;
+  const { d: _d, ...publicJwk } = kept ? kept.jwk : await exportJWK(pair!.publicKey);
+  const jwk: RealmKey = { ...publicJwk, kid, alg, use: 'sig' };
+  return { privateKey, kid, jwk };
+}
+
 /**
  * The local identity provider: a realm key set and an RFC 8693 token endpoint.
  *
@@ -100,13 +111,7 @@ export interface TokenAnswer {
  */
 export async function createIdentityProvider(options: IdentityProviderOptions) {
   const alg = options.algorithm ?? 'ES256';
-  // A kept key (ES256 only) signs on across restarts; otherwise a new one for this launch.
-  const kept = alg === 'ES256' ? options.key : undefined;
-  const pair = kept ? undefined : await generateKeyPair(alg, { extractable: true });
-  const privateKey = kept ? await importJWK(kept.jwk, alg) : pair!.privateKey;
-  const kid = kept?.kid ?? `dev-${crypto.randomUUID().slice(0, 8)}`;
-  const { d: _d, ...publicJwk } = kept ? kept.jwk : await exportJWK(pair!.publicKey);
-  const jwk: RealmKey = { ...publicJwk, kid, alg, use: 'sig' };
+  const { privateKey, kid, jwk } = await signingKey(alg, options.key);
   const jwks = { keys: [jwk] };
   const keySet = createLocalJWKSet(jwks);
   const issuer = `${options.authUrl}/realms/${options.realm}`;

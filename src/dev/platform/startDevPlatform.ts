@@ -294,19 +294,24 @@ async function servePackage(
       onBlocked: parts.onBlocked,
       secrets: parts.secrets,
     });
-  return serve(options.packagePort ?? keptPort).catch(async (error: NodeJS.ErrnoException) => {
-    if (keptPort === undefined || error.code !== 'EADDRINUSE') throw error;
-    const moved = await serve(0);
-    // Told before the platform runs: a handler that throws fails the start, which stops this server too.
-    await notice(
-      'package-port-moved',
-      `the app's port ${keptPort} (kept in ${options.statePath}) is taken, so it is served from ${moved.origin} now: give your backend the new origin (--backend-env writes it as SVC_APP_ORIGIN).`,
-    ).catch(async (error) => {
-      await moved.close();
-      throw error;
+  return serve(options.packagePort ?? keptPort)
+    .catch(async (error: NodeJS.ErrnoException) => {
+      if (keptPort === undefined || error.code !== 'EADDRINUSE') throw error;
+      const moved = await serve(0);
+      // Told before the platform runs: a handler that throws fails the start, which stops this server too.
+      await notice(
+        'package-port-moved',
+        `the app's port ${keptPort} (kept in ${options.statePath}) is taken, so it is served from ${moved.origin} now: give your backend the new origin (--backend-env writes it as SVC_APP_ORIGIN).`,
+      ).catch(async (error) => {
+        await moved.close();
+        throw error;
+      });
+      return moved;
+    })
+    .catch((error) => {
+      // The option the terminal names when the start fails here.
+      throw Object.assign(error as Error, { option: '--package-port' });
     });
-    return moved;
-  });
 }
 
 /**
@@ -458,6 +463,21 @@ function revokeUndeclared(
   if (revoked.size === 0) return undefined;
   const list = [...revoked].map(([scope, users]) => `${scope} (granted by ${users.join(', ')})`).join(', ');
   return `the manifest no longer declares ${list}: revoked, and scope.revoked sent to the backend; a version that declares it again asks the person again.`;
+}
+
+/** What revokes, saves and tells of the grants a manifest served no longer declares ({@link revokeUndeclared}). */
+function grantsFollowManifest(
+  state: DevState,
+  revoke: (body: { user_id: string; scope: string }) => unknown,
+  changes: Changes,
+  notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
+) {
+  return async (manifest: Manifest | undefined) => {
+    const told = manifest && revokeUndeclared(manifest, state, revoke);
+    if (!told) return;
+    changes.changedInBackground();
+    await notice('grants-revoked', told);
+  };
 }
 
 /** The control actions, told the terminal of a rotation; revoking a version marks it in the store's record too. */
@@ -779,16 +799,11 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   try {
     // The port first: a start refused for a taken port writes no state file and tells of no new secret.
     const listening = await listen(options.port, pages);
-    const { server } = listening;
-    started.server = server;
+    const server = (started.server = listening.server);
     if (app && !options.appUrl) await refuseTakenPort(options.packagePort, '--package-port');
     const identity = { miniAppId, version, folder: !!app && !packaged };
-    const { raw, secrets, mcpToken, controlToken, realmKey } = await loadState(
-      file,
-      identity,
-      notice,
-      options.statePath,
-    );
+    const kept = await loadState(file, identity, notice, options.statePath);
+    const { raw, secrets, mcpToken, controlToken, realmKey } = kept;
     const changes = createChanges({ raw, secrets, file, pages, tell, notice, onChange: options.onChange });
     const { state, changed } = changes;
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -805,42 +820,22 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     // Every secret of this run, which no file the app's origin serves may hold (a copy of svc dev's files).
     const liveSecrets = () => [controlToken, mcpToken, publishToken, ...validSecrets(secrets)];
     refuseOwnAddress(options, origin);
-    const pkg =
+    const pkg = (started.pkg =
       app && !options.appUrl
-        ? await servePackage(options, { app, origin, raw, served, onBlocked, secrets: liveSecrets }, notice).catch(
-            (error) => {
-              throw Object.assign(error as Error, { option: '--package-port' });
-            },
-          )
-        : undefined;
-    started.pkg = pkg;
-    const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
-    started.webhooks = webhooks;
+        ? await servePackage(options, { app, origin, raw, served, onBlocked, secrets: liveSecrets }, notice)
+        : undefined);
+    const webhooks = (started.webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice));
     if (file && pkg) await keepPackagePort(pkg, changes);
     const mcpParts = { options, origin, pages: pages.channel, secrets: liveSecrets, token: mcpToken };
     const bridge = await startMcp(app, mcpParts, notice);
-    const mcp = bridge?.mcp;
-    started.mcp = mcp;
+    const mcp = (started.mcp = bridge?.mcp);
     const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
     // The scopes in force are the ones the manifest served declares: at the start, and at each edit or accepted version.
-    const revokeDropped = async (manifest: Manifest | undefined) => {
-      const told = manifest && revokeUndeclared(manifest, state, actions['POST /__svc/revoke']);
-      if (!told) return;
-      changes.changedInBackground();
-      await notice('grants-revoked', told);
-    };
+    const revokeDropped = grantsFollowManifest(state, actions['POST /__svc/revoke'], changes, notice);
     await revokeDropped(running());
     const { store, started: storeRuns } = openStore(
       { state, changed, origin, controlToken, publishToken, runs: packaged ? 'package' : 'folder' },
-      {
-        served,
-        app,
-        mcp,
-        tell,
-        versionServed: options.onVersionServed,
-        appUrl: options.appUrl,
-        revokeDropped,
-      },
+      { served, app, mcp, tell, versionServed: options.onVersionServed, appUrl: options.appUrl, revokeDropped },
     );
     started.stopWatching = app
       ? watchEdits(app, { mcp, pkg, changes, audience, served, revokeDropped }, notice)
