@@ -8,16 +8,14 @@ import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 import { outFileProblem } from './outFileProblem';
 import { replaceFile } from './replaceFile';
+import { asciiSlug } from '../manifest/asciiSlug';
 import { shownPath } from './shownPath';
 
-/** The package's file name: the app's name in lowercase letters, digits and dashes, then its version. */
-const packageName = (name: string, version: string) =>
-  `${
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'app'
-  }-${version}.swbn`;
+/**
+ * The package's file name: the app's name in lowercase letters, digits and dashes (accents dropped, as the MCP
+ * server's name has it), then its version.
+ */
+const packageName = (name: string, version: string) => `${asciiSlug(name).slug || 'app'}-${version}.swbn`;
 
 /**
  * `svc pack [dir | manifest.json] --key <file> [--key <file>...] [--out <file>] [--rotated]`: validates the app

@@ -13,6 +13,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { startDevPlatform } from '../../src/dev';
 import { readDiscovery } from '../../src/dev/mcp/discoveryFile';
 import { connectMcpStdio } from './mcpTestApp';
+import { writeAppDir } from './appDir';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'dist/cli.js');
@@ -493,5 +494,26 @@ describe('the MCP endpoint is announced and discoverable', () => {
     expect(await exit).toBe(0);
     expect(await readDiscovery(dir)).toBeUndefined();
     expect(await readdir(join(state, 'dev'))).toEqual(['half.json']);
+  });
+});
+
+describe("the MCP server's name in the printed configurations", () => {
+  it('drops accents, and adds the id where letters of other scripts would leave two apps one name', async () => {
+    const names: string[] = [];
+    for (const name of ['Zürich Tasks', 'Zu\u0308rich Tasks', 'Опросы Polls', 'Голосование Polls', 'مشروع']) {
+      const app = await writeAppDir((m) => {
+        m.name = name;
+      });
+      const platform = await startDevPlatform({ dir: app, port: 0 });
+      try {
+        names.push(/claude mcp add --transport http (\S+) /.exec(platform.mcpConfigs!)![1]!);
+      } finally {
+        await platform.close();
+      }
+    }
+    expect(names.slice(0, 2)).toEqual(['svc-zurich-tasks', 'svc-zurich-tasks']);
+    expect(names[2]).toMatch(/^svc-polls-[0-9a-f]{8}$/);
+    expect(names[3]).toMatch(/^svc-polls-[0-9a-f]{8}$/);
+    expect(names[4]).toMatch(/^svc-[0-9a-f]{16}$/);
   });
 });
