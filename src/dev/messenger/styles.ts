@@ -42,6 +42,9 @@ textarea { width: 100%; min-height: 90px; font-family: ui-monospace, monospace; 
 .main { display: flex; flex-direction: column; }
 .main header { padding: 10px 14px; border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
 .main header h2 { font-size: 16px; margin: 0; flex: 1; }
+/* A long app name is cut on one line (the button keeps its whole text for its name): it took the room's title down to
+   one letter a line. */
+.main header button { max-width: 55%; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   white-space: nowrap; }
 .notice { margin: 10px 14px 0; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--line);
