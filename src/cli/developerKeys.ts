@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type CliIo, writeLine } from './CliIo';
 import { readSmallText } from './readSmallText';
+import { shellWord } from './shellWord';
 
 /** A developer key read from its file (`file` as the user named it, for messages). */
 export interface DeveloperKey {
@@ -51,9 +52,6 @@ function keyKind(key: KeyObject): string {
   };
   return kinds[key.asymmetricKeyType ?? ''] ?? `a ${key.asymmetricKeyType} key`;
 }
-
-/** A path as one shell word: quoted when it holds anything but plain characters. */
-const shellWord = (path: string) => (/^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`);
 
 /** What a command says when `--key -` has waited 5 s for standard input: that it waits, and for what. */
 export const waitingForKey = (io: CliIo, command: string) => () =>

@@ -13,6 +13,7 @@ import { sdkVersion } from './sdkVersion';
 import { shownPath } from './shownPath';
 import { statRegularFile } from '../package/statRegularFile';
 import { usageError } from './usageError';
+import { shellWord } from './shellWord';
 
 /**
  * `svc init [dir] [--name <name>] [--key <file>] [--force]`: writes a valid starter `manifest.json` whose id is derived
@@ -275,8 +276,16 @@ async function writeTemplate(
   // The starter's manifest is in public/ (Vite copies it into dist/): map that file, not a manifest.json anywhere,
   // which would also claim dist/manifest.json and any other JSON file of that name in the project.
   await mapManifestSchema(dir, 'public/manifest.json', io);
+  // Vite and Vitest read a module's path as a URL: under a # or a %, npm test finds no test and the page no script
+  // (paths46 F7).
+  const unservable = [...new Set(dir.match(/[#%?]/g) ?? [])];
+  if (unservable.length)
+    writeLine(
+      io.stderr,
+      `svc init: warning: the path ${dir} holds ${unservable.map((c) => JSON.stringify(c)).join(' and ')}, which Vite and Vitest read as part of a URL: npm run dev serves the page without its script and npm test finds no test there; move the project to a folder whose path has none of # % ?`,
+    );
   writeLine(io.stdout, 'Next:');
-  if (label !== '.') writeLine(io.stdout, `  cd ${label}`);
+  if (label !== '.') writeLine(io.stdout, `  cd ${shellWord(label)}`);
   writeLine(io.stdout, '  npm install');
   writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
   writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk-dev');

@@ -4,14 +4,12 @@ import { DEV_PACKAGE_COMMANDS, DEV_PACKAGE_INSTALL, LIGHT_COMMAND_NAMES } from '
 import { type DevCli, loadDevCli } from './loadDevCli';
 import { ranByNpx, runDevThroughNpx } from './runDevThroughNpx';
 import { sdkVersion } from './sdkVersion';
+import { shellWord } from './shellWord';
 
 /** The light command line, loaded only when it runs. */
 const runLight = async (argv: string[], io: CliIo) =>
   (await import('./lightCommandLine')).runLightCommandLine(argv, io);
 const isDevCommand = (name: string | undefined) => DEV_PACKAGE_COMMANDS.some((c) => c === name);
-
-/** An argument as a POSIX shell reads it back: quoted when it holds anything but plain path characters. */
-const shellWord = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
 
 /**
  * Runs svc-sdk's `svc` bin and returns its exit code: the light commands here, every other one (and the whole help)

@@ -144,6 +144,21 @@ describe('svc init', () => {
       },
     ]);
   });
+  test('the Vite starter in a folder whose path Vite cannot serve is warned of, and its cd runs as printed (paths46 F6, F7)', async () => {
+    const dir = tempProject({});
+    const run = await runSvc(['init', "my app #1 'q'", '--template', 'vite'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `svc init: warning: the path ${join(dir, "my app #1 'q'")} holds "#", which Vite and Vitest read as part of a URL`,
+    );
+    expect(run.stdout).toContain("  cd 'my app #1 '\\''q'\\'''\n");
+    // As a shell reads it back: the folder's own name.
+    const cd = /^ {2}cd (.*)$/m.exec(run.stdout)![1]!;
+    expect(execFileSync('sh', ['-c', `printf %s ${cd}`]).toString()).toBe("my app #1 'q'");
+    const plain = await runSvc(['init', 'plain', '--template', 'vite'], dir);
+    expect(plain.stderr).not.toContain('Vite and Vitest read');
+    expect(plain.stdout).toContain('  cd plain\n');
+  });
   test('refuses a folder that is a file, or under one, before it makes a key (exit 2)', async () => {
     const dir = tempProject({ 'notes.txt': 'x' });
     for (const [args, message] of [
