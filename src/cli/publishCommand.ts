@@ -99,7 +99,7 @@ revoked ones included. An accepted version is what installed people run: the ope
         io.stderr,
         answers
           ? `svc publish: a server answers at ${origin}, but no svc dev there left its publish token in ${localDiscoveryFolder()}: run svc publish as the user, and with the SVC_STATE_DIR, that started svc dev, or upload the file in its messenger's Settings → Store`
-          : `svc publish: no svc dev runs at ${origin}, and none left its publish token in ${localDiscoveryFolder()} (the folder SVC_STATE_DIR names: a svc dev started with another SVC_STATE_DIR leaves it in that one's); start one (svc dev <file.swbn>), or pass --to <the URL it printed> with the SVC_STATE_DIR it was started with`,
+          : `svc publish: no svc dev runs at ${origin}, and none left its publish token in ${resolve(localDiscoveryFolder())} (${process.env.SVC_STATE_DIR ? 'under SVC_STATE_DIR' : 'under ~/.svc-sdk, as SVC_STATE_DIR is not set'}: a svc dev started with another SVC_STATE_DIR leaves it under that one); start one (svc dev <file.swbn>), or pass --to <the URL it printed> with the SVC_STATE_DIR it was started with`,
       );
       return EXIT.usage;
     }

@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { formatDevEvent, startDevPlatform } from '../../src/dev';
 import { listStoreDiscoveries, writeStoreDiscovery } from '../../src/dev/platform/store/storeDiscovery';
@@ -121,7 +121,7 @@ it('tells a port nothing listens on from a server that answers without having le
   await new Promise<void>((ok) => closed.close(() => ok()));
   // The folder it looked in is named: a svc dev of another SVC_STATE_DIR leaves its token elsewhere (week45 F9).
   expect((await runSvc(['publish', 'app-1.0.0.swbn', '--to', nothing], dir)).stderr).toBe(
-    `svc publish: no svc dev runs at ${nothing}, and none left its publish token in ${localDiscoveryFolder()} (the folder SVC_STATE_DIR names: a svc dev started with another SVC_STATE_DIR leaves it in that one's); start one (svc dev <file.swbn>), or pass --to <the URL it printed> with the SVC_STATE_DIR it was started with\n`,
+    `svc publish: no svc dev runs at ${nothing}, and none left its publish token in ${resolve(localDiscoveryFolder())} (${process.env.SVC_STATE_DIR ? 'under SVC_STATE_DIR' : 'under ~/.svc-sdk, as SVC_STATE_DIR is not set'}: a svc dev started with another SVC_STATE_DIR leaves it under that one); start one (svc dev <file.swbn>), or pass --to <the URL it printed> with the SVC_STATE_DIR it was started with\n`,
   );
   // A svc dev started by another user, or with another SVC_STATE_DIR: it answers, and its token is not here.
   const other = createHttpServer((_request, response) => response.end('a messenger'));
