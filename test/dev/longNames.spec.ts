@@ -43,3 +43,25 @@ test("a long app name is cut on its button, and the room's title keeps its width
     await platform.close();
   }
 });
+
+test("an action's title and description in a right-to-left script are laid out right to left in the Agent tab", async ({
+  page,
+}) => {
+  const dir = await writeAppDir((m) => {
+    const actions = m.actions as { title: string; description: string }[];
+    actions[0]!.title = 'عرض الاستطلاعات';
+    actions[0]!.description = 'يعرض كل الاستطلاعات المفتوحة في الغرفة الحالية للمستخدم.';
+  });
+  const platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  try {
+    await page.goto(platform.url);
+    await page.getByTestId('tab-Agent').click();
+    const title = page.locator('.action-title', { hasText: 'عرض الاستطلاعات' }).first();
+    await expect(title).toBeVisible();
+    expect(await title.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    const description = page.locator('p.note', { hasText: 'يعرض كل الاستطلاعات' }).first();
+    expect(await description.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  } finally {
+    await platform.close();
+  }
+});

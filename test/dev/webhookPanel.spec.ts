@@ -82,6 +82,10 @@ test('sends every failed delivery again with one button, which then goes away', 
   // A backend that holds no secret refuses everything, as one that is down would.
   secrets = [];
   await page.getByTestId('tab-Webhooks').click();
+  // Started with --webhooks: not told to start with it (paths46 F8).
+  await expect(
+    page.getByText(/^No webhook yet: the platform sends them to http:\/\/127\.0\.0\.1:\d+\/hooks as/),
+  ).toBeVisible();
   await page.getByTestId('test-event').selectOption('scope.granted');
   await page.getByTestId('send-test-event').click();
   await page.getByTestId('send-test-event').click();

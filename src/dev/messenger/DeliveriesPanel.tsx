@@ -188,7 +188,13 @@ export function DeliveriesPanel({ m }: { m: Messenger }) {
     <div data-testid="deliveries">
       <Controls m={m} events={events} failed={failedNotSentAgain(deliveries).length} />
       <div class="list">
-        {deliveries.length ? null : <p class="note">No webhook yet (start svc dev with --webhooks &lt;url&gt;).</p>}
+        {deliveries.length ? null : (
+          <p class="note">
+            {m.config.webhooks
+              ? `No webhook yet: the platform sends them to ${m.config.webhooks} as the person installs, grants or revokes.`
+              : 'No webhook yet (start svc dev with --webhooks <url>).'}
+          </p>
+        )}
         {deliveries
           .slice(-LIMITS.deliveriesShown)
           .reverse()

@@ -304,7 +304,9 @@ function FoldedAction({ view, panel }: { view: ActionView; panel: AgentPanelMode
     >
       {/* A heading in its summary, as an open card's: heading navigation goes through the folded actions too. */}
       <summary>
-        <h3 class="action-title folded">{action.title}</h3>
+        <h3 class="action-title folded" dir="auto">
+          {action.title}
+        </h3>
         <span class="note">{` ${actionLine(action)}`}</span>
       </summary>
       {view.open.value ? <ActionBody view={view} panel={panel} /> : null}
@@ -318,7 +320,9 @@ function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel 
   return (
     <div class="action" data-testid={`action-${action.name}`}>
       {/* A heading each, so a screen reader goes from one action to the next. */}
-      <h3 class="action-title">{action.title}</h3>
+      <h3 class="action-title" dir="auto">
+        {action.title}
+      </h3>
       <div class="note">{actionLine(action)}</div>
       <ActionBody view={view} panel={panel} />
     </div>
@@ -330,7 +334,9 @@ function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel 
   const { action, form } = view;
   return (
     <>
-      <p class="note">{action.description}</p>
+      <p class="note" dir="auto">
+        {action.description}
+      </p>
       <form.Form />
       <div class="row">
         <button

@@ -134,7 +134,7 @@ function field(name: string, schema: Schema, testid: string, required: boolean, 
     const index = signal(unset ? '' : String(Math.max(0, preset)));
     const Field = (props: FieldProps) => (
       <div>
-        <label>
+        <label dir="auto">
           {`${labelOf(label, required)} `}
           <select
             data-testid={testid}
@@ -161,7 +161,7 @@ function field(name: string, schema: Schema, testid: string, required: boolean, 
     // Never marked required: a checkbox always has a value, ticked or not.
     const Field = (props: FieldProps) => (
       <div>
-        <label>
+        <label dir="auto">
           <input
             type="checkbox"
             data-testid={testid}
@@ -185,7 +185,7 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
   const value = signal('');
   if (schema.type === 'array') {
     const Field = (props: FieldProps) => (
-      <label>
+      <label dir="auto">
         {`${label} (one per line)`}
         <textarea
           data-testid={testid}
@@ -229,7 +229,7 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
   const Field = (props: FieldProps) => (
     <div>
       {/* biome-ignore lint/a11y/noLabelWithoutControl: the input is the label's child, in either branch */}
-      <label>
+      <label dir="auto">
         {`${label} `}
         {schema.type === 'string' ? (
           <input type="text" {...inputProps(props)} />
@@ -363,7 +363,7 @@ function jsonField(name: string, schema: Schema, testid: string, required: boole
   const hintId = `${testid}-hint`;
   const Field = (props: FieldProps) => (
     <div>
-      <label>
+      <label dir="auto">
         {`${label} (JSON)`}
         <textarea
           data-testid={testid}
@@ -414,7 +414,7 @@ function jsonForm(
   const value = signal(start === null ? '' : JSON.stringify(start, null, 2));
   const Form = () => (
     <div>
-      <label>
+      <label dir="auto">
         <span class="note">This schema needs JSON:</span>
         <textarea
           data-testid={`${testid}-json`}
