@@ -321,6 +321,31 @@ describe("the app's storage in the state file", () => {
     }
   });
 
+  it('leaves no stored value in the file once the page resets the state (recheck46 F5)', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
+    const platform = await platformOn(path);
+    try {
+      await store(platform, { op: 'set', key: 'note', value: 'a private note before the reset' });
+      expect(await readFile(path, 'utf8')).toContain('a private note before the reset');
+      const reset = await fetch(`${platform.origin}/__svc/reset`, {
+        method: 'POST',
+        headers: {
+          origin: platform.origin,
+          'x-svc-dev-token': platform.controlToken,
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      });
+      expect(reset.status).toBe(200);
+      const file = await readFile(path, 'utf8');
+      expect(file).not.toContain('a private note before the reset');
+      // One snapshot line: the whole state written again, the journal gone.
+      expect(file.split('\n').filter(Boolean)).toHaveLength(1);
+    } finally {
+      await platform.close();
+    }
+  });
+
   it('compacts the journal while it runs once it outgrows its snapshot, and loses no change', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), 'state.json');
     const platform = await platformOn(path);

@@ -106,6 +106,10 @@ export function createChanges(options: ChangesOptions) {
     secretsChanged() {
       secretsChanged = true;
     },
+    /** The next change writes the whole state to the file (a reset: what it cleared leaves the file at once). */
+    rewriteNext() {
+      file?.rewriteNext();
+    },
     broadcast,
   };
 }

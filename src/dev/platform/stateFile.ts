@@ -64,6 +64,11 @@ export interface StateFile {
    * write is in flight go to disk together in the next one.
    */
   append(line: string): Promise<void>;
+  /**
+   * Makes the next write the whole state, one snapshot, instead of a journal line: after a reset, what was cleared
+   * leaves the file at once rather than at the next start.
+   */
+  rewriteNext(): void;
   /** Waits for the writes in flight and closes the file. */
   close(): Promise<void>;
 }
@@ -360,7 +365,7 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     if (code !== 'ENOENT')
       throw new Error(`--state ${path} cannot be read (${code}): pass a file this user can read and write.`);
   }
-  let loaded: Omit<StateFile, 'path' | 'compact' | 'append' | 'close'> | undefined;
+  let loaded: Omit<StateFile, 'path' | 'compact' | 'append' | 'rewriteNext' | 'close'> | undefined;
   if (text !== undefined) {
     const parsed = parseStateFile(text, path);
     const state = stateOf(parsed.state, text, path, miniAppId);
@@ -406,13 +411,18 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
   // Set once another svc dev held the file: this one's state has parted from it, and writing it whole again later
   // (once the other stopped) would drop what the other saved (week45 F6).
   let lost: Error | undefined;
+  // Set by rewriteNext(): the next write is one snapshot.
+  let whole = false;
   const write = async (lines: string[]) => {
     if (lost) throw lost;
     // A journal grown to several times its snapshot (a large value stored again and again) is written as one snapshot
     // instead of these lines: the file stays near the state's size, and the next start replays little. Taken here,
     // in the task that closed the batch, the snapshot holds exactly the changes of the lines it replaces.
     const compacted =
-      size > Math.max(COMPACT_AFTER_BYTES, COMPACT_AFTER_SNAPSHOTS * snapshotSize) ? snapshotLine() : undefined;
+      whole || size > Math.max(COMPACT_AFTER_BYTES, COMPACT_AFTER_SNAPSHOTS * snapshotSize)
+        ? snapshotLine()
+        : undefined;
+    whole = false;
     try {
       // The file replaced, removed or cut under us: appending to it would save nothing anyone can load.
       const now = await stat(path).catch(() => undefined);
@@ -456,6 +466,9 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
       }
       batch.lines.push(line);
       return batch.done;
+    },
+    rewriteNext() {
+      whole = true;
     },
     async close() {
       closed = true;
