@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type DevNotice, type DevPlatform, startDevPlatform } from '../../src/dev';
 import { writeAppDir } from './appDir';
+import { createServerClient } from '../../src/server';
 import { platformHeaders } from '../helpers/controlApi';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../../src/dev/tokenExchangeForm';
 
@@ -205,5 +206,21 @@ it('tells an exchange for an edited auth.audience that svc dev takes it after a 
   expect(answer.status).toBe(400);
   expect(((await answer.json()) as { error_description: string }).error_description).toBe(
     `audience "edited-api" is not this mini app's yet: svc dev exchanges tokens for "${started}", the auth.audience it started with, until it restarts; restart svc dev to use "edited-api".`,
+  );
+});
+
+it('answers a notify for a scope the manifest served does not declare with the way out, not "ask the person" (recheck46 F3)', async () => {
+  const dir = await writeAppDir();
+  platform = await startDevPlatform({ dir, port: 0, mcp: false });
+  const api = createServerClient({
+    baseUrl: platform.baseUrl,
+    miniAppId: platform.manifest!.id,
+    secret: platform.signingSecret,
+  });
+  const user = platform.state.users.find((u) => u.id === platform!.state.settings.current_user_id)!;
+  const refused = await api.notify(user.app_user_id, { title: 't', body: 'b', deep_link: '/' }).catch((e: Error) => e);
+  expect(refused).toMatchObject({ status: 403, problem: 'scope-not-granted' });
+  expect((refused as Error).message).toContain(
+    "The manifest served does not declare svc.notifications, so no person can grant it: declare it in the manifest's permissions (a new version), then the person grants it in the app.",
   );
 });

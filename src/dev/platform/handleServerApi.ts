@@ -51,6 +51,8 @@ export interface ServerApiContext {
   changed(): void | Promise<void>;
   /** The routes the served manifest declares, which a deep link must match; none without a manifest. */
   routes?(): readonly { path: string }[] | undefined;
+  /** The scopes the served manifest declares; undefined without a manifest. */
+  declared?(): ReadonlySet<string> | undefined;
 }
 
 /**
@@ -280,7 +282,10 @@ function postingAnswers(helpers: Helpers): Answers {
       if (!grant?.scopes.includes(ctx.notificationsScope))
         return problem(
           'scope-not-granted',
-          'The person has not granted notifications: ask for it inside the mini app.',
+          // Not declared, no person can grant it: asking inside the app would be refused (recheck46 F3).
+          ctx.declared?.()?.has(ctx.notificationsScope) === false
+            ? `The manifest served does not declare ${ctx.notificationsScope}, so no person can grant it: declare it in the manifest's permissions (a new version), then the person grants it in the app.`
+            : 'The person has not granted notifications: ask for it inside the mini app.',
         );
       const notification: DevNotification = {
         id: crypto.randomUUID(),

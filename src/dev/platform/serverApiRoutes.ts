@@ -25,6 +25,8 @@ export interface ServerApiRoutesContext {
   tell(event: DevEvent): void;
   /** The routes of the served manifest (deep links must match one); none without a manifest. */
   routes(): readonly { path: string }[] | undefined;
+  /** The scopes the served manifest declares; undefined without a manifest. */
+  declared(): ReadonlySet<string> | undefined;
 }
 
 /**
@@ -62,6 +64,7 @@ export function serverApiRoutes(ctx: ServerApiRoutesContext) {
           verifyToken: async (t) => (await ctx.idp.verify(t, ctx.audience)).payload,
           changed: ctx.changed,
           routes: ctx.routes,
+          declared: ctx.declared,
         },
       );
       // A HEAD gets the GET's status and headers, and no body.

@@ -748,6 +748,10 @@ function buildApp(parts: AppParts) {
       changed,
       tell,
       routes: () => parts.running()?.routes,
+      declared: () => {
+        const manifest = parts.running();
+        return manifest && manifestFacts(manifest).manifestScopes;
+      },
     }),
     page: pageRoutes({
       controlToken,

@@ -351,9 +351,11 @@ export async function openStateFile(given: string, miniAppId: string): Promise<S
   }
 }
 
-/** {@link openStateFile}, once this process holds the file; `unlock` gives it back when the file is closed. */
-async function openLockedStateFile(path: string, miniAppId: string, unlock: () => Promise<void>): Promise<StateFile> {
-  await removeLeftovers(path);
+/** What a state file holds, read and checked; undefined when there is no file yet. */
+async function readSaved(
+  path: string,
+  miniAppId: string,
+): Promise<Omit<StateFile, 'path' | 'compact' | 'append' | 'rewriteNext' | 'close'> | undefined> {
   let text: string | undefined;
   try {
     // A device or a pipe given as the state file would be read without end, or wait for ever.
@@ -365,18 +367,22 @@ async function openLockedStateFile(path: string, miniAppId: string, unlock: () =
     if (code !== 'ENOENT')
       throw new Error(`--state ${path} cannot be read (${code}): pass a file this user can read and write.`);
   }
-  let loaded: Omit<StateFile, 'path' | 'compact' | 'append' | 'rewriteNext' | 'close'> | undefined;
-  if (text !== undefined) {
-    const parsed = parseStateFile(text, path);
-    const state = stateOf(parsed.state, text, path, miniAppId);
-    loaded = {
-      state,
-      ...(parsed.secrets ? { secrets: parsed.secrets } : {}),
-      ...(parsed.mcpToken ? { mcpToken: parsed.mcpToken } : {}),
-      ...(parsed.controlToken ? { controlToken: parsed.controlToken } : {}),
-      ...(parsed.realmKey ? { realmKey: parsed.realmKey } : {}),
-    };
-  }
+  if (text === undefined) return undefined;
+  const parsed = parseStateFile(text, path);
+  const state = stateOf(parsed.state, text, path, miniAppId);
+  return {
+    state,
+    ...(parsed.secrets ? { secrets: parsed.secrets } : {}),
+    ...(parsed.mcpToken ? { mcpToken: parsed.mcpToken } : {}),
+    ...(parsed.controlToken ? { controlToken: parsed.controlToken } : {}),
+    ...(parsed.realmKey ? { realmKey: parsed.realmKey } : {}),
+  };
+}
+
+/** {@link openStateFile}, once this process holds the file; `unlock` gives it back when the file is closed. */
+async function openLockedStateFile(path: string, miniAppId: string, unlock: () => Promise<void>): Promise<StateFile> {
+  await removeLeftovers(path);
+  const loaded = await readSaved(path, miniAppId);
 
   let handle: FileHandle | undefined;
   let identity = '';
