@@ -66,7 +66,7 @@ function wrongAudience(asked: string, audience: string, running: Manifest | unde
   return {
     refuse: audience
       ? `${wrong}: send ${jsonQuote(audience)} (auth.audience in the manifest).`
-      : `${wrong}: svc dev started on a manifest without auth.audience, so it exchanges tokens for none; restart svc dev after adding it.`,
+      : `${wrong}: svc dev started on a manifest without auth.audience, so it exchanges tokens for none; restart svc dev ${edited ? `to use ${jsonQuote(edited)}` : 'after adding it'}.`,
     error,
   };
 }

@@ -361,8 +361,10 @@ function watchEdits(
     // The audience is the platform's from its start (the token endpoint, the server API's token checks).
     const now = manifestFacts(next).audience;
     // A mode without an audience (auth.type none) is said as the mode, not as an empty audience (week45 F3).
+    // external-oauth's audience is its client_id: named as the field it is (recheck46 F6).
+    const field = next.auth.type === 'external-oauth' ? 'auth.client_id' : 'auth.audience';
     const edited = now
-      ? `Its auth.audience is ${JSON.stringify(now)}`
+      ? `Its ${field} is ${JSON.stringify(now)}`
       : `Its auth (type ${JSON.stringify(next.auth.type)}) has no audience`;
     const audience =
       now === parts.audience
