@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendEnv } from '../../src/cli/devCommand';
-import { ACCESS_TOKEN_TYPE, type DevPlatform, startDevPlatform, TOKEN_EXCHANGE_GRANT } from '../../src/dev';
+import { type DevPlatform, startDevPlatform } from '../../src/dev';
 import { createTokenVerifier, signRequest } from '../../src/server';
 import { platformHeaders } from '../helpers/controlApi';
+import { exchangeOverHttp } from '../helpers/exchangeOverHttp';
 import { checkServerApiAnswer } from '../helpers/serverApiContract';
 
 const python = spawnSync('python3', ['--version']).status === 0;
@@ -107,23 +108,7 @@ describe.runIf(python)('the Python backend example', () => {
       });
     /** A token of the app for alice, as the runtime exchanges it: with an agent acting for her when `agent` is set. */
     const token = async (agent?: string) => {
-      const { subject_token, actor_token } = (await (
-        await fetch(`${platform.origin}/__svc/subject-token`, {
-          method: 'POST',
-          headers: platformHeaders(platform),
-          body: JSON.stringify({ user_id: 'alice', ...(agent ? { agent_id: agent } : {}) }),
-        })
-      ).json()) as { subject_token: string; actor_token?: string };
-      const answer = await fetch(`${platform.authUrl}/realms/${platform.realm}/protocol/openid-connect/token`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: TOKEN_EXCHANGE_GRANT,
-          subject_token,
-          subject_token_type: ACCESS_TOKEN_TYPE,
-          audience: platform.audience,
-          ...(actor_token ? { actor_token, actor_token_type: ACCESS_TOKEN_TYPE } : {}),
-        }),
-      });
+      const answer = await exchangeOverHttp(platform, { audience: platform.audience, ...(agent ? { agent } : {}) });
       expect(answer.status).toBe(200);
       return ((await answer.json()) as { access_token: string }).access_token;
     };

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type DevNotice, type DevPlatform, startDevPlatform } from '../../src/dev';
 import { writeAppDir } from './appDir';
+import { exchangeOverHttp } from '../helpers/exchangeOverHttp';
 import { createServerClient } from '../../src/server';
-import { platformHeaders } from '../helpers/controlApi';
-import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT } from '../../src/dev/tokenExchangeForm';
 
 let platform: DevPlatform | undefined;
 afterEach(() => platform?.close());
@@ -187,22 +186,7 @@ it('tells an exchange for an edited auth.audience that svc dev takes it after a 
     JSON.stringify({ ...manifest, version: '1.0.1', auth: { ...manifest.auth, audience: 'edited-api' } }),
   );
   await expect.poll(() => platform!.state.version).toBe('1.0.1');
-  const { subject_token } = (await (
-    await fetch(`${platform.origin}/__svc/subject-token`, {
-      method: 'POST',
-      headers: platformHeaders(platform),
-      body: '{}',
-    })
-  ).json()) as { subject_token: string };
-  const answer = await fetch(`${platform.authUrl}/realms/${platform.realm}/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: TOKEN_EXCHANGE_GRANT,
-      subject_token,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      audience: 'edited-api',
-    }),
-  });
+  const answer = await exchangeOverHttp(platform, { audience: 'edited-api' });
   expect(answer.status).toBe(400);
   expect(((await answer.json()) as { error_description: string }).error_description).toBe(
     `audience "edited-api" is not this mini app's yet: svc dev exchanges tokens for "${started}", the auth.audience it started with, until it restarts; restart svc dev to use "edited-api".`,

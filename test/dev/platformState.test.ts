@@ -24,6 +24,15 @@ const state: DevState = {
   secret: { generation: 2 },
 };
 
+/** A state file of `state` as svc dev writes it at a start, closed: its path and its text. */
+async function savedStateFile(): Promise<{ path: string; saved: string }> {
+  const path = join(await mkdtemp(join(tmpdir(), 'svc-dev-')), '.svc-dev.json');
+  const file = await openStateFile(path, 'polls');
+  await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
+  await file.close();
+  return { path, saved: await readFile(path, 'utf8') };
+}
+
 describe('the state file', () => {
   it('survives a restart: what was saved and appended loads back, compacted, mode 600, no temporary file left', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
@@ -48,12 +57,7 @@ describe('the state file', () => {
   });
 
   it('refuses a journal line svc dev never writes, naming the line in words of the journal', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
-    const path = join(dir, '.svc-dev.json');
-    const file = await openStateFile(path, 'polls');
-    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
-    await file.close();
-    const saved = await readFile(path, 'utf8');
+    const { path, saved } = await savedStateFile();
     for (const [line, why] of [
       ['{"x":1}', 'it is not a journal entry, {"p": [...]} or {"secrets": {...}}'],
       ['null', 'it is not a journal entry, {"p": [...]} or {"secrets": {...}}'],
@@ -74,12 +78,7 @@ describe('the state file', () => {
   });
 
   it('names the journal line that broke the state, among valid ones, and none when the snapshot is broken', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'svc-dev-'));
-    const path = join(dir, '.svc-dev.json');
-    const file = await openStateFile(path, 'polls');
-    await file.compact(() => ({ state, secrets: { current: 'secret-1' } }));
-    await file.close();
-    const saved = await readFile(path, 'utf8');
+    const { path, saved } = await savedStateFile();
     const fine = '{"p":[[["settings","locale"],"fr"]]}\n';
     const breaking = '{"p":[[["rooms","0","members"],"u1"]]}\n';
     // Line 1 the snapshot; 40 good lines, the breaking one (line 42), 20 good ones: found by halves.

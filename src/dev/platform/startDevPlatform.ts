@@ -812,7 +812,8 @@ export async function startDevPlatform(options: DevPlatformOptions) {
   try {
     // The port first: a start refused for a taken port writes no state file and tells of no new secret.
     const listening = await listen(options.port, pages);
-    const server = (started.server = listening.server);
+    const { server } = listening;
+    started.server = server;
     if (app && !options.appUrl) await refuseTakenPort(options.packagePort, '--package-port');
     const identity = { miniAppId, version, folder: !!app && !packaged };
     const kept = await loadState(file, identity, notice, options.statePath);
@@ -833,15 +834,18 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     // Every secret of this run, which no file the app's origin serves may hold (a copy of svc dev's files).
     const liveSecrets = () => [controlToken, mcpToken, publishToken, ...validSecrets(secrets)];
     refuseOwnAddress(options, origin);
-    const pkg = (started.pkg =
+    const pkg =
       app && !options.appUrl
         ? await servePackage(options, { app, origin, raw, served, onBlocked, secrets: liveSecrets }, notice)
-        : undefined);
-    const webhooks = (started.webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice));
+        : undefined;
+    started.pkg = pkg;
+    const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
+    started.webhooks = webhooks;
     if (file && pkg) await keepPackagePort(pkg, changes);
     const mcpParts = { options, origin, pages: pages.channel, secrets: liveSecrets, token: mcpToken };
     const bridge = await startMcp(app, mcpParts, notice);
-    const mcp = (started.mcp = bridge?.mcp);
+    const mcp = bridge?.mcp;
+    started.mcp = mcp;
     const actions = platformActions({ state, miniAppId, idp, webhooks, secrets, manifest: running }, changes, notice);
     // The scopes in force are the ones the manifest served declares: at the start, and at each edit or accepted version.
     const revokeDropped = grantsFollowManifest(state, actions['POST /__svc/revoke'], changes, notice);
@@ -903,19 +907,28 @@ export async function startDevPlatform(options: DevPlatformOptions) {
     storeRuns();
     if (refused) throw new DevAppError(refused);
     started.storeUrl = app && (await announceStore(origin, publishToken, { miniAppId, state: file?.path }, notice));
-    return Object.assign(handle, {
-      /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
-      publishToken,
-      /**
-       * The local store (`svc publish` and the messenger's settings upload through it). Its upload only: its routes
-       * are the platform's, and would put Hono's types in this package's declarations.
-       */
-      store: { upload: store.upload },
-    });
+    return withStore(handle, publishToken, store);
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** The platform's handle with what the start alone knows: the store's token and its upload. */
+function withStore<H extends object>(
+  handle: H,
+  publishToken: string,
+  store: Pick<ReturnType<typeof createStore>, 'upload'>,
+) {
+  return Object.assign(handle, {
+    /** The token `svc publish` sends to the store: kept in a file only this user can read, never printed. */
+    publishToken,
+    /**
+     * The local store (`svc publish` and the messenger's settings upload through it). Its upload only: its routes
+     * are the platform's, and would put Hono's types in this package's declarations.
+     */
+    store: { upload: store.upload },
+  });
 }
 
 /** A running platform. @public */
