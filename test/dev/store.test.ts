@@ -288,6 +288,31 @@ describe('the local store', () => {
     expect(platform.state.store?.versions).toHaveLength(2);
   });
 
+  it('says at the start that the folder runs a version the store revoked (week45 F11)', async () => {
+    const key = newKey();
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-')), 'state.jsonl');
+    const first = await start(await pack(key.id, '2.0.0', [key]), statePath);
+    await first.revokeVersion('a bad release');
+    expect((await publish(first, await pack(key.id, '2.0.1', [key]))).status).toBe(201);
+    await first.close();
+    const dir = await writeAppDir((m) => {
+      m.id = key.id;
+      m.version = '2.0.0';
+    });
+    const notices: string[] = [];
+    const platform = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      statePath,
+      onNotice: (n) => void notices.push(n.message),
+    });
+    running.push(platform);
+    expect(notices).toContain(
+      'version 2.0.0, which the app folder runs, was revoked in this store: svc dev serves the folder anyway, but a host would not open that version; give the folder a version higher than 2.0.1 to publish it.',
+    );
+  });
+
   it('started from a folder, refuses a first upload lower than the version the folder runs', async () => {
     const key = newKey();
     const dir = await writeAppDir((m) => {

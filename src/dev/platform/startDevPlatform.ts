@@ -133,6 +133,13 @@ async function loadState(
       'package-not-accepted',
       `the store holds version ${published} as published, and svc dev starts on the app folder: serving its version ${identity.version} (run svc dev on the published .swbn to serve ${published}).`,
     );
+  // A folder set back to a version the store revoked runs (it is the developer's), but a host would not open it
+  // (week45 F11: said nowhere).
+  if (identity.folder && raw.store?.versions.some((v) => v.version === identity.version && v.revoked))
+    await notice(
+      'package-not-accepted',
+      `version ${identity.version}, which the app folder runs, was revoked in this store: svc dev serves the folder anyway, but a host would not open that version; give the folder a version higher than ${published ?? identity.version} to publish it.`,
+    );
   // Dropped before anything holds a delivery: the state tracks writes by index, so none may move while it runs.
   raw.deliveries = keptDeliveries(raw.deliveries);
   const secrets: SigningSecrets = file?.secrets ?? { current: newSecret() };
