@@ -1,6 +1,7 @@
 import type { Manifest } from '../../manifest';
 import type { DevState } from '../devContract';
 import { jsonQuote } from '../../manifest/jsonQuote';
+import { manifestFacts } from '../../manifest/manifestFacts';
 import { offeredTo } from '../offeredTo';
 import type { IdentityProviderOptions } from './createIdentityProvider';
 
@@ -56,7 +57,7 @@ function wrongAudience(asked: string, audience: string, running: Manifest | unde
   const wrong = asked ? `audience ${jsonQuote(asked)} is not this mini app's` : 'audience is missing';
   // The manifest edited since the start names the audience asked for: the fix is a restart, not the manifest
   // (week45 F2: the app was told to send the old one, from "auth.audience in the manifest", which said the new one).
-  const edited = running?.auth && 'audience' in running.auth ? running.auth.audience : undefined;
+  const edited = running ? manifestFacts(running).audience || undefined : undefined;
   if (asked && edited === asked && audience)
     return {
       refuse: `${wrong} yet: svc dev exchanges tokens for ${jsonQuote(audience)}, the auth.audience it started with, until it restarts; restart svc dev to use ${jsonQuote(asked)}.`,

@@ -31,14 +31,19 @@ const KEY_SCAN_BYTES = 1024 * 1024;
 const ARCHIVE_SCAN_BYTES = 64 * 1024 * 1024;
 
 /**
- * What a served file is looked through for secrets: its first MiB, or an archive's (gzip, zip) first 64 MiB, as svc
- * pack reads it whole: a key may be a later member.
+ * How many of a served file's bytes are looked through for secrets, from its first MiB (`head`) and its size: the
+ * first MiB, or an archive's (gzip, zip) first 64 MiB, as svc pack reads it whole: a key may be a later member.
  */
+const scanLength = (head: Buffer, size: number) =>
+  Math.min(size, isArchive(head) ? ARCHIVE_SCAN_BYTES : KEY_SCAN_BYTES);
+
+/** The bytes of a folder's file that {@link scanLength} says are looked through, read from its descriptor. */
 async function scannedBytes(handle: FileHandle, size: number): Promise<Buffer> {
   const { buffer: head, bytesRead } = await handle.read(Buffer.alloc(KEY_SCAN_BYTES), 0, KEY_SCAN_BYTES, 0);
   const read = head.subarray(0, bytesRead);
-  if (!isArchive(read) || bytesRead < KEY_SCAN_BYTES) return read;
-  const whole = Buffer.alloc(Math.min(size, ARCHIVE_SCAN_BYTES));
+  const length = scanLength(read, size);
+  if (length <= bytesRead) return read;
+  const whole = Buffer.alloc(length);
   return whole.subarray(0, (await handle.read(whole, 0, whole.length, 0)).bytesRead);
 }
 
@@ -73,13 +78,17 @@ function searchedOnce() {
 function packagedSearchedOnce() {
   const verdicts = new WeakMap<PackageFile, { live: string; verdict: ReturnType<typeof secretIn> }>();
   return (file: PackageFile, keyForms: readonly (string | Uint8Array)[], live: readonly string[]) => {
+    const secrets = live.join(',');
     const known = verdicts.get(file);
-    if (known?.live === live.join(',')) return known.verdict;
-    // As much of it as of a folder's file (scannedBytes): its first MiB, an archive's first 64 MiB.
+    if (known?.live === secrets) return known.verdict;
+    // As much of it as of a folder's file.
     const body = Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
-    const head = body.subarray(0, KEY_SCAN_BYTES);
-    const verdict = secretIn(isArchive(head) ? body.subarray(0, ARCHIVE_SCAN_BYTES) : head, keyForms, live);
-    verdicts.set(file, { live: live.join(','), verdict });
+    const verdict = secretIn(
+      body.subarray(0, scanLength(body.subarray(0, KEY_SCAN_BYTES), body.length)),
+      keyForms,
+      live,
+    );
+    verdicts.set(file, { live: secrets, verdict });
     return verdict;
   };
 }
