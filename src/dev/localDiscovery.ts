@@ -3,6 +3,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { foreignFileProblem } from '../package/foreignFileProblem';
+import { isLoopbackHost } from './isLoopbackHost';
 import { makePrivateFolder, writePrivateFile } from './writePrivateFile';
 
 /** What a running `svc dev` leaves for another command to find it: an address, its token, and its process. */
@@ -32,7 +33,7 @@ export function forgetLocalDiscovery(url: string): void {
 /** Whether `url` is an address svc dev serves on: plain HTTP on this machine's loopback. */
 const onLoopback = (url: string) => {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  return parsed?.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  return parsed?.protocol === 'http:' && isLoopbackHost(parsed.hostname);
 };
 
 /**

@@ -48,6 +48,7 @@ import { createStore } from './store/createStore';
 import { type DevPackageApp, openAppPackage } from './store/openAppPackage';
 import { watchManifest } from './watchManifest';
 import { mcpServerName } from '../mcpServerName';
+import { isLoopbackHost } from '../isLoopbackHost';
 
 export type { DevNotice, DevPlatformOptions } from '../DevPlatformOptions';
 
@@ -255,7 +256,7 @@ function refuseOwnAddress(options: DevPlatformOptions, origin: string): void {
   const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
   const own = (value: string) => {
     const url = URL.canParse(value) ? new URL(value) : undefined;
-    return !!url && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && port(url) === port(new URL(origin));
+    return !!url && isLoopbackHost(url.hostname) && port(url) === port(new URL(origin));
   };
   const what = "svc dev's own platform (the messenger, its control API, the server API)";
   const allowed = options.allow?.find(own);

@@ -1,4 +1,5 @@
 import { parseCsp } from '../../../manifest';
+import { isLoopbackHost } from '../../isLoopbackHost';
 import type { Manifest } from '../../../manifest';
 
 /**
@@ -70,7 +71,7 @@ export function blockedAdvice(blockedUri: string, directive: string, platformOri
   } catch {
     return `the page broke its CSP (${directive}): ${blockedUri || 'an inline script or style'}; all code must come from the package.`;
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  const loopback = isLoopbackHost(url.hostname);
   // The platform's own address is never a backend to allow: svc dev refuses it as --allow.
   if (loopback && platformOrigin !== undefined && url.port === new URL(platformOrigin).port)
     return `${url.origin} is svc dev's own platform (the messenger, its control API, the server API): a mini app reaches the platform through svc, never by fetch, and its backend through the server API.`;
