@@ -17,7 +17,7 @@ export type EditorSettingsResult = 'written' | 'merged' | 'present' | { skipped:
  */
 export async function writeEditorSettings(dir: string, manifestFile = 'manifest.json'): Promise<EditorSettingsResult> {
   const file = join(dir, '.vscode', 'settings.json');
-  const mapping = { fileMatch: [`/${manifestFile}`], url: SCHEMA_REFERENCE };
+  const mapping = { fileMatch: [`/${fileMatchOf(manifestFile)}`], url: SCHEMA_REFERENCE };
   let settings: Record<string, unknown> = {};
   let existed = false;
   try {
@@ -45,4 +45,13 @@ export async function writeEditorSettings(dir: string, manifestFile = 'manifest.
   const unwritten = await replaceFile(file, `${JSON.stringify(merged, null, 2)}\n`);
   if (unwritten) return { skipped: `${file} cannot be written (${unwritten})` };
   return existed ? 'merged' : 'written';
+}
+
+/**
+ * A path as VS Code's `json.schemas` `fileMatch` reads it: a glob matched against the document's URI, where `#` and
+ * `?` are percent-encoded, `[` opens a class and `{` a group. So a `[` is the class `[[]`, `#` and `?` are written
+ * as the URI has them, and `{`, `}`, `*` and `\` (which that glob has no way to name) match any one character there.
+ */
+function fileMatchOf(path: string): string {
+  return path.replace(/[[{}*\\?#]/g, (c) => ({ '[': '[[]', '#': '%23', '?': '%3F' })[c] ?? '?');
 }

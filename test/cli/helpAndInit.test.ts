@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
 import { validateManifest } from '../../src/manifest';
 import { COMMANDS } from '../../src/cli/runCli';
 import { runSvc, tempProject } from './runInProcess';
@@ -143,6 +145,38 @@ describe('svc init', () => {
         url: './node_modules/svc-sdk/schema/manifest.schema.json',
       },
     ]);
+  });
+  test("VS Code's own JSON service applies the mapping to a manifest under [ ] { } # ? and to no other file (paths46 F5)", async () => {
+    const dir = tempProject({ 'package.json': { name: 'odd', private: true } });
+    const folder = 'apps/[beta] {a,b} #1 q?*';
+    const run = await runSvc(['init', folder, '--name', 'Odd'], dir);
+    expect(run.code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'));
+    // What VS Code does with the setting: the workspace's json.schemas given to its JSON language service.
+    const service = getLanguageService({
+      schemaRequestService: async (uri) => readFileSync(fileURLToPath(uri), 'utf8'),
+      workspaceContext: { resolveRelativePath: (relative, resource) => new URL(relative, resource).href },
+    });
+    const schemaFile = pathToFileURL(join(process.cwd(), 'schema/manifest.schema.json')).href;
+    service.configure({
+      validate: true,
+      schemas: settings['json.schemas'].map((s: { fileMatch: string[] }) => ({
+        uri: schemaFile,
+        fileMatch: s.fileMatch,
+        folderUri: pathToFileURL(dir).href,
+      })),
+    });
+    const problemsOf = async (file: string) => {
+      // A manifest with a field the schema does not allow: VS Code marks it where the schema applies.
+      const text = JSON.stringify({
+        ...JSON.parse(readFileSync(join(dir, folder, 'manifest.json'), 'utf8')),
+        colour: 1,
+      });
+      const document = TextDocument.create(pathToFileURL(file).href, 'json', 1, text);
+      return (await service.doValidation(document, service.parseJSONDocument(document))).map((d) => d.message);
+    };
+    expect(await problemsOf(join(dir, folder, 'manifest.json'))).toEqual([expect.stringContaining('colour')]);
+    expect(await problemsOf(join(dir, 'apps/other/manifest.json'))).toEqual([]);
   });
   test('the Vite starter in a folder whose path Vite cannot serve is warned of, and its cd runs as printed (paths46 F6, F7)', async () => {
     const dir = tempProject({});

@@ -26,7 +26,8 @@ type Negotiation = (typeof ERAS)[number][1];
 const APP = `
 svc.actions.handle('whoami', async (_input, context) => {
   const { access_token: token } = await svc.auth.getToken();
-  const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+  const payload = atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'));
+  const claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(payload, (c) => c.charCodeAt(0))));
   document.getElementById('out').textContent = 'called by ' + context.agent_id;
   return { agent_id: context.agent_id, act_sub: claims.act && claims.act.sub };
 });
@@ -122,13 +123,15 @@ for (const [era, negotiation] of ERAS) {
     browser,
   }) => {
     await startPlatform(browser);
-    const { client } = await connectStdio('Claude Desktop', negotiation);
+    // Typed decomposed (e + U+0301), with a letter of another script: kept as letters, in NFC.
+    const { client } = await connectStdio('Claude Cafe\u0301 助手', negotiation);
+    const id = 'claude-caf\u00e9-助手';
     const result = await client.callTool({ name: 'whoami', arguments: {} });
     expect(result.isError, resultText(result)).toBeFalsy();
-    expect(result.structuredContent).toEqual({ agent_id: 'claude-desktop', act_sub: 'claude-desktop' });
-    await expect(page!.frameLocator('[data-testid=app-frame]').locator('#out')).toHaveText('called by claude-desktop');
+    expect(result.structuredContent).toEqual({ agent_id: id, act_sub: id });
+    await expect(page!.frameLocator('[data-testid=app-frame]').locator('#out')).toHaveText(`called by ${id}`);
     await page!.getByTestId('tab-Agent').click();
-    await expect(page!.getByTestId('mcp-call').first()).toContainText('whoami · MCP · claude-desktop');
+    await expect(page!.getByTestId('mcp-call').first()).toContainText(`whoami · MCP · ${id}`);
   });
 
   test(`${era}: started before svc dev, it serves the manifest's tools, says to start svc dev, then relays`, async ({

@@ -109,15 +109,22 @@ function eitherSignal(first: AbortSignal, second: AbortSignal | undefined): Abor
 }
 
 /**
- * An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`), `mcp-client`
- * for none. @internal
+ * An agent id from an MCP client's name (`claude-code`, `Visual Studio Code` -> `visual-studio-code`, `Agent Café` ->
+ * `agent-café`), `mcp-client` for none. Letters of every script are kept (in NFC, so a name typed decomposed reads
+ * the same); anything else between them becomes one `-`, so the id holds no space, punctuation or control character.
+ * @internal
  */
 export const agentIdFrom = (clientName: string | undefined) =>
-  (clientName ?? '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64) || 'mcp-client';
+  Array.from(
+    (clientName ?? '')
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
+      .replace(/^-+|-+$/g, ''),
+  )
+    // 64 characters, never half of one (a letter outside the BMP is two UTF-16 units).
+    .slice(0, 64)
+    .join('') || 'mcp-client';
 
 /** The call's progress, sent to the client as `notifications/progress` when it asked for them (a progress token). */
 function progressOf(ctx: ServerContext): RelayCall['progress'] {
