@@ -192,6 +192,10 @@ describe('svc init', () => {
     const plain = await runSvc(['init', 'plain', '--template', 'vite'], dir);
     expect(plain.stderr).not.toContain('Vite and Vitest read');
     expect(plain.stdout).toContain('  cd plain\n');
+    // A folder named like an option: cd would read -dash as one (recheck47 F1).
+    const dash = await runSvc(['init', './-dash', '--template', 'vite'], dir);
+    expect(dash.stdout).toContain('  cd ./-dash\n');
+    execFileSync('sh', ['-c', 'cd ./-dash'], { cwd: dir });
   });
   test('refuses a folder that is a file, or under one, before it makes a key (exit 2)', async () => {
     const dir = tempProject({ 'notes.txt': 'x' });

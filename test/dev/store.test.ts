@@ -313,6 +313,28 @@ describe('the local store', () => {
     );
   });
 
+  it('says at the start that the app stays revoked after Revoke version, on a folder never published (recheck47 F2)', async () => {
+    const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-')), 'state.jsonl');
+    const dir = await writeAppDir((m) => {
+      m.version = '3.1.0';
+    });
+    const first = await startDevPlatform({ dir, port: 0, mcp: false, statePath });
+    await first.revokeVersion('a bad release');
+    await first.close();
+    const notices: string[] = [];
+    const platform = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      statePath,
+      onNotice: (n) => void notices.push(n.message),
+    });
+    running.push(platform);
+    expect(notices).toEqual([
+      "the app's version was revoked (Revoke version) and stays revoked: the messenger does not open it and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish), or svc dev starts with --reset.",
+    ]);
+  });
+
   it('started from a folder, refuses a first upload lower than the version the folder runs', async () => {
     const key = newKey();
     const dir = await writeAppDir((m) => {

@@ -136,10 +136,21 @@ async function loadState(
     );
   // A folder set back to a version the store revoked runs (it is the developer's), but a host would not open it
   // (week45 F11: said nowhere).
-  if (identity.folder && raw.store?.versions.some((v) => v.version === identity.version && v.revoked))
+  if (
+    identity.folder &&
+    !raw.version_revoked &&
+    raw.store?.versions.some((v) => v.version === identity.version && v.revoked)
+  )
     await notice(
       'package-not-accepted',
       `version ${identity.version}, which the app folder runs, was revoked in this store: svc dev serves the folder anyway, but a host would not open that version; give the folder a version higher than ${published ?? identity.version} to publish it.`,
+    );
+  // A revocation (Revoke version) outlives a restart and an edited version, as it does while running: said at the
+  // start, or the page's "it cannot be opened" and the backend's 409 would be all there is to read (recheck47 F2).
+  if (raw.version_revoked)
+    await notice(
+      'package-not-accepted',
+      `the app's version was revoked (Revoke version) and stays revoked: the messenger does not open it and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish)${statePath ? `, or svc dev starts with --reset` : ''}.`,
     );
   // Dropped before anything holds a delivery: the state tracks writes by index, so none may move while it runs.
   raw.deliveries = keptDeliveries(raw.deliveries);
