@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type CliIo, writeLine } from './CliIo';
 import { readSmallText } from './readSmallText';
-import { shellWord } from './shellWord';
+import { shellPath } from './shellPath';
 
 /** A developer key read from its file (`file` as the user named it, for messages). */
 export interface DeveloperKey {
@@ -104,7 +104,7 @@ export async function readDeveloperKey(
     return {
       // A command that runs as printed: the file as given (the label may be `--key <file>`), or standard input piped
       // to it; the copy readable by its owner alone (the umask for a new file, chmod for one that was there).
-      problem: `${label} is encrypted with a passphrase; write an unencrypted copy, ${file === '-' ? 'piping the key to ' : ''}(umask 077; openssl pkey${file === '-' ? '' : ` -in ${shellWord(file)}`} -out unencrypted-key.pem && chmod 600 unencrypted-key.pem), or sign through your KMS`,
+      problem: `${label} is encrypted with a passphrase; write an unencrypted copy, ${file === '-' ? 'piping the key to ' : ''}(umask 077; openssl pkey${file === '-' ? '' : ` -in ${shellPath(file)}`} -out unencrypted-key.pem && chmod 600 unencrypted-key.pem), or sign through your KMS`,
     };
   let privateKey: KeyObject;
   try {
@@ -121,7 +121,7 @@ export async function readDeveloperKey(
   const publicKey = createPublicKey(privateKey);
   const warnings =
     (mode & 0o077) !== 0
-      ? [`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${shellWord(file)}`]
+      ? [`${label} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${shellPath(file)}`]
       : [];
   return { key: { file: label, privateKey, publicKey, id: idOfKey(publicKey) }, warnings };
 }

@@ -13,7 +13,7 @@ import { sdkVersion } from './sdkVersion';
 import { shownPath } from './shownPath';
 import { statRegularFile } from '../package/statRegularFile';
 import { usageError } from './usageError';
-import { shellWord } from './shellWord';
+import { shellPath } from './shellPath';
 
 /**
  * `svc init [dir] [--name <name>] [--key <file>] [--force]`: writes a valid starter `manifest.json` whose id is derived
@@ -285,7 +285,7 @@ async function writeTemplate(
       `svc init: warning: the path ${dir} holds ${unservable.map((c) => JSON.stringify(c)).join(' and ')}, which Vite and Vitest read as part of a URL: npm run dev serves the page without its script and npm test finds no test there; move the project to a folder whose path has none of # % ?`,
     );
   writeLine(io.stdout, 'Next:');
-  if (label !== '.') writeLine(io.stdout, `  cd ${shellWord(label)}`);
+  if (label !== '.') writeLine(io.stdout, `  cd ${shellPath(label)}`);
   writeLine(io.stdout, '  npm install');
   writeLine(io.stdout, '  npm run dev     # Vite, the backend and the simulated messenger; open the URL it prints');
   writeLine(io.stdout, '  npm test        # the app with svc-sdk/mock, the backend end to end with svc-sdk-dev');

@@ -9,7 +9,7 @@ import { defineCommand } from './defineCommand';
 import { locateApp } from './locateApp';
 import { usageError } from './usageError';
 import { shownPath } from './shownPath';
-import { shellWord } from './shellWord';
+import { shellPath } from './shellPath';
 
 /** Options only a test passes: how the stdio server learns to stop (default: its input ends). */
 export interface McpCommandHooks {
@@ -137,7 +137,7 @@ async function folderApp(given: string, io: { cwd: string }) {
   // A manifest in a project's public/ is served by the project's own dev script (Vite beside svc dev).
   const start =
     located.projectDir === dir
-      ? `npx svc-sdk dev ${shellWord(named)}`
+      ? `npx svc-sdk dev ${shellPath(named)}`
       : `the project's dev script, such as npm run dev, which runs svc dev for ${named}`;
   try {
     return { dir, named, start, app: await readAppDir(dir) };

@@ -11,10 +11,13 @@ import { usageError } from './usageError';
 import { printable } from '../manifest/printable';
 import { shownPath } from './shownPath';
 
+/** An issue and where its JSON path starts in the file (1-based), so an editor or a CI annotation can point at it. */
+type LocatedIssue = ManifestIssue & { line: number; column: number };
+
 interface FileReport {
   file: string;
   ok: boolean;
-  issues: ManifestIssue[];
+  issues: LocatedIssue[];
   error?: { code: string; message: string; line?: number; column?: number };
 }
 
@@ -29,8 +32,8 @@ export const VALIDATE = defineCommand({
   usage: ['[manifest.json ...]'],
   summary: `Check manifests against every manifest rule.`,
   description: `Validates each manifest (default ./manifest.json, else ./public/manifest.json) and prints one line
-per issue:
-  <file>: <error|warning>: <JSON path> <what to fix>`,
+per issue, where its JSON path starts in the file:
+  <file>:<line>:<column>  <error|warning>: <JSON path> <what to fix>`,
   options: {
     'previous-version': {
       type: 'string',
@@ -49,7 +52,7 @@ clients prefix them, $ref/$defs/$schema, output schemas without an object root.`
 
 Example:
   $ svc validate --previous-version 1.4.0
-  manifest.json: error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
+  manifest.json:4:3  error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
   manifest.json: invalid (1 error)
 `,
   async run({ values, positionals }, io) {
@@ -94,7 +97,11 @@ Example:
         ...missing,
         ...checkPlaceholders(read.value),
       ];
-      reports.push({ file: label, ok: result.ok && missing.every((issue) => issue.severity !== 'error'), issues });
+      reports.push({
+        file: label,
+        ok: result.ok && missing.every((issue) => issue.severity !== 'error'),
+        issues: await located(read.text, issues),
+      });
     }
 
     // A file that is not there or cannot be read is the caller's to fix (2); one read and found not JSON is invalid.
@@ -110,7 +117,10 @@ Example:
         continue;
       }
       for (const issue of report.issues)
-        writeLine(io.stdout, `${report.file}: ${issue.severity}: ${printable(issue.message)}`);
+        writeLine(
+          io.stdout,
+          `${report.file}:${issue.line}:${issue.column}  ${issue.severity}: ${printable(issue.message)}`,
+        );
       const errors = report.issues.filter((issue) => issue.severity === 'error').length;
       const warnings = report.issues.length - errors;
       const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : '']
@@ -121,3 +131,13 @@ Example:
     return code;
   },
 });
+
+/**
+ * Each issue with the line and column its JSON path starts at (the closest parent that is there for a missing field;
+ * 1:1 for the file as a whole). The parser is loaded only for a file with issues: a valid one costs nothing more.
+ */
+async function located(text: string, issues: ManifestIssue[]): Promise<LocatedIssue[]> {
+  if (issues.length === 0) return [];
+  const { locateJsonPath } = await import('./locateJsonPath');
+  return issues.map((issue) => ({ ...issue, ...locateJsonPath(text, issue.path) }));
+}

@@ -516,7 +516,7 @@ describe.runIf(built)('bad input: exit 1, a message saying what to do, nothing w
     const validated = svc(['validate', 'app'], dir);
     expect(validated.code).toBe(1);
     expect(validated.stdout).toMatch(
-      /app\/manifest\.json: error: svc pack would refuse .*app: the files add up to \d+ bytes, \d+ over the package limit of 33554432; the largest: small\.bin \(3221225472 bytes\)/,
+      /app\/manifest\.json:1:1 {2}error: svc pack would refuse .*app: the files add up to \d+ bytes, \d+ over the package limit of 33554432; the largest: small\.bin \(3221225472 bytes\)/,
     );
     // svc dev serves it, and says so once, after its start.
     const dev = spawn(process.execPath, [join(root, 'dist/cli.js'), 'dev', 'app', '--port', '0', '--no-mcp'], {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type Json, validManifest } from '../manifest/fixtures';
@@ -10,7 +10,7 @@ describe('svc validate', () => {
     const dir = tempProject({ 'manifest.json': validManifest() });
     expect(await runSvc(['validate'], dir)).toEqual({ code: 0, stdout: 'manifest.json: valid\n', stderr: '' });
   });
-  test('exits 1 with one line per issue: file, severity, path and message', async () => {
+  test('exits 1 with one line per issue: file, line and column, severity, path and message', async () => {
     const m: Json = validManifest();
     m.vendor.website = 'https://acme.example';
     m.actions[0].confirm = 'never';
@@ -18,12 +18,25 @@ describe('svc validate', () => {
     const dir = tempProject({ 'manifest.json': m });
     const run = await runSvc(['validate'], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout.split('\n')).toEqual([
-      'manifest.json: error: $.vendor.website is not a manifest field; remove it (allowed: id, name, contact, support_url)',
-      'manifest.json: warning: $.actions[0].confirm is "never" on a destructive action, so an agent may run it without asking anyone; use "if_destructive" or "always"',
+    const lines = run.stdout.split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^manifest\.json:\d+:\d+ {2}error: \$\.vendor\.website is not a manifest field; remove it \(allowed: id, name, contact, support_url\)$/,
+      ),
+      expect.stringMatching(
+        /^manifest\.json:\d+:\d+ {2}warning: \$\.actions\[0\]\.confirm is "never" on a destructive action, so an agent may run it without asking anyone; use "if_destructive" or "always"$/,
+      ),
       'manifest.json: invalid (1 error, 1 warning)',
       '',
     ]);
+    // Each line and column is where its field's key starts in the file, as an editor counts them (1-based).
+    const text = readFileSync(join(dir, 'manifest.json'), 'utf8').split('\n');
+    const at = (line: string) => {
+      const [, row, column] = /^manifest\.json:(\d+):(\d+)/.exec(line)!;
+      return text[Number(row) - 1]!.slice(Number(column) - 1);
+    };
+    expect(at(lines[0]!)).toMatch(/^"website": "https:\/\/acme\.example"/);
+    expect(at(lines[1]!)).toMatch(/^"confirm": "never"/);
   });
   test('a manifest nested 20,000 deep, or repeating a key, is refused as a host refuses it, not with a crash', async () => {
     const dir = tempProject({});
@@ -70,7 +83,7 @@ describe('svc validate', () => {
     const run = await runSvc(['validate', 'a/manifest.json', 'b/manifest.json'], dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('a/manifest.json: valid');
-    expect(run.stdout).toContain('b/manifest.json: error: $.name is empty');
+    expect(run.stdout).toMatch(/^b\/manifest\.json:\d+:\d+ {2}error: \$\.name is empty/m);
   });
   test('--previous-version applies the monotonic rule', async () => {
     const dir = tempProject({ 'manifest.json': validManifest() });
@@ -90,7 +103,15 @@ describe('svc validate', () => {
         {
           file: 'manifest.json',
           ok: false,
-          issues: [expect.objectContaining({ path: '$.age_rating', severity: 'error', code: 'not_allowed' })],
+          issues: [
+            expect.objectContaining({
+              path: '$.age_rating',
+              severity: 'error',
+              code: 'not_allowed',
+              line: expect.any(Number),
+              column: 3,
+            }),
+          ],
         },
       ],
     });
@@ -102,10 +123,11 @@ describe('svc validate', () => {
     expect(run.code).toBe(1);
     const app = realpathSync(join(dir, 'app'));
     expect(run.stdout).toContain(
-      `app/manifest.json: error: svc pack would refuse ${app}: café.js cannot be packed: it holds "é" (U+00E9)`,
+      // About the folder, not a field: the file's start.
+      `app/manifest.json:1:1  error: svc pack would refuse ${app}: café.js cannot be packed: it holds "é" (U+00E9)`,
     );
     expect(run.stdout).toContain(
-      `app/manifest.json: error: svc pack would refuse ${app}: zero.bin is a symbolic link; a package holds files only`,
+      `app/manifest.json:1:1  error: svc pack would refuse ${app}: zero.bin is a symbolic link; a package holds files only`,
     );
   });
 

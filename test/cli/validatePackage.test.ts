@@ -12,7 +12,7 @@ describe('svc validate, the starter and packages', () => {
     const run = await runSvc(['validate'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'manifest.json: warning: $.id is the starter\'s placeholder "0000000000000000"; write the id of your developer key (`svc keygen` prints it; `svc init` writes it)',
+      'manifest.json:3:3  warning: $.id is the starter\'s placeholder "0000000000000000"; write the id of your developer key (`svc keygen` prints it; `svc init` writes it)',
     );
     expect(run.stdout).toContain(
       'warning: $.description is the starter\'s placeholder "Describe in one or two sentences',
@@ -27,7 +27,7 @@ describe('svc validate, the starter and packages', () => {
     const run = await runSvc(['validate', 'app'], dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      `app/manifest.json: error: $.entry names index.html, which is not in ${join(dir, 'app')}; add the entry document to the package or fix the path`,
+      `app/manifest.json:25:3  error: $.entry names index.html, which is not in ${join(dir, 'app')}; add the entry document to the package or fix the path`,
     );
     expect(run.stdout).toContain('error: $.icons[1].src names icons/icon-512.png, which is not in');
     expect(run.stdout).not.toContain('$.icons[0].src');
