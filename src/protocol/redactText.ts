@@ -91,11 +91,25 @@ export function redactText(text: string): string {
   // A JWT folded onto lines first: a `Bearer` credential's own expression reads on over one kind of line break only.
   const schemesOut = withoutBrokenJwts(text)
     .replace(SCHEME, (all, scheme: string, credential: string) =>
-      /^bearer/i.test(scheme) || isBase64Secret(credential) ? `${scheme}[redacted]` : all,
+      /^bearer/i.test(scheme)
+        ? isProse(scheme, credential)
+          ? all
+          : `${scheme}[redacted]`
+        : isBase64Secret(credential)
+          ? `${scheme}[redacted]`
+          : all,
     )
     .replace(signatureLeft, '[redacted]');
   return withoutCutHeader(withoutDottedJwts(withoutJoinedJwts(schemesOut, joinedJwt)));
 }
+
+/**
+ * Whether `Bearer <word>` is a sentence's, not a header's: the word after one space is a short word of letters, lower
+ * case after its first (`a Bearer token`, `the Bearer of`), which no platform issues as a credential; a full stop or
+ * comma may end it (mcp47 F1: prose lost its next word).
+ */
+const isProse = (scheme: string, credential: string) =>
+  /^bearer {1,2}$/i.test(scheme) && /^[A-Za-z][a-z]{1,11}[.,;:!?)]?$/.test(credential);
 
 // Where a JWT may start, case and all (a header is the base64 of `{"`).
 const JWT_START = /eyJ/g;

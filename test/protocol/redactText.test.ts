@@ -270,3 +270,26 @@ describe('a token a cut left its header of', () => {
     expect(redactText(`next ${cursor}… (9 more characters)`)).toBe(`next ${cursor}… (9 more characters)`);
   });
 });
+
+describe('Bearer in prose, and as a header', () => {
+  it('keeps the word after Bearer in a sentence, and redacts every credential after it (mcp47 F1)', () => {
+    for (const prose of [
+      'Use a Bearer token in the Authorization header',
+      'The Bearer of bad news',
+      'Send it as a Bearer Token.',
+    ])
+      expect(redactText(prose)).toBe(prose);
+    for (const [text, shown] of [
+      ['Authorization: Bearer abc123', 'Authorization: Bearer [redacted]'],
+      ['Bearer sk_live_51HxQ', 'Bearer [redacted]'],
+      ['Bearer hunter2', 'Bearer [redacted]'],
+      ['Bearer ABCDEFGH', 'Bearer [redacted]'],
+      ['Bearer aVeryLongTokenOfLetters', 'Bearer [redacted]'],
+      ['Bearer mixedCase', 'Bearer [redacted]'],
+      ['"Bearer","token"', '"Bearer","[redacted]"'],
+      ['Bearer:token', 'Bearer:[redacted]'],
+    ])
+      expect(redactText(text)).toBe(shown);
+    expect(redactText(`Bearer ${token}`)).toBe('Bearer [redacted]');
+  });
+});
