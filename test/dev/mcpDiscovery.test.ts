@@ -123,7 +123,7 @@ describe('the MCP endpoint is announced and discoverable', () => {
       expect(platform.mcpConfigs).toContain(`"mcpServers":{"svc-team-polls":`);
       // The Inspector's CLI takes --method directly: a `--` before it leaves it "Method is required".
       expect(platform.mcpConfigs).toMatch(
-        /inspector@2 --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list$/m,
+        /inspector@2 --cli --server-url \S+ --transport http --header "[^"]+" --method tools\/list --stored-auth-only$/m,
       );
       // Claude Desktop starts its servers in a folder of its own, without the terminal's environment: the command
       // names this Node and the project's svc CLI by absolute paths, with the SVC_STATE_DIR svc dev runs with, and

@@ -145,6 +145,22 @@ describe('routes that do not exist', () => {
     expect(body.detail).toMatch(/There is no route \/nothing\/here/);
   });
 
+  it('answers where an MCP client looks for OAuth with what svc dev takes instead (mcp47 F2)', async () => {
+    for (const [method, path] of [
+      ['POST', '/register'],
+      ['GET', '/.well-known/oauth-protected-resource/mcp'],
+      ['GET', '/.well-known/oauth-authorization-server'],
+      ['GET', '/authorize'],
+    ] as const) {
+      const body = await problem(await send(method, path), 404, 'not-found');
+      expect(body.detail).toBe(
+        `There is no route ${path}: svc dev's MCP endpoint signs no one in with OAuth; give your client the Authorization header svc dev printed at its start, whose MCP token changes at each start without --state.`,
+      );
+    }
+    // The realm's own discovery is served, and another unknown route keeps its sentence.
+    expect((await send('GET', '/.well-known/oauth-protected-resourceX')).status).toBe(404);
+  });
+
   it('answers a route asked with another method 405, naming its methods in Allow, over loopback', async () => {
     const page = await fetch(`${p.origin}/`, { method: 'DELETE' });
     expect([page.status, page.headers.get('allow')]).toEqual([405, 'GET, HEAD']);

@@ -288,7 +288,7 @@ describe('Bearer in prose, and as a header', () => {
       ['Bearer mixedCase', 'Bearer [redacted]'],
       ['"Bearer","token"', '"Bearer","[redacted]"'],
       ['Bearer:token', 'Bearer:[redacted]'],
-    ])
+    ] as const)
       expect(redactText(text)).toBe(shown);
     expect(redactText(`Bearer ${token}`)).toBe('Bearer [redacted]');
   });

@@ -52,7 +52,7 @@ export function mcpConfigs(
     `MCP: ${url} (header "${header}"; keep the messenger page open: the tools run there)`,
     `  Claude Code:    claude mcp add --transport http ${name} ${url} --header "${header}"`,
     `  VS Code:        .vscode/mcp.json ${vscode}`,
-    `  MCP Inspector:  npx --yes @modelcontextprotocol/inspector@2 --cli --server-url ${url} --transport http --header "${header}" --method tools/list`,
+    `  MCP Inspector:  npx --yes @modelcontextprotocol/inspector@2 --cli --server-url ${url} --transport http --header "${header}" --method tools/list --stored-auth-only`,
     `  Claude Desktop: claude_desktop_config.json ${desktop}`,
   ].join('\n');
 }

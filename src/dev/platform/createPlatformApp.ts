@@ -31,6 +31,10 @@ export interface PlatformAppParts {
   mcpPath: string;
 }
 
+/** Where an MCP client looks for OAuth (RFC 9728 and RFC 8414 discovery, then the MCP spec's default endpoints). */
+const OAUTH_PATHS =
+  /^\/(?:register|authorize|token|\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:\/.*)?)$/;
+
 /**
  * The one HTTP app of the messenger origin, in the order routes are tried: the identity provider, the problem types
  * (`/errors/<name>`), the server API, the page, the store, the MCP endpoint, and the guarded control API. Every
@@ -69,10 +73,15 @@ export function createPlatformApp(parts: PlatformAppParts) {
         requestPath(c),
         { allow: allowed.join(', ') },
       );
+    // An MCP client refused a token looks for OAuth here (its discovery, then /register): it is told what svc dev
+    // takes instead, which the client shows (mcp47 F2: it showed "open the URL", no fix for a stale token).
+    const oauth = OAUTH_PATHS.test(c.req.path);
     return problemResponse(
       parts.origin,
       'not-found',
-      `There is no route ${requestPath(c)}: open the URL svc dev printed.`,
+      oauth
+        ? `There is no route ${requestPath(c)}: svc dev's MCP endpoint signs no one in with OAuth; give your client the Authorization header svc dev printed at its start, whose MCP token changes at each start without --state.`
+        : `There is no route ${requestPath(c)}: open the URL svc dev printed.`,
       requestPath(c),
     );
   });
