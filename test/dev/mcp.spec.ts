@@ -166,10 +166,10 @@ test.describe('Team Polls over MCP', () => {
         { name: 'delete_poll', arguments: { poll_id: pollId } },
         { onprogress: (p) => void seen.push(p), timeout: 120_000 },
       );
-      await expect(page.getByTestId('action-sheet')).toContainText('Agent svc-test: Delete a poll?');
+      await expect(page.getByTestId('action-sheet')).toContainText('Agent svc-test: \u2068Delete a poll\u2069?');
       // The app and what the action does, from its manifest: the person confirms knowing them.
       await expect(page.getByTestId('action-sheet')).toContainText(
-        'Team Polls: Deletes the poll with the given poll_id (as returned by create_poll) and all of its votes.',
+        'Team Polls: \u2068Deletes the poll with the given poll_id (as returned by create_poll) and all of its votes.',
       );
       await expect.poll(() => seen.map((p) => p.message)).toContain('waiting for the person to answer in svc dev');
       await page.getByTestId('action-sheet-yes').click();

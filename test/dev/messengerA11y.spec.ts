@@ -22,6 +22,12 @@ const long = 'x'.repeat(2000);
 on('confirm', () => svc.ui.confirm({ title: 'Delete ' + 'y'.repeat(300) + '?', body: long }));
 on('error', async () => svc.ui.toast({ message: 'It failed: ' + long, kind: 'error' }));
 on('close', async () => svc.ui.close());
+on('ask', async () => svc.permissions.request('room.send'));
+// A notice that comes while the app's question is open.
+on('later', async () => {
+  setTimeout(() => svc.ui.toast({ message: 'A later notice' }), 400);
+  await svc.ui.confirm({ title: 'Wait', body: 'A notice comes now.' });
+});
 `;
 
 /** The app's package: its manifest with `count_items`, a page running {@link APP}, and the script-tag client. */
@@ -103,6 +109,13 @@ test.describe('the agent panel', () => {
     await expect(page.getByTestId('result-count_items')).toContainText('Result');
     await expect(page.getByTestId('result-count_items').locator('pre')).toHaveText(/"name": "pens"/);
     await expect(page.getByTestId('result-count_items')).not.toContainText('count');
+  });
+
+  test('Enter in a field invokes the action as the agent, as a form submits (a11y47 F3)', async ({ messenger }) => {
+    const page = await openA11y(messenger);
+    await page.getByTestId('input-count_items-name').fill('cups');
+    await page.getByTestId('input-count_items-name').press('Enter');
+    await expect(page.getByTestId('result-count_items').locator('pre')).toHaveText(/"name": "cups"/);
   });
 
   test('a refused field is marked invalid and described by the refusal, which is announced at once', async ({
@@ -208,6 +221,33 @@ test.describe('the timeline', () => {
 });
 
 test.describe('sheets', () => {
+  test('a notice that comes while a sheet is open is in the accessibility tree, read out (a11y47 F7)', async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    await press(page, 'later');
+    await expect(page.getByTestId('confirm-sheet')).toBeVisible();
+    await expect(page.getByTestId('toasts').getByRole('status')).toContainText('A later notice');
+    // Outside what the open sheet makes inert.
+    expect(await page.getByTestId('toasts').evaluate((el) => el.closest('[inert]') === null)).toBe(true);
+    const tree = await page.locator('body').ariaSnapshot();
+    expect(tree).toContain('A later notice');
+    await page.keyboard.press('Escape');
+  });
+
+  test("the permission sheet the app opens starts on Don't allow: Enter meant for the app allows nothing (a11y47 F2)", async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    await press(page, 'ask');
+    await expect(page.getByTestId('permission-sheet')).toBeVisible();
+    await expect(page.getByTestId('permission-deny')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('permission-sheet')).toBeHidden();
+    await page.getByTestId('tab-Settings').click();
+    await expect(page.getByTestId('settings')).toContainText('denied');
+  });
+
   test('Escape declines a sheet wherever focus is, and Tab goes round the sheet', async ({ messenger }) => {
     const page = await openA11y(messenger);
     await press(page, 'confirm');

@@ -8,7 +8,6 @@ import { NotificationsPanel } from './NotificationsPanel';
 import { RoomView } from './RoomView';
 import { roomLabel } from './MessengerModel';
 import { SettingsPanel } from './SettingsPanel';
-import { Toasts } from './toasts';
 
 /** The rooms of the person's tenant, the home screen, and who is signed in. */
 function RoomList({ m }: { m: Messenger }) {
@@ -192,7 +191,6 @@ export function MessengerPage({ m }: { m: Messenger }) {
         <AppPanel m={m} />
         <Tools m={m} />
       </div>
-      <Toasts />
     </>
   );
 }

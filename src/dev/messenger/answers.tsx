@@ -11,6 +11,7 @@ import { createSchemaForm, fieldMessages, refusedFields } from './createSchemaFo
 import { scopeInWords } from './scopeInWords';
 import { sheet } from './sheet';
 import { clipped } from './clipped';
+import { isolate } from './isolate';
 
 type PermissionAsk = Parameters<NonNullable<HostAnswers['permission']>>[0];
 
@@ -26,19 +27,26 @@ interface YesNo {
   signal?: AbortSignal;
   /** Marks the yes as destructive: the focus starts on the no (see sheet). */
   danger?: boolean;
+  /** The yes gives the app what the person must mean: the focus starts on the no (see SheetButton's `consent`). */
+  consent?: boolean;
   /** Asked by the app's own call (see sheet's `byApp`). */
   byApp?: boolean;
 }
 
 /** A sheet of two buttons. */
-const yesNo = (testid: string, title: string, body: ComponentChildren, { yes, no, signal, danger, byApp }: YesNo) =>
+const yesNo = (
+  testid: string,
+  title: string,
+  body: ComponentChildren,
+  { yes, no, signal, danger, consent, byApp }: YesNo,
+) =>
   sheet<boolean>(
     testid,
     title,
     body,
     [
       { label: no, value: false, testid: `${testid}-no` },
-      { label: yes, value: true, primary: true, danger, testid: `${testid}-yes` },
+      { label: yes, value: true, primary: true, danger, consent, testid: `${testid}-yes` },
     ],
     signal,
     byApp,
@@ -59,7 +67,7 @@ const askPermission =
       </>,
       [
         { label: "Don't allow", value: 'denied', testid: 'permission-deny' },
-        { label: 'Allow', value: 'granted', primary: true, testid: 'permission-allow' },
+        { label: 'Allow', value: 'granted', primary: true, consent: true, testid: 'permission-allow' },
       ],
       signal,
       true,
@@ -167,16 +175,18 @@ export function uiAnswers(
             />
           ) : null}
         </>,
-        { yes: 'Send', no: 'Cancel', signal, byApp: true },
+        { yes: 'Send', no: 'Cancel', signal, consent: true, byApp: true },
       );
     },
     // The person confirms knowing the app, what the action does (its manifest description) and with what.
     confirmAction: ({ name, title, input, context, destructive, signal }) =>
       yesNo(
         'action-sheet',
-        `${context.invoked_by === 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${title}?`,
+        // The app's words in any direction, isolated from the sentence around them (recheck47 F4: an Arabic title
+        // after "Agent x: " was laid out left to right, its "?" at the wrong end).
+        `${context.invoked_by === 'agent' ? `Agent ${context.agent_id}` : 'You'}: ${isolate(title)}?`,
         <>
-          <p class="note">{`${appName}: ${clipped(actions.find((a) => a.name === name)?.description ?? name, 4000)}`}</p>
+          <p class="note">{`${appName}: ${isolate(clipped(actions.find((a) => a.name === name)?.description ?? name, 4000))}`}</p>
           {destructive ? <p class="err">This action is destructive.</p> : null}
           {isEmptyObject(input) ? <p class="note">No arguments.</p> : <Pretty value={input} />}
         </>,
@@ -192,7 +202,13 @@ export function uiAnswers(
     elicit,
     pick: pick(appName),
     share: ({ title, url }, { signal } = {}) =>
-      yesNo('share-sheet', `Share "${title}"`, <p>{url}</p>, { yes: 'Share', no: 'Cancel', signal, byApp: true }),
+      yesNo('share-sheet', `Share "${isolate(title)}"`, <p>{url}</p>, {
+        yes: 'Share',
+        no: 'Cancel',
+        signal,
+        consent: true,
+        byApp: true,
+      }),
     signIn: (_, { signal } = {}) =>
       yesNo('signin-sheet', `Sign in to ${appName}`, <p class="note">Simulated external OAuth sign-in.</p>, {
         yes: 'Sign in',

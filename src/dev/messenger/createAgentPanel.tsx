@@ -337,26 +337,35 @@ function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel 
       <p class="note" dir="auto">
         {action.description}
       </p>
-      <form.Form />
-      <div class="row">
-        <button
-          type="button"
-          class="primary"
-          data-testid={`invoke-agent-${action.name}`}
-          aria-label={`Invoke as agent: ${action.title}`}
-          onClick={() => panel.run(view, 'agent')}
-        >
-          Invoke as agent
-        </button>
-        <button
-          type="button"
-          data-testid={`invoke-user-${action.name}`}
-          aria-label={`Invoke as person: ${action.title}`}
-          onClick={() => panel.run(view, 'user')}
-        >
-          Invoke as person
-        </button>
-      </div>
+      {/* A form, so that Enter in a field invokes as the agent, as a form submits (a11y47 F3); the fields are checked
+          by the panel's own rules, not the browser's. */}
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          panel.run(view, 'agent');
+        }}
+      >
+        <form.Form />
+        <div class="row">
+          <button
+            type="submit"
+            class="primary"
+            data-testid={`invoke-agent-${action.name}`}
+            aria-label={`Invoke as agent: ${action.title}`}
+          >
+            Invoke as agent
+          </button>
+          <button
+            type="button"
+            data-testid={`invoke-user-${action.name}`}
+            aria-label={`Invoke as person: ${action.title}`}
+            onClick={() => panel.run(view, 'user')}
+          >
+            Invoke as person
+          </button>
+        </div>
+      </form>
       {/* Progress is read as a log; the outcome in sentences (Spoken), its JSON shown below for whoever reads it. */}
       <div class="note" role="log" data-testid={`progress-${action.name}`}>
         <Progress lines={view.progress.value} />

@@ -10,7 +10,7 @@ import { MessengerModel } from './MessengerModel';
 import { MessengerPage } from './MessengerPage';
 import { SheetHost } from './sheet';
 import { STYLES } from './styles';
-import { toast } from './toasts';
+import { Toasts, toast } from './toasts';
 
 const connection = signal<Connection>('open');
 
@@ -67,6 +67,8 @@ async function start(root: HTMLElement): Promise<void> {
   root.replaceChildren();
   render(<MessengerPage m={m} />, root);
   render(<ConnectionBanner />, outside('prepend'));
+  // Outside the root too: a notice that comes while a sheet is open is read out (an inert region is not; a11y47 F7).
+  render(<Toasts />, outside('append'));
   render(<SheetHost />, outside('append'));
   follow(
     (next) => m.onState(next),

@@ -9,6 +9,12 @@ export interface SheetButton<T> {
   value: T | (() => T);
   primary?: boolean;
   danger?: boolean;
+  /**
+   * Pressing it gives the app what the person must mean (a permission, a message sent or shared in their name): the
+   * focus starts on the declining button, so that an app cannot time its prompt to a key meant for the app and have
+   * it allowed (a11y47 F2).
+   */
+  consent?: boolean;
   testid: string;
 }
 
@@ -215,15 +221,14 @@ function useSheetKeys(dialog: { current: HTMLDivElement | null }, sheet: OpenShe
 
 function Sheet({ sheet }: { sheet: OpenSheet }) {
   const dialog = useRef<HTMLDivElement>(null);
-  // The first field when there is one to fill, else the main button; for a destructive choice the declining one, so
-  // that Enter pressed out of habit undoes nothing.
+  // The first field when there is one to fill, else the main button; for a destructive choice or a consent the
+  // declining one, so that Enter pressed out of habit undoes nothing and allows nothing.
   useLayoutEffect(() => {
     const el = dialog.current!;
+    const declining = el.querySelector('.buttons .danger') || sheet.buttons.some((b) => b.consent);
     const first =
       el.querySelector<HTMLElement>('input, select, textarea') ??
-      el.querySelector<HTMLElement>(
-        el.querySelector('.buttons .danger') ? '.buttons button' : '.buttons button.primary',
-      ) ??
+      el.querySelector<HTMLElement>(declining ? '.buttons button' : '.buttons button.primary') ??
       el.querySelector<HTMLElement>('button');
     first?.focus();
   }, []);
