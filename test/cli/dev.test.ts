@@ -142,7 +142,7 @@ describe('svc dev', () => {
     ).rejects.toThrow('webhooks: http://127.0.0.1:99999/h is not an http(s) URL with a valid port');
   });
 
-  it("refuses --allow of svc dev's own port with exit 2, listening on nothing (sec44 F5)", async () => {
+  it("refuses --allow, --app-url and --webhooks of svc dev's own port with exit 2, listening on nothing (sec44 F5)", async () => {
     const dir = await writeAppDir();
     const free = createServer().listen(0, '127.0.0.1');
     await once(free, 'listening');
@@ -157,6 +157,12 @@ describe('svc dev', () => {
     const appUrl = `http://127.0.0.1:${port}/`;
     expect(await DEV.run(['.', '--port', String(port), '--no-mcp', '--app-url', appUrl], cli)).toBe(2);
     expect(out.stderr).toContain(`--app-url ${appUrl} is svc dev's own platform`);
+    // Nor its webhook URL: every delivery would be a 404 (recheck47 F7).
+    const hooks = `http://127.0.0.1:${port}/svc/webhooks`;
+    expect(await DEV.run(['.', '--port', String(port), '--no-mcp', '--webhooks', hooks], cli)).toBe(2);
+    expect(out.stderr).toContain(
+      `--webhooks ${hooks} is svc dev's own platform (the messenger, its control API, the server API), which takes no webhook`,
+    );
     expect(out.stdout).toBe('');
     // Nothing kept the port: it can be listened on again.
     const again = createServer().listen(port, '127.0.0.1');

@@ -353,6 +353,35 @@ describe('the local store', () => {
     expect((await publish(platform, await pack(key.id, '1.2.0', [key]))).status).toBe(201);
   });
 
+  it('started from a folder, serves the folder again after a reset, and takes its version as the one to exceed (recheck47 F5)', async () => {
+    const key = newKey();
+    const dir = await writeAppDir((m) => {
+      m.id = key.id;
+      m.version = '0.1.0';
+    });
+    await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
+    const notices: string[] = [];
+    const platform = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      onNotice: (n) => void notices.push(n.message),
+    });
+    running.push(platform);
+    const page = async () => ((await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store');
+    expect((await publish(platform, await pack(key.id, '0.2.0', [key]))).status).toBe(201);
+    expect([await page(), platform.state.version]).toEqual(['store', '0.2.0']);
+    await platform.reset();
+    expect([await page(), platform.state.version, platform.state.store]).toEqual(['folder', '0.1.0', undefined]);
+    expect(platform.state.installations.every((i) => i.version === '0.1.0')).toBe(true);
+    expect(notices).toContain(
+      "Reset cleared the store's record: serving the app folder again (version 0.1.0), not the package of 0.2.0; open pages reload with it.",
+    );
+    // What the store compares a version with is the folder's again: 0.1.1 is higher.
+    expect((await publish(platform, await pack(key.id, '0.1.1', [key]))).status).toBe(201);
+    expect(platform.state.version).toBe('0.1.1');
+  });
+
   it('started from a folder, serves a published version until the folder is rebuilt, then the folder again', async () => {
     const key = newKey();
     const dir = await writeAppDir((m) => {

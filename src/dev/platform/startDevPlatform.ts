@@ -259,7 +259,7 @@ interface Served {
 }
 
 /**
- * Refuses `--allow` and `--app-url` naming the platform's own address: opened to the app, it could fetch the token
+ * Refuses `--allow`, `--app-url` and `--webhooks` naming the platform's own address: opened to the app, it could fetch the token
  * endpoint and the server API, which it reaches through svc alone (sec44 F5: the advice for a blocked request said to
  * allow it); as the app's page, the frame would load the messenger itself, of the messenger's origin.
  */
@@ -279,6 +279,12 @@ function refuseOwnAddress(options: DevPlatformOptions, origin: string): void {
   if (options.appUrl !== undefined && own(options.appUrl))
     throw new DevAppError(
       `--app-url ${options.appUrl} is ${what}: give the URL your dev server prints (npm run dev), on another port.`,
+      { unreadable: true },
+    );
+  // Every delivery to the platform itself would be a 404 (recheck47 F7).
+  if (options.webhooks !== undefined && own(options.webhooks))
+    throw new DevAppError(
+      `--webhooks ${options.webhooks} is ${what}, which takes no webhook: give your backend's webhook URL, on another port.`,
       { unreadable: true },
     );
 }
@@ -372,10 +378,14 @@ function watchEdits(
     audience: string;
     served: Served;
     revokeDropped(manifest: Manifest): Promise<void>;
+    actions: ReturnType<typeof platformActions>;
   },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
 ) {
+  // The folder's own manifest, which an accepted package's takes the place of in `app` while it is served.
+  let folder = app.manifest;
   const serveFolder = (next: Manifest, message: string) => {
+    folder = next;
     parts.mcp?.manifestEdited(next);
     // The audience is the platform's from its start (the token endpoint, the server API's token checks).
     const now = manifestFacts(next).audience;
@@ -405,6 +415,18 @@ function watchEdits(
   };
   // The store's package that is served instead of the folder, if any: its version, for the message.
   const published = () => parts.served.current?.manifest.version;
+  // A reset clears the store's record: the app folder is what a first launch served, so it is served again
+  // (recheck47 F5: the published package stayed, and svc publish then took its version for the folder's).
+  const reset = parts.actions['POST /__svc/reset'];
+  parts.actions['POST /__svc/reset'] = (body) => {
+    reset(body);
+    const store = published();
+    if (store !== undefined)
+      serveFolder(
+        folder,
+        `Reset cleared the store's record: serving the app folder again (version ${folder.version}), not the package of ${store}; open pages reload with it.`,
+      );
+  };
   return watchManifest(app, {
     changed(next) {
       const store = published();
@@ -874,7 +896,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
       { served, app, mcp, tell, versionServed: options.onVersionServed, appUrl: options.appUrl, revokeDropped },
     );
     started.stopWatching = app
-      ? watchEdits(app, { mcp, pkg, changes, audience, served, revokeDropped }, notice)
+      ? watchEdits(app, { mcp, pkg, changes, audience, served, revokeDropped, actions }, notice)
       : () => {};
     const appUrl = options.appUrl ?? pkg?.entryUrl ?? '';
     const appOrigin = appUrl ? new URL(appUrl).origin : '';
