@@ -13,9 +13,14 @@ import { shownPath } from './shownPath';
 
 /**
  * The package's file name: the app's name in lowercase letters, digits and dashes (accents dropped, as the MCP
- * server's name has it), then its version.
+ * server's name has it), with the start of its id when the name has letters of other scripts (its id alone when it
+ * has no ASCII letter), then its version.
  */
-const packageName = (name: string, version: string) => `${asciiSlug(name).slug || 'app'}-${version}.swbn`;
+const packageName = ({ name, id, version }: { name: string; id: string; version: string }) => {
+  const { slug, whole } = asciiSlug(name);
+  // A name of other scripts leaves little or nothing: the id's start tells two apps' packages apart (recheck47 F3).
+  return `${slug ? (whole ? slug : `${slug}-${id.slice(0, 8)}`) : id}-${version}.swbn`;
+};
 
 /**
  * `svc pack [dir | manifest.json] --key <file> [--key <file>...] [--out <file>] [--rotated]`: validates the app
@@ -113,7 +118,7 @@ Example:
     const packed = await packApp({ dir, keys, rotated: values.rotated === true });
     if (!packed.ok) return refuse(packed.problems);
     for (const warning of packed.warnings) writeLine(io.stderr, `svc pack: warning: ${warning}`);
-    const out = resolve(io.cwd, values.out ?? packageName(packed.manifest.name, packed.manifest.version));
+    const out = resolve(io.cwd, values.out ?? packageName(packed.manifest));
     const outProblem = await outFileProblem(out, keyFiles, shownPath(io.cwd, out));
     if (outProblem) return refuse([outProblem.message], outProblem.unwritable ? EXIT.usage : EXIT.invalid);
     // An older package of the same name may be the one published: replacing it with other bytes loses that artefact.

@@ -2,7 +2,7 @@
 // in its place, or, at the root of a project laid out as `svc init --template vite` makes it, public/manifest.json.
 // Each through the built bin, in the project's folder, as a person types them.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validManifest } from '../manifest/fixtures';
@@ -124,5 +124,25 @@ describe('a build folder that is not there', () => {
     expect((await runSvc(['pack', 'dist'], dir)).stderr).toBe(
       'svc pack: no manifest.json in dist or dist/public; create one with `svc init`, or pass the folder that holds it\nsvc pack: nothing written.\n',
     );
+  });
+});
+
+describe("svc pack's file name", () => {
+  it('spells Latin letters out, and adds the id where the name has letters of other scripts (recheck47 F3)', async () => {
+    const dir = tempProject({});
+    const names: string[] = [];
+    for (const [folder, name] of [
+      ['a', 'Straße Ærø'],
+      ['b', 'Опросы Polls'],
+      ['c', 'Опросы'],
+    ]) {
+      expect((await runSvc(['init', folder!, '--name', name!], dir)).code).toBe(0);
+      writeFileSync(join(dir, folder!, 'index.html'), '<!doctype html>');
+      const id = JSON.parse(readFileSync(join(dir, folder!, 'manifest.json'), 'utf8')).id as string;
+      const packed = await runSvc(['pack', folder!], dir);
+      expect(packed.code, packed.stderr).toBe(0);
+      names.push(/^wrote (\S+) /.exec(packed.stdout)![1]!.replace(id, '<id>').replace(id.slice(0, 8), '<id>'));
+    }
+    expect(names).toEqual(['strasse-aero-0.1.0.swbn', 'polls-<id>-0.1.0.swbn', '<id>-0.1.0.swbn']);
   });
 });

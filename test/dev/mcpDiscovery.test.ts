@@ -500,7 +500,14 @@ describe('the MCP endpoint is announced and discoverable', () => {
 describe("the MCP server's name in the printed configurations", () => {
   it('drops accents, and adds the id where letters of other scripts would leave two apps one name', async () => {
     const names: string[] = [];
-    for (const name of ['Zürich Tasks', 'Zu\u0308rich Tasks', 'Опросы Polls', 'Голосование Polls', 'مشروع']) {
+    for (const name of [
+      'Zürich Tasks',
+      'Zu\u0308rich Tasks',
+      'Опросы Polls',
+      'Голосование Polls',
+      'مشروع',
+      'Straße Ærø Łódź',
+    ]) {
       const app = await writeAppDir((m) => {
         m.name = name;
       });
@@ -515,5 +522,7 @@ describe("the MCP server's name in the printed configurations", () => {
     expect(names[2]).toMatch(/^svc-polls-[0-9a-f]{8}$/);
     expect(names[3]).toMatch(/^svc-polls-[0-9a-f]{8}$/);
     expect(names[4]).toMatch(/^svc-[0-9a-f]{16}$/);
+    // Latin letters no decomposition takes apart are spelled out, and the name is whole (recheck47 F3).
+    expect(names[5]).toBe('svc-strasse-aero-lodz');
   });
 });
