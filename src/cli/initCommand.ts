@@ -102,6 +102,9 @@ and build (the one template is vite).`,
     const root = (await projectRoot(dir)) ?? dir;
     await mapManifestSchema(root, relative(root, file).split(sep).join('/'), io);
     writeLine(io.stdout, 'Next:');
+    // What follows runs in the app's folder, as the starter's advice does (recheck47 F6).
+    const folder = relative(io.cwd, dir);
+    if (folder) writeLine(io.stdout, `  cd ${shellPath(folder)}`);
     const toFill = values.name === undefined ? '"name", "description"' : '"description"';
     writeLine(io.stdout, `  - fill in ${toFill} and "vendor", then run \`svc validate\``);
     // Icons the folder lacks are written, placeholders of the declared sizes: svc pack refuses a package without them,

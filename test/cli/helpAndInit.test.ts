@@ -111,6 +111,8 @@ describe('svc init', () => {
     const dir = tempProject({ 'package.json': { name: 'standup', private: true } });
     const run = await runSvc(['init', 'public', '--name', 'Standup Notes'], dir);
     expect(run.code).toBe(0);
+    // The advice runs in the app's folder (recheck47 F6).
+    expect(run.stdout).toContain('Next:\n  cd public\n');
     expect(existsSync(join(dir, 'public', '.vscode'))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, '.vscode/settings.json'), 'utf8'))).toEqual({
       'json.schemas': [
