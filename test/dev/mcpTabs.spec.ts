@@ -269,6 +269,23 @@ for (const transport of ['http', 'stdio'] as const) {
   });
 }
 
+test('a queued call is told its place once, not again as other calls queue behind it (mcp47 F4)', async ({
+  browser,
+}) => {
+  await openTab(browser);
+  const client = await connect('http');
+  await startHold(client);
+  const told: string[] = [];
+  client
+    .callTool({ name: 'echo', arguments: {} }, { onprogress: (p) => void told.push(p.message ?? ''), timeout: 60_000 })
+    .catch(() => {});
+  await expect.poll(() => told).toEqual(['queued in svc dev: 1 call ahead (the app runs one at a time)']);
+  // Two more behind it: each told its own place; the first's stays as it was told.
+  await queueEcho(client);
+  await queueEcho(client);
+  expect(told).toEqual(['queued in svc dev: 1 call ahead (the app runs one at a time)']);
+});
+
 test('a call cancelled by notifications/cancelled ends its event stream (it gets no answer, as MCP says)', async ({
   browser,
 }) => {

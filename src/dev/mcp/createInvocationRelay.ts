@@ -317,12 +317,16 @@ function stoppedDuring(running: Running): RelayOutcome {
 export function createInvocationRelay(options: RelayOptions) {
   let running: Running | undefined;
   let waitingForPage = false;
-  const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void }> = [];
+  const queue: Array<{ call: RelayCall; start(): void; stop(outcome: RelayOutcome): void; told?: number }> = [];
   const openPage = openPageAdvice(options);
 
+  // Each waiting call is told its place when it changes, not again at every other call's coming and going (mcp47 F4).
   const reportQueue = () => {
-    for (const [i, entry] of queue.entries())
+    for (const [i, entry] of queue.entries()) {
+      if (entry.told === i) continue;
+      entry.told = i;
       entry.call.progress(`queued in svc dev: ${i + 1} call${i ? 's' : ''} ahead (the app runs one at a time)`);
+    }
   };
 
   const next = () => {
