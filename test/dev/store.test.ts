@@ -288,6 +288,20 @@ describe('the local store', () => {
     expect(platform.state.store?.versions).toHaveLength(2);
   });
 
+  /** What svc dev says at a start on `dir` with the state file (it runs on until the test ends). */
+  async function noticesAtStart(dir: string, statePath: string): Promise<string[]> {
+    const notices: string[] = [];
+    const platform = await startDevPlatform({
+      dir,
+      port: 0,
+      mcp: false,
+      statePath,
+      onNotice: (n) => void notices.push(n.message),
+    });
+    running.push(platform);
+    return notices;
+  }
+
   it('says at the start that the folder runs a version the store revoked (week45 F11)', async () => {
     const key = newKey();
     const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-')), 'state.jsonl');
@@ -299,15 +313,7 @@ describe('the local store', () => {
       m.id = key.id;
       m.version = '2.0.0';
     });
-    const notices: string[] = [];
-    const platform = await startDevPlatform({
-      dir,
-      port: 0,
-      mcp: false,
-      statePath,
-      onNotice: (n) => void notices.push(n.message),
-    });
-    running.push(platform);
+    const notices = await noticesAtStart(dir, statePath);
     expect(notices).toContain(
       'version 2.0.0, which the app folder runs, was revoked in this store: svc dev serves the folder anyway, but a host would not open that version; give the folder a version higher than 2.0.1 to publish it.',
     );
@@ -321,15 +327,7 @@ describe('the local store', () => {
     const first = await startDevPlatform({ dir, port: 0, mcp: false, statePath });
     await first.revokeVersion('a bad release');
     await first.close();
-    const notices: string[] = [];
-    const platform = await startDevPlatform({
-      dir,
-      port: 0,
-      mcp: false,
-      statePath,
-      onNotice: (n) => void notices.push(n.message),
-    });
-    running.push(platform);
+    const notices = await noticesAtStart(dir, statePath);
     expect(notices).toEqual([
       "the app's version was revoked (Revoke version) and stays revoked: the messenger does not open it and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish), or svc dev starts with --reset.",
     ]);
