@@ -139,6 +139,8 @@ test.describe('the agent panel', () => {
     await expect(card.getByRole('alert')).toHaveText(/^Count items failed: ERR_ACTION_INVALID_INPUT: [^{}"]+$/);
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     await expect(count).toHaveAttribute('aria-invalid', 'false');
+    // The focus goes to the field the refusal is about, as in the elicit sheet.
+    await expect(name).toBeFocused();
     // Described by its own sentence, in words (no JSON), then its hint.
     const own = await page.getByTestId('input-count_items-name-error').textContent();
     expect(own).toMatch(/^name /);
@@ -203,6 +205,19 @@ test.describe('the timeline', () => {
     await page.keyboard.press('Tab');
     await expect(log).toBeFocused();
     expect(await axe(page)).toEqual([]);
+  });
+
+  test("each card's buttons are described by its title, so two cards' Open are told apart (a11y47)", async ({
+    messenger,
+  }) => {
+    const page = await openA11y(messenger);
+    for (const title of ['Poll: Lunch', 'Poll: Dinner'])
+      await post(page, title, { title, body: 'Vote now.', actions: [{ label: 'Open', deep_link: '/' }] });
+    const open = page.getByTestId('card-action');
+    await expect(open).toHaveCount(2);
+    await expect(open.nth(0)).toHaveAccessibleName('Open');
+    await expect(open.nth(0)).toHaveAccessibleDescription('Poll: Lunch');
+    await expect(open.nth(1)).toHaveAccessibleDescription('Poll: Dinner');
   });
 
   test('a long word, a long card and a long confirmation wrap instead of running out of their box', async ({

@@ -1,3 +1,4 @@
+import { useId } from 'preact/hooks';
 import type { DevCard } from '../devContract';
 
 /**
@@ -15,11 +16,15 @@ export function CardView({
   open?: ((deepLink: string) => void) | undefined;
   testid: string;
 }) {
+  // Each button is described by the card's title: several cards' "Open" are told apart (a11y47).
+  const titleId = useId();
   return (
     <article class="msg card" data-testid={testid}>
       {byline ? <small>{byline}</small> : null}
       {/* The app's words, in any language: each laid out in its own direction. */}
-      <strong dir="auto">{card.title}</strong>
+      <strong dir="auto" id={titleId}>
+        {card.title}
+      </strong>
       <div dir="auto">{card.body}</div>
       {card.actions.length ? (
         <div class="row">
@@ -29,6 +34,7 @@ export function CardView({
               key={`${a.label} ${a.deep_link}`}
               data-testid="card-action"
               dir="auto"
+              aria-describedby={titleId}
               title={a.deep_link}
               disabled={!open}
               onClick={() => open?.(a.deep_link)}

@@ -1,4 +1,5 @@
 import { batch, type Signal, signal } from '@preact/signals';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { HostEndpoint } from '../../host/core';
 import type { Manifest } from '../../manifest';
 import { createInputValidator } from '../../manifest/createInputValidator';
@@ -332,6 +333,12 @@ function ActionForm({ view, panel }: { view: ActionView; panel: AgentPanelModel 
 /** An action's description, form, buttons, progress and outcome. */
 function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel }) {
   const { action, form } = view;
+  const formRef = useRef<HTMLFormElement>(null);
+  // A refusal takes the focus to the first field it is about, as the elicit sheet does (a11y47: it stayed on Invoke).
+  const refused = form.invalid.value;
+  useLayoutEffect(() => {
+    if (refused) formRef.current?.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
+  }, [refused]);
   return (
     <>
       <p class="note" dir="auto">
@@ -340,6 +347,7 @@ function ActionBody({ view, panel }: { view: ActionView; panel: AgentPanelModel 
       {/* A form, so that Enter in a field invokes as the agent, as a form submits (a11y47 F3); the fields are checked
           by the panel's own rules, not the browser's. */}
       <form
+        ref={formRef}
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
