@@ -333,6 +333,20 @@ describe('the local store', () => {
     ]);
   });
 
+  it('started on a package, serves that package again after a reset, not one published since (recheck47 F5)', async () => {
+    const key = newKey();
+    const platform = await start(await pack(key.id, '1.0.0', [key]));
+    // The page says which version it is.
+    const served = async () => /version ([\d.]+)/.exec(await (await fetch(platform.appUrl)).text())?.[1];
+    expect(await served()).toBe('1.0.0');
+    await platform.reset();
+    expect([await served(), platform.state.version]).toEqual(['1.0.0', '1.0.0']);
+    expect((await publish(platform, await pack(key.id, '1.1.0', [key]))).status).toBe(201);
+    expect([await served(), platform.state.version]).toEqual(['1.1.0', '1.1.0']);
+    await platform.reset();
+    expect([await served(), platform.state.version, platform.state.store]).toEqual(['1.0.0', '1.0.0', undefined]);
+  });
+
   it('started from a folder, refuses a first upload lower than the version the folder runs', async () => {
     const key = newKey();
     const dir = await writeAppDir((m) => {

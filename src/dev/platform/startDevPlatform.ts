@@ -382,8 +382,10 @@ function watchEdits(
   },
   notice: (kind: DevNotice['kind'], message: string) => Promise<void> | void,
 ) {
-  // The folder's own manifest, which an accepted package's takes the place of in `app` while it is served.
+  // The folder's own manifest, which an accepted package's takes the place of in `app` while it is served; or the
+  // package svc dev started with, served from its own files.
   let folder = app.manifest;
+  const startPackage = 'files' in app ? parts.served.current : undefined;
   const serveFolder = (next: Manifest, message: string) => {
     folder = next;
     parts.mcp?.manifestEdited(next);
@@ -400,7 +402,7 @@ function watchEdits(
         ? ''
         : ` ${edited}: ${parts.audience ? `tokens are still exchanged for ${JSON.stringify(parts.audience)}, the one svc dev started with,` : 'svc dev started without one, so it exchanges tokens for none'} until it restarts.`;
     app.manifest = next;
-    parts.served.current = undefined;
+    parts.served.current = startPackage && { ...startPackage, manifest: next };
     // The version served is the one events name and the backend's env file says.
     const { state } = parts.changes;
     if (state.version !== next.version || state.installations.some((i) => i.version !== next.version)) {
@@ -417,15 +419,19 @@ function watchEdits(
   const published = () => parts.served.current?.manifest.version;
   // A reset clears the store's record: the app folder is what a first launch served, so it is served again
   // (recheck47 F5: the published package stayed, and svc publish then took its version for the folder's).
+  // Started on a package, that package is what a first launch served.
   const reset = parts.actions['POST /__svc/reset'];
   parts.actions['POST /__svc/reset'] = (body) => {
     reset(body);
     const store = published();
-    if (store !== undefined)
-      serveFolder(
-        folder,
-        `Reset cleared the store's record: serving the app folder again (version ${folder.version}), not the package of ${store}; open pages reload with it.`,
-      );
+    // The store takes each version once: the same version is the same package.
+    if (store === undefined || store === folder.version) return;
+    serveFolder(
+      folder,
+      startPackage
+        ? `Reset cleared the store's record: serving the package svc dev started with again (version ${folder.version}), not the one of ${store} published since; open pages reload with it.`
+        : `Reset cleared the store's record: serving the app folder again (version ${folder.version}), not the package of ${store}; open pages reload with it.`,
+    );
   };
   return watchManifest(app, {
     changed(next) {
