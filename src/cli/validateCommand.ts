@@ -52,7 +52,7 @@ clients prefix them, $ref/$defs/$schema, output schemas without an object root.`
 
 Example:
   $ svc validate --previous-version 1.4.0
-  manifest.json:4:3  error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
+  manifest.json:5:3  error: $.version 1.4.0 equals the published version 1.4.0; the store only accepts a higher one, such as 1.4.1
   manifest.json: invalid (1 error)
 `,
   async run({ values, positionals }, io) {

@@ -21,9 +21,9 @@ const LATIN: Record<string, string> = {
 
 /**
  * A name in lower case ASCII letters, digits and dashes, for a file or a configuration key: accents dropped
- * (`Zürich Tasks` is `zurich-tasks`, as in NFD or NFC; `Straße` is `strasse`, `Ærø` `aero`), anything else a dash. `whole` is false when the name held
- * letters or digits of other scripts, which the slug leaves out (`Опросы Polls` is `polls`): a caller that needs the
- * slug to tell apps apart adds something of the app's own.
+ * (`Zürich Tasks` is `zurich-tasks`, as in NFD or NFC), {@link LATIN} letters spelled out (`Straße` is `strasse`),
+ * anything else a dash. `whole` is false when the name held letters or digits of other scripts, which the slug leaves
+ * out (`Опросы Polls` is `polls`): a caller that needs the slug to tell apps apart adds something of the app's own.
  * @internal
  */
 export function asciiSlug(text: string): { slug: string; whole: boolean } {

@@ -259,9 +259,10 @@ interface Served {
 }
 
 /**
- * Refuses `--allow`, `--app-url` and `--webhooks` naming the platform's own address: opened to the app, it could fetch the token
- * endpoint and the server API, which it reaches through svc alone (sec44 F5: the advice for a blocked request said to
- * allow it); as the app's page, the frame would load the messenger itself, of the messenger's origin.
+ * Refuses `--allow`, `--app-url` and `--webhooks` naming the platform's own address: opened to the app, it could
+ * fetch the token endpoint and the server API, which it reaches through svc alone (sec44 F5: the advice for a blocked
+ * request said to allow it); as the app's page, the frame would load the messenger itself, of the messenger's origin;
+ * as the webhook URL, every delivery would be a 404.
  */
 function refuseOwnAddress(options: DevPlatformOptions, origin: string): void {
   const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -281,7 +282,7 @@ function refuseOwnAddress(options: DevPlatformOptions, origin: string): void {
       `--app-url ${options.appUrl} is ${what}: give the URL your dev server prints (npm run dev), on another port.`,
       { unreadable: true },
     );
-  // Every delivery to the platform itself would be a 404 (recheck47 F7).
+  // recheck47 F7.
   if (options.webhooks !== undefined && own(options.webhooks))
     throw new DevAppError(
       `--webhooks ${options.webhooks} is ${what}, which takes no webhook: give your backend's webhook URL, on another port.`,
@@ -417,9 +418,8 @@ function watchEdits(
   };
   // The store's package that is served instead of the folder, if any: its version, for the message.
   const published = () => parts.served.current?.manifest.version;
-  // A reset clears the store's record: the app folder is what a first launch served, so it is served again
-  // (recheck47 F5: the published package stayed, and svc publish then took its version for the folder's).
-  // Started on a package, that package is what a first launch served.
+  // A reset clears the store's record: what a first launch served is served again, the app folder or the package svc
+  // dev started with (recheck47 F5: the published package stayed, and svc publish took its version for the folder's).
   const reset = parts.actions['POST /__svc/reset'];
   parts.actions['POST /__svc/reset'] = (body) => {
     reset(body);
