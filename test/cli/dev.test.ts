@@ -163,6 +163,13 @@ describe('svc dev', () => {
     expect(out.stderr).toContain(
       `--webhooks ${hooks} is svc dev's own platform (the messenger, its control API, the server API), which takes no webhook`,
     );
+    // Nor the app's package origin, svc dev's too (recheck48 F2).
+    const atPackage = `http://localhost:${port}/hooks`;
+    const other = ['.', '--port', '0', '--package-port', String(port), '--no-mcp', '--webhooks', atPackage];
+    expect(await DEV.run(other, cli)).toBe(2);
+    expect(out.stderr).toContain(
+      `--webhooks ${atPackage} is the app's package origin, where svc dev serves the app's files`,
+    );
     expect(out.stdout).toBe('');
     // Nothing kept the port: it can be listened on again.
     const again = createServer().listen(port, '127.0.0.1');

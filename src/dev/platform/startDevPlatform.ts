@@ -258,6 +258,25 @@ interface Served {
   current: ReturnType<NonNullable<PackageServerOptions['source']>>;
 }
 
+/** Whether a URL names this machine's loopback at the port of `origin` (whatever the host's spelling). */
+function onLoopbackPortOf(value: string, origin: string): boolean {
+  const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  return !!url && isLoopbackHost(url.hostname) && port(url) === port(new URL(origin));
+}
+
+/**
+ * Refuses `--webhooks` naming the app's package origin, svc dev's too, which serves the app's files and takes no
+ * webhook (recheck48 F2): known once the package is served, on the port kept or a free one.
+ */
+function refuseWebhooksAtPackage(options: DevPlatformOptions, pkg: PackageServer | undefined): void {
+  if (pkg && options.webhooks !== undefined && onLoopbackPortOf(options.webhooks, pkg.origin))
+    throw new DevAppError(
+      `--webhooks ${options.webhooks} is the app's package origin, where svc dev serves the app's files, which takes no webhook: give your backend's webhook URL, on another port.`,
+      { unreadable: true },
+    );
+}
+
 /**
  * Refuses `--allow`, `--app-url` and `--webhooks` naming the platform's own address: opened to the app, it could
  * fetch the token endpoint and the server API, which it reaches through svc alone (sec44 F5: the advice for a blocked
@@ -265,11 +284,7 @@ interface Served {
  * as the webhook URL, every delivery would be a 404.
  */
 function refuseOwnAddress(options: DevPlatformOptions, origin: string): void {
-  const port = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
-  const own = (value: string) => {
-    const url = URL.canParse(value) ? new URL(value) : undefined;
-    return !!url && isLoopbackHost(url.hostname) && port(url) === port(new URL(origin));
-  };
+  const own = (value: string) => onLoopbackPortOf(value, origin);
   const what = "svc dev's own platform (the messenger, its control API, the server API)";
   const allowed = options.allow?.find(own);
   if (allowed)
@@ -886,6 +901,7 @@ export async function startDevPlatform(options: DevPlatformOptions) {
         ? await servePackage(options, { app, origin, raw, served, onBlocked, secrets: liveSecrets }, notice)
         : undefined;
     started.pkg = pkg;
+    refuseWebhooksAtPackage(options, pkg);
     const webhooks = await startWebhooks(options, { miniAppId, secrets, changes }, notice);
     started.webhooks = webhooks;
     if (file && pkg) await keepPackagePort(pkg, changes);
