@@ -26,8 +26,9 @@ type Forward = <T>(use: (client: Client) => Promise<T>, offline: () => T | Promi
 
 // How long the client may take to answer the ping that follows forwarded progress, before the result goes anyway.
 const SETTLE_TIMEOUT = 5000;
-// How long the result waits after forwarded progress for a 2026-07-28 client, which cannot be pinged.
-const MODERN_SETTLE_MS = 20;
+// How long the result waits after forwarded progress for a 2026-07-28 client, which cannot be pinged: 20 ms lost a
+// progress message on a loaded CI machine (the client read both at once), 50 ms costs a slow call little.
+const MODERN_SETTLE_MS = 50;
 // How often the bridge looks for svc dev after answering without one, to tell the client when its tools change.
 const WATCH_MS = 1000;
 
@@ -37,7 +38,7 @@ const WATCH_MS = 1000;
  * as the result is dropped ("Received a progress notification for an unknown token"; some clients even close the
  * connection). A message just before the result often is (an app's last progress, then its return), so after
  * forwarding progress the result waits for a ping's answer: the client dispatches in order, so by then it has handled
- * every progress message sent before. The 2026-07-28 revision has no ping: there the result waits 20 ms, which makes
+ * every progress message sent before. The 2026-07-28 revision has no ping: there the result waits 50 ms, which makes
  * the loss unlikely but cannot rule it out.
  */
 async function callTool(
