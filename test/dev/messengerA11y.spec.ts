@@ -172,6 +172,11 @@ test('an empty required date is said to be missing, not to be no date', async ({
   const own = (await page.getByTestId('input-book_day-day-error').textContent()) ?? '';
   expect(own).toMatch(/required|missing/);
   expect(own).not.toMatch(/date format/);
+  // So is an empty required text of a least length, not a text too short (recheck48b F5).
+  await page.getByTestId('invoke-agent-count_items').click();
+  const name = (await page.getByTestId('input-count_items-name-error').textContent()) ?? '';
+  expect(name).toMatch(/required|missing/);
+  expect(name).not.toMatch(/at least/);
 });
 
 test('headings reach the app panel and each action of the agent panel', async ({ messenger }) => {

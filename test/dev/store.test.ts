@@ -329,8 +329,15 @@ describe('the local store', () => {
     await first.close();
     const notices = await noticesAtStart(dir, statePath);
     expect(notices).toEqual([
-      "the app's version was revoked (Revoke version) and stays revoked: the messenger does not open it and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish), or svc dev starts with --reset.",
+      'version 3.1.0 was revoked (Revoke version): the messenger does not open the app and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish), or svc dev starts with --reset.',
     ]);
+    await Promise.all(running.splice(0).map((p) => p.close()));
+    // The folder's version edited: the revocation holds, and the line names both (recheck48b F2).
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, version: '3.2.0' }));
+    expect((await noticesAtStart(dir, statePath))[0]).toMatch(
+      /^version 3\.1\.0 was revoked \(Revoke version\), and the revocation holds for the 3\.2\.0 served now: /,
+    );
   });
 
   it('started on a package, serves that package again after a reset, not one published since (recheck47 F5)', async () => {

@@ -205,9 +205,12 @@ function textField(name: string, label: string, schema: Schema, testid: string, 
     return { name, Field, read };
   }
   const read = () => {
-    // An empty text is no date, email or address: left out, so that a required one is said to be missing.
+    // An empty text is no date, email or address, nor a text of a least length: left out, so that a required one is
+    // said to be missing (recheck48b F5: "it has 0"); where "" is an answer the schema allows, it is sent.
     if (schema.type === 'string')
-      return value.value === '' && typeof schema.format === 'string' ? undefined : value.value;
+      return value.value === '' && (typeof schema.format === 'string' || (schema.minLength ?? 0) > 0)
+        ? undefined
+        : value.value;
     // Empty is no number: the field is left out, and the schema alone says whether it may be.
     if (value.value.trim() === '') return undefined;
     const n = Number(value.value);

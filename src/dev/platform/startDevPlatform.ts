@@ -125,6 +125,8 @@ async function loadState(
   statePath: string | undefined,
 ) {
   const raw: DevState = file?.state ?? initialState(identity.miniAppId, identity.version);
+  // The version the state last ran, which a revocation names.
+  const ran = raw.version;
   // Everyone runs the version served: the installations say it, as the server API answers them.
   const published = raw.store?.highest;
   raw.version = identity.version;
@@ -150,7 +152,7 @@ async function loadState(
   if (raw.version_revoked)
     await notice(
       'package-not-accepted',
-      `the app's version was revoked (Revoke version) and stays revoked: the messenger does not open it and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish)${statePath ? `, or svc dev starts with --reset` : ''}.`,
+      `version ${ran} was revoked (Revoke version)${ran === identity.version ? '' : `, and the revocation holds for the ${identity.version} served now`}: the messenger does not open the app and the server API answers 409 version-revoked until the store accepts a higher signed package (svc publish)${statePath ? ', or svc dev starts with --reset' : ''}.`,
     );
   // Dropped before anything holds a delivery: the state tracks writes by index, so none may move while it runs.
   raw.deliveries = keptDeliveries(raw.deliveries);
