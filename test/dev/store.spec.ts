@@ -86,6 +86,35 @@ test('an upload in the settings: a lower version is refused naming both, a highe
   );
 });
 
+test('a published version revoked, then the folder served again: the page names the version revoked (recheck48b F2)', async ({
+  messenger,
+}) => {
+  const dir = await writeAppDir((m) => {
+    m.id = key.id;
+    m.version = '1.0.0';
+  });
+  await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
+  const { platform, page } = await messenger({ dir, port: 0, mcp: false });
+  await page.getByTestId('tab-Settings').click();
+  await page
+    .getByTestId('store-upload')
+    .setInputFiles({ name: 'app-1.1.0.swbn', mimeType: 'application/octet-stream', buffer: await pack('1.1.0') });
+  await expect(page.getByTestId('toasts')).toContainText('1.1.0 is installed');
+  await page.getByTestId('tab-Settings').click();
+  await page.getByTestId('revoke-version').click();
+  await page.getByTestId('revoke-version-sheet-yes').click();
+  // A rebuild serves the folder's 1.0.0 again; the revocation holds, and the page says which version it was.
+  const manifestFile = join(dir, 'manifest.json');
+  await writeFile(manifestFile, await readFile(manifestFile, 'utf8'));
+  await expect.poll(() => platform.state.version, { timeout: 10_000 }).toBe('1.0.0');
+  await page.reload();
+  await page.getByTestId('room-general').click();
+  await page.getByTestId('open-app').click();
+  await expect(page.getByTestId('notice')).toContainText(
+    'Version 1.1.0 of Polls was revoked, and the revocation holds for the 1.0.0 served now: it cannot be opened.',
+  );
+});
+
 test('a version published from the terminal reloads the page with the focus where it was, and says it after the page is drawn', async ({
   messenger,
 }) => {

@@ -261,9 +261,15 @@ export class MessengerModel implements Messenger {
       return `${person.display_name} was removed from the tenant: ${name} cannot be opened for them.`;
     const notOffered = person && offeredTo(this.manifest, person.tenant_id);
     if (notOffered) return notOffered;
-    const { version, version_revoked } = this.store.current();
+    const { version, version_revoked, store } = this.store.current();
+    // The version revoked may be a published one while svc dev serves the folder's lower one (recheck48b F2).
+    const revoked = store?.versions.find((v) => v.version === store.highest && v.revoked)?.version;
+    const what =
+      revoked && revoked !== version
+        ? `Version ${revoked} of ${name} was revoked, and the revocation holds for the ${version} served now:`
+        : `Version ${version} of ${name} was revoked:`;
     if (version_revoked)
-      return `Version ${version} of ${name} was revoked: it cannot be opened. Publish a higher version (svc publish, or Settings → Store), or reset to start again.`;
+      return `${what} it cannot be opened. Publish a higher version (svc publish, or Settings → Store), or reset to start again.`;
     return undefined;
   }
 
