@@ -8,19 +8,12 @@ import { exitOfUnread, readJsonFile } from './readJsonFile';
 import { usageError } from './usageError';
 import { outFileProblem } from './outFileProblem';
 import { replaceFile } from './replaceFile';
-import { asciiSlug } from '../manifest/asciiSlug';
+import { appSlug } from '../manifest/appSlug';
 import { shownPath } from './shownPath';
 
-/**
- * The package's file name: the app's name in lowercase letters, digits and dashes (accents dropped, as the MCP
- * server's name has it), with the start of its id when the name has letters of other scripts (its id alone when it
- * has no ASCII letter), then its version.
- */
-const packageName = ({ name, id, version }: { name: string; id: string; version: string }) => {
-  const { slug, whole } = asciiSlug(name);
-  // A name of other scripts leaves little or nothing: the id's start tells two apps' packages apart (recheck47 F3).
-  return `${slug ? (whole ? slug : `${slug}-${id.slice(0, 8)}`) : id}-${version}.swbn`;
-};
+/** The package's file name: the app's name as the MCP server's name has it ({@link appSlug}), then its version. */
+const packageName = (manifest: { name: string; id: string; version: string }) =>
+  `${appSlug(manifest)}-${manifest.version}.swbn`;
 
 /**
  * `svc pack [dir | manifest.json] --key <file> [--key <file>...] [--out <file>] [--rotated]`: validates the app

@@ -1,4 +1,4 @@
-import { asciiSlug } from '../manifest/asciiSlug';
+import { appSlug } from '../manifest/appSlug';
 
 /**
  * The name the printed configurations give the MCP server: `svc-` and the app's name in lower case letters, digits and
@@ -8,8 +8,5 @@ import { asciiSlug } from '../manifest/asciiSlug';
  * @internal
  */
 export function mcpServerName(app: { name: string; id: string }): string {
-  const { slug, whole } = asciiSlug(app.name);
-  const short = slug.slice(0, 40).replace(/-+$/, '');
-  if (!short) return `svc-${app.id}`;
-  return whole ? `svc-${short}` : `svc-${short}-${app.id.slice(0, 8)}`;
+  return `svc-${appSlug(app, 40)}`;
 }
