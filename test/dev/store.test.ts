@@ -50,6 +50,20 @@ async function writePackage(bytes: Uint8Array): Promise<string> {
   return file;
 }
 
+/** An app folder of `id` at `version`, whose page says it is the folder's. */
+async function folderOf(id: string, version: string): Promise<string> {
+  const dir = await writeAppDir((m) => {
+    m.id = id;
+    m.version = version;
+  });
+  await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
+  return dir;
+}
+
+/** Whether the platform serves the app folder's page ({@link folderOf}) or a package's. */
+const servedFrom = async (platform: DevPlatform) =>
+  (await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store';
+
 const running: DevPlatform[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => p.close()));
@@ -374,11 +388,7 @@ describe('the local store', () => {
 
   it('started from a folder, serves the folder again after a reset, and takes its version as the one to exceed (recheck47 F5)', async () => {
     const key = newKey();
-    const dir = await writeAppDir((m) => {
-      m.id = key.id;
-      m.version = '0.1.0';
-    });
-    await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
+    const dir = await folderOf(key.id, '0.1.0');
     const notices: string[] = [];
     const platform = await startDevPlatform({
       dir,
@@ -387,7 +397,7 @@ describe('the local store', () => {
       onNotice: (n) => void notices.push(n.message),
     });
     running.push(platform);
-    const page = async () => ((await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store');
+    const page = () => servedFrom(platform);
     expect((await publish(platform, await pack(key.id, '0.2.0', [key]))).status).toBe(201);
     expect([await page(), platform.state.version]).toEqual(['store', '0.2.0']);
     await platform.reset();
@@ -403,11 +413,7 @@ describe('the local store', () => {
 
   it('started from a folder, serves a published version until the folder is rebuilt, then the folder again', async () => {
     const key = newKey();
-    const dir = await writeAppDir((m) => {
-      m.id = key.id;
-      m.version = '1.2.0';
-    });
-    await writeFile(join(dir, 'index.html'), '<!doctype html><html><head></head><body>folder</body></html>');
+    const dir = await folderOf(key.id, '1.2.0');
     const notices: string[] = [];
     const events: DevEvent[] = [];
     const statePath = join(await mkdtemp(join(tmpdir(), 'svc-store-state-')), 'state.json');
@@ -427,7 +433,7 @@ describe('the local store', () => {
       return started;
     };
     const platform = await onFolder();
-    const page = async () => ((await (await fetch(platform.appUrl)).text()).includes('folder') ? 'folder' : 'store');
+    const page = () => servedFrom(platform);
     // What the installations say, as the server API answers a backend: the version everyone runs.
     const installed = () => [...new Set(platform.state.installations.map((i) => i.version))];
     expect(await page()).toBe('folder');
